@@ -1,0 +1,83 @@
+# uprof: one non-recursive GNU Makefile. Modules add themselves through */module.mk.
+#   make                 build/bin/uprof and the libraries
+#   make check           unit + end-to-end tests; last line "N passed, N failed"
+#   make check SANITIZE=1  the same under ASan+UBSan (separate build dir)
+#   make demo            profile the bundled example and show the report
+#   make fuzz            libFuzzer targets (clang) in build/fuzz/
+#   make install PREFIX=/usr/local
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+BUILD ?= build
+ifeq ($(SANITIZE),1)
+BUILD := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+CPPFLAGS += -Iinclude -Ilib -I. -D_GNU_SOURCE -DUPROF_VERSION='"$(VERSION)"'
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-sign-compare -Wno-format-truncation -fno-omit-frame-pointer -MMD -MP $(SANFLAGS)
+LDFLAGS += $(SANFLAGS)
+
+DEPS_OK := $(shell scripts/install-deps.sh --check >/dev/null 2>&1 && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(info uprof: installing missing build dependencies (scripts/install-deps.sh))
+$(shell scripts/install-deps.sh >&2)
+endif
+
+OBJ = $(BUILD)/obj
+objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
+
+LIBS :=
+BINS :=
+UNIT_TESTS :=
+CLEAN :=
+
+include lib/session/module.mk
+include lib/pmc/module.mk
+include lib/sampler/module.mk
+include lib/report/module.mk
+include cli/module.mk
+include tests/module.mk
+include fuzz/module.mk
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+CONFIGS := $(wildcard configs/*.ini)
+BUILD_CONFIGS := $(patsubst configs/%,$(BUILD)/share/uprof/configs/%,$(CONFIGS))
+$(BUILD)/share/uprof/configs/%.ini: configs/%.ini
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+all: $(BINS) $(LIBS) $(BUILD_CONFIGS)
+
+check: all $(UNIT_TESTS) $(TEST_TARGETS)
+	@BUILD=$(BUILD) tests/run-all.sh $(UNIT_TESTS)
+
+demo: all $(BUILD)/targets/demo
+	@BUILD=$(BUILD) scripts/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/uprof/configs $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(BUILD)/bin/uprof $(DESTDIR)$(PREFIX)/bin/uprof
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/
+	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
+	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
+
+clean:
+	rm -rf build
+
+.PHONY: all check demo install clean fuzz
+.DELETE_ON_ERROR:
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

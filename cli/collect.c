@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect: options, checks before anything is started, the session directory,
+ * and opening the events on the gated child. The sampling loop is in collect_run.c.
+ */
+#include "cli/collect.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const CMD = "collect";
+
+static void collect_help(void)
+{
+	printf("usage: uprof collect [<options>] <program> [<args>]\n\n"
+	       "Run <program> and sample where it spends CPU time. Everything after the\n"
+	       "program name is passed to it. Writes a session directory for 'uprof report'.\n\n"
+	       "  --config <name>        collect configuration: tbp (default) or hotspots;\n"
+	       "                         'uprof info --list collect-configs' lists them\n"
+	       "  --timer-interval <ms>  timer period in milliseconds, fractions allowed\n"
+	       "                         (default 1; from 0.01 to 3600000)\n"
+	       "  -o, --output-dir <dir> where the session directory is created (default: .);\n"
+	       "                         created if missing\n"
+	       "  -d, --duration <s>     stop collecting after <s> seconds (fractions allowed)\n"
+	       "  -w, --working-dir <dir> the program's working directory\n"
+	       "  --no-inherit           do not follow threads and child processes\n"
+	       "  -b, --terminate        kill the program when collection ends early (-d, signal)\n"
+	       "  -m, --mmap-pages <n>   ring buffer pages per CPU, a power of two (default 128)\n"
+	       "  -h, --help             this text\n\n"
+	       "Session directory: <dir>/uprof-<program>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>/\n"
+	       "uprof exits with the program's exit status (128+N if signal N killed it).\n");
+}
+
+enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT };
+
+static const struct option collect_options[] = {
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "timer-interval", required_argument, NULL, OPT_TIMER },
+	{ "output-dir", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "working-dir", required_argument, NULL, 'w' },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "terminate", no_argument, NULL, 'b' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_duration(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || *end || end == s || !(d > 0) || d > 31536000.0)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+
+static int parse_pages(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || s[0] == '-' || !v || (v & (v - 1)) || v > 65536)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_options(struct collect_state *st, int argc, char **argv)
+{
+	char msg[256];
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the program name, everything after it is the program's */
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:h", collect_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONFIG:
+			st->config_name = optarg;
+			break;
+		case OPT_TIMER:
+			st->interval_arg = optarg;
+			break;
+		case 'o':
+			st->outdir = optarg;
+			break;
+		case 'd':
+			if (parse_duration(optarg, &st->duration_s))
+				return cli_error(EXIT_USAGE, CMD,
+						 "-d/--duration '%s' is not a positive number of seconds",
+						 optarg);
+			break;
+		case 'w':
+			st->workdir = optarg;
+			break;
+		case OPT_NO_INHERIT:
+			st->no_inherit = true;
+			break;
+		case 'b':
+			st->terminate = true;
+			break;
+		case 'm':
+			if (parse_pages(optarg, &st->mmap_pages))
+				return cli_error(EXIT_USAGE, CMD,
+						 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536",
+						 optarg);
+			break;
+		case 'h':
+			collect_help();
+			return 0;
+		case ':':
+			snprintf(msg, sizeof(msg), "option '%s' needs a value", argv[optind - 1]);
+			return cli_usage_error(CMD, msg);
+		default:
+			snprintf(msg, sizeof(msg), "unknown option '%s'", argv[optind - 1]);
+			return cli_usage_error(CMD, msg);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(CMD, "no program to run was given");
+	st->prog_argv = argv + optind;
+	return -1;
+}
+
+static int load_config(struct collect_state *st)
+{
+	char err[256], names[32][64];
+	int ret, n;
+
+	ret = cli_config_load(st->config_name ? st->config_name : "tbp", &st->config, err,
+			      sizeof(err));
+	if (ret == -ENOENT) {
+		char list[512] = "";
+
+		n = cli_config_list(names, 32);
+		for (int i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", names[i]);
+		return cli_error(EXIT_USAGE, CMD, "unknown config '%s'; known configs: %s",
+				 st->config_name ? st->config_name : "tbp",
+				 n ? list : "none (is the configs directory installed?)");
+	}
+	if (ret)
+		return cli_error(1, CMD, "config '%s' is broken: %s", st->config.name, err);
+	if (st->interval_arg) {
+		ret = pmc_parse_interval_ms(st->interval_arg, &st->period_ns);
+		if (ret == -ERANGE)
+			return cli_error(EXIT_USAGE, CMD,
+					 "--timer-interval %s is out of range (0.01 to 3600000 ms)",
+					 st->interval_arg);
+		if (ret)
+			return cli_error(EXIT_USAGE, CMD,
+					 "--timer-interval '%s' is not a positive number of milliseconds",
+					 st->interval_arg);
+	} else {
+		st->period_ns = (uint64_t)(st->config.timer_interval_ms * 1e6 + 0.5);
+	}
+	return -1;
+}
+
+/* Find the program like execvp would, so that a typo fails before anything starts. */
+static int resolve_program(struct collect_state *st)
+{
+	const char *name = st->prog_argv[0];
+	const char *path = getenv("PATH");
+	struct stat sb;
+
+	if (!*name)
+		return cli_error(1, CMD, "the program name is empty");
+	if (strchr(name, '/')) {
+		if (stat(name, &sb))
+			return cli_error(1, CMD, "cannot run '%s': %s", name, strerror(errno));
+		if (S_ISDIR(sb.st_mode))
+			return cli_error(1, CMD, "cannot run '%s': it is a directory", name);
+		if (access(name, X_OK))
+			return cli_error(1, CMD, "cannot run '%s': not executable (%s); chmod +x it?",
+					 name, strerror(errno));
+		if (!realpath(name, st->prog_path))
+			snprintf(st->prog_path, sizeof(st->prog_path), "%s", name);
+		return -1;
+	}
+	for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char cand[PATH_MAX];
+
+		snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, len ? p : ".", name);
+		if (!stat(cand, &sb) && S_ISREG(sb.st_mode) && !access(cand, X_OK)) {
+			if (!realpath(cand, st->prog_path))
+				snprintf(st->prog_path, sizeof(st->prog_path), "%s", cand);
+			return -1;
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return cli_error(1, CMD, "program '%s' not found in PATH", name);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (uProf's name, our prefix). */
+static int make_session_dir(struct collect_state *st)
+{
+	const char *out = st->outdir ? st->outdir : ".";
+	const char *base = strrchr(st->prog_path, '/');
+	char stamp[64], absout[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret;
+
+	ret = mkdir_p(out);
+	if (ret)
+		return cli_error(1, CMD, "cannot create output directory '%s': %s", out,
+				 strerror(-ret));
+	if (!realpath(out, absout))
+		return cli_error(1, CMD, "output directory '%s': %s", out, strerror(errno));
+	if (access(absout, W_OK | X_OK))
+		return cli_error(1, CMD, "output directory '%s' is not writable: %s", out,
+				 strerror(errno));
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%b-%d-%Y_%H-%M-%S", &tm);
+	base = base ? base + 1 : st->prog_path;
+	for (int n = 1; n < 100; n++) {
+		int len = n == 1 ? snprintf(st->session_dir, sizeof(st->session_dir),
+					    "%s/uprof-%s-%s_%s", absout, base, st->config.label, stamp)
+				 : snprintf(st->session_dir, sizeof(st->session_dir),
+					    "%s/uprof-%s-%s_%s-%d", absout, base, st->config.label,
+					    stamp, n);
+		if (len >= (int)sizeof(st->session_dir))
+			return cli_error(1, CMD, "output path too long");
+		if (!mkdir(st->session_dir, 0755))
+			return -1;
+		if (errno != EEXIST)
+			return cli_error(1, CMD, "cannot create session directory '%s': %s",
+					 st->session_dir, strerror(errno));
+	}
+	return cli_error(1, CMD, "too many sessions started this second in '%s'", absout);
+}
+
+static void join_args(char *dst, size_t size, char **argv)
+{
+	size_t used = 0;
+
+	dst[0] = 0;
+	for (int i = 0; argv[i] && used + 1 < size; i++)
+		used += snprintf(dst + used, size - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void fill_info(struct collect_state *st, int argc, char **argv)
+{
+	struct ses_info *in = &st->info;
+	struct ses_event *ev = &in->events[0];
+	char cmd[SES_STR];
+
+	memset(in, 0, sizeof(*in));
+	in->format_version = SES_FORMAT_VERSION;
+	snprintf(in->uprof_version, sizeof(in->uprof_version), "%s", UPROF_VERSION);
+	snprintf(in->config, sizeof(in->config), "%s", st->config.name);
+	snprintf(in->label, sizeof(in->label), "%s", st->config.label);
+	snprintf(in->description, sizeof(in->description), "%s", st->config.description);
+	join_args(cmd, sizeof(cmd), argv);
+	snprintf(in->command, sizeof(in->command), "uprof %s", cmd);
+	(void)argc;
+	snprintf(in->target_path, sizeof(in->target_path), "%s", st->prog_path);
+	join_args(in->target_args, sizeof(in->target_args), st->prog_argv + 1);
+	if (st->workdir)
+		realpath(st->workdir, in->working_dir) ? (void)0 : (void)snprintf(
+			in->working_dir, sizeof(in->working_dir), "%s", st->workdir);
+	else if (!getcwd(in->working_dir, sizeof(in->working_dir)))
+		snprintf(in->working_dir, sizeof(in->working_dir), "?");
+	cli_system_facts(in->host, sizeof(in->host), in->cpu_model, sizeof(in->cpu_model),
+			 in->kernel, sizeof(in->kernel), in->os, sizeof(in->os));
+	in->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	in->nevents = 1;
+	snprintf(ev->name, sizeof(ev->name), "%s", pmc_attr_name(&st->attr));
+	ev->type = st->attr.type;
+	ev->config = st->attr.config;
+	ev->period = st->attr.sample_period;
+	ev->exclude_kernel = st->attr.exclude_kernel;
+	ev->exclude_user = st->attr.exclude_user;
+	in->exit_code = -1;
+	in->collector_pid = (int)getpid();
+	in->status = SES_STATUS_RUNNING;
+}
+
+static int explain_open_error(struct collect_state *st, int err)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return cli_error(1, CMD,
+				 "not allowed to sample (%s); kernel.perf_event_paranoid is too "
+				 "high: try 'sysctl kernel.perf_event_paranoid=1' or run as root",
+				 strerror(-err));
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		return cli_error(1, CMD, "the %s event is not supported by this kernel (%s)",
+				 pmc_attr_name(&st->attr), strerror(-err));
+	case EMFILE:
+		return cli_error(1, CMD, "too many open files; raise 'ulimit -n'");
+	case ENOMEM:
+		return cli_error(1, CMD,
+				 "cannot map the ring buffers (%s); lower -m or raise "
+				 "kernel.perf_event_mlock_kb",
+				 strerror(-err));
+	default:
+		return cli_error(1, CMD, "cannot open the %s event: %s", pmc_attr_name(&st->attr),
+				 strerror(-err));
+	}
+}
+
+/* Open the events on the gated child; a kernel that refuses kernel samples to this user
+ * gets user-only sampling, with a warning (perf's fallback). */
+static int open_events(struct collect_state *st)
+{
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages };
+	int failed, ret;
+
+	pmc_timer_attr(&st->attr, st->period_ns, st->config.user_only);
+	st->attr.inherit = !st->no_inherit;
+	ret = smp_open(&st->smp, &st->attr, 1, st->child.pid, &opts, &failed);
+	if ((ret == -EACCES || ret == -EPERM) && !st->attr.exclude_kernel) {
+		st->attr.exclude_kernel = 1;
+		ret = smp_open(&st->smp, &st->attr, 1, st->child.pid, &opts, &failed);
+		if (!ret)
+			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
+				      "user code only");
+	}
+	return ret ? explain_open_error(st, ret) : -1;
+}
+
+static int start(struct collect_state *st, int argc, char **argv)
+{
+	char vdso[PATH_MAX + 16];
+	size_t nids;
+	const uint64_t *ids;
+	int ret;
+
+	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
+	if (ret)
+		return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path, strerror(-ret));
+	ret = open_events(st);
+	if (ret >= 0)
+		goto fail;
+	fill_info(st, argc, argv);
+	ret = ses_info_write(st->session_dir, &st->info);
+	if (ret) {
+		ret = cli_error(1, CMD, "cannot write %s/session.ini: %s", st->session_dir,
+				strerror(-ret));
+		goto fail;
+	}
+	st->writer = ses_writer_open(st->session_dir);
+	if (!st->writer) {
+		ret = cli_error(1, CMD, "cannot create %s/samples.data: %s", st->session_dir,
+				strerror(errno));
+		goto fail;
+	}
+	ids = smp_ids(st->smp, 0, &nids);
+	ses_writer_add_attr(st->writer, &st->attr, ids, nids);
+	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);
+	smp_vdso_save(vdso); /* best effort: without it report reads its own vDSO */
+	return -1;
+fail:
+	smp_child_abort(&st->child);
+	return ret;
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	struct collect_state st = { .sigfd = -1 };
+	int ret;
+
+	ret = parse_options(&st, argc, argv);
+	if (ret < 0)
+		ret = load_config(&st);
+	if (ret < 0 && st.workdir) {
+		struct stat sb;
+
+		if (stat(st.workdir, &sb) || !S_ISDIR(sb.st_mode))
+			ret = cli_error(1, CMD, "working directory '%s' does not exist", st.workdir);
+	}
+	if (ret < 0)
+		ret = resolve_program(&st);
+	if (ret < 0)
+		ret = make_session_dir(&st);
+	if (ret < 0)
+		ret = start(&st, argc, argv);
+	if (ret < 0)
+		ret = collect_run(&st);
+	ses_writer_close(st.writer);
+	smp_close(st.smp);
+	return ret;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect, from the open gate to the end: the poll loop that moves ring bytes into
+ * samples.data, stop conditions (program exit, -d, SIGINT/SIGTERM), and the final
+ * session.ini. Signals arrive through a signalfd, so the handler-free loop sees them in
+ * order with ring data and nothing is written from a signal context.
+ */
+#include "cli/collect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const CMD = "collect";
+
+#define POLL_MS 100
+#define MAX_POLLFDS 4097
+
+static int sink_to_writer(void *arg, const void *records, size_t len)
+{
+	return ses_writer_write(arg, records, len);
+}
+
+/* Move every ring's bytes to the file; a FINISHED_ROUND after each round lets perf's
+ * reader sort what came from different CPUs (perf record does the same). */
+static void drain(struct collect_state *st)
+{
+	static const struct perf_event_header round = { SES_RECORD_FINISHED_ROUND, 0, 8 };
+	long n;
+
+	if (st->write_failed)
+		return;
+	n = smp_drain(st->smp, sink_to_writer, st->writer);
+	if (n > 0)
+		ses_writer_write(st->writer, &round, sizeof(round));
+	if (n < 0 || ses_writer_flush(st->writer)) {
+		int err = n < 0 ? (int)-n : -ses_writer_flush(st->writer);
+
+		cli_error(1, CMD, "writing samples.data failed (%s); stopping, data so far kept",
+			  strerror(err ? err : EIO));
+		st->write_failed = true;
+	}
+}
+
+static int block_signals(struct collect_state *st)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	st->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return st->sigfd < 0 ? -errno : 0;
+}
+
+static int64_t rusage_ns(const struct rusage *ru)
+{
+	return ((int64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000 +
+	       ((int64_t)ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000;
+}
+
+static void reap_child(struct collect_state *st, int flags)
+{
+	struct rusage ru;
+	int status;
+	pid_t p;
+
+	if (st->child_exited)
+		return;
+	p = wait4(st->child.pid, &status, flags, &ru);
+	if (p == st->child.pid) {
+		st->child_exited = true;
+		st->child_status = status;
+		st->child_cpu_ns = rusage_ns(&ru);
+	}
+}
+
+/* CPU time so far of a target still running: utime+stime of all its threads. */
+static int64_t proc_cpu_ns(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long ut, stt;
+	FILE *f;
+	char *p;
+	int64_t ns = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2)
+		ns = (int64_t)(ut + stt) * (1000000000 / sysconf(_SC_CLK_TCK));
+	fclose(f);
+	return ns;
+}
+
+static void handle_signals(struct collect_state *st)
+{
+	struct signalfd_siginfo si;
+
+	while (read(st->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			reap_child(st, WNOHANG);
+		else if (!st->stop_signal)
+			st->stop_signal = (int)si.ssi_signo;
+	}
+}
+
+static void show_remaining(double left, bool final)
+{
+	if (final)
+		fprintf(stderr, "\r%40s\r", "");
+	else
+		fprintf(stderr, "\rProfiling: %.0f s remaining   ", left < 0 ? 0 : left);
+	fflush(stderr);
+}
+
+static void loop(struct collect_state *st, int64_t start_mono)
+{
+	struct pollfd fds[MAX_POLLFDS];
+	bool live = st->duration_s > 0 && isatty(STDERR_FILENO);
+	int64_t deadline = st->duration_s > 0 ? start_mono + (int64_t)(st->duration_s * 1e9) : 0;
+	int64_t last_shown = -1;
+	int n;
+
+	n = smp_pollfds(st->smp, fds, MAX_POLLFDS - 1);
+	fds[n++] = (struct pollfd){ .fd = st->sigfd, .events = POLLIN };
+	for (;;) {
+		int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+		int timeout = POLL_MS;
+
+		if (deadline) {
+			if (now >= deadline)
+				break;
+			if ((deadline - now) / 1000000 < timeout)
+				timeout = (int)((deadline - now) / 1000000) + 1;
+			if (live && (now - start_mono) / 1000000000 != last_shown) {
+				last_shown = (now - start_mono) / 1000000000;
+				show_remaining((double)(deadline - now) / 1e9, false);
+			}
+		}
+		if (poll(fds, n, timeout) < 0 && errno != EINTR)
+			break;
+		handle_signals(st);
+		drain(st);
+		if (st->child_exited || st->stop_signal || st->write_failed)
+			break;
+	}
+	if (live)
+		show_remaining(0, true);
+}
+
+static const char *sig_name(int sig)
+{
+	const char *d = sigdescr_np(sig);
+
+	return d ? d : "unknown signal";
+}
+
+/* After a stop by signal: give a target that got the same Ctrl-C a moment to exit, so its
+ * status can be reported; with -b, make sure it is gone. */
+static void settle_child(struct collect_state *st)
+{
+	for (int i = 0; i < 20 && !st->child_exited; i++) {
+		usleep(10000);
+		reap_child(st, WNOHANG);
+	}
+	if (!st->child_exited && st->terminate) {
+		kill(st->child.pid, SIGTERM);
+		for (int i = 0; i < 100 && !st->child_exited; i++) {
+			usleep(10000);
+			reap_child(st, WNOHANG);
+		}
+		if (!st->child_exited) {
+			kill(st->child.pid, SIGKILL);
+			reap_child(st, 0);
+		}
+	}
+}
+
+static int finish(struct collect_state *st)
+{
+	struct ses_info *in = &st->info;
+	struct smp_stats stats;
+	int code = 0, ret;
+
+	smp_disable(st->smp);
+	drain(st);
+	smp_get_stats(st->smp, &stats);
+	in->end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
+	in->end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	in->samples = stats.samples;
+	in->lost_samples = stats.lost;
+	in->target_cpu_ns = st->child_exited ? st->child_cpu_ns : proc_cpu_ns(st->child.pid);
+	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
+	if (st->child_exited && WIFEXITED(st->child_status)) {
+		in->exit_code = WEXITSTATUS(st->child_status);
+		code = in->exit_code;
+	} else if (st->child_exited && WIFSIGNALED(st->child_status)) {
+		in->exit_signal = WTERMSIG(st->child_status);
+		code = 128 + in->exit_signal;
+	} else if (st->stop_signal) {
+		code = 128 + st->stop_signal;
+	}
+	ret = ses_writer_close(st->writer);
+	st->writer = NULL;
+	if (ret && !st->write_failed) {
+		cli_error(1, CMD, "closing samples.data: %s", strerror(-ret));
+		in->status = SES_STATUS_INTERRUPTED;
+	}
+	ret = ses_info_write(st->session_dir, in);
+	if (ret)
+		cli_error(1, CMD, "cannot rewrite session.ini: %s", strerror(-ret));
+
+	fprintf(stderr, "Profiling (data collection) completed: %.3f s, %llu samples, %llu lost\n",
+		(double)(in->end_mono_ns - in->start_mono_ns) / 1e9,
+		(unsigned long long)in->samples, (unsigned long long)in->lost_samples);
+	if (stats.lost)
+		cli_warn(CMD, "%llu samples were lost (ring buffer full); raise -m or the interval",
+			 (unsigned long long)stats.lost);
+	if (st->stop_signal)
+		fprintf(stderr, "Collection stopped by %s\n", sig_name(st->stop_signal));
+	if (st->child_exited && WIFEXITED(st->child_status))
+		fprintf(stderr, "Target %d exited with status %d\n", st->child.pid, in->exit_code);
+	else if (st->child_exited)
+		fprintf(stderr, "Target %d was killed by signal %d (%s)\n", st->child.pid,
+			in->exit_signal, sig_name(in->exit_signal));
+	else
+		fprintf(stderr, "Target %d is still running (collection ended first)\n",
+			st->child.pid);
+	printf("Generated data files path: %s\n", st->session_dir);
+	fflush(stdout);
+	if (st->write_failed || ret)
+		return 1;
+	return code;
+}
+
+int collect_run(struct collect_state *st)
+{
+	const char *what;
+	int64_t start_mono;
+	int ret;
+
+	ret = block_signals(st);
+	if (ret) {
+		smp_child_abort(&st->child);
+		return cli_error(1, CMD, "cannot set up signal handling: %s", strerror(-ret));
+	}
+	st->info.start_mono_ns = start_mono = cli_now_ns(CLOCK_MONOTONIC);
+	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	st->info.npids = 1;
+	st->info.pids[0] = st->child.pid;
+	ses_info_write(st->session_dir, &st->info);
+	ret = smp_child_release(&st->child, &what);
+	if (ret) {
+		reap_child(st, 0);
+		cli_error(1, CMD, "cannot %s '%s': %s", what ? what : "start",
+			  !strcmp(what ? what : "", "chdir") ? st->workdir : st->prog_path,
+			  strerror(-ret));
+		st->info.status = SES_STATUS_INTERRUPTED;
+		st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
+		ses_info_write(st->session_dir, &st->info);
+		return 1;
+	}
+	fprintf(stderr, "Profiling started: %s every %.3g ms, target pid %d\n",
+		pmc_attr_name(&st->attr), (double)st->period_ns / 1e6, st->child.pid);
+	loop(st, start_mono);
+	if (st->stop_signal || (!st->child_exited && st->terminate))
+		settle_child(st);
+	return finish(st);
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/* Messages, clocks and system facts shared by the subcommands. */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_error(int code, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "uprof %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "uprof %s: warning: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *what)
+{
+	return cli_error(EXIT_USAGE, cmd, "%s; see 'uprof %s --help'", what, cmd);
+}
+
+int64_t cli_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* First line of /proc/cpuinfo's "model name", or the machine name. */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = 0;
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* PRETTY_NAME from /etc/os-release. */
+static void os_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/etc/os-release", "re");
+	char line[512];
+
+	snprintf(buf, len, "Linux");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "PRETTY_NAME=", 12)) {
+			char *v = line + 12;
+
+			v[strcspn(v, "\n")] = 0;
+			if (*v == '"')
+				v++;
+			if (*v && v[strlen(v) - 1] == '"')
+				v[strlen(v) - 1] = 0;
+			snprintf(buf, len, "%s", v);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel, size_t kl,
+		      char *os, size_t ol)
+{
+	struct utsname u;
+
+	if (uname(&u)) {
+		snprintf(host, hl, "unknown");
+		snprintf(kernel, kl, "unknown");
+	} else {
+		snprintf(host, hl, "%s", u.nodename);
+		snprintf(kernel, kl, "%s", u.release);
+	}
+	cpu_model(cpu, cl);
+	os_name(os, ol);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/* The timer event: CPU_TIME through the software cpu-clock event. */
+#include "pmc/pmc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void pmc_timer_attr(struct perf_event_attr *attr, uint64_t period_ns, bool user_only)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	attr->sample_period = period_ns;
+	attr->sample_type = PMC_SAMPLE_TYPE;
+	attr->disabled = 1;
+	attr->enable_on_exec = 1;
+	attr->inherit = 1;
+	attr->exclude_kernel = user_only;
+	attr->exclude_hv = 1;
+	attr->mmap = 1;
+	attr->mmap2 = 1;
+	attr->comm = 1;
+	attr->comm_exec = 1;
+	attr->task = 1;
+	attr->sample_id_all = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->watermark = 1;
+	attr->wakeup_watermark = 64 * 1024;
+}
+
+const char *pmc_attr_name(const struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_CPU_CLOCK)
+		return "CPU_TIME";
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_TASK_CLOCK)
+		return "CPU_TIME";
+	return "EVENT";
+}
+
+int pmc_parse_interval_ms(const char *s, uint64_t *period_ns)
+{
+	char *end;
+	double ms;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	ms = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(ms) || ms <= 0)
+		return -EINVAL;
+	if (ms * 1e6 < (double)PMC_TIMER_MIN_NS || ms * 1e6 > (double)PMC_TIMER_MAX_NS)
+		return -ERANGE;
+	*period_ns = (uint64_t)llround(ms * 1e6);
+	return 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From (thread, module, address) counts to functions, and the tallies every section of
+ * the report reads: per process, thread and module, and per process × function etc.
+ * A function is (module, symbol name): the same name in two libraries stays two rows.
+ */
+#include "report/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int func_for(struct rpt *r, int module, const char *name)
+{
+	uint64_t *slot = rpt_hash_slot(&r->func_index, (uint64_t)module, (uintptr_t)name, 0);
+	struct rpt_func *f;
+
+	if (!slot)
+		return -ENOMEM;
+	if (*slot)
+		return (int)(*slot - 1);
+	if (r->nfuncs == r->capfuncs) {
+		int cap = r->capfuncs ? r->capfuncs * 2 : 256;
+		struct rpt_func *g = realloc(r->funcs, sizeof(*g) * cap);
+
+		if (!g)
+			return -ENOMEM;
+		r->funcs = g;
+		r->capfuncs = cap;
+	}
+	f = &r->funcs[r->nfuncs];
+	f->name = name;
+	f->module = module;
+	f->samples = 0;
+	*slot = (uint64_t)++r->nfuncs;
+	return r->nfuncs - 1;
+}
+
+static int add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
+{
+	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot += n;
+	return 0;
+}
+
+static int tally(struct rpt *r, const struct rpt_hent *e)
+{
+	struct rpt_world *w = &r->world;
+	int thread = (int)e->a, module = (int)e->b, func, proc;
+	struct rpt_thread *t = &w->threads[thread];
+	struct rpt_sym sym;
+	uint64_t n = e->val, *slot;
+
+	if (module == RPT_MODULE_KERNEL)
+		rpt_symtab_lookup_kernel(r->symtab, e->c, &sym);
+	else
+		rpt_symtab_lookup(r->symtab, w->modules[module].path, e->c, &sym);
+	func = func_for(r, module, sym.name);
+	if (func < 0)
+		return func;
+	slot = rpt_hash_find(&w->pid_index, (uint32_t)t->pid, 0, 0);
+	if (!slot)
+		return -EINVAL;
+	proc = (int)(*slot - 1);
+	r->funcs[func].samples += n;
+	w->modules[module].samples += n;
+	t->samples += n;
+	w->procs[proc].samples += n;
+	if (add(&r->proc_func, proc, func, n) || add(&r->proc_module, proc, module, n) ||
+	    add(&r->thread_func, thread, func, n) || add(&r->thread_module, thread, module, n) ||
+	    add(&r->module_func, module, func, n))
+		return -ENOMEM;
+	return 0;
+}
+
+int rpt_aggregate(struct rpt *r)
+{
+	for (size_t i = 0; i < r->addr_counts.cap; i++) {
+		int ret;
+
+		if (!r->addr_counts.e[i].used)
+			continue;
+		ret = tally(r, &r->addr_counts.e[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	const struct rpt_sorted *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->item - y->item;
+}
+
+int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out)
+{
+	struct rpt_sorted *v;
+	int n = 0;
+
+	v = malloc(sizeof(*v) * (h->n ? h->n : 1));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->e[i].used && h->e[i].a == owner && h->e[i].val)
+			v[n++] = (struct rpt_sorted){ (int)h->e[i].b, h->e[i].val };
+	qsort(v, n, sizeof(*v), cmp_sorted);
+	*out = v;
+	return n;
+}
+
+void rpt_process_name(const struct rpt *r, int proc, char *buf, size_t len)
+{
+	const struct rpt_process *p = &r->world.procs[proc];
+
+	snprintf(buf, len, "%s (PID:%d)", p->comm, p->pid);
+}
+
+/* uProf's convention: a thread shows its own name when it has one, else Thread-<tid>. */
+void rpt_thread_name(const struct rpt *r, int thread, char *buf, size_t len)
+{
+	const struct rpt_thread *t = &r->world.threads[thread];
+
+	if (t->tid == t->pid || t->renamed)
+		snprintf(buf, len, "%s (PID:%d)", t->comm, t->pid);
+	else
+		snprintf(buf, len, "Thread-%d (PID:%d)", t->tid, t->pid);
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.csv in uProf's layout (reference/uprof-cli.md §5.1): "Key:,"value"" header
+ * lines, blank-line separated sections, quoted text cells, numbers with 4 decimals.
+ * Our additions (pause duration, sampling honesty, damage) use the same key style.
+ */
+#include "report/internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EVENT "\"CPU_TIME\" (seconds)"
+
+static void quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void kv(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s:,", key);
+	quoted(f, value);
+	fputc('\n', f);
+}
+
+static void kvf(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void kvf(FILE *f, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	kv(f, key, buf);
+}
+
+/* ctime style, local time: "Tue Jun 10 10:33:24 2025". */
+static void ctime_ns(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!ns || !localtime_r(&t, &tm)) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	strftime(buf, len, "%a %b %d %H:%M:%S %Y", &tm);
+}
+
+static double secs(const struct rpt *r, uint64_t samples)
+{
+	return (double)samples * (r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3);
+}
+
+static const char *session_type(const struct ses_info *in)
+{
+	if (!strcmp(in->config, "tbp"))
+		return "Time-based Sampling";
+	if (!strcmp(in->config, "hotspots"))
+		return "Hotspots";
+	return in->label;
+}
+
+static void write_execution(const struct rpt *r, FILE *f)
+{
+	const struct ses_info *in = &r->info;
+
+	fprintf(f, "\n\"uprof (Version:%s)\"\nPERFORMANCE ANALYSIS REPORT\n\nEXECUTION\n",
+		UPROF_VERSION);
+	kv(f, "Target Path", in->target_path);
+	kv(f, "Command Line Arguments", in->target_args);
+	kv(f, "Working Directory", in->working_dir);
+	fprintf(f, "Environment Variables:\n");
+	kvf(f, "CPU Details", "%s, Number of Cores(%d)", in->cpu_model, in->ncpus);
+	kvf(f, "Operating System", "%s Kernel:%s", in->os, in->kernel);
+	kv(f, "Collect Command", in->command);
+	kv(f, "Report Command", r->opts.report_command ? r->opts.report_command : "uprof report");
+}
+
+static void write_details(const struct rpt *r, FILE *f)
+{
+	const struct ses_info *in = &r->info;
+	const struct ses_event *ev = &in->events[0];
+	struct rpt_summary s;
+	char start[64], end[64];
+
+	rpt_summary(r, &s);
+	ctime_ns(in->start_epoch_ns, start, sizeof(start));
+	ctime_ns(in->end_epoch_ns, end, sizeof(end));
+	fprintf(f, "\nPROFILE DETAILS\n");
+	kv(f, "Profile Session Type", session_type(in));
+	kv(f, "Profile Scope", "Single Application");
+	kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
+	kv(f, "Profile Start Time", start);
+	kv(f, "Profile End Time", end);
+	kvf(f, "Profile Duration", "%.3f seconds",
+	    in->end_mono_ns > in->start_mono_ns ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0.0);
+	kvf(f, "Pause Duration", "%.3f seconds", (double)in->pause_total_ns / 1e9);
+	kv(f, "Data Folder", r->dir);
+	kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
+	kv(f, "Call Stack Sampling", "False");
+	kv(f, "Session Status", ses_status_name(in->status));
+	fprintf(f, "\nMONITORED EVENTS\nTBP Events:,Name,Interval,Description\n");
+	fprintf(f, ",\"%s\",\"%.3f milliseconds\",\"CPU Time is the time in which the CPU core is "
+		   "executing the code.\"\n", ev->name[0] ? ev->name : "CPU_TIME", s.period_s * 1e3);
+	fprintf(f, "\nSAMPLING\n");
+	kvf(f, "Event Used", "cpu-clock (software timer, %s)",
+	    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
+	kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
+	if (s.achieved_hz > 0)
+		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target CPU time)",
+		    s.achieved_hz);
+	else
+		kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
+	kvf(f, "Samples", "%" PRIu64, s.samples);
+	kvf(f, "Lost Samples", "%" PRIu64, s.lost);
+	if (in->exit_signal)
+		kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
+		    sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
+	else if (in->exit_code >= 0)
+		kvf(f, "Target Exit", "exit status %d", in->exit_code);
+	else
+		kv(f, "Target Exit", "unknown (still running when collection ended)");
+	if (s.damaged_at)
+		kvf(f, "Data Damage", "samples.data unreadable from offset %" PRIu64 ": %s",
+		    s.damaged_at, s.damage ? s.damage : "?");
+	if (s.unparsable)
+		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
+}
+
+static void write_snapshot(const struct rpt *r, FILE *f)
+{
+	struct rpt_summary s;
+
+	rpt_summary(r, &s);
+	fprintf(f, "\n\nAPPLICATION PERFORMANCE SNAPSHOT\n");
+	fprintf(f, "Number Of Processes,\"%d\"\n", s.nprocesses);
+	fprintf(f, "Number Of Threads,\"%d\"\n", s.nthreads);
+	fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s.cpu_time_s);
+}
+
+static void title(const struct rpt *r, FILE *f, const char *what)
+{
+	if (r->opts.cutoff > 0)
+		fprintf(f, "\n\"%d HOTTEST %s (Sort Event - CPU_TIME)\"\n", r->opts.cutoff, what);
+	else
+		fprintf(f, "\n\"ALL %s (Sort Event - CPU_TIME)\"\n", what);
+}
+
+static int limit(const struct rpt *r, int n)
+{
+	return r->opts.cutoff > 0 && n > r->opts.cutoff ? r->opts.cutoff : n;
+}
+
+static void func_row(const struct rpt *r, FILE *f, int func, uint64_t samples)
+{
+	quoted(f, r->funcs[func].name);
+	fprintf(f, ",%.4f,", secs(r, samples));
+	quoted(f, r->world.modules[r->funcs[func].module].path);
+	fputc('\n', f);
+}
+
+static void named_row(FILE *f, const char *name, double s)
+{
+	quoted(f, name);
+	fprintf(f, ",%.4f\n", s);
+}
+
+static void thread_row(const struct rpt *r, FILE *f, int thread, uint64_t samples)
+{
+	char name[96];
+
+	rpt_thread_name(r, thread, name, sizeof(name));
+	quoted(f, name);
+	fprintf(f, ",\"%d\",%.4f\n", r->world.threads[thread].tid, secs(r, samples));
+}
+
+static int write_top(const struct rpt *r, FILE *f)
+{
+	struct rpt_row *rows;
+	int n, max = r->opts.cutoff > 0 ? r->opts.cutoff : 1 << 30;
+	int total = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads;
+
+	rows = malloc(sizeof(*rows) * (size_t)(total ? total : 1));
+	if (!rows)
+		return -ENOMEM;
+	max = max < total ? max : total;
+	title(r, f, "FUNCTIONS");
+	fprintf(f, "FUNCTION," EVENT ",Module\n");
+	n = rpt_rows(r, RPT_FUNCTIONS, rows, max);
+	for (int i = 0; i < n; i++) {
+		quoted(f, rows[i].name);
+		fprintf(f, ",%.4f,", rows[i].seconds);
+		quoted(f, rows[i].module);
+		fputc('\n', f);
+	}
+	title(r, f, "PROCESSES");
+	fprintf(f, "PROCESS," EVENT "\n");
+	n = rpt_rows(r, RPT_PROCESSES, rows, max);
+	for (int i = 0; i < n; i++)
+		named_row(f, rows[i].name, rows[i].seconds);
+	title(r, f, "MODULES");
+	fprintf(f, "MODULE," EVENT "\n");
+	n = rpt_rows(r, RPT_MODULES, rows, max);
+	for (int i = 0; i < n; i++)
+		named_row(f, rows[i].name, rows[i].seconds);
+	title(r, f, "THREADS");
+	fprintf(f, "THREAD,THREAD ID," EVENT "\n");
+	n = rpt_rows(r, RPT_THREADS, rows, max);
+	for (int i = 0; i < n; i++) {
+		quoted(f, rows[i].name);
+		fprintf(f, ",\"%d\",%.4f\n", rows[i].id, rows[i].seconds);
+	}
+	free(rows);
+	return 0;
+}
+
+/* One block of "(owner, item) -> samples" rows from @h, printed by @row. */
+static int write_tally(const struct rpt *r, FILE *f, const struct rpt_hash *h, int owner,
+		       void (*row)(const struct rpt *, FILE *, int, uint64_t))
+{
+	struct rpt_sorted *v;
+	int n = rpt_collect(h, (uint64_t)owner, &v);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < limit(r, n); i++)
+		row(r, f, v[i].item, v[i].samples);
+	free(v);
+	return 0;
+}
+
+static void module_row(const struct rpt *r, FILE *f, int module, uint64_t samples)
+{
+	named_row(f, r->world.modules[module].path, secs(r, samples));
+}
+
+static int write_process_block(const struct rpt *r, FILE *f, int proc)
+{
+	const struct rpt_world *w = &r->world;
+	struct rpt_sorted *v;
+	char name[96];
+	int n, k = 0;
+
+	rpt_process_name(r, proc, name, sizeof(name));
+	fprintf(f, "\n\nPROFILE REPORT FOR PROCESS - %s\n", name);
+	fprintf(f, "\nTHREAD SUMMARY\nTHREAD,THREAD ID," EVENT "\n");
+	v = malloc(sizeof(*v) * (size_t)(w->nthreads ? w->nthreads : 1));
+	if (!v)
+		return -ENOMEM;
+	for (int t = 0; t < w->nthreads; t++)
+		if (w->threads[t].pid == w->procs[proc].pid && w->threads[t].samples)
+			v[k++] = (struct rpt_sorted){ t, w->threads[t].samples };
+	for (int i = 0; i < k; i++) /* few threads per process: insertion sort is fine */
+		for (int j = i; j > 0 && v[j].samples > v[j - 1].samples; j--) {
+			struct rpt_sorted t = v[j];
+
+			v[j] = v[j - 1], v[j - 1] = t;
+		}
+	for (int i = 0; i < limit(r, k); i++)
+		thread_row(r, f, v[i].item, v[i].samples);
+	free(v);
+	fprintf(f, "\nMODULE SUMMARY\nMODULE," EVENT "\n");
+	n = write_tally(r, f, &r->proc_module, proc, module_row);
+	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
+	if (!n)
+		n = write_tally(r, f, &r->proc_func, proc, func_row);
+	return n;
+}
+
+static int write_thread_block(const struct rpt *r, FILE *f, int thread)
+{
+	char name[96];
+	int n;
+
+	rpt_thread_name(r, thread, name, sizeof(name));
+	fprintf(f, "\n\nPROFILE REPORT FOR THREAD - %s (TID:%d)\n", name,
+		r->world.threads[thread].tid);
+	fprintf(f, "\nMODULE SUMMARY\nMODULE," EVENT "\n");
+	n = write_tally(r, f, &r->thread_module, thread, module_row);
+	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
+	if (!n)
+		n = write_tally(r, f, &r->thread_func, thread, func_row);
+	return n;
+}
+
+static int write_module_block(const struct rpt *r, FILE *f, int module)
+{
+	fprintf(f, "\n\nPROFILE REPORT FOR MODULE - %s\n", r->world.modules[module].path);
+	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
+	return write_tally(r, f, &r->module_func, module, func_row);
+}
+
+static int write_detail(const struct rpt *r, FILE *f)
+{
+	enum rpt_section sec = r->opts.group_by == RPT_GROUP_THREAD ? RPT_THREADS
+			       : r->opts.group_by == RPT_GROUP_MODULE ? RPT_MODULES : RPT_PROCESSES;
+	int total = sec == RPT_THREADS ? r->world.nthreads
+		    : sec == RPT_MODULES ? r->world.nmodules : r->world.nprocs;
+	struct rpt_sorted *order = malloc(sizeof(*order) * (size_t)(total ? total : 1));
+	int k = 0, ret = 0;
+
+	if (!order)
+		return -ENOMEM;
+	for (int i = 0; i < total; i++) {
+		uint64_t s = sec == RPT_THREADS ? r->world.threads[i].samples
+			     : sec == RPT_MODULES ? r->world.modules[i].samples
+			     : r->world.procs[i].samples;
+
+		if (s)
+			order[k++] = (struct rpt_sorted){ i, s };
+	}
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && order[j].samples > order[j - 1].samples; j--) {
+			struct rpt_sorted t = order[j];
+
+			order[j] = order[j - 1], order[j - 1] = t;
+		}
+	for (int i = 0; i < k && !ret; i++)
+		ret = sec == RPT_THREADS ? write_thread_block(r, f, order[i].item)
+		      : sec == RPT_MODULES ? write_module_block(r, f, order[i].item)
+					   : write_process_block(r, f, order[i].item);
+	free(order);
+	return ret;
+}
+
+int rpt_write_csv(const struct rpt *r, FILE *f)
+{
+	int ret;
+
+	write_execution(r, f);
+	write_details(r, f);
+	write_snapshot(r, f);
+	ret = write_top(r, f);
+	if (!ret && r->opts.detail)
+		ret = write_detail(r, f);
+	if (!ret && (fflush(f) || ferror(f)))
+		ret = -EIO;
+	return ret;
+}

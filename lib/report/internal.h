@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/report internals: the rebuilt world (processes, threads, maps) and the tallies. */
+#ifndef UPROF_REPORT_INTERNAL_H
+#define UPROF_REPORT_INTERNAL_H
+
+#include "report/report.h"
+#include "report/symtab.h"
+
+#include <stddef.h>
+
+/* ---- table.c: open-addressing hash from a (a, b, c) key to a u64 ---- */
+
+struct rpt_hent {
+	uint64_t a, b, c;
+	uint64_t val;
+	bool used;
+};
+
+struct rpt_hash {
+	struct rpt_hent *e;
+	size_t cap, n;
+};
+
+/* The value slot for (a, b, c), created as 0 if absent. NULL only when out of memory. */
+uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
+/* The value for (a, b, c) or NULL. */
+uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
+void rpt_hash_release(struct rpt_hash *h);
+
+/* ---- model.c: processes, threads and their executable mappings ---- */
+
+struct rpt_map {
+	uint64_t start, end, pgoff;
+	int module;
+};
+
+struct rpt_process {
+	int pid;
+	char comm[16];
+	struct rpt_map *maps;
+	int nmaps, capmaps;
+	uint64_t samples;
+};
+
+struct rpt_thread {
+	int tid, pid;
+	char comm[16];
+	bool renamed; /* named by prctl/pthread_setname_np, not inherited */
+	uint64_t samples;
+};
+
+struct rpt_module {
+	char *path;
+	uint64_t samples;
+};
+
+struct rpt_func {
+	const char *name;  /* owned by the symtab */
+	int module;
+	uint64_t samples;
+};
+
+#define RPT_MODULE_KERNEL 0 /* module 0 is always [kernel.kallsyms] */
+#define RPT_MODULE_UNKNOWN 1 /* module 1: addresses outside every known mapping */
+
+struct rpt_world {
+	struct rpt_process *procs;
+	int nprocs, capprocs;
+	struct rpt_thread *threads;
+	int nthreads, capthreads;
+	struct rpt_module *modules;
+	int nmodules, capmodules;
+	struct rpt_hash pid_index, tid_index, module_index;
+};
+
+int rpt_world_init(struct rpt_world *w);
+void rpt_world_release(struct rpt_world *w);
+/* The process / thread, created on first sight; NULL when out of memory. */
+struct rpt_process *rpt_world_process(struct rpt_world *w, int pid);
+struct rpt_thread *rpt_world_thread(struct rpt_world *w, int pid, int tid);
+/* Module index for @path (@len bytes), created on first sight; -ENOMEM. */
+int rpt_world_module(struct rpt_world *w, const char *path, size_t len);
+
+/* Apply one side-band record (COMM, FORK, MMAP, MMAP2). 0, -EINVAL (malformed), -ENOMEM. */
+int rpt_world_apply(struct rpt_world *w, const struct ses_record *rec);
+
+/* The mapping of @pid that holds @ip, or NULL. */
+const struct rpt_map *rpt_world_find_map(struct rpt_world *w, int pid, uint64_t ip);
+
+/* ---- the report ---- */
+
+struct rpt {
+	struct rpt_options opts;
+	char dir[4096];
+	struct ses_info info;
+	struct rpt_world world;
+	struct rpt_symtab *symtab;
+	struct rpt_func *funcs;
+	int nfuncs, capfuncs;
+	struct rpt_hash addr_counts;  /* (thread, module, addr) -> samples */
+	struct rpt_hash func_index;   /* (module, name ptr) -> func + 1 */
+	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
+	uint64_t samples, lost, unparsable, damaged_at;
+	const char *damage;
+	int ncpu_mask;
+};
+
+/* aggregate.c: symbolize addr_counts and fill funcs and the per-X tallies. */
+int rpt_aggregate(struct rpt *r);
+
+/* Entries of @h whose key is (@owner, item, *), as (item, samples), largest first, ties by
+ * item. Returns the count and a malloc'ed array in *@out (caller frees), or -ENOMEM. */
+struct rpt_sorted {
+	int item;
+	uint64_t samples;
+};
+int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out);
+
+/* Display names (static buffers per call site are not used: the caller passes one). */
+void rpt_process_name(const struct rpt *r, int proc, char *buf, size_t len);
+void rpt_thread_name(const struct rpt *r, int thread, char *buf, size_t len);
+
+#endif

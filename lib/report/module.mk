@@ -1,0 +1,8 @@
+REPORT_SRCS := lib/report/symtab.c lib/report/table.c lib/report/model.c lib/report/load.c \
+	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/kallsyms.c
+REPORT_LIB := $(BUILD)/lib/libuprof_report.a
+REPORT_LDLIBS := -ldw -lelf -lstdc++
+$(REPORT_LIB): $(call objs,$(REPORT_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+LIBS += $(REPORT_LIB)

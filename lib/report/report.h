@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/report: from a session directory to numbers and report.csv.
+ *
+ *   rpt_open()        read session.ini and samples.data (through lib/session), rebuild
+ *                     processes, threads and mappings, symbolize, aggregate
+ *   rpt_write_csv()   report.csv in uProf's layout
+ *   rpt_rows()        the hottest rows of a section, for the terminal
+ *   rpt_free()
+ *
+ * Nothing here prints; problems found in the data (a cut file, lost samples) are
+ * reported through rpt_summary() and written into the CSV header.
+ */
+#ifndef UPROF_REPORT_H
+#define UPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "session/session.h"
+
+enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE };
+
+struct rpt_options {
+	int cutoff;		/* rows per hottest-X section; 0 = all */
+	bool detail;		/* per-process (or --group-by) sections */
+	enum rpt_group group_by;
+	const char *kallsyms;	/* NULL = /proc/kallsyms */
+	const char *report_command; /* shown in the header */
+};
+
+struct rpt;
+
+/*
+ * Load @dir (borrowed). -ENOENT if it is not a session directory, -EINVAL/-EPROTO for a
+ * broken session.ini or samples.data header; @err names the file and what is wrong.
+ * A samples.data cut short is not an error: what was written is reported.
+ */
+int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
+	     size_t errlen);
+void rpt_free(struct rpt *r);
+
+struct rpt_summary {
+	const struct ses_info *info;	/* owned by the report */
+	uint64_t samples;		/* samples read from samples.data */
+	uint64_t lost;			/* from PERF_RECORD_LOST records */
+	uint64_t damaged_at;		/* offset where samples.data became unreadable, 0 = none */
+	const char *damage;		/* why, or NULL */
+	uint64_t unparsable;		/* records skipped as malformed */
+	double period_s;		/* timer period */
+	double cpu_time_s;		/* sum of CPU_TIME */
+	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
+	bool interrupted;		/* collect did not finish (killed) */
+	int nprocesses, nthreads;
+};
+
+void rpt_summary(const struct rpt *r, struct rpt_summary *s);
+
+enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS };
+
+struct rpt_row {
+	const char *name;	/* function, "comm (PID:n)", module path, thread name */
+	const char *module;	/* functions only */
+	int id;			/* pid or tid where it applies */
+	double seconds;		/* CPU_TIME */
+	uint64_t samples;
+	char buf[96];		/* holds name where it is built (processes, threads) */
+};
+
+/* The hottest @max rows of @sec, largest first. Returns how many; names borrowed from
+ * the report (or the row's own buf). */
+int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max);
+
+/* Write report.csv to @f. 0 or -errno. */
+int rpt_write_csv(const struct rpt *r, FILE *f);
+
+#endif

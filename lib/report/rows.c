@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/* Read access to a loaded report: the summary and the hottest rows of each section. */
+#include "report/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double period_s(const struct rpt *r)
+{
+	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 0.001;
+}
+
+void rpt_summary(const struct rpt *r, struct rpt_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->info = &r->info;
+	s->samples = r->samples;
+	s->lost = r->lost > r->info.lost_samples ? r->lost : r->info.lost_samples;
+	s->damaged_at = r->damaged_at;
+	s->damage = r->damage;
+	s->unparsable = r->unparsable;
+	s->period_s = period_s(r);
+	s->cpu_time_s = (double)r->samples * s->period_s;
+	s->requested_hz = s->period_s > 0 ? 1.0 / s->period_s : 0;
+	if (r->info.target_cpu_ns > 0)
+		s->achieved_hz = (double)r->samples / ((double)r->info.target_cpu_ns / 1e9);
+	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
+	for (int i = 0; i < r->world.nprocs; i++)
+		s->nprocesses += r->world.procs[i].samples > 0;
+	for (int i = 0; i < r->world.nthreads; i++)
+		s->nthreads += r->world.threads[i].samples > 0;
+}
+
+struct keyed {
+	int idx;
+	uint64_t samples;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->idx - y->idx;
+}
+
+int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max)
+{
+	const struct rpt_world *w = &r->world;
+	int n = sec == RPT_FUNCTIONS ? r->nfuncs
+		: sec == RPT_PROCESSES ? w->nprocs
+		: sec == RPT_MODULES ? w->nmodules : w->nthreads;
+	struct keyed *k = malloc(sizeof(*k) * (n ? n : 1));
+	int out = 0;
+
+	if (!k)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t s = sec == RPT_FUNCTIONS ? r->funcs[i].samples
+			     : sec == RPT_PROCESSES ? w->procs[i].samples
+			     : sec == RPT_MODULES ? w->modules[i].samples : w->threads[i].samples;
+
+		k[i] = (struct keyed){ i, s };
+	}
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	for (int i = 0; i < n && out < max && k[i].samples; i++, out++) {
+		struct rpt_row *row = &rows[out];
+		int idx = k[i].idx;
+
+		memset(row, 0, sizeof(*row));
+		row->samples = k[i].samples;
+		row->seconds = (double)k[i].samples * period_s(r);
+		switch (sec) {
+		case RPT_FUNCTIONS:
+			row->name = r->funcs[idx].name;
+			row->module = w->modules[r->funcs[idx].module].path;
+			break;
+		case RPT_PROCESSES:
+			rpt_process_name(r, idx, row->buf, sizeof(row->buf));
+			row->name = row->buf;
+			row->id = w->procs[idx].pid;
+			break;
+		case RPT_MODULES:
+			row->name = w->modules[idx].path;
+			break;
+		case RPT_THREADS:
+			rpt_thread_name(r, idx, row->buf, sizeof(row->buf));
+			row->name = row->buf;
+			row->id = w->threads[idx].tid;
+			break;
+		}
+	}
+	free(k);
+	return out;
+}

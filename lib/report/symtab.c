@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbolization. Each module file is read once with libdwfl, which finds separate
+ * debuginfo (build-id, .gnu_debuglink) and prefers .symtab over .dynsym for us. Its
+ * function symbols are then copied into one sorted array per module, so that a lookup
+ * is a hash of the path plus a binary search, and libdwfl is closed again (no file
+ * descriptors stay open however many modules a profile touches). Demangled names are
+ * made on first use and interned, so each name exists once however often it is hit.
+ *
+ * Files are untrusted: anything libelf/libdwfl cannot read leaves a module with no
+ * symbols, whose addresses come out as "basename!0x<addr>".
+ */
+#include "report/symtab.h"
+#include "report/kallsyms.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* From libstdc++ (REPORT_LDLIBS has -lstdc++); declared here to keep this file C. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define VDSO_NAME "[vdso]"
+#define KERNEL_NAME "[kernel.kallsyms]"
+#define KALLSYMS_DEFAULT "/proc/kallsyms"
+/* Returned only when memory ran out while making a better answer. */
+#define OOM_NAME "[unknown]"
+/* How far back a lookup looks for a symbol that encloses smaller ones. */
+#define MAX_NESTED 8
+
+/* A function symbol; addresses are module-relative virtual addresses. */
+struct sym {
+	uint64_t addr;
+	uint64_t end;     /* exclusive: addr + size, or the next symbol/section end */
+	const char *raw;  /* name as in the ELF file, in dso->strs */
+	const char *name; /* demangled and interned on first use, else NULL */
+	unsigned char rank; /* tie-break at one address, only while sorting */
+};
+
+/* A PT_LOAD segment, to turn file offsets into virtual addresses. */
+struct seg {
+	uint64_t off, filesz, vaddr;
+};
+
+struct dso {
+	char *path;         /* the mapped name, also reported as the module */
+	const char *module; /* path, or VDSO_NAME */
+	const char *base;   /* last component of path, for unresolved names */
+	bool readable;      /* an ELF file was read (segs are valid) */
+	struct seg *segs;
+	size_t nsegs;
+	struct sym *syms; /* sorted by addr, one per address */
+	size_t nsyms;
+	char *strs; /* raw names */
+};
+
+/* Open-addressing string table: the module cache and the interned names. */
+struct entry {
+	uint64_t hash;
+	const char *key; /* NULL = empty */
+	void *val;
+};
+
+struct htab {
+	struct entry *e;
+	size_t cap, n; /* cap is a power of two */
+};
+
+struct rpt_symtab {
+	char *session_dir;
+	char *kallsyms_path;
+	struct htab dsos;   /* path -> struct dso */
+	struct htab strs;   /* interned names (key == val, owned) */
+	struct rpt_ksyms ksyms;
+	bool ksyms_loaded;
+};
+
+/* ---- hash table ---- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static struct entry *htab_slot(const struct htab *t, const char *key, uint64_t h)
+{
+	size_t i = h & (t->cap - 1);
+
+	while (t->e[i].key && (t->e[i].hash != h || strcmp(t->e[i].key, key)))
+		i = (i + 1) & (t->cap - 1);
+	return &t->e[i];
+}
+
+static void *htab_get(const struct htab *t, const char *key)
+{
+	struct entry *e;
+
+	if (!t->cap)
+		return NULL;
+	e = htab_slot(t, key, hash_str(key));
+	return e->key ? e->val : NULL;
+}
+
+/* Insert @key (not present; borrowed for the table's lifetime). 0 or -ENOMEM. */
+static int htab_put(struct htab *t, const char *key, void *val)
+{
+	struct htab grown;
+	uint64_t h = hash_str(key);
+	struct entry *e;
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->cap) { /* keep the load under 1/2 */
+		grown.cap = t->cap ? t->cap * 2 : 64;
+		grown.n = t->n;
+		grown.e = calloc(grown.cap, sizeof(*grown.e));
+		if (!grown.e)
+			return -ENOMEM;
+		for (i = 0; i < t->cap; i++)
+			if (t->e[i].key)
+				*htab_slot(&grown, t->e[i].key, t->e[i].hash) = t->e[i];
+		free(t->e);
+		*t = grown;
+	}
+	e = htab_slot(t, key, h);
+	e->hash = h;
+	e->key = key;
+	e->val = val;
+	t->n++;
+	return 0;
+}
+
+/* The interned copy of @s, owned by @st; NULL on out-of-memory. */
+static const char *intern(struct rpt_symtab *st, const char *s)
+{
+	const char *got = htab_get(&st->strs, s);
+	char *copy;
+
+	if (got)
+		return got;
+	copy = strdup(s);
+	if (copy && htab_put(&st->strs, copy, copy)) {
+		free(copy);
+		copy = NULL;
+	}
+	return copy;
+}
+
+/* ---- reading a module ---- */
+
+/* At one address prefer a sized symbol, then global over weak over local. */
+static unsigned char sym_rank(const GElf_Sym *s)
+{
+	unsigned char r = s->st_size ? 0 : 4;
+
+	switch (GELF_ST_BIND(s->st_info)) {
+	case STB_GLOBAL: return r;
+	case STB_WEAK: return r + 1;
+	default: return r + 2;
+	}
+}
+
+static int lead_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->end != y->end) /* bigger first: the enclosing symbol */
+		return x->end > y->end ? -1 : 1;
+	/* like perf: "malloc" over its alias "__libc_malloc" */
+	if (lead_underscores(x->raw) != lead_underscores(y->raw))
+		return lead_underscores(x->raw) - lead_underscores(y->raw);
+	return strcmp(x->raw, y->raw);
+}
+
+/* End of the section @shndx of @elf, in module-relative addresses. */
+static uint64_t section_end(Elf *elf, GElf_Word shndx, uint64_t adjust)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+
+	if (!scn || !gelf_getshdr(scn, &shdr) || !shdr.sh_size)
+		return UINT64_MAX;
+	return shdr.sh_addr + shdr.sh_size + adjust;
+}
+
+/* Append one raw name to the growing string block. 0 or -ENOMEM; *off is its offset. */
+static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t *off)
+{
+	size_t n = strlen(s) + 1;
+	char *grown;
+
+	if (*len + n > *cap) {
+		*cap = (*len + n) * 2;
+		grown = realloc(*strs, *cap);
+		if (!grown)
+			return -ENOMEM;
+		*strs = grown;
+	}
+	memcpy(*strs + *len, s, n);
+	*off = *len;
+	*len += n;
+	return 0;
+}
+
+/*
+ * Copy the function symbols of @mod into d->syms, with sizes; @mainbias turns dwfl's
+ * addresses into module-relative ones. Zero-sized symbols are bounded by the next
+ * symbol and their section here, so that a lookup only compares with one end.
+ */
+static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
+{
+	size_t len = 0, cap = 0, off, i, out;
+	int n = dwfl_module_getsymtab(mod), ndx, ret = 0;
+	GElf_Addr addr, bias;
+	GElf_Word shndx;
+	const char *name;
+	struct sym *s;
+	GElf_Sym sym;
+	Elf *elf;
+
+	if (n <= 0)
+		goto out;
+	d->syms = calloc(n, sizeof(*d->syms));
+	if (!d->syms) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (ndx = 1; ndx < n; ndx++) {
+		name = dwfl_module_getsym_info(mod, ndx, &sym, &addr, &shndx, &elf, &bias);
+		if (!name || !*name || shndx == SHN_UNDEF || shndx == (GElf_Word)-1 ||
+		    shndx == SHN_ABS)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+			continue;
+		ret = strs_add(&d->strs, &len, &cap, name, &off);
+		if (ret)
+			goto out;
+		s = &d->syms[d->nsyms++];
+		s->addr = addr - mainbias;
+		/* end of the section until sorted, when zero-sized symbols need it */
+		s->end = sym.st_size ? s->addr + sym.st_size
+				     : section_end(elf, shndx, bias - mainbias);
+		/* an offset for now: d->strs may still move */
+		s->raw = (const char *)(uintptr_t)off;
+		s->rank = sym_rank(&sym);
+	}
+	for (i = 0; i < d->nsyms; i++) /* the block has stopped moving */
+		d->syms[i].raw = d->strs + (uintptr_t)d->syms[i].raw;
+	qsort(d->syms, d->nsyms, sizeof(*d->syms), cmp_sym);
+	for (i = 0, out = 0; i < d->nsyms; i++) {
+		if (out && d->syms[out - 1].addr == d->syms[i].addr)
+			continue;
+		d->syms[out++] = d->syms[i];
+	}
+	d->nsyms = out;
+	for (i = 0; i < d->nsyms; i++) {
+		s = &d->syms[i];
+		if (s->rank >= 4 && i + 1 < d->nsyms && d->syms[i + 1].addr < s->end)
+			s->end = d->syms[i + 1].addr;
+	}
+out:
+	return ret;
+}
+
+static int read_segs(struct dso *d, Elf *elf)
+{
+	size_t phnum, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return 0;
+	d->segs = calloc(phnum ? phnum : 1, sizeof(*d->segs));
+	if (!d->segs)
+		return -ENOMEM;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		d->segs[d->nsegs++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+	return 0;
+}
+
+/* Read the module @mod reported in @dwfl into @d. 0 (also when unreadable) or -ENOMEM. */
+static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod)
+{
+	GElf_Addr mainbias = 0;
+	Elf *elf;
+	int ret = 0;
+
+	if (!mod || dwfl_report_end(dwfl, NULL, NULL))
+		goto out;
+	elf = dwfl_module_getelf(mod, &mainbias);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		goto out;
+	ret = read_segs(d, elf);
+	if (!ret)
+		ret = read_syms(d, mod, mainbias);
+	if (!ret)
+		d->readable = true;
+out:
+	return ret;
+}
+
+static char *debuginfo_path; /* NULL: libdwfl's default ":.debug:/usr/lib/debug" */
+
+static const Dwfl_Callbacks file_callbacks = {
+	.find_elf = dwfl_build_id_find_elf, /* unused: dwfl_report_elf opens the file */
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static int load_file(struct dso *d, const char *file)
+{
+	Dwfl_Module *mod;
+	struct stat sb;
+	Dwfl *dwfl;
+	int ret;
+
+	/* only regular files: a FIFO would block, a device may never end */
+	if (stat(file, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	dwfl = dwfl_begin(&file_callbacks);
+	if (!dwfl)
+		return -ENOMEM;
+	dwfl_report_begin(dwfl);
+	/* base 0 with p_vaddr added: the module lies at its link-time addresses */
+	mod = dwfl_report_elf(dwfl, d->module, file, -1, 0, true);
+	ret = read_module(d, dwfl, mod);
+	dwfl_end(dwfl);
+	return ret;
+}
+
+/* ---- the vDSO ---- */
+
+struct image {
+	char *buf;
+	size_t len;
+};
+
+/* Hand libdwfl the in-memory vDSO copy; it ends the Elf, we free the buffer. */
+static int image_find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+			  Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	struct image *img = *userdata;
+
+	(void)mod;
+	(void)name;
+	(void)base;
+	*file_name = NULL;
+	*elfp = elf_memory(img->buf, img->len);
+	return -1;
+}
+
+static const Dwfl_Callbacks image_callbacks = {
+	.find_elf = image_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* The size of the mapping that starts at @start, from /proc/self/maps; 0 if none. */
+static size_t self_map_len(uintptr_t start)
+{
+	unsigned long lo, hi;
+	size_t len = 0, cap = 0;
+	char *line = NULL;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == start && hi > lo) {
+			len = hi - lo;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return len;
+}
+
+/*
+ * The vDSO of this process, which is the one the profiled process had when collect
+ * did not save it (same kernel, same machine). Read from a copy: libelf may write to
+ * the image it parses, and the live one is read-only.
+ */
+static int load_own_vdso(struct dso *d)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
+	struct image img = { NULL, base ? self_map_len(base) : 0 };
+	Dwfl_Module *mod;
+	void **userdata;
+	Dwfl *dwfl;
+	int ret = 0;
+
+	if (!img.len)
+		goto out;
+	ret = -ENOMEM;
+	img.buf = malloc(img.len);
+	if (!img.buf)
+		goto out;
+	memcpy(img.buf, (const void *)base, img.len);
+	dwfl = dwfl_begin(&image_callbacks);
+	if (!dwfl)
+		goto out;
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_module(dwfl, VDSO_NAME, 0, img.len);
+	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = &img;
+	ret = read_module(d, dwfl, mod);
+	dwfl_end(dwfl);
+out:
+	free(img.buf);
+	return ret;
+}
+
+static int load_vdso(struct rpt_symtab *st, struct dso *d)
+{
+	char *file = NULL;
+	int ret;
+
+	if (st->session_dir && asprintf(&file, "%s/vdso.so", st->session_dir) < 0)
+		return -ENOMEM;
+	if (file && !access(file, R_OK))
+		ret = load_file(d, file);
+	else
+		ret = load_own_vdso(d);
+	free(file);
+	return ret;
+}
+
+/* ---- the module cache ---- */
+
+static void dso_free(struct dso *d)
+{
+	if (!d)
+		return;
+	free(d->path);
+	free(d->segs);
+	free(d->syms);
+	free(d->strs);
+	free(d);
+}
+
+/* Read @path into a new module; NULL on out-of-memory only. */
+static struct dso *dso_new(struct rpt_symtab *st, const char *path)
+{
+	struct dso *d = calloc(1, sizeof(*d));
+	const char *slash;
+	int ret = -ENOMEM;
+
+	if (!d)
+		goto out;
+	d->path = strdup(path);
+	if (!d->path)
+		goto out;
+	slash = strrchr(d->path, '/');
+	d->base = slash && slash[1] ? slash + 1 : d->path;
+	if (!strcmp(path, VDSO_NAME)) {
+		d->module = VDSO_NAME;
+		ret = load_vdso(st, d);
+	} else {
+		d->module = d->path;
+		ret = load_file(d, path);
+	}
+	/* an unreadable file still gets its entry, so that it is tried only once */
+out:
+	if (ret) {
+		dso_free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+static struct dso *dso_get(struct rpt_symtab *st, const char *path)
+{
+	struct dso *d = htab_get(&st->dsos, path);
+
+	if (d)
+		return d;
+	d = dso_new(st, path);
+	if (d && htab_put(&st->dsos, d->path, d)) {
+		dso_free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+/* ---- lookups ---- */
+
+static bool offset_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsegs; i++) {
+		if (off >= d->segs[i].off && off - d->segs[i].off < d->segs[i].filesz) {
+			*vaddr = off - d->segs[i].off + d->segs[i].vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+static struct sym *sym_find(struct dso *d, uint64_t vaddr)
+{
+	size_t lo = 0, hi = d->nsyms, mid, i;
+
+	while (lo < hi) { /* first symbol above vaddr */
+		mid = lo + (hi - lo) / 2;
+		if (d->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the nearest symbol may be nested in (or follow) a bigger one that holds vaddr */
+	for (i = lo; i > 0 && lo - i < MAX_NESTED; i--)
+		if (vaddr < d->syms[i - 1].end)
+			return &d->syms[i - 1];
+	return NULL;
+}
+
+static const char *sym_name(struct rpt_symtab *st, struct sym *s)
+{
+	char *demangled = NULL;
+	int status = -1;
+
+	if (s->name)
+		return s->name;
+	if (!strncmp(s->raw, "_Z", 2))
+		demangled = __cxa_demangle(s->raw, NULL, NULL, &status);
+	s->name = intern(st, status == 0 && demangled ? demangled : s->raw);
+	free(demangled);
+	/* out of memory: the raw name still lives as long as the symtab */
+	return s->name ? s->name : s->raw;
+}
+
+static const char *unresolved_name(struct rpt_symtab *st, const char *base, uint64_t addr)
+{
+	char stackbuf[256], *buf = stackbuf;
+	const char *name = NULL;
+	int n;
+
+	n = snprintf(buf, sizeof(stackbuf), "%s!0x%" PRIx64, base, addr);
+	if (n >= (int)sizeof(stackbuf) && asprintf(&buf, "%s!0x%" PRIx64, base, addr) < 0)
+		buf = NULL;
+	if (n >= 0 && buf)
+		name = intern(st, buf);
+	if (buf != stackbuf)
+		free(buf);
+	return name ? name : OOM_NAME;
+}
+
+void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, uint64_t file_offset,
+		       struct rpt_sym *out)
+{
+	struct dso *d = dso_get(st, path);
+	uint64_t addr = file_offset;
+	struct sym *s = NULL;
+
+	*out = (struct rpt_sym){ .name = OOM_NAME, .module = OOM_NAME };
+	if (!d)
+		return;
+	out->module = d->module;
+	/* the label is the vaddr when the file told us one, else the offset */
+	if (d->readable && offset_to_vaddr(d, file_offset, &addr))
+		s = sym_find(d, addr);
+	if (s) {
+		out->name = sym_name(st, s);
+		out->sym_addr = s->addr;
+		out->resolved = true;
+	} else {
+		out->name = unresolved_name(st, d->base, addr);
+	}
+}
+
+void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out)
+{
+	const struct rpt_ksym *k;
+
+	*out = (struct rpt_sym){ .module = KERNEL_NAME };
+	/* read on first use: most reports of user-only profiles never need it */
+	if (!st->ksyms_loaded) {
+		st->ksyms_loaded = true;
+		/* an unreadable list just leaves every kernel address unresolved */
+		rpt_ksyms_load(&st->ksyms, st->kallsyms_path);
+	}
+	k = rpt_ksyms_find(&st->ksyms, addr);
+	if (k) {
+		out->name = k->name;
+		out->sym_addr = k->addr;
+		out->resolved = true;
+	} else {
+		out->name = unresolved_name(st, KERNEL_NAME, addr);
+	}
+}
+
+/* ---- lifetime ---- */
+
+struct rpt_symtab *rpt_symtab_new(const char *session_dir, const char *kallsyms)
+{
+	struct rpt_symtab *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		goto out;
+	elf_version(EV_CURRENT);
+	st->kallsyms_path = strdup(kallsyms ? kallsyms : KALLSYMS_DEFAULT);
+	st->session_dir = session_dir ? strdup(session_dir) : NULL;
+	if (!st->kallsyms_path || (session_dir && !st->session_dir)) {
+		rpt_symtab_free(st);
+		st = NULL;
+	}
+out:
+	return st;
+}
+
+void rpt_symtab_free(struct rpt_symtab *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->dsos.cap; i++)
+		if (st->dsos.e[i].key)
+			dso_free(st->dsos.e[i].val);
+	for (i = 0; i < st->strs.cap; i++)
+		free((char *)st->strs.e[i].key);
+	free(st->dsos.e);
+	free(st->strs.e);
+	rpt_ksyms_release(&st->ksyms);
+	free(st->session_dir);
+	free(st->kallsyms_path);
+	free(st);
+}

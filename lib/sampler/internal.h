@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/sampler internals: the kernel seam (sys.c) and the object layout. */
+#ifndef UPROF_SAMPLER_INTERNAL_H
+#define UPROF_SAMPLER_INTERNAL_H
+
+#include "sampler/sampler.h"
+
+#include <stddef.h>
+
+/* Kernel calls go through these so tests can replace them (-Wl,--wrap). */
+int smp_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			    unsigned long flags);
+int smp_sys_ioctl(int fd, unsigned long req, unsigned long arg);
+void *smp_sys_mmap(int fd, size_t len);
+int smp_sys_munmap(void *addr, size_t len);
+
+/* Online CPUs from <sysfs>/devices/system/cpu/online (UPROF_SYSFS_ROOT, default /sys).
+ * Fills @cpus (up to @max) and returns how many, or -errno. */
+int smp_online_cpus(int *cpus, int max);
+
+/* Parse a kernel CPU list ("0-3,8,10-11") of @len bytes. Returns count or -EINVAL. */
+int smp_parse_cpulist(const char *s, size_t len, int *cpus, int max);
+
+struct smp_ring {
+	int fd;
+	struct perf_event_mmap_page *page;
+	unsigned char *data;
+	size_t data_size; /* power of two */
+	size_t map_len;
+};
+
+struct smp {
+	int ncpus;
+	int nattrs;
+	int *fds;		/* [attr * ncpus + cpu] */
+	uint64_t **ids;		/* [attr] -> ncpus ids */
+	struct smp_ring *rings;	/* [cpu] */
+	struct smp_stats stats;
+	unsigned char *bounce;	/* one record that wraps around the ring end */
+};
+
+#define SMP_MAX_CPUS 4096
+#define SMP_DEFAULT_PAGES 128
+
+/* Drain one ring; see smp_drain. */
+long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bounce,
+		    smp_sink_fn sink, void *arg);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/session internals shared by its files and unit tests. */
+#ifndef UPROF_SESSION_INTERNAL_H
+#define UPROF_SESSION_INTERNAL_H
+
+#include "session/session.h"
+
+/* perf's pipe header: magic then the header size (16 in pipe mode). */
+#define SES_PIPE_MAGIC "PERFILE2"
+#define SES_PIPE_HDR_SIZE 16
+
+/* Largest attr we accept in a HEADER_ATTR record (kernel's is ~136 bytes today). */
+#define SES_ATTR_MAX 512
+
+void ses_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

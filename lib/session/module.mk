@@ -1,0 +1,6 @@
+SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c
+SESSION_LIB := $(BUILD)/lib/libuprof_session.a
+$(SESSION_LIB): $(call objs,$(SESSION_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+LIBS += $(SESSION_LIB)

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/session: the session directory, the only contract between collect and report
+ * (DESIGN.md §4).
+ *
+ *   session.ini   key = value lines in [sections]; written at start, rewritten at the end
+ *   samples.data  perf.data pipe-mode stream: "PERFILE2", header size 16, then records
+ *
+ * Everything read back is untrusted: parsers take (buf, len), never assume NUL
+ * termination, check each length against what remains and report the file offset of the
+ * first bad byte. Functions return 0 or -errno; nothing here prints or exits.
+ */
+#ifndef UPROF_SESSION_H
+#define UPROF_SESSION_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SES_FORMAT_VERSION 1
+#define SES_DATA_FILE "samples.data"
+#define SES_INFO_FILE "session.ini"
+#define SES_MAX_EVENTS 16
+#define SES_MAX_PIDS 64
+#define SES_STR 512 /* every string field is cut to this many bytes, NUL included */
+
+/* perf pipe-mode "user" record types (tools/perf/util/event.h) */
+#define SES_RECORD_HEADER_ATTR 64
+#define SES_RECORD_FINISHED_ROUND 68
+
+enum ses_status { SES_STATUS_RUNNING, SES_STATUS_COMPLETE, SES_STATUS_INTERRUPTED };
+
+struct ses_event {
+	char name[64];		/* CPU_TIME, or the event's own name */
+	uint32_t type;		/* perf_event_attr.type */
+	uint64_t config;	/* perf_event_attr.config */
+	uint64_t period;	/* sample_period: ns for timer events, events otherwise */
+	bool exclude_kernel;
+	bool exclude_user;
+};
+
+/* Everything session.ini holds. Plain data: copy freely. */
+struct ses_info {
+	int format_version;
+	char uprof_version[32];
+	char config[64];	/* tbp, hotspots, ... */
+	char label[32];		/* TBP, Hotspots, ... (the directory label) */
+	char description[128];	/* config's one-line description */
+	char command[SES_STR];	/* the whole uprof command line */
+	char target_path[SES_STR];
+	char target_args[SES_STR];
+	char working_dir[SES_STR];
+	char host[128];
+	char cpu_model[128];
+	int ncpus;
+	char kernel[128];
+	char os[128];
+	int npids;
+	int pids[SES_MAX_PIDS];
+	int64_t start_epoch_ns, end_epoch_ns; /* CLOCK_REALTIME */
+	int64_t start_mono_ns, end_mono_ns;   /* CLOCK_MONOTONIC, the samples' clock */
+	int nevents;
+	struct ses_event events[SES_MAX_EVENTS];
+	int64_t pause_total_ns;
+	uint64_t samples;
+	uint64_t lost_samples;
+	uint64_t lost_task_records;
+	int64_t target_cpu_ns;	/* user+sys CPU time of the target and reaped children */
+	int exit_code;		/* -1 unknown */
+	int exit_signal;	/* 0 none */
+	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
+	enum ses_status status;
+};
+
+/* ---- session.ini ---------------------------------------------------------------- */
+
+/* Write @info as session.ini in @dir, atomically (temp file + rename). 0 or -errno. */
+int ses_info_write(const char *dir, const struct ses_info *info);
+
+/*
+ * Parse session.ini text @buf of @len bytes into @info (zeroed first). Unknown keys are
+ * skipped so newer writers stay readable. On a malformed line returns -EINVAL and puts
+ * "line N: what" into @err (@errlen bytes, may be 0).
+ */
+int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err,
+		   size_t errlen);
+
+/* Read and parse @dir/session.ini. -ENOENT when there is none (not a session). */
+int ses_info_read(const char *dir, struct ses_info *info, char *err, size_t errlen);
+
+const char *ses_status_name(enum ses_status s);
+
+/* ---- samples.data writer --------------------------------------------------------- */
+
+struct ses_writer;
+
+/* Create @dir/samples.data and write the pipe header. Returns NULL with errno set. */
+struct ses_writer *ses_writer_open(const char *dir);
+
+/* Append a PERF_RECORD_HEADER_ATTR for @attr with its sample ids @ids (borrowed). */
+int ses_writer_add_attr(struct ses_writer *w, const struct perf_event_attr *attr,
+			const uint64_t *ids, size_t nids);
+
+/* Append @len bytes of whole kernel records (borrowed), buffered. 0 or -errno. */
+int ses_writer_write(struct ses_writer *w, const void *records, size_t len);
+
+/* Push buffered bytes to the file (so a killed profiler loses at most one buffer). */
+int ses_writer_flush(struct ses_writer *w);
+
+uint64_t ses_writer_bytes(const struct ses_writer *w);
+
+/* Flush, close and free. NULL is fine. Returns the first error seen, or 0. */
+int ses_writer_close(struct ses_writer *w);
+
+/* ---- samples.data reader --------------------------------------------------------- */
+
+struct ses_reader;
+
+/* One record as it lies in the file. @data (header included) lives until the reader is
+ * freed. */
+struct ses_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	uint64_t offset; /* in the file */
+	const void *data;
+};
+
+/* A parsed PERF_RECORD_SAMPLE; fields absent from the event's sample_type are 0. */
+struct ses_sample {
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+	uint64_t period;
+	int attr_index; /* which HEADER_ATTR this sample belongs to */
+	uint16_t cpumode; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+};
+
+/* Sample ids shared by every non-sample record with sample_id_all (pid, tid, time). */
+struct ses_sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	bool valid;
+};
+
+/*
+ * Open a samples.data image of @len bytes at @buf (borrowed: must outlive the reader).
+ * Checks the pipe header; -EINVAL with @err naming the offset if it is not one.
+ */
+int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, char *err,
+			size_t errlen);
+
+/* Map @path and open it; the reader owns the mapping. */
+int ses_reader_open_file(struct ses_reader **out, const char *path, char *err,
+			 size_t errlen);
+
+void ses_reader_free(struct ses_reader *r);
+
+/*
+ * Next record into @rec: 1 when there is one, 0 at the end. A record that runs past the
+ * end (a killed profiler) or has an impossible size ends the stream: 0 is returned and
+ * ses_reader_damage() says where. HEADER_ATTR records are consumed here (see
+ * ses_reader_attr) and also returned.
+ */
+int ses_reader_next(struct ses_reader *r, struct ses_record *rec);
+
+/* Offset of the first unreadable byte, or 0 if the stream ended cleanly; @why gets the
+ * reason. */
+uint64_t ses_reader_damage(const struct ses_reader *r, const char **why);
+
+size_t ses_reader_nattrs(const struct ses_reader *r);
+const struct perf_event_attr *ses_reader_attr(const struct ses_reader *r, size_t i);
+
+/* Parse a PERF_RECORD_SAMPLE. -EINVAL if it does not fit its attr's sample_type. */
+int ses_reader_sample(const struct ses_reader *r, const struct ses_record *rec,
+		      struct ses_sample *s);
+
+/* The sample_id_all trailer of a non-sample record. -EINVAL if it does not fit. */
+int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *rec,
+			 struct ses_sample_id *id);
+
+#endif

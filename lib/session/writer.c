@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * samples.data writer: perf.data pipe mode. The pipe header is 16 bytes (magic + size);
+ * everything after it is a record stream, so a file cut anywhere is readable up to the
+ * last whole record. We buffer in user space and flush on every poll round, so a
+ * SIGKILLed profiler loses at most one round.
+ */
+#include "session/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WRITER_BUF (256 * 1024)
+
+struct ses_writer {
+	int fd;
+	int err;	/* first write error, sticky */
+	size_t used;
+	uint64_t bytes;
+	unsigned char buf[WRITER_BUF];
+};
+
+static int write_full(int fd, const void *p, size_t len)
+{
+	const unsigned char *c = p;
+
+	while (len) {
+		ssize_t n = write(fd, c, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ses_writer_flush(struct ses_writer *w)
+{
+	if (!w->err && w->used)
+		w->err = write_full(w->fd, w->buf, w->used);
+	w->used = 0;
+	return w->err;
+}
+
+int ses_writer_write(struct ses_writer *w, const void *records, size_t len)
+{
+	if (w->err)
+		return w->err;
+	w->bytes += len;
+	if (w->used + len > sizeof(w->buf)) {
+		if (ses_writer_flush(w))
+			return w->err;
+		if (len > sizeof(w->buf))
+			return w->err = write_full(w->fd, records, len);
+	}
+	memcpy(w->buf + w->used, records, len);
+	w->used += len;
+	return 0;
+}
+
+struct ses_writer *ses_writer_open(const char *dir)
+{
+	static const struct {
+		char magic[8];
+		uint64_t size;
+	} hdr = { SES_PIPE_MAGIC, SES_PIPE_HDR_SIZE };
+	char path[PATH_MAX];
+	struct ses_writer *w;
+
+	if (snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, dir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		int e = errno;
+
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	ses_writer_write(w, &hdr, sizeof(hdr));
+	return w;
+}
+
+int ses_writer_add_attr(struct ses_writer *w, const struct perf_event_attr *attr,
+			const uint64_t *ids, size_t nids)
+{
+	struct perf_event_header h;
+	size_t asize = attr->size ? attr->size : sizeof(*attr);
+	size_t total = sizeof(h) + asize + nids * sizeof(uint64_t);
+	int ret;
+
+	if (asize > SES_ATTR_MAX || total > UINT16_MAX)
+		return -E2BIG;
+	h.type = SES_RECORD_HEADER_ATTR;
+	h.misc = 0;
+	h.size = (uint16_t)total;
+	ret = ses_writer_write(w, &h, sizeof(h));
+	if (!ret)
+		ret = ses_writer_write(w, attr, asize);
+	if (!ret && nids)
+		ret = ses_writer_write(w, ids, nids * sizeof(uint64_t));
+	return ret;
+}
+
+uint64_t ses_writer_bytes(const struct ses_writer *w)
+{
+	return w->bytes;
+}
+
+int ses_writer_close(struct ses_writer *w)
+{
+	int ret;
+
+	if (!w)
+		return 0;
+	ret = ses_writer_flush(w);
+	if (close(w->fd) && !ret)
+		ret = -errno;
+	free(w);
+	return ret;
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install the Debian packages uprof needs to build and test, skipping those present.
+# Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
+set -eu
+PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
+      clang libclang-rt-14-dev python3 man-db libxml2-utils"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ "${1:-}" = "--check" ]; then
+	[ -z "$missing" ] && exit 0
+	echo "missing packages:$missing"
+	exit 1
+fi
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || true
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

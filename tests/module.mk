@@ -1,0 +1,10 @@
+# Unit tests (cmocka), one binary per module file; test targets built for e2e tests.
+UNIT_CFLAGS := $(CFLAGS)
+$(BUILD)/tests/test_session: tests/unit/test_session.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session
+$(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_symtab

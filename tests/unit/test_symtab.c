@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests for lib/report/symtab.c and kallsyms.c against real binaries: the targets in
+ * tests/targets/ are compiled at run time (PIE, non-PIE, shared, stripped with a
+ * separate debug file) into a temporary directory, and the expected addresses come
+ * from `nm`, turned into file offsets through the program headers as perf would.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "report/kallsyms.h"
+#include "report/symtab.h"
+
+static char tmp[64];     /* the temporary build directory */
+static char srcdir[512]; /* tests/targets */
+static bool have_cxx;
+
+/* Run a shell command built from a format; true when it exited 0. */
+__attribute__((format(printf, 1, 2))) static bool sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(cmd))
+		return false;
+	if (system(cmd) == 0)
+		return true;
+	print_error("command failed: %s\n", cmd);
+	return false;
+}
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tmp, name);
+}
+
+/* Address and size of @sym in `nm -S` of @bin (a file in tmp). */
+static bool nm_lookup(const char *bin, const char *sym, uint64_t *addr, uint64_t *size)
+{
+	char out[256], line[512], name[256], type;
+	unsigned long long a, s;
+	bool found = false;
+	FILE *f;
+
+	snprintf(out, sizeof(out), "%s/%s.nm", tmp, bin);
+	if (!sh("nm -S --defined-only '%s/%s' > '%s' 2>/dev/null", tmp, bin, out))
+		return false;
+	f = fopen(out, "r");
+	if (!f)
+		return false;
+	*size = 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %llx %c %255s", &a, &s, &type, name) == 4 ||
+		    (s = 0, sscanf(line, "%llx %c %255s", &a, &type, name) == 3)) {
+			if (!strcmp(name, sym)) {
+				*addr = a;
+				*size = s;
+				found = true;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* The file offset of @vaddr in @bin, from its PT_LOAD headers (64-bit ELF only). */
+static bool vaddr_to_off(const char *bin, uint64_t vaddr, uint64_t *off)
+{
+	char path[256];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	bool found = false;
+	int fd, i;
+
+	path_of(path, sizeof(path), bin);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	for (i = 0; i < eh.e_phnum && !found; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * eh.e_phentsize) !=
+		    sizeof(ph))
+			goto out;
+		if (ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			found = true;
+		}
+	}
+out:
+	close(fd);
+	return found;
+}
+
+/*
+ * Look up @sym of @ref_bin (which has symbols) at @delta into it, in the file @bin
+ * (ref_bin itself, or its stripped copy), and check the name @want.
+ */
+static void check_sym(struct rpt_symtab *st, const char *bin, const char *ref_bin,
+		      const char *sym, uint64_t delta, const char *want)
+{
+	uint64_t addr, size, off;
+	struct rpt_sym out;
+	char path[256];
+
+	assert_true(nm_lookup(ref_bin, sym, &addr, &size));
+	assert_true(vaddr_to_off(ref_bin, addr + delta, &off));
+	path_of(path, sizeof(path), bin);
+	rpt_symtab_lookup(st, path, off, &out);
+	if (!out.resolved || strcmp(out.name, want))
+		print_error("%s: %s+%#" PRIx64 " (off %#" PRIx64 ") gave '%s'\n", bin, sym,
+			    delta, off, out.name);
+	assert_true(out.resolved);
+	assert_string_equal(out.name, want);
+	assert_string_equal(out.module, path);
+	assert_int_equal(out.sym_addr, addr);
+}
+
+/* Start, middle and last byte of each C function, in @bin whose symbols @ref has. */
+static void check_c_binary(const char *bin, const char *ref)
+{
+	static const char *const fns[] = { "c_alpha", "c_beta", "c_gamma_static" };
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	uint64_t addr, size;
+	size_t i;
+
+	assert_non_null(st);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		assert_true(nm_lookup(ref, fns[i], &addr, &size));
+		assert_true(size > 2);
+		check_sym(st, bin, ref, fns[i], 0, fns[i]);
+		check_sym(st, bin, ref, fns[i], size / 2, fns[i]);
+		check_sym(st, bin, ref, fns[i], size - 1, fns[i]);
+	}
+	/* no size: covered up to the next symbol */
+	check_sym(st, bin, ref, "c_nosize", 0, "c_nosize");
+	check_sym(st, bin, ref, "c_nosize", 4, "c_nosize");
+	rpt_symtab_free(st);
+}
+
+static int setup(void **state)
+{
+	static const char *const cflags = "-O0 -g -Wl,--build-id";
+	char *file = strdup(__FILE__);
+
+	(void)state;
+	snprintf(srcdir, sizeof(srcdir), "%s/../targets", dirname(file));
+	free(file);
+	if (getenv("UPROF_TARGETS_DIR"))
+		snprintf(srcdir, sizeof(srcdir), "%s", getenv("UPROF_TARGETS_DIR"));
+	strcpy(tmp, "/tmp/uprof-symtab-XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	if (!sh("gcc %s -fPIE -pie -o %s/c_pie '%s/symtab_c.c'", cflags, tmp, srcdir) ||
+	    !sh("gcc %s -fno-pie -no-pie -o %s/c_nopie '%s/symtab_c.c'", cflags, tmp, srcdir) ||
+	    !sh("gcc %s -fPIC -shared -o %s/libc_so.so '%s/symtab_c.c'", cflags, tmp, srcdir))
+		return -1;
+	/* stripped copies: debug file next to the binary, and in .debug/ */
+	if (!sh("cd %s && objcopy --only-keep-debug c_pie c_pie.debug && "
+		"objcopy --strip-all c_pie c_strip && "
+		"objcopy --add-gnu-debuglink=c_pie.debug c_strip && "
+		"mkdir .debug && objcopy --only-keep-debug c_nopie .debug/c_nopie.debug && "
+		"objcopy --strip-all c_nopie c_strip2 && "
+		"objcopy --add-gnu-debuglink=.debug/c_nopie.debug c_strip2 && "
+		"objcopy --strip-all c_pie c_nodebug", tmp))
+		return -1;
+	have_cxx = sh("g++ %s -o %s/cxx '%s/symtab_cxx.cpp'", cflags, tmp, srcdir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (tmp[0])
+		sh("rm -rf '%s'", tmp);
+	return 0;
+}
+
+static void test_pie(void **state)
+{
+	(void)state;
+	check_c_binary("c_pie", "c_pie");
+}
+
+static void test_no_pie(void **state)
+{
+	(void)state;
+	check_c_binary("c_nopie", "c_nopie");
+}
+
+static void test_shared_lib(void **state)
+{
+	(void)state;
+	check_c_binary("libc_so.so", "libc_so.so");
+}
+
+static void test_debuglink_same_dir(void **state)
+{
+	(void)state;
+	check_c_binary("c_strip", "c_pie");
+}
+
+static void test_debuglink_debug_subdir(void **state)
+{
+	(void)state;
+	check_c_binary("c_strip2", "c_nopie");
+}
+
+/* Stripped, no debug file: the local function is gone, its vaddr is printed. */
+static void test_stripped_unresolved(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	uint64_t addr, size, off;
+	struct rpt_sym out;
+	char path[256], want[128];
+
+	(void)state;
+	assert_true(nm_lookup("c_pie", "c_gamma_static", &addr, &size));
+	assert_true(vaddr_to_off("c_pie", addr + 1, &off));
+	path_of(path, sizeof(path), "c_nodebug");
+	rpt_symtab_lookup(st, path, off, &out);
+	assert_false(out.resolved);
+	snprintf(want, sizeof(want), "c_nodebug!0x%" PRIx64, addr + 1);
+	assert_string_equal(out.name, want);
+	assert_int_equal(out.sym_addr, 0);
+	rpt_symtab_free(st);
+}
+
+static void test_cxx_demangled(void **state)
+{
+	struct rpt_symtab *st;
+
+	(void)state;
+	if (!have_cxx)
+		skip();
+	st = rpt_symtab_new(NULL, NULL);
+	assert_non_null(st);
+	check_sym(st, "cxx", "cxx", "_ZN2ns4TmplIdE4stepEi", 0, "ns::Tmpl<double>::step(int)");
+	check_sym(st, "cxx", "cxx", "_ZN2ns4TmplIdE4stepEi", 5, "ns::Tmpl<double>::step(int)");
+	check_sym(st, "cxx", "cxx", "main", 0, "main");
+	rpt_symtab_free(st);
+}
+
+/* Repeated lookups give the same interned pointers. */
+static void test_names_interned(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	struct rpt_sym a, b, c, d;
+	uint64_t addr, size, off;
+	char path[256];
+	int i;
+
+	(void)state;
+	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
+	assert_true(vaddr_to_off("c_pie", addr, &off));
+	path_of(path, sizeof(path), "c_pie");
+	rpt_symtab_lookup(st, path, off, &a);
+	rpt_symtab_lookup(st, path, 0, &c);
+	for (i = 0; i < 100000; i++) {
+		rpt_symtab_lookup(st, path, off + i % 4, &b);
+		assert_ptr_equal(a.name, b.name);
+	}
+	rpt_symtab_lookup(st, path, 0, &d);
+	assert_ptr_equal(c.name, d.name);
+	assert_string_equal(c.name, "c_pie!0x0"); /* the ELF header: no function */
+	rpt_symtab_free(st);
+}
+
+static void expect_unresolved(struct rpt_symtab *st, const char *path, uint64_t off,
+			      const char *want)
+{
+	struct rpt_sym out;
+
+	rpt_symtab_lookup(st, path, off, &out);
+	assert_false(out.resolved);
+	assert_string_equal(out.name, want);
+	assert_string_equal(out.module, path);
+	assert_int_equal(out.sym_addr, 0);
+}
+
+static void test_unreadable_paths(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+
+	(void)state;
+	expect_unresolved(st, "/nonexistent/dir/libfoo.so.1", 0x4e30, "libfoo.so.1!0x4e30");
+	expect_unresolved(st, "//anon", 0x10, "anon!0x10");
+	expect_unresolved(st, "/tmp/gone (deleted)", 0x20, "gone (deleted)!0x20");
+	expect_unresolved(st, "[heap]", 0x30, "[heap]!0x30");
+	expect_unresolved(st, "", 0x40, "!0x40");
+	rpt_symtab_free(st);
+}
+
+/* Garbage must not crash: unresolved, labelled with the vaddr if the headers survived. */
+static void test_garbage_files(void **state)
+{
+	static const char *const files[] = { "trunc100", "trunc3000", "trunchalf", "text",
+					     "empty", "adir" };
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	uint64_t addr, size, off;
+	char path[256], want[128];
+	struct rpt_sym out;
+	size_t i;
+
+	(void)state;
+	assert_true(nm_lookup("c_pie", "c_alpha", &addr, &size));
+	assert_true(vaddr_to_off("c_pie", addr, &off));
+	assert_true(sh("cd %s && head -c 100 c_pie > trunc100 && head -c 3000 c_pie > trunc3000"
+		       " && head -c $(( $(stat -c %%s c_pie) / 2 )) c_pie > trunchalf && "
+		       "echo 'not an ELF file' > text && : > empty && mkdir adir", tmp));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		path_of(path, sizeof(path), files[i]);
+		rpt_symtab_lookup(st, path, off, &out);
+		assert_false(out.resolved);
+		snprintf(want, sizeof(want), "%s!0x", files[i]);
+		assert_memory_equal(out.name, want, strlen(want));
+		assert_string_equal(out.module, path);
+	}
+	/* not ELF at all: the file offset */
+	snprintf(want, sizeof(want), "text!0x%" PRIx64, off);
+	path_of(path, sizeof(path), "text");
+	expect_unresolved(st, path, off, want);
+	expect_unresolved(st, "/dev/zero", 0x1000, "zero!0x1000");
+	expect_unresolved(st, "/proc/self/mem", 0x1000, "mem!0x1000");
+	rpt_symtab_free(st);
+}
+
+/* The vDSO function that clock_gettime() uses, at its address in this process. */
+static void *vdso_clock_gettime(const char **name)
+{
+	static const char *const names[] = { "__vdso_clock_gettime",
+					     "__kernel_clock_gettime" };
+	void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD), *fn = NULL;
+	size_t i;
+
+	for (i = 0; h && !fn && i < sizeof(names) / sizeof(names[0]); i++) {
+		fn = dlsym(h, names[i]);
+		*name = names[i];
+	}
+	if (h)
+		dlclose(h);
+	return fn;
+}
+
+static void check_vdso(struct rpt_symtab *st)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
+	const char *want = NULL;
+	void *fn = vdso_clock_gettime(&want);
+	struct rpt_sym out;
+
+	if (!base || !fn)
+		skip();
+	/* the [vdso] mapping has pgoff 0: the file offset is ip - start */
+	rpt_symtab_lookup(st, "[vdso]", (uintptr_t)fn - base + 3, &out);
+	assert_true(out.resolved);
+	assert_string_equal(out.module, "[vdso]");
+	if (strcmp(out.name, want) && strcmp(out.name, "clock_gettime"))
+		fail_msg("vdso lookup gave '%s'", out.name);
+	assert_int_equal(out.sym_addr + base, (uintptr_t)fn);
+	rpt_symtab_lookup(st, "[vdso]", 0, &out); /* the ELF header */
+	assert_false(out.resolved);
+	assert_string_equal(out.name, "[vdso]!0x0");
+	assert_string_equal(out.module, "[vdso]");
+}
+
+static void test_vdso_own(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+
+	(void)state;
+	check_vdso(st);
+	rpt_symtab_free(st);
+}
+
+/* A session without vdso.so falls back to our own; one with it uses the file. */
+static void test_vdso_session(void **state)
+{
+	struct rpt_symtab *st;
+	uint64_t addr, size, off;
+	struct rpt_sym out;
+	char dir[256];
+
+	(void)state;
+	path_of(dir, sizeof(dir), "session");
+	assert_true(sh("mkdir -p %s", dir));
+	st = rpt_symtab_new(dir, NULL);
+	check_vdso(st);
+	rpt_symtab_free(st);
+
+	/* any ELF file will do to show that the saved one is read */
+	assert_true(sh("cp %s/c_pie %s/vdso.so", tmp, dir));
+	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
+	assert_true(vaddr_to_off("c_pie", addr + 1, &off));
+	st = rpt_symtab_new(dir, NULL);
+	rpt_symtab_lookup(st, "[vdso]", off, &out);
+	assert_true(out.resolved);
+	assert_string_equal(out.name, "c_beta");
+	assert_string_equal(out.module, "[vdso]");
+	rpt_symtab_free(st);
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	path_of(path, len, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void expect_kernel(struct rpt_symtab *st, uint64_t addr, const char *want, bool ok)
+{
+	struct rpt_sym out;
+
+	rpt_symtab_lookup_kernel(st, addr, &out);
+	assert_string_equal(out.name, want);
+	assert_string_equal(out.module, "[kernel.kallsyms]");
+	assert_int_equal(out.resolved, ok);
+}
+
+static void test_kallsyms(void **state)
+{
+	static const char text[] = "ffffffff81000200 t helper\n"
+				   "ffffffff81000000 T _stext\n"
+				   "ffffffff81000000 t _stext_local_alias\n"
+				   "ffffffff81000100 T do_thing\n"
+				   "0000000000000000 A fixed_percpu_data\n"
+				   "ffffffff81000180 U undefined_thing\n"
+				   "garbage line\n"
+				   "ffffffff82000000 D some_data\n"
+				   "ffffffffc0000000 t mod_fn\t[mymod]\n"
+				   "ffffffffc0000100 T mod_last\t[mymod]"; /* no final newline */
+	struct rpt_symtab *st;
+	char path[256];
+
+	(void)state;
+	write_file("kallsyms", text, path, sizeof(path));
+	st = rpt_symtab_new(NULL, path);
+	assert_non_null(st);
+	expect_kernel(st, 0xffffffff81000000, "_stext", true);
+	expect_kernel(st, 0xffffffff81000150, "do_thing", true);
+	expect_kernel(st, 0xffffffff81000200, "helper", true);
+	expect_kernel(st, 0xffffffff82000010, "some_data", true);
+	expect_kernel(st, 0xffffffffc0000010, "mod_fn", true);
+	expect_kernel(st, 0xffffffffc0000110, "mod_last", true);
+	expect_kernel(st, 0xffffffff80000000, "[kernel.kallsyms]!0xffffffff80000000", false);
+	/* far past the last symbol */
+	expect_kernel(st, 0xffffffffc1000000, "[kernel.kallsyms]!0xffffffffc1000000", false);
+	rpt_symtab_free(st);
+}
+
+static void test_kallsyms_unreadable(void **state)
+{
+	static const char zeros[] = "0000000000000000 T _stext\n"
+				    "0000000000000000 T do_thing\n"
+				    "0000000000000000 t helper [mymod]\n";
+	struct rpt_symtab *st;
+	char path[256];
+
+	(void)state;
+	write_file("kallsyms0", zeros, path, sizeof(path));
+	st = rpt_symtab_new(NULL, path);
+	expect_kernel(st, 0xffffffff81000010, "[kernel.kallsyms]!0xffffffff81000010", false);
+	rpt_symtab_free(st);
+	st = rpt_symtab_new(NULL, "/nonexistent/kallsyms");
+	expect_kernel(st, 0x1234, "[kernel.kallsyms]!0x1234", false);
+	rpt_symtab_free(st);
+}
+
+/* The parser must stay inside its buffer: an exact-size heap copy lets ASan check. */
+static void test_ksyms_parse_bounds(void **state)
+{
+	static const char *const inputs[] = { "ffffffff81000000 T abc", "ffffffff81000000 T",
+					      "ffffffff81000000 ", "ffffffff81000000",
+					      "f", "", "ffffffffffffffffff T toolong",
+					      "ffffffff81000000 T a\r\n" };
+	struct rpt_ksyms ks = { 0 };
+	const struct rpt_ksym *k;
+	size_t i, len;
+	char *buf;
+
+	(void)state;
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		len = strlen(inputs[i]);
+		buf = malloc(len ? len : 1);
+		assert_non_null(buf);
+		memcpy(buf, inputs[i], len);
+		assert_int_equal(rpt_ksyms_parse(&ks, buf, len), 0);
+		free(buf);
+		k = rpt_ksyms_find(&ks, 0xffffffff81000004);
+		if (i == 0 || i == 7) {
+			assert_non_null(k);
+			assert_string_equal(k->name, i ? "a" : "abc");
+		} else {
+			assert_null(k);
+		}
+	}
+	rpt_ksyms_release(&ks);
+	rpt_ksyms_release(&ks);
+}
+
+static void test_free_null(void **state)
+{
+	(void)state;
+	rpt_symtab_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pie),
+		cmocka_unit_test(test_no_pie),
+		cmocka_unit_test(test_shared_lib),
+		cmocka_unit_test(test_debuglink_same_dir),
+		cmocka_unit_test(test_debuglink_debug_subdir),
+		cmocka_unit_test(test_stripped_unresolved),
+		cmocka_unit_test(test_cxx_demangled),
+		cmocka_unit_test(test_names_interned),
+		cmocka_unit_test(test_unreadable_paths),
+		cmocka_unit_test(test_garbage_files),
+		cmocka_unit_test(test_vdso_own),
+		cmocka_unit_test(test_vdso_session),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_unreadable),
+		cmocka_unit_test(test_ksyms_parse_bounds),
+		cmocka_unit_test(test_free_null),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
