@@ -45,6 +45,7 @@ include lib/sampler/module.mk
 include lib/report/module.mk
 include cli/module.mk
 include tests/module.mk
+include tests/targets/module.mk
 include fuzz/module.mk
 
 $(OBJ)/%.o: %.c

@@ -195,11 +195,8 @@ static int finish(struct collect_state *st)
 	struct smp_stats stats;
 	int code = 0, ret;
 
-	smp_disable(st->smp);
 	drain(st);
 	smp_get_stats(st->smp, &stats);
-	in->end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
-	in->end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
 	in->target_cpu_ns = st->child_exited ? st->child_cpu_ns : proc_cpu_ns(st->child.pid);
@@ -276,6 +273,11 @@ int collect_run(struct collect_state *st)
 	fprintf(stderr, "Profiling started: %s every %.3g ms, target pid %d\n",
 		pmc_attr_name(&st->attr), (double)st->period_ns / 1e6, st->child.pid);
 	loop(st, start_mono);
+	/* the collection ends here: what happens while the target is wound down is not
+	 * part of the profile */
+	smp_disable(st->smp);
+	st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
+	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
 	if (st->stop_signal || (!st->child_exited && st->terminate))
 		settle_child(st);
 	return finish(st);

@@ -158,16 +158,43 @@ static void check_c_binary(const char *bin, const char *ref)
 	rpt_symtab_free(st);
 }
 
+/*
+ * tests/targets: $UPROF_TARGETS_DIR, else next to this source (__FILE__ is relative to
+ * the repository root), else two or three levels above build/[san/]tests/test_symtab.
+ */
+static bool find_srcdir(void)
+{
+	char exe[400] = "", cand[3][512], probe[600], *file = strdup(__FILE__);
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *exedir;
+	size_t i;
+
+	exe[n > 0 ? n : 0] = '\0';
+	exedir = dirname(exe);
+	snprintf(cand[0], sizeof(cand[0]), "%s/../targets", file ? dirname(file) : ".");
+	snprintf(cand[1], sizeof(cand[1]), "%s/../../tests/targets", exedir);
+	snprintf(cand[2], sizeof(cand[2]), "%s/../../../tests/targets", exedir);
+	free(file);
+	if (getenv("UPROF_TARGETS_DIR"))
+		snprintf(cand[0], sizeof(cand[0]), "%s", getenv("UPROF_TARGETS_DIR"));
+	for (i = 0; i < 3; i++) {
+		snprintf(probe, sizeof(probe), "%s/symtab_c.c", cand[i]);
+		if (!access(probe, R_OK)) {
+			snprintf(srcdir, sizeof(srcdir), "%s", cand[i]);
+			return true;
+		}
+	}
+	print_error("tests/targets/symtab_c.c not found; set UPROF_TARGETS_DIR\n");
+	return false;
+}
+
 static int setup(void **state)
 {
 	static const char *const cflags = "-O0 -g -Wl,--build-id";
-	char *file = strdup(__FILE__);
 
 	(void)state;
-	snprintf(srcdir, sizeof(srcdir), "%s/../targets", dirname(file));
-	free(file);
-	if (getenv("UPROF_TARGETS_DIR"))
-		snprintf(srcdir, sizeof(srcdir), "%s", getenv("UPROF_TARGETS_DIR"));
+	if (!find_srcdir())
+		return -1;
 	strcpy(tmp, "/tmp/uprof-symtab-XXXXXX");
 	if (!mkdtemp(tmp))
 		return -1;

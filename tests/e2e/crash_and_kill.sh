@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Must-shows 3 and 4, and clean stops: a target that dies of SIGSEGV; uprof killed with
+# SIGKILL mid-run; uprof stopped with SIGINT and SIGTERM; -d with and without -b.
+. "$(dirname "$0")/lib/common.sh"
+
+# the target's pid, from uprof's "Profiling started: ..., target pid N" line
+target_pid() { sed -n 's/^Profiling started:.*target pid \([0-9]*\).*/\1/p' "$SCRATCH/err"; }
+gone() { [ -n "$1" ] && ! kill -0 "$1" 2>/dev/null; }
+
+# --- the target crashes
+"$UPROF" collect -o "$SCRATCH/crash" "$TGT/crash" >/dev/null 2>"$SCRATCH/err"
+rc=$?
+check "uprof exits 128+SIGSEGV when the target segfaults ($rc)" [ "$rc" -eq 139 ]
+check "the signal is reported on the console" grep -q "killed by signal 11" "$SCRATCH/err"
+S=$(session_in "$SCRATCH/crash")
+check "session.ini says complete" grep -qx "status = complete" "$S/session.ini"
+"$UPROF" report -i "$S" >/dev/null 2>&1
+check "report of the crashed target exits 0" [ $? -eq 0 ]
+check "report names the signal" grep -q 'Target Exit:,"killed by signal 11 (SEGV)"' "$S/report.csv"
+top=$(csvq "$S/report.csv" "FUNCTIONS" | head -1 | cut -f1)
+check "the crashed target's samples are reported (top: $top)" [ "$top" = work_before_crash ]
+
+# --- uprof is SIGKILLed mid-run
+"$UPROF" collect -o "$SCRATCH/kill" "$TGT/demo" 4000 >/dev/null 2>&1 &
+up=$!
+sleep 1.2
+kill -KILL $up
+wait $up 2>/dev/null
+pkill -f "[d]emo 4000" 2>/dev/null
+S=$(session_in "$SCRATCH/kill")
+check "a SIGKILLed uprof leaves samples.data" [ -s "$S/samples.data" ]
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "report of the killed session exits 0" [ $? -eq 0 ]
+check "report marks it interrupted" grep -q 'Session Status:,"interrupted"' "$S/report.csv"
+check "terminal says interrupted" grep -q "INTERRUPTED" "$SCRATCH/err"
+n=$(csvq "$S/report.csv" --key Samples)
+check "what was written before the kill is reported ($n samples)" [ "$n" -gt 300 ]
+top=$(csvq "$S/report.csv" "FUNCTIONS" | head -1 | cut -f1)
+check "hottest function of the killed session is heavy_work ($top)" [ "$top" = heavy_work ]
+
+# --- a samples.data cut mid-record (as a kill during a write leaves it)
+size=$(stat -c %s "$S/samples.data")
+truncate -s $((size - 13)) "$S/samples.data"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "report of a cut samples.data exits 0" [ $? -eq 0 ]
+check "the cut is reported as data damage" grep -q '^Data Damage:,' "$S/report.csv"
+check "and warned about on the terminal" grep -q "damaged from offset" "$SCRATCH/err"
+
+# --- SIGINT and SIGTERM to uprof: clean stop, complete session
+for sig in INT TERM; do
+	"$UPROF" collect -o "$SCRATCH/$sig" -b "$TGT/demo" 6000 >/dev/null 2>"$SCRATCH/err" &
+	up=$!
+	sleep 0.8
+	kill -$sig $up
+	wait $up
+	rc=$?
+	S=$(session_in "$SCRATCH/$sig")
+	check "SIG$sig: session complete" grep -qx "status = complete" "$S/session.ini"
+	check "SIG$sig: uprof reports the stop" grep -q "Collection stopped by" "$SCRATCH/err"
+	check "SIG$sig: uprof exits non-zero ($rc)" [ "$rc" -ne 0 ]
+	check "SIG$sig: -b terminated the target" gone "$(target_pid)"
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	check "SIG$sig: report works" [ -s "$S/report.csv" ]
+done
+
+# --- -d: stop after a duration; without -b the target keeps running, with -b it is killed
+start=$(date +%s.%N)
+"$UPROF" collect -o "$SCRATCH/dur" -d 0.5 -b "$TGT/demo" 8000 >/dev/null 2>"$SCRATCH/err"
+end=$(date +%s.%N)
+S=$(session_in "$SCRATCH/dur")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+dur=$(csvq "$S/report.csv" --key "Profile Duration" | awk '{print $1}')
+check "-d 0.5 -b: profile duration about 0.5 s ($dur)" near "$dur" 0.5 0.1
+check "-d 0.5 -b: uprof returned promptly" near "$(echo "$end - $start" | bc)" 0.6 0.5
+check "-d 0.5 -b: the target is gone" gone "$(target_pid)"
+"$UPROF" collect -o "$SCRATCH/dur2" -d 0.3 "$TGT/demo" 9000 >/dev/null 2>"$SCRATCH/err"
+pid=$(target_pid)
+check "-d without -b: the target keeps running" kill -0 "$pid"
+check "-d without -b: uprof says so" grep -q "still running" "$SCRATCH/err"
+kill "$pid"
+exit 0
