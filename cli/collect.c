@@ -398,6 +398,22 @@ fail:
 	return ret;
 }
 
+/* A run that never started leaves nothing behind: no empty session to trip over. */
+static void remove_session_dir(const struct collect_state *st)
+{
+	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, "vdso.so",
+					     "." SES_INFO_FILE ".tmp" };
+	char path[PATH_MAX + 32];
+
+	if (!st->session_dir[0])
+		return;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", st->session_dir, files[i]);
+		unlink(path);
+	}
+	rmdir(st->session_dir);
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_state st = { .sigfd = -1 };
@@ -420,7 +436,11 @@ int cmd_collect(int argc, char **argv)
 		ret = start(&st, argc, argv);
 	if (ret < 0)
 		ret = collect_run(&st);
+	else
+		st.never_started = true;
 	ses_writer_close(st.writer);
 	smp_close(st.smp);
+	if (st.never_started)
+		remove_session_dir(&st);
 	return ret;
 }

@@ -41,6 +41,7 @@ struct collect_state {
 	int64_t child_cpu_ns;
 	int stop_signal;	/* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
+	bool never_started;	/* the program could not be started: remove the session */
 };
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */

@@ -265,9 +265,7 @@ int collect_run(struct collect_state *st)
 		cli_error(1, CMD, "cannot %s '%s': %s", what ? what : "start",
 			  !strcmp(what ? what : "", "chdir") ? st->workdir : st->prog_path,
 			  strerror(-ret));
-		st->info.status = SES_STATUS_INTERRUPTED;
-		st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
-		ses_info_write(st->session_dir, &st->info);
+		st->never_started = true;
 		return 1;
 	}
 	fprintf(stderr, "Profiling started: %s every %.3g ms, target pid %d\n",

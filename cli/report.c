@@ -220,7 +220,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
 	struct rpt *r = NULL;
-	char err[512];
+	char err[512], abs_input[PATH_MAX];
 	struct stat sb;
 	int ret;
 
@@ -231,6 +231,9 @@ int cmd_report(int argc, char **argv)
 		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
 				 st.input);
 	record_command(&st, argc, argv);
+	/* the header's Data Folder is absolute, as uProf writes it */
+	if (realpath(st.input, abs_input))
+		st.input = abs_input;
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);

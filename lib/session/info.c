@@ -418,6 +418,7 @@ int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		struct line l = trim(buf + pos, n);
+		struct line key;
 		const char *eq;
 		int ret;
 
@@ -442,10 +443,11 @@ int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err
 			ses_errf(err, errlen, "line %d: expected 'key = value'", lineno);
 			return -EINVAL;
 		}
-		ret = apply_kv(info, sec, trim(l.p, eq - l.p), trim(eq + 1, l.len - (eq + 1 - l.p)));
+		key = trim(l.p, eq - l.p);
+		ret = apply_kv(info, sec, key, trim(eq + 1, l.len - (eq + 1 - l.p)));
 		if (ret) {
 			ses_errf(err, errlen, "line %d: bad value for '%.*s'", lineno,
-				 (int)(eq - l.p > 40 ? 40 : eq - l.p), l.p);
+				 (int)(key.len > 40 ? 40 : key.len), key.p);
 			return -EINVAL;
 		}
 	}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The command line: help and version, info, options that change collection (-w,
+# --no-inherit, hotspots, --timer-interval, -m), exit status passthrough, C++ names,
+# report options (--cutoff, --stdout, --report-output), and man pages in step with --help.
+. "$(dirname "$0")/lib/common.sh"
+
+check "--version prints the version" bash -c "'$UPROF' --version | grep -q '^uprof [0-9]'"
+check "--help lists the commands" bash -c "'$UPROF' --help | grep -q collect"
+for c in collect report info; do
+	check "$c --help exits 0" bash -c "'$UPROF' $c --help >/dev/null"
+done
+cfgs=$("$UPROF" info --list collect-configs)
+check "info lists tbp and hotspots with descriptions" bash -c "grep -q '^tbp  *Time' <<<'$cfgs' && grep -q '^hotspots  *Hot' <<<'$cfgs'"
+check "info --system mentions perf_event_paranoid" bash -c "'$UPROF' info --system | grep -q perf_event_paranoid"
+
+# exit status passthrough
+"$UPROF" collect -o "$SCRATCH/x" /bin/sh -c 'exit 7' >/dev/null 2>&1
+check "uprof exits with the program's status" [ $? -eq 7 ]
+
+# -w: the program runs in the given directory; arguments pass through untouched
+mkdir -p "$SCRATCH/wd"
+"$UPROF" collect -o "$SCRATCH/w" -w "$SCRATCH/wd" /bin/sh -c 'pwd > where; echo "$1|$2" > args' sh "a b" '--config' >/dev/null 2>&1
+check "-w sets the working directory" [ "$(cat "$SCRATCH/wd/where" 2>/dev/null)" = "$SCRATCH/wd" ]
+check "program arguments (even option-like ones) pass through" [ "$(cat "$SCRATCH/wd/args" 2>/dev/null)" = "a b|--config" ]
+
+# hotspots: user mode only; the session name carries the label
+"$UPROF" collect --config hotspots -o "$SCRATCH/h" "$TGT/demo" 300 >/dev/null 2>&1
+S=$(session_in "$SCRATCH/h")
+check "hotspots session dir is named uprof-demo-Hotspots_<date>" bash -c "basename '$S' | grep -Eq '^uprof-demo-Hotspots_[A-Z][a-z]{2}-[0-9]{2}-[0-9]{4}_[0-9]{2}-[0-9]{2}-[0-9]{2}$'"
+"$UPROF" report -i "$S" >/dev/null 2>&1
+check "hotspots has no kernel samples" bash -c "! grep -q 'kernel.kallsyms' '$S/report.csv'"
+check "hotspots says user mode only" grep -q 'user mode only' "$S/report.csv"
+
+# --timer-interval: 0.25 ms gives about 4x the samples per CPU second
+"$UPROF" collect --timer-interval 0.25 -m 256 -o "$SCRATCH/t" "$TGT/demo" 400 >/dev/null 2>&1
+S=$(session_in "$SCRATCH/t")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+check "timer interval shown as 0.250ms" grep -q 'Timer Interval:,"0.250ms"' "$S/report.csv"
+rate=$(csvq "$S/report.csv" --key "Achieved Sampling Rate" | awk '{print $1}')
+check "achieved rate near 4000 Hz at 0.25 ms ($rate)" near "$rate" 4000 500
+check "no lost samples at 0.25 ms" [ "$(csvq "$S/report.csv" --key "Lost Samples")" = 0 ]
+
+# --no-inherit: only the initial thread is followed
+"$UPROF" collect --no-inherit -o "$SCRATCH/n" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/n")
+"$UPROF" report -i "$S" --cutoff 0 >/dev/null 2>&1
+funcs=$(csvq "$S/report.csv" FUNCTIONS | cut -f1)
+check "--no-inherit keeps the main thread's main_work" grep -qx main_work <<<"$funcs"
+check "--no-inherit drops threads and children" bash -c "! grep -qE '^(thread_a_work|forked_child_work|exec_child_work)$' <<<'$funcs'"
+
+# C++: demangled names with namespaces, templates and parameters
+"$UPROF" collect -o "$SCRATCH/c" "$TGT/cxx_templ" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/c")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+top=$(csvq "$S/report.csv" FUNCTIONS | head -1 | cut -f1)
+check "C++ template method demangled ($top)" [ "$top" = "ns::Tmpl<double>::step(int)" ]
+
+# report options
+"$UPROF" report -i "$S" --stdout >"$SCRATCH/stdout.csv" 2>/dev/null
+check "--stdout writes the CSV to stdout" grep -q "HOTTEST FUNCTIONS" "$SCRATCH/stdout.csv"
+"$UPROF" report -i "$S" --report-output "$SCRATCH/mine.csv" >/dev/null 2>&1
+check "--report-output FILE.csv" grep -q "HOTTEST FUNCTIONS" "$SCRATCH/mine.csv"
+mkdir -p "$SCRATCH/rd"
+"$UPROF" report -i "$S" --report-output "$SCRATCH/rd" >/dev/null 2>&1
+check "--report-output DIR writes DIR/report.csv" [ -s "$SCRATCH/rd/report.csv" ]
+"$UPROF" report -i "$S" --cutoff 2 >/dev/null 2>&1
+check "--cutoff 2 limits rows" [ "$(csvq "$S/report.csv" FUNCTIONS | wc -l)" -le 2 ]
+check "--cutoff 2 titles the section" grep -q '"2 HOTTEST FUNCTIONS' "$S/report.csv"
+check "report.csv starts with an empty line, then the version" bash -c "head -2 '$S/report.csv' | tail -1 | grep -q '^\"uprof (Version:'"
+
+# man pages render and document every long option --help shows
+for m in uprof uprof-collect uprof-report; do
+	f=man/$m.1
+	check "man page $m renders without warnings" bash -c "[ -f $f ] && [ -z \"\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $f 2>&1 >/dev/null)\" ]"
+done
+for c in collect report; do
+	for opt in $("$UPROF" $c --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+		grep -q -- "$(sed 's/-/\\\\-/g' <<<"$opt")" "man/uprof-$c.1" 2>/dev/null ||
+			grep -q -- "$opt" "man/uprof-$c.1" 2>/dev/null ||
+			{ not_ok "man/uprof-$c.1 documents $opt"; continue; }
+		ok "man/uprof-$c.1 documents $opt"
+	done
+done
+exit 0
