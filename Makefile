@@ -46,6 +46,7 @@ include lib/report/module.mk
 include cli/module.mk
 include tests/module.mk
 include tests/targets/module.mk
+include tests/unit/module.mk
 include fuzz/module.mk
 
 $(OBJ)/%.o: %.c

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/report on a hand-built session: records written out of time order (as two CPU
+ * rings interleave them), threads and a renamed thread, fork copying mappings, exec
+ * dropping them, kernel samples against a fake kallsyms, lost records, a cut file, and
+ * the CSV layout. Symbols come from a real binary (build/targets/demo) through libdw.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmc/pmc.h"
+#include "report/internal.h"
+
+#define BASE 0x555500000000ULL
+#define KADDR 0xffffffff81000100ULL
+
+static char demo[PATH_MAX];
+static uint64_t light_vaddr, heavy_vaddr;
+
+static uint64_t nm_addr(const char *bin, const char *sym)
+{
+	char cmd[PATH_MAX + 64], line[256], name[128];
+	unsigned long long a;
+	char type;
+	uint64_t found = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm %s", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && !strcmp(name, sym))
+			found = a;
+	pclose(p);
+	return found;
+}
+
+static int setup(void **state)
+{
+	const char *build = getenv("BUILD");
+
+	(void)state;
+	snprintf(demo, sizeof(demo), "%s/%s/targets/demo", getcwd((char[PATH_MAX]){ 0 }, PATH_MAX),
+		 build ? build : "build");
+	if (access(demo, R_OK))
+		snprintf(demo, sizeof(demo), "%s/build/targets/demo",
+			 getcwd((char[PATH_MAX]){ 0 }, PATH_MAX));
+	light_vaddr = nm_addr(demo, "light_work");
+	heavy_vaddr = nm_addr(demo, "heavy_work");
+	return light_vaddr && heavy_vaddr ? 0 : -1;
+}
+
+/* ---- record builders (sample_id trailer: TID, TIME, CPU, IDENTIFIER) ---- */
+
+struct buf {
+	unsigned char b[512];
+	size_t n;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+static void put64(struct buf *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+static void put32x2(struct buf *b, uint32_t x, uint32_t y)
+{
+	put(b, &x, 4);
+	put(b, &y, 4);
+}
+
+static void trailer(struct buf *b, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	put32x2(b, pid, tid);
+	put64(b, time);
+	put32x2(b, 0, 0);
+	put64(b, 1); /* id */
+}
+
+static void finish(struct ses_writer *w, struct buf *b, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)b->n };
+
+	memcpy(b->b, &h, sizeof(h));
+	assert_int_equal(ses_writer_write(w, b->b, b->n), 0);
+}
+
+static void rec_comm(struct ses_writer *w, uint32_t pid, uint32_t tid, const char *comm,
+		     bool exec, uint64_t t)
+{
+	struct buf b = { .n = 8 };
+	char name[16] = { 0 };
+
+	put32x2(&b, pid, tid);
+	strncpy(name, comm, 15);
+	put(&b, name, 16);
+	trailer(&b, pid, tid, t);
+	finish(w, &b, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+}
+
+static void rec_fork(struct ses_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
+		     uint32_t ptid, uint64_t t)
+{
+	struct buf b = { .n = 8 };
+
+	put32x2(&b, pid, ppid);
+	put32x2(&b, tid, ptid);
+	put64(&b, t);
+	trailer(&b, pid, tid, t);
+	finish(w, &b, PERF_RECORD_FORK, 0);
+}
+
+static void rec_mmap2(struct ses_writer *w, uint32_t pid, uint64_t start, uint64_t len,
+		      const char *path, uint64_t t)
+{
+	struct buf b = { .n = 8 };
+	char name[256] = { 0 };
+	size_t plen = (strlen(path) + 8) & ~7UL;
+
+	put32x2(&b, pid, pid);
+	put64(&b, start);
+	put64(&b, len);
+	put64(&b, 0); /* pgoff */
+	put64(&b, 0), put64(&b, 0), put64(&b, 0); /* maj min ino ino_gen */
+	put32x2(&b, 5, 2);			    /* prot flags */
+	strcpy(name, path);
+	put(&b, name, plen);
+	trailer(&b, pid, pid, t);
+	finish(w, &b, PERF_RECORD_MMAP2, 0);
+}
+
+static void rec_sample(struct ses_writer *w, uint32_t pid, uint32_t tid, uint64_t ip,
+		       uint64_t t, bool kernel)
+{
+	struct buf b = { .n = 8 };
+
+	put64(&b, 1);
+	put64(&b, ip);
+	put32x2(&b, pid, tid);
+	put64(&b, t);
+	put32x2(&b, 0, 0);
+	put64(&b, 1000000);
+	finish(w, &b, PERF_RECORD_SAMPLE, kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+}
+
+static void rec_lost(struct ses_writer *w, uint64_t n, uint64_t t)
+{
+	struct buf b = { .n = 8 };
+
+	put64(&b, 1);
+	put64(&b, n);
+	trailer(&b, 1, 1, t);
+	finish(w, &b, PERF_RECORD_LOST, 0);
+}
+
+static void make_session(char *dir)
+{
+	struct ses_info in = { 0 };
+	struct perf_event_attr attr;
+	struct ses_writer *w;
+	uint64_t id = 1;
+	char ks[PATH_MAX + 16];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	in.format_version = 1;
+	snprintf(in.config, sizeof(in.config), "tbp");
+	snprintf(in.target_path, sizeof(in.target_path), "%s", demo);
+	in.nevents = 1;
+	snprintf(in.events[0].name, sizeof(in.events[0].name), "CPU_TIME");
+	in.events[0].period = 1000000;
+	in.status = SES_STATUS_COMPLETE;
+	in.target_cpu_ns = 10000000;
+	in.exit_code = 0;
+	assert_int_equal(ses_info_write(dir, &in), 0);
+	w = ses_writer_open(dir);
+	assert_non_null(w);
+	pmc_timer_attr(&attr, 1000000, false);
+	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
+	/* CPU 1's ring, flushed first: later times */
+	rec_sample(w, 100, 100, BASE + light_vaddr + 4, 20, false);
+	rec_sample(w, 100, 100, BASE + light_vaddr + 8, 21, false);
+	rec_sample(w, 100, 101, BASE + heavy_vaddr + 4, 22, false);
+	rec_sample(w, 200, 200, BASE + light_vaddr + 4, 35, false); /* forked child */
+	rec_sample(w, 200, 200, BASE + light_vaddr + 4, 50, false); /* after exec: unknown */
+	rec_sample(w, 100, 100, KADDR + 0x10, 23, true);
+	/* CPU 0's ring: the side-band that must come first in time */
+	rec_comm(w, 100, 100, "app", true, 10);
+	rec_mmap2(w, 100, BASE, 0x100000, demo, 12);
+	rec_sample(w, 100, 100, BASE + light_vaddr + 4, 13, false);
+	rec_fork(w, 100, 100, 101, 100, 15);
+	rec_comm(w, 100, 101, "worker", false, 16);
+	rec_sample(w, 100, 101, BASE + heavy_vaddr + 4, 17, false);
+	rec_fork(w, 200, 100, 200, 100, 30);
+	rec_comm(w, 200, 200, "other", true, 40);
+	rec_lost(w, 7, 41);
+	assert_int_equal(ses_writer_close(w), 0);
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	f = fopen(ks, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _stext\nffffffff81000100 T kfunc\nffffffff81000200 T after\n");
+	fclose(f);
+}
+
+static void rm_session(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static struct rpt *open_report(const char *dir, bool detail)
+{
+	char ks[PATH_MAX + 16], err[256];
+	struct rpt_options o = { .cutoff = 10, .detail = detail, .kallsyms = ks };
+	struct rpt *r = NULL;
+
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	return r;
+}
+
+static const struct rpt_row *row_named(const struct rpt_row *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(rows[i].name, name, strlen(name)))
+			return &rows[i];
+	return NULL;
+}
+
+static void test_functions_processes_threads(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX";
+	struct rpt_row rows[16];
+	const struct rpt_row *x;
+	struct rpt_summary s;
+	struct rpt *r;
+	int n;
+
+	(void)state;
+	make_session(dir);
+	r = open_report(dir, false);
+	rpt_summary(r, &s);
+	assert_int_equal(s.samples, 8);
+	assert_int_equal(s.lost, 7);
+	assert_int_equal(s.damaged_at, 0);
+	assert_int_equal(s.unparsable, 0);
+	assert_false(s.interrupted);
+
+	n = rpt_rows(r, RPT_FUNCTIONS, rows, 16);
+	x = row_named(rows, n, "light_work");
+	assert_non_null(x);
+	assert_int_equal(x->samples, 4); /* 3 in app + 1 in the forked child */
+	assert_string_equal(x->module, demo);
+	assert_true(x->seconds > 0.0039 && x->seconds < 0.0041);
+	x = row_named(rows, n, "heavy_work");
+	assert_non_null(x);
+	assert_int_equal(x->samples, 2);
+	x = row_named(rows, n, "kfunc");
+	assert_non_null(x);
+	assert_string_equal(x->module, "[kernel.kallsyms]");
+	x = row_named(rows, n, "[unknown]!0x"); /* the exec dropped the old mappings */
+	assert_non_null(x);
+	assert_int_equal(x->samples, 1);
+	assert_string_equal(rows[0].name, "light_work"); /* largest first */
+
+	n = rpt_rows(r, RPT_PROCESSES, rows, 16);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].name, "app (PID:100)");
+	assert_int_equal(rows[0].samples, 6);
+	assert_string_equal(rows[1].name, "other (PID:200)");
+	assert_int_equal(rows[1].samples, 2);
+
+	n = rpt_rows(r, RPT_THREADS, rows, 16);
+	assert_non_null(row_named(rows, n, "worker (PID:100)"));
+	assert_int_equal(row_named(rows, n, "worker (PID:100)")->id, 101);
+	assert_non_null(row_named(rows, n, "app (PID:100)"));
+	rpt_free(r);
+	rm_session(dir);
+}
+
+static void test_csv_layout(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX";
+	char *text = NULL;
+	size_t len = 0;
+	struct rpt *r;
+	FILE *f;
+
+	(void)state;
+	make_session(dir);
+	r = open_report(dir, true);
+	f = open_memstream(&text, &len);
+	assert_int_equal(rpt_write_csv(r, f), 0);
+	fclose(f);
+	assert_int_equal(text[0], '\n'); /* uProf's files start with an empty line */
+	assert_non_null(strstr(text, "\nPERFORMANCE ANALYSIS REPORT\n"));
+	assert_non_null(strstr(text, "Lost Samples:,\"7\"\n"));
+	assert_non_null(strstr(text, "\"10 HOTTEST FUNCTIONS (Sort Event - CPU_TIME)\"\n"
+				     "FUNCTION,\"CPU_TIME\" (seconds),Module\n"
+				     "\"light_work\",0.0040,\""));
+	assert_non_null(strstr(text, "PROCESS,\"CPU_TIME\" (seconds)\n\"app (PID:100)\",0.0060\n"));
+	assert_non_null(strstr(text, "THREAD,THREAD ID,\"CPU_TIME\" (seconds)\n"));
+	assert_non_null(strstr(text, "PROFILE REPORT FOR PROCESS - app (PID:100)\n"));
+	assert_non_null(strstr(text, "PROFILE REPORT FOR PROCESS - other (PID:200)\n"));
+	assert_non_null(strstr(text, "\"worker (PID:100)\",\"101\",0.0020\n"));
+	assert_null(strstr(text, "Data Damage"));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+static void test_cut_file_reports_damage(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX", path[PATH_MAX + 32];
+	struct rpt_summary s;
+	struct rpt *r;
+	long size;
+	FILE *f;
+
+	(void)state;
+	make_session(dir);
+	snprintf(path, sizeof(path), "%s/samples.data", dir);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	assert_int_equal(truncate(path, size - 5), 0);
+	r = open_report(dir, false);
+	rpt_summary(r, &s);
+	assert_true(s.damaged_at > 0);
+	assert_non_null(s.damage);
+	assert_int_equal(s.samples, 8); /* the cut record was the LOST one */
+	rpt_free(r);
+	rm_session(dir);
+}
+
+static void test_not_a_session(void **state)
+{
+	struct rpt_options o = { .cutoff = 10 };
+	struct rpt *r = (struct rpt *)1;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rpt_open(&r, "/tmp", &o, err, sizeof(err)), -ENOENT);
+	assert_null(r);
+	assert_non_null(strstr(err, "not a uprof session"));
+}
+
+static void test_hash_grows_and_finds(void **state)
+{
+	struct rpt_hash h = { 0 };
+
+	(void)state;
+	for (uint64_t i = 0; i < 10000; i++)
+		*rpt_hash_slot(&h, i, i * 7, i ^ 3) += i + 1;
+	assert_int_equal(h.n, 10000);
+	for (uint64_t i = 0; i < 10000; i++)
+		assert_int_equal(*rpt_hash_find(&h, i, i * 7, i ^ 3), i + 1);
+	assert_null(rpt_hash_find(&h, 1, 2, 3));
+	rpt_hash_release(&h);
+	rpt_hash_release(&h);
+	assert_null(rpt_hash_find(&h, 0, 0, 3));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_functions_processes_threads),
+		cmocka_unit_test(test_csv_layout),
+		cmocka_unit_test(test_cut_file_reports_damage),
+		cmocka_unit_test(test_not_a_session),
+		cmocka_unit_test(test_hash_grows_and_finds),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

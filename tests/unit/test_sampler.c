@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/sampler: CPU lists, the ring reader on a hand-made ring (wrap-around, lost
+ * records, a failing sink), the start gate and exec errors, and a live run of the real
+ * cpu-clock event on a real child (software events: no PMU needed).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pmc/pmc.h"
+#include "sampler/internal.h"
+
+static void test_cpulist(void **state)
+{
+	int cpus[16];
+
+	(void)state;
+	assert_int_equal(smp_parse_cpulist("0-3,8,10-11\n", 12, cpus, 16), 7);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[3], 3);
+	assert_int_equal(cpus[4], 8);
+	assert_int_equal(cpus[6], 11);
+	assert_int_equal(smp_parse_cpulist("5", 1, cpus, 16), 1);
+	assert_int_equal(cpus[0], 5);
+	assert_int_equal(smp_parse_cpulist("", 0, cpus, 16), -EINVAL);
+	assert_int_equal(smp_parse_cpulist("3-1", 3, cpus, 16), -EINVAL);
+	assert_int_equal(smp_parse_cpulist("1,,2", 4, cpus, 16), -EINVAL);
+	assert_int_equal(smp_parse_cpulist("a", 1, cpus, 16), -EINVAL);
+	assert_int_equal(smp_parse_cpulist("0-99999", 7, cpus, 16), -EINVAL);
+	assert_int_equal(smp_parse_cpulist("0-20", 4, cpus, 16), -E2BIG);
+}
+
+static void test_online_cpus_from_fake_sysfs(void **state)
+{
+	char root[] = "/tmp/uprof-sysfs.XXXXXX", path[256];
+	int cpus[8];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/devices/system/cpu", root);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	strcat(path, "/online");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("2-3\n", f);
+	fclose(f);
+	setenv("UPROF_SYSFS_ROOT", root, 1);
+	assert_int_equal(smp_online_cpus(cpus, 8), 2);
+	assert_int_equal(cpus[0], 2);
+	unsetenv("UPROF_SYSFS_ROOT");
+	unlink(path);
+	assert_true(smp_online_cpus(cpus, 8) >= 1);
+}
+
+/* ---- a hand-made ring ---- */
+
+struct fake_ring {
+	struct perf_event_mmap_page page;
+	unsigned char data[256];
+};
+
+struct captured {
+	unsigned char buf[4096];
+	size_t len;
+	int calls;
+	int fail_at; /* fail the Nth call (1-based), 0 = never */
+};
+
+static int capture(void *arg, const void *records, size_t len)
+{
+	struct captured *c = arg;
+
+	if (++c->calls == c->fail_at)
+		return -ENOSPC;
+	memcpy(c->buf + c->len, records, len);
+	c->len += len;
+	return 0;
+}
+
+/* Put a record of @size bytes with @type at ring position @pos (absolute). */
+static void put_record(struct fake_ring *fr, uint64_t pos, uint32_t type, uint16_t size,
+		       unsigned char fill)
+{
+	unsigned char rec[128];
+	struct perf_event_header h = { type, 0, size };
+
+	memset(rec, fill, sizeof(rec));
+	memcpy(rec, &h, sizeof(h));
+	if (type == PERF_RECORD_LOST) {
+		uint64_t lost = 5;
+
+		memcpy(rec + 16, &lost, 8);
+	}
+	for (uint16_t i = 0; i < size; i++)
+		fr->data[(pos + i) % sizeof(fr->data)] = rec[i];
+}
+
+static void ring_init(struct smp_ring *r, struct fake_ring *fr)
+{
+	memset(fr, 0, sizeof(*fr));
+	r->page = &fr->page;
+	r->data = fr->data;
+	r->data_size = sizeof(fr->data);
+}
+
+static void test_ring_wraps_and_counts(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { .len = 0 };
+	unsigned char bounce[65536];
+	long n;
+
+	(void)state;
+	ring_init(&r, &fr);
+	/* start near the end so the second record wraps */
+	fr.page.data_tail = 200;
+	put_record(&fr, 200, PERF_RECORD_SAMPLE, 48, 0xa1);
+	put_record(&fr, 248, PERF_RECORD_SAMPLE, 48, 0xa2); /* 248..295 wraps at 256 */
+	put_record(&fr, 296, PERF_RECORD_LOST, 32, 0xa3);
+	fr.page.data_head = 328;
+	n = smp_ring_drain(&r, &st, bounce, capture, &c);
+	assert_int_equal(n, 128);
+	assert_int_equal(c.len, 128);
+	assert_int_equal(fr.page.data_tail, 328);
+	assert_int_equal(st.samples, 2);
+	assert_int_equal(st.lost, 5);
+	/* the wrapped record came out whole */
+	assert_int_equal(c.buf[48 + 8], 0xa2);
+	assert_int_equal(c.buf[48 + 47], 0xa2);
+	assert_int_equal(c.buf[96 + 8], 0xa3);
+	/* nothing new: nothing drained */
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), 0);
+}
+
+static void test_ring_sink_failure_keeps_unsent(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { .fail_at = 2 };
+	unsigned char bounce[65536];
+
+	(void)state;
+	ring_init(&r, &fr);
+	fr.page.data_tail = 200;
+	put_record(&fr, 200, PERF_RECORD_SAMPLE, 48, 1);
+	put_record(&fr, 248, PERF_RECORD_SAMPLE, 48, 2); /* wraps: flushes the run first */
+	fr.page.data_head = 296;
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), -ENOSPC);
+	/* the first record went out, the second did not and stays in the ring */
+	assert_int_equal(fr.page.data_tail, 248);
+}
+
+static void test_ring_bad_size_drops_rest(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { 0 };
+	unsigned char bounce[65536];
+
+	(void)state;
+	ring_init(&r, &fr);
+	put_record(&fr, 0, PERF_RECORD_SAMPLE, 48, 1);
+	put_record(&fr, 48, PERF_RECORD_SAMPLE, 4, 1); /* impossible size */
+	fr.page.data_head = 100;
+	assert_true(smp_ring_drain(&r, &st, bounce, capture, &c) >= 0);
+	assert_int_equal(fr.page.data_tail, 100);
+	assert_int_equal(c.len, 48);
+}
+
+/* ---- the gate and a live run ---- */
+
+static void test_exec_error_comes_back(void **state)
+{
+	struct smp_child c;
+	char *argv[] = { "/nonexistent/prog", NULL };
+	const char *what;
+	int status;
+
+	(void)state;
+	assert_int_equal(smp_child_spawn(&c, argv[0], argv, NULL), 0);
+	assert_int_equal(smp_child_release(&c, &what), -ENOENT);
+	assert_string_equal(what, "exec");
+	assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
+	assert_int_equal(WEXITSTATUS(status), 127);
+}
+
+static void test_chdir_error_comes_back(void **state)
+{
+	struct smp_child c;
+	char *argv[] = { "/bin/true", NULL };
+	const char *what;
+
+	(void)state;
+	assert_int_equal(smp_child_spawn(&c, argv[0], argv, "/nonexistent/dir"), 0);
+	assert_int_equal(smp_child_release(&c, &what), -ENOENT);
+	assert_string_equal(what, "chdir");
+	waitpid(c.pid, NULL, 0);
+}
+
+static void test_abort_unreleased_child(void **state)
+{
+	struct smp_child c;
+	char *argv[] = { "/bin/true", NULL };
+
+	(void)state;
+	assert_int_equal(smp_child_spawn(&c, argv[0], argv, NULL), 0);
+	smp_child_abort(&c);
+	assert_int_equal(c.pid, -1);
+	smp_child_abort(&c); /* twice is fine */
+}
+
+static int count_bytes(void *arg, const void *records, size_t len)
+{
+	(void)records;
+	*(size_t *)arg += len;
+	return 0;
+}
+
+static void test_live_cpu_clock_on_child(void **state)
+{
+	struct perf_event_attr attr;
+	struct smp_child c;
+	struct smp *s = NULL;
+	struct smp_stats st;
+	char *argv[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL };
+	const char *what;
+	size_t bytes = 0, nids;
+	int failed, ret, status;
+
+	(void)state;
+	pmc_timer_attr(&attr, 100000, true);
+	assert_int_equal(smp_child_spawn(&c, argv[0], argv, NULL), 0);
+	ret = smp_open(&s, &attr, 1, c.pid, NULL, &failed);
+	if (ret == -EACCES || ret == -EPERM || ret == -ENOENT) {
+		smp_child_abort(&c);
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	assert_non_null(smp_ids(s, 0, &nids));
+	assert_true(nids >= 1);
+	assert_int_equal(smp_child_release(&c, &what), 0);
+	while (waitpid(c.pid, &status, WNOHANG) == 0) {
+		usleep(10000);
+		assert_true(smp_drain(s, count_bytes, &bytes) >= 0);
+	}
+	assert_true(smp_drain(s, count_bytes, &bytes) >= 0);
+	smp_get_stats(s, &st);
+	assert_true(st.samples > 10);
+	assert_int_equal(st.bytes, bytes);
+	assert_int_equal(smp_disable(s), 0);
+	smp_close(s);
+	smp_close(NULL);
+}
+
+static void test_open_rejects_bad_pages(void **state)
+{
+	struct perf_event_attr attr;
+	struct smp_opts o = { .mmap_pages = 3 };
+	struct smp *s;
+	int failed;
+
+	(void)state;
+	pmc_timer_attr(&attr, 1000000, true);
+	assert_int_equal(smp_open(&s, &attr, 1, getpid(), &o, &failed), -EINVAL);
+	assert_null(s);
+}
+
+static void test_vdso_save(void **state)
+{
+	char path[] = "/tmp/uprof-vdso.XXXXXX";
+	unsigned char magic[4];
+	struct stat sb;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(smp_vdso_save(path), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(sb.st_size >= 4096);
+	fd = open(path, 0);
+	assert_int_equal(read(fd, magic, 4), 4);
+	close(fd);
+	assert_memory_equal(magic, "\177ELF", 4);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_online_cpus_from_fake_sysfs),
+		cmocka_unit_test(test_ring_wraps_and_counts),
+		cmocka_unit_test(test_ring_sink_failure_keeps_unsent),
+		cmocka_unit_test(test_ring_bad_size_drops_rest),
+		cmocka_unit_test(test_exec_error_comes_back),
+		cmocka_unit_test(test_chdir_error_comes_back),
+		cmocka_unit_test(test_abort_unreleased_child),
+		cmocka_unit_test(test_live_cpu_clock_on_child),
+		cmocka_unit_test(test_open_rejects_bad_pages),
+		cmocka_unit_test(test_vdso_save),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
