@@ -548,15 +548,25 @@ static struct sym *sym_find(struct dso *d, uint64_t vaddr)
 
 static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 {
-	char *demangled = NULL;
+	char *demangled = NULL, *bare = NULL;
+	const char *raw = s->raw, *at;
 	int status = -1;
 
 	if (s->name)
 		return s->name;
-	if (!strncmp(s->raw, "_Z", 2))
-		demangled = __cxa_demangle(s->raw, NULL, NULL, &status);
-	s->name = intern(st, status == 0 && demangled ? demangled : s->raw);
+	/* .dynsym names carry their symbol version ("clock_gettime@@GLIBC_2.17"); users
+	 * (and perf) call the function by its name */
+	at = strchr(raw, '@');
+	if (at && at != raw) {
+		bare = strndup(raw, (size_t)(at - raw));
+		if (bare)
+			raw = bare;
+	}
+	if (!strncmp(raw, "_Z", 2))
+		demangled = __cxa_demangle(raw, NULL, NULL, &status);
+	s->name = intern(st, status == 0 && demangled ? demangled : raw);
 	free(demangled);
+	free(bare);
 	/* out of memory: the raw name still lives as long as the symtab */
 	return s->name ? s->name : s->raw;
 }

@@ -549,6 +549,39 @@ static void test_ksyms_parse_bounds(void **state)
 	rpt_ksyms_release(&ks);
 }
 
+/* libc is stripped: its names come from .dynsym, where they carry a symbol version
+ * ("getpid@@GLIBC_2.2.5"); the report shows the plain name. */
+static void test_dynsym_version_stripped(void **state)
+{
+	uintptr_t fn = (uintptr_t)dlsym(RTLD_DEFAULT, "getpid");
+	char line[512], path[256] = "";
+	unsigned long long lo, hi, off;
+	struct rpt_symtab *st;
+	struct rpt_sym out;
+	FILE *f = fopen("/proc/self/maps", "r");
+	uint64_t file_off = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255s", &lo, &hi, &off, path) == 4 &&
+		    fn >= lo && fn < hi) {
+			file_off = fn - lo + off;
+			break;
+		}
+		path[0] = 0;
+	}
+	fclose(f);
+	if (!path[0])
+		skip();
+	st = rpt_symtab_new(NULL, NULL);
+	rpt_symtab_lookup(st, path, file_off, &out);
+	assert_true(out.resolved);
+	assert_null(strchr(out.name, '@'));
+	assert_non_null(strstr(out.name, "getpid"));
+	rpt_symtab_free(st);
+}
+
 static void test_free_null(void **state)
 {
 	(void)state;
@@ -573,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_ksyms_parse_bounds),
+		cmocka_unit_test(test_dynsym_version_stripped),
 		cmocka_unit_test(test_free_null),
 	};
 
