@@ -43,6 +43,7 @@ include lib/session/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/report/module.mk
+include lib/instrument/module.mk
 include cli/module.mk
 include tests/module.mk
 include tests/targets/module.mk

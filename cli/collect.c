@@ -30,6 +30,8 @@ static void collect_help(void)
 	       "  -d, --duration <s>     stop collecting after <s> seconds (fractions allowed)\n"
 	       "  -w, --working-dir <dir> the program's working directory\n"
 	       "  --no-inherit           do not follow threads and child processes\n"
+	       "  --start-paused         start with sampling paused; the program resumes it with\n"
+	       "                         amdProfileResume() (AMDProfileController.h)\n"
 	       "  -b, --terminate        kill the program when collection ends early (-d, signal)\n"
 	       "  -m, --mmap-pages <n>   ring buffer pages per CPU, a power of two (default 128)\n"
 	       "  -h, --help             this text\n\n"
@@ -37,7 +39,7 @@ static void collect_help(void)
 	       "uprof exits with the program's exit status (128+N if signal N killed it).\n");
 }
 
-enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT };
+enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -46,6 +48,7 @@ static const struct option collect_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "working-dir", required_argument, NULL, 'w' },
 	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
 	{ "terminate", no_argument, NULL, 'b' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
@@ -109,6 +112,9 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case OPT_NO_INHERIT:
 			st->no_inherit = true;
+			break;
+		case OPT_START_PAUSED:
+			st->start_paused = true;
 			break;
 		case 'b':
 			st->terminate = true;
@@ -304,12 +310,12 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 			 in->kernel, sizeof(in->kernel), in->os, sizeof(in->os));
 	in->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	in->nevents = 1;
-	snprintf(ev->name, sizeof(ev->name), "%s", pmc_attr_name(&st->attr));
-	ev->type = st->attr.type;
-	ev->config = st->attr.config;
-	ev->period = st->attr.sample_period;
-	ev->exclude_kernel = st->attr.exclude_kernel;
-	ev->exclude_user = st->attr.exclude_user;
+	snprintf(ev->name, sizeof(ev->name), "%s", pmc_attr_name(&st->attrs[COLLECT_TIMER]));
+	ev->type = st->attrs[COLLECT_TIMER].type;
+	ev->config = st->attrs[COLLECT_TIMER].config;
+	ev->period = st->attrs[COLLECT_TIMER].sample_period;
+	ev->exclude_kernel = st->attrs[COLLECT_TIMER].exclude_kernel;
+	ev->exclude_user = st->attrs[COLLECT_TIMER].exclude_user;
 	in->exit_code = -1;
 	in->collector_pid = (int)getpid();
 	in->status = SES_STATUS_RUNNING;
@@ -328,7 +334,7 @@ static int explain_open_error(struct collect_state *st, int err)
 	case EOPNOTSUPP:
 	case ENODEV:
 		return cli_error(1, CMD, "the %s event is not supported by this kernel (%s)",
-				 pmc_attr_name(&st->attr), strerror(-err));
+				 pmc_attr_name(&st->attrs[COLLECT_TIMER]), strerror(-err));
 	case EMFILE:
 		return cli_error(1, CMD, "too many open files; raise 'ulimit -n'");
 	case ENOMEM:
@@ -337,7 +343,7 @@ static int explain_open_error(struct collect_state *st, int err)
 				 "kernel.perf_event_mlock_kb",
 				 strerror(-err));
 	default:
-		return cli_error(1, CMD, "cannot open the %s event: %s", pmc_attr_name(&st->attr),
+		return cli_error(1, CMD, "cannot open the %s event: %s", pmc_attr_name(&st->attrs[COLLECT_TIMER]),
 				 strerror(-err));
 	}
 }
@@ -349,12 +355,16 @@ static int open_events(struct collect_state *st)
 	struct smp_opts opts = { .mmap_pages = st->mmap_pages };
 	int failed, ret;
 
-	pmc_timer_attr(&st->attr, st->period_ns, st->config.user_only);
-	st->attr.inherit = !st->no_inherit;
-	ret = smp_open(&st->smp, &st->attr, 1, st->child.pid, &opts, &failed);
-	if ((ret == -EACCES || ret == -EPERM) && !st->attr.exclude_kernel) {
-		st->attr.exclude_kernel = 1;
-		ret = smp_open(&st->smp, &st->attr, 1, st->child.pid, &opts, &failed);
+	pmc_tracking_attr(&st->attrs[COLLECT_TRACKING]);
+	pmc_timer_attr(&st->attrs[COLLECT_TIMER], st->period_ns, st->config.user_only);
+	for (int i = 0; i < COLLECT_NATTRS; i++)
+		st->attrs[i].inherit = !st->no_inherit;
+	/* --start-paused: the timer stays off until the program's first resume */
+	st->attrs[COLLECT_TIMER].enable_on_exec = !st->start_paused;
+	ret = smp_open(&st->smp, st->attrs, COLLECT_NATTRS, st->child.pid, &opts, &failed);
+	if ((ret == -EACCES || ret == -EPERM) && !st->attrs[COLLECT_TIMER].exclude_kernel) {
+		st->attrs[COLLECT_TIMER].exclude_kernel = 1;
+		ret = smp_open(&st->smp, st->attrs, COLLECT_NATTRS, st->child.pid, &opts, &failed);
 		if (!ret)
 			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
 				      "user code only");
@@ -369,6 +379,13 @@ static int start(struct collect_state *st, int argc, char **argv)
 	const uint64_t *ids;
 	int ret;
 
+	/* every process of the run inherits the token; their control pages carry it */
+	snprintf(st->token, sizeof(st->token), "%d.%lld", (int)getpid(),
+		 (long long)cli_now_ns(CLOCK_MONOTONIC));
+	setenv("UPROF_SESSION", st->token, 1);
+	ret = collect_pages_start(st);
+	if (ret)
+		return cli_error(1, CMD, "cannot set up instrumentation: %s", strerror(-ret));
 	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
 	if (ret)
 		return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path, strerror(-ret));
@@ -388,8 +405,10 @@ static int start(struct collect_state *st, int argc, char **argv)
 				strerror(errno));
 		goto fail;
 	}
-	ids = smp_ids(st->smp, 0, &nids);
-	ses_writer_add_attr(st->writer, &st->attr, ids, nids);
+	for (int i = 0; i < COLLECT_NATTRS; i++) {
+		ids = smp_ids(st->smp, i, &nids);
+		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
+	}
 	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);
 	smp_vdso_save(vdso); /* best effort: without it report reads its own vDSO */
 	return -1;
@@ -401,7 +420,7 @@ fail:
 /* A run that never started leaves nothing behind: no empty session to trip over. */
 static void remove_session_dir(const struct collect_state *st)
 {
-	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, "vdso.so",
+	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, "vdso.so", SES_PAUSES_FILE,
 					     "." SES_INFO_FILE ".tmp" };
 	char path[PATH_MAX + 32];
 
@@ -438,6 +457,7 @@ int cmd_collect(int argc, char **argv)
 		ret = collect_run(&st);
 	else
 		st.never_started = true;
+	collect_pages_stop(&st, 0);
 	ses_writer_close(st.writer);
 	smp_close(st.smp);
 	if (st.never_started)

@@ -11,6 +11,10 @@
 #include <limits.h>
 #include <signal.h>
 
+enum { COLLECT_TRACKING, COLLECT_TIMER, COLLECT_NATTRS };
+
+struct collect_pages; /* collect_pages.c */
+
 struct collect_state {
 	/* options */
 	const char *config_name;
@@ -19,6 +23,7 @@ struct collect_state {
 	const char *interval_arg;
 	double duration_s;	/* 0 = until the program exits */
 	bool no_inherit;
+	bool start_paused;
 	bool terminate;
 	size_t mmap_pages;
 	char **prog_argv;	/* borrowed from main's argv */
@@ -28,7 +33,7 @@ struct collect_state {
 	uint64_t period_ns;
 	char prog_path[PATH_MAX];
 	char session_dir[PATH_MAX];
-	struct perf_event_attr attr;
+	struct perf_event_attr attrs[2]; /* [COLLECT_TRACKING], [COLLECT_TIMER] */
 
 	/* run */
 	struct ses_info info;
@@ -42,9 +47,24 @@ struct collect_state {
 	int stop_signal;	/* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
 	bool never_started;	/* the program could not be started: remove the session */
+	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
+	struct collect_pages *pages;
 };
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);
+
+/*
+ * collect_pages.c: the control pages of instrumented processes of the run. Found through
+ * inotify on /dev/shm; each gets a thread that applies pause/resume to the kernel events,
+ * acknowledges strict callers and drains task records into instrument/<pid>.tasks.
+ */
+int collect_pages_start(struct collect_state *st);
+int collect_pages_fd(const struct collect_state *st);	/* inotify fd to poll, or -1 */
+bool collect_pages_busy(const struct collect_state *st); /* pages still being looked for */
+void collect_pages_poll(struct collect_state *st);
+/* Stop the threads, drain what is left, write pauses.csv; fills info's pause_total_ns and
+ * lost_task_records. @end_mono closes an open pause. */
+void collect_pages_stop(struct collect_state *st, int64_t end_mono);
 
 #endif

@@ -134,11 +134,14 @@ static void loop(struct collect_state *st, int64_t start_mono)
 	int64_t last_shown = -1;
 	int n;
 
-	n = smp_pollfds(st->smp, fds, MAX_POLLFDS - 1);
+	n = smp_pollfds(st->smp, fds, MAX_POLLFDS - 2);
 	fds[n++] = (struct pollfd){ .fd = st->sigfd, .events = POLLIN };
+	if (collect_pages_fd(st) >= 0)
+		fds[n++] = (struct pollfd){ .fd = collect_pages_fd(st), .events = POLLIN };
 	for (;;) {
 		int64_t now = cli_now_ns(CLOCK_MONOTONIC);
-		int timeout = POLL_MS;
+		/* a control page being published is retried soon, not in 100 ms */
+		int timeout = collect_pages_busy(st) ? 2 : POLL_MS;
 
 		if (deadline) {
 			if (now >= deadline)
@@ -153,6 +156,7 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		if (poll(fds, n, timeout) < 0 && errno != EINTR)
 			break;
 		handle_signals(st);
+		collect_pages_poll(st);
 		drain(st);
 		if (st->child_exited || st->stop_signal || st->write_failed)
 			break;
@@ -268,8 +272,9 @@ int collect_run(struct collect_state *st)
 		st->never_started = true;
 		return 1;
 	}
-	fprintf(stderr, "Profiling started: %s every %.3g ms, target pid %d\n",
-		pmc_attr_name(&st->attr), (double)st->period_ns / 1e6, st->child.pid);
+	fprintf(stderr, "Profiling started%s: %s every %.3g ms, target pid %d\n",
+		st->start_paused ? " (paused until the program resumes it)" : "",
+		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6, st->child.pid);
 	loop(st, start_mono);
 	/* the collection ends here: what happens while the target is wound down is not
 	 * part of the profile */
@@ -278,5 +283,6 @@ int collect_run(struct collect_state *st)
 	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
 	if (st->stop_signal || (!st->child_exited && st->terminate))
 		settle_child(st);
+	collect_pages_stop(st, st->info.end_mono_ns);
 	return finish(st);
 }

@@ -22,12 +22,19 @@
 #define PMC_TIMER_MAX_NS 3600000000000ULL
 
 /*
- * Fill @attr (zeroed first) for CPU_TIME sampling every @period_ns of CPU time, with the
- * side-band records needed to symbolize later (MMAP2, COMM, FORK/EXIT), CLOCK_MONOTONIC
- * time stamps, and disabled until the target's exec (enable_on_exec). @user_only
- * excludes kernel samples.
+ * Fill @attr (zeroed first) for CPU_TIME sampling every @period_ns of CPU time, with
+ * CLOCK_MONOTONIC time stamps, inherited by threads and children, disabled until the
+ * target's exec (enable_on_exec). @user_only excludes kernel samples.
  */
 void pmc_timer_attr(struct perf_event_attr *attr, uint64_t period_ns, bool user_only);
+
+/*
+ * Fill @attr for the tracking event: a dummy software event that samples nothing and
+ * carries the side-band records report needs (MMAP2, COMM, FORK/EXIT). Kept apart from
+ * the sampling events so these can be paused while mappings are still recorded (perf
+ * does the same).
+ */
+void pmc_tracking_attr(struct perf_event_attr *attr);
 
 /* Name shown for an attr in reports and session.ini ("CPU_TIME" for the timer). */
 const char *pmc_attr_name(const struct perf_event_attr *attr);

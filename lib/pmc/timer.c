@@ -21,6 +21,25 @@ void pmc_timer_attr(struct perf_event_attr *attr, uint64_t period_ns, bool user_
 	attr->inherit = 1;
 	attr->exclude_kernel = user_only;
 	attr->exclude_hv = 1;
+	attr->sample_id_all = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->watermark = 1;
+	attr->wakeup_watermark = 64 * 1024;
+}
+
+void pmc_tracking_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->sample_period = 1;
+	attr->sample_type = PMC_SAMPLE_TYPE;
+	attr->disabled = 1;
+	attr->enable_on_exec = 1;
+	attr->inherit = 1;
+	attr->exclude_hv = 1;
 	attr->mmap = 1;
 	attr->mmap2 = 1;
 	attr->comm = 1;
@@ -39,6 +58,8 @@ const char *pmc_attr_name(const struct perf_event_attr *attr)
 		return "CPU_TIME";
 	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_TASK_CLOCK)
 		return "CPU_TIME";
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
+		return "TRACKING";
 	return "EVENT";
 }
 

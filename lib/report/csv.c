@@ -109,7 +109,8 @@ static void write_details(const struct rpt *r, FILE *f)
 	kv(f, "Profile End Time", end);
 	kvf(f, "Profile Duration", "%.3f seconds",
 	    in->end_mono_ns > in->start_mono_ns ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0.0);
-	kvf(f, "Pause Duration", "%.3f seconds", (double)in->pause_total_ns / 1e9);
+	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
+	kvf(f, "Number Of Pauses", "%zu", s.npauses);
 	kv(f, "Data Folder", r->dir);
 	kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
 	kv(f, "Call Stack Sampling", "False");
@@ -140,6 +141,17 @@ static void write_details(const struct rpt *r, FILE *f)
 		    s.damaged_at, s.damage ? s.damage : "?");
 	if (s.unparsable)
 		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
+	if (s.paused_samples)
+		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
+	if (s.has_tasks) {
+		kvf(f, "Task Instances", "%" PRIu64, s.task_instances);
+		kvf(f, "Lost Task Records", "%" PRIu64, s.task_lost);
+		if (s.task_malformed)
+			kvf(f, "Malformed Task Records", "%" PRIu64 " skipped", s.task_malformed);
+		if (s.task_comma)
+			kvf(f, "Task Names With A Comma", "%" PRIu64 " records skipped (first: %s)",
+			    s.task_comma, s.task_comma_name);
+	}
 }
 
 static void write_snapshot(const struct rpt *r, FILE *f)
@@ -189,11 +201,61 @@ static void thread_row(const struct rpt *r, FILE *f, int thread, uint64_t sample
 	fprintf(f, ",\"%d\",%.4f\n", r->world.threads[thread].tid, secs(r, samples));
 }
 
+#define TASK_HEADER "DOMAIN,TASK,TASK COUNT,ELAPSED TIME(seconds)," EVENT "\n"
+
+static void task_row(FILE *f, const char *domain, const char *name, uint64_t count,
+		     double elapsed, double cpu)
+{
+	quoted(f, domain);
+	fputc(',', f);
+	quoted(f, name);
+	fprintf(f, ",%" PRIu64 ",%.4f,%.4f\n", count, elapsed, cpu);
+}
+
+/* Task summary of one process or thread: (owner, item) entries of @h. */
+static int write_task_summary(const struct rpt *r, FILE *f, const struct rpt_hash *h,
+			      uint64_t owner)
+{
+	struct rpt_sorted *v;
+	int n = 0;
+
+	if (!r->has_tasks)
+		return 0;
+	v = malloc(sizeof(*v) * (h->n ? h->n : 1));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->e[i].used && h->e[i].a == owner)
+			v[n++] = (struct rpt_sorted){ (int)h->e[i].b, h->e[i].val };
+	/* by CPU_TIME, then elapsed: val is an index into tstats */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			const struct rpt_task_stat *a = &r->tstats[v[j].samples - 1];
+			const struct rpt_task_stat *b = &r->tstats[v[j - 1].samples - 1];
+			struct rpt_sorted t;
+
+			if (a->samples < b->samples ||
+			    (a->samples == b->samples && a->elapsed_ns <= b->elapsed_ns))
+				break;
+			t = v[j], v[j] = v[j - 1], v[j - 1] = t;
+		}
+	fprintf(f, "\nTASK SUMMARY\n" TASK_HEADER);
+	for (int i = 0; i < limit(r, n); i++) {
+		const struct rpt_task_stat *st = &r->tstats[v[i].samples - 1];
+		const struct rpt_task_item *it = &r->items[v[i].item];
+
+		task_row(f, it->domain, it->name, st->count, (double)st->elapsed_ns / 1e9,
+			 secs(r, st->samples));
+	}
+	free(v);
+	return 0;
+}
+
 static int write_top(const struct rpt *r, FILE *f)
 {
 	struct rpt_row *rows;
 	int n, max = r->opts.cutoff > 0 ? r->opts.cutoff : 1 << 30;
-	int total = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads;
+	int total = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads + 1;
 
 	rows = malloc(sizeof(*rows) * (size_t)(total ? total : 1));
 	if (!rows)
@@ -226,6 +288,18 @@ static int write_top(const struct rpt *r, FILE *f)
 		fprintf(f, ",\"%d\",%.4f\n", rows[i].id, rows[i].seconds);
 	}
 	free(rows);
+	if (r->has_tasks) {
+		rows = malloc(sizeof(*rows) * (size_t)(r->nitems ? r->nitems : 1));
+		if (!rows)
+			return -ENOMEM;
+		title(r, f, "TASKS");
+		fprintf(f, TASK_HEADER);
+		n = rpt_rows(r, RPT_TASKS, rows, r->opts.cutoff > 0 ? r->opts.cutoff : r->nitems);
+		for (int i = 0; i < n; i++)
+			task_row(f, rows[i].module, rows[i].name, rows[i].count, rows[i].elapsed,
+				 rows[i].seconds);
+		free(rows);
+	}
 	return 0;
 }
 
@@ -279,6 +353,8 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
 	if (!n)
 		n = write_tally(r, f, &r->proc_func, proc, func_row);
+	if (!n)
+		n = write_task_summary(r, f, &r->proc_task, (uint32_t)w->procs[proc].pid);
 	return n;
 }
 
@@ -295,6 +371,8 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
 	if (!n)
 		n = write_tally(r, f, &r->thread_func, thread, func_row);
+	if (!n)
+		n = write_task_summary(r, f, &r->thread_task, r->world.threads[thread].tid);
 	return n;
 }
 

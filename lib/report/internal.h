@@ -103,7 +103,60 @@ struct rpt {
 	uint64_t samples, lost, unparsable, damaged_at;
 	const char *damage;
 	int ncpu_mask;
+
+	/* pauses.c: paused intervals, merged and sorted */
+	struct rpt_span *pauses;
+	size_t npauses, pause_rows;
+	int64_t pause_total_ns;
+	uint64_t paused_samples; /* samples dropped because they fell in a pause */
+
+	/* tasks.c */
+	bool has_tasks;
+	struct rpt_sample_time *stimes; /* (tid, time) of every kept sample, when tasks exist */
+	size_t nstimes, capstimes;
+	struct rpt_task_item *items;
+	int nitems, capitems;
+	struct rpt_task_stat *tstats;
+	size_t ntstats, captstats;
+	struct rpt_hash item_index, proc_task, thread_task, strpool;
+	char **strs;
+	size_t nstrs, capstrs;
+	uint64_t task_instances, task_lost, task_malformed, task_comma;
+	char task_comma_name[64];
 };
+
+/* ---- pauses.c ---- */
+struct rpt_span {
+	int64_t from, to;
+};
+/* Read pauses.csv if present. 0, or -errno with @err naming the file and line. */
+int rpt_pauses_load(struct rpt *r, char *err, size_t errlen);
+bool rpt_paused_at(const struct rpt *r, uint64_t t);
+/* Does any paused interval meet [from, to]? */
+bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to);
+
+/* ---- tasks.c ---- */
+struct rpt_sample_time {
+	uint32_t tid;
+	uint64_t time;
+};
+
+struct rpt_task_item {
+	const char *domain, *name; /* interned */
+	uint64_t count, elapsed_ns, samples;
+};
+
+struct rpt_task_stat {
+	uint64_t count, elapsed_ns, samples;
+};
+
+/* Does the session have instrument/ files? (decides whether sample times are kept) */
+bool rpt_tasks_present(const char *dir);
+/* Remember a kept sample's time for CPU_TIME of tasks. 0 or -ENOMEM. */
+int rpt_tasks_note_sample(struct rpt *r, uint32_t tid, uint64_t time);
+/* Read instrument/<pid>.tasks files, match begins and ends, tally. 0 or -errno. */
+int rpt_tasks_load(struct rpt *r, char *err, size_t errlen);
+void rpt_tasks_release(struct rpt *r);
 
 /* aggregate.c: symbolize addr_counts and fill funcs and the per-X tallies. */
 int rpt_aggregate(struct rpt *r);

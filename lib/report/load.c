@@ -69,6 +69,12 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	}
 	if (s.pid == (uint32_t)-1 || s.tid == (uint32_t)-1)
 		return 0; /* idle / no task: not the target's time */
+	if (rpt_paused_at(r, s.time)) {
+		r->paused_samples++;
+		return 0;
+	}
+	if (r->has_tasks && rpt_tasks_note_sample(r, s.tid, s.time))
+		return -ENOMEM;
 	if (s.cpumode == PERF_RECORD_MISC_KERNEL || s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		module = RPT_MODULE_KERNEL;
 		addr = s.ip;
@@ -192,6 +198,10 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	}
 	settle_status(&r->info);
+	ret = rpt_pauses_load(r, err, errlen);
+	if (ret)
+		goto fail;
+	r->has_tasks = rpt_tasks_present(dir);
 	ret = rpt_world_init(&r->world);
 	if (ret)
 		goto fail;
@@ -204,6 +214,9 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (ret)
 		goto fail;
 	ret = rpt_aggregate(r);
+	if (ret)
+		goto fail;
+	ret = rpt_tasks_load(r, err, errlen);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -229,5 +242,7 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->thread_func);
 	rpt_hash_release(&r->thread_module);
 	rpt_hash_release(&r->module_func);
+	rpt_tasks_release(r);
+	free(r->pauses);
 	free(r);
 }

@@ -53,18 +53,29 @@ struct rpt_summary {
 	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
 	bool interrupted;		/* collect did not finish (killed) */
 	int nprocesses, nthreads;
+	double pause_s;			/* paused time, merged over all processes */
+	size_t npauses;			/* rows of pauses.csv */
+	uint64_t paused_samples;	/* samples dropped because they fell in a pause */
+	bool has_tasks;			/* the session has instrument/ records */
+	uint64_t task_instances;	/* matched task and event instances */
+	uint64_t task_lost;		/* records the targets' full rings dropped */
+	uint64_t task_malformed;	/* records or files that could not be used */
+	uint64_t task_comma;		/* records refused for a comma in a name */
+	const char *task_comma_name;	/* the first such name */
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
 
-enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS };
+enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS, RPT_TASKS };
 
 struct rpt_row {
 	const char *name;	/* function, "comm (PID:n)", module path, thread name */
-	const char *module;	/* functions only */
+	const char *module;	/* functions only; the domain for tasks */
 	int id;			/* pid or tid where it applies */
 	double seconds;		/* CPU_TIME */
 	uint64_t samples;
+	uint64_t count;		/* tasks: instances */
+	double elapsed;		/* tasks: seconds */
 	char buf[96];		/* holds name where it is built (processes, threads) */
 };
 

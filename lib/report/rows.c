@@ -25,6 +25,26 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	if (r->info.target_cpu_ns > 0)
 		s->achieved_hz = (double)r->samples / ((double)r->info.target_cpu_ns / 1e9);
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
+	s->pause_s = (double)r->pause_total_ns / 1e9;
+	s->npauses = r->pause_rows;
+	s->paused_samples = r->paused_samples;
+	s->has_tasks = r->has_tasks;
+	s->task_instances = r->task_instances;
+	s->task_lost = r->task_lost > r->info.lost_task_records ? r->task_lost
+								  : r->info.lost_task_records;
+	s->task_malformed = r->task_malformed;
+	s->task_comma = r->task_comma;
+	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
+	/* with pauses, the rate is over the CPU time of the unpaused share of the run */
+	if (r->info.target_cpu_ns > 0 && r->pause_total_ns > 0 &&
+	    r->info.end_mono_ns > r->info.start_mono_ns) {
+		double run = (double)(r->info.end_mono_ns - r->info.start_mono_ns);
+		double live = run - (double)r->pause_total_ns;
+
+		s->achieved_hz = live > 0 ? (double)r->samples /
+					    ((double)r->info.target_cpu_ns / 1e9 * live / run)
+					  : 0;
+	}
 	for (int i = 0; i < r->world.nprocs; i++)
 		s->nprocesses += r->world.procs[i].samples > 0;
 	for (int i = 0; i < r->world.nthreads; i++)
@@ -50,7 +70,8 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 	const struct rpt_world *w = &r->world;
 	int n = sec == RPT_FUNCTIONS ? r->nfuncs
 		: sec == RPT_PROCESSES ? w->nprocs
-		: sec == RPT_MODULES ? w->nmodules : w->nthreads;
+		: sec == RPT_MODULES ? w->nmodules
+		: sec == RPT_TASKS ? r->nitems : w->nthreads;
 	struct keyed *k = malloc(sizeof(*k) * (n ? n : 1));
 	int out = 0;
 
@@ -59,12 +80,14 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 	for (int i = 0; i < n; i++) {
 		uint64_t s = sec == RPT_FUNCTIONS ? r->funcs[i].samples
 			     : sec == RPT_PROCESSES ? w->procs[i].samples
-			     : sec == RPT_MODULES ? w->modules[i].samples : w->threads[i].samples;
+			     : sec == RPT_MODULES ? w->modules[i].samples
+			     : sec == RPT_TASKS ? r->items[i].samples : w->threads[i].samples;
 
 		k[i] = (struct keyed){ i, s };
 	}
 	qsort(k, n, sizeof(*k), cmp_keyed);
-	for (int i = 0; i < n && out < max && k[i].samples; i++, out++) {
+	/* tasks are listed even with no samples: a sleeping task still has an elapsed time */
+	for (int i = 0; i < n && out < max && (k[i].samples || sec == RPT_TASKS); i++, out++) {
 		struct rpt_row *row = &rows[out];
 		int idx = k[i].idx;
 
@@ -88,6 +111,12 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 			rpt_thread_name(r, idx, row->buf, sizeof(row->buf));
 			row->name = row->buf;
 			row->id = w->threads[idx].tid;
+			break;
+		case RPT_TASKS:
+			row->name = r->items[idx].name;
+			row->module = r->items[idx].domain;
+			row->count = r->items[idx].count;
+			row->elapsed = (double)r->items[idx].elapsed_ns / 1e9;
 			break;
 		}
 	}

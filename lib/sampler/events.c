@@ -172,6 +172,22 @@ int smp_disable(struct smp *s)
 	return ioctl_all(s, PERF_EVENT_IOC_DISABLE);
 }
 
+int smp_set_enabled(struct smp *s, int i, bool on)
+{
+	int ret = 0;
+
+	if (i < 0 || i >= s->nattrs)
+		return -EINVAL;
+	for (int c = 0; c < s->ncpus; c++) {
+		int r = smp_sys_ioctl(s->fds[i * s->ncpus + c],
+				      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+
+		if (r && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
 int smp_pollfds(const struct smp *s, struct pollfd *fds, int max)
 {
 	int n = 0;

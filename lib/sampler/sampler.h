@@ -44,6 +44,9 @@ const uint64_t *smp_ids(const struct smp *s, int i, size_t *n);
 /* Enable or disable every event now (ioctl on each fd). 0 or -errno. */
 int smp_enable(struct smp *s);
 int smp_disable(struct smp *s);
+/* The same for the events of attr @i only (pause/resume of sampling, while the tracking
+ * event keeps recording mappings). Safe to call from any thread. */
+int smp_set_enabled(struct smp *s, int i, bool on);
 
 /* The ring fds, to poll for POLLIN; @max entries at most. Returns how many. */
 int smp_pollfds(const struct smp *s, struct pollfd *fds, int max);
@@ -90,6 +93,47 @@ int smp_child_release(struct smp_child *c, const char **what);
 
 /* Kill a child that never got released and reap it. */
 void smp_child_abort(struct smp_child *c);
+
+/* ---- control pages of instrumented processes (lib/instrument/ctlpage.h) ----
+ *
+ * The profiler side. Every field of a page is untrusted: the layout is validated once
+ * and copied, strings are copied out before use, records are bounds-checked, and every
+ * loop is bounded, so a target scribbling on its page cannot crash or hang us.
+ */
+struct smp_page;
+struct uprof_ctl_record;
+
+/* Map /dev/shm/uprof.<@pid> and validate it. @session (borrowed, may be NULL) must match
+ * the page's session token when given. 0, -ENOENT (no page), -EAGAIN (not published
+ * yet: retry), -EINVAL (malformed, or another session's), -errno. On success the page is
+ * marked attached with @generation. */
+int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
+
+/* Detach and unmap. NULL is fine. */
+void smp_page_close(struct smp_page *p);
+
+int smp_page_pid(const struct smp_page *p);
+
+/* Copy strings published since the last call; @fn gets each new (id, bytes, length).
+ * Returns how many, or -errno from @fn. */
+typedef int (*smp_page_str_fn)(void *arg, uint32_t id, const char *s, size_t len);
+int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg);
+
+/* Take up to one ring's worth of records from the task ring (@pauses false) or the
+ * pause ring; @fn gets a validated private copy of each. Returns the number taken. */
+typedef void (*smp_page_rec_fn)(void *arg, const struct uprof_ctl_record *rec);
+long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg);
+
+/* Wait up to @timeout_ms for the target to signal (strict request, exit). Returns true
+ * if it did. */
+bool smp_page_wait(struct smp_page *p, int timeout_ms);
+
+/* Tell strict callers that everything requested so far is applied. */
+void smp_page_ack(struct smp_page *p);
+
+void smp_page_set_active(struct smp_page *p, bool active);
+bool smp_page_exiting(const struct smp_page *p);
+void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names);
 
 /* ---- side files ---- */
 

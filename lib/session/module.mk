@@ -1,4 +1,5 @@
-SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c
+SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c \
+	lib/session/tasks.c lib/session/pauses.c
 SESSION_LIB := $(BUILD)/lib/libuprof_session.a
 $(SESSION_LIB): $(call objs,$(SESSION_SRCS))
 	@mkdir -p $(dir $@)

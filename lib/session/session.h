@@ -182,4 +182,83 @@ int ses_reader_sample(const struct ses_reader *r, const struct ses_record *rec,
 int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *rec,
 			 struct ses_sample_id *id);
 
+/* ---- instrument/<pid>.tasks: records drained from one instrumented process ---------
+ *
+ * Little-endian. Header (24 bytes): "UPTASKS1", u32 version (1), u32 header size (24),
+ * i32 pid, u32 reserved. Then entries, each a multiple of 8 bytes:
+ *   u32 type, u32 size (the whole entry)
+ *   SES_TASKS_STRING   u32 id, u32 length, the bytes (no NUL), zero padding
+ *   SES_TASKS_RECORD   u64 time_ns, u32 tid, u16 kind, u16 how, u32 domain id, u32 name id
+ *                      (kind and how as in lib/instrument/ctlpage.h; ids name STRING
+ *                      entries that come earlier in the file, 0 = none)
+ *   SES_TASKS_DROPPED  u64 records dropped by the target's full ring, u64 names dropped
+ *                      by its full string table (cumulative: the last one counts)
+ * Unknown types are skipped, so later versions can add entries. A file cut short reads
+ * up to its last whole entry.
+ */
+#define SES_TASKS_DIR "instrument"
+#define SES_TASKS_MAGIC "UPTASKS1"
+#define SES_TASKS_STRING 1
+#define SES_TASKS_RECORD 2
+#define SES_TASKS_DROPPED 3
+#define SES_TASKS_MAX_STRING 4096
+
+struct ses_task_record {
+	uint64_t time_ns;
+	uint32_t tid;
+	uint16_t kind;
+	uint16_t how;
+	uint32_t domain; /* string ids */
+	uint32_t name;
+};
+
+struct ses_tasks_writer;
+
+/* Create @dir/instrument/<pid>.tasks. NULL with errno set. */
+struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid);
+int ses_tasks_write_string(struct ses_tasks_writer *w, uint32_t id, const char *s, size_t len);
+int ses_tasks_write_record(struct ses_tasks_writer *w, const struct ses_task_record *rec);
+int ses_tasks_write_dropped(struct ses_tasks_writer *w, uint64_t records, uint64_t names);
+int ses_tasks_writer_flush(struct ses_tasks_writer *w);
+int ses_tasks_writer_close(struct ses_tasks_writer *w); /* NULL is fine */
+
+/* A parsed .tasks file. Strings are looked up by id with ses_tasks_string(). */
+struct ses_tasks {
+	int pid;
+	struct ses_task_record *records;
+	size_t nrecords;
+	uint64_t dropped_records, dropped_names;
+	uint64_t damaged_at; /* offset of the first unreadable byte, 0 = none */
+	const char *damage;
+	/* private */
+	struct ses_tasks_str *strs;
+	size_t nstrs, capstrs;
+	size_t caprecords;
+};
+
+/* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header;
+ * damage after the header only sets t->damaged_at. Free with ses_tasks_release(). */
+int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen);
+void ses_tasks_release(struct ses_tasks *t);
+/* The string @id, or NULL (unknown id). Owned by @t. */
+const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id);
+
+/* ---- pauses.csv: one row per paused interval ----------------------------------------
+ * "pid,paused_at_ns,resumed_at_ns,how" then rows; pid is a number or "all"; times are
+ * CLOCK_MONOTONIC ns; how is start-paused, api, api-strict or itt.
+ */
+#define SES_PAUSES_FILE "pauses.csv"
+#define SES_MAX_PAUSES 1000000
+
+struct ses_pause {
+	int pid; /* -1 = all */
+	int64_t paused_at, resumed_at;
+	char how[16];
+};
+
+int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n);
+/* Parse pauses.csv text into a malloc'ed array (*out, *n). -EINVAL with "line N: ..." */
+int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
+		     char *err, size_t errlen);
+
 #endif

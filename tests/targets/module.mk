@@ -21,3 +21,13 @@ $(TGT)/cxx_templ: tests/targets/cxx_templ.cpp
 	g++ $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS := $(TGT)/demo $(TGT)/multi $(TGT)/exec_child $(TGT)/libplugin.so $(TGT)/crash \
 	$(TGT)/cxx_templ
+# instrumented targets link the library just built (shared, found through rpath)
+INSTR_LINK = -I include -L$(BUILD)/lib -Wl,-rpath,$(abspath $(BUILD)/lib) -lAMDProfileController -lrt -pthread
+$(TGT)/pause: tests/targets/pause.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/pause
+$(TGT)/tasks: tests/targets/tasks.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/tasks

@@ -64,7 +64,8 @@ static void test_timer_attr(void **state)
 	assert_true(a.sample_type & PERF_SAMPLE_IDENTIFIER);
 	assert_true(a.sample_type & PERF_SAMPLE_TIME);
 	assert_true(a.disabled && a.enable_on_exec && a.inherit);
-	assert_true(a.mmap && a.mmap2 && a.comm && a.task && a.sample_id_all);
+	assert_false(a.mmap || a.mmap2 || a.comm || a.task); /* the tracking event's job */
+	assert_true(a.sample_id_all);
 	assert_true(a.use_clockid);
 	assert_int_equal(a.clockid, CLOCK_MONOTONIC);
 	assert_false(a.exclude_kernel);
@@ -77,6 +78,24 @@ static void test_timer_attr(void **state)
 	assert_string_equal(pmc_attr_name(&a), "EVENT");
 }
 
+static void test_tracking_attr(void **state)
+{
+	struct perf_event_attr a, t;
+
+	(void)state;
+	pmc_tracking_attr(&t);
+	pmc_timer_attr(&a, 1000000, false);
+	assert_int_equal(t.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(t.config, PERF_COUNT_SW_DUMMY);
+	assert_true(t.mmap && t.mmap2 && t.comm && t.comm_exec && t.task && t.sample_id_all);
+	assert_true(t.inherit && t.enable_on_exec && t.disabled);
+	/* one sample_id layout for every event of a session */
+	assert_int_equal(t.sample_type, a.sample_type);
+	assert_int_equal(t.use_clockid, a.use_clockid);
+	assert_int_equal(t.clockid, a.clockid);
+	assert_string_equal(pmc_attr_name(&t), "TRACKING");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -84,6 +103,7 @@ int main(void)
 		cmocka_unit_test(test_interval_rejects_garbage),
 		cmocka_unit_test(test_interval_range),
 		cmocka_unit_test(test_timer_attr),
+		cmocka_unit_test(test_tracking_attr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

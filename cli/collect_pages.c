@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect and the control pages of instrumented processes (DESIGN.md §5).
+ *
+ * Discovery: inotify on /dev/shm reports each new uprof.<pid>; a page is taken when its
+ * session token is ours (every process of the run inherits UPROF_SESSION). A page is
+ * created empty and published a moment later, so a page that is not ready yet is retried.
+ *
+ * One thread per page waits on the page's request futex (or 10 ms), then: applies the
+ * pause/resume records to the kernel events (the latest call by time stamp wins, across
+ * all processes of the run), acknowledges strict callers, and drains task records and
+ * new strings into instrument/<pid>.tasks. Pause intervals go to pauses.csv at the end.
+ */
+#include "cli/collect.h"
+#include "instrument/ctlpage.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SHM_DIR "/dev/shm"
+#define MAX_PAGES 4096
+#define MAX_PENDING 64
+#define WAIT_MS 10
+
+struct pause_event {
+	int64_t time;
+	int pid;
+	bool paused;
+	uint16_t how;
+};
+
+struct page_worker {
+	pthread_t thread;
+	bool started;
+	struct smp_page *page;
+	struct ses_tasks_writer *tasks;
+	struct collect_pages *ctx;
+};
+
+struct collect_pages {
+	struct collect_state *st;
+	int inotify_fd;
+	int stop; /* atomic */
+	pthread_mutex_t lock; /* pause events and the kernel's on/off state */
+	struct pause_event *events;
+	size_t nevents, capevents;
+	int64_t last_toggle;
+	bool kernel_paused;
+	struct page_worker *workers[MAX_PAGES];
+	int nworkers;
+	int pending[MAX_PENDING];
+	int npending;
+};
+
+static const char *const CMD = "collect";
+
+static void add_event(struct collect_pages *c, const struct pause_event *ev)
+{
+	if (c->nevents == c->capevents) {
+		size_t cap = c->capevents ? c->capevents * 2 : 64;
+		struct pause_event *g = realloc(c->events, cap * sizeof(*g));
+
+		if (!g)
+			return; /* out of memory: the interval is lost, sampling still follows */
+		c->events = g;
+		c->capevents = cap;
+	}
+	c->events[c->nevents++] = *ev;
+}
+
+/* A pause or resume from any process: the newest call decides the kernel's state. */
+static void apply(struct collect_pages *c, struct page_worker *w, const struct pause_event *ev)
+{
+	pthread_mutex_lock(&c->lock);
+	add_event(c, ev);
+	if (ev->time >= c->last_toggle) {
+		c->last_toggle = ev->time;
+		if (ev->paused != c->kernel_paused) {
+			smp_set_enabled(c->st->smp, COLLECT_TIMER, !ev->paused);
+			c->kernel_paused = ev->paused;
+		}
+	}
+	smp_page_set_active(w->page, !c->kernel_paused);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void on_pause_record(void *arg, const struct uprof_ctl_record *r)
+{
+	struct page_worker *w = arg;
+	struct pause_event ev = { (int64_t)r->time_ns, smp_page_pid(w->page),
+				  r->kind == UPROF_REC_PAUSE, r->how };
+
+	apply(w->ctx, w, &ev);
+}
+
+static void on_task_record(void *arg, const struct uprof_ctl_record *r)
+{
+	struct page_worker *w = arg;
+	struct ses_task_record out = { r->time_ns, r->tid, r->kind, r->how, r->domain, r->name };
+
+	ses_tasks_write_record(w->tasks, &out);
+}
+
+static int on_string(void *arg, uint32_t id, const char *s, size_t len)
+{
+	struct page_worker *w = arg;
+
+	return ses_tasks_write_string(w->tasks, id, s, len);
+}
+
+/* One pass over a page: pauses first (a strict caller is waiting for them), then names,
+ * then as many task records as there are. */
+static void service(struct page_worker *w, bool signaled)
+{
+	smp_page_drain(w->page, true, on_pause_record, w);
+	if (signaled)
+		smp_page_ack(w->page);
+	smp_page_strings(w->page, on_string, w);
+	while (smp_page_drain(w->page, false, on_task_record, w) > 0)
+		smp_page_strings(w->page, on_string, w);
+}
+
+static void *worker_main(void *arg)
+{
+	struct page_worker *w = arg;
+
+	while (!__atomic_load_n(&w->ctx->stop, __ATOMIC_ACQUIRE)) {
+		bool signaled = smp_page_wait(w->page, WAIT_MS);
+
+		service(w, signaled);
+		if (smp_page_exiting(w->page)) {
+			service(w, false); /* the target is waiting for exactly this */
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void finish_worker(struct page_worker *w)
+{
+	uint64_t records, names;
+
+	if (w->started)
+		pthread_join(w->thread, NULL);
+	service(w, false);
+	smp_page_dropped(w->page, &records, &names);
+	ses_tasks_write_dropped(w->tasks, records, names);
+	w->ctx->st->info.lost_task_records += records;
+	ses_tasks_writer_close(w->tasks);
+	smp_page_close(w->page);
+	free(w);
+}
+
+/* Take the page of @pid. 0, -EAGAIN (retry later) or another -errno (give up). */
+static int adopt(struct collect_pages *c, int pid)
+{
+	struct page_worker *w;
+	struct smp_page *page;
+	int ret;
+
+	for (int i = 0; i < c->nworkers; i++)
+		if (smp_page_pid(c->workers[i]->page) == pid)
+			return 0;
+	if (c->nworkers >= MAX_PAGES)
+		return -E2BIG;
+	ret = smp_page_open(&page, pid, c->st->token, (uint32_t)getpid());
+	if (ret)
+		return ret;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		smp_page_close(page);
+		return -ENOMEM;
+	}
+	w->page = page;
+	w->ctx = c;
+	w->tasks = ses_tasks_writer_open(c->st->session_dir, pid);
+	if (!w->tasks) {
+		cli_warn(CMD, "cannot write task records of pid %d: %s", pid, strerror(errno));
+		smp_page_close(page);
+		free(w);
+		return -EIO;
+	}
+	smp_page_set_active(page, !c->kernel_paused);
+	w->started = !pthread_create(&w->thread, NULL, worker_main, w);
+	c->workers[c->nworkers++] = w;
+	return 0;
+}
+
+static void try_pid(struct collect_pages *c, int pid)
+{
+	int ret = adopt(c, pid);
+
+	if (ret == -EAGAIN && c->npending < MAX_PENDING) {
+		for (int i = 0; i < c->npending; i++)
+			if (c->pending[i] == pid)
+				return;
+		c->pending[c->npending++] = pid;
+	}
+}
+
+int collect_pages_start(struct collect_state *st)
+{
+	struct collect_pages *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->st = st;
+	pthread_mutex_init(&c->lock, NULL);
+	c->kernel_paused = st->start_paused;
+	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (c->inotify_fd >= 0 && inotify_add_watch(c->inotify_fd, SHM_DIR, IN_CREATE) < 0) {
+		close(c->inotify_fd);
+		c->inotify_fd = -1;
+	}
+	if (c->inotify_fd < 0)
+		cli_warn(CMD, "cannot watch %s (%s): instrumented processes will not be seen",
+			 SHM_DIR, strerror(errno));
+	st->pages = c;
+	return 0;
+}
+
+int collect_pages_fd(const struct collect_state *st)
+{
+	return st->pages ? st->pages->inotify_fd : -1;
+}
+
+bool collect_pages_busy(const struct collect_state *st)
+{
+	return st->pages && st->pages->npending > 0;
+}
+
+static int page_pid(const char *name)
+{
+	size_t plen = strlen(UPROF_CTL_SHM_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, UPROF_CTL_SHM_PREFIX, plen))
+		return -1;
+	pid = strtol(name + plen, &end, 10);
+	return *end || pid <= 0 || pid > 0x7fffffff ? -1 : (int)pid;
+}
+
+void collect_pages_poll(struct collect_state *st)
+{
+	struct collect_pages *c = st->pages;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int n = 0;
+	ssize_t len;
+
+	if (!c)
+		return;
+	/* retry the pages that were not ready last time */
+	for (int i = 0; i < c->npending; i++) {
+		int ret = adopt(c, c->pending[i]);
+
+		if (ret != -EAGAIN)
+			c->pending[i] = 0;
+	}
+	for (int i = 0; i < c->npending; i++)
+		if (c->pending[i])
+			c->pending[n++] = c->pending[i];
+	c->npending = n;
+	while (c->inotify_fd >= 0 && (len = read(c->inotify_fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + len;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			int pid = ev->len ? page_pid(ev->name) : -1;
+
+			if (pid > 0)
+				try_pid(c, pid);
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+}
+
+static int cmp_events(const void *a, const void *b)
+{
+	const struct pause_event *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static const char *how_name(uint16_t how)
+{
+	return how == UPROF_HOW_API_STRICT ? "api-strict" : how == UPROF_HOW_ITT ? "itt" : "api";
+}
+
+/* Pause events, in time order, to intervals: a pause while running opens one, a resume
+ * while paused closes it; repeated calls change nothing. */
+static void write_pauses(struct collect_pages *c, int64_t end_mono)
+{
+	struct collect_state *st = c->st;
+	struct ses_pause *v = calloc(c->nevents + 1, sizeof(*v));
+	bool paused = st->start_paused;
+	size_t n = 0;
+	int ret;
+
+	if (!v)
+		return;
+	qsort(c->events, c->nevents, sizeof(*c->events), cmp_events);
+	if (paused)
+		v[n++] = (struct ses_pause){ -1, st->info.start_mono_ns, 0, "start-paused" };
+	for (size_t i = 0; i < c->nevents; i++) {
+		const struct pause_event *ev = &c->events[i];
+
+		if (ev->paused && !paused) {
+			v[n] = (struct ses_pause){ ev->pid, ev->time, 0, "" };
+			snprintf(v[n].how, sizeof(v[n].how), "%s", how_name(ev->how));
+			n++;
+		} else if (!ev->paused && paused) {
+			v[n - 1].resumed_at = ev->time < v[n - 1].paused_at ? v[n - 1].paused_at
+									    : ev->time;
+		}
+		paused = ev->paused;
+	}
+	if (paused)
+		v[n - 1].resumed_at = end_mono > v[n - 1].paused_at ? end_mono : v[n - 1].paused_at;
+	st->info.pause_total_ns = 0;
+	for (size_t i = 0; i < n; i++)
+		st->info.pause_total_ns += v[i].resumed_at - v[i].paused_at;
+	ret = ses_pauses_write(st->session_dir, v, n);
+	if (ret)
+		cli_error(1, CMD, "cannot write pauses.csv: %s", strerror(-ret));
+	free(v);
+}
+
+void collect_pages_stop(struct collect_state *st, int64_t end_mono)
+{
+	struct collect_pages *c = st->pages;
+
+	if (!c)
+		return;
+	collect_pages_poll(st); /* pages that appeared at the very end */
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < c->nworkers; i++)
+		finish_worker(c->workers[i]);
+	if (c->inotify_fd >= 0)
+		close(c->inotify_fd);
+	write_pauses(c, end_mono);
+	pthread_mutex_destroy(&c->lock);
+	free(c->events);
+	free(c);
+	st->pages = NULL;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The control page: the one thing the instrumented target and the profiler share
+ * (DESIGN.md §5). The target owns it: /dev/shm/uprof.<pid>, mode 0600, created on first
+ * use when instrumentation is enabled, unlinked at exit after a bounded wait for the
+ * profiler to drain it.
+ *
+ * Layout (fixed size, offsets in the header so a later version can grow):
+ *   header      this struct, padded to 4 KiB
+ *   strings     append-only table; an id is (offset of the entry + 1); entry =
+ *               u32 length, bytes, NUL, padded to 4
+ *   ring        MPSC ring of struct uprof_ctl_record (task/event records)
+ *   pauses      MPSC ring of struct uprof_ctl_record (pause/resume records)
+ *
+ * Rings follow Vyukov's bounded MPMC queue with one consumer: a producer claims a slot by
+ * CAS on head when slot.seq == pos, fills it, then publishes with a release store of
+ * seq = pos + 1; the consumer reads slot.seq with acquire, copies the record when
+ * seq == pos + 1, and frees the slot with a release store of seq = pos + capacity. A full
+ * ring drops the record and counts it: the target never blocks.
+ *
+ * Futex words (shared, cross-process): req_seq is bumped by the target on a strict
+ * pause/resume (and at exit), and the profiler waits on it; ack_seq is set by the profiler
+ * to the req_seq it has applied, and a strict caller waits on it (bounded).
+ *
+ * The profiler treats every field as hostile: offsets, counts, ids and lengths are
+ * checked before use, and a page that fails is ignored.
+ */
+#ifndef UPROF_CTLPAGE_H
+#define UPROF_CTLPAGE_H
+
+#include <stdint.h>
+
+#define UPROF_CTL_MAGIC 0x3147504c54435055ULL /* "UPCTLPG1" little-endian */
+#define UPROF_CTL_VERSION 1
+#define UPROF_CTL_HEADER_BYTES 4096
+#define UPROF_CTL_STR_BYTES (64 * 1024)
+#define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
+#define UPROF_CTL_PAUSE_RECORDS 1024 /* power of two */
+#define UPROF_CTL_NAME_MAX 1024	     /* longest domain/task/event name kept */
+#define UPROF_CTL_SHM_PREFIX "uprof."  /* /dev/shm/uprof.<pid> */
+#define UPROF_CTL_SESSION_MAX 64
+
+enum uprof_ctl_kind {
+	UPROF_REC_TASK_BEGIN = 1,
+	UPROF_REC_TASK_END = 2,
+	UPROF_REC_EVENT_START = 3,
+	UPROF_REC_EVENT_END = 4,
+	UPROF_REC_PAUSE = 5,
+	UPROF_REC_RESUME = 6,
+};
+
+enum uprof_ctl_how {
+	UPROF_HOW_API = 1,	  /* amdProfilePause/Resume: group 1 */
+	UPROF_HOW_API_STRICT = 2, /* amdProfileStrictPause/Resume: group 2 */
+	UPROF_HOW_ITT = 3,	  /* __itt_pause/__itt_resume */
+};
+
+struct uprof_ctl_record {
+	uint64_t seq;	  /* ring slot sequence (atomic) */
+	uint64_t time_ns; /* CLOCK_MONOTONIC, the samples' clock */
+	uint32_t tid;
+	uint16_t kind;	  /* enum uprof_ctl_kind */
+	uint16_t how;	  /* enum uprof_ctl_how, pause/resume only */
+	uint32_t domain;  /* string id; 0 for events */
+	uint32_t name;	  /* string id */
+};
+_Static_assert(sizeof(struct uprof_ctl_record) == 32, "record ABI");
+
+struct uprof_ctl_ring {
+	uint32_t offset;   /* from the start of the page */
+	uint32_t records;  /* capacity, a power of two */
+	uint64_t head;	   /* producers' claim position (atomic) */
+	uint64_t tail;	   /* consumer's position (atomic, written by the profiler) */
+	uint64_t dropped;  /* records dropped on a full ring (atomic) */
+};
+_Static_assert(sizeof(struct uprof_ctl_ring) == 32, "ring ABI");
+
+struct uprof_ctl_header {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t size;		/* whole object, bytes */
+	uint32_t header_size;	/* UPROF_CTL_HEADER_BYTES */
+	int32_t pid;		/* owner */
+	/* target -> profiler */
+	uint32_t state;		/* last requested state: 0 running, 1 paused (atomic) */
+	uint32_t req_seq;	/* futex word, see above (atomic) */
+	uint32_t exiting;	/* target is in its exit handler (atomic) */
+	uint32_t launch_mode;	/* 1: started by uprof collect (records kept until attach) */
+	uint32_t str_offset;
+	uint32_t str_bytes;
+	uint32_t str_used;	/* bytes of the table in use, release-published (atomic) */
+	uint32_t str_lock;	/* target-internal append lock (atomic) */
+	uint64_t str_dropped;	/* names that did not fit (atomic) */
+	struct uprof_ctl_ring ring;
+	struct uprof_ctl_ring pauses;
+	/* profiler -> target */
+	uint32_t attached;	/* profiler generation, 0 = none (atomic) */
+	uint32_t ack_seq;	/* futex word (atomic) */
+	uint32_t sampling_active; /* 1 while the kernel events are enabled (atomic) */
+	uint32_t profiler_pid;
+	char session[UPROF_CTL_SESSION_MAX]; /* UPROF_SESSION of the run, NUL-terminated */
+};
+_Static_assert(sizeof(struct uprof_ctl_header) <= UPROF_CTL_HEADER_BYTES, "header fits");
+
+#define UPROF_CTL_SIZE                                                                   \
+	(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES +                                  \
+	 (UPROF_CTL_RING_RECORDS + UPROF_CTL_PAUSE_RECORDS) * sizeof(struct uprof_ctl_record))
+
+#endif

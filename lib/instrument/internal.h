@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/instrument: libAMDProfileController, inside the target. Tiny and never blocking:
+ * the hot path is a load and a branch when disabled, and a clock read plus a ring slot
+ * claim when enabled. No malloc, locks or stdio on the hot path; errno is preserved.
+ */
+#ifndef UPROF_INSTRUMENT_INTERNAL_H
+#define UPROF_INSTRUMENT_INTERNAL_H
+
+#include "instrument/ctlpage.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ins_state { INS_UNINIT = 0, INS_BUSY, INS_OFF, INS_ON };
+
+/* A domain, string or event handle: the name, and its string id in this process's page
+ * (tagged with the page generation, so a forked child re-registers it). */
+struct ins_handle {
+	uint64_t idgen; /* atomic: generation << 32 | string id */
+	char name[];
+};
+
+extern int ins_state;			/* enum ins_state (atomic) */
+extern struct uprof_ctl_header *ins_page;
+
+/* Slow path of every call: first-use setup from the environment. Returns true when
+ * instrumentation is on and ins_page is usable. */
+bool ins_setup(void);
+
+static inline bool ins_on(void)
+{
+	int s = __atomic_load_n(&ins_state, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(s == INS_ON, 1))
+		return true;
+	if (s == INS_OFF)
+		return false;
+	return ins_setup();
+}
+
+/* The handle's string id in the current page (registering it on first use). 0 if the
+ * string table is full. */
+uint32_t ins_handle_id(struct ins_handle *h);
+
+/* Append a record to the task ring (@pause_ring: the pause ring). Drops and counts when
+ * full, or when no profiler is attached outside launch mode. */
+void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uint32_t name);
+
+/* Strict handshake: wake the profiler and wait (bounded) for it to apply the change. */
+bool ins_wait_applied(void);
+
+uint64_t ins_now_ns(void);
+
+#endif

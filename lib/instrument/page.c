@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The target side of the control page: creating it on first use, the string table, the
+ * two rings, the strict-mode futex handshake, fork and exit.
+ */
+#include "instrument/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int ins_state = INS_UNINIT;
+struct uprof_ctl_header *ins_page;
+static uint32_t page_gen; /* bumped for every page this process creates */
+static __thread uint32_t my_tid;
+static char page_name[64];
+
+#define ATTACH_WAIT_MS 1000 /* launch mode: wait at exit for a profiler that is coming */
+#define DRAIN_WAIT_MS 1000  /* wait at exit for an attached profiler to drain */
+#define STRICT_WAIT_MS 200  /* longest a strict pause/resume waits for the profiler */
+
+uint64_t ins_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t tid(void)
+{
+	if (__builtin_expect(!my_tid, 0))
+		my_tid = (uint32_t)syscall(SYS_gettid);
+	return my_tid;
+}
+
+static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *ts)
+{
+	/* shared (not FUTEX_PRIVATE): the other side is another process */
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch)
+{
+	h->version = UPROF_CTL_VERSION;
+	h->size = UPROF_CTL_SIZE;
+	h->header_size = UPROF_CTL_HEADER_BYTES;
+	h->pid = getpid();
+	h->launch_mode = launch;
+	h->str_offset = UPROF_CTL_HEADER_BYTES;
+	h->str_bytes = UPROF_CTL_STR_BYTES;
+	h->ring.offset = h->str_offset + h->str_bytes;
+	h->ring.records = UPROF_CTL_RING_RECORDS;
+	h->pauses.offset = h->ring.offset + UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record);
+	h->pauses.records = UPROF_CTL_PAUSE_RECORDS;
+	if (session)
+		snprintf(h->session, sizeof(h->session), "%s", session);
+	for (uint32_t r = 0; r < 2; r++) {
+		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
+		struct uprof_ctl_record *slots =
+			(struct uprof_ctl_record *)((char *)h + ring->offset);
+
+		for (uint64_t i = 0; i < ring->records; i++)
+			slots[i].seq = i;
+	}
+	/* publish last: a profiler that maps early sees no magic and retries */
+	__atomic_store_n(&h->magic, UPROF_CTL_MAGIC, __ATOMIC_RELEASE);
+}
+
+static struct uprof_ctl_header *create_page(const char *session, bool launch)
+{
+	struct uprof_ctl_header *h;
+	int fd;
+
+	snprintf(page_name, sizeof(page_name), "/" UPROF_CTL_SHM_PREFIX "%d", (int)getpid());
+	fd = shm_open(page_name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		/* left by an earlier process with our pid that died without cleaning up */
+		shm_unlink(page_name);
+		fd = shm_open(page_name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, UPROF_CTL_SIZE)) {
+		close(fd);
+		shm_unlink(page_name);
+		return NULL;
+	}
+	h = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (h == MAP_FAILED) {
+		shm_unlink(page_name);
+		return NULL;
+	}
+	lay_out(h, session, launch);
+	return h;
+}
+
+static void at_fork_child(void)
+{
+	/* the inherited mapping is the parent's page: never write to it */
+	if (ins_page)
+		munmap(ins_page, UPROF_CTL_SIZE);
+	ins_page = NULL;
+	my_tid = 0;
+	__atomic_store_n(&ins_state, INS_UNINIT, __ATOMIC_RELEASE);
+}
+
+static bool drained(const struct uprof_ctl_header *h)
+{
+	return __atomic_load_n(&h->ring.tail, __ATOMIC_ACQUIRE) >=
+		       __atomic_load_n(&h->ring.head, __ATOMIC_ACQUIRE) &&
+	       __atomic_load_n(&h->pauses.tail, __ATOMIC_ACQUIRE) >=
+		       __atomic_load_n(&h->pauses.head, __ATOMIC_ACQUIRE);
+}
+
+/* At exit: give the profiler a bounded chance to take what is in the rings, then
+ * remove the page. */
+static void at_exit(void)
+{
+	struct uprof_ctl_header *h = ins_page;
+	int saved = errno;
+
+	if (!h || __atomic_load_n(&ins_state, __ATOMIC_ACQUIRE) != INS_ON)
+		return;
+	__atomic_store_n(&h->exiting, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&h->req_seq, 1, __ATOMIC_RELEASE);
+	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
+	for (int ms = 0; ms < (h->launch_mode ? ATTACH_WAIT_MS : 0) &&
+			 !__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE);
+	     ms++)
+		usleep(1000);
+	for (int ms = 0; ms < DRAIN_WAIT_MS && __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
+			 !drained(h);
+	     ms++)
+		usleep(1000);
+	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
+	ins_page = NULL;
+	munmap(h, UPROF_CTL_SIZE);
+	shm_unlink(page_name);
+	errno = saved;
+}
+
+bool ins_setup(void)
+{
+	const char *enable = getenv("AMDUPROF_INSTRUMENT_ENABLE");
+	const char *session = getenv("UPROF_SESSION");
+	static int registered;
+	int expected = INS_UNINIT;
+	bool on;
+
+	if (!__atomic_compare_exchange_n(&ins_state, &expected, INS_BUSY, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		while ((expected = __atomic_load_n(&ins_state, __ATOMIC_ACQUIRE)) == INS_BUSY)
+			sched_yield();
+		return expected == INS_ON;
+	}
+	on = enable ? strcmp(enable, "0") != 0 : session && *session;
+	if (on)
+		ins_page = create_page(session, session && *session);
+	if (ins_page) {
+		page_gen++;
+		if (!registered) {
+			registered = 1;
+			pthread_atfork(NULL, NULL, at_fork_child);
+			atexit(at_exit);
+		}
+	}
+	__atomic_store_n(&ins_state, ins_page ? INS_ON : INS_OFF, __ATOMIC_RELEASE);
+	return ins_page != NULL;
+}
+
+/* Append @name to the string table; its id, or 0 when the table is full. */
+static uint32_t intern(struct uprof_ctl_header *h, const char *name)
+{
+	size_t len = strnlen(name, UPROF_CTL_NAME_MAX);
+	size_t need = (4 + len + 1 + 3) & ~(size_t)3;
+	uint32_t used, id = 0;
+	char *table = (char *)h + h->str_offset;
+
+	while (__atomic_exchange_n(&h->str_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+	used = __atomic_load_n(&h->str_used, __ATOMIC_RELAXED);
+	if (used + need <= h->str_bytes) {
+		uint32_t l32 = (uint32_t)len;
+
+		memcpy(table + used, &l32, 4);
+		memcpy(table + used + 4, name, len);
+		memset(table + used + 4 + len, 0, need - 4 - len);
+		id = used + 1;
+		__atomic_store_n(&h->str_used, used + (uint32_t)need, __ATOMIC_RELEASE);
+	} else {
+		__atomic_add_fetch(&h->str_dropped, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&h->str_lock, 0, __ATOMIC_RELEASE);
+	return id;
+}
+
+uint32_t ins_handle_id(struct ins_handle *h)
+{
+	uint64_t v = __atomic_load_n(&h->idgen, __ATOMIC_ACQUIRE);
+	uint32_t id;
+
+	if (__builtin_expect((uint32_t)(v >> 32) == page_gen && (uint32_t)v, 1))
+		return (uint32_t)v;
+	id = intern(ins_page, h->name);
+	if (id)
+		__atomic_store_n(&h->idgen, (uint64_t)page_gen << 32 | id, __ATOMIC_RELEASE);
+	return id;
+}
+
+void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uint32_t name)
+{
+	struct uprof_ctl_header *h = ins_page;
+	struct uprof_ctl_ring *ring = pause_ring ? &h->pauses : &h->ring;
+	struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h + ring->offset);
+	uint64_t mask = ring->records - 1, now = ins_now_ns();
+	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	struct uprof_ctl_record *slot;
+
+	if (!h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED))
+		return; /* nobody to read it: a record outside any session is noise */
+	for (;;) {
+		int64_t dif;
+
+		slot = &slots[pos & mask];
+		dif = (int64_t)(__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) - pos);
+		if (dif == 0) {
+			if (__atomic_compare_exchange_n(&ring->head, &pos, pos + 1, true,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				break;
+		} else if (dif < 0) {
+			__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
+			return;
+		} else {
+			pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+		}
+	}
+	slot->time_ns = now;
+	slot->tid = tid();
+	slot->kind = kind;
+	slot->how = how;
+	slot->domain = domain;
+	slot->name = name;
+	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+}
+
+bool ins_wait_applied(void)
+{
+	struct uprof_ctl_header *h = ins_page;
+	uint32_t want = __atomic_add_fetch(&h->req_seq, 1, __ATOMIC_ACQ_REL);
+	uint64_t deadline = ins_now_ns() + STRICT_WAIT_MS * 1000000ULL;
+
+	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
+	if (!__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE))
+		return true; /* no profiler: nothing to wait for */
+	for (;;) {
+		uint32_t ack = __atomic_load_n(&h->ack_seq, __ATOMIC_ACQUIRE);
+		uint64_t now = ins_now_ns();
+		struct timespec ts;
+
+		if ((int32_t)(ack - want) >= 0)
+			return true;
+		if (now >= deadline)
+			return false;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(deadline - now);
+		if (ts.tv_nsec > 999999999)
+			ts.tv_nsec = 999999999;
+		futex(&h->ack_seq, FUTEX_WAIT, ack, &ts);
+	}
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Paused intervals (pauses.csv). The collection state is the session's: an interval
+ * paused by any process pauses every process, so intervals are merged into one sorted
+ * union and a sample is dropped when its time falls inside it. This is what makes the
+ * cut exact to the call for both API groups, whatever the kernel did meanwhile.
+ */
+#include "report/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PAUSES_MAX_BYTES (64 << 20)
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct rpt_span *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static void merge(struct rpt *r, const struct ses_pause *p, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r->pauses[i] = (struct rpt_span){ p[i].paused_at, p[i].resumed_at };
+	qsort(r->pauses, n, sizeof(*r->pauses), cmp_span);
+	for (size_t i = 0; i < n; i++) {
+		if (k && r->pauses[i].from <= r->pauses[k - 1].to) {
+			if (r->pauses[i].to > r->pauses[k - 1].to)
+				r->pauses[k - 1].to = r->pauses[i].to;
+		} else {
+			r->pauses[k++] = r->pauses[i];
+		}
+	}
+	r->npauses = k;
+	r->pause_total_ns = 0;
+	for (size_t i = 0; i < k; i++)
+		r->pause_total_ns += r->pauses[i].to - r->pauses[i].from;
+}
+
+static int read_file(const char *path, char **buf, size_t *len)
+{
+	struct stat sb;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size > PAUSES_MAX_BYTES) {
+		close(fd);
+		return -EFBIG;
+	}
+	*buf = malloc(sb.st_size + 1);
+	if (!*buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, *buf, sb.st_size);
+	if (n < 0)
+		ret = -errno;
+	*len = n < 0 ? 0 : (size_t)n;
+	close(fd);
+	return ret;
+}
+
+int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], why[256];
+	struct ses_pause *p = NULL;
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, r->dir);
+	ret = read_file(path, &buf, &len);
+	if (ret == -ENOENT)
+		return 0; /* no pauses: a session without instrumentation */
+	if (!ret)
+		ret = ses_pauses_parse(buf, len, &p, &n, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	free(buf);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return ret;
+	}
+	r->pauses = malloc(sizeof(*r->pauses) * (n ? n : 1));
+	if (!r->pauses) {
+		free(p);
+		return -ENOMEM;
+	}
+	r->pause_rows = n;
+	merge(r, p, n);
+	free(p);
+	return 0;
+}
+
+bool rpt_paused_at(const struct rpt *r, uint64_t t)
+{
+	return rpt_paused_within(r, t, t);
+}
+
+bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to)
+{
+	size_t lo = 0, hi = r->npauses;
+	uint64_t t = from;
+
+	while (lo < hi) { /* first span that ends after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint64_t)r->pauses[mid].to <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->npauses && (uint64_t)r->pauses[lo].from <= to;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The profiler side of the control page. The target may scribble on its page at any
+ * time, so: the layout is validated once at open and our own copy of the offsets is used
+ * from then on; string bytes are copied into private memory before anything reads them;
+ * a record is copied out of its slot and checked before use; every loop is bounded by a
+ * ring's capacity; nothing here waits for the target.
+ */
+#include "sampler/internal.h"
+#include "instrument/ctlpage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+struct page_ring {
+	struct uprof_ctl_record *slots;
+	uint64_t *head, *tail, *dropped;
+	uint64_t records;
+	uint64_t pos; /* our consumer position: the page's tail is only ever written by us */
+};
+
+struct smp_page {
+	struct uprof_ctl_header *h;
+	int pid;
+	struct page_ring ring, pauses;
+	const char *strtab;	/* in the page */
+	uint32_t str_bytes;
+	char *strs;		/* our copy of the table */
+	uint32_t str_copied;
+	uint32_t str_walked;	/* entries already handed out */
+	uint32_t seen_req;
+};
+
+static bool pow2(uint64_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+/* Is [off, off + len) inside the page and past the header? */
+static bool inside(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off >= UPROF_CTL_HEADER_BYTES && off <= size && len <= size - off;
+}
+
+static int take_ring(struct page_ring *r, struct uprof_ctl_header *h, struct uprof_ctl_ring *src,
+		     uint32_t max_records)
+{
+	uint32_t off = src->offset, n = src->records;
+
+	if (!pow2(n) || n > max_records || off % 8 ||
+	    !inside(off, (uint64_t)n * sizeof(struct uprof_ctl_record), UPROF_CTL_SIZE))
+		return -EINVAL;
+	r->slots = (struct uprof_ctl_record *)((char *)h + off);
+	r->records = n;
+	r->head = &src->head;
+	r->tail = &src->tail;
+	r->dropped = &src->dropped;
+	r->pos = __atomic_load_n(r->tail, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+static int validate(struct smp_page *p, const char *session)
+{
+	struct uprof_ctl_header *h = p->h;
+
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UPROF_CTL_MAGIC)
+		return -EAGAIN;
+	if (h->version != UPROF_CTL_VERSION || h->size != UPROF_CTL_SIZE ||
+	    h->header_size != UPROF_CTL_HEADER_BYTES)
+		return -EINVAL;
+	if (session && strncmp(h->session, session, UPROF_CTL_SESSION_MAX))
+		return -EINVAL; /* another run's instrumented process */
+	if (!inside(h->str_offset, h->str_bytes, UPROF_CTL_SIZE) || h->str_bytes > (16u << 20))
+		return -EINVAL;
+	p->strtab = (const char *)h + h->str_offset;
+	p->str_bytes = h->str_bytes;
+	if (take_ring(&p->ring, h, &h->ring, 1u << 22) ||
+	    take_ring(&p->pauses, h, &h->pauses, 1u << 16))
+		return -EINVAL;
+	return 0;
+}
+
+int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
+{
+	char name[64];
+	struct stat sb;
+	struct smp_page *p;
+	void *m;
+	int fd, ret;
+
+	*out = NULL;
+	snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+	fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || sb.st_size < (off_t)UPROF_CTL_SIZE) {
+		close(fd);
+		return sb.st_size == 0 ? -EAGAIN : -EINVAL;
+	}
+	m = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		munmap(m, UPROF_CTL_SIZE);
+		return -ENOMEM;
+	}
+	p->h = m;
+	p->pid = pid;
+	ret = validate(p, session);
+	if (!ret) {
+		p->strs = malloc(p->str_bytes + 1);
+		ret = p->strs ? 0 : -ENOMEM;
+	}
+	if (ret) {
+		munmap(m, UPROF_CTL_SIZE);
+		free(p);
+		return ret;
+	}
+	p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	p->h->profiler_pid = (uint32_t)getpid();
+	__atomic_store_n(&p->h->attached, generation ? generation : 1, __ATOMIC_RELEASE);
+	*out = p;
+	return 0;
+}
+
+void smp_page_close(struct smp_page *p)
+{
+	if (!p)
+		return;
+	/* detached for good: the target stops buffering and does not wait for us at exit */
+	__atomic_store_n(&p->h->launch_mode, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->h->attached, 0, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+	munmap(p->h, UPROF_CTL_SIZE);
+	free(p->strs);
+	free(p);
+}
+
+int smp_page_pid(const struct smp_page *p)
+{
+	return p->pid;
+}
+
+int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg)
+{
+	uint32_t used = __atomic_load_n(&p->h->str_used, __ATOMIC_ACQUIRE);
+	int n = 0, ret;
+
+	if (used > p->str_bytes)
+		used = p->str_bytes;
+	if (used > p->str_copied) { /* append-only: bytes below str_copied are ours already */
+		memcpy(p->strs + p->str_copied, p->strtab + p->str_copied, used - p->str_copied);
+		p->str_copied = used;
+	}
+	while (p->str_walked + 4 <= p->str_copied) {
+		uint32_t len, need;
+
+		memcpy(&len, p->strs + p->str_walked, 4);
+		need = (4 + len + 1 + 3) & ~3u;
+		if (len > UPROF_CTL_NAME_MAX || need > p->str_copied - p->str_walked)
+			break; /* garbage or not yet complete: stop here for now */
+		ret = fn(arg, p->str_walked + 1, p->strs + p->str_walked + 4, len);
+		if (ret)
+			return ret;
+		p->str_walked += need;
+		n++;
+	}
+	return n;
+}
+
+static bool valid_record(const struct uprof_ctl_record *r, bool pauses)
+{
+	if (pauses)
+		return (r->kind == UPROF_REC_PAUSE || r->kind == UPROF_REC_RESUME) &&
+		       r->how >= UPROF_HOW_API && r->how <= UPROF_HOW_ITT;
+	return r->kind >= UPROF_REC_TASK_BEGIN && r->kind <= UPROF_REC_EVENT_END;
+}
+
+long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
+{
+	struct page_ring *r = pauses ? &p->pauses : &p->ring;
+	long n = 0;
+
+	for (uint64_t i = 0; i < r->records; i++) {
+		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
+		struct uprof_ctl_record copy;
+
+		if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != r->pos + 1)
+			break; /* not yet published (or scribbled on: we wait, harmlessly) */
+		memcpy(&copy, slot, sizeof(copy));
+		__atomic_store_n(&slot->seq, r->pos + r->records, __ATOMIC_RELEASE);
+		r->pos++;
+		__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
+		if (valid_record(&copy, pauses)) {
+			fn(arg, &copy);
+			n++;
+		}
+	}
+	return n;
+}
+
+bool smp_page_wait(struct smp_page *p, int timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
+	uint32_t now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+
+	if (now == p->seen_req)
+		syscall(SYS_futex, &p->h->req_seq, FUTEX_WAIT, now, &ts, NULL, 0);
+	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	if (now == p->seen_req)
+		return false;
+	p->seen_req = now;
+	return true;
+}
+
+void smp_page_ack(struct smp_page *p)
+{
+	__atomic_store_n(&p->h->ack_seq, p->seen_req, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+}
+
+void smp_page_set_active(struct smp_page *p, bool active)
+{
+	__atomic_store_n(&p->h->sampling_active, active, __ATOMIC_RELEASE);
+}
+
+bool smp_page_exiting(const struct smp_page *p)
+{
+	return __atomic_load_n(&p->h->exiting, __ATOMIC_ACQUIRE) != 0;
+}
+
+void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names)
+{
+	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED) +
+		   __atomic_load_n(p->pauses.dropped, __ATOMIC_RELAXED);
+	*names = __atomic_load_n(&p->h->str_dropped, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/* pauses.csv: paused intervals of a session, written by collect, read by report. */
+#include "session/internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER "pid,paused_at_ns,resumed_at_ns,how"
+
+int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, HEADER "\n");
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].pid < 0)
+			fprintf(f, "all");
+		else
+			fprintf(f, "%d", p[i].pid);
+		fprintf(f, ",%" PRId64 ",%" PRId64 ",%s\n", p[i].paused_at, p[i].resumed_at,
+			p[i].how);
+	}
+	if (fflush(f) || ferror(f))
+		ret = -(errno ? errno : EIO);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		remove(tmp);
+	return ret;
+}
+
+static bool valid_how(const char *s, size_t len)
+{
+	static const char *const hows[] = { "start-paused", "api", "api-strict", "itt" };
+
+	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++)
+		if (strlen(hows[i]) == len && !memcmp(hows[i], s, len))
+			return true;
+	return false;
+}
+
+static int parse_i64(const char *s, size_t len, int64_t *out)
+{
+	char buf[24];
+	char *end;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*out = strtoll(buf, &end, 10);
+	return errno || *end || *out < 0 ? -EINVAL : 0;
+}
+
+/* One data row: four comma-separated fields. */
+static int parse_row(const char *l, size_t len, struct ses_pause *p)
+{
+	const char *f[4];
+	size_t fl[4];
+	size_t start = 0;
+	int n = 0;
+	int64_t pid;
+
+	for (size_t i = 0; i <= len && n < 4; i++) {
+		if (i == len || l[i] == ',') {
+			f[n] = l + start;
+			fl[n++] = i - start;
+			start = i + 1;
+		}
+	}
+	if (n != 4 || start <= len)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	if (fl[0] == 3 && !memcmp(f[0], "all", 3))
+		p->pid = -1;
+	else if (parse_i64(f[0], fl[0], &pid) || pid > INT32_MAX)
+		return -EINVAL;
+	else
+		p->pid = (int)pid;
+	if (parse_i64(f[1], fl[1], &p->paused_at) || parse_i64(f[2], fl[2], &p->resumed_at) ||
+	    p->resumed_at < p->paused_at || !valid_how(f[3], fl[3]))
+		return -EINVAL;
+	memcpy(p->how, f[3], fl[3]);
+	return 0;
+}
+
+int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
+		     char *err, size_t errlen)
+{
+	struct ses_pause *v = NULL, *grown;
+	size_t pos = 0, cap = 0, count = 0;
+	int lineno = 0, ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		const char *line = buf + pos;
+
+		pos += l + 1;
+		lineno++;
+		if (l && line[l - 1] == '\r')
+			l--;
+		if (lineno == 1) {
+			if (l != strlen(HEADER) || memcmp(line, HEADER, l)) {
+				ses_errf(err, errlen, "line 1: not the pauses.csv header");
+				ret = -EINVAL;
+				goto out;
+			}
+			continue;
+		}
+		if (!l)
+			continue;
+		if (count >= SES_MAX_PAUSES) {
+			ses_errf(err, errlen, "line %d: more than %d pauses", lineno, SES_MAX_PAUSES);
+			ret = -E2BIG;
+			goto out;
+		}
+		if (count == cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(v, cap * sizeof(*v));
+			if (!grown) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			v = grown;
+		}
+		if (parse_row(line, l, &v[count])) {
+			ses_errf(err, errlen, "line %d: expected pid|all,paused_at_ns,resumed_at_ns,how",
+				 lineno);
+			ret = -EINVAL;
+			goto out;
+		}
+		count++;
+	}
+	if (lineno == 0) {
+		ses_errf(err, errlen, "empty file");
+		ret = -EINVAL;
+	}
+out:
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+}
