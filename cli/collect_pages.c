@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,6 +147,8 @@ static void *worker_main(void *arg)
 static void finish_worker(struct page_worker *w)
 {
 	uint64_t records, names;
+	char name[64];
+	int pid;
 
 	if (w->started)
 		pthread_join(w->thread, NULL);
@@ -153,7 +157,13 @@ static void finish_worker(struct page_worker *w)
 	ses_tasks_write_dropped(w->tasks, records, names);
 	w->ctx->st->info.lost_task_records += records;
 	ses_tasks_writer_close(w->tasks);
+	pid = smp_page_pid(w->page);
 	smp_page_close(w->page);
+	/* a process that ended without its exit handler (_exit, a crash) leaves its page */
+	if (kill(pid, 0) && errno == ESRCH) {
+		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+		shm_unlink(name);
+	}
 	free(w);
 }
 

@@ -35,6 +35,13 @@ uint64_t ins_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The target laid its page out itself: it uses its own constants, never offsets read
+ * back from shared memory, so a scribbled page cannot send it astray. */
+#define STR_OFFSET UPROF_CTL_HEADER_BYTES
+#define RING_OFFSET (STR_OFFSET + UPROF_CTL_STR_BYTES)
+#define PAUSE_OFFSET (RING_OFFSET + UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record))
+#define MAX_SPINS 64 /* bounded retries: contention, or a page someone scribbled on */
+
 static uint32_t tid(void)
 {
 	if (__builtin_expect(!my_tid, 0))
@@ -55,11 +62,11 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	h->header_size = UPROF_CTL_HEADER_BYTES;
 	h->pid = getpid();
 	h->launch_mode = launch;
-	h->str_offset = UPROF_CTL_HEADER_BYTES;
+	h->str_offset = STR_OFFSET;
 	h->str_bytes = UPROF_CTL_STR_BYTES;
-	h->ring.offset = h->str_offset + h->str_bytes;
+	h->ring.offset = RING_OFFSET;
 	h->ring.records = UPROF_CTL_RING_RECORDS;
-	h->pauses.offset = h->ring.offset + UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record);
+	h->pauses.offset = PAUSE_OFFSET;
 	h->pauses.records = UPROF_CTL_PAUSE_RECORDS;
 	if (session)
 		snprintf(h->session, sizeof(h->session), "%s", session);
@@ -184,12 +191,16 @@ static uint32_t intern(struct uprof_ctl_header *h, const char *name)
 	size_t len = strnlen(name, UPROF_CTL_NAME_MAX);
 	size_t need = (4 + len + 1 + 3) & ~(size_t)3;
 	uint32_t used, id = 0;
-	char *table = (char *)h + h->str_offset;
+	char *table = (char *)h + STR_OFFSET;
+	int spins = 0;
 
-	while (__atomic_exchange_n(&h->str_lock, 1, __ATOMIC_ACQUIRE))
+	while (__atomic_exchange_n(&h->str_lock, 1, __ATOMIC_ACQUIRE)) {
+		if (++spins > 1000)
+			return 0; /* a lock nobody releases: the page is not sane */
 		sched_yield();
+	}
 	used = __atomic_load_n(&h->str_used, __ATOMIC_RELAXED);
-	if (used + need <= h->str_bytes) {
+	if (used <= UPROF_CTL_STR_BYTES - need && used % 4 == 0) {
 		uint32_t l32 = (uint32_t)len;
 
 		memcpy(table + used, &l32, 4);
@@ -221,16 +232,21 @@ void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uin
 {
 	struct uprof_ctl_header *h = ins_page;
 	struct uprof_ctl_ring *ring = pause_ring ? &h->pauses : &h->ring;
-	struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h + ring->offset);
-	uint64_t mask = ring->records - 1, now = ins_now_ns();
-	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	struct uprof_ctl_record *slots =
+		(struct uprof_ctl_record *)((char *)h + (pause_ring ? PAUSE_OFFSET : RING_OFFSET));
+	uint64_t mask = (pause_ring ? UPROF_CTL_PAUSE_RECORDS : UPROF_CTL_RING_RECORDS) - 1;
+	uint64_t now = ins_now_ns(), pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	struct uprof_ctl_record *slot;
 
 	if (!h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED))
 		return; /* nobody to read it: a record outside any session is noise */
-	for (;;) {
+	for (int spins = 0;; spins++) {
 		int64_t dif;
 
+		if (spins > MAX_SPINS) {
+			__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
+			return;
+		}
 		slot = &slots[pos & mask];
 		dif = (int64_t)(__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) - pos);
 		if (dif == 0) {

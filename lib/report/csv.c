@@ -144,6 +144,7 @@ static void write_details(const struct rpt *r, FILE *f)
 	if (s.paused_samples)
 		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
 	if (s.has_tasks) {
+		kvf(f, "Task Records", "%" PRIu64, s.task_records);
 		kvf(f, "Task Instances", "%" PRIu64, s.task_instances);
 		kvf(f, "Lost Task Records", "%" PRIu64, s.task_lost);
 		if (s.task_malformed)

@@ -121,7 +121,7 @@ struct rpt {
 	struct rpt_hash item_index, proc_task, thread_task, strpool;
 	char **strs;
 	size_t nstrs, capstrs;
-	uint64_t task_instances, task_lost, task_malformed, task_comma;
+	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	char task_comma_name[64];
 };
 

@@ -57,6 +57,7 @@ struct rpt_summary {
 	size_t npauses;			/* rows of pauses.csv */
 	uint64_t paused_samples;	/* samples dropped because they fell in a pause */
 	bool has_tasks;			/* the session has instrument/ records */
+	uint64_t task_records;		/* task/event records read from instrument/ */
 	uint64_t task_instances;	/* matched task and event instances */
 	uint64_t task_lost;		/* records the targets' full rings dropped */
 	uint64_t task_malformed;	/* records or files that could not be used */

@@ -29,6 +29,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->npauses = r->pause_rows;
 	s->paused_samples = r->paused_samples;
 	s->has_tasks = r->has_tasks;
+	s->task_records = r->task_records;
 	s->task_instances = r->task_instances;
 	s->task_lost = r->task_lost > r->info.lost_task_records ? r->task_lost
 								  : r->info.lost_task_records;

@@ -379,6 +379,7 @@ static int load_file(struct rpt *r, const char *path, char *err, size_t errlen)
 		return ret;
 	}
 	r->task_lost += t.dropped_records;
+	r->task_records += t.nrecords;
 	if (t.damaged_at)
 		r->task_malformed++;
 	ret = match_file(r, &t);

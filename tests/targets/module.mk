@@ -31,3 +31,17 @@ $(TGT)/tasks: tests/targets/tasks.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/tasks
+$(TGT)/stress: tests/targets/stress.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+$(TGT)/hostile: tests/targets/hostile.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+# the static library, and the API compiled out (no library at all)
+$(TGT)/tasks_static: tests/targets/tasks.c $(INSTR_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -I include -o $@ $< $(INSTR_A) -lrt -pthread
+$(TGT)/tasks_disabled: tests/targets/tasks.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -Wall -Werror -I include -DAMDUPROF_DISABLE_INSTRUMENT_API -o $@ $< -pthread
+TEST_TARGETS += $(TGT)/stress $(TGT)/hostile $(TGT)/tasks_static $(TGT)/tasks_disabled

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Issue 3 must-shows: profile control (both API groups) with --start-paused, task and
+# event semantics, 1e6 tasks from 8 threads, a hostile target, and the library without a
+# profiler (static, compiled out, disabled by environment, exported symbols).
+. "$(dirname "$0")/lib/common.sh"
+
+funcs() { csvq "$1/report.csv" FUNCTIONS | cut -f1; }
+key() { csvq "$1/report.csv" --key "$2"; }
+# task DOMAIN NAME [--after X]: "count<TAB>elapsed<TAB>cpu" of a task row
+task() {
+	local s=$1 d=$2 n=$3; shift 3
+	csvq "$s/report.csv" "${1:-TASKS (Sort Event}" ${2:+--after "$2"} |
+		awk -F'\t' -v d="$d" -v n="$n" '$1==d && $2==n {print $3"\t"$4"\t"$5; exit}'
+}
+
+# --- 1 and 2: --start-paused, strict and async
+for mode in strict async; do
+	"$UPROF" collect --start-paused -o "$SCRATCH/p-$mode" "$TGT/pause" $mode >/dev/null 2>"$SCRATCH/err"
+	check "$mode: collect exits 0" [ $? -eq 0 ]
+	S=$(session_in "$SCRATCH/p-$mode")
+	"$UPROF" report -i "$S" --cutoff 0 >/dev/null 2>&1
+	f=$(funcs "$S")
+	check "$mode: inside() is sampled" grep -qx inside <<<"$f"
+	check "$mode: no sample from outside() or outside_again()" bash -c "! grep -q '^outside' <<<'$f'"
+	inside=$(csvq "$S/report.csv" FUNCTIONS | awk -F'\t' '$1=="inside"{print $2}')
+	# inside() spins for 0.3 s of wall time; its CPU share depends on what else runs
+	check "$mode: inside() has most of its 0.3 s ($inside)" near "$inside" 0.25 0.1
+	pd=$(key "$S" "Pause Duration" | awk '{print $1}')
+	check "$mode: Pause Duration about 0.6 s within 10% ($pd)" near "$pd" 0.6 0.06
+	check "$mode: pauses.csv has the start-paused and the API interval" \
+		bash -c "grep -q '^all,.*,start-paused$' '$S/pauses.csv' && grep -Eq '^[0-9]+,.*,api(-strict)?$' '$S/pauses.csv'"
+	inpause=$(key "$S" "Samples In Pauses" 2>/dev/null | awk '{print $1}')
+	check "$mode: the kernel stopped sampling during pauses (${inpause:-0} samples in 0.6 s)" [ "${inpause:-0}" -le 40 ]
+done
+check "strict calls were acknowledged" bash -c "! grep -q 'not acknowledged' '$SCRATCH/err'"
+
+# --- 3: tasks and events
+"$UPROF" collect -o "$SCRATCH/t" "$TGT/tasks" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/t")
+"$UPROF" report -i "$S" --detail --cutoff 0 >/dev/null 2>&1
+check "report has the hottest-tasks section" grep -q 'TASKS (Sort Event - CPU_TIME)"$' "$S/report.csv"
+check "task header as uProf's" grep -q '^DOMAIN,TASK,TASK COUNT,ELAPSED TIME(seconds),"CPU_TIME" (seconds)$' "$S/report.csv"
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomA Twice)"
+check "a task run twice counts 2 ($c)" [ "$c" = 2 ]
+check "and sums its elapsed time ($e)" near "$e" 0.10 0.02
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomA Outer)"
+check "nested: outer elapsed includes the inner task ($e)" near "$e" 0.10 0.02
+check "nested: outer CPU_TIME includes the inner task ($u)" near "$u" 0.10 0.03
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomA Inner)"
+check "nested: inner elapsed ($e)" near "$e" 0.05 0.015
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomA Over1)"
+check "overlapping across domains: Over1 ($e)" near "$e" 0.05 0.015
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Over2)"
+check "overlapping across domains: Over2 ($e)" near "$e" 0.10 0.02
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Sleep)"
+check "a sleeping task: elapsed ~0.15 s ($e)" near "$e" 0.15 0.03
+check "a sleeping task: CPU_TIME ~0 ($u)" near "$u" 0 0.01
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Threaded)"
+check "two threads and a forked child: summed to 3 instances ($c)" [ "$c" = 3 ]
+check "a spinning task: CPU_TIME ~ elapsed ($u of $e)" near "$u" "$e" 0.05
+IFS=$'\t' read -r c e u <<<"$(task "$S" User Ev)"
+check "an event is listed under User ($c)" [ "$c" = 1 ]
+IFS=$'\t' read -r c e u <<<"$(task "$S" User Unended)"
+check "an unended event: one instance of 0 duration ($c, $e)" [ "$c" = 1 ] && [ "$e" = 0.0000 ]
+for gone in Spanning PausedEnd Never; do
+	check "task $gone is dropped" [ -z "$(task "$S" DomB $gone)" ]
+done
+main_pid=$(csvq "$S/report.csv" PROCESSES | head -1 | sed 's/.*PID:\([0-9]*\).*/\1/')
+child_pid=$(csvq "$S/report.csv" PROCESSES | sed 's/.*PID:\([0-9]*\).*/\1/' | grep -vx "$main_pid" | head -1)
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Threaded "TASK SUMMARY" "PROFILE REPORT FOR PROCESS - tasks (PID:$main_pid)")"
+check "--detail: 2 Threaded instances in the parent ($c)" [ "$c" = 2 ]
+IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Child "TASK SUMMARY" "PROFILE REPORT FOR PROCESS - tasks (PID:$child_pid)")"
+check "--detail: the Child task in the child process ($c)" [ "$c" = 1 ]
+"$UPROF" report -i "$S" --detail --group-by thread --cutoff 0 >/dev/null 2>&1
+n=$(grep -A3 '^TASK SUMMARY' "$S/report.csv" | grep -c '"DomB","Threaded",1,')
+check "--group-by thread: Threaded once on each of its three threads ($n)" [ "$n" -eq 3 ]
+
+# --- 4: 1e6 tasks from 8 threads: nothing lost, or the loss counted exactly
+"$UPROF" collect -o "$SCRATCH/s" "$TGT/stress" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/s")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+rec=$(key "$S" "Task Records"); lost=$(key "$S" "Lost Task Records")
+echo "# stress: $rec records kept, $lost lost"
+check "1e6 begin/end pairs: records kept + lost = 2e6 exactly ($rec + $lost)" [ $((rec + lost)) -eq 2000000 ]
+if [ "$lost" -eq 0 ]; then
+	IFS=$'\t' read -r c e u <<<"$(task "$S" Stress Pair)"
+	check "no loss: 1e6 instances ($c)" [ "$c" = 1000000 ]
+fi
+
+# --- 5: a hostile target scribbling over its control page
+for i in 1 2; do
+	timeout 60 "$UPROF" collect -o "$SCRATCH/h$i" "$TGT/hostile" 300 >/dev/null 2>"$SCRATCH/err"
+	rc=$?
+	check "hostile target: uprof neither crashed nor hung (exit $rc)" [ "$rc" -lt 124 ]
+	check "hostile target: no sanitizer report" bash -c "! grep -q Sanitizer '$SCRATCH/err'"
+	S=$(session_in "$SCRATCH/h$i")
+	timeout 60 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+	check "hostile target: report works (exit $?)" [ -s "$S/report.csv" ]
+done
+check "no control page is left in /dev/shm by our targets" bash -c "! ls /dev/shm | grep -q '^uprof\.'"
+
+# --- 6: without uprof, static, compiled out, disabled, exported symbols
+check "the instrumented target runs without uprof" bash -c "'$TGT/tasks' >/dev/null"
+check "and leaves no control page behind" bash -c "! ls /dev/shm | grep -q '^uprof\.'"
+check "the statically linked target runs" bash -c "'$TGT/tasks_static' >/dev/null"
+"$UPROF" collect -o "$SCRATCH/st" "$TGT/tasks_static" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/st"); "$UPROF" report -i "$S" --cutoff 0 >/dev/null 2>&1
+check "static library: tasks are reported" [ -n "$(task "$S" DomA Twice)" ]
+check "-DAMDUPROF_DISABLE_INSTRUMENT_API: no reference to the library" \
+	bash -c "! nm '$TGT/tasks_disabled' | grep -qi 'amd\|AMDTask'"
+AMDUPROF_INSTRUMENT_ENABLE=0 "$UPROF" collect -o "$SCRATCH/off" "$TGT/tasks" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/off")
+check "AMDUPROF_INSTRUMENT_ENABLE=0: no task records" bash -c "[ ! -d '$S/instrument' ]"
+LIB=$PWD/$BUILD/lib/libAMDProfileController.so
+exported=$(nm -D --defined-only "$LIB" | awk '$2=="T"{print $3}' | sed 's/@.*//' | sort | tr '\n' ' ')
+want="AMDEventEnd AMDEventStart AMDTaskBegin AMDTaskEnd amdDomainCreate amdEventCreate amdProfilePauseImpl amdProfileResumeImpl amdProfileStrictPauseImpl amdProfileStrictResumeImpl amdStringHandleCreate "
+check "the .so exports exactly the documented API" [ "$exported" = "$want" ]
+text=$(size -A "$LIB" | awk '$1==".text"{print $2}')
+check "the library's .text stays small ($text bytes <= 8192)" [ "$text" -le 8192 ]
+check "symbols are versioned" bash -c "nm -D '$LIB' | grep -q 'AMDTaskBegin@@AMDPROFILECONTROLLER_1.0'"
+check "the header compiles as C++" bash -c "echo '#include <AMDProfileController.h>
+int main(){ amdDomainHandle d = amdDomainCreate(\"x\"); amdTaskBegin(d,0,0,amdStringHandleCreate(\"y\")); amdTaskEnd(d); return !amdProfileResume(); }' | g++ -x c++ -Iinclude -fsyntax-only -"
+exit 0
