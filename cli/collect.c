@@ -6,6 +6,7 @@
 #include "cli/collect.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,15 @@ static const char *const CMD = "collect";
 
 static void collect_help(void)
 {
-	printf("usage: uprof collect [<options>] <program> [<args>]\n\n"
-	       "Run <program> and sample where it spends CPU time. Everything after the\n"
-	       "program name is passed to it. Writes a session directory for 'uprof report'.\n\n"
+	printf("usage: uprof collect [<options>] <program> [<args>]\n"
+	       "       uprof collect [<options>] -p <pid>[,<pid>...] [-d <s>]\n\n"
+	       "Run <program> (or attach to running processes) and sample where it spends\n"
+	       "CPU time. Everything after the program name is passed to it. Writes a session\n"
+	       "directory for 'uprof report'.\n\n"
+	       "  -p, --pid <pids>       attach to these running processes (comma list): all\n"
+	       "                         their threads, and what they start later; they run on\n"
+	       "                         untouched when collection ends (-d or Ctrl-C)\n"
+	       "  --tid <tids>           attach to these threads only (comma list)\n"
 	       "  --config <name>        collect configuration: tbp (default) or hotspots;\n"
 	       "                         'uprof info --list collect-configs' lists them\n"
 	       "  --timer-interval <ms>  timer period in milliseconds, fractions allowed\n"
@@ -39,7 +46,7 @@ static void collect_help(void)
 	       "uprof exits with the program's exit status (128+N if signal N killed it).\n");
 }
 
-enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED };
+enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -51,6 +58,8 @@ static const struct option collect_options[] = {
 	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
 	{ "terminate", no_argument, NULL, 'b' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, OPT_TID },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,8 +99,16 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:h", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:h", collect_options, NULL)) != -1) {
+		int ret;
+
 		switch (c) {
+		case 'p':
+		case OPT_TID:
+			ret = collect_attach_parse(st, optarg, c == OPT_TID);
+			if (ret >= 0)
+				return ret;
+			break;
 		case OPT_CONFIG:
 			st->config_name = optarg;
 			break;
@@ -136,8 +153,14 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_usage_error(CMD, msg);
 		}
 	}
+	if (st->attach && optind < argc)
+		return cli_usage_error(CMD, "give either a program to run or -p/--tid, not both");
+	if (st->attach && st->workdir)
+		return cli_usage_error(CMD, "-w applies to a launched program, not to -p/--tid");
+	if (st->attach)
+		return -1;
 	if (optind >= argc)
-		return cli_usage_error(CMD, "no program to run was given");
+		return cli_usage_error(CMD, "no program to run was given (or -p <pid> to attach)");
 	st->prog_argv = argv + optind;
 	return -1;
 }
@@ -284,6 +307,35 @@ static void join_args(char *dst, size_t size, char **argv)
 		used += snprintf(dst + used, size - used, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* An attached process's arguments and working directory, from /proc. */
+static void attach_details(struct collect_state *st)
+{
+	struct ses_info *in = &st->info;
+	char path[64], buf[SES_STR];
+	ssize_t n = 0;
+	int fd;
+	char *arg0_end;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)st->attach_pids[0]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = 0;
+		arg0_end = memchr(buf, 0, (size_t)n);
+		for (char *p = arg0_end; p && p < buf + n - 1; p++)
+			if (!*p)
+				*p = ' ';
+		snprintf(in->target_args, sizeof(in->target_args), "%s",
+			 arg0_end && arg0_end < buf + n - 1 ? arg0_end + 1 : "");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)st->attach_pids[0]);
+	n = readlink(path, in->working_dir, sizeof(in->working_dir) - 1);
+	in->working_dir[n > 0 ? n : 0] = 0;
+}
+
 static void fill_info(struct collect_state *st, int argc, char **argv)
 {
 	struct ses_info *in = &st->info;
@@ -300,8 +352,13 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	snprintf(in->command, sizeof(in->command), "uprof %s", cmd);
 	(void)argc;
 	snprintf(in->target_path, sizeof(in->target_path), "%s", st->prog_path);
-	join_args(in->target_args, sizeof(in->target_args), st->prog_argv + 1);
-	if (st->workdir)
+	if (st->attach)
+		attach_details(st);
+	else
+		join_args(in->target_args, sizeof(in->target_args), st->prog_argv + 1);
+	if (st->attach)
+		; /* set by attach_details */
+	else if (st->workdir)
 		realpath(st->workdir, in->working_dir) ? (void)0 : (void)snprintf(
 			in->working_dir, sizeof(in->working_dir), "%s", st->workdir);
 	else if (!getcwd(in->working_dir, sizeof(in->working_dir)))
@@ -318,6 +375,7 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	ev->exclude_user = st->attrs[COLLECT_TIMER].exclude_user;
 	in->exit_code = -1;
 	in->collector_pid = (int)getpid();
+	in->attached = st->attach;
 	in->status = SES_STATUS_RUNNING;
 }
 
@@ -386,12 +444,19 @@ static int start(struct collect_state *st, int argc, char **argv)
 	ret = collect_pages_start(st);
 	if (ret)
 		return cli_error(1, CMD, "cannot set up instrumentation: %s", strerror(-ret));
-	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
-	if (ret)
-		return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path, strerror(-ret));
-	ret = open_events(st);
-	if (ret >= 0)
-		goto fail;
+	if (st->attach) {
+		ret = collect_attach_open(st);
+		if (ret >= 0)
+			return ret;
+	} else {
+		ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
+		if (ret)
+			return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path,
+					 strerror(-ret));
+		ret = open_events(st);
+		if (ret >= 0)
+			goto fail;
+	}
 	fill_info(st, argc, argv);
 	ret = ses_info_write(st->session_dir, &st->info);
 	if (ret) {
@@ -409,11 +474,14 @@ static int start(struct collect_state *st, int argc, char **argv)
 		ids = smp_ids(st->smp, i, &nids);
 		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
 	}
+	if (st->attach)
+		collect_attach_synth(st);
 	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);
 	smp_vdso_save(vdso); /* best effort: without it report reads its own vDSO */
 	return -1;
 fail:
-	smp_child_abort(&st->child);
+	if (!st->attach)
+		smp_child_abort(&st->child);
 	return ret;
 }
 
@@ -438,6 +506,8 @@ int cmd_collect(int argc, char **argv)
 	struct collect_state st = { .sigfd = -1 };
 	int ret;
 
+	for (int i = 0; i < SES_MAX_PIDS; i++)
+		st.pidfds[i] = -1;
 	ret = parse_options(&st, argc, argv);
 	if (ret < 0)
 		ret = load_config(&st);
@@ -448,7 +518,7 @@ int cmd_collect(int argc, char **argv)
 			ret = cli_error(1, CMD, "working directory '%s' does not exist", st.workdir);
 	}
 	if (ret < 0)
-		ret = resolve_program(&st);
+		ret = st.attach ? collect_attach_prepare(&st) : resolve_program(&st);
 	if (ret < 0)
 		ret = make_session_dir(&st);
 	if (ret < 0)
@@ -462,5 +532,8 @@ int cmd_collect(int argc, char **argv)
 	smp_close(st.smp);
 	if (st.never_started)
 		remove_session_dir(&st);
+	for (int i = 0; i < st.nattach; i++)
+		if (st.pidfds[i] >= 0)
+			close(st.pidfds[i]);
 	return ret;
 }

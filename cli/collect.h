@@ -28,6 +28,16 @@ struct collect_state {
 	size_t mmap_pages;
 	char **prog_argv;	/* borrowed from main's argv */
 
+	/* attach mode: -p/--pid and --tid */
+	bool attach;
+	int nattach;			/* processes */
+	pid_t attach_pids[SES_MAX_PIDS];
+	int ntids_only;			/* --tid: only these threads */
+	pid_t tids_only[SES_MAX_PIDS];
+	int pidfds[SES_MAX_PIDS];	/* readable when that process has exited */
+	int64_t cpu_start[SES_MAX_PIDS], cpu_last[SES_MAX_PIDS];
+	bool attached_gone;		/* every attached process has exited */
+
 	/* derived */
 	struct cli_config config;
 	uint64_t period_ns;
@@ -54,6 +64,18 @@ struct collect_state {
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);
 
+/* collect_attach.c: attaching to running processes. Each returns -1 to go on, or an exit
+ * code after printing the error. */
+int collect_attach_parse(struct collect_state *st, const char *arg, bool tids);
+int collect_attach_prepare(struct collect_state *st); /* validate, name the session */
+int collect_attach_open(struct collect_state *st);    /* events on every thread */
+int collect_attach_synth(struct collect_state *st);   /* COMM/MMAP2 of what exists */
+bool collect_attach_alive(struct collect_state *st);  /* any attached process left? */
+void collect_attach_cpu(struct collect_state *st);    /* refresh CPU time readings */
+int64_t collect_attach_cpu_ns(const struct collect_state *st);
+/* Is @pid one of the attached processes or a descendant of one? */
+bool collect_attach_owns(const struct collect_state *st, int pid);
+
 /*
  * collect_pages.c: the control pages of instrumented processes of the run. Found through
  * inotify on /dev/shm; each gets a thread that applies pause/resume to the kernel events,
@@ -63,6 +85,8 @@ int collect_pages_start(struct collect_state *st);
 int collect_pages_fd(const struct collect_state *st);	/* inotify fd to poll, or -1 */
 bool collect_pages_busy(const struct collect_state *st); /* pages still being looked for */
 void collect_pages_poll(struct collect_state *st);
+/* Attach mode: take the pages the attached processes made before we came. */
+void collect_pages_adopt_attached(struct collect_state *st);
 /* Stop the threads, drain what is left, write pauses.csv; fills info's pause_total_ns and
  * lost_task_records. @end_mono closes an open pause. */
 void collect_pages_stop(struct collect_state *st, int64_t end_mono);

@@ -179,7 +179,11 @@ static int adopt(struct collect_pages *c, int pid)
 			return 0;
 	if (c->nworkers >= MAX_PAGES)
 		return -E2BIG;
-	ret = smp_page_open(&page, pid, c->st->token, (uint32_t)getpid());
+	/* launch mode: our token proves the page is of this run; attach mode: the process
+	 * (or an ancestor) is one we attached to, and its page carries no token */
+	if (c->st->attach && !collect_attach_owns(c->st, pid))
+		return -EPERM;
+	ret = smp_page_open(&page, pid, c->st->attach ? NULL : c->st->token, (uint32_t)getpid());
 	if (ret)
 		return ret;
 	w = calloc(1, sizeof(*w));
@@ -233,6 +237,14 @@ int collect_pages_start(struct collect_state *st)
 			 SHM_DIR, strerror(errno));
 	st->pages = c;
 	return 0;
+}
+
+void collect_pages_adopt_attached(struct collect_state *st)
+{
+	if (!st->pages)
+		return;
+	for (int i = 0; i < st->nattach; i++)
+		try_pid(st->pages, st->attach_pids[i]);
 }
 
 int collect_pages_fd(const struct collect_state *st)

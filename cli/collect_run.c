@@ -158,7 +158,12 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		handle_signals(st);
 		collect_pages_poll(st);
 		drain(st);
-		if (st->child_exited || st->stop_signal || st->write_failed)
+		if (st->attach) {
+			collect_attach_cpu(st);
+			if (!collect_attach_alive(st))
+				st->attached_gone = true;
+		}
+		if (st->child_exited || st->attached_gone || st->stop_signal || st->write_failed)
 			break;
 	}
 	if (live)
@@ -203,7 +208,9 @@ static int finish(struct collect_state *st)
 	smp_get_stats(st->smp, &stats);
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
-	in->target_cpu_ns = st->child_exited ? st->child_cpu_ns : proc_cpu_ns(st->child.pid);
+	in->target_cpu_ns = st->attach	      ? collect_attach_cpu_ns(st)
+			    : st->child_exited ? st->child_cpu_ns
+					       : proc_cpu_ns(st->child.pid);
 	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
@@ -211,8 +218,8 @@ static int finish(struct collect_state *st)
 	} else if (st->child_exited && WIFSIGNALED(st->child_status)) {
 		in->exit_signal = WTERMSIG(st->child_status);
 		code = 128 + in->exit_signal;
-	} else if (st->stop_signal) {
-		code = 128 + st->stop_signal;
+	} else if (st->stop_signal && !st->attach) {
+		code = 128 + st->stop_signal; /* attach: Ctrl-C is the normal way to end */
 	}
 	ret = ses_writer_close(st->writer);
 	st->writer = NULL;
@@ -232,7 +239,11 @@ static int finish(struct collect_state *st)
 			 (unsigned long long)stats.lost);
 	if (st->stop_signal)
 		fprintf(stderr, "Collection stopped by %s\n", sig_name(st->stop_signal));
-	if (st->child_exited && WIFEXITED(st->child_status))
+	if (st->attach)
+		fprintf(stderr, st->attached_gone ? "The attached process%s exited\n"
+						  : "Detached; the process%s run%s on\n",
+			st->nattach > 1 ? "es" : "", st->nattach > 1 ? "" : "s");
+	else if (st->child_exited && WIFEXITED(st->child_status))
 		fprintf(stderr, "Target %d exited with status %d\n", st->child.pid, in->exit_code);
 	else if (st->child_exited)
 		fprintf(stderr, "Target %d was killed by signal %d (%s)\n", st->child.pid,
@@ -247,6 +258,23 @@ static int finish(struct collect_state *st)
 	return code;
 }
 
+/* Attach mode: the processes are running already; turn the events on. */
+static int start_attached(struct collect_state *st)
+{
+	st->info.npids = st->nattach;
+	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
+	ses_info_write(st->session_dir, &st->info);
+	smp_set_enabled(st->smp, COLLECT_TRACKING, true);
+	if (!st->start_paused)
+		smp_set_enabled(st->smp, COLLECT_TIMER, true);
+	collect_pages_adopt_attached(st);
+	fprintf(stderr, "Profiling started%s: %s every %.3g ms, attached to pid %d%s\n",
+		st->start_paused ? " (paused until the program resumes it)" : "",
+		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6,
+		(int)st->attach_pids[0], st->nattach > 1 ? " and others" : "");
+	return 0;
+}
+
 int collect_run(struct collect_state *st)
 {
 	const char *what;
@@ -255,11 +283,16 @@ int collect_run(struct collect_state *st)
 
 	ret = block_signals(st);
 	if (ret) {
-		smp_child_abort(&st->child);
+		if (!st->attach)
+			smp_child_abort(&st->child);
 		return cli_error(1, CMD, "cannot set up signal handling: %s", strerror(-ret));
 	}
 	st->info.start_mono_ns = start_mono = cli_now_ns(CLOCK_MONOTONIC);
 	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	if (st->attach) {
+		start_attached(st);
+		goto run;
+	}
 	st->info.npids = 1;
 	st->info.pids[0] = st->child.pid;
 	ses_info_write(st->session_dir, &st->info);
@@ -275,13 +308,14 @@ int collect_run(struct collect_state *st)
 	fprintf(stderr, "Profiling started%s: %s every %.3g ms, target pid %d\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
 		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6, st->child.pid);
+run:
 	loop(st, start_mono);
 	/* the collection ends here: what happens while the target is wound down is not
 	 * part of the profile */
 	smp_disable(st->smp);
 	st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
 	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
-	if (st->stop_signal || (!st->child_exited && st->terminate))
+	if (!st->attach && (st->stop_signal || (!st->child_exited && st->terminate)))
 		settle_child(st);
 	collect_pages_stop(st, st->info.end_mono_ns);
 	return finish(st);

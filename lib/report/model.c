@@ -220,7 +220,9 @@ static int apply_comm(struct rpt_world *w, const struct ses_record *rec)
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
 	} else {
-		t->renamed = true;
+		/* a thread named like its process (attach: every thread's COMM is synthesized)
+		 * is not a renamed one */
+		t->renamed = strncmp(name, p->comm, len) || p->comm[len];
 	}
 	memcpy(t->comm, name, len);
 	t->comm[len] = 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Opening events: one fd per (attr, CPU), all following one pid. Per-CPU fds are what
- * make inherit + mmap legal, so threads and child processes of the target land in the
- * rings without us tracking them. Every fd after the first on a CPU writes into that
- * CPU's ring (PERF_EVENT_IOC_SET_OUTPUT).
+ * Opening events: one fd per (attr, task, CPU). Per-CPU fds are what make inherit + mmap
+ * legal, so threads and child processes of a task land in the rings without us tracking
+ * them. The first task's fds own one ring per CPU; every other fd on that CPU writes into
+ * it (PERF_EVENT_IOC_SET_OUTPUT). Attaching to a running process adds one task per
+ * existing thread.
  */
 #include "sampler/internal.h"
 
@@ -24,24 +25,23 @@ void smp_close(struct smp *s)
 {
 	if (!s)
 		return;
-	if (s->rings) {
+	if (s->rings && s->have_rings) {
 		for (int c = 0; c < s->ncpus; c++)
 			if (s->rings[c].page)
 				smp_sys_munmap(s->rings[c].page, s->rings[c].map_len);
 	}
-	if (s->fds) {
-		for (int i = 0; i < s->nattrs * s->ncpus; i++)
-			if (s->fds[i] >= 0)
-				close(s->fds[i]);
-	}
+	for (size_t i = 0; i < s->nfds; i++)
+		close(s->fds[i].fd);
 	if (s->ids) {
 		for (int i = 0; i < s->nattrs; i++)
-			free(s->ids[i]);
+			free(s->ids[i].v);
 	}
 	free(s->ids);
 	free(s->fds);
 	free(s->rings);
 	free(s->bounce);
+	free(s->attrs);
+	free(s->cpus);
 	free(s);
 }
 
@@ -61,101 +61,159 @@ static int map_ring(struct smp_ring *r, int fd, size_t pages)
 	return 0;
 }
 
-static struct smp *smp_alloc(int nattrs, int ncpus)
+int smp_new(struct smp **out, const struct perf_event_attr *attrs, int nattrs,
+	    const struct smp_opts *opts)
 {
-	struct smp *s = calloc(1, sizeof(*s));
+	size_t pages = opts && opts->mmap_pages ? opts->mmap_pages : SMP_DEFAULT_PAGES;
+	struct smp *s;
+	int ret;
 
+	*out = NULL;
+	if (nattrs < 1 || !power_of_two(pages))
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
 	if (!s)
-		return NULL;
+		return -ENOMEM;
 	s->nattrs = nattrs;
-	s->ncpus = ncpus;
-	s->fds = malloc(sizeof(int) * nattrs * ncpus);
+	s->pages = pages;
+	s->cpus = malloc(sizeof(int) * SMP_MAX_CPUS);
+	s->attrs = malloc(sizeof(*attrs) * nattrs);
 	s->ids = calloc(nattrs, sizeof(*s->ids));
-	s->rings = calloc(ncpus, sizeof(*s->rings));
 	s->bounce = malloc(MAX_RECORD);
-	if (!s->fds || !s->ids || !s->rings || !s->bounce) {
+	if (!s->cpus || !s->attrs || !s->ids || !s->bounce) {
 		smp_close(s);
-		return NULL;
+		return -ENOMEM;
 	}
-	for (int i = 0; i < nattrs * ncpus; i++)
-		s->fds[i] = -1;
-	for (int i = 0; i < nattrs; i++) {
-		s->ids[i] = calloc(ncpus, sizeof(uint64_t));
-		if (!s->ids[i]) {
-			smp_close(s);
-			return NULL;
-		}
+	memcpy(s->attrs, attrs, sizeof(*attrs) * nattrs);
+	ret = smp_online_cpus(s->cpus, SMP_MAX_CPUS);
+	if (ret < 0) {
+		smp_close(s);
+		return ret;
 	}
-	return s;
+	s->ncpus = ret;
+	s->rings = calloc(s->ncpus, sizeof(*s->rings));
+	if (!s->rings) {
+		smp_close(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
 }
 
-/* Open attr @a on CPU slot @c and wire it to that CPU's ring. */
-static int open_one(struct smp *s, const struct perf_event_attr *attr, int a, int c, int cpu,
-		    pid_t pid, size_t pages)
+static int push_fd(struct smp *s, int fd, int attr)
 {
-	struct perf_event_attr copy = *attr;
+	if (s->nfds == s->capfds) {
+		size_t cap = s->capfds ? s->capfds * 2 : 16;
+		struct smp_fd *g = realloc(s->fds, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		s->fds = g;
+		s->capfds = cap;
+	}
+	s->fds[s->nfds++] = (struct smp_fd){ fd, attr };
+	return 0;
+}
+
+static int push_id(struct smp_ids *ids, uint64_t id)
+{
+	if (ids->n == ids->cap) {
+		size_t cap = ids->cap ? ids->cap * 2 : 8;
+		uint64_t *g = realloc(ids->v, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		ids->v = g;
+		ids->cap = cap;
+	}
+	ids->v[ids->n++] = id;
+	return 0;
+}
+
+/* Open attr @a for @tid on CPU slot @c and wire it to that CPU's ring. */
+static int open_one(struct smp *s, int a, int c, pid_t tid)
+{
+	struct perf_event_attr copy = s->attrs[a];
+	uint64_t id;
 	int fd, ret;
 
-	fd = smp_sys_perf_event_open(&copy, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = smp_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	s->fds[a * s->ncpus + c] = fd;
-	ret = smp_sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&s->ids[a][c]);
+	ret = push_fd(s, fd, a);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	ret = smp_sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id);
+	if (!ret)
+		ret = push_id(&s->ids[a], id);
 	if (ret)
 		return ret;
-	if (a == 0)
-		return map_ring(&s->rings[c], fd, pages);
+	if (!s->rings[c].page)
+		return map_ring(&s->rings[c], fd, s->pages);
 	return smp_sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)s->rings[c].fd);
+}
+
+int smp_add_task(struct smp *s, pid_t tid, int *failed_attr)
+{
+	size_t mark = s->nfds, idmark[64];
+	int ret = 0;
+
+	*failed_attr = 0;
+	s->have_rings = true;
+	for (int a = 0; a < s->nattrs && a < 64; a++)
+		idmark[a] = s->ids[a].n;
+	for (int a = 0; a < s->nattrs && !ret; a++) {
+		for (int c = 0; c < s->ncpus && !ret; c++) {
+			ret = open_one(s, a, c, tid);
+			if (ret)
+				*failed_attr = a;
+		}
+	}
+	if (ret && mark > 0) {
+		/* roll this task back; the rings belong to an earlier task and stay */
+		while (s->nfds > mark)
+			close(s->fds[--s->nfds].fd);
+		for (int a = 0; a < s->nattrs && a < 64; a++)
+			s->ids[a].n = idmark[a];
+	}
+	return ret;
 }
 
 int smp_open(struct smp **out, const struct perf_event_attr *attrs, int nattrs, pid_t pid,
 	     const struct smp_opts *opts, int *failed_attr)
 {
-	size_t pages = opts && opts->mmap_pages ? opts->mmap_pages : SMP_DEFAULT_PAGES;
-	int cpus[SMP_MAX_CPUS];
-	struct smp *s = NULL;
-	int ncpus, ret = 0;
+	int ret;
 
-	*out = NULL;
 	*failed_attr = 0;
-	if (nattrs < 1 || !power_of_two(pages))
-		return -EINVAL;
-	ncpus = smp_online_cpus(cpus, SMP_MAX_CPUS);
-	if (ncpus < 0)
-		return ncpus;
-	s = smp_alloc(nattrs, ncpus);
-	if (!s)
-		return -ENOMEM;
-	for (int a = 0; a < nattrs; a++) {
-		for (int c = 0; c < ncpus; c++) {
-			ret = open_one(s, &attrs[a], a, c, cpus[c], pid, pages);
-			if (ret) {
-				*failed_attr = a;
-				goto out;
-			}
-		}
-	}
-out:
+	ret = smp_new(out, attrs, nattrs, opts);
 	if (ret)
-		smp_close(s);
-	else
-		*out = s;
+		return ret;
+	ret = smp_add_task(*out, pid, failed_attr);
+	if (ret) {
+		smp_close(*out);
+		*out = NULL;
+	}
 	return ret;
 }
 
 const uint64_t *smp_ids(const struct smp *s, int i, size_t *n)
 {
-	*n = i < s->nattrs ? (size_t)s->ncpus : 0;
-	return i < s->nattrs ? s->ids[i] : NULL;
+	*n = i >= 0 && i < s->nattrs ? s->ids[i].n : 0;
+	return i >= 0 && i < s->nattrs ? s->ids[i].v : NULL;
 }
 
-static int ioctl_all(struct smp *s, unsigned long req)
+static int ioctl_matching(struct smp *s, int attr, unsigned long req)
 {
 	int ret = 0;
 
-	for (int i = 0; i < s->nattrs * s->ncpus; i++) {
-		int r = smp_sys_ioctl(s->fds[i], req, 0);
+	for (size_t i = 0; i < s->nfds; i++) {
+		int r;
 
+		if (attr >= 0 && s->fds[i].attr != attr)
+			continue;
+		r = smp_sys_ioctl(s->fds[i].fd, req, 0);
 		if (r && !ret)
 			ret = r;
 	}
@@ -164,28 +222,19 @@ static int ioctl_all(struct smp *s, unsigned long req)
 
 int smp_enable(struct smp *s)
 {
-	return ioctl_all(s, PERF_EVENT_IOC_ENABLE);
+	return ioctl_matching(s, -1, PERF_EVENT_IOC_ENABLE);
 }
 
 int smp_disable(struct smp *s)
 {
-	return ioctl_all(s, PERF_EVENT_IOC_DISABLE);
+	return ioctl_matching(s, -1, PERF_EVENT_IOC_DISABLE);
 }
 
 int smp_set_enabled(struct smp *s, int i, bool on)
 {
-	int ret = 0;
-
 	if (i < 0 || i >= s->nattrs)
 		return -EINVAL;
-	for (int c = 0; c < s->ncpus; c++) {
-		int r = smp_sys_ioctl(s->fds[i * s->ncpus + c],
-				      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
-
-		if (r && !ret)
-			ret = r;
-	}
-	return ret;
+	return ioctl_matching(s, i, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE);
 }
 
 int smp_pollfds(const struct smp *s, struct pollfd *fds, int max)
@@ -193,7 +242,8 @@ int smp_pollfds(const struct smp *s, struct pollfd *fds, int max)
 	int n = 0;
 
 	for (int c = 0; c < s->ncpus && n < max; c++)
-		fds[n++] = (struct pollfd){ .fd = s->rings[c].fd, .events = POLLIN };
+		if (s->rings[c].page)
+			fds[n++] = (struct pollfd){ .fd = s->rings[c].fd, .events = POLLIN };
 	return n;
 }
 
@@ -202,8 +252,11 @@ long smp_drain(struct smp *s, smp_sink_fn sink, void *arg)
 	long total = 0;
 
 	for (int c = 0; c < s->ncpus; c++) {
-		long n = smp_ring_drain(&s->rings[c], &s->stats, s->bounce, sink, arg);
+		long n;
 
+		if (!s->rings[c].page)
+			continue;
+		n = smp_ring_drain(&s->rings[c], &s->stats, s->bounce, sink, arg);
 		if (n < 0)
 			return n;
 		total += n;

@@ -29,12 +29,27 @@ struct smp_ring {
 	size_t map_len;
 };
 
+struct smp_fd {
+	int fd;
+	int attr;
+};
+
+struct smp_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
 struct smp {
 	int ncpus;
+	int *cpus;		/* online CPU numbers */
 	int nattrs;
-	int *fds;		/* [attr * ncpus + cpu] */
-	uint64_t **ids;		/* [attr] -> ncpus ids */
-	struct smp_ring *rings;	/* [cpu] */
+	struct perf_event_attr *attrs; /* our copy */
+	size_t pages;
+	struct smp_fd *fds;	/* every open event */
+	size_t nfds, capfds;
+	struct smp_ids *ids;	/* [attr] */
+	struct smp_ring *rings;	/* [cpu index]; created with the first task */
+	bool have_rings;
 	struct smp_stats stats;
 	unsigned char *bounce;	/* one record that wraps around the ring end */
 };

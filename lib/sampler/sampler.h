@@ -27,11 +27,22 @@ struct smp_opts {
 };
 
 /*
- * Open @nattrs events (@attrs borrowed) on every online CPU for @pid (-1 = all tasks,
- * needs privileges). The first fd per CPU owns the ring; the others are redirected into
- * it. On failure nothing stays open, *@failed_attr says which attr failed, and the
- * -errno is returned.
+ * A sampler for @nattrs events (@attrs copied) on every online CPU, with no task yet.
+ * 0 or -errno.
  */
+int smp_new(struct smp **out, const struct perf_event_attr *attrs, int nattrs,
+	    const struct smp_opts *opts);
+
+/*
+ * Open every event on every CPU for task @tid (a thread; with inherit, the threads and
+ * processes it creates later are followed too). The first task's fds own one ring per
+ * CPU; all others write into those. On failure this task's fds are closed again,
+ * *@failed_attr says which attr failed, and -errno is returned (-ESRCH: the task is
+ * gone). The first task failing leaves @s without rings: close it.
+ */
+int smp_add_task(struct smp *s, pid_t tid, int *failed_attr);
+
+/* smp_new + smp_add_task(@pid): launch mode. On failure nothing stays open. */
 int smp_open(struct smp **out, const struct perf_event_attr *attrs, int nattrs, pid_t pid,
 	     const struct smp_opts *opts, int *failed_attr);
 
@@ -134,6 +145,33 @@ void smp_page_ack(struct smp_page *p);
 void smp_page_set_active(struct smp_page *p, bool active);
 bool smp_page_exiting(const struct smp_page *p);
 void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names);
+
+/* ---- running processes (attach) ---- */
+
+/* Threads of process @pid, from <procfs>/<pid>/task. Count (up to @max) or -errno
+ * (-ESRCH: no such process). */
+int smp_proc_threads(pid_t pid, pid_t *tids, int max);
+
+/* The process a thread belongs to (Tgid), or -errno. */
+pid_t smp_proc_tgid(pid_t tid);
+
+/* The command name of a task (/proc/<tid>/comm) into @buf; 0 or -errno. */
+int smp_proc_comm(pid_t tid, char *buf, size_t len);
+
+/* Parent pid of a process, or -errno. */
+pid_t smp_proc_ppid(pid_t pid);
+
+/* User+system CPU time of a process (all threads), ns; -errno when it is gone. */
+int64_t smp_proc_cpu_ns(pid_t pid);
+
+/*
+ * What the kernel would have told us had we been there from the start: a COMM record for
+ * each thread in @tids and an MMAP2 record for every executable mapping of @pid, with
+ * the sample_id trailer of PMC_SAMPLE_TYPE (tid, @time, cpu 0, @id). Written to @sink.
+ * 0 or -errno.
+ */
+int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint64_t time,
+		      smp_sink_fn sink, void *arg);
 
 /* ---- side files ---- */
 

@@ -45,6 +45,7 @@ static const struct field info_fields[] = {
 	FLD("target", "args", F_STR, target_args),
 	FLD("target", "working_dir", F_STR, working_dir),
 	FLD("target", "pids", F_PIDS, pids),
+	FLD("target", "attached", F_BOOL, attached),
 	FLD("target", "exit_code", F_INT, exit_code),
 	FLD("target", "exit_signal", F_INT, exit_signal),
 	FLD("target", "cpu_ns", F_I64, target_cpu_ns),

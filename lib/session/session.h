@@ -70,6 +70,7 @@ struct ses_info {
 	int exit_code;		/* -1 unknown */
 	int exit_signal;	/* 0 none */
 	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
+	bool attached;		/* -p/--tid: attached to running processes */
 	enum ses_status status;
 };
 

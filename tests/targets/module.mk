@@ -45,3 +45,7 @@ $(TGT)/tasks_disabled: tests/targets/tasks.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -Wall -Werror -I include -DAMDUPROF_DISABLE_INSTRUMENT_API -o $@ $< -pthread
 TEST_TARGETS += $(TGT)/stress $(TGT)/hostile $(TGT)/tasks_static $(TGT)/tasks_disabled
+$(TGT)/server: tests/targets/server.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK) -ldl
+TEST_TARGETS += $(TGT)/server

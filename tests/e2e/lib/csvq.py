@@ -7,6 +7,7 @@ csvq.py REPORT TITLE --after X  the same, searching only after a line containing
 csvq.py REPORT --key KEY        the value of a 'Key:,"value"' header line
 """
 import csv
+import signal
 import sys
 
 
@@ -31,6 +32,7 @@ def section(ls, title, after=None):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ls = lines(sys.argv[1])
     if sys.argv[2] == "--key":
         for l in ls:

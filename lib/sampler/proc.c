@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running processes, for attach: their threads, names and CPU time from procfs, and the
+ * side-band records the kernel would have sent had we been there when they started
+ * (COMM for each thread, MMAP2 for each executable mapping), so report can name and
+ * symbolize them and perf can read the file. procfs is read under UPROF_PROC_ROOT when
+ * set (tests), else /proc.
+ */
+#include "sampler/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static const char *proc_root(void)
+{
+	const char *r = getenv("UPROF_PROC_ROOT");
+
+	return r && *r ? r : "/proc";
+}
+
+int smp_proc_threads(pid_t pid, pid_t *tids, int max)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/%d/task", proc_root(), (int)pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((e = readdir(d)) && n < max) {
+		char *end;
+		long t = strtol(e->d_name, &end, 10);
+
+		if (!*end && t > 0)
+			tids[n++] = (pid_t)t;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The value of "Key:" in /proc/<tid>/status. */
+static long status_field(pid_t tid, const char *key)
+{
+	char path[PATH_MAX], line[256];
+	size_t klen = strlen(key);
+	long v = -ESRCH;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root(), (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+pid_t smp_proc_tgid(pid_t tid)
+{
+	return (pid_t)status_field(tid, "Tgid");
+}
+
+pid_t smp_proc_ppid(pid_t pid)
+{
+	return (pid_t)status_field(pid, "PPid");
+}
+
+int smp_proc_comm(pid_t tid, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d/comm", proc_root(), (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int64_t smp_proc_cpu_ns(pid_t pid)
+{
+	char path[PATH_MAX], buf[1024];
+	unsigned long long ut, st;
+	int64_t ns = -ESRCH;
+	char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root(), (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	/* the command name may hold spaces and parentheses: fields start after the last ')' */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2)
+		ns = (int64_t)(ut + st) * (1000000000 / sysconf(_SC_CLK_TCK));
+	fclose(f);
+	return ns;
+}
+
+/* ---- synthesized records ---- */
+
+struct rec {
+	unsigned char b[PATH_MAX + 256];
+	size_t n;
+};
+
+static void put(struct rec *r, const void *p, size_t n)
+{
+	memcpy(r->b + r->n, p, n);
+	r->n += n;
+}
+
+static void put32(struct rec *r, uint32_t v)
+{
+	put(r, &v, 4);
+}
+
+static void put64(struct rec *r, uint64_t v)
+{
+	put(r, &v, 8);
+}
+
+/* A string padded with NULs to a multiple of 8 (at least one NUL). */
+static void put_str(struct rec *r, const char *s)
+{
+	size_t len = strlen(s), padded = (len + 8) & ~(size_t)7;
+
+	memcpy(r->b + r->n, s, len);
+	memset(r->b + r->n + len, 0, padded - len);
+	r->n += padded;
+}
+
+/* sample_id trailer for PMC_SAMPLE_TYPE: TID, TIME, CPU, IDENTIFIER */
+static void trailer(struct rec *r, pid_t pid, pid_t tid, uint64_t time, uint64_t id)
+{
+	put32(r, (uint32_t)pid);
+	put32(r, (uint32_t)tid);
+	put64(r, time);
+	put32(r, 0);
+	put32(r, 0);
+	put64(r, id);
+}
+
+static int emit(struct rec *r, uint32_t type, uint16_t misc, smp_sink_fn sink, void *arg)
+{
+	struct perf_event_header h = { type, misc, (uint16_t)r->n };
+
+	memcpy(r->b, &h, sizeof(h));
+	return sink(arg, r->b, r->n);
+}
+
+static int synth_comm(pid_t pid, pid_t tid, uint64_t id, uint64_t time, smp_sink_fn sink,
+		      void *arg)
+{
+	struct rec r = { .n = 8 };
+	char comm[64];
+
+	if (smp_proc_comm(tid, comm, sizeof(comm)))
+		return 0; /* the thread is gone: nothing to name */
+	comm[15] = 0;
+	put32(&r, (uint32_t)pid);
+	put32(&r, (uint32_t)tid);
+	put_str(&r, comm);
+	trailer(&r, pid, tid, time, id);
+	return emit(&r, PERF_RECORD_COMM, 0, sink, arg);
+}
+
+/* One line of /proc/<pid>/maps as an MMAP2 record, if it maps code. */
+static int synth_map(pid_t pid, const char *line, uint64_t id, uint64_t time, smp_sink_fn sink,
+		     void *arg)
+{
+	unsigned long long lo, hi, off, ino;
+	unsigned int maj, min;
+	char perms[8], *path;
+	struct rec r = { .n = 8 };
+	int pos = 0;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
+		   &ino, &pos) < 7 || perms[2] != 'x' || hi <= lo)
+		return 0;
+	path = (char *)line + pos;
+	path[strcspn(path, "\n")] = 0;
+	if (!*path)
+		path = "//anon";
+	if (strlen(path) >= PATH_MAX)
+		return 0;
+	put32(&r, (uint32_t)pid);
+	put32(&r, (uint32_t)pid);
+	put64(&r, lo);
+	put64(&r, hi - lo);
+	put64(&r, off);
+	put32(&r, maj);
+	put32(&r, min);
+	put64(&r, ino);
+	put64(&r, 0);
+	put32(&r, PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0));
+	put32(&r, perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
+	put_str(&r, path);
+	trailer(&r, pid, pid, time, id);
+	return emit(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sink, arg);
+}
+
+int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint64_t time,
+		      smp_sink_fn sink, void *arg)
+{
+	char path[PATH_MAX], line[PATH_MAX + 256];
+	int ret = 0;
+	FILE *f;
+
+	/* the process itself first: its COMM names the process in report */
+	ret = synth_comm(pid, pid, id, time, sink, arg);
+	for (int i = 0; i < ntids && !ret; i++)
+		if (tids[i] != pid)
+			ret = synth_comm(pid, tids[i], id, time, sink, arg);
+	snprintf(path, sizeof(path), "%s/%d/maps", proc_root(), (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return ret ? ret : -ESRCH;
+	while (!ret && fgets(line, sizeof(line), f))
+		ret = synth_map(pid, line, id, time, sink, arg);
+	fclose(f);
+	return ret;
+}
