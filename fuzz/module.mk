@@ -3,15 +3,29 @@
 # How to run them: fuzz/README.md.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ilib -I. -D_GNU_SOURCE
-FUZZ_SESSION_SRCS := $(wildcard lib/session/*.c)
+FUZZ_SESSION_SRCS := $(SESSION_SRCS)
+FUZZ_SESSION_HDRS := $(wildcard lib/session/*.h)
 FUZZ_BINS := $(BUILD)/fuzz/fuzz_samples_reader $(BUILD)/fuzz/fuzz_session_ini
 
-$(BUILD)/fuzz/fuzz_samples_reader: fuzz/fuzz_samples_reader.c $(FUZZ_SESSION_SRCS) lib/session/session.h lib/session/internal.h
+$(BUILD)/fuzz/fuzz_samples_reader: fuzz/fuzz_samples_reader.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_samples_reader.c $(FUZZ_SESSION_SRCS)
 
-$(BUILD)/fuzz/fuzz_session_ini: fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS) lib/session/session.h lib/session/internal.h
+$(BUILD)/fuzz/fuzz_session_ini: fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS)
 
+fuzz: $(FUZZ_BINS)
+
+# tasks files, pauses.csv, and the profiler's reading of a control page
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_tasks_reader $(BUILD)/fuzz/fuzz_pauses $(BUILD)/fuzz/fuzz_ctlpage
+$(BUILD)/fuzz/fuzz_tasks_reader: fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS)
+$(BUILD)/fuzz/fuzz_pauses: fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS)
+$(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c lib/instrument/ctlpage.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c -lrt
 fuzz: $(FUZZ_BINS)

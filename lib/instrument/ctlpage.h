@@ -47,6 +47,7 @@ enum uprof_ctl_kind {
 	UPROF_REC_EVENT_END = 4,
 	UPROF_REC_PAUSE = 5,
 	UPROF_REC_RESUME = 6,
+	UPROF_REC_THREAD_NAME = 7, /* task ring: thread @tid is named string @name (ITT) */
 };
 
 enum uprof_ctl_how {

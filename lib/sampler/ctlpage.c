@@ -38,6 +38,7 @@ struct smp_page {
 	uint32_t str_copied;
 	uint32_t str_walked;	/* entries already handed out */
 	uint32_t seen_req;
+	bool owned; /* we mapped it: unmap on close */
 };
 
 static bool pow2(uint64_t n)
@@ -89,11 +90,47 @@ static int validate(struct smp_page *p, const char *session)
 	return 0;
 }
 
+/* Validate the page at @m (@len bytes) and take it; @owned: unmap it on close. */
+static int take_page(struct smp_page **out, void *m, size_t len, bool owned, int pid,
+		     const char *session, uint32_t generation)
+{
+	struct smp_page *p;
+	int ret;
+
+	if (len < UPROF_CTL_SIZE)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->h = m;
+	p->pid = pid;
+	p->owned = owned;
+	ret = validate(p, session);
+	if (!ret) {
+		p->strs = malloc(p->str_bytes + 1);
+		ret = p->strs ? 0 : -ENOMEM;
+	}
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	p->h->profiler_pid = (uint32_t)getpid();
+	__atomic_store_n(&p->h->attached, generation ? generation : 1, __ATOMIC_RELEASE);
+	*out = p;
+	return 0;
+}
+
+int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *session)
+{
+	*out = NULL;
+	return take_page(out, mem, len, false, 0, session, 1);
+}
+
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
 {
 	char name[64];
 	struct stat sb;
-	struct smp_page *p;
 	void *m;
 	int fd, ret;
 
@@ -110,28 +147,10 @@ int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t 
 	close(fd);
 	if (m == MAP_FAILED)
 		return -errno;
-	p = calloc(1, sizeof(*p));
-	if (!p) {
+	ret = take_page(out, m, UPROF_CTL_SIZE, true, pid, session, generation);
+	if (ret)
 		munmap(m, UPROF_CTL_SIZE);
-		return -ENOMEM;
-	}
-	p->h = m;
-	p->pid = pid;
-	ret = validate(p, session);
-	if (!ret) {
-		p->strs = malloc(p->str_bytes + 1);
-		ret = p->strs ? 0 : -ENOMEM;
-	}
-	if (ret) {
-		munmap(m, UPROF_CTL_SIZE);
-		free(p);
-		return ret;
-	}
-	p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
-	p->h->profiler_pid = (uint32_t)getpid();
-	__atomic_store_n(&p->h->attached, generation ? generation : 1, __ATOMIC_RELEASE);
-	*out = p;
-	return 0;
+	return ret;
 }
 
 void smp_page_close(struct smp_page *p)
@@ -142,7 +161,8 @@ void smp_page_close(struct smp_page *p)
 	__atomic_store_n(&p->h->launch_mode, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&p->h->attached, 0, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
-	munmap(p->h, UPROF_CTL_SIZE);
+	if (p->owned)
+		munmap(p->h, UPROF_CTL_SIZE);
 	free(p->strs);
 	free(p);
 }
@@ -184,7 +204,8 @@ static bool valid_record(const struct uprof_ctl_record *r, bool pauses)
 	if (pauses)
 		return (r->kind == UPROF_REC_PAUSE || r->kind == UPROF_REC_RESUME) &&
 		       r->how >= UPROF_HOW_API && r->how <= UPROF_HOW_ITT;
-	return r->kind >= UPROF_REC_TASK_BEGIN && r->kind <= UPROF_REC_EVENT_END;
+	return (r->kind >= UPROF_REC_TASK_BEGIN && r->kind <= UPROF_REC_EVENT_END) ||
+	       r->kind == UPROF_REC_THREAD_NAME;
 }
 
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)

@@ -120,6 +120,10 @@ struct uprof_ctl_record;
  * marked attached with @generation. */
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
 
+/* The same checks on a page image at @mem (@len bytes, borrowed: it must outlive the
+ * handle), for tests and the fuzz target. */
+int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *session);
+
 /* Detach and unmap. NULL is fine. */
 void smp_page_close(struct smp_page *p);
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #define MAX_ATTRS 256
-#define MAX_IDS_PER_ATTR 4096
+#define MAX_IDS_PER_ATTR 8192 /* what fits in a 64 KiB record */
 
 struct attr_entry {
 	struct perf_event_attr attr;

@@ -99,12 +99,21 @@ int ses_writer_add_attr(struct ses_writer *w, const struct perf_event_attr *attr
 			const uint64_t *ids, size_t nids)
 {
 	struct perf_event_header h;
+	struct perf_event_attr sized;
 	size_t asize = attr->size ? attr->size : sizeof(*attr);
 	size_t total = sizeof(h) + asize + nids * sizeof(uint64_t);
 	int ret;
 
 	if (asize > SES_ATTR_MAX || total > UINT16_MAX)
 		return -E2BIG;
+	if (asize < PERF_ATTR_SIZE_VER0)
+		return -EINVAL; /* smaller than any attr: the reader would reject it */
+	if (!attr->size) {
+		/* the record's attr must say how long it is, or the reader rejects it */
+		sized = *attr;
+		sized.size = sizeof(sized);
+		attr = &sized;
+	}
 	h.type = SES_RECORD_HEADER_ATTR;
 	h.misc = 0;
 	h.size = (uint16_t)total;
