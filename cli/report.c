@@ -162,6 +162,14 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",
 			(unsigned long long)s.damaged_at, s.damage);
+	if (s.task_comma)
+		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
+				"comma (first: \"%s\")\n",
+			(unsigned long long)s.task_comma, s.task_comma_name);
+	if (s.task_lost)
+		fprintf(stderr, "warning: the targets dropped %llu task records (ring full); "
+				"task counts and times are incomplete\n",
+			(unsigned long long)s.task_lost);
 	n = rpt_rows(r, RPT_FUNCTIONS, rows, 10);
 	if (!n) {
 		fprintf(stderr, "No samples to display.\n");
