@@ -54,7 +54,7 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-CONFIGS := $(wildcard configs/*.ini)
+CONFIGS := $(wildcard configs/*.ini configs/pcm/*.ini)
 BUILD_CONFIGS := $(patsubst configs/%,$(BUILD)/share/uprof/configs/%,$(CONFIGS))
 $(BUILD)/share/uprof/configs/%.ini: configs/%.ini
 	@mkdir -p $(dir $@)
@@ -63,7 +63,7 @@ $(BUILD)/share/uprof/configs/%.ini: configs/%.ini
 all: $(BINS) $(LIBS) $(BUILD_CONFIGS)
 
 check: all $(UNIT_TESTS) $(TEST_TARGETS)
-	@BUILD=$(BUILD) tests/run-all.sh $(UNIT_TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run-all.sh $(UNIT_TESTS)
 
 demo: all $(BUILD)/targets/demo
 	@BUILD=$(BUILD) scripts/demo.sh
@@ -73,10 +73,18 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/uprof/configs $(DESTDIR)$(PREFIX)/include \
 		$(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/bin/uprof $(DESTDIR)$(PREFIX)/bin/uprof
+	install -d $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/
+	install -d $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm
+	install -m 644 configs/pcm/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm/
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
-	install -m 644 $(LIBS) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(INSTR_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(INSTR_A) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/lib/python $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 python/amd_instrument.py $(DESTDIR)$(PREFIX)/lib/python/
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 
 clean:
 	rm -rf build

@@ -41,12 +41,22 @@ static void collect_help(void)
 	       "                         amdProfileResume() (AMDProfileController.h)\n"
 	       "  -b, --terminate        kill the program when collection ends early (-d, signal)\n"
 	       "  -m, --mmap-pages <n>   ring buffer pages per CPU, a power of two (default 128)\n"
+	       "  -g                     collect call stacks (same as --call-graph fp)\n"
+	       "  --call-graph <spec>    call stacks with every sample: fp (frame pointers), or\n"
+	       "                         dwarf[:<bytes>] (copy <bytes> of user stack per sample,\n"
+	       "                         default 8192, unwound by 'uprof report' with the CFI of\n"
+	       "                         the binaries: works without frame pointers); fpo[:<bytes>]\n"
+	       "                         is dwarf; uProf's <interval>:<depth>:<scope>:<fp|fpo>\n"
+	       "                         form (scope user, kernel or all) is accepted too\n"
+	       "  --call-graph-depth <n> most frames kept per stack (2 to 1024, default 128)\n"
+	       "  --call-graph-mode <m>  fp, fpo or dwarf (implies call stacks)\n"
 	       "  -h, --help             this text\n\n"
 	       "Session directory: <dir>/uprof-<program>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>/\n"
 	       "uprof exits with the program's exit status (128+N if signal N killed it).\n");
 }
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -60,6 +70,9 @@ static const struct option collect_options[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, OPT_TID },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "call-graph-depth", required_argument, NULL, OPT_CG_DEPTH },
+	{ "call-graph-mode", required_argument, NULL, OPT_CG_MODE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,6 +103,31 @@ static int parse_pages(const char *s, size_t *out)
 	return 0;
 }
 
+/* -g, --call-graph, --call-graph-depth/-mode. Returns -1 to go on, or an exit code. */
+static int parse_callgraph(struct collect_state *st, int opt, const char *arg)
+{
+	char err[160];
+	int ret = 0;
+
+	switch (opt) {
+	case 'g':
+		st->cg.mode = PMC_CG_FP;
+		return -1;
+	case OPT_CALL_GRAPH:
+		ret = pmc_callgraph_parse(arg, &st->cg, err, sizeof(err));
+		break;
+	case OPT_CG_DEPTH:
+		ret = pmc_callgraph_set_depth(&st->cg, arg, err, sizeof(err));
+		break;
+	case OPT_CG_MODE:
+		ret = pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err));
+		break;
+	}
+	if (ret)
+		return cli_error(EXIT_USAGE, CMD, "--call-graph: %s", err);
+	return -1;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_options(struct collect_state *st, int argc, char **argv)
 {
@@ -99,7 +137,7 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:h", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:hg", collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -141,6 +179,14 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 				return cli_error(EXIT_USAGE, CMD,
 						 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536",
 						 optarg);
+			break;
+		case 'g':
+		case OPT_CALL_GRAPH:
+		case OPT_CG_DEPTH:
+		case OPT_CG_MODE:
+			ret = parse_callgraph(st, c, optarg);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'h':
 			collect_help();
@@ -377,6 +423,31 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	in->collector_pid = (int)getpid();
 	in->attached = st->attach;
 	in->status = SES_STATUS_RUNNING;
+	if (st->cg.mode != PMC_CG_NONE) {
+		snprintf(in->callgraph_mode, sizeof(in->callgraph_mode), "%s",
+			 pmc_callgraph_mode_name(st->cg.mode));
+		snprintf(in->callgraph_scope, sizeof(in->callgraph_scope), "%s",
+			 pmc_callgraph_scope_name(st->cg.scope));
+		in->callgraph_depth = st->cg.depth;
+		if (st->cg.mode == PMC_CG_DWARF)
+			in->callgraph_stack_bytes = st->cg.stack_bytes;
+	}
+}
+
+void collect_callgraph_attr(struct collect_state *st)
+{
+	int kmax = pmc_callgraph_kernel_max_stack();
+
+	/* the default depth (uProf's 128) quietly becomes the kernel's limit */
+	if (st->cg.mode == PMC_CG_FP && st->cg.depth > kmax && st->cg.depth != PMC_CG_DEFAULT_DEPTH)
+		cli_warn(CMD, "call-graph depth %d is more than kernel.perf_event_max_stack (%d): "
+			      "frame-pointer stacks keep %d frames",
+			 st->cg.depth, kmax, kmax);
+	pmc_callgraph_attr(&st->cg, kmax, &st->attrs[COLLECT_TIMER]);
+	/* perf's unwinder reads .eh_frame_hdr through the mappings of read-only segments:
+	 * record data mappings too (perf record does with --call-graph dwarf) */
+	if (st->cg.mode == PMC_CG_DWARF)
+		st->attrs[COLLECT_TRACKING].mmap_data = 1;
 }
 
 static int explain_open_error(struct collect_state *st, int err)
@@ -415,6 +486,7 @@ static int open_events(struct collect_state *st)
 
 	pmc_tracking_attr(&st->attrs[COLLECT_TRACKING]);
 	pmc_timer_attr(&st->attrs[COLLECT_TIMER], st->period_ns, st->config.user_only);
+	collect_callgraph_attr(st);
 	for (int i = 0; i < COLLECT_NATTRS; i++)
 		st->attrs[i].inherit = !st->no_inherit;
 	/* --start-paused: the timer stays off until the program's first resume */
@@ -470,7 +542,11 @@ static int start(struct collect_state *st, int argc, char **argv)
 				strerror(errno));
 		goto fail;
 	}
-	for (int i = 0; i < COLLECT_NATTRS; i++) {
+	for (int k = 0; k < COLLECT_NATTRS; k++) {
+		/* with stacks the sampling attr goes first: perf script sets up callchain
+		 * handling from the first attr of each event type only */
+		int i = st->cg.mode != PMC_CG_NONE ? COLLECT_NATTRS - 1 - k : k;
+
 		ids = smp_ids(st->smp, i, &nids);
 		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
 	}
@@ -508,6 +584,7 @@ int cmd_collect(int argc, char **argv)
 
 	for (int i = 0; i < SES_MAX_PIDS; i++)
 		st.pidfds[i] = -1;
+	pmc_callgraph_init(&st.cg);
 	ret = parse_options(&st, argc, argv);
 	if (ret < 0)
 		ret = load_config(&st);

@@ -26,6 +26,7 @@ struct collect_state {
 	bool start_paused;
 	bool terminate;
 	size_t mmap_pages;
+	struct pmc_callgraph cg;	/* -g / --call-graph: call stacks with the samples */
 	char **prog_argv;	/* borrowed from main's argv */
 
 	/* attach mode: -p/--pid and --tid */
@@ -60,6 +61,9 @@ struct collect_state {
 	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
 	struct collect_pages *pages;
 };
+
+/* collect.c: add the call-stack bits of st->cg to the timer attr (launch and attach). */
+void collect_callgraph_attr(struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

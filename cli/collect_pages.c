@@ -15,6 +15,7 @@
 #include "instrument/ctlpage.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,12 +219,37 @@ static void try_pid(struct collect_pages *c, int pid)
 	}
 }
 
+/* Programs using Intel's ITT API (and LLVM's libomp, which carries ITT's static part)
+ * load the collector named by INTEL_LIBITTNOTIFY64: ours, the instrumentation library
+ * next to this binary (<prefix>/bin/uprof, <prefix>/lib/), unless the user chose one. */
+static void set_itt_collector(void)
+{
+	char exe[PATH_MAX], lib[PATH_MAX + 64], real[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (getenv("INTEL_LIBITTNOTIFY64"))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = 0;
+	snprintf(lib, sizeof(lib), "%s/../lib/libAMDProfileController.so", exe);
+	if (realpath(lib, real) && !access(real, R_OK))
+		setenv("INTEL_LIBITTNOTIFY64", real, 1);
+}
+
 int collect_pages_start(struct collect_state *st)
 {
 	struct collect_pages *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
+	set_itt_collector();
 	c->st = st;
 	pthread_mutex_init(&c->lock, NULL);
 	c->kernel_paused = st->start_paused;
@@ -325,7 +351,8 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 
 	if (!v)
 		return;
-	qsort(c->events, c->nevents, sizeof(*c->events), cmp_events);
+	if (c->nevents)
+		qsort(c->events, c->nevents, sizeof(*c->events), cmp_events);
 	if (paused)
 		v[n++] = (struct ses_pause){ -1, st->info.start_mono_ns, 0, "start-paused" };
 	for (size_t i = 0; i < c->nevents; i++) {

@@ -259,8 +259,24 @@ static int finish(struct collect_state *st)
 }
 
 /* Attach mode: the processes are running already; turn the events on. */
+/* ", with call stacks (...)" for the start line, or "". */
+static const char *stacks_desc(const struct collect_state *st, char *buf, size_t len)
+{
+	if (st->cg.mode == PMC_CG_NONE)
+		return "";
+	if (st->cg.mode == PMC_CG_DWARF)
+		snprintf(buf, len, ", with call stacks (dwarf: %u bytes of stack per sample, "
+				   "depth %d)", st->cg.stack_bytes, st->cg.depth);
+	else
+		snprintf(buf, len, ", with call stacks (frame pointers, depth %d)",
+			 (int)st->attrs[COLLECT_TIMER].sample_max_stack);
+	return buf;
+}
+
 static int start_attached(struct collect_state *st)
 {
+	char cg[128];
+
 	st->info.npids = st->nattach;
 	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
 	ses_info_write(st->session_dir, &st->info);
@@ -268,10 +284,11 @@ static int start_attached(struct collect_state *st)
 	if (!st->start_paused)
 		smp_set_enabled(st->smp, COLLECT_TIMER, true);
 	collect_pages_adopt_attached(st);
-	fprintf(stderr, "Profiling started%s: %s every %.3g ms, attached to pid %d%s\n",
+	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, attached to pid %d%s\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
 		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6,
-		(int)st->attach_pids[0], st->nattach > 1 ? " and others" : "");
+		stacks_desc(st, cg, sizeof(cg)), (int)st->attach_pids[0],
+		st->nattach > 1 ? " and others" : "");
 	return 0;
 }
 
@@ -279,6 +296,7 @@ int collect_run(struct collect_state *st)
 {
 	const char *what;
 	int64_t start_mono;
+	char cg[128];
 	int ret;
 
 	ret = block_signals(st);
@@ -305,9 +323,10 @@ int collect_run(struct collect_state *st)
 		st->never_started = true;
 		return 1;
 	}
-	fprintf(stderr, "Profiling started%s: %s every %.3g ms, target pid %d\n",
+	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, target pid %d\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
-		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6, st->child.pid);
+		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6,
+		stacks_desc(st, cg, sizeof(cg)), st->child.pid);
 run:
 	loop(st, start_mono);
 	/* the collection ends here: what happens while the target is wound down is not

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uprof info: what configs exist, and what this machine can sample. */
 #include "cli/cli.h"
+#include "pmc/pmc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -12,10 +13,31 @@ static const char *const CMD = "info";
 
 static void info_help(void)
 {
-	printf("usage: uprof info [--list collect-configs] [--system]\n\n"
-	       "  --list collect-configs   the configurations 'collect --config' accepts\n"
-	       "  --system                 this machine: CPU, kernel, perf_event access, PMU\n"
-	       "  -h, --help               this text\n");
+	printf("usage: uprof info [--list collect-configs|predefined-events] [--system]\n\n"
+	       "  --list collect-configs     the configurations 'collect --config' accepts\n"
+	       "  --list predefined-events   uProf's event names and their PMCx codes (AMD Zen)\n"
+	       "  --system                   this machine: CPU, topology, kernel, perf_event access,\n"
+	       "                             PMUs (core, L3, Data Fabric) and their counters,\n"
+	       "                             hypervisor\n"
+	       "  -h, --help                 this text\n");
+}
+
+static int list_predefined(void)
+{
+	const struct pmc_predef *p;
+
+	printf("%-42s %-12s %s\n", "NAME", "CODE", "DESCRIPTION");
+	for (size_t i = 0; (p = pmc_predef_at(i)); i++) {
+		char code[16];
+
+		snprintf(code, sizeof(code), "PMCx%03X:%02X", p->code, p->umask);
+		printf("%-42s %-12s %s\n", p->name, code, p->desc);
+	}
+	printf("\nAlso accepted: lowercase-hyphen forms (cycles-not-in-halt), raw codes\n"
+	       "(pmcx76, event=0x43,umask=0x0f), perf software events (task-clock,\n"
+	       "context-switches, cpu-migrations, page-faults, cpu-clock), libpfm4 names, and\n"
+	       "pmu/term=value/ for uncore PMUs (amd_l3, amd_df).\n");
+	return 0;
 }
 
 static int list_configs(void)
@@ -36,37 +58,100 @@ static int list_configs(void)
 	return 0;
 }
 
-static void print_file_line(const char *label, const char *path)
+static void print_proc_line(const char *label, const char *rel)
 {
-	char buf[256] = "unreadable";
-	FILE *f = fopen(path, "re");
+	char path[4096], buf[256] = "unreadable";
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/%s", pmc_procfs_root(), rel);
+	f = fopen(path, "re");
 	if (f) {
 		if (!fgets(buf, sizeof(buf), f))
 			snprintf(buf, sizeof(buf), "empty");
 		buf[strcspn(buf, "\n")] = 0;
 		fclose(f);
 	}
-	printf("  %-26s %s\n", label, buf);
+	printf("  %-28s %s\n", label, buf);
+}
+
+static void show_cpu(const struct pmc_topo *topo)
+{
+	struct pmc_cpuid id;
+	double mhz = pmc_cpu_nominal_mhz();
+
+	pmc_cpuid_read(&id);
+	printf("[CPU Info]\n  %-28s %s\n  %-28s %s\n", "Model:", id.model_name[0] ? id.model_name : "unknown",
+	       "Vendor:", id.vendor[0] ? id.vendor : "unknown");
+	printf("  %-28s 0x%x (%d)\n  %-28s 0x%x (%d)\n  %-28s %d\n", "Family:", id.family, id.family,
+	       "Model number:", id.model, id.model, "Stepping:", id.stepping);
+	if (mhz > 0)
+		printf("  %-28s %.0f MHz\n", "Nominal frequency:", mhz);
+	if (!topo) {
+		printf("  %-28s %ld\n", "Online CPUs:", sysconf(_SC_NPROCESSORS_ONLN));
+		return;
+	}
+	printf("  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %s\n", "Sockets:",
+	       pmc_topo_packages(topo), "CCXs (L3 complexes):", pmc_topo_ccxs(topo), "Cores:",
+	       pmc_topo_cores(topo), "Threads (online CPUs):", pmc_cpus_count(pmc_topo_online(topo)),
+	       "SMT:", pmc_cpus_count(pmc_topo_online(topo)) > pmc_topo_cores(topo) ? "on" : "off");
+}
+
+static void show_pmu_line(const struct pmc_pmus *pmus, const char *label, const char *name,
+			  const char *unit)
+{
+	const struct pmc_pmu *u = pmc_pmus_find(pmus, name);
+	char mask[256] = "";
+
+	if (!u) {
+		printf("  %-28s not available (no %s PMU)\n", label, name);
+		return;
+	}
+	if (pmc_pmu_cpumask(u))
+		pmc_cpus_format(pmc_pmu_cpumask(u), mask, sizeof(mask));
+	printf("  %-28s available: PMU %s, type %u, %d counters per %s%s%s\n", label, name,
+	       pmc_pmu_type(u), pmc_pmu_counters(u), unit, mask[0] ? ", read on CPUs " : "", mask);
+}
+
+static void show_pmus(const struct pmc_pmus *pmus)
+{
+	printf("[PERF Features Availability]\n");
+	print_proc_line("perf_event_paranoid:", "sys/kernel/perf_event_paranoid");
+	print_proc_line("perf_event_mlock_kb:", "sys/kernel/perf_event_mlock_kb");
+	print_proc_line("nmi_watchdog:", "sys/kernel/nmi_watchdog");
+	show_pmu_line(pmus, "Core PMC (cpu):", "cpu", "core");
+	show_pmu_line(pmus, "L3 PMC (amd_l3):", "amd_l3", "CCX");
+	show_pmu_line(pmus, "DF PMC (amd_df):", "amd_df", "package");
+	printf("  %-28s %s\n", "Timer sampling (CPU_TIME):", "available (software cpu-clock)");
+	printf("  %-28s", "All PMUs:");
+	for (size_t i = 0; i < pmc_pmus_count(pmus); i++)
+		printf(" %s", pmc_pmu_name(pmc_pmus_at(pmus, i)));
+	printf("\n[IBS Features Availability]\n");
+	show_pmu_line(pmus, "IBS op (ibs_op):", "ibs_op", "core");
+	show_pmu_line(pmus, "IBS fetch (ibs_fetch):", "ibs_fetch", "core");
 }
 
 static int show_system(void)
 {
 	char host[128], cpu[128], kernel[128], os[128];
+	struct pmc_pmus *pmus = NULL;
+	struct pmc_topo *topo = NULL;
+	struct pmc_cpuid id;
 
 	cli_system_facts(host, sizeof(host), cpu, sizeof(cpu), kernel, sizeof(kernel), os,
 			 sizeof(os));
-	printf("[OS Info]\n  %-26s %s\n  %-26s %s\n  %-26s %s\n", "Host:", host, "OS:", os,
+	printf("[OS Info]\n  %-28s %s\n  %-28s %s\n  %-28s %s\n", "Host:", host, "OS:", os,
 	       "Kernel:", kernel);
-	printf("[CPU Info]\n  %-26s %s\n  %-26s %ld\n", "Model:", cpu, "Online CPUs:",
-	       sysconf(_SC_NPROCESSORS_ONLN));
-	printf("[PERF Features Availability]\n");
-	print_file_line("perf_event_paranoid:", "/proc/sys/kernel/perf_event_paranoid");
-	print_file_line("perf_event_mlock_kb:", "/proc/sys/kernel/perf_event_mlock_kb");
-	printf("  %-26s %s\n", "Core PMU (cpu):",
-	       access("/sys/bus/event_source/devices/cpu", F_OK) ? "not available (VM without vPMU?)"
-								  : "available");
-	printf("  %-26s %s\n", "Timer sampling (CPU_TIME):", "available (software cpu-clock)");
+	pmc_topo_load(&topo);
+	show_cpu(topo);
+	pmc_pmus_load(&pmus);
+	show_pmus(pmus);
+	pmc_cpuid_read(&id);
+	printf("[Hypervisor Info]\n  %-28s %s\n", "Hypervisor:",
+	       id.hypervisor ? "yes (the 'hypervisor' CPU flag is set: a VM; hardware counters "
+			       "need a virtual PMU)"
+			     : "no");
+	pmc_pmus_free(pmus);
+	pmc_topo_free(topo);
 	return 0;
 }
 
@@ -86,10 +171,14 @@ int cmd_info(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
-			if (strcmp(optarg, "collect-configs"))
+			if (!strcmp(optarg, "predefined-events"))
+				ret = list_predefined();
+			else if (!strcmp(optarg, "collect-configs"))
+				ret = list_configs();
+			else
 				return cli_error(EXIT_USAGE, CMD,
-						 "--list '%s': only collect-configs is known", optarg);
-			ret = list_configs();
+						 "--list '%s': collect-configs or predefined-events",
+						 optarg);
 			break;
 		case 's':
 			ret = show_system();
@@ -106,6 +195,6 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (ret < 0)
-		return cli_usage_error(CMD, "nothing to show: use --list collect-configs or --system");
+		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events or --system");
 	return ret;
 }

@@ -1,7 +1,7 @@
-CLI_SRCS := cli/main.c cli/util.c cli/config.c cli/collect.c cli/collect_run.c cli/info.c \
+CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/main.c cli/util.c cli/config.c cli/collect.c cli/collect_run.c cli/info.c \
 	cli/report.c cli/collect_pages.c cli/collect_attach.c
 UPROF := $(BUILD)/bin/uprof
 $(UPROF): $(call objs,$(CLI_SRCS)) $(REPORT_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -linih -lm -lrt -pthread $(REPORT_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -linih -lm -lrt -pthread $(REPORT_LDLIBS) $(PMC_LDLIBS)
 BINS += $(UPROF)

@@ -21,6 +21,8 @@ struct report_state {
 	struct rpt_options opts;
 	char command[1024];
 	char out_path[PATH_MAX];
+	bool exports[RPT_EXPORT_COUNT]; /* --export */
+	const char *export_dir;		/* --export-dir; default: the session directory */
 };
 
 static void report_help(void)
@@ -37,10 +39,19 @@ static void report_help(void)
 	       "                             file, any other path a directory for report.csv\n"
 	       "  --stdout                   write the CSV to standard output instead\n"
 	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
+	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
+	       "                             process when call stacks were collected\n"
+	       "  --export <what>            also write folded (stacks.folded: FlameGraph,\n"
+	       "                             speedscope, inferno), flamegraph (flamegraph.svg,\n"
+	       "                             interactive) or perfetto (trace.json for\n"
+	       "                             ui.perfetto.dev and chrome://tracing); repeat it or\n"
+	       "                             give a comma list; 'all' is all three\n"
+	       "  --export-dir <dir>         where exports go (default: the session directory)\n"
 	       "  -h, --help                 this text\n");
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -50,6 +61,8 @@ static const struct option report_options[] = {
 	{ "report-output", required_argument, NULL, OPT_OUTPUT },
 	{ "stdout", no_argument, NULL, OPT_STDOUT },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,6 +80,28 @@ static int parse_cutoff(const char *s, int *out)
 	return 0;
 }
 
+/* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
+static int parse_exports(struct report_state *st, const char *arg)
+{
+	char buf[256], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int e = rpt_export_parse(tok);
+
+		if (!strcmp(tok, "all")) {
+			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+				st->exports[i] = true;
+		} else if (e < 0) {
+			return cli_error(EXIT_USAGE, CMD,
+					 "--export '%s': use folded, flamegraph, perfetto or all", tok);
+		} else {
+			st->exports[e] = true;
+		}
+	}
+	return -1;
+}
+
 static int parse_options(struct report_state *st, int argc, char **argv)
 {
 	char msg[256];
@@ -75,7 +110,9 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->opts.cutoff = 10;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:h", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:hg", report_options, NULL)) != -1) {
+		int ret;
+
 		switch (c) {
 		case 'i':
 			st->input = optarg;
@@ -108,6 +145,17 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			break;
 		case OPT_KALLSYMS:
 			st->opts.kallsyms = optarg;
+			break;
+		case 'g':
+			st->opts.detail = true;
+			break;
+		case OPT_EXPORT:
+			ret = parse_exports(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_EXPORT_DIR:
+			st->export_dir = optarg;
 			break;
 		case 'h':
 			report_help();
@@ -146,6 +194,7 @@ static int output_path(struct report_state *st)
 static void print_summary(const struct rpt *r, const char *written)
 {
 	struct rpt_summary s;
+	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
 	int n;
 
@@ -158,6 +207,12 @@ static void print_summary(const struct rpt *r, const char *written)
 		(unsigned long long)s.samples, (unsigned long long)s.lost, s.period_s * 1e3,
 		s.achieved_hz, s.requested_hz, s.nprocesses, s.nprocesses == 1 ? "" : "es",
 		s.nthreads, s.nthreads == 1 ? "" : "s");
+	rpt_stack_summary(r, &cs);
+	if (cs.collected)
+		fprintf(stderr, "Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "
+				"to the end\n",
+			(unsigned long long)cs.stacks, (unsigned long long)cs.truncated,
+			(unsigned long long)cs.unwind_failed);
 	if (s.damaged_at)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",
@@ -183,6 +238,44 @@ static void print_summary(const struct rpt *r, const char *written)
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, rows[i].name,
 			mod ? mod + 1 : rows[i].module);
 	}
+}
+
+/* Each --export into its file, written whole or not at all (temp file + rename). */
+static int write_exports(struct report_state *st, struct rpt *r)
+{
+	const char *dir = st->export_dir ? st->export_dir : st->input;
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 72];
+	struct stat sb;
+	int ret = 0;
+
+	for (int e = 0; e < RPT_EXPORT_COUNT && !ret; e++) {
+		FILE *f;
+
+		if (!st->exports[e])
+			continue;
+		if (st->export_dir && stat(dir, &sb) && mkdir(dir, 0755) && errno != EEXIST)
+			return cli_error(1, CMD, "cannot create --export-dir '%s': %s", dir,
+					 strerror(errno));
+		snprintf(path, sizeof(path), "%s/%s", dir, rpt_export_filename(e));
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		f = fopen(tmp, "we");
+		if (!f)
+			return cli_error(1, CMD, "cannot write '%s': %s", path, strerror(errno));
+		ret = rpt_export(r, e, f);
+		if (fclose(f) && !ret)
+			ret = -errno;
+		if (!ret && rename(tmp, path))
+			ret = -errno;
+		if (ret) {
+			unlink(tmp);
+			return cli_error(1, CMD, "writing '%s' failed: %s", path, strerror(-ret));
+		}
+		fprintf(stderr, "Generated %s file: %s\n", e == RPT_EXPORT_FOLDED ? "folded stacks"
+						 : e == RPT_EXPORT_FLAMEGRAPH ? "flame graph"
+										 : "trace",
+			path);
+	}
+	return ret;
 }
 
 static void record_command(struct report_state *st, int argc, char **argv)
@@ -246,6 +339,8 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	ret = write_report(&st, r);
+	if (!ret)
+		ret = write_exports(&st, r);
 	rpt_free(r);
 	return ret;
 }

@@ -2,7 +2,11 @@
 /* Messages, clocks and system facts shared by the subcommands. */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -106,4 +110,41 @@ void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel,
 	}
 	cpu_model(cpu, cl);
 	os_name(os, ol);
+}
+
+int cli_resolve_program(const char *name, char *out, size_t len, char *err, size_t errlen)
+{
+	const char *path = getenv("PATH");
+	struct stat sb;
+
+	if (!*name) {
+		snprintf(err, errlen, "the program name is empty");
+		return -ENOENT;
+	}
+	if (strchr(name, '/')) {
+		if (stat(name, &sb) || S_ISDIR(sb.st_mode) || access(name, X_OK)) {
+			int e = S_ISDIR(sb.st_mode) ? EISDIR : errno;
+
+			snprintf(err, errlen, "cannot run '%s': %s", name, strerror(e));
+			return -e;
+		}
+		if (!realpath(name, out) || strlen(out) >= len)
+			snprintf(out, len, "%s", name);
+		return 0;
+	}
+	for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char cand[PATH_MAX];
+
+		snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, n ? p : ".", name);
+		if (!stat(cand, &sb) && S_ISREG(sb.st_mode) && !access(cand, X_OK)) {
+			if (!realpath(cand, out))
+				snprintf(out, len, "%s", cand);
+			return 0;
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	snprintf(err, errlen, "program '%s' not found in PATH", name);
+	return -ENOENT;
 }

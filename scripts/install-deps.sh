@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
-      clang libclang-rt-14-dev python3 man-db libxml2-utils"
+      clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool set_state(uint32_t paused, uint16_t how)
+bool ins_set_state(uint32_t paused, uint16_t how)
 {
 	int saved = errno;
 	bool ok = true;
@@ -24,22 +24,22 @@ static bool set_state(uint32_t paused, uint16_t how)
 
 bool amdProfileResumeImpl(void)
 {
-	return set_state(0, UPROF_HOW_API);
+	return ins_set_state(0, UPROF_HOW_API);
 }
 
 bool amdProfilePauseImpl(void)
 {
-	return set_state(1, UPROF_HOW_API);
+	return ins_set_state(1, UPROF_HOW_API);
 }
 
 bool amdProfileStrictResumeImpl(void)
 {
-	return set_state(0, UPROF_HOW_API_STRICT);
+	return ins_set_state(0, UPROF_HOW_API_STRICT);
 }
 
 bool amdProfileStrictPauseImpl(void)
 {
-	return set_state(1, UPROF_HOW_API_STRICT);
+	return ins_set_state(1, UPROF_HOW_API_STRICT);
 }
 
 /* Handles are made even when instrumentation is off, so that a later fork or the
@@ -72,19 +72,19 @@ amdEventHandle amdEventCreate(const char *name)
 	return make_handle(name);
 }
 
-static void emit(uint16_t kind, void *domain, void *name)
+void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *name)
 {
 	int saved = errno;
 	uint32_t d = 0, n = 0;
 
-	if (!ins_on())
-		return;
-	if (domain)
-		d = ins_handle_id(domain);
-	if (name)
-		n = ins_handle_id(name);
-	ins_emit(false, kind, 0, d, n);
-	errno = saved;
+	if (ins_on()) {
+		if (domain)
+			d = ins_handle_id(domain);
+		if (name)
+			n = ins_handle_id(name);
+		ins_emit(false, kind, 0, d, n);
+	}
+	errno = saved; /* the first call may have set up the page */
 }
 
 void AMDTaskBegin(const char *func, const char *file, int line, amdDomainHandle domain,
@@ -92,26 +92,26 @@ void AMDTaskBegin(const char *func, const char *file, int line, amdDomainHandle 
 {
 	(void)func, (void)file, (void)line, (void)id, (void)parentid;
 	if (domain && name)
-		emit(UPROF_REC_TASK_BEGIN, domain, name);
+		ins_record(UPROF_REC_TASK_BEGIN, domain, name);
 }
 
 void AMDTaskEnd(const char *func, const char *file, int line, amdDomainHandle domain)
 {
 	(void)func, (void)file, (void)line;
 	if (domain)
-		emit(UPROF_REC_TASK_END, domain, NULL);
+		ins_record(UPROF_REC_TASK_END, domain, NULL);
 }
 
 void AMDEventStart(const char *func, const char *file, int line, amdEventHandle event)
 {
 	(void)func, (void)file, (void)line;
 	if (event)
-		emit(UPROF_REC_EVENT_START, NULL, event);
+		ins_record(UPROF_REC_EVENT_START, NULL, event);
 }
 
 void AMDEventEnd(const char *func, const char *file, int line, amdEventHandle event)
 {
 	(void)func, (void)file, (void)line;
 	if (event)
-		emit(UPROF_REC_EVENT_END, NULL, event);
+		ins_record(UPROF_REC_EVENT_END, NULL, event);
 }

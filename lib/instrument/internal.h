@@ -47,6 +47,14 @@ uint32_t ins_handle_id(struct ins_handle *h);
  * full, or when no profiler is attached outside launch mode. */
 void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uint32_t name);
 
+/* Record a pause (@paused = 1) or resume for the whole session; a strict @how waits
+ * (bounded) until the profiler applied it. False only when a strict wait timed out. */
+bool ins_set_state(uint32_t paused, uint16_t how);
+
+/* Record @kind for @domain and @name (borrowed handles, either may be NULL: id 0) on the
+ * task ring. Does nothing when instrumentation is off; errno is preserved. */
+void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *name);
+
 /* Strict handshake: wake the profiler and wait (bounded) for it to apply the change. */
 bool ins_wait_applied(void);
 

@@ -1,15 +1,18 @@
 # libAMDProfileController: shared (.so, versioned symbols, hidden internals) and static.
-INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c
+# The .so is also the ITT collector (itt.c). It runs inside other people's programs and
+# is dlopen()ed by them (ITT, Python), so it is never built with sanitizers: a sanitizer
+# runtime cannot be loaded that way. tests/unit/test_itt.c compiles these sources with them.
+INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/itt.c
 INSTR_CFLAGS := -fPIC -fvisibility=hidden
 INSTR_OBJS := $(patsubst %.c,$(OBJ)/pic/%.o,$(INSTR_SRCS))
 INSTR_SO := $(BUILD)/lib/libAMDProfileController.so
 INSTR_A := $(BUILD)/lib/libAMDProfileController.a
 $(OBJ)/pic/lib/instrument/%.o: lib/instrument/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(INSTR_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(filter-out $(SANFLAGS),$(CFLAGS)) $(INSTR_CFLAGS) -c -o $@ $<
 $(INSTR_SO): $(INSTR_OBJS) lib/instrument/libAMDProfileController.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/instrument/libAMDProfileController.map \
+	$(CC) -shared $(filter-out $(SANFLAGS),$(LDFLAGS)) -Wl,--version-script=lib/instrument/libAMDProfileController.map \
 		-Wl,-soname,libAMDProfileController.so -o $@ $(INSTR_OBJS) -lrt -pthread
 $(INSTR_A): $(INSTR_OBJS)
 	@mkdir -p $(dir $@)

@@ -1,15 +1,43 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/pmc: what to count or sample, as perf_event_attr. Today: the timer event behind
- * CPU_TIME (a software cpu-clock event, present on every Linux box, PMU or not).
- * Hardware events (libpfm4) join here later; only this module will touch libpfm4.
+ * lib/pmc: what to count or sample, as perf_event_attr, and the arithmetic on counts.
+ *
+ *   timer       CPU_TIME (software cpu-clock) and the tracking event of a session
+ *   cpus/topo   CPU sets, the CPU topology (package, CCX, core) from sysfs
+ *   pmus        PMU discovery from <sysfs>/bus/event_source/devices (type, cpumask,
+ *               format/, events/), the counter count of each
+ *   events      event specs in uProf's form (event=,umask=,user=,os=,inv=,cmask=,
+ *               interval=), predefined names (RETIRED_INST, cycles-not-in-halt),
+ *               PMCxNNN codes, perf software names, pmu/terms/, libpfm4 names
+ *   evlist      counting: events planned into kernel groups per CPU or task, opened,
+ *               read with TOTAL_TIME_ENABLED/RUNNING
+ *   counts      multiplex scaling and deltas (with counter wrap)
+ *   expr        formulas of derived metrics (+ - * / parentheses, numbers, names)
+ *
+ * Typical use, sampling (collect):
+ *   pmc_pmus_load(&pmus);                       // NULL pmus is fine for pure encoding
+ *   pmc_event_parse(spec, strlen(spec), pmus, &ev, err, sizeof(err));
+ *   pmc_event_require(&ev, pmus, err, sizeof(err));   // the PMU is there, or a message
+ *   pmc_event_sample_attr(&ev, user_only, &attr);     // then lib/sampler opens it
+ * Counting (pcm):
+ *   pmc_evlist_new, pmc_evlist_add (each event), pmc_evlist_plan, pmc_evlist_open,
+ *   pmc_evlist_enable, then pmc_evlist_read at each interval, pmc_count_delta and
+ *   pmc_count_scale per counter, pmc_expr_eval per metric; pmc_evlist_free.
+ *
+ * Files under sysfs and procfs are read below $UPROF_SYSFS_ROOT (default /sys) and
+ * $UPROF_PROCFS_ROOT (default /proc), so tests can point at a fake tree. libpfm4 is used
+ * here and nowhere else. Nothing in this module prints or exits.
  */
 #ifndef UPROF_PMC_H
 #define UPROF_PMC_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+/* ==== the timer and the tracking event ==== */
 
 /* What every sampling event of a session records: the fields lib/session's reader and
  * perf's pipe-mode reader both need. */
@@ -36,7 +64,9 @@ void pmc_timer_attr(struct perf_event_attr *attr, uint64_t period_ns, bool user_
  */
 void pmc_tracking_attr(struct perf_event_attr *attr);
 
-/* Name shown for an attr in reports and session.ini ("CPU_TIME" for the timer). */
+/* Name shown for an attr in reports and session.ini: "CPU_TIME" for the timer,
+ * "TRACKING", the predefined name of a core PMC (RETIRED_INST), "PMCx0NN" for other
+ * core events, "EVENT" otherwise. Returns a static string. */
 const char *pmc_attr_name(const struct perf_event_attr *attr);
 
 /*
@@ -44,5 +74,404 @@ const char *pmc_attr_name(const struct perf_event_attr *attr);
  * -EINVAL for text, zero, negative, NaN; -ERANGE outside PMC_TIMER_MIN/MAX_NS.
  */
 int pmc_parse_interval_ms(const char *s, uint64_t *period_ns);
+
+/* ==== call stacks (callchain.c) ==== */
+
+enum pmc_cg_mode { PMC_CG_NONE, PMC_CG_FP, PMC_CG_DWARF };
+enum pmc_cg_scope { PMC_CG_ALL, PMC_CG_USER, PMC_CG_KERNEL };
+
+#define PMC_CG_DEFAULT_STACK 8192 /* user stack bytes copied per sample (dwarf) */
+#define PMC_CG_MIN_STACK 16
+#define PMC_CG_MAX_STACK 65528
+#define PMC_CG_DEFAULT_DEPTH 128
+#define PMC_CG_MIN_DEPTH 2
+#define PMC_CG_MAX_DEPTH 1024
+
+/* How stacks are collected (a value type). */
+struct pmc_callgraph {
+	enum pmc_cg_mode mode;
+	uint32_t stack_bytes;	/* dwarf: user stack copied per sample, multiple of 8 */
+	int depth;		/* frames kept per stack */
+	enum pmc_cg_scope scope; /* whose frames: user, kernel or both */
+	double interval_ms;	/* uProf 5.x unwind interval: accepted, every sample unwinds */
+};
+
+/* No stacks, 8192 bytes, depth 128, scope all. */
+void pmc_callgraph_init(struct pmc_callgraph *cg);
+
+/*
+ * Parse a --call-graph spec into @cg (fields not in the spec keep their value):
+ *   fp | fpo | dwarf [(:|,)BYTES]    perf and uProf 4.0 (fpo = dwarf: frames that frame
+ *                                    pointer omission hides are recovered)
+ *   INTERVAL:DEPTH:SCOPE:MODE        uProf 5.x, e.g. 1:64:user:fpo
+ * 0, -EINVAL (syntax; @err says what), -ERANGE (a number out of range), -EOPNOTSUPP
+ * (dwarf on an architecture without register sampling support here).
+ */
+int pmc_callgraph_parse(const char *s, struct pmc_callgraph *cg, char *err, size_t errlen);
+/* The separate 5.x options: --call-graph-mode, -depth (PMC_CG_MIN..MAX_DEPTH), -scope. */
+int pmc_callgraph_set_mode(struct pmc_callgraph *cg, const char *s, char *err, size_t errlen);
+int pmc_callgraph_set_depth(struct pmc_callgraph *cg, const char *s, char *err, size_t errlen);
+int pmc_callgraph_set_scope(struct pmc_callgraph *cg, const char *s, char *err, size_t errlen);
+const char *pmc_callgraph_mode_name(enum pmc_cg_mode m);   /* "none", "fp", "dwarf" */
+const char *pmc_callgraph_scope_name(enum pmc_cg_scope s); /* "all", "user", "kernel" */
+
+/* kernel.perf_event_max_stack (127 when unreadable). */
+int pmc_callgraph_kernel_max_stack(void);
+
+/*
+ * Add @cg's sampling bits to a sampling @attr: CALLCHAIN with sample_max_stack (at most
+ * @kernel_max_stack), and for dwarf REGS_USER + STACK_USER with the user part of the
+ * callchain off (report unwinds it). Nothing for PMC_CG_NONE. 0 or -EOPNOTSUPP.
+ */
+int pmc_callgraph_attr(const struct pmc_callgraph *cg, int kernel_max_stack,
+		       struct perf_event_attr *attr);
+
+/* ==== where sysfs and procfs are ==== */
+
+/* $UPROF_SYSFS_ROOT or "/sys"; $UPROF_PROCFS_ROOT or "/proc". Read at each call. */
+const char *pmc_sysfs_root(void);
+const char *pmc_procfs_root(void);
+
+/* ==== CPU sets ==== */
+
+#define PMC_MAX_CPUS 1024
+
+/* A set of CPU numbers (a value type: copy it freely). */
+struct pmc_cpus {
+	uint64_t bits[PMC_MAX_CPUS / 64];
+};
+
+void pmc_cpus_clear(struct pmc_cpus *s);
+void pmc_cpus_set(struct pmc_cpus *s, int cpu); /* ignores cpu outside 0..PMC_MAX_CPUS-1 */
+bool pmc_cpus_has(const struct pmc_cpus *s, int cpu);
+int pmc_cpus_count(const struct pmc_cpus *s);
+/* The lowest CPU >= @from in @s, or -1. Loop: for (c = pmc_cpus_next(s, 0); c >= 0;
+ * c = pmc_cpus_next(s, c + 1)). */
+int pmc_cpus_next(const struct pmc_cpus *s, int from);
+
+/*
+ * Parse a kernel CPU list ("0-3,8,10-11", trailing newline allowed) of @len bytes (not
+ * NUL-terminated) into @out. 0, -EINVAL (syntax, descending range) or -ERANGE (a CPU
+ * >= PMC_MAX_CPUS).
+ */
+int pmc_cpus_parse(const char *s, size_t len, struct pmc_cpus *out);
+
+/* Write @s as a CPU list ("0-3,8") into @buf. Returns the length it needed (snprintf
+ * style); "" for an empty set. */
+int pmc_cpus_format(const struct pmc_cpus *s, char *buf, size_t len);
+
+/* ==== topology ==== */
+
+/* Where one CPU sits: its physical_package_id, and the numbers of its CCX (CPUs sharing
+ * an L3, from cache/index3/shared_cpu_list; one per package when sysfs has no L3 data)
+ * and core (thread siblings), both numbered 0.. in order of their lowest CPU. */
+struct pmc_cpu_place {
+	int package;
+	int ccx;
+	int core;
+};
+
+struct pmc_topo;
+
+/*
+ * Read the online CPUs and their places from <sysfs>/devices/system/cpu. 0 or -errno
+ * (-ENOENT: no online list). Free with pmc_topo_free().
+ */
+int pmc_topo_load(struct pmc_topo **out);
+void pmc_topo_free(struct pmc_topo *t);
+
+/* The online CPUs (borrowed, lives as long as @t). */
+const struct pmc_cpus *pmc_topo_online(const struct pmc_topo *t);
+/* 0 or -ENOENT for a CPU that is not online. */
+int pmc_topo_place(const struct pmc_topo *t, int cpu, struct pmc_cpu_place *out);
+/* Counts of distinct packages, CCXs, cores (thread siblings share a core). */
+int pmc_topo_packages(const struct pmc_topo *t);
+int pmc_topo_ccxs(const struct pmc_topo *t);
+int pmc_topo_cores(const struct pmc_topo *t);
+
+/* Levels a set of CPUs can be grouped by (pcm -c and -A). */
+enum pmc_level { PMC_LEVEL_SYSTEM, PMC_LEVEL_PACKAGE, PMC_LEVEL_CCX, PMC_LEVEL_CORE, PMC_LEVEL_CPU };
+
+/*
+ * The CPUs of unit @idx at @level: package @idx, the @idx-th CCX (numbered in order of
+ * their lowest CPU), core @idx (numbered likewise), or CPU @idx. SYSTEM: all online
+ * (idx 0). 0 or -ENOENT when there is no such unit.
+ */
+int pmc_topo_unit(const struct pmc_topo *t, enum pmc_level level, int idx, struct pmc_cpus *out);
+/* How many units @level has (SYSTEM: 1). */
+int pmc_topo_units(const struct pmc_topo *t, enum pmc_level level);
+
+/* CPU identity from <procfs>/cpuinfo (first processor entry). */
+struct pmc_cpuid {
+	char vendor[16];
+	char model_name[96];
+	int family, model, stepping; /* -1 when unknown */
+	bool hypervisor;	     /* "hypervisor" in flags */
+	double mhz;		     /* "cpu MHz", 0 when unknown */
+};
+/* 0 or -errno (-ENOENT: no cpuinfo). Missing fields stay -1 / "" / false. */
+int pmc_cpuid_read(struct pmc_cpuid *out);
+
+/* The nominal (P0) core frequency in MHz: cpufreq's base_frequency or
+ * amd_pstate_nominal_freq of cpu0 under <sysfs>, else "cpu MHz" of <procfs>/cpuinfo.
+ * 0 when unknown. */
+double pmc_cpu_nominal_mhz(void);
+
+/*
+ * Idle time of each CPU so far (idle + iowait columns of <procfs>/stat, in ns): fills
+ * @idle_ns[cpu] for cpu < @max (others untouched) and returns the highest CPU + 1, or
+ * -errno. Resolution is one clock tick (usually 10 ms).
+ */
+int pmc_procstat_idle(uint64_t *idle_ns, int max);
+
+/* ==== PMUs ==== */
+
+struct pmc_pmus;
+struct pmc_pmu;
+
+/* How events of a PMU are placed on CPUs. */
+enum pmc_pmu_scope {
+	PMC_SCOPE_CPU,	   /* per CPU or per task (cpu, software, msr, tracepoint, ...) */
+	PMC_SCOPE_CCX,	   /* one CPU per L3 complex, from its cpumask (amd_l3) */
+	PMC_SCOPE_PACKAGE, /* one CPU per package/die, from its cpumask (amd_df, others) */
+};
+
+/*
+ * Read every PMU under <sysfs>/bus/event_source/devices. 0 or -errno; a missing
+ * directory gives an empty table, not an error. Free with pmc_pmus_free().
+ */
+int pmc_pmus_load(struct pmc_pmus **out);
+void pmc_pmus_free(struct pmc_pmus *p);
+
+/* Lookup by name ("cpu", "amd_l3"); NULL when absent. Pointers live as long as @p. */
+const struct pmc_pmu *pmc_pmus_find(const struct pmc_pmus *p, const char *name);
+size_t pmc_pmus_count(const struct pmc_pmus *p);
+/* The @i-th PMU in name order. */
+const struct pmc_pmu *pmc_pmus_at(const struct pmc_pmus *p, size_t i);
+
+const char *pmc_pmu_name(const struct pmc_pmu *u);
+uint32_t pmc_pmu_type(const struct pmc_pmu *u);
+enum pmc_pmu_scope pmc_pmu_scope(const struct pmc_pmu *u);
+/* The PMU's cpumask file (uncore PMUs), or NULL when it has none. */
+const struct pmc_cpus *pmc_pmu_cpumask(const struct pmc_pmu *u);
+/* Generic counters one CPU/CCX/package offers this PMU (sysfs does not say; these are
+ * AMD's): cpu 6 (5 while <procfs>/sys/kernel/nmi_watchdog is 1: the watchdog holds one),
+ * amd_l3 6, amd_df 4, amd_umc/amd_l2 4; 0 = not limited (software, msr, others). */
+int pmc_pmu_counters(const struct pmc_pmu *u);
+/* Value of event alias @name (events/<name>, e.g. "event=0x04,umask=0xff"), or NULL. */
+const char *pmc_pmu_alias(const struct pmc_pmu *u, const char *name);
+
+/* Write @ms to the PMU's perf_event_mux_interval_ms. 0 or -errno (-EACCES when not
+ * root, -ENOENT when the file is absent). */
+int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms);
+
+/* ==== events ==== */
+
+/* Default sampling interval of a PMC event when the spec gives none (uProf's). */
+#define PMC_DEFAULT_INTERVAL 250000ULL
+
+enum pmc_event_kind {
+	PMC_EV_CORE,	 /* core PMC (cpu PMU): predefined, PMCxNNN, raw, libpfm4 */
+	PMC_EV_UNCORE,	 /* pmu/terms/ or pmu=NAME: amd_l3, amd_df, any sysfs PMU */
+	PMC_EV_SOFTWARE, /* task-clock, context-switches, cpu-migrations, page-faults, ... */
+	PMC_EV_TIMER,	 /* event=timer: CPU_TIME, interval in ms */
+	PMC_EV_IBS,	 /* ibs-op / ibs-fetch (ibs_op / ibs_fetch PMUs) */
+};
+
+/*
+ * One event, parsed and encoded (a value type). attr holds type, config, config1/2 and
+ * exclude_user/exclude_kernel/exclude_hv only; the *_attr functions below add the rest.
+ */
+struct pmc_event {
+	char name[64];	     /* RETIRED_INST, PMCx0C4, task-clock, amd_l3/event=0x4/, ... */
+	char pmu[32];	     /* PMU that must exist: "cpu", "amd_l3", "software", "ibs_op" */
+	enum pmc_event_kind kind;
+	struct perf_event_attr attr;
+	uint64_t interval;   /* sampling period from interval=; 0 when not given */
+	uint64_t frequency;  /* frequency= (Hz); 0 when not given */
+	bool call_graph;     /* call-graph key given */
+	uint16_t code;	     /* core events: the 12-bit event select */
+	uint8_t umask;	     /* core events: the unit mask */
+};
+
+/*
+ * Parse and encode event spec @s (@len bytes, not NUL-terminated) into @ev. Forms:
+ *   RETIRED_INST | cycles-not-in-halt | pmcx76 | PMCx076 | timer | ibs-op | ibs-fetch
+ *   task-clock | context-switches | cpu-migrations | page-faults | cpu-clock | ...
+ *   event=<name|pmcxNNN|0xNNN>,umask=,user=,os=,inv=,edge=,cmask=,interval=,
+ *       frequency=,call-graph,ibsop-count-control=,ibsop-l3miss,pmu=<sysfs pmu>
+ *   <pmu>/<term>=<value>,<alias>,.../   (terms from the PMU's sysfs format/ and events/)
+ *   any libpfm4 event string (amd64_fam19h_zen3::RETIRED_OPS, RETIRED_INSTRUCTIONS:u)
+ * Numbers are decimal, or hex with 0x; event= codes need the pmcx or 0x prefix. Defaults:
+ * umask 0, user 1, os 1, inv 0, cmask 0. Core events use the cpu PMU's sysfs format when
+ * @pmus (may be NULL) has one, AMD's layout otherwise (event 0-7,32-35; umask 8-15;
+ * edge 18; inv 23; cmask 24-31), and type PERF_TYPE_RAW unless sysfs says otherwise.
+ * 0, or -EINVAL (@err says what and where: "column N: ..."), -ENOENT (unknown event
+ * name or PMU: @err names it), -ERANGE (a value out of range).
+ */
+int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus,
+		    struct pmc_event *ev, char *err, size_t errlen);
+
+/*
+ * Check that @ev's PMU exists in @pmus. 0, or -ENODEV with a one-line message in @err
+ * naming the PMU and what to check ("uprof info --system").
+ */
+int pmc_event_require(const struct pmc_event *ev, const struct pmc_pmus *pmus, char *err,
+		      size_t errlen);
+
+/*
+ * Sampling attr for @ev (collect): @ev's encoding, sample_period = interval (default
+ * PMC_DEFAULT_INTERVAL; timer: ns) or sample_freq, PMC_SAMPLE_TYPE (+ CALLCHAIN with
+ * call_graph), CLOCK_MONOTONIC, inherit, disabled + enable_on_exec, sample_id_all, as
+ * pmc_timer_attr does. @user_only forces exclude_kernel.
+ */
+void pmc_event_sample_attr(const struct pmc_event *ev, bool user_only,
+			   struct perf_event_attr *attr);
+
+/* Counting attr for @ev: no sampling, read_format TOTAL_TIME_ENABLED|RUNNING, disabled
+ * (enable_on_exec when @task), inherit when @task. */
+void pmc_event_count_attr(const struct pmc_event *ev, bool task, struct perf_event_attr *attr);
+
+/* Report column label: "RETIRED_INST (PMCx0C0)", "PMCx0C4", "task-clock". */
+void pmc_event_label(const struct pmc_event *ev, char *buf, size_t len);
+
+/* Every non-zero field of @attr as "type=4,config=0xc0,disabled=1,...". Returns the
+ * length it needed (snprintf style). */
+int pmc_attr_format(const struct perf_event_attr *attr, char *buf, size_t len);
+
+/* Predefined events (uProf names) for `uprof info --list predefined-events`. */
+struct pmc_predef {
+	const char *name;
+	uint16_t code;
+	uint8_t umask;
+	const char *desc;
+};
+/* The @i-th predefined event, or NULL past the end. Static data. */
+const struct pmc_predef *pmc_predef_at(size_t i);
+/* By uProf name, case-insensitive, '-' same as '_' (cycles-not-in-halt). NULL if none. */
+const struct pmc_predef *pmc_predef_find(const char *name, size_t len);
+
+/* ==== counts ==== */
+
+/* One reading of a counter: read() with TOTAL_TIME_ENABLED|RUNNING. */
+struct pmc_count {
+	uint64_t value;
+	uint64_t enabled; /* ns the event was enabled */
+	uint64_t running; /* ns it was on a counter (less when multiplexed) */
+};
+
+/*
+ * cur - prev, field by field, modulo 2^@width for value (a counter of @width bits wraps:
+ * width 64 for perf read(), 48 for raw AMD counters) and modulo 2^64 for the times.
+ */
+void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur,
+		     unsigned width, struct pmc_count *out);
+
+/*
+ * Multiplex-scaled estimate: value * enabled / running. running == 0: 0 when the event
+ * was not enabled either (nothing happened), NaN when it was enabled but never on a
+ * counter (not counted). No scaling when running >= enabled.
+ */
+double pmc_count_scale(const struct pmc_count *c);
+
+/* ==== counting: the event list ==== */
+
+struct pmc_evlist;
+
+/* What to count: a task, or CPUs. */
+struct pmc_target {
+	pid_t pid;	      /* > 0: this task (CPU-scope events); 0: CPU mode */
+	bool inherit;	      /* task mode: follow threads and children */
+	struct pmc_cpus cpus; /* CPU mode: CPU-scope events open on each; uncore events on
+				 the domains (CCX, package) these touch. Task mode: uncore
+				 events open on these domains (all online if empty). */
+};
+
+/* Where one counter (one fd) goes; pointers live as long as the evlist. */
+struct pmc_counter_info {
+	int event;   /* index returned by pmc_evlist_add */
+	int cpu;     /* -1 in task mode */
+	pid_t pid;   /* -1 in CPU mode */
+	int group;   /* kernel group number (events of one group are scheduled together) */
+	bool leader; /* first counter of its group */
+	const struct perf_event_attr *attr;
+};
+
+/* NULL when out of memory. Free with pmc_evlist_free(). */
+struct pmc_evlist *pmc_evlist_new(void);
+/* Closes what is open. NULL is fine. */
+void pmc_evlist_free(struct pmc_evlist *l);
+
+/* Add @ev (copied). Returns its index (>= 0) or -errno (-EBUSY after planning). */
+int pmc_evlist_add(struct pmc_evlist *l, const struct pmc_event *ev);
+size_t pmc_evlist_nevents(const struct pmc_evlist *l);
+const struct pmc_event *pmc_evlist_event(const struct pmc_evlist *l, size_t i);
+
+/*
+ * Decide the counters: for each PMU, its events split into kernel groups of at most
+ * pmc_pmu_counters() (the kernel multiplexes when there are several), each group
+ * opened on every CPU of @t (CPU-scope PMUs) or on the cpumask CPU of each domain @t
+ * touches (uncore). 0, -ENODEV (a PMU is missing: @err names it and says what to
+ * check), -EINVAL (nothing to count on those CPUs). May be called again to re-plan.
+ */
+int pmc_evlist_plan(struct pmc_evlist *l, const struct pmc_pmus *pmus,
+		    const struct pmc_topo *topo, const struct pmc_target *t, char *err,
+		    size_t errlen);
+
+size_t pmc_evlist_ncounters(const struct pmc_evlist *l);
+/* 0 or -ERANGE. */
+int pmc_evlist_counter(const struct pmc_evlist *l, size_t i, struct pmc_counter_info *out);
+
+/*
+ * Open every planned counter, disabled (task mode: enabled at the task's exec). 0 or
+ * -errno; then *@failed (if not NULL) is the counter that failed and nothing stays
+ * open. Undo with pmc_evlist_close().
+ */
+int pmc_evlist_open(struct pmc_evlist *l, int *failed);
+void pmc_evlist_close(struct pmc_evlist *l);
+/* ioctl ENABLE / DISABLE on every group leader. 0 or -errno. */
+int pmc_evlist_enable(struct pmc_evlist *l);
+int pmc_evlist_disable(struct pmc_evlist *l);
+/* Read every counter into @out (pmc_evlist_ncounters entries). 0 or -errno. */
+int pmc_evlist_read(struct pmc_evlist *l, struct pmc_count *out);
+
+/*
+ * A one-line explanation of an open failure (perf's evsel__open_strerror): @err from
+ * pmc_evlist_open for @ev, mentioning perf_event_paranoid, busy counters, a missing
+ * PMU, or counting mode for EOPNOTSUPP.
+ */
+void pmc_open_strerror(int err, const struct pmc_event *ev, char *buf, size_t len);
+
+/* ==== formulas ==== */
+
+struct pmc_expr;
+
+/*
+ * Compile formula @s (@len bytes): numbers (1, 0.5, 1e3, 0x10), names
+ * ([A-Za-z_][A-Za-z0-9_.]*), + - * / unary minus and parentheses, usual precedence.
+ * 0, -EINVAL (@err: "column N: ..."), -ENOMEM. Free with pmc_expr_free().
+ */
+int pmc_expr_parse(const char *s, size_t len, struct pmc_expr **out, char *err,
+		   size_t errlen);
+void pmc_expr_free(struct pmc_expr *e);
+
+/* The names a formula uses, each once, in order of first use (owned by @e). */
+size_t pmc_expr_nnames(const struct pmc_expr *e);
+const char *pmc_expr_name(const struct pmc_expr *e, size_t i);
+
+/* Value of a name: 0, or -ENOENT when unknown. */
+typedef int (*pmc_lookup_fn)(void *arg, const char *name, double *value);
+
+/*
+ * Evaluate. x/0 is NaN (also 0/0), and NaN propagates. 0, or -ENOENT when @lookup does
+ * not know a name (*@out is then NaN).
+ */
+int pmc_expr_eval(const struct pmc_expr *e, pmc_lookup_fn lookup, void *arg, double *out);
+
+/*
+ * A value as text with @decimals places: NaN and infinities give "" (an empty CSV cell:
+ * one rule everywhere a metric is printed). Returns the length it needed.
+ */
+int pmc_value_format(double v, int decimals, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The timer event: CPU_TIME through the software cpu-clock event. */
-#include "pmc/pmc.h"
+#include "pmc/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,13 +54,25 @@ void pmc_tracking_attr(struct perf_event_attr *attr)
 
 const char *pmc_attr_name(const struct perf_event_attr *attr)
 {
-	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_CPU_CLOCK)
-		return "CPU_TIME";
-	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_TASK_CLOCK)
+	static __thread char buf[16];
+	const struct pmc_predef *p;
+	uint16_t code;
+	uint8_t umask;
+
+	if (attr->type == PERF_TYPE_SOFTWARE && (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+						 attr->config == PERF_COUNT_SW_TASK_CLOCK))
 		return "CPU_TIME";
 	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
 		return "TRACKING";
-	return "EVENT";
+	if (attr->type != PERF_TYPE_RAW)
+		return "EVENT";
+	code = (uint16_t)((attr->config & 0xff) | ((attr->config >> 24) & 0xf00));
+	umask = (uint8_t)(attr->config >> 8);
+	for (size_t i = 0; !(attr->config & 0xffffff0000ULL) && (p = pmc_predef_at(i)); i++)
+		if (p->code == code && p->umask == umask)
+			return p->name;
+	snprintf(buf, sizeof(buf), umask ? "PMCx%03X_%02X" : "PMCx%03X", code, umask);
+	return buf;
 }
 
 int pmc_parse_interval_ms(const char *s, uint64_t *period_ns)

@@ -127,7 +127,9 @@ void rpt_thread_name(const struct rpt *r, int thread, char *buf, size_t len)
 {
 	const struct rpt_thread *t = &r->world.threads[thread];
 
-	if (t->tid == t->pid || t->renamed)
+	if (t->name)
+		snprintf(buf, len, "%.63s (PID:%d)", t->name, t->pid);
+	else if (t->tid == t->pid || t->renamed)
 		snprintf(buf, len, "%s (PID:%d)", t->comm, t->pid);
 	else
 		snprintf(buf, len, "Thread-%d (PID:%d)", t->tid, t->pid);

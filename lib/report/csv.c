@@ -5,6 +5,7 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
+#include "report/stacks.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -113,7 +114,7 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "Number Of Pauses", "%zu", s.npauses);
 	kv(f, "Data Folder", r->dir);
 	kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
-	kv(f, "Call Stack Sampling", "False");
+	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	kv(f, "Session Status", ses_status_name(in->status));
 	fprintf(f, "\nMONITORED EVENTS\nTBP Events:,Name,Interval,Description\n");
 	fprintf(f, ",\"%s\",\"%.3f milliseconds\",\"CPU Time is the time in which the CPU core is "
@@ -356,6 +357,8 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 		n = write_tally(r, f, &r->proc_func, proc, func_row);
 	if (!n)
 		n = write_task_summary(r, f, &r->proc_task, (uint32_t)w->procs[proc].pid);
+	if (!n)
+		n = rpt_callgraph_write_process(r, f, proc);
 	return n;
 }
 
@@ -425,6 +428,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 	write_details(r, f);
 	write_snapshot(r, f);
 	ret = write_top(r, f);
+	if (!ret)
+		ret = rpt_callgraph_write_top(r, f);
 	if (!ret && r->opts.detail)
 		ret = write_detail(r, f);
 	if (!ret && (fflush(f) || ferror(f)))

@@ -47,6 +47,7 @@ struct rpt_thread {
 	char comm[16];
 	bool renamed; /* named by prctl/pthread_setname_np, not inherited */
 	uint64_t samples;
+	const char *name; /* full name set through ITT (tasks.c's pool, not owned), or NULL */
 };
 
 struct rpt_module {
@@ -123,7 +124,15 @@ struct rpt {
 	size_t nstrs, capstrs;
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	char task_comma_name[64];
+
+	/* stacks.h: call stacks, call graph, exports */
+	struct rpt_stacks *stacks;
 };
+
+/* stacks.c: remember a matched task instance for the timeline and the task view.
+ * 0 or -ENOMEM. */
+int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin,
+		    uint64_t end);
 
 /* ---- pauses.c ---- */
 struct rpt_span {

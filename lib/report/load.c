@@ -7,6 +7,7 @@
  * (thread, module, address) here; symbols come after, once per distinct address.
  */
 #include "report/internal.h"
+#include "report/stacks.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -93,7 +94,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return -ENOMEM;
 	(*slot)++;
 	r->samples++;
-	return 0;
+	return rpt_stacks_sample(r, rd, &s, (uint32_t)(t - r->world.threads), module, addr);
 }
 
 static int replay(struct rpt *r, const struct ses_reader *rd, struct ordered *ev, size_t n)
@@ -206,7 +207,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (ret)
 		goto fail;
 	r->symtab = rpt_symtab_new(dir, opts->kallsyms);
-	if (!r->symtab) {
+	r->stacks = rpt_stacks_new(r);
+	if (!r->symtab || !r->stacks) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -217,6 +219,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (ret)
 		goto fail;
 	ret = rpt_tasks_load(r, err, errlen);
+	if (!ret)
+		ret = rpt_callgraph_build(r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -234,6 +238,7 @@ void rpt_free(struct rpt *r)
 		return;
 	rpt_world_release(&r->world);
 	rpt_symtab_free(r->symtab);
+	rpt_stacks_free(r->stacks);
 	free(r->funcs);
 	rpt_hash_release(&r->addr_counts);
 	rpt_hash_release(&r->func_index);

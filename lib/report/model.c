@@ -267,6 +267,8 @@ static int apply_mmap(struct rpt_world *w, const struct ses_record *rec)
 	size_t len;
 	int pid, mod;
 
+	if (rec->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0; /* data mappings (--call-graph dwarf records them for perf): no code */
 	if (rec->size < fixed + 1)
 		return -EINVAL;
 	pid = (int)u32_at(d + 8);

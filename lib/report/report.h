@@ -87,4 +87,30 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 /* Write report.csv to @f. 0 or -errno. */
 int rpt_write_csv(const struct rpt *r, FILE *f);
 
+/* ---- exports (stacks.h has the data; every session can be exported: a sample without
+ * a stack counts as a stack of its one function) ---- */
+
+enum rpt_export {
+	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
+	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
+	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
+	RPT_EXPORT_COUNT
+};
+
+/* "folded", "flamegraph", "perfetto" -> the export, or -1. */
+int rpt_export_parse(const char *name);
+/* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
+const char *rpt_export_filename(enum rpt_export e);
+/* Write export @e of @r to @f. 0 or -errno. */
+int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f);
+
+/* Call-stack facts for the terminal summary. */
+struct rpt_stack_summary {
+	bool collected;		/* the session has call stacks */
+	uint64_t stacks;	/* distinct stacks */
+	uint64_t truncated;	/* samples whose stack ends in [truncated] */
+	uint64_t unwind_failed; /* ... in [unwind failed] */
+};
+void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s);
+
 #endif

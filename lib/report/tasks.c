@@ -11,7 +11,9 @@
  *    too (its time is not what was profiled);
  *  - ELAPSED = sum of (end - begin); CPU_TIME = that thread's kept samples inside
  *    [begin, end] times the interval (inclusive of nested tasks, not of other threads);
- *  - names with a comma are refused (uProf's rule): skipped, counted, warned about.
+ *  - names with a comma are refused (uProf's rule): skipped, counted, warned about;
+ *  - a thread name record (__itt_thread_set_name) names its thread in every section,
+ *    paused or not; the latest wins; a thread without samples is not listed anyway.
  */
 #include "report/internal.h"
 
@@ -195,7 +197,7 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 	r->items[item].elapsed_ns += dur, p->elapsed_ns += dur, t->elapsed_ns += dur;
 	r->items[item].samples += n, p->samples += n, t->samples += n;
 	r->task_instances++;
-	return 0;
+	return rpt_stacks_span(r, pid, tid, item, begin, end); /* timeline, task functions */
 }
 
 /* ---- matching ---- */
@@ -315,6 +317,27 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 			    rec->time_ns);
 }
 
+/* A thread name record: the sampled thread @rec->tid of this process gets the name. */
+static int name_thread(struct rpt *r, const struct ses_tasks *t,
+		       const struct ses_task_record *rec)
+{
+	const char *s = rec->name ? ses_tasks_string(t, rec->name) : NULL;
+	uint64_t *slot = rpt_hash_find(&r->world.tid_index, rec->tid, 0, 0);
+	struct rpt_thread *th;
+
+	if (!s || !*s) {
+		r->task_malformed++;
+		return 0;
+	}
+	if (!slot || !*slot || *slot > (uint64_t)r->world.nthreads)
+		return 0; /* no sample: not in the report */
+	th = &r->world.threads[*slot - 1];
+	if (th->pid != t->pid)
+		return 0;
+	th->name = intern(r, s);
+	return th->name ? 0 : -ENOMEM;
+}
+
 static int cmp_record(const void *a, const void *b)
 {
 	const struct ses_task_record *x = a, *y = b;
@@ -329,8 +352,13 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 	int ret = 0;
 
 	/* the ring hands records out in claim order; equal threads keep their order */
-	qsort(t->records, t->nrecords, sizeof(*t->records), cmp_record);
+	if (t->nrecords)
+		qsort(t->records, t->nrecords, sizeof(*t->records), cmp_record);
 	for (size_t i = 0; i < t->nrecords && !ret; i++) {
+		if (t->records[i].kind == UPROF_REC_THREAD_NAME) {
+			ret = name_thread(r, t, &t->records[i]);
+			continue;
+		}
 		if (rpt_paused_at(r, t->records[i].time_ns))
 			continue;
 		ret = match_one(&m, t, &t->records[i]);
@@ -397,7 +425,8 @@ int rpt_tasks_load(struct rpt *r, char *err, size_t errlen)
 	if (!rpt_tasks_present(r->dir))
 		return 0;
 	r->has_tasks = true;
-	qsort(r->stimes, r->nstimes, sizeof(*r->stimes), cmp_stime);
+	if (r->nstimes)
+		qsort(r->stimes, r->nstimes, sizeof(*r->stimes), cmp_stime);
 	snprintf(dir, sizeof(dir), "%s/" SES_TASKS_DIR, r->dir);
 	d = opendir(dir);
 	if (!d)

@@ -64,6 +64,10 @@ static const struct field info_fields[] = {
 	FLD("counts", "samples", F_U64, samples),
 	FLD("counts", "lost_samples", F_U64, lost_samples),
 	FLD("counts", "lost_task_records", F_U64, lost_task_records),
+	FLD("callgraph", "mode", F_STR, callgraph_mode),
+	FLD("callgraph", "stack_bytes", F_U32, callgraph_stack_bytes),
+	FLD("callgraph", "depth", F_INT, callgraph_depth),
+	FLD("callgraph", "scope", F_STR, callgraph_scope),
 };
 
 #define EFLD(key, kind, member) \

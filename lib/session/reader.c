@@ -252,6 +252,99 @@ static uint64_t take_u64(struct cursor *c)
 	return v;
 }
 
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS (1U << 19) /* linux 6.8 */
+#endif
+
+/* Step over @n bytes, or mark the cursor bad; the start of them, or NULL. */
+static const unsigned char *take_bytes(struct cursor *c, uint64_t n)
+{
+	const unsigned char *p = c->p;
+
+	if (c->bad || n > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n;
+	return p;
+}
+
+/* PERF_SAMPLE_READ: its size follows read_format (include/uapi/linux/perf_event.h). */
+static void skip_read(struct cursor *c, uint64_t fmt)
+{
+	uint64_t per = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+	uint64_t times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr;
+
+	if (!(fmt & PERF_FORMAT_GROUP)) {
+		take_bytes(c, (per + times) * 8);
+		return;
+	}
+	nr = take_u64(c);
+	if (nr > (uint64_t)(c->end - c->p) / 8)
+		c->bad = true;
+	else
+		take_bytes(c, (times + nr * per) * 8);
+}
+
+/* The fields after PERIOD, in the kernel's order, up to STACK_USER (what report uses):
+ * READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_USER, STACK_USER. */
+static void parse_tail(struct cursor *c, const struct perf_event_attr *a, struct ses_sample *s)
+{
+	uint64_t st = a->sample_type, n;
+
+	if (st & PERF_SAMPLE_READ)
+		skip_read(c, a->read_format);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		n = take_u64(c);
+		if (n > SES_MAX_CALLCHAIN || n > (uint64_t)(c->end - c->p) / 8)
+			c->bad = true;
+		else if ((s->ips = take_bytes(c, n * 8)))
+			s->nr_ips = (uint32_t)n;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t raw;
+
+		if (c->end - c->p < 4) {
+			c->bad = true;
+			return;
+		}
+		raw = get_u32(c->p);
+		take_bytes(c, 4 + (uint64_t)raw); /* the kernel pads u32 + data to 8 bytes */
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t bst = a->branch_sample_type;
+
+		n = take_u64(c);
+		if (bst & PERF_SAMPLE_BRANCH_HW_INDEX)
+			take_u64(c);
+		if (n > (uint64_t)(c->end - c->p) / 24)
+			c->bad = true;
+		else
+			take_bytes(c, n * 24 + (bst & PERF_SAMPLE_BRANCH_COUNTERS ? n * 8 : 0));
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->regs_abi = take_u64(c);
+		if (s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			n = (uint64_t)__builtin_popcountll(a->sample_regs_user);
+			s->regs_mask = a->sample_regs_user;
+			if ((s->regs = take_bytes(c, n * 8)))
+				s->nregs = (uint32_t)n;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		n = take_u64(c);
+		if (n) {
+			s->stack = take_bytes(c, n);
+			s->stack_size = s->stack ? n : 0;
+			s->stack_dyn_size = take_u64(c);
+			if (s->stack_dyn_size > s->stack_size)
+				s->stack_dyn_size = s->stack_size;
+		}
+	}
+}
+
 int ses_reader_sample(const struct ses_reader *r, const struct ses_record *rec,
 		      struct ses_sample *s)
 {
@@ -298,6 +391,9 @@ int ses_reader_sample(const struct ses_reader *r, const struct ses_record *rec,
 		s->cpu = (uint32_t)take_u64(&c);
 	if (st & PERF_SAMPLE_PERIOD)
 		s->period = take_u64(&c);
+	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+		  PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		parse_tail(&c, a, s);
 	return c.bad ? -EINVAL : 0;
 }
 

@@ -72,6 +72,11 @@ struct ses_info {
 	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
 	bool attached;		/* -p/--tid: attached to running processes */
 	enum ses_status status;
+	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
+	char callgraph_mode[16];	 /* "fp" (kernel frame-pointer walk) or "dwarf" */
+	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */
+	int callgraph_depth;		 /* frames kept per stack (0: the kernel's default) */
+	char callgraph_scope[8];	 /* "user", "kernel" or "all" */
 };
 
 /* ---- session.ini ---------------------------------------------------------------- */
@@ -138,7 +143,35 @@ struct ses_sample {
 	uint64_t period;
 	int attr_index; /* which HEADER_ATTR this sample belongs to */
 	uint16_t cpumode; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	/* PERF_SAMPLE_CALLCHAIN: @nr_ips u64 entries at @ips, PERF_CONTEXT_* markers (values
+	 * >= PERF_CONTEXT_MAX as u64) included as the kernel wrote them. @ips points into the
+	 * record and need not be aligned: read entries with ses_sample_u64(). */
+	const void *ips;
+	uint32_t nr_ips;
+	/* PERF_SAMPLE_REGS_USER: @regs_abi (PERF_SAMPLE_REGS_ABI_*; NONE: no user state, e.g.
+	 * a kernel thread) and one u64 per bit set in @regs_mask (the attr's
+	 * sample_regs_user), lowest bit first; @nregs of them at @regs (unaligned). */
+	uint64_t regs_abi;
+	uint64_t regs_mask;
+	const void *regs;
+	uint32_t nregs;
+	/* PERF_SAMPLE_STACK_USER: @stack_size bytes copied from the user stack pointer up, of
+	 * which the first @stack_dyn_size are valid (never more than @stack_size). */
+	const void *stack;
+	uint64_t stack_size, stack_dyn_size;
 };
+
+/* Longest callchain ses_reader_sample() accepts (a record holds at most 8190). */
+#define SES_MAX_CALLCHAIN 8192
+
+/* Entry @i of an unaligned u64 array inside a record (callchain, regs). */
+static inline uint64_t ses_sample_u64(const void *base, size_t i)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, (const unsigned char *)base + i * 8, 8);
+	return v;
+}
 
 /* Sample ids shared by every non-sample record with sample_id_all (pid, tid, time). */
 struct ses_sample_id {

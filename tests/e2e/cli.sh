@@ -68,6 +68,29 @@ check "--cutoff 2 limits rows" [ "$(csvq "$S/report.csv" FUNCTIONS | wc -l)" -le
 check "--cutoff 2 titles the section" grep -q '"2 HOTTEST FUNCTIONS' "$S/report.csv"
 check "report.csv starts with an empty line, then the version" bash -c "head -2 '$S/report.csv' | tail -1 | grep -q '^\"uprof (Version:'"
 
+# -d on a terminal: a live remaining-time line (script(1) gives uprof a pty)
+if command -v script >/dev/null; then
+	script -qfec "'$UPROF' collect -d 1.2 -b -o '$SCRATCH/tty' '$TGT/demo' 8000" /dev/null >"$SCRATCH/tty.out" 2>&1
+	check "-d on a terminal shows the remaining time" grep -aq "remaining" "$SCRATCH/tty.out"
+fi
+"$UPROF" collect -d 0.3 -b -o "$SCRATCH/notty" "$TGT/demo" 8000 >/dev/null 2>"$SCRATCH/notty.err"
+check "-d without a terminal prints no progress line" bash -c "! grep -q remaining '$SCRATCH/notty.err'"
+
+# make install: a working uprof, its configs, man pages, header and library
+prefix=$SCRATCH/prefix
+if make -s install PREFIX="$prefix" ${SANITIZE:+SANITIZE=$SANITIZE} >/dev/null 2>&1; then
+	ok "make install PREFIX=... succeeds"
+	check "installed uprof runs" bash -c "'$prefix/bin/uprof' --version | grep -q '^uprof '"
+	check "installed uprof finds its configs" bash -c "'$prefix/bin/uprof' info --list collect-configs | grep -q '^tbp '"
+	for f in share/man/man1/uprof.1 share/man/man1/uprof-collect.1 share/man/man1/uprof-report.1 \
+		share/man/man3/AMDProfileController.3 include/AMDProfileController.h \
+		lib/libAMDProfileController.so lib/libAMDProfileController.a; do
+		check "installed $f" [ -s "$prefix/$f" ]
+	done
+else
+	not_ok "make install PREFIX=... succeeds"
+fi
+
 # man pages render and document every long option --help shows
 for m in uprof uprof-collect uprof-report; do
 	f=man/$m.1

@@ -49,3 +49,34 @@ $(TGT)/server: tests/targets/server.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK) -ldl
 TEST_TARGETS += $(TGT)/server
+# ITT: two ITT static parts of our own (itt_static.c, compiled twice) under one harness;
+# an OpenMP program (clang + LLVM libomp, whose own ITT part loads the collector), built
+# only where clang and libomp are installed (tests/e2e/itt.sh skips it otherwise).
+$(TGT)/itt_static_a.o: tests/targets/itt_static.c tests/targets/itt_static.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -Wall -Wextra -DITT_PART=a -c -o $@ $<
+$(TGT)/itt_static_b.o: tests/targets/itt_static.c tests/targets/itt_static.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -Wall -Wextra -DITT_PART=b -DITT_OLD -c -o $@ $<
+$(TGT)/itt_harness: tests/targets/itt_harness.c $(TGT)/itt_static_a.o $(TGT)/itt_static_b.o
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -Wall -Wextra -rdynamic -o $@ $^ -ldl -pthread
+TEST_TARGETS += $(TGT)/itt_harness
+HAVE_OMP := $(and $(shell command -v clang 2>/dev/null),$(wildcard /usr/lib/llvm-*/lib/libomp.so))
+$(TGT)/itt_omp: tests/targets/itt_omp.c
+	@mkdir -p $(dir $@)
+	clang $(TARGET_CFLAGS) -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/itt_omp)
+# call stacks: the same program with and without frame pointers
+$(TGT)/callgraph_fp: tests/targets/callgraph.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o $@ $<
+$(TGT)/callgraph_nofp: tests/targets/callgraph.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -o $@ $<
+TEST_TARGETS += $(TGT)/callgraph_fp $(TGT)/callgraph_nofp
+# uprof pcm: a deterministic workload (page faults, voluntary context switches, CPU time)
+$(TGT)/pcm_work: tests/targets/pcm_work.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/pcm_work

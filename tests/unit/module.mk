@@ -12,3 +12,19 @@ $(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report
+$(BUILD)/tests/test_session_callchain: tests/unit/test_session_callchain.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_callchain
+# lib/instrument's ITT collector, built from the library's sources (the library itself is
+# never sanitized) and read back through lib/sampler's control-page reader.
+INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c
+$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
+UNIT_TESTS += $(BUILD)/tests/test_itt
+# lib/pmc: the encoding table (libpfm4, forced Zen PMUs), sysfs/topology, counts and formulas
+$(BUILD)/tests/test_pmc_encode: tests/unit/test_pmc_encode.c $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_encode

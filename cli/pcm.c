@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof pcm: AMDuProfPcm's counting mode. Options are checked before anything starts;
+ * then the metric groups are loaded, the counters planned (or printed: --dry-run) and
+ * pcm_run() does the rest.
+ */
+#include "cli/pcm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const CMD = "pcm";
+
+static void pcm_help(void)
+{
+	printf("usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n\n"
+	       "Count core, L3, Data Fabric and software events and print metrics per interval.\n\n"
+	       "  -m, --metrics <g,...>    metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
+	       "                           (Data Fabric), swi (OS: CPU utilization, context\n"
+	       "                           switches, migrations, page faults)\n"
+	       "  -a, --system-wide        count on every CPU\n"
+	       "  -c, --cpu <spec>         count on core=N[-M] (CPUs), ccx=N, package=N or numa=N\n"
+	       "  -A, --aggregate <l,...>  levels to show: system, package, ccx, core (default system)\n"
+	       "  -C, --cumulative         one value per metric for the whole run (not with -I)\n"
+	       "  -I, --interval <ms>      logging interval (default 1000, at least 10)\n"
+	       "  -t, --mux-interval <ms>  multiplexing interval of the PMUs in use (root)\n"
+	       "  -d, --duration <s>       stop after this long\n"
+	       "  -o, --output <file.csv>  write the CSV here (default: standard output)\n"
+	       "      --dry-run            print every counter's perf_event_attr and CPU; open nothing\n"
+	       "  -h, --help               this text\n\n"
+	       "With a program and neither -a nor -c, the program (and its threads and children) is\n"
+	       "counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+	       "See 'man uprof-pcm'.\n");
+}
+
+static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || *s == '-' || v < lo || v > hi)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_levels(struct pcm_state *st, const char *arg)
+{
+	static const char *const names[] = { "system", "package", "ccx", "core" };
+	char buf[128], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	st->levels = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned bit = 0;
+
+		for (unsigned i = 0; i < 4; i++)
+			if (!strcmp(tok, names[i]) || (i == 2 && !strcmp(tok, "ccd")))
+				bit = 1u << i;
+		if (!bit)
+			return cli_error(EXIT_USAGE, CMD, "-A '%s': levels are system, package, ccx, core",
+					 tok);
+		st->levels |= bit;
+	}
+	st->levels_given = true;
+	return st->levels ? 0 : cli_error(EXIT_USAGE, CMD, "-A needs a level");
+}
+
+static int parse_opt(struct pcm_state *st, int c, const char *arg)
+{
+	char *end;
+
+	switch (c) {
+	case 'm':
+		snprintf(st->groups_arg, sizeof(st->groups_arg), "%s", arg);
+		return 0;
+	case 'a':
+		st->all_cpus = true;
+		return 0;
+	case 'c':
+		snprintf(st->cpu_arg, sizeof(st->cpu_arg), "%s", arg);
+		return 0;
+	case 'A':
+		return parse_levels(st, arg);
+	case 'C':
+		st->cumulative = true;
+		return 0;
+	case 'I':
+		return parse_uint(arg, 10, 3600000, &st->interval_ms)
+			       ? cli_error(EXIT_USAGE, CMD, "-I '%s': milliseconds, 10 .. 3600000", arg)
+			       : 0;
+	case 't':
+		return parse_uint(arg, 1, 100000, &st->mux_ms)
+			       ? cli_error(EXIT_USAGE, CMD, "-t '%s': milliseconds, 1 .. 100000", arg)
+			       : 0;
+	case 'd':
+		errno = 0;
+		st->duration_s = strtod(arg, &end);
+		if (errno || *end || end == arg || !isfinite(st->duration_s) || st->duration_s <= 0)
+			return cli_error(EXIT_USAGE, CMD, "-d '%s': seconds, more than 0", arg);
+		return 0;
+	case 'o':
+		st->out_path = arg;
+		return 0;
+	case 'D':
+		st->dry_run = true;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* Options; -1 to go on, else the exit code. */
+static int parse_args(struct pcm_state *st, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "system-wide", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "aggregate", required_argument, NULL, 'A' },
+		{ "cumulative", no_argument, NULL, 'C' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "mux-interval", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "dry-run", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:m:ac:A:CI:t:d:o:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			pcm_help();
+			return 0;
+		}
+		if (c == ':' || c == '?') {
+			snprintf(msg, sizeof(msg), c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
+				 argv[optind - 1]);
+			return cli_usage_error(CMD, msg);
+		}
+		ret = parse_opt(st, c, optarg);
+		if (ret)
+			return ret;
+	}
+	st->prog_argv = optind < argc ? argv + optind : NULL;
+	return -1;
+}
+
+static int check_args(struct pcm_state *st)
+{
+	if (!st->groups_arg[0])
+		return cli_usage_error(CMD, "say what to count with -m (e.g. -m ipc,l3 or -m swi)");
+	if (st->all_cpus && st->cpu_arg[0])
+		return cli_usage_error(CMD, "-a and -c cannot be used together");
+	if (st->cumulative && st->interval_ms)
+		return cli_usage_error(CMD, "-C and -I cannot be used together");
+	if (!st->prog_argv && !st->duration_s && !st->dry_run)
+		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
+	if (!st->interval_ms)
+		st->interval_ms = st->cumulative ? 3600000 : 1000;
+	if (!st->levels)
+		st->levels = 1u << PMC_LEVEL_SYSTEM;
+	return -1;
+}
+
+/* -c core=N[-M] | ccx=N | package=N | numa=N into target.cpus. */
+static int parse_cpu_spec(struct pcm_state *st)
+{
+	const char *a = st->cpu_arg, *eq = strchr(a, '='), *v = eq ? eq + 1 : a;
+	size_t klen = eq ? (size_t)(eq - a) : 0;
+	unsigned n = 0;
+	char rel[128], buf[4096];
+	int len;
+
+	if (!eq || (klen == 4 && !strncmp(a, "core", 4))) {
+		if (pmc_cpus_parse(v, strlen(v), &st->target.cpus) || !pmc_cpus_count(&st->target.cpus))
+			return cli_usage_error(CMD, "-c core=<CPU list>, e.g. core=0 or core=0-3");
+	} else if (parse_uint(v, 0, PMC_MAX_CPUS, &n)) {
+		return cli_usage_error(CMD, "-c: the unit number must be a number");
+	} else if (klen == 3 && (!strncmp(a, "ccx", 3) || !strncmp(a, "ccd", 3))) {
+		if (pmc_topo_unit(st->topo, PMC_LEVEL_CCX, (int)n, &st->target.cpus))
+			return cli_error(EXIT_USAGE, CMD, "-c %s: this system has %d CCXs", a,
+					 pmc_topo_ccxs(st->topo));
+	} else if (klen == 7 && !strncmp(a, "package", 7)) {
+		if (pmc_topo_unit(st->topo, PMC_LEVEL_PACKAGE, (int)n, &st->target.cpus))
+			return cli_error(EXIT_USAGE, CMD, "-c %s: no such package", a);
+	} else if (klen == 4 && !strncmp(a, "numa", 4)) {
+		snprintf(rel, sizeof(rel), "%s/devices/system/node/node%u/cpulist", pmc_sysfs_root(), n);
+		len = -1;
+		FILE *f = fopen(rel, "re");
+		if (f) {
+			len = (int)fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+		}
+		if (len <= 0 || pmc_cpus_parse(buf, (size_t)len, &st->target.cpus))
+			return cli_error(EXIT_USAGE, CMD, "-c %s: no such NUMA node", a);
+	} else {
+		return cli_usage_error(CMD, "-c takes core=N[-M], ccx=N, package=N or numa=N");
+	}
+	for (int c = pmc_cpus_next(&st->target.cpus, 0); c >= 0; c = pmc_cpus_next(&st->target.cpus, c + 1))
+		if (!pmc_cpus_has(pmc_topo_online(st->topo), c))
+			return cli_error(EXIT_USAGE, CMD, "-c %s: CPU %d is not online", a, c);
+	return -1;
+}
+
+static int load_system(struct pcm_state *st)
+{
+	int ret = pmc_pmus_load(&st->pmus);
+
+	if (ret)
+		return cli_error(1, CMD, "cannot read the PMUs in %s: %s", pmc_sysfs_root(), strerror(-ret));
+	ret = pmc_topo_load(&st->topo);
+	if (ret)
+		return cli_error(1, CMD, "cannot read the CPU topology in %s/devices/system/cpu: %s",
+				 pmc_sysfs_root(), strerror(-ret));
+	pmc_cpuid_read(&st->cpuid);
+	st->p0_mhz = pmc_cpu_nominal_mhz();
+	return -1;
+}
+
+/* Who is counted: the program (task mode), or CPUs. */
+static int choose_target(struct pcm_state *st)
+{
+	char err[512];
+
+	if (st->cpu_arg[0])
+		return parse_cpu_spec(st);
+	if (st->all_cpus || !st->prog_argv) {
+		st->target.cpus = *pmc_topo_online(st->topo);
+		return -1;
+	}
+	if (st->levels & ~(1u << PMC_LEVEL_SYSTEM))
+		return cli_usage_error(CMD, "-A package/ccx/core need -a or -c (a program alone is "
+					    "counted as a whole)");
+	st->target.inherit = true;
+	st->target.pid = INT_MAX; /* placeholder until the program is spawned */
+	if (!st->dry_run &&
+	    cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err, sizeof(err)))
+		return cli_error(1, CMD, "%s", err);
+	return -1;
+}
+
+/* Spawn the program at its gate (so task counters can follow its pid). */
+static int spawn(struct pcm_state *st)
+{
+	char err[512];
+	int ret;
+
+	if (!st->prog_argv || st->dry_run)
+		return -1;
+	if (!st->prog_path[0] &&
+	    cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err, sizeof(err)))
+		return cli_error(1, CMD, "%s", err);
+	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, NULL);
+	if (ret)
+		return cli_error(1, CMD, "cannot start '%s': %s", st->prog_argv[0], strerror(-ret));
+	st->have_child = true;
+	if (st->target.pid > 0)
+		st->target.pid = st->child.pid;
+	return -1;
+}
+
+static int plan(struct pcm_state *st)
+{
+	char err[512];
+	int ret = pmc_evlist_plan(st->evl, st->pmus, st->topo, &st->target, err, sizeof(err));
+
+	if (ret)
+		return cli_error(1, CMD, "-m %s: %s", st->groups_arg, err);
+	st->ncounters = pmc_evlist_ncounters(st->evl);
+	st->cinfo = calloc(st->ncounters ? st->ncounters : 1, sizeof(*st->cinfo));
+	if (!st->cinfo)
+		return cli_error(1, CMD, "out of memory");
+	for (size_t i = 0; i < st->ncounters; i++)
+		pmc_evlist_counter(st->evl, i, &st->cinfo[i]);
+	ret = pcm_comps_build(st);
+	return ret ? ret : -1;
+}
+
+static void release(struct pcm_state *st)
+{
+	pcm_groups_free(st);
+	free(st->cinfo);
+	pmc_topo_free(st->topo);
+	pmc_pmus_free(st->pmus);
+}
+
+int cmd_pcm(int argc, char **argv)
+{
+	struct pcm_state *st = calloc(1, sizeof(*st));
+	int ret;
+
+	if (!st)
+		return cli_error(1, CMD, "out of memory");
+	ret = parse_args(st, argc, argv);
+	if (ret < 0)
+		ret = check_args(st);
+	if (ret < 0)
+		ret = load_system(st);
+	if (ret < 0)
+		ret = choose_target(st);
+	if (ret < 0 && !(ret = pcm_groups_load(st)))
+		ret = -1;
+	if (ret < 0)
+		ret = spawn(st);
+	if (ret < 0)
+		ret = plan(st);
+	if (ret < 0 && st->dry_run) {
+		pcm_out_dry_run(st, stdout);
+		ret = 0;
+	}
+	if (ret < 0)
+		ret = pcm_run(st);
+	else if (st->have_child)
+		smp_child_abort(&st->child);
+	release(st);
+	free(st);
+	return ret;
+}

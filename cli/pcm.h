@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uprof pcm: counting of core, L3, Data Fabric and software events, shown as metrics per
+ * interval (timeseries CSV) and for the whole run (cumulative), in AMDuProfPcm's layout.
+ *   pcm.c         options, the command's flow
+ *   pcm_groups.c  metric groups from configs/pcm/<group>.ini: events, formulas, columns
+ *   pcm_run.c     the launched program, the interval loop, signals, -t
+ *   pcm_out.c     the CSV (metadata, three header rows, rows, cumulative) and --dry-run
+ */
+#ifndef UPROF_CLI_PCM_H
+#define UPROF_CLI_PCM_H
+
+#include "cli/cli.h"
+#include "pmc/pmc.h"
+#include "sampler/sampler.h"
+
+#include <stdio.h>
+
+#define PCM_MAX_GROUPS 16
+#define PCM_MAX_METRICS 256
+#define PCM_MAX_NAMES 256
+
+/* A metric group's place in the CSV: which levels its metrics make sense at. */
+enum pcm_class { PCM_CORE, PCM_L3, PCM_DF };
+
+struct pcm_group {
+	char name[32];	/* ipc, l3, ... (-m) */
+	char title[32]; /* CORE METRICS, ... */
+	enum pcm_class cls;
+	int first_metric, nmetrics;
+	int first_name, nnames; /* its event names in pcm_state.names */
+};
+
+struct pcm_metric {
+	char name[64];
+	char id[32];
+	struct pmc_expr *expr;
+};
+
+/* A name a group's formulas use for an event of the evlist. */
+struct pcm_name {
+	char name[64];
+	int event;
+};
+
+/* One column block: a unit (system, package, CCX, core) for one group. */
+struct pcm_comp {
+	int group;
+	enum pmc_level level;
+	int unit;
+	char label[48];		/* System (Aggregated), Package (Aggregated)-0, CCX-1, Core-3 */
+	struct pmc_cpus cpus;	/* counters on these CPUs add up here (all CPUs of the unit) */
+	int ncpus;		/* CPUs of the unit that are counted (NCPUS) */
+};
+
+struct pcm_state {
+	/* options */
+	char groups_arg[256];
+	bool all_cpus, cumulative, dry_run, levels_given;
+	char cpu_arg[64];
+	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
+	unsigned interval_ms, mux_ms;
+	double duration_s;
+	const char *out_path;
+	char **prog_argv;
+	char prog_path[4096];
+	/* the system */
+	struct pmc_pmus *pmus;
+	struct pmc_topo *topo;
+	struct pmc_cpuid cpuid;
+	double p0_mhz;
+	/* what is counted */
+	struct pmc_target target;
+	struct pmc_evlist *evl;
+	struct pcm_group groups[PCM_MAX_GROUPS];
+	int ngroups;
+	struct pcm_metric metrics[PCM_MAX_METRICS];
+	int nmetrics;
+	struct pcm_name names[PCM_MAX_NAMES];
+	int nnames;
+	struct pcm_comp *comps;
+	int ncomps;
+	/* the run */
+	size_t ncounters;
+	struct pmc_counter_info *cinfo;
+	struct pmc_count *first, *prev, *cur, *delta;
+	uint64_t *idle_first, *idle_prev, *idle_cur; /* per CPU, ns (CPU mode) */
+	int64_t t_first, t_prev, t_cur;		     /* CLOCK_MONOTONIC ns */
+	FILE *out;
+	int rows;
+	struct smp_child child;
+	bool have_child, child_exited;
+	int child_status;
+	int sigfd;
+	int stop_signal;
+};
+
+/* pcm_groups.c */
+int pcm_groups_load(struct pcm_state *st);
+int pcm_comps_build(struct pcm_state *st);
+void pcm_groups_free(struct pcm_state *st);
+/* Metric @m of @comp over @delta (per counter) and @elapsed_ns; NaN when not computable. */
+double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp, int m,
+			const struct pmc_count *delta, const uint64_t *idle, int64_t elapsed_ns);
+/* "<group>:<name>" of the first group naming event @ev. */
+const char *pcm_event_name(const struct pcm_state *st, int ev);
+
+/* pcm_out.c */
+void pcm_out_metadata(struct pcm_state *st, FILE *f);
+void pcm_out_header(struct pcm_state *st, FILE *f);
+void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+		 const uint64_t *idle, int64_t elapsed_ns);
+void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+			const uint64_t *idle, int64_t elapsed_ns);
+void pcm_out_dry_run(struct pcm_state *st, FILE *f);
+
+/* pcm_run.c */
+int pcm_run(struct pcm_state *st);
+
+#endif

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof pcm output, in AMDuProfPcm's layout (reference/uprof-cli.md §7): "Key:,value"
+ * metadata, the CPU topology, a 3-row header (group titles, components, metric names),
+ * one row per interval with a leading Timestamp and a trailing comma, and a cumulative
+ * table "Metric,<component>,...". Values have 2 decimals; a value that cannot be computed
+ * (x/0, a counter that never ran) is an empty cell.
+ */
+#include "cli/pcm.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+/* A CSV cell: quoted when it holds a comma or a quote. */
+static void cell(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void value_cell(FILE *f, double v)
+{
+	char buf[64];
+
+	pmc_value_format(v, 2, buf, sizeof(buf));
+	fputs(buf, f);
+}
+
+static void topology(struct pcm_state *st, FILE *f)
+{
+	fprintf(f, "CPU Topology:\nSocket,CCX,Core(s)\n");
+	for (int u = 0; u < pmc_topo_ccxs(st->topo); u++) {
+		struct pmc_cpus cpus;
+		struct pmc_cpu_place pl;
+		char list[1024];
+
+		if (pmc_topo_unit(st->topo, PMC_LEVEL_CCX, u, &cpus) ||
+		    pmc_topo_place(st->topo, pmc_cpus_next(&cpus, 0), &pl))
+			continue;
+		pmc_cpus_format(&cpus, list, sizeof(list));
+		fprintf(f, "%d,%d,", pl.package, u);
+		cell(f, list);
+		fputc('\n', f);
+	}
+}
+
+void pcm_out_metadata(struct pcm_state *st, FILE *f)
+{
+	const struct pmc_cpuid *id = &st->cpuid;
+	int threads = pmc_cpus_count(pmc_topo_online(st->topo));
+	int cores = pmc_topo_cores(st->topo);
+	struct timeval tv;
+	struct tm tm;
+
+	fprintf(f, "System:,");
+	cell(f, id->model_name[0] ? id->model_name : "unknown");
+	fprintf(f, "\nFamily(0x%x) Model(0x%x) Stepping(0x%x):,%s\n", id->family, id->model,
+		id->stepping, id->vendor[0] ? id->vendor : "unknown");
+	fprintf(f, "Number of Sockets :,%d\nNumber of CCXs :,%d\nNumber of Cores :,%d\n",
+		pmc_topo_packages(st->topo), pmc_topo_ccxs(st->topo), cores);
+	fprintf(f, "Number of Threads :,%d\nSMT Enabled in HW:,%s\n", threads,
+		threads > cores ? "Yes" : "No");
+	fprintf(f, "Core P0 state frequency (MHz):,");
+	value_cell(f, st->p0_mhz > 0 ? st->p0_mhz : NAN);
+	fprintf(f, "\nMultiplex interval (ms):,");
+	if (st->mux_ms)
+		fprintf(f, "%u", st->mux_ms);
+	else
+		fprintf(f, "kernel default");
+	fprintf(f, "\nSample interval (ms):,%u\nVersion:,uprof %s\nHypervisor Enabled:,%s\n",
+		st->interval_ms, UPROF_VERSION, id->hypervisor ? "Yes" : "No");
+	topology(st, f);
+	fprintf(f, "Abbreviation :\nIPC,Instructions Per Cycle\nCPI,Cycles Per Instruction\n"
+		   "pti,Per Thousand Instructions\nGB/s,10^9 bytes per second\n");
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	fprintf(f, "Profile Time:,%04d/%02d/%02d %02d:%02d:%02d:%03ld\n", tm.tm_year + 1900,
+		tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		(long)(tv.tv_usec / 1000));
+}
+
+void pcm_out_header(struct pcm_state *st, FILE *f)
+{
+	int last_group = -1;
+
+	/* 1: group titles at the first column of each group's span */
+	fputc(',', f);
+	for (int c = 0; c < st->ncomps; c++) {
+		const struct pcm_group *g = &st->groups[st->comps[c].group];
+
+		for (int m = 0; m < g->nmetrics; m++) {
+			if (m == 0 && st->comps[c].group != last_group)
+				cell(f, g->title);
+			fputc(',', f);
+		}
+		last_group = st->comps[c].group;
+	}
+	/* 2: components at the first column of theirs */
+	fputs("\n,", f);
+	for (int c = 0; c < st->ncomps; c++)
+		for (int m = 0; m < st->groups[st->comps[c].group].nmetrics; m++) {
+			if (m == 0)
+				cell(f, st->comps[c].label);
+			fputc(',', f);
+		}
+	/* 3: metric names */
+	fputs("\nTimestamp,", f);
+	for (int c = 0; c < st->ncomps; c++) {
+		const struct pcm_group *g = &st->groups[st->comps[c].group];
+
+		for (int m = 0; m < g->nmetrics; m++) {
+			cell(f, st->metrics[g->first_metric + m].name);
+			fputc(',', f);
+		}
+	}
+	fputc('\n', f);
+}
+
+void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+		 const uint64_t *idle, int64_t elapsed_ns)
+{
+	struct timeval tv;
+	struct tm tm;
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	fprintf(f, "%02d:%02d:%02d:%03ld,", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		(long)(tv.tv_usec / 1000));
+	for (int c = 0; c < st->ncomps; c++) {
+		const struct pcm_group *g = &st->groups[st->comps[c].group];
+
+		for (int m = 0; m < g->nmetrics; m++) {
+			value_cell(f, pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta,
+						       idle, elapsed_ns));
+			fputc(',', f);
+		}
+	}
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* Index of the first component labelled like component @c. */
+static int label_index(const struct pcm_state *st, int c)
+{
+	for (int i = 0; i < c; i++)
+		if (!strcmp(st->comps[i].label, st->comps[c].label))
+			return i;
+	return c;
+}
+
+void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+			const uint64_t *idle, int64_t elapsed_ns)
+{
+	fputs("Metric", f);
+	for (int c = 0; c < st->ncomps; c++)
+		if (label_index(st, c) == c) {
+			fputc(',', f);
+			cell(f, st->comps[c].label);
+		}
+	fputc('\n', f);
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct pcm_group *gr = &st->groups[g];
+
+		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
+			cell(f, st->metrics[m].name);
+			for (int c = 0; c < st->ncomps; c++) {
+				if (label_index(st, c) != c)
+					continue;
+				fputc(',', f);
+				for (int k = 0; k < st->ncomps; k++) /* this group's block of that label */
+					if (st->comps[k].group == g &&
+					    !strcmp(st->comps[k].label, st->comps[c].label))
+						value_cell(f, pcm_metric_value(st, &st->comps[k], m, delta,
+									       idle, elapsed_ns));
+			}
+			fputc('\n', f);
+		}
+	}
+	fflush(f);
+}
+
+void pcm_out_dry_run(struct pcm_state *st, FILE *f)
+{
+	char cpus[1024], attr[1024];
+	bool task = st->target.pid > 0;
+
+	pmc_cpus_format(&st->target.cpus, cpus, sizeof(cpus));
+	fprintf(f, "# uprof pcm --dry-run: %zu counters for %zu events; nothing is opened\n",
+		st->ncounters, pmc_evlist_nevents(st->evl));
+	fprintf(f, "# target: %s%s\n", task ? "the launched program (pid at launch), CPUs " : "CPUs ",
+		task ? "any" : cpus);
+	for (int g = 0; g < st->ngroups; g++)
+		fprintf(f, "# group %s (%s): %d events, %d metrics\n", st->groups[g].name,
+			st->groups[g].title, st->groups[g].nnames, st->groups[g].nmetrics);
+	if (st->mux_ms)
+		fprintf(f, "# multiplex interval: %u ms to <sysfs>/bus/event_source/devices/<pmu>/"
+			   "perf_event_mux_interval_ms of each PMU below\n",
+			st->mux_ms);
+	for (size_t i = 0; i < st->ncounters; i++) {
+		const struct pmc_counter_info *ci = &st->cinfo[i];
+		const struct pmc_event *ev = pmc_evlist_event(st->evl, (size_t)ci->event);
+
+		pmc_attr_format(ci->attr, attr, sizeof(attr));
+		fprintf(f, "cpu=%d pid=%s group=%d leader=%d pmu=%s event=%s spec=%s attr=%s\n", ci->cpu,
+			ci->pid > 0 || task ? "<program>" : "-1", ci->group, ci->leader, ev->pmu,
+			pcm_event_name(st, ci->event), ev->name, attr);
+	}
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof pcm: one run. Launch the program (held at a gate), plan and open the counters,
+ * release it, then read every -I ms until the program exits, -d runs out, or a signal
+ * (SIGINT/SIGTERM/SIGHUP, through a signalfd) arrives; the last row covers the partial
+ * interval. Each row is the delta of every counter since the previous reading, scaled
+ * for multiplexing; the cumulative table is the delta since the first reading.
+ */
+#include "cli/pcm.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const CMD = "pcm";
+
+static int block_signals(struct pcm_state *st)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	st->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return st->sigfd < 0 ? -errno : 0;
+}
+
+static void reap(struct pcm_state *st, int flags)
+{
+	int status;
+
+	if (!st->have_child || st->child_exited)
+		return;
+	if (waitpid(st->child.pid, &status, flags) == st->child.pid) {
+		st->child_exited = true;
+		st->child_status = status;
+	}
+}
+
+static void handle_signals(struct pcm_state *st)
+{
+	struct signalfd_siginfo si;
+
+	while (read(st->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			reap(st, WNOHANG);
+		else if (!st->stop_signal)
+			st->stop_signal = (int)si.ssi_signo;
+	}
+}
+
+/* -t: the multiplexing interval of every PMU in use (root only). */
+static void set_mux(struct pcm_state *st)
+{
+	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->evl); i++) {
+		const struct pmc_event *ev = pmc_evlist_event(st->evl, i);
+		const struct pmc_pmu *u = pmc_pmus_find(st->pmus, ev->pmu);
+		bool seen = false;
+		int ret;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(pmc_evlist_event(st->evl, k)->pmu, ev->pmu);
+		if (!u || seen)
+			continue;
+		ret = pmc_pmu_set_mux_interval(u, st->mux_ms);
+		if (ret)
+			cli_warn(CMD, "-t %u: cannot set the multiplexing interval of PMU %s (%s%s); the "
+				      "kernel's stays",
+				 st->mux_ms, ev->pmu, strerror(-ret),
+				 ret == -EACCES || ret == -EPERM ? ": needs root" : "");
+	}
+}
+
+static int alloc_counts(struct pcm_state *st)
+{
+	size_t n = st->ncounters ? st->ncounters : 1;
+
+	st->first = calloc(n, sizeof(*st->first));
+	st->prev = calloc(n, sizeof(*st->prev));
+	st->cur = calloc(n, sizeof(*st->cur));
+	st->delta = calloc(n, sizeof(*st->delta));
+	st->idle_first = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
+	st->idle_prev = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
+	st->idle_cur = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
+	return st->first && st->prev && st->cur && st->delta && st->idle_first && st->idle_prev &&
+			       st->idle_cur
+		       ? 0
+		       : -ENOMEM;
+}
+
+static void free_counts(struct pcm_state *st)
+{
+	free(st->first);
+	free(st->prev);
+	free(st->cur);
+	free(st->delta);
+	free(st->idle_first);
+	free(st->idle_prev);
+	free(st->idle_cur);
+}
+
+/* Read counters, then the clock and idle times, into cur; 0 or -errno. (Clock after the
+ * counters: a delay between the two then lowers a rate rather than pushing it past 100%.) */
+static int sample(struct pcm_state *st)
+{
+	int ret = pmc_evlist_read(st->evl, st->cur);
+
+	st->t_cur = cli_now_ns(CLOCK_MONOTONIC);
+	if (st->target.pid <= 0)
+		pmc_procstat_idle(st->idle_cur, PMC_MAX_CPUS);
+	return ret;
+}
+
+static void deltas(struct pcm_state *st, const struct pmc_count *from, const uint64_t *idle_from,
+		   uint64_t *idle_out)
+{
+	for (size_t i = 0; i < st->ncounters; i++)
+		pmc_count_delta(&from[i], &st->cur[i], 64, &st->delta[i]);
+	for (int c = 0; c < PMC_MAX_CPUS; c++)
+		idle_out[c] = st->idle_cur[c] - idle_from[c];
+}
+
+/* One timeseries row for [prev, cur]; then cur becomes prev. */
+static void emit_row(struct pcm_state *st, uint64_t *idle_delta)
+{
+	deltas(st, st->prev, st->idle_prev, idle_delta);
+	if (!st->cumulative)
+		pcm_out_row(st, st->out, st->delta, idle_delta, st->t_cur - st->t_prev);
+	st->rows++;
+	memcpy(st->prev, st->cur, st->ncounters * sizeof(*st->cur));
+	memcpy(st->idle_prev, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
+	st->t_prev = st->t_cur;
+}
+
+/* Wait for the next deadline, a signal or the program's exit. True: keep going. */
+static bool wait_interval(struct pcm_state *st, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = st->sigfd, .events = POLLIN };
+
+	for (;;) {
+		int64_t left = deadline - cli_now_ns(CLOCK_MONOTONIC);
+
+		if (st->stop_signal || st->child_exited)
+			return false;
+		if (left <= 0)
+			return true;
+		if (poll(&pfd, 1, (int)((left + 999999) / 1000000)) > 0)
+			handle_signals(st);
+	}
+}
+
+static void loop(struct pcm_state *st, uint64_t *idle_delta)
+{
+	int64_t end = st->duration_s > 0 ? st->t_first + (int64_t)(st->duration_s * 1e9) : 0;
+	int64_t step = (int64_t)st->interval_ms * 1000000;
+
+	for (;;) {
+		int64_t next = st->t_prev + step;
+		bool more;
+
+		if (end && next > end)
+			next = end;
+		more = wait_interval(st, next);
+		if (sample(st)) {
+			cli_error(1, CMD, "reading the counters failed; stopping");
+			return;
+		}
+		emit_row(st, idle_delta); /* the last one covers the partial interval */
+		if (!more || (end && st->t_cur >= end))
+			return;
+	}
+}
+
+/* Open the counters (the program is already spawned, held at its gate). */
+static int open_counters(struct pcm_state *st)
+{
+	const struct pmc_event *ev;
+	char msg[512];
+	int failed = -1, ret;
+
+	set_mux(st);
+	ret = pmc_evlist_open(st->evl, &failed);
+	if (!ret)
+		return 0;
+	ev = failed >= 0 ? pmc_evlist_event(st->evl, (size_t)st->cinfo[failed].event) : NULL;
+	pmc_open_strerror(ret, ev, msg, sizeof(msg));
+	return cli_error(1, CMD, "%s", msg);
+}
+
+/* Counters start at zero when enabled (task counters at the program's exec), so the
+ * baseline is zero and the clock starts now; only the idle times need a first reading. */
+static void baseline(struct pcm_state *st)
+{
+	memset(st->first, 0, st->ncounters * sizeof(*st->first));
+	memset(st->prev, 0, st->ncounters * sizeof(*st->prev));
+	st->t_first = st->t_prev = st->t_cur = cli_now_ns(CLOCK_MONOTONIC);
+	if (st->target.pid <= 0)
+		pmc_procstat_idle(st->idle_cur, PMC_MAX_CPUS);
+	memcpy(st->idle_first, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
+	memcpy(st->idle_prev, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
+}
+
+static int start(struct pcm_state *st)
+{
+	const char *what = "exec";
+	int ret;
+
+	if (st->target.pid <= 0 && pmc_evlist_enable(st->evl))
+		return cli_error(1, CMD, "cannot enable the counters");
+	baseline(st);
+	if (st->have_child) {
+		ret = smp_child_release(&st->child, &what);
+		if (ret) {
+			reap(st, 0);
+			st->have_child = false;
+			return cli_error(127, CMD, "cannot run '%s': %s failed: %s", st->prog_argv[0],
+					 what, strerror(-ret));
+		}
+	}
+	if (st->target.pid > 0 && pmc_evlist_enable(st->evl)) /* uncore ones; task ones ran at exec */
+		return cli_error(1, CMD, "cannot enable the counters");
+	return 0;
+}
+
+static int finish(struct pcm_state *st, uint64_t *idle_delta, FILE *summary)
+{
+	pmc_evlist_disable(st->evl);
+	deltas(st, st->first, st->idle_first, idle_delta);
+	if (summary) {
+		if (summary == st->out && !st->cumulative)
+			fputc('\n', summary);
+		pcm_out_cumulative(st, summary, st->delta, idle_delta, st->t_cur - st->t_first);
+	}
+	if (st->have_child && !st->child_exited) {
+		if (!st->stop_signal)
+			fprintf(stderr, "uprof pcm: collection ended (-d); waiting for the program\n");
+		reap(st, 0);
+	}
+	if (!st->have_child)
+		return 0;
+	if (WIFEXITED(st->child_status))
+		return WEXITSTATUS(st->child_status);
+	return WIFSIGNALED(st->child_status) ? 128 + WTERMSIG(st->child_status) : 1;
+}
+
+static int open_output(struct pcm_state *st)
+{
+	st->out = stdout;
+	if (st->out_path && !(st->out = fopen(st->out_path, "we")))
+		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(errno));
+	return 0;
+}
+
+int pcm_run(struct pcm_state *st)
+{
+	uint64_t *idle_delta = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
+	int ret;
+
+	st->sigfd = -1;
+	ret = !idle_delta || alloc_counts(st) ? cli_error(1, CMD, "out of memory") : 0;
+	if (!ret && block_signals(st))
+		ret = cli_error(1, CMD, "cannot block signals: %s", strerror(errno));
+	if (!ret)
+		ret = open_counters(st);
+	if (!ret)
+		ret = open_output(st);
+	if (!ret)
+		ret = start(st);
+	if (ret) {
+		if (st->have_child)
+			smp_child_abort(&st->child);
+		goto out;
+	}
+	if (!st->cumulative) {
+		pcm_out_metadata(st, st->out);
+		pcm_out_header(st, st->out);
+	}
+	loop(st, idle_delta);
+	ret = finish(st, idle_delta, st->out_path && !st->cumulative ? stdout : st->out);
+	if (st->out_path)
+		fprintf(stderr, "Generated data file path: %s\n", st->out_path);
+out:
+	pmc_evlist_close(st->evl);
+	if (st->out && st->out != stdout)
+		fclose(st->out);
+	if (st->sigfd >= 0)
+		close(st->sigfd);
+	free_counts(st);
+	free(idle_delta);
+	return ret;
+}

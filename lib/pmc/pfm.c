@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/* libpfm4: the only file that calls it. Its error codes end here. */
+#include "pmc/internal.h" /* <linux/perf_event.h> first: libpfm's copy then stands down */
+
+#include <errno.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <string.h>
+
+static int pfm_state; /* 0: not initialized, 1: ready, -1: failed */
+
+static int pfm_ready(void)
+{
+	if (!pfm_state)
+		pfm_state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
+	return pfm_state > 0;
+}
+
+static int errno_of(int pfm_err)
+{
+	switch (pfm_err) {
+	case PFM_ERR_NOTFOUND:
+	case PFM_ERR_NOTSUPP:
+		return -ENOENT;
+	case PFM_ERR_NOMEM:
+		return -ENOMEM;
+	case PFM_ERR_TOOMANY:
+		return -E2BIG;
+	default:
+		return -EINVAL;
+	}
+}
+
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
+{
+	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr a;
+	int ret;
+
+	if (!pfm_ready()) {
+		snprintf(err, errlen, "libpfm4 could not be initialized");
+		return -ENOENT;
+	}
+	memset(&a, 0, sizeof(a));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &a;
+	arg.size = sizeof(arg);
+	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (ret != PFM_SUCCESS) {
+		snprintf(err, errlen, "%s", pfm_strerror(ret));
+		return errno_of(ret);
+	}
+	attr->type = a.type;
+	attr->config = a.config;
+	attr->config1 = a.config1;
+	attr->config2 = a.config2;
+	attr->exclude_user = a.exclude_user;
+	attr->exclude_kernel = a.exclude_kernel;
+	attr->exclude_hv = a.exclude_hv;
+	return 0;
+}

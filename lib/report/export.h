@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/report internal: what the export_*.c files share. */
+#ifndef UPROF_REPORT_EXPORT_H
+#define UPROF_REPORT_EXPORT_H
+
+#include "report/stacks.h"
+
+/* A growing string: {0} is empty; free(b.s) when done. */
+struct rpt_sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+int rpt_sbuf_add(struct rpt_sbuf *b, const char *s, size_t n); /* 0 or -ENOMEM */
+int rpt_sbuf_frame(struct rpt_sbuf *b, const char *name);     /* ';' and newlines replaced */
+
+/* The root frame of process @proc in folded stacks and the flame graph: its comm. */
+const char *rpt_export_comm(const struct rpt *r, uint32_t proc);
+
+enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON };
+/* @s escaped for an XML attribute/text or a JSON string (without the quotes); bytes that
+ * are not valid UTF-8 and control characters become U+FFFD / '?' so the output always
+ * parses. */
+void rpt_put_escaped(FILE *f, const char *s, enum rpt_escape how);
+
+int rpt_export_folded(const struct rpt *r, FILE *f);
+int rpt_export_flamegraph(const struct rpt *r, FILE *f);
+int rpt_export_perfetto(const struct rpt *r, FILE *f);
+
+#endif

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Folded stacks (Brendan Gregg's collapsed format, read by flamegraph.pl, speedscope,
+ * inferno): one line per distinct stack, "comm;outermost;...;leaf count", sorted, the
+ * counts summing to the samples of the report. Frame names cannot hold ';' (the
+ * separator) or line breaks: those become ':' and ' '. Also the export dispatcher.
+ */
+#include "report/stacks.h"
+#include "report/export.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[RPT_EXPORT_COUNT] = { "folded", "flamegraph", "perfetto" };
+static const char *const files[RPT_EXPORT_COUNT] = { "stacks.folded", "flamegraph.svg",
+						     "trace.json" };
+
+int rpt_export_parse(const char *name)
+{
+	for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+const char *rpt_export_filename(enum rpt_export e)
+{
+	return (unsigned)e < RPT_EXPORT_COUNT ? files[e] : "export";
+}
+
+int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f)
+{
+	int ret;
+
+	if (!r->stacks || !r->stacks->built)
+		return -EINVAL;
+	switch (e) {
+	case RPT_EXPORT_FOLDED:
+		ret = rpt_export_folded(r, f);
+		break;
+	case RPT_EXPORT_FLAMEGRAPH:
+		ret = rpt_export_flamegraph(r, f);
+		break;
+	case RPT_EXPORT_PERFETTO:
+		ret = rpt_export_perfetto(r, f);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!ret && (fflush(f) || ferror(f)))
+		ret = -EIO;
+	return ret;
+}
+
+void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s)
+{
+	const struct rpt_stacks *st = r->stacks;
+
+	memset(s, 0, sizeof(*s));
+	if (!st)
+		return;
+	s->collected = st->collected;
+	s->stacks = st->nstacks;
+	s->truncated = st->truncated;
+	s->unwind_failed = st->unwind_failed;
+}
+
+/* ---- a growing string ---- */
+
+int rpt_sbuf_add(struct rpt_sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		char *g;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		g = realloc(b->s, cap);
+		if (!g)
+			return -ENOMEM;
+		b->s = g;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+	return 0;
+}
+
+/* @name as a folded frame: ';' and line breaks replaced. */
+int rpt_sbuf_frame(struct rpt_sbuf *b, const char *name)
+{
+	size_t start = b->len, n = strlen(name);
+	int ret = rpt_sbuf_add(b, name, n);
+
+	for (size_t i = start; !ret && i < b->len; i++)
+		if (b->s[i] == ';')
+			b->s[i] = ':';
+		else if (b->s[i] == '\n' || b->s[i] == '\r')
+			b->s[i] = ' ';
+	return ret;
+}
+
+const char *rpt_export_comm(const struct rpt *r, uint32_t proc)
+{
+	return r->world.procs[proc].comm;
+}
+
+/* ---- folded ---- */
+
+struct line {
+	char *text;
+	uint64_t count;
+};
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
+}
+
+int rpt_export_folded(const struct rpt *r, FILE *f)
+{
+	const struct rpt_stacks *st = r->stacks;
+	struct line *lines = calloc(st->nsyms ? st->nsyms : 1, sizeof(*lines));
+	size_t n = 0;
+	int ret = 0;
+
+	if (!lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->nsyms && !ret; i++) {
+		const struct rpt_symstack *s = &st->syms[i];
+		const uint32_t *v = &st->fids[s->first];
+		struct rpt_sbuf b = { 0 };
+
+		if (!s->count)
+			continue;
+		ret = rpt_sbuf_frame(&b, rpt_export_comm(r, s->proc));
+		for (uint32_t k = s->n; !ret && k-- > 0;) {
+			ret = rpt_sbuf_add(&b, ";", 1);
+			if (!ret)
+				ret = rpt_sbuf_frame(&b, st->funcs[v[k]].name);
+		}
+		if (ret) {
+			free(b.s);
+			break;
+		}
+		lines[n++] = (struct line){ b.s, s->count };
+	}
+	if (!ret) {
+		qsort(lines, n, sizeof(*lines), cmp_line);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t c = lines[i].count;
+
+			while (i + 1 < n && !strcmp(lines[i].text, lines[i + 1].text))
+				c += lines[++i].count;
+			fprintf(f, "%s %" PRIu64 "\n", lines[i].text, c);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i].text);
+	free(lines);
+	return ret;
+}
+
+/* ---- escaping for XML and JSON ---- */
+
+/* Length of the valid UTF-8 sequence at @s (1..4), or 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+		: (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+
+	if (n == 2 && s[0] < 0xc2)
+		return 0; /* overlong */
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (!n) { /* not UTF-8: the replacement character */
+			fputs(how == RPT_ESC_JSON ? "\\ufffd" : "\xef\xbf\xbd", f);
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+			continue;
+		}
+		if (how == RPT_ESC_XML) {
+			switch (*s) {
+			case '&': fputs("&amp;", f); break;
+			case '<': fputs("&lt;", f); break;
+			case '>': fputs("&gt;", f); break;
+			case '"': fputs("&quot;", f); break;
+			case '\'': fputs("&apos;", f); break;
+			default: fputc(*s < 0x20 ? '?' : *s, f);
+			}
+		} else if (*s == '"' || *s == '\\') {
+			fputc('\\', f);
+			fputc(*s, f);
+		} else if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s);
+		} else {
+			fputc(*s, f);
+		}
+		s++;
+	}
+}

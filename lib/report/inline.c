@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inlined frames: which functions were inlined at an address, from the DWARF scopes
+ * (DW_TAG_inlined_subroutine) around it, innermost first. Each module file with DWARF is
+ * opened once with libdwfl at its link-time addresses and kept open (up to MAX_OPEN of
+ * them); a file without DWARF is remembered as such and costs nothing more.
+ */
+#include "report/stacks.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define MAX_OPEN 64
+#define MAX_SEGS 16
+
+struct imod {
+	char *path;
+	Dwfl *dwfl; /* NULL: no DWARF (or not readable) */
+	Dwfl_Module *mod;
+	int nsegs;
+	struct {
+		uint64_t off, vaddr, filesz;
+	} segs[MAX_SEGS];
+};
+
+struct rpt_inlines {
+	struct imod *mods;
+	int nmods, capmods, nopen;
+	struct rpt_hash index; /* (hash of path, chain, 0) -> mod + 1 */
+	struct rpt_hash names; /* (hash, chain, 0) -> name + 1 */
+	char **strs;
+	size_t nstrs, capstrs;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static const char *intern(struct rpt_inlines *il, const char *s)
+{
+	uint64_t h = fnv(s);
+
+	for (uint64_t chain = 0;; chain++) {
+		uint64_t *slot = rpt_hash_slot(&il->names, h, chain, 0);
+
+		if (!slot)
+			return NULL;
+		if (*slot) {
+			if (!strcmp(il->strs[*slot - 1], s))
+				return il->strs[*slot - 1];
+			continue;
+		}
+		if (il->nstrs == il->capstrs) {
+			size_t cap = il->capstrs ? il->capstrs * 2 : 64;
+			char **g = realloc(il->strs, cap * sizeof(*g));
+
+			if (!g)
+				return NULL;
+			il->strs = g;
+			il->capstrs = cap;
+		}
+		il->strs[il->nstrs] = strdup(s);
+		if (!il->strs[il->nstrs])
+			return NULL;
+		*slot = ++il->nstrs;
+		return il->strs[il->nstrs - 1];
+	}
+}
+
+/* Open @m->path if it has DWARF; leaves m->dwfl NULL otherwise. */
+static void open_module(struct rpt_inlines *il, struct imod *m)
+{
+	GElf_Addr bias = 0;
+	struct stat sb;
+	GElf_Phdr ph;
+	size_t phnum;
+	Elf *elf;
+
+	if (il->nopen >= MAX_OPEN || stat(m->path, &sb) || !S_ISREG(sb.st_mode))
+		return;
+	m->dwfl = dwfl_begin(&callbacks);
+	if (!m->dwfl)
+		return;
+	dwfl_report_begin(m->dwfl);
+	m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, true);
+	if (dwfl_report_end(m->dwfl, NULL, NULL) || !m->mod ||
+	    !dwfl_module_getdwarf(m->mod, &bias) || !(elf = dwfl_module_getelf(m->mod, &bias)) ||
+	    elf_getphdrnum(elf, &phnum)) {
+		dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+		return;
+	}
+	for (size_t i = 0; i < phnum && m->nsegs < MAX_SEGS; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		m->segs[m->nsegs].off = ph.p_offset;
+		m->segs[m->nsegs].vaddr = ph.p_vaddr;
+		m->segs[m->nsegs].filesz = ph.p_filesz;
+		m->nsegs++;
+	}
+	il->nopen++;
+}
+
+static struct imod *module_for(struct rpt_inlines *il, const char *path)
+{
+	uint64_t h = fnv(path);
+
+	for (uint64_t chain = 0;; chain++) {
+		uint64_t *slot = rpt_hash_slot(&il->index, h, chain, 0);
+		struct imod *m;
+
+		if (!slot)
+			return NULL;
+		if (*slot) {
+			if (!strcmp(il->mods[*slot - 1].path, path))
+				return &il->mods[*slot - 1];
+			continue;
+		}
+		if (il->nmods == il->capmods) {
+			int cap = il->capmods ? il->capmods * 2 : 16;
+			struct imod *g = realloc(il->mods, sizeof(*g) * cap);
+
+			if (!g)
+				return NULL;
+			il->mods = g;
+			il->capmods = cap;
+		}
+		m = &il->mods[il->nmods];
+		memset(m, 0, sizeof(*m));
+		m->path = strdup(path);
+		if (!m->path)
+			return NULL;
+		open_module(il, m);
+		*slot = (uint64_t)++il->nmods;
+		return m;
+	}
+}
+
+/* The name of an inlined subroutine's function: demangled linkage name, else DW_AT_name. */
+static const char *die_name(struct rpt_inlines *il, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *link = NULL, *name, *out;
+	char *dem = NULL;
+	int status = -1;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		link = dwarf_formstring(&attr);
+	if (link && !strncmp(link, "_Z", 2))
+		dem = __cxa_demangle(link, NULL, NULL, &status);
+	name = status == 0 && dem ? dem : dwarf_diename(die);
+	out = name ? intern(il, name) : NULL;
+	free(dem);
+	return out;
+}
+
+int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+		   const char **names, int max)
+{
+	struct imod *m = module_for(il, path);
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias = 0, vaddr = 0;
+	bool found = false;
+	int n = 0, ns;
+
+	if (!m || !m->dwfl)
+		return 0;
+	for (int i = 0; i < m->nsegs && !found; i++)
+		if (file_offset >= m->segs[i].off &&
+		    file_offset - m->segs[i].off < m->segs[i].filesz) {
+			vaddr = file_offset - m->segs[i].off + m->segs[i].vaddr;
+			found = true;
+		}
+	if (!found)
+		return 0;
+	cu = dwfl_module_addrdie(m->mod, vaddr, &bias);
+	if (!cu)
+		return 0;
+	ns = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	for (int i = 0; i < ns && n < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = die_name(il, &scopes[i]);
+
+			if (name)
+				names[n++] = name;
+		}
+	}
+	free(scopes);
+	return n;
+}
+
+struct rpt_inlines *rpt_inlines_new(void)
+{
+	return calloc(1, sizeof(struct rpt_inlines));
+}
+
+void rpt_inlines_free(struct rpt_inlines *il)
+{
+	if (!il)
+		return;
+	for (int i = 0; i < il->nmods; i++) {
+		if (il->mods[i].dwfl)
+			dwfl_end(il->mods[i].dwfl);
+		free(il->mods[i].path);
+	}
+	for (size_t i = 0; i < il->nstrs; i++)
+		free(il->strs[i]);
+	free(il->strs);
+	free(il->mods);
+	rpt_hash_release(&il->index);
+	rpt_hash_release(&il->names);
+	free(il);
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The stack of each sample, while samples are replayed in time order (so the mappings
+ * are those of the sample's time):
+ *  - the callchain as the kernel wrote it: PERF_CONTEXT_* markers switch between kernel
+ *    and user addresses; the first address after a marker is where that context was
+ *    interrupted, the others are return addresses (looked up at addr - 1, the call);
+ *  - in dwarf mode, the user part comes from unwinding the sample's registers and stack
+ *    copy (unwind.c);
+ *  - a stack that could not be followed to its end gets a marker frame at the outer end:
+ *    [truncated] (depth limit, end of the stack copy) or [unwind failed] (an address in
+ *    no mapping, no CFI, a corrupt stack): never frames made of garbage.
+ * The leaf is always the sample's own IP, so self time matches the flat profile.
+ * Equal stacks of one thread are stored once, with a count.
+ */
+#include "report/stacks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES (PMC_CG_MAX_DEPTH_REPORT + 2)
+#define PMC_CG_MAX_DEPTH_REPORT 1024
+#define DEFAULT_DEPTH 128
+#define MAX_POOL (16u << 20) /* frames stored in all; past it, stacks keep their leaf */
+
+struct rpt_stacks *rpt_stacks_new(const struct rpt *r)
+{
+	struct rpt_stacks *st = calloc(1, sizeof(*st));
+	const char *mode = r->info.callgraph_mode;
+
+	if (!st)
+		return NULL;
+	st->collected = mode[0] && strcmp(mode, "none");
+	st->dwarf = !strcmp(mode, "dwarf");
+	st->depth = r->info.callgraph_depth > 0 ? r->info.callgraph_depth : DEFAULT_DEPTH;
+	if (st->depth > PMC_CG_MAX_DEPTH_REPORT)
+		st->depth = PMC_CG_MAX_DEPTH_REPORT;
+	return st;
+}
+
+void rpt_stacks_free(struct rpt_stacks *st)
+{
+	if (!st)
+		return;
+	rpt_unwinder_free(st->unwinder);
+	rpt_inlines_free(st->inlines);
+	free(st->frames);
+	free(st->stacks);
+	free(st->samples);
+	free(st->spans);
+	rpt_hash_release(&st->index);
+	free(st->funcs);
+	free(st->fpool);
+	free(st->fids);
+	free(st->syms);
+	free(st->edges);
+	rpt_hash_release(&st->func_index);
+	rpt_hash_release(&st->frame_index);
+	rpt_hash_release(&st->sym_index);
+	rpt_hash_release(&st->proc_total);
+	rpt_hash_release(&st->proc_self);
+	rpt_hash_release(&st->edge_index);
+	rpt_hash_release(&st->task_func);
+	rpt_hash_release(&st->names);
+	for (size_t i = 0; i < st->nstrs; i++)
+		free(st->strs[i]);
+	free(st->strs);
+	free(st);
+}
+
+/* ---- building one sample's frames ---- */
+
+struct builder {
+	struct rpt *r;
+	const struct rpt_process *proc; /* NULL: no mappings known */
+	int last_map;			/* index of the last map found, a hint */
+	struct rpt_frame *f;
+	int n, max;
+	bool truncated, failed;
+};
+
+static const struct rpt_map *find_map(struct builder *b, uint64_t ip)
+{
+	const struct rpt_process *p = b->proc;
+
+	if (!p)
+		return NULL;
+	if (b->last_map >= 0 && b->last_map < p->nmaps && ip >= p->maps[b->last_map].start &&
+	    ip < p->maps[b->last_map].end)
+		return &p->maps[b->last_map];
+	for (int i = p->nmaps - 1; i >= 0; i--)
+		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
+			b->last_map = i;
+			return &p->maps[i];
+		}
+	return NULL;
+}
+
+static bool push(struct builder *b, uint32_t module, uint64_t addr)
+{
+	if (b->n >= b->max) {
+		b->truncated = true;
+		return false;
+	}
+	b->f[b->n++] = (struct rpt_frame){ addr, module, 0 };
+	return true;
+}
+
+/* A user address: exact (@exact, the interrupted IP) or a return address. False when the
+ * stack cannot go on (full, or an address in no mapping). */
+static bool push_user(struct builder *b, uint64_t ip, bool exact)
+{
+	uint64_t look = exact ? ip : ip - 1;
+	const struct rpt_map *m = find_map(b, look);
+
+	if (!m) {
+		if (b->n == 0) /* the leaf itself: keep it, as the flat profile does */
+			return push(b, RPT_MODULE_UNKNOWN, ip);
+		b->failed = true;
+		return false;
+	}
+	return push(b, (uint32_t)m->module, look - m->start + m->pgoff);
+}
+
+/* @kmax: the attr's sample_max_stack; a chain that long was cut by the kernel. */
+static void from_callchain(struct builder *b, const struct ses_sample *s, uint32_t kmax)
+{
+	uint64_t ctx = PERF_CONTEXT_USER;
+	uint32_t entries = 0;
+	bool first = true;
+
+	for (uint32_t i = 0; i < s->nr_ips; i++)
+		entries += ses_sample_u64(s->ips, i) < (uint64_t)PERF_CONTEXT_MAX;
+	if (kmax && entries >= kmax)
+		b->truncated = true;
+	for (uint32_t i = 0; i < s->nr_ips; i++) {
+		uint64_t ip = ses_sample_u64(s->ips, i);
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = ip;
+			first = true;
+			continue;
+		}
+		if (!ip)
+			break;
+		if (ctx == (uint64_t)PERF_CONTEXT_KERNEL) {
+			if (!push(b, RPT_MODULE_KERNEL, first ? ip : ip - 1))
+				return;
+		} else if (ctx == (uint64_t)PERF_CONTEXT_USER) {
+			if (!push_user(b, ip, first))
+				return;
+		} /* guest and hypervisor frames: not ours to name */
+		first = false;
+	}
+}
+
+static void from_unwind(struct builder *b, const struct ses_sample *s)
+{
+	struct rpt_stacks *st = b->r->stacks;
+	uint64_t pcs[MAX_FRAMES];
+	bool act[MAX_FRAMES];
+	enum rpt_unwind_end end;
+	int n;
+
+	if (!st->unwinder) {
+		st->unwinder = rpt_unwinder_new(b->r->dir);
+		if (!st->unwinder)
+			return;
+	}
+	if (!b->proc || b->n >= b->max) {
+		b->truncated |= b->n >= b->max;
+		return;
+	}
+	n = rpt_unwind(st->unwinder, &b->r->world, b->proc, s, pcs, act, b->max - b->n, &end);
+	st->unwound++;
+	if (!n) { /* not even the first frame: the registers' IP stands alone */
+		b->failed = true;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (!push_user(b, pcs[i], act[i]))
+			return;
+	if (end == RPT_UNWIND_TRUNCATED)
+		b->truncated = true;
+	else if (end == RPT_UNWIND_FAILED)
+		b->failed = true;
+}
+
+static uint64_t hash_frames(uint32_t thread, const struct rpt_frame *f, int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ thread;
+
+	for (int i = 0; i < n; i++) {
+		h = (h ^ f[i].addr) * 0x100000001b3ULL;
+		h = (h ^ f[i].module) * 0x100000001b3ULL;
+	}
+	return h ^ (h >> 29);
+}
+
+/* The index of stack (@thread, @f[0..n)), stored on first sight; -ENOMEM. */
+static long intern_stack(struct rpt_stacks *st, uint32_t thread, const struct rpt_frame *f, int n)
+{
+	uint64_t h = hash_frames(thread, f, n);
+
+	for (uint64_t chain = 0;; chain++) {
+		uint64_t *slot = rpt_hash_slot(&st->index, h, thread, chain);
+		struct rpt_stack *s;
+
+		if (!slot)
+			return -ENOMEM;
+		if (*slot) {
+			s = &st->stacks[*slot - 1];
+			if (s->nframes == (uint32_t)n &&
+			    !memcmp(&st->frames[s->first], f, sizeof(*f) * n))
+				return (long)(*slot - 1);
+			continue;
+		}
+		if (st->nstacks == st->capstacks) {
+			size_t cap = st->capstacks ? st->capstacks * 2 : 1024;
+			struct rpt_stack *g = realloc(st->stacks, cap * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			st->stacks = g;
+			st->capstacks = cap;
+		}
+		if (st->nframes + n > st->capframes) {
+			size_t cap = st->capframes ? st->capframes * 2 : 8192;
+			struct rpt_frame *g;
+
+			while (cap < st->nframes + n)
+				cap *= 2;
+			g = realloc(st->frames, cap * sizeof(*g));
+			if (!g)
+				return -ENOMEM;
+			st->frames = g;
+			st->capframes = cap;
+		}
+		memcpy(&st->frames[st->nframes], f, sizeof(*f) * n);
+		st->stacks[st->nstacks] = (struct rpt_stack){ h, st->nframes, (uint32_t)n, thread, 0, 0 };
+		st->nframes += n;
+		*slot = ++st->nstacks;
+		return (long)st->nstacks - 1;
+	}
+}
+
+static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stack)
+{
+	if (st->nsamples == st->capsamples) {
+		size_t cap = st->capsamples ? st->capsamples * 2 : 4096;
+		struct rpt_ssample *g = realloc(st->samples, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		st->samples = g;
+		st->capsamples = cap;
+	}
+	st->samples[st->nsamples++] = (struct rpt_ssample){ s->time, s->tid, stack };
+	return 0;
+}
+
+int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
+		      uint32_t thread, int module, uint64_t addr)
+{
+	struct rpt_stacks *st = r->stacks;
+	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
+	struct rpt_frame f[MAX_FRAMES];
+	uint64_t *slot = rpt_hash_find(&r->world.pid_index, s->pid, 0, 0);
+	struct builder b = { r, slot ? &r->world.procs[*slot - 1] : NULL, -1, f, 0, st->depth,
+			     false, false };
+	long idx;
+
+	if (s->ips || s->regs || s->stack)
+		st->collected = true;
+	if (st->nframes < MAX_POOL) {
+		if (s->ips)
+			from_callchain(&b, s, attr ? attr->sample_max_stack : 0);
+		if (s->regs && !b.truncated && !b.failed)
+			from_unwind(&b, s);
+	}
+	/* the leaf is the sample's IP (the kernel's when it was in the kernel) */
+	if (!b.n || f[0].module != (uint32_t)module || f[0].addr != addr) {
+		if (b.n == b.max)
+			b.n--, b.truncated = true;
+		memmove(f + 1, f, sizeof(*f) * b.n);
+		f[0] = (struct rpt_frame){ addr, (uint32_t)module, 0 };
+		b.n++;
+	}
+	if (b.truncated || b.failed) {
+		/* a chain that was both cut and broken (a looping frame-pointer chain) failed */
+		f[b.n++] = (struct rpt_frame){ b.failed ? RPT_MARK_UNWIND_FAILED
+							: RPT_MARK_TRUNCATED,
+					       RPT_FRAME_MARK, 0 };
+		if (b.failed)
+			st->unwind_failed++;
+		else
+			st->truncated++;
+	}
+	idx = intern_stack(st, thread, f, b.n);
+	if (idx < 0)
+		return (int)idx;
+	st->stacks[idx].count++;
+	return note(st, s, (uint32_t)idx);
+}
+
+/* ---- kept samples ---- */
+
+static int cmp_ssample(const void *a, const void *b)
+{
+	const struct rpt_ssample *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+void rpt_stacks_finish(struct rpt_stacks *st)
+{
+	qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
+}
+
+static size_t lower(const struct rpt_stacks *st, uint32_t tid, uint64_t t)
+{
+	size_t lo = 0, hi = st->nsamples;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rpt_ssample *m = &st->samples[mid];
+
+		if (m->tid < tid || (m->tid == tid && m->time < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from,
+			  uint64_t to, size_t *first)
+{
+	size_t a, b;
+
+	*first = 0;
+	if (to < from)
+		return 0;
+	a = lower(st, tid, from);
+	b = to == UINT64_MAX ? lower(st, tid + 1, 0) : lower(st, tid, to + 1);
+	*first = a;
+	return b > a ? b - a : 0;
+}
+
+int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin,
+		    uint64_t end)
+{
+	struct rpt_stacks *st = r->stacks;
+
+	if (!st)
+		return 0;
+	if (st->nspans == st->capspans) {
+		size_t cap = st->capspans ? st->capspans * 2 : 256;
+		struct rpt_task_span *g = realloc(st->spans, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		st->spans = g;
+		st->capspans = cap;
+	}
+	st->spans[st->nspans++] = (struct rpt_task_span){ begin, end, (uint32_t)pid, tid, item };
+	return 0;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/report internal: call stacks, from samples to call graphs and exports.
+ *
+ *   stacks.c      per sample: the frames (kernel callchain, frame-pointer chain, or the
+ *                 user stack unwound by unwind.c), resolved against the mappings of the
+ *                 sample's time to (module, file offset); unique stacks with counts, and
+ *                 (time, tid, stack) of every kept sample
+ *   unwind.c      libdwfl's unwinder over the registers and stack bytes of one sample
+ *   inline.c      DWARF inline chains of an address
+ *   callgraph.c   stacks symbolized to functions; self/total per function and process,
+ *                 caller/callee edges, hottest functions of each task; CSV sections
+ *   export_*.c    folded stacks, flame graph SVG, Perfetto/Chrome trace JSON
+ *
+ * A sample without a stack has a stack of one frame (its IP), so exports and task views
+ * work for every session; the CSV only grows call-graph sections when stacks were
+ * collected.
+ */
+#ifndef UPROF_REPORT_STACKS_H
+#define UPROF_REPORT_STACKS_H
+
+#include "report/internal.h"
+
+/* ---- frames and unique stacks (stacks.c) ---- */
+
+#define RPT_FRAME_MARK UINT32_MAX /* the module of a marker frame; addr says which */
+enum rpt_mark {
+	RPT_MARK_TRUNCATED = 1,	    /* depth limit, or the end of the copied stack */
+	RPT_MARK_UNWIND_FAILED = 2, /* no way further: no CFI, a bad frame, garbage */
+};
+
+/* One frame: module index (RPT_MODULE_KERNEL: a kernel address) and the address to look
+ * up: the file offset in the module, already minus one for return addresses so the call
+ * site's function is found. */
+struct rpt_frame {
+	uint64_t addr;
+	uint32_t module;
+	uint32_t pad;
+};
+
+struct rpt_stack {
+	uint64_t hash;
+	size_t first;	  /* in frames[] */
+	uint32_t nframes; /* leaf first */
+	uint32_t thread;  /* index in world.threads */
+	uint64_t count;
+	uint32_t sym;	  /* its symbolized stack, once built */
+};
+
+/* A kept sample, in time order within each thread after rpt_stacks_finish(). */
+struct rpt_ssample {
+	uint64_t time;
+	uint32_t tid;
+	uint32_t stack;
+};
+
+/* A matched task or event instance, as tasks.c found it. */
+struct rpt_task_span {
+	uint64_t begin, end;
+	uint32_t pid, tid;
+	int item; /* index in rpt.items */
+};
+
+/* ---- symbolized (callgraph.c) ---- */
+
+enum rpt_cfunc_kind { RPT_CF_FUNCTION, RPT_CF_INLINED, RPT_CF_MARK };
+
+struct rpt_cfunc {
+	const char *name; /* display name ("b (inlined)", "[truncated]"), interned */
+	const char *base; /* the function's own name (the same without the suffix) */
+	int module;	  /* -1 for markers */
+	enum rpt_cfunc_kind kind;
+	uint64_t self, total; /* over every process */
+	uint64_t stamp;	      /* last symbolized stack that counted it */
+};
+
+/* Equal symbolized stacks of one process, merged. */
+struct rpt_symstack {
+	uint32_t proc;
+	uint32_t n;
+	size_t first; /* in fids[], leaf first */
+	uint64_t count;
+	uint64_t hash;
+};
+
+struct rpt_edge {
+	uint64_t count;
+	uint64_t stamp;
+};
+
+struct rpt_unwinder;
+struct rpt_inlines;
+
+struct rpt_stacks {
+	bool collected; /* the session has call stacks (session.ini or the samples say so) */
+	bool dwarf;	/* user stacks to unwind */
+	int depth;	/* frames kept per stack */
+	struct rpt_frame *frames;
+	size_t nframes, capframes;
+	struct rpt_stack *stacks;
+	size_t nstacks, capstacks;
+	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
+	struct rpt_ssample *samples;
+	size_t nsamples, capsamples;
+	struct rpt_unwinder *unwinder;
+	uint64_t truncated, unwind_failed, unwound; /* samples */
+	struct rpt_task_span *spans;
+	size_t nspans, capspans;
+
+	/* callgraph.c */
+	bool built;
+	struct rpt_cfunc *funcs;
+	uint32_t nfuncs, capfuncs;
+	struct rpt_hash func_index;  /* (module, name, kind) -> func + 1 */
+	struct rpt_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
+	uint32_t *fpool;	     /* frame -> functions (inline chains) */
+	size_t nfpool, capfpool;
+	uint32_t *fids;		     /* symbolized stacks */
+	size_t nfids, capfids;
+	struct rpt_symstack *syms;
+	size_t nsyms, capsyms;
+	struct rpt_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
+	struct rpt_hash proc_total, proc_self;	/* (proc, func) -> samples */
+	struct rpt_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
+	struct rpt_edge *edges;
+	size_t nedges, capedges;
+	struct rpt_hash task_func;		/* (item, func) -> samples */
+	struct rpt_hash names;			/* interned display names */
+	char **strs;
+	size_t nstrs, capstrs;
+	struct rpt_inlines *inlines;
+};
+
+/* stacks.c */
+struct rpt_stacks *rpt_stacks_new(const struct rpt *r);
+void rpt_stacks_free(struct rpt_stacks *st);
+/* The stack of sample @s of @thread, whose IP resolved to (@module, @addr). 0 or -ENOMEM. */
+int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
+		      uint32_t thread, int module, uint64_t addr);
+/* Sort the kept samples by (tid, time). */
+void rpt_stacks_finish(struct rpt_stacks *st);
+/* rpt_stacks_span() is in internal.h: tasks.c calls it. */
+/* Kept samples of @tid in [from, to]: *@first and the count. */
+size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from,
+			  uint64_t to, size_t *first);
+
+/* unwind.c: a libdwfl unwinder for the user stacks of one report. */
+struct rpt_unwinder *rpt_unwinder_new(const char *session_dir);
+void rpt_unwinder_free(struct rpt_unwinder *u);
+
+enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED };
+
+/*
+ * Unwind the user stack of @s (REGS_USER + STACK_USER) in process @p (its mappings as of
+ * the sample's time; module paths from @w). Fills @pcs with up to @max program counters,
+ * leaf first; @activation[i] is false for return addresses. Returns the count (0: nothing
+ * to unwind), *@end says how it stopped. Never reads outside the sample.
+ */
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
+	       enum rpt_unwind_end *end);
+
+/* inline.c: inline chains from DWARF, cached per module file. */
+struct rpt_inlines *rpt_inlines_new(void);
+void rpt_inlines_free(struct rpt_inlines *il);
+/*
+ * The functions inlined at @file_offset of @path, innermost first, as names borrowed from
+ * @il (valid until it is freed): up to @max. 0 when there is no DWARF or nothing inlined.
+ */
+int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+		   const char **names, int max);
+
+/* callgraph.c */
+int rpt_callgraph_build(struct rpt *r);
+/* The symbolized stack of raw stack @stack. */
+const struct rpt_symstack *rpt_callgraph_sym(const struct rpt *r, uint32_t stack);
+const uint32_t *rpt_callgraph_fids(const struct rpt *r, const struct rpt_symstack *sym);
+const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f);
+/* "Call Stack Sampling" and, with stacks, how they were collected and how many ended
+ * early: key lines of the CSV header. */
+void rpt_callgraph_write_details(const struct rpt *r, FILE *f);
+int rpt_callgraph_write_top(const struct rpt *r, FILE *f);
+int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc);
+
+#endif

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unwinding user stacks copied with the samples (--call-graph dwarf), with libdwfl's
+ * unwinder and the CFI (.eh_frame, .debug_frame) of each module.
+ *
+ * One Dwfl per process address space, kept across samples so that every module's CFI is
+ * read once: its modules are the process's file mappings at the sample's time, placed at
+ * their load bias (from the ELF program headers and the mapping's start and offset). It
+ * is rebuilt when the mappings change (dlopen, exec) and at most MAX_DWFLS stay open.
+ * Each unwind is one "thread" whose registers and memory are the sample's: memory reads
+ * outside the copied stack fail, so a corrupt stack ends the unwind, never reads
+ * elsewhere, and the frame count is bounded by the caller's limit.
+ */
+#include "report/stacks.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_DWFLS 32
+#define MAX_SEGS 16
+#define BEYOND_LIMIT (64ULL << 20) /* a read this far above the copy: the stack went on */
+
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+/* DWARF register n (x86-64 psABI numbering) is perf register dwarf_to_perf[n]. */
+static const int dwarf_to_perf[] = {
+	PERF_REG_X86_AX, PERF_REG_X86_DX, PERF_REG_X86_CX, PERF_REG_X86_BX,
+	PERF_REG_X86_SI, PERF_REG_X86_DI, PERF_REG_X86_BP, PERF_REG_X86_SP,
+	PERF_REG_X86_R8, PERF_REG_X86_R9, PERF_REG_X86_R10, PERF_REG_X86_R11,
+	PERF_REG_X86_R12, PERF_REG_X86_R13, PERF_REG_X86_R14, PERF_REG_X86_R15,
+	PERF_REG_X86_IP,
+};
+#define PERF_SP PERF_REG_X86_SP
+#define PERF_PC PERF_REG_X86_IP
+#define REGS_ABI PERF_SAMPLE_REGS_ABI_64
+#elif defined(__aarch64__)
+#include <asm/perf_regs.h>
+static const int dwarf_to_perf[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+	22, 23, 24, 25, 26, 27, 28, 29, PERF_REG_ARM64_LR, PERF_REG_ARM64_SP,
+};
+#define PERF_SP PERF_REG_ARM64_SP
+#define PERF_PC PERF_REG_ARM64_PC
+#define REGS_ABI PERF_SAMPLE_REGS_ABI_64
+#else
+static const int dwarf_to_perf[] = { 0 };
+#define PERF_SP 0
+#define PERF_PC 0
+#define REGS_ABI (-1) /* no sample matches: nothing is unwound */
+#endif
+
+#define NDWARF ((int)(sizeof(dwarf_to_perf) / sizeof(dwarf_to_perf[0])))
+
+/* What the program headers of one module file say (read once per module). */
+struct modinfo {
+	int state; /* 0 not read, 1 usable, -1 not an ELF file we can use */
+	bool exec; /* ET_EXEC: lives at its link addresses */
+	int nsegs;
+	struct {
+		uint64_t off, vaddr, filesz;
+	} segs[MAX_SEGS];
+	uint64_t stamp; /* the Dwfl build that reported it last */
+};
+
+struct uproc {
+	int pid;
+	uint64_t sig; /* of the mappings it was built from */
+	Dwfl *dwfl;   /* NULL: nothing usable in that address space */
+	uint64_t used;
+};
+
+struct rpt_unwinder {
+	char *vdso; /* the session's copy of the vDSO, or NULL */
+	struct modinfo *mods;
+	int nmods;
+	struct uproc procs[MAX_DWFLS];
+	int nprocs;
+	uint64_t clock, builds;
+	/* the sample being unwound */
+	const unsigned char *stack;
+	uint64_t sp, stack_len;
+	Dwarf_Word regs[NDWARF];
+	Dwarf_Word pc;
+	bool beyond;
+	uint64_t *pcs;
+	bool *act;
+	int n, max;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf, /* unused: modules come from dwfl_report_elf */
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* ---- the sample as a thread ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)arg;
+	(void)thread_argp;
+	return 0; /* threads are asked for by tid only */
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct rpt_unwinder *u = arg;
+
+	(void)dwfl;
+	if (addr >= u->sp && u->stack_len >= 8 && addr - u->sp <= u->stack_len - 8) {
+		memcpy(result, u->stack + (addr - u->sp), sizeof(*result));
+		return true;
+	}
+	if (addr >= u->sp && addr - u->sp < u->stack_len + BEYOND_LIMIT)
+		u->beyond = true;
+	return false;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct rpt_unwinder *u = arg;
+
+	if (!dwfl_thread_state_registers(thread, 0, NDWARF, u->regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, u->pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- modules ---- */
+
+static int read_modinfo(struct modinfo *mi, const char *file)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	struct stat sb;
+	size_t phnum = 0;
+	Elf *elf = NULL;
+	int fd;
+
+	mi->state = -1;
+	if (stat(file, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &phnum))
+		goto out;
+	mi->exec = eh.e_type == ET_EXEC;
+	for (size_t i = 0; i < phnum && mi->nsegs < MAX_SEGS; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		mi->segs[mi->nsegs].off = ph.p_offset;
+		mi->segs[mi->nsegs].vaddr = ph.p_vaddr;
+		mi->segs[mi->nsegs].filesz = ph.p_filesz;
+		mi->nsegs++;
+	}
+	mi->state = mi->nsegs ? 1 : -1;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return 0;
+}
+
+static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file)
+{
+	if (module >= u->nmods) {
+		int n = module + 64;
+		struct modinfo *g = realloc(u->mods, sizeof(*g) * n);
+
+		if (!g)
+			return NULL;
+		memset(g + u->nmods, 0, sizeof(*g) * (n - u->nmods));
+		u->mods = g;
+		u->nmods = n;
+	}
+	if (!u->mods[module].state)
+		read_modinfo(&u->mods[module], file);
+	return u->mods[module].state > 0 ? &u->mods[module] : NULL;
+}
+
+/* Load bias of a mapping at @start of file offset @pgoff, or false if no segment has it. */
+static bool load_bias(const struct modinfo *mi, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+	if (mi->exec) {
+		*bias = 0;
+		return true;
+	}
+	for (int i = 0; i < mi->nsegs; i++) {
+		uint64_t off = mi->segs[i].off & ~4095ULL;
+
+		if (pgoff >= off && pgoff < mi->segs[i].off + mi->segs[i].filesz) {
+			*bias = start - (pgoff - mi->segs[i].off + mi->segs[i].vaddr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t maps_sig(const struct rpt_process *p)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)p->nmaps;
+
+	for (int i = 0; i < p->nmaps; i++) {
+		h = (h ^ p->maps[i].start) * 0x100000001b3ULL;
+		h = (h ^ p->maps[i].pgoff ^ ((uint64_t)p->maps[i].module << 40)) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* A Dwfl for the address space of @p now; NULL when nothing in it can be unwound. */
+static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p)
+{
+	uint64_t stamp = ++u->builds;
+	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	int reported = 0;
+
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	for (int i = 0; i < p->nmaps; i++) {
+		const struct rpt_map *m = &p->maps[i];
+		const char *path = w->modules[m->module].path, *file = path;
+		struct modinfo *mi;
+		uint64_t bias;
+
+		if (!strcmp(path, "[vdso]"))
+			file = u->vdso;
+		else if (path[0] != '/')
+			continue;
+		if (!file || !(mi = modinfo(u, m->module, file)) || mi->stamp == stamp)
+			continue;
+		if (!load_bias(mi, m->start, m->pgoff, &bias))
+			continue;
+		mi->stamp = stamp;
+		if (dwfl_report_elf(dwfl, path, file, -1, bias, true))
+			reported++;
+	}
+	if (dwfl_report_end(dwfl, NULL, NULL) || !reported ||
+	    !dwfl_attach_state(dwfl, NULL, p->pid, &thread_callbacks, u)) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	return dwfl;
+}
+
+static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p)
+{
+	uint64_t sig = maps_sig(p);
+	struct uproc *slot = NULL;
+
+	for (int i = 0; i < u->nprocs; i++) {
+		if (u->procs[i].pid != p->pid)
+			continue;
+		slot = &u->procs[i];
+		if (slot->sig == sig) {
+			slot->used = ++u->clock;
+			return slot->dwfl;
+		}
+		if (slot->dwfl)
+			dwfl_end(slot->dwfl);
+		break;
+	}
+	if (!slot && u->nprocs < MAX_DWFLS) {
+		slot = &u->procs[u->nprocs++];
+	} else if (!slot) { /* the least recently used goes */
+		slot = &u->procs[0];
+		for (int i = 1; i < u->nprocs; i++)
+			if (u->procs[i].used < slot->used)
+				slot = &u->procs[i];
+		if (slot->dwfl)
+			dwfl_end(slot->dwfl);
+	}
+	slot->pid = p->pid;
+	slot->sig = sig;
+	slot->used = ++u->clock;
+	slot->dwfl = build(u, w, p);
+	return slot->dwfl;
+}
+
+/* ---- unwinding ---- */
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct rpt_unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool act = false;
+
+	if (!dwfl_frame_pc(state, &pc, &act) || !pc)
+		return DWARF_CB_ABORT + 1; /* no pc: an unusable frame */
+	if (u->n >= u->max)
+		return DWARF_CB_ABORT; /* the depth limit */
+	u->pcs[u->n] = pc;
+	u->act[u->n] = act || !u->n;
+	u->n++;
+	return DWARF_CB_OK;
+}
+
+/* perf register @r of the sample, or 0 when it was not recorded. */
+static uint64_t perf_reg(const struct ses_sample *s, int r)
+{
+	if (r < 0 || r > 63 || !(s->regs_mask & (1ULL << r)))
+		return 0;
+	return ses_sample_u64(s->regs, (size_t)__builtin_popcountll(s->regs_mask & ((1ULL << r) - 1)));
+}
+
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
+	       enum rpt_unwind_end *end)
+{
+	Dwfl *dwfl;
+	int ret;
+
+	*end = RPT_UNWIND_FAILED;
+	if (!u || !s->regs || (int64_t)s->regs_abi != REGS_ABI || max <= 0 ||
+	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs)
+		return 0;
+	dwfl = dwfl_for(u, w, p);
+	if (!dwfl)
+		return 0;
+	for (int i = 0; i < NDWARF; i++)
+		u->regs[i] = perf_reg(s, dwarf_to_perf[i]);
+	u->pc = perf_reg(s, PERF_PC);
+	u->sp = perf_reg(s, PERF_SP);
+	u->stack = s->stack;
+	u->stack_len = s->stack ? s->stack_dyn_size : 0;
+	u->beyond = false;
+	u->pcs = pcs;
+	u->act = activation;
+	u->n = 0;
+	u->max = max;
+	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, frame_cb, u);
+	if (ret == 0)
+		*end = RPT_UNWIND_DONE;
+	else if (ret == DWARF_CB_ABORT || u->beyond)
+		*end = RPT_UNWIND_TRUNCATED;
+	return u->n;
+}
+
+struct rpt_unwinder *rpt_unwinder_new(const char *session_dir)
+{
+	struct rpt_unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	elf_version(EV_CURRENT);
+	if (session_dir && asprintf(&u->vdso, "%s/vdso.so", session_dir) < 0) {
+		free(u);
+		return NULL;
+	}
+	if (u->vdso && access(u->vdso, R_OK)) {
+		free(u->vdso);
+		u->vdso = NULL;
+	}
+	return u;
+}
+
+void rpt_unwinder_free(struct rpt_unwinder *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < u->nprocs; i++)
+		if (u->procs[i].dwfl)
+			dwfl_end(u->procs[i].dwfl);
+	free(u->mods);
+	free(u->vdso);
+	free(u);
+}
