@@ -99,7 +99,7 @@ fdiv() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }';
 fle() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 goal() { if fle "$1" "$2"; then echo "met"; else echo "MISSED"; fi; }
 
-declare -A RES=()
+declare -A RES=() NOISY=()
 # rounds NAME RUNS LABEL...: for each round run prep_NAME_LABEL (untimed) then
 # time run_NAME_LABEL, rotating the label order each round. One warm-up round
 # first, not recorded.
@@ -115,7 +115,10 @@ rounds() {
 			timeit us "run_${name}_$l"
 			((r < 0)) || RES[$name.$l]+=" $us"
 		done
+		# Note (outside the timed part) whether fuzzers ran during this benchmark.
+		pgrep -f 'fuzz_' >/dev/null 2>&1 && NOISY[$name]=1
 	done
+	return 0
 }
 
 ini_get() { sed -n "s/^$2 = //p" "$1" | head -n1; }               # file key
@@ -256,3 +259,4 @@ printf '| perf `-c 100000`, `spin 2 %s` | %s | %s | 10000 Hz | - |\n' "$W_A" \
 	"$(perf_samples "$TMP/d-perf.data")" "$(perf_lost "$TMP/d-perf.data")"
 echo
 echo "d. uprof lost samples == 0: $(goal "$D_LOST" 0)"
+((${#NOISY[@]} == 0)) || echo "WARNING: fuzzers (pgrep -f fuzz_) ran during benchmark(s): ${!NOISY[*]}"

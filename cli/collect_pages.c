@@ -121,6 +121,7 @@ static int on_string(void *arg, uint32_t id, const char *s, size_t len)
  * then as many task records as there are. */
 static void service(struct page_worker *w, bool signaled)
 {
+	smp_page_sync_clock(w->page); /* one clock map for both rings of this pass */
 	smp_page_drain(w->page, true, on_pause_record, w);
 	if (signaled)
 		smp_page_ack(w->page);

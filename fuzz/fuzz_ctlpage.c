@@ -49,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h->ring.records = UPROF_CTL_RING_RECORDS;
 	h->pauses.offset = h->ring.offset + UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record);
 	h->pauses.records = UPROF_CTL_PAUSE_RECORDS;
+	h->clock_kind = UPROF_CLOCK_TSC;
+	h->tsc0 = 1;
+	h->mono0 = 1;
 	if (size > 8) {
 		/* skip the magic unless the input says otherwise in its first byte */
 		size_t skip = data[0] & 1 ? 0 : 8;

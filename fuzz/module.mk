@@ -29,3 +29,14 @@ $(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c lib/instru
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c -lrt
 fuzz: $(FUZZ_BINS)
+
+# lib/pmc's event-spec parser (with libpfm4), and config files with their formulas
+FUZZ_PMC_SRCS := $(PMC_SRCS)
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_event_spec $(BUILD)/fuzz/fuzz_config
+$(BUILD)/fuzz/fuzz_event_spec: fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) lib/pmc/pmc.h lib/pmc/internal.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) -lpfm -lm
+$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c cli/cli.h lib/pmc/pmc.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c -linih -lm
+fuzz: $(FUZZ_BINS)

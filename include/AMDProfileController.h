@@ -34,6 +34,14 @@ typedef void *amdEventHandle;
 #define AMDPROF_API
 #endif
 
+/*
+ * Non-zero while the library may record (before its first-use setup, and while
+ * instrumentation is on); 0 once it knows it is off (no profiler session in the
+ * environment, or AMDUPROF_INSTRUMENT_ENABLE=0). The macros test it first, so a disabled
+ * call costs a load and a branch. Written only by the library.
+ */
+AMDPROF_API extern volatile int amdProfileControllerGate;
+
 /* The library's entry points. Call them through the macros below. */
 AMDPROF_API bool amdProfileResumeImpl(void);
 AMDPROF_API bool amdProfilePauseImpl(void);
@@ -54,15 +62,19 @@ AMDPROF_API void AMDEventEnd(const char *func, const char *file, int line,
 
 #ifndef AMDUPROF_DISABLE_INSTRUMENT_API
 
-#define amdProfileResume() amdProfileResumeImpl()
-#define amdProfilePause() amdProfilePauseImpl()
-#define amdProfileStrictResume() amdProfileStrictResumeImpl()
-#define amdProfileStrictPause() amdProfileStrictPauseImpl()
-#define amdTaskBegin(domain, id, parentid, name) \
-	AMDTaskBegin(__func__, __FILE__, __LINE__, (domain), (id), (parentid), (name))
-#define amdTaskEnd(domain) AMDTaskEnd(__func__, __FILE__, __LINE__, (domain))
-#define amdEventStart(event) AMDEventStart(__func__, __FILE__, __LINE__, (event))
-#define amdEventEnd(event) AMDEventEnd(__func__, __FILE__, __LINE__, (event))
+#define AMDPROF_IF_ON(call) ((void)(amdProfileControllerGate ? (call), 0 : 0))
+#define amdProfileResume() (amdProfileControllerGate ? amdProfileResumeImpl() : true)
+#define amdProfilePause() (amdProfileControllerGate ? amdProfilePauseImpl() : true)
+#define amdProfileStrictResume() \
+	(amdProfileControllerGate ? amdProfileStrictResumeImpl() : true)
+#define amdProfileStrictPause() (amdProfileControllerGate ? amdProfileStrictPauseImpl() : true)
+#define amdTaskBegin(domain, id, parentid, name)                                         \
+	AMDPROF_IF_ON(AMDTaskBegin(__func__, __FILE__, __LINE__, (domain), (id), (parentid), \
+				   (name)))
+#define amdTaskEnd(domain) AMDPROF_IF_ON(AMDTaskEnd(__func__, __FILE__, __LINE__, (domain)))
+#define amdEventStart(event) \
+	AMDPROF_IF_ON(AMDEventStart(__func__, __FILE__, __LINE__, (event)))
+#define amdEventEnd(event) AMDPROF_IF_ON(AMDEventEnd(__func__, __FILE__, __LINE__, (event)))
 
 #else /* compiled out: no call, no symbol reference, but the arguments still type-check */
 

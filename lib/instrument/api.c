@@ -72,19 +72,20 @@ amdEventHandle amdEventCreate(const char *name)
 	return make_handle(name);
 }
 
+/* The hot path. Nothing here can touch errno: setup (the only step that can) keeps it. */
 void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *name)
 {
-	int saved = errno;
 	uint32_t d = 0, n = 0;
 
-	if (ins_on()) {
-		if (domain)
-			d = ins_handle_id(domain);
-		if (name)
-			n = ins_handle_id(name);
-		ins_emit(false, kind, 0, d, n);
-	}
-	errno = saved; /* the first call may have set up the page */
+	if (!ins_on())
+		return;
+	if (!ins_page->launch_mode && !__atomic_load_n(&ins_page->attached, __ATOMIC_RELAXED))
+		return; /* attach mode with nobody attached: not even a clock read */
+	if (domain)
+		d = ins_handle_id(domain);
+	if (name)
+		n = ins_handle_id(name);
+	ins_emit(false, kind, 0, d, n);
 }
 
 void AMDTaskBegin(const char *func, const char *file, int line, amdDomainHandle domain,

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #define UPROF_CTL_MAGIC 0x3147504c54435055ULL /* "UPCTLPG1" little-endian */
-#define UPROF_CTL_VERSION 1
+#define UPROF_CTL_VERSION 2 /* 2: task records may carry TSC time stamps */
 #define UPROF_CTL_HEADER_BYTES 4096
 #define UPROF_CTL_STR_BYTES (64 * 1024)
 #define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
@@ -49,6 +49,10 @@ enum uprof_ctl_kind {
 	UPROF_REC_RESUME = 6,
 	UPROF_REC_THREAD_NAME = 7, /* task ring: thread @tid is named string @name (ITT) */
 };
+
+/* Set in a task record's how field: records of this thread were dropped just before it
+ * (full ring), so its open tasks cannot be paired reliably any more. */
+#define UPROF_FLAG_GAP 0x8000
 
 enum uprof_ctl_how {
 	UPROF_HOW_API = 1,	  /* amdProfilePause/Resume: group 1 */
@@ -100,8 +104,35 @@ struct uprof_ctl_header {
 	uint32_t sampling_active; /* 1 while the kernel events are enabled (atomic) */
 	uint32_t profiler_pid;
 	char session[UPROF_CTL_SESSION_MAX]; /* UPROF_SESSION of the run, NUL-terminated */
+	/* target -> profiler, set once at creation: the unit of task records' time_ns */
+	uint32_t clock_kind;	/* UPROF_CLOCK_MONO or UPROF_CLOCK_TSC */
+	uint32_t reserved;
+	uint64_t tsc0, mono0;	/* one (TSC, CLOCK_MONOTONIC ns) pair taken at creation */
 };
 _Static_assert(sizeof(struct uprof_ctl_header) <= UPROF_CTL_HEADER_BYTES, "header fits");
+
+/*
+ * Task records are stamped with the TSC where the kernel itself keeps CLOCK_MONOTONIC on
+ * it (x86-64, clocksource "tsc": constant, synchronized across CPUs): a third of a vDSO
+ * clock_gettime here. The profiler converts them to CLOCK_MONOTONIC ns as it drains the
+ * rings, from pairs of readings of both clocks; task and pause records of a page use the
+ * same clock, so their order is kept exactly.
+ */
+#define UPROF_CLOCK_MONO 0
+#define UPROF_CLOCK_TSC 1
+
+/* The time stamp counter; 0 where there is none (then pages use UPROF_CLOCK_MONO). */
+static inline uint64_t uprof_ctl_tsc(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#else
+	return 0;
+#endif
+}
 
 #define UPROF_CTL_SIZE                                                                   \
 	(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES +                                  \

@@ -18,6 +18,10 @@
 #include <unistd.h>
 
 int ins_state = INS_UNINIT;
+/* The header's inline test (AMDProfileController.h): 0 only once we know we are off. */
+__attribute__((visibility("default"))) volatile int amdProfileControllerGate = 1;
+static __thread bool my_gap; /* a record of this thread was dropped since its last one */
+static bool use_tsc;	      /* task records carry TSC stamps (see ctlpage.h) */
 struct uprof_ctl_header *ins_page;
 static uint32_t page_gen; /* bumped for every page this process creates */
 static __thread uint32_t my_tid;
@@ -55,6 +59,25 @@ static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *t
 	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
 }
 
+/* TSC time stamps only where CLOCK_MONOTONIC is itself kept on the TSC. */
+static uint32_t pick_clock(void)
+{
+	char buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	if (!uprof_ctl_tsc())
+		return UPROF_CLOCK_MONO;
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return UPROF_CLOCK_MONO;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 3 && !strncmp(buf, "tsc", 3) && (n == 3 || buf[3] == '\n') ? UPROF_CLOCK_TSC
+									     : UPROF_CLOCK_MONO;
+}
+
 static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch)
 {
 	h->version = UPROF_CTL_VERSION;
@@ -68,6 +91,10 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	h->ring.records = UPROF_CTL_RING_RECORDS;
 	h->pauses.offset = PAUSE_OFFSET;
 	h->pauses.records = UPROF_CTL_PAUSE_RECORDS;
+	h->clock_kind = pick_clock();
+	h->tsc0 = uprof_ctl_tsc();
+	h->mono0 = ins_now_ns();
+	use_tsc = h->clock_kind == UPROF_CLOCK_TSC;
 	if (session)
 		snprintf(h->session, sizeof(h->session), "%s", session);
 	for (uint32_t r = 0; r < 2; r++) {
@@ -118,7 +145,9 @@ static void at_fork_child(void)
 		munmap(ins_page, UPROF_CTL_SIZE);
 	ins_page = NULL;
 	my_tid = 0;
+	my_gap = false;
 	__atomic_store_n(&ins_state, INS_UNINIT, __ATOMIC_RELEASE);
+	amdProfileControllerGate = 1; /* the child decides for itself on its first call */
 }
 
 static bool drained(const struct uprof_ctl_header *h)
@@ -150,6 +179,7 @@ static void at_exit(void)
 	     ms++)
 		usleep(1000);
 	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
+	amdProfileControllerGate = 0;
 	ins_page = NULL;
 	munmap(h, UPROF_CTL_SIZE);
 	shm_unlink(page_name);
@@ -161,7 +191,7 @@ bool ins_setup(void)
 	const char *enable = getenv("AMDUPROF_INSTRUMENT_ENABLE");
 	const char *session = getenv("UPROF_SESSION");
 	static int registered;
-	int expected = INS_UNINIT;
+	int expected = INS_UNINIT, saved = errno;
 	bool on;
 
 	if (!__atomic_compare_exchange_n(&ins_state, &expected, INS_BUSY, false, __ATOMIC_ACQ_REL,
@@ -182,6 +212,8 @@ bool ins_setup(void)
 		}
 	}
 	__atomic_store_n(&ins_state, ins_page ? INS_ON : INS_OFF, __ATOMIC_RELEASE);
+	amdProfileControllerGate = ins_page != NULL;
+	errno = saved;
 	return ins_page != NULL;
 }
 
@@ -235,18 +267,18 @@ void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uin
 	struct uprof_ctl_record *slots =
 		(struct uprof_ctl_record *)((char *)h + (pause_ring ? PAUSE_OFFSET : RING_OFFSET));
 	uint64_t mask = (pause_ring ? UPROF_CTL_PAUSE_RECORDS : UPROF_CTL_RING_RECORDS) - 1;
-	uint64_t now = ins_now_ns(), pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	uint64_t now, pos;
 	struct uprof_ctl_record *slot;
 
 	if (!h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED))
 		return; /* nobody to read it: a record outside any session is noise */
+	now = use_tsc ? uprof_ctl_tsc() : ins_now_ns();
+	pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	for (int spins = 0;; spins++) {
 		int64_t dif;
 
-		if (spins > MAX_SPINS) {
-			__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
-			return;
-		}
+		if (spins > MAX_SPINS)
+			goto dropped;
 		slot = &slots[pos & mask];
 		dif = (int64_t)(__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) - pos);
 		if (dif == 0) {
@@ -254,8 +286,7 @@ void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uin
 							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 				break;
 		} else if (dif < 0) {
-			__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
-			return;
+			goto dropped;
 		} else {
 			pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 		}
@@ -263,10 +294,19 @@ void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uin
 	slot->time_ns = now;
 	slot->tid = tid();
 	slot->kind = kind;
-	slot->how = how;
+	/* the first record after a drop on this thread says so: report then forgets the
+	 * thread's open tasks instead of pairing this end with the wrong begin */
+	slot->how = how | (!pause_ring && my_gap ? UPROF_FLAG_GAP : 0);
 	slot->domain = domain;
 	slot->name = name;
 	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+	if (!pause_ring)
+		my_gap = false;
+	return;
+dropped:
+	__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
+	if (!pause_ring)
+		my_gap = true;
 }
 
 bool ins_wait_applied(void)

@@ -125,14 +125,19 @@ int pmc_attr_format(const struct perf_event_attr *a, char *buf, size_t len)
 
 int pmc_value_format(double v, int decimals, char *buf, size_t len)
 {
+	int n;
+
 	if (!isfinite(v)) {
 		if (len)
 			buf[0] = 0;
 		return 0;
 	}
-	if (v == 0)
-		v = 0; /* no "-0.00" */
-	return snprintf(buf, len, "%.*f", decimals, v);
+	n = snprintf(buf, len, "%.*f", decimals, v);
+	if (n > 0 && (size_t)n < len && buf[0] == '-' && !strpbrk(buf, "123456789")) {
+		memmove(buf, buf + 1, (size_t)n); /* no "-0.00" */
+		n--;
+	}
+	return n;
 }
 
 /* ---- open errors ---- */

@@ -7,7 +7,7 @@
  *     the stack (outermost first, ';'-separated) in args and as "sf" into stackFrames;
  *     its task and event instances as complete ("X") slices, which nest by containment;
  *     an instance that overlaps another without nesting goes to an extra track of that
- *     thread ("... tasks 2"), so every track nests properly;
+ *     thread ("name (overlapping tasks 1)"), so every track nests properly;
  *   - a "paused" track per process with the paused intervals.
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
@@ -228,7 +228,7 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 		char suffix[32];
 
 		tids[k] = (*vtid)++;
-		snprintf(suffix, sizeof(suffix), " tasks %d", k + 1);
+		snprintf(suffix, sizeof(suffix), " (overlapping tasks %d)", k);
 		meta(o, "thread_name", pid, tids[k], label, suffix);
 	}
 	for (size_t i = 0; i < n && !ret; i++) {

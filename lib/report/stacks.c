@@ -145,6 +145,11 @@ static void from_callchain(struct builder *b, const struct ses_sample *s, uint32
 		if (!ip)
 			break;
 		if (ctx == (uint64_t)PERF_CONTEXT_KERNEL) {
+			/* kernel text lies in the top of the address space (x86-64, arm64) */
+			if (!first && (ip >> 48) != 0xffff) {
+				b->failed = true;
+				return;
+			}
 			if (!push(b, RPT_MODULE_KERNEL, first ? ip : ip - 1))
 				return;
 		} else if (ctx == (uint64_t)PERF_CONTEXT_USER) {

@@ -286,6 +286,13 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	const char *key, *name = NULL, *user;
 	struct stack *s;
 
+	if (rec->how & UPROF_FLAG_GAP) {
+		/* records of this thread were lost just before: what it has open can no longer
+		 * be paired with certainty, so it is dropped, not mismatched */
+		for (size_t i = 0; i < m->nstacks; i++)
+			if (m->stacks[i].tid == rec->tid)
+				m->stacks[i].n = 0;
+	}
 	if (rec->kind == UPROF_REC_TASK_END) {
 		key = name_of(m, t, rec->domain);
 	} else {

@@ -39,6 +39,13 @@ struct smp_page {
 	uint32_t str_walked;	/* entries already handed out */
 	uint32_t seen_req;
 	bool owned; /* we mapped it: unmap on close */
+	bool tsc;   /* records carry TSC stamps: converted as they are drained */
+	uint64_t tsc0;
+	int64_t mono0;
+	bool map_ok; /* smp_page_sync_clock() found a usable rate */
+	double ns_per_tick;
+	uint64_t map_tsc;
+	int64_t map_mono;
 };
 
 static bool pow2(uint64_t n)
@@ -87,6 +94,13 @@ static int validate(struct smp_page *p, const char *session)
 	if (take_ring(&p->ring, h, &h->ring, 1u << 22) ||
 	    take_ring(&p->pauses, h, &h->pauses, 1u << 16))
 		return -EINVAL;
+	if (h->clock_kind != UPROF_CLOCK_MONO && h->clock_kind != UPROF_CLOCK_TSC)
+		return -EINVAL;
+	p->tsc = h->clock_kind == UPROF_CLOCK_TSC;
+	p->tsc0 = h->tsc0;
+	p->mono0 = (int64_t)h->mono0;
+	if (p->tsc && (!p->tsc0 || !uprof_ctl_tsc()))
+		return -EINVAL; /* claims a TSC this machine does not have */
 	return 0;
 }
 
@@ -208,11 +222,57 @@ static bool valid_record(const struct uprof_ctl_record *r, bool pauses)
 	       r->kind == UPROF_REC_THREAD_NAME;
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * TSC -> CLOCK_MONOTONIC: the rate from the page's creation pair to a pair taken at the
+ * last smp_page_sync_clock() (a long baseline: ppm-exact), anchored at that pair. Task
+ * and pause records drained after one sync share one map, so their order and distances
+ * are kept exactly. A TSC reading the target made up lands within [creation, sync + 10 s].
+ */
+#define MAX_AHEAD_NS 10000000000LL
+
+void smp_page_sync_clock(struct smp_page *p)
+{
+	uint64_t tsc = uprof_ctl_tsc();
+	int64_t mono = mono_ns();
+
+	p->map_ok = false;
+	if (!p->tsc || tsc <= p->tsc0 || mono <= p->mono0)
+		return;
+	p->ns_per_tick = (double)(mono - p->mono0) / (double)(tsc - p->tsc0);
+	p->map_tsc = tsc;
+	p->map_mono = mono;
+	p->map_ok = p->ns_per_tick > 0.01 && p->ns_per_tick < 100.0;
+}
+
+static uint64_t tsc_to_mono(const struct smp_page *p, uint64_t tsc)
+{
+	double d;
+
+	if (!p->map_ok)
+		return (uint64_t)mono_ns();
+	d = ((double)tsc - (double)p->map_tsc) * p->ns_per_tick;
+	if (d < (double)(p->mono0 - p->map_mono))
+		return (uint64_t)p->mono0;
+	if (d > (double)MAX_AHEAD_NS)
+		d = (double)MAX_AHEAD_NS;
+	return (uint64_t)(p->map_mono + (int64_t)d);
+}
+
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
 {
 	struct page_ring *r = pauses ? &p->pauses : &p->ring;
 	long n = 0;
 
+	if (p->tsc && !p->map_ok)
+		smp_page_sync_clock(p);
 	for (uint64_t i = 0; i < r->records; i++) {
 		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
 		struct uprof_ctl_record copy;
@@ -224,6 +284,8 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 		r->pos++;
 		__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
 		if (valid_record(&copy, pauses)) {
+			if (p->tsc)
+				copy.time_ns = tsc_to_mono(p, copy.time_ns);
 			fn(arg, &copy);
 			n++;
 		}

@@ -134,6 +134,10 @@ int smp_page_pid(const struct smp_page *p);
 typedef int (*smp_page_str_fn)(void *arg, uint32_t id, const char *s, size_t len);
 int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg);
 
+/* Take a fresh pair of clock readings: records drained until the next call are converted
+ * from TSC stamps with it (pages whose clock is the TSC; see ctlpage.h). */
+void smp_page_sync_clock(struct smp_page *p);
+
 /* Take up to one ring's worth of records from the task ring (@pauses false) or the
  * pause ring; @fn gets a validated private copy of each. Returns the number taken. */
 typedef void (*smp_page_rec_fn)(void *arg, const struct uprof_ctl_record *rec);

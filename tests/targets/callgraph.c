@@ -20,10 +20,12 @@
 
 static volatile double sink;
 
-/* Each leaf has its own loop (no shared helper) so samples land in the leaf itself. */
+/* Each leaf has its own loop (no shared helper) so samples land in the leaf itself, and a
+ * volatile local: GCC 12 leaves out the frame pointer of a leaf without a stack frame even
+ * with -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer. */
 __attribute__((noinline)) void chain_leaf(long n)
 {
-	double x = sink;
+	volatile double x = sink;
 
 	for (long i = 0; i < n; i++)
 		x = x * 1.0000001 + 1e-9;
@@ -44,7 +46,7 @@ __attribute__((noinline)) void chain_a(long n)
 
 __attribute__((noinline)) void recurse_leaf(long n)
 {
-	double x = sink;
+	volatile double x = sink;
 
 	for (long i = 0; i < n; i++)
 		x = x * 1.0000003 + 1e-9;
@@ -74,7 +76,9 @@ static inline __attribute__((always_inline)) void inlined_helper(long n)
 
 __attribute__((noinline)) void outer_with_inline(long n)
 {
-	inlined_helper(n);
+	volatile long frame = n;
+
+	inlined_helper(frame);
 	__asm__ volatile("" ::: "memory");
 }
 

@@ -28,3 +28,15 @@ $(BUILD)/tests/test_pmc_encode: tests/unit/test_pmc_encode.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_encode
+$(BUILD)/tests/test_pmc_counts: tests/unit/test_pmc_counts.c $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+$(BUILD)/tests/test_pmc_metrics: tests/unit/test_pmc_metrics.c $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_counts $(BUILD)/tests/test_pmc_metrics
+PMC_WRAPS := -Wl,--wrap=pmc_sys_perf_event_open,--wrap=pmc_sys_ioctl,--wrap=pmc_sys_read,--wrap=pmc_sys_close
+$(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) $(PMC_WRAPS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_sysfs
