@@ -40,3 +40,7 @@ $(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) $(PMC_WRAPS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_sysfs
+$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
+UNIT_TESTS += $(BUILD)/tests/test_instrument

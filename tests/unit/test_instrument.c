@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/instrument inside a real process, read back through lib/sampler's page reader:
+ * the header's gate, the page life cycle (create, fork, exit), records and their
+ * time stamps (TSC converted back to CLOCK_MONOTONIC), the full ring (drops counted,
+ * the next record flagged as after a gap), and errno kept. The library's state is
+ * per process, so each scenario runs in a forked child and reports through its exit
+ * status and a message pipe.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <AMDProfileController.h>
+#include "instrument/ctlpage.h"
+#include "sampler/sampler.h"
+
+static char msg[512];
+static int msg_fd = -1;
+
+/* In the child: fail with a message the parent prints. */
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			int n_ = snprintf(msg, sizeof(msg), __VA_ARGS__); \
+			(void)!write(msg_fd, msg, (size_t)n_);             \
+			_exit(1);                                          \
+		}                                                          \
+	} while (0)
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Run @fn in a child with @env set ("NAME=value" or NULL), fail the test with its
+ * message if it fails. */
+static void in_child(void (*fn)(void), const char *env1, const char *env2)
+{
+	int p[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		msg_fd = p[1];
+		unsetenv("UPROF_SESSION");
+		unsetenv("AMDUPROF_INSTRUMENT_ENABLE");
+		if (env1)
+			putenv((char *)env1);
+		if (env2)
+			putenv((char *)env2);
+		fn();
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], msg, sizeof(msg) - 1);
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	msg[n > 0 ? n : 0] = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("child failed: %s", msg[0] ? msg : "(crashed)");
+}
+
+/* ---- scenarios ---- */
+
+static void gate_off_without_session(void)
+{
+	amdDomainHandle d = amdDomainCreate("D");
+
+	CHECK(amdProfileControllerGate == 1, "gate must start open (setup not done)");
+	amdTaskBegin(d, 0, 0, amdStringHandleCreate("T"));
+	CHECK(amdProfileControllerGate == 0, "no session: gate closes after the first call");
+	CHECK(access("/dev/shm/uprof.0", F_OK) != 0, "impossible page");
+	amdTaskEnd(d); /* a load and a branch now */
+	CHECK(amdProfileResume(), "resume without a profiler returns true");
+}
+
+static void gate_off_when_disabled(void)
+{
+	amdProfilePause();
+	CHECK(amdProfileControllerGate == 0, "AMDUPROF_INSTRUMENT_ENABLE=0 closes the gate");
+}
+
+struct got {
+	struct uprof_ctl_record r[8];
+	int n;
+	char names[4][32];
+	int nnames;
+};
+
+static void on_rec(void *arg, const struct uprof_ctl_record *r)
+{
+	struct got *g = arg;
+
+	if (g->n < 8)
+		g->r[g->n] = *r;
+	g->n++;
+}
+
+static int on_str(void *arg, uint32_t id, const char *s, size_t len)
+{
+	struct got *g = arg;
+
+	(void)id;
+	if (g->nnames < 4)
+		snprintf(g->names[g->nnames++], 32, "%.*s", (int)len, s);
+	return 0;
+}
+
+static void records_round_trip(void)
+{
+	amdDomainHandle d = amdDomainCreate("Dom");
+	amdStringHandle t = amdStringHandleCreate("Task");
+	struct smp_page *page;
+	struct got g = { .n = 0 };
+	int64_t t0, t1, t2;
+
+	t0 = now_ns();
+	errno = 1234;
+	amdTaskBegin(d, 0, 0, t);
+	CHECK(errno == 1234, "errno changed by the first call (setup): %d", errno);
+	t1 = now_ns();
+	amdTaskEnd(d);
+	amdProfilePause();
+	t2 = now_ns();
+	CHECK(amdProfileControllerGate == 1, "session set: gate stays open");
+	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
+	smp_page_sync_clock(page);
+	smp_page_strings(page, on_str, &g);
+	CHECK(g.nnames == 2 && !strcmp(g.names[0], "Dom") && !strcmp(g.names[1], "Task"),
+	      "strings: %d %s %s", g.nnames, g.names[0], g.names[1]);
+	CHECK(smp_page_drain(page, false, on_rec, &g) == 2, "task records: %d", g.n);
+	CHECK(g.r[0].kind == UPROF_REC_TASK_BEGIN && g.r[1].kind == UPROF_REC_TASK_END,
+	      "kinds %u %u", g.r[0].kind, g.r[1].kind);
+	CHECK(g.r[0].tid == (uint32_t)getpid(), "tid %u", g.r[0].tid);
+	/* converted stamps land where the calls were made (100 us slack for the conversion) */
+	CHECK((int64_t)g.r[0].time_ns >= t0 - 100000 && (int64_t)g.r[0].time_ns <= t1 + 100000,
+	      "begin stamp %llu outside [%lld, %lld]", (unsigned long long)g.r[0].time_ns,
+	      (long long)t0, (long long)t1);
+	CHECK(g.r[1].time_ns >= g.r[0].time_ns, "end before begin");
+	g.n = 0;
+	CHECK(smp_page_drain(page, true, on_rec, &g) == 1, "pause records: %d", g.n);
+	CHECK(g.r[0].kind == UPROF_REC_PAUSE && g.r[0].how == UPROF_HOW_API, "pause record");
+	CHECK((int64_t)g.r[0].time_ns <= t2 + 1000000 && g.r[0].time_ns >= g.r[1].time_ns - 1000000,
+	      "pause stamp out of order");
+	smp_page_close(page);
+}
+
+static void full_ring_counts_and_flags_gap(void)
+{
+	amdDomainHandle d = amdDomainCreate("Dom");
+	amdStringHandle t = amdStringHandleCreate("Task");
+	struct smp_page *page;
+	struct got g = { .n = 0 };
+	uint64_t dropped, names;
+	long total = 0, n;
+
+	amdTaskBegin(d, 0, 0, t); /* creates the page; launch mode keeps records */
+	for (int i = 0; i < UPROF_CTL_RING_RECORDS + 99; i++)
+		amdTaskEnd(d);
+	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
+	smp_page_dropped(page, &dropped, &names);
+	CHECK(dropped == 100, "dropped %llu, want 100", (unsigned long long)dropped);
+	while ((n = smp_page_drain(page, false, on_rec, &g)) > 0)
+		total += n;
+	CHECK(total == UPROF_CTL_RING_RECORDS, "kept %ld", total);
+	g.n = 0;
+	amdTaskEnd(d);
+	CHECK(smp_page_drain(page, false, on_rec, &g) == 1, "record after the drops");
+	CHECK(g.r[0].how & UPROF_FLAG_GAP, "first record after drops carries the gap flag");
+	g.n = 0;
+	amdTaskEnd(d);
+	smp_page_drain(page, false, on_rec, &g);
+	CHECK(!(g.r[0].how & UPROF_FLAG_GAP), "and only the first one");
+	smp_page_close(page);
+}
+
+static void fork_child_gets_own_page(void)
+{
+	amdDomainHandle d = amdDomainCreate("Dom");
+	amdStringHandle t = amdStringHandleCreate("Task");
+	struct smp_page *page;
+	struct got g = { .n = 0 };
+	int status;
+	pid_t child;
+
+	amdTaskBegin(d, 0, 0, t);
+	child = fork();
+	if (child == 0) {
+		amdTaskEnd(d); /* must go to the child's own page */
+		_exit(access("/dev/shm/uprof.0", F_OK) == 0);
+	}
+	/* the child's exit handler waits (launch mode) for a profiler: take its page */
+	for (int i = 0; i < 200; i++) {
+		if (smp_page_open(&page, child, "test-session", 7) == 0)
+			break;
+		page = NULL;
+		usleep(5000);
+	}
+	CHECK(page, "the child made no page of its own");
+	for (int i = 0; i < 200 && g.n == 0; i++) {
+		smp_page_sync_clock(page);
+		smp_page_drain(page, false, on_rec, &g);
+		usleep(2000);
+	}
+	CHECK(g.n == 1 && g.r[0].kind == UPROF_REC_TASK_END && g.r[0].tid == (uint32_t)child,
+	      "child's page: %d records", g.n);
+	smp_page_close(page);
+	waitpid(child, &status, 0);
+	g.n = 0;
+	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "parent's page");
+	smp_page_drain(page, false, on_rec, &g);
+	CHECK(g.n == 1 && g.r[0].kind == UPROF_REC_TASK_BEGIN, "parent's page got %d", g.n);
+	smp_page_close(page);
+}
+
+/* ---- tests ---- */
+
+static void test_gate_closes_without_session(void **state)
+{
+	(void)state;
+	in_child(gate_off_without_session, NULL, NULL);
+}
+
+static void test_gate_closes_when_disabled(void **state)
+{
+	(void)state;
+	in_child(gate_off_when_disabled, "AMDUPROF_INSTRUMENT_ENABLE=0",
+		 "UPROF_SESSION=test-session");
+}
+
+static void test_records_round_trip(void **state)
+{
+	(void)state;
+	in_child(records_round_trip, "UPROF_SESSION=test-session", NULL);
+}
+
+static void test_full_ring(void **state)
+{
+	(void)state;
+	in_child(full_ring_counts_and_flags_gap, "UPROF_SESSION=test-session", NULL);
+}
+
+static void test_fork(void **state)
+{
+	(void)state;
+	in_child(fork_child_gets_own_page, "UPROF_SESSION=test-session", NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gate_closes_without_session),
+		cmocka_unit_test(test_gate_closes_when_disabled),
+		cmocka_unit_test(test_records_round_trip),
+		cmocka_unit_test(test_full_ring),
+		cmocka_unit_test(test_fork),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
