@@ -60,6 +60,7 @@ trap 'rm -rf "$TMP"' EXIT
 # Snapshot uprof (and the configs it finds relative to its own path) so a
 # concurrent rebuild of build/bin/uprof cannot break or change a run midway.
 if [[ -z ${UPROF_NO_SNAPSHOT:-} && -d $(dirname "$UPROF")/../share/uprof ]]; then
+	UPROF_BUILT=$(stat -c %y "$UPROF" | cut -d. -f1)
 	mkdir -p "$TMP/snap/bin" "$TMP/snap/share"
 	cp "$UPROF" "$TMP/snap/bin/uprof"
 	cp -r "$(dirname "$UPROF")/../share/uprof" "$TMP/snap/share/"
@@ -223,7 +224,7 @@ D_LOST=$(($(ini_get "$C_SESSION/session.ini" lost_samples) + $(ini_get "$D_SESSI
 
 echo
 echo "uprof vs perf: $(date '+%Y-%m-%d %H:%M'), mode=$MODE, $(nproc) CPUs, kernel $(uname -r), $("$PERF" --version), uprof $("$UPROF" --version 2>&1 | head -n1 | sed 's/^uprof //')"
-echo "uprof binary: $(stat -c %y "$ROOT/build/bin/uprof" 2>/dev/null | cut -d. -f1) build (snapshot); loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)$(pgrep -f 'fuzz_' >/dev/null 2>&1 && echo '  (fuzzers were running: numbers are noisy)' || true)"
+echo "uprof binary: ${UPROF_BUILT:-$(stat -c %y "$UPROF" | cut -d. -f1)} build ($(ldd "$UPROF" | grep -c '=>') shared libs); loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)$(pgrep -f 'fuzz_' >/dev/null 2>&1 && echo '  (fuzzers were running: numbers are noisy)' || true)"
 echo
 echo "| benchmark | runs | bare med / min (s) | uprof med / min (s) | perf med / min (s) | uprof/perf med (min) | goal |"
 echo "|---|---:|---:|---:|---:|---:|---|"

@@ -423,9 +423,9 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	in->collector_pid = (int)getpid();
 	in->attached = st->attach;
 	in->status = SES_STATUS_RUNNING;
+	snprintf(in->callgraph_mode, sizeof(in->callgraph_mode), "%s",
+		 pmc_callgraph_mode_name(st->cg.mode)); /* "none" without stacks */
 	if (st->cg.mode != PMC_CG_NONE) {
-		snprintf(in->callgraph_mode, sizeof(in->callgraph_mode), "%s",
-			 pmc_callgraph_mode_name(st->cg.mode));
 		snprintf(in->callgraph_scope, sizeof(in->callgraph_scope), "%s",
 			 pmc_callgraph_scope_name(st->cg.scope));
 		in->callgraph_depth = st->cg.depth;

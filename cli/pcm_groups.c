@@ -311,9 +311,10 @@ static double idle_value(const struct lookup_ctx *x)
 
 	if (x->st->target.pid > 0 || !x->idle)
 		return 0;
+	/* /proc/stat counts in ticks: a CPU may seem idle a little longer than the interval */
 	for (int c = pmc_cpus_next(cpus, 0); c >= 0; c = pmc_cpus_next(cpus, c + 1))
 		if (pmc_cpus_has(&x->st->target.cpus, c))
-			sum += (double)x->idle[c];
+			sum += fmin((double)x->idle[c], (double)x->elapsed_ns);
 	return sum;
 }
 

@@ -109,13 +109,14 @@ static void free_counts(struct pcm_state *st)
 	free(st->idle_cur);
 }
 
-/* Read counters, then the clock and idle times, into cur; 0 or -errno. (Clock after the
- * counters: a delay between the two then lowers a rate rather than pushing it past 100%.) */
+/* Read counters and idle times into cur, stamped with the middle of the reading; 0 or
+ * -errno. */
 static int sample(struct pcm_state *st)
 {
+	int64_t before = cli_now_ns(CLOCK_MONOTONIC);
 	int ret = pmc_evlist_read(st->evl, st->cur);
 
-	st->t_cur = cli_now_ns(CLOCK_MONOTONIC);
+	st->t_cur = before + (cli_now_ns(CLOCK_MONOTONIC) - before) / 2;
 	if (st->target.pid <= 0)
 		pmc_procstat_idle(st->idle_cur, PMC_MAX_CPUS);
 	return ret;

@@ -40,3 +40,10 @@ $(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c cli/cl
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c -linih -lm
 fuzz: $(FUZZ_BINS)
+
+# call stacks: callchain, user registers and stack copies in samples; the --call-graph spec
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_callchain
+$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c
+fuzz: $(FUZZ_BINS)

@@ -287,7 +287,8 @@ struct pmc_event {
 	char pmu[32];	     /* PMU that must exist: "cpu", "amd_l3", "software", "ibs_op" */
 	enum pmc_event_kind kind;
 	struct perf_event_attr attr;
-	uint64_t interval;   /* sampling period from interval=; 0 when not given */
+	uint64_t interval;   /* sampling period from interval= (events; the timer: ns, from
+				ms, default 1 ms); 0 when not given */
 	uint64_t frequency;  /* frequency= (Hz); 0 when not given */
 	bool call_graph;     /* call-graph key given */
 	uint16_t code;	     /* core events: the 12-bit event select */
@@ -307,7 +308,10 @@ struct pmc_event {
  * @pmus (may be NULL) has one, AMD's layout otherwise (event 0-7,32-35; umask 8-15;
  * edge 18; inv 23; cmask 24-31), and type PERF_TYPE_RAW unless sysfs says otherwise.
  * 0, or -EINVAL (@err says what and where: "column N: ..."), -ENOENT (unknown event
- * name or PMU: @err names it), -ERANGE (a value out of range).
+ * name, or a PMU without that events/ alias: @err names it), -ERANGE (a value out of
+ * range), -ENODEV (the spec names a PMU @pmus lacks, e.g. amd_l3/.../ or ibs-op with
+ * no ibs_op: @err is pmc_event_require's message). Core events parse without a cpu PMU;
+ * check them with pmc_event_require() before opening.
  */
 int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus,
 		    struct pmc_event *ev, char *err, size_t errlen);
@@ -332,7 +336,8 @@ void pmc_event_sample_attr(const struct pmc_event *ev, bool user_only,
  * (enable_on_exec when @task), inherit when @task. */
 void pmc_event_count_attr(const struct pmc_event *ev, bool task, struct perf_event_attr *attr);
 
-/* Report column label: "RETIRED_INST (PMCx0C0)", "PMCx0C4", "task-clock". */
+/* Report column label (uProf's "NAME (PMCx0NN)"): "RETIRED_INST (PMCx0C0)", "PMCx0C4",
+ * "task-clock", "amd_l3/event=0x04,umask=0xff/". */
 void pmc_event_label(const struct pmc_event *ev, char *buf, size_t len);
 
 /* Every non-zero field of @attr as "type=4,config=0xc0,disabled=1,...". Returns the

@@ -112,7 +112,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 	uint64_t *slot = rpt_hash_slot(&st->frame_index, fr->module, fr->addr, 0);
 	const char *inl[MAX_INLINE];
 	struct rpt_sym sym;
-	const char *path;
+	const char *path, *name;
 	int ninl = 0;
 	long fid;
 	char buf[1024];
@@ -126,7 +126,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 	}
 	*first = st->nfpool;
 	if (fr->module == RPT_FRAME_MARK) {
-		const char *name = intern(st, mark_names[fr->addr < 3 ? fr->addr : 2]);
+		name = intern(st, mark_names[fr->addr < 3 ? fr->addr : 2]);
 
 		fid = name ? func_for(st, -1, name, name, RPT_CF_MARK) : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
@@ -156,7 +156,9 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
 			return -ENOMEM;
 	}
-	fid = func_for(st, (int)fr->module, sym.name, sym.name, RPT_CF_FUNCTION);
+	/* one pool for every name (symtab's, kallsyms', ours): equal names, equal pointers */
+	name = intern(st, sym.name);
+	fid = name ? func_for(st, (int)fr->module, name, name, RPT_CF_FUNCTION) : -ENOMEM;
 	if (fid < 0 || fpool_push(st, (uint32_t)fid))
 		return -ENOMEM;
 done:

@@ -27,7 +27,8 @@
 
 struct node {
 	uint32_t parent;
-	int64_t key; /* a function id, or -1 - proc for a process, or -2^40 for "all" */
+	int64_t key; /* a function's name (interned: equal names merge, as in the folded file),
+		      * -1 - proc for a process, or -2^40 for "all" */
 	uint64_t count;
 	uint64_t x;  /* samples to the left of it, at its depth */
 	uint32_t depth;
@@ -108,8 +109,8 @@ static int build(const struct rpt *r, struct tree *t)
 			t->v[node].count += s->count;
 			if (!k)
 				break;
-			node = child(t, (uint32_t)node, v[k - 1], st->funcs[v[k - 1]].name,
-				     func_kind(&st->funcs[v[k - 1]]));
+			node = child(t, (uint32_t)node, (int64_t)(uintptr_t)st->funcs[v[k - 1]].name,
+				     st->funcs[v[k - 1]].name, func_kind(&st->funcs[v[k - 1]]));
 		}
 		if (node < 0)
 			return -ENOMEM;

@@ -337,8 +337,10 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	o.sf = calloc(st->nsyms ? st->nsyms : 1, sizeof(*o.sf));
 	if (!spans || !o.sf)
 		goto out;
-	memcpy(spans, st->spans, sizeof(*spans) * st->nspans);
-	qsort(spans, st->nspans, sizeof(*spans), cmp_span);
+	if (st->nspans) {
+		memcpy(spans, st->spans, sizeof(*spans) * st->nspans);
+		qsort(spans, st->nspans, sizeof(*spans), cmp_span);
+	}
 	for (size_t i = 0; i < st->nsamples; i++) /* no negative times: start at the first */
 		if (st->samples[i].time < o.base || !o.base)
 			o.base = st->samples[i].time;

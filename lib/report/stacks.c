@@ -322,7 +322,8 @@ static int cmp_ssample(const void *a, const void *b)
 
 void rpt_stacks_finish(struct rpt_stacks *st)
 {
-	qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
+	if (st->nsamples)
+		qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
 }
 
 static size_t lower(const struct rpt_stacks *st, uint32_t tid, uint64_t t)

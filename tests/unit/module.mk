@@ -44,3 +44,9 @@ $(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
+$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) \
+		$(BUILD)/targets/callgraph_fp
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
+		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_callgraph

@@ -166,7 +166,7 @@ def cmd_svg(a):
             if prefix[path[nd]] != nd[2]:
                 sys.exit("frame %s: %d samples in the svg, %d in the folded file"
                          % (";".join(path[nd]), nd[2], prefix[path[nd]]))
-    print("svg ok: %d frames" % len(nodes))
+    print("# svg ok: %d frames" % len(nodes))
 
 
 def load_trace(p):
@@ -213,7 +213,7 @@ def cmd_trace(a):
             sys.exit("stack frame without a name")
     if samples != int(a[1]):
         sys.exit("%d sample events, expected %s" % (samples, a[1]))
-    print("trace ok: %d events, %d samples, %d tracks" % (len(ev), samples, len(last)))
+    print("# trace ok: %d events, %d samples, %d tracks" % (len(ev), samples, len(last)))
 
 
 def cmd_trace_tasks(a):
@@ -230,7 +230,7 @@ def cmd_trace_tasks(a):
         if (o["pid"], o["tid"]) != (i["pid"], i["tid"]) or not (
                 o["ts"] <= i["ts"] and i["ts"] + i["dur"] <= o["ts"] + o["dur"] + 1e-3):
             sys.exit("Inner is not inside Outer on one track")
-    print("tasks ok: %d slices" % len(xs))
+    print("# tasks ok: %d slices" % len(xs))
 
 
 def cmd_corrupt(a):
