@@ -24,6 +24,10 @@ static void collect_help(void)
 	       "Run <program> (or attach to running processes) and sample where it spends\n"
 	       "CPU time. Everything after the program name is passed to it. Writes a session\n"
 	       "directory for 'uprof report'.\n\n"
+	       "  -e, --event <spec>     sample this event instead of the config's (repeatable):\n"
+	       "                         event=NAME|pmcxNNN|timer[,interval=N][,umask=..][,user=..]\n"
+	       "                         [,os=..], a uProf name (RETIRED_INST), a perf software\n"
+	       "                         event (page-faults); 'uprof info --list predefined-events'\n"
 	       "  -p, --pid <pids>       attach to these running processes (comma list): all\n"
 	       "                         their threads, and what they start later; they run on\n"
 	       "                         untouched when collection ends (-d or Ctrl-C)\n"
@@ -68,6 +72,7 @@ static const struct option collect_options[] = {
 	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
 	{ "terminate", no_argument, NULL, 'b' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
@@ -137,10 +142,15 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:hg", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hg", collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
+		case 'e':
+			if (st->nspecs >= SES_MAX_EVENTS)
+				return cli_error(EXIT_USAGE, CMD, "at most %d -e events", SES_MAX_EVENTS);
+			st->specs[st->nspecs++] = optarg;
+			break;
 		case 'p':
 		case OPT_TID:
 			ret = collect_attach_parse(st, optarg, c == OPT_TID);
@@ -310,6 +320,7 @@ static int make_session_dir(struct collect_state *st)
 {
 	const char *out = st->outdir ? st->outdir : ".";
 	const char *base = strrchr(st->prog_path, '/');
+	const char *label = st->custom ? "Custom" : st->config.label; /* uProf's labels */
 	char stamp[64], absout[PATH_MAX];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -329,9 +340,9 @@ static int make_session_dir(struct collect_state *st)
 	base = base ? base + 1 : st->prog_path;
 	for (int n = 1; n < 100; n++) {
 		int len = n == 1 ? snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%s-%s_%s", absout, base, st->config.label, stamp)
+					    "%s/uprof-%s-%s_%s", absout, base, label, stamp)
 				 : snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%s-%s_%s-%d", absout, base, st->config.label,
+					    "%s/uprof-%s-%s_%s-%d", absout, base, label,
 					    stamp, n);
 		if (len >= (int)sizeof(st->session_dir))
 			return cli_error(1, CMD, "output path too long");
@@ -385,14 +396,13 @@ static void attach_details(struct collect_state *st)
 static void fill_info(struct collect_state *st, int argc, char **argv)
 {
 	struct ses_info *in = &st->info;
-	struct ses_event *ev = &in->events[0];
 	char cmd[SES_STR];
 
 	memset(in, 0, sizeof(*in));
 	in->format_version = SES_FORMAT_VERSION;
 	snprintf(in->uprof_version, sizeof(in->uprof_version), "%s", UPROF_VERSION);
 	snprintf(in->config, sizeof(in->config), "%s", st->config.name);
-	snprintf(in->label, sizeof(in->label), "%s", st->config.label);
+	snprintf(in->label, sizeof(in->label), "%s", st->custom ? "Custom" : st->config.label);
 	snprintf(in->description, sizeof(in->description), "%s", st->config.description);
 	join_args(cmd, sizeof(cmd), argv);
 	snprintf(in->command, sizeof(in->command), "uprof %s", cmd);
@@ -412,13 +422,7 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	cli_system_facts(in->host, sizeof(in->host), in->cpu_model, sizeof(in->cpu_model),
 			 in->kernel, sizeof(in->kernel), in->os, sizeof(in->os));
 	in->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	in->nevents = 1;
-	snprintf(ev->name, sizeof(ev->name), "%s", pmc_attr_name(&st->attrs[COLLECT_TIMER]));
-	ev->type = st->attrs[COLLECT_TIMER].type;
-	ev->config = st->attrs[COLLECT_TIMER].config;
-	ev->period = st->attrs[COLLECT_TIMER].sample_period;
-	ev->exclude_kernel = st->attrs[COLLECT_TIMER].exclude_kernel;
-	ev->exclude_user = st->attrs[COLLECT_TIMER].exclude_user;
+	collect_events_info(st);
 	in->exit_code = -1;
 	in->collector_pid = (int)getpid();
 	in->attached = st->attach;
@@ -443,15 +447,18 @@ void collect_callgraph_attr(struct collect_state *st)
 		cli_warn(CMD, "call-graph depth %d is more than kernel.perf_event_max_stack (%d): "
 			      "frame-pointer stacks keep %d frames",
 			 st->cg.depth, kmax, kmax);
-	pmc_callgraph_attr(&st->cg, kmax, &st->attrs[COLLECT_TIMER]);
+	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
+		pmc_callgraph_attr(&st->cg, kmax, &st->attrs[i]);
 	/* perf's unwinder reads .eh_frame_hdr through the mappings of read-only segments:
 	 * record data mappings too (perf record does with --call-graph dwarf) */
 	if (st->cg.mode == PMC_CG_DWARF)
 		st->attrs[COLLECT_TRACKING].mmap_data = 1;
 }
 
-static int explain_open_error(struct collect_state *st, int err)
+static int explain_open_error(struct collect_state *st, int err, int failed)
 {
+	const char *name = st->event_names[failed > 0 && failed < st->nattrs ? failed : COLLECT_TIMER];
+
 	switch (-err) {
 	case EACCES:
 	case EPERM:
@@ -462,8 +469,9 @@ static int explain_open_error(struct collect_state *st, int err)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return cli_error(1, CMD, "the %s event is not supported by this kernel (%s)",
-				 pmc_attr_name(&st->attrs[COLLECT_TIMER]), strerror(-err));
+		return cli_error(1, CMD, "the %s event is not supported here (%s); see "
+					 "'uprof info --system'",
+				 name, strerror(-err));
 	case EMFILE:
 		return cli_error(1, CMD, "too many open files; raise 'ulimit -n'");
 	case ENOMEM:
@@ -472,8 +480,7 @@ static int explain_open_error(struct collect_state *st, int err)
 				 "kernel.perf_event_mlock_kb",
 				 strerror(-err));
 	default:
-		return cli_error(1, CMD, "cannot open the %s event: %s", pmc_attr_name(&st->attrs[COLLECT_TIMER]),
-				 strerror(-err));
+		return cli_error(1, CMD, "cannot open the %s event: %s", name, strerror(-err));
 	}
 }
 
@@ -484,22 +491,17 @@ static int open_events(struct collect_state *st)
 	struct smp_opts opts = { .mmap_pages = st->mmap_pages };
 	int failed, ret;
 
-	pmc_tracking_attr(&st->attrs[COLLECT_TRACKING]);
-	pmc_timer_attr(&st->attrs[COLLECT_TIMER], st->period_ns, st->config.user_only);
-	collect_callgraph_attr(st);
-	for (int i = 0; i < COLLECT_NATTRS; i++)
-		st->attrs[i].inherit = !st->no_inherit;
-	/* --start-paused: the timer stays off until the program's first resume */
-	st->attrs[COLLECT_TIMER].enable_on_exec = !st->start_paused;
-	ret = smp_open(&st->smp, st->attrs, COLLECT_NATTRS, st->child.pid, &opts, &failed);
+	collect_events_build(st, true);
+	ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
 	if ((ret == -EACCES || ret == -EPERM) && !st->attrs[COLLECT_TIMER].exclude_kernel) {
-		st->attrs[COLLECT_TIMER].exclude_kernel = 1;
-		ret = smp_open(&st->smp, st->attrs, COLLECT_NATTRS, st->child.pid, &opts, &failed);
+		for (int i = COLLECT_TIMER; i < st->nattrs; i++)
+			st->attrs[i].exclude_kernel = 1;
+		ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
 		if (!ret)
 			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
 				      "user code only");
 	}
-	return ret ? explain_open_error(st, ret) : -1;
+	return ret ? explain_open_error(st, ret, failed) : -1;
 }
 
 static int start(struct collect_state *st, int argc, char **argv)
@@ -542,10 +544,10 @@ static int start(struct collect_state *st, int argc, char **argv)
 				strerror(errno));
 		goto fail;
 	}
-	for (int k = 0; k < COLLECT_NATTRS; k++) {
-		/* with stacks the sampling attr goes first: perf script sets up callchain
+	for (int k = 0; k < st->nattrs; k++) {
+		/* with stacks the sampling attrs go first: perf script sets up callchain
 		 * handling from the first attr of each event type only */
-		int i = st->cg.mode != PMC_CG_NONE ? COLLECT_NATTRS - 1 - k : k;
+		int i = st->cg.mode == PMC_CG_NONE ? k : k + 1 < st->nattrs ? k + 1 : 0;
 
 		ids = smp_ids(st->smp, i, &nids);
 		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
@@ -588,6 +590,8 @@ int cmd_collect(int argc, char **argv)
 	ret = parse_options(&st, argc, argv);
 	if (ret < 0)
 		ret = load_config(&st);
+	if (ret < 0)
+		ret = collect_events_prepare(&st);
 	if (ret < 0 && st.workdir) {
 		struct stat sb;
 

@@ -11,7 +11,10 @@
 #include <limits.h>
 #include <signal.h>
 
-enum { COLLECT_TRACKING, COLLECT_TIMER, COLLECT_NATTRS };
+/* attrs[0] is the tracking event; attrs[1..nattrs-1] the sampling events, the first of
+ * which (COLLECT_TIMER) sorts the report. */
+enum { COLLECT_TRACKING, COLLECT_TIMER };
+#define COLLECT_MAX_ATTRS (1 + SES_MAX_EVENTS)
 
 struct collect_pages; /* collect_pages.c */
 
@@ -44,7 +47,12 @@ struct collect_state {
 	uint64_t period_ns;
 	char prog_path[PATH_MAX];
 	char session_dir[PATH_MAX];
-	struct perf_event_attr attrs[2]; /* [COLLECT_TRACKING], [COLLECT_TIMER] */
+	struct perf_event_attr attrs[COLLECT_MAX_ATTRS];
+	int nattrs;
+	char event_names[COLLECT_MAX_ATTRS][64]; /* as report shows them */
+	const char *specs[SES_MAX_EVENTS];	/* -e, in order */
+	int nspecs;
+	bool custom;				/* events from -e: the "Custom" label */
 
 	/* run */
 	struct ses_info info;
@@ -64,6 +72,20 @@ struct collect_state {
 
 /* collect.c: add the call-stack bits of st->cg to the timer attr (launch and attach). */
 void collect_callgraph_attr(struct collect_state *st);
+
+/*
+ * collect_events.c: which events to sample. -e specs, else the config's [event.N], else
+ * the timer; each parsed and checked against the PMUs present before anything starts,
+ * so a missing PMU fails with one message and leaves no session behind. Returns -1 to
+ * go on, or an exit code.
+ */
+int collect_events_prepare(struct collect_state *st);
+/* Fill attrs[] for a launch (@enable_on_exec) or an attach. */
+void collect_events_build(struct collect_state *st, bool enable_on_exec);
+/* The sampling events on or off (pause/resume), leaving the tracking event alone. */
+void collect_events_enable(struct collect_state *st, bool on);
+/* session.ini's [event.N] sections. */
+void collect_events_info(struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

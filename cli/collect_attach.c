@@ -186,14 +186,8 @@ int collect_attach_open(struct collect_state *st)
 
 	if (!done)
 		return cli_error(1, CMD, "out of memory");
-	pmc_tracking_attr(&st->attrs[COLLECT_TRACKING]);
-	pmc_timer_attr(&st->attrs[COLLECT_TIMER], st->period_ns, st->config.user_only);
-	collect_callgraph_attr(st);
-	for (int i = 0; i < COLLECT_NATTRS; i++) {
-		st->attrs[i].inherit = !st->no_inherit;
-		st->attrs[i].enable_on_exec = 0; /* enabled by us once everything is open */
-	}
-	ret = smp_new(&st->smp, st->attrs, COLLECT_NATTRS, &opts);
+	collect_events_build(st, false); /* enabled by us once everything is open */
+	ret = smp_new(&st->smp, st->attrs, st->nattrs, &opts);
 	for (int round = 0; !ret && round < RESCANS; round++) {
 		int added = 0;
 

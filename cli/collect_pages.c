@@ -85,7 +85,7 @@ static void apply(struct collect_pages *c, struct page_worker *w, const struct p
 	if (ev->time >= c->last_toggle) {
 		c->last_toggle = ev->time;
 		if (ev->paused != c->kernel_paused) {
-			smp_set_enabled(c->st->smp, COLLECT_TIMER, !ev->paused);
+			collect_events_enable(c->st, !ev->paused);
 			c->kernel_paused = ev->paused;
 		}
 	}

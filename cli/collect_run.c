@@ -282,11 +282,11 @@ static int start_attached(struct collect_state *st)
 	ses_info_write(st->session_dir, &st->info);
 	smp_set_enabled(st->smp, COLLECT_TRACKING, true);
 	if (!st->start_paused)
-		smp_set_enabled(st->smp, COLLECT_TIMER, true);
+		collect_events_enable(st, true);
 	collect_pages_adopt_attached(st);
 	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, attached to pid %d%s\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
-		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6,
+		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
 		stacks_desc(st, cg, sizeof(cg)), (int)st->attach_pids[0],
 		st->nattach > 1 ? " and others" : "");
 	return 0;
@@ -325,7 +325,7 @@ int collect_run(struct collect_state *st)
 	}
 	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, target pid %d\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
-		pmc_attr_name(&st->attrs[COLLECT_TIMER]), (double)st->period_ns / 1e6,
+		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
 		stacks_desc(st, cg, sizeof(cg)), st->child.pid);
 run:
 	loop(st, start_mono);

@@ -46,25 +46,36 @@ static int add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
 	return 0;
 }
 
+int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc)
+{
+	struct rpt_world *w = &r->world;
+	struct rpt_sym sym;
+	uint64_t *slot;
+
+	if (module == RPT_MODULE_KERNEL)
+		rpt_symtab_lookup_kernel(r->symtab, addr, &sym);
+	else
+		rpt_symtab_lookup(r->symtab, w->modules[module].path, addr, &sym);
+	*func = func_for(r, module, sym.name);
+	if (*func < 0)
+		return *func;
+	slot = rpt_hash_find(&w->pid_index, (uint32_t)w->threads[thread].pid, 0, 0);
+	if (!slot)
+		return -EINVAL;
+	*proc = (int)(*slot - 1);
+	return 0;
+}
+
 static int tally(struct rpt *r, const struct rpt_hent *e)
 {
 	struct rpt_world *w = &r->world;
-	int thread = (int)e->a, module = (int)e->b, func, proc;
+	int thread = (int)e->a, module = (int)e->b, func, proc, ret;
 	struct rpt_thread *t = &w->threads[thread];
-	struct rpt_sym sym;
-	uint64_t n = e->val, *slot;
+	uint64_t n = e->val;
 
-	if (module == RPT_MODULE_KERNEL)
-		rpt_symtab_lookup_kernel(r->symtab, e->c, &sym);
-	else
-		rpt_symtab_lookup(r->symtab, w->modules[module].path, e->c, &sym);
-	func = func_for(r, module, sym.name);
-	if (func < 0)
-		return func;
-	slot = rpt_hash_find(&w->pid_index, (uint32_t)t->pid, 0, 0);
-	if (!slot)
-		return -EINVAL;
-	proc = (int)(*slot - 1);
+	ret = rpt_resolve(r, thread, module, e->c, &func, &proc);
+	if (ret)
+		return ret;
 	r->funcs[func].samples += n;
 	w->modules[module].samples += n;
 	t->samples += n;
@@ -87,7 +98,7 @@ int rpt_aggregate(struct rpt *r)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return rpt_events_aggregate(r);
 }
 
 static int cmp_sorted(const void *a, const void *b)

@@ -92,6 +92,39 @@ static void write_execution(const struct rpt *r, FILE *f)
 	kv(f, "Report Command", r->opts.report_command ? r->opts.report_command : "uprof report");
 }
 
+/* uProf's two tables: the timer under TBP Events, every other event under PMC Events. */
+static void write_events(const struct rpt *r, FILE *f)
+{
+	const struct ses_info *in = &r->info;
+	bool timer = !in->nevents, pmc = false;
+
+	for (int i = 0; i < in->nevents; i++)
+		timer |= !strcmp(in->events[i].name, "CPU_TIME"), pmc |= strcmp(in->events[i].name, "CPU_TIME") != 0;
+	if (timer) {
+		fprintf(f, "TBP Events:,Name,Interval,Description\n");
+		for (int i = 0; i < in->nevents || (!in->nevents && !i); i++) {
+			if (in->nevents && strcmp(in->events[i].name, "CPU_TIME"))
+				continue;
+			fprintf(f, ",\"CPU_TIME\",\"%.3f milliseconds\",\"CPU Time is the time in which "
+				   "the CPU core is executing the code.\"\n",
+				in->nevents ? (double)in->events[i].period / 1e6 : 1.0);
+		}
+	}
+	if (!pmc)
+		return;
+	fprintf(f, "PMC Events:,Name,Interval,Config,User,OS\n");
+	for (int i = 0; i < in->nevents; i++) {
+		const struct ses_event *e = &in->events[i];
+
+		if (!strcmp(e->name, "CPU_TIME"))
+			continue;
+		fprintf(f, ",");
+		quoted(f, e->name);
+		fprintf(f, ",%" PRIu64 ",0x%" PRIx64 ",%s,%s\n", e->period, e->config,
+			e->exclude_user ? "False" : "True", e->exclude_kernel ? "False" : "True");
+	}
+}
+
 static void write_details(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
@@ -116,9 +149,8 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	kv(f, "Session Status", ses_status_name(in->status));
-	fprintf(f, "\nMONITORED EVENTS\nTBP Events:,Name,Interval,Description\n");
-	fprintf(f, ",\"%s\",\"%.3f milliseconds\",\"CPU Time is the time in which the CPU core is "
-		   "executing the code.\"\n", ev->name[0] ? ev->name : "CPU_TIME", s.period_s * 1e3);
+	fprintf(f, "\nMONITORED EVENTS\n");
+	write_events(r, f);
 	fprintf(f, "\nSAMPLING\n");
 	kvf(f, "Event Used", "cpu-clock (software timer, %s)",
 	    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
@@ -180,27 +212,45 @@ static int limit(const struct rpt *r, int n)
 	return r->opts.cutoff > 0 && n > r->opts.cutoff ? r->opts.cutoff : n;
 }
 
-static void func_row(const struct rpt *r, FILE *f, int func, uint64_t samples)
+/* A section's column header: @lead, the value columns, @tail. */
+static void header(const struct rpt *r, FILE *f, const char *lead, const char *tail)
+{
+	fputs(lead, f);
+	rpt_events_header(r, f);
+	fputs(tail, f);
+	fputc('\n', f);
+}
+
+/* Rows: the name cell(s), then the values of (kind, owner, item). */
+static void func_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int func,
+		     uint64_t samples)
 {
 	quoted(f, r->funcs[func].name);
-	fprintf(f, ",%.4f,", secs(r, samples));
+	rpt_events_cells(r, f, kind, owner, (uint32_t)func, samples);
+	fputc(',', f);
 	quoted(f, r->world.modules[r->funcs[func].module].path);
 	fputc('\n', f);
 }
 
-static void named_row(FILE *f, const char *name, double s)
+static void named_row(const struct rpt *r, FILE *f, const char *name, int kind, uint32_t owner,
+		      int item, uint64_t samples)
 {
 	quoted(f, name);
-	fprintf(f, ",%.4f\n", s);
+	rpt_events_cells(r, f, kind, owner, (uint32_t)item, samples);
+	fputc('\n', f);
 }
 
-static void thread_row(const struct rpt *r, FILE *f, int thread, uint64_t samples)
+static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int thread,
+		       uint64_t samples)
 {
 	char name[96];
 
+	(void)kind, (void)owner;
 	rpt_thread_name(r, thread, name, sizeof(name));
 	quoted(f, name);
-	fprintf(f, ",\"%d\",%.4f\n", r->world.threads[thread].tid, secs(r, samples));
+	fprintf(f, ",\"%d\"", r->world.threads[thread].tid);
+	rpt_events_cells(r, f, RPT_K_THREAD, 0, (uint32_t)thread, samples);
+	fputc('\n', f);
 }
 
 #define TASK_HEADER "DOMAIN,TASK,TASK COUNT,ELAPSED TIME(seconds)," EVENT "\n"
@@ -264,31 +314,25 @@ static int write_top(const struct rpt *r, FILE *f)
 		return -ENOMEM;
 	max = max < total ? max : total;
 	title(r, f, "FUNCTIONS");
-	fprintf(f, "FUNCTION," EVENT ",Module\n");
+	header(r, f, "FUNCTION,", ",Module");
 	n = rpt_rows(r, RPT_FUNCTIONS, rows, max);
-	for (int i = 0; i < n; i++) {
-		quoted(f, rows[i].name);
-		fprintf(f, ",%.4f,", rows[i].seconds);
-		quoted(f, rows[i].module);
-		fputc('\n', f);
-	}
+	for (int i = 0; i < n; i++)
+		func_row(r, f, RPT_K_FUNC, 0, rows[i].item, rows[i].samples);
 	title(r, f, "PROCESSES");
-	fprintf(f, "PROCESS," EVENT "\n");
+	header(r, f, "PROCESS,", "");
 	n = rpt_rows(r, RPT_PROCESSES, rows, max);
 	for (int i = 0; i < n; i++)
-		named_row(f, rows[i].name, rows[i].seconds);
+		named_row(r, f, rows[i].name, RPT_K_PROC, 0, rows[i].item, rows[i].samples);
 	title(r, f, "MODULES");
-	fprintf(f, "MODULE," EVENT "\n");
+	header(r, f, "MODULE,", "");
 	n = rpt_rows(r, RPT_MODULES, rows, max);
 	for (int i = 0; i < n; i++)
-		named_row(f, rows[i].name, rows[i].seconds);
+		named_row(r, f, rows[i].name, RPT_K_MOD, 0, rows[i].item, rows[i].samples);
 	title(r, f, "THREADS");
-	fprintf(f, "THREAD,THREAD ID," EVENT "\n");
+	header(r, f, "THREAD,THREAD ID,", "");
 	n = rpt_rows(r, RPT_THREADS, rows, max);
-	for (int i = 0; i < n; i++) {
-		quoted(f, rows[i].name);
-		fprintf(f, ",\"%d\",%.4f\n", rows[i].id, rows[i].seconds);
-	}
+	for (int i = 0; i < n; i++)
+		thread_row(r, f, RPT_K_THREAD, 0, rows[i].item, rows[i].samples);
 	free(rows);
 	if (r->has_tasks) {
 		rows = malloc(sizeof(*rows) * (size_t)(r->nitems ? r->nitems : 1));
@@ -305,9 +349,11 @@ static int write_top(const struct rpt *r, FILE *f)
 	return 0;
 }
 
-/* One block of "(owner, item) -> samples" rows from @h, printed by @row. */
+/* One block of "(owner, item) -> samples" rows from @h, printed by @row; @kind names
+ * the further events' tally of the same rows. */
 static int write_tally(const struct rpt *r, FILE *f, const struct rpt_hash *h, int owner,
-		       void (*row)(const struct rpt *, FILE *, int, uint64_t))
+		       int kind,
+		       void (*row)(const struct rpt *, FILE *, int, uint32_t, int, uint64_t))
 {
 	struct rpt_sorted *v;
 	int n = rpt_collect(h, (uint64_t)owner, &v);
@@ -315,14 +361,15 @@ static int write_tally(const struct rpt *r, FILE *f, const struct rpt_hash *h, i
 	if (n < 0)
 		return n;
 	for (int i = 0; i < limit(r, n); i++)
-		row(r, f, v[i].item, v[i].samples);
+		row(r, f, kind, (uint32_t)owner, v[i].item, v[i].samples);
 	free(v);
 	return 0;
 }
 
-static void module_row(const struct rpt *r, FILE *f, int module, uint64_t samples)
+static void module_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int module,
+		       uint64_t samples)
 {
-	named_row(f, r->world.modules[module].path, secs(r, samples));
+	named_row(r, f, r->world.modules[module].path, kind, owner, module, samples);
 }
 
 static int write_process_block(const struct rpt *r, FILE *f, int proc)
@@ -334,7 +381,7 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 
 	rpt_process_name(r, proc, name, sizeof(name));
 	fprintf(f, "\n\nPROFILE REPORT FOR PROCESS - %s\n", name);
-	fprintf(f, "\nTHREAD SUMMARY\nTHREAD,THREAD ID," EVENT "\n");
+	header(r, f, "\nTHREAD SUMMARY\nTHREAD,THREAD ID,", "");
 	v = malloc(sizeof(*v) * (size_t)(w->nthreads ? w->nthreads : 1));
 	if (!v)
 		return -ENOMEM;
@@ -348,13 +395,13 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 			v[j] = v[j - 1], v[j - 1] = t;
 		}
 	for (int i = 0; i < limit(r, k); i++)
-		thread_row(r, f, v[i].item, v[i].samples);
+		thread_row(r, f, RPT_K_THREAD, 0, v[i].item, v[i].samples);
 	free(v);
-	fprintf(f, "\nMODULE SUMMARY\nMODULE," EVENT "\n");
-	n = write_tally(r, f, &r->proc_module, proc, module_row);
-	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
+	header(r, f, "\nMODULE SUMMARY\nMODULE,", "");
+	n = write_tally(r, f, &r->proc_module, proc, RPT_K_PROC_MOD, module_row);
+	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
 	if (!n)
-		n = write_tally(r, f, &r->proc_func, proc, func_row);
+		n = write_tally(r, f, &r->proc_func, proc, RPT_K_PROC_FUNC, func_row);
 	if (!n)
 		n = write_task_summary(r, f, &r->proc_task, (uint32_t)w->procs[proc].pid);
 	if (!n)
@@ -370,11 +417,11 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 	rpt_thread_name(r, thread, name, sizeof(name));
 	fprintf(f, "\n\nPROFILE REPORT FOR THREAD - %s (TID:%d)\n", name,
 		r->world.threads[thread].tid);
-	fprintf(f, "\nMODULE SUMMARY\nMODULE," EVENT "\n");
-	n = write_tally(r, f, &r->thread_module, thread, module_row);
-	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
+	header(r, f, "\nMODULE SUMMARY\nMODULE,", "");
+	n = write_tally(r, f, &r->thread_module, thread, RPT_K_THREAD_MOD, module_row);
+	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
 	if (!n)
-		n = write_tally(r, f, &r->thread_func, thread, func_row);
+		n = write_tally(r, f, &r->thread_func, thread, RPT_K_THREAD_FUNC, func_row);
 	if (!n)
 		n = write_task_summary(r, f, &r->thread_task, r->world.threads[thread].tid);
 	return n;
@@ -383,8 +430,8 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 static int write_module_block(const struct rpt *r, FILE *f, int module)
 {
 	fprintf(f, "\n\nPROFILE REPORT FOR MODULE - %s\n", r->world.modules[module].path);
-	fprintf(f, "\nFUNCTION SUMMARY\nFUNCTION," EVENT ",Module\n");
-	return write_tally(r, f, &r->module_func, module, func_row);
+	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
+	return write_tally(r, f, &r->module_func, module, RPT_K_MOD_FUNC, func_row);
 }
 
 static int write_detail(const struct rpt *r, FILE *f)

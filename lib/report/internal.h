@@ -105,6 +105,12 @@ struct rpt {
 	const char *damage;
 	int ncpu_mask;
 
+	/* events.c */
+	int attr_event[64];		/* reader attr -> session event + 2 (0 = unknown) */
+	struct rpt_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
+	struct rpt_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
+	uint64_t event_samples[SES_MAX_EVENTS];
+
 	/* pauses.c: paused intervals, merged and sorted */
 	struct rpt_span *pauses;
 	size_t npauses, pause_rows;
@@ -169,6 +175,25 @@ void rpt_tasks_release(struct rpt *r);
 
 /* aggregate.c: symbolize addr_counts and fill funcs and the per-X tallies. */
 int rpt_aggregate(struct rpt *r);
+/* The function and process of a sampled (thread, module, address). 0 or -errno. */
+int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc);
+
+/* ---- events.c: sessions with several sampling events ----
+ * Event 0 (the sort event) goes through every tally above; the others are counted per
+ * (kind, owner, item) here, for the extra columns of the CSV. */
+enum rpt_kind {
+	RPT_K_FUNC = 1, RPT_K_PROC, RPT_K_MOD, RPT_K_THREAD, /* owner 0 */
+	RPT_K_PROC_FUNC, RPT_K_PROC_MOD, RPT_K_THREAD_FUNC, RPT_K_THREAD_MOD, RPT_K_MOD_FUNC,
+};
+/* The session event a reader attr index samples, or -1 (the tracking event). */
+int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr);
+int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr);
+int rpt_events_aggregate(struct rpt *r);
+/* CSV: the value columns' header (one per event, then the metrics), and one row's cells
+ * (each preceded by a comma). */
+void rpt_events_header(const struct rpt *r, FILE *f);
+void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
+		      uint64_t ev0_samples);
 
 /* Entries of @h whose key is (@owner, item, *), as (item, samples), largest first, ties by
  * item. Returns the count and a malloc'ed array in *@out (caller frees), or -ENOMEM. */

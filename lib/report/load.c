@@ -62,7 +62,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	struct rpt_thread *t;
 	struct ses_sample s;
 	uint64_t *slot, addr;
-	int module;
+	int module, ev;
 
 	if (ses_reader_sample(rd, rec, &s)) {
 		r->unparsable++;
@@ -74,8 +74,6 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		r->paused_samples++;
 		return 0;
 	}
-	if (r->has_tasks && rpt_tasks_note_sample(r, s.tid, s.time))
-		return -ENOMEM;
 	if (s.cpumode == PERF_RECORD_MISC_KERNEL || s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		module = RPT_MODULE_KERNEL;
 		addr = s.ip;
@@ -87,6 +85,13 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	}
 	t = rpt_world_thread(&r->world, (int)s.pid, (int)s.tid);
 	if (!t)
+		return -ENOMEM;
+	ev = rpt_events_of_attr(r, rd, s.attr_index);
+	if (ev < 0)
+		return 0; /* not a sampling event of the session */
+	if (ev > 0) /* a further event: a column beside the sort event */
+		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr);
+	if (r->has_tasks && rpt_tasks_note_sample(r, s.tid, s.time))
 		return -ENOMEM;
 	slot = rpt_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			     addr);
@@ -248,6 +253,8 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->thread_module);
 	rpt_hash_release(&r->module_func);
 	rpt_tasks_release(r);
+	rpt_hash_release(&r->extra_addr);
+	rpt_hash_release(&r->extra);
 	free(r->pauses);
 	free(r);
 }

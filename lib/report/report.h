@@ -28,6 +28,12 @@ struct rpt_options {
 	enum rpt_group group_by;
 	const char *kallsyms;	/* NULL = /proc/kallsyms */
 	const char *report_command; /* shown in the header */
+	/* Derived metrics of sessions with several events (the session's [metric.N]):
+	 * @metric_fn gets the row's event values (in session event order, as counts or
+	 * seconds) and fills the @nmetrics metric values (NaN when undefined). The CLI
+	 * supplies it (report does not evaluate formulas itself). May be NULL. */
+	void (*metric_fn)(void *arg, const double *events, int nevents, double *metrics);
+	void *metric_arg;
 };
 
 struct rpt;
@@ -76,6 +82,7 @@ struct rpt_row {
 	double seconds;		/* CPU_TIME */
 	uint64_t samples;
 	uint64_t count;		/* tasks: instances */
+	int item;		/* the report's index of the function/process/module/thread */
 	double elapsed;		/* tasks: seconds */
 	char buf[96];		/* holds name where it is built (processes, threads) */
 };

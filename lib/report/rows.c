@@ -93,6 +93,7 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 		int idx = k[i].idx;
 
 		memset(row, 0, sizeof(*row));
+		row->item = idx;
 		row->samples = k[i].samples;
 		row->seconds = (double)k[i].samples * period_s(r);
 		switch (sec) {

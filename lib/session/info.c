@@ -82,6 +82,14 @@ static const struct field event_fields[] = {
 	EFLD("exclude_user", F_BOOL, exclude_user),
 };
 
+#define MFLD(key, kind, member) \
+	{ "metric", key, kind, offsetof(struct ses_metric, member), sizeof(((struct ses_metric *)0)->member) }
+
+static const struct field metric_fields[] = {
+	MFLD("name", F_STR, name),
+	MFLD("formula", F_STR, formula),
+};
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const status_names[] = {
@@ -194,6 +202,11 @@ static void write_all_fields(FILE *f, const struct ses_info *info)
 		fprintf(f, "\n[event.%d]\n", e);
 		for (size_t i = 0; i < ARRAY_SIZE(event_fields); i++)
 			put_field(f, &event_fields[i], &info->events[e]);
+	}
+	for (int m = 0; m < info->nmetrics && m < SES_MAX_METRICS; m++) {
+		fprintf(f, "\n[metric.%d]\n", m);
+		for (size_t i = 0; i < ARRAY_SIZE(metric_fields); i++)
+			put_field(f, &metric_fields[i], &info->metrics[m]);
 	}
 }
 
@@ -372,24 +385,36 @@ static int set_field(const struct field *fd, void *base, struct line v, struct s
 	return -EINVAL;
 }
 
-/* Section "event.N" → N, or -1. */
-static int event_index(struct line sec)
+/* Section "<prefix>N" → N (below @max), -1 for another section, -2 out of range. */
+static int section_index(struct line sec, const char *prefix, int max)
 {
+	size_t plen = strlen(prefix);
 	int64_t n;
 
-	if (sec.len < 7 || memcmp(sec.p, "event.", 6))
+	if (sec.len <= plen || memcmp(sec.p, prefix, plen))
 		return -1;
-	if (parse_i64((struct line){ sec.p + 6, sec.len - 6 }, 0, SES_MAX_EVENTS - 1, &n))
+	if (parse_i64((struct line){ sec.p + plen, sec.len - plen }, 0, max - 1, &n))
 		return -2;
 	return (int)n;
 }
 
 static int apply_kv(struct ses_info *info, struct line sec, struct line key, struct line val)
 {
-	int ev = event_index(sec);
+	int ev = section_index(sec, "event.", SES_MAX_EVENTS);
+	int me = section_index(sec, "metric.", SES_MAX_METRICS);
 
-	if (ev == -2)
+	if (ev == -2 || me == -2)
 		return -ERANGE;
+	if (me >= 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(metric_fields); i++) {
+			if (line_eq(key, metric_fields[i].key)) {
+				if (me >= info->nmetrics)
+					info->nmetrics = me + 1;
+				return set_field(&metric_fields[i], &info->metrics[me], val, info);
+			}
+		}
+		return 0;
+	}
 	if (ev >= 0) {
 		for (size_t i = 0; i < ARRAY_SIZE(event_fields); i++) {
 			if (line_eq(key, event_fields[i].key)) {

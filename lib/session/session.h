@@ -40,6 +40,14 @@ struct ses_event {
 	bool exclude_user;
 };
 
+/* A derived metric: @formula over event names (the part of an event's name before
+ * " ("), numbers, + - * / and parentheses; evaluated by whoever writes the report. */
+#define SES_MAX_METRICS 32
+struct ses_metric {
+	char name[64];
+	char formula[256];
+};
+
 /* Everything session.ini holds. Plain data: copy freely. */
 struct ses_info {
 	int format_version;
@@ -62,6 +70,8 @@ struct ses_info {
 	int64_t start_mono_ns, end_mono_ns;   /* CLOCK_MONOTONIC, the samples' clock */
 	int nevents;
 	struct ses_event events[SES_MAX_EVENTS];
+	int nmetrics;
+	struct ses_metric metrics[SES_MAX_METRICS];
 	int64_t pause_total_ns;
 	uint64_t samples;
 	uint64_t lost_samples;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,7 +67,7 @@ static void in_child(void (*fn)(void), const char *env1, const char *env2)
 		if (env2)
 			putenv((char *)env2);
 		fn();
-		_exit(0);
+		exit(0); /* not _exit: the library's exit handler removes the page */
 	}
 	close(p[1]);
 	n = read(p[0], msg, sizeof(msg) - 1);
@@ -223,6 +224,12 @@ static void fork_child_gets_own_page(void)
 	      "child's page: %d records", g.n);
 	smp_page_close(page);
 	waitpid(child, &status, 0);
+	{
+		char name[64]; /* the child ended with _exit: its page is ours to remove */
+
+		snprintf(name, sizeof(name), "/uprof.%d", (int)child);
+		shm_unlink(name);
+	}
 	g.n = 0;
 	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "parent's page");
 	smp_page_drain(page, false, on_rec, &g);

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sessions with several sampling events (-e, EBP configs such as assess). The first event
+ * sorts every section and drives all the per-process/thread/module tallies; each further
+ * event gets a value column beside it, counted here per (kind, owner, item). Values are
+ * event counts (samples x interval), seconds for the timer; derived metrics (IPC, CPI,
+ * PTI) come from the session's formulas through the CLI's metric callback.
+ */
+#include "report/internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KIND_KEY(kind, owner) ((uint64_t)(kind) << 56 | (uint64_t)(owner))
+
+int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
+{
+	const struct perf_event_attr *a;
+
+	if (attr < 0 || attr >= 64)
+		return -1;
+	if (r->attr_event[attr])
+		return r->attr_event[attr] - 2;
+	a = ses_reader_attr(rd, (size_t)attr);
+	r->attr_event[attr] = 1; /* -1: not a session event (the tracking event) */
+	for (int i = 0; a && i < r->info.nevents; i++) {
+		const struct ses_event *e = &r->info.events[i];
+
+		if (e->type == a->type && e->config == a->config && e->period == a->sample_period) {
+			r->attr_event[attr] = i + 2;
+			break;
+		}
+	}
+	/* a session with one event and one sampling attr: whatever it is, it is that one */
+	if (r->attr_event[attr] == 1 && r->info.nevents <= 1 && a && a->sample_period &&
+	    !(a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
+		r->attr_event[attr] = 2;
+	return r->attr_event[attr] - 2;
+}
+
+int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr)
+{
+	uint64_t *slot = rpt_hash_slot(&r->extra_addr, (uint64_t)thread | (uint64_t)ev << 40,
+				       (uint64_t)module, addr);
+
+	if (!slot)
+		return -ENOMEM;
+	(*slot)++;
+	if (ev < SES_MAX_EVENTS)
+		r->event_samples[ev]++;
+	return 0;
+}
+
+static int add(struct rpt *r, int kind, uint32_t owner, uint32_t item, int ev, uint64_t n)
+{
+	uint64_t *slot = rpt_hash_slot(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)ev);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot += n;
+	return 0;
+}
+
+int rpt_events_aggregate(struct rpt *r)
+{
+	for (size_t i = 0; i < r->extra_addr.cap; i++) {
+		const struct rpt_hent *e = &r->extra_addr.e[i];
+		int thread, module, ev, func, proc, ret;
+		uint64_t n;
+
+		if (!e->used)
+			continue;
+		thread = (int)(e->a & ((1ULL << 40) - 1));
+		ev = (int)(e->a >> 40);
+		module = (int)e->b;
+		n = e->val;
+		ret = rpt_resolve(r, thread, module, e->c, &func, &proc);
+		if (!ret)
+			ret = add(r, RPT_K_FUNC, 0, func, ev, n) || add(r, RPT_K_PROC, 0, proc, ev, n) ||
+			      add(r, RPT_K_MOD, 0, module, ev, n) ||
+			      add(r, RPT_K_THREAD, 0, thread, ev, n) ||
+			      add(r, RPT_K_PROC_FUNC, proc, func, ev, n) ||
+			      add(r, RPT_K_PROC_MOD, proc, module, ev, n) ||
+			      add(r, RPT_K_THREAD_FUNC, thread, func, ev, n) ||
+			      add(r, RPT_K_THREAD_MOD, thread, module, ev, n) ||
+			      add(r, RPT_K_MOD_FUNC, module, func, ev, n)
+				      ? -ENOMEM
+				      : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static bool is_timer(const struct ses_event *e)
+{
+	return !strcmp(e->name, "CPU_TIME");
+}
+
+/* One sample of event @i is worth this much: seconds for the timer, events otherwise. */
+static double scale(const struct rpt *r, int i)
+{
+	const struct ses_event *e = &r->info.events[i];
+
+	return is_timer(e) ? (double)e->period / 1e9 : (double)e->period;
+}
+
+void rpt_events_header(const struct rpt *r, FILE *f)
+{
+	if (r->info.nevents <= 1) {
+		fprintf(f, "\"%s\" (%s)", r->info.nevents ? r->info.events[0].name : "CPU_TIME",
+			!r->info.nevents || is_timer(&r->info.events[0]) ? "seconds" : "events");
+		return;
+	}
+	for (int i = 0; i < r->info.nevents; i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", r->info.events[i].name);
+	for (int m = 0; r->opts.metric_fn && m < r->info.nmetrics; m++)
+		fprintf(f, ",\"%s\"", r->info.metrics[m].name);
+}
+
+void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
+		      uint64_t ev0_samples)
+{
+	double v[SES_MAX_EVENTS], m[SES_MAX_METRICS];
+	int n = r->info.nevents > 0 ? r->info.nevents : 1;
+
+	v[0] = (double)ev0_samples * (r->info.nevents ? scale(r, 0) : 1e-3);
+	for (int i = 1; i < n; i++) {
+		uint64_t *c = rpt_hash_find(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)i);
+
+		v[i] = c ? (double)*c * scale(r, i) : 0.0;
+	}
+	for (int i = 0; i < n; i++)
+		fprintf(f, ",%.4f", v[i]);
+	if (n <= 1 || !r->opts.metric_fn || !r->info.nmetrics)
+		return;
+	r->opts.metric_fn(r->opts.metric_arg, v, n, m);
+	for (int i = 0; i < r->info.nmetrics; i++) {
+		if (isfinite(m[i]))
+			fprintf(f, ",%.4f", m[i]);
+		else
+			fputc(',', f);
+	}
+}
