@@ -504,6 +504,11 @@ static int open_events(struct collect_state *st)
 	return ret ? explain_open_error(st, ret, failed) : -1;
 }
 
+static int sink_to_writer(void *arg, const void *records, size_t len)
+{
+	return ses_writer_write(arg, records, len);
+}
+
 static int start(struct collect_state *st, int argc, char **argv)
 {
 	char vdso[PATH_MAX + 16];
@@ -552,6 +557,9 @@ static int start(struct collect_state *st, int argc, char **argv)
 		ids = smp_ids(st->smp, i, &nids);
 		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
 	}
+	ids = smp_ids(st->smp, COLLECT_TRACKING, &nids);
+	/* perf report names kernel functions only with perf's kernel map record */
+	smp_synth_kernel(nids ? ids[0] : 0, 0, sink_to_writer, st->writer);
 	if (st->attach)
 		collect_attach_synth(st);
 	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);

@@ -242,3 +242,35 @@ int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint
 	fclose(f);
 	return ret;
 }
+
+int smp_synth_kernel(uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
+{
+	char path[PATH_MAX], line[256];
+	unsigned long long addr = 0, a;
+	struct rec r = { .n = 8 };
+	char type, name[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", proc_root());
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	for (int i = 0; i < 4096 && fgets(line, sizeof(line), f); i++) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 &&
+		    (!strcmp(name, "_text") || !strcmp(name, "_stext"))) {
+			addr = a;
+			break;
+		}
+	}
+	fclose(f);
+	if (!addr)
+		return -ENOENT;
+	put32(&r, (uint32_t)-1);
+	put32(&r, 0);
+	put64(&r, addr);
+	put64(&r, ~0ULL - addr); /* to the end of the address space, as perf does */
+	put64(&r, addr);	  /* pgoff: perf's convention for the kernel map */
+	put_str(&r, "[kernel.kallsyms]_text");
+	trailer(&r, -1, 0, time, id);
+	return emit(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sink, arg);
+}

@@ -181,6 +181,14 @@ int64_t smp_proc_cpu_ns(pid_t pid);
 int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint64_t time,
 		      smp_sink_fn sink, void *arg);
 
+/*
+ * The kernel's own mapping, as perf record writes it first (an MMAP of
+ * "[kernel.kallsyms]_text" for pid -1), so that perf report can name kernel functions
+ * from kallsyms. Only the start of /proc/kallsyms is read (_text comes early). 0, or
+ * -ENOENT when kernel addresses are hidden (kptr_restrict) or not found.
+ */
+int smp_synth_kernel(uint64_t id, uint64_t time, smp_sink_fn sink, void *arg);
+
 /* ---- side files ---- */
 
 /* Save this process's vDSO image to @path so report can symbolize [vdso] samples with the

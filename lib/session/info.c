@@ -229,7 +229,10 @@ int ses_info_write(const char *dir, const struct ses_info *info)
 		goto out_unlink;
 	}
 	write_all_fields(f, info);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+	/* only the final state is made durable: an fsync waits for the whole file system's
+	 * pending writes, and collect rewrites this file while it starts */
+	if (fflush(f) || ferror(f) ||
+	    (info->status != SES_STATUS_RUNNING && fsync(fileno(f))))
 		ret = -(errno ? errno : EIO);
 	if (fclose(f) && !ret)
 		ret = -errno;

@@ -91,7 +91,8 @@ struct ses_info {
 
 /* ---- session.ini ---------------------------------------------------------------- */
 
-/* Write @info as session.ini in @dir, atomically (temp file + rename). 0 or -errno. */
+/* Write @info as session.ini in @dir, atomically (temp file + rename); synced to disk
+ * once the status is no longer running. 0 or -errno. */
 int ses_info_write(const char *dir, const struct ses_info *info);
 
 /*

@@ -26,6 +26,8 @@ if command -v perf >/dev/null; then
 	echo "# perf:  light_work ${pl}% heavy_work ${ph}%"
 	check "light_work within 3 points of perf report ($pl)" near "$light" "${pl:-999}" 3
 	check "heavy_work within 3 points of perf report ($ph)" near "$heavy" "${ph:-999}" 3
+	raw=$(perf report -i "$S/samples.data" --stdio 2>/dev/null | grep -c '\[k\] 0xffff')
+	check "perf report names kernel functions (kernel map record present; $raw raw)" [ "$raw" -eq 0 ]
 	n=$(perf script -i "$S/samples.data" 2>/dev/null | grep -c .)
 	samples=$(csvq "$S/report.csv" --key Samples)
 	check "perf script reads every sample ($n of $samples)" [ "$n" -eq "$samples" ]
