@@ -23,6 +23,10 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* An unknown option or a missing argument, as getopt reports it: exit code 2. */
 int cli_usage_error(const char *cmd, const char *what);
 
+/* getopt_long (with a leading ':' in its option string) returned @c, ':' or '?', for
+ * argv[optind - 1]: say which option and why, exit code 2. */
+int cli_getopt_error(const char *cmd, int c, char **argv);
+
 /* An [event.N] section: an event spec (lib/pmc syntax, as for -e), an optional name the
  * [metric.N] formulas use instead of the event's own (RETIRED_INST, PMCx0C4), and whether
  * the event may be missing (metrics using it are then empty). */

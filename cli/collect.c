@@ -136,7 +136,6 @@ static int parse_callgraph(struct collect_state *st, int opt, const char *arg)
 /* Returns -1 to go on, or an exit code. */
 static int parse_options(struct collect_state *st, int argc, char **argv)
 {
-	char msg[256];
 	int c;
 
 	opterr = 0;
@@ -201,12 +200,8 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 		case 'h':
 			collect_help();
 			return 0;
-		case ':':
-			snprintf(msg, sizeof(msg), "option '%s' needs a value", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
-		default:
-			snprintf(msg, sizeof(msg), "unknown option '%s'", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
+		default: /* ':' (a value is missing) or '?' (unknown) */
+			return cli_getopt_error(CMD, c, argv);
 		}
 	}
 	if (st->attach && optind < argc)

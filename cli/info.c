@@ -163,7 +163,6 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char msg[256];
 	int c, ret = -1;
 
 	opterr = 0;
@@ -186,12 +185,8 @@ int cmd_info(int argc, char **argv)
 		case 'h':
 			info_help();
 			return 0;
-		case ':':
-			snprintf(msg, sizeof(msg), "option '%s' needs a value", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
-		default:
-			snprintf(msg, sizeof(msg), "unknown option '%s'", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
+		default: /* ':' (a value is missing) or '?' (unknown) */
+			return cli_getopt_error(CMD, c, argv);
 		}
 	}
 	if (ret < 0)

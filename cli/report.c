@@ -161,12 +161,8 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 		case 'h':
 			report_help();
 			return 0;
-		case ':':
-			snprintf(msg, sizeof(msg), "option '%s' needs a value", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
-		default:
-			snprintf(msg, sizeof(msg), "unknown option '%s'", argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
+		default: /* ':' (a value is missing) or '?' (unknown) */
+			return cli_getopt_error(CMD, c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -24,46 +24,6 @@
 
 static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]" };
 
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-/* Our copy of @s, one per distinct string; NULL on out-of-memory. */
-static const char *intern(struct rpt_stacks *st, const char *s)
-{
-	uint64_t h = fnv(s);
-
-	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&st->names, h, chain, 0);
-
-		if (!slot)
-			return NULL;
-		if (*slot) {
-			if (!strcmp(st->strs[*slot - 1], s))
-				return st->strs[*slot - 1];
-			continue;
-		}
-		if (st->nstrs == st->capstrs) {
-			size_t cap = st->capstrs ? st->capstrs * 2 : 64;
-			char **g = realloc(st->strs, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			st->strs = g;
-			st->capstrs = cap;
-		}
-		st->strs[st->nstrs] = strdup(s);
-		if (!st->strs[st->nstrs])
-			return NULL;
-		*slot = ++st->nstrs;
-		return st->strs[st->nstrs - 1];
-	}
-}
 
 /* The function (@module, @name, @kind); @name must be interned. -ENOMEM. */
 static long func_for(struct rpt_stacks *st, int module, const char *name, const char *base,
@@ -126,7 +86,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 	}
 	*first = st->nfpool;
 	if (fr->module == RPT_FRAME_MARK) {
-		name = intern(st, mark_names[fr->addr < 3 ? fr->addr : 2]);
+		name = rpt_strpool_intern(&st->names, mark_names[fr->addr < 3 ? fr->addr : 2]);
 
 		fid = name ? func_for(st, -1, name, name, RPT_CF_MARK) : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
@@ -147,17 +107,17 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		}
 	}
 	for (int i = 0; i < ninl; i++) {
-		const char *disp, *base = intern(st, inl[i]);
+		const char *disp, *base = rpt_strpool_intern(&st->names, inl[i]);
 
 		snprintf(buf, sizeof(buf), "%s (inlined)", inl[i]);
-		disp = intern(st, buf);
+		disp = rpt_strpool_intern(&st->names, buf);
 		fid = disp && base ? func_for(st, (int)fr->module, disp, base, RPT_CF_INLINED)
 				   : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
 			return -ENOMEM;
 	}
 	/* one pool for every name (symtab's, kallsyms', ours): equal names, equal pointers */
-	name = intern(st, sym.name);
+	name = rpt_strpool_intern(&st->names, sym.name);
 	fid = name ? func_for(st, (int)fr->module, name, name, RPT_CF_FUNCTION) : -ENOMEM;
 	if (fid < 0 || fpool_push(st, (uint32_t)fid))
 		return -ENOMEM;

@@ -34,9 +34,7 @@ struct rpt_inlines {
 	struct imod *mods;
 	int nmods, capmods, nopen;
 	struct rpt_hash index; /* (hash of path, chain, 0) -> mod + 1 */
-	struct rpt_hash names; /* (hash, chain, 0) -> name + 1 */
-	char **strs;
-	size_t nstrs, capstrs;
+	struct rpt_strpool names;
 };
 
 static char *debuginfo_path;
@@ -48,45 +46,6 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-static const char *intern(struct rpt_inlines *il, const char *s)
-{
-	uint64_t h = fnv(s);
-
-	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&il->names, h, chain, 0);
-
-		if (!slot)
-			return NULL;
-		if (*slot) {
-			if (!strcmp(il->strs[*slot - 1], s))
-				return il->strs[*slot - 1];
-			continue;
-		}
-		if (il->nstrs == il->capstrs) {
-			size_t cap = il->capstrs ? il->capstrs * 2 : 64;
-			char **g = realloc(il->strs, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			il->strs = g;
-			il->capstrs = cap;
-		}
-		il->strs[il->nstrs] = strdup(s);
-		if (!il->strs[il->nstrs])
-			return NULL;
-		*slot = ++il->nstrs;
-		return il->strs[il->nstrs - 1];
-	}
-}
 
 /* Open @m->path if it has DWARF; leaves m->dwfl NULL otherwise. */
 static void open_module(struct rpt_inlines *il, struct imod *m)
@@ -124,7 +83,7 @@ static void open_module(struct rpt_inlines *il, struct imod *m)
 
 static struct imod *module_for(struct rpt_inlines *il, const char *path)
 {
-	uint64_t h = fnv(path);
+	uint64_t h = rpt_fnv(path);
 
 	for (uint64_t chain = 0;; chain++) {
 		uint64_t *slot = rpt_hash_slot(&il->index, h, chain, 0);
@@ -171,7 +130,7 @@ static const char *die_name(struct rpt_inlines *il, Dwarf_Die *die)
 	if (link && !strncmp(link, "_Z", 2))
 		dem = __cxa_demangle(link, NULL, NULL, &status);
 	name = status == 0 && dem ? dem : dwarf_diename(die);
-	out = name ? intern(il, name) : NULL;
+	out = name ? rpt_strpool_intern(&il->names, name) : NULL;
 	free(dem);
 	return out;
 }
@@ -229,11 +188,8 @@ void rpt_inlines_free(struct rpt_inlines *il)
 			dwfl_end(il->mods[i].dwfl);
 		free(il->mods[i].path);
 	}
-	for (size_t i = 0; i < il->nstrs; i++)
-		free(il->strs[i]);
-	free(il->strs);
+	rpt_strpool_release(&il->names);
 	free(il->mods);
 	rpt_hash_release(&il->index);
-	rpt_hash_release(&il->names);
 	free(il);
 }

@@ -27,6 +27,20 @@ uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
 uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
 void rpt_hash_release(struct rpt_hash *h);
 
+/* Interned strings: equal strings get one pointer, valid until the pool is released. */
+struct rpt_strpool {
+	struct rpt_hash index; /* (hash, chain, 0) -> string + 1 */
+	char **strs;
+	size_t n, cap;
+};
+
+/* FNV-1a of a string. */
+uint64_t rpt_fnv(const char *s);
+
+/* Our copy of @s; NULL on out-of-memory. */
+const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s);
+void rpt_strpool_release(struct rpt_strpool *p);
+
 /* ---- model.c: processes, threads and their executable mappings ---- */
 
 struct rpt_map {
@@ -125,9 +139,8 @@ struct rpt {
 	int nitems, capitems;
 	struct rpt_task_stat *tstats;
 	size_t ntstats, captstats;
-	struct rpt_hash item_index, proc_task, thread_task, strpool;
-	char **strs;
-	size_t nstrs, capstrs;
+	struct rpt_hash item_index, proc_task, thread_task;
+	struct rpt_strpool names;
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	char task_comma_name[64];
 

@@ -62,10 +62,7 @@ void rpt_stacks_free(struct rpt_stacks *st)
 	rpt_hash_release(&st->proc_self);
 	rpt_hash_release(&st->edge_index);
 	rpt_hash_release(&st->task_func);
-	rpt_hash_release(&st->names);
-	for (size_t i = 0; i < st->nstrs; i++)
-		free(st->strs[i]);
-	free(st->strs);
+	rpt_strpool_release(&st->names);
 	free(st);
 }
 

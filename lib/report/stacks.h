@@ -125,9 +125,7 @@ struct rpt_stacks {
 	struct rpt_edge *edges;
 	size_t nedges, capedges;
 	struct rpt_hash task_func;		/* (item, func) -> samples */
-	struct rpt_hash names;			/* interned display names */
-	char **strs;
-	size_t nstrs, capstrs;
+	struct rpt_strpool names;		/* interned display names */
 	struct rpt_inlines *inlines;
 };
 

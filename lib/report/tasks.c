@@ -91,46 +91,6 @@ static uint64_t samples_between(const struct rpt *r, uint32_t tid, uint64_t from
 
 /* ---- names ---- */
 
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The report's own copy of @s: equal names get equal pointers. NULL on out-of-memory. */
-static const char *intern(struct rpt *r, const char *s)
-{
-	uint64_t h = fnv(s);
-
-	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&r->strpool, h, chain, 0);
-
-		if (!slot)
-			return NULL;
-		if (*slot) {
-			if (!strcmp(r->strs[*slot - 1], s))
-				return r->strs[*slot - 1];
-			continue;
-		}
-		if (r->nstrs == r->capstrs) {
-			size_t cap = r->capstrs ? r->capstrs * 2 : 64;
-			char **g = realloc(r->strs, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			r->strs = g;
-			r->capstrs = cap;
-		}
-		r->strs[r->nstrs] = strdup(s);
-		if (!r->strs[r->nstrs])
-			return NULL;
-		*slot = ++r->nstrs;
-		return r->strs[r->nstrs - 1];
-	}
-}
 
 /* ---- tallies ---- */
 
@@ -276,7 +236,7 @@ static const char *name_of(struct matcher *m, const struct ses_tasks *t, uint32_
 			snprintf(m->r->task_comma_name, sizeof(m->r->task_comma_name), "%s", s);
 		return NULL;
 	}
-	return intern(m->r, s);
+	return rpt_strpool_intern(&m->r->names, s);
 }
 
 static int match_one(struct matcher *m, const struct ses_tasks *t,
@@ -317,7 +277,7 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	s->n--;
 	if (rpt_paused_within(m->r, s->v[s->n].time, rec->time_ns))
 		return 0;
-	user = event ? intern(m->r, EVENT_DOMAIN) : key;
+	user = event ? rpt_strpool_intern(&m->r->names, EVENT_DOMAIN) : key;
 	if (!user)
 		return -ENOMEM;
 	return add_instance(m->r, m->pid, rec->tid, user, s->v[s->n].name, s->v[s->n].time,
@@ -341,7 +301,7 @@ static int name_thread(struct rpt *r, const struct ses_tasks *t,
 	th = &r->world.threads[*slot - 1];
 	if (th->pid != t->pid)
 		return 0;
-	th->name = intern(r, s);
+	th->name = rpt_strpool_intern(&r->names, s);
 	return th->name ? 0 : -ENOMEM;
 }
 
@@ -371,7 +331,7 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 		ret = match_one(&m, t, &t->records[i]);
 	}
 	/* events started and never ended: one instance of 0 duration each */
-	user = ret ? NULL : intern(r, EVENT_DOMAIN);
+	user = ret ? NULL : rpt_strpool_intern(&r->names, EVENT_DOMAIN);
 	for (size_t i = 0; i < m.nstacks; i++) {
 		struct stack *s = &m.stacks[i];
 
@@ -452,14 +412,11 @@ int rpt_tasks_load(struct rpt *r, char *err, size_t errlen)
 
 void rpt_tasks_release(struct rpt *r)
 {
-	for (size_t i = 0; i < r->nstrs; i++)
-		free(r->strs[i]);
-	free(r->strs);
+	rpt_strpool_release(&r->names);
 	free(r->stimes);
 	free(r->items);
 	free(r->tstats);
 	rpt_hash_release(&r->item_index);
 	rpt_hash_release(&r->proc_task);
 	rpt_hash_release(&r->thread_task);
-	rpt_hash_release(&r->strpool);
 }
