@@ -38,7 +38,8 @@ typedef void *amdEventHandle;
  * Non-zero while the library may record (before its first-use setup, and while
  * instrumentation is on); 0 once it knows it is off (no profiler session in the
  * environment, or AMDUPROF_INSTRUMENT_ENABLE=0). The macros test it first, so a disabled
- * call costs a load and a branch. Written only by the library.
+ * call costs a load and a branch (its arguments are then not evaluated, as with
+ * assert()). Written only by the library.
  */
 AMDPROF_API extern volatile int amdProfileControllerGate;
 

@@ -80,12 +80,24 @@ static void in_child(void (*fn)(void), const char *env1, const char *env2)
 
 /* ---- scenarios ---- */
 
+/* Handles live as long as the process (the API has no destroy call); keeping them here
+ * keeps them reachable for LeakSanitizer. */
+static void *keep[8];
+static int nkeep;
+
+static void *kept(void *h)
+{
+	if (nkeep < 8)
+		keep[nkeep++] = h;
+	return h;
+}
+
 static void gate_off_without_session(void)
 {
-	amdDomainHandle d = amdDomainCreate("D");
+	amdDomainHandle d = kept(amdDomainCreate("D"));
 
 	CHECK(amdProfileControllerGate == 1, "gate must start open (setup not done)");
-	amdTaskBegin(d, 0, 0, amdStringHandleCreate("T"));
+	amdTaskBegin(d, 0, 0, kept(amdStringHandleCreate("T")));
 	CHECK(amdProfileControllerGate == 0, "no session: gate closes after the first call");
 	CHECK(access("/dev/shm/uprof.0", F_OK) != 0, "impossible page");
 	amdTaskEnd(d); /* a load and a branch now */
@@ -126,8 +138,8 @@ static int on_str(void *arg, uint32_t id, const char *s, size_t len)
 
 static void records_round_trip(void)
 {
-	amdDomainHandle d = amdDomainCreate("Dom");
-	amdStringHandle t = amdStringHandleCreate("Task");
+	amdDomainHandle d = kept(amdDomainCreate("Dom"));
+	amdStringHandle t = kept(amdStringHandleCreate("Task"));
 	struct smp_page *page;
 	struct got g = { .n = 0 };
 	int64_t t0, t1, t2;
@@ -165,8 +177,8 @@ static void records_round_trip(void)
 
 static void full_ring_counts_and_flags_gap(void)
 {
-	amdDomainHandle d = amdDomainCreate("Dom");
-	amdStringHandle t = amdStringHandleCreate("Task");
+	amdDomainHandle d = kept(amdDomainCreate("Dom"));
+	amdStringHandle t = kept(amdStringHandleCreate("Task"));
 	struct smp_page *page;
 	struct got g = { .n = 0 };
 	uint64_t dropped, names;
@@ -194,8 +206,8 @@ static void full_ring_counts_and_flags_gap(void)
 
 static void fork_child_gets_own_page(void)
 {
-	amdDomainHandle d = amdDomainCreate("Dom");
-	amdStringHandle t = amdStringHandleCreate("Task");
+	amdDomainHandle d = kept(amdDomainCreate("Dom"));
+	amdStringHandle t = kept(amdStringHandleCreate("Task"));
 	struct smp_page *page;
 	struct got g = { .n = 0 };
 	int status;
