@@ -85,16 +85,6 @@ check "--tid: only that thread ($(csvq "$S/report.csv" THREADS | cut -f2 | tr '\
 kill $SRV; wait $SRV 2>/dev/null
 
 # --- errors
-expect_fail() {
-	local want=$1 desc=$2 pat=$3; shift 3
-	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
-	local rc=$?
-	if [ "$rc" = "$want" ] && [ "$(grep -c . "$SCRATCH/err")" -eq 1 ] && grep -qE "$pat" "$SCRATCH/err"; then
-		ok "$desc (exit $rc): $(cat "$SCRATCH/err")"
-	else
-		not_ok "$desc: exit $rc, stderr: $(head -c 400 "$SCRATCH/err")"
-	fi
-}
 expect_fail 1 "no such pid" "no process with pid 999999" "$UPROF" collect -p 999999 -d 1 -o "$SCRATCH/e"
 expect_fail 2 "-p together with a program" "not both" "$UPROF" collect -p 1 -o "$SCRATCH/e" /bin/true
 expect_fail 2 "-p with a bad list" "comma-separated" "$UPROF" collect -p 12,x -o "$SCRATCH/e"

@@ -3,22 +3,6 @@
 # never a crash (run this under `make check SANITIZE=1` for ASan/UBSan).
 . "$(dirname "$0")/lib/common.sh"
 
-# expect_fail CODE "description" PATTERN cmd...: exit CODE (or any non-zero for "any"),
-# exactly one line on stderr, matching PATTERN, no sanitizer report
-expect_fail() {
-	local want=$1 desc=$2 pat=$3; shift 3
-	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
-	local rc=$? lines
-	lines=$(grep -c . "$SCRATCH/err")
-	if { [ "$want" = any ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; } || [ "$rc" = "$want" ]; then
-		if [ "$lines" -eq 1 ] && grep -qE "$pat" "$SCRATCH/err"; then
-			ok "$desc (exit $rc): $(cat "$SCRATCH/err")"
-			return
-		fi
-	fi
-	not_ok "$desc: exit $rc, stderr: $(head -c 600 "$SCRATCH/err")"
-}
-
 O=$SCRATCH/o
 expect_fail 1 "missing program" "not found in PATH" "$UPROF" collect -o "$O" no-such-program-xyz
 expect_fail 1 "missing program path" "No such file" "$UPROF" collect -o "$O" ./no/such/prog

@@ -4,16 +4,6 @@
 # CPI...) are computed from the session's formulas on recorded values.
 . "$(dirname "$0")/lib/common.sh"
 
-expect_fail() {
-	local want=$1 desc=$2 pat=$3; shift 3
-	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
-	local rc=$?
-	if [ "$rc" = "$want" ] && [ "$(grep -c . "$SCRATCH/err")" -eq 1 ] && grep -qE "$pat" "$SCRATCH/err"; then
-		ok "$desc (exit $rc): $(cat "$SCRATCH/err")"
-	else
-		not_ok "$desc: exit $rc, stderr: $(head -c 400 "$SCRATCH/err")"
-	fi
-}
 
 if [ -e /sys/bus/event_source/devices/cpu ]; then
 	ok "# SKIP this machine has a core PMU: the no-PMU failures are not testable here"

@@ -23,3 +23,18 @@ session_in() { ls -d "$1"/uprof-* 2>/dev/null | head -1; }
 csvq() { python3 "$HERE/csvq.py" "$@"; }
 # Is |a-b| <= tol (floats)?
 near() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=t else 1)" "$@"; }
+# expect_fail CODE "description" PATTERN cmd...: exit CODE (or any non-zero for "any"),
+# exactly one line on stderr, matching PATTERN, no sanitizer report
+expect_fail() {
+	local want=$1 desc=$2 pat=$3; shift 3
+	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
+	local rc=$? lines
+	lines=$(grep -c . "$SCRATCH/err")
+	if { [ "$want" = any ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; } || [ "$rc" = "$want" ]; then
+		if [ "$lines" -eq 1 ] && grep -qE "$pat" "$SCRATCH/err"; then
+			ok "$desc (exit $rc): $(cat "$SCRATCH/err")"
+			return
+		fi
+	fi
+	not_ok "$desc: exit $rc, stderr: $(head -c 600 "$SCRATCH/err")"
+}
