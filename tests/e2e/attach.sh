@@ -3,6 +3,11 @@
 # targets attached twice, a target exiting while attached, and the errors.
 . "$(dirname "$0")/lib/common.sh"
 
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
+	ok "# SKIP attaching needs root or kernel.perf_event_paranoid <= 1 (it is $(cat /proc/sys/kernel/perf_event_paranoid))"
+	exit 0
+fi
+
 SERVER=$TGT/server
 PLUGIN=$TGT/libplugin.so
 start_server() { # env... : starts the server in the background, waits for "ready"
