@@ -473,8 +473,8 @@ static int related(const struct rpt_stacks *st, uint32_t proc, uint32_t fn, bool
 	return n;
 }
 
-static void cg_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel, uint64_t deep,
-		   const uint64_t *self)
+void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel,
+		       uint64_t deep, const uint64_t *self)
 {
 	const struct rpt_cfunc *c = &r->stacks->funcs[fn];
 
@@ -513,7 +513,7 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc)
 		if (st->funcs[fn].kind == RPT_CF_MARK)
 			continue;
 		shown++;
-		cg_row(r, f, fn, "function", v[i].samples, self ? self : &zero);
+		rpt_callgraph_row(r, f, fn, "function", v[i].samples, self ? self : &zero);
 		for (int pass = 0; pass < 2; pass++) {
 			k = related(st, (uint32_t)proc, fn, pass == 0, &rel);
 			if (k < 0) {
@@ -521,7 +521,7 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc)
 				return k;
 			}
 			for (int j = 0; j < limit(r, k); j++)
-				cg_row(r, f, (uint32_t)rel[j].item, pass == 0 ? "caller" : "callee",
+				rpt_callgraph_row(r, f, (uint32_t)rel[j].item, pass == 0 ? "caller" : "callee",
 				       rel[j].samples, NULL);
 			free(rel);
 		}

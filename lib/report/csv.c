@@ -424,6 +424,8 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 		n = write_tally(r, f, &r->thread_func, thread, RPT_K_THREAD_FUNC, func_row);
 	if (!n)
 		n = write_task_summary(r, f, &r->thread_task, r->world.threads[thread].tid);
+	if (!n)
+		n = rpt_callgraph_write_thread(r, f, thread);
 	return n;
 }
 

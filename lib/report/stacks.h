@@ -179,5 +179,11 @@ const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f)
 void rpt_callgraph_write_details(const struct rpt *r, FILE *f);
 int rpt_callgraph_write_top(const struct rpt *r, FILE *f);
 int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc);
+/* callgraph_thread.c: the same for one thread (--group-by thread). */
+int rpt_callgraph_write_thread(const struct rpt *r, FILE *f, int thread);
+/* One CALLGRAPH row: function @fn with @rel ("function", "caller", "callee"), @deep
+ * samples, and @self samples (NULL: empty cells). */
+void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel,
+		       uint64_t deep, const uint64_t *self);
 
 #endif

@@ -158,4 +158,17 @@ timeout 60 "$UPROF" report -i "$S" --export folded >/dev/null 2>&1
 check "random callchain addresses: report exits 0 in time" [ $? -eq 0 ]
 v=$(stk outermost "$F" "_start,[unwind failed],[truncated],__libc_start_call_main")
 check "random callchain addresses: stacks end in a marker ($v%)" near "$v" 100 0.01
+# --group-by thread: each thread's own call graph
+"$UPROF" collect -g -o "$SCRATCH/thr" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/thr")
+"$UPROF" report -i "$S" --detail --group-by thread --cutoff 0 >/dev/null 2>&1
+nthr=$(grep -c '^PROFILE REPORT FOR THREAD' "$S/report.csv")
+ncg=$(grep -c '^CALLGRAPH FOR THREAD' "$S/report.csv")
+check "--group-by thread: one CALLGRAPH per thread ($ncg of $nthr)" [ "$ncg" -eq "$nthr" ]
+row=$(sed -n '/^CALLGRAPH FOR THREAD - worker-a/,/^$/p' "$S/report.csv" | grep '^"thread_a_work",function,')
+tot=$(cut -d, -f5 <<<"$row"); self=$(cut -d, -f6 <<<"$row")
+check "worker-a's call graph: thread_a_work is mostly self time ($self of $tot samples)" \
+	python3 -c "import sys; sys.exit(0 if ${tot:-0} > 0 and ${self:-0} >= 0.9 * ${tot:-0} else 1)"
+check "and none of the other threads' functions" \
+	bash -c "! sed -n '/^CALLGRAPH FOR THREAD - worker-a/,/^\$/p' '$S/report.csv' | grep -q '\"thread_b_work\"\\|\"main_work\"'"
 exit 0
