@@ -36,16 +36,6 @@ static int func_for(struct rpt *r, int module, const char *name)
 	return r->nfuncs - 1;
 }
 
-static int add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
-{
-	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot += n;
-	return 0;
-}
-
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc)
 {
 	struct rpt_world *w = &r->world;
@@ -80,9 +70,9 @@ static int tally(struct rpt *r, const struct rpt_hent *e)
 	w->modules[module].samples += n;
 	t->samples += n;
 	w->procs[proc].samples += n;
-	if (add(&r->proc_func, proc, func, n) || add(&r->proc_module, proc, module, n) ||
-	    add(&r->thread_func, thread, func, n) || add(&r->thread_module, thread, module, n) ||
-	    add(&r->module_func, module, func, n))
+	if (rpt_hash_add(&r->proc_func, proc, func, n) || rpt_hash_add(&r->proc_module, proc, module, n) ||
+	    rpt_hash_add(&r->thread_func, thread, func, n) || rpt_hash_add(&r->thread_module, thread, module, n) ||
+	    rpt_hash_add(&r->module_func, module, func, n))
 		return -ENOMEM;
 	return 0;
 }

@@ -209,16 +209,6 @@ static int symbolize_stack(struct rpt *r, struct rpt_stack *s, uint32_t *tmp)
 	return 0;
 }
 
-static int add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
-{
-	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot += n;
-	return 0;
-}
-
 static int add_edge(struct rpt_stacks *st, uint32_t proc, uint32_t caller, uint32_t callee,
 		    uint64_t stamp, uint64_t n)
 {
@@ -257,7 +247,7 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 	if (!s->n || !s->count)
 		return 0;
 	st->funcs[v[0]].self += s->count;
-	if (add(&st->proc_self, s->proc, v[0], s->count))
+	if (rpt_hash_add(&st->proc_self, s->proc, v[0], s->count))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct rpt_cfunc *f = &st->funcs[v[i]];
@@ -265,7 +255,7 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 		if (f->stamp != stamp) {
 			f->stamp = stamp;
 			f->total += s->count;
-			if (add(&st->proc_total, s->proc, v[i], s->count))
+			if (rpt_hash_add(&st->proc_total, s->proc, v[i], s->count))
 				return -ENOMEM;
 		}
 		if (i + 1 < s->n && add_edge(st, s->proc, v[i + 1], v[i], stamp, s->count))
@@ -284,7 +274,7 @@ static int tally_tasks(struct rpt_stacks *st)
 		for (size_t k = first; k < first + n; k++) {
 			const struct rpt_symstack *s = &st->syms[st->stacks[st->samples[k].stack].sym];
 
-			if (s->n && add(&st->task_func, (uint64_t)sp->item, st->fids[s->first], 1))
+			if (s->n && rpt_hash_add(&st->task_func, (uint64_t)sp->item, st->fids[s->first], 1))
 				return -ENOMEM;
 		}
 	}

@@ -19,16 +19,6 @@ struct thread_cg {
 	struct rpt_hash seen;	     /* (kind, a, b) -> the stack that counted it last */
 };
 
-static int add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
-{
-	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot += n;
-	return 0;
-}
-
 /* Once per stack: true the first time (@kind, @a, @b) is met in stack @stamp. */
 static int first_in_stack(struct thread_cg *t, uint64_t kind, uint64_t a, uint64_t b,
 			  uint64_t stamp)
@@ -52,15 +42,15 @@ static int tally(struct thread_cg *t, const struct rpt_stacks *st, const struct 
 
 	if (!sym->n || !s->count)
 		return 0;
-	ret = add(&t->self, 0, v[0], s->count);
+	ret = rpt_hash_add(&t->self, 0, v[0], s->count);
 	for (uint32_t i = 0; i < sym->n && !ret; i++) {
 		ret = first_in_stack(t, 0, v[i], 0, stamp);
 		if (ret > 0)
-			ret = add(&t->total, 0, v[i], s->count);
+			ret = rpt_hash_add(&t->total, 0, v[i], s->count);
 		if (!ret && i + 1 < sym->n) {
 			ret = first_in_stack(t, 1, v[i + 1], v[i], stamp);
 			if (ret > 0)
-				ret = add(&t->edges, v[i + 1], v[i], s->count);
+				ret = rpt_hash_add(&t->edges, v[i + 1], v[i], s->count);
 		}
 	}
 	return ret < 0 ? ret : 0;

@@ -26,6 +26,8 @@ uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
 /* The value for (a, b, c) or NULL. */
 uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
 void rpt_hash_release(struct rpt_hash *h);
+/* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
+int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n);
 
 /* Interned strings: equal strings get one pointer, valid until the pool is released. */
 struct rpt_strpool {

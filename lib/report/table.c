@@ -66,6 +66,16 @@ uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64
 	return e->used ? &e->val : NULL;
 }
 
+int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
+{
+	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot += n;
+	return 0;
+}
+
 void rpt_hash_release(struct rpt_hash *h)
 {
 	free(h->e);

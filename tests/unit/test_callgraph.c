@@ -154,35 +154,8 @@ static int setup(void **state)
 	return a_at && b_at && leaf_at && main_at && rec_at && recleaf_at ? 0 : -1;
 }
 
-struct buf {
-	unsigned char b[1024];
-	size_t n;
-};
+#include "record_builder.h"
 
-static void put(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-
-static void put64(struct buf *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
-static void put32x2(struct buf *b, uint32_t x, uint32_t y)
-{
-	put(b, &x, 4);
-	put(b, &y, 4);
-}
-
-static void finish(struct ses_writer *w, struct buf *b, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = { type, misc, (uint16_t)b->n };
-
-	memcpy(b->b, &h, sizeof(h));
-	assert_int_equal(ses_writer_write(w, b->b, b->n), 0);
-}
 
 static void rec_comm(struct ses_writer *w, uint32_t pid, const char *comm)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests for lib/session, part 2: samples.data (writer.c, reader.c); part 1, session.ini,
- * is test_session_info.c.
+ * Tests for lib/session, part 2: reading samples.data (reader.c; writer round trip); part 1,
+ * session.ini, is test_session_info.c; the writer alone is test_session_writer.c.
  * Files go to a mkdtemp() directory; samples.data images are also built byte by byte
  * here, so the reader is checked against the format itself and not only against our
  * own writer. Every cut or damaged image is copied into a buffer of exactly its length,
@@ -29,177 +29,7 @@
 
 #include "session_helpers.h"
 
-/* ---- samples.data images ------------------------------------------------------- */
-
-#define IMG_MAX 8192
-#define IMG_RECS 64
-
-/* A samples.data built byte by byte, remembering where each record starts. */
-struct image {
-	unsigned char b[IMG_MAX];
-	size_t len;
-	size_t nrec;
-	struct { size_t off; uint32_t type; uint16_t size; } rec[IMG_RECS];
-};
-
-static void put(struct image *im, const void *p, size_t len)
-{
-	assert_true(im->len + len <= sizeof(im->b));
-	memcpy(im->b + im->len, p, len);
-	im->len += len;
-}
-
-static void put_u64(struct image *im, uint64_t v)
-{
-	put(im, &v, sizeof(v));
-}
-
-static void put_u32x2(struct image *im, uint32_t lo, uint32_t hi)
-{
-	put_u64(im, (uint64_t)hi << 32 | lo);
-}
-
-/* Start a record of @size bytes (header included); its body follows with put*(). */
-static void begin(struct image *im, uint32_t type, uint16_t misc, uint16_t size)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
-
-	assert_true(im->nrec < IMG_RECS);
-	im->rec[im->nrec].off = im->len;
-	im->rec[im->nrec].type = type;
-	im->rec[im->nrec].size = size;
-	im->nrec++;
-	put(im, &h, sizeof(h));
-}
-
-static void img_header(struct image *im)
-{
-	memset(im, 0, sizeof(*im));
-	put(im, SES_PIPE_MAGIC, 8);
-	put_u64(im, SES_PIPE_HDR_SIZE);
-}
-
-static void img_attr(struct image *im, const struct perf_event_attr *a, const uint64_t *ids,
-		     size_t nids)
-{
-	begin(im, SES_RECORD_HEADER_ATTR, 0, (uint16_t)(8 + a->size + 8 * nids));
-	put(im, a, a->size);
-	for (size_t i = 0; i < nids; i++)
-		put_u64(im, ids[i]);
-}
-
-static struct ses_sample mk_sample(uint64_t id, uint64_t ip, uint32_t pid, uint32_t tid,
-				   uint64_t time, uint32_t cpu, uint64_t period)
-{
-	return (struct ses_sample){ .id = id, .ip = ip, .pid = pid, .tid = tid, .time = time,
-				    .cpu = cpu, .period = period };
-}
-
-/* A PERF_RECORD_SAMPLE laid out for @sample_type. */
-static void img_sample(struct image *im, uint64_t sample_type, uint16_t misc,
-		       const struct ses_sample *s)
-{
-	uint16_t size = 8 + 8 * __builtin_popcountll(sample_type & ST_ALL);
-
-	begin(im, PERF_RECORD_SAMPLE, misc, size);
-	if (sample_type & PERF_SAMPLE_IDENTIFIER)
-		put_u64(im, s->id);
-	if (sample_type & PERF_SAMPLE_IP)
-		put_u64(im, s->ip);
-	if (sample_type & PERF_SAMPLE_TID)
-		put_u32x2(im, s->pid, s->tid);
-	if (sample_type & PERF_SAMPLE_TIME)
-		put_u64(im, s->time);
-	if (sample_type & PERF_SAMPLE_CPU)
-		put_u32x2(im, s->cpu, 0);
-	if (sample_type & PERF_SAMPLE_PERIOD)
-		put_u64(im, s->period);
-}
-
-/* sample_id_all trailer for ST_ALL: TID, TIME, CPU, IDENTIFIER. */
-static void img_trailer(struct image *im, uint32_t pid, uint32_t tid, uint64_t time,
-			uint32_t cpu, uint64_t id)
-{
-	put_u32x2(im, pid, tid);
-	put_u64(im, time);
-	put_u32x2(im, cpu, 0);
-	put_u64(im, id);
-}
-
-/* Zero-padded to 8 bytes, as the kernel does. */
-static void put_name(struct image *im, const char *name, size_t padded)
-{
-	char buf[256] = "";
-
-	assert_true(padded <= sizeof(buf) && strlen(name) < padded);
-	strcpy(buf, name);
-	put(im, buf, padded);
-}
-
-static size_t padded_len(const char *s)
-{
-	return (strlen(s) + 1 + 7) & ~(size_t)7;
-}
-
-static void img_comm(struct image *im, uint32_t pid, uint32_t tid, const char *comm,
-		     uint64_t time, uint64_t id)
-{
-	size_t n = padded_len(comm);
-
-	begin(im, PERF_RECORD_COMM, 0, (uint16_t)(8 + 8 + n + 32));
-	put_u32x2(im, pid, tid);
-	put_name(im, comm, n);
-	img_trailer(im, pid, tid, time, 3, id);
-}
-
-static void img_mmap2(struct image *im, uint32_t pid, uint32_t tid, uint64_t addr,
-		      const char *file, uint64_t time, uint64_t id)
-{
-	size_t n = padded_len(file);
-
-	begin(im, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, (uint16_t)(8 + 64 + n + 32));
-	put_u32x2(im, pid, tid);
-	put_u64(im, addr);
-	put_u64(im, 0x2000);	/* len */
-	put_u64(im, 0x1000);	/* pgoff */
-	put_u32x2(im, 8, 1);	/* maj, min */
-	put_u64(im, 123456);	/* ino */
-	put_u64(im, 0);		/* ino_generation */
-	put_u32x2(im, 5, 2);	/* prot, flags */
-	put_name(im, file, n);
-	img_trailer(im, pid, tid, time, 1, id);
-}
-
-static void img_round(struct image *im)
-{
-	begin(im, SES_RECORD_FINISHED_ROUND, 0, 8);
-}
-
-static struct perf_event_attr mk_attr(uint64_t sample_type, uint64_t period)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = period;
-	a.sample_type = sample_type;
-	a.sample_id_all = 1;
-	a.disabled = 1;
-	return a;
-}
-
-static const uint64_t ids1[] = { 41, 42 };
-
-static const struct ses_sample samples1[] = {
-	{ .id = 41, .ip = 0x401000, .pid = 100, .tid = 101, .time = 5000, .cpu = 1,
-	  .period = 1000000, .cpumode = PERF_RECORD_MISC_USER },
-	{ .id = 42, .ip = 0xffffffff81000000ull, .pid = 100, .tid = 100, .time = 5001,
-	  .cpu = 0, .period = 999, .cpumode = PERF_RECORD_MISC_KERNEL },
-	{ .id = 41, .ip = UINT64_MAX, .pid = UINT32_MAX, .tid = UINT32_MAX, .time = UINT64_MAX,
-	  .cpu = UINT32_MAX, .period = UINT64_MAX, .cpumode = PERF_RECORD_MISC_USER },
-};
+#include "sample_image.h"
 
 /* The reference file: attr, COMM, MMAP2, three samples, a round marker. */
 static void img_reference(struct image *im)
@@ -222,20 +52,6 @@ static int open_copy(const struct image *im, size_t len, struct ses_reader **r, 
 	*copy = dup_exact(im->b, len);
 	err[0] = 0;
 	return ses_reader_open_mem(r, *copy, len, err, errlen);
-}
-
-static void assert_sample_eq(const struct ses_sample *got, const struct ses_sample *want,
-			     int attr_index)
-{
-	assert_int_equal(got->id, want->id);
-	assert_int_equal(got->ip, want->ip);
-	assert_int_equal(got->pid, want->pid);
-	assert_int_equal(got->tid, want->tid);
-	assert_int_equal(got->time, want->time);
-	assert_int_equal(got->cpu, want->cpu);
-	assert_int_equal(got->period, want->period);
-	assert_int_equal(got->cpumode, want->cpumode);
-	assert_int_equal(got->attr_index, attr_index);
 }
 
 /* Check a reader of the reference image record by record. */
@@ -712,117 +528,6 @@ static void samples_unaligned_buffer(void **state)
 	free(buf);
 }
 
-/* More than the writer's buffer in one go and in many small writes. */
-static void samples_writer_large_stream(void **state)
-{
-	enum { N = 12000 }; /* 12000 * 56 bytes: more than the 256 KiB buffer */
-	struct perf_event_attr a = mk_attr(ST_ALL, 1);
-	char dir[PATH_MAX], path[PATH_MAX + 16], err[256];
-	struct ses_reader *r;
-	struct ses_record rec;
-	struct ses_sample s;
-	struct ses_writer *w;
-	struct image one;
-	unsigned char *big;
-	size_t n = 0, rec_len;
-
-	(void)state;
-	img_header(&one);
-	img_sample(&one, ST_ALL, 0, &samples1[0]);
-	rec_len = one.len - SES_PIPE_HDR_SIZE;
-	big = malloc(N * rec_len);
-	assert_non_null(big);
-	for (size_t i = 0; i < N; i++)
-		memcpy(big + i * rec_len, one.b + SES_PIPE_HDR_SIZE, rec_len);
-	subdir(dir, sizeof(dir), "large");
-	w = ses_writer_open(dir);
-	assert_non_null(w);
-	assert_int_equal(ses_writer_add_attr(w, &a, ids1, 1), 0);
-	assert_int_equal(ses_writer_write(w, big, N * rec_len), 0);
-	for (size_t i = 0; i < N; i++)
-		assert_int_equal(ses_writer_write(w, big, rec_len), 0);
-	assert_int_equal(ses_writer_close(w), 0);
-	free(big);
-	snprintf(path, sizeof(path), "%s/%s", dir, SES_DATA_FILE);
-	assert_int_equal(ses_reader_open_file(&r, path, err, sizeof(err)), 0);
-	while (ses_reader_next(r, &rec) == 1) {
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		assert_int_equal(ses_reader_sample(r, &rec, &s), 0);
-		assert_int_equal(s.ip, samples1[0].ip);
-		n++;
-	}
-	assert_int_equal(n, 2 * N);
-	assert_int_equal(ses_reader_damage(r, NULL), 0);
-	ses_reader_free(r);
-}
-
-static void samples_writer_errors(void **state)
-{
-	static uint64_t ids[8192];
-	struct perf_event_attr a = mk_attr(ST_ALL, 1);
-	char dir[PATH_MAX];
-	struct ses_writer *w;
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/no/such/dir", tmpdir);
-	errno = 0;
-	assert_null(ses_writer_open(dir));
-	assert_int_equal(errno, ENOENT);
-	subdir(dir, sizeof(dir), "writer_errors");
-	w = ses_writer_open(dir);
-	assert_non_null(w);
-	/* a HEADER_ATTR's size is 16 bits */
-	assert_int_equal(ses_writer_add_attr(w, &a, ids, ARRAY_SIZE(ids)), -E2BIG);
-	assert_int_equal(ses_writer_bytes(w), SES_PIPE_HDR_SIZE);
-	assert_int_equal(ses_writer_close(w), 0);
-	assert_int_equal(ses_writer_close(NULL), 0);
-}
-
-/*
- * attr.size 0 means "the whole struct" to the writer; the record must then still say
- * its size, or the reader rejects the attr and everything after it. (Was a bug: the
- * writer copied size 0 into the file.)
- */
-static void samples_writer_attr_size_zero(void **state)
-{
-	struct perf_event_attr a = mk_attr(ST_ALL, 777);
-	char dir[PATH_MAX], path[PATH_MAX + 16], err[256];
-	struct ses_reader *r;
-	struct ses_record rec;
-	struct ses_sample s;
-	struct ses_writer *w;
-	struct image im;
-
-	(void)state;
-	img_header(&im);
-	img_sample(&im, ST_ALL, PERF_RECORD_MISC_USER, &samples1[0]);
-	subdir(dir, sizeof(dir), "attr_size_zero");
-	w = ses_writer_open(dir);
-	assert_non_null(w);
-	a.size = PERF_ATTR_SIZE_VER0 - 8;
-	assert_int_equal(ses_writer_add_attr(w, &a, ids1, 1), -EINVAL);
-	a.size = 0;
-	assert_int_equal(ses_writer_add_attr(w, &a, ids1, 1), 0);
-	assert_int_equal(a.size, 0); /* borrowed: not changed */
-	assert_int_equal(ses_writer_write(w, im.b + SES_PIPE_HDR_SIZE,
-					  im.len - SES_PIPE_HDR_SIZE), 0);
-	assert_int_equal(ses_writer_close(w), 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, SES_DATA_FILE);
-	assert_int_equal(ses_reader_open_file(&r, path, err, sizeof(err)), 0);
-	assert_int_equal(ses_reader_next(r, &rec), 1);
-	assert_int_equal(ses_reader_nattrs(r), 1);
-	assert_int_equal(ses_reader_attr(r, 0)->size, sizeof(a));
-	assert_int_equal(ses_reader_attr(r, 0)->sample_period, 777);
-	assert_int_equal(ses_reader_next(r, &rec), 1);
-	assert_int_equal(ses_reader_sample(r, &rec, &s), 0);
-	assert_sample_eq(&s, &samples1[0], 0);
-	assert_int_equal(ses_reader_next(r, &rec), 0);
-	assert_int_equal(ses_reader_damage(r, NULL), 0);
-	ses_reader_free(r);
-}
-
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -836,9 +541,6 @@ int main(void)
 		cmocka_unit_test(samples_short_records_rejected),
 		cmocka_unit_test(samples_record_before_attr),
 		cmocka_unit_test(samples_unaligned_buffer),
-		cmocka_unit_test(samples_writer_large_stream),
-		cmocka_unit_test(samples_writer_errors),
-		cmocka_unit_test(samples_writer_attr_size_zero),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
