@@ -20,11 +20,14 @@
 int ins_state = INS_UNINIT;
 /* The header's inline test (AMDProfileController.h): 0 only once we know we are off. */
 __attribute__((visibility("default"))) volatile int amdProfileControllerGate = 1;
-static __thread bool my_gap; /* a record of this thread was dropped since its last one */
+/* initial-exec: a plain %fs-relative load instead of a __tls_get_addr call per record; the
+ * few bytes fit glibc's static TLS reserve when the library is dlopen()ed (ITT, Python) */
+#define INS_TLS __thread __attribute__((tls_model("initial-exec")))
+static INS_TLS bool my_gap; /* a record of this thread was dropped since its last one */
 static bool use_tsc;	      /* task records carry TSC stamps (see ctlpage.h) */
 struct uprof_ctl_header *ins_page;
 static uint32_t page_gen; /* bumped for every page this process creates */
-static __thread uint32_t my_tid;
+static INS_TLS uint32_t my_tid;
 static char page_name[64];
 
 #define ATTACH_WAIT_MS 1000 /* launch mode: wait at exit for a profiler that is coming */

@@ -282,7 +282,6 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 		memcpy(&copy, slot, sizeof(copy));
 		__atomic_store_n(&slot->seq, r->pos + r->records, __ATOMIC_RELEASE);
 		r->pos++;
-		__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
 		if (valid_record(&copy, pauses)) {
 			if (p->tsc)
 				copy.time_ns = tsc_to_mono(p, copy.time_ns);
@@ -290,6 +289,9 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 			n++;
 		}
 	}
+	/* once per drain, not per record: tail shares a cache line with the producers' head,
+	 * and the target reads it only to know, at exit, that everything was drained */
+	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
 	return n;
 }
 
