@@ -13,7 +13,7 @@ bool ins_set_state(uint32_t paused, uint16_t how)
 	bool ok = true;
 
 	if (ins_on()) {
-		ins_emit(true, paused ? UPROF_REC_PAUSE : UPROF_REC_RESUME, how, 0, 0);
+		ins_emit_pause(paused ? UPROF_REC_PAUSE : UPROF_REC_RESUME, how);
 		__atomic_store_n(&ins_page->state, paused, __ATOMIC_RELEASE);
 		if (how == UPROF_HOW_API_STRICT)
 			ok = ins_wait_applied();
@@ -70,22 +70,6 @@ amdStringHandle amdStringHandleCreate(const char *name)
 amdEventHandle amdEventCreate(const char *name)
 {
 	return make_handle(name);
-}
-
-/* The hot path. Nothing here can touch errno: setup (the only step that can) keeps it. */
-void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *name)
-{
-	uint32_t d = 0, n = 0;
-
-	if (!ins_on())
-		return;
-	if (!ins_page->launch_mode && !__atomic_load_n(&ins_page->attached, __ATOMIC_RELAXED))
-		return; /* attach mode with nobody attached: not even a clock read */
-	if (domain)
-		d = ins_handle_id(domain);
-	if (name)
-		n = ins_handle_id(name);
-	ins_emit(false, kind, 0, d, n);
 }
 
 void AMDTaskBegin(const char *func, const char *file, int line, amdDomainHandle domain,

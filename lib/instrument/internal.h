@@ -39,13 +39,13 @@ static inline bool ins_on(void)
 	return ins_setup();
 }
 
-/* The handle's string id in the current page (registering it on first use). 0 if the
- * string table is full. */
-uint32_t ins_handle_id(struct ins_handle *h);
+/* Register the handle's name in the current page and return its string id (0 if the
+ * string table is full): the slow path of every record naming a handle. */
+uint32_t ins_handle_register(struct ins_handle *h);
 
-/* Append a record to the task ring (@pause_ring: the pause ring). Drops and counts when
- * full, or when no profiler is attached outside launch mode. */
-void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uint32_t name);
+/* Append a pause/resume record to the pause ring. Drops and counts when full; nothing
+ * when no profiler is attached outside launch mode. */
+void ins_emit_pause(uint16_t kind, uint16_t how);
 
 /* Record a pause (@paused = 1) or resume for the whole session; a strict @how waits
  * (bounded) until the profiler applied it. False only when a strict wait timed out. */

@@ -250,33 +250,37 @@ static uint32_t intern(struct uprof_ctl_header *h, const char *name)
 	return id;
 }
 
-uint32_t ins_handle_id(struct ins_handle *h)
+uint32_t ins_handle_register(struct ins_handle *h)
 {
-	uint64_t v = __atomic_load_n(&h->idgen, __ATOMIC_ACQUIRE);
-	uint32_t id;
+	uint32_t id = intern(ins_page, h->name);
 
-	if (__builtin_expect((uint32_t)(v >> 32) == page_gen && (uint32_t)v, 1))
-		return (uint32_t)v;
-	id = intern(ins_page, h->name);
 	if (id)
 		__atomic_store_n(&h->idgen, (uint64_t)page_gen << 32 | id, __ATOMIC_RELEASE);
 	return id;
 }
 
-void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uint32_t name)
+static inline uint32_t handle_id(struct ins_handle *h)
 {
-	struct uprof_ctl_header *h = ins_page;
-	struct uprof_ctl_ring *ring = pause_ring ? &h->pauses : &h->ring;
-	struct uprof_ctl_record *slots =
-		(struct uprof_ctl_record *)((char *)h + (pause_ring ? PAUSE_OFFSET : RING_OFFSET));
-	uint64_t mask = (pause_ring ? UPROF_CTL_PAUSE_RECORDS : UPROF_CTL_RING_RECORDS) - 1;
-	uint64_t now, pos;
+	uint64_t v;
+
+	if (!h)
+		return 0;
+	v = __atomic_load_n(&h->idgen, __ATOMIC_ACQUIRE);
+	if (__builtin_expect((uint32_t)(v >> 32) == page_gen && (uint32_t)v, 1))
+		return (uint32_t)v;
+	return ins_handle_register(h);
+}
+
+/* Claim a slot of @ring (Vyukov, see ctlpage.h) and publish one record in it. Inlined
+ * into both callers so that the task path, the one DESIGN §7 puts a price on, is one
+ * function: a TSC read, a CAS and five stores. */
+static inline __attribute__((always_inline)) bool
+emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
+     uint16_t kind, uint16_t how, uint32_t domain, uint32_t name)
+{
+	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	struct uprof_ctl_record *slot;
 
-	if (!h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED))
-		return; /* nobody to read it: a record outside any session is noise */
-	now = use_tsc ? uprof_ctl_tsc() : ins_now_ns();
-	pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	for (int spins = 0;; spins++) {
 		int64_t dif;
 
@@ -297,18 +301,53 @@ void ins_emit(bool pause_ring, uint16_t kind, uint16_t how, uint32_t domain, uin
 	slot->time_ns = now;
 	slot->tid = tid();
 	slot->kind = kind;
-	/* the first record after a drop on this thread says so: report then forgets the
-	 * thread's open tasks instead of pairing this end with the wrong begin */
-	slot->how = how | (!pause_ring && my_gap ? UPROF_FLAG_GAP : 0);
+	slot->how = how;
 	slot->domain = domain;
 	slot->name = name;
 	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
-	if (!pause_ring)
-		my_gap = false;
-	return;
+	return true;
 dropped:
 	__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
-	if (!pause_ring)
+	return false;
+}
+
+static inline bool nobody_to_read(const struct uprof_ctl_header *h)
+{
+	/* attach mode with nobody attached: a record outside any session is noise */
+	return !h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
+}
+
+void ins_emit_pause(uint16_t kind, uint16_t how)
+{
+	struct uprof_ctl_header *h = ins_page;
+
+	if (nobody_to_read(h))
+		return;
+	emit(&h->pauses, (struct uprof_ctl_record *)((char *)h + PAUSE_OFFSET),
+	     UPROF_CTL_PAUSE_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind, how, 0,
+	     0);
+}
+
+/* The hot path. Nothing here can touch errno: setup (the only step that can) keeps it. */
+void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *name)
+{
+	struct uprof_ctl_header *h;
+	uint32_t d, n;
+
+	if (!ins_on())
+		return;
+	h = ins_page;
+	if (nobody_to_read(h))
+		return; /* not even a clock read */
+	d = handle_id(domain);
+	n = handle_id(name);
+	/* the first record after a drop on this thread says so: report then forgets the
+	 * thread's open tasks instead of pairing this end with the wrong begin */
+	if (emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
+		 UPROF_CTL_RING_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind,
+		 my_gap ? UPROF_FLAG_GAP : 0, d, n))
+		my_gap = false;
+	else
 		my_gap = true;
 }
 
