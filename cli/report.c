@@ -24,6 +24,7 @@ struct report_state {
 	char out_path[PATH_MAX];
 	bool exports[RPT_EXPORT_COUNT]; /* --export */
 	const char *export_dir;		/* --export-dir; default: the session directory */
+	int pids[64];			/* -p */
 };
 
 static void report_help(void)
@@ -39,6 +40,9 @@ static void report_help(void)
 	       "  --report-output <path>     write the CSV here: a path ending in .csv is the\n"
 	       "                             file, any other path a directory for report.csv\n"
 	       "  --stdout                   write the CSV to standard output instead\n"
+	       "  -p, --pid <PID,..>         only these processes (implies --detail)\n"
+	       "  --time-filter <T1:T2>      only samples from T1 to T2 seconds after the\n"
+	       "                             profile start (either side may be left out)\n"
 	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
 	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
 	       "                             process when call stacks were collected\n"
@@ -52,7 +56,7 @@ static void report_help(void)
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -64,6 +68,8 @@ static const struct option report_options[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -78,6 +84,66 @@ static int parse_cutoff(const char *s, int *out)
 	if (errno || *end || end == s || v < 0 || v > 1000000)
 		return -EINVAL;
 	*out = (int)v;
+	return 0;
+}
+
+/* -p PID[,PID..]: 0, or -EINVAL (not a list of pids) / -E2BIG (too many) */
+static int parse_pids(struct report_state *st, const char *arg)
+{
+	const char *p = arg;
+	int n = 0;
+
+	do {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ','))
+			return -EINVAL;
+		if (n == (int)(sizeof(st->pids) / sizeof(st->pids[0])))
+			return -E2BIG;
+		st->pids[n++] = (int)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	if (arg[strlen(arg) - 1] == ',')
+		return -EINVAL;
+	st->opts.only_pids = st->pids;
+	st->opts.nonly_pids = n;
+	return 0;
+}
+
+/* One side of --time-filter: "" is open (-1), else seconds >= 0. */
+static int parse_bound(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (!len) {
+		*out = -1;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*out = strtod(buf, &end);
+	return errno || *end || end == buf || !(*out >= 0 && *out < 1e9) ? -EINVAL : 0;
+}
+
+/* --time-filter T1:T2 (seconds after the profile start; one side may be empty) */
+static int parse_time_filter(struct rpt_options *o, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (colon == arg && !colon[1]))
+		return -EINVAL;
+	if (parse_bound(arg, (size_t)(colon - arg), &o->time_from_s) ||
+	    parse_bound(colon + 1, strlen(colon + 1), &o->time_to_s))
+		return -EINVAL;
+	if (o->time_from_s >= 0 && o->time_to_s >= 0 && o->time_to_s <= o->time_from_s)
+		return -ERANGE;
+	o->time_filter = true;
 	return 0;
 }
 
@@ -111,7 +177,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->opts.cutoff = 10;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:hg", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:hgp:", report_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -157,6 +223,29 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			break;
 		case OPT_EXPORT_DIR:
 			st->export_dir = optarg;
+			break;
+		case 'p':
+			ret = parse_pids(st, optarg);
+			if (ret == -E2BIG)
+				return cli_error(EXIT_USAGE, CMD, "-p '%s': at most 64 processes", optarg);
+			if (ret)
+				return cli_error(EXIT_USAGE, CMD,
+						 "-p '%s': give process ids separated by commas, "
+						 "e.g. -p 1234,1240",
+						 optarg);
+			st->opts.detail = true;
+			break;
+		case OPT_TIME_FILTER:
+			ret = parse_time_filter(&st->opts, optarg);
+			if (ret == -ERANGE)
+				return cli_error(EXIT_USAGE, CMD,
+						 "--time-filter '%s': the end must come after the start",
+						 optarg);
+			if (ret)
+				return cli_error(EXIT_USAGE, CMD,
+						 "--time-filter '%s': use T1:T2, seconds after the profile "
+						 "start (e.g. 1.5:3, or 2: for from 2 s on)",
+						 optarg);
 			break;
 		case 'h':
 			report_help();
@@ -218,6 +307,10 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
 				"comma (first: \"%s\")\n",
 			(unsigned long long)s.task_comma, s.task_comma_name);
+	if (s.filtered)
+		fprintf(stderr, "Filtered (-p/--time-filter): %llu samples reported, %llu outside "
+				"the filter not reported\n",
+			(unsigned long long)s.samples, (unsigned long long)s.filtered_samples);
 	if (s.task_lost)
 		fprintf(stderr, "warning: the targets dropped %llu task records (ring full); "
 				"task counts and times are incomplete\n",
@@ -314,6 +407,37 @@ static int write_report(struct report_state *st, struct rpt *r)
 	return 0;
 }
 
+/* -p: every pid must be one of the session's, or the report would silently be empty */
+static int check_pids(const struct report_state *st, const struct rpt *r)
+{
+	int n = rpt_process_ids(r, NULL, 0);
+	int *have = malloc(sizeof(int) * (size_t)(n ? n : 1));
+	char list[160] = "";
+	size_t used = 0;
+	int missing = 0;
+
+	if (!have)
+		return cli_error(1, CMD, "out of memory");
+	rpt_process_ids(r, have, n);
+	for (int i = 0; i < st->opts.nonly_pids && !missing; i++) {
+		int k = 0;
+
+		while (k < n && have[k] != st->pids[i])
+			k++;
+		if (k == n)
+			missing = st->pids[i];
+	}
+	for (int k = 0; missing && k < n && k < 8; k++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%d", k ? ", " : "", have[k]);
+	if (n > 8)
+		snprintf(list + used, sizeof(list) - used, " and %d more", n - 8);
+	free(have);
+	if (missing)
+		return cli_error(1, CMD, "-p %d: the session has no process %d; its processes: %s",
+				 missing, missing, n ? list : "none");
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
@@ -342,6 +466,12 @@ int cmd_report(int argc, char **argv)
 	if (ret) {
 		report_metrics_release(&metrics);
 		return cli_error(1, CMD, "%s", err);
+	}
+	ret = check_pids(&st, r);
+	if (ret) {
+		rpt_free(r);
+		report_metrics_release(&metrics);
+		return ret;
 	}
 	ret = write_report(&st, r);
 	if (!ret)

@@ -125,6 +125,30 @@ static void write_events(const struct rpt *r, FILE *f)
 	}
 }
 
+/* -p / --time-filter, when given: what the report is limited to */
+static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary *s)
+{
+	const struct rpt_options *o = &r->opts;
+
+	if (o->nonly_pids) {
+		fprintf(f, "Process Filter,\"");
+		for (int i = 0; i < o->nonly_pids; i++)
+			fprintf(f, "%s%d", i ? "," : "", o->only_pids[i]);
+		fprintf(f, "\"\n");
+	}
+	if (o->time_filter) {
+		char from[32] = "", to[32] = "";
+
+		if (o->time_from_s >= 0)
+			snprintf(from, sizeof(from), "%.3f", o->time_from_s);
+		if (o->time_to_s >= 0)
+			snprintf(to, sizeof(to), "%.3f", o->time_to_s);
+		kvf(f, "Time Filter", "%s:%s seconds after the profile start", from, to);
+	}
+	if (o->nonly_pids || o->time_filter)
+		kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported", s->filtered_samples);
+}
+
 static void write_details(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
@@ -176,6 +200,7 @@ static void write_details(const struct rpt *r, FILE *f)
 		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
 	if (s.paused_samples)
 		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
+	write_filters(r, f, &s);
 	if (s.has_tasks) {
 		kvf(f, "Task Records", "%" PRIu64, s.task_records);
 		kvf(f, "Task Instances", "%" PRIu64, s.task_instances);

@@ -133,6 +133,9 @@ struct rpt {
 	int64_t pause_total_ns;
 	uint64_t paused_samples; /* samples dropped because they fell in a pause */
 
+	/* filter.c: -p and --time-filter */
+	uint64_t filtered_samples;
+
 	/* tasks.c */
 	bool has_tasks;
 	struct rpt_sample_time *stimes; /* (tid, time) of every kept sample, when tasks exist */
@@ -164,6 +167,12 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen);
 bool rpt_paused_at(const struct rpt *r, uint64_t t);
 /* Does any paused interval meet [from, to]? */
 bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to);
+
+/* ---- filter.c ---- */
+/* Is a sample of @pid at @time (the samples' clock) inside -p and --time-filter? */
+bool rpt_filter_keeps(const struct rpt *r, int pid, uint64_t time);
+/* Clip [*from, *to] of @pid to the filters; false when nothing of it is left. */
+bool rpt_filter_clip(const struct rpt *r, int pid, uint64_t *from, uint64_t *to);
 
 /* ---- tasks.c ---- */
 struct rpt_sample_time {

@@ -74,6 +74,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		r->paused_samples++;
 		return 0;
 	}
+	if (!rpt_filter_keeps(r, (int)s.pid, s.time)) {
+		r->filtered_samples++;
+		return 0;
+	}
 	if (s.cpumode == PERF_RECORD_MISC_KERNEL || s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		module = RPT_MODULE_KERNEL;
 		addr = s.ip;

@@ -34,6 +34,13 @@ struct rpt_options {
 	 * supplies it (report does not evaluate formulas itself). May be NULL. */
 	void (*metric_fn)(void *arg, const double *events, int nevents, double *metrics);
 	void *metric_arg;
+	/* -p: only these processes (borrowed; 0 = all) */
+	const int *only_pids;
+	int nonly_pids;
+	/* --time-filter: only samples from @time_from_s to @time_to_s seconds after the
+	 * profile start (a negative bound is open); task instances are clipped to it */
+	bool time_filter;
+	double time_from_s, time_to_s;
 };
 
 struct rpt;
@@ -62,6 +69,8 @@ struct rpt_summary {
 	double pause_s;			/* paused time, merged over all processes */
 	size_t npauses;			/* rows of pauses.csv */
 	uint64_t paused_samples;	/* samples dropped because they fell in a pause */
+	bool filtered;			/* -p or --time-filter was given */
+	uint64_t filtered_samples;	/* samples outside them */
 	bool has_tasks;			/* the session has instrument/ records */
 	uint64_t task_records;		/* task/event records read from instrument/ */
 	uint64_t task_instances;	/* matched task and event instances */
@@ -72,6 +81,10 @@ struct rpt_summary {
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
+
+/* The pids of the session's processes (from side-band records and samples), at most
+ * @max of them in @pids; returns how many there are in all. */
+int rpt_process_ids(const struct rpt *r, int *pids, int max);
 
 enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS, RPT_TASKS };
 

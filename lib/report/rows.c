@@ -22,12 +22,16 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->period_s = period_s(r);
 	s->cpu_time_s = (double)r->samples * s->period_s;
 	s->requested_hz = s->period_s > 0 ? 1.0 / s->period_s : 0;
+	/* the rate is the collection's: samples outside -p / --time-filter count too */
 	if (r->info.target_cpu_ns > 0)
-		s->achieved_hz = (double)r->samples / ((double)r->info.target_cpu_ns / 1e9);
+		s->achieved_hz = (double)(r->samples + r->filtered_samples) /
+				 ((double)r->info.target_cpu_ns / 1e9);
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
 	s->pause_s = (double)r->pause_total_ns / 1e9;
 	s->npauses = r->pause_rows;
 	s->paused_samples = r->paused_samples;
+	s->filtered = r->opts.nonly_pids || r->opts.time_filter;
+	s->filtered_samples = r->filtered_samples;
 	s->has_tasks = r->has_tasks;
 	s->task_records = r->task_records;
 	s->task_instances = r->task_instances;
@@ -42,7 +46,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 		double run = (double)(r->info.end_mono_ns - r->info.start_mono_ns);
 		double live = run - (double)r->pause_total_ns;
 
-		s->achieved_hz = live > 0 ? (double)r->samples /
+		s->achieved_hz = live > 0 ? (double)(r->samples + r->filtered_samples) /
 					    ((double)r->info.target_cpu_ns / 1e9 * live / run)
 					  : 0;
 	}

@@ -142,11 +142,16 @@ static struct rpt_task_stat *stat_for(struct rpt *r, struct rpt_hash *h, uint64_
 static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain,
 			const char *name, uint64_t begin, uint64_t end)
 {
-	uint64_t dur = end >= begin ? end - begin : 0;
-	uint64_t n = end >= begin ? samples_between(r, tid, begin, end) : 0;
+	uint64_t dur, n;
 	struct rpt_task_stat *p, *t;
-	int item = item_for(r, domain, name);
+	int item;
 
+	/* -p / --time-filter: the part of the instance inside them, if any */
+	if (end >= begin ? !rpt_filter_clip(r, pid, &begin, &end) : !rpt_filter_keeps(r, pid, begin))
+		return 0;
+	dur = end >= begin ? end - begin : 0;
+	n = end >= begin ? samples_between(r, tid, begin, end) : 0;
+	item = item_for(r, domain, name);
 	if (item < 0)
 		return item;
 	p = stat_for(r, &r->proc_task, (uint32_t)pid, item);

@@ -80,3 +80,7 @@ $(TGT)/pcm_work: tests/targets/pcm_work.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/pcm_work
+$(TGT)/phases: tests/targets/phases.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/phases

@@ -31,7 +31,7 @@ expect_fail() {
 	local rc=$? lines
 	lines=$(grep -c . "$SCRATCH/err")
 	if { [ "$want" = any ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; } || [ "$rc" = "$want" ]; then
-		if [ "$lines" -eq 1 ] && grep -qE "$pat" "$SCRATCH/err"; then
+		if [ "$lines" -eq 1 ] && grep -qE -- "$pat" "$SCRATCH/err"; then
 			ok "$desc (exit $rc): $(cat "$SCRATCH/err")"
 			return
 		fi
