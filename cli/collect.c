@@ -40,9 +40,13 @@ static void collect_help(void)
 	       "                         created if missing\n"
 	       "  -d, --duration <s>     stop collecting after <s> seconds (fractions allowed)\n"
 	       "  -w, --working-dir <dir> the program's working directory\n"
+	       "  --affinity <cpus>      run the program on these CPUs only (e.g. 0-3,8)\n"
+	       "  --env-var <N=V>[;..]   add to the program's environment (repeatable)\n"
 	       "  --no-inherit           do not follow threads and child processes\n"
 	       "  --start-paused         start with sampling paused; the program resumes it with\n"
 	       "                         amdProfileResume() (AMDProfileController.h)\n"
+	       "  --start-delay <s>      start sampling <s> seconds after the program (0: at once);\n"
+	       "                         the profile, and -d, start then\n"
 	       "  -b, --terminate        kill the program when collection ends early (-d, signal)\n"
 	       "  -m, --mmap-pages <n>   ring buffer pages per CPU, a power of two (default 128)\n"
 	       "  -g                     collect call stacks (same as --call-graph fp)\n"
@@ -60,7 +64,7 @@ static void collect_help(void)
 }
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
-enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE };
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -78,6 +82,9 @@ static const struct option collect_options[] = {
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "call-graph-depth", required_argument, NULL, OPT_CG_DEPTH },
 	{ "call-graph-mode", required_argument, NULL, OPT_CG_MODE },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
+	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
+	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -197,6 +204,22 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			if (ret >= 0)
 				return ret;
 			break;
+		case OPT_START_DELAY: /* uProf: 0 means no delay */
+			if (strcmp(optarg, "0") && parse_duration(optarg, &st->start_delay_s))
+				return cli_error(EXIT_USAGE, CMD,
+						 "--start-delay '%s' is not a number of seconds (0 = none)",
+						 optarg);
+			break;
+		case OPT_AFFINITY:
+			ret = collect_launch_parse_affinity(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_ENV_VAR:
+			ret = collect_launch_parse_env(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
 		case 'h':
 			collect_help();
 			return 0;
@@ -204,6 +227,9 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	if (st->attach && (st->has_affinity || st->nenv))
+		return cli_usage_error(CMD, "--affinity and --env-var apply to a launched program, "
+					    "not to -p/--tid");
 	if (st->attach && optind < argc)
 		return cli_usage_error(CMD, "give either a program to run or -p/--tid, not both");
 	if (st->attach && st->workdir)
@@ -515,6 +541,7 @@ static int start(struct collect_state *st, int argc, char **argv)
 	snprintf(st->token, sizeof(st->token), "%d.%lld", (int)getpid(),
 		 (long long)cli_now_ns(CLOCK_MONOTONIC));
 	setenv("UPROF_SESSION", st->token, 1);
+	collect_launch_env(st); /* before the ITT default below sees what the user set */
 	ret = collect_pages_start(st);
 	if (ret)
 		return cli_error(1, CMD, "cannot set up instrumentation: %s", strerror(-ret));
@@ -527,6 +554,12 @@ static int start(struct collect_state *st, int argc, char **argv)
 		if (ret)
 			return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path,
 					 strerror(-ret));
+		ret = collect_launch_affinity(st);
+		if (ret) {
+			ret = cli_error(1, CMD, "--affinity: cannot pin the program: %s",
+					strerror(-ret));
+			goto fail;
+		}
 		ret = open_events(st);
 		if (ret >= 0)
 			goto fail;
@@ -619,5 +652,6 @@ int cmd_collect(int argc, char **argv)
 	for (int i = 0; i < st.nattach; i++)
 		if (st.pidfds[i] >= 0)
 			close(st.pidfds[i]);
+	collect_launch_release(&st);
 	return ret;
 }

@@ -15,6 +15,7 @@
  * which (COLLECT_TIMER) sorts the report. */
 enum { COLLECT_TRACKING, COLLECT_TIMER };
 #define COLLECT_MAX_ATTRS (1 + SES_MAX_EVENTS)
+#define COLLECT_MAX_ENV 64
 
 struct collect_pages; /* collect_pages.c */
 
@@ -27,10 +28,16 @@ struct collect_state {
 	double duration_s;	/* 0 = until the program exits */
 	bool no_inherit;
 	bool start_paused;
+	double start_delay_s;	/* --start-delay: sampling starts this long after launch */
+	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */
 	bool terminate;
 	size_t mmap_pages;
 	struct pmc_callgraph cg;	/* -g / --call-graph: call stacks with the samples */
 	char **prog_argv;	/* borrowed from main's argv */
+	bool has_affinity;	/* --affinity */
+	struct pmc_cpus affinity;
+	int nenv;		/* --env-var NAME=VALUE (owned) */
+	char *env[COLLECT_MAX_ENV];
 
 	/* attach mode: -p/--pid and --tid */
 	bool attach;
@@ -87,6 +94,14 @@ void collect_events_enable(struct collect_state *st, bool on);
 /* session.ini's [event.N] sections. */
 void collect_events_info(struct collect_state *st);
 
+/* collect_launch.c: --affinity and --env-var for a launched program. The parsers return
+ * -1 to go on, or an exit code after printing the error. */
+int collect_launch_parse_affinity(struct collect_state *st, const char *arg);
+int collect_launch_parse_env(struct collect_state *st, const char *arg);
+void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
+int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
+void collect_launch_release(struct collect_state *st);
+
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);
 
@@ -113,6 +128,8 @@ bool collect_pages_busy(const struct collect_state *st); /* pages still being lo
 void collect_pages_poll(struct collect_state *st);
 /* Attach mode: take the pages the attached processes made before we came. */
 void collect_pages_adopt_attached(struct collect_state *st);
+/* --start-delay is over: sampling follows the programs' pause/resume from now on. */
+void collect_pages_release_hold(struct collect_state *st);
 /* Stop the threads, drain what is left, write pauses.csv; fills info's pause_total_ns and
  * lost_task_records. @end_mono closes an open pause. */
 void collect_pages_stop(struct collect_state *st, int64_t end_mono);

@@ -84,7 +84,7 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 	}
 	/* --start-paused: sampling stays off until the program's first resume */
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
-		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused;
+		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused && !(st->start_delay_s > 0);
 }
 
 void collect_events_enable(struct collect_state *st, bool on)

@@ -54,7 +54,9 @@ struct collect_pages {
 	struct pause_event *events;
 	size_t nevents, capevents;
 	int64_t last_toggle;
-	bool kernel_paused;
+	bool program_paused; /* the newest pause/resume call of the programs */
+	bool held;	     /* --start-delay: uprof itself holds sampling off until it ends */
+	bool kernel_paused;  /* the sampling events are off (either of the two) */
 	struct page_worker *workers[MAX_PAGES];
 	int nworkers;
 	int pending[MAX_PENDING];
@@ -77,19 +79,42 @@ static void add_event(struct collect_pages *c, const struct pause_event *ev)
 	c->events[c->nevents++] = *ev;
 }
 
-/* A pause or resume from any process: the newest call decides the kernel's state. */
+/* The kernel events follow the programs' state unless uprof holds them off. Locked. */
+static void set_kernel(struct collect_pages *c)
+{
+	bool paused = c->program_paused || c->held;
+
+	if (paused != c->kernel_paused) {
+		collect_events_enable(c->st, !paused);
+		c->kernel_paused = paused;
+	}
+}
+
+/* A pause or resume from any process: the newest call decides the programs' state. */
 static void apply(struct collect_pages *c, struct page_worker *w, const struct pause_event *ev)
 {
 	pthread_mutex_lock(&c->lock);
 	add_event(c, ev);
 	if (ev->time >= c->last_toggle) {
 		c->last_toggle = ev->time;
-		if (ev->paused != c->kernel_paused) {
-			collect_events_enable(c->st, !ev->paused);
-			c->kernel_paused = ev->paused;
-		}
+		c->program_paused = ev->paused;
+		set_kernel(c);
 	}
 	smp_page_set_active(w->page, !c->kernel_paused);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void collect_pages_release_hold(struct collect_state *st)
+{
+	struct collect_pages *c = st->pages;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->held = false;
+	set_kernel(c);
+	for (int i = 0; i < c->nworkers; i++)
+		smp_page_set_active(c->workers[i]->page, !c->kernel_paused);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -253,7 +278,9 @@ int collect_pages_start(struct collect_state *st)
 	set_itt_collector();
 	c->st = st;
 	pthread_mutex_init(&c->lock, NULL);
-	c->kernel_paused = st->start_paused;
+	c->program_paused = st->start_paused;
+	c->held = st->start_delay_s > 0;
+	c->kernel_paused = c->program_paused || c->held;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 && inotify_add_watch(c->inotify_fd, SHM_DIR, IN_CREATE) < 0) {
 		close(c->inotify_fd);
@@ -340,6 +367,23 @@ static const char *how_name(uint16_t how)
 	return how == UPROF_HOW_API_STRICT ? "api-strict" : how == UPROF_HOW_ITT ? "itt" : "api";
 }
 
+/* Intervals of calls made before the profile started (during --start-delay) count only
+ * from the start on; those over by then are dropped. */
+static size_t clip_to_start(struct ses_pause *v, size_t n, int64_t start)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].resumed_at <= start)
+			continue;
+		v[k] = v[i];
+		if (v[k].paused_at < start)
+			v[k].paused_at = start;
+		k++;
+	}
+	return k;
+}
+
 /* Pause events, in time order, to intervals: a pause while running opens one, a resume
  * while paused closes it; repeated calls change nothing. */
 static void write_pauses(struct collect_pages *c, int64_t end_mono)
@@ -371,6 +415,7 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 	}
 	if (paused)
 		v[n - 1].resumed_at = end_mono > v[n - 1].paused_at ? end_mono : v[n - 1].paused_at;
+	n = clip_to_start(v, n, st->info.start_mono_ns);
 	st->info.pause_total_ns = 0;
 	for (size_t i = 0; i < n; i++)
 		st->info.pause_total_ns += v[i].resumed_at - v[i].paused_at;

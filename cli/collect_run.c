@@ -88,21 +88,9 @@ static void reap_child(struct collect_state *st, int flags)
 /* CPU time so far of a target still running: utime+stime of all its threads. */
 static int64_t proc_cpu_ns(pid_t pid)
 {
-	char path[64], buf[1024];
-	unsigned long long ut, stt;
-	FILE *f;
-	char *p;
-	int64_t ns = 0;
+	int64_t ns = smp_proc_cpu_ns(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2)
-		ns = (int64_t)(ut + stt) * (1000000000 / sysconf(_SC_CLK_TCK));
-	fclose(f);
-	return ns;
+	return ns > 0 ? ns : 0;
 }
 
 static void handle_signals(struct collect_state *st)
@@ -126,11 +114,38 @@ static void show_remaining(double left, bool final)
 	fflush(stderr);
 }
 
+static const char *stacks_desc(const struct collect_state *st, char *buf, size_t len);
+
+/* --start-delay is over: the profile starts now, and -d counts from here. */
+static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono, int64_t *deadline)
+{
+	char cg[128];
+
+	st->info.start_mono_ns = *start_mono = now;
+	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	ses_info_write(st->session_dir, &st->info);
+	/* the achieved rate is over the CPU time the targets used while we sampled */
+	if (st->attach)
+		for (int i = 0; i < st->nattach; i++)
+			st->cpu_start[i] = st->cpu_last[i] = proc_cpu_ns(st->attach_pids[i]);
+	else
+		st->cpu_before_start_ns = proc_cpu_ns(st->child.pid);
+	collect_pages_release_hold(st);
+	if (st->duration_s > 0)
+		*deadline = now + (int64_t)(st->duration_s * 1e9);
+	fprintf(stderr, "Profiling started after %.3g s%s: %s every %.3g ms%s\n", st->start_delay_s,
+		st->start_paused ? " (paused until the program resumes it)" : "",
+		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
+		stacks_desc(st, cg, sizeof(cg)));
+}
+
 static void loop(struct collect_state *st, int64_t start_mono)
 {
 	struct pollfd fds[MAX_POLLFDS];
 	bool live = st->duration_s > 0 && isatty(STDERR_FILENO);
-	int64_t deadline = st->duration_s > 0 ? start_mono + (int64_t)(st->duration_s * 1e9) : 0;
+	int64_t hold = st->start_delay_s > 0 ? start_mono + (int64_t)(st->start_delay_s * 1e9) : 0;
+	int64_t deadline = st->duration_s > 0 && !hold ? start_mono + (int64_t)(st->duration_s * 1e9)
+						       : 0;
 	int64_t last_shown = -1;
 	int n;
 
@@ -143,6 +158,12 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		/* a control page being published is retried soon, not in 100 ms */
 		int timeout = collect_pages_busy(st) ? 2 : POLL_MS;
 
+		if (hold && now >= hold) {
+			end_delay(st, now, &start_mono, &deadline);
+			hold = 0;
+		}
+		if (hold && (hold - now) / 1000000 < timeout)
+			timeout = (int)((hold - now) / 1000000) + 1;
 		if (deadline) {
 			if (now >= deadline)
 				break;
@@ -209,8 +230,8 @@ static int finish(struct collect_state *st)
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
 	in->target_cpu_ns = st->attach	      ? collect_attach_cpu_ns(st)
-			    : st->child_exited ? st->child_cpu_ns
-					       : proc_cpu_ns(st->child.pid);
+			    : st->child_exited ? st->child_cpu_ns - st->cpu_before_start_ns
+					       : proc_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
 	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
@@ -281,9 +302,14 @@ static int start_attached(struct collect_state *st)
 	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
 	ses_info_write(st->session_dir, &st->info);
 	smp_set_enabled(st->smp, COLLECT_TRACKING, true);
-	if (!st->start_paused)
+	if (!st->start_paused && !(st->start_delay_s > 0))
 		collect_events_enable(st, true);
 	collect_pages_adopt_attached(st);
+	if (st->start_delay_s > 0) {
+		fprintf(stderr, "Profiling starts in %.3g s: attached to pid %d%s\n",
+			st->start_delay_s, (int)st->attach_pids[0], st->nattach > 1 ? " and others" : "");
+		return 0;
+	}
 	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, attached to pid %d%s\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
 		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
@@ -323,10 +349,14 @@ int collect_run(struct collect_state *st)
 		st->never_started = true;
 		return 1;
 	}
-	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, target pid %d\n",
-		st->start_paused ? " (paused until the program resumes it)" : "",
-		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
-		stacks_desc(st, cg, sizeof(cg)), st->child.pid);
+	if (st->start_delay_s > 0)
+		fprintf(stderr, "Profiling starts in %.3g s: target pid %d\n", st->start_delay_s,
+			st->child.pid);
+	else
+		fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, target pid %d\n",
+			st->start_paused ? " (paused until the program resumes it)" : "",
+			st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
+			stacks_desc(st, cg, sizeof(cg)), st->child.pid);
 run:
 	loop(st, start_mono);
 	/* the collection ends here: what happens while the target is wound down is not

@@ -47,6 +47,9 @@ bool rpt_filter_clip(const struct rpt *r, int pid, uint64_t *begin, uint64_t *en
 	if (!pid_kept(r, pid))
 		return false;
 	window(r, &from, &to);
+	/* task time before the profile started (collect --start-delay) is not in it */
+	if (r->info.start_mono_ns > 0 && from < (uint64_t)r->info.start_mono_ns)
+		from = (uint64_t)r->info.start_mono_ns;
 	if (*end < from || *begin > to)
 		return false;
 	if (*begin < from)
