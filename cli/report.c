@@ -214,6 +214,19 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",
 			(unsigned long long)s.damaged_at, s.damage);
+	if (s.missing_modules)
+		fprintf(stderr, "warning: %d profiled file%s gone since collection (deleted or "
+				"moved), %llu samples not symbolized: %s%s\n",
+			s.missing_modules, s.missing_modules == 1 ? " is" : "s are",
+			(unsigned long long)s.missing_samples, s.missing_module,
+			s.missing_modules > 1 ? " and others (see report.csv)" : "");
+	if (s.changed_modules)
+		fprintf(stderr, "warning: %d profiled file%s been replaced since collection "
+				"(build id or inode differs: rebuilt?), %llu samples not "
+				"symbolized: %s%s\n",
+			s.changed_modules, s.changed_modules == 1 ? " has" : "s have",
+			(unsigned long long)s.changed_samples, s.changed_module,
+			s.changed_modules > 1 ? " and others (see report.csv)" : "");
 	if (s.task_comma)
 		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
 				"comma (first: \"%s\")\n",

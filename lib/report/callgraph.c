@@ -97,7 +97,8 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		rpt_symtab_lookup_kernel(r->symtab, fr->addr, &sym);
 	} else {
 		path = r->world.modules[fr->module].path;
-		rpt_symtab_lookup(r->symtab, path, fr->addr, &sym);
+		rpt_symtab_lookup(r->symtab, path, &r->world.modules[fr->module].id, fr->addr,
+				  &sym);
 		if (sym.resolved && path[0] == '/') {
 			if (!st->inlines)
 				st->inlines = rpt_inlines_new();

@@ -125,6 +125,28 @@ static void write_events(const struct rpt *r, FILE *f)
 	}
 }
 
+/* A row per sampled module whose file is gone or is another file now: its samples are
+ * not symbolized, and the reader must know why. */
+static void write_module_states(const struct rpt *r, FILE *f)
+{
+	for (int i = 0; i < r->world.nmodules; i++) {
+		const struct rpt_module *m = &r->world.modules[i];
+		enum rpt_file_state st;
+
+		if (!m->samples)
+			continue;
+		st = rpt_symtab_file_state(r->symtab, m->path);
+		if (st != RPT_FILE_MISSING && st != RPT_FILE_CHANGED)
+			continue;
+		fprintf(f, "%s:,", st == RPT_FILE_MISSING ? "Module Missing" : "Module Changed");
+		quoted(f, m->path);
+		fprintf(f, ",\"%" PRIu64 " samples not symbolized: %s\"\n", m->samples,
+			st == RPT_FILE_MISSING
+				? "no such file now (deleted or moved since collection)"
+				: "not the file profiled (build id or inode differs: rebuilt)");
+	}
+}
+
 static void write_details(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
@@ -174,6 +196,7 @@ static void write_details(const struct rpt *r, FILE *f)
 		    s.damaged_at, s.damage ? s.damage : "?");
 	if (s.unparsable)
 		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
+	write_module_states(r, f);
 	if (s.paused_samples)
 		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
 	if (s.has_tasks) {

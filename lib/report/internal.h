@@ -68,6 +68,7 @@ struct rpt_thread {
 
 struct rpt_module {
 	char *path;
+	struct rpt_file_id id; /* the file profiled, from its first MMAP2 */
 	uint64_t samples;
 };
 
