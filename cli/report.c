@@ -139,6 +139,8 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 						 "--cutoff '%s' is not a row count (0 = all)", optarg);
 			break;
 		case OPT_OUTPUT:
+			if (!*optarg)
+				return cli_usage_error(CMD, "--report-output needs a path");
 			st->output = optarg;
 			break;
 		case OPT_STDOUT:
@@ -174,18 +176,35 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	return -1;
 }
 
+/* Where the CSV goes. -1 to go on, or an exit code: a directory that is not one is
+ * named as such here, rather than as a failed open of "<it>/report.csv". */
 static int output_path(struct report_state *st)
 {
 	const char *o = st->output;
 	size_t len = o ? strlen(o) : 0;
+	struct stat sb;
 
-	if (!o)
+	if (!o) {
 		snprintf(st->out_path, sizeof(st->out_path), "%s/report.csv", st->input);
-	else if (len > 4 && !strcmp(o + len - 4, ".csv"))
+		return -1;
+	}
+	while (len > 1 && o[len - 1] == '/') /* "dir/" and "dir" are the same directory */
+		len--;
+	if (len > 4 && !strncmp(o + len - 4, ".csv", 4) && len == strlen(o)) {
 		snprintf(st->out_path, sizeof(st->out_path), "%s", o);
-	else
-		snprintf(st->out_path, sizeof(st->out_path), "%s/report.csv", o);
-	return 0;
+		return -1;
+	}
+	if (stat(o, &sb))
+		return cli_error(1, CMD, "--report-output '%s': %s; give an existing directory, or "
+					 "a file name ending in .csv",
+				 o, errno == ENOENT ? "no such directory" : strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return cli_error(1, CMD, "--report-output '%s' is not a directory; give a file name "
+					 "ending in .csv to write the CSV to a file",
+				 o);
+	snprintf(st->out_path, sizeof(st->out_path), "%.*s%sreport.csv", (int)len, o,
+		 len == 1 && o[0] == '/' ? "" : "/");
+	return -1;
 }
 
 static void print_summary(const struct rpt *r, const char *written)
@@ -308,7 +327,9 @@ static int write_report(struct report_state *st, struct rpt *r)
 		print_summary(r, NULL);
 		return ret ? cli_error(1, CMD, "writing to stdout: %s", strerror(-ret)) : 0;
 	}
-	output_path(st);
+	ret = output_path(st);
+	if (ret >= 0)
+		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->out_path);
 	f = fopen(tmp, "we");
 	if (!f)
