@@ -151,10 +151,14 @@ static void write_details(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
+	double run_ns = in->end_mono_ns > in->start_mono_ns
+				? (double)(in->end_mono_ns - in->start_mono_ns) : 0.0;
 	struct rpt_summary s;
 	char start[64], end[64];
+	bool all_paused;
 
 	rpt_summary(r, &s);
+	all_paused = run_ns > 0 && s.pause_s * 1e9 >= run_ns;
 	ctime_ns(in->start_epoch_ns, start, sizeof(start));
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
@@ -163,8 +167,7 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
 	kv(f, "Profile Start Time", start);
 	kv(f, "Profile End Time", end);
-	kvf(f, "Profile Duration", "%.3f seconds",
-	    in->end_mono_ns > in->start_mono_ns ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0.0);
+	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
 	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
 	kvf(f, "Number Of Pauses", "%zu", s.npauses);
 	kv(f, "Data Folder", r->dir);
@@ -177,9 +180,12 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "Event Used", "cpu-clock (software timer, %s)",
 	    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
 	kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
-	if (s.achieved_hz > 0)
+	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
+	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
 		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target CPU time)",
 		    s.achieved_hz);
+	else if (all_paused)
+		kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
 		kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
 	kvf(f, "Samples", "%" PRIu64, s.samples);
