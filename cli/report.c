@@ -250,6 +250,12 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
 				"comma (first: \"%s\")\n",
 			(unsigned long long)s.task_comma, s.task_comma_name);
+	if (s.task_names_dropped || s.task_unnamed)
+		fprintf(stderr, "warning: %llu task/event names did not fit the targets' string "
+				"tables (64 KiB per process); %llu records without a name skipped "
+				"(create each name's handle once)\n",
+			(unsigned long long)s.task_names_dropped,
+			(unsigned long long)s.task_unnamed);
 	if (s.task_lost)
 		fprintf(stderr, "warning: the targets dropped %llu task records (ring full); "
 				"task counts and times are incomplete\n",

@@ -214,6 +214,11 @@ static void write_details(const struct rpt *r, FILE *f)
 		if (s.task_comma)
 			kvf(f, "Task Names With A Comma", "%" PRIu64 " records skipped (first: %s)",
 			    s.task_comma, s.task_comma_name);
+		if (s.task_names_dropped || s.task_unnamed)
+			kvf(f, "Task Names Dropped",
+			    "%" PRIu64 " names did not fit the string table (64 KiB per process); "
+			    "%" PRIu64 " records without a name skipped",
+			    s.task_names_dropped, s.task_unnamed);
 	}
 }
 

@@ -67,6 +67,8 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 								  : r->info.lost_task_records;
 	s->task_malformed = r->task_malformed;
 	s->task_comma = r->task_comma;
+	s->task_names_dropped = r->task_names_dropped;
+	s->task_unnamed = r->task_unnamed;
 	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
 	/* with pauses, the rate is over the CPU time of the unpaused share of the run */
 	if (r->info.target_cpu_ns > 0 && r->pause_total_ns > 0 &&

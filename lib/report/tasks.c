@@ -222,11 +222,16 @@ static int push(struct stack *s, uint64_t time, const char *name)
 	return 0;
 }
 
-/* Resolve a string id of @t to an interned name; NULL if unknown or refused. */
+/* Resolve a string id of @t to an interned name; NULL if unknown or refused. Id 0 is
+ * the target's "no name": its string table was full. */
 static const char *name_of(struct matcher *m, const struct ses_tasks *t, uint32_t id)
 {
 	const char *s = id ? ses_tasks_string(t, id) : NULL;
 
+	if (!id) {
+		m->r->task_unnamed++;
+		return NULL;
+	}
 	if (!s) {
 		m->r->task_malformed++;
 		return NULL;
@@ -258,8 +263,6 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	} else {
 		key = name_of(m, t, event ? rec->name : rec->domain);
 		name = event ? key : name_of(m, t, rec->name);
-		if (!name)
-			return 0;
 	}
 	if (!key)
 		return 0;
@@ -270,11 +273,15 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	s = stack_for(m, rec->tid, key, event);
 	if (!s)
 		return -ENOMEM;
+	/* a task whose name is refused or unknown (name NULL) stays on the stack, so that
+	 * its end closes it and not the task around it */
 	if (rec->kind == UPROF_REC_TASK_BEGIN || rec->kind == UPROF_REC_EVENT_START)
 		return push(s, rec->time_ns, name) == -ENOMEM ? -ENOMEM : 0;
 	if (!s->n)
 		return 0; /* an end without a begin */
 	s->n--;
+	if (!s->v[s->n].name)
+		return 0; /* counted when its begin was read */
 	if (rpt_paused_within(m->r, s->v[s->n].time, rec->time_ns))
 		return 0;
 	user = event ? rpt_strpool_intern(&m->r->names, EVENT_DOMAIN) : key;
@@ -374,6 +381,7 @@ static int load_file(struct rpt *r, const char *path, char *err, size_t errlen)
 		return ret;
 	}
 	r->task_lost += t.dropped_records;
+	r->task_names_dropped += t.dropped_names;
 	r->task_records += t.nrecords;
 	if (t.damaged_at)
 		r->task_malformed++;
