@@ -11,6 +11,7 @@
  * CSV: the header lines about stacks, "HOTTEST FUNCTIONS BY TOTAL TIME", the task view,
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -325,11 +326,7 @@ const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f)
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
+	rpt_put_escaped(f, s, RPT_ESC_CSV);
 	fputc('"', f);
 }
 

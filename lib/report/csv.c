@@ -5,6 +5,7 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -19,14 +20,7 @@
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
+	rpt_put_escaped(f, s, RPT_ESC_CSV); /* names from targets may be any bytes */
 	fputc('"', f);
 }
 
