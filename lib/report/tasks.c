@@ -116,27 +116,28 @@ static int item_for(struct rpt *r, const char *domain, const char *name)
 	return (int)(*slot - 1);
 }
 
-static struct rpt_task_stat *stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner,
-				      int item)
+/* The tally of @item for @owner, made on first sight: its index in r->tstats, or
+ * -ENOMEM. An index, not a pointer: the next call may move the array. */
+static long stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner, int item)
 {
 	uint64_t *slot = rpt_hash_slot(h, owner, (uint64_t)item, 0);
 
 	if (!slot)
-		return NULL;
+		return -ENOMEM;
 	if (!*slot) {
 		if (r->ntstats == r->captstats) {
 			size_t cap = r->captstats ? r->captstats * 2 : 64;
 			struct rpt_task_stat *g = realloc(r->tstats, cap * sizeof(*g));
 
 			if (!g)
-				return NULL;
+				return -ENOMEM;
 			r->tstats = g;
 			r->captstats = cap;
 		}
 		r->tstats[r->ntstats] = (struct rpt_task_stat){ 0, 0, 0 };
 		*slot = ++r->ntstats;
 	}
-	return &r->tstats[*slot - 1];
+	return (long)(*slot - 1);
 }
 
 static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain,
@@ -146,13 +147,16 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 	uint64_t n = end >= begin ? samples_between(r, tid, begin, end) : 0;
 	struct rpt_task_stat *p, *t;
 	int item = item_for(r, domain, name);
+	long pi, ti;
 
 	if (item < 0)
 		return item;
-	p = stat_for(r, &r->proc_task, (uint32_t)pid, item);
-	t = stat_for(r, &r->thread_task, tid, item);
-	if (!p || !t)
+	pi = stat_for(r, &r->proc_task, (uint32_t)pid, item);
+	ti = pi < 0 ? pi : stat_for(r, &r->thread_task, tid, item);
+	if (ti < 0)
 		return -ENOMEM;
+	p = &r->tstats[pi];
+	t = &r->tstats[ti];
 	r->items[item].count++, p->count++, t->count++;
 	r->items[item].elapsed_ns += dur, p->elapsed_ns += dur, t->elapsed_ns += dur;
 	r->items[item].samples += n, p->samples += n, t->samples += n;
