@@ -3,7 +3,7 @@
 # over 1024 bytes) and a control page whose 64 KiB string table fills up: report.csv
 # stays parseable as UTF-8 CSV, dropped names are counted, and the task around them
 # keeps its own begin and end. Also: the instrumented program leaves no control page
-# behind when run without uprof.
+# behind when run without uprof, and tasks from 200 threads (many per-thread tallies).
 . "$(dirname "$0")/lib/common.sh"
 
 echo "# instrument_names: odd and dropped task names"
@@ -33,3 +33,12 @@ IFS=$'\t' read -r count elapsed _ <<<"$(csvq "$S/report.csv" "HOTTEST TASKS" | a
 check "Outer: one instance ($count)" [ "$count" = 1 ]
 check "Outer: not closed early by a dropped or refused task's end ($elapsed s)" \
 	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.045 else 1)" "${elapsed:-0}"
+
+"$UPROF" collect -o "$SCRATCH/t" "$TGT/stress" 10 200 >/dev/null 2>&1
+S=$(session_in "$SCRATCH/t")
+"$UPROF" report -i "$S" --detail >/dev/null 2>"$SCRATCH/err"
+rc=$?
+check "200 threads: report works (exit $rc)" [ "$rc" = 0 ]
+check "200 threads: no sanitizer report" bash -c "! grep -q Sanitizer '$SCRATCH/err'"
+count=$(csvq "$S/report.csv" "HOTTEST TASKS" | awk -F'\t' '$2 == "Pair" {print $3}')
+check "200 threads: 2000 Pair instances ($count)" [ "$count" = 2000 ]
