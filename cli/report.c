@@ -205,6 +205,8 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 						 "--cutoff '%s' is not a row count (0 = all)", optarg);
 			break;
 		case OPT_OUTPUT:
+			if (!*optarg)
+				return cli_usage_error(CMD, "--report-output needs a path");
 			st->output = optarg;
 			break;
 		case OPT_STDOUT:
@@ -263,18 +265,35 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	return -1;
 }
 
+/* Where the CSV goes. -1 to go on, or an exit code: a directory that is not one is
+ * named as such here, rather than as a failed open of "<it>/report.csv". */
 static int output_path(struct report_state *st)
 {
 	const char *o = st->output;
 	size_t len = o ? strlen(o) : 0;
+	struct stat sb;
 
-	if (!o)
+	if (!o) {
 		snprintf(st->out_path, sizeof(st->out_path), "%s/report.csv", st->input);
-	else if (len > 4 && !strcmp(o + len - 4, ".csv"))
+		return -1;
+	}
+	while (len > 1 && o[len - 1] == '/') /* "dir/" and "dir" are the same directory */
+		len--;
+	if (len > 4 && !strncmp(o + len - 4, ".csv", 4) && len == strlen(o)) {
 		snprintf(st->out_path, sizeof(st->out_path), "%s", o);
-	else
-		snprintf(st->out_path, sizeof(st->out_path), "%s/report.csv", o);
-	return 0;
+		return -1;
+	}
+	if (stat(o, &sb))
+		return cli_error(1, CMD, "--report-output '%s': %s; give an existing directory, or "
+					 "a file name ending in .csv",
+				 o, errno == ENOENT ? "no such directory" : strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return cli_error(1, CMD, "--report-output '%s' is not a directory; give a file name "
+					 "ending in .csv to write the CSV to a file",
+				 o);
+	snprintf(st->out_path, sizeof(st->out_path), "%.*s%sreport.csv", (int)len, o,
+		 len == 1 && o[0] == '/' ? "" : "/");
+	return -1;
 }
 
 static void print_summary(const struct rpt *r, const char *written)
@@ -303,6 +322,19 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",
 			(unsigned long long)s.damaged_at, s.damage);
+	if (s.missing_modules)
+		fprintf(stderr, "warning: %d profiled file%s gone since collection (deleted or "
+				"moved), %llu samples not symbolized: %s%s\n",
+			s.missing_modules, s.missing_modules == 1 ? " is" : "s are",
+			(unsigned long long)s.missing_samples, s.missing_module,
+			s.missing_modules > 1 ? " and others (see report.csv)" : "");
+	if (s.changed_modules)
+		fprintf(stderr, "warning: %d profiled file%s been replaced since collection "
+				"(build id or inode differs: rebuilt?), %llu samples not "
+				"symbolized: %s%s\n",
+			s.changed_modules, s.changed_modules == 1 ? " has" : "s have",
+			(unsigned long long)s.changed_samples, s.changed_module,
+			s.changed_modules > 1 ? " and others (see report.csv)" : "");
 	if (s.task_comma)
 		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
 				"comma (first: \"%s\")\n",
@@ -311,6 +343,12 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "Filtered (-p/--time-filter): %llu samples reported, %llu outside "
 				"the filter not reported\n",
 			(unsigned long long)s.samples, (unsigned long long)s.filtered_samples);
+	if (s.task_names_dropped || s.task_unnamed)
+		fprintf(stderr, "warning: %llu task/event names did not fit the targets' string "
+				"tables (64 KiB per process); %llu records without a name skipped "
+				"(create each name's handle once)\n",
+			(unsigned long long)s.task_names_dropped,
+			(unsigned long long)s.task_unnamed);
 	if (s.task_lost)
 		fprintf(stderr, "warning: the targets dropped %llu task records (ring full); "
 				"task counts and times are incomplete\n",
@@ -388,7 +426,9 @@ static int write_report(struct report_state *st, struct rpt *r)
 		print_summary(r, NULL);
 		return ret ? cli_error(1, CMD, "writing to stdout: %s", strerror(-ret)) : 0;
 	}
-	output_path(st);
+	ret = output_path(st);
+	if (ret >= 0)
+		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->out_path);
 	f = fopen(tmp, "we");
 	if (!f)

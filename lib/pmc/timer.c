@@ -45,6 +45,9 @@ void pmc_tracking_attr(struct perf_event_attr *attr)
 	attr->comm = 1;
 	attr->comm_exec = 1;
 	attr->task = 1;
+	/* MMAP2 carries the file's build id instead of its inode (Linux 5.12+; the
+	 * sampler retries without it), so that report can tell a rebuilt binary */
+	attr->build_id = 1;
 	attr->sample_id_all = 1;
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;

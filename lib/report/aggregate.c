@@ -45,7 +45,8 @@ int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func,
 	if (module == RPT_MODULE_KERNEL)
 		rpt_symtab_lookup_kernel(r->symtab, addr, &sym);
 	else
-		rpt_symtab_lookup(r->symtab, w->modules[module].path, addr, &sym);
+		rpt_symtab_lookup(r->symtab, w->modules[module].path, &w->modules[module].id,
+				  addr, &sym);
 	*func = func_for(r, module, sym.name);
 	if (*func < 0)
 		return *func;

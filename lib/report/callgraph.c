@@ -11,6 +11,7 @@
  * CSV: the header lines about stacks, "HOTTEST FUNCTIONS BY TOTAL TIME", the task view,
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -97,7 +98,8 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		rpt_symtab_lookup_kernel(r->symtab, fr->addr, &sym);
 	} else {
 		path = r->world.modules[fr->module].path;
-		rpt_symtab_lookup(r->symtab, path, fr->addr, &sym);
+		rpt_symtab_lookup(r->symtab, path, &r->world.modules[fr->module].id, fr->addr,
+				  &sym);
 		if (sym.resolved && path[0] == '/') {
 			if (!st->inlines)
 				st->inlines = rpt_inlines_new();
@@ -324,11 +326,7 @@ const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f)
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
+	rpt_put_escaped(f, s, RPT_ESC_CSV);
 	fputc('"', f);
 }
 

@@ -5,6 +5,7 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -19,14 +20,7 @@
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
+	rpt_put_escaped(f, s, RPT_ESC_CSV); /* names from targets may be any bytes */
 	fputc('"', f);
 }
 
@@ -149,14 +143,40 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 		kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported", s->filtered_samples);
 }
 
+/* A row per sampled module whose file is gone or is another file now: its samples are
+ * not symbolized, and the reader must know why. */
+static void write_module_states(const struct rpt *r, FILE *f)
+{
+	for (int i = 0; i < r->world.nmodules; i++) {
+		const struct rpt_module *m = &r->world.modules[i];
+		enum rpt_file_state st;
+
+		if (!m->samples)
+			continue;
+		st = rpt_symtab_file_state(r->symtab, m->path);
+		if (st != RPT_FILE_MISSING && st != RPT_FILE_CHANGED)
+			continue;
+		fprintf(f, "%s:,", st == RPT_FILE_MISSING ? "Module Missing" : "Module Changed");
+		quoted(f, m->path);
+		fprintf(f, ",\"%" PRIu64 " samples not symbolized: %s\"\n", m->samples,
+			st == RPT_FILE_MISSING
+				? "no such file now (deleted or moved since collection)"
+				: "not the file profiled (build id or inode differs: rebuilt)");
+	}
+}
+
 static void write_details(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
+	double run_ns = in->end_mono_ns > in->start_mono_ns
+				? (double)(in->end_mono_ns - in->start_mono_ns) : 0.0;
 	struct rpt_summary s;
 	char start[64], end[64];
+	bool all_paused;
 
 	rpt_summary(r, &s);
+	all_paused = run_ns > 0 && s.pause_s * 1e9 >= run_ns;
 	ctime_ns(in->start_epoch_ns, start, sizeof(start));
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
@@ -165,8 +185,7 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
 	kv(f, "Profile Start Time", start);
 	kv(f, "Profile End Time", end);
-	kvf(f, "Profile Duration", "%.3f seconds",
-	    in->end_mono_ns > in->start_mono_ns ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0.0);
+	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
 	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
 	kvf(f, "Number Of Pauses", "%zu", s.npauses);
 	kv(f, "Data Folder", r->dir);
@@ -179,9 +198,12 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "Event Used", "cpu-clock (software timer, %s)",
 	    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
 	kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
-	if (s.achieved_hz > 0)
+	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
+	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
 		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target CPU time)",
 		    s.achieved_hz);
+	else if (all_paused)
+		kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
 		kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
 	kvf(f, "Samples", "%" PRIu64, s.samples);
@@ -198,6 +220,7 @@ static void write_details(const struct rpt *r, FILE *f)
 		    s.damaged_at, s.damage ? s.damage : "?");
 	if (s.unparsable)
 		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
+	write_module_states(r, f);
 	if (s.paused_samples)
 		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
 	write_filters(r, f, &s);
@@ -210,6 +233,11 @@ static void write_details(const struct rpt *r, FILE *f)
 		if (s.task_comma)
 			kvf(f, "Task Names With A Comma", "%" PRIu64 " records skipped (first: %s)",
 			    s.task_comma, s.task_comma_name);
+		if (s.task_names_dropped || s.task_unnamed)
+			kvf(f, "Task Names Dropped",
+			    "%" PRIu64 " names did not fit the string table (64 KiB per process); "
+			    "%" PRIu64 " records without a name skipped",
+			    s.task_names_dropped, s.task_unnamed);
 	}
 }
 

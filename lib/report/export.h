@@ -17,10 +17,10 @@ int rpt_sbuf_frame(struct rpt_sbuf *b, const char *name);     /* ';' and newline
 /* The root frame of process @proc in folded stacks and the flame graph: its comm. */
 const char *rpt_export_comm(const struct rpt *r, uint32_t proc);
 
-enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON };
-/* @s escaped for an XML attribute/text or a JSON string (without the quotes); bytes that
- * are not valid UTF-8 and control characters become U+FFFD / '?' so the output always
- * parses. */
+enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON, RPT_ESC_CSV };
+/* @s escaped for an XML attribute/text, a JSON string or a quoted CSV cell (without the
+ * quotes); bytes that are not valid UTF-8 and control characters become U+FFFD / '?'
+ * (CSV: a space for line breaks) so the output always parses, also as UTF-8. */
 void rpt_put_escaped(FILE *f, const char *s, enum rpt_escape how);
 
 int rpt_export_folded(const struct rpt *r, FILE *f);

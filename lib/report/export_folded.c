@@ -197,7 +197,12 @@ void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
 			s += n;
 			continue;
 		}
-		if (how == RPT_ESC_XML) {
+		if (how == RPT_ESC_CSV) {
+			fputc(*s == '"' ? '"' : *s == '\n' || *s == '\r' ? ' ' : *s < 0x20 ? '?' : *s,
+			      f);
+			if (*s == '"')
+				fputc('"', f);
+		} else if (how == RPT_ESC_XML) {
 			switch (*s) {
 			case '&': fputs("&amp;", f); break;
 			case '<': fputs("&lt;", f); break;

@@ -68,6 +68,7 @@ struct rpt_thread {
 
 struct rpt_module {
 	char *path;
+	struct rpt_file_id id; /* the file profiled, from its first MMAP2 */
 	uint64_t samples;
 };
 
@@ -147,6 +148,7 @@ struct rpt {
 	struct rpt_hash item_index, proc_task, thread_task;
 	struct rpt_strpool names;
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
+	uint64_t task_names_dropped, task_unnamed;
 	char task_comma_name[64];
 
 	/* stacks.h: call stacks, call graph, exports */

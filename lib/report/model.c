@@ -125,6 +125,7 @@ int rpt_world_module(struct rpt_world *w, const char *path, size_t len)
 			return -ENOMEM;
 		m = &w->modules[w->nmodules];
 		m->path = strndup(path, len);
+		memset(&m->id, 0, sizeof(m->id));
 		m->samples = 0;
 		if (!m->path)
 			return -ENOMEM;
@@ -255,6 +256,24 @@ static int apply_fork(struct rpt_world *w, const struct ses_record *rec)
 	return t ? 0 : -ENOMEM;
 }
 
+/* MMAP2's file identity: maj min ino ino_gen, or (MISC_MMAP_BUILD_ID) a size byte, 3
+ * pad bytes and 20 bytes of build id. The first mapping of a path names the file. */
+static void file_id(struct rpt_module *m, const struct ses_record *rec)
+{
+	const unsigned char *d = rec->data + 40;
+
+	if (m->id.build_id_len || m->id.ino)
+		return;
+	if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		m->id.build_id_len = d[0] <= 20 ? d[0] : 20;
+		memcpy(m->id.build_id, d + 4, m->id.build_id_len);
+	} else {
+		m->id.maj = u32_at(d);
+		m->id.min = u32_at(d + 4);
+		m->id.ino = u64_at(d + 8);
+	}
+}
+
 /* MMAP: pid tid addr len pgoff filename; MMAP2 adds maj min ino ino_gen prot flags
  * (or a build id) before the filename. */
 static int apply_mmap(struct rpt_world *w, const struct ses_record *rec)
@@ -282,6 +301,8 @@ static int apply_mmap(struct rpt_world *w, const struct ses_record *rec)
 	if (mod < 0)
 		return mod;
 	m.module = mod;
+	if (rec->type == PERF_RECORD_MMAP2)
+		file_id(&w->modules[mod], rec);
 	p = rpt_world_process(w, pid);
 	return p ? add_map(p, m) : -ENOMEM;
 }

@@ -78,6 +78,13 @@ struct rpt_summary {
 	uint64_t task_malformed;	/* records or files that could not be used */
 	uint64_t task_comma;		/* records refused for a comma in a name */
 	const char *task_comma_name;	/* the first such name */
+	uint64_t task_names_dropped;	/* names that did not fit a target's string table */
+	uint64_t task_unnamed;		/* records left out for want of such a name */
+	/* sampled module files that are gone, or another file now (rebuilt), so their
+	 * samples could not be symbolized; the module with the most samples is named */
+	int missing_modules, changed_modules;
+	const char *missing_module, *changed_module;
+	uint64_t missing_samples, changed_samples;
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);

@@ -10,6 +10,38 @@ static double period_s(const struct rpt *r)
 	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 0.001;
 }
 
+static void module_states(const struct rpt *r, struct rpt_summary *s)
+{
+	uint64_t top_missing = 0, top_changed = 0;
+
+	for (int i = 0; i < r->world.nmodules; i++) {
+		const struct rpt_module *m = &r->world.modules[i];
+
+		if (!m->samples)
+			continue;
+		switch (rpt_symtab_file_state(r->symtab, m->path)) {
+		case RPT_FILE_MISSING:
+			s->missing_modules++;
+			s->missing_samples += m->samples;
+			if (m->samples > top_missing) {
+				top_missing = m->samples;
+				s->missing_module = m->path;
+			}
+			break;
+		case RPT_FILE_CHANGED:
+			s->changed_modules++;
+			s->changed_samples += m->samples;
+			if (m->samples > top_changed) {
+				top_changed = m->samples;
+				s->changed_module = m->path;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -39,6 +71,8 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 								  : r->info.lost_task_records;
 	s->task_malformed = r->task_malformed;
 	s->task_comma = r->task_comma;
+	s->task_names_dropped = r->task_names_dropped;
+	s->task_unnamed = r->task_unnamed;
 	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
 	/* with pauses, the rate is over the CPU time of the unpaused share of the run */
 	if (r->info.target_cpu_ns > 0 && r->pause_total_ns > 0 &&
@@ -50,6 +84,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 					    ((double)r->info.target_cpu_ns / 1e9 * live / run)
 					  : 0;
 	}
+	module_states(r, s);
 	for (int i = 0; i < r->world.nprocs; i++)
 		s->nprocesses += r->world.procs[i].samples > 0;
 	for (int i = 0; i < r->world.nthreads; i++)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* From libstdc++ (REPORT_LDLIBS has -lstdc++); declared here to keep this file C. */
@@ -54,6 +55,7 @@ struct dso {
 	const char *module; /* path, or VDSO_NAME */
 	const char *base;   /* last component of path, for unresolved names */
 	bool readable;      /* an ELF file was read (segs are valid) */
+	enum rpt_file_state state;
 	struct seg *segs;
 	size_t nsegs;
 	struct sym *syms; /* sorted by addr, one per address */
@@ -306,18 +308,38 @@ static int read_segs(struct dso *d, Elf *elf)
 	return 0;
 }
 
-/* Read the module @mod reported in @dwfl into @d. 0 (also when unreadable) or -ENOMEM. */
-static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod)
+/* Does the build id of @mod differ from the one the profile recorded in @id? */
+static bool build_id_differs(Dwfl_Module *mod, const struct rpt_file_id *id)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n;
+
+	if (!id || !id->build_id_len)
+		return false;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	return n != id->build_id_len || memcmp(bits, id->build_id, (size_t)n);
+}
+
+/* Read the module @mod reported in @dwfl into @d, if it is the file @id (may be NULL)
+ * describes. 0 (also when unreadable or another file) or -ENOMEM. */
+static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod, const struct rpt_file_id *id)
 {
 	GElf_Addr mainbias = 0;
 	Elf *elf;
 	int ret = 0;
 
+	d->state = RPT_FILE_UNREADABLE;
 	if (!mod || dwfl_report_end(dwfl, NULL, NULL))
 		goto out;
 	elf = dwfl_module_getelf(mod, &mainbias);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto out;
+	if (build_id_differs(mod, id)) {
+		d->state = RPT_FILE_CHANGED;
+		goto out;
+	}
+	d->state = RPT_FILE_OK;
 	ret = read_segs(d, elf);
 	if (!ret)
 		ret = read_syms(d, mod, mainbias);
@@ -336,23 +358,46 @@ static const Dwfl_Callbacks file_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static int load_file(struct dso *d, const char *file)
+/* Without a build id, a file on the device it was profiled on must still have the inode
+ * it had (a rebuild writes a new file). Another device (a copy, overlayfs) tells nothing. */
+static bool inode_differs(const struct stat *sb, const struct rpt_file_id *id)
+{
+	if (!id || id->build_id_len || !id->ino)
+		return false;
+	return major(sb->st_dev) == id->maj && minor(sb->st_dev) == id->min &&
+	       sb->st_ino != id->ino;
+}
+
+/* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state
+ * says what was found. 0 or -ENOMEM. */
+static int load_file(struct dso *d, const char *file, const struct rpt_file_id *id)
 {
 	Dwfl_Module *mod;
 	struct stat sb;
 	Dwfl *dwfl;
 	int ret;
 
-	/* only regular files: a FIFO would block, a device may never end */
-	if (stat(file, &sb) || !S_ISREG(sb.st_mode))
+	if (stat(file, &sb)) {
+		d->state = errno == ENOENT || errno == ENOTDIR ? RPT_FILE_MISSING
+							       : RPT_FILE_UNREADABLE;
 		return 0;
+	}
+	/* only regular files: a FIFO would block, a device may never end */
+	if (!S_ISREG(sb.st_mode)) {
+		d->state = RPT_FILE_UNREADABLE;
+		return 0;
+	}
+	if (inode_differs(&sb, id)) {
+		d->state = RPT_FILE_CHANGED;
+		return 0;
+	}
 	dwfl = dwfl_begin(&file_callbacks);
 	if (!dwfl)
 		return -ENOMEM;
 	dwfl_report_begin(dwfl);
 	/* base 0 with p_vaddr added: the module lies at its link-time addresses */
 	mod = dwfl_report_elf(dwfl, d->module, file, -1, 0, true);
-	ret = read_module(d, dwfl, mod);
+	ret = read_module(d, dwfl, mod, id);
 	dwfl_end(dwfl);
 	return ret;
 }
@@ -434,7 +479,7 @@ static int load_own_vdso(struct dso *d)
 	mod = dwfl_report_module(dwfl, VDSO_NAME, 0, img.len);
 	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
 		*userdata = &img;
-	ret = read_module(d, dwfl, mod);
+	ret = read_module(d, dwfl, mod, NULL);
 	dwfl_end(dwfl);
 out:
 	free(img.buf);
@@ -449,7 +494,7 @@ static int load_vdso(struct rpt_symtab *st, struct dso *d)
 	if (st->session_dir && asprintf(&file, "%s/vdso.so", st->session_dir) < 0)
 		return -ENOMEM;
 	if (file && !access(file, R_OK))
-		ret = load_file(d, file);
+		ret = load_file(d, file, NULL);
 	else
 		ret = load_own_vdso(d);
 	free(file);
@@ -469,8 +514,21 @@ static void dso_free(struct dso *d)
 	free(d);
 }
 
-/* Read @path into a new module; NULL on out-of-memory only. */
-static struct dso *dso_new(struct rpt_symtab *st, const char *path)
+/* Is @path a file's name, that could be gone since collection? Not "//anon", "[heap]",
+ * memfd or SysV memory, nor a file already deleted when it was mapped. */
+static bool names_file(const char *path)
+{
+	static const char deleted[] = " (deleted)";
+	size_t len = strlen(path);
+
+	return path[0] == '/' && path[1] != '/' && strncmp(path, "/memfd:", 7) &&
+	       strncmp(path, "/SYSV", 5) &&
+	       (len < sizeof(deleted) - 1 || strcmp(path + len - (sizeof(deleted) - 1), deleted));
+}
+
+/* Read @path (if it is the file @id describes) into a new module; NULL on out-of-memory
+ * only. */
+static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
 {
 	struct dso *d = calloc(1, sizeof(*d));
 	const char *slash;
@@ -488,7 +546,9 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path)
 		ret = load_vdso(st, d);
 	} else {
 		d->module = d->path;
-		ret = load_file(d, path);
+		ret = load_file(d, path, id);
+		if (!names_file(path))
+			d->state = RPT_FILE_OK;
 	}
 	/* an unreadable file still gets its entry, so that it is tried only once */
 out:
@@ -499,13 +559,13 @@ out:
 	return d;
 }
 
-static struct dso *dso_get(struct rpt_symtab *st, const char *path)
+static struct dso *dso_get(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
 {
 	struct dso *d = htab_get(&st->dsos, path);
 
 	if (d)
 		return d;
-	d = dso_new(st, path);
+	d = dso_new(st, path, id);
 	if (d && htab_put(&st->dsos, d->path, d)) {
 		dso_free(d);
 		d = NULL;
@@ -587,10 +647,10 @@ static const char *unresolved_name(struct rpt_symtab *st, const char *base, uint
 	return name ? name : OOM_NAME;
 }
 
-void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, uint64_t file_offset,
-		       struct rpt_sym *out)
+void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id,
+		       uint64_t file_offset, struct rpt_sym *out)
 {
-	struct dso *d = dso_get(st, path);
+	struct dso *d = dso_get(st, path, id);
 	uint64_t addr = file_offset;
 	struct sym *s = NULL;
 
@@ -608,6 +668,13 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, uint64_t file_of
 	} else {
 		out->name = unresolved_name(st, d->base, addr);
 	}
+}
+
+enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path)
+{
+	const struct dso *d = htab_get(&st->dsos, path);
+
+	return d ? d->state : RPT_FILE_OK;
 }
 
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out)

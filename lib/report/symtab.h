@@ -26,6 +26,23 @@ struct rpt_sym {
 	bool resolved;
 };
 
+/* What the profiled file was, from its MMAP2 record: its build id (Linux 5.12+), else
+ * its device and inode. Both zero: nothing recorded, nothing to check. */
+struct rpt_file_id {
+	unsigned char build_id[20];
+	unsigned char build_id_len; /* 0: no build id recorded */
+	uint32_t maj, min;
+	uint64_t ino;		    /* 0: no inode recorded */
+};
+
+/* How a module's file compared with the one profiled, once it was looked up. */
+enum rpt_file_state {
+	RPT_FILE_OK,	  /* read, and the same file (or nothing recorded to tell) */
+	RPT_FILE_MISSING, /* no such file any more (deleted or moved) */
+	RPT_FILE_CHANGED, /* a different file now: build id or inode differ (rebuilt) */
+	RPT_FILE_UNREADABLE, /* there, but not an ELF file we could read */
+};
+
 /*
  * New cache. @session_dir (borrowed, may be NULL) is where collect saved "vdso.so";
  * @kallsyms (borrowed, may be NULL = "/proc/kallsyms") is the kernel symbol list.
@@ -39,10 +56,16 @@ void rpt_symtab_free(struct rpt_symtab *st);
  * "[vdso]", "//anon", "/x (deleted)", ...). Never fails: an unreadable file or an address
  * outside every symbol gives resolved = false and the "basename!0x..." name, where the
  * number is the module-relative virtual address (what `nm` would print) when the file
- * could be read, else the file offset.
+ * could be read, else the file offset. @id (borrowed, may be NULL) is what the profiled
+ * file was; the first lookup of @path compares it with the file there now, and a
+ * different file is not symbolized at all (its symbols would name the wrong code).
  */
-void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, uint64_t file_offset,
-		       struct rpt_sym *out);
+void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id,
+		       uint64_t file_offset, struct rpt_sym *out);
+
+/* The state of @path's file as its first lookup found it; RPT_FILE_OK when it has not
+ * been looked up, or is no file ("[vdso]", "//anon", ...). */
+enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path);
 
 /* Resolve a kernel address against kallsyms; module "[kernel.kallsyms]". */
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out);

@@ -116,27 +116,28 @@ static int item_for(struct rpt *r, const char *domain, const char *name)
 	return (int)(*slot - 1);
 }
 
-static struct rpt_task_stat *stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner,
-				      int item)
+/* The tally of @item for @owner, made on first sight: its index in r->tstats, or
+ * -ENOMEM. An index, not a pointer: the next call may move the array. */
+static long stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner, int item)
 {
 	uint64_t *slot = rpt_hash_slot(h, owner, (uint64_t)item, 0);
 
 	if (!slot)
-		return NULL;
+		return -ENOMEM;
 	if (!*slot) {
 		if (r->ntstats == r->captstats) {
 			size_t cap = r->captstats ? r->captstats * 2 : 64;
 			struct rpt_task_stat *g = realloc(r->tstats, cap * sizeof(*g));
 
 			if (!g)
-				return NULL;
+				return -ENOMEM;
 			r->tstats = g;
 			r->captstats = cap;
 		}
 		r->tstats[r->ntstats] = (struct rpt_task_stat){ 0, 0, 0 };
 		*slot = ++r->ntstats;
 	}
-	return &r->tstats[*slot - 1];
+	return (long)(*slot - 1);
 }
 
 static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain,
@@ -145,6 +146,7 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 	uint64_t dur, n;
 	struct rpt_task_stat *p, *t;
 	int item;
+	long pi, ti;
 
 	/* -p / --time-filter: the part of the instance inside them, if any */
 	if (end >= begin ? !rpt_filter_clip(r, pid, &begin, &end) : !rpt_filter_keeps(r, pid, begin))
@@ -154,10 +156,12 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 	item = item_for(r, domain, name);
 	if (item < 0)
 		return item;
-	p = stat_for(r, &r->proc_task, (uint32_t)pid, item);
-	t = stat_for(r, &r->thread_task, tid, item);
-	if (!p || !t)
+	pi = stat_for(r, &r->proc_task, (uint32_t)pid, item);
+	ti = pi < 0 ? pi : stat_for(r, &r->thread_task, tid, item);
+	if (ti < 0)
 		return -ENOMEM;
+	p = &r->tstats[pi];
+	t = &r->tstats[ti];
 	r->items[item].count++, p->count++, t->count++;
 	r->items[item].elapsed_ns += dur, p->elapsed_ns += dur, t->elapsed_ns += dur;
 	r->items[item].samples += n, p->samples += n, t->samples += n;
@@ -227,11 +231,16 @@ static int push(struct stack *s, uint64_t time, const char *name)
 	return 0;
 }
 
-/* Resolve a string id of @t to an interned name; NULL if unknown or refused. */
+/* Resolve a string id of @t to an interned name; NULL if unknown or refused. Id 0 is
+ * the target's "no name": its string table was full. */
 static const char *name_of(struct matcher *m, const struct ses_tasks *t, uint32_t id)
 {
 	const char *s = id ? ses_tasks_string(t, id) : NULL;
 
+	if (!id) {
+		m->r->task_unnamed++;
+		return NULL;
+	}
 	if (!s) {
 		m->r->task_malformed++;
 		return NULL;
@@ -263,8 +272,6 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	} else {
 		key = name_of(m, t, event ? rec->name : rec->domain);
 		name = event ? key : name_of(m, t, rec->name);
-		if (!name)
-			return 0;
 	}
 	if (!key)
 		return 0;
@@ -275,11 +282,15 @@ static int match_one(struct matcher *m, const struct ses_tasks *t,
 	s = stack_for(m, rec->tid, key, event);
 	if (!s)
 		return -ENOMEM;
+	/* a task whose name is refused or unknown (name NULL) stays on the stack, so that
+	 * its end closes it and not the task around it */
 	if (rec->kind == UPROF_REC_TASK_BEGIN || rec->kind == UPROF_REC_EVENT_START)
 		return push(s, rec->time_ns, name) == -ENOMEM ? -ENOMEM : 0;
 	if (!s->n)
 		return 0; /* an end without a begin */
 	s->n--;
+	if (!s->v[s->n].name)
+		return 0; /* counted when its begin was read */
 	if (rpt_paused_within(m->r, s->v[s->n].time, rec->time_ns))
 		return 0;
 	user = event ? rpt_strpool_intern(&m->r->names, EVENT_DOMAIN) : key;
@@ -379,6 +390,7 @@ static int load_file(struct rpt *r, const char *path, char *err, size_t errlen)
 		return ret;
 	}
 	r->task_lost += t.dropped_records;
+	r->task_names_dropped += t.dropped_names;
 	r->task_records += t.nrecords;
 	if (t.damaged_at)
 		r->task_malformed++;

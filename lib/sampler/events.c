@@ -138,6 +138,11 @@ static int open_one(struct smp *s, int a, int c, pid_t tid)
 	int fd, ret;
 
 	fd = smp_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd == -EINVAL && copy.build_id) {
+		/* before Linux 5.12: MMAP2 with inode numbers; remembered for later opens */
+		s->attrs[a].build_id = copy.build_id = 0;
+		fd = smp_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return fd;
 	ret = push_fd(s, fd, a);

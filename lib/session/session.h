@@ -112,7 +112,10 @@ const char *ses_status_name(enum ses_status s);
 
 struct ses_writer;
 
-/* Create @dir/samples.data and write the pipe header. Returns NULL with errno set. */
+/* Create @dir/samples.data and write the pipe header. Returns NULL with errno set.
+ * Until the first write error or ses_writer_close(), the writer keeps 64 KiB of @dir's
+ * file system in reserve (an unlinked file), so that the files written after a full
+ * disk stopped samples.data (session.ini, pauses.csv) still fit. */
 struct ses_writer *ses_writer_open(const char *dir);
 
 /* Append a PERF_RECORD_HEADER_ATTR for @attr with its sample ids @ids (borrowed). */

@@ -4,6 +4,11 @@
  * everything after it is a record stream, so a file cut anywhere is readable up to the
  * last whole record. We buffer in user space and flush on every poll round, so a
  * SIGKILLed profiler loses at most one round.
+ *
+ * A full disk must not cost the rest of the session: without session.ini's end state
+ * and pauses.csv, report would count paused samples. So the writer holds some space in
+ * reserve (an unlinked file, nothing stays behind) and gives it back at the first write
+ * error, for the files collect writes after it.
  */
 #include "session/internal.h"
 
@@ -16,9 +21,11 @@
 #include <unistd.h>
 
 #define WRITER_BUF (256 * 1024)
+#define WRITER_RESERVE (64 * 1024)
 
 struct ses_writer {
 	int fd;
+	int reserve_fd; /* unlinked file holding WRITER_RESERVE bytes of the disk, or -1 */
 	int err;	/* first write error, sticky */
 	size_t used;
 	uint64_t bytes;
@@ -43,11 +50,36 @@ static int write_full(int fd, const void *p, size_t len)
 	return 0;
 }
 
+static void release_reserve(struct ses_writer *w)
+{
+	if (w->reserve_fd >= 0)
+		close(w->reserve_fd);
+	w->reserve_fd = -1;
+}
+
+/* Best effort: without it, a full disk may also cost session.ini's final state. */
+static void take_reserve(struct ses_writer *w, const char *dir)
+{
+	char path[PATH_MAX];
+
+	w->reserve_fd = -1;
+	if (snprintf(path, sizeof(path), "%s/.reserve.%d", dir, (int)getpid()) >= (int)sizeof(path))
+		return;
+	w->reserve_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (w->reserve_fd < 0)
+		return;
+	unlink(path);
+	if (posix_fallocate(w->reserve_fd, 0, WRITER_RESERVE))
+		release_reserve(w);
+}
+
 int ses_writer_flush(struct ses_writer *w)
 {
 	if (!w->err && w->used)
 		w->err = write_full(w->fd, w->buf, w->used);
 	w->used = 0;
+	if (w->err)
+		release_reserve(w);
 	return w->err;
 }
 
@@ -59,8 +91,12 @@ int ses_writer_write(struct ses_writer *w, const void *records, size_t len)
 	if (w->used + len > sizeof(w->buf)) {
 		if (ses_writer_flush(w))
 			return w->err;
-		if (len > sizeof(w->buf))
-			return w->err = write_full(w->fd, records, len);
+		if (len > sizeof(w->buf)) {
+			w->err = write_full(w->fd, records, len);
+			if (w->err)
+				release_reserve(w);
+			return w->err;
+		}
 	}
 	memcpy(w->buf + w->used, records, len);
 	w->used += len;
@@ -91,6 +127,7 @@ struct ses_writer *ses_writer_open(const char *dir)
 		errno = e;
 		return NULL;
 	}
+	take_reserve(w, dir);
 	ses_writer_write(w, &hdr, sizeof(hdr));
 	return w;
 }
@@ -139,6 +176,7 @@ int ses_writer_close(struct ses_writer *w)
 	ret = ses_writer_flush(w);
 	if (close(w->fd) && !ret)
 		ret = -errno;
+	release_reserve(w);
 	free(w);
 	return ret;
 }

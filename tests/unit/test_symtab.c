@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "report/kallsyms.h"
@@ -126,7 +128,7 @@ static void check_sym(struct rpt_symtab *st, const char *bin, const char *ref_bi
 	assert_true(nm_lookup(ref_bin, sym, &addr, &size));
 	assert_true(vaddr_to_off(ref_bin, addr + delta, &off));
 	path_of(path, sizeof(path), bin);
-	rpt_symtab_lookup(st, path, off, &out);
+	rpt_symtab_lookup(st, path, NULL, off, &out);
 	if (!out.resolved || strcmp(out.name, want))
 		print_error("%s: %s+%#" PRIx64 " (off %#" PRIx64 ") gave '%s'\n", bin, sym,
 			    delta, off, out.name);
@@ -265,7 +267,7 @@ static void test_stripped_unresolved(void **state)
 	assert_true(nm_lookup("c_pie", "c_gamma_static", &addr, &size));
 	assert_true(vaddr_to_off("c_pie", addr + 1, &off));
 	path_of(path, sizeof(path), "c_nodebug");
-	rpt_symtab_lookup(st, path, off, &out);
+	rpt_symtab_lookup(st, path, NULL, off, &out);
 	assert_false(out.resolved);
 	snprintf(want, sizeof(want), "c_nodebug!0x%" PRIx64, addr + 1);
 	assert_string_equal(out.name, want);
@@ -301,13 +303,13 @@ static void test_names_interned(void **state)
 	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
 	assert_true(vaddr_to_off("c_pie", addr, &off));
 	path_of(path, sizeof(path), "c_pie");
-	rpt_symtab_lookup(st, path, off, &a);
-	rpt_symtab_lookup(st, path, 0, &c);
+	rpt_symtab_lookup(st, path, NULL, off, &a);
+	rpt_symtab_lookup(st, path, NULL, 0, &c);
 	for (i = 0; i < 100000; i++) {
-		rpt_symtab_lookup(st, path, off + i % 4, &b);
+		rpt_symtab_lookup(st, path, NULL, off + i % 4, &b);
 		assert_ptr_equal(a.name, b.name);
 	}
-	rpt_symtab_lookup(st, path, 0, &d);
+	rpt_symtab_lookup(st, path, NULL, 0, &d);
 	assert_ptr_equal(c.name, d.name);
 	assert_string_equal(c.name, "c_pie!0x0"); /* the ELF header: no function */
 	rpt_symtab_free(st);
@@ -318,7 +320,7 @@ static void expect_unresolved(struct rpt_symtab *st, const char *path, uint64_t 
 {
 	struct rpt_sym out;
 
-	rpt_symtab_lookup(st, path, off, &out);
+	rpt_symtab_lookup(st, path, NULL, off, &out);
 	assert_false(out.resolved);
 	assert_string_equal(out.name, want);
 	assert_string_equal(out.module, path);
@@ -335,6 +337,95 @@ static void test_unreadable_paths(void **state)
 	expect_unresolved(st, "/tmp/gone (deleted)", 0x20, "gone (deleted)!0x20");
 	expect_unresolved(st, "[heap]", 0x30, "[heap]!0x30");
 	expect_unresolved(st, "", 0x40, "!0x40");
+	rpt_symtab_free(st);
+}
+
+/* The file's build id as readelf prints it, into @id. */
+static bool read_build_id(const char *bin, struct rpt_file_id *id)
+{
+	char cmd[512], hex[64] = "";
+	unsigned int byte;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n %s/%s | awk '/Build ID/ {print $3}'", tmp, bin);
+	p = popen(cmd, "r");
+	if (!p)
+		return false;
+	if (!fgets(hex, sizeof(hex), p))
+		hex[0] = 0;
+	pclose(p);
+	memset(id, 0, sizeof(*id));
+	while (id->build_id_len < sizeof(id->build_id) &&
+	       sscanf(hex + 2 * id->build_id_len, "%2x", &byte) == 1)
+		id->build_id[id->build_id_len++] = (unsigned char)byte;
+	return id->build_id_len > 0;
+}
+
+/* Look up c_alpha in c_pie as the file @id describes; true when it was symbolized. */
+static bool lookup_as(const struct rpt_file_id *id, enum rpt_file_state *state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	uint64_t addr, size, off;
+	struct rpt_sym out;
+	char path[256];
+
+	assert_non_null(st);
+	assert_true(nm_lookup("c_pie", "c_alpha", &addr, &size));
+	assert_true(vaddr_to_off("c_pie", addr, &off));
+	path_of(path, sizeof(path), "c_pie");
+	rpt_symtab_lookup(st, path, id, off, &out);
+	*state = rpt_symtab_file_state(st, path);
+	rpt_symtab_free(st);
+	return out.resolved;
+}
+
+/* A file that is not the one profiled (rebuilt: another build id, or replaced: another
+ * inode) must not lend its symbols to the samples; a missing one is said to be missing. */
+static void test_file_identity(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	enum rpt_file_state fs;
+	struct rpt_file_id id;
+	struct rpt_sym out;
+	char path[256];
+	struct stat sb;
+
+	(void)state;
+	assert_true(read_build_id("c_pie", &id));
+	assert_true(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_OK);
+	id.build_id[0] ^= 0xff;
+	assert_false(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_CHANGED);
+	id.build_id_len--; /* a shorter id is another id too */
+	id.build_id[0] ^= 0xff;
+	assert_false(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_CHANGED);
+
+	path_of(path, sizeof(path), "c_pie");
+	assert_int_equal(stat(path, &sb), 0);
+	id = (struct rpt_file_id){ .maj = major(sb.st_dev), .min = minor(sb.st_dev),
+				   .ino = sb.st_ino };
+	assert_true(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_OK);
+	id.ino++;
+	assert_false(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_CHANGED);
+	id.min++; /* another device (a copy, overlayfs): nothing to tell */
+	assert_true(lookup_as(&id, &fs));
+	assert_int_equal(fs, RPT_FILE_OK);
+
+	rpt_symtab_lookup(st, "/nonexistent/dir/libfoo.so.1", &id, 0x10, &out);
+	assert_int_equal(rpt_symtab_file_state(st, "/nonexistent/dir/libfoo.so.1"),
+			 RPT_FILE_MISSING);
+	/* not files that could be gone since: nothing to warn about */
+	rpt_symtab_lookup(st, "//anon", &id, 0x10, &out);
+	assert_int_equal(rpt_symtab_file_state(st, "//anon"), RPT_FILE_OK);
+	rpt_symtab_lookup(st, "/tmp/gone (deleted)", &id, 0x10, &out);
+	assert_int_equal(rpt_symtab_file_state(st, "/tmp/gone (deleted)"), RPT_FILE_OK);
+	rpt_symtab_lookup(st, "/memfd:jit (deleted)", &id, 0x10, &out);
+	assert_int_equal(rpt_symtab_file_state(st, "/memfd:jit (deleted)"), RPT_FILE_OK);
+	assert_int_equal(rpt_symtab_file_state(st, "/never/looked/up"), RPT_FILE_OK);
 	rpt_symtab_free(st);
 }
 
@@ -357,7 +448,7 @@ static void test_garbage_files(void **state)
 		       "echo 'not an ELF file' > text && : > empty && mkdir adir", tmp));
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		path_of(path, sizeof(path), files[i]);
-		rpt_symtab_lookup(st, path, off, &out);
+		rpt_symtab_lookup(st, path, NULL, off, &out);
 		assert_false(out.resolved);
 		snprintf(want, sizeof(want), "%s!0x", files[i]);
 		assert_memory_equal(out.name, want, strlen(want));
@@ -399,13 +490,13 @@ static void check_vdso(struct rpt_symtab *st)
 	if (!base || !fn)
 		skip();
 	/* the [vdso] mapping has pgoff 0: the file offset is ip - start */
-	rpt_symtab_lookup(st, "[vdso]", (uintptr_t)fn - base + 3, &out);
+	rpt_symtab_lookup(st, "[vdso]", NULL, (uintptr_t)fn - base + 3, &out);
 	assert_true(out.resolved);
 	assert_string_equal(out.module, "[vdso]");
 	if (strcmp(out.name, want) && strcmp(out.name, "clock_gettime"))
 		fail_msg("vdso lookup gave '%s'", out.name);
 	assert_int_equal(out.sym_addr + base, (uintptr_t)fn);
-	rpt_symtab_lookup(st, "[vdso]", 0, &out); /* the ELF header */
+	rpt_symtab_lookup(st, "[vdso]", NULL, 0, &out); /* the ELF header */
 	assert_false(out.resolved);
 	assert_string_equal(out.name, "[vdso]!0x0");
 	assert_string_equal(out.module, "[vdso]");
@@ -440,7 +531,7 @@ static void test_vdso_session(void **state)
 	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
 	assert_true(vaddr_to_off("c_pie", addr + 1, &off));
 	st = rpt_symtab_new(dir, NULL);
-	rpt_symtab_lookup(st, "[vdso]", off, &out);
+	rpt_symtab_lookup(st, "[vdso]", NULL, off, &out);
 	assert_true(out.resolved);
 	assert_string_equal(out.name, "c_beta");
 	assert_string_equal(out.module, "[vdso]");
@@ -575,7 +666,7 @@ static void test_dynsym_version_stripped(void **state)
 	if (!path[0])
 		skip();
 	st = rpt_symtab_new(NULL, NULL);
-	rpt_symtab_lookup(st, path, file_off, &out);
+	rpt_symtab_lookup(st, path, NULL, file_off, &out);
 	assert_true(out.resolved);
 	assert_null(strchr(out.name, '@'));
 	assert_non_null(strstr(out.name, "getpid"));
@@ -600,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_demangled),
 		cmocka_unit_test(test_names_interned),
 		cmocka_unit_test(test_unreadable_paths),
+		cmocka_unit_test(test_file_identity),
 		cmocka_unit_test(test_garbage_files),
 		cmocka_unit_test(test_vdso_own),
 		cmocka_unit_test(test_vdso_session),
