@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -550,6 +551,9 @@ static int start(struct collect_state *st, int argc, char **argv)
 		if (ret >= 0)
 			return ret;
 	} else {
+		/* a daemonizing target's orphans become our children, so that the end of the
+		 * run can tell whether the target left processes running (collect_run.c) */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
 		if (ret)
 			return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path,

@@ -7,6 +7,8 @@
  */
 #include "cli/collect.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +93,39 @@ static int64_t proc_cpu_ns(pid_t pid)
 	int64_t ns = smp_proc_cpu_ns(pid);
 
 	return ns > 0 ? ns : 0;
+}
+
+/* Processes other than the target whose parent is now uprof: what a daemonizing target
+ * left running (uprof is their subreaper). Counted from /proc, zombies excluded; *@first
+ * gets one of them. */
+static int count_orphans(const struct collect_state *st, pid_t *first)
+{
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[300], buf[512], state;
+		int ppid;
+		char *p;
+		FILE *f;
+
+		if (!isdigit((unsigned char)e->d_name[0]) || atoi(e->d_name) == st->child.pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(p + 1, " %c %d", &state, &ppid) == 2 && ppid == getpid() &&
+		    state != 'Z' && state != 'X' && !n++)
+			*first = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return n;
 }
 
 static void handle_signals(struct collect_state *st)
@@ -224,6 +259,7 @@ static int finish(struct collect_state *st)
 	struct ses_info *in = &st->info;
 	struct smp_stats stats;
 	int code = 0, ret;
+	pid_t orphan = 0;
 
 	drain(st);
 	smp_get_stats(st->smp, &stats);
@@ -242,6 +278,8 @@ static int finish(struct collect_state *st)
 	} else if (st->stop_signal && !st->attach) {
 		code = 128 + st->stop_signal; /* attach: Ctrl-C is the normal way to end */
 	}
+	if (st->child_exited)
+		in->orphans = count_orphans(st, &orphan);
 	ret = ses_writer_close(st->writer);
 	st->writer = NULL;
 	if (ret && !st->write_failed) {
@@ -272,6 +310,11 @@ static int finish(struct collect_state *st)
 	else
 		fprintf(stderr, "Target %d is still running (collection ended first)\n",
 			st->child.pid);
+	if (in->orphans)
+		cli_warn(CMD, "the target left %d process%s running (pid %d%s); %s not profiled "
+			      "after the target exited",
+			 in->orphans, in->orphans > 1 ? "es" : "", (int)orphan,
+			 in->orphans > 1 ? " and others" : "", in->orphans > 1 ? "they are" : "it is");
 	printf("Generated data files path: %s\n", st->session_dir);
 	fflush(stdout);
 	if (st->write_failed || ret)

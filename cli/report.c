@@ -335,6 +335,10 @@ static void print_summary(const struct rpt *r, const char *written)
 			s.changed_modules, s.changed_modules == 1 ? " has" : "s have",
 			(unsigned long long)s.changed_samples, s.changed_module,
 			s.changed_modules > 1 ? " and others (see report.csv)" : "");
+	if (s.info->orphans > 0)
+		fprintf(stderr, "warning: the target left %d process%s running when it exited; "
+				"not profiled after that\n",
+			s.info->orphans, s.info->orphans > 1 ? "es" : "");
 	if (s.task_comma)
 		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
 				"comma (first: \"%s\")\n",

@@ -211,6 +211,10 @@ static void write_details(const struct rpt *r, FILE *f)
 	if (in->exit_signal)
 		kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 		    sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
+	else if (in->exit_code >= 0 && in->orphans > 0)
+		kvf(f, "Target Exit", "exit status %d; it left %d process%s running, not profiled "
+				      "after it exited", in->exit_code, in->orphans,
+		    in->orphans > 1 ? "es" : "");
 	else if (in->exit_code >= 0)
 		kvf(f, "Target Exit", "exit status %d", in->exit_code);
 	else

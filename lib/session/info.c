@@ -48,6 +48,7 @@ static const struct field info_fields[] = {
 	FLD("target", "attached", F_BOOL, attached),
 	FLD("target", "exit_code", F_INT, exit_code),
 	FLD("target", "exit_signal", F_INT, exit_signal),
+	FLD("target", "orphans", F_INT, orphans),
 	FLD("target", "cpu_ns", F_I64, target_cpu_ns),
 	FLD("system", "host", F_STR, host),
 	FLD("system", "cpu_model", F_STR, cpu_model),

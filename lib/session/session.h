@@ -79,6 +79,8 @@ struct ses_info {
 	int64_t target_cpu_ns;	/* user+sys CPU time of the target and reaped children */
 	int exit_code;		/* -1 unknown */
 	int exit_signal;	/* 0 none */
+	int orphans;		/* processes the target started and left running when it
+				 * exited (daemons): not profiled after that */
 	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
 	bool attached;		/* -p/--tid: attached to running processes */
 	enum ses_status status;

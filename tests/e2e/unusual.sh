@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Programs and binaries the other scripts do not have: a binary replaced, rewritten or
+# deleted between collect and report (report must say so, not lend it another file's
+# names), odd program names and arguments, a target that daemonizes.
+. "$(dirname "$0")/lib/common.sh"
+
+funcs() { csvq "$1/report.csv" "FUNCTIONS" | cut -f1; }
+# a copy of the target, collected; prints the session directory
+collect_copy() {
+	cp "$TGT/unusual" "$SCRATCH/$1"
+	"$UPROF" collect -o "$SCRATCH/out-$1" "$SCRATCH/$1" spin 0.3 >/dev/null 2>&1
+	session_in "$SCRATCH/out-$1"
+}
+demo_syms=$(nm "$TGT/demo" | awk '$2 ~ /[tT]/ {print $3}')
+lends_no_name() { ! grep -qxF -f <(echo "$demo_syms") <(funcs "$1"); }
+
+# --- untouched: symbolized, no warning
+S=$(collect_copy same)
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "untouched binary: hot_two_thirds on top" [ "$(funcs "$S" | head -1)" = hot_two_thirds ]
+check "untouched binary: no warning" bash -c "! grep -q warning '$SCRATCH/err'"
+
+# --- replaced by another program (rm + cp: a new inode) after the run
+S=$(collect_copy replaced)
+rm "$SCRATCH/replaced"; cp "$TGT/demo" "$SCRATCH/replaced"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "replaced binary: report exits 0" [ $? -eq 0 ]
+check "replaced binary: one warning names the file" \
+	grep -q "warning: $SCRATCH/replaced: the file was replaced" "$SCRATCH/err"
+check "replaced binary: report.csv says it is not symbolized" \
+	grep -q "^Module Not Symbolized:,\"$SCRATCH/replaced: the file was replaced" "$S/report.csv"
+check "replaced binary: no sample takes a name from the new file" lends_no_name "$S"
+check "replaced binary: samples kept by address" grep -q '^replaced!0x' <(funcs "$S")
+
+# --- rewritten in place (cp onto the old file keeps the inode)
+S=$(collect_copy rewritten)
+sleep 0.01; cp "$TGT/demo" "$SCRATCH/rewritten"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "rewritten binary: warning" grep -q "warning: $SCRATCH/rewritten: the file was replaced" "$SCRATCH/err"
+check "rewritten binary: no sample takes a name from the new file" lends_no_name "$S"
+
+# --- deleted
+S=$(collect_copy deleted)
+rm "$SCRATCH/deleted"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "deleted binary: warning says it is gone" grep -q "warning: $SCRATCH/deleted: the file is gone" "$SCRATCH/err"
+check "deleted binary: samples kept by address" grep -q '^deleted!0x' <(funcs "$S")
+
+# --- an older file at the path (a report on another machine, a restored backup): the
+# identity differs but the file predates the run, so it is trusted as before
+S=$(collect_copy older)
+rm "$SCRATCH/older"; cp "$TGT/unusual" "$SCRATCH/older"; touch -d '2000-01-01' "$SCRATCH/older"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "older file at the path: symbolized" [ "$(funcs "$S" | head -1)" = hot_two_thirds ]
+
+# --- a target that daemonizes: the collection ends when it exits, and says what it left
+"$UPROF" collect -o "$SCRATCH/daemon" "$TGT/unusual" daemon 1 >/dev/null 2>"$SCRATCH/err"
+check "daemonizing target: collect exits 0" [ $? -eq 0 ]
+check "daemonizing target: one warning names the process left running" \
+	grep -q "warning: the target left 1 process running (pid [0-9]*); it is not profiled" "$SCRATCH/err"
+S=$(session_in "$SCRATCH/daemon")
+check "daemonizing target: session.ini counts it" grep -qx "orphans = 1" "$S/session.ini"
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
+check "daemonizing target: Target Exit says so" \
+	grep -q '^Target Exit:,"exit status 0; it left 1 process running' "$S/report.csv"
+check "daemonizing target: report warns" grep -q "warning: the target left 1 process" "$SCRATCH/err"
+pkill -f "[u]nusual daemon 1" 2>/dev/null
+# a target whose children all end before it does leaves nothing behind
+"$UPROF" collect -o "$SCRATCH/plain" "$TGT/unusual" spin 0.1 >/dev/null 2>"$SCRATCH/err"
+check "plain target: no orphan warning" bash -c "! grep -q 'left .* running' '$SCRATCH/err'"
+
+# --- odd program names: a 250-byte name (the session directory name must stay under
+# 255 bytes), spaces, quotes, commas and a leading dash, in a directory with unicode
+D="$SCRATCH/dir with space/ünï, \"q\""
+mkdir -p "$D"
+long=$(printf 'L%.0s' $(seq 250))
+for name in "$long" "my prog, \"x\"" "-dash"; do
+	cp "$TGT/unusual" "$D/$name"
+	rm -rf "$SCRATCH/names"
+	"$UPROF" collect -o "$SCRATCH/names" "$D/$name" spin 0.1 >/dev/null 2>"$SCRATCH/err"
+	check "program named '${name:0:20}...': collect exits 0" [ $? -eq 0 ]
+	S=$(session_in "$SCRATCH/names")
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	check "program named '${name:0:20}...': Target Path intact" \
+		[ "$(csvq "$S/report.csv" --key "Target Path")" = "$D/$name" ]
+	check "program named '${name:0:20}...': its functions symbolized" \
+		grep -qx hot_two_thirds <(funcs "$S")
+done
+
+# --- arguments with spaces, quotes, an empty one and a "--" reach the program unchanged,
+# and the report's command line says where each begins (it splits back with shlex)
+"$UPROF" collect -o "$SCRATCH/args" -- "$TGT/unusual" spin 0.05 "a b" 'q"uote' "" "it's" -- \
+	>/dev/null 2>&1
+S=$(session_in "$SCRATCH/args")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+args=$(csvq "$S/report.csv" --key "Command Line Arguments")
+check "arguments are written as shell words ($args)" python3 -c '
+import shlex, sys
+sys.exit(shlex.split(sys.argv[1]) != ["spin", "0.05", "a b", "q\"uote", "", "it'"'"'s", "--"])' "$args"

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Process shapes and binaries the other targets do not have (tests/e2e/unusual.sh).
+ *   unusual spin [s]   hot_two_thirds then hot_one_third, s seconds in all (default 0.3)
+ *   unusual daemon [s] daemonizes (fork, setsid, fork; the parent exits at once) and the
+ *                      grandchild works s seconds (default 1) in daemon_work
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile double sink;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Each function spins on its own arithmetic, so the samples land in it. */
+__attribute__((noinline)) void hot_two_thirds(double secs)
+{
+	double t0 = now(), x = sink;
+
+	while (now() - t0 < secs)
+		for (int i = 0; i < 10000; i++)
+			x = x * 1.0000001 + 1e-9;
+	sink = x;
+}
+
+__attribute__((noinline)) void hot_one_third(double secs)
+{
+	double t0 = now(), x = sink;
+
+	while (now() - t0 < secs)
+		for (int i = 0; i < 10000; i++)
+			x = x * 1.0000002 + 2e-9;
+	sink = x;
+}
+
+__attribute__((noinline)) void daemon_work(double secs)
+{
+	double t0 = now(), x = sink;
+
+	while (now() - t0 < secs)
+		for (int i = 0; i < 10000; i++)
+			x = x * 1.0000003 + 3e-9;
+	sink = x;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "spin";
+	double secs = argc > 2 ? atof(argv[2]) : -1;
+
+	if (!strcmp(mode, "spin")) {
+		secs = secs < 0 ? 0.3 : secs;
+		hot_two_thirds(secs * 2 / 3);
+		hot_one_third(secs / 3);
+		return 0;
+	}
+	if (!strcmp(mode, "daemon")) {
+		if (fork())
+			return 0;
+		setsid();
+		if (fork())
+			_exit(0);
+		daemon_work(secs < 0 ? 1 : secs);
+		return 0;
+	}
+	fprintf(stderr, "usage: unusual spin|daemon [seconds]\n");
+	return 2;
+}
