@@ -337,6 +337,21 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
+/* Bytes of a program name that go into the session directory's name: a file name may have
+ * 255 bytes, the directory adds ~40 to it; cut at a UTF-8 character boundary. */
+#define SESSION_APP_MAX 64
+static int app_name_len(const char *base)
+{
+	int len = (int)strnlen(base, SESSION_APP_MAX + 1);
+
+	if (len <= SESSION_APP_MAX)
+		return len;
+	len = SESSION_APP_MAX;
+	while (len > 0 && ((unsigned char)base[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
 /* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (uProf's name, our prefix). */
 static int make_session_dir(struct collect_state *st)
 {
@@ -346,7 +361,7 @@ static int make_session_dir(struct collect_state *st)
 	char stamp[64], absout[PATH_MAX];
 	time_t now = time(NULL);
 	struct tm tm;
-	int ret;
+	int ret, applen;
 
 	ret = mkdir_p(out);
 	if (ret)
@@ -360,12 +375,14 @@ static int make_session_dir(struct collect_state *st)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%b-%d-%Y_%H-%M-%S", &tm);
 	base = base ? base + 1 : st->prog_path;
+	applen = app_name_len(base);
 	for (int n = 1; n < 100; n++) {
 		int len = n == 1 ? snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%s-%s_%s", absout, base, label, stamp)
+					    "%s/uprof-%.*s-%s_%s", absout, applen, base, label,
+					    stamp)
 				 : snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%s-%s_%s-%d", absout, base, label,
-					    stamp, n);
+					    "%s/uprof-%.*s-%s_%s-%d", absout, applen, base,
+					    label, stamp, n);
 		if (len >= (int)sizeof(st->session_dir))
 			return cli_error(1, CMD, "output path too long");
 		if (!mkdir(st->session_dir, 0755))
