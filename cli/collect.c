@@ -394,13 +394,42 @@ static int make_session_dir(struct collect_state *st)
 	return cli_error(1, CMD, "too many sessions started this second in '%s'", absout);
 }
 
+/* Append @s to @dst (@size bytes, @used so far) as one shell word: as it is when it
+ * needs no quoting, else in single quotes (a quote inside as '\''). The command line in
+ * session.ini and the report must say where each argument begins and ends: "a b" and
+ * a, b are different programs runs. Returns the new length (may exceed @size: cut). */
+static size_t put_word(char *dst, size_t size, size_t used, const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-+=/.,:@%^";
+	bool plain = *s && strspn(s, safe) == strlen(s);
+
+	if (plain)
+		return used + (size_t)snprintf(dst + used, size - used, "%s", s);
+	if (used + 1 < size)
+		dst[used] = '\'', dst[++used] = 0;
+	for (; *s && used + 1 < size; s++) {
+		if (*s == '\'')
+			used += (size_t)snprintf(dst + used, size - used, "'\\''");
+		else
+			dst[used] = *s, dst[++used] = 0;
+	}
+	if (used + 1 < size)
+		dst[used] = '\'', dst[++used] = 0;
+	return used;
+}
+
 static void join_args(char *dst, size_t size, char **argv)
 {
 	size_t used = 0;
 
 	dst[0] = 0;
-	for (int i = 0; argv[i] && used + 1 < size; i++)
-		used += snprintf(dst + used, size - used, "%s%s", i ? " " : "", argv[i]);
+	for (int i = 0; argv[i] && used + 1 < size; i++) {
+		if (i)
+			used += (size_t)snprintf(dst + used, size - used, " ");
+		if (used + 1 < size)
+			used = put_word(dst, size, used, argv[i]);
+	}
 }
 
 /* An attached process's arguments and working directory, from /proc. */
@@ -419,13 +448,15 @@ static void attach_details(struct collect_state *st)
 		close(fd);
 	}
 	if (n > 0) {
+		char *args[256];
+		int na = 0;
+
 		buf[n] = 0;
 		arg0_end = memchr(buf, 0, (size_t)n);
-		for (char *p = arg0_end; p && p < buf + n - 1; p++)
-			if (!*p)
-				*p = ' ';
-		snprintf(in->target_args, sizeof(in->target_args), "%s",
-			 arg0_end && arg0_end < buf + n - 1 ? arg0_end + 1 : "");
+		for (char *p = arg0_end; p && p < buf + n - 1 && na < 255; p += strlen(p + 1) + 1)
+			args[na++] = p + 1;
+		args[na] = NULL;
+		join_args(in->target_args, sizeof(in->target_args), args);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)st->attach_pids[0]);
 	n = readlink(path, in->working_dir, sizeof(in->working_dir) - 1);
