@@ -87,6 +87,27 @@ static void reap_child(struct collect_state *st, int flags)
 	}
 }
 
+/* Reap the target, and the orphans it left, which are our children (we are their
+ * subreaper, collect.c), as they end: a zombie still answers kill(pid, 0), and a dead
+ * process must not look alive (collect_pages.c removes the control pages of the dead). */
+static void reap_children(struct collect_state *st)
+{
+	siginfo_t si;
+
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return;
+		if (si.si_pid == st->child.pid) {
+			reap_child(st, WNOHANG); /* for its status and rusage */
+			if (!st->child_exited)
+				return;
+		} else {
+			waitpid(si.si_pid, NULL, WNOHANG);
+		}
+	}
+}
+
 /* CPU time so far of a target still running: utime+stime of all its threads. */
 static int64_t proc_cpu_ns(pid_t pid)
 {
@@ -134,7 +155,7 @@ static void handle_signals(struct collect_state *st)
 
 	while (read(st->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD)
-			reap_child(st, WNOHANG);
+			reap_children(st);
 		else if (!st->stop_signal)
 			st->stop_signal = (int)si.ssi_signo;
 	}
@@ -409,6 +430,8 @@ run:
 	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
 	if (!st->attach && (st->stop_signal || (!st->child_exited && st->terminate)))
 		settle_child(st);
+	if (!st->attach)
+		reap_children(st);
 	collect_pages_stop(st, st->info.end_mono_ns);
 	return finish(st);
 }
