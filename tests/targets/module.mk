@@ -88,3 +88,8 @@ $(TGT)/phases: tests/targets/phases.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/phases
+# unusual process shapes and binaries (tests/e2e/unusual.sh)
+$(TGT)/unusual: tests/targets/unusual.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/unusual
