@@ -13,6 +13,7 @@
 #include "report/symtab.h"
 #include "report/kallsyms.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <gelf.h>
@@ -366,6 +367,19 @@ static bool inode_differs(const struct stat *sb, const struct rpt_file_id *id)
 		return false;
 	return major(sb->st_dev) == id->maj && minor(sb->st_dev) == id->min &&
 	       sb->st_ino != id->ino;
+}
+
+bool rpt_file_id_differs(Elf *elf, const struct stat *sb, const struct rpt_file_id *id)
+{
+	const void *bits;
+	ssize_t n;
+
+	if (!id)
+		return false;
+	if (!id->build_id_len)
+		return inode_differs(sb, id);
+	n = dwelf_elf_gnu_build_id(elf, &bits);
+	return n != id->build_id_len || memcmp(bits, id->build_id, (size_t)n);
 }
 
 /* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state

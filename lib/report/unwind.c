@@ -184,7 +184,9 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* ---- modules ---- */
 
-static int read_modinfo(struct modinfo *mi, const char *file)
+/* Unwind with @file's CFI only when it is still the file profiled (@id): a rebuilt
+ * file's tables describe other code, and its stacks would be garbage. */
+static int read_modinfo(struct modinfo *mi, const char *file, const struct rpt_file_id *id)
 {
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
@@ -201,7 +203,8 @@ static int read_modinfo(struct modinfo *mi, const char *file)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &phnum))
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &phnum) ||
+	    rpt_file_id_differs(elf, &sb, id))
 		goto out;
 	mi->exec = eh.e_type == ET_EXEC;
 	for (size_t i = 0; i < phnum && mi->nsegs < MAX_SEGS; i++) {
@@ -220,7 +223,8 @@ out:
 	return 0;
 }
 
-static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file)
+static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file,
+			       const struct rpt_file_id *id)
 {
 	if (module >= u->nmods) {
 		int n = module + 64;
@@ -233,7 +237,7 @@ static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *f
 		u->nmods = n;
 	}
 	if (!u->mods[module].state)
-		read_modinfo(&u->mods[module], file);
+		read_modinfo(&u->mods[module], file, id);
 	return u->mods[module].state > 0 ? &u->mods[module] : NULL;
 }
 
@@ -279,6 +283,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 	for (int i = 0; i < p->nmaps; i++) {
 		const struct rpt_map *m = &p->maps[i];
 		const char *path = w->modules[m->module].path, *file = path;
+		const struct rpt_file_id *id;
 		struct modinfo *mi;
 		uint64_t bias;
 
@@ -286,7 +291,9 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 			file = u->vdso;
 		else if (path[0] != '/')
 			continue;
-		if (!file || !(mi = modinfo(u, m->module, file)) || mi->stamp == stamp)
+		/* the vDSO copy is the session's own: nothing to check */
+		id = file == path ? &w->modules[m->module].id : NULL;
+		if (!file || !(mi = modinfo(u, m->module, file, id)) || mi->stamp == stamp)
 			continue;
 		if (!load_bias(mi, m->start, m->pgoff, &bias))
 			continue;

@@ -157,7 +157,10 @@ stk corrupt "$S/samples.data"
 timeout 60 "$UPROF" report -i "$S" --export folded >/dev/null 2>&1
 check "random callchain addresses: report exits 0 in time" [ $? -eq 0 ]
 v=$(stk outermost "$F" "_start,[unwind failed],[truncated],__libc_start_call_main")
-check "random callchain addresses: stacks end in a marker ($v%)" near "$v" 100 0.01
+# (the corruption keeps each context's first entry: a rare sample whose chain is only that,
+# in the dynamic loader before main, say, rightly ends in a real function)
+check "random callchain addresses: stacks end in a marker ($v%)" near "$v" 100 0.5
+check "random callchain addresses: no unresolved garbage frames" bash -c "! grep -q '!0x' '$F'"
 # --group-by thread: each thread's own call graph
 "$UPROF" collect -g -o "$SCRATCH/thr" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/thr")

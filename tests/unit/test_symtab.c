@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -428,6 +429,39 @@ static void test_file_identity(void **state)
 	assert_int_equal(rpt_symtab_file_state(st, "/never/looked/up"), RPT_FILE_OK);
 	rpt_symtab_free(st);
 }
+/* The check the unwinder makes before it uses a file's CFI: the same rules as symbols. */
+static void test_file_id_differs(void **state)
+{
+	struct rpt_file_id id;
+	char path[256];
+	struct stat sb;
+	Elf *elf;
+	int fd;
+
+	(void)state;
+	elf_version(EV_CURRENT);
+	assert_true(read_build_id("c_pie", &id));
+	path_of(path, sizeof(path), "c_pie");
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_false(rpt_file_id_differs(elf, &sb, NULL));
+	assert_false(rpt_file_id_differs(elf, &sb, &id));
+	id.build_id[3] ^= 0x10;
+	assert_true(rpt_file_id_differs(elf, &sb, &id));
+	id = (struct rpt_file_id){ .maj = major(sb.st_dev), .min = minor(sb.st_dev),
+				   .ino = sb.st_ino };
+	assert_false(rpt_file_id_differs(elf, &sb, &id));
+	id.ino++;
+	assert_true(rpt_file_id_differs(elf, &sb, &id));
+	id.maj++; /* another device: nothing to tell */
+	assert_false(rpt_file_id_differs(elf, &sb, &id));
+	elf_end(elf);
+	close(fd);
+}
+
 
 /* Garbage must not crash: unresolved, labelled with the vaddr if the headers survived. */
 static void test_garbage_files(void **state)
@@ -692,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_names_interned),
 		cmocka_unit_test(test_unreadable_paths),
 		cmocka_unit_test(test_file_identity),
+		cmocka_unit_test(test_file_id_differs),
 		cmocka_unit_test(test_garbage_files),
 		cmocka_unit_test(test_vdso_own),
 		cmocka_unit_test(test_vdso_session),
