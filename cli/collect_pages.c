@@ -194,6 +194,16 @@ static void finish_worker(struct page_worker *w)
 	free(w);
 }
 
+/* Attach mode: a page older than the process is a dead process's, left by a crash or a
+ * SIGKILL, and the pid has been reused since; the process it names now did not write it.
+ * (A clock tick of slack: the kernel keeps the start time in ticks.) */
+static bool page_predates(const struct smp_page *page, int pid)
+{
+	int64_t created = smp_page_created_mono_ns(page), started = smp_proc_start_mono_ns(pid);
+
+	return created > 0 && started > 0 && created + 20000000 < started;
+}
+
 /* Take the page of @pid. 0, -EAGAIN (retry later) or another -errno (give up). */
 static int adopt(struct collect_pages *c, int pid)
 {
@@ -213,6 +223,10 @@ static int adopt(struct collect_pages *c, int pid)
 	ret = smp_page_open(&page, pid, c->st->attach ? NULL : c->st->token, (uint32_t)getpid());
 	if (ret)
 		return ret;
+	if (c->st->attach && page_predates(page, pid)) {
+		smp_page_close(page);
+		return -ESTALE;
+	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		smp_page_close(page);

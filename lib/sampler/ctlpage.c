@@ -186,6 +186,11 @@ int smp_page_pid(const struct smp_page *p)
 	return p->pid;
 }
 
+int64_t smp_page_created_mono_ns(const struct smp_page *p)
+{
+	return p->mono0;
+}
+
 int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg)
 {
 	uint32_t used = __atomic_load_n(&p->h->str_used, __ATOMIC_ACQUIRE);

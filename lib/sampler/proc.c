@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -116,6 +117,35 @@ int64_t smp_proc_cpu_ns(pid_t pid)
 		ns = (int64_t)(ut + st) * (1000000000 / sysconf(_SC_CLK_TCK));
 	fclose(f);
 	return ns;
+}
+
+int64_t smp_proc_start_mono_ns(pid_t pid)
+{
+	char path[PATH_MAX], buf[1024];
+	unsigned long long start;
+	struct timespec mono, boot;
+	int64_t ret = -ESRCH;
+	char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root(), (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	/* field 22, starttime: clock ticks after boot (CLOCK_BOOTTIME, which also counts
+	 * suspend); moved onto CLOCK_MONOTONIC by the clocks' current difference */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			  "%*d %*d %llu",
+		   &start) == 1 &&
+	    !clock_gettime(CLOCK_MONOTONIC, &mono) && !clock_gettime(CLOCK_BOOTTIME, &boot)) {
+		int64_t boot_ns = (int64_t)start * (1000000000 / sysconf(_SC_CLK_TCK));
+		int64_t diff = (boot.tv_sec - mono.tv_sec) * 1000000000LL + boot.tv_nsec - mono.tv_nsec;
+
+		ret = boot_ns - diff;
+	}
+	fclose(f);
+	return ret;
 }
 
 /* ---- synthesized records ---- */

@@ -128,6 +128,8 @@ int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *
 void smp_page_close(struct smp_page *p);
 
 int smp_page_pid(const struct smp_page *p);
+/* When the page was created (CLOCK_MONOTONIC ns, as its creator wrote it). */
+int64_t smp_page_created_mono_ns(const struct smp_page *p);
 
 /* Copy strings published since the last call; @fn gets each new (id, bytes, length).
  * Returns how many, or -errno from @fn. */
@@ -171,6 +173,8 @@ pid_t smp_proc_ppid(pid_t pid);
 
 /* User+system CPU time of a process (all threads), ns; -errno when it is gone. */
 int64_t smp_proc_cpu_ns(pid_t pid);
+/* When @pid started, in CLOCK_MONOTONIC ns (to the kernel's clock tick), or -errno. */
+int64_t smp_proc_start_mono_ns(pid_t pid);
 
 /*
  * What the kernel would have told us had we been there from the start: a COMM record for

@@ -89,6 +89,26 @@ check "--tid: only that thread ($(csvq "$S/report.csv" THREADS | cut -f2 | tr '\
 	[ "$(csvq "$S/report.csv" THREADS | cut -f2 | sort -u | tr -d '\n')" = "$tid" ]
 kill $SRV; wait $SRV 2>/dev/null
 
+# --- a stale page: an instrumented process killed by SIGKILL leaves /dev/shm/uprof.<pid>;
+# a process that gets the pid later must not be tied to that page. (Pid reuse is
+# simulated by giving the dead process's page the name of a live, uninstrumented one.)
+start_server AMDUPROF_INSTRUMENT_ENABLE=1
+sleep 0.2
+kill -9 $SRV; wait $SRV 2>/dev/null
+if [ -e /dev/shm/uprof.$SRV ]; then
+	sleep 0.05 # the page is a clock tick or more older than the process below
+	"$TGT/demo" 3000 >/dev/null & spin=$!
+	cp /dev/shm/uprof.$SRV /dev/shm/uprof.$spin; rm -f /dev/shm/uprof.$SRV
+	"$UPROF" collect -p $spin -d 0.4 -o "$SCRATCH/stale" >/dev/null 2>&1
+	check "a page older than the process is not adopted: no task file" \
+		[ ! -e "$(session_in "$SCRATCH/stale")/instrument/$spin.tasks" ]
+	"$UPROF" report -i "$(session_in "$SCRATCH/stale")" >/dev/null 2>&1
+	check "... and its process is profiled as usual" grep -q '^"light_work\|^"heavy_work' "$(session_in "$SCRATCH/stale")/report.csv"
+	kill $spin; wait $spin 2>/dev/null; rm -f /dev/shm/uprof.$spin
+else
+	not_ok "SIGKILL of an instrumented process left no page to test with"
+fi
+
 # --- errors
 expect_fail 1 "no such pid" "no process with pid 999999" "$UPROF" collect -p 999999 -d 1 -o "$SCRATCH/e"
 expect_fail 2 "-p together with a program" "not both" "$UPROF" collect -p 1 -o "$SCRATCH/e" /bin/true

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmc/pmc.h"
@@ -306,6 +308,31 @@ static void test_vdso_save(void **state)
 	unlink(path);
 }
 
+/* A process's start on CLOCK_MONOTONIC: a child forked now started now (to a clock tick). */
+static void test_proc_start_time(void **state)
+{
+	struct timespec ts;
+	int64_t before, after, started;
+	pid_t pid;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	before = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	pid = fork();
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	after = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	started = smp_proc_start_mono_ns(pid);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_true(started > before - 20000000 && started < after + 20000000);
+	assert_true(smp_proc_start_mono_ns(getpid()) <= before);
+	assert_true(smp_proc_start_mono_ns(pid) < 0); /* reaped: gone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_live_cpu_clock_on_child),
 		cmocka_unit_test(test_open_rejects_bad_pages),
 		cmocka_unit_test(test_vdso_save),
+		cmocka_unit_test(test_proc_start_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
