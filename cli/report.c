@@ -296,8 +296,11 @@ static int output_path(struct report_state *st)
 	return -1;
 }
 
+#define NAME_COLS 60 /* widest function column on the terminal */
+
 static void print_summary(const struct rpt *r, const char *written)
 {
+	int width = 8; /* "FUNCTION" */
 	struct rpt_summary s;
 	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
@@ -362,12 +365,25 @@ static void print_summary(const struct rpt *r, const char *written)
 		fprintf(stderr, "No samples to display.\n");
 		return;
 	}
-	fprintf(stderr, "\n%12s %7s  %-40s %s\n", "CPU_TIME(s)", "%", "FUNCTION", "MODULE");
+	/* the name column fits the names, up to NAME_COLS; longer ones (C++ templates) are
+	 * cut in the middle, where the arguments are, so that both ends stay readable */
+	for (int i = 0; i < n; i++)
+		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
+	width = width > NAME_COLS ? NAME_COLS : width;
+	fprintf(stderr, "\n%12s %7s  %-*s %s\n", "CPU_TIME(s)", "%", width, "FUNCTION", "MODULE");
 	for (int i = 0; i < n; i++) {
-		const char *mod = strrchr(rows[i].module, '/');
+		const char *mod = strrchr(rows[i].module, '/'), *name = rows[i].name;
+		size_t len = strlen(name);
+		char cut[NAME_COLS + 1];
 
-		fprintf(stderr, "%12.4f %6.2f%%  %-40s %s\n", rows[i].seconds,
-			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, rows[i].name,
+		if (len > NAME_COLS) {
+			size_t head = (NAME_COLS - 3) / 2, tail = NAME_COLS - 3 - head;
+
+			snprintf(cut, sizeof(cut), "%.*s...%s", (int)head, name, name + len - tail);
+			name = cut;
+		}
+		fprintf(stderr, "%12.4f %6.2f%%  %-*s %s\n", rows[i].seconds,
+			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}
 }

@@ -52,6 +52,18 @@ __attribute__((noinline)) void daemon_work(double secs)
 	sink = x;
 }
 
+/* a name longer than the terminal table's function column (C++ templates get there) */
+__attribute__((noinline)) void
+a_function_whose_name_goes_on_and_on_well_past_any_column_a_terminal_table_would_give_it(double secs)
+{
+	double t0 = now(), x = sink;
+
+	while (now() - t0 < secs)
+		for (int i = 0; i < 10000; i++)
+			x = x * 1.0000004 + 4e-9;
+	sink = x;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "spin";
@@ -63,6 +75,11 @@ int main(int argc, char **argv)
 		hot_one_third(secs / 3);
 		return 0;
 	}
+	if (!strcmp(mode, "longname")) {
+		a_function_whose_name_goes_on_and_on_well_past_any_column_a_terminal_table_would_give_it(
+			secs < 0 ? 0.2 : secs);
+		return 0;
+	}
 	if (!strcmp(mode, "daemon")) {
 		if (fork())
 			return 0;
@@ -72,6 +89,6 @@ int main(int argc, char **argv)
 		daemon_work(secs < 0 ? 1 : secs);
 		return 0;
 	}
-	fprintf(stderr, "usage: unusual spin|daemon [seconds]\n");
+	fprintf(stderr, "usage: unusual spin|daemon|longname [seconds]\n");
 	return 2;
 }
