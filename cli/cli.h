@@ -20,6 +20,11 @@ int cli_error(int code, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Why exec of @path failed with @err, in words a user can act on: for ENOENT on a file
+ * that exists, the missing #! interpreter or ELF program interpreter is named. Returns
+ * @buf (@len bytes). */
+const char *cli_exec_error(const char *path, int err, char *buf, size_t len);
+
 /* An unknown option or a missing argument, as getopt reports it: exit code 2. */
 int cli_usage_error(const char *cmd, const char *what);
 

@@ -407,9 +407,13 @@ int collect_run(struct collect_state *st)
 	ret = smp_child_release(&st->child, &what);
 	if (ret) {
 		reap_child(st, 0);
+		char why[320];
+		bool chdir_failed = !strcmp(what ? what : "", "chdir");
+
 		cli_error(1, CMD, "cannot %s '%s': %s", what ? what : "start",
-			  !strcmp(what ? what : "", "chdir") ? st->workdir : st->prog_path,
-			  strerror(-ret));
+			  chdir_failed ? st->workdir : st->prog_path,
+			  chdir_failed ? strerror(-ret)
+				       : cli_exec_error(st->prog_path, -ret, why, sizeof(why)));
 		st->never_started = true;
 		return 1;
 	}

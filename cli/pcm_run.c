@@ -224,8 +224,13 @@ static int start(struct pcm_state *st)
 		if (ret) {
 			reap(st, 0);
 			st->have_child = false;
+			char why[320];
+
 			return cli_error(127, CMD, "cannot run '%s': %s failed: %s", st->prog_argv[0],
-					 what, strerror(-ret));
+					 what,
+					 strcmp(what, "exec") ? strerror(-ret)
+							      : cli_exec_error(st->prog_path, -ret, why,
+									       sizeof(why)));
 		}
 	}
 	if (st->target.pid > 0 && pmc_evlist_enable(st->evl)) /* uncore ones; task ones ran at exec */

@@ -12,6 +12,21 @@ expect_fail 1 "a directory as program" "is a directory" "$UPROF" collect -o "$O"
 chmod +x "$SCRATCH/plain"
 printf '\x7fELF garbage' >"$SCRATCH/badelf"; chmod +x "$SCRATCH/badelf"
 expect_fail 1 "an executable that cannot be exec'd" "cannot exec" "$UPROF" collect -o "$O" "$SCRATCH/badelf"
+printf '#!/nonexistent/bin/interp -x\necho hi\n' >"$SCRATCH/badsh"; chmod +x "$SCRATCH/badsh"
+expect_fail 1 "a script whose #! interpreter is missing: named" \
+	"cannot exec .*: its interpreter '/nonexistent/bin/interp' \(the #! line\) does not exist" \
+	"$UPROF" collect -o "$O" "$SCRATCH/badsh"
+python3 - "$TGT/demo" "$SCRATCH/badld" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.find(b"/lib64/ld-linux-x86-64.so.2")
+d[i:i + 27] = b"/lib64/ld-nowhere-x86.so.99"
+open(sys.argv[2], "wb").write(d)
+PY
+chmod +x "$SCRATCH/badld"
+expect_fail 1 "an ELF file whose loader is missing: named" \
+	"its program interpreter '/lib64/ld-nowhere-x86.so.99' does not exist" \
+	"$UPROF" collect -o "$O" "$SCRATCH/badld"
 check "no session is left behind by a failed start" bash -c "[ -z \"\$(ls -A '$O' 2>/dev/null)\" ]"
 expect_fail 2 "unknown config" "unknown config 'nope'.*tbp" "$UPROF" collect --config nope -o "$O" /bin/true
 expect_fail 1 "unwritable -o" "cannot create output directory|not writable" "$UPROF" collect -o /proc/uprof-x /bin/true
