@@ -21,7 +21,8 @@ static const char *const CMD = "collect";
 static void collect_help(void)
 {
 	printf("usage: uprof collect [<options>] <program> [<args>]\n"
-	       "       uprof collect [<options>] -p <pid>[,<pid>...] [-d <s>]\n\n"
+	       "       uprof collect [<options>] -p <pid>[,<pid>...] [-d <s>]\n"
+	       "       uprof collect [<options>] -a [-d <s>]\n\n"
 	       "Run <program> (or attach to running processes) and sample where it spends\n"
 	       "CPU time. Everything after the program name is passed to it. Writes a session\n"
 	       "directory for 'uprof report'.\n\n"
@@ -33,6 +34,8 @@ static void collect_help(void)
 	       "                         their threads, and what they start later; they run on\n"
 	       "                         untouched when collection ends (-d or Ctrl-C)\n"
 	       "  --tid <tids>           attach to these threads only (comma list)\n"
+	       "  -a, --system-wide      every process on every CPU, for -d seconds or until\n"
+	       "                         Ctrl-C (needs root or kernel.perf_event_paranoid <= 0)\n"
 	       "  --config <name>        collect configuration: tbp (default) or hotspots;\n"
 	       "                         'uprof info --list collect-configs' lists them\n"
 	       "  --timer-interval <ms>  timer period in milliseconds, fractions allowed\n"
@@ -79,6 +82,7 @@ static const struct option collect_options[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "system-wide", no_argument, NULL, 'a' },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "call-graph-depth", required_argument, NULL, OPT_CG_DEPTH },
@@ -149,7 +153,7 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hg", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hga", collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -157,6 +161,9 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			if (st->nspecs >= SES_MAX_EVENTS)
 				return cli_error(EXIT_USAGE, CMD, "at most %d -e events", SES_MAX_EVENTS);
 			st->specs[st->nspecs++] = optarg;
+			break;
+		case 'a':
+			st->system_wide = st->attach = true;
 			break;
 		case 'p':
 		case OPT_TID:
@@ -228,6 +235,11 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	if (st->system_wide && (st->nattach || st->ntids_only))
+		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
+	if (st->system_wide && optind < argc)
+		return cli_usage_error(CMD, "-a profiles the whole system for -d seconds (or until "
+					    "Ctrl-C), not a program: leave out -a to profile a program");
 	if (st->attach && (st->has_affinity || st->nenv))
 		return cli_usage_error(CMD, "--affinity and --env-var apply to a launched program, "
 					    "not to -p/--tid");
@@ -478,11 +490,15 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	snprintf(in->command, sizeof(in->command), "uprof %s", cmd);
 	(void)argc;
 	snprintf(in->target_path, sizeof(in->target_path), "%s", st->prog_path);
-	if (st->attach)
+	if (st->system_wide)
+		snprintf(in->target_args, sizeof(in->target_args), "%s", "");
+	else if (st->attach)
 		attach_details(st);
 	else
 		join_args(in->target_args, sizeof(in->target_args), st->prog_argv + 1);
-	if (st->attach)
+	if (st->system_wide)
+		snprintf(in->working_dir, sizeof(in->working_dir), "%s", "/");
+	else if (st->attach)
 		; /* set by attach_details */
 	else if (st->workdir)
 		realpath(st->workdir, in->working_dir) ? (void)0 : (void)snprintf(
@@ -495,7 +511,8 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	collect_events_info(st);
 	in->exit_code = -1;
 	in->collector_pid = (int)getpid();
-	in->attached = st->attach;
+	in->attached = st->attach && !st->system_wide;
+	in->system_wide = st->system_wide;
 	in->status = SES_STATUS_RUNNING;
 	snprintf(in->callgraph_mode, sizeof(in->callgraph_mode), "%s",
 		 pmc_callgraph_mode_name(st->cg.mode)); /* "none" without stacks */

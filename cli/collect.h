@@ -39,8 +39,9 @@ struct collect_state {
 	int nenv;		/* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
-	/* attach mode: -p/--pid and --tid */
+	/* attach mode: -p/--pid and --tid, and -a (every process: attach mode with no pids) */
 	bool attach;
+	bool system_wide;
 	int nattach;			/* processes */
 	pid_t attach_pids[SES_MAX_PIDS];
 	int ntids_only;			/* --tid: only these threads */

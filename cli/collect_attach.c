@@ -24,6 +24,7 @@
 static const char *const CMD = "collect";
 
 #define MAX_THREADS 65536
+#define MAX_SYSTEM_PIDS 65536 /* processes synthesized for -a */
 #define RESCANS 8
 
 int collect_attach_parse(struct collect_state *st, const char *arg, bool tids)
@@ -61,20 +62,27 @@ static bool have_pid(const struct collect_state *st, pid_t pid)
 	return false;
 }
 
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 /* Why we may not attach: the usual three reasons, checked in order. */
 static int explain_denied(pid_t pid, int err)
 {
 	char path[64];
 	struct stat sb;
 	FILE *f;
-	int paranoid = 2, ptrace = 0;
+	int paranoid = paranoid_level(), ptrace = 0;
 
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
 	f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
 	if (f) {
 		if (fscanf(f, "%d", &ptrace) != 1)
@@ -103,6 +111,10 @@ int collect_attach_prepare(struct collect_state *st)
 	char path[64], comm[64];
 	ssize_t n;
 
+	if (st->system_wide) { /* uProf names such sessions SWP (system-wide profile) */
+		snprintf(st->prog_path, sizeof(st->prog_path), "SWP");
+		return -1;
+	}
 	/* --tid: the threads' processes are the ones we report on */
 	for (int i = 0; i < st->ntids_only; i++) {
 		pid_t tgid = smp_proc_tgid(st->tids_only[i]);
@@ -188,6 +200,19 @@ int collect_attach_open(struct collect_state *st)
 		return cli_error(1, CMD, "out of memory");
 	collect_events_build(st, false); /* enabled by us once everything is open */
 	ret = smp_new(&st->smp, st->attrs, st->nattrs, &opts);
+	if (st->system_wide) {
+		int failed;
+
+		free(done);
+		ret = ret ? ret : smp_add_task(st->smp, -1, &failed); /* pid -1: every task */
+		if (ret == -EACCES || ret == -EPERM)
+			return cli_error(1, CMD, "system-wide profiling is not permitted: it needs root "
+						 "or kernel.perf_event_paranoid <= 0 (it is %d)",
+					 paranoid_level());
+		if (ret)
+			return cli_error(1, CMD, "cannot profile system-wide: %s", strerror(-ret));
+		return -1;
+	}
 	for (int round = 0; !ret && round < RESCANS; round++) {
 		int added = 0;
 
@@ -227,21 +252,32 @@ int collect_attach_synth(struct collect_state *st)
 	size_t nids;
 	const uint64_t *ids = smp_ids(st->smp, COLLECT_TRACKING, &nids);
 
+	pid_t *pids = st->attach_pids;
+	int npids = st->nattach;
+
 	if (!tids)
 		return cli_error(1, CMD, "out of memory");
-	for (int i = 0; i < st->nattach; i++) {
-		int n = smp_proc_threads(st->attach_pids[i], tids, MAX_THREADS);
+	if (st->system_wide) { /* every process there is now; the kernel tells of new ones */
+		pids = malloc(sizeof(pid_t) * MAX_SYSTEM_PIDS);
+		npids = pids ? smp_proc_pids(pids, MAX_SYSTEM_PIDS) : -ENOMEM;
+	}
+	for (int i = 0; i < npids; i++) {
+		int n = smp_proc_threads(pids[i], tids, MAX_THREADS);
 
 		if (n >= 0)
-			smp_synth_process(st->attach_pids[i], tids, n, nids ? ids[0] : 0, now,
-					  sink_to_writer, st->writer);
+			smp_synth_process(pids[i], tids, n, nids ? ids[0] : 0, now, sink_to_writer,
+					  st->writer);
 	}
+	if (pids != st->attach_pids)
+		free(pids);
 	free(tids);
 	return -1;
 }
 
 bool collect_attach_alive(struct collect_state *st)
 {
+	if (st->system_wide)
+		return true; /* until -d or Ctrl-C */
 	for (int i = 0; i < st->nattach; i++) {
 		struct pollfd p = { .fd = st->pidfds[i], .events = POLLIN };
 
@@ -266,6 +302,11 @@ int64_t collect_attach_cpu_ns(const struct collect_state *st)
 {
 	int64_t total = 0;
 
+	/* the timer runs on every CPU, idle or not: the CPU time is the run's, on each */
+	if (st->system_wide)
+		return st->info.end_mono_ns > st->info.start_mono_ns
+			       ? (st->info.end_mono_ns - st->info.start_mono_ns) * st->info.ncpus
+			       : 0;
 	for (int i = 0; i < st->nattach; i++)
 		if (st->cpu_start[i] >= 0 && st->cpu_last[i] >= st->cpu_start[i])
 			total += st->cpu_last[i] - st->cpu_start[i];
@@ -274,6 +315,8 @@ int64_t collect_attach_cpu_ns(const struct collect_state *st)
 
 bool collect_attach_owns(const struct collect_state *st, int pid)
 {
+	if (st->system_wide)
+		return true;
 	for (int depth = 0; depth < 64 && pid > 1; depth++) {
 		if (have_pid(st, pid))
 			return true;

@@ -251,6 +251,10 @@ static void try_pid(struct collect_pages *c, int pid)
 {
 	int ret = adopt(c, pid);
 
+	if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
+		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
+			      "and pauses are not in this session",
+			 pid);
 	if (ret == -EAGAIN && c->npending < MAX_PENDING) {
 		for (int i = 0; i < c->npending; i++)
 			if (c->pending[i] == pid)

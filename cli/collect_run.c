@@ -319,7 +319,9 @@ static int finish(struct collect_state *st)
 			 (unsigned long long)stats.lost);
 	if (st->stop_signal)
 		fprintf(stderr, "Collection stopped by %s\n", sig_name(st->stop_signal));
-	if (st->attach)
+	if (st->system_wide)
+		; /* nothing was attached to, nothing to say about it */
+	else if (st->attach)
 		fprintf(stderr, st->attached_gone ? "The attached process%s exited\n"
 						  : "Detached; the process%s run%s on\n",
 			st->nattach > 1 ? "es" : "", st->nattach > 1 ? "" : "s");
@@ -360,7 +362,7 @@ static const char *stacks_desc(const struct collect_state *st, char *buf, size_t
 
 static int start_attached(struct collect_state *st)
 {
-	char cg[128];
+	char cg[128], who[64];
 
 	st->info.npids = st->nattach;
 	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
@@ -369,16 +371,19 @@ static int start_attached(struct collect_state *st)
 	if (!st->start_paused && !(st->start_delay_s > 0))
 		collect_events_enable(st, true);
 	collect_pages_adopt_attached(st);
+	if (st->system_wide)
+		snprintf(who, sizeof(who), "system-wide on %d CPUs", st->info.ncpus);
+	else
+		snprintf(who, sizeof(who), "attached to pid %d%s", (int)st->attach_pids[0],
+			 st->nattach > 1 ? " and others" : "");
 	if (st->start_delay_s > 0) {
-		fprintf(stderr, "Profiling starts in %.3g s: attached to pid %d%s\n",
-			st->start_delay_s, (int)st->attach_pids[0], st->nattach > 1 ? " and others" : "");
+		fprintf(stderr, "Profiling starts in %.3g s: %s\n", st->start_delay_s, who);
 		return 0;
 	}
-	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, attached to pid %d%s\n",
+	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, %s\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
 		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
-		stacks_desc(st, cg, sizeof(cg)), (int)st->attach_pids[0],
-		st->nattach > 1 ? " and others" : "");
+		stacks_desc(st, cg, sizeof(cg)), who);
 	return 0;
 }
 

@@ -181,7 +181,9 @@ static void write_details(const struct rpt *r, FILE *f)
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
 	kv(f, "Profile Session Type", session_type(in));
-	kv(f, "Profile Scope", in->attached ? "Attach Process" : "Single Application");
+	kv(f, "Profile Scope", in->system_wide ? "System-wide"
+			       : in->attached ? "Attach Process"
+					      : "Single Application");
 	kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
 	kv(f, "Profile Start Time", start);
 	kv(f, "Profile End Time", end);

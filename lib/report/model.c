@@ -65,7 +65,11 @@ struct rpt_process *rpt_world_process(struct rpt_world *w, int pid)
 	p = &w->procs[w->nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	snprintf(p->comm, sizeof(p->comm), "[%d]", pid);
+	/* pid 0 is the CPUs' idle tasks (system-wide sessions), as perf calls them */
+	if (pid)
+		snprintf(p->comm, sizeof(p->comm), "[%d]", pid);
+	else
+		snprintf(p->comm, sizeof(p->comm), "swapper");
 	*slot = (uint64_t)w->nprocs;
 	return p;
 }

@@ -14,6 +14,7 @@
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -87,6 +88,8 @@ static int validate(struct smp_page *p, const char *session)
 		return -EINVAL;
 	if (session && strncmp(h->session, session, UPROF_CTL_SESSION_MAX))
 		return -EINVAL; /* another run's instrumented process */
+	if (!session && h->session[0] && __atomic_load_n(&h->launch_mode, __ATOMIC_ACQUIRE))
+		return -EBUSY; /* launched by another uprof collect: that one drains it */
 	if (!inside(h->str_offset, h->str_bytes, UPROF_CTL_SIZE) || h->str_bytes > (16u << 20))
 		return -EINVAL;
 	p->strtab = (const char *)h + h->str_offset;
@@ -109,6 +112,7 @@ static int take_page(struct smp_page **out, void *m, size_t len, bool owned, int
 		     const char *session, uint32_t generation)
 {
 	struct smp_page *p;
+	pid_t other;
 	int ret;
 
 	if (len < UPROF_CTL_SIZE)
@@ -127,6 +131,14 @@ static int take_page(struct smp_page **out, void *m, size_t len, bool owned, int
 	if (ret) {
 		free(p);
 		return ret;
+	}
+	/* a ring has one reader: a page another live profiler holds stays with it */
+	other = (pid_t)__atomic_load_n(&p->h->profiler_pid, __ATOMIC_ACQUIRE);
+	if (owned && __atomic_load_n(&p->h->attached, __ATOMIC_ACQUIRE) && other > 0 &&
+	    other != getpid() && !kill(other, 0)) {
+		free(p->strs);
+		free(p);
+		return -EBUSY;
 	}
 	p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
 	p->h->profiler_pid = (uint32_t)getpid();

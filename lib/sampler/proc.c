@@ -49,6 +49,25 @@ int smp_proc_threads(pid_t pid, pid_t *tids, int max)
 	return n;
 }
 
+int smp_proc_pids(pid_t *pids, int max)
+{
+	struct dirent *e;
+	DIR *d = opendir(proc_root());
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) && n < max) {
+		char *end;
+		long p = strtol(e->d_name, &end, 10);
+
+		if (!*end && p > 0)
+			pids[n++] = (pid_t)p;
+	}
+	closedir(d);
+	return n;
+}
+
 /* The value of "Key:" in /proc/<tid>/status. */
 static long status_field(pid_t tid, const char *key)
 {

@@ -116,8 +116,9 @@ struct uprof_ctl_record;
 
 /* Map /dev/shm/uprof.<@pid> and validate it. @session (borrowed, may be NULL) must match
  * the page's session token when given. 0, -ENOENT (no page), -EAGAIN (not published
- * yet: retry), -EINVAL (malformed, or another session's), -errno. On success the page is
- * marked attached with @generation. */
+ * yet: retry), -EINVAL (malformed, or another session's), -EBUSY (another live profiler
+ * holds it, or, with no @session, another uprof collect launched its process), -errno.
+ * On success the page is marked attached with @generation. */
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
 
 /* The same checks on a page image at @mem (@len bytes, borrowed: it must outlive the
@@ -161,6 +162,8 @@ void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *nam
 /* Threads of process @pid, from <procfs>/<pid>/task. Count (up to @max) or -errno
  * (-ESRCH: no such process). */
 int smp_proc_threads(pid_t pid, pid_t *tids, int max);
+/* The pids of every process in /proc, at most @max of them. Count or -errno. */
+int smp_proc_pids(pid_t *pids, int max);
 
 /* The process a thread belongs to (Tgid), or -errno. */
 pid_t smp_proc_tgid(pid_t tid);

@@ -46,6 +46,7 @@ static const struct field info_fields[] = {
 	FLD("target", "working_dir", F_STR, working_dir),
 	FLD("target", "pids", F_PIDS, pids),
 	FLD("target", "attached", F_BOOL, attached),
+	FLD("target", "system_wide", F_BOOL, system_wide),
 	FLD("target", "exit_code", F_INT, exit_code),
 	FLD("target", "exit_signal", F_INT, exit_signal),
 	FLD("target", "orphans", F_INT, orphans),

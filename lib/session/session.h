@@ -83,6 +83,7 @@ struct ses_info {
 				 * exited (daemons): not profiled after that */
 	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
 	bool attached;		/* -p/--tid: attached to running processes */
+	bool system_wide;	/* -a: every process on every CPU */
 	enum ses_status status;
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
 	char callgraph_mode[16];	 /* "fp" (kernel frame-pointer walk) or "dwarf" */

@@ -333,6 +333,20 @@ static void test_proc_start_time(void **state)
 	assert_true(smp_proc_start_mono_ns(pid) < 0); /* reaped: gone */
 }
 
+/* Every process in /proc: this one among them, and never more than asked for. */
+static void test_proc_pids(void **state)
+{
+	pid_t pids[65536];
+	int n = smp_proc_pids(pids, 65536), found = 0;
+
+	(void)state;
+	assert_true(n > 1);
+	for (int i = 0; i < n; i++)
+		found += pids[i] == getpid();
+	assert_int_equal(found, 1);
+	assert_int_equal(smp_proc_pids(pids, 1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_open_rejects_bad_pages),
 		cmocka_unit_test(test_vdso_save),
 		cmocka_unit_test(test_proc_start_time),
+		cmocka_unit_test(test_proc_pids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,7 @@ static void fill_info(struct ses_info *in)
 	in->exit_signal = 9;
 	in->collector_pid = 4241;
 	in->attached = true;
+	in->system_wide = true;
 	in->status = SES_STATUS_COMPLETE;
 }
 
@@ -113,6 +114,7 @@ static void assert_info_eq(const struct ses_info *a, const struct ses_info *b)
 	assert_int_equal(a->exit_signal, b->exit_signal);
 	assert_int_equal(a->collector_pid, b->collector_pid);
 	assert_int_equal(a->attached, b->attached);
+	assert_int_equal(a->system_wide, b->system_wide);
 	assert_int_equal(a->status, b->status);
 }
 

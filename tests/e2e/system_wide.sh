@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# collect -a: every process on every CPU for -d seconds or until Ctrl-C. Processes that
+# run before the collection (their mappings synthesized from /proc) and ones started
+# during it (the kernel's records) are both symbolized; idle time is the swapper's; the
+# session is named SWP and says System-wide; perf reads samples.data too.
+. "$(dirname "$0")/lib/common.sh"
+
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+	ok "# SKIP system-wide profiling needs root or kernel.perf_event_paranoid <= 0"
+	exit 0
+fi
+key() { csvq "$1/report.csv" --key "$2"; }
+# cpu_of "name (PID:n)" REPORT: its CPU_TIME in the processes table
+cpu_of() { csvq "$2/report.csv" "PROCESSES" | awk -F'\t' -v p="$1" '$1==p{print $2}'; }
+
+"$TGT/demo" 2500 >/dev/null & before=$!
+sleep 0.2
+( sleep 0.3; exec "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null ) & during=$!
+ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
+t0=$(ticks $before)
+"$UPROF" collect -a -d 1 -o "$SCRATCH/a" >/dev/null 2>"$SCRATCH/err"
+check "collect -a -d 1 exits 0" [ $? = 0 ]
+used=$(python3 -c "print(($(ticks $before) - $t0) / $(getconf CLK_TCK))")
+check "the start line says system-wide" grep -q "^Profiling started: .*, system-wide on $(nproc) CPUs" "$SCRATCH/err"
+wait $during
+kill $before 2>/dev/null; wait $before 2>/dev/null
+S=$(session_in "$SCRATCH/a")
+check "the session is named SWP" bash -c "basename '$S' | grep -q '^uprof-SWP-TBP_'"
+"$UPROF" report -i "$S" --detail --cutoff 0 >/dev/null 2>&1
+check "report exits 0" [ $? = 0 ]
+check "Profile Scope: System-wide" [ "$(key "$S" "Profile Scope")" = System-wide ]
+procs=$(csvq "$S/report.csv" PROCESSES | cut -f1)
+check "the process running before collection is there" grep -qx "demo (PID:$before)" <<<"$procs"
+t=$(cpu_of "demo (PID:$before)" "$S")
+check "... with the CPU time it used meanwhile ($t s; /proc says $used s)" near "${t:-0}" "$used" 0.1
+funcs=$(csvq "$S/report.csv" "FUNCTION SUMMARY" --after "PROFILE REPORT FOR PROCESS - demo (PID:$before)" | cut -f1)
+check "... and its functions named (mappings from /proc)" bash -c "grep -qx heavy_work <<<'$funcs' && grep -qx light_work <<<'$funcs'"
+check "a process started during collection is there, symbolized" \
+	bash -c "csvq() { python3 '$HERE/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | cut -f1 | grep -qx main_work"
+check "idle time (pid 0), if any, is the swapper's" bash -c "! grep -q '(PID:0)' <<<'$procs' || grep -qx 'swapper (PID:0)' <<<'$procs'"
+n=$(key "$S" "Samples")
+check "samples: at least the busy process's, at most one per ms per CPU ($n)" \
+	bash -c "[ $n -ge 400 ] && [ $n -le $((1100 * $(nproc))) ]"
+if perf report -h >/dev/null 2>&1; then
+	perf report -i "$S/samples.data" --stdio --sort comm,sym 2>/dev/null >"$SCRATCH/perf.txt"
+	check "perf report reads the system-wide samples.data (heavy_work in demo)" \
+		grep -q "demo .*heavy_work" "$SCRATCH/perf.txt"
+fi
+
+# another uprof collect launching an instrumented program meanwhile keeps its tasks: the
+# system-wide collector does not take the program's control page from it
+"$UPROF" collect -a -d 3 -o "$SCRATCH/sw2" >/dev/null 2>&1 & swp=$!
+sleep 0.3
+kept=0
+for i in 1 2 3 4 5; do
+	rm -rf "$SCRATCH/own"
+	"$UPROF" collect -o "$SCRATCH/own" "$TGT/phases" 0.1 >/dev/null 2>&1
+	O=$(session_in "$SCRATCH/own")
+	"$UPROF" report -i "$O" >/dev/null 2>&1
+	[ "$(csvq "$O/report.csv" "HOTTEST TASKS (Sort" 2>/dev/null | cut -f2 | sort | paste -sd' ')" = "one two" ] &&
+		kept=$((kept + 1))
+done
+wait $swp
+check "5 launches during a system-wide collection keep their own tasks ($kept of 5)" [ $kept = 5 ]
+
+# Ctrl-C ends it, complete
+timeout --preserve-status -s INT 0.6 "$UPROF" collect -a -o "$SCRATCH/int" >/dev/null 2>&1
+check "-a without -d: Ctrl-C ends it with exit 0" [ $? = 0 ]
+check "... and a complete session" [ "$(grep '^status' "$(session_in "$SCRATCH/int")/session.ini" | tr -d ' ')" = status=complete ]
+
+expect_fail 2 "-a with a program" "not a program: leave out -a" "$UPROF" collect -a -d 1 /bin/true
+expect_fail 2 "-a with -p" "leave out -p/--tid" "$UPROF" collect -a -p $$ -d 1
+echo "# system_wide.sh done"
