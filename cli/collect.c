@@ -36,6 +36,7 @@ static void collect_help(void)
 	       "  --tid <tids>           attach to these threads only (comma list)\n"
 	       "  -a, --system-wide      every process on every CPU, for -d seconds or until\n"
 	       "                         Ctrl-C (needs root or kernel.perf_event_paranoid <= 0)\n"
+	       "  -c, --cpu <cpus>       sample on these CPUs only (e.g. 0-3,8)\n"
 	       "  --config <name>        collect configuration: tbp (default) or hotspots;\n"
 	       "                         'uprof info --list collect-configs' lists them\n"
 	       "  --timer-interval <ms>  timer period in milliseconds, fractions allowed\n"
@@ -83,6 +84,7 @@ static const struct option collect_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "system-wide", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'c' },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "call-graph-depth", required_argument, NULL, OPT_CG_DEPTH },
@@ -153,7 +155,7 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hga", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:", collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -164,6 +166,11 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case 'a':
 			st->system_wide = st->attach = true;
+			break;
+		case 'c':
+			ret = collect_parse_sample_cpus(st, optarg);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'p':
 		case OPT_TID:
@@ -508,6 +515,7 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	cli_system_facts(in->host, sizeof(in->host), in->cpu_model, sizeof(in->cpu_model),
 			 in->kernel, sizeof(in->kernel), in->os, sizeof(in->os));
 	in->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(in->cpu_mask, sizeof(in->cpu_mask), "%s", st->sample_cpu_list);
 	collect_events_info(st);
 	in->exit_code = -1;
 	in->collector_pid = (int)getpid();
@@ -575,7 +583,8 @@ static int explain_open_error(struct collect_state *st, int err, int failed)
  * gets user-only sampling, with a warning (perf's fallback). */
 static int open_events(struct collect_state *st)
 {
-	struct smp_opts opts = { .mmap_pages = st->mmap_pages };
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
+				 .ncpus = st->nsample_cpus };
 	int failed, ret;
 
 	collect_events_build(st, true);

@@ -36,6 +36,9 @@ struct collect_state {
 	char **prog_argv;	/* borrowed from main's argv */
 	bool has_affinity;	/* --affinity */
 	struct pmc_cpus affinity;
+	int nsample_cpus;	/* -c/--cpu: sample on these CPUs only (0: all) */
+	int sample_cpus[PMC_MAX_CPUS];
+	char sample_cpu_list[256];
 	int nenv;		/* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
@@ -99,6 +102,7 @@ void collect_events_info(struct collect_state *st);
  * -1 to go on, or an exit code after printing the error. */
 int collect_launch_parse_affinity(struct collect_state *st, const char *arg);
 int collect_launch_parse_env(struct collect_state *st, const char *arg);
+int collect_parse_sample_cpus(struct collect_state *st, const char *arg); /* -c */
 void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);

@@ -192,7 +192,8 @@ static int open_threads(struct collect_state *st, pid_t pid, pid_t *done, int *n
 
 int collect_attach_open(struct collect_state *st)
 {
-	struct smp_opts opts = { .mmap_pages = st->mmap_pages };
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
+				 .ncpus = st->nsample_cpus };
 	pid_t *done = malloc(sizeof(pid_t) * MAX_THREADS);
 	int ndone = 0, ret;
 
@@ -305,7 +306,8 @@ int64_t collect_attach_cpu_ns(const struct collect_state *st)
 	/* the timer runs on every CPU, idle or not: the CPU time is the run's, on each */
 	if (st->system_wide)
 		return st->info.end_mono_ns > st->info.start_mono_ns
-			       ? (st->info.end_mono_ns - st->info.start_mono_ns) * st->info.ncpus
+			       ? (st->info.end_mono_ns - st->info.start_mono_ns) *
+					 (st->nsample_cpus ? st->nsample_cpus : st->info.ncpus)
 			       : 0;
 	for (int i = 0; i < st->nattach; i++)
 		if (st->cpu_start[i] >= 0 && st->cpu_last[i] >= st->cpu_start[i])

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * How a launched program starts: --affinity (the CPUs it may run on) and --env-var (extra
- * environment). Both are checked when parsed, so a typo fails before anything runs, and
- * both are given to the program itself only: uprof's own threads stay where they are.
+ * environment), and which CPUs are sampled (-c). All are checked when parsed, so a typo
+ * fails before anything runs; the first two are the program's only: uprof's own threads
+ * stay where they are.
  */
 #include "cli/collect.h"
 
@@ -34,28 +35,52 @@ static void online_cpus(struct pmc_cpus *out)
 	}
 }
 
-int collect_launch_parse_affinity(struct collect_state *st, const char *arg)
+/* A CPU list for @opt into @out: every CPU in it must be online. -1 or an exit code. */
+static int parse_online_cpus(const char *opt, const char *arg, struct pmc_cpus *out)
 {
 	struct pmc_cpus online;
 	char list[256];
-	int ret = pmc_cpus_parse(arg, strlen(arg), &st->affinity);
+	int ret = pmc_cpus_parse(arg, strlen(arg), out);
 
-	if (ret || !pmc_cpus_count(&st->affinity))
+	if (ret == -ERANGE)
+		return cli_error(EXIT_USAGE, CMD, "%s '%s': CPUs are numbered below %d", opt, arg,
+				 PMC_MAX_CPUS);
+	if (ret || !pmc_cpus_count(out))
 		return cli_error(EXIT_USAGE, CMD,
-				 "--affinity '%s': give a CPU list such as 0-3,8 (cpus numbered "
-				 "from 0)",
+				 "%s '%s': give a CPU list such as 0-3,8 (cpus numbered from 0)", opt,
 				 arg);
 	online_cpus(&online);
-	for (int c = pmc_cpus_next(&st->affinity, 0); c >= 0; c = pmc_cpus_next(&st->affinity, c + 1)) {
+	for (int c = pmc_cpus_next(out, 0); c >= 0; c = pmc_cpus_next(out, c + 1)) {
 		if (!pmc_cpus_has(&online, c)) {
 			pmc_cpus_format(&online, list, sizeof(list));
 			return cli_error(EXIT_USAGE, CMD,
-					 "--affinity '%s': CPU %d is not online; this machine has "
-					 "CPUs %s",
+					 "%s '%s': CPU %d is not online; this machine has CPUs %s", opt,
 					 arg, c, list);
 		}
 	}
-	st->has_affinity = true;
+	return -1;
+}
+
+int collect_launch_parse_affinity(struct collect_state *st, const char *arg)
+{
+	int ret = parse_online_cpus("--affinity", arg, &st->affinity);
+
+	st->has_affinity = ret < 0;
+	return ret;
+}
+
+int collect_parse_sample_cpus(struct collect_state *st, const char *arg)
+{
+	struct pmc_cpus set;
+	int ret = parse_online_cpus("-c/--cpu", arg, &set);
+
+	if (ret >= 0)
+		return ret;
+	st->nsample_cpus = 0;
+	for (int c = pmc_cpus_next(&set, 0); c >= 0 && st->nsample_cpus < PMC_MAX_CPUS;
+	     c = pmc_cpus_next(&set, c + 1))
+		st->sample_cpus[st->nsample_cpus++] = c;
+	pmc_cpus_format(&set, st->sample_cpu_list, sizeof(st->sample_cpu_list));
 	return -1;
 }
 

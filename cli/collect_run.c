@@ -372,7 +372,8 @@ static int start_attached(struct collect_state *st)
 		collect_events_enable(st, true);
 	collect_pages_adopt_attached(st);
 	if (st->system_wide)
-		snprintf(who, sizeof(who), "system-wide on %d CPUs", st->info.ncpus);
+		snprintf(who, sizeof(who), "system-wide on %s%s", st->nsample_cpus ? "CPUs " : "",
+			 st->nsample_cpus ? st->sample_cpu_list : "every CPU");
 	else
 		snprintf(who, sizeof(who), "attached to pid %d%s", (int)st->attach_pids[0],
 			 st->nattach > 1 ? " and others" : "");

@@ -184,7 +184,10 @@ static void write_details(const struct rpt *r, FILE *f)
 	kv(f, "Profile Scope", in->system_wide ? "System-wide"
 			       : in->attached ? "Attach Process"
 					      : "Single Application");
-	kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
+	if (in->cpu_mask[0])
+		kv(f, "CPU Mask", in->cpu_mask);
+	else
+		kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
 	kv(f, "Profile Start Time", start);
 	kv(f, "Profile End Time", end);
 	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);

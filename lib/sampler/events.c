@@ -91,6 +91,21 @@ int smp_new(struct smp **out, const struct perf_event_attr *attrs, int nattrs,
 		return ret;
 	}
 	s->ncpus = ret;
+	if (opts && opts->ncpus) { /* -c: the online ones of these */
+		int n = 0;
+
+		for (int c = 0; c < s->ncpus; c++)
+			for (int k = 0; k < opts->ncpus; k++)
+				if (opts->cpus[k] == s->cpus[c]) {
+					s->cpus[n++] = s->cpus[c];
+					break;
+				}
+		if (!n) {
+			smp_close(s);
+			return -ENODEV;
+		}
+		s->ncpus = n;
+	}
 	s->rings = calloc(s->ncpus, sizeof(*s->rings));
 	if (!s->rings) {
 		smp_close(s);

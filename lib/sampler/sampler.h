@@ -24,11 +24,14 @@ struct smp;
 
 struct smp_opts {
 	size_t mmap_pages; /* data pages per ring, a power of two; 0 = default (128) */
+	const int *cpus;   /* sample on these CPUs only (online ones; borrowed) */
+	int ncpus;	   /* 0: every online CPU */
 };
 
 /*
- * A sampler for @nattrs events (@attrs copied) on every online CPU, with no task yet.
- * 0 or -errno.
+ * A sampler for @nattrs events (@attrs copied) on every online CPU (or those of
+ * @opts->cpus that are online), with no task yet. 0 or -errno (-ENODEV: none of
+ * @opts->cpus is online).
  */
 int smp_new(struct smp **out, const struct perf_event_attr *attrs, int nattrs,
 	    const struct smp_opts *opts);

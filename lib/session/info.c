@@ -54,6 +54,7 @@ static const struct field info_fields[] = {
 	FLD("system", "host", F_STR, host),
 	FLD("system", "cpu_model", F_STR, cpu_model),
 	FLD("system", "ncpus", F_INT, ncpus),
+	FLD("system", "cpu_mask", F_STR, cpu_mask),
 	FLD("system", "kernel", F_STR, kernel),
 	FLD("system", "os", F_STR, os),
 	FLD("time", "start_iso", F_ISO, start_epoch_ns),

@@ -62,6 +62,7 @@ struct ses_info {
 	char host[128];
 	char cpu_model[128];
 	int ncpus;
+	char cpu_mask[256];	/* -c: the CPUs sampled ("" = all) */
 	char kernel[128];
 	char os[128];
 	int npids;

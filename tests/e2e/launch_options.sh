@@ -52,7 +52,7 @@ check "the session records the options in its command line" \
 
 expect_fail 2 "--start-delay text" "--start-delay 'x' is not a number of seconds" "$UPROF" collect --start-delay x /bin/true
 expect_fail 2 "--start-delay negative" "--start-delay '-1'" "$UPROF" collect --start-delay -1 /bin/true
-expect_fail 2 "--affinity offline CPU" "CPU 4096 is not online|give a CPU list" "$UPROF" collect --affinity 4096 /bin/true
+expect_fail 2 "--affinity offline CPU" "CPU 4096 is not online|CPUs are numbered below" "$UPROF" collect --affinity 4096 /bin/true
 expect_fail 2 "--affinity not a list" "give a CPU list such as 0-3,8" "$UPROF" collect --affinity 3-1 /bin/true
 expect_fail 2 "--env-var without =" "--env-var 'JUSTANAME': give NAME=VALUE" "$UPROF" collect --env-var JUSTANAME /bin/true
 expect_fail 2 "--env-var with an empty name" "--env-var '=x'" "$UPROF" collect --env-var =x /bin/true

@@ -21,7 +21,7 @@ t0=$(ticks $before)
 "$UPROF" collect -a -d 1 -o "$SCRATCH/a" >/dev/null 2>"$SCRATCH/err"
 check "collect -a -d 1 exits 0" [ $? = 0 ]
 used=$(python3 -c "print(($(ticks $before) - $t0) / $(getconf CLK_TCK))")
-check "the start line says system-wide" grep -q "^Profiling started: .*, system-wide on $(nproc) CPUs" "$SCRATCH/err"
+check "the start line says system-wide" grep -q "^Profiling started: .*, system-wide on every CPU" "$SCRATCH/err"
 wait $during
 kill $before 2>/dev/null; wait $before 2>/dev/null
 S=$(session_in "$SCRATCH/a")
@@ -62,6 +62,23 @@ for i in 1 2 3 4 5; do
 done
 wait $swp
 check "5 launches during a system-wide collection keep their own tasks ($kept of 5)" [ $kept = 5 ]
+
+# -c: those CPUs only, system-wide and for a launched program
+last=$(($(nproc) - 1))
+"$UPROF" collect -a -c $last -d 0.4 -o "$SCRATCH/c" >/dev/null 2>&1
+C=$(session_in "$SCRATCH/c")
+"$UPROF" report -i "$C" >/dev/null 2>&1
+check "-a -c $last: the header's CPU Mask is $last" [ "$(key "$C" "CPU Mask")" = "$last" ]
+if command -v perf >/dev/null; then
+	cpus=$(perf script -i "$C/samples.data" -F cpu 2>/dev/null | tr -d ' []' | sort -u | paste -sd,)
+	check "-a -c $last: every sample is from CPU $last ($cpus)" [ "$cpus" = "$(printf %03d $last)" ]
+	"$UPROF" collect -c $last -o "$SCRATCH/c2" taskset -c $last "$TGT/demo" 300 >/dev/null 2>&1
+	cpus=$(perf script -i "$(session_in "$SCRATCH/c2")/samples.data" -F cpu 2>/dev/null | tr -d ' []' | sort -u | paste -sd,)
+	check "-c $last with a program pinned there: its samples, all from CPU $last ($cpus)" [ "$cpus" = "$(printf %03d $last)" ]
+fi
+expect_fail 2 "-c with an offline CPU" "-c/--cpu '100': CPU 100 is not online" "$UPROF" collect -a -c 100 -d 1
+expect_fail 2 "-c beyond any CPU" "-c/--cpu '99999': CPUs are numbered below" "$UPROF" collect -a -c 99999 -d 1
+expect_fail 2 "-c not a list" "-c/--cpu 'x'" "$UPROF" collect -a -c x -d 1
 
 # Ctrl-C ends it, complete
 timeout --preserve-status -s INT 0.6 "$UPROF" collect -a -o "$SCRATCH/int" >/dev/null 2>&1
