@@ -26,6 +26,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "report/fdes.h"
 #include "report/kallsyms.h"
 #include "report/symtab.h"
 
@@ -274,6 +275,85 @@ static void test_stripped_unresolved(void **state)
 	assert_string_equal(out.name, want);
 	assert_int_equal(out.sym_addr, 0);
 	rpt_symtab_free(st);
+}
+
+/* A copy of the .eh_frame of @bin (a file in tmp) in *buf (free it), its address and
+ * the file's ELF ident; the size, 0 when there is none. */
+static size_t eh_frame_of(const char *bin, unsigned char **buf, unsigned char *ident,
+			  uint64_t *vaddr)
+{
+	Elf_Scn *scn = NULL;
+	const char *name;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	char path[256];
+	size_t len = 0, shstrndx;
+	Elf *elf;
+	int fd;
+
+	path_of(path, sizeof(path), bin);
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	memcpy(ident, elf_getident(elf, NULL), EI_NIDENT);
+	while (!len && (scn = elf_nextscn(elf, scn))) {
+		name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		data = name && !strcmp(name, ".eh_frame") ? elf_rawdata(scn, NULL) : NULL;
+		if (!data || !data->d_size || !(*buf = malloc(data->d_size)))
+			continue;
+		memcpy(*buf, data->d_buf, data->d_size);
+		*vaddr = sh.sh_addr;
+		len = data->d_size;
+	}
+out:
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return len;
+}
+
+/* The FDE parser on real bytes finds c_beta's exact range; on every truncation and on
+ * corrupted copies it reads nothing out of bounds (ASan) and finds no more. */
+static void test_fdes_parse_bounds(void **state)
+{
+	struct rpt_fdes f = { 0 };
+	unsigned char ident[EI_NIDENT], *buf = NULL, *copy;
+	uint64_t addr, size, vaddr = 0;
+	const struct rpt_fde *fde;
+	size_t len, full, i;
+
+	(void)state;
+	len = eh_frame_of("c_pie", &buf, ident, &vaddr);
+	assert_true(len > 0);
+	assert_int_equal(rpt_fdes_parse(&f, ident, buf, len, vaddr, true), 0);
+	rpt_fdes_sort(&f);
+	full = f.n;
+	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
+	fde = rpt_fdes_find(&f, addr + size - 1);
+	assert_non_null(fde);
+	assert_int_equal(fde->start, addr);
+	assert_int_equal(fde->end, addr + size);
+	rpt_fdes_release(&f);
+	rpt_fdes_release(&f);
+	for (i = 0; i < len; i++) { /* each prefix, in an exact-size copy */
+		copy = malloc(i ? i : 1);
+		assert_non_null(copy);
+		memcpy(copy, buf, i);
+		assert_int_equal(rpt_fdes_parse(&f, ident, copy, i, vaddr, true), 0);
+		assert_true(f.n <= full);
+		rpt_fdes_release(&f);
+		free(copy);
+	}
+	for (i = 0; i < len; i++) { /* each byte flipped: anything but a crash */
+		buf[i] ^= 0xff;
+		assert_int_equal(rpt_fdes_parse(&f, ident, buf, len, vaddr, true), 0);
+		rpt_fdes_sort(&f);
+		rpt_fdes_release(&f);
+		buf[i] ^= 0xff;
+	}
+	free(buf);
 }
 
 static void test_cxx_demangled(void **state)
@@ -722,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_debuglink_same_dir),
 		cmocka_unit_test(test_debuglink_debug_subdir),
 		cmocka_unit_test(test_stripped_unresolved),
+		cmocka_unit_test(test_fdes_parse_bounds),
 		cmocka_unit_test(test_cxx_demangled),
 		cmocka_unit_test(test_names_interned),
 		cmocka_unit_test(test_unreadable_paths),
