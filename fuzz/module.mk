@@ -47,3 +47,10 @@ $(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c
 fuzz: $(FUZZ_BINS)
+
+# lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_fdes
+$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/report/fdes.c lib/report/fdes.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/report/fdes.c -ldw -lelf
+fuzz: $(FUZZ_BINS)

@@ -7,15 +7,22 @@
  * descriptors stay open however many modules a profile touches). Demangled names are
  * made on first use and interned, so each name exists once however often it is hit.
  *
+ * An address no symbol covers (a stripped file, a library's internal functions that
+ * only .symtab named) is placed in its function by the call frame information: the
+ * first such lookup in a module reads its FDEs (fdes.c) once, and the address is named
+ * "basename!0x<function start>", so that one function's samples stay one row.
+ *
  * Files are untrusted: anything libelf/libdwfl cannot read leaves a module with no
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
 #include "report/symtab.h"
+#include "report/fdes.h"
 #include "report/kallsyms.h"
 
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,6 +69,8 @@ struct dso {
 	struct sym *syms; /* sorted by addr, one per address */
 	size_t nsyms;
 	char *strs; /* raw names */
+	struct rpt_fdes fdes; /* function ranges from the CFI, read on first need */
+	bool fdes_read;
 };
 
 /* Open-addressing string table: the module cache and the interned names. */
@@ -525,6 +534,7 @@ static void dso_free(struct dso *d)
 	free(d->segs);
 	free(d->syms);
 	free(d->strs);
+	rpt_fdes_release(&d->fdes);
 	free(d);
 }
 
@@ -620,6 +630,43 @@ static struct sym *sym_find(struct dso *d, uint64_t vaddr)
 	return NULL;
 }
 
+/*
+ * Read the FDEs of @d's file, if it is still the file @id (borrowed, may be NULL)
+ * describes. The module was read and checked once already, but its libdwfl handle is
+ * closed: the file is opened again, only for modules with an address no symbol covers.
+ * Not for the vDSO (whose symbols cover its code) nor names of no file. Failure leaves
+ * no FDEs.
+ */
+static void read_fdes(struct dso *d, const struct rpt_file_id *id)
+{
+	struct stat sb;
+	Elf *elf = NULL;
+	int fd;
+
+	d->fdes_read = true;
+	if (!names_file(d->path))
+		return;
+	fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && !rpt_file_id_differs(elf, &sb, id) &&
+	    rpt_fdes_read(&d->fdes, elf))
+		rpt_fdes_release(&d->fdes); /* out of memory: per-address names */
+	elf_end(elf);
+	close(fd);
+}
+
+/* The FDE of the function that holds @vaddr, for an address no symbol covers. */
+static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *id,
+				      uint64_t vaddr)
+{
+	if (!d->fdes_read)
+		read_fdes(d, id);
+	return rpt_fdes_find(&d->fdes, vaddr);
+}
+
 static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 {
 	char *demangled = NULL, *bare = NULL;
@@ -665,6 +712,7 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 		       uint64_t file_offset, struct rpt_sym *out)
 {
 	struct dso *d = dso_get(st, path, id);
+	const struct rpt_fde *fde = NULL;
 	uint64_t addr = file_offset;
 	struct sym *s = NULL;
 
@@ -673,12 +721,19 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 		return;
 	out->module = d->module;
 	/* the label is the vaddr when the file told us one, else the offset */
-	if (d->readable && offset_to_vaddr(d, file_offset, &addr))
+	if (d->readable && offset_to_vaddr(d, file_offset, &addr)) {
 		s = sym_find(d, addr);
+		if (!s)
+			fde = fde_find(d, id, addr);
+	}
 	if (s) {
 		out->name = sym_name(st, s);
 		out->sym_addr = s->addr;
 		out->resolved = true;
+	} else if (fde) {
+		/* no name, but the function is known: one row for all its addresses */
+		out->name = unresolved_name(st, d->base, fde->start);
+		out->sym_addr = fde->start;
 	} else {
 		out->name = unresolved_name(st, d->base, addr);
 	}

@@ -18,12 +18,16 @@ struct rpt_symtab;
 
 struct rpt_sym {
 	const char *name;   /* demangled function name (C++: "ns::Tmpl<double>::step(int)"),
-			     * or "basename!0x<addr>" when unresolved; never NULL.
+			     * or "basename!0x<addr>" when unresolved, where <addr>
+			     * is the function's start when the CFI knows it;
+			     * never NULL.
 			     * Owned by the symtab, valid until rpt_symtab_free(). */
 	const char *module; /* module path as it should be reported (the mapped path,
 			     * "[vdso]", "[kernel.kallsyms]"); owned by the symtab */
-	uint64_t sym_addr;  /* start of the symbol (module-relative vaddr), 0 unresolved */
-	bool resolved;
+	uint64_t sym_addr;  /* start of the function (module-relative vaddr): its
+			     * symbol's, or with no symbol its CFI's (FDE); 0 when
+			     * neither is known */
+	bool resolved;      /* a symbol named it */
 };
 
 /* What the profiled file was, from its MMAP2 record: its build id (Linux 5.12+), else
@@ -56,7 +60,9 @@ void rpt_symtab_free(struct rpt_symtab *st);
  * "[vdso]", "//anon", "/x (deleted)", ...). Never fails: an unreadable file or an address
  * outside every symbol gives resolved = false and the "basename!0x..." name, where the
  * number is the module-relative virtual address (what `nm` would print) when the file
- * could be read, else the file offset. @id (borrowed, may be NULL) is what the profiled
+ * could be read, else the file offset. When no symbol covers the address but an FDE of
+ * the file's call frame information does, the number (and sym_addr) is that function's
+ * start, so all its addresses share one name. @id (borrowed, may be NULL) is what the profiled
  * file was; the first lookup of @path compares it with the file there now, and a
  * different file is not symbolized at all (its symbols would name the wrong code).
  */

@@ -64,6 +64,24 @@ check "long name: the module column lines up with the header" \
 check "long name: report.csv keeps it whole" \
 	grep -q '"a_function_whose_name_goes_on_and_on_well_past_any_column_a_terminal_table_would_give_it"' "$(session_in "$SCRATCH/long")/report.csv"
 
+# --- a stripped binary (strip -s, no debug file): no symbol names its functions, but
+# their FDEs (.eh_frame) say where each starts, so each function is one row named by
+# its start ("demo_s!0x<light_work's address>"), not one row per sampled address
+cp "$TGT/demo" "$SCRATCH/demo_s"; strip -s "$SCRATCH/demo_s"
+"$UPROF" collect -o "$SCRATCH/stripped" "$SCRATCH/demo_s" 600 >/dev/null 2>&1
+S=$(session_in "$SCRATCH/stripped")
+"$UPROF" report -i "$S" --cutoff 0 >/dev/null 2>&1
+csvq "$S/report.csv" "FUNCTIONS" | awk -F'\t' -v m="$SCRATCH/demo_s" '$3 == m' >"$SCRATCH/rows"
+addr_of() { printf 'demo_s!0x%x' "0x$(nm "$TGT/demo" | awk -v f="$1" '$3 == f {print $1}')"; }
+light=$(awk -F'\t' -v n="$(addr_of light_work)" '$1 == n {print $2}' "$SCRATCH/rows")
+heavy=$(awk -F'\t' -v n="$(addr_of heavy_work)" '$1 == n {print $2}' "$SCRATCH/rows")
+check "stripped binary: two rows, one per function ($(wc -l <"$SCRATCH/rows"))" \
+	[ "$(wc -l <"$SCRATCH/rows")" -eq 2 ]
+check "stripped binary: rows named by light_work's and heavy_work's start" \
+	[ -n "$light" ] && [ -n "$heavy" ]
+check "stripped binary: heavy_work ~75% ($light / $heavy)" \
+	near "$(python3 -c "print(${heavy:-0} / max(${light:-0} + ${heavy:-0}, 1e-9))")" 0.75 0.1
+
 # --- a target that daemonizes: the collection ends when it exits, and says what it left
 "$UPROF" collect -o "$SCRATCH/daemon" "$TGT/unusual" daemon 1 >/dev/null 2>"$SCRATCH/err"
 check "daemonizing target: collect exits 0" [ $? -eq 0 ]

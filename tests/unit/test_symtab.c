@@ -26,6 +26,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "report/fdes.h"
 #include "report/kallsyms.h"
 #include "report/symtab.h"
 
@@ -212,7 +213,8 @@ static int setup(void **state)
 		"mkdir .debug && objcopy --only-keep-debug c_nopie .debug/c_nopie.debug && "
 		"objcopy --strip-all c_nopie c_strip2 && "
 		"objcopy --add-gnu-debuglink=.debug/c_nopie.debug c_strip2 && "
-		"objcopy --strip-all c_pie c_nodebug", tmp))
+		"objcopy --strip-all c_pie c_nodebug && "
+		"objcopy --strip-all libc_so.so libc_so_nodebug.so", tmp))
 		return -1;
 	have_cxx = sh("g++ %s -o %s/cxx '%s/symtab_cxx.cpp'", cflags, tmp, srcdir);
 	return 0;
@@ -256,24 +258,149 @@ static void test_debuglink_debug_subdir(void **state)
 	check_c_binary("c_strip2", "c_nopie");
 }
 
-/* Stripped, no debug file: the local function is gone, its vaddr is printed. */
-static void test_stripped_unresolved(void **state)
+/*
+ * In @bin, a stripped copy of @ref_bin, two addresses inside @sym (first and last byte
+ * but one) are unresolved but named after the function's start, from its FDE, with
+ * sym_addr set: one name, one row.
+ */
+static void check_fde_named(const char *bin, const char *ref_bin, const char *sym)
 {
 	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
-	uint64_t addr, size, off;
-	struct rpt_sym out;
+	uint64_t addr, size, off1, off2;
+	struct rpt_sym a, b;
 	char path[256], want[128];
 
+	assert_non_null(st);
+	assert_true(nm_lookup(ref_bin, sym, &addr, &size));
+	assert_true(size > 2);
+	assert_true(vaddr_to_off(ref_bin, addr + 1, &off1));
+	assert_true(vaddr_to_off(ref_bin, addr + size - 1, &off2));
+	path_of(path, sizeof(path), bin);
+	rpt_symtab_lookup(st, path, NULL, off1, &a);
+	rpt_symtab_lookup(st, path, NULL, off2, &b);
+	snprintf(want, sizeof(want), "%s!0x%" PRIx64, bin, addr);
+	assert_false(a.resolved);
+	assert_false(b.resolved);
+	assert_string_equal(a.name, want);
+	assert_ptr_equal(a.name, b.name);
+	assert_int_equal(a.sym_addr, addr);
+	assert_int_equal(b.sym_addr, addr);
+	rpt_symtab_free(st);
+}
+
+/* Stripped, no debug file: the local function is gone, its FDE names it. */
+static void test_stripped_fde(void **state)
+{
 	(void)state;
-	assert_true(nm_lookup("c_pie", "c_gamma_static", &addr, &size));
-	assert_true(vaddr_to_off("c_pie", addr + 1, &off));
+	check_fde_named("c_nodebug", "c_pie", "c_gamma_static");
+	check_fde_named("c_nodebug", "c_pie", "c_beta");
+}
+
+/* A stripped library (libgcc_s): .dynsym names what it exports, and only that; its
+ * internal functions are named by their FDE. */
+static void test_stripped_lib_internal(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+
+	(void)state;
+	check_fde_named("libc_so_nodebug.so", "libc_so.so", "c_gamma_static");
+	check_sym(st, "libc_so_nodebug.so", "libc_so.so", "c_beta", 1, "c_beta");
+	rpt_symtab_free(st);
+}
+
+/* Where no FDE covers the address (the ELF header), the address itself is the name. */
+static void test_stripped_no_fde(void **state)
+{
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	struct rpt_sym out;
+	char path[256];
+
+	(void)state;
 	path_of(path, sizeof(path), "c_nodebug");
-	rpt_symtab_lookup(st, path, NULL, off, &out);
+	rpt_symtab_lookup(st, path, NULL, 0x10, &out);
 	assert_false(out.resolved);
-	snprintf(want, sizeof(want), "c_nodebug!0x%" PRIx64, addr + 1);
-	assert_string_equal(out.name, want);
+	assert_string_equal(out.name, "c_nodebug!0x10");
 	assert_int_equal(out.sym_addr, 0);
 	rpt_symtab_free(st);
+}
+
+/* A copy of the .eh_frame of @bin (a file in tmp) in *buf (free it), its address and
+ * the file's ELF ident; the size, 0 when there is none. */
+static size_t eh_frame_of(const char *bin, unsigned char **buf, unsigned char *ident,
+			  uint64_t *vaddr)
+{
+	Elf_Scn *scn = NULL;
+	const char *name;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	char path[256];
+	size_t len = 0, shstrndx;
+	Elf *elf;
+	int fd;
+
+	path_of(path, sizeof(path), bin);
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	memcpy(ident, elf_getident(elf, NULL), EI_NIDENT);
+	while (!len && (scn = elf_nextscn(elf, scn))) {
+		name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		data = name && !strcmp(name, ".eh_frame") ? elf_rawdata(scn, NULL) : NULL;
+		if (!data || !data->d_size || !(*buf = malloc(data->d_size)))
+			continue;
+		memcpy(*buf, data->d_buf, data->d_size);
+		*vaddr = sh.sh_addr;
+		len = data->d_size;
+	}
+out:
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return len;
+}
+
+/* The FDE parser on real bytes finds c_beta's exact range; on every truncation and on
+ * corrupted copies it reads nothing out of bounds (ASan) and finds no more. */
+static void test_fdes_parse_bounds(void **state)
+{
+	struct rpt_fdes f = { 0 };
+	unsigned char ident[EI_NIDENT], *buf = NULL, *copy;
+	uint64_t addr, size, vaddr = 0;
+	const struct rpt_fde *fde;
+	size_t len, full, i;
+
+	(void)state;
+	len = eh_frame_of("c_pie", &buf, ident, &vaddr);
+	assert_true(len > 0);
+	assert_int_equal(rpt_fdes_parse(&f, ident, buf, len, vaddr, true), 0);
+	rpt_fdes_sort(&f);
+	full = f.n;
+	assert_true(nm_lookup("c_pie", "c_beta", &addr, &size));
+	fde = rpt_fdes_find(&f, addr + size - 1);
+	assert_non_null(fde);
+	assert_int_equal(fde->start, addr);
+	assert_int_equal(fde->end, addr + size);
+	rpt_fdes_release(&f);
+	rpt_fdes_release(&f);
+	for (i = 0; i < len; i++) { /* each prefix, in an exact-size copy */
+		copy = malloc(i ? i : 1);
+		assert_non_null(copy);
+		memcpy(copy, buf, i);
+		assert_int_equal(rpt_fdes_parse(&f, ident, copy, i, vaddr, true), 0);
+		assert_true(f.n <= full);
+		rpt_fdes_release(&f);
+		free(copy);
+	}
+	for (i = 0; i < len; i++) { /* each byte flipped: anything but a crash */
+		buf[i] ^= 0xff;
+		assert_int_equal(rpt_fdes_parse(&f, ident, buf, len, vaddr, true), 0);
+		rpt_fdes_sort(&f);
+		rpt_fdes_release(&f);
+		buf[i] ^= 0xff;
+	}
+	free(buf);
 }
 
 static void test_cxx_demangled(void **state)
@@ -721,7 +848,10 @@ int main(void)
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_debuglink_same_dir),
 		cmocka_unit_test(test_debuglink_debug_subdir),
-		cmocka_unit_test(test_stripped_unresolved),
+		cmocka_unit_test(test_stripped_fde),
+		cmocka_unit_test(test_stripped_lib_internal),
+		cmocka_unit_test(test_stripped_no_fde),
+		cmocka_unit_test(test_fdes_parse_bounds),
 		cmocka_unit_test(test_cxx_demangled),
 		cmocka_unit_test(test_names_interned),
 		cmocka_unit_test(test_unreadable_paths),
