@@ -54,3 +54,10 @@ $(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/report/fdes.c lib/report/fdes.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/report/fdes.c -ldw -lelf
 fuzz: $(FUZZ_BINS)
+
+# report --kallsyms FILE: the kernel symbol list parser
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_kallsyms
+$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/report/kallsyms.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
+fuzz: $(FUZZ_BINS)
