@@ -39,6 +39,8 @@ static void collect_help(void)
 	       "  -c, --cpu <cpus>       sample on these CPUs only (e.g. 0-3,8)\n"
 	       "  --config <name>        collect configuration: tbp (default) or hotspots;\n"
 	       "                         'uprof info --list collect-configs' lists them\n"
+	       "  --interval <n>         sample every <n> events, for every PMC event (overrides\n"
+	       "                         each event's interval=; the timer keeps its own)\n"
 	       "  --timer-interval <ms>  timer period in milliseconds, fractions allowed\n"
 	       "                         (default 1; from 0.01 to 3600000)\n"
 	       "  -o, --output-dir <dir> where the session directory is created (default: .);\n"
@@ -69,7 +71,8 @@ static void collect_help(void)
 }
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
-enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY };
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
+       OPT_INTERVAL };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -91,6 +94,7 @@ static const struct option collect_options[] = {
 	{ "call-graph-mode", required_argument, NULL, OPT_CG_MODE },
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -219,6 +223,17 @@ static int parse_options(struct collect_state *st, int argc, char **argv)
 			if (ret >= 0)
 				return ret;
 			break;
+		case OPT_INTERVAL: {
+			char *end;
+
+			errno = 0;
+			st->pmc_interval = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || !st->pmc_interval ||
+			    st->pmc_interval > (1ULL << 62))
+				return cli_error(EXIT_USAGE, CMD,
+						 "--interval '%s' is not a positive event count", optarg);
+			break;
+		}
 		case OPT_START_DELAY: /* uProf: 0 means no delay */
 			if (strcmp(optarg, "0") && parse_duration(optarg, &st->start_delay_s))
 				return cli_error(EXIT_USAGE, CMD,

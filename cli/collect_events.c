@@ -40,6 +40,8 @@ static int add_event(struct collect_state *st, const struct pmc_pmus *pmus, cons
 		return cli_error(1, CMD, "%s", err);
 	}
 	pmc_event_sample_attr(&ev, st->config.user_only, attr);
+	if (st->pmc_interval) /* --interval: one period for every PMC event */
+		attr->sample_period = st->pmc_interval;
 	pmc_event_label(&ev, st->event_names[st->nattrs], sizeof(st->event_names[0]));
 	st->nattrs++;
 	return -1;

@@ -40,6 +40,15 @@ check "values are event counts (samples x interval): page-faults a multiple of 1
 top=$(csvq "$S/report.csv" FUNCTIONS | head -1 | cut -f1)
 check "sorted by the first event (top: $top)" [ "$top" = exec_child_work ]
 
+# --interval: one period for every event that counts things; the timer keeps its own
+"$UPROF" collect --interval 7 -e timer -e event=page-faults,interval=10 -o "$SCRATCH/iv" \
+	"$TGT/pcm_work" 50 >/dev/null 2>&1
+IV=$(session_in "$SCRATCH/iv")
+check "--interval 7: page-faults sampled every 7, not its own 10" \
+	bash -c "grep -A4 '^name = page-faults' '$IV/session.ini' | grep -qx 'period = 7'"
+check "--interval 7: the timer keeps 1 ms" bash -c "grep -A4 '^name = CPU_TIME' '$IV/session.ini' | grep -qx 'period = 1000000'"
+expect_fail 2 "--interval 0" "--interval '0' is not a positive event count" "$UPROF" collect --interval 0 /bin/true
+
 # derived metrics on recorded values: rename the events to core events and give the
 # session the formulas a config would have carried
 python3 - "$S/session.ini" <<'PY'
