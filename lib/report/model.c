@@ -158,6 +158,9 @@ static int add_map(struct rpt_process *p, struct rpt_map m)
 
 static int copy_maps(struct rpt_process *dst, const struct rpt_process *src)
 {
+	dst->nmaps = 0;
+	if (!src->nmaps)
+		return 0; /* a kernel thread forking (system-wide sessions): nothing mapped */
 	if (grow((void **)&dst->maps, &dst->capmaps, src->nmaps, sizeof(*dst->maps)))
 		return -ENOMEM;
 	memcpy(dst->maps, src->maps, sizeof(*src->maps) * src->nmaps);
