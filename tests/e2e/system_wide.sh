@@ -65,7 +65,9 @@ check "5 launches during a system-wide collection keep their own tasks ($kept of
 
 # -c: those CPUs only, system-wide and for a launched program
 last=$(($(nproc) - 1))
+taskset -c $last "$TGT/demo" 1000 >/dev/null & busy=$! # an idle CPU is barely sampled
 "$UPROF" collect -a -c $last -d 0.4 -o "$SCRATCH/c" >/dev/null 2>&1
+kill $busy; wait $busy 2>/dev/null
 C=$(session_in "$SCRATCH/c")
 "$UPROF" report -i "$C" >/dev/null 2>&1
 check "-a -c $last: the header's CPU Mask is $last" [ "$(key "$C" "CPU Mask")" = "$last" ]
