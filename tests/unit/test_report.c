@@ -267,6 +267,45 @@ static void test_functions_processes_threads(void **state)
 	rm_session(dir);
 }
 
+/* -p and --time-filter: what is left out is counted, never lost silently */
+static void test_filters(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX", ks[PATH_MAX + 16], err[256];
+	const int only[] = { 200 };
+	struct rpt_options o = { .cutoff = 10, .kallsyms = ks };
+	struct rpt_summary s;
+	struct rpt_row rows[16];
+	int pids[4];
+	struct rpt *r;
+
+	(void)state;
+	make_session(dir);
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	o.only_pids = only;
+	o.nonly_pids = 1;
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	rpt_summary(r, &s);
+	assert_true(s.filtered);
+	assert_int_equal(s.samples, 2);
+	assert_int_equal(s.filtered_samples, 6);
+	assert_int_equal(rpt_rows(r, RPT_PROCESSES, rows, 16), 1);
+	assert_string_equal(rows[0].name, "other (PID:200)");
+	assert_int_equal(rpt_process_ids(r, pids, 4), 2); /* the session's, not the filter's */
+	rpt_free(r);
+
+	/* the sample times are 13..50 ns after a profile start of 0: keep up to 30 ns */
+	o.nonly_pids = 0;
+	o.time_filter = true;
+	o.time_from_s = -1; /* open */
+	o.time_to_s = 30e-9;
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	rpt_summary(r, &s);
+	assert_int_equal(s.samples, 6);
+	assert_int_equal(s.filtered_samples, 2);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 static void test_csv_layout(void **state)
 {
 	char dir[] = "/tmp/uprof-rpt.XXXXXX";
@@ -355,6 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_functions_processes_threads),
+		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_csv_layout),
 		cmocka_unit_test(test_cut_file_reports_damage),
 		cmocka_unit_test(test_not_a_session),
