@@ -21,11 +21,24 @@ static int add_event(struct collect_state *st, const struct pmc_pmus *pmus, cons
 	struct perf_event_attr *attr = &st->attrs[st->nattrs];
 	struct pmc_event ev;
 	char err[256];
+	int ret;
 
 	if (st->nattrs >= COLLECT_MAX_ATTRS)
 		return cli_error(EXIT_USAGE, CMD, "at most %d events", SES_MAX_EVENTS);
-	if (pmc_event_parse(spec, strlen(spec), pmus, &ev, err, sizeof(err)))
-		return cli_error(EXIT_USAGE, CMD, "%s '%s': %s", origin, spec, err);
+	ret = pmc_event_parse(spec, strlen(spec), pmus, &ev, err, sizeof(err));
+	if (ret == -ENODEV && optional)
+		return -1;
+	/* a PMU this machine lacks (ibs-op, amd_l3/...) is not a usage error: exit 1, as for
+	 * the core PMU below */
+	if (ret)
+		return cli_error(ret == -ENODEV ? 1 : EXIT_USAGE, CMD, "%s '%s': %s", origin, spec,
+				 err);
+	/* report values are samples x interval; with frequency= each sample has its own
+	 * period, which the report does not weigh: refuse rather than print wrong counts */
+	if (ev.frequency)
+		return cli_error(EXIT_USAGE, CMD, "%s '%s': frequency= is not supported; use "
+						  "interval= (events per sample)",
+				 origin, spec);
 	if (ev.kind == PMC_EV_TIMER) {
 		uint64_t ns = ev.interval ? ev.interval : st->period_ns;
 

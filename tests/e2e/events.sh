@@ -16,6 +16,26 @@ else
 		"$UPROF" collect -e event=RETIRED_INST,interval=500000 -o "$SCRATCH/none" /bin/true
 	check "no half-written session is left behind" bash -c "[ ! -e '$SCRATCH/none' ] || [ -z \"\$(ls -A '$SCRATCH/none')\" ]"
 fi
+# a missing IBS or uncore PMU is a machine fact, not a usage error: exit 1 as for 'cpu'
+if [ ! -e /sys/bus/event_source/devices/ibs_op ]; then
+	expect_fail 1 "-e ibs-op without IBS" "PMU 'ibs_op'.*uprof info --system" \
+		"$UPROF" collect -e event=ibs-op,interval=50000 -o "$SCRATCH/none" /bin/true
+fi
+if [ ! -e /sys/bus/event_source/devices/amd_l3 ]; then
+	expect_fail 1 "-e amd_l3/.../ without an L3 PMU" "PMU 'amd_l3'.*uprof info --system" \
+		"$UPROF" collect -e amd_l3/event=0x4,umask=0xff/ -o "$SCRATCH/none" /bin/true
+fi
+check "no session from the failed -e runs" bash -c "[ ! -e '$SCRATCH/none' ] || [ -z \"\$(ls -A '$SCRATCH/none')\" ]"
+# frequency= is refused: the report weighs samples by a fixed interval
+expect_fail 2 "-e frequency= on the timer" "frequency= applies to core PMC events.*interval= is in ms" \
+	"$UPROF" collect -e event=timer,frequency=100 -o "$SCRATCH/none" /bin/true
+expect_fail 2 "-e frequency= on a PMC event" "frequency= is not supported; use interval=" \
+	"$UPROF" collect -e event=pmcx76,frequency=1000 -o "$SCRATCH/none" /bin/true
+# the start line states the sorting event's own interval, not the timer's
+"$UPROF" collect -e event=page-faults,interval=10 -e cs -o "$SCRATCH/sl" /bin/true 2>"$SCRATCH/err" >/dev/null
+check "start line: page-faults every 10 events (and 1 more event)" grep -q "^Profiling started: page-faults every 10 events (and 1 more event), target pid" "$SCRATCH/err"
+"$UPROF" collect -e event=timer,interval=2.5 -o "$SCRATCH/sl" /bin/true 2>"$SCRATCH/err" >/dev/null
+check "start line: -e timer,interval=2.5 says 2.5 ms" grep -q "^Profiling started: CPU_TIME every 2.5 ms, target pid" "$SCRATCH/err"
 expect_fail 2 "-e with an unknown event" "unknown event 'bogus'" \
 	"$UPROF" collect -e event=bogus -o "$SCRATCH/none" /bin/true
 expect_fail 2 "-e with a bad key" "'-e'|-e" \
