@@ -26,6 +26,13 @@ if [ ! -e /sys/bus/event_source/devices/amd_l3 ]; then
 		"$UPROF" collect -e amd_l3/event=0x4,umask=0xff/ -o "$SCRATCH/none" /bin/true
 fi
 check "no session from the failed -e runs" bash -c "[ ! -e '$SCRATCH/none' ] || [ -z \"\$(ls -A '$SCRATCH/none')\" ]"
+# more core events than counters (assess: 9 for 6, on the fake Zen3): multiplexing is
+# reported before anything opens (the open itself then fails here: no real PMU)
+FIX=$PWD/tests/fixtures
+UPROF_SYSFS_ROOT=$FIX/sysfs UPROF_PROCFS_ROOT=$FIX/procfs "$UPROF" collect --config assess -o "$SCRATCH/mx" /bin/true >/dev/null 2>"$SCRATCH/err"
+check "assess on 6 counters: one warning says 9 events are multiplexed" grep -q "^uprof collect: warning: 9 core PMC events for 6 counters: the kernel multiplexes them" "$SCRATCH/err"
+UPROF_SYSFS_ROOT=$FIX/sysfs UPROF_PROCFS_ROOT=$FIX/procfs "$UPROF" collect --config cpi -o "$SCRATCH/mx" /bin/true >/dev/null 2>"$SCRATCH/err"
+check "cpi (2 events): no multiplexing warning" bash -c "! grep -q multiplex '$SCRATCH/err'"
 # frequency= is refused: the report weighs samples by a fixed interval
 expect_fail 2 "-e frequency= on the timer" "frequency= applies to core PMC events.*interval= is in ms" \
 	"$UPROF" collect -e event=timer,frequency=100 -o "$SCRATCH/none" /bin/true
