@@ -25,6 +25,7 @@ struct collect_state {
 	const char *outdir;
 	const char *workdir;
 	const char *interval_arg;
+	int ncore;		/* core PMC events among attrs (multiplexed beyond the counters) */
 	uint64_t pmc_interval;	/* --interval: every PMC event's period (0: their own) */
 	double duration_s;	/* 0 = until the program exits */
 	bool no_inherit;

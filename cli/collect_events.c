@@ -21,11 +21,24 @@ static int add_event(struct collect_state *st, const struct pmc_pmus *pmus, cons
 	struct perf_event_attr *attr = &st->attrs[st->nattrs];
 	struct pmc_event ev;
 	char err[256];
+	int ret;
 
 	if (st->nattrs >= COLLECT_MAX_ATTRS)
 		return cli_error(EXIT_USAGE, CMD, "at most %d events", SES_MAX_EVENTS);
-	if (pmc_event_parse(spec, strlen(spec), pmus, &ev, err, sizeof(err)))
-		return cli_error(EXIT_USAGE, CMD, "%s '%s': %s", origin, spec, err);
+	ret = pmc_event_parse(spec, strlen(spec), pmus, &ev, err, sizeof(err));
+	if (ret == -ENODEV && optional)
+		return -1;
+	/* a PMU this machine lacks (ibs-op, amd_l3/...) is not a usage error: exit 1, as for
+	 * the core PMU below */
+	if (ret)
+		return cli_error(ret == -ENODEV ? 1 : EXIT_USAGE, CMD, "%s '%s': %s", origin, spec,
+				 err);
+	/* report values are samples x interval; with frequency= each sample has its own
+	 * period, which the report does not weigh: refuse rather than print wrong counts */
+	if (ev.frequency)
+		return cli_error(EXIT_USAGE, CMD, "%s '%s': frequency= is not supported; use "
+						  "interval= (events per sample)",
+				 origin, spec);
 	if (ev.kind == PMC_EV_TIMER) {
 		uint64_t ns = ev.interval ? ev.interval : st->period_ns;
 
@@ -39,12 +52,28 @@ static int add_event(struct collect_state *st, const struct pmc_pmus *pmus, cons
 			return -1; /* the config says the rest is worth counting without it */
 		return cli_error(1, CMD, "%s", err);
 	}
+	st->ncore += ev.kind == PMC_EV_CORE;
 	pmc_event_sample_attr(&ev, st->config.user_only, attr);
 	if (st->pmc_interval) /* --interval: one period for every PMC event */
 		attr->sample_period = st->pmc_interval;
 	pmc_event_label(&ev, st->event_names[st->nattrs], sizeof(st->event_names[0]));
 	st->nattrs++;
 	return -1;
+}
+
+/* Sampling events are opened one by one, so more core events than counters are not
+ * refused: the kernel rotates them, each counts only part of the time, and the report's
+ * samples x interval undercounts them by that share. Say so rather than be silently low. */
+static void warn_multiplexed(const struct collect_state *st, const struct pmc_pmus *pmus)
+{
+	const struct pmc_pmu *cpu = pmc_pmus_find(pmus, "cpu");
+	int counters = cpu ? pmc_pmu_counters(cpu) : 0;
+
+	if (counters > 0 && st->ncore > counters)
+		cli_warn(CMD, "%d core PMC events for %d counters: the kernel multiplexes them, so "
+			      "each is sampled only part of the time and its counts are low; at most "
+			      "%d events give exact counts",
+			 st->ncore, counters, counters);
 }
 
 int collect_events_prepare(struct collect_state *st)
@@ -66,6 +95,7 @@ int collect_events_prepare(struct collect_state *st)
 	for (int i = 0; !st->nspecs && i < st->config.nevents && ret < 0; i++)
 		ret = add_event(st, pmus, st->config.events[i].spec, st->config.events[i].optional,
 				"config event");
+	warn_multiplexed(st, pmus);
 	pmc_pmus_free(pmus);
 	if (ret < 0 && st->nattrs < 2)
 		ret = cli_error(1, CMD, "none of config '%s''s events exists on this machine; "

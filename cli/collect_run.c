@@ -171,11 +171,12 @@ static void show_remaining(double left, bool final)
 }
 
 static const char *stacks_desc(const struct collect_state *st, char *buf, size_t len);
+static const char *sampling_desc(const struct collect_state *st, char *buf, size_t len);
 
 /* --start-delay is over: the profile starts now, and -d counts from here. */
 static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono, int64_t *deadline)
 {
-	char cg[128];
+	char cg[128], what[160];
 
 	st->info.start_mono_ns = *start_mono = now;
 	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
@@ -189,10 +190,9 @@ static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono
 	collect_pages_release_hold(st);
 	if (st->duration_s > 0)
 		*deadline = now + (int64_t)(st->duration_s * 1e9);
-	fprintf(stderr, "Profiling started after %.3g s%s: %s every %.3g ms%s\n", st->start_delay_s,
+	fprintf(stderr, "Profiling started after %.3g s%s: %s%s\n", st->start_delay_s,
 		st->start_paused ? " (paused until the program resumes it)" : "",
-		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
-		stacks_desc(st, cg, sizeof(cg)));
+		sampling_desc(st, what, sizeof(what)), stacks_desc(st, cg, sizeof(cg)));
 }
 
 static void loop(struct collect_state *st, int64_t start_mono)
@@ -360,9 +360,31 @@ static const char *stacks_desc(const struct collect_state *st, char *buf, size_t
 	return buf;
 }
 
+/* What the first (sorting) event samples. st->period_ns is the timer's period only: a
+ * PMC or software event from -e or a config has its own interval, counted in events. */
+static const char *sampling_desc(const struct collect_state *st, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &st->attrs[COLLECT_TIMER];
+	const char *name = st->event_names[COLLECT_TIMER];
+	int more = st->nattrs - COLLECT_TIMER - 1;
+	size_t n;
+
+	if (a->freq)
+		snprintf(buf, len, "%s at %llu Hz", name, (unsigned long long)a->sample_freq);
+	else if (!strcmp(name, "CPU_TIME"))
+		snprintf(buf, len, "%s every %.3g ms", name, (double)a->sample_period / 1e6);
+	else
+		snprintf(buf, len, "%s every %llu events", name,
+			 (unsigned long long)a->sample_period);
+	n = strlen(buf);
+	if (more > 0 && n < len)
+		snprintf(buf + n, len - n, " (and %d more event%s)", more, more == 1 ? "" : "s");
+	return buf;
+}
+
 static int start_attached(struct collect_state *st)
 {
-	char cg[128], who[64];
+	char cg[128], who[64], what[160];
 
 	st->info.npids = st->nattach;
 	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
@@ -381,10 +403,9 @@ static int start_attached(struct collect_state *st)
 		fprintf(stderr, "Profiling starts in %.3g s: %s\n", st->start_delay_s, who);
 		return 0;
 	}
-	fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, %s\n",
+	fprintf(stderr, "Profiling started%s: %s%s, %s\n",
 		st->start_paused ? " (paused until the program resumes it)" : "",
-		st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
-		stacks_desc(st, cg, sizeof(cg)), who);
+		sampling_desc(st, what, sizeof(what)), stacks_desc(st, cg, sizeof(cg)), who);
 	return 0;
 }
 
@@ -392,7 +413,7 @@ int collect_run(struct collect_state *st)
 {
 	const char *what;
 	int64_t start_mono;
-	char cg[128];
+	char cg[128], desc[160];
 	int ret;
 
 	ret = block_signals(st);
@@ -427,10 +448,10 @@ int collect_run(struct collect_state *st)
 		fprintf(stderr, "Profiling starts in %.3g s: target pid %d\n", st->start_delay_s,
 			st->child.pid);
 	else
-		fprintf(stderr, "Profiling started%s: %s every %.3g ms%s, target pid %d\n",
+		fprintf(stderr, "Profiling started%s: %s%s, target pid %d\n",
 			st->start_paused ? " (paused until the program resumes it)" : "",
-			st->event_names[COLLECT_TIMER], (double)st->period_ns / 1e6,
-			stacks_desc(st, cg, sizeof(cg)), st->child.pid);
+			sampling_desc(st, desc, sizeof(desc)), stacks_desc(st, cg, sizeof(cg)),
+			st->child.pid);
 run:
 	loop(st, start_mono);
 	/* the collection ends here: what happens while the target is wound down is not

@@ -304,17 +304,29 @@ static void print_summary(const struct rpt *r, const char *written)
 	struct rpt_summary s;
 	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
+	const struct ses_event *ev0;
+	bool timer;
 	int n;
 
 	rpt_summary(r, &s);
+	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
+	timer = !ev0 || !strcmp(ev0->name, "CPU_TIME");
 	if (written)
 		fprintf(stderr, "Generated report file: %s\n", written);
-	fprintf(stderr, "%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz achieved "
-			"of %.1f Hz requested; %d process%s, %d thread%s\n",
-		s.info->status == SES_STATUS_COMPLETE ? "Session complete" : "Session INTERRUPTED",
-		(unsigned long long)s.samples, (unsigned long long)s.lost, s.period_s * 1e3,
-		s.achieved_hz, s.requested_hz, s.nprocesses, s.nprocesses == 1 ? "" : "es",
-		s.nthreads, s.nthreads == 1 ? "" : "s");
+	if (timer)
+		fprintf(stderr, "%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
+				"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
+			s.info->status == SES_STATUS_COMPLETE ? "Session complete" : "Session INTERRUPTED",
+			(unsigned long long)s.samples, (unsigned long long)s.lost, s.period_s * 1e3,
+			s.achieved_hz, s.requested_hz, s.nprocesses, s.nprocesses == 1 ? "" : "es",
+			s.nthreads, s.nthreads == 1 ? "" : "s");
+	else /* a PMC or software event sorts: its interval is in events, not ms */
+		fprintf(stderr, "%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
+				"%d thread%s\n",
+			s.info->status == SES_STATUS_COMPLETE ? "Session complete" : "Session INTERRUPTED",
+			(unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
+			(unsigned long long)ev0->period, s.nprocesses, s.nprocesses == 1 ? "" : "es",
+			s.nthreads, s.nthreads == 1 ? "" : "s");
 	rpt_stack_summary(r, &cs);
 	if (cs.collected)
 		fprintf(stderr, "Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "
@@ -370,7 +382,8 @@ static void print_summary(const struct rpt *r, const char *written)
 	for (int i = 0; i < n; i++)
 		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
 	width = width > NAME_COLS ? NAME_COLS : width;
-	fprintf(stderr, "\n%12s %7s  %-*s %s\n", "CPU_TIME(s)", "%", width, "FUNCTION", "MODULE");
+	fprintf(stderr, "\n%12s %7s  %-*s %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%", width,
+		"FUNCTION", "MODULE");
 	for (int i = 0; i < n; i++) {
 		const char *mod = strrchr(rows[i].module, '/'), *name = rows[i].name;
 		size_t len = strlen(name);
@@ -382,7 +395,8 @@ static void print_summary(const struct rpt *r, const char *written)
 			snprintf(cut, sizeof(cut), "%.*s...%s", (int)head, name, name + len - tail);
 			name = cut;
 		}
-		fprintf(stderr, "%12.4f %6.2f%%  %-*s %s\n", rows[i].seconds,
+		fprintf(stderr, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
+			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}

@@ -156,6 +156,9 @@ int pmc_encode_finish(const struct pmc_pmus *pmus, struct pmc_event *ev, bool en
 		return fail(err, errlen, "IBS keys apply to ibs-op/ibs-fetch, not %s", ev->name);
 	if (ev->interval && ev->frequency)
 		return fail(err, errlen, "interval= and frequency= exclude each other");
+	if (ev->frequency && ev->kind != PMC_EV_CORE)
+		return fail(err, errlen, "frequency= applies to core PMC events, not %s%s", ev->name,
+			    ev->kind == PMC_EV_TIMER ? " (its interval= is in ms)" : "");
 	if (m->user == 0 && m->os == 0)
 		return fail(err, errlen, "user=0 and os=0 together count nothing");
 	ev->attr.size = sizeof(ev->attr);

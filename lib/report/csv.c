@@ -61,8 +61,23 @@ static double secs(const struct rpt *r, uint64_t samples)
 	return (double)samples * (r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3);
 }
 
+/* The first event sorts everything. Sessions from -e or EBP configs (assess, ...) may
+ * sample a PMC or software event first: then the timer's period, rate and seconds do not
+ * apply, and values are event counts (samples x interval). */
+static bool timer_first(const struct ses_info *in)
+{
+	return !in->nevents || !strcmp(in->events[0].name, "CPU_TIME");
+}
+
+static const char *sort_event(const struct ses_info *in)
+{
+	return in->nevents ? in->events[0].name : "CPU_TIME";
+}
+
 static const char *session_type(const struct ses_info *in)
 {
+	if (!timer_first(in))
+		return "Event-based Sampling";
 	if (!strcmp(in->config, "tbp"))
 		return "Time-based Sampling";
 	if (!strcmp(in->config, "hotspots"))
@@ -194,15 +209,24 @@ static void write_details(const struct rpt *r, FILE *f)
 	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
 	kvf(f, "Number Of Pauses", "%zu", s.npauses);
 	kv(f, "Data Folder", r->dir);
-	kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
+	if (timer_first(in))
+		kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
+	else
+		kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	kv(f, "Session Status", ses_status_name(in->status));
 	fprintf(f, "\nMONITORED EVENTS\n");
 	write_events(r, f);
 	fprintf(f, "\nSAMPLING\n");
-	kvf(f, "Event Used", "cpu-clock (software timer, %s)",
-	    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
-	kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
+	if (timer_first(in)) {
+		kvf(f, "Event Used", "cpu-clock (software timer, %s)",
+		    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
+		kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
+	} else {
+		kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)", ev->name,
+		    ev->period, ev->exclude_kernel ? "user mode only"
+			       : ev->exclude_user ? "kernel mode only" : "user and kernel mode");
+	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
 	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
 		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target CPU time)",
@@ -258,15 +282,20 @@ static void write_snapshot(const struct rpt *r, FILE *f)
 	fprintf(f, "\n\nAPPLICATION PERFORMANCE SNAPSHOT\n");
 	fprintf(f, "Number Of Processes,\"%d\"\n", s.nprocesses);
 	fprintf(f, "Number Of Threads,\"%d\"\n", s.nthreads);
-	fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s.cpu_time_s);
+	if (timer_first(&r->info))
+		fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s.cpu_time_s);
+	else
+		fprintf(f, "Total %s,\"%.0f events\"\n", sort_event(&r->info),
+			(double)s.samples * (double)r->info.events[0].period);
 }
 
 static void title(const struct rpt *r, FILE *f, const char *what)
 {
 	if (r->opts.cutoff > 0)
-		fprintf(f, "\n\"%d HOTTEST %s (Sort Event - CPU_TIME)\"\n", r->opts.cutoff, what);
+		fprintf(f, "\n\"%d HOTTEST %s (Sort Event - %s)\"\n", r->opts.cutoff, what,
+			sort_event(&r->info));
 	else
-		fprintf(f, "\n\"ALL %s (Sort Event - CPU_TIME)\"\n", what);
+		fprintf(f, "\n\"ALL %s (Sort Event - %s)\"\n", what, sort_event(&r->info));
 }
 
 static int limit(const struct rpt *r, int n)

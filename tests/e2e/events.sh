@@ -16,6 +16,41 @@ else
 		"$UPROF" collect -e event=RETIRED_INST,interval=500000 -o "$SCRATCH/none" /bin/true
 	check "no half-written session is left behind" bash -c "[ ! -e '$SCRATCH/none' ] || [ -z \"\$(ls -A '$SCRATCH/none')\" ]"
 fi
+# a missing IBS or uncore PMU is a machine fact, not a usage error: exit 1 as for 'cpu'
+if [ ! -e /sys/bus/event_source/devices/ibs_op ]; then
+	expect_fail 1 "-e ibs-op without IBS" "PMU 'ibs_op'.*uprof info --system" \
+		"$UPROF" collect -e event=ibs-op,interval=50000 -o "$SCRATCH/none" /bin/true
+fi
+if [ ! -e /sys/bus/event_source/devices/amd_l3 ]; then
+	expect_fail 1 "-e amd_l3/.../ without an L3 PMU" "PMU 'amd_l3'.*uprof info --system" \
+		"$UPROF" collect -e amd_l3/event=0x4,umask=0xff/ -o "$SCRATCH/none" /bin/true
+fi
+check "no session from the failed -e runs" bash -c "[ ! -e '$SCRATCH/none' ] || [ -z \"\$(ls -A '$SCRATCH/none')\" ]"
+# more core events than counters (assess: 9 for 6, on the fake Zen3): multiplexing is
+# reported before anything opens (the open itself then fails here: no real PMU)
+FIX=$PWD/tests/fixtures
+UPROF_SYSFS_ROOT=$FIX/sysfs UPROF_PROCFS_ROOT=$FIX/procfs "$UPROF" collect --config assess -o "$SCRATCH/mx" /bin/true >/dev/null 2>"$SCRATCH/err"
+check "assess on 6 counters: one warning says 9 events are multiplexed" grep -q "^uprof collect: warning: 9 core PMC events for 6 counters: the kernel multiplexes them" "$SCRATCH/err"
+UPROF_SYSFS_ROOT=$FIX/sysfs UPROF_PROCFS_ROOT=$FIX/procfs "$UPROF" collect --config cpi -o "$SCRATCH/mx" /bin/true >/dev/null 2>"$SCRATCH/err"
+check "cpi (2 events): no multiplexing warning" bash -c "! grep -q multiplex '$SCRATCH/err'"
+# frequency= is refused: the report weighs samples by a fixed interval
+expect_fail 2 "-e frequency= on the timer" "frequency= applies to core PMC events.*interval= is in ms" \
+	"$UPROF" collect -e event=timer,frequency=100 -o "$SCRATCH/none" /bin/true
+expect_fail 2 "-e frequency= on a PMC event" "frequency= is not supported; use interval=" \
+	"$UPROF" collect -e event=pmcx76,frequency=1000 -o "$SCRATCH/none" /bin/true
+# the start line states the sorting event's own interval, not the timer's
+"$UPROF" collect -e event=page-faults,interval=10 -e cs -o "$SCRATCH/sl" /bin/true 2>"$SCRATCH/err" >/dev/null
+check "start line: page-faults every 10 events (and 1 more event)" grep -q "^Profiling started: page-faults every 10 events (and 1 more event), target pid" "$SCRATCH/err"
+"$UPROF" collect -e event=timer,interval=2.5 -o "$SCRATCH/sl" /bin/true 2>"$SCRATCH/err" >/dev/null
+check "start line: -e timer,interval=2.5 says 2.5 ms" grep -q "^Profiling started: CPU_TIME every 2.5 ms, target pid" "$SCRATCH/err"
+# a session sorted by a software event: no timer period, rate or seconds in its report
+"$UPROF" collect -e event=page-faults,interval=10 -o "$SCRATCH/pf" "$TGT/demo" >/dev/null 2>&1
+PF=$(session_in "$SCRATCH/pf")
+"$UPROF" report -i "$PF" >/dev/null 2>"$SCRATCH/err"
+check "page-faults first: Event-based, sampling interval in events" bash -c "grep -qx 'Profile Session Type:,\"Event-based Sampling\"' '$PF/report.csv' && grep -qx 'Sampling Interval:,\"10 events\"' '$PF/report.csv'"
+check "page-faults first: Event Used names it; no timer rate or interval" bash -c "grep -q '^Event Used:,\"page-faults (one sample every 10 events' '$PF/report.csv' && ! grep -qE '^(Requested Sampling Rate|Timer Interval):' '$PF/report.csv'"
+check "page-faults first: total and sort event are page-faults" bash -c "grep -qE '^Total page-faults,\"[0-9]+0 events\"' '$PF/report.csv' && grep -q 'HOTTEST FUNCTIONS (Sort Event - page-faults)' '$PF/report.csv' && ! grep -q 'Sort Event - CPU_TIME' '$PF/report.csv'"
+check "page-faults first: the terminal summary counts events" bash -c "grep -qE '^Session complete: [0-9]+ samples \(0 lost\) of page-faults every 10 events;' '$SCRATCH/err' && grep -qE '^ +EVENTS +%  FUNCTION' '$SCRATCH/err'"
 expect_fail 2 "-e with an unknown event" "unknown event 'bogus'" \
 	"$UPROF" collect -e event=bogus -o "$SCRATCH/none" /bin/true
 expect_fail 2 "-e with a bad key" "'-e'|-e" \

@@ -178,6 +178,10 @@ static const struct enc_case cases[] = {
 	{ __LINE__, ALL, "event=pmcx76,interval=0", -ERANGE, 0, 0 },
 	{ __LINE__, ALL, "event=pmcx76,interval=-1", -EINVAL, 0, 0 },
 	{ __LINE__, ALL, "event=pmcx76,interval=10,frequency=100", -EINVAL, 0, 0 },
+	{ __LINE__, ALL, "event=pmcx76,frequency=100", 0, RAW, C(0x076, 0) },
+	/* frequency= is for core PMC events (uProf 5.x); the timer's interval= is in ms */
+	{ __LINE__, ALL, "event=timer,frequency=100", -EINVAL, 0, 0 },
+	{ __LINE__, ALL, "event=page-faults,frequency=100", -EINVAL, 0, 0 },
 	{ __LINE__, ALL, "event=pmcx76,event=pmcx76", -EINVAL, 0, 0 },
 	{ __LINE__, ALL, "umask=3", -EINVAL, 0, 0 },
 	{ __LINE__, ALL, "event=task-clock,umask=1", -EINVAL, 0, 0 },
