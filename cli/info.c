@@ -13,8 +13,11 @@ static const char *const CMD = "info";
 
 static void info_help(void)
 {
-	printf("usage: uprof info [--list collect-configs|predefined-events] [--system]\n\n"
+	printf("usage: uprof info [--list collect-configs|predefined-events] [--system]\n"
+	       "                  [--collect-config <name>]\n\n"
 	       "  --list collect-configs     the configurations 'collect --config' accepts\n"
+	       "  --collect-config <name>    what a configuration samples: its events with their\n"
+	       "                             intervals, and the metrics report derives\n"
 	       "  --list predefined-events   uProf's event names and their PMCx codes (AMD Zen)\n"
 	       "  --system                   this machine: CPU, topology, kernel, perf_event access,\n"
 	       "                             PMUs (core, L3, Data Fabric) and their counters,\n"
@@ -55,6 +58,41 @@ static int list_configs(void)
 		else
 			printf("%-12s %s\n", names[i], c.description);
 	}
+	return 0;
+}
+
+static int show_config(const char *name)
+{
+	struct cli_config c;
+	char err[256], names[64][64], list[512] = "";
+	int ret = cli_config_load(name, &c, err, sizeof(err));
+
+	if (ret == -ENOENT) {
+		int n = cli_config_list(names, 64);
+
+		for (int i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+				 names[i]);
+		return cli_error(EXIT_USAGE, CMD, "--collect-config '%s': no such config; known: %s",
+				 name, n ? list : "none");
+	}
+	if (ret)
+		return cli_error(1, CMD, "config '%s' is broken: %s", name, err);
+	printf("%s (%s): %s\n", c.name, c.label, c.description);
+	if (!c.nevents) {
+		printf("  timer: CPU_TIME every %g ms%s\n", c.timer_interval_ms,
+		       c.user_only ? ", user mode only" : "");
+		return 0;
+	}
+	printf("  events (sampled; the first sorts the report):\n");
+	for (int i = 0; i < c.nevents; i++)
+		printf("    %s%s%s%s%s\n", c.events[i].spec, c.events[i].name[0] ? "  (as " : "",
+		       c.events[i].name, c.events[i].name[0] ? ")" : "",
+		       c.events[i].optional ? "  (optional)" : "");
+	if (c.nmetrics)
+		printf("  metrics (derived by report):\n");
+	for (int i = 0; i < c.nmetrics; i++)
+		printf("    %s = %s\n", c.metrics[i].name, c.metrics[i].formula);
 	return 0;
 }
 
@@ -160,6 +198,7 @@ int cmd_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "list", required_argument, NULL, 'l' },
 		{ "system", no_argument, NULL, 's' },
+		{ "collect-config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +221,11 @@ int cmd_info(int argc, char **argv)
 		case 's':
 			ret = show_system();
 			break;
+		case 'c':
+			ret = show_config(optarg);
+			if (ret)
+				return ret;
+			break;
 		case 'h':
 			info_help();
 			return 0;
@@ -190,6 +234,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (ret < 0)
-		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events or --system");
+		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events, "
+					    "--collect-config <name> or --system");
 	return ret;
 }

@@ -11,6 +11,11 @@ for c in collect report info; do
 done
 cfgs=$("$UPROF" info --list collect-configs)
 check "info lists tbp and hotspots with descriptions" bash -c "grep -q '^tbp  *Time' <<<'$cfgs' && grep -q '^hotspots  *Hot' <<<'$cfgs'"
+out=$("$UPROF" info --collect-config cpi)
+check "info --collect-config cpi: its two events and the IPC formula" \
+	bash -c "grep -q 'event=CYCLES_NOT_IN_HALT,interval=' <<<'$out' && grep -q 'event=RETIRED_INST,interval=' <<<'$out' && grep -qx '    IPC = RETIRED_INST / CYCLES_NOT_IN_HALT' <<<'$out'"
+check "info --collect-config tbp: the timer" bash -c "'$UPROF' info --collect-config tbp | grep -q 'timer: CPU_TIME every 1 ms'"
+expect_fail 2 "info --collect-config of an unknown config" "no such config; known: .*tbp" "$UPROF" info --collect-config nope
 check "info --system mentions perf_event_paranoid" bash -c "'$UPROF' info --system | grep -q perf_event_paranoid"
 
 # exit status passthrough
