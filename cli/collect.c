@@ -505,9 +505,11 @@ static void fill_info(struct collect_state *st, int argc, char **argv)
 	memset(in, 0, sizeof(*in));
 	in->format_version = SES_FORMAT_VERSION;
 	snprintf(in->uprof_version, sizeof(in->uprof_version), "%s", UPROF_VERSION);
-	snprintf(in->config, sizeof(in->config), "%s", st->config.name);
+	/* -e replaces the config's events: the session is a custom one, as uProf labels it */
+	snprintf(in->config, sizeof(in->config), "%s", st->custom ? "custom" : st->config.name);
 	snprintf(in->label, sizeof(in->label), "%s", st->custom ? "Custom" : st->config.label);
-	snprintf(in->description, sizeof(in->description), "%s", st->config.description);
+	snprintf(in->description, sizeof(in->description), "%s",
+		 st->custom ? "events given with -e" : st->config.description);
 	join_args(cmd, sizeof(cmd), argv);
 	snprintf(in->command, sizeof(in->command), "uprof %s", cmd);
 	(void)argc;

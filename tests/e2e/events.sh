@@ -84,6 +84,9 @@ check "--interval 7: page-faults sampled every 7, not its own 10" \
 check "--interval 7: the timer keeps 1 ms" bash -c "grep -A4 '^name = CPU_TIME' '$IV/session.ini' | grep -qx 'period = 1000000'"
 expect_fail 2 "--interval 0" "--interval '0' is not a positive event count" "$UPROF" collect --interval 0 /bin/true
 
+check "-e: session.ini says the session is a custom one, not the default config's" \
+	bash -c "grep -qx 'config = custom' '$IV/session.ini' && grep -qx 'description = events given with -e' '$IV/session.ini'"
+
 # derived metrics on recorded values: rename the events to core events and give the
 # session the formulas a config would have carried
 python3 - "$S/session.ini" <<'PY'
