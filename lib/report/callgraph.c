@@ -491,7 +491,9 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc)
 	if (n < 0)
 		return n;
 	rpt_process_name(r, proc, name, sizeof(name));
-	fprintf(f, "\nCALLGRAPH FOR PROCESS - %s\n", name);
+	fputs("\nCALLGRAPH FOR PROCESS - ", f);
+	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	fputc('\n', f);
 	fprintf(f, "FUNCTION,RELATION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),"
 		   "DEEP SAMPLES,SELF SAMPLES,Module\n");
 	for (int i = 0, shown = 0; i < n && shown < limit(r, n); i++) {

@@ -6,6 +6,7 @@
  * per stack however deep the recursion, self at the leaf, caller -> callee edges.
  */
 #include "report/internal.h"
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -138,8 +139,9 @@ int rpt_callgraph_write_thread(const struct rpt *r, FILE *f, int thread)
 			ret = tally(&t, st, &st->stacks[i], i + 1);
 	if (!ret) {
 		rpt_thread_name(r, thread, name, sizeof(name));
-		fprintf(f, "\nCALLGRAPH FOR THREAD - %s (TID:%d)\n", name,
-			r->world.threads[thread].tid);
+		fputs("\nCALLGRAPH FOR THREAD - ", f);
+		rpt_put_escaped(f, name, RPT_ESC_TEXT);
+		fprintf(f, " (TID:%d)\n", r->world.threads[thread].tid);
 		fprintf(f, "FUNCTION,RELATION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" "
 			   "(seconds),DEEP SAMPLES,SELF SAMPLES,Module\n");
 		ret = write_rows(r, f, &t);

@@ -471,7 +471,10 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 	int n, k = 0;
 
 	rpt_process_name(r, proc, name, sizeof(name));
-	fprintf(f, "\n\nPROFILE REPORT FOR PROCESS - %s\n", name);
+	/* names are the target's (comm, thread names, paths): one line, valid UTF-8 */
+	fputs("\n\nPROFILE REPORT FOR PROCESS - ", f);
+	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	fputc('\n', f);
 	header(r, f, "\nTHREAD SUMMARY\nTHREAD,THREAD ID,", "");
 	v = malloc(sizeof(*v) * (size_t)(w->nthreads ? w->nthreads : 1));
 	if (!v)
@@ -506,8 +509,9 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 	int n;
 
 	rpt_thread_name(r, thread, name, sizeof(name));
-	fprintf(f, "\n\nPROFILE REPORT FOR THREAD - %s (TID:%d)\n", name,
-		r->world.threads[thread].tid);
+	fputs("\n\nPROFILE REPORT FOR THREAD - ", f);
+	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	fprintf(f, " (TID:%d)\n", r->world.threads[thread].tid);
 	header(r, f, "\nMODULE SUMMARY\nMODULE,", "");
 	n = write_tally(r, f, &r->thread_module, thread, RPT_K_THREAD_MOD, module_row);
 	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
@@ -522,7 +526,9 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 
 static int write_module_block(const struct rpt *r, FILE *f, int module)
 {
-	fprintf(f, "\n\nPROFILE REPORT FOR MODULE - %s\n", r->world.modules[module].path);
+	fputs("\n\nPROFILE REPORT FOR MODULE - ", f);
+	rpt_put_escaped(f, r->world.modules[module].path, RPT_ESC_TEXT);
+	fputc('\n', f);
 	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
 	return write_tally(r, f, &r->module_func, module, RPT_K_MOD_FUNC, func_row);
 }

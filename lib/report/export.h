@@ -17,10 +17,12 @@ int rpt_sbuf_frame(struct rpt_sbuf *b, const char *name);     /* ';' and newline
 /* The root frame of process @proc in folded stacks and the flame graph: its comm. */
 const char *rpt_export_comm(const struct rpt *r, uint32_t proc);
 
-enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON, RPT_ESC_CSV };
-/* @s escaped for an XML attribute/text, a JSON string or a quoted CSV cell (without the
- * quotes); bytes that are not valid UTF-8 and control characters become U+FFFD / '?'
- * (CSV: a space for line breaks) so the output always parses, also as UTF-8. */
+enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON, RPT_ESC_JSON_FRAME, RPT_ESC_CSV, RPT_ESC_TEXT };
+/* @s escaped for an XML attribute/text, a JSON string, a frame in a JSON string of
+ * ';'-separated frames (';' becomes ':', as in folded stacks), a quoted CSV cell
+ * (without the quotes) or plain text on one line (a CSV section title: quotes kept);
+ * bytes that are not valid UTF-8 and control characters become U+FFFD / '?' (CSV and
+ * text: a space for line breaks) so the output always parses, also as UTF-8. */
 void rpt_put_escaped(FILE *f, const char *s, enum rpt_escape how);
 
 int rpt_export_folded(const struct rpt *r, FILE *f);

@@ -166,17 +166,24 @@ int rpt_export_folded(const struct rpt *r, FILE *f)
 
 /* ---- escaping for XML and JSON ---- */
 
-/* Length of the valid UTF-8 sequence at @s (1..4), or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at @s (1..4), or 0 if it is not one. Valid as
+ * RFC 3629 has it (what JSON and XML parsers check): no overlong forms, no surrogates
+ * (U+D800..DFFF), nothing above U+10FFFF; and not U+FFFE/U+FFFF, which XML forbids. */
 static int utf8_len(const unsigned char *s)
 {
-	int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-		: (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3
+		: s[0] < 0xf5 ? 4 : 0;
+	/* the range of the second byte, narrower after these lead bytes */
+	unsigned lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
 
-	if (n == 2 && s[0] < 0xc2)
-		return 0; /* overlong */
-	for (int i = 1; i < n; i++)
+	if (n > 1 && (s[1] < lo || s[1] > hi))
+		return 0;
+	for (int i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
+	if (n == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;
 	return n;
 }
 
@@ -188,7 +195,9 @@ void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
 		int n = utf8_len(s);
 
 		if (!n) { /* not UTF-8: the replacement character */
-			fputs(how == RPT_ESC_JSON ? "\\ufffd" : "\xef\xbf\xbd", f);
+			fputs(how == RPT_ESC_JSON || how == RPT_ESC_JSON_FRAME ? "\\ufffd"
+									       : "\xef\xbf\xbd",
+			      f);
 			s++;
 			continue;
 		}
@@ -197,10 +206,9 @@ void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
 			s += n;
 			continue;
 		}
-		if (how == RPT_ESC_CSV) {
-			fputc(*s == '"' ? '"' : *s == '\n' || *s == '\r' ? ' ' : *s < 0x20 ? '?' : *s,
-			      f);
-			if (*s == '"')
+		if (how == RPT_ESC_CSV || how == RPT_ESC_TEXT) {
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s < 0x20 ? '?' : *s, f);
+			if (*s == '"' && how == RPT_ESC_CSV)
 				fputc('"', f);
 		} else if (how == RPT_ESC_XML) {
 			switch (*s) {
@@ -211,6 +219,8 @@ void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
 			case '\'': fputs("&apos;", f); break;
 			default: fputc(*s < 0x20 ? '?' : *s, f);
 			}
+		} else if (*s == ';' && how == RPT_ESC_JSON_FRAME) {
+			fputc(':', f);
 		} else if (*s == '"' || *s == '\\') {
 			fputc('\\', f);
 			fputc(*s, f);

@@ -4,7 +4,8 @@
  * and chrome://tracing:
  *   - process_name / thread_name metadata for every process and thread seen;
  *   - one track per thread: its samples as instant events named after the leaf function,
- *     the stack (outermost first, ';'-separated) in args and as "sf" into stackFrames;
+ *     the stack (outermost first, ';'-separated, ';' in names as ':' like the folded
+ *     file) in args and as "sf" into stackFrames (names as they are);
  *     its task and event instances as complete ("X") slices, which nest by containment;
  *     an instance that overlaps another without nesting goes to an extra track of that
  *     thread ("name (overlapping tasks 1)"), so every track nests properly;
@@ -120,7 +121,7 @@ static int put_sample(struct out *o, uint32_t pid, uint32_t tid, const struct rp
 	rpt_put_escaped(o->f, leaf ? leaf->name : "?", RPT_ESC_JSON);
 	fprintf(o->f, "\",\"sf\":\"%u\",\"args\":{\"stack\":\"", id);
 	for (uint32_t k = s->n; k-- > 0;) {
-		rpt_put_escaped(o->f, st->funcs[st->fids[s->first + k]].name, RPT_ESC_JSON);
+		rpt_put_escaped(o->f, st->funcs[st->fids[s->first + k]].name, RPT_ESC_JSON_FRAME);
 		if (k)
 			fputc(';', o->f);
 	}

@@ -90,7 +90,9 @@ struct modinfo {
 	struct {
 		uint64_t off, vaddr, filesz;
 	} segs[MAX_SEGS];
-	uint64_t stamp; /* the Dwfl build that reported it last */
+	/* the Dwfl build that reported it last, and at which bias: a file loaded twice
+	 * (dlopen, dlclose, dlopen elsewhere) is reported at each of its biases */
+	uint64_t stamp, bias;
 };
 
 struct uproc {
@@ -293,11 +295,13 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 			continue;
 		/* the vDSO copy is the session's own: nothing to check */
 		id = file == path ? &w->modules[m->module].id : NULL;
-		if (!file || !(mi = modinfo(u, m->module, file, id)) || mi->stamp == stamp)
+		if (!file || !(mi = modinfo(u, m->module, file, id)))
 			continue;
-		if (!load_bias(mi, m->start, m->pgoff, &bias))
+		if (!load_bias(mi, m->start, m->pgoff, &bias) ||
+		    (mi->stamp == stamp && mi->bias == bias))
 			continue;
 		mi->stamp = stamp;
+		mi->bias = bias;
 		if (dwfl_report_elf(dwfl, path, file, -1, bias, true))
 			reported++;
 	}

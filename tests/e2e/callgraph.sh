@@ -161,6 +161,16 @@ v=$(stk outermost "$F" "_start,[unwind failed],[truncated],__libc_start_call_mai
 # in the dynamic loader before main, say, rightly ends in a real function)
 check "random callchain addresses: stacks end in a marker ($v%)" near "$v" 100 0.5
 check "random callchain addresses: no unresolved garbage frames" bash -c "! grep -q '!0x' '$F'"
+# dlopen, dlclose, dlopen at another address: dwarf unwinds through every load
+rm -rf "$SCRATCH/dl"
+"$UPROF" collect --call-graph dwarf -o "$SCRATCH/dl" "$TGT/dlreload" "$TGT/libplugin.so" 3 \
+	>"$SCRATCH/dl.out" 2>/dev/null
+S=$(session_in "$SCRATCH/dl")
+"$UPROF" report -i "$S" --export folded >/dev/null 2>&1
+check "dlreload: the library was loaded at 3 addresses" \
+	[ "$(awk '/^load/{print $3}' "$SCRATCH/dl.out" | sort -u | wc -l)" -eq 3 ]
+v=$(stk share "$S/stacks.folded" "main;call_plugin;plugin_work" plugin_work)
+check "dlreload: plugin_work's stacks reach main in all three loads ($v%)" near "$v" 100 3
 # --group-by thread: each thread's own call graph
 "$UPROF" collect -g -o "$SCRATCH/thr" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/thr")

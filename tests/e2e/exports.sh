@@ -61,6 +61,32 @@ check "tasks: paused intervals on a 'paused' track" \
 check "tasks: the task view lists each hot task's own functions" \
 	bash -c "python3 '$HERE/csvq.py' '$S/report.csv' 'TASKS - HOTTEST FUNCTIONS' | grep -qP '^DomA\tOuter\tspin\t'"
 
+# odd names: ';' and spaces in a function name, a process name with a space and ';',
+# threads named with quotes, a newline, UTF-8, and bytes that are not UTF-8
+mkdir -p "$SCRATCH/o"
+cp "$TGT/odd_frames" "$SCRATCH/o/odd f;x"
+"$UPROF" collect -g -o "$SCRATCH/o" "$SCRATCH/o/odd f;x" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/o")
+exports odd-names
+"$UPROF" report -i "$S" --detail --group-by thread --cutoff 0 >/dev/null 2>&1
+check "odd-names: folded stacks have ':' for ';' in the comm and frames" \
+	grep -q '^odd f:x;.*;main;weird:name with spaces;spin[.a-z0-9]* [0-9]*$' "$S/stacks.folded"
+check "odd-names: trace.json keeps the names, and its ';'-separated args.stack has ':'" \
+	python3 - "$S/trace.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1], encoding="utf-8"))
+names = {e["args"]["name"] for e in ev["traceEvents"] if e.get("name") == "thread_name"}
+stacks = {e["args"]["stack"] for e in ev["traceEvents"] if e.get("cat") == "sample"}
+frames = {f["name"] for f in ev.get("stackFrames", {}).values()}
+sys.exit(not ({"odd f;x", 'q"t\'<&>\nnl', "\u00fcn\u00ef\u20acode"} <= names
+              and any(";main;weird:name with spaces;spin" in s for s in stacks)
+              and {"weird;name with spaces", "quote'<&>"} <= frames))
+PY
+check "odd-names: report.csv is UTF-8, one title line per thread section" \
+	python3 -c "import sys; t = open(sys.argv[1], encoding='utf-8').read(); \
+sys.exit(not (t.count('PROFILE REPORT FOR THREAD - ') == 4 and 'PROFILE REPORT FOR THREAD - q\"t\'<&> nl (PID:' in t))" \
+	"$S/report.csv"
+
 # options
 mkdir -p "$SCRATCH/x"
 "$UPROF" report -i "$S" --export all --export-dir "$SCRATCH/x/out" >/dev/null 2>&1

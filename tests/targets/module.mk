@@ -79,6 +79,16 @@ $(TGT)/callgraph_nofp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -o $@ $<
 TEST_TARGETS += $(TGT)/callgraph_fp $(TGT)/callgraph_nofp
+# the same library loaded, unloaded and loaded again elsewhere (dwarf unwinding in it)
+$(TGT)/dlreload: tests/targets/dlreload.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -o $@ $< -ldl
+TEST_TARGETS += $(TGT)/dlreload
+# odd function and thread names for the exports
+$(TGT)/odd_frames: tests/targets/odd_frames.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/odd_frames
 # uprof pcm: a deterministic workload (page faults, voluntary context switches, CPU time)
 $(TGT)/pcm_work: tests/targets/pcm_work.c
 	@mkdir -p $(dir $@)

@@ -428,6 +428,57 @@ static void escaping(void **state)
 	free(s);
 }
 
+/* Byte sequences shaped like UTF-8 that are not (surrogates, overlong forms, above
+ * U+10FFFF, U+FFFF) must not reach a JSON or XML file, where parsers reject them; the
+ * longest valid forms pass through. */
+static void escaping_invalid_utf8(void **state)
+{
+	static const struct {
+		const char *in, *json;
+	} cases[] = {
+		{ "\xed\xa0\x80", "\\ufffd\\ufffd\\ufffd" },	 /* U+D800, a surrogate */
+		{ "\xed\x9f\xbf", "\xed\x9f\xbf" },		 /* U+D7FF */
+		{ "\xe0\x80\x80", "\\ufffd\\ufffd\\ufffd" },	 /* overlong NUL */
+		{ "\xe0\xa0\x80", "\xe0\xa0\x80" },		 /* U+0800 */
+		{ "\xf0\x8f\xbf\xbf", "\\ufffd\\ufffd\\ufffd\\ufffd" }, /* overlong U+FFFF */
+		{ "\xf4\x90\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd" }, /* U+110000 */
+		{ "\xf5\x80\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd" },
+		{ "\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf" }, /* U+10FFFF */
+		{ "\xef\xbf\xbf", "\\ufffd\\ufffd\\ufffd" },	 /* U+FFFF, not XML */
+		{ "\xef\xbf\xbd", "\xef\xbf\xbd" },		 /* U+FFFD */
+		{ "\xc3", "\\ufffd" },			 /* cut short */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&s, &n);
+
+		rpt_put_escaped(f, cases[i].in, RPT_ESC_JSON);
+		fclose(f);
+		assert_string_equal(s, cases[i].json);
+		free(s);
+	}
+}
+
+/* A frame in trace.json's ';'-separated args.stack, and a CSV section title (one line,
+ * quotes as they are). */
+static void escaping_frame_and_title(void **state)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	(void)state;
+	rpt_put_escaped(f, "weird;name \"q\"", RPT_ESC_JSON_FRAME);
+	fputc('|', f);
+	rpt_put_escaped(f, "a\"b\nc\x01;\xed\xa0\x80", RPT_ESC_TEXT);
+	fclose(f);
+	assert_string_equal(s, "weird:name \\\"q\\\"|a\"b c?;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +488,8 @@ int main(void)
 		cmocka_unit_test(csv_sections),
 		cmocka_unit_test(exports),
 		cmocka_unit_test(escaping),
+		cmocka_unit_test(escaping_invalid_utf8),
+		cmocka_unit_test(escaping_frame_and_title),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -147,7 +147,8 @@ def cmd_svg(a):
         n, x, d = int(g.get("data-w")), int(g.get("data-x")), int(g.get("data-d"))
         if int(m.group(2)) != n or abs(w - n * scale) > 0.01:
             sys.exit("frame %r: %s samples, width %.4f, expected %.4f" % (m.group(1), n, w, n * scale))
-        nodes.append((d, x, n, m.group(1)))
+        # folded stacks cannot hold ';' in a name: they have ':' there
+        nodes.append((d, x, n, m.group(1).replace(";", ":")))
     # rebuild each frame's path from the geometry: the parent holds its x range, one
     # level down
     by_depth = collections.defaultdict(list)
@@ -170,7 +171,7 @@ def cmd_svg(a):
 
 
 def load_trace(p):
-    with open(p) as f:
+    with open(p, encoding="utf-8") as f:  # strict: surrogates and bad bytes raise
         return json.load(f)
 
 
