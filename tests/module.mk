@@ -20,3 +20,7 @@ $(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_symtab
+$(BUILD)/tests/test_kallsyms: tests/unit/test_kallsyms.c $(REPORT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_kallsyms

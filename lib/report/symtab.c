@@ -19,7 +19,6 @@
 #include "report/fdes.h"
 #include "report/kallsyms.h"
 
-#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +29,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* From libstdc++ (REPORT_LDLIBS has -lstdc++); declared here to keep this file C. */
@@ -318,24 +316,12 @@ static int read_segs(struct dso *d, Elf *elf)
 	return 0;
 }
 
-/* Does the build id of @mod differ from the one the profile recorded in @id? */
-static bool build_id_differs(Dwfl_Module *mod, const struct rpt_file_id *id)
-{
-	const unsigned char *bits;
-	GElf_Addr vaddr;
-	int n;
-
-	if (!id || !id->build_id_len)
-		return false;
-	n = dwfl_module_build_id(mod, &bits, &vaddr);
-	return n != id->build_id_len || memcmp(bits, id->build_id, (size_t)n);
-}
-
 /* Read the module @mod reported in @dwfl into @d, if it is the file @id (may be NULL)
  * describes. 0 (also when unreadable or another file) or -ENOMEM. */
 static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod, const struct rpt_file_id *id)
 {
 	GElf_Addr mainbias = 0;
+	bool changed = false;
 	Elf *elf;
 	int ret = 0;
 
@@ -345,7 +331,14 @@ static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod, const struct
 	elf = dwfl_module_getelf(mod, &mainbias);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto out;
-	if (build_id_differs(mod, id)) {
+	if (id && id->build_id_len) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(mod, &bits, &vaddr);
+
+		changed = rpt_build_id_differs(bits, n, id);
+	}
+	if (changed) {
 		d->state = RPT_FILE_CHANGED;
 		goto out;
 	}
@@ -368,29 +361,6 @@ static const Dwfl_Callbacks file_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-/* Without a build id, a file on the device it was profiled on must still have the inode
- * it had (a rebuild writes a new file). Another device (a copy, overlayfs) tells nothing. */
-static bool inode_differs(const struct stat *sb, const struct rpt_file_id *id)
-{
-	if (!id || id->build_id_len || !id->ino)
-		return false;
-	return major(sb->st_dev) == id->maj && minor(sb->st_dev) == id->min &&
-	       sb->st_ino != id->ino;
-}
-
-bool rpt_file_id_differs(Elf *elf, const struct stat *sb, const struct rpt_file_id *id)
-{
-	const void *bits;
-	ssize_t n;
-
-	if (!id)
-		return false;
-	if (!id->build_id_len)
-		return inode_differs(sb, id);
-	n = dwelf_elf_gnu_build_id(elf, &bits);
-	return n != id->build_id_len || memcmp(bits, id->build_id, (size_t)n);
-}
-
 /* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state
  * says what was found. 0 or -ENOMEM. */
 static int load_file(struct dso *d, const char *file, const struct rpt_file_id *id)
@@ -410,7 +380,7 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 		d->state = RPT_FILE_UNREADABLE;
 		return 0;
 	}
-	if (inode_differs(&sb, id)) {
+	if (rpt_inode_differs(&sb, id)) {
 		d->state = RPT_FILE_CHANGED;
 		return 0;
 	}

@@ -73,11 +73,14 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
  * been looked up, or is no file ("[vdso]", "//anon", ...). */
 enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path);
 
-/* Is the ELF file @elf (stat @sb) another file than the one @id describes (may be NULL)?
- * By build id when one was recorded, else by inode on the same device. */
+/* fileid.c: is a file another one than @id (may be NULL) describes? By build id when one
+ * was recorded, else by inode on the same device; false when nothing tells. */
 struct stat;
 struct Elf;
 bool rpt_file_id_differs(struct Elf *elf, const struct stat *sb, const struct rpt_file_id *id);
+/* @bits: @n bytes of the file's build id (n <= 0: none found) */
+bool rpt_build_id_differs(const void *bits, long n, const struct rpt_file_id *id);
+bool rpt_inode_differs(const struct stat *sb, const struct rpt_file_id *id);
 
 /* Resolve a kernel address against kallsyms; module "[kernel.kallsyms]". */
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/report/kallsyms.c and the kernel side of symtab.c: /proc/kallsyms text (or the file
+ * report --kallsyms names) to kernel function names, whatever the file holds.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/kallsyms.h"
+#include "report/symtab.h"
+
+static char tmp[64];
+
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", tmp, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void expect_kernel(struct rpt_symtab *st, uint64_t addr, const char *want, bool ok)
+{
+	struct rpt_sym out;
+
+	rpt_symtab_lookup_kernel(st, addr, &out);
+	assert_string_equal(out.name, want);
+	assert_string_equal(out.module, "[kernel.kallsyms]");
+	assert_int_equal(out.resolved, ok);
+}
+
+static void test_kallsyms(void **state)
+{
+	static const char text[] = "ffffffff81000200 t helper\n"
+				   "ffffffff81000000 T _stext\n"
+				   "ffffffff81000000 t _stext_local_alias\n"
+				   "ffffffff81000100 T do_thing\n"
+				   "0000000000000000 A fixed_percpu_data\n"
+				   "ffffffff81000180 U undefined_thing\n"
+				   "garbage line\n"
+				   "ffffffff82000000 D some_data\n"
+				   "ffffffffc0000000 t mod_fn\t[mymod]\n"
+				   "ffffffffc0000100 T mod_last\t[mymod]"; /* no final newline */
+	struct rpt_symtab *st;
+	char path[256];
+
+	(void)state;
+	write_file("kallsyms", text, path, sizeof(path));
+	st = rpt_symtab_new(NULL, path);
+	assert_non_null(st);
+	expect_kernel(st, 0xffffffff81000000, "_stext", true);
+	expect_kernel(st, 0xffffffff81000150, "do_thing", true);
+	expect_kernel(st, 0xffffffff81000200, "helper", true);
+	expect_kernel(st, 0xffffffff82000010, "some_data", true);
+	expect_kernel(st, 0xffffffffc0000010, "mod_fn", true);
+	expect_kernel(st, 0xffffffffc0000110, "mod_last", true);
+	expect_kernel(st, 0xffffffff80000000, "[kernel.kallsyms]!0xffffffff80000000", false);
+	/* far past the last symbol */
+	expect_kernel(st, 0xffffffffc1000000, "[kernel.kallsyms]!0xffffffffc1000000", false);
+	rpt_symtab_free(st);
+}
+
+static void test_kallsyms_unreadable(void **state)
+{
+	static const char zeros[] = "0000000000000000 T _stext\n"
+				    "0000000000000000 T do_thing\n"
+				    "0000000000000000 t helper [mymod]\n";
+	struct rpt_symtab *st;
+	char path[256];
+
+	(void)state;
+	write_file("kallsyms0", zeros, path, sizeof(path));
+	st = rpt_symtab_new(NULL, path);
+	expect_kernel(st, 0xffffffff81000010, "[kernel.kallsyms]!0xffffffff81000010", false);
+	rpt_symtab_free(st);
+	st = rpt_symtab_new(NULL, "/nonexistent/kallsyms");
+	expect_kernel(st, 0x1234, "[kernel.kallsyms]!0x1234", false);
+	rpt_symtab_free(st);
+}
+
+/* The parser must stay inside its buffer: an exact-size heap copy lets ASan check. */
+static void test_ksyms_parse_bounds(void **state)
+{
+	static const char *const inputs[] = { "ffffffff81000000 T abc", "ffffffff81000000 T",
+					      "ffffffff81000000 ", "ffffffff81000000",
+					      "f", "", "ffffffffffffffffff T toolong",
+					      "ffffffff81000000 T a\r\n" };
+	struct rpt_ksyms ks = { 0 };
+	const struct rpt_ksym *k;
+	size_t i, len;
+	char *buf;
+
+	(void)state;
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		len = strlen(inputs[i]);
+		buf = malloc(len ? len : 1);
+		assert_non_null(buf);
+		memcpy(buf, inputs[i], len);
+		assert_int_equal(rpt_ksyms_parse(&ks, buf, len), 0);
+		free(buf);
+		k = rpt_ksyms_find(&ks, 0xffffffff81000004);
+		if (i == 0 || i == 7) {
+			assert_non_null(k);
+			assert_string_equal(k->name, i ? "a" : "abc");
+		} else {
+			assert_null(k);
+		}
+	}
+	rpt_ksyms_release(&ks);
+	rpt_ksyms_release(&ks);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(tmp, "/tmp/uprof-kallsyms-XXXXXX");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kallsyms", tmp);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kallsyms0", tmp);
+	unlink(path);
+	rmdir(tmp);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_unreadable),
+		cmocka_unit_test(test_ksyms_parse_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
