@@ -252,7 +252,6 @@ int collect_attach_synth(struct collect_state *st)
 	pid_t *tids = malloc(sizeof(pid_t) * MAX_THREADS);
 	size_t nids;
 	const uint64_t *ids = smp_ids(st->smp, COLLECT_TRACKING, &nids);
-
 	pid_t *pids = st->attach_pids;
 	int npids = st->nattach;
 

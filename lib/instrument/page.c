@@ -273,7 +273,7 @@ static inline uint32_t handle_id(struct ins_handle *h)
 
 /* Claim a slot of @ring (Vyukov, see ctlpage.h) and publish one record in it. Inlined
  * into both callers so that the task path, the one DESIGN §7 puts a price on, is one
- * function: a TSC read, a CAS and five stores. */
+ * function: a TSC read, a CAS, the record's stores and the publishing one. */
 static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
      uint16_t kind, uint16_t how, uint32_t domain, uint32_t name)
