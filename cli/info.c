@@ -13,12 +13,14 @@ static const char *const CMD = "info";
 
 static void info_help(void)
 {
-	printf("usage: uprof info [--list collect-configs|predefined-events] [--system]\n"
+	printf("usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
 	       "                  [--collect-config <name>]\n\n"
 	       "  --list collect-configs     the configurations 'collect --config' accepts\n"
 	       "  --collect-config <name>    what a configuration samples: its events with their\n"
 	       "                             intervals, and the metrics report derives\n"
 	       "  --list predefined-events   uProf's event names and their PMCx codes (AMD Zen)\n"
+	       "  --list pmu-events          libpfm4's events for this machine's PMUs, as -e takes\n"
+	       "                             them (PMU::EVENT)\n"
 	       "  --system                   this machine: CPU, topology, kernel, perf_event access,\n"
 	       "                             PMUs (core, L3, Data Fabric) and their counters,\n"
 	       "                             hypervisor\n"
@@ -40,6 +42,39 @@ static int list_predefined(void)
 	       "(pmcx76, event=0x43,umask=0x0f), perf software events (task-clock,\n"
 	       "context-switches, cpu-migrations, page-faults, cpu-clock), libpfm4 names, and\n"
 	       "pmu/term=value/ for uncore PMUs (amd_l3, amd_df).\n");
+	return 0;
+}
+
+static int print_pfm_event(void *arg, const char *pmu, const char *event, uint64_t code,
+			   const char *desc)
+{
+	char name[160];
+
+	(void)arg;
+	snprintf(name, sizeof(name), "%s::%s", pmu, event);
+	printf("%-64s 0x%03llx  %.80s\n", name, (unsigned long long)code, desc);
+	return 0;
+}
+
+/* libpfm4's names for this machine's hardware PMUs: what -e accepts as PMU::EVENT */
+static int list_pmu_events(void)
+{
+	struct pmc_pmus *pmus = NULL;
+	int n = pmc_pfm_list(print_pfm_event, NULL);
+
+	if (n < 0)
+		return cli_error(1, CMD, "libpfm4 could not be initialized");
+	if (!n)
+		return cli_error(1, CMD, "no hardware PMU here that libpfm4 knows (in a VM, the "
+					 "host must expose a virtual PMU; see 'uprof info --system'); "
+					 "LIBPFM_FORCE_PMU=amd64_fam19h_zen3 lists Zen3's events");
+	/* libpfm4 goes by the CPU model; the kernel may still have no PMU to count them */
+	if (pmc_pmus_load(&pmus) || !pmc_pmus_find(pmus, "cpu"))
+		fprintf(stderr, "note: these are the CPU model's events, but the kernel exposes no "
+				"core PMU here ('cpu' is missing under "
+				"/sys/bus/event_source/devices): they cannot be counted on this "
+				"machine; see 'uprof info --system'\n");
+	pmc_pmus_free(pmus);
 	return 0;
 }
 
@@ -213,10 +248,15 @@ int cmd_info(int argc, char **argv)
 				ret = list_predefined();
 			else if (!strcmp(optarg, "collect-configs"))
 				ret = list_configs();
+			else if (!strcmp(optarg, "pmu-events"))
+				ret = list_pmu_events();
 			else
 				return cli_error(EXIT_USAGE, CMD,
-						 "--list '%s': collect-configs or predefined-events",
+						 "--list '%s': collect-configs, predefined-events or "
+						 "pmu-events",
 						 optarg);
+			if (ret)
+				return ret;
 			break;
 		case 's':
 			ret = show_system();
@@ -234,7 +274,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (ret < 0)
-		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events, "
+		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events|pmu-events, "
 					    "--collect-config <name> or --system");
 	return ret;
 }

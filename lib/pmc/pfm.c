@@ -58,3 +58,38 @@ int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, si
 	attr->exclude_hv = a.exclude_hv;
 	return 0;
 }
+
+int pmc_pfm_list(pmc_pfm_list_fn fn, void *arg)
+{
+	pfm_pmu_t pmu;
+	int found = 0;
+
+	if (!pfm_ready())
+		return -EINVAL;
+	pfm_for_all_pmus(pmu)
+	{
+		pfm_pmu_info_t pi;
+
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		/* the hardware ones this machine has (or LIBPFM_FORCE_PMU names); libpfm's own
+		 * "perf" software PMU is not one: uprof lists those names itself */
+		if (pfm_get_pmu_info(pmu, &pi) != PFM_SUCCESS || !pi.is_present ||
+		    (pi.type != PFM_PMU_TYPE_CORE && pi.type != PFM_PMU_TYPE_UNCORE))
+			continue;
+		found++;
+		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			pfm_event_info_t ei;
+			int ret;
+
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+				continue;
+			ret = fn(arg, pi.name, ei.name, ei.code, ei.desc ? ei.desc : "");
+			if (ret)
+				return ret;
+		}
+	}
+	return found;
+}

@@ -353,6 +353,14 @@ struct pmc_predef {
 };
 /* The @i-th predefined event, or NULL past the end. Static data. */
 const struct pmc_predef *pmc_predef_at(size_t i);
+
+/* Every event libpfm4 knows for the hardware PMUs present (core and uncore; the ones
+ * LIBPFM_FORCE_PMU names count as present): @fn gets the PMU's and the event's libpfm
+ * names, its code and description, and stops the walk by returning non-zero. Returns
+ * the number of such PMUs (0: none here), @fn's value, or -EINVAL if libpfm4 failed. */
+typedef int (*pmc_pfm_list_fn)(void *arg, const char *pmu, const char *event, uint64_t code,
+			       const char *desc);
+int pmc_pfm_list(pmc_pfm_list_fn fn, void *arg);
 /* By uProf name, case-insensitive, '-' same as '_' (cycles-not-in-halt). NULL if none. */
 const struct pmc_predef *pmc_predef_find(const char *name, size_t len);
 

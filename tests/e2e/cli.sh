@@ -16,6 +16,15 @@ check "info --collect-config cpi: its two events and the IPC formula" \
 	bash -c "grep -q 'event=CYCLES_NOT_IN_HALT,interval=' <<<'$out' && grep -q 'event=RETIRED_INST,interval=' <<<'$out' && grep -qx '    IPC = RETIRED_INST / CYCLES_NOT_IN_HALT' <<<'$out'"
 check "info --collect-config tbp: the timer" bash -c "'$UPROF' info --collect-config tbp | grep -q 'timer: CPU_TIME every 1 ms'"
 expect_fail 2 "info --collect-config of an unknown config" "no such config; known: .*tbp" "$UPROF" info --collect-config nope
+out=$(LIBPFM_FORCE_PMU=amd64_fam19h_zen3 UPROF_SYSFS_ROOT="$PWD/tests/fixtures/sysfs" "$UPROF" info --list pmu-events 2>"$SCRATCH/pe.err")
+check "info --list pmu-events (Zen3 forced): libpfm4's names with their codes" \
+	bash -c "grep -qE '^amd64_fam19h_zen3::RETIRED_INSTRUCTIONS +0x0c0 ' <<<'$out' && grep -qE '^amd64_fam19h_zen3::CYCLES_NOT_IN_HALT +0x076 ' <<<'$out'"
+check "... and no note where the kernel has a core PMU (the fake sysfs)" [ ! -s "$SCRATCH/pe.err" ]
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+	LIBPFM_FORCE_PMU=amd64_fam19h_zen3 "$UPROF" info --list pmu-events >/dev/null 2>"$SCRATCH/pe.err"
+	check "no core PMU in the kernel: a note says the events cannot be counted here" \
+		grep -q "kernel exposes no core PMU here" "$SCRATCH/pe.err"
+fi
 check "info --system mentions perf_event_paranoid" bash -c "'$UPROF' info --system | grep -q perf_event_paranoid"
 
 # exit status passthrough
