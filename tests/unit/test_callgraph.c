@@ -116,41 +116,18 @@ static void attr_bits(void **state)
 
 /* ---- a session with callchains ---- */
 
-static uint64_t nm_addr(const char *sym)
-{
-	char cmd[PATH_MAX + 64], line[256], name[128];
-	unsigned long long a;
-	uint64_t found = 0;
-	char type;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm %s", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && !strcmp(name, sym))
-			found = a;
-	pclose(p);
-	return found;
-}
+#include "target_bins.h"
 
 static int setup(void **state)
 {
-	const char *build = getenv("BUILD");
-	char cwd[PATH_MAX];
-
 	(void)state;
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -1;
-	snprintf(bin, sizeof(bin), "%s/%s/targets/callgraph_fp", cwd, build ? build : "build");
-	if (access(bin, R_OK))
-		snprintf(bin, sizeof(bin), "%s/build/targets/callgraph_fp", cwd);
-	a_at = nm_addr("chain_a");
-	b_at = nm_addr("chain_b");
-	leaf_at = nm_addr("chain_leaf");
-	main_at = nm_addr("main");
-	rec_at = nm_addr("recurse");
-	recleaf_at = nm_addr("recurse_leaf");
+	target_path(bin, sizeof(bin), "callgraph_fp");
+	a_at = nm_addr(bin, "chain_a");
+	b_at = nm_addr(bin, "chain_b");
+	leaf_at = nm_addr(bin, "chain_leaf");
+	main_at = nm_addr(bin, "main");
+	rec_at = nm_addr(bin, "recurse");
+	recleaf_at = nm_addr(bin, "recurse_leaf");
 	return a_at && b_at && leaf_at && main_at && rec_at && recleaf_at ? 0 : -1;
 }
 

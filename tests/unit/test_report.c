@@ -26,34 +26,12 @@
 static char demo[PATH_MAX];
 static uint64_t light_vaddr, heavy_vaddr;
 
-static uint64_t nm_addr(const char *bin, const char *sym)
-{
-	char cmd[PATH_MAX + 64], line[256], name[128];
-	unsigned long long a;
-	char type;
-	uint64_t found = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm %s", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && !strcmp(name, sym))
-			found = a;
-	pclose(p);
-	return found;
-}
+#include "target_bins.h"
 
 static int setup(void **state)
 {
-	const char *build = getenv("BUILD");
-
 	(void)state;
-	snprintf(demo, sizeof(demo), "%s/%s/targets/demo", getcwd((char[PATH_MAX]){ 0 }, PATH_MAX),
-		 build ? build : "build");
-	if (access(demo, R_OK))
-		snprintf(demo, sizeof(demo), "%s/build/targets/demo",
-			 getcwd((char[PATH_MAX]){ 0 }, PATH_MAX));
+	target_path(demo, sizeof(demo), "demo");
 	light_vaddr = nm_addr(demo, "light_work");
 	heavy_vaddr = nm_addr(demo, "heavy_work");
 	return light_vaddr && heavy_vaddr ? 0 : -1;
