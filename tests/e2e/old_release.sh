@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A session written by uprof 0.1.0 (tests/fixtures/release-0.1.0) still reports exactly as
+# 0.1.0 reported it: report.csv, the folded stacks, the Perfetto trace, the flame graph and
+# the terminal summary. Only the lines that name this run (the report command, the data
+# folder, the reporting uprof's version) may differ.
+. "$(dirname "$0")/lib/common.sh"
+
+echo "# old_release: a 0.1.0 session reports identically"
+FIX=$PWD/tests/fixtures/release-0.1.0
+BIN_DIR=/tmp/uprof-fixture-r1 # the path the fixture's MMAP2 records name
+mkdir -p "$BIN_DIR"
+# concurrent runs (several checkouts) write the same bytes; rename makes it atomic
+xz -dc "$FIX/tasks.xz" >"$SCRATCH/tasks" && chmod 755 "$SCRATCH/tasks"
+cmp -s "$SCRATCH/tasks" "$BIN_DIR/tasks" || { cp "$SCRATCH/tasks" "$BIN_DIR/.tasks.$$" &&
+	mv -f "$BIN_DIR/.tasks.$$" "$BIN_DIR/tasks"; }
+check "the fixture's binary is in place" cmp -s "$SCRATCH/tasks" "$BIN_DIR/tasks"
+
+cd "$SCRATCH" || exit 1
+cp -r "$FIX/session" sess && chmod -R u+rwX,go-rwx sess
+mkdir exp
+TZ=UTC LC_ALL=C "$UPROF" report -i sess --detail -g --cutoff 0 --kallsyms "$FIX/kallsyms" \
+	--report-output exp/report.csv --export all --export-dir exp >exp/stdout.txt 2>exp/stderr.txt
+rc=$?
+check "report of the 0.1.0 session exits 0 ($rc)" [ "$rc" -eq 0 ]
+norm() { sed -E -e 's/^Report Command:,.*/Report Command:,X/' -e 's/^Data Folder:,.*/Data Folder:,X/' \
+	-e 's/^"uprof \(Version:[^)]*\)"/"uprof (Version:X)"/' "$1"; }
+check "report.csv is 0.1.0's" cmp -s <(norm "$FIX/expected/report.csv") <(norm exp/report.csv)
+diff <(norm "$FIX/expected/report.csv") <(norm exp/report.csv) | head -20 | sed 's/^/# /'
+for f in stacks.folded flamegraph.svg; do
+	check "$f is 0.1.0's" cmp -s "$FIX/expected/$f" "exp/$f"
+done
+# the trace names its session's path and the tool's version in otherData
+tnorm() { sed -E -e 's/"session":"[^"]*"/"session":"X"/' -e 's/"tool":"uprof [^"]*"/"tool":"X"/' "$1"; }
+check "trace.json is 0.1.0's" cmp -s <(tnorm "$FIX/expected/trace.json") <(tnorm exp/trace.json)
+# the summary may move between stdout and stderr; its lines may not change
+cat exp/stdout.txt exp/stderr.txt | grep -v '^Generated report' >exp/terminal.txt
+check "the terminal summary is 0.1.0's" cmp -s "$FIX/expected/terminal.txt" exp/terminal.txt
+diff "$FIX/expected/terminal.txt" exp/terminal.txt | head -10 | sed 's/^/# /'
