@@ -6,7 +6,9 @@
  * kernel does not overwrite bytes we are still copying.
  *
  * Contiguous runs of records go to the sink in one call; a record that wraps around the
- * end of the ring is copied into the bounce buffer first.
+ * end of the ring is copied into the bounce buffer first. data_tail only moves past
+ * records the sink took, and only those are counted: what a failing sink refused stays
+ * in the ring for the next drain.
  */
 #include "sampler/internal.h"
 
@@ -28,19 +30,44 @@ static void count_record(const unsigned char *rec, struct smp_stats *st)
 	}
 }
 
+/* Records gathered for one sink call, and what they will count once delivered. */
+struct run {
+	const unsigned char *p;
+	size_t len;
+	uint64_t from; /* ring position of its first record */
+	struct smp_stats st;
+};
+
+/* Hand the run to the sink; on success its counts join @st. 0 or the sink's -errno. */
+static int run_flush(struct run *run, struct smp_stats *st, smp_sink_fn sink, void *arg)
+{
+	int ret = 0;
+
+	if (run->p) {
+		ret = sink(arg, run->p, run->len);
+		if (!ret) {
+			st->samples += run->st.samples;
+			st->lost += run->st.lost;
+		}
+	}
+	memset(&run->st, 0, sizeof(run->st));
+	run->p = NULL;
+	run->len = 0;
+	return ret;
+}
+
 long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bounce,
 		    smp_sink_fn sink, void *arg)
 {
 	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->page->data_tail, start = tail;
-	const unsigned char *run = NULL;
-	size_t run_len = 0, mask = r->data_size - 1;
+	struct run run = { NULL, 0, tail, { 0 } };
+	size_t mask = r->data_size - 1;
 	long ret = 0;
 
 	while (tail < head) {
 		size_t off = tail & mask;
 		struct perf_event_header h;
-		const unsigned char *rec;
 
 		/* records are 8-byte aligned and the ring is a power of two: no header wraps */
 		memcpy(&h, r->data + off, sizeof(h));
@@ -50,33 +77,32 @@ long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bou
 			break;
 		}
 		if (off + h.size <= r->data_size) {
-			rec = r->data + off;
-			if (run && run + run_len != rec) {
-				ret = sink(arg, run, run_len);
-				run = NULL, run_len = 0;
+			if (!run.p) {
+				run.p = r->data + off;
+				run.from = tail;
 			}
-			if (!run)
-				run = rec;
-			run_len += h.size;
+			run.len += h.size;
+			count_record(r->data + off, &run.st);
 		} else {
 			size_t first = r->data_size - off;
 
-			if (run)
-				ret = sink(arg, run, run_len);
-			run = NULL, run_len = 0;
+			ret = run_flush(&run, st, sink, arg);
+			if (ret) {
+				tail = run.from;
+				goto out;
+			}
 			memcpy(bounce, r->data + off, first);
 			memcpy(bounce + first, r->data, h.size - first);
-			rec = bounce;
-			if (!ret)
-				ret = sink(arg, bounce, h.size);
+			ret = sink(arg, bounce, h.size);
+			if (ret)
+				goto out; /* tail is still this record's start */
+			count_record(bounce, st);
 		}
-		if (ret)
-			goto out;
-		count_record(rec, st);
 		tail += h.size;
 	}
-	if (run)
-		ret = sink(arg, run, run_len);
+	ret = run_flush(&run, st, sink, arg);
+	if (ret)
+		tail = run.from;
 out:
 	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
 	st->bytes += tail - start;

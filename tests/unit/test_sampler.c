@@ -172,6 +172,65 @@ static void test_ring_sink_failure_keeps_unsent(void **state)
 	assert_int_equal(fr.page.data_tail, 248);
 }
 
+/* Two contiguous records, the sink refuses them: both stay, nothing is counted. */
+static void test_ring_failing_sink_keeps_contiguous_run(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { .fail_at = 1 };
+	unsigned char bounce[65536];
+
+	(void)state;
+	ring_init(&r, &fr);
+	put_record(&fr, 0, PERF_RECORD_SAMPLE, 48, 1);
+	put_record(&fr, 48, PERF_RECORD_LOST, 48, 2);
+	fr.page.data_head = 96;
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), -ENOSPC);
+	assert_int_equal(fr.page.data_tail, 0);
+	assert_int_equal(c.len, 0);
+	assert_int_equal(st.samples, 0);
+	assert_int_equal(st.lost, 0);
+	assert_int_equal(st.bytes, 0);
+	/* the next drain, with a sink that takes them, delivers both once */
+	c.fail_at = 0;
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), 96);
+	assert_int_equal(fr.page.data_tail, 96);
+	assert_int_equal(c.len, 96);
+	assert_int_equal(c.buf[8], 1);
+	assert_int_equal(c.buf[48 + 24], 2);
+	assert_int_equal(st.samples, 1);
+	assert_int_equal(st.lost, 5);
+	assert_int_equal(st.bytes, 96);
+}
+
+/* A run delivered, a wrapped record delivered, then a run refused: only the refused run
+ * stays, and only what went out is counted. */
+static void test_ring_failing_sink_keeps_second_run(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { .fail_at = 3 };
+	unsigned char bounce[65536];
+
+	(void)state;
+	ring_init(&r, &fr);
+	fr.page.data_tail = 160;
+	put_record(&fr, 160, PERF_RECORD_SAMPLE, 48, 1); /* run 1: 160..207 */
+	put_record(&fr, 208, PERF_RECORD_SAMPLE, 64, 2); /* 208..271 wraps at 256 */
+	put_record(&fr, 272, PERF_RECORD_SAMPLE, 48, 3); /* run 2: 272..367 */
+	put_record(&fr, 320, PERF_RECORD_LOST, 48, 4);
+	fr.page.data_head = 368;
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), -ENOSPC);
+	assert_int_equal(c.calls, 3);
+	assert_int_equal(fr.page.data_tail, 272);
+	assert_int_equal(c.len, 112);
+	assert_int_equal(st.samples, 2);
+	assert_int_equal(st.lost, 0);
+	assert_int_equal(st.bytes, 112);
+}
+
 static void test_ring_bad_size_drops_rest(void **state)
 {
 	struct fake_ring fr;
@@ -354,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_online_cpus_from_fake_sysfs),
 		cmocka_unit_test(test_ring_wraps_and_counts),
 		cmocka_unit_test(test_ring_sink_failure_keeps_unsent),
+		cmocka_unit_test(test_ring_failing_sink_keeps_contiguous_run),
+		cmocka_unit_test(test_ring_failing_sink_keeps_second_run),
 		cmocka_unit_test(test_ring_bad_size_drops_rest),
 		cmocka_unit_test(test_exec_error_comes_back),
 		cmocka_unit_test(test_chdir_error_comes_back),
