@@ -24,6 +24,13 @@ struct attr_entry {
 	size_t nids;
 };
 
+/* Where an attr puts the id that names its event: in a SAMPLE, u64 slots after the
+ * header; in the sample_id trailer of other records, u64 slots before the record's end.
+ * -1: it has none. */
+struct id_pos {
+	int sample, trailer;
+};
+
 struct ses_reader {
 	const unsigned char *buf;
 	size_t len;
@@ -34,19 +41,17 @@ struct ses_reader {
 	const char *damage_why;
 	struct attr_entry *attrs;
 	size_t nattrs;
+	/* id -> attr index + 1 (0: empty), open addressing; @idcap a power of two */
+	uint64_t *idkeys;
+	uint32_t *idvals;
+	size_t idcap, nids;
+	struct id_pos pos_all; /* common to every attr, or -1 */
+	bool same_trailer;     /* every attr lays out the sample_id trailer the same way */
 };
 
 static uint64_t get_u64(const unsigned char *p)
 {
 	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v;
 
 	memcpy(&v, p, sizeof(v));
 	return v;
@@ -127,6 +132,8 @@ void ses_reader_free(struct ses_reader *r)
 	for (size_t i = 0; i < r->nattrs; i++)
 		free(r->attrs[i].ids);
 	free(r->attrs);
+	free(r->idkeys);
+	free(r->idvals);
 	if (r->map)
 		munmap(r->map, r->map_len);
 	free(r);
@@ -140,21 +147,122 @@ static int damage(struct ses_reader *r, const char *why)
 	return 0;
 }
 
+/* ---- ids -> attrs ---- */
+
+static size_t id_hash(uint64_t id, size_t mask)
+{
+	/* kernel ids are small consecutive numbers: spread them (Fibonacci hashing) */
+	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/* Index + 1 of the attr of @id, or 0. */
+static uint32_t id_find(const struct ses_reader *r, uint64_t id)
+{
+	size_t mask = r->idcap - 1;
+
+	if (!r->idcap)
+		return 0;
+	for (size_t i = id_hash(id, mask);; i = (i + 1) & mask) {
+		if (!r->idvals[i] || r->idkeys[i] == id)
+			return r->idvals[i];
+	}
+}
+
+/* The first attr naming an id keeps it (as a scan in file order would find). */
+static void id_put(struct ses_reader *r, uint64_t id, uint32_t val)
+{
+	size_t mask = r->idcap - 1, i;
+
+	for (i = id_hash(id, mask); r->idvals[i]; i = (i + 1) & mask)
+		if (r->idkeys[i] == id)
+			return;
+	r->idkeys[i] = id;
+	r->idvals[i] = val;
+	r->nids++;
+}
+
+/* Make room for @more ids (load factor <= 1/2) and rehash. */
+static int id_grow(struct ses_reader *r, size_t more)
+{
+	size_t cap = r->idcap ? r->idcap : 64, oldcap = r->idcap;
+	uint64_t *keys = r->idkeys;
+	uint32_t *vals = r->idvals;
+
+	while (cap < 2 * (r->nids + more))
+		cap *= 2;
+	if (cap == r->idcap)
+		return 0;
+	r->idkeys = malloc(cap * sizeof(*r->idkeys));
+	r->idvals = calloc(cap, sizeof(*r->idvals));
+	if (!r->idkeys || !r->idvals) {
+		free(r->idkeys);
+		free(r->idvals);
+		r->idkeys = keys;
+		r->idvals = vals;
+		return -ENOMEM;
+	}
+	r->idcap = cap;
+	r->nids = 0;
+	for (size_t i = 0; i < oldcap; i++)
+		if (vals[i])
+			id_put(r, keys[i], vals[i]);
+	free(keys);
+	free(vals);
+	return 0;
+}
+
+#define TRAILER_FIELDS                                                                   \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |   \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+static struct id_pos id_pos_of(const struct perf_event_attr *a)
+{
+	uint64_t st = a->sample_type;
+	struct id_pos p = { -1, -1 };
+
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		p.sample = 0;
+		p.trailer = 0;
+	} else if (st & PERF_SAMPLE_ID) {
+		p.sample = __builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
+		p.trailer = __builtin_popcountll(st & (PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU));
+	}
+	if (!a->sample_id_all)
+		p.trailer = -1;
+	return p;
+}
+
+/* What every attr so far agrees on, after attr @i joined. */
+static void note_layout(struct ses_reader *r, size_t i)
+{
+	const struct perf_event_attr *a = &r->attrs[i].attr, *first = &r->attrs[0].attr;
+	struct id_pos p = id_pos_of(a);
+
+	if (!i) {
+		r->pos_all = p;
+		r->same_trailer = true;
+		return;
+	}
+	if (p.sample != r->pos_all.sample)
+		r->pos_all.sample = -1;
+	if (p.trailer != r->pos_all.trailer)
+		r->pos_all.trailer = -1;
+	if (a->sample_id_all != first->sample_id_all ||
+	    (a->sample_type & TRAILER_FIELDS) != (first->sample_type & TRAILER_FIELDS))
+		r->same_trailer = false;
+}
+
 /* Take a HEADER_ATTR record: the attr (its own size field says how long) then ids. */
 static int add_attr(struct ses_reader *r, const unsigned char *p, size_t size)
 {
+	struct ses_attr_rec rec;
 	struct attr_entry *e, *grown;
-	size_t body = size - sizeof(struct perf_event_header);
-	uint32_t asize;
+	int ret = ses_decode_attr(p, size, &rec);
 
-	if (body < PERF_ATTR_SIZE_VER0)
+	if (ret)
 		return -EINVAL;
-	asize = get_u32(p + 8 + 4);
-	if (asize < PERF_ATTR_SIZE_VER0 || asize > body || asize > SES_ATTR_MAX)
-		return -EINVAL;
-	if (r->nattrs >= MAX_ATTRS)
-		return -E2BIG;
-	if ((body - asize) / 8 > MAX_IDS_PER_ATTR)
+	if (r->nattrs >= MAX_ATTRS || rec.nids > MAX_IDS_PER_ATTR)
 		return -E2BIG;
 	grown = realloc(r->attrs, (r->nattrs + 1) * sizeof(*r->attrs));
 	if (!grown)
@@ -162,48 +270,52 @@ static int add_attr(struct ses_reader *r, const unsigned char *p, size_t size)
 	r->attrs = grown;
 	e = &r->attrs[r->nattrs];
 	memset(e, 0, sizeof(*e));
-	memcpy(&e->attr, p + 8, asize < sizeof(e->attr) ? asize : sizeof(e->attr));
-	e->attr.size = asize;
-	e->nids = (body - asize) / 8;
+	e->attr = rec.attr;
+	e->nids = rec.nids;
 	if (e->nids) {
 		e->ids = malloc(e->nids * sizeof(uint64_t));
-		if (!e->ids)
+		if (!e->ids || id_grow(r, e->nids)) {
+			free(e->ids);
 			return -ENOMEM;
-		memcpy(e->ids, p + 8 + asize, e->nids * sizeof(uint64_t));
+		}
+		memcpy(e->ids, rec.ids, e->nids * sizeof(uint64_t));
+		for (size_t j = 0; j < e->nids; j++)
+			id_put(r, e->ids[j], (uint32_t)r->nattrs + 1);
 	}
+	note_layout(r, r->nattrs);
 	r->nattrs++;
 	return 0;
 }
 
 int ses_reader_next(struct ses_reader *r, struct ses_record *rec)
 {
+	struct perf_event_header h;
 	const unsigned char *p;
-	uint16_t size;
 	int ret;
 
 	if (r->pos >= r->len)
 		return 0;
-	if (r->len - r->pos < sizeof(struct perf_event_header))
-		return damage(r, "record header cut short");
 	p = r->buf + r->pos;
-	memcpy(&size, p + 6, sizeof(size));
-	if (size < sizeof(struct perf_event_header))
-		return damage(r, "record size smaller than its header");
-	if (size > r->len - r->pos)
+	if (ses_record_header(p, r->len - r->pos, &h)) {
+		if (r->len - r->pos < sizeof(h))
+			return damage(r, "record header cut short");
+		if (h.size < sizeof(h))
+			return damage(r, "record size smaller than its header");
 		return damage(r, "record runs past the end of the file");
-	rec->type = get_u32(p);
-	memcpy(&rec->misc, p + 4, sizeof(rec->misc));
-	rec->size = size;
+	}
+	rec->type = h.type;
+	rec->misc = h.misc;
+	rec->size = h.size;
 	rec->offset = r->pos;
 	rec->data = p;
 	if (rec->type == SES_RECORD_HEADER_ATTR) {
-		ret = add_attr(r, p, size);
+		ret = add_attr(r, p, h.size);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret)
 			return damage(r, "malformed attribute record");
 	}
-	r->pos += size;
+	r->pos += h.size;
 	return 1;
 }
 
@@ -224,209 +336,83 @@ const struct perf_event_attr *ses_reader_attr(const struct ses_reader *r, size_t
 	return i < r->nattrs ? &r->attrs[i].attr : NULL;
 }
 
-static int attr_for_id(const struct ses_reader *r, uint64_t id)
+const struct perf_event_attr *ses_reader_attr_of(const struct ses_reader *r,
+						 const struct ses_record *rec, int *idx)
 {
-	for (size_t i = 0; i < r->nattrs; i++)
-		for (size_t j = 0; j < r->attrs[i].nids; j++)
-			if (r->attrs[i].ids[j] == id)
-				return (int)i;
-	return -1;
-}
+	const unsigned char *d = rec->data;
+	bool sample = rec->type == PERF_RECORD_SAMPLE;
+	int pos = sample ? r->pos_all.sample : r->pos_all.trailer;
+	uint32_t v = 1;
 
-/* Cursor over a record body that refuses to read past its end. */
-struct cursor {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t take_u64(struct cursor *c)
-{
-	uint64_t v = 0;
-
-	if (c->end - c->p < 8) {
-		c->bad = true;
-		return 0;
-	}
-	v = get_u64(c->p);
-	c->p += 8;
-	return v;
-}
-
-#ifndef PERF_SAMPLE_BRANCH_COUNTERS
-#define PERF_SAMPLE_BRANCH_COUNTERS (1U << 19) /* linux 6.8 */
-#endif
-
-/* Step over @n bytes, or mark the cursor bad; the start of them, or NULL. */
-static const unsigned char *take_bytes(struct cursor *c, uint64_t n)
-{
-	const unsigned char *p = c->p;
-
-	if (c->bad || n > (uint64_t)(c->end - c->p)) {
-		c->bad = true;
+	if (idx)
+		*idx = -1;
+	if (!r->nattrs)
 		return NULL;
-	}
-	c->p += n;
-	return p;
-}
-
-/* PERF_SAMPLE_READ: its size follows read_format (include/uapi/linux/perf_event.h). */
-static void skip_read(struct cursor *c, uint64_t fmt)
-{
-	uint64_t per = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
-	uint64_t times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
-	uint64_t nr;
-
-	if (!(fmt & PERF_FORMAT_GROUP)) {
-		take_bytes(c, (per + times) * 8);
-		return;
-	}
-	nr = take_u64(c);
-	if (nr > (uint64_t)(c->end - c->p) / 8)
-		c->bad = true;
-	else
-		take_bytes(c, (times + nr * per) * 8);
-}
-
-/* The fields after PERIOD, in the kernel's order, up to STACK_USER (what report uses):
- * READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_USER, STACK_USER. */
-static void parse_tail(struct cursor *c, const struct perf_event_attr *a, struct ses_sample *s)
-{
-	uint64_t st = a->sample_type, n;
-
-	if (st & PERF_SAMPLE_READ)
-		skip_read(c, a->read_format);
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		n = take_u64(c);
-		if (n > SES_MAX_CALLCHAIN || n > (uint64_t)(c->end - c->p) / 8)
-			c->bad = true;
-		else if ((s->ips = take_bytes(c, n * 8)))
-			s->nr_ips = (uint32_t)n;
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		uint32_t raw;
-
-		if (c->end - c->p < 4) {
-			c->bad = true;
-			return;
-		}
-		raw = get_u32(c->p);
-		take_bytes(c, 4 + (uint64_t)raw); /* the kernel pads u32 + data to 8 bytes */
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t bst = a->branch_sample_type;
-
-		n = take_u64(c);
-		if (bst & PERF_SAMPLE_BRANCH_HW_INDEX)
-			take_u64(c);
-		if (n > (uint64_t)(c->end - c->p) / 24)
-			c->bad = true;
+	if (r->nattrs > 1 && pos >= 0) {
+		/* the id says which event: also needed when the layouts agree (a sample's
+		 * attr_index says which event it counts for) */
+		if (rec->size >= 8 + 8 * (size_t)(pos + 1))
+			v = id_find(r, get_u64(sample ? d + 8 + 8 * pos
+						      : d + rec->size - 8 * (pos + 1)));
 		else
-			take_bytes(c, n * 24 + (bst & PERF_SAMPLE_BRANCH_COUNTERS ? n * 8 : 0));
+			v = 0;
+		/* an id no attr names: a sample cannot be counted; another record's trailer
+		 * can still be read when every attr lays it out alike */
+		if (!v && (sample || !r->same_trailer))
+			return NULL;
+		if (!v)
+			v = 1;
 	}
-	if (st & PERF_SAMPLE_REGS_USER) {
-		s->regs_abi = take_u64(c);
-		if (s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE) {
-			n = (uint64_t)__builtin_popcountll(a->sample_regs_user);
-			s->regs_mask = a->sample_regs_user;
-			if ((s->regs = take_bytes(c, n * 8)))
-				s->nregs = (uint32_t)n;
-		}
-	}
-	if (st & PERF_SAMPLE_STACK_USER) {
-		n = take_u64(c);
-		if (n) {
-			s->stack = take_bytes(c, n);
-			s->stack_size = s->stack ? n : 0;
-			s->stack_dyn_size = take_u64(c);
-			if (s->stack_dyn_size > s->stack_size)
-				s->stack_dyn_size = s->stack_size;
-		}
-	}
+	/* else one attr, or no common place for the id: the first attr's, as perf does */
+	if (idx)
+		*idx = (int)v - 1;
+	return &r->attrs[v - 1].attr;
 }
 
 int ses_reader_sample(const struct ses_reader *r, const struct ses_record *rec,
 		      struct ses_sample *s)
 {
-	struct cursor c = { (const unsigned char *)rec->data + 8,
-			    (const unsigned char *)rec->data + rec->size, false };
 	const struct perf_event_attr *a;
-	uint64_t st, v;
-	int idx = 0;
+	int idx, ret;
 
-	memset(s, 0, sizeof(*s));
-	if (!r->nattrs || rec->type != PERF_RECORD_SAMPLE)
+	if (rec->type != PERF_RECORD_SAMPLE || !(a = ses_reader_attr_of(r, rec, &idx))) {
+		memset(s, 0, sizeof(*s));
 		return -EINVAL;
-	a = &r->attrs[0].attr;
-	if (r->nattrs > 1) {
-		/* several events: PERF_SAMPLE_IDENTIFIER leads every sample */
-		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER) || rec->size < 16)
-			return -EINVAL;
-		idx = attr_for_id(r, get_u64(c.p));
-		if (idx < 0)
-			return -EINVAL;
-		a = &r->attrs[idx].attr;
 	}
-	st = a->sample_type;
+	ret = ses_decode_sample(a, rec->data, rec->size, s);
 	s->attr_index = idx;
-	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = take_u64(&c);
-	if (st & PERF_SAMPLE_IP)
-		s->ip = take_u64(&c);
-	if (st & PERF_SAMPLE_TID) {
-		v = take_u64(&c);
-		s->pid = (uint32_t)v;
-		s->tid = (uint32_t)(v >> 32);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		s->time = take_u64(&c);
-	if (st & PERF_SAMPLE_ADDR)
-		take_u64(&c);
-	if (st & PERF_SAMPLE_ID)
-		s->id = take_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		take_u64(&c);
-	if (st & PERF_SAMPLE_CPU)
-		s->cpu = (uint32_t)take_u64(&c);
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = take_u64(&c);
-	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
-		  PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
-		parse_tail(&c, a, s);
-	return c.bad ? -EINVAL : 0;
+	return ret;
 }
 
 int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *rec,
 			 struct ses_sample_id *id)
 {
-	const struct perf_event_attr *a;
-	const unsigned char *p;
-	uint64_t st;
-	size_t n = 0;
+	const struct perf_event_attr *a = ses_reader_attr_of(r, rec, NULL);
+	int ret;
 
-	memset(id, 0, sizeof(*id));
-	if (!r->nattrs)
+	if (!a) {
+		memset(id, 0, sizeof(*id));
 		return -EINVAL;
-	a = &r->attrs[0].attr;
-	if (!a->sample_id_all)
-		return 0;
-	st = a->sample_type;
-	n += !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ID) +
-	     !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU) +
-	     !!(st & PERF_SAMPLE_IDENTIFIER);
-	if (rec->size < 8 + n * 8)
-		return -EINVAL;
-	p = (const unsigned char *)rec->data + rec->size - n * 8;
-	if (st & PERF_SAMPLE_TID) {
-		uint64_t v = get_u64(p);
-
-		id->pid = (uint32_t)v;
-		id->tid = (uint32_t)(v >> 32);
-		p += 8;
 	}
-	if (st & PERF_SAMPLE_TIME)
-		id->time = get_u64(p);
-	id->valid = true;
-	return 0;
+	ret = ses_decode_sample_id(a, rec->data, rec->size, id);
+	return ret == -EPROTO ? -EINVAL : ret;
+}
+
+int ses_reader_decode(const struct ses_reader *r, const struct ses_record *rec,
+		      struct ses_decoded *d)
+{
+	int idx, ret;
+	const struct perf_event_attr *a = ses_reader_attr_of(r, rec, &idx);
+
+	if (!a && rec->type == PERF_RECORD_SAMPLE) {
+		memset(d, 0, sizeof(*d));
+		d->type = rec->type;
+		d->misc = rec->misc;
+		d->size = rec->size;
+		return -EINVAL;
+	}
+	ret = ses_decode(a, rec->data, rec->size, d);
+	if (rec->type == PERF_RECORD_SAMPLE)
+		d->u.sample.attr_index = idx;
+	return ret;
 }

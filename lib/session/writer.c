@@ -132,34 +132,48 @@ struct ses_writer *ses_writer_open(const char *dir)
 	return w;
 }
 
+/* Room for @n bytes at the end of the buffer (flushing first if needed), for an encoder
+ * to write in place; NULL after a write error. */
+static unsigned char *room(struct ses_writer *w, size_t n)
+{
+	if (w->err || n > sizeof(w->buf))
+		return NULL;
+	if (w->used + n > sizeof(w->buf) && ses_writer_flush(w))
+		return NULL;
+	return w->buf + w->used;
+}
+
+/* Take the record an encoder wrote at room()'s pointer; @len is the encoder's result. */
+static int commit(struct ses_writer *w, int len)
+{
+	if (len < 0)
+		return len;
+	w->used += (size_t)len;
+	w->bytes += (uint64_t)len;
+	return 0;
+}
+
 int ses_writer_add_attr(struct ses_writer *w, const struct perf_event_attr *attr,
 			const uint64_t *ids, size_t nids)
 {
-	struct perf_event_header h;
-	struct perf_event_attr sized;
-	size_t asize = attr->size ? attr->size : sizeof(*attr);
-	size_t total = sizeof(h) + asize + nids * sizeof(uint64_t);
-	int ret;
+	size_t need = 8 + (attr->size ? attr->size : sizeof(*attr)) + nids * sizeof(uint64_t);
+	unsigned char *p;
 
-	if (asize > SES_ATTR_MAX || total > UINT16_MAX)
+	if (need > UINT16_MAX)
 		return -E2BIG;
-	if (asize < PERF_ATTR_SIZE_VER0)
-		return -EINVAL; /* smaller than any attr: the reader would reject it */
-	if (!attr->size) {
-		/* the record's attr must say how long it is, or the reader rejects it */
-		sized = *attr;
-		sized.size = sizeof(sized);
-		attr = &sized;
-	}
-	h.type = SES_RECORD_HEADER_ATTR;
-	h.misc = 0;
-	h.size = (uint16_t)total;
-	ret = ses_writer_write(w, &h, sizeof(h));
-	if (!ret)
-		ret = ses_writer_write(w, attr, asize);
-	if (!ret && nids)
-		ret = ses_writer_write(w, ids, nids * sizeof(uint64_t));
-	return ret;
+	p = room(w, need);
+	if (!p)
+		return w->err ? w->err : -E2BIG;
+	return commit(w, ses_encode_attr(p, need, attr, ids, nids));
+}
+
+int ses_writer_finished_round(struct ses_writer *w)
+{
+	unsigned char *p = room(w, sizeof(struct perf_event_header));
+
+	if (!p)
+		return w->err;
+	return commit(w, ses_encode_finished_round(p, sizeof(struct perf_event_header)));
 }
 
 uint64_t ses_writer_bytes(const struct ses_writer *w)
