@@ -682,7 +682,8 @@ static int start(struct collect_state *st, int argc, char **argv)
 	}
 	ids = smp_ids(st->smp, COLLECT_TRACKING, &nids);
 	/* perf report names kernel functions only with perf's kernel map record */
-	smp_synth_kernel(nids ? ids[0] : 0, 0, sink_to_writer, st->writer);
+	smp_synth_kernel(&st->attrs[COLLECT_TRACKING], nids ? ids[0] : 0, 0, sink_to_writer,
+			 st->writer);
 	if (st->attach)
 		collect_attach_synth(st);
 	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);

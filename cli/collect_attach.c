@@ -265,8 +265,8 @@ int collect_attach_synth(struct collect_state *st)
 		int n = smp_proc_threads(pids[i], tids, MAX_THREADS);
 
 		if (n >= 0)
-			smp_synth_process(pids[i], tids, n, nids ? ids[0] : 0, now, sink_to_writer,
-					  st->writer);
+			smp_synth_process(pids[i], tids, n, &st->attrs[COLLECT_TRACKING],
+					  nids ? ids[0] : 0, now, sink_to_writer, st->writer);
 	}
 	if (pids != st->attach_pids)
 		free(pids);

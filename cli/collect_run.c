@@ -33,14 +33,13 @@ static int sink_to_writer(void *arg, const void *records, size_t len)
  * reader sort what came from different CPUs (perf record does the same). */
 static void drain(struct collect_state *st)
 {
-	static const struct perf_event_header round = { SES_RECORD_FINISHED_ROUND, 0, 8 };
 	long n;
 
 	if (st->write_failed)
 		return;
 	n = smp_drain(st->smp, sink_to_writer, st->writer);
 	if (n > 0)
-		ses_writer_write(st->writer, &round, sizeof(round));
+		ses_writer_finished_round(st->writer);
 	if (n < 0 || ses_writer_flush(st->writer)) {
 		int err = n < 0 ? (int)-n : -ses_writer_flush(st->writer);
 

@@ -100,7 +100,10 @@ struct rpt_thread *rpt_world_thread(struct rpt_world *w, int pid, int tid);
 int rpt_world_module(struct rpt_world *w, const char *path, size_t len);
 
 /* Apply one side-band record (COMM, FORK, MMAP, MMAP2). 0, -EINVAL (malformed), -ENOMEM. */
-int rpt_world_apply(struct rpt_world *w, const struct ses_record *rec);
+/* Apply one side-band record, decoded by lib/session's codec; @decoded is what
+ * ses_reader_decode() returned (a record it could not decode is -EINVAL here when it is
+ * a kind the world uses). 0, -EINVAL or -ENOMEM. */
+int rpt_world_apply(struct rpt_world *w, const struct ses_decoded *d, int decoded);
 
 /* The mapping of @pid that holds @ip, or NULL. */
 const struct rpt_map *rpt_world_find_map(struct rpt_world *w, int pid, uint64_t ip);

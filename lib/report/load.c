@@ -30,72 +30,237 @@ static void errf(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct ordered {
-	uint64_t time;
-	uint64_t seq;
-	struct ses_record rec;
+/*
+ * Every record is decoded once, on the first pass; what replay needs is kept: for a plain
+ * sample its few fields inline, for side-band records and samples with call stacks the
+ * whole decoded record in @side (their strings and stacks point into the mapped file).
+ */
+#define NO_SIDE UINT32_MAX
+
+struct entry {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint32_t type;
+	uint32_t side;	  /* index in side[], or NO_SIDE */
+	int32_t decoded;  /* ses_reader_decode()'s result */
+	int16_t attr;	  /* a sample's attr index */
+	uint16_t cpumode;
 };
 
-static int cmp_ordered(const void *a, const void *b)
-{
-	const struct ordered *x = a, *y = b;
+/* The sort key: time, then file order (stable). */
+struct key {
+	uint64_t time;
+	uint64_t seq;
+};
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+struct loaded {
+	struct entry *e;
+	struct key *k;
+	size_t n, cap;
+	struct ses_decoded *side;
+	size_t nside, capside;
+};
+
+static void loaded_release(struct loaded *l)
+{
+	free(l->e);
+	free(l->k);
+	free(l->side);
 }
 
-static uint64_t record_time(const struct ses_reader *rd, const struct ses_record *rec)
+static int grow_to(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
-	struct ses_sample s;
-	struct ses_sample_id id;
+	size_t ncap = *cap ? *cap : first;
+	void *q;
 
-	if (rec->type == PERF_RECORD_SAMPLE)
-		return ses_reader_sample(rd, rec, &s) ? 0 : s.time;
-	if (rec->type >= PERF_RECORD_MAX)
+	if (need <= *cap)
 		return 0;
-	return ses_reader_sample_id(rd, rec, &id) || !id.valid ? 0 : id.time;
+	while (ncap < need)
+		ncap *= 2;
+	q = realloc(*p, ncap * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = ncap;
+	return 0;
 }
 
-static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_record *rec)
+static bool key_lt(const struct key *a, const struct key *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/*
+ * Sort by (time, seq). Rings of different CPUs are written one after the other each
+ * round, so the records come as a few long ascending runs: a natural merge sort merges
+ * those runs (log2(runs) passes, no comparison callback) instead of sorting from scratch.
+ */
+static int sort_keys(struct key *k, size_t n)
+{
+	struct key *tmp, *src = k, *dst;
+	size_t *runs, nruns = 0;
+	int ret = 0;
+
+	if (n < 2)
+		return 0;
+	runs = malloc((n + 1) * sizeof(*runs));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!runs || !tmp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	runs[nruns++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (key_lt(&k[i], &k[i - 1]))
+			runs[nruns++] = i;
+	runs[nruns] = n;
+	dst = tmp;
+	while (nruns > 1) {
+		size_t m = 0;
+
+		for (size_t r = 0; r < nruns; r += 2) {
+			/* runs r and r + 1 (boundaries runs[r..r+2]); a last odd run is copied */
+			size_t a = runs[r], mid = runs[r + 1];
+			size_t b = r + 2 <= nruns ? runs[r + 2] : mid, i = a, j = mid, o = a;
+
+			while (i < mid && j < b)
+				dst[o++] = key_lt(&src[j], &src[i]) ? src[j++] : src[i++];
+			memcpy(dst + o, src + i, (mid - i) * sizeof(*dst));
+			o += mid - i;
+			memcpy(dst + o, src + j, (b - j) * sizeof(*dst));
+			runs[m++] = a;
+		}
+		runs[m] = n;
+		nruns = m;
+		src = dst;
+		dst = src == k ? tmp : k;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+out:
+	free(runs);
+	free(tmp);
+	return ret;
+}
+
+static uint64_t decoded_time(const struct ses_decoded *d, int ret)
+{
+	if (ret)
+		return 0;
+	if (d->type == PERF_RECORD_SAMPLE)
+		return d->u.sample.time;
+	switch (d->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return d->u.mmap.sid.time;
+	case PERF_RECORD_COMM:
+		return d->u.comm.sid.time;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return d->u.task.sid.time;
+	case PERF_RECORD_LOST:
+		return d->u.lost.sid.time;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return d->u.throttle.sid.time;
+	default:
+		return 0;
+	}
+}
+
+/* Entries and keys grow together. */
+static int grow_entries(struct loaded *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 4096;
+	void *e, *k;
+
+	if (l->n < l->cap)
+		return 0;
+	e = realloc(l->e, cap * sizeof(*l->e));
+	if (e)
+		l->e = e;
+	k = e ? realloc(l->k, cap * sizeof(*l->k)) : NULL;
+	if (k)
+		l->k = k;
+	if (!e || !k)
+		return -ENOMEM;
+	l->cap = cap;
+	return 0;
+}
+
+/* Decode @rec, once, into the next entry (and a side slot when replay needs more). */
+static int load_record(const struct ses_reader *rd, const struct ses_record *rec,
+		       struct loaded *l)
+{
+	struct ses_decoded *d;
+	struct entry *e;
+	int ret;
+
+	if (grow_entries(l) ||
+	    grow_to((void **)&l->side, &l->capside, l->nside + 1, sizeof(*l->side), 256))
+		return -ENOMEM;
+	d = &l->side[l->nside];
+	ret = ses_reader_decode(rd, rec, d);
+	e = &l->e[l->n];
+	*e = (struct entry){ 0, 0, 0, rec->type, NO_SIDE, ret, 0, 0 };
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		e->side = (uint32_t)l->nside++;
+	} else if (!ret) {
+		const struct ses_sample *s = &d->u.sample;
+
+		e->ip = s->ip;
+		e->pid = s->pid;
+		e->tid = s->tid;
+		e->attr = (int16_t)s->attr_index;
+		e->cpumode = s->cpumode;
+		if (s->ips || s->regs || s->stack)
+			e->side = (uint32_t)l->nside++;
+	}
+	l->k[l->n] = (struct key){ decoded_time(d, ret), l->n };
+	l->n++;
+	return 0;
+}
+
+static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct entry *e,
+			const struct ses_sample *full, uint64_t time)
 {
 	struct rpt_thread *t;
 	struct ses_sample s;
 	uint64_t *slot, addr;
 	int module, ev;
 
-	if (ses_reader_sample(rd, rec, &s)) {
+	if (e->decoded) {
 		r->unparsable++;
 		return 0;
 	}
-	if (s.pid == (uint32_t)-1 || s.tid == (uint32_t)-1)
+	if (e->pid == (uint32_t)-1 || e->tid == (uint32_t)-1)
 		return 0; /* idle / no task: not the target's time */
-	if (rpt_paused_at(r, s.time)) {
+	if (rpt_paused_at(r, time)) {
 		r->paused_samples++;
 		return 0;
 	}
-	if (!rpt_filter_keeps(r, (int)s.pid, s.time)) {
+	if (!rpt_filter_keeps(r, (int)e->pid, time)) {
 		r->filtered_samples++;
 		return 0;
 	}
-	if (s.cpumode == PERF_RECORD_MISC_KERNEL || s.cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+	if (e->cpumode == PERF_RECORD_MISC_KERNEL || e->cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		module = RPT_MODULE_KERNEL;
-		addr = s.ip;
+		addr = e->ip;
 	} else {
-		const struct rpt_map *m = rpt_world_find_map(&r->world, (int)s.pid, s.ip);
+		const struct rpt_map *m = rpt_world_find_map(&r->world, (int)e->pid, e->ip);
 
 		module = m ? m->module : RPT_MODULE_UNKNOWN;
-		addr = m ? s.ip - m->start + m->pgoff : s.ip;
+		addr = m ? e->ip - m->start + m->pgoff : e->ip;
 	}
-	t = rpt_world_thread(&r->world, (int)s.pid, (int)s.tid);
+	t = rpt_world_thread(&r->world, (int)e->pid, (int)e->tid);
 	if (!t)
 		return -ENOMEM;
-	ev = rpt_events_of_attr(r, rd, s.attr_index);
+	ev = rpt_events_of_attr(r, rd, e->attr);
 	if (ev < 0)
 		return 0; /* not a sampling event of the session */
 	if (ev > 0) /* a further event: a column beside the sort event */
 		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr);
-	if (r->has_tasks && rpt_tasks_note_sample(r, s.tid, s.time))
+	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
 		return -ENOMEM;
 	slot = rpt_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			     addr);
@@ -103,30 +268,35 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return -ENOMEM;
 	(*slot)++;
 	r->samples++;
-	return rpt_stacks_sample(r, rd, &s, (uint32_t)(t - r->world.threads), module, addr);
+	if (!full) {
+		/* no stack: what stacks need of it, rebuilt from the entry */
+		s = (struct ses_sample){ .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = time,
+					 .attr_index = e->attr, .cpumode = e->cpumode };
+		full = &s;
+	}
+	return rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr);
 }
 
-static int replay(struct rpt *r, const struct ses_reader *rd, struct ordered *ev, size_t n)
+static int replay(struct rpt *r, const struct ses_reader *rd, const struct loaded *l)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < n && !ret; i++) {
-		const struct ses_record *rec = &ev[i].rec;
+	for (size_t i = 0; i < l->n && !ret; i++) {
+		const struct entry *e = &l->e[l->k[i].seq];
+		const struct ses_decoded *d = e->side == NO_SIDE ? NULL : &l->side[e->side];
 
-		switch (rec->type) {
+		switch (e->type) {
 		case PERF_RECORD_SAMPLE:
-			ret = count_sample(r, rd, rec);
+			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
 			break;
 		case PERF_RECORD_LOST:
-			if (rec->size >= 24) {
-				uint64_t lost;
-
-				memcpy(&lost, (const char *)rec->data + 16, 8);
-				r->lost += lost;
-			}
+			if (e->decoded)
+				r->unparsable++;
+			else
+				r->lost += d->u.lost.lost;
 			break;
 		default:
-			ret = rpt_world_apply(&r->world, rec);
+			ret = rpt_world_apply(&r->world, d, e->decoded);
 			if (ret == -EINVAL) {
 				r->unparsable++;
 				ret = 0;
@@ -140,9 +310,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32], why[256];
 	struct ses_reader *rd = NULL;
-	struct ordered *ev = NULL, *grown;
+	struct loaded l = { 0 };
 	struct ses_record rec;
-	size_t n = 0, cap = 0;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
@@ -154,25 +323,18 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
 		if (rec.type == SES_RECORD_HEADER_ATTR || rec.type == SES_RECORD_FINISHED_ROUND)
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 4096;
-			grown = realloc(ev, cap * sizeof(*ev));
-			if (!grown) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			ev = grown;
-		}
-		ev[n] = (struct ordered){ record_time(rd, &rec), n, rec };
-		n++;
+		ret = load_record(rd, &rec, &l);
+		if (ret)
+			goto out;
 	}
 	if (ret < 0)
 		goto out;
 	r->damaged_at = ses_reader_damage(rd, &r->damage);
-	qsort(ev, n, sizeof(*ev), cmp_ordered);
-	ret = replay(r, rd, ev, n);
+	ret = sort_keys(l.k, l.n);
+	if (!ret)
+		ret = replay(r, rd, &l);
 out:
-	free(ev);
+	loaded_release(&l);
 	ses_reader_free(rd);
 	return ret;
 }

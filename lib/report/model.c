@@ -168,59 +168,19 @@ static int copy_maps(struct rpt_process *dst, const struct rpt_process *src)
 	return 0;
 }
 
-/* A NUL-terminated string inside [p, end), or NULL. */
-static const char *bounded_str(const unsigned char *p, const unsigned char *end, size_t *len)
+static int apply_comm(struct rpt_world *w, const struct ses_comm *c)
 {
-	const unsigned char *nul;
-
-	if (p >= end)
-		return NULL;
-	nul = memchr(p, 0, end - p);
-	if (!nul)
-		return NULL;
-	*len = nul - p;
-	return (const char *)p;
-}
-
-static uint32_t u32_at(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t u64_at(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static int apply_comm(struct rpt_world *w, const struct ses_record *rec)
-{
-	const unsigned char *d = rec->data, *end = d + rec->size;
+	int pid = (int)c->pid, tid = (int)c->tid;
+	size_t len = c->comm_len > 15 ? 15 : c->comm_len;
+	const char *name = c->comm;
 	struct rpt_thread *t;
 	struct rpt_process *p;
-	const char *name;
-	size_t len;
-	int pid, tid;
 
-	if (rec->size < 8 + 8 + 1)
-		return -EINVAL;
-	pid = (int)u32_at(d + 8);
-	tid = (int)u32_at(d + 12);
-	name = bounded_str(d + 16, end, &len);
-	if (!name)
-		return -EINVAL;
-	if (len > 15)
-		len = 15;
 	p = rpt_world_process(w, pid);
 	t = rpt_world_thread(w, pid, tid);
 	if (!p || !t)
 		return -ENOMEM;
-	if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
+	if (c->exec) {
 		p->nmaps = 0; /* a new program: a new address space */
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
@@ -237,18 +197,12 @@ static int apply_comm(struct rpt_world *w, const struct ses_record *rec)
 	return 0;
 }
 
-static int apply_fork(struct rpt_world *w, const struct ses_record *rec)
+static int apply_fork(struct rpt_world *w, const struct ses_task *f)
 {
-	const unsigned char *d = rec->data;
+	int pid = (int)f->pid, ppid = (int)f->ppid, tid = (int)f->tid;
 	struct rpt_process *child, *parent;
 	struct rpt_thread *t;
-	int pid, ppid, tid;
 
-	if (rec->size < 8 + 16)
-		return -EINVAL;
-	pid = (int)u32_at(d + 8);
-	ppid = (int)u32_at(d + 12);
-	tid = (int)u32_at(d + 16);
 	if (pid != ppid) {
 		parent = rpt_world_process(w, ppid);
 		child = rpt_world_process(w, pid);
@@ -263,67 +217,57 @@ static int apply_fork(struct rpt_world *w, const struct ses_record *rec)
 	return t ? 0 : -ENOMEM;
 }
 
-/* MMAP2's file identity: maj min ino ino_gen, or (MISC_MMAP_BUILD_ID) a size byte, 3
- * pad bytes and 20 bytes of build id. The first mapping of a path names the file. */
-static void file_id(struct rpt_module *m, const struct ses_record *rec)
+/* MMAP2's file identity (inode or build id): the first mapping of a path names the file. */
+static void file_id(struct rpt_module *mod, const struct ses_mmap *m)
 {
-	const unsigned char *d = rec->data + 40;
-
-	if (m->id.build_id_len || m->id.ino)
+	if (mod->id.build_id_len || mod->id.ino)
 		return;
-	if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		m->id.build_id_len = d[0] <= 20 ? d[0] : 20;
-		memcpy(m->id.build_id, d + 4, m->id.build_id_len);
+	if (m->build_id_form) {
+		mod->id.build_id_len = m->build_id_size;
+		memcpy(mod->id.build_id, m->build_id, m->build_id_size);
 	} else {
-		m->id.maj = u32_at(d);
-		m->id.min = u32_at(d + 4);
-		m->id.ino = u64_at(d + 8);
+		mod->id.maj = m->maj;
+		mod->id.min = m->min;
+		mod->id.ino = m->ino;
 	}
 }
 
-/* MMAP: pid tid addr len pgoff filename; MMAP2 adds maj min ino ino_gen prot flags
- * (or a build id) before the filename. */
-static int apply_mmap(struct rpt_world *w, const struct ses_record *rec)
+static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 {
-	const unsigned char *d = rec->data, *end = d + rec->size;
-	size_t fixed = rec->type == PERF_RECORD_MMAP2 ? 8 + 8 + 24 + 24 + 8 : 8 + 8 + 24;
 	struct rpt_process *p;
 	struct rpt_map m;
-	const char *name;
-	size_t len;
-	int pid, mod;
+	int mod;
 
-	if (rec->misc & PERF_RECORD_MISC_MMAP_DATA)
-		return 0; /* data mappings (--call-graph dwarf records them for perf): no code */
-	if (rec->size < fixed + 1)
+	m.start = mm->start;
+	m.end = mm->start + mm->len;
+	m.pgoff = mm->pgoff;
+	if (m.end <= m.start)
 		return -EINVAL;
-	pid = (int)u32_at(d + 8);
-	m.start = u64_at(d + 16);
-	m.end = m.start + u64_at(d + 24);
-	m.pgoff = u64_at(d + 32);
-	name = bounded_str(d + fixed, end, &len);
-	if (!name || m.end <= m.start)
-		return -EINVAL;
-	mod = rpt_world_module(w, name, len);
+	mod = rpt_world_module(w, mm->filename, mm->filename_len);
 	if (mod < 0)
 		return mod;
 	m.module = mod;
-	if (rec->type == PERF_RECORD_MMAP2)
-		file_id(&w->modules[mod], rec);
-	p = rpt_world_process(w, pid);
+	if (mm->mmap2)
+		file_id(&w->modules[mod], mm);
+	p = rpt_world_process(w, (int)mm->pid);
 	return p ? add_map(p, m) : -ENOMEM;
 }
 
-int rpt_world_apply(struct rpt_world *w, const struct ses_record *rec)
+int rpt_world_apply(struct rpt_world *w, const struct ses_decoded *d, int decoded)
 {
-	switch (rec->type) {
+	/* data mappings (--call-graph dwarf records them for perf): no code, whatever else
+	 * they hold */
+	if ((d->type == PERF_RECORD_MMAP || d->type == PERF_RECORD_MMAP2) &&
+	    (d->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return 0;
+	switch (d->type) {
 	case PERF_RECORD_COMM:
-		return apply_comm(w, rec);
+		return decoded ? -EINVAL : apply_comm(w, &d->u.comm);
 	case PERF_RECORD_FORK:
-		return apply_fork(w, rec);
+		return decoded ? -EINVAL : apply_fork(w, &d->u.task);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return apply_mmap(w, rec);
+		return decoded ? -EINVAL : apply_mmap(w, &d->u.mmap);
 	default:
 		return 0;
 	}

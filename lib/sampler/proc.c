@@ -7,6 +7,7 @@
  * set (tests), else /proc.
  */
 #include "sampler/internal.h"
+#include "session/session.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -167,83 +168,38 @@ int64_t smp_proc_start_mono_ns(pid_t pid)
 	return ret;
 }
 
-/* ---- synthesized records ---- */
+/* ---- synthesized records: encoded by lib/session's codec ---- */
 
-struct rec {
-	unsigned char b[PATH_MAX + 256];
-	size_t n;
-};
+/* One record's worth: a path of PATH_MAX plus the fixed fields and the trailer. */
+#define SYNTH_MAX (PATH_MAX + 256)
 
-static void put(struct rec *r, const void *p, size_t n)
+static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, uint64_t id,
+		      uint64_t time, smp_sink_fn sink, void *arg)
 {
-	memcpy(r->b + r->n, p, n);
-	r->n += n;
-}
-
-static void put32(struct rec *r, uint32_t v)
-{
-	put(r, &v, 4);
-}
-
-static void put64(struct rec *r, uint64_t v)
-{
-	put(r, &v, 8);
-}
-
-/* A string padded with NULs to a multiple of 8 (at least one NUL). */
-static void put_str(struct rec *r, const char *s)
-{
-	size_t len = strlen(s), padded = (len + 8) & ~(size_t)7;
-
-	memcpy(r->b + r->n, s, len);
-	memset(r->b + r->n + len, 0, padded - len);
-	r->n += padded;
-}
-
-/* sample_id trailer for PMC_SAMPLE_TYPE: TID, TIME, CPU, IDENTIFIER */
-static void trailer(struct rec *r, pid_t pid, pid_t tid, uint64_t time, uint64_t id)
-{
-	put32(r, (uint32_t)pid);
-	put32(r, (uint32_t)tid);
-	put64(r, time);
-	put32(r, 0);
-	put32(r, 0);
-	put64(r, id);
-}
-
-static int emit(struct rec *r, uint32_t type, uint16_t misc, smp_sink_fn sink, void *arg)
-{
-	struct perf_event_header h = { type, misc, (uint16_t)r->n };
-
-	memcpy(r->b, &h, sizeof(h));
-	return sink(arg, r->b, r->n);
-}
-
-static int synth_comm(pid_t pid, pid_t tid, uint64_t id, uint64_t time, smp_sink_fn sink,
-		      void *arg)
-{
-	struct rec r = { .n = 8 };
+	unsigned char buf[256];
 	char comm[64];
+	struct ses_comm c = { .pid = (uint32_t)pid, .tid = (uint32_t)tid, .comm = comm,
+			      .sid = { .pid = (uint32_t)pid, .tid = (uint32_t)tid, .time = time,
+				       .id = id, .valid = true } };
+	int n;
 
 	if (smp_proc_comm(tid, comm, sizeof(comm)))
 		return 0; /* the thread is gone: nothing to name */
-	comm[15] = 0;
-	put32(&r, (uint32_t)pid);
-	put32(&r, (uint32_t)tid);
-	put_str(&r, comm);
-	trailer(&r, pid, tid, time, id);
-	return emit(&r, PERF_RECORD_COMM, 0, sink, arg);
+	c.comm_len = strlen(comm);
+	n = ses_encode_comm(buf, sizeof(buf), attr, &c);
+	return n < 0 ? n : sink(arg, buf, (size_t)n);
 }
 
 /* One line of /proc/<pid>/maps as an MMAP2 record, if it maps code. */
-static int synth_map(pid_t pid, const char *line, uint64_t id, uint64_t time, smp_sink_fn sink,
-		     void *arg)
+static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr,
+		     uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
 {
 	unsigned long long lo, hi, off, ino;
 	unsigned int maj, min;
 	char perms[8], *path;
-	struct rec r = { .n = 8 };
-	int pos = 0;
+	unsigned char buf[SYNTH_MAX];
+	struct ses_mmap m;
+	int pos = 0, n;
 
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
 		   &ino, &pos) < 7 || perms[2] != 'x' || hi <= lo)
@@ -254,51 +210,60 @@ static int synth_map(pid_t pid, const char *line, uint64_t id, uint64_t time, sm
 		path = "//anon";
 	if (strlen(path) >= PATH_MAX)
 		return 0;
-	put32(&r, (uint32_t)pid);
-	put32(&r, (uint32_t)pid);
-	put64(&r, lo);
-	put64(&r, hi - lo);
-	put64(&r, off);
-	put32(&r, maj);
-	put32(&r, min);
-	put64(&r, ino);
-	put64(&r, 0);
-	put32(&r, PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0));
-	put32(&r, perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
-	put_str(&r, path);
-	trailer(&r, pid, pid, time, id);
-	return emit(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sink, arg);
+	m = (struct ses_mmap){
+		.mmap2 = true,
+		.misc = PERF_RECORD_MISC_USER,
+		.pid = (uint32_t)pid,
+		.tid = (uint32_t)pid,
+		.start = lo,
+		.len = hi - lo,
+		.pgoff = off,
+		.maj = maj,
+		.min = min,
+		.ino = ino,
+		.prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
+			(perms[1] == 'w' ? PROT_WRITE : 0),
+		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
+		.filename = path,
+		.filename_len = strlen(path),
+		.sid = { .pid = (uint32_t)pid, .tid = (uint32_t)pid, .time = time, .id = id,
+			 .valid = true },
+	};
+	n = ses_encode_mmap(buf, sizeof(buf), attr, &m);
+	return n < 0 ? n : sink(arg, buf, (size_t)n);
 }
 
-int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint64_t time,
-		      smp_sink_fn sink, void *arg)
+int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, const struct perf_event_attr *attr,
+		      uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
 {
 	char path[PATH_MAX], line[PATH_MAX + 256];
 	int ret = 0;
 	FILE *f;
 
 	/* the process itself first: its COMM names the process in report */
-	ret = synth_comm(pid, pid, id, time, sink, arg);
+	ret = synth_comm(pid, pid, attr, id, time, sink, arg);
 	for (int i = 0; i < ntids && !ret; i++)
 		if (tids[i] != pid)
-			ret = synth_comm(pid, tids[i], id, time, sink, arg);
+			ret = synth_comm(pid, tids[i], attr, id, time, sink, arg);
 	snprintf(path, sizeof(path), "%s/%d/maps", proc_root(), (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return ret ? ret : -ESRCH;
 	while (!ret && fgets(line, sizeof(line), f))
-		ret = synth_map(pid, line, id, time, sink, arg);
+		ret = synth_map(pid, line, attr, id, time, sink, arg);
 	fclose(f);
 	return ret;
 }
 
-int smp_synth_kernel(uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
+int smp_synth_kernel(const struct perf_event_attr *attr, uint64_t id, uint64_t time,
+		     smp_sink_fn sink, void *arg)
 {
 	char path[PATH_MAX], line[256];
 	unsigned long long addr = 0, a;
-	struct rec r = { .n = 8 };
+	unsigned char buf[256];
 	char type, name[128];
 	FILE *f;
+	int n;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_root());
 	f = fopen(path, "re");
@@ -314,12 +279,6 @@ int smp_synth_kernel(uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
 	fclose(f);
 	if (!addr)
 		return -ENOENT;
-	put32(&r, (uint32_t)-1);
-	put32(&r, 0);
-	put64(&r, addr);
-	put64(&r, ~0ULL - addr); /* to the end of the address space, as perf does */
-	put64(&r, addr);	  /* pgoff: perf's convention for the kernel map */
-	put_str(&r, "[kernel.kallsyms]_text");
-	trailer(&r, -1, 0, time, id);
-	return emit(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sink, arg);
+	n = ses_encode_kernel_map(buf, sizeof(buf), attr, addr, time, id);
+	return n < 0 ? n : sink(arg, buf, (size_t)n);
 }

@@ -11,23 +11,24 @@
  * in the ring for the next drain.
  */
 #include "sampler/internal.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <string.h>
 
-static void count_record(const unsigned char *rec, struct smp_stats *st)
+/* What a record counts for; decoded by lib/session's codec. The ring holds records of
+ * several events, but LOST's fields come before any trailer, so no attr is needed. */
+static void count_record(const unsigned char *rec, size_t len, struct smp_stats *st)
 {
 	struct perf_event_header h;
+	struct ses_lost l;
 
-	memcpy(&h, rec, sizeof(h));
-	if (h.type == PERF_RECORD_SAMPLE) {
+	if (ses_record_header(rec, len, &h))
+		return;
+	if (h.type == PERF_RECORD_SAMPLE)
 		st->samples++;
-	} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-		uint64_t lost;
-
-		memcpy(&lost, rec + sizeof(h) + 8, sizeof(lost));
-		st->lost += lost;
-	}
+	else if (h.type == PERF_RECORD_LOST && !ses_decode_lost(NULL, rec, len, &l))
+		st->lost += l.lost;
 }
 
 /* Records gathered for one sink call, and what they will count once delivered. */
@@ -82,7 +83,7 @@ long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bou
 				run.from = tail;
 			}
 			run.len += h.size;
-			count_record(r->data + off, &run.st);
+			count_record(r->data + off, h.size, &run.st);
 		} else {
 			size_t first = r->data_size - off;
 
@@ -96,7 +97,7 @@ long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bou
 			ret = sink(arg, bounce, h.size);
 			if (ret)
 				goto out; /* tail is still this record's start */
-			count_record(bounce, st);
+			count_record(bounce, h.size, st);
 		}
 		tail += h.size;
 	}

@@ -185,19 +185,21 @@ int64_t smp_proc_start_mono_ns(pid_t pid);
 /*
  * What the kernel would have told us had we been there from the start: a COMM record for
  * each thread in @tids and an MMAP2 record for every executable mapping of @pid, with
- * the sample_id trailer of PMC_SAMPLE_TYPE (tid, @time, cpu 0, @id). Written to @sink.
- * 0 or -errno.
+ * the sample_id trailer @attr (borrowed; the tracking event's) lays out: pid/tid, @time,
+ * cpu 0, @id. Encoded by lib/session's codec, written to @sink. 0 or -errno.
  */
-int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, uint64_t id, uint64_t time,
-		      smp_sink_fn sink, void *arg);
+int smp_synth_process(pid_t pid, const pid_t *tids, int ntids, const struct perf_event_attr *attr,
+		      uint64_t id, uint64_t time, smp_sink_fn sink, void *arg);
 
 /*
  * The kernel's own mapping, as perf record writes it first (an MMAP of
  * "[kernel.kallsyms]_text" for pid -1), so that perf report can name kernel functions
- * from kallsyms. Only the start of /proc/kallsyms is read (_text comes early). 0, or
- * -ENOENT when kernel addresses are hidden (kptr_restrict) or not found.
+ * from kallsyms, with @attr's trailer (pid -1, tid 0, @time, @id). Only the start of
+ * /proc/kallsyms is read (_text comes early). 0, or -ENOENT when kernel addresses are
+ * hidden (kptr_restrict) or not found.
  */
-int smp_synth_kernel(uint64_t id, uint64_t time, smp_sink_fn sink, void *arg);
+int smp_synth_kernel(const struct perf_event_attr *attr, uint64_t id, uint64_t time,
+		     smp_sink_fn sink, void *arg);
 
 /* ---- side files ---- */
 

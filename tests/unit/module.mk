@@ -2,7 +2,7 @@
 $(BUILD)/tests/test_pmc: tests/unit/test_pmc.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
-$(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB)
+$(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
