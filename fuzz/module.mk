@@ -17,6 +17,13 @@ $(BUILD)/fuzz/fuzz_session_ini: fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS) $(F
 
 fuzz: $(FUZZ_BINS)
 
+# every perf record decoder of lib/session's codec, one record at a time, with round trips
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_records
+$(BUILD)/fuzz/fuzz_records: fuzz/fuzz_records.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_records.c $(FUZZ_SESSION_SRCS)
+fuzz: $(FUZZ_BINS)
+
 # tasks files, pauses.csv, and the profiler's reading of a control page
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_tasks_reader $(BUILD)/fuzz/fuzz_pauses $(BUILD)/fuzz/fuzz_ctlpage
 $(BUILD)/fuzz/fuzz_tasks_reader: fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)

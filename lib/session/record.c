@@ -121,6 +121,8 @@ static int open_body(const void *rec, size_t len, struct cursor *c, struct perf_
 
 	if (ret)
 		return ret;
+	if (h->size % 8)
+		return -EINVAL; /* the kernel pads every record to 8 bytes */
 	c->p = (const unsigned char *)rec + sizeof(*h);
 	c->end = (const unsigned char *)rec + h->size;
 	c->bad = false;

@@ -22,6 +22,7 @@
 
 #include "pmc/pmc.h"
 #include "sampler/internal.h"
+#include "session/session.h"
 
 static void test_cpulist(void **state)
 {
@@ -406,6 +407,96 @@ static void test_proc_pids(void **state)
 	assert_int_equal(smp_proc_pids(pids, 1), 1);
 }
 
+/* ---- synthesized records, on a fake procfs, read back with lib/session's codec ---- */
+
+static void write_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_synth_records_decode_with_the_attr(void **state)
+{
+	char root[] = "/tmp/uprof-proc.XXXXXX", cmd[300];
+	/* the tracking attr as collect opens it, and one of another trailer layout */
+	struct perf_event_attr a, b;
+	const struct perf_event_attr *attrs[2] = { &a, &b };
+	pid_t tids[2] = { 4242, 4243 };
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	write_file(root, "4242/comm", "server\n");
+	write_file(root, "4243/comm", "a-very-long-thread-name\n");
+	write_file(root, "4242/maps",
+		   "00400000-00452000 r-xp 00001000 08:01 123456 /usr/bin/server\n"
+		   "00652000-00653000 rw-p 00052000 08:01 123456 /usr/bin/server\n"
+		   "7ffd1000-7ffd3000 r-xp 00000000 00:00 0 [vdso]\n");
+	write_file(root, "kallsyms", "0000000000000000 A fixed_percpu_data\n"
+				     "ffffffff81000000 T _text\n");
+	setenv("UPROF_PROC_ROOT", root, 1);
+	pmc_tracking_attr(&a);
+	b = a;
+	b.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID;
+	for (int k = 0; k < 2; k++) {
+		struct captured c = { .len = 0 };
+		struct ses_decoded d[8];
+		size_t off = 0;
+		int n = 0;
+
+		assert_int_equal(smp_synth_kernel(attrs[k], 77, 5, capture, &c), 0);
+		assert_int_equal(smp_synth_process(4242, tids, 2, attrs[k], 77, 1000, capture, &c),
+				 0);
+		while (off < c.len) {
+			assert_true(n < 8);
+			assert_int_equal(ses_decode(attrs[k], c.buf + off, c.len - off, &d[n]), 0);
+			off += d[n++].size;
+		}
+		assert_int_equal(off, c.len);
+		/* kernel map, COMM of the process and of its other thread, two code maps */
+		assert_int_equal(n, 5);
+		assert_int_equal(d[0].type, PERF_RECORD_MMAP);
+		assert_int_equal(ses_mmap_kind(&d[0].u.mmap), SES_MAP_KERNEL);
+		assert_int_equal(d[0].u.mmap.start, 0xffffffff81000000ULL);
+		assert_int_equal(d[0].u.mmap.sid.pid, UINT32_MAX);
+		assert_int_equal(d[0].u.mmap.sid.time, 5);
+		assert_int_equal(d[0].u.mmap.sid.id, 77);
+		assert_int_equal(d[1].type, PERF_RECORD_COMM);
+		assert_int_equal(d[1].u.comm.tid, 4242);
+		assert_memory_equal(d[1].u.comm.comm, "server", 7);
+		assert_int_equal(d[1].u.comm.sid.time, 1000);
+		assert_int_equal(d[1].u.comm.sid.id, 77);
+		assert_int_equal(d[2].u.comm.tid, 4243);
+		assert_int_equal(d[2].u.comm.comm_len, 15); /* the kernel's TASK_COMM_LEN */
+		assert_int_equal(d[2].u.comm.sid.tid, 4243);
+		assert_int_equal(d[3].type, PERF_RECORD_MMAP2);
+		assert_int_equal(d[3].u.mmap.start, 0x400000);
+		assert_int_equal(d[3].u.mmap.len, 0x52000);
+		assert_int_equal(d[3].u.mmap.pgoff, 0x1000);
+		assert_int_equal(d[3].u.mmap.maj, 8);
+		assert_int_equal(d[3].u.mmap.min, 1);
+		assert_int_equal(d[3].u.mmap.ino, 123456);
+		assert_int_equal(d[3].u.mmap.sid.pid, 4242);
+		assert_int_equal(d[3].u.mmap.sid.time, 1000);
+		assert_int_equal(d[3].u.mmap.sid.id, 77);
+		assert_int_equal(ses_mmap_kind(&d[3].u.mmap), SES_MAP_FILE);
+		assert_int_equal(ses_mmap_kind(&d[4].u.mmap), SES_MAP_VDSO);
+		/* the trailer is the attr's: 32 bytes for both layouts here, different order */
+		assert_int_equal(ses_sample_id_size(attrs[k]), 32);
+	}
+	unsetenv("UPROF_PROC_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_vdso_save),
 		cmocka_unit_test(test_proc_start_time),
 		cmocka_unit_test(test_proc_pids),
+		cmocka_unit_test(test_synth_records_decode_with_the_attr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
