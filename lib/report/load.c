@@ -143,31 +143,6 @@ out:
 	return ret;
 }
 
-static uint64_t decoded_time(const struct ses_decoded *d, int ret)
-{
-	if (ret)
-		return 0;
-	if (d->type == PERF_RECORD_SAMPLE)
-		return d->u.sample.time;
-	switch (d->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		return d->u.mmap.sid.time;
-	case PERF_RECORD_COMM:
-		return d->u.comm.sid.time;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return d->u.task.sid.time;
-	case PERF_RECORD_LOST:
-		return d->u.lost.sid.time;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		return d->u.throttle.sid.time;
-	default:
-		return 0;
-	}
-}
-
 /* Entries and keys grow together. */
 static int grow_entries(struct loaded *l)
 {
@@ -216,7 +191,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 		if (s->ips || s->regs || s->stack)
 			e->side = (uint32_t)l->nside++;
 	}
-	l->k[l->n] = (struct key){ decoded_time(d, ret), l->n };
+	l->k[l->n] = (struct key){ ret ? 0 : ses_decoded_time(d), l->n };
 	l->n++;
 	return 0;
 }

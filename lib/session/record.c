@@ -515,3 +515,26 @@ int ses_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 		return -EPROTO;
 	}
 }
+
+uint64_t ses_decoded_time(const struct ses_decoded *d)
+{
+	switch (d->type) {
+	case PERF_RECORD_SAMPLE:
+		return d->u.sample.time;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return d->u.mmap.sid.time;
+	case PERF_RECORD_COMM:
+		return d->u.comm.sid.time;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return d->u.task.sid.time;
+	case PERF_RECORD_LOST:
+		return d->u.lost.sid.time;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return d->u.throttle.sid.time;
+	default:
+		return 0;
+	}
+}

@@ -334,6 +334,8 @@ int ses_decode_throttle(const struct perf_event_attr *attr, const void *rec, siz
 int ses_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 	       struct ses_decoded *d);
 enum ses_map_kind ses_mmap_kind(const struct ses_mmap *m);
+/* When @d happened: a sample's time, another record's trailer time; 0 when it has none. */
+uint64_t ses_decoded_time(const struct ses_decoded *d);
 
 int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr,
 		    const uint64_t *ids, size_t nids);
