@@ -100,7 +100,11 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct ksym_tmp *tmp, size_t n)
 {
 	size_t i, out = 0;
 
-	if (n) /* tmp is NULL for an empty list, and qsort wants a pointer */
+	/* /proc/kallsyms is in address order already: sort only when it is not */
+	for (i = 1; i < n; i++)
+		if (cmp_tmp(&tmp[i - 1], &tmp[i]) > 0)
+			break;
+	if (n && i < n) /* tmp is NULL for an empty list, and qsort wants a pointer */
 		qsort(tmp, n, sizeof(*tmp), cmp_tmp);
 	ks->syms = malloc((n ? n : 1) * sizeof(*ks->syms));
 	if (!ks->syms)
@@ -114,19 +118,16 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct ksym_tmp *tmp, size_t n)
 	return 0;
 }
 
-int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
+/* Parse @len bytes of text at @names (malloc'ed, @len + 1 bytes, taken over: the names
+ * are terminated in place and the symbols point into it). */
+static int parse_taken(struct rpt_ksyms *ks, char *names, size_t len)
 {
 	struct ksym_tmp *tmp = NULL, *grown;
 	size_t n = 0, cap = 0;
 	char *p, *end, *eol;
 	int ret = -ENOMEM;
 
-	rpt_ksyms_release(ks);
-	/* one spare byte so that the last name can be terminated in place */
-	ks->names = malloc(len + 1);
-	if (!ks->names)
-		goto out;
-	memcpy(ks->names, buf, len);
+	ks->names = names;
 	ks->names[len] = '\0';
 	end = ks->names + len;
 	for (p = ks->names; p < end; p = eol + 1) {
@@ -134,7 +135,8 @@ int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
 		if (!eol)
 			eol = end;
 		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
+			/* about 40 bytes a line: one allocation for a whole kallsyms */
+			cap = cap ? cap * 2 : len / 32 + 1024;
 			grown = realloc(tmp, cap * sizeof(*tmp));
 			if (!grown)
 				goto out;
@@ -149,6 +151,18 @@ out:
 	if (ret)
 		rpt_ksyms_release(ks);
 	return ret;
+}
+
+int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
+{
+	/* one spare byte so that the last name can be terminated in place */
+	char *names = malloc(len + 1);
+
+	rpt_ksyms_release(ks);
+	if (!names)
+		return -ENOMEM;
+	memcpy(names, buf, len);
+	return parse_taken(ks, names, len);
 }
 
 /* Read all of @fd into a malloc'ed buffer; /proc files report st_size 0, so grow. */
@@ -204,7 +218,7 @@ int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path)
 	ret = read_all(fd, &buf, &len);
 	close(fd);
 	if (!ret)
-		ret = rpt_ksyms_parse(ks, buf, len);
+		return parse_taken(ks, buf, len); /* read_all leaves a spare byte */
 	free(buf);
 	return ret;
 }

@@ -317,9 +317,97 @@ static int cmp_ssample(const void *a, const void *b)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Samples come in time order (replay's), so ordering by (tid, time) is a stable
+ * partition by tid: count each thread's samples, then place them. O(n) instead of a
+ * sort; the same order glibc's (stable, merging) qsort gives. 0, or -ENOMEM / -EINVAL
+ * (not in time order) for the caller to sort instead.
+ */
+static int partition_by_tid(struct rpt_stacks *st)
+{
+	size_t n = st->nsamples, cap = 64, ntids = 0;
+	uint32_t *keys = NULL, *tids = NULL;
+	size_t *slots = NULL, *start = NULL;
+	struct rpt_ssample *out = NULL;
+	int ret = -ENOMEM;
+
+	for (size_t i = 1; i < n; i++)
+		if (st->samples[i].time < st->samples[i - 1].time)
+			return -EINVAL;
+	while (cap < 2 * n)
+		cap *= 2;
+	if (cap > 2 * 65536)
+		cap = 2 * 65536; /* plenty of threads; a full table falls back to qsort */
+	keys = malloc(cap * sizeof(*keys));
+	slots = calloc(cap, sizeof(*slots)); /* tid index + 1 */
+	tids = malloc(cap / 2 * sizeof(*tids));
+	start = calloc(cap / 2 + 1, sizeof(*start));
+	out = malloc(n * sizeof(*out));
+	if (!keys || !slots || !tids || !start || !out)
+		goto out;
+	/* distinct tids */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t tid = st->samples[i].tid;
+		size_t h = (tid * 2654435761u) & (cap - 1);
+
+		while (slots[h] && keys[h] != tid)
+			h = (h + 1) & (cap - 1);
+		if (!slots[h]) {
+			if (ntids == cap / 2) {
+				ret = -E2BIG;
+				goto out;
+			}
+			keys[h] = tid;
+			slots[h] = 1; /* filled in below, once tids are sorted */
+			tids[ntids++] = tid;
+		}
+	}
+	qsort(tids, ntids, sizeof(*tids), cmp_u32);
+	for (size_t t = 0; t < ntids; t++) {
+		size_t h = (tids[t] * 2654435761u) & (cap - 1);
+
+		while (keys[h] != tids[t])
+			h = (h + 1) & (cap - 1);
+		slots[h] = t + 1;
+	}
+	/* counts, then where each thread's run starts */
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (st->samples[i].tid * 2654435761u) & (cap - 1);
+
+		while (keys[h] != st->samples[i].tid)
+			h = (h + 1) & (cap - 1);
+		start[slots[h]]++;
+	}
+	for (size_t t = 1; t <= ntids; t++)
+		start[t] += start[t - 1];
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (st->samples[i].tid * 2654435761u) & (cap - 1);
+
+		while (keys[h] != st->samples[i].tid)
+			h = (h + 1) & (cap - 1);
+		out[start[slots[h] - 1]++] = st->samples[i];
+	}
+	memcpy(st->samples, out, n * sizeof(*out));
+	ret = 0;
+out:
+	free(keys);
+	free(slots);
+	free(tids);
+	free(start);
+	free(out);
+	return ret;
+}
+
 void rpt_stacks_finish(struct rpt_stacks *st)
 {
-	if (st->nsamples)
+	if (st->nsamples > 1 && partition_by_tid(st))
 		qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
 }
 
