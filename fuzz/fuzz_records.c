@@ -122,8 +122,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ses_decode_task(pa, rec, len, &u.t);
 		ses_decode_lost(pa, rec, len, &u.l);
 		ses_decode_throttle(pa, rec, len, &u.th);
-		if (!ses_decode(pa, rec, len, &d))
+		if (!ses_decode(pa, rec, len, &d)) {
+			ses_decoded_time(&d);
 			round_trip(pa, &d);
+		}
 	}
 	return 0;
 }
