@@ -100,12 +100,23 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct ksym_tmp *tmp, size_t n)
 {
 	size_t i, out = 0;
 
-	/* /proc/kallsyms is in address order already: sort only when it is not */
+	/* /proc/kallsyms is in address order already: then only the few symbols sharing an
+	 * address need ordering (cmp_tmp is a total order: the result is qsort's) */
 	for (i = 1; i < n; i++)
-		if (cmp_tmp(&tmp[i - 1], &tmp[i]) > 0)
+		if (tmp[i].sym.addr < tmp[i - 1].sym.addr)
 			break;
-	if (n && i < n) /* tmp is NULL for an empty list, and qsort wants a pointer */
+	if (n && i < n) { /* tmp is NULL for an empty list, and qsort wants a pointer */
 		qsort(tmp, n, sizeof(*tmp), cmp_tmp);
+	} else {
+		for (i = 1; i < n; i++) {
+			struct ksym_tmp t = tmp[i];
+			size_t j = i;
+
+			for (; j > 0 && cmp_tmp(&tmp[j - 1], &t) > 0; j--)
+				tmp[j] = tmp[j - 1];
+			tmp[j] = t;
+		}
+	}
 	ks->syms = malloc((n ? n : 1) * sizeof(*ks->syms));
 	if (!ks->syms)
 		return -ENOMEM;
