@@ -565,11 +565,9 @@ static void img_sample(struct img *im, const struct perf_event_attr *a, uint64_t
 static struct ses_reader *open_img(struct img *im)
 {
 	struct ses_reader *r;
-	struct ses_record rec;
 
 	assert_int_equal(ses_reader_open_mem(&r, im->b, im->n, NULL, 0), 0);
 	return r;
-	(void)rec;
 }
 
 /* Attrs with different trailers, both with IDENTIFIER: each record read with its own. */
