@@ -50,3 +50,8 @@ $(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_L
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
+# The arbitration of pauses across processes (lib/session/pauses.c), on synthetic calls
+$(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_pause_arbiter
