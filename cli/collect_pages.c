@@ -58,6 +58,8 @@ struct collect_pages {
 	int nworkers;
 	int pending[MAX_PENDING];
 	int npending;
+	int refused[MAX_PENDING]; /* pages of this run of an ABI we do not read */
+	int nrefused;
 };
 
 static const char *const CMD = "collect";
@@ -200,10 +202,20 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* A process that ended without its exit handler (_exit, a crash) leaves its page. */
+static void unlink_if_dead(int pid)
+{
+	char name[64];
+
+	if (kill(pid, 0) && errno == ESRCH) {
+		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+		shm_unlink(name);
+	}
+}
+
 static void finish_worker(struct page_worker *w)
 {
 	uint64_t records, names;
-	char name[64];
 	int pid;
 
 	if (w->started)
@@ -215,11 +227,7 @@ static void finish_worker(struct page_worker *w)
 	ses_tasks_writer_close(w->tasks);
 	pid = smp_page_pid(w->page);
 	smp_page_close(w->page);
-	/* a process that ended without its exit handler (_exit, a crash) leaves its page */
-	if (kill(pid, 0) && errno == ESRCH) {
-		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-		shm_unlink(name);
-	}
+	unlink_if_dead(pid);
 	free(w);
 }
 
@@ -276,10 +284,55 @@ static int adopt(struct collect_pages *c, int pid)
 	return 0;
 }
 
+/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. */
+static void warn_version(int pid)
+{
+	uint32_t v = 0;
+
+	if (smp_page_peek_version(pid, &v))
+		cli_warn(CMD, "pid %d's control page is of an unknown version; its tasks and pauses "
+			      "are not in this session",
+			 pid);
+	else
+		cli_warn(CMD, "pid %d's control page is version %u.%u, this uprof reads %u.x: its "
+			      "tasks and pauses are not in this session (use the uprof its "
+			      "libAMDProfileController comes from)",
+			 pid, UPROF_CTL_MAJOR_OF(v), UPROF_CTL_MINOR_OF(v), UPROF_CTL_MAJOR);
+}
+
+/* Is @pid a process of this run? Attach mode: one we attached to, or a descendant; launch
+ * mode: a descendant of ours (a page we cannot read has no session token to tell). */
+static bool of_this_run(const struct collect_pages *c, int pid)
+{
+	int self = (int)getpid();
+
+	if (c->st->attach)
+		return collect_attach_owns(c->st, pid);
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		pid = smp_proc_ppid(pid);
+		if (pid == self)
+			return true;
+	}
+	return false;
+}
+
+/* Warn once about a page we cannot read, and remember it: nobody else will remove it
+ * when its process ends without its exit handler. */
+static void refused(struct collect_pages *c, int pid)
+{
+	if (!of_this_run(c, pid))
+		return;
+	warn_version(pid);
+	if (c->nrefused < MAX_PENDING)
+		c->refused[c->nrefused++] = pid;
+}
+
 static void try_pid(struct collect_pages *c, int pid)
 {
 	int ret = adopt(c, pid);
 
+	if (ret == -EPROTONOSUPPORT)
+		refused(c, pid);
 	if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
 		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
 			      "and pauses are not in this session",
@@ -383,6 +436,8 @@ void collect_pages_poll(struct collect_state *st)
 	for (int i = 0; i < c->npending; i++) {
 		int ret = adopt(c, c->pending[i]);
 
+		if (ret == -EPROTONOSUPPORT)
+			refused(c, c->pending[i]);
 		if (ret != -EAGAIN)
 			c->pending[i] = 0;
 	}
@@ -439,6 +494,8 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < c->nworkers; i++)
 		finish_worker(c->workers[i]);
+	for (int i = 0; i < c->nrefused; i++)
+		unlink_if_dead(c->refused[i]);
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
 	write_pauses(c, end_mono);

@@ -60,3 +60,8 @@ $(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(SESSI
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_semantics
+# The control page ABI's versions (older/newer minor, other major) on synthetic pages
+$(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
+UNIT_TESTS += $(BUILD)/tests/test_ctlpage
