@@ -461,22 +461,25 @@ void collect_pages_poll(struct collect_state *st)
 static void write_pauses(struct collect_pages *c, int64_t end_mono)
 {
 	struct collect_state *st = c->st;
+	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
 	struct ses_pause_clamps clamps;
 	struct ses_pause *v;
 	size_t n;
 	int ret;
 
+	if (end_mono <= 0) /* the run stopped before it could say when it ended */
+		end_mono = now;
 	ret = ses_pauses_arbitrate(c->events, c->nevents, st->start_paused,
-				   st->info.start_mono_ns, end_mono, &v, &n, &clamps);
+				   st->info.start_mono_ns, end_mono, now, &v, &n, &clamps);
 	if (ret) {
 		cli_warn(CMD, "cannot work out the paused intervals: %s", strerror(-ret));
 		return;
 	}
-	/* calls during --start-delay are early by design; a stamp after the end is not */
-	if (clamps.after_end)
-		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped after the end of the "
-			      "session; counted as made at its end",
-			 clamps.after_end, clamps.after_end == 1 ? " was" : "s were");
+	/* early calls (--start-delay) and late ones (attached processes go on) are normal */
+	if (clamps.future)
+		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped later than now; counted as "
+			      "made at the end of the session",
+			 clamps.future, clamps.future == 1 ? " was" : "s were");
 	st->info.pause_total_ns = ses_pauses_total(v, n);
 	ret = ses_pauses_write(st->session_dir, v, n);
 	if (ret)

@@ -236,8 +236,11 @@ out:
 	return ret;
 }
 
-static int64_t clamp(int64_t t, int64_t start, int64_t end, struct ses_pause_clamps *c)
+static int64_t clamp(int64_t t, int64_t start, int64_t end, int64_t now,
+		     struct ses_pause_clamps *c)
 {
+	if (t > now)
+		c->future++;
 	if (t < start) {
 		c->before_start++;
 		return start;
@@ -250,10 +253,10 @@ static int64_t clamp(int64_t t, int64_t start, int64_t end, struct ses_pause_cla
 }
 
 int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
-			 int64_t start, int64_t end, struct ses_pause **out, size_t *nout,
-			 struct ses_pause_clamps *clamps)
+			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
+			 size_t *nout, struct ses_pause_clamps *clamps)
 {
-	struct ses_pause_clamps none = { 0, 0 };
+	struct ses_pause_clamps none = { 0, 0, 0 };
 	struct ses_pause *v;
 	bool paused = start_paused;
 	size_t k = 0, kept = 0;
@@ -265,6 +268,8 @@ int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paus
 	memset(clamps, 0, sizeof(*clamps));
 	if (end < start)
 		end = start;
+	if (now < end)
+		now = end;
 	v = calloc(n + 1, sizeof(*v));
 	if (!v || sort_calls(calls, n)) {
 		free(v);
@@ -276,7 +281,7 @@ int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paus
 	 * decide the state the session starts in */
 	for (size_t i = 0; i < n; i++) {
 		const struct ses_pause_call *c = &calls[i];
-		int64_t t = clamp(c->time, start, end, clamps);
+		int64_t t = clamp(c->time, start, end, now, clamps);
 
 		if (c->paused && !paused) {
 			v[k] = (struct ses_pause){ c->pid, t, end, "" };

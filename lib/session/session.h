@@ -357,9 +357,11 @@ struct ses_pause_state {
 bool ses_pause_state_feed(struct ses_pause_state *s, const struct ses_pause_call *c);
 
 /* Calls stamped outside [start, end], clamped to it: calls made during --start-delay are
- * early by design; a later one is a stamp the target made up (or a clock gone wrong). */
+ * early by design, and an attached process goes on calling after the end; a call stamped
+ * after the moment the calls were collected is one the target made up (or a clock gone
+ * wrong): @future counts those (they are in @after_end too). */
 struct ses_pause_clamps {
-	uint64_t before_start, after_end;
+	uint64_t before_start, after_end, future;
 };
 
 /*
@@ -368,13 +370,14 @@ struct ses_pause_clamps {
  * start-paused); a pause while running opens an interval named by its pid and how, a
  * resume while paused closes it, repeated calls change nothing (a resume without a pause
  * is ignored). An interval still open is closed at @end. Intervals are clipped to
- * [@start, @end]; those left with no time after @start are dropped. Returns 0 with a
- * malloc'ed array (*@out, *@nout; free() it), or -ENOMEM; @clamps (may be NULL) counts
- * the calls stamped outside [@start, @end].
+ * [@start, @end]; those left with no time inside are dropped. @now is when the calls
+ * were collected (no call can be later). Returns 0 with a malloc'ed array (*@out, *@nout;
+ * free() it), or -ENOMEM; @clamps (may be NULL) counts the calls stamped outside
+ * [@start, @end] and after @now.
  */
 int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
-			 int64_t start, int64_t end, struct ses_pause **out, size_t *nout,
-			 struct ses_pause_clamps *clamps);
+			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
+			 size_t *nout, struct ses_pause_clamps *clamps);
 /* "start-paused", "api", "api-strict" or "itt" (pauses.csv's how); "api" when unknown. */
 const char *ses_pause_how_name(uint16_t how);
 /* The sum of the intervals' lengths, ns. */

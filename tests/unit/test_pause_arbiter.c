@@ -27,13 +27,16 @@ struct got {
 	struct ses_pause_clamps c;
 };
 
+/* Calls collected at 2000 ns: anything stamped later is made up. */
+#define NOW 2000
+
 static struct got arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
 			    int64_t start, int64_t end)
 {
 	struct got g;
 
-	assert_int_equal(ses_pauses_arbitrate(calls, n, start_paused, start, end, &g.v, &g.n,
-					      &g.c),
+	assert_int_equal(ses_pauses_arbitrate(calls, n, start_paused, start, end, NOW, &g.v,
+					      &g.n, &g.c),
 			 0);
 	return g;
 }
@@ -138,7 +141,8 @@ static void order_of_stamps(void **state)
 }
 
 /* Stamps before the start (--start-delay) count from the start; an interval over by then
- * is dropped. Stamps after the end are clamped to it. Both are counted. */
+ * is dropped. Stamps after the end are clamped to it. Both are counted, and those later
+ * than when the calls were collected (NOW) on their own. */
 static void stamps_outside_the_session(void **state)
 {
 	struct ses_pause_call c[] = { P(50, 100), R(80, 100), P(90, 100), R(150, 100),
@@ -155,6 +159,7 @@ static void stamps_outside_the_session(void **state)
 	interval_is(&g, 1, 100, 900, 1000, "api");
 	assert_int_equal(g.c.before_start, 3);
 	assert_int_equal(g.c.after_end, 1);
+	assert_int_equal(g.c.future, 1); /* 5000 */
 	assert_int_equal(ses_pauses_total(g.v, g.n), 150);
 	/* still paused at the end: closed there */
 	assert_int_equal(o.n, 1);
@@ -162,6 +167,7 @@ static void stamps_outside_the_session(void **state)
 	/* a pause that begins after the end paused nothing of the session */
 	assert_int_equal(late.n, 0);
 	assert_int_equal(late.c.after_end, 2);
+	assert_int_equal(late.c.future, 1); /* 3000; 2000 is NOW itself */
 	free(g.v);
 	free(o.v);
 	free(late.v);
