@@ -65,3 +65,8 @@ $(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
 UNIT_TESTS += $(BUILD)/tests/test_ctlpage
+# lib/session's tasks files and pauses.csv: round trips, 0.1.0's files, cuts and corruption
+$(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_tasks

@@ -13,7 +13,11 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/taskmatch.h"
 
@@ -432,6 +436,116 @@ static void file_codes_fixed(void **state)
 	assert_int_equal(SES_TASK_GAP, 0x8000);
 }
 
+/* ---- the 0.1.0 session (tests/fixtures/release-0.1.0): tests/targets/tasks.c's known
+ * answers, through the matcher, from the files as 0.1.0 wrote them ---- */
+
+#define FIXTURE "tests/fixtures/release-0.1.0/session"
+
+static void *slurp(const char *path, size_t *len)
+{
+	struct stat sb;
+	void *b;
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	b = malloc(sb.st_size + 1);
+	assert_non_null(b);
+	assert_int_equal(read(fd, b, sb.st_size), sb.st_size);
+	close(fd);
+	*len = (size_t)sb.st_size;
+	return b;
+}
+
+struct pool {
+	const struct ses_tasks *t;
+	const char *v[64];
+	size_t n;
+};
+
+static const void *resolve_file(void *arg, uint32_t id, enum rpt_tk_role role)
+{
+	struct pool *p = arg;
+	const char *s = ses_tasks_string(p->t, id);
+
+	(void)role;
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i], s))
+			return p->v[i];
+	assert_true(p->n < 64);
+	return p->v[p->n++] = s;
+}
+
+static size_t count_of(const struct rpt_tk_result *m, const char *name, uint64_t *elapsed)
+{
+	size_t n = 0;
+
+	*elapsed = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			n++, *elapsed += m->v[i].end - m->v[i].begin;
+	return n;
+}
+
+static void release_0_1_0(void **state)
+{
+	static const struct {
+		const char *pid, *name;
+		size_t count;
+	} want[] = {
+		{ "13686", "Twice", 2 },    { "13686", "Outer", 1 },	 { "13686", "Inner", 1 },
+		{ "13686", "Over1", 1 },    { "13686", "Over2", 1 },	 { "13686", "Sleep", 1 },
+		{ "13686", "Threaded", 2 }, { "13686", "Ev", 1 },	 { "13686", "Unended", 1 },
+		{ "13686", "Spanning", 0 }, { "13686", "PausedEnd", 0 }, { "13686", "Never", 0 },
+		{ "13745", "Child", 1 },    { "13745", "Threaded", 1 },
+	};
+	struct ses_pause *p;
+	struct rpt_span spans[8];
+	size_t len, n;
+	char *csv = slurp(FIXTURE "/pauses.csv", &len), err[128];
+
+	(void)state;
+	assert_int_equal(ses_pauses_parse(csv, len, &p, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++)
+		spans[i] = (struct rpt_span){ p[i].paused_at, p[i].resumed_at };
+	n = rpt_spans_merge(spans, n);
+	for (int f = 0; f < 2; f++) {
+		const char *pid = f ? "13745" : "13686";
+		char path[128];
+		struct ses_tasks t;
+		struct pool pool = { &t, { 0 }, 0 };
+		struct rpt_tk_names names = { resolve_file, &pool, NULL };
+		struct rpt_tk_result m;
+		void *b;
+		uint64_t elapsed;
+
+		snprintf(path, sizeof(path), FIXTURE "/instrument/%s.tasks", pid);
+		b = slurp(path, &len);
+		assert_int_equal(ses_tasks_parse(b, len, &t, err, sizeof(err)), 0);
+		assert_int_equal(rpt_tk_match(t.records, t.nrecords, spans, n, &names, &m), 0);
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+			if (!strcmp(want[i].pid, pid) &&
+			    count_of(&m, want[i].name, &elapsed) != want[i].count)
+				fail_msg("%s/%s: %zu, not %zu", pid, want[i].name,
+					 count_of(&m, want[i].name, &elapsed), want[i].count);
+		if (!f) {
+			assert_int_equal(count_of(&m, "Unended", &elapsed), 1);
+			assert_int_equal(elapsed, 0);
+			/* an end without a begin and an event end without a start */
+			assert_int_equal(m.counts.unbegun, 2);
+			assert_int_equal(m.counts.spanned + m.counts.paused, 2);
+		}
+		rpt_tk_result_release(&m);
+		ses_tasks_release(&t);
+		free(b);
+	}
+	free(p);
+	free(csv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +567,7 @@ int main(void)
 		cmocka_unit_test(tally_count_elapsed_cpu),
 		cmocka_unit_test(spans_merge_and_bounds),
 		cmocka_unit_test(file_codes_fixed),
+		cmocka_unit_test(release_0_1_0),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
