@@ -10,11 +10,16 @@
  * pause/resume records to the kernel events (the latest call by time stamp wins, across
  * all processes of the run), acknowledges strict callers, and drains task records and
  * new strings into instrument/<pid>.tasks. Pause intervals go to pauses.csv at the end.
+ * The rules (which call wins, how calls become intervals) are lib/session's
+ * ses_pause_state_feed() and ses_pauses_arbitrate(); this file only feeds them. It is
+ * also where the control page's codes become the session files' own (session.h), so the
+ * ABI can be renumbered without changing what sessions on disk mean.
  */
 #include "cli/collect.h"
 #include "instrument/ctlpage.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,13 +36,6 @@
 #define MAX_PENDING 64
 #define WAIT_MS 10
 
-struct pause_event {
-	int64_t time;
-	int pid;
-	bool paused;
-	uint16_t how;
-};
-
 struct page_worker {
 	pthread_t thread;
 	bool started;
@@ -50,26 +48,27 @@ struct collect_pages {
 	struct collect_state *st;
 	int inotify_fd;
 	int stop; /* atomic */
-	pthread_mutex_t lock; /* pause events and the kernel's on/off state */
-	struct pause_event *events;
+	pthread_mutex_t lock; /* pause calls and the kernel's on/off state */
+	struct ses_pause_call *events;
 	size_t nevents, capevents;
-	int64_t last_toggle;
-	bool program_paused; /* the newest pause/resume call of the programs */
+	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
 	bool held;	     /* --start-delay: uprof itself holds sampling off until it ends */
 	bool kernel_paused;  /* the sampling events are off (either of the two) */
 	struct page_worker *workers[MAX_PAGES];
 	int nworkers;
 	int pending[MAX_PENDING];
 	int npending;
+	int refused[MAX_PENDING]; /* pages of this run of an ABI we do not read */
+	int nrefused;
 };
 
 static const char *const CMD = "collect";
 
-static void add_event(struct collect_pages *c, const struct pause_event *ev)
+static void add_event(struct collect_pages *c, const struct ses_pause_call *ev)
 {
 	if (c->nevents == c->capevents) {
 		size_t cap = c->capevents ? c->capevents * 2 : 64;
-		struct pause_event *g = realloc(c->events, cap * sizeof(*g));
+		struct ses_pause_call *g = realloc(c->events, cap * sizeof(*g));
 
 		if (!g)
 			return; /* out of memory: the interval is lost, sampling still follows */
@@ -82,7 +81,7 @@ static void add_event(struct collect_pages *c, const struct pause_event *ev)
 /* The kernel events follow the programs' state unless uprof holds them off. Locked. */
 static void set_kernel(struct collect_pages *c)
 {
-	bool paused = c->program_paused || c->held;
+	bool paused = c->programs.paused || c->held;
 
 	if (paused != c->kernel_paused) {
 		collect_events_enable(c->st, !paused);
@@ -91,15 +90,12 @@ static void set_kernel(struct collect_pages *c)
 }
 
 /* A pause or resume from any process: the newest call decides the programs' state. */
-static void apply(struct collect_pages *c, struct page_worker *w, const struct pause_event *ev)
+static void apply(struct collect_pages *c, struct page_worker *w, const struct ses_pause_call *ev)
 {
 	pthread_mutex_lock(&c->lock);
 	add_event(c, ev);
-	if (ev->time >= c->last_toggle) {
-		c->last_toggle = ev->time;
-		c->program_paused = ev->paused;
+	if (ses_pause_state_feed(&c->programs, ev))
 		set_kernel(c);
-	}
 	smp_page_set_active(w->page, !c->kernel_paused);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -118,11 +114,43 @@ void collect_pages_release_hold(struct collect_state *st)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The control page's how (enum uprof_ctl_how) as the session's (enum ses_pause_how). */
+static uint16_t session_how(uint16_t how)
+{
+	switch (how) {
+	case UPROF_HOW_API_STRICT:
+		return SES_PAUSE_API_STRICT;
+	case UPROF_HOW_ITT:
+		return SES_PAUSE_ITT;
+	default:
+		return SES_PAUSE_API;
+	}
+}
+
+/* The control page's task record kind as the .tasks file's; 0 for one it has no code for. */
+static uint16_t session_kind(uint16_t kind)
+{
+	switch (kind) {
+	case UPROF_REC_TASK_BEGIN:
+		return SES_TASK_BEGIN;
+	case UPROF_REC_TASK_END:
+		return SES_TASK_END;
+	case UPROF_REC_EVENT_START:
+		return SES_EVENT_START;
+	case UPROF_REC_EVENT_END:
+		return SES_EVENT_END;
+	case UPROF_REC_THREAD_NAME:
+		return SES_THREAD_NAME;
+	default:
+		return 0;
+	}
+}
+
 static void on_pause_record(void *arg, const struct uprof_ctl_record *r)
 {
 	struct page_worker *w = arg;
-	struct pause_event ev = { (int64_t)r->time_ns, smp_page_pid(w->page),
-				  r->kind == UPROF_REC_PAUSE, r->how };
+	struct ses_pause_call ev = { (int64_t)r->time_ns, smp_page_pid(w->page),
+				     r->kind == UPROF_REC_PAUSE, session_how(r->how) };
 
 	apply(w->ctx, w, &ev);
 }
@@ -130,9 +158,12 @@ static void on_pause_record(void *arg, const struct uprof_ctl_record *r)
 static void on_task_record(void *arg, const struct uprof_ctl_record *r)
 {
 	struct page_worker *w = arg;
-	struct ses_task_record out = { r->time_ns, r->tid, r->kind, r->how, r->domain, r->name };
+	struct ses_task_record out = { r->time_ns, r->tid, session_kind(r->kind),
+				       r->how & UPROF_FLAG_GAP ? SES_TASK_GAP : 0, r->domain,
+				       r->name };
 
-	ses_tasks_write_record(w->tasks, &out);
+	if (out.kind)
+		ses_tasks_write_record(w->tasks, &out);
 }
 
 static int on_string(void *arg, uint32_t id, const char *s, size_t len)
@@ -171,10 +202,20 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* A process that ended without its exit handler (_exit, a crash) leaves its page. */
+static void unlink_if_dead(int pid)
+{
+	char name[64];
+
+	if (kill(pid, 0) && errno == ESRCH) {
+		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+		shm_unlink(name);
+	}
+}
+
 static void finish_worker(struct page_worker *w)
 {
 	uint64_t records, names;
-	char name[64];
 	int pid;
 
 	if (w->started)
@@ -186,11 +227,7 @@ static void finish_worker(struct page_worker *w)
 	ses_tasks_writer_close(w->tasks);
 	pid = smp_page_pid(w->page);
 	smp_page_close(w->page);
-	/* a process that ended without its exit handler (_exit, a crash) leaves its page */
-	if (kill(pid, 0) && errno == ESRCH) {
-		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-		shm_unlink(name);
-	}
+	unlink_if_dead(pid);
 	free(w);
 }
 
@@ -247,10 +284,55 @@ static int adopt(struct collect_pages *c, int pid)
 	return 0;
 }
 
+/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. */
+static void warn_version(int pid)
+{
+	uint32_t v = 0;
+
+	if (smp_page_peek_version(pid, &v))
+		cli_warn(CMD, "pid %d's control page is of an unknown version; its tasks and pauses "
+			      "are not in this session",
+			 pid);
+	else
+		cli_warn(CMD, "pid %d's control page is version %u.%u, this uprof reads %u.x: its "
+			      "tasks and pauses are not in this session (use the uprof its "
+			      "libAMDProfileController comes from)",
+			 pid, UPROF_CTL_MAJOR_OF(v), UPROF_CTL_MINOR_OF(v), UPROF_CTL_MAJOR);
+}
+
+/* Is @pid a process of this run? Attach mode: one we attached to, or a descendant; launch
+ * mode: a descendant of ours (a page we cannot read has no session token to tell). */
+static bool of_this_run(const struct collect_pages *c, int pid)
+{
+	int self = (int)getpid();
+
+	if (c->st->attach)
+		return collect_attach_owns(c->st, pid);
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		pid = smp_proc_ppid(pid);
+		if (pid == self)
+			return true;
+	}
+	return false;
+}
+
+/* Warn once about a page we cannot read, and remember it: nobody else will remove it
+ * when its process ends without its exit handler. */
+static void refused(struct collect_pages *c, int pid)
+{
+	if (!of_this_run(c, pid))
+		return;
+	warn_version(pid);
+	if (c->nrefused < MAX_PENDING)
+		c->refused[c->nrefused++] = pid;
+}
+
 static void try_pid(struct collect_pages *c, int pid)
 {
 	int ret = adopt(c, pid);
 
+	if (ret == -EPROTONOSUPPORT)
+		refused(c, pid);
 	if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
 		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
 			      "and pauses are not in this session",
@@ -296,9 +378,9 @@ int collect_pages_start(struct collect_state *st)
 	set_itt_collector();
 	c->st = st;
 	pthread_mutex_init(&c->lock, NULL);
-	c->program_paused = st->start_paused;
+	c->programs = (struct ses_pause_state){ INT64_MIN, st->start_paused };
 	c->held = st->start_delay_s > 0;
-	c->kernel_paused = c->program_paused || c->held;
+	c->kernel_paused = c->programs.paused || c->held;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 && inotify_add_watch(c->inotify_fd, SHM_DIR, IN_CREATE) < 0) {
 		close(c->inotify_fd);
@@ -354,6 +436,8 @@ void collect_pages_poll(struct collect_state *st)
 	for (int i = 0; i < c->npending; i++) {
 		int ret = adopt(c, c->pending[i]);
 
+		if (ret == -EPROTONOSUPPORT)
+			refused(c, c->pending[i]);
 		if (ret != -EAGAIN)
 			c->pending[i] = 0;
 	}
@@ -373,70 +457,30 @@ void collect_pages_poll(struct collect_state *st)
 	}
 }
 
-static int cmp_events(const void *a, const void *b)
-{
-	const struct pause_event *x = a, *y = b;
-
-	return x->time < y->time ? -1 : x->time > y->time;
-}
-
-static const char *how_name(uint16_t how)
-{
-	return how == UPROF_HOW_API_STRICT ? "api-strict" : how == UPROF_HOW_ITT ? "itt" : "api";
-}
-
-/* Intervals of calls made before the profile started (during --start-delay) count only
- * from the start on; those over by then are dropped. */
-static size_t clip_to_start(struct ses_pause *v, size_t n, int64_t start)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].resumed_at <= start)
-			continue;
-		v[k] = v[i];
-		if (v[k].paused_at < start)
-			v[k].paused_at = start;
-		k++;
-	}
-	return k;
-}
-
-/* Pause events, in time order, to intervals: a pause while running opens one, a resume
- * while paused closes it; repeated calls change nothing. */
+/* The calls of every process, arbitrated into the session's intervals (pauses.csv). */
 static void write_pauses(struct collect_pages *c, int64_t end_mono)
 {
 	struct collect_state *st = c->st;
-	struct ses_pause *v = calloc(c->nevents + 1, sizeof(*v));
-	bool paused = st->start_paused;
-	size_t n = 0;
+	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+	struct ses_pause_clamps clamps;
+	struct ses_pause *v;
+	size_t n;
 	int ret;
 
-	if (!v)
+	if (end_mono <= 0) /* the run stopped before it could say when it ended */
+		end_mono = now;
+	ret = ses_pauses_arbitrate(c->events, c->nevents, st->start_paused,
+				   st->info.start_mono_ns, end_mono, now, &v, &n, &clamps);
+	if (ret) {
+		cli_warn(CMD, "cannot work out the paused intervals: %s", strerror(-ret));
 		return;
-	if (c->nevents)
-		qsort(c->events, c->nevents, sizeof(*c->events), cmp_events);
-	if (paused)
-		v[n++] = (struct ses_pause){ -1, st->info.start_mono_ns, 0, "start-paused" };
-	for (size_t i = 0; i < c->nevents; i++) {
-		const struct pause_event *ev = &c->events[i];
-
-		if (ev->paused && !paused) {
-			v[n] = (struct ses_pause){ ev->pid, ev->time, 0, "" };
-			snprintf(v[n].how, sizeof(v[n].how), "%s", how_name(ev->how));
-			n++;
-		} else if (!ev->paused && paused) {
-			v[n - 1].resumed_at = ev->time < v[n - 1].paused_at ? v[n - 1].paused_at
-									    : ev->time;
-		}
-		paused = ev->paused;
 	}
-	if (paused)
-		v[n - 1].resumed_at = end_mono > v[n - 1].paused_at ? end_mono : v[n - 1].paused_at;
-	n = clip_to_start(v, n, st->info.start_mono_ns);
-	st->info.pause_total_ns = 0;
-	for (size_t i = 0; i < n; i++)
-		st->info.pause_total_ns += v[i].resumed_at - v[i].paused_at;
+	/* early calls (--start-delay) and late ones (attached processes go on) are normal */
+	if (clamps.future)
+		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped later than now; counted as "
+			      "made at the end of the session",
+			 clamps.future, clamps.future == 1 ? " was" : "s were");
+	st->info.pause_total_ns = ses_pauses_total(v, n);
 	ret = ses_pauses_write(st->session_dir, v, n);
 	if (ret)
 		cli_error(1, CMD, "cannot write pauses.csv: %s", strerror(-ret));
@@ -453,6 +497,8 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < c->nworkers; i++)
 		finish_worker(c->workers[i]);
+	for (int i = 0; i < c->nrefused; i++)
+		unlink_if_dead(c->refused[i]);
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
 	write_pauses(c, end_mono);

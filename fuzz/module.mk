@@ -68,3 +68,11 @@ $(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/repo
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
 fuzz: $(FUZZ_BINS)
+
+# report's matching of a tasks file's records (DESIGN §6) and the pause arbitration
+FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch
+$(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_TASKMATCH_SRCS) lib/report/taskmatch.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_TASKMATCH_SRCS)
+fuzz: $(FUZZ_BINS)

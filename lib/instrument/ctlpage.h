@@ -24,14 +24,48 @@
  *
  * The profiler treats every field as hostile: offsets, counts, ids and lengths are
  * checked before use, and a page that fails is ignored.
+ *
+ * Versions (libpfm4's rule for a struct that grows; DESIGN.md §5). An application linked
+ * statically against an older libAMDProfileController.a keeps the page of its day, so:
+ *  - version = major | minor << 16. A page from before minors existed says plain 2: 2.0.
+ *  - The first 24 bytes (magic, version, size, header_size, pid) never move in any
+ *    version: every profiler can tell what a page is, and name its process.
+ *  - A minor version only appends: fields at the end of the header (which stays within
+ *    header_size), record kinds (an older profiler drops kinds it does not know), never a
+ *    new meaning or offset for what exists. The profiler takes a page of any minor of its
+ *    major: of an older minor it reads only the fields that minor has (the list below);
+ *    a newer minor's fields and bytes it does not know are ignored.
+ *  - A major version may change anything past the first 24 bytes. The profiler refuses a
+ *    page of another major, older or newer, without touching it, and says so naming the
+ *    pid (lib/sampler returns -EPROTONOSUPPORT, collect prints one warning on stderr);
+ *    the target just runs unprofiled.
+ *  - size is the whole object: the profiler maps that much (at most UPROF_CTL_MAX_SIZE)
+ *    and checks the string table and the rings, wherever the header puts them, lie
+ *    inside it; header_size is UPROF_CTL_HEADER_BYTES in major 2.
+ * History: 1 (unreleased): no clock fields. 2.0: clock_kind, tsc0, mono0 (TSC stamps).
+ * 2.1: lib_version. Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define UPROF_CTL_MAGIC 0x3147504c54435055ULL /* "UPCTLPG1" little-endian */
-#define UPROF_CTL_VERSION 2 /* 2: task records may carry TSC time stamps */
+#define UPROF_CTL_MAJOR 2
+/* The minor this library writes. Overridable only so that tests can build the library of
+ * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
+#ifndef UPROF_CTL_MINOR
+#define UPROF_CTL_MINOR 1
+#endif
+#ifndef UPROF_CTL_WRITE_MAJOR
+#define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
+#endif
+#define UPROF_CTL_VERSION_OF(major, minor) ((uint32_t)(major) | (uint32_t)(minor) << 16)
+#define UPROF_CTL_VERSION UPROF_CTL_VERSION_OF(UPROF_CTL_WRITE_MAJOR, UPROF_CTL_MINOR)
+#define UPROF_CTL_MAJOR_OF(version) ((uint32_t)(version) & 0xffff)
+#define UPROF_CTL_MINOR_OF(version) ((uint32_t)(version) >> 16)
+#define UPROF_CTL_MAX_SIZE (64u << 20) /* largest page a profiler maps */
 #define UPROF_CTL_HEADER_BYTES 4096
 #define UPROF_CTL_STR_BYTES (64 * 1024)
 #define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
@@ -81,8 +115,9 @@ struct uprof_ctl_ring {
 _Static_assert(sizeof(struct uprof_ctl_ring) == 32, "ring ABI");
 
 struct uprof_ctl_header {
+	/* fixed in every version: */
 	uint64_t magic;
-	uint32_t version;
+	uint32_t version;	/* major | minor << 16 */
 	uint32_t size;		/* whole object, bytes */
 	uint32_t header_size;	/* UPROF_CTL_HEADER_BYTES */
 	int32_t pid;		/* owner */
@@ -108,8 +143,21 @@ struct uprof_ctl_header {
 	uint32_t clock_kind;	/* UPROF_CLOCK_MONO or UPROF_CLOCK_TSC */
 	uint32_t reserved;
 	uint64_t tsc0, mono0;	/* one (TSC, CLOCK_MONOTONIC ns) pair taken at creation */
+	/* 2.1: the uprof version the library was built from, NUL-terminated (for messages) */
+	char lib_version[16];
+	/* a new minor appends here */
 };
+/* The header as each minor of major 2 knows it: a profiler reads only what is below the
+ * end of the page's minor. */
+#define UPROF_CTL_HEADER_2_0 offsetof(struct uprof_ctl_header, lib_version)
+#define UPROF_CTL_HEADER_2_1 sizeof(struct uprof_ctl_header)
 _Static_assert(sizeof(struct uprof_ctl_header) <= UPROF_CTL_HEADER_BYTES, "header fits");
+_Static_assert(offsetof(struct uprof_ctl_header, version) == 8 &&
+		       offsetof(struct uprof_ctl_header, size) == 12 &&
+		       offsetof(struct uprof_ctl_header, header_size) == 16 &&
+		       offsetof(struct uprof_ctl_header, pid) == 20,
+	       "the first 24 bytes never move");
+_Static_assert(UPROF_CTL_HEADER_2_0 == 232, "2.0's fields are where 2.0 put them");
 
 /*
  * Task records are stamped with the TSC where the kernel itself keeps CLOCK_MONOTONIC on

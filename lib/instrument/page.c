@@ -34,6 +34,12 @@ static char page_name[64];
 #define DRAIN_WAIT_MS 1000  /* wait at exit for an attached profiler to drain */
 #define STRICT_WAIT_MS 200  /* longest a strict pause/resume waits for the profiler */
 
+#ifdef UPROF_VERSION
+#define LIB_VERSION UPROF_VERSION
+#else
+#define LIB_VERSION ""
+#endif
+
 uint64_t ins_now_ns(void)
 {
 	struct timespec ts;
@@ -100,6 +106,8 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	use_tsc = h->clock_kind == UPROF_CLOCK_TSC;
 	if (session)
 		snprintf(h->session, sizeof(h->session), "%s", session);
+	if (UPROF_CTL_MINOR >= 1) /* a library built as 2.0 (tests) leaves 2.1's fields out */
+		snprintf(h->lib_version, sizeof(h->lib_version), "%s", LIB_VERSION);
 	for (uint32_t r = 0; r < 2; r++) {
 		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
 		struct uprof_ctl_record *slots =

@@ -5,7 +5,7 @@
  * union and a sample is dropped when its time falls inside it. This is what makes the
  * cut exact to the call for both API groups, whatever the kernel did meanwhile.
  */
-#include "report/internal.h"
+#include "report/taskmatch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,24 +25,30 @@ static int cmp_span(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
-static void merge(struct rpt *r, const struct ses_pause *p, size_t n)
+size_t rpt_spans_merge(struct rpt_span *v, size_t n)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		r->pauses[i] = (struct rpt_span){ p[i].paused_at, p[i].resumed_at };
-	qsort(r->pauses, n, sizeof(*r->pauses), cmp_span);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_span);
 	for (size_t i = 0; i < n; i++) {
-		if (k && r->pauses[i].from <= r->pauses[k - 1].to) {
-			if (r->pauses[i].to > r->pauses[k - 1].to)
-				r->pauses[k - 1].to = r->pauses[i].to;
+		if (k && v[i].from <= v[k - 1].to) {
+			if (v[i].to > v[k - 1].to)
+				v[k - 1].to = v[i].to;
 		} else {
-			r->pauses[k++] = r->pauses[i];
+			v[k++] = v[i];
 		}
 	}
-	r->npauses = k;
+	return k;
+}
+
+static void merge(struct rpt *r, const struct ses_pause *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		r->pauses[i] = (struct rpt_span){ p[i].paused_at, p[i].resumed_at };
+	r->npauses = rpt_spans_merge(r->pauses, n);
 	r->pause_total_ns = 0;
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < r->npauses; i++)
 		r->pause_total_ns += r->pauses[i].to - r->pauses[i].from;
 }
 
@@ -111,16 +117,20 @@ bool rpt_paused_at(const struct rpt *r, uint64_t t)
 
 bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to)
 {
-	size_t lo = 0, hi = r->npauses;
-	uint64_t t = from;
+	return rpt_spans_meet(r->pauses, r->npauses, from, to);
+}
 
-	while (lo < hi) { /* first span that ends after t */
+bool rpt_spans_meet(const struct rpt_span *v, size_t n, uint64_t from, uint64_t to)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* first span that ends after from: [a, b) holds from if a <= from */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((uint64_t)r->pauses[mid].to <= t)
+		if ((uint64_t)v[mid].to <= from)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < r->npauses && (uint64_t)r->pauses[lo].from <= to;
+	return lo < n && (uint64_t)v[lo].from <= to;
 }

@@ -4,7 +4,10 @@
  * time, so: the layout is validated once at open and our own copy of the offsets is used
  * from then on; string bytes are copied into private memory before anything reads them;
  * a record is copied out of its slot and checked before use; every loop is bounded by a
- * ring's capacity; nothing here waits for the target.
+ * ring's capacity; nothing here waits for the target. Versions follow ctlpage.h's
+ * rules: any minor of our major is read, each field only where the page's minor has it;
+ * another major is refused before anything of the page past its first 24 bytes is read or
+ * written.
  */
 #include "sampler/internal.h"
 #include "instrument/ctlpage.h"
@@ -31,6 +34,10 @@ struct page_ring {
 
 struct smp_page {
 	struct uprof_ctl_header *h;
+	size_t map_len; /* bytes mapped (owned pages) */
+	uint32_t size;	/* the page's size, checked against what is mapped */
+	uint32_t version;
+	char lib_version[sizeof(((struct uprof_ctl_header *)0)->lib_version)];
 	int pid;
 	struct page_ring ring, pauses;
 	const char *strtab;	/* in the page */
@@ -61,12 +68,12 @@ static bool inside(uint64_t off, uint64_t len, uint64_t size)
 }
 
 static int take_ring(struct page_ring *r, struct uprof_ctl_header *h, struct uprof_ctl_ring *src,
-		     uint32_t max_records)
+		     uint32_t max_records, uint32_t size)
 {
 	uint32_t off = src->offset, n = src->records;
 
 	if (!pow2(n) || n > max_records || off % 8 ||
-	    !inside(off, (uint64_t)n * sizeof(struct uprof_ctl_record), UPROF_CTL_SIZE))
+	    !inside(off, (uint64_t)n * sizeof(struct uprof_ctl_record), size))
 		return -EINVAL;
 	r->slots = (struct uprof_ctl_record *)((char *)h + off);
 	r->records = n;
@@ -77,25 +84,39 @@ static int take_ring(struct page_ring *r, struct uprof_ctl_header *h, struct upr
 	return 0;
 }
 
-static int validate(struct smp_page *p, const char *session)
+/* The fields of 2.1 and later minors, where the page's minor has them. */
+static void take_minor_fields(struct smp_page *p, uint32_t minor)
+{
+	if (minor >= 1) {
+		memcpy(p->lib_version, p->h->lib_version, sizeof(p->lib_version));
+		p->lib_version[sizeof(p->lib_version) - 1] = 0;
+	}
+}
+
+/* @len: bytes of the page we can read. */
+static int validate(struct smp_page *p, size_t len, const char *session)
 {
 	struct uprof_ctl_header *h = p->h;
 
 	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UPROF_CTL_MAGIC)
 		return -EAGAIN;
-	if (h->version != UPROF_CTL_VERSION || h->size != UPROF_CTL_SIZE ||
+	p->version = h->version;
+	if (UPROF_CTL_MAJOR_OF(p->version) != UPROF_CTL_MAJOR)
+		return -EPROTONOSUPPORT; /* nothing past the first 24 bytes means what we think */
+	p->size = h->size;
+	if (p->size < UPROF_CTL_HEADER_BYTES || p->size > UPROF_CTL_MAX_SIZE || p->size > len ||
 	    h->header_size != UPROF_CTL_HEADER_BYTES)
 		return -EINVAL;
 	if (session && strncmp(h->session, session, UPROF_CTL_SESSION_MAX))
 		return -EINVAL; /* another run's instrumented process */
 	if (!session && h->session[0] && __atomic_load_n(&h->launch_mode, __ATOMIC_ACQUIRE))
 		return -EBUSY; /* launched by another uprof collect: that one drains it */
-	if (!inside(h->str_offset, h->str_bytes, UPROF_CTL_SIZE) || h->str_bytes > (16u << 20))
+	if (!inside(h->str_offset, h->str_bytes, p->size) || h->str_bytes > (16u << 20))
 		return -EINVAL;
 	p->strtab = (const char *)h + h->str_offset;
 	p->str_bytes = h->str_bytes;
-	if (take_ring(&p->ring, h, &h->ring, 1u << 22) ||
-	    take_ring(&p->pauses, h, &h->pauses, 1u << 16))
+	if (take_ring(&p->ring, h, &h->ring, 1u << 22, p->size) ||
+	    take_ring(&p->pauses, h, &h->pauses, 1u << 16, p->size))
 		return -EINVAL;
 	if (h->clock_kind != UPROF_CLOCK_MONO && h->clock_kind != UPROF_CLOCK_TSC)
 		return -EINVAL;
@@ -104,6 +125,7 @@ static int validate(struct smp_page *p, const char *session)
 	p->mono0 = (int64_t)h->mono0;
 	if (p->tsc && (!p->tsc0 || !uprof_ctl_tsc()))
 		return -EINVAL; /* claims a TSC this machine does not have */
+	take_minor_fields(p, UPROF_CTL_MINOR_OF(p->version));
 	return 0;
 }
 
@@ -115,15 +137,16 @@ static int take_page(struct smp_page **out, void *m, size_t len, bool owned, int
 	pid_t other;
 	int ret;
 
-	if (len < UPROF_CTL_SIZE)
+	if (len < UPROF_CTL_HEADER_BYTES)
 		return -EINVAL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->h = m;
+	p->map_len = len;
 	p->pid = pid;
 	p->owned = owned;
-	ret = validate(p, session);
+	ret = validate(p, len, session);
 	if (!ret) {
 		p->strs = malloc(p->str_bytes + 1);
 		ret = p->strs ? 0 : -ENOMEM;
@@ -157,6 +180,7 @@ int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t 
 {
 	char name[64];
 	struct stat sb;
+	size_t len;
 	void *m;
 	int fd, ret;
 
@@ -165,18 +189,53 @@ int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t 
 	fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &sb) || sb.st_size < (off_t)UPROF_CTL_SIZE) {
+	if (fstat(fd, &sb) || sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
 		close(fd);
 		return sb.st_size == 0 ? -EAGAIN : -EINVAL;
 	}
-	m = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* a page too large to take is still mapped far enough to say what version it is */
+	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
 		return -errno;
-	ret = take_page(out, m, UPROF_CTL_SIZE, true, pid, session, generation);
+	ret = take_page(out, m, len, true, pid, session, generation);
 	if (ret)
-		munmap(m, UPROF_CTL_SIZE);
+		munmap(m, len);
 	return ret;
+}
+
+int smp_page_peek_version(int pid, uint32_t *version)
+{
+	unsigned char head[24];
+	char name[64];
+	uint64_t magic;
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+	fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n != (ssize_t)sizeof(head))
+		return n < 0 ? -errno : -EINVAL;
+	memcpy(&magic, head, 8);
+	if (magic != UPROF_CTL_MAGIC)
+		return -EINVAL;
+	memcpy(version, head + 8, 4);
+	return 0;
+}
+
+uint32_t smp_page_version(const struct smp_page *p)
+{
+	return p->version;
+}
+
+const char *smp_page_lib_version(const struct smp_page *p)
+{
+	return p->lib_version;
 }
 
 void smp_page_close(struct smp_page *p)
@@ -188,7 +247,7 @@ void smp_page_close(struct smp_page *p)
 	__atomic_store_n(&p->h->attached, 0, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
 	if (p->owned)
-		munmap(p->h, UPROF_CTL_SIZE);
+		munmap(p->h, p->map_len);
 	free(p->strs);
 	free(p);
 }

@@ -120,9 +120,16 @@ struct uprof_ctl_record;
 /* Map /dev/shm/uprof.<@pid> and validate it. @session (borrowed, may be NULL) must match
  * the page's session token when given. 0, -ENOENT (no page), -EAGAIN (not published
  * yet: retry), -EINVAL (malformed, or another session's), -EBUSY (another live profiler
- * holds it, or, with no @session, another uprof collect launched its process), -errno.
- * On success the page is marked attached with @generation. */
+ * holds it, or, with no @session, another uprof collect launched its process),
+ * -EPROTONOSUPPORT (a major version of the ABI this uprof does not read: the page is left
+ * untouched; smp_page_peek_version() says which), -errno. Pages of any minor version of
+ * our major are taken (ctlpage.h's rules). On success the page is marked attached with
+ * @generation. */
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
+
+/* The version word (UPROF_CTL_MAJOR_OF / _MINOR_OF) of @pid's page, read without mapping
+ * or changing it, for a message. 0, -EINVAL (not a page) or -errno. */
+int smp_page_peek_version(int pid, uint32_t *version);
 
 /* The same checks on a page image at @mem (@len bytes, borrowed: it must outlive the
  * handle), for tests and the fuzz target. */
@@ -132,6 +139,10 @@ int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *
 void smp_page_close(struct smp_page *p);
 
 int smp_page_pid(const struct smp_page *p);
+/* The page's version word, and the uprof version its library names ("" before 2.1; a
+ * copy owned by @p, NUL-terminated). */
+uint32_t smp_page_version(const struct smp_page *p);
+const char *smp_page_lib_version(const struct smp_page *p);
 /* When the page was created (CLOCK_MONOTONIC ns, as its creator wrote it). */
 int64_t smp_page_created_mono_ns(const struct smp_page *p);
 

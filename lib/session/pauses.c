@@ -161,3 +161,144 @@ out:
 	*n = count;
 	return 0;
 }
+
+/* ---- arbitration: calls of every process -> the session's paused intervals ---- */
+
+bool ses_pause_state_feed(struct ses_pause_state *s, const struct ses_pause_call *c)
+{
+	bool was = s->paused;
+
+	if (c->time >= s->last) { /* an older stamp seen late does not undo a newer call */
+		s->last = c->time;
+		s->paused = c->paused;
+	}
+	return s->paused != was;
+}
+
+const char *ses_pause_how_name(uint16_t how)
+{
+	switch (how) {
+	case SES_PAUSE_START:
+		return "start-paused";
+	case SES_PAUSE_API_STRICT:
+		return "api-strict";
+	case SES_PAUSE_ITT:
+		return "itt";
+	default:
+		return "api";
+	}
+}
+
+int64_t ses_pauses_total(const struct ses_pause *p, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += p[i].resumed_at - p[i].paused_at;
+	return total;
+}
+
+struct keyed {
+	int64_t time;
+	size_t index;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sort @calls by time, equal stamps in their given order (qsort alone is not stable, and
+ * the live state let the later of two equal stamps win). */
+static int sort_calls(struct ses_pause_call *calls, size_t n)
+{
+	struct keyed *k = malloc((n ? n : 1) * sizeof(*k));
+	struct ses_pause_call *copy = malloc((n ? n : 1) * sizeof(*copy));
+	int ret = 0;
+
+	if (!k || !copy) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){ calls[i].time, i };
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	memcpy(copy, calls, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		calls[i] = copy[k[i].index];
+out:
+	free(k);
+	free(copy);
+	return ret;
+}
+
+static int64_t clamp(int64_t t, int64_t start, int64_t end, int64_t now,
+		     struct ses_pause_clamps *c)
+{
+	if (t > now)
+		c->future++;
+	if (t < start) {
+		c->before_start++;
+		return start;
+	}
+	if (t > end) {
+		c->after_end++;
+		return end;
+	}
+	return t;
+}
+
+int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
+			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
+			 size_t *nout, struct ses_pause_clamps *clamps)
+{
+	struct ses_pause_clamps none = { 0, 0, 0 };
+	struct ses_pause *v;
+	bool paused = start_paused;
+	size_t k = 0, kept = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!clamps)
+		clamps = &none;
+	memset(clamps, 0, sizeof(*clamps));
+	if (end < start)
+		end = start;
+	if (now < end)
+		now = end;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v || sort_calls(calls, n)) {
+		free(v);
+		return -ENOMEM;
+	}
+	if (paused)
+		v[k++] = (struct ses_pause){ -1, start, end, "" };
+	/* in true time order first, then each stamp clamped: calls before the start still
+	 * decide the state the session starts in */
+	for (size_t i = 0; i < n; i++) {
+		const struct ses_pause_call *c = &calls[i];
+		int64_t t = clamp(c->time, start, end, now, clamps);
+
+		if (c->paused && !paused) {
+			v[k] = (struct ses_pause){ c->pid, t, end, "" };
+			snprintf(v[k].how, sizeof(v[k].how), "%s", ses_pause_how_name(c->how));
+			k++;
+		} else if (!c->paused && paused) {
+			v[k - 1].resumed_at = t;
+		}
+		paused = c->paused;
+	}
+	if (start_paused)
+		snprintf(v[0].how, sizeof(v[0].how), "%s", ses_pause_how_name(SES_PAUSE_START));
+	/* an interval with no time inside (start, end) paused nothing */
+	for (size_t i = 0; i < k; i++)
+		if (v[i].resumed_at > start && v[i].paused_at < end)
+			v[kept++] = v[i];
+	*out = v;
+	*nout = kept;
+	return 0;
+}

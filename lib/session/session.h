@@ -424,7 +424,7 @@ int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *re
  *   u32 type, u32 size (the whole entry)
  *   SES_TASKS_STRING   u32 id, u32 length, the bytes (no NUL), zero padding
  *   SES_TASKS_RECORD   u64 time_ns, u32 tid, u16 kind, u16 how, u32 domain id, u32 name id
- *                      (kind and how as in lib/instrument/ctlpage.h; ids name STRING
+ *                      (kind: enum ses_task_kind, how: SES_TASK_GAP or 0; ids name STRING
  *                      entries that come earlier in the file, 0 = none)
  *   SES_TASKS_DROPPED  u64 records dropped by the target's full ring, u64 names dropped
  *                      by its full string table (cumulative: the last one counts)
@@ -437,6 +437,21 @@ int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *re
 #define SES_TASKS_RECORD 2
 #define SES_TASKS_DROPPED 3
 #define SES_TASKS_MAX_STRING 4096
+
+/* The file's own codes for a record's kind and flags. They are what version 1 files hold
+ * (they happen to equal the control page's codes of that time, which collect translates
+ * from): fixed forever, never renumbered; a new kind takes a new number. */
+enum ses_task_kind {
+	SES_TASK_BEGIN = 1,
+	SES_TASK_END = 2,
+	SES_EVENT_START = 3,
+	SES_EVENT_END = 4,
+	/* 5 and 6 are never written (pauses go to pauses.csv) */
+	SES_THREAD_NAME = 7, /* thread @tid is named string @name (ITT) */
+};
+/* In a record's how: records of this thread were dropped just before it (the target's
+ * ring was full), so its open tasks cannot be paired reliably any more. */
+#define SES_TASK_GAP 0x8000
 
 struct ses_task_record {
 	uint64_t time_ns;
@@ -492,6 +507,64 @@ struct ses_pause {
 };
 
 int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n);
+
+/*
+ * Arbitration of pause and resume calls across the processes of a run (DESIGN.md §5): the
+ * collection state is the session's, so a call from any process applies to all, and the
+ * call with the newest time stamp decides (ties: the one seen last). Pure: no clock, no
+ * files; collect uses it live (the kernel's on/off) and at the end (pauses.csv).
+ */
+enum ses_pause_how {
+	SES_PAUSE_START = 0, /* --start-paused: the session itself, pid "all" */
+	SES_PAUSE_API = 1,	  /* amdProfilePause/Resume (group 1) */
+	SES_PAUSE_API_STRICT = 2, /* amdProfileStrictPause/Resume (group 2) */
+	SES_PAUSE_ITT = 3,	  /* __itt_pause/__itt_resume */
+};
+
+/* One call, as the target stamped it (CLOCK_MONOTONIC ns). */
+struct ses_pause_call {
+	int64_t time;
+	int pid;
+	bool paused; /* a pause (true) or a resume */
+	uint16_t how; /* enum ses_pause_how */
+};
+
+/* The live state: the programs' newest call so far. Start with { INT64_MIN, start_paused }. */
+struct ses_pause_state {
+	int64_t last; /* time stamp of the call that set @paused */
+	bool paused;
+};
+
+/* Apply @c to @s: it decides unless an already applied call is newer. True when
+ * s->paused changed. */
+bool ses_pause_state_feed(struct ses_pause_state *s, const struct ses_pause_call *c);
+
+/* Calls stamped outside [start, end], clamped to it: calls made during --start-delay are
+ * early by design, and an attached process goes on calling after the end; a call stamped
+ * after the moment the calls were collected is one the target made up (or a clock gone
+ * wrong): @future counts those (they are in @after_end too). */
+struct ses_pause_clamps {
+	uint64_t before_start, after_end, future;
+};
+
+/*
+ * The session's paused intervals from @n calls (@calls is sorted in place by time, ties
+ * kept in the given order): with @start_paused the session starts paused ("all",
+ * start-paused); a pause while running opens an interval named by its pid and how, a
+ * resume while paused closes it, repeated calls change nothing (a resume without a pause
+ * is ignored). An interval still open is closed at @end. Intervals are clipped to
+ * [@start, @end]; those left with no time inside are dropped. @now is when the calls
+ * were collected (no call can be later). Returns 0 with a malloc'ed array (*@out, *@nout;
+ * free() it), or -ENOMEM; @clamps (may be NULL) counts the calls stamped outside
+ * [@start, @end] and after @now.
+ */
+int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
+			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
+			 size_t *nout, struct ses_pause_clamps *clamps);
+/* "start-paused", "api", "api-strict" or "itt" (pauses.csv's how); "api" when unknown. */
+const char *ses_pause_how_name(uint16_t how);
+/* The sum of the intervals' lengths, ns. */
+int64_t ses_pauses_total(const struct ses_pause *p, size_t n);
 /* Parse pauses.csv text into a malloc'ed array (*out, *n). -EINVAL with "line N: ..." */
 int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
 		     char *err, size_t errlen);

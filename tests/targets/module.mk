@@ -49,6 +49,17 @@ $(TGT)/tasks_disabled: tests/targets/tasks.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -Wall -Werror -I include -DAMDUPROF_DISABLE_INSTRUMENT_API -o $@ $< -pthread
 TEST_TARGETS += $(TGT)/stress $(TGT)/hostile $(TGT)/tasks_static $(TGT)/tasks_disabled
+# the library's sources built as an older minor of the control page ABI (2.0, what every
+# library before minors wrote) and as a major this uprof does not read (3.0), linked
+# statically as an old application would be (tests/e2e/instrument_abi.sh)
+INSTR_ABI_DEPS := tests/targets/tasks.c $(INSTR_SRCS) lib/instrument/ctlpage.h lib/instrument/internal.h
+$(TGT)/tasks_abi_2_0: $(INSTR_ABI_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) $(CPPFLAGS) -DUPROF_CTL_MINOR=0 -o $@ tests/targets/tasks.c $(INSTR_SRCS) -lrt -pthread
+$(TGT)/tasks_abi_3_0: $(INSTR_ABI_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) $(CPPFLAGS) -DUPROF_CTL_WRITE_MAJOR=3 -DUPROF_CTL_MINOR=0 -o $@ tests/targets/tasks.c $(INSTR_SRCS) -lrt -pthread
+TEST_TARGETS += $(TGT)/tasks_abi_2_0 $(TGT)/tasks_abi_3_0
 $(TGT)/server: tests/targets/server.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK) -ldl

@@ -50,3 +50,23 @@ $(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_L
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
+# The arbitration of pauses across processes (lib/session/pauses.c), on synthetic calls
+$(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_pause_arbiter
+# DESIGN §6's task, event and pause semantics (lib/report/taskmatch.c), on synthetic records
+$(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_semantics
+# The control page ABI's versions (older/newer minor, other major) on synthetic pages
+$(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
+UNIT_TESTS += $(BUILD)/tests/test_ctlpage
+# lib/session's tasks files and pauses.csv: round trips, 0.1.0's files, cuts and corruption
+$(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_tasks

@@ -154,6 +154,11 @@ static void records_round_trip(void)
 	t2 = now_ns();
 	CHECK(amdProfileControllerGate == 1, "session set: gate stays open");
 	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
+	/* the library writes the ABI version it was built for, and names its release (2.1) */
+	CHECK(smp_page_version(page) == UPROF_CTL_VERSION_OF(UPROF_CTL_MAJOR, UPROF_CTL_MINOR),
+	      "version word %#x", smp_page_version(page));
+	CHECK(!strncmp(smp_page_lib_version(page), UPROF_VERSION, 15), "lib_version '%s'",
+	      smp_page_lib_version(page));
 	smp_page_sync_clock(page);
 	smp_page_strings(page, on_str, &g);
 	CHECK(g.nnames == 2 && !strcmp(g.names[0], "Dom") && !strcmp(g.names[1], "Task"),

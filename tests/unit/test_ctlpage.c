@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The control page ABI's versions (lib/instrument/ctlpage.h's rules), read by lib/sampler
+ * from synthetic page images: a page of an older minor (a library linked statically long
+ * ago), of the current one, of a newer minor (accepted, what it added ignored), and of
+ * another major (refused with -EPROTONOSUPPORT, the page left untouched).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "instrument/ctlpage.h"
+#include "sampler/sampler.h"
+
+#define RING 64
+#define PAUSES 16
+#define STR_BYTES 4096
+#define PAGE_SIZE_OF(extra)                                                              \
+	(UPROF_CTL_HEADER_BYTES + STR_BYTES + (RING + PAUSES) * sizeof(struct uprof_ctl_record) + \
+	 (extra))
+
+/* A page as a library of @major.@minor lays it out: small rings, CLOCK_MONOTONIC stamps,
+ * one string ("Dom", id 1) and one task record; @extra bytes past the rings. Every byte
+ * past the fields @minor has in the header is 0xA5, as a newer library's fields or an
+ * older library's leftovers would be: the reader must not take them for fields. */
+static unsigned char *make_page(uint32_t major, uint32_t minor, size_t extra, size_t *len)
+{
+	size_t size = PAGE_SIZE_OF(extra);
+	unsigned char *m = calloc(1, size);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct uprof_ctl_record *slots;
+	size_t known = minor >= 1 ? UPROF_CTL_HEADER_2_1 : UPROF_CTL_HEADER_2_0;
+	uint32_t l = 3;
+
+	assert_non_null(m);
+	memset(m + known, 0xA5, UPROF_CTL_HEADER_BYTES - known);
+	h->version = UPROF_CTL_VERSION_OF(major, minor);
+	h->size = (uint32_t)size;
+	h->header_size = UPROF_CTL_HEADER_BYTES;
+	h->pid = 4242;
+	h->str_offset = UPROF_CTL_HEADER_BYTES;
+	h->str_bytes = STR_BYTES;
+	memcpy(m + h->str_offset, &l, 4);
+	memcpy(m + h->str_offset + 4, "Dom", 4);
+	h->str_used = 8;
+	h->ring.offset = h->str_offset + STR_BYTES;
+	h->ring.records = RING;
+	h->pauses.offset = h->ring.offset + RING * sizeof(struct uprof_ctl_record);
+	h->pauses.records = PAUSES;
+	h->clock_kind = UPROF_CLOCK_MONO;
+	h->mono0 = 1000;
+	if (minor >= 1)
+		memcpy(h->lib_version, "9.8.7", 6);
+	slots = (struct uprof_ctl_record *)(m + h->ring.offset);
+	for (uint32_t i = 0; i < RING; i++)
+		slots[i].seq = i;
+	slots[0] = (struct uprof_ctl_record){ 1, 5000, 77, UPROF_REC_TASK_BEGIN, 0, 1, 1 };
+	slots = (struct uprof_ctl_record *)(m + h->pauses.offset);
+	for (uint32_t i = 0; i < PAUSES; i++)
+		slots[i].seq = i;
+	h->magic = UPROF_CTL_MAGIC;
+	*len = size;
+	return m;
+}
+
+static void on_record(void *arg, const struct uprof_ctl_record *r)
+{
+	*(struct uprof_ctl_record *)arg = *r;
+}
+
+static int on_string(void *arg, uint32_t id, const char *s, size_t len)
+{
+	(void)id;
+	assert_int_equal(len, 3);
+	memcpy(arg, s, len);
+	return 0;
+}
+
+/* Open @m, read its string and record back; the page's lib_version as read. */
+static void reads_back(unsigned char *m, size_t len, const char *lib_version)
+{
+	struct uprof_ctl_record rec = { 0 };
+	char name[4] = "";
+	struct smp_page *p;
+
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_strings(p, on_string, name), 1);
+	assert_string_equal(name, "Dom");
+	assert_int_equal(smp_page_drain(p, false, on_record, &rec), 1);
+	assert_int_equal(rec.time_ns, 5000);
+	assert_int_equal(rec.tid, 77);
+	assert_int_equal(rec.kind, UPROF_REC_TASK_BEGIN);
+	assert_string_equal(smp_page_lib_version(p), lib_version);
+	assert_int_equal(((struct uprof_ctl_header *)m)->attached, 1);
+	smp_page_close(p);
+}
+
+/* 2.0, the page of every library before minors existed (its version word a plain 2):
+ * read, and 2.1's lib_version is not taken from the bytes where it would be. */
+static void older_minor_accepted(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(2, 0, 0, &len);
+
+	(void)state;
+	assert_int_equal(((struct uprof_ctl_header *)m)->version, 2);
+	reads_back(m, len, "");
+	free(m);
+}
+
+static void current_version(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(UPROF_CTL_MAJOR, UPROF_CTL_MINOR, 0, &len);
+	struct smp_page *p;
+
+	(void)state;
+	reads_back(m, len, "9.8.7");
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 1));
+	smp_page_close(p);
+	free(m);
+}
+
+/* 2.9: fields appended past 2.1's (0xA5 bytes in the header) and a larger page; read as
+ * a 2.1 page, the extra ignored. */
+static void newer_minor_accepted(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(2, 9, 8192, &len);
+
+	(void)state;
+	memset(m + len - 8192, 0x5A, 8192);
+	reads_back(m, len, "9.8.7");
+	free(m);
+}
+
+/* 3.0 (and 1.0): refused before anything is read or written past the first 24 bytes. */
+static void other_major_refused(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(3, 0, 0, &len), *copy = malloc(len);
+	unsigned char *old = make_page(1, 4, 0, &len);
+	struct smp_page *p = (struct smp_page *)1;
+
+	(void)state;
+	memcpy(copy, m, len);
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EPROTONOSUPPORT);
+	assert_null(p);
+	assert_memory_equal(m, copy, len); /* not marked attached, nothing written */
+	assert_int_equal(smp_page_open_mem(&p, old, len, NULL), -EPROTONOSUPPORT);
+	/* refused whatever the rest says: a major 3 page may lay out anything */
+	((struct uprof_ctl_header *)m)->size = 7;
+	((struct uprof_ctl_header *)m)->header_size = 0;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EPROTONOSUPPORT);
+	free(m);
+	free(copy);
+	free(old);
+}
+
+/* Sizes: the page must fit what is mapped, its rings must fit its size. */
+static void sizes_checked(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(2, 1, 0, &len);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct smp_page *p;
+
+	(void)state;
+	assert_int_equal(smp_page_open_mem(&p, m, len - 1, NULL), -EINVAL); /* size > mapped */
+	h->size = (uint32_t)len - 1; /* the pause ring now ends past the page */
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->size = UPROF_CTL_MAX_SIZE + 1;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->size = (uint32_t)len;
+	h->header_size = 8192;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->header_size = UPROF_CTL_HEADER_BYTES;
+	h->magic = 0;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EAGAIN); /* not published */
+	free(m);
+}
+
+/* The version word: major in the low half, so the plain 2 of old pages is 2.0. */
+static void version_word(void **state)
+{
+	(void)state;
+	assert_int_equal(UPROF_CTL_MAJOR_OF(2), 2);
+	assert_int_equal(UPROF_CTL_MINOR_OF(2), 0);
+	assert_int_equal(UPROF_CTL_VERSION_OF(2, 1), 0x10002);
+	assert_int_equal(UPROF_CTL_MAJOR_OF(UPROF_CTL_VERSION), UPROF_CTL_MAJOR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(older_minor_accepted), cmocka_unit_test(current_version),
+		cmocka_unit_test(newer_minor_accepted), cmocka_unit_test(other_major_refused),
+		cmocka_unit_test(sizes_checked),	cmocka_unit_test(version_word),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The arbitration of pause and resume calls across processes (lib/session/pauses.c,
+ * DESIGN.md §5): synthetic calls in, the session's paused intervals out, exact to the ns.
+ * The collection state is the session's, so a call from any process applies to all and
+ * the newest stamp decides.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include "session/session.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define P(t, pid) { (t), (pid), true, SES_PAUSE_API }
+#define R(t, pid) { (t), (pid), false, SES_PAUSE_API }
+
+struct got {
+	struct ses_pause *v;
+	size_t n;
+	struct ses_pause_clamps c;
+};
+
+/* Calls collected at 2000 ns: anything stamped later is made up. */
+#define NOW 2000
+
+static struct got arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
+			    int64_t start, int64_t end)
+{
+	struct got g;
+
+	assert_int_equal(ses_pauses_arbitrate(calls, n, start_paused, start, end, NOW, &g.v,
+					      &g.n, &g.c),
+			 0);
+	return g;
+}
+
+static void interval_is(const struct got *g, size_t i, int pid, int64_t from, int64_t to,
+			const char *how)
+{
+	assert_true(i < g->n);
+	assert_int_equal(g->v[i].pid, pid);
+	assert_int_equal(g->v[i].paused_at, from);
+	assert_int_equal(g->v[i].resumed_at, to);
+	assert_string_equal(g->v[i].how, how);
+}
+
+/* Two processes pause over each other: the session resumes at the first resume after
+ * the newest pause, whoever made it; the later resume changes nothing. */
+static void overlapping_pauses_two_processes(void **state)
+{
+	struct ses_pause_call c[] = { P(10, 100), P(15, 200), R(20, 100), R(25, 200),
+				      P(40, 200), R(45, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), false, 0, 100);
+
+	(void)state;
+	assert_int_equal(g.n, 2);
+	interval_is(&g, 0, 100, 10, 20, "api");
+	interval_is(&g, 1, 200, 40, 45, "api");
+	assert_int_equal(ses_pauses_total(g.v, g.n), 15);
+	assert_int_equal(g.c.before_start + g.c.after_end, 0);
+	free(g.v);
+}
+
+/* A resume while running and a pause while paused change nothing. */
+static void resume_without_pause(void **state)
+{
+	struct ses_pause_call c[] = { R(5, 100), P(10, 100), P(12, 200), R(20, 100), R(30, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), false, 0, 100);
+
+	(void)state;
+	assert_int_equal(g.n, 1);
+	interval_is(&g, 0, 100, 10, 20, "api");
+	free(g.v);
+}
+
+/* --start-paused: the session itself is paused from its start until a program resumes;
+ * never resumed, until its end. */
+static void start_paused(void **state)
+{
+	struct ses_pause_call c[] = { R(30, 100), P(50, 100), R(60, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), true, 10, 100);
+	struct got never = arbitrate(NULL, 0, true, 10, 100);
+
+	(void)state;
+	assert_int_equal(g.n, 2);
+	interval_is(&g, 0, -1, 10, 30, "start-paused");
+	interval_is(&g, 1, 100, 50, 60, "api");
+	assert_int_equal(never.n, 1);
+	interval_is(&never, 0, -1, 10, 100, "start-paused");
+	free(g.v);
+	free(never.v);
+}
+
+/* The interval is named by the call that opened it: strict (group 2), ITT or group 1. */
+static void strict_and_group1(void **state)
+{
+	struct ses_pause_call c[] = {
+		{ 10, 100, true, SES_PAUSE_API_STRICT }, { 20, 100, false, SES_PAUSE_API },
+		{ 30, 200, true, SES_PAUSE_ITT },	 { 40, 100, false, SES_PAUSE_API_STRICT },
+		{ 50, 100, true, SES_PAUSE_API },	 { 60, 100, false, SES_PAUSE_ITT },
+	};
+	struct got g = arbitrate(c, ARRAY_SIZE(c), false, 0, 100);
+
+	(void)state;
+	assert_int_equal(g.n, 3);
+	interval_is(&g, 0, 100, 10, 20, "api-strict");
+	interval_is(&g, 1, 200, 30, 40, "itt");
+	interval_is(&g, 2, 100, 50, 60, "api");
+	free(g.v);
+}
+
+/* Calls come in per process, not in time order: they are arbitrated by their stamps;
+ * equal stamps in the order given (the live state let the later one win). */
+static void order_of_stamps(void **state)
+{
+	struct ses_pause_call c[] = { R(40, 200), P(10, 100), R(20, 100), P(30, 200) };
+	struct ses_pause_call tie[] = { R(20, 100), P(20, 200) };
+	struct ses_pause_call tie2[] = { P(20, 200), R(20, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), false, 0, 100);
+	struct got t = arbitrate(tie, ARRAY_SIZE(tie), false, 0, 100);
+	struct got t2 = arbitrate(tie2, ARRAY_SIZE(tie2), false, 0, 100);
+
+	(void)state;
+	assert_int_equal(g.n, 2);
+	interval_is(&g, 0, 100, 10, 20, "api");
+	interval_is(&g, 1, 200, 30, 40, "api");
+	assert_int_equal(t.n, 1);
+	interval_is(&t, 0, 200, 20, 100, "api"); /* paused last: paused to the end */
+	assert_int_equal(t2.n, 1);
+	interval_is(&t2, 0, 200, 20, 20, "api"); /* resumed last: a pause of 0 ns */
+	free(g.v);
+	free(t.v);
+	free(t2.v);
+}
+
+/* Stamps before the start (--start-delay) count from the start; an interval over by then
+ * is dropped. Stamps after the end are clamped to it. Both are counted, and those later
+ * than when the calls were collected (NOW) on their own. */
+static void stamps_outside_the_session(void **state)
+{
+	struct ses_pause_call c[] = { P(50, 100), R(80, 100), P(90, 100), R(150, 100),
+				      P(900, 100), R(5000, 100) };
+	struct ses_pause_call open[] = { P(950, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), false, 100, 1000);
+	struct got o = arbitrate(open, ARRAY_SIZE(open), false, 100, 1000);
+	struct got late = arbitrate((struct ses_pause_call[]){ P(2000, 7), R(3000, 7) }, 2, false,
+				    100, 1000);
+
+	(void)state;
+	assert_int_equal(g.n, 2);
+	interval_is(&g, 0, 100, 100, 150, "api");
+	interval_is(&g, 1, 100, 900, 1000, "api");
+	assert_int_equal(g.c.before_start, 3);
+	assert_int_equal(g.c.after_end, 1);
+	assert_int_equal(g.c.future, 1); /* 5000 */
+	assert_int_equal(ses_pauses_total(g.v, g.n), 150);
+	/* still paused at the end: closed there */
+	assert_int_equal(o.n, 1);
+	interval_is(&o, 0, 100, 950, 1000, "api");
+	/* a pause that begins after the end paused nothing of the session */
+	assert_int_equal(late.n, 0);
+	assert_int_equal(late.c.after_end, 2);
+	assert_int_equal(late.c.future, 1); /* 3000; 2000 is NOW itself */
+	free(g.v);
+	free(o.v);
+	free(late.v);
+}
+
+/* Start paused, resumed during --start-delay: the session starts running. */
+static void resumed_before_start(void **state)
+{
+	struct ses_pause_call c[] = { R(50, 100) };
+	struct got g = arbitrate(c, ARRAY_SIZE(c), true, 100, 1000);
+
+	(void)state;
+	assert_int_equal(g.n, 0);
+	assert_int_equal(g.c.before_start, 1);
+	free(g.v);
+}
+
+/* The live state (kernel on/off during the run): the newest stamp decides; an older call
+ * that arrives late is recorded but does not undo a newer one. */
+static void live_state(void **state)
+{
+	struct ses_pause_state s = { INT64_MIN, false };
+	struct ses_pause_call p10 = P(10, 100), p15 = P(15, 200), r20 = R(20, 100),
+			      r12 = R(12, 200), p20 = P(20, 200);
+
+	(void)state;
+	assert_true(ses_pause_state_feed(&s, &p10));
+	assert_true(s.paused);
+	assert_false(ses_pause_state_feed(&s, &p15));
+	assert_true(ses_pause_state_feed(&s, &r20));
+	assert_false(s.paused);
+	assert_false(ses_pause_state_feed(&s, &r12)); /* older than the resume at 20 */
+	assert_false(s.paused);
+	assert_int_equal(s.last, 20);
+	assert_true(ses_pause_state_feed(&s, &p20)); /* equal stamp, seen later: it wins */
+	assert_true(s.paused);
+}
+
+static void how_names(void **state)
+{
+	(void)state;
+	assert_string_equal(ses_pause_how_name(SES_PAUSE_START), "start-paused");
+	assert_string_equal(ses_pause_how_name(SES_PAUSE_API), "api");
+	assert_string_equal(ses_pause_how_name(SES_PAUSE_API_STRICT), "api-strict");
+	assert_string_equal(ses_pause_how_name(SES_PAUSE_ITT), "itt");
+	assert_string_equal(ses_pause_how_name(77), "api");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(overlapping_pauses_two_processes),
+		cmocka_unit_test(resume_without_pause),
+		cmocka_unit_test(start_paused),
+		cmocka_unit_test(strict_and_group1),
+		cmocka_unit_test(order_of_stamps),
+		cmocka_unit_test(stamps_outside_the_session),
+		cmocka_unit_test(resumed_before_start),
+		cmocka_unit_test(live_state),
+		cmocka_unit_test(how_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
