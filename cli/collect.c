@@ -67,6 +67,7 @@ static void collect_help(void)
 	       "  --call-graph-mode <m>  fp, fpo or dwarf (implies call stacks)\n"
 	       "  -h, --help             this text\n\n"
 	       "Session directory: <dir>/uprof-<program>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>/\n"
+	       "(mode 0700, its files 0600, whatever the umask)\n"
 	       "uprof exits with the program's exit status (128+N if signal N killed it).\n");
 }
 
@@ -350,54 +351,15 @@ static int resolve_program(struct collect_state *st)
 	return cli_error(1, CMD, "program '%s' not found in PATH", name);
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, dir, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Bytes of a program name that go into the session directory's name: a file name may have
- * 255 bytes, the directory adds ~40 to it; cut at a UTF-8 character boundary. */
-#define SESSION_APP_MAX 64
-static int app_name_len(const char *base)
-{
-	int len = (int)strnlen(base, SESSION_APP_MAX + 1);
-
-	if (len <= SESSION_APP_MAX)
-		return len;
-	len = SESSION_APP_MAX;
-	while (len > 0 && ((unsigned char)base[len] & 0xc0) == 0x80)
-		len--;
-	return len;
-}
-
-/* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (uProf's name, our prefix). */
+/* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (lib/session names it). */
 static int make_session_dir(struct collect_state *st)
 {
 	const char *out = st->outdir ? st->outdir : ".";
-	const char *base = strrchr(st->prog_path, '/');
 	const char *label = st->custom ? "Custom" : st->config.label; /* uProf's labels */
-	char stamp[64], absout[PATH_MAX];
-	time_t now = time(NULL);
-	struct tm tm;
-	int ret, applen;
+	char absout[PATH_MAX];
+	int ret;
 
-	ret = mkdir_p(out);
+	ret = ses_mkdir_p(out);
 	if (ret)
 		return cli_error(1, CMD, "cannot create output directory '%s': %s", out,
 				 strerror(-ret));
@@ -406,26 +368,16 @@ static int make_session_dir(struct collect_state *st)
 	if (access(absout, W_OK | X_OK))
 		return cli_error(1, CMD, "output directory '%s' is not writable: %s", out,
 				 strerror(errno));
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%b-%d-%Y_%H-%M-%S", &tm);
-	base = base ? base + 1 : st->prog_path;
-	applen = app_name_len(base);
-	for (int n = 1; n < 100; n++) {
-		int len = n == 1 ? snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%.*s-%s_%s", absout, applen, base, label,
-					    stamp)
-				 : snprintf(st->session_dir, sizeof(st->session_dir),
-					    "%s/uprof-%.*s-%s_%s-%d", absout, applen, base,
-					    label, stamp, n);
-		if (len >= (int)sizeof(st->session_dir))
-			return cli_error(1, CMD, "output path too long");
-		if (!mkdir(st->session_dir, 0755))
-			return -1;
-		if (errno != EEXIST)
-			return cli_error(1, CMD, "cannot create session directory '%s': %s",
-					 st->session_dir, strerror(errno));
-	}
-	return cli_error(1, CMD, "too many sessions started this second in '%s'", absout);
+	ret = ses_dir_create(absout, st->prog_path, label, time(NULL), st->session_dir,
+			     sizeof(st->session_dir));
+	if (ret == -ENAMETOOLONG)
+		return cli_error(1, CMD, "output path too long");
+	if (ret == -EEXIST)
+		return cli_error(1, CMD, "too many sessions started this second in '%s'", absout);
+	if (ret)
+		return cli_error(1, CMD, "cannot create a session directory in '%s': %s", absout,
+				 strerror(-ret));
+	return -1;
 }
 
 /* Append @s to @dst (@size bytes, @used so far) as one shell word: as it is when it

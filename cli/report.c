@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/report_metrics.h"
 #include "report/report.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -415,12 +416,14 @@ static int write_exports(struct report_state *st, struct rpt *r)
 
 		if (!st->exports[e])
 			continue;
-		if (st->export_dir && stat(dir, &sb) && mkdir(dir, 0755) && errno != EEXIST)
+		if (st->export_dir && stat(dir, &sb) && (ret = ses_private_mkdir(dir)) &&
+		    ret != -EEXIST)
 			return cli_error(1, CMD, "cannot create --export-dir '%s': %s", dir,
-					 strerror(errno));
+					 strerror(-ret));
+		ret = 0;
 		snprintf(path, sizeof(path), "%s/%s", dir, rpt_export_filename(e));
 		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = fopen(tmp, "we");
+		f = ses_file_fopen(tmp); /* 0600, as the session's own files */
 		if (!f)
 			return cli_error(1, CMD, "cannot write '%s': %s", path, strerror(errno));
 		ret = rpt_export(r, e, f);
@@ -464,7 +467,7 @@ static int write_report(struct report_state *st, struct rpt *r)
 	if (ret >= 0)
 		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->out_path);
-	f = fopen(tmp, "we");
+	f = ses_file_fopen(tmp);
 	if (!f)
 		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
 				 st->out_path, strerror(errno));

@@ -61,3 +61,9 @@ $(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/repo
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
 fuzz: $(FUZZ_BINS)
+
+# the MPI job directory's job.ini
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_job_ini
+$(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS)

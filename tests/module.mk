@@ -24,3 +24,7 @@ $(BUILD)/tests/test_kallsyms: tests/unit/test_kallsyms.c $(REPORT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_kallsyms
+$(BUILD)/tests/test_session_dir: tests/unit/test_session_dir.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_dir

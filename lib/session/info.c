@@ -222,9 +222,9 @@ int ses_info_write(const char *dir, const struct ses_info *info)
 	if (snprintf(path, sizeof(path), "%s/" SES_INFO_FILE, dir) >= (int)sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s/." SES_INFO_FILE ".tmp", dir) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = ses_file_create(tmp, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
 		ret = -errno;

@@ -2,7 +2,7 @@
 $(BUILD)/tests/test_pmc: tests/unit/test_pmc.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
-$(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB)
+$(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
@@ -19,7 +19,7 @@ UNIT_TESTS += $(BUILD)/tests/test_session_callchain
 # lib/instrument's ITT collector, built from the library's sources (the library itself is
 # never sanitized) and read back through lib/sampler's control-page reader.
 INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c
-$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_itt
@@ -40,7 +40,7 @@ $(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) $(PMC_WRAPS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_sysfs
-$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
