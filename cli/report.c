@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
-#include "cli/report_metrics.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -518,8 +517,6 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
-	static struct ses_info info; /* big: not on the stack */
-	struct report_metrics metrics = { 0 };
 	struct rpt *r = NULL;
 	char err[512], abs_input[PATH_MAX];
 	struct stat sb;
@@ -535,25 +532,17 @@ int cmd_report(int argc, char **argv)
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
-	/* the session's formulas first: report evaluates them through a callback */
-	if (!ses_info_read(st.input, &info, err, sizeof(err)) &&
-	    report_metrics_init(&metrics, &info, &st.opts, err, sizeof(err)))
-		return cli_error(1, CMD, "%s/session.ini: a metric formula: %s", st.input, err);
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
-	if (ret) {
-		report_metrics_release(&metrics);
+	if (ret)
 		return cli_error(1, CMD, "%s", err);
-	}
 	ret = check_pids(&st, r);
 	if (ret) {
 		rpt_free(r);
-		report_metrics_release(&metrics);
 		return ret;
 	}
 	ret = write_report(&st, r);
 	if (!ret)
 		ret = write_exports(&st, r);
 	rpt_free(r);
-	report_metrics_release(&metrics);
 	return ret;
 }

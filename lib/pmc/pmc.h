@@ -12,7 +12,6 @@
  *   evlist      counting: events planned into kernel groups per CPU or task, opened,
  *               read with TOTAL_TIME_ENABLED/RUNNING
  *   counts      multiplex scaling and deltas (with counter wrap)
- *   expr        formulas of derived metrics (+ - * / parentheses, numbers, names)
  *
  * Typical use, sampling (collect):
  *   pmc_pmus_load(&pmus);                       // NULL pmus is fine for pure encoding
@@ -22,7 +21,7 @@
  * Counting (pcm):
  *   pmc_evlist_new, pmc_evlist_add (each event), pmc_evlist_plan, pmc_evlist_open,
  *   pmc_evlist_enable, then pmc_evlist_read at each interval, pmc_count_delta and
- *   pmc_count_scale per counter, pmc_expr_eval per metric; pmc_evlist_free.
+ *   pmc_count_scale per counter, then the metrics with lib/metric; pmc_evlist_free.
  *
  * Files under sysfs and procfs are read below $UPROF_SYSFS_ROOT (default /sys) and
  * $UPROF_PROCFS_ROOT (default /proc), so tests can point at a fake tree. libpfm4 is used
@@ -454,32 +453,6 @@ int pmc_evlist_read(struct pmc_evlist *l, struct pmc_count *out);
  * PMU, or counting mode for EOPNOTSUPP.
  */
 void pmc_open_strerror(int err, const struct pmc_event *ev, char *buf, size_t len);
-
-/* ==== formulas ==== */
-
-struct pmc_expr;
-
-/*
- * Compile formula @s (@len bytes): numbers (1, 0.5, 1e3, 0x10), names
- * ([A-Za-z_][A-Za-z0-9_.]*), + - * / unary minus and parentheses, usual precedence.
- * 0, -EINVAL (@err: "column N: ..."), -ENOMEM. Free with pmc_expr_free().
- */
-int pmc_expr_parse(const char *s, size_t len, struct pmc_expr **out, char *err,
-		   size_t errlen);
-void pmc_expr_free(struct pmc_expr *e);
-
-/* The names a formula uses, each once, in order of first use (owned by @e). */
-size_t pmc_expr_nnames(const struct pmc_expr *e);
-const char *pmc_expr_name(const struct pmc_expr *e, size_t i);
-
-/* Value of a name: 0, or -ENOENT when unknown. */
-typedef int (*pmc_lookup_fn)(void *arg, const char *name, double *value);
-
-/*
- * Evaluate. x/0 is NaN (also 0/0), and NaN propagates. 0, or -ENOENT when @lookup does
- * not know a name (*@out is then NaN).
- */
-int pmc_expr_eval(const struct pmc_expr *e, pmc_lookup_fn lookup, void *arg, double *out);
 
 /*
  * A value as text with @decimals places: NaN and infinities give "" (an empty CSV cell:

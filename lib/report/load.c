@@ -208,6 +208,9 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	}
 	settle_status(&r->info);
+	ret = rpt_events_init(r, err, errlen);
+	if (ret)
+		goto fail;
 	ret = rpt_pauses_load(r, err, errlen);
 	if (ret)
 		goto fail;
@@ -245,6 +248,7 @@ void rpt_free(struct rpt *r)
 {
 	if (!r)
 		return;
+	rpt_events_release(r);
 	rpt_world_release(&r->world);
 	rpt_symtab_free(r->symtab);
 	rpt_stacks_free(r->stacks);

@@ -28,12 +28,6 @@ struct rpt_options {
 	enum rpt_group group_by;
 	const char *kallsyms;	/* NULL = /proc/kallsyms */
 	const char *report_command; /* shown in the header */
-	/* Derived metrics of sessions with several events (the session's [metric.N]):
-	 * @metric_fn gets the row's event values (in session event order, as counts or
-	 * seconds) and fills the @nmetrics metric values (NaN when undefined). The CLI
-	 * supplies it (report does not evaluate formulas itself). May be NULL. */
-	void (*metric_fn)(void *arg, const double *events, int nevents, double *metrics);
-	void *metric_arg;
 	/* -p: only these processes (borrowed; 0 = all) */
 	const int *only_pids;
 	int nonly_pids;

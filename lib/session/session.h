@@ -43,7 +43,7 @@ struct ses_event {
 };
 
 /* A derived metric: @formula over event names (the part of an event's name before
- * " ("), numbers, + - * / and parentheses; evaluated by whoever writes the report. */
+ * " ("), numbers, + - * / and parentheses; lib/metric evaluates them (report does). */
 #define SES_MAX_METRICS 32
 struct ses_metric {
 	char name[64];

@@ -6,7 +6,7 @@ $(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
-$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) \
+$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
 		$(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
@@ -28,10 +28,10 @@ $(BUILD)/tests/test_pmc_encode: tests/unit/test_pmc_encode.c $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_encode
-$(BUILD)/tests/test_pmc_counts: tests/unit/test_pmc_counts.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_counts: tests/unit/test_pmc_counts.c $(PMC_LIB) $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
-$(BUILD)/tests/test_pmc_metrics: tests/unit/test_pmc_metrics.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_metrics: tests/unit/test_pmc_metrics.c $(PMC_LIB) $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_counts $(BUILD)/tests/test_pmc_metrics
@@ -44,9 +44,14 @@ $(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
-$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) \
+$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
 		$(BUILD)/targets/callgraph_fp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
+# lib/metric: metric sets as report evaluates them
+$(BUILD)/tests/test_metric: tests/unit/test_metric.c $(METRIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_metric
