@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/pmc internals: file helpers, the kernel seam, libpfm4, the AMD core layout. */
+/* lib/pmc internals: file helpers, libpfm4, the AMD core layout (the kernel seam is
+ * public: pmc.h). */
 #ifndef UPROF_PMC_INTERNAL_H
 #define UPROF_PMC_INTERNAL_H
 
@@ -16,13 +17,6 @@ int pmc_read_file(const char *root, const char *rel, char *buf, size_t len);
 int pmc_read_path(const char *path, char *buf, size_t len);
 /* Parse an unsigned number of @len bytes: decimal, or hex with 0x. 0 or -EINVAL/-ERANGE. */
 int pmc_parse_u64(const char *s, size_t len, uint64_t *out);
-
-/* ---- the kernel seam (sys.c); tests may --wrap these ---- */
-int pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			    unsigned long flags);
-int pmc_sys_ioctl(int fd, unsigned long req, unsigned long arg);
-ssize_t pmc_sys_read(int fd, void *buf, size_t len);
-void pmc_sys_close(int fd);
 
 /* ---- sysfs format fields (pmu.c) ---- */
 

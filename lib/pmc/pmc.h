@@ -454,6 +454,20 @@ int pmc_evlist_read(struct pmc_evlist *l, struct pmc_count *out);
  */
 void pmc_open_strerror(int err, const struct pmc_event *ev, char *buf, size_t len);
 
+/* ==== the perf_event kernel seam (sys.c) ====
+ * Every perf_event syscall of uprof goes through these: counting here, sampling in
+ * lib/sampler. Tests replace them with -Wl,--wrap=pmc_sys_... (and may call
+ * __real_pmc_sys_...). Each returns what its syscall does, with -errno for failure;
+ * pmc_sys_mmap returns MAP_FAILED with errno set. */
+int pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			    unsigned long flags);
+int pmc_sys_ioctl(int fd, unsigned long req, unsigned long arg);
+ssize_t pmc_sys_read(int fd, void *buf, size_t len);
+void pmc_sys_close(int fd); /* a negative fd is ignored */
+/* A perf ring of @len bytes (its header page first), shared and writable. */
+void *pmc_sys_mmap(int fd, size_t len);
+int pmc_sys_munmap(void *addr, size_t len);
+
 /*
  * A value as text with @decimals places: NaN and infinities give "" (an empty CSV cell:
  * one rule everywhere a metric is printed). Returns the length it needed.

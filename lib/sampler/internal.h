@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/sampler internals: the kernel seam (sys.c) and the object layout. */
+/* lib/sampler internals: the object layout. Kernel calls go through lib/pmc's seam
+ * (pmc_sys_*, pmc.h), the one every perf_event syscall of uprof passes. */
 #ifndef UPROF_SAMPLER_INTERNAL_H
 #define UPROF_SAMPLER_INTERNAL_H
 
+#include "pmc/pmc.h"
 #include "sampler/sampler.h"
 
 #include <stddef.h>
-
-/* Kernel calls go through these so tests can replace them (-Wl,--wrap). */
-int smp_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			    unsigned long flags);
-int smp_sys_ioctl(int fd, unsigned long req, unsigned long arg);
-void *smp_sys_mmap(int fd, size_t len);
-int smp_sys_munmap(void *addr, size_t len);
 
 /* Online CPUs from <sysfs>/devices/system/cpu/online (UPROF_SYSFS_ROOT, default /sys).
  * Fills @cpus (up to @max) and returns how many, or -errno. */

@@ -4,7 +4,7 @@ $(BUILD)/tests/test_pmc: tests/unit/test_pmc.c $(PMC_LIB)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 $(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -Wl,--wrap=pmc_sys_perf_event_open -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
 $(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
 		$(BUILD)/targets/demo

@@ -275,6 +275,65 @@ static void test_live_cpu_clock_on_child(void **state)
 	smp_close(NULL);
 }
 
+/* lib/pmc's seam, replaced here (-Wl,--wrap): the sampler's opens go through it. */
+static int seam_mode;	 /* 0: the real syscall */
+static int seam_calls;
+static uint64_t seam_build_id[4];
+
+int __real_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags);
+int __wrap_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags);
+int __wrap_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags)
+{
+	if (!seam_mode)
+		return __real_pmc_sys_perf_event_open(attr, pid, cpu, group_fd, flags);
+	if (seam_calls < 4)
+		seam_build_id[seam_calls] = attr->build_id;
+	seam_calls++;
+	if (seam_mode == EINVAL && attr->build_id)
+		return -EINVAL; /* a kernel before 5.12 */
+	return -seam_mode;
+}
+
+static void test_open_refused_by_the_seam(void **state)
+{
+	struct perf_event_attr attr[2];
+	struct smp_opts o = { .cpus = (int[]){ 0 }, .ncpus = 1 };
+	struct smp *s = (void *)1;
+	int failed = -2;
+
+	(void)state;
+	pmc_timer_attr(&attr[0], 1000000, true);
+	attr[1] = attr[0];
+	seam_mode = EACCES, seam_calls = 0;
+	assert_int_equal(smp_open(&s, attr, 2, getpid(), &o, &failed), -EACCES);
+	seam_mode = 0;
+	assert_null(s);
+	assert_int_equal(failed, 0);
+	assert_int_equal(seam_calls, 1); /* the first refusal ends it */
+}
+
+/* EINVAL with build_id set: retried once without it, and the answer to that is final. */
+static void test_open_build_id_fallback(void **state)
+{
+	struct perf_event_attr attr;
+	struct smp_opts o = { .cpus = (int[]){ 0 }, .ncpus = 1 };
+	struct smp *s;
+	int failed;
+
+	(void)state;
+	pmc_timer_attr(&attr, 1000000, true);
+	attr.mmap2 = attr.build_id = 1;
+	seam_mode = EINVAL, seam_calls = 0;
+	assert_int_equal(smp_open(&s, &attr, 1, getpid(), &o, &failed), -EINVAL);
+	seam_mode = 0;
+	assert_int_equal(seam_calls, 2);
+	assert_int_equal(seam_build_id[0], 1);
+	assert_int_equal(seam_build_id[1], 0);
+}
+
 static void test_open_rejects_bad_pages(void **state)
 {
 	struct perf_event_attr attr;
@@ -360,6 +419,8 @@ int main(void)
 		cmocka_unit_test(test_abort_unreleased_child),
 		cmocka_unit_test(test_live_cpu_clock_on_child),
 		cmocka_unit_test(test_open_rejects_bad_pages),
+		cmocka_unit_test(test_open_refused_by_the_seam),
+		cmocka_unit_test(test_open_build_id_fallback),
 		cmocka_unit_test(test_vdso_save),
 		cmocka_unit_test(test_proc_start_time),
 		cmocka_unit_test(test_proc_pids),
