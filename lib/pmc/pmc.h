@@ -133,7 +133,7 @@ const char *pmc_procfs_root(void);
 
 /* ==== CPU sets ==== */
 
-#define PMC_MAX_CPUS 1024
+#define PMC_MAX_CPUS 4096
 
 /* A set of CPU numbers (a value type: copy it freely). */
 struct pmc_cpus {

@@ -9,12 +9,10 @@
 
 #include <stddef.h>
 
-/* Online CPUs from <sysfs>/devices/system/cpu/online (UPROF_SYSFS_ROOT, default /sys).
- * Fills @cpus (up to @max) and returns how many, or -errno. */
+/* Online CPUs from <sysfs>/devices/system/cpu/online (pmc_sysfs_root()), in order.
+ * Fills @cpus (up to @max) and returns how many; -E2BIG for more, -EINVAL for a list
+ * pmc_cpus_parse refuses or an empty one, -errno. */
 int smp_online_cpus(int *cpus, int max);
-
-/* Parse a kernel CPU list ("0-3,8,10-11") of @len bytes. Returns count or -EINVAL. */
-int smp_parse_cpulist(const char *s, size_t len, int *cpus, int max);
 
 struct smp_ring {
 	int fd;
@@ -49,7 +47,7 @@ struct smp {
 	unsigned char *bounce;	/* one record that wraps around the ring end */
 };
 
-#define SMP_MAX_CPUS 4096
+#define SMP_MAX_CPUS PMC_MAX_CPUS
 #define SMP_DEFAULT_PAGES 128
 
 /* Drain one ring; see smp_drain. */

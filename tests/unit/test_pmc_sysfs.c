@@ -207,16 +207,16 @@ static void test_cpulists(void **state)
 	assert_int_equal(pmc_cpus_next(&s, 12), -1);
 	assert_int_equal(pmc_cpus_parse("", 0, &s), 0);
 	assert_int_equal(pmc_cpus_count(&s), 0);
-	assert_int_equal(pmc_cpus_parse("1023", 4, &s), 0);
-	assert_true(pmc_cpus_has(&s, 1023));
-	assert_int_equal(pmc_cpus_next(&s, 0), 1023);
-	assert_int_equal(pmc_cpus_parse("1024", 4, &s), -ERANGE);
+	assert_int_equal(pmc_cpus_parse("4095", 4, &s), 0); /* PMC_MAX_CPUS - 1 */
+	assert_true(pmc_cpus_has(&s, 4095));
+	assert_int_equal(pmc_cpus_next(&s, 0), 4095);
+	assert_int_equal(pmc_cpus_parse("4096", 4, &s), -ERANGE);
 	assert_int_equal(pmc_cpus_parse("3-1", 3, &s), -EINVAL);
 	assert_int_equal(pmc_cpus_parse("1,", 2, &s), -EINVAL);
 	assert_int_equal(pmc_cpus_parse("a", 1, &s), -EINVAL);
 	assert_int_equal(pmc_cpus_parse("1-", 2, &s), -EINVAL);
-	assert_int_equal(pmc_cpus_format(&s, buf, 2), 4); /* failures leave s alone: "1023" */
-	assert_string_equal(buf, "1");
+	assert_int_equal(pmc_cpus_format(&s, buf, 2), 4); /* failures leave s alone: "4095" */
+	assert_string_equal(buf, "4");
 }
 
 static void test_topology(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/sampler: CPU lists, the ring reader on a hand-made ring (wrap-around, lost
+ * lib/sampler: the online CPUs, the ring reader on a hand-made ring (wrap-around, lost
  * records, a failing sink), the start gate and exec errors, and a live run of the real
  * cpu-clock event on a real child (software events: no PMU needed).
  */
@@ -22,26 +22,6 @@
 
 #include "pmc/pmc.h"
 #include "sampler/internal.h"
-
-static void test_cpulist(void **state)
-{
-	int cpus[16];
-
-	(void)state;
-	assert_int_equal(smp_parse_cpulist("0-3,8,10-11\n", 12, cpus, 16), 7);
-	assert_int_equal(cpus[0], 0);
-	assert_int_equal(cpus[3], 3);
-	assert_int_equal(cpus[4], 8);
-	assert_int_equal(cpus[6], 11);
-	assert_int_equal(smp_parse_cpulist("5", 1, cpus, 16), 1);
-	assert_int_equal(cpus[0], 5);
-	assert_int_equal(smp_parse_cpulist("", 0, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("3-1", 3, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("1,,2", 4, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("a", 1, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("0-99999", 7, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("0-20", 4, cpus, 16), -E2BIG);
-}
 
 static void test_online_cpus_from_fake_sysfs(void **state)
 {
@@ -66,6 +46,22 @@ static void test_online_cpus_from_fake_sysfs(void **state)
 	setenv("UPROF_SYSFS_ROOT", root, 1);
 	assert_int_equal(smp_online_cpus(cpus, 8), 2);
 	assert_int_equal(cpus[0], 2);
+	assert_int_equal(cpus[1], 3);
+	/* lib/pmc's parser and limit: the same answers as pmc_cpus_parse */
+	static const struct {
+		const char *list;
+		int ret;
+	} cases[] = { { "0-3,8,10-11\n", 7 }, { "0-20", -E2BIG }, { "3-1", -EINVAL },
+		      { "1,,2", -EINVAL }, { "", -EINVAL }, { "4096", -EINVAL },
+		      { "4095", 1 } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(cases[i].list, f);
+		fclose(f);
+		assert_int_equal(smp_online_cpus(cpus, 8), cases[i].ret);
+	}
+	assert_int_equal(cpus[0], 4095);
 	unsetenv("UPROF_SYSFS_ROOT");
 	unlink(path);
 	assert_true(smp_online_cpus(cpus, 8) >= 1);
@@ -409,7 +405,6 @@ static void test_proc_pids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_online_cpus_from_fake_sysfs),
 		cmocka_unit_test(test_ring_wraps_and_counts),
 		cmocka_unit_test(test_ring_sink_failure_keeps_unsent),
