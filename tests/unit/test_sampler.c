@@ -402,6 +402,28 @@ static void test_proc_pids(void **state)
 	assert_int_equal(smp_proc_pids(pids, 1), 1);
 }
 
+/* The processes come from lib/pmc's procfs root, the one UPROF_PROCFS_ROOT of uprof. */
+static void test_proc_under_procfs_root(void **state)
+{
+	char root[] = "/tmp/uprof-procfs.XXXXXX", cmd[160];
+	pid_t pids[8], tids[8];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/17/task/17 %s/17/task/18 %s/self", root, root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	setenv("UPROF_PROCFS_ROOT", root, 1);
+	assert_int_equal(smp_proc_pids(pids, 8), 1);
+	assert_int_equal(pids[0], 17);
+	assert_int_equal(smp_proc_threads(17, tids, 8), 2);
+	assert_int_equal(tids[0] + tids[1], 35);
+	assert_int_equal(smp_proc_threads(19, tids, 8), -ESRCH);
+	unsetenv("UPROF_PROCFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_vdso_save),
 		cmocka_unit_test(test_proc_start_time),
 		cmocka_unit_test(test_proc_pids),
+		cmocka_unit_test(test_proc_under_procfs_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
