@@ -101,8 +101,8 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv);
 void collect_callgraph_attr(struct collect_state *st);
 int collect_open_events(struct collect_state *st);
 /* collect_explain.c: exit code 1 after one line that explains open error @err (-errno)
- * of event @failed (an attrs[] index, or -1). */
-int collect_explain_open_error(struct collect_state *st, int err, int failed);
+ * of event @failed (an attrs[] index, or -1) on process @pid (attach; else 0). */
+int collect_explain_open_error(struct collect_state *st, int err, int failed, int pid);
 
 /*
  * collect_events.c: which events to sample. -e specs, else the config's [event.N], else

@@ -1,39 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof collect: a failed perf_event_open turned into one line of advice.
+ * uprof collect: a failed perf_event_open (or ring mmap) turned into one line, by
+ * lib/pmc's one explainer (the advice pcm gives too), told what collect was opening.
  */
 #include "cli/collect.h"
 
-#include <errno.h>
-#include <string.h>
+#include <unistd.h>
 
 static const char *const CMD = "collect";
 
-int collect_explain_open_error(struct collect_state *st, int err, int failed)
+int collect_explain_open_error(struct collect_state *st, int err, int failed, int pid)
 {
-	const char *name = st->event_names[failed > 0 && failed < st->nattrs ? failed : COLLECT_TIMER];
+	int i = failed >= 0 && failed < st->nattrs ? failed : COLLECT_TIMER;
+	struct pmc_open_what what = {
+		.event = st->event_names[i],
+		.scope = st->system_wide ? PMC_OPEN_CPU : st->attach ? PMC_OPEN_ATTACH
+								    : PMC_OPEN_TASK,
+		.kernel = !st->attrs[i].exclude_kernel,
+		.pid = pid,
+		.uid = (unsigned)geteuid(),
+	};
+	char msg[512];
 
-	switch (-err) {
-	case EACCES:
-	case EPERM:
-		return cli_error(1, CMD,
-				 "not allowed to sample (%s); kernel.perf_event_paranoid is too "
-				 "high: try 'sysctl kernel.perf_event_paranoid=1' or run as root",
-				 strerror(-err));
-	case ENOENT:
-	case EOPNOTSUPP:
-	case ENODEV:
-		return cli_error(1, CMD, "the %s event is not supported here (%s); see "
-					 "'uprof info --system'",
-				 name, strerror(-err));
-	case EMFILE:
-		return cli_error(1, CMD, "too many open files; raise 'ulimit -n'");
-	case ENOMEM:
-		return cli_error(1, CMD,
-				 "cannot map the ring buffers (%s); lower -m or raise "
-				 "kernel.perf_event_mlock_kb",
-				 strerror(-err));
-	default:
-		return cli_error(1, CMD, "cannot open the %s event: %s", name, strerror(-err));
-	}
+	pmc_open_strerror(err, &what, msg, sizeof(msg));
+	return cli_error(1, CMD, "%s", msg);
 }

@@ -45,5 +45,5 @@ int collect_open_events(struct collect_state *st)
 			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
 				      "user code only");
 	}
-	return ret ? collect_explain_open_error(st, ret, failed) : -1;
+	return ret ? collect_explain_open_error(st, ret, failed, 0) : -1;
 }

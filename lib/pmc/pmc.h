@@ -447,12 +447,35 @@ int pmc_evlist_disable(struct pmc_evlist *l);
 /* Read every counter into @out (pmc_evlist_ncounters entries). 0 or -errno. */
 int pmc_evlist_read(struct pmc_evlist *l, struct pmc_count *out);
 
+/* What was being opened when perf_event_open failed: the advice depends on it. */
+enum pmc_open_scope {
+	PMC_OPEN_TASK,	 /* a program uprof started, its threads and children */
+	PMC_OPEN_ATTACH, /* a running process (@pid) uprof attaches to */
+	PMC_OPEN_CPU,	 /* per-CPU events: -a, uncore, pcm's CPU mode */
+};
+
+struct pmc_open_what {
+	const char *event; /* as the user named it (NULL: "the event"); borrowed */
+	const char *pmu;   /* its PMU, NULL if unknown */
+	enum pmc_open_scope scope;
+	bool kernel;	   /* kernel code was to be sampled or counted too */
+	int pid;	   /* PMC_OPEN_ATTACH: the process */
+	unsigned uid;	   /* who asked (geteuid()); 0, root, is not bound by paranoid */
+};
+
 /*
- * A one-line explanation of an open failure (perf's evsel__open_strerror): @err from
- * pmc_evlist_open for @ev, mentioning perf_event_paranoid, busy counters, a missing
- * PMU, or counting mode for EOPNOTSUPP.
+ * The one explanation of a failed perf_event_open (or ring mmap), perf's
+ * evsel__open_strerror, for collect and pcm alike: @err (-errno) for @w (NULL: a task
+ * event). EACCES/EPERM name what refuses it: another user's process, the
+ * perf_event_paranoid level @w needs (2 profiling, 1 kernel code, 0 per-CPU) with the
+ * sysctl that allows it, yama's ptrace_scope, else a security policy. Others: a missing
+ * PMU (ENOENT, ENODEV), counting mode (EOPNOTSUPP), busy counters (EBUSY), ulimit -n,
+ * locked memory (ENOMEM). One line into @buf, no newline.
  */
-void pmc_open_strerror(int err, const struct pmc_event *ev, char *buf, size_t len);
+void pmc_open_strerror(int err, const struct pmc_open_what *w, char *buf, size_t len);
+/* @what for event @ev (borrowed, may be NULL) opened in @scope. */
+void pmc_open_what_event(struct pmc_open_what *w, const struct pmc_event *ev,
+			 enum pmc_open_scope scope);
 
 /* ==== the perf_event kernel seam (sys.c) ====
  * Every perf_event syscall of uprof goes through these: counting here, sampling in

@@ -55,3 +55,8 @@ $(BUILD)/tests/test_metric: tests/unit/test_metric.c $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_metric
+# lib/pmc's one explainer of open errors, against a fake procfs
+$(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_explain
