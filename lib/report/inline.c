@@ -5,6 +5,7 @@
  * opened once with libdwfl at its link-time addresses and kept open (up to MAX_OPEN of
  * them); a file without DWARF is remembered as such and costs nothing more.
  */
+#include "report/dwfl.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -37,15 +38,6 @@ struct rpt_inlines {
 	struct rpt_strpool names;
 };
 
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 
 /* Open @m->path if it has DWARF; leaves m->dwfl NULL otherwise. */
 static void open_module(struct rpt_inlines *il, struct imod *m)
@@ -58,7 +50,7 @@ static void open_module(struct rpt_inlines *il, struct imod *m)
 
 	if (il->nopen >= MAX_OPEN || stat(m->path, &sb) || !S_ISREG(sb.st_mode))
 		return;
-	m->dwfl = dwfl_begin(&callbacks);
+	m->dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	if (!m->dwfl)
 		return;
 	dwfl_report_begin(m->dwfl);

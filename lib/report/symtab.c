@@ -16,6 +16,7 @@
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
 #include "report/symtab.h"
+#include "report/dwfl.h"
 #include "report/fdes.h"
 #include "report/kallsyms.h"
 
@@ -352,15 +353,6 @@ out:
 	return ret;
 }
 
-static char *debuginfo_path; /* NULL: libdwfl's default ":.debug:/usr/lib/debug" */
-
-static const Dwfl_Callbacks file_callbacks = {
-	.find_elf = dwfl_build_id_find_elf, /* unused: dwfl_report_elf opens the file */
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 /* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state
  * says what was found. 0 or -ENOMEM. */
 static int load_file(struct dso *d, const char *file, const struct rpt_file_id *id)
@@ -384,7 +376,7 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 		d->state = RPT_FILE_CHANGED;
 		return 0;
 	}
-	dwfl = dwfl_begin(&file_callbacks);
+	dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	if (!dwfl)
 		return -ENOMEM;
 	dwfl_report_begin(dwfl);
@@ -396,32 +388,6 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 }
 
 /* ---- the vDSO ---- */
-
-struct image {
-	char *buf;
-	size_t len;
-};
-
-/* Hand libdwfl the in-memory vDSO copy; it ends the Elf, we free the buffer. */
-static int image_find_elf(Dwfl_Module *mod, void **userdata, const char *name,
-			  Dwarf_Addr base, char **file_name, Elf **elfp)
-{
-	struct image *img = *userdata;
-
-	(void)mod;
-	(void)name;
-	(void)base;
-	*file_name = NULL;
-	*elfp = elf_memory(img->buf, img->len);
-	return -1;
-}
-
-static const Dwfl_Callbacks image_callbacks = {
-	.find_elf = image_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
 
 /* The size of the mapping that starts at @start, from /proc/self/maps; 0 if none. */
 static size_t self_map_len(uintptr_t start)
@@ -452,7 +418,7 @@ static size_t self_map_len(uintptr_t start)
 static int load_own_vdso(struct dso *d)
 {
 	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
-	struct image img = { NULL, base ? self_map_len(base) : 0 };
+	struct rpt_dwfl_image img = { NULL, base ? self_map_len(base) : 0 };
 	Dwfl_Module *mod;
 	void **userdata;
 	Dwfl *dwfl;
@@ -465,7 +431,7 @@ static int load_own_vdso(struct dso *d)
 	if (!img.buf)
 		goto out;
 	memcpy(img.buf, (const void *)base, img.len);
-	dwfl = dwfl_begin(&image_callbacks);
+	dwfl = dwfl_begin(&rpt_dwfl_image_callbacks);
 	if (!dwfl)
 		goto out;
 	dwfl_report_begin(dwfl);

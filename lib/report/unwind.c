@@ -17,6 +17,7 @@
  * any other row (expressions, signal frames, no CFI) sends the whole sample to libdwfl,
  * so results are the same either way.
  */
+#include "report/dwfl.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -124,15 +125,6 @@ struct rpt_unwinder {
 	struct rule *rules;
 	size_t nrules, caprules;
 	uint64_t fast, slow;
-};
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf, /* unused: modules come from dwfl_report_elf */
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 /* ---- the sample as a thread ---- */
@@ -276,7 +268,7 @@ static uint64_t maps_sig(const struct rpt_process *p)
 static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p)
 {
 	uint64_t stamp = ++u->builds;
-	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	Dwfl *dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	int reported = 0;
 
 	if (!dwfl)
