@@ -28,3 +28,7 @@ $(BUILD)/tests/test_session_dir: tests/unit/test_session_dir.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_dir
+$(BUILD)/tests/test_strmap: tests/unit/test_strmap.c $(REPORT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_strmap

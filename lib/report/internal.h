@@ -4,6 +4,7 @@
 #define UPROF_REPORT_INTERNAL_H
 
 #include "report/report.h"
+#include "report/strmap.h"
 #include "report/symtab.h"
 
 #include <stddef.h>
@@ -29,15 +30,11 @@ void rpt_hash_release(struct rpt_hash *h);
 /* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
 int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n);
 
-/* Interned strings: equal strings get one pointer, valid until the pool is released. */
+/* Interned strings: equal strings get one pointer, valid until the pool is released
+ * (the one string map of report, strmap.h). */
 struct rpt_strpool {
-	struct rpt_hash index; /* (hash, chain, 0) -> string + 1 */
-	char **strs;
-	size_t n, cap;
+	struct rpt_strmap map;
 };
-
-/* FNV-1a of a string. */
-uint64_t rpt_fnv(const char *s);
 
 /* Our copy of @s; NULL on out-of-memory. */
 const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s);

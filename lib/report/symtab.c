@@ -16,6 +16,7 @@
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
 #include "report/symtab.h"
+#include "report/strmap.h"
 #include "report/dwfl.h"
 #include "report/fdes.h"
 #include "report/kallsyms.h"
@@ -72,101 +73,19 @@ struct dso {
 	bool fdes_read;
 };
 
-/* Open-addressing string table: the module cache and the interned names. */
-struct entry {
-	uint64_t hash;
-	const char *key; /* NULL = empty */
-	void *val;
-};
-
-struct htab {
-	struct entry *e;
-	size_t cap, n; /* cap is a power of two */
-};
-
 struct rpt_symtab {
 	char *session_dir;
 	char *kallsyms_path;
-	struct htab dsos;   /* path -> struct dso */
-	struct htab strs;   /* interned names (key == val, owned) */
+	struct rpt_strmap dsos; /* path -> struct dso (owned) */
+	struct rpt_strmap strs; /* interned names */
 	struct rpt_ksyms ksyms;
 	bool ksyms_loaded;
 };
 
-/* ---- hash table ---- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static struct entry *htab_slot(const struct htab *t, const char *key, uint64_t h)
-{
-	size_t i = h & (t->cap - 1);
-
-	while (t->e[i].key && (t->e[i].hash != h || strcmp(t->e[i].key, key)))
-		i = (i + 1) & (t->cap - 1);
-	return &t->e[i];
-}
-
-static void *htab_get(const struct htab *t, const char *key)
-{
-	struct entry *e;
-
-	if (!t->cap)
-		return NULL;
-	e = htab_slot(t, key, hash_str(key));
-	return e->key ? e->val : NULL;
-}
-
-/* Insert @key (not present; borrowed for the table's lifetime). 0 or -ENOMEM. */
-static int htab_put(struct htab *t, const char *key, void *val)
-{
-	struct htab grown;
-	uint64_t h = hash_str(key);
-	struct entry *e;
-	size_t i;
-
-	if ((t->n + 1) * 2 > t->cap) { /* keep the load under 1/2 */
-		grown.cap = t->cap ? t->cap * 2 : 64;
-		grown.n = t->n;
-		grown.e = calloc(grown.cap, sizeof(*grown.e));
-		if (!grown.e)
-			return -ENOMEM;
-		for (i = 0; i < t->cap; i++)
-			if (t->e[i].key)
-				*htab_slot(&grown, t->e[i].key, t->e[i].hash) = t->e[i];
-		free(t->e);
-		*t = grown;
-	}
-	e = htab_slot(t, key, h);
-	e->hash = h;
-	e->key = key;
-	e->val = val;
-	t->n++;
-	return 0;
-}
-
 /* The interned copy of @s, owned by @st; NULL on out-of-memory. */
 static const char *intern(struct rpt_symtab *st, const char *s)
 {
-	const char *got = htab_get(&st->strs, s);
-	char *copy;
-
-	if (got)
-		return got;
-	copy = strdup(s);
-	if (copy && htab_put(&st->strs, copy, copy)) {
-		free(copy);
-		copy = NULL;
-	}
-	return copy;
+	return rpt_strmap_intern(&st->strs, s);
 }
 
 /* ---- reading a module ---- */
@@ -521,12 +440,12 @@ out:
 
 static struct dso *dso_get(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
 {
-	struct dso *d = htab_get(&st->dsos, path);
+	struct dso *d = rpt_strmap_get(&st->dsos, path);
 
 	if (d)
 		return d;
 	d = dso_new(st, path, id);
-	if (d && htab_put(&st->dsos, d->path, d)) {
+	if (d && rpt_strmap_put(&st->dsos, d->path, d)) {
 		dso_free(d);
 		d = NULL;
 	}
@@ -677,7 +596,7 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 
 enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path)
 {
-	const struct dso *d = htab_get(&st->dsos, path);
+	const struct dso *d = rpt_strmap_get(&st->dsos, path);
 
 	return d ? d->state : RPT_FILE_OK;
 }
@@ -724,17 +643,12 @@ out:
 
 void rpt_symtab_free(struct rpt_symtab *st)
 {
-	size_t i;
-
 	if (!st)
 		return;
-	for (i = 0; i < st->dsos.cap; i++)
-		if (st->dsos.e[i].key)
-			dso_free(st->dsos.e[i].val);
-	for (i = 0; i < st->strs.cap; i++)
-		free((char *)st->strs.e[i].key);
-	free(st->dsos.e);
-	free(st->strs.e);
+	rpt_strmap_for_each(&st->dsos, e)
+		dso_free(e->val);
+	rpt_strmap_release(&st->dsos);
+	rpt_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);
 	free(st->session_dir);
 	free(st->kallsyms_path);
