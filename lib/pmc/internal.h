@@ -93,9 +93,12 @@ int pmc_software_find(const char *name, size_t len, uint64_t *config, const char
 
 /* ---- libpfm4 (pfm.c) ---- */
 
-/* Encode libpfm4 event string @name for perf. 0, -ENOENT (not a libpfm4 event), -EINVAL
- * (bad attribute: @err has libpfm's words). */
-int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen);
+/* Encode libpfm4 event string @name for perf into @attr (all of it, as libpfm returns
+ * it, size set; no sampling period). Its period=/freq= modifiers go to *@period and
+ * *@freq (0: not given). 0, -ENOENT (not a libpfm4 event), -EINVAL (bad attribute: @err
+ * has libpfm's words). */
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period,
+		   uint64_t *freq, char *err, size_t errlen);
 /* libpfm4 reads LIBPFM_FORCE_PMU / LIBPFM_ENCODE_INACTIVE once, at its first use in a
  * process (re-initializing it with another PMU leaves stale per-event state behind). */
 
