@@ -46,12 +46,14 @@ static void report_help(void)
 	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
 	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
 	       "                             process when call stacks were collected\n"
-	       "  --export <what>            also write folded (stacks.folded: FlameGraph,\n"
-	       "                             speedscope, inferno), flamegraph (flamegraph.svg,\n"
-	       "                             interactive) or perfetto (trace.json for\n"
-	       "                             ui.perfetto.dev and chrome://tracing); repeat it or\n"
-	       "                             give a comma list; 'all' is all three\n"
-	       "  --export-dir <dir>         where exports go (default: the session directory)\n"
+	       "  --export <what>            also write one of these (repeat it or give a\n"
+	       "                             comma list; 'all' is every one):\n");
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++) {
+		const struct rpt_exporter *x = rpt_exporter(e);
+
+		printf("                               %-11s %s: %s\n", x->name, x->file, x->help);
+	}
+	printf("  --export-dir <dir>         where exports go (default: the session directory)\n"
 	       "  -h, --help                 this text\n");
 }
 
@@ -160,8 +162,12 @@ static int parse_exports(struct report_state *st, const char *arg)
 			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
 				st->exports[i] = true;
 		} else if (e < 0) {
-			return cli_error(EXIT_USAGE, CMD,
-					 "--export '%s': use folded, flamegraph, perfetto or all", tok);
+			char names[128] = "";
+
+			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s, ", rpt_exporter(i)->name);
+			return cli_error(EXIT_USAGE, CMD, "--export '%s': use %sor all", tok, names);
 		} else {
 			st->exports[e] = true;
 		}
@@ -434,10 +440,7 @@ static int write_exports(struct report_state *st, struct rpt *r)
 			unlink(tmp);
 			return cli_error(1, CMD, "writing '%s' failed: %s", path, strerror(-ret));
 		}
-		fprintf(stderr, "Generated %s file: %s\n", e == RPT_EXPORT_FOLDED ? "folded stacks"
-						 : e == RPT_EXPORT_FLAMEGRAPH ? "flame graph"
-										 : "trace",
-			path);
+		fprintf(stderr, "Generated %s file: %s\n", rpt_exporter(e)->what, path);
 	}
 	return ret;
 }
