@@ -41,6 +41,7 @@ CLEAN :=
 
 include lib/session/module.mk
 include lib/metric/module.mk
+include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/report/module.mk

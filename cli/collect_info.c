@@ -4,6 +4,7 @@
  * call stacks), gathered before the first write.
  */
 #include "cli/collect.h"
+#include "arch/arch.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -77,6 +78,7 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv)
 		snprintf(in->working_dir, sizeof(in->working_dir), "?");
 	cli_system_facts(in->host, sizeof(in->host), in->cpu_model, sizeof(in->cpu_model),
 			 in->kernel, sizeof(in->kernel), in->os, sizeof(in->os));
+	snprintf(in->arch, sizeof(in->arch), "%s", arch_this.name); /* report checks it */
 	in->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(in->cpu_mask, sizeof(in->cpu_mask), "%s", st->sample_cpu_list);
 	collect_events_info(st);

@@ -4,7 +4,7 @@ CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/main.c cl
 	cli/report.c cli/collect_pages.c cli/collect_attach.c cli/collect_events.c \
 	cli/collect_launch.c cli/exec_error.c
 UPROF := $(BUILD)/bin/uprof
-$(UPROF): $(call objs,$(CLI_SRCS)) $(REPORT_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB)
+$(UPROF): $(call objs,$(CLI_SRCS)) $(REPORT_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -linih -lm -lrt -pthread $(REPORT_LDLIBS) $(PMC_LDLIBS)
 BINS += $(UPROF)

@@ -31,7 +31,7 @@ $(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c lib/instru
 fuzz: $(FUZZ_BINS)
 
 # lib/pmc's event-spec parser (with libpfm4), and config files with their formulas
-FUZZ_PMC_SRCS := $(PMC_SRCS)
+FUZZ_PMC_SRCS := $(PMC_SRCS) $(ARCH_SRC)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_event_spec $(BUILD)/fuzz/fuzz_config
 $(BUILD)/fuzz/fuzz_event_spec: fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) lib/pmc/pmc.h lib/pmc/internal.h
 	@mkdir -p $(dir $@)

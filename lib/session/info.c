@@ -57,6 +57,7 @@ static const struct field info_fields[] = {
 	FLD("system", "cpu_mask", F_STR, cpu_mask),
 	FLD("system", "kernel", F_STR, kernel),
 	FLD("system", "os", F_STR, os),
+	FLD("system", "arch", F_STR, arch),
 	FLD("time", "start_iso", F_ISO, start_epoch_ns),
 	FLD("time", "start_epoch_ns", F_I64, start_epoch_ns),
 	FLD("time", "start_mono_ns", F_I64, start_mono_ns),

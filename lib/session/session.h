@@ -67,6 +67,8 @@ struct ses_info {
 	char cpu_mask[256];	/* -c: the CPUs sampled ("" = all) */
 	char kernel[128];
 	char os[128];
+	char arch[16];		/* lib/arch's name ("x86_64"); "" in sessions written before
+				 * it was recorded: those are x86_64's */
 	int npids;
 	int pids[SES_MAX_PIDS];
 	int64_t start_epoch_ns, end_epoch_ns; /* CLOCK_REALTIME */
