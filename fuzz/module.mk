@@ -43,9 +43,9 @@ fuzz: $(FUZZ_BINS)
 
 # call stacks: callchain, user registers and stack copies in samples; the --call-graph spec
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_callchain
-$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h lib/metric/metric.h
+$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h lib/arch/arch.h $(ARCH_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC)
 fuzz: $(FUZZ_BINS)
 
 # lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
