@@ -40,6 +40,8 @@ UNIT_TESTS :=
 CLEAN :=
 
 include lib/session/module.mk
+include lib/metric/module.mk
+include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/report/module.mk

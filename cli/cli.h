@@ -42,7 +42,7 @@ struct cli_config_event {
 };
 
 /* A [metric.N] section: the column name, a formula over event names, variables and the
- * ids of earlier metrics (lib/pmc pmc_expr syntax), and an optional id. */
+ * ids of earlier metrics (lib/metric mtr_expr syntax), and an optional id. */
 struct cli_config_metric {
 	char name[64];
 	char id[32];

@@ -83,8 +83,26 @@ struct collect_state {
 	struct collect_pages *pages;
 };
 
-/* collect.c: add the call-stack bits of st->cg to the timer attr (launch and attach). */
+/* collect_help.c: --help. */
+void collect_help(void);
+/* collect_opts.c: the command line into @st. -1 to go on, or an exit code (0 after
+ * --help) after printing the error. */
+int collect_parse_options(struct collect_state *st, int argc, char **argv);
+/* collect_prog.c: st->prog_argv[0] found as execvp would, into st->prog_path. -1 or an
+ * exit code. */
+int collect_resolve_program(struct collect_state *st);
+/* collect_words.c: @argv (NULL-terminated) as shell words into @dst (@size bytes, cut). */
+void collect_join_args(char *dst, size_t size, char **argv);
+/* collect_info.c: st->info for session.ini, from @st and this system. */
+void collect_fill_info(struct collect_state *st, int argc, char **argv);
+
+/* collect_open.c: add the call-stack bits of st->cg to the sampling attrs (launch and
+ * attach), and open the events on the gated child (-1, or an exit code). */
 void collect_callgraph_attr(struct collect_state *st);
+int collect_open_events(struct collect_state *st);
+/* collect_explain.c: exit code 1 after one line that explains open error @err (-errno)
+ * of event @failed (an attrs[] index, or -1) on process @pid (attach; else 0). */
+int collect_explain_open_error(struct collect_state *st, int err, int failed, int pid);
 
 /*
  * collect_events.c: which events to sample. -e specs, else the config's [event.N], else

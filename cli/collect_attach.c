@@ -62,50 +62,6 @@ static bool have_pid(const struct collect_state *st, pid_t pid)
 	return false;
 }
 
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Why we may not attach: the usual three reasons, checked in order. */
-static int explain_denied(pid_t pid, int err)
-{
-	char path[64];
-	struct stat sb;
-	FILE *f;
-	int paranoid = paranoid_level(), ptrace = 0;
-
-	f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
-	if (f) {
-		if (fscanf(f, "%d", &ptrace) != 1)
-			ptrace = 0;
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	if (geteuid() != 0 && !stat(path, &sb) && sb.st_uid != geteuid())
-		return cli_error(1, CMD, "not permitted to attach to pid %d: it belongs to another "
-					 "user (uid %u); run uprof as that user or as root",
-				 (int)pid, sb.st_uid);
-	if (geteuid() != 0 && paranoid > 1)
-		return cli_error(1, CMD, "not permitted to attach to pid %d (%s): "
-					 "kernel.perf_event_paranoid is %d; 'sysctl "
-					 "kernel.perf_event_paranoid=1' allows attaching",
-				 (int)pid, strerror(-err), paranoid);
-	if (geteuid() != 0 && ptrace > 0)
-		return cli_error(1, CMD, "not permitted to attach to pid %d (%s): "
-					 "kernel.yama.ptrace_scope is %d; try 0, or run as root",
-				 (int)pid, strerror(-err), ptrace);
-	return cli_error(1, CMD, "not permitted to attach to pid %d: %s", (int)pid, strerror(-err));
-}
-
 int collect_attach_prepare(struct collect_state *st)
 {
 	char path[64], comm[64];
@@ -195,24 +151,18 @@ int collect_attach_open(struct collect_state *st)
 	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
 				 .ncpus = st->nsample_cpus };
 	pid_t *done = malloc(sizeof(pid_t) * MAX_THREADS);
-	int ndone = 0, ret;
+	int ndone = 0, bad_pid = 0, ret;
 
 	if (!done)
 		return cli_error(1, CMD, "out of memory");
 	collect_events_build(st, false); /* enabled by us once everything is open */
 	ret = smp_new(&st->smp, st->attrs, st->nattrs, &opts);
 	if (st->system_wide) {
-		int failed;
+		int failed = -1;
 
 		free(done);
 		ret = ret ? ret : smp_add_task(st->smp, -1, &failed); /* pid -1: every task */
-		if (ret == -EACCES || ret == -EPERM)
-			return cli_error(1, CMD, "system-wide profiling is not permitted: it needs root "
-						 "or kernel.perf_event_paranoid <= 0 (it is %d)",
-					 paranoid_level());
-		if (ret)
-			return cli_error(1, CMD, "cannot profile system-wide: %s", strerror(-ret));
-		return -1;
+		return ret ? collect_explain_open_error(st, ret, failed, 0) : -1;
 	}
 	for (int round = 0; !ret && round < RESCANS; round++) {
 		int added = 0;
@@ -221,6 +171,8 @@ int collect_attach_open(struct collect_state *st)
 			ret = open_threads(st, st->attach_pids[i], done, &ndone);
 			if (ret == -ESRCH && ndone)
 				ret = 0; /* that process ended while we attached: the others go on */
+			if (ret < 0)
+				bad_pid = st->attach_pids[i];
 			added += ret > 0 ? ret : 0;
 		}
 		if (ret > 0)
@@ -231,13 +183,11 @@ int collect_attach_open(struct collect_state *st)
 	if (!ret && !ndone)
 		ret = -ESRCH;
 	free(done);
-	if (ret == -EACCES || ret == -EPERM)
-		return explain_denied(st->attach_pids[0], ret);
 	if (ret == -ESRCH)
 		return cli_error(1, CMD, "the process%s ended before uprof could attach",
 				 st->nattach > 1 ? "es" : "");
 	if (ret)
-		return cli_error(1, CMD, "cannot attach: %s", strerror(-ret));
+		return collect_explain_open_error(st, ret, -1, bad_pid ? bad_pid : st->attach_pids[0]);
 	return -1;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Collect configurations: configs/<name>.ini, parsed with inih. */
 #include "cli/cli.h"
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 
 #include <ctype.h>
@@ -170,19 +171,19 @@ static int check_sections(struct load_ctx *ctx)
 			return -EINVAL;
 		}
 	for (int i = 0; i < cfg->nmetrics; i++) {
-		struct pmc_expr *e;
+		struct mtr_expr *e;
 		char why[128];
 
 		if (!(ctx->seen_metrics[0] >> i & 1) || !(ctx->seen_metrics[1] >> i & 1)) {
 			snprintf(ctx->err, ctx->errlen, "[metric.%d] missing, or without name/formula", i);
 			return -EINVAL;
 		}
-		if (pmc_expr_parse(cfg->metrics[i].formula, strlen(cfg->metrics[i].formula), &e, why,
+		if (mtr_expr_parse(cfg->metrics[i].formula, strlen(cfg->metrics[i].formula), &e, why,
 				   sizeof(why))) {
 			snprintf(ctx->err, ctx->errlen, "[metric.%d] formula: %s", i, why);
 			return -EINVAL;
 		}
-		pmc_expr_free(e);
+		mtr_expr_free(e);
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #define UPROF_CLI_PCM_H
 
 #include "cli/cli.h"
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 #include "sampler/sampler.h"
 
@@ -34,7 +35,7 @@ struct pcm_group {
 struct pcm_metric {
 	char name[64];
 	char id[32];
-	struct pmc_expr *expr;
+	struct mtr_expr *expr;
 };
 
 /* A name a group's formulas use for an event of the evlist. */

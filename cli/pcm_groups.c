@@ -122,16 +122,16 @@ static int add_metrics(struct pcm_state *st, struct pcm_group *g, const struct c
 
 		if (st->nmetrics == PCM_MAX_METRICS)
 			return cli_error(1, CMD, "too many metrics (more than %d)", PCM_MAX_METRICS);
-		if (pmc_expr_parse(cm->formula, strlen(cm->formula), &m->expr, err, sizeof(err)))
+		if (mtr_expr_parse(cm->formula, strlen(cm->formula), &m->expr, err, sizeof(err)))
 			return cli_error(1, CMD, "%s [metric.%d]: %s", path, i, err);
 		snprintf(m->name, sizeof(m->name), "%s", cm->name);
 		snprintf(m->id, sizeof(m->id), "%s", cm->id);
 		st->nmetrics++;
-		for (size_t k = 0; k < pmc_expr_nnames(m->expr); k++)
-			if (!known_name(st, g, st->nmetrics - 1, pmc_expr_name(m->expr, k)))
+		for (size_t k = 0; k < mtr_expr_nnames(m->expr); k++)
+			if (!known_name(st, g, st->nmetrics - 1, mtr_expr_name(m->expr, k)))
 				return cli_error(1, CMD, "%s [metric.%d] '%s' uses '%s': not an event, "
 							 "an earlier metric id or a variable of the group",
-						 path, i, cm->name, pmc_expr_name(m->expr, k));
+						 path, i, cm->name, mtr_expr_name(m->expr, k));
 	}
 	g->nmetrics = st->nmetrics - g->first_metric;
 	return 0;
@@ -199,7 +199,7 @@ int pcm_groups_load(struct pcm_state *st)
 void pcm_groups_free(struct pcm_state *st)
 {
 	for (int i = 0; i < st->nmetrics; i++)
-		pmc_expr_free(st->metrics[i].expr);
+		mtr_expr_free(st->metrics[i].expr);
 	st->nmetrics = 0;
 	pmc_evlist_free(st->evl);
 	st->evl = NULL;
@@ -354,7 +354,7 @@ double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp,
 	struct lookup_ctx x = { st, comp, delta, idle, elapsed_ns, m };
 	double v;
 
-	if (pmc_expr_eval(st->metrics[m].expr, lookup, &x, &v))
+	if (mtr_expr_eval(st->metrics[m].expr, lookup, &x, &v))
 		return NAN;
 	return v;
 }

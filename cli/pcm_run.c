@@ -186,6 +186,7 @@ static void loop(struct pcm_state *st, uint64_t *idle_delta)
 static int open_counters(struct pcm_state *st)
 {
 	const struct pmc_event *ev;
+	struct pmc_open_what what;
 	char msg[512];
 	int failed = -1, ret;
 
@@ -194,7 +195,12 @@ static int open_counters(struct pcm_state *st)
 	if (!ret)
 		return 0;
 	ev = failed >= 0 ? pmc_evlist_event(st->evl, (size_t)st->cinfo[failed].event) : NULL;
-	pmc_open_strerror(ret, ev, msg, sizeof(msg));
+	/* a counter on a CPU (CPU mode, uncore) needs what -a needs */
+	pmc_open_what_event(&what, ev, failed >= 0 && st->cinfo[failed].cpu >= 0 &&
+						  st->cinfo[failed].pid < 0
+					       ? PMC_OPEN_CPU
+					       : PMC_OPEN_TASK);
+	pmc_open_strerror(ret, &what, msg, sizeof(msg));
 	return cli_error(1, CMD, "%s", msg);
 }
 

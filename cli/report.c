@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
-#include "cli/report_metrics.h"
 #include "report/report.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,12 +46,14 @@ static void report_help(void)
 	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
 	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
 	       "                             process when call stacks were collected\n"
-	       "  --export <what>            also write folded (stacks.folded: FlameGraph,\n"
-	       "                             speedscope, inferno), flamegraph (flamegraph.svg,\n"
-	       "                             interactive) or perfetto (trace.json for\n"
-	       "                             ui.perfetto.dev and chrome://tracing); repeat it or\n"
-	       "                             give a comma list; 'all' is all three\n"
-	       "  --export-dir <dir>         where exports go (default: the session directory)\n"
+	       "  --export <what>            also write one of these (repeat it or give a\n"
+	       "                             comma list; 'all' is every one):\n");
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++) {
+		const struct rpt_exporter *x = rpt_exporter(e);
+
+		printf("                               %-11s %s: %s\n", x->name, x->file, x->help);
+	}
+	printf("  --export-dir <dir>         where exports go (default: the session directory)\n"
 	       "  -h, --help                 this text\n");
 }
 
@@ -160,8 +162,12 @@ static int parse_exports(struct report_state *st, const char *arg)
 			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
 				st->exports[i] = true;
 		} else if (e < 0) {
-			return cli_error(EXIT_USAGE, CMD,
-					 "--export '%s': use folded, flamegraph, perfetto or all", tok);
+			char names[128] = "";
+
+			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s, ", rpt_exporter(i)->name);
+			return cli_error(EXIT_USAGE, CMD, "--export '%s': use %sor all", tok, names);
 		} else {
 			st->exports[e] = true;
 		}
@@ -415,12 +421,14 @@ static int write_exports(struct report_state *st, struct rpt *r)
 
 		if (!st->exports[e])
 			continue;
-		if (st->export_dir && stat(dir, &sb) && mkdir(dir, 0755) && errno != EEXIST)
+		if (st->export_dir && stat(dir, &sb) && (ret = ses_private_mkdir(dir)) &&
+		    ret != -EEXIST)
 			return cli_error(1, CMD, "cannot create --export-dir '%s': %s", dir,
-					 strerror(errno));
+					 strerror(-ret));
+		ret = 0;
 		snprintf(path, sizeof(path), "%s/%s", dir, rpt_export_filename(e));
 		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = fopen(tmp, "we");
+		f = ses_file_fopen(tmp); /* 0600, as the session's own files */
 		if (!f)
 			return cli_error(1, CMD, "cannot write '%s': %s", path, strerror(errno));
 		ret = rpt_export(r, e, f);
@@ -432,10 +440,7 @@ static int write_exports(struct report_state *st, struct rpt *r)
 			unlink(tmp);
 			return cli_error(1, CMD, "writing '%s' failed: %s", path, strerror(-ret));
 		}
-		fprintf(stderr, "Generated %s file: %s\n", e == RPT_EXPORT_FOLDED ? "folded stacks"
-						 : e == RPT_EXPORT_FLAMEGRAPH ? "flame graph"
-										 : "trace",
-			path);
+		fprintf(stderr, "Generated %s file: %s\n", rpt_exporter(e)->what, path);
 	}
 	return ret;
 }
@@ -464,7 +469,7 @@ static int write_report(struct report_state *st, struct rpt *r)
 	if (ret >= 0)
 		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", st->out_path);
-	f = fopen(tmp, "we");
+	f = ses_file_fopen(tmp);
 	if (!f)
 		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
 				 st->out_path, strerror(errno));
@@ -515,8 +520,6 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
-	static struct ses_info info; /* big: not on the stack */
-	struct report_metrics metrics = { 0 };
 	struct rpt *r = NULL;
 	char err[512], abs_input[PATH_MAX];
 	struct stat sb;
@@ -532,25 +535,17 @@ int cmd_report(int argc, char **argv)
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
-	/* the session's formulas first: report evaluates them through a callback */
-	if (!ses_info_read(st.input, &info, err, sizeof(err)) &&
-	    report_metrics_init(&metrics, &info, &st.opts, err, sizeof(err)))
-		return cli_error(1, CMD, "%s/session.ini: a metric formula: %s", st.input, err);
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
-	if (ret) {
-		report_metrics_release(&metrics);
+	if (ret)
 		return cli_error(1, CMD, "%s", err);
-	}
 	ret = check_pids(&st, r);
 	if (ret) {
 		rpt_free(r);
-		report_metrics_release(&metrics);
 		return ret;
 	}
 	ret = write_report(&st, r);
 	if (!ret)
 		ret = write_exports(&st, r);
 	rpt_free(r);
-	report_metrics_release(&metrics);
 	return ret;
 }

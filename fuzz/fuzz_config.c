@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,16 +25,16 @@ static int any_value(void *arg, const char *name, double *v)
 
 static void eval(const char *s, size_t len)
 {
-	struct pmc_expr *e;
+	struct mtr_expr *e;
 	char err[128];
 	double v;
 
-	if (pmc_expr_parse(s, len, &e, err, sizeof(err)))
+	if (mtr_expr_parse(s, len, &e, err, sizeof(err)))
 		return;
-	pmc_expr_eval(e, any_value, NULL, &v);
-	for (size_t i = 0; i < pmc_expr_nnames(e); i++)
-		(void)pmc_expr_name(e, i);
-	pmc_expr_free(e);
+	mtr_expr_eval(e, any_value, NULL, &v);
+	for (size_t i = 0; i < mtr_expr_nnames(e); i++)
+		(void)mtr_expr_name(e, i);
+	mtr_expr_free(e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -38,21 +38,21 @@ $(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c lib/instru
 fuzz: $(FUZZ_BINS)
 
 # lib/pmc's event-spec parser (with libpfm4), and config files with their formulas
-FUZZ_PMC_SRCS := $(PMC_SRCS)
+FUZZ_PMC_SRCS := $(PMC_SRCS) $(ARCH_SRC)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_event_spec $(BUILD)/fuzz/fuzz_config
 $(BUILD)/fuzz/fuzz_event_spec: fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) lib/pmc/pmc.h lib/pmc/internal.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) -lpfm -lm
-$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c cli/cli.h lib/pmc/pmc.h
+$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c lib/metric/expr.c cli/cli.h lib/pmc/pmc.h lib/metric/metric.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c lib/pmc/expr.c -linih -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c lib/metric/expr.c -linih -lm
 fuzz: $(FUZZ_BINS)
 
 # call stacks: callchain, user registers and stack copies in samples; the --call-graph spec
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_callchain
-$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h
+$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h lib/arch/arch.h $(ARCH_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC)
 fuzz: $(FUZZ_BINS)
 
 # lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
@@ -76,3 +76,8 @@ $(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_TASKMATCH_SRCS)
 fuzz: $(FUZZ_BINS)
+# the MPI job directory's job.ini
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_job_ini
+$(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS)

@@ -20,11 +20,19 @@ $(BUILD)/tests/test_session_record: tests/unit/test_session_record.c $(SESSION_L
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_record
-$(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB)
+$(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_symtab
-$(BUILD)/tests/test_kallsyms: tests/unit/test_kallsyms.c $(REPORT_LIB)
+$(BUILD)/tests/test_kallsyms: tests/unit/test_kallsyms.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_kallsyms
+$(BUILD)/tests/test_session_dir: tests/unit/test_session_dir.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_dir
+$(BUILD)/tests/test_strmap: tests/unit/test_strmap.c $(REPORT_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_strmap

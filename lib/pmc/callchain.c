@@ -11,6 +11,7 @@
  *           as perf does.
  */
 #include "pmc/pmc.h"
+#include "arch/arch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,19 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-#include <asm/perf_regs.h>
-/* every general register; segment registers are not sampled by the kernel on x86_64 */
-#define USER_REGS_MASK                                                                   \
-	(((1ULL << PERF_REG_X86_64_MAX) - 1) &                                           \
-	 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |                       \
-	   (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)))
-#elif defined(__aarch64__)
-#include <asm/perf_regs.h>
-#define USER_REGS_MASK ((1ULL << PERF_REG_ARM64_MAX) - 1)
-#else
-#define USER_REGS_MASK 0ULL /* dwarf mode unsupported: pmc_callgraph_parse refuses it */
-#endif
+/* which user registers a dwarf-mode sample copies: lib/arch */
+#define USER_REGS_MASK (arch_this.user_regs_mask)
 
 static const char *const mode_names[] = { "none", "fp", "dwarf" };
 static const char *const scope_names[] = { "all", "user", "kernel" };

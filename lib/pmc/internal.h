@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/pmc internals: file helpers, the kernel seam, libpfm4, the AMD core layout. */
+/* lib/pmc internals: file helpers, libpfm4, the AMD core layout (the kernel seam is
+ * public: pmc.h). */
 #ifndef UPROF_PMC_INTERNAL_H
 #define UPROF_PMC_INTERNAL_H
 
@@ -16,13 +17,6 @@ int pmc_read_file(const char *root, const char *rel, char *buf, size_t len);
 int pmc_read_path(const char *path, char *buf, size_t len);
 /* Parse an unsigned number of @len bytes: decimal, or hex with 0x. 0 or -EINVAL/-ERANGE. */
 int pmc_parse_u64(const char *s, size_t len, uint64_t *out);
-
-/* ---- the kernel seam (sys.c); tests may --wrap these ---- */
-int pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			    unsigned long flags);
-int pmc_sys_ioctl(int fd, unsigned long req, unsigned long arg);
-ssize_t pmc_sys_read(int fd, void *buf, size_t len);
-void pmc_sys_close(int fd);
 
 /* ---- sysfs format fields (pmu.c) ---- */
 
@@ -99,9 +93,12 @@ int pmc_software_find(const char *name, size_t len, uint64_t *config, const char
 
 /* ---- libpfm4 (pfm.c) ---- */
 
-/* Encode libpfm4 event string @name for perf. 0, -ENOENT (not a libpfm4 event), -EINVAL
- * (bad attribute: @err has libpfm's words). */
-int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen);
+/* Encode libpfm4 event string @name for perf into @attr (all of it, as libpfm returns
+ * it, size set; no sampling period). Its period=/freq= modifiers go to *@period and
+ * *@freq (0: not given). 0, -ENOENT (not a libpfm4 event), -EINVAL (bad attribute: @err
+ * has libpfm's words). */
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period,
+		   uint64_t *freq, char *err, size_t errlen);
 /* libpfm4 reads LIBPFM_FORCE_PMU / LIBPFM_ENCODE_INACTIVE once, at its first use in a
  * process (re-initializing it with another PMU leaves stale per-event state behind). */
 

@@ -1,6 +1,6 @@
 PMC_SRCS := lib/pmc/timer.c lib/pmc/cpus.c lib/pmc/topo.c lib/pmc/pmu.c lib/pmc/predef.c \
 	lib/pmc/spec.c lib/pmc/encode.c lib/pmc/attr.c lib/pmc/pfm.c lib/pmc/count.c \
-	lib/pmc/expr.c lib/pmc/evlist.c lib/pmc/sys.c lib/pmc/callchain.c
+	lib/pmc/evlist.c lib/pmc/explain.c lib/pmc/sys.c lib/pmc/callchain.c
 PMC_LIB := $(BUILD)/lib/libuprof_pmc.a
 # what a program linking $(PMC_LIB) needs after it
 PMC_LDLIBS := -lpfm -lm

@@ -30,7 +30,8 @@ static int errno_of(int pfm_err)
 	}
 }
 
-int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period,
+		   uint64_t *freq, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
 	struct perf_event_attr a;
@@ -40,7 +41,10 @@ int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, si
 		snprintf(err, errlen, "libpfm4 could not be initialized");
 		return -ENOENT;
 	}
+	/* a sized attr (libpfm's struct ABI): with size 0 libpfm takes the first ABI's 64
+	 * bytes and may drop what lies past them (config2) */
 	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = &a;
 	arg.size = sizeof(arg);
@@ -49,13 +53,14 @@ int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, char *err, si
 		snprintf(err, errlen, "%s", pfm_strerror(ret));
 		return errno_of(ret);
 	}
-	attr->type = a.type;
-	attr->config = a.config;
-	attr->config1 = a.config1;
-	attr->config2 = a.config2;
-	attr->exclude_user = a.exclude_user;
-	attr->exclude_kernel = a.exclude_kernel;
-	attr->exclude_hv = a.exclude_hv;
+	/* what libpfm parsed is kept: privilege levels (u, k, h), guest/host (mg, mh),
+	 * precise, excl; its period= and freq= go to the caller, who samples */
+	*period = a.freq ? 0 : a.sample_period;
+	*freq = a.freq ? a.sample_freq : 0;
+	a.sample_period = 0;
+	a.freq = 0;
+	a.size = sizeof(a);
+	*attr = a;
 	return 0;
 }
 

@@ -12,7 +12,6 @@
  *   evlist      counting: events planned into kernel groups per CPU or task, opened,
  *               read with TOTAL_TIME_ENABLED/RUNNING
  *   counts      multiplex scaling and deltas (with counter wrap)
- *   expr        formulas of derived metrics (+ - * / parentheses, numbers, names)
  *
  * Typical use, sampling (collect):
  *   pmc_pmus_load(&pmus);                       // NULL pmus is fine for pure encoding
@@ -22,7 +21,7 @@
  * Counting (pcm):
  *   pmc_evlist_new, pmc_evlist_add (each event), pmc_evlist_plan, pmc_evlist_open,
  *   pmc_evlist_enable, then pmc_evlist_read at each interval, pmc_count_delta and
- *   pmc_count_scale per counter, pmc_expr_eval per metric; pmc_evlist_free.
+ *   pmc_count_scale per counter, then the metrics with lib/metric; pmc_evlist_free.
  *
  * Files under sysfs and procfs are read below $UPROF_SYSFS_ROOT (default /sys) and
  * $UPROF_PROCFS_ROOT (default /proc), so tests can point at a fake tree. libpfm4 is used
@@ -134,7 +133,7 @@ const char *pmc_procfs_root(void);
 
 /* ==== CPU sets ==== */
 
-#define PMC_MAX_CPUS 1024
+#define PMC_MAX_CPUS 4096
 
 /* A set of CPU numbers (a value type: copy it freely). */
 struct pmc_cpus {
@@ -448,38 +447,49 @@ int pmc_evlist_disable(struct pmc_evlist *l);
 /* Read every counter into @out (pmc_evlist_ncounters entries). 0 or -errno. */
 int pmc_evlist_read(struct pmc_evlist *l, struct pmc_count *out);
 
-/*
- * A one-line explanation of an open failure (perf's evsel__open_strerror): @err from
- * pmc_evlist_open for @ev, mentioning perf_event_paranoid, busy counters, a missing
- * PMU, or counting mode for EOPNOTSUPP.
- */
-void pmc_open_strerror(int err, const struct pmc_event *ev, char *buf, size_t len);
+/* What was being opened when perf_event_open failed: the advice depends on it. */
+enum pmc_open_scope {
+	PMC_OPEN_TASK,	 /* a program uprof started, its threads and children */
+	PMC_OPEN_ATTACH, /* a running process (@pid) uprof attaches to */
+	PMC_OPEN_CPU,	 /* per-CPU events: -a, uncore, pcm's CPU mode */
+};
 
-/* ==== formulas ==== */
-
-struct pmc_expr;
-
-/*
- * Compile formula @s (@len bytes): numbers (1, 0.5, 1e3, 0x10), names
- * ([A-Za-z_][A-Za-z0-9_.]*), + - * / unary minus and parentheses, usual precedence.
- * 0, -EINVAL (@err: "column N: ..."), -ENOMEM. Free with pmc_expr_free().
- */
-int pmc_expr_parse(const char *s, size_t len, struct pmc_expr **out, char *err,
-		   size_t errlen);
-void pmc_expr_free(struct pmc_expr *e);
-
-/* The names a formula uses, each once, in order of first use (owned by @e). */
-size_t pmc_expr_nnames(const struct pmc_expr *e);
-const char *pmc_expr_name(const struct pmc_expr *e, size_t i);
-
-/* Value of a name: 0, or -ENOENT when unknown. */
-typedef int (*pmc_lookup_fn)(void *arg, const char *name, double *value);
+struct pmc_open_what {
+	const char *event; /* as the user named it (NULL: "the event"); borrowed */
+	const char *pmu;   /* its PMU, NULL if unknown */
+	enum pmc_open_scope scope;
+	bool kernel;	   /* kernel code was to be sampled or counted too */
+	int pid;	   /* PMC_OPEN_ATTACH: the process */
+	unsigned uid;	   /* who asked (geteuid()); 0, root, is not bound by paranoid */
+};
 
 /*
- * Evaluate. x/0 is NaN (also 0/0), and NaN propagates. 0, or -ENOENT when @lookup does
- * not know a name (*@out is then NaN).
+ * The one explanation of a failed perf_event_open (or ring mmap), perf's
+ * evsel__open_strerror, for collect and pcm alike: @err (-errno) for @w (NULL: a task
+ * event). EACCES/EPERM name what refuses it: another user's process, the
+ * perf_event_paranoid level @w needs (2 profiling, 1 kernel code, 0 per-CPU) with the
+ * sysctl that allows it, yama's ptrace_scope, else a security policy. Others: a missing
+ * PMU (ENOENT, ENODEV), counting mode (EOPNOTSUPP), busy counters (EBUSY), ulimit -n,
+ * locked memory (ENOMEM). One line into @buf, no newline.
  */
-int pmc_expr_eval(const struct pmc_expr *e, pmc_lookup_fn lookup, void *arg, double *out);
+void pmc_open_strerror(int err, const struct pmc_open_what *w, char *buf, size_t len);
+/* @what for event @ev (borrowed, may be NULL) opened in @scope. */
+void pmc_open_what_event(struct pmc_open_what *w, const struct pmc_event *ev,
+			 enum pmc_open_scope scope);
+
+/* ==== the perf_event kernel seam (sys.c) ====
+ * Every perf_event syscall of uprof goes through these: counting here, sampling in
+ * lib/sampler. Tests replace them with -Wl,--wrap=pmc_sys_... (and may call
+ * __real_pmc_sys_...). Each returns what its syscall does, with -errno for failure;
+ * pmc_sys_mmap returns MAP_FAILED with errno set. */
+int pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			    unsigned long flags);
+int pmc_sys_ioctl(int fd, unsigned long req, unsigned long arg);
+ssize_t pmc_sys_read(int fd, void *buf, size_t len);
+void pmc_sys_close(int fd); /* a negative fd is ignored */
+/* A perf ring of @len bytes (its header page first), shared and writable. */
+void *pmc_sys_mmap(int fd, size_t len);
+int pmc_sys_munmap(void *addr, size_t len);
 
 /*
  * A value as text with @decimals places: NaN and infinities give "" (an empty CSV cell:

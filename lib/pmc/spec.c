@@ -140,7 +140,7 @@ static int resolve_name(struct spec_ctx *c, const char *s, size_t len, int col)
 {
 	const struct pmc_predef *p;
 	const char *canon;
-	uint64_t config;
+	uint64_t config, period, freq;
 	char name[MAX_SPEC + 1], why[128];
 	int ret;
 
@@ -167,7 +167,7 @@ static int resolve_name(struct spec_ctx *c, const char *s, size_t len, int col)
 	name[len] = 0;
 	if (strchr(name, '\n') || len != strlen(name))
 		return fail(c, -EINVAL, "column %d: bad characters in event name", col);
-	ret = pmc_pfm_encode(name, &c->ev->attr, why, sizeof(why));
+	ret = pmc_pfm_encode(name, &c->ev->attr, &period, &freq, why, sizeof(why));
 	if (ret == -ENOENT)
 		return fail(c, -ENOENT,
 			    "unknown event '%s' (uProf names: 'uprof info --list predefined-events';"
@@ -176,6 +176,8 @@ static int resolve_name(struct spec_ctx *c, const char *s, size_t len, int col)
 	if (ret)
 		return fail(c, ret, "event '%s': %s", name, why);
 	c->ev->kind = PMC_EV_CORE;
+	c->ev->interval = period; /* interval=/frequency= terms after it win */
+	c->ev->frequency = freq;
 	snprintf(c->ev->pmu, sizeof(c->ev->pmu), "cpu");
 	snprintf(c->ev->name, sizeof(c->ev->name), "%.63s", name);
 	c->ev->code = (uint16_t)((c->ev->attr.config & 0xff) | ((c->ev->attr.config >> 24) & 0xf00));

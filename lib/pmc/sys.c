@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The kernel seam of lib/pmc: every perf_event syscall of counting goes through here, so
- * tests can replace them (-Wl,--wrap=pmc_sys_...). */
+/* The perf_event kernel seam: every perf_event syscall of uprof, counting (lib/pmc) and
+ * sampling (lib/sampler), goes through here, so tests can replace them
+ * (-Wl,--wrap=pmc_sys_...). */
 #include "pmc/internal.h"
 
 #include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,4 +34,14 @@ void pmc_sys_close(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+void *pmc_sys_mmap(int fd, size_t len)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+}
+
+int pmc_sys_munmap(void *addr, size_t len)
+{
+	return munmap(addr, len) ? -errno : 0;
 }

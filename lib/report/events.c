@@ -4,9 +4,10 @@
  * sorts every section and drives all the per-process/thread/module tallies; each further
  * event gets a value column beside it, counted here per (kind, owner, item). Values are
  * event counts (samples x interval), seconds for the timer; derived metrics (IPC, CPI,
- * PTI) come from the session's formulas through the CLI's metric callback.
+ * PTI) are the session's formulas over them, evaluated here with lib/metric.
  */
 #include "report/internal.h"
+#include "metric/metric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,6 +15,43 @@
 #include <string.h>
 
 #define KIND_KEY(kind, owner) ((uint64_t)(kind) << 56 | (uint64_t)(owner))
+
+/* A formula names an event by the part of its name before " (": "RETIRED_INST (PMCx0C0)"
+ * is RETIRED_INST (struct ses_metric). */
+int rpt_events_init(struct rpt *r, char *err, size_t errlen)
+{
+	char inputs[SES_MAX_EVENTS][64], why[256];
+	const char *in[SES_MAX_EVENTS], *names[SES_MAX_METRICS], *formulas[SES_MAX_METRICS];
+	const struct ses_info *info = &r->info;
+	int ret;
+
+	if (!info->nmetrics)
+		return 0;
+	for (int i = 0; i < info->nevents; i++) {
+		const char *n = info->events[i].name;
+
+		snprintf(inputs[i], sizeof(inputs[i]), "%.*s", (int)strcspn(n, " "), n);
+		in[i] = inputs[i];
+	}
+	for (int m = 0; m < info->nmetrics; m++) {
+		names[m] = info->metrics[m].name;
+		formulas[m] = info->metrics[m].formula;
+	}
+	/* every formula is checked; only sessions of several events have metric columns */
+	ret = mtr_set_new(&r->metrics, in, info->nevents, names, formulas, info->nmetrics, why,
+			  sizeof(why));
+	if (ret == -EINVAL && errlen)
+		snprintf(err, errlen, "%s/session.ini: a metric formula: %s", r->dir, why);
+	if (!ret && info->nevents <= 1)
+		rpt_events_release(r);
+	return ret;
+}
+
+void rpt_events_release(struct rpt *r)
+{
+	mtr_set_free(r->metrics);
+	r->metrics = NULL;
+}
 
 int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
 {
@@ -116,7 +154,7 @@ void rpt_events_header(const struct rpt *r, FILE *f)
 	}
 	for (int i = 0; i < r->info.nevents; i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", r->info.events[i].name);
-	for (int m = 0; r->opts.metric_fn && m < r->info.nmetrics; m++)
+	for (int m = 0; m < mtr_set_count(r->metrics); m++)
 		fprintf(f, ",\"%s\"", r->info.metrics[m].name);
 }
 
@@ -134,10 +172,10 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 	}
 	for (int i = 0; i < n; i++)
 		fprintf(f, ",%.4f", v[i]);
-	if (n <= 1 || !r->opts.metric_fn || !r->info.nmetrics)
+	if (n <= 1 || !r->metrics)
 		return;
-	r->opts.metric_fn(r->opts.metric_arg, v, n, m);
-	for (int i = 0; i < r->info.nmetrics; i++) {
+	mtr_set_eval(r->metrics, v, m);
+	for (int i = 0; i < mtr_set_count(r->metrics); i++) {
 		if (isfinite(m[i]))
 			fprintf(f, ",%.4f", m[i]);
 		else

@@ -25,6 +25,7 @@ enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON, RPT_ESC_JSON_FRAME, RPT_ESC_CSV, RP
  * text: a space for line breaks) so the output always parses, also as UTF-8. */
 void rpt_put_escaped(FILE *f, const char *s, enum rpt_escape how);
 
+/* The writers the exporter table (export.c) registers. */
 int rpt_export_folded(const struct rpt *r, FILE *f);
 int rpt_export_flamegraph(const struct rpt *r, FILE *f);
 int rpt_export_perfetto(const struct rpt *r, FILE *f);

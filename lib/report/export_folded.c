@@ -3,7 +3,7 @@
  * Folded stacks (Brendan Gregg's collapsed format, read by flamegraph.pl, speedscope,
  * inferno): one line per distinct stack, "comm;outermost;...;leaf count", sorted, the
  * counts summing to the samples of the report. Frame names cannot hold ';' (the
- * separator) or line breaks: those become ':' and ' '. Also the export dispatcher.
+ * separator) or line breaks: those become ':' and ' '.
  */
 #include "report/stacks.h"
 #include "report/export.h"
@@ -12,47 +12,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const names[RPT_EXPORT_COUNT] = { "folded", "flamegraph", "perfetto" };
-static const char *const files[RPT_EXPORT_COUNT] = { "stacks.folded", "flamegraph.svg",
-						     "trace.json" };
-
-int rpt_export_parse(const char *name)
-{
-	for (int i = 0; i < RPT_EXPORT_COUNT; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
-}
-
-const char *rpt_export_filename(enum rpt_export e)
-{
-	return (unsigned)e < RPT_EXPORT_COUNT ? files[e] : "export";
-}
-
-int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f)
-{
-	int ret;
-
-	if (!r->stacks || !r->stacks->built)
-		return -EINVAL;
-	switch (e) {
-	case RPT_EXPORT_FOLDED:
-		ret = rpt_export_folded(r, f);
-		break;
-	case RPT_EXPORT_FLAMEGRAPH:
-		ret = rpt_export_flamegraph(r, f);
-		break;
-	case RPT_EXPORT_PERFETTO:
-		ret = rpt_export_perfetto(r, f);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (!ret && (fflush(f) || ferror(f)))
-		ret = -EIO;
-	return ret;
-}
 
 void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s)
 {

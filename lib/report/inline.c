@@ -5,6 +5,7 @@
  * opened once with libdwfl at its link-time addresses and kept open (up to MAX_OPEN of
  * them); a file without DWARF is remembered as such and costs nothing more.
  */
+#include "report/dwfl.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -33,17 +34,8 @@ struct imod {
 struct rpt_inlines {
 	struct imod *mods;
 	int nmods, capmods, nopen;
-	struct rpt_hash index; /* (hash of path, chain, 0) -> mod + 1 */
+	struct rpt_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
 	struct rpt_strpool names;
-};
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 
@@ -58,7 +50,7 @@ static void open_module(struct rpt_inlines *il, struct imod *m)
 
 	if (il->nopen >= MAX_OPEN || stat(m->path, &sb) || !S_ISREG(sb.st_mode))
 		return;
-	m->dwfl = dwfl_begin(&callbacks);
+	m->dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	if (!m->dwfl)
 		return;
 	dwfl_report_begin(m->dwfl);
@@ -83,37 +75,30 @@ static void open_module(struct rpt_inlines *il, struct imod *m)
 
 static struct imod *module_for(struct rpt_inlines *il, const char *path)
 {
-	uint64_t h = rpt_fnv(path);
+	uintptr_t got = (uintptr_t)rpt_strmap_get(&il->index, path);
+	struct imod *m;
 
-	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&il->index, h, chain, 0);
-		struct imod *m;
+	if (got)
+		return &il->mods[got - 1];
+	if (il->nmods == il->capmods) {
+		int cap = il->capmods ? il->capmods * 2 : 16;
+		struct imod *g = realloc(il->mods, sizeof(*g) * cap);
 
-		if (!slot)
+		if (!g)
 			return NULL;
-		if (*slot) {
-			if (!strcmp(il->mods[*slot - 1].path, path))
-				return &il->mods[*slot - 1];
-			continue;
-		}
-		if (il->nmods == il->capmods) {
-			int cap = il->capmods ? il->capmods * 2 : 16;
-			struct imod *g = realloc(il->mods, sizeof(*g) * cap);
-
-			if (!g)
-				return NULL;
-			il->mods = g;
-			il->capmods = cap;
-		}
-		m = &il->mods[il->nmods];
-		memset(m, 0, sizeof(*m));
-		m->path = strdup(path);
-		if (!m->path)
-			return NULL;
-		open_module(il, m);
-		*slot = (uint64_t)++il->nmods;
-		return m;
+		il->mods = g;
+		il->capmods = cap;
 	}
+	m = &il->mods[il->nmods];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	if (!m->path || rpt_strmap_put(&il->index, path, (void *)(uintptr_t)(il->nmods + 1))) {
+		free(m->path);
+		return NULL;
+	}
+	open_module(il, m);
+	il->nmods++;
+	return m;
 }
 
 /* The name of an inlined subroutine's function: demangled linkage name, else DW_AT_name. */
@@ -190,6 +175,6 @@ void rpt_inlines_free(struct rpt_inlines *il)
 	}
 	rpt_strpool_release(&il->names);
 	free(il->mods);
-	rpt_hash_release(&il->index);
+	rpt_strmap_release(&il->index);
 	free(il);
 }

@@ -4,6 +4,7 @@
 #define UPROF_REPORT_INTERNAL_H
 
 #include "report/report.h"
+#include "report/strmap.h"
 #include "report/symtab.h"
 
 #include <stddef.h>
@@ -29,15 +30,11 @@ void rpt_hash_release(struct rpt_hash *h);
 /* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
 int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n);
 
-/* Interned strings: equal strings get one pointer, valid until the pool is released. */
+/* Interned strings: equal strings get one pointer, valid until the pool is released
+ * (the one string map of report, strmap.h). */
 struct rpt_strpool {
-	struct rpt_hash index; /* (hash, chain, 0) -> string + 1 */
-	char **strs;
-	size_t n, cap;
+	struct rpt_strmap map;
 };
-
-/* FNV-1a of a string. */
-uint64_t rpt_fnv(const char *s);
 
 /* Our copy of @s; NULL on out-of-memory. */
 const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s);
@@ -114,6 +111,9 @@ struct rpt {
 	struct rpt_options opts;
 	char dir[4096];
 	struct ses_info info;
+	/* the session's [metric.N] formulas over its events (sessions of several events;
+	 * NULL otherwise), compiled by rpt_events_init */
+	struct mtr_set *metrics;
 	struct rpt_world world;
 	struct rpt_symtab *symtab;
 	struct rpt_func *funcs;
@@ -214,6 +214,10 @@ enum rpt_kind {
 	RPT_K_FUNC = 1, RPT_K_PROC, RPT_K_MOD, RPT_K_THREAD, /* owner 0 */
 	RPT_K_PROC_FUNC, RPT_K_PROC_MOD, RPT_K_THREAD_FUNC, RPT_K_THREAD_MOD, RPT_K_MOD_FUNC,
 };
+/* Compile the session's metric formulas (after session.ini is read); -EINVAL with @err
+ * for one that does not parse. Undo with rpt_events_release. */
+int rpt_events_init(struct rpt *r, char *err, size_t errlen);
+void rpt_events_release(struct rpt *r);
 /* The session event a reader attr index samples, or -1 (the tracking event). */
 int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr);
 int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr);

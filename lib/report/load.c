@@ -7,6 +7,7 @@
  * (thread, module, address) here; symbols come after, once per distinct address.
  */
 #include "report/internal.h"
+#include "arch/arch.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -323,6 +324,19 @@ static void settle_status(struct ses_info *in)
 		in->status = SES_STATUS_INTERRUPTED;
 }
 
+/* Registers, unwinding rules and address layout are this architecture's (lib/arch): a
+ * session of another one is refused, not misread. No arch key: an x86_64 session. */
+static int check_arch(const struct rpt *r, char *err, size_t errlen)
+{
+	const char *arch = r->info.arch[0] ? r->info.arch : ARCH_DEFAULT_NAME;
+
+	if (!strcmp(arch, arch_this.name))
+		return 0;
+	errf(err, errlen, "%s is a session of %s; this uprof reports %s sessions only", r->dir,
+	     arch, arch_this.name);
+	return -EPROTO;
+}
+
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen)
 {
@@ -345,6 +359,11 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	}
 	settle_status(&r->info);
+	ret = check_arch(r, err, errlen);
+	if (!ret)
+		ret = rpt_events_init(r, err, errlen);
+	if (ret)
+		goto fail;
 	ret = rpt_pauses_load(r, err, errlen);
 	if (ret)
 		goto fail;
@@ -382,6 +401,7 @@ void rpt_free(struct rpt *r)
 {
 	if (!r)
 		return;
+	rpt_events_release(r);
 	rpt_world_release(&r->world);
 	rpt_symtab_free(r->symtab);
 	rpt_stacks_free(r->stacks);

@@ -28,12 +28,6 @@ struct rpt_options {
 	enum rpt_group group_by;
 	const char *kallsyms;	/* NULL = /proc/kallsyms */
 	const char *report_command; /* shown in the header */
-	/* Derived metrics of sessions with several events (the session's [metric.N]):
-	 * @metric_fn gets the row's event values (in session event order, as counts or
-	 * seconds) and fills the @nmetrics metric values (NaN when undefined). The CLI
-	 * supplies it (report does not evaluate formulas itself). May be NULL. */
-	void (*metric_fn)(void *arg, const double *events, int nevents, double *metrics);
-	void *metric_arg;
 	/* -p: only these processes (borrowed; 0 = all) */
 	const int *only_pids;
 	int nonly_pids;
@@ -117,6 +111,7 @@ int rpt_write_csv(const struct rpt *r, FILE *f);
 /* ---- exports (stacks.h has the data; every session can be exported: a sample without
  * a stack counts as a stack of its one function) ---- */
 
+/* Indices of the exporter table (export.c), in --help order. */
 enum rpt_export {
 	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
 	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
@@ -124,7 +119,18 @@ enum rpt_export {
 	RPT_EXPORT_COUNT
 };
 
-/* "folded", "flamegraph", "perfetto" -> the export, or -1. */
+/* One registered exporter (static: never freed). */
+struct rpt_exporter {
+	const char *name; /* what --export takes: "folded" */
+	const char *file; /* the file it writes in the export directory: "stacks.folded" */
+	const char *what; /* how report announces it: "Generated <what> file: <path>" */
+	const char *help; /* what it is for, for --help */
+	int (*write)(const struct rpt *r, FILE *f);
+};
+
+/* Exporter @e (0 .. RPT_EXPORT_COUNT - 1), or NULL. */
+const struct rpt_exporter *rpt_exporter(int e);
+/* An exporter's name ("folded", ...) -> its index, or -1. */
 int rpt_export_parse(const char *name);
 /* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
 const char *rpt_export_filename(enum rpt_export e);

@@ -16,6 +16,8 @@
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
 #include "report/symtab.h"
+#include "report/strmap.h"
+#include "report/dwfl.h"
 #include "report/fdes.h"
 #include "report/kallsyms.h"
 
@@ -71,101 +73,19 @@ struct dso {
 	bool fdes_read;
 };
 
-/* Open-addressing string table: the module cache and the interned names. */
-struct entry {
-	uint64_t hash;
-	const char *key; /* NULL = empty */
-	void *val;
-};
-
-struct htab {
-	struct entry *e;
-	size_t cap, n; /* cap is a power of two */
-};
-
 struct rpt_symtab {
 	char *session_dir;
 	char *kallsyms_path;
-	struct htab dsos;   /* path -> struct dso */
-	struct htab strs;   /* interned names (key == val, owned) */
+	struct rpt_strmap dsos; /* path -> struct dso (owned) */
+	struct rpt_strmap strs; /* interned names */
 	struct rpt_ksyms ksyms;
 	bool ksyms_loaded;
 };
 
-/* ---- hash table ---- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static struct entry *htab_slot(const struct htab *t, const char *key, uint64_t h)
-{
-	size_t i = h & (t->cap - 1);
-
-	while (t->e[i].key && (t->e[i].hash != h || strcmp(t->e[i].key, key)))
-		i = (i + 1) & (t->cap - 1);
-	return &t->e[i];
-}
-
-static void *htab_get(const struct htab *t, const char *key)
-{
-	struct entry *e;
-
-	if (!t->cap)
-		return NULL;
-	e = htab_slot(t, key, hash_str(key));
-	return e->key ? e->val : NULL;
-}
-
-/* Insert @key (not present; borrowed for the table's lifetime). 0 or -ENOMEM. */
-static int htab_put(struct htab *t, const char *key, void *val)
-{
-	struct htab grown;
-	uint64_t h = hash_str(key);
-	struct entry *e;
-	size_t i;
-
-	if ((t->n + 1) * 2 > t->cap) { /* keep the load under 1/2 */
-		grown.cap = t->cap ? t->cap * 2 : 64;
-		grown.n = t->n;
-		grown.e = calloc(grown.cap, sizeof(*grown.e));
-		if (!grown.e)
-			return -ENOMEM;
-		for (i = 0; i < t->cap; i++)
-			if (t->e[i].key)
-				*htab_slot(&grown, t->e[i].key, t->e[i].hash) = t->e[i];
-		free(t->e);
-		*t = grown;
-	}
-	e = htab_slot(t, key, h);
-	e->hash = h;
-	e->key = key;
-	e->val = val;
-	t->n++;
-	return 0;
-}
-
 /* The interned copy of @s, owned by @st; NULL on out-of-memory. */
 static const char *intern(struct rpt_symtab *st, const char *s)
 {
-	const char *got = htab_get(&st->strs, s);
-	char *copy;
-
-	if (got)
-		return got;
-	copy = strdup(s);
-	if (copy && htab_put(&st->strs, copy, copy)) {
-		free(copy);
-		copy = NULL;
-	}
-	return copy;
+	return rpt_strmap_intern(&st->strs, s);
 }
 
 /* ---- reading a module ---- */
@@ -352,15 +272,6 @@ out:
 	return ret;
 }
 
-static char *debuginfo_path; /* NULL: libdwfl's default ":.debug:/usr/lib/debug" */
-
-static const Dwfl_Callbacks file_callbacks = {
-	.find_elf = dwfl_build_id_find_elf, /* unused: dwfl_report_elf opens the file */
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 /* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state
  * says what was found. 0 or -ENOMEM. */
 static int load_file(struct dso *d, const char *file, const struct rpt_file_id *id)
@@ -384,7 +295,7 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 		d->state = RPT_FILE_CHANGED;
 		return 0;
 	}
-	dwfl = dwfl_begin(&file_callbacks);
+	dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	if (!dwfl)
 		return -ENOMEM;
 	dwfl_report_begin(dwfl);
@@ -396,32 +307,6 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 }
 
 /* ---- the vDSO ---- */
-
-struct image {
-	char *buf;
-	size_t len;
-};
-
-/* Hand libdwfl the in-memory vDSO copy; it ends the Elf, we free the buffer. */
-static int image_find_elf(Dwfl_Module *mod, void **userdata, const char *name,
-			  Dwarf_Addr base, char **file_name, Elf **elfp)
-{
-	struct image *img = *userdata;
-
-	(void)mod;
-	(void)name;
-	(void)base;
-	*file_name = NULL;
-	*elfp = elf_memory(img->buf, img->len);
-	return -1;
-}
-
-static const Dwfl_Callbacks image_callbacks = {
-	.find_elf = image_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
 
 /* The size of the mapping that starts at @start, from /proc/self/maps; 0 if none. */
 static size_t self_map_len(uintptr_t start)
@@ -452,7 +337,7 @@ static size_t self_map_len(uintptr_t start)
 static int load_own_vdso(struct dso *d)
 {
 	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
-	struct image img = { NULL, base ? self_map_len(base) : 0 };
+	struct rpt_dwfl_image img = { NULL, base ? self_map_len(base) : 0 };
 	Dwfl_Module *mod;
 	void **userdata;
 	Dwfl *dwfl;
@@ -465,7 +350,7 @@ static int load_own_vdso(struct dso *d)
 	if (!img.buf)
 		goto out;
 	memcpy(img.buf, (const void *)base, img.len);
-	dwfl = dwfl_begin(&image_callbacks);
+	dwfl = dwfl_begin(&rpt_dwfl_image_callbacks);
 	if (!dwfl)
 		goto out;
 	dwfl_report_begin(dwfl);
@@ -555,12 +440,12 @@ out:
 
 static struct dso *dso_get(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
 {
-	struct dso *d = htab_get(&st->dsos, path);
+	struct dso *d = rpt_strmap_get(&st->dsos, path);
 
 	if (d)
 		return d;
 	d = dso_new(st, path, id);
-	if (d && htab_put(&st->dsos, d->path, d)) {
+	if (d && rpt_strmap_put(&st->dsos, d->path, d)) {
 		dso_free(d);
 		d = NULL;
 	}
@@ -711,7 +596,7 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 
 enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path)
 {
-	const struct dso *d = htab_get(&st->dsos, path);
+	const struct dso *d = rpt_strmap_get(&st->dsos, path);
 
 	return d ? d->state : RPT_FILE_OK;
 }
@@ -758,17 +643,12 @@ out:
 
 void rpt_symtab_free(struct rpt_symtab *st)
 {
-	size_t i;
-
 	if (!st)
 		return;
-	for (i = 0; i < st->dsos.cap; i++)
-		if (st->dsos.e[i].key)
-			dso_free(st->dsos.e[i].val);
-	for (i = 0; i < st->strs.cap; i++)
-		free((char *)st->strs.e[i].key);
-	free(st->dsos.e);
-	free(st->strs.e);
+	rpt_strmap_for_each(&st->dsos, e)
+		dso_free(e->val);
+	rpt_strmap_release(&st->dsos);
+	rpt_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);
 	free(st->session_dir);
 	free(st->kallsyms_path);

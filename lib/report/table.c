@@ -83,52 +83,12 @@ void rpt_hash_release(struct rpt_hash *h)
 	h->cap = h->n = 0;
 }
 
-uint64_t rpt_fnv(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s)
 {
-	uint64_t h = rpt_fnv(s);
-
-	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&p->index, h, chain, 0);
-
-		if (!slot)
-			return NULL;
-		if (*slot) {
-			if (!strcmp(p->strs[*slot - 1], s))
-				return p->strs[*slot - 1];
-			continue; /* a hash collision: the next link of the chain */
-		}
-		if (p->n == p->cap) {
-			size_t cap = p->cap ? p->cap * 2 : 64;
-			char **g = realloc(p->strs, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			p->strs = g;
-			p->cap = cap;
-		}
-		p->strs[p->n] = strdup(s);
-		if (!p->strs[p->n])
-			return NULL;
-		*slot = ++p->n;
-		return p->strs[p->n - 1];
-	}
+	return rpt_strmap_intern(&p->map, s);
 }
 
 void rpt_strpool_release(struct rpt_strpool *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		free(p->strs[i]);
-	free(p->strs);
-	rpt_hash_release(&p->index);
-	p->strs = NULL;
-	p->n = p->cap = 0;
+	rpt_strmap_release(&p->map);
 }

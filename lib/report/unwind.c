@@ -17,6 +17,8 @@
  * any other row (expressions, signal frames, no CFI) sends the whole sample to libdwfl,
  * so results are the same either way.
  */
+#include "arch/arch.h"
+#include "report/dwfl.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -34,44 +36,15 @@
 #define MAX_SEGS 16
 #define BEYOND_LIMIT (64ULL << 20) /* a read this far above the copy: the stack went on */
 
-#if defined(__x86_64__)
-#include <asm/perf_regs.h>
-/* DWARF register n (x86-64 psABI numbering) is perf register dwarf_to_perf[n]. */
-static const int dwarf_to_perf[] = {
-	PERF_REG_X86_AX, PERF_REG_X86_DX, PERF_REG_X86_CX, PERF_REG_X86_BX,
-	PERF_REG_X86_SI, PERF_REG_X86_DI, PERF_REG_X86_BP, PERF_REG_X86_SP,
-	PERF_REG_X86_R8, PERF_REG_X86_R9, PERF_REG_X86_R10, PERF_REG_X86_R11,
-	PERF_REG_X86_R12, PERF_REG_X86_R13, PERF_REG_X86_R14, PERF_REG_X86_R15,
-	PERF_REG_X86_IP,
-};
-#define PERF_SP PERF_REG_X86_SP
-#define PERF_PC PERF_REG_X86_IP
-#define REGS_ABI PERF_SAMPLE_REGS_ABI_64
-#define FAST_PATH 1
-#define DW_SP 7
-#define DW_BP 6
-#elif defined(__aarch64__)
-#include <asm/perf_regs.h>
-static const int dwarf_to_perf[] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-	22, 23, 24, 25, 26, 27, 28, 29, PERF_REG_ARM64_LR, PERF_REG_ARM64_SP,
-};
-#define PERF_SP PERF_REG_ARM64_SP
-#define PERF_PC PERF_REG_ARM64_PC
-#define REGS_ABI PERF_SAMPLE_REGS_ABI_64
-#else
-static const int dwarf_to_perf[] = { 0 };
-#define PERF_SP 0
-#define PERF_PC 0
-#define REGS_ABI (-1) /* no sample matches: nothing is unwound */
-#endif
-
-#define NDWARF ((int)(sizeof(dwarf_to_perf) / sizeof(dwarf_to_perf[0])))
-#ifndef FAST_PATH
-#define FAST_PATH 0
-#define DW_SP (-1)
-#define DW_BP (-1)
-#endif
+/* The registers of this architecture (lib/arch): DWARF register n is perf register
+ * arch_this.dwarf_to_perf[n]; the fast CFA path needs DWARF's SP and frame pointer. */
+#define NDWARF (arch_this.ndwarf)
+#define PERF_SP (arch_this.perf_sp)
+#define PERF_PC (arch_this.perf_pc)
+#define REGS_ABI (arch_this.regs_abi)
+#define FAST_PATH (arch_this.dw_sp >= 0 && arch_this.dw_bp >= 0)
+#define DW_SP (arch_this.dw_sp)
+#define DW_BP (arch_this.dw_bp)
 
 /* One CFI row in the simple form the fast path handles. */
 struct rule {
@@ -113,7 +86,7 @@ struct rpt_unwinder {
 	/* the sample being unwound */
 	const unsigned char *stack;
 	uint64_t sp, stack_len;
-	Dwarf_Word regs[NDWARF];
+	Dwarf_Word regs[ARCH_MAX_DWARF_REGS];
 	Dwarf_Word pc;
 	bool beyond;
 	uint64_t *pcs;
@@ -124,15 +97,6 @@ struct rpt_unwinder {
 	struct rule *rules;
 	size_t nrules, caprules;
 	uint64_t fast, slow;
-};
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf, /* unused: modules come from dwfl_report_elf */
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 /* ---- the sample as a thread ---- */
@@ -276,7 +240,7 @@ static uint64_t maps_sig(const struct rpt_process *p)
 static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p)
 {
 	uint64_t stamp = ++u->builds;
-	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	Dwfl *dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	int reported = 0;
 
 	if (!dwfl)
@@ -454,11 +418,13 @@ static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
 /* 1: unwound (*end set), 0: needs libdwfl. */
 static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum rpt_unwind_end *end)
 {
-	uint64_t pc = u->pc, sp = u->regs[DW_SP], bp = u->regs[DW_BP], cfa, ra;
+	uint64_t pc = u->pc, sp, bp, cfa, ra;
 	bool bp_known = true;
 
 	if (!FAST_PATH)
 		return 0;
+	sp = u->regs[DW_SP];
+	bp = u->regs[DW_BP];
 	for (u->n = 0;;) {
 		const struct rule *ru;
 
@@ -519,7 +485,7 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	if (!dwfl)
 		return 0;
 	for (int i = 0; i < NDWARF; i++)
-		u->regs[i] = perf_reg(s, dwarf_to_perf[i]);
+		u->regs[i] = perf_reg(s, arch_this.dwarf_to_perf[i]);
 	u->pc = perf_reg(s, PERF_PC);
 	u->sp = perf_reg(s, PERF_SP);
 	u->stack = s->stack;

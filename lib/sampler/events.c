@@ -28,10 +28,10 @@ void smp_close(struct smp *s)
 	if (s->rings && s->have_rings) {
 		for (int c = 0; c < s->ncpus; c++)
 			if (s->rings[c].page)
-				smp_sys_munmap(s->rings[c].page, s->rings[c].map_len);
+				pmc_sys_munmap(s->rings[c].page, s->rings[c].map_len);
 	}
 	for (size_t i = 0; i < s->nfds; i++)
-		close(s->fds[i].fd);
+		pmc_sys_close(s->fds[i].fd);
 	if (s->ids) {
 		for (int i = 0; i < s->nattrs; i++)
 			free(s->ids[i].v);
@@ -51,7 +51,7 @@ static int map_ring(struct smp_ring *r, int fd, size_t pages)
 	void *m;
 
 	r->map_len = (pages + 1) * (size_t)psz;
-	m = smp_sys_mmap(fd, r->map_len);
+	m = pmc_sys_mmap(fd, r->map_len);
 	if (m == MAP_FAILED)
 		return -errno;
 	r->fd = fd;
@@ -152,27 +152,27 @@ static int open_one(struct smp *s, int a, int c, pid_t tid)
 	uint64_t id;
 	int fd, ret;
 
-	fd = smp_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+	fd = pmc_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd == -EINVAL && copy.build_id) {
 		/* before Linux 5.12: MMAP2 with inode numbers; remembered for later opens */
 		s->attrs[a].build_id = copy.build_id = 0;
-		fd = smp_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+		fd = pmc_sys_perf_event_open(&copy, tid, s->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd < 0)
 		return fd;
 	ret = push_fd(s, fd, a);
 	if (ret) {
-		close(fd);
+		pmc_sys_close(fd);
 		return ret;
 	}
-	ret = smp_sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id);
+	ret = pmc_sys_ioctl(fd, PERF_EVENT_IOC_ID, (unsigned long)&id);
 	if (!ret)
 		ret = push_id(&s->ids[a], id);
 	if (ret)
 		return ret;
 	if (!s->rings[c].page)
 		return map_ring(&s->rings[c], fd, s->pages);
-	return smp_sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)s->rings[c].fd);
+	return pmc_sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)s->rings[c].fd);
 }
 
 int smp_add_task(struct smp *s, pid_t tid, int *failed_attr)
@@ -194,7 +194,7 @@ int smp_add_task(struct smp *s, pid_t tid, int *failed_attr)
 	if (ret && mark > 0) {
 		/* roll this task back; the rings belong to an earlier task and stay */
 		while (s->nfds > mark)
-			close(s->fds[--s->nfds].fd);
+			pmc_sys_close(s->fds[--s->nfds].fd);
 		for (int a = 0; a < s->nattrs && a < 64; a++)
 			s->ids[a].n = idmark[a];
 	}
@@ -233,7 +233,7 @@ static int ioctl_matching(struct smp *s, int attr, unsigned long req)
 
 		if (attr >= 0 && s->fds[i].attr != attr)
 			continue;
-		r = smp_sys_ioctl(s->fds[i].fd, req, 0);
+		r = pmc_sys_ioctl(s->fds[i].fd, req, 0);
 		if (r && !ret)
 			ret = r;
 	}

@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/sampler internals: the kernel seam (sys.c) and the object layout. */
+/* lib/sampler internals: the object layout. Kernel calls go through lib/pmc's seam
+ * (pmc_sys_*, pmc.h), the one every perf_event syscall of uprof passes. */
 #ifndef UPROF_SAMPLER_INTERNAL_H
 #define UPROF_SAMPLER_INTERNAL_H
 
+#include "pmc/pmc.h"
 #include "sampler/sampler.h"
 
 #include <stddef.h>
 
-/* Kernel calls go through these so tests can replace them (-Wl,--wrap). */
-int smp_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			    unsigned long flags);
-int smp_sys_ioctl(int fd, unsigned long req, unsigned long arg);
-void *smp_sys_mmap(int fd, size_t len);
-int smp_sys_munmap(void *addr, size_t len);
-
-/* Online CPUs from <sysfs>/devices/system/cpu/online (UPROF_SYSFS_ROOT, default /sys).
- * Fills @cpus (up to @max) and returns how many, or -errno. */
+/* Online CPUs from <sysfs>/devices/system/cpu/online (pmc_sysfs_root()), in order.
+ * Fills @cpus (up to @max) and returns how many; -E2BIG for more, -EINVAL for a list
+ * pmc_cpus_parse refuses or an empty one, -errno. */
 int smp_online_cpus(int *cpus, int max);
-
-/* Parse a kernel CPU list ("0-3,8,10-11") of @len bytes. Returns count or -EINVAL. */
-int smp_parse_cpulist(const char *s, size_t len, int *cpus, int max);
 
 struct smp_ring {
 	int fd;
@@ -54,7 +47,7 @@ struct smp {
 	unsigned char *bounce;	/* one record that wraps around the ring end */
 };
 
-#define SMP_MAX_CPUS 4096
+#define SMP_MAX_CPUS PMC_MAX_CPUS
 #define SMP_DEFAULT_PAGES 128
 
 /* Drain one ring; see smp_drain. */

@@ -1,4 +1,4 @@
-SAMPLER_SRCS := lib/sampler/sys.c lib/sampler/cpus.c lib/sampler/ring.c lib/sampler/events.c \
+SAMPLER_SRCS := lib/sampler/cpus.c lib/sampler/ring.c lib/sampler/events.c \
 	lib/sampler/launch.c lib/sampler/vdso.c lib/sampler/ctlpage.c \
 	lib/sampler/proc.c
 SAMPLER_LIB := $(BUILD)/lib/libuprof_sampler.a

@@ -3,8 +3,8 @@
  * Running processes, for attach: their threads, names and CPU time from procfs, and the
  * side-band records the kernel would have sent had we been there when they started
  * (COMM for each thread, MMAP2 for each executable mapping), so report can name and
- * symbolize them and perf can read the file. procfs is read under UPROF_PROC_ROOT when
- * set (tests), else /proc.
+ * symbolize them and perf can read the file. procfs is read under pmc_procfs_root()
+ * ($UPROF_PROCFS_ROOT for tests, else /proc).
  */
 #include "sampler/internal.h"
 #include "session/session.h"
@@ -23,9 +23,7 @@
 
 static const char *proc_root(void)
 {
-	const char *r = getenv("UPROF_PROC_ROOT");
-
-	return r && *r ? r : "/proc";
+	return pmc_procfs_root(); /* the one procfs root of uprof (lib/pmc) */
 }
 
 int smp_proc_threads(pid_t pid, pid_t *tids, int max)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Copy of the vDSO for the session: the one ELF image no file on disk holds. */
 #include "sampler/internal.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,9 +45,9 @@ int smp_vdso_save(const char *path)
 	size = vdso_size(base);
 	if (!size)
 		return -ENOENT;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600: it is in a session */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (done < size) {
 		ssize_t n = write(fd, p + done, size - done);
 

@@ -57,6 +57,7 @@ static const struct field info_fields[] = {
 	FLD("system", "cpu_mask", F_STR, cpu_mask),
 	FLD("system", "kernel", F_STR, kernel),
 	FLD("system", "os", F_STR, os),
+	FLD("system", "arch", F_STR, arch),
 	FLD("time", "start_iso", F_ISO, start_epoch_ns),
 	FLD("time", "start_epoch_ns", F_I64, start_epoch_ns),
 	FLD("time", "start_mono_ns", F_I64, start_mono_ns),
@@ -222,9 +223,9 @@ int ses_info_write(const char *dir, const struct ses_info *info)
 	if (snprintf(path, sizeof(path), "%s/" SES_INFO_FILE, dir) >= (int)sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s/." SES_INFO_FILE ".tmp", dir) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = ses_file_create(tmp, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
 		ret = -errno;

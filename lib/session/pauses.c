@@ -19,7 +19,7 @@ int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n)
 
 	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
+	f = ses_file_fopen(tmp); /* 0600 (dir.c) */
 	if (!f)
 		return -errno;
 	fprintf(f, HEADER "\n");

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"
@@ -41,7 +43,7 @@ struct ses_event {
 };
 
 /* A derived metric: @formula over event names (the part of an event's name before
- * " ("), numbers, + - * / and parentheses; evaluated by whoever writes the report. */
+ * " ("), numbers, + - * / and parentheses; lib/metric evaluates them (report does). */
 #define SES_MAX_METRICS 32
 struct ses_metric {
 	char name[64];
@@ -65,6 +67,8 @@ struct ses_info {
 	char cpu_mask[256];	/* -c: the CPUs sampled ("" = all) */
 	char kernel[128];
 	char os[128];
+	char arch[16];		/* lib/arch's name ("x86_64"); "" in sessions written before
+				 * it was recorded: those are x86_64's */
 	int npids;
 	int pids[SES_MAX_PIDS];
 	int64_t start_epoch_ns, end_epoch_ns; /* CLOCK_REALTIME */
@@ -568,5 +572,102 @@ int64_t ses_pauses_total(const struct ses_pause *p, size_t n);
 /* Parse pauses.csv text into a malloc'ed array (*out, *n). -EINVAL with "line N: ..." */
 int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
 		     char *err, size_t errlen);
+
+/* ---- the session directory (DESIGN.md §4) and the MPI job directory (§10) ----------
+ *
+ * A session directory is mode 0700 and every file in it 0600, whatever the umask:
+ * samples.data holds copies of the target's stack and registers. Every writer of a file
+ * in it creates the file with ses_file_create() and every subdirectory with
+ * ses_private_mkdir().
+ */
+#define SES_DIR_MODE 0700
+#define SES_FILE_MODE 0600
+#define SES_APP_MAX 64		     /* bytes of the program's name in a directory name */
+#define SES_DIR_MAX_SAME_SECOND 100 /* sessions one -o DIR may start in one second */
+
+/* mkdir -p @dir: parents the user's own (the umask decides their mode). 0 or -errno. */
+int ses_mkdir_p(const char *dir);
+
+/* mkdir @path with mode exactly SES_DIR_MODE. -EEXIST when it exists (nothing changed). */
+int ses_private_mkdir(const char *path);
+
+/* open(@path, @flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW) with mode exactly SES_FILE_MODE
+ * (also when it existed). Returns the fd (the caller closes it) or -errno. */
+int ses_file_create(const char *path, int flags);
+/* The same as fopen(@path, "we"): a stream the caller fcloses, or NULL with errno set. */
+FILE *ses_file_fopen(const char *path);
+
+/* The program's name in @prog (a path or a name): a pointer into @prog. */
+const char *ses_app_base(const char *prog);
+/* Bytes of @name used in a directory name: at most SES_APP_MAX, cut at a UTF-8 character
+ * boundary (a file name has 255 bytes; the rest of the name needs ~40). */
+size_t ses_app_name_len(const char *name);
+
+/*
+ * Create a new session directory in @outdir (which must exist):
+ *   @outdir/uprof-<app>-<label>_<Mon-DD-YYYY>_<HH-MM-SS>/   (@when in local time)
+ * with -2, -3, ... appended when another collect made that name first (mkdir decides, so
+ * two collects never share one). @prog: the program's path or name; @label: the config's
+ * label (TBP, Custom, ...). Its path goes into @out (@outlen bytes). 0, -EEXIST when
+ * SES_DIR_MAX_SAME_SECOND are taken, -ENAMETOOLONG, -EINVAL (empty name or label), -errno.
+ */
+int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when,
+		   char *out, size_t outlen);
+
+/*
+ * The job directory: @outdir/uprof-<app>-HPC_MPI_<job>/ holding job.ini and one session
+ * per rank in rank-<r>/. job.ini:
+ *   [job]       format_version = 1, id = <job>, app = <app>
+ *   [rank.<r>]  session = rank-<r>, host, pid, clock_offset_ns (CLOCK_REALTIME minus
+ *               CLOCK_MONOTONIC when the rank joined: merges ranks of several hosts)
+ * one [rank.<r>] per rank in the order they joined. Unknown keys and sections are skipped.
+ */
+#define SES_JOB_FILE "job.ini"
+#define SES_JOB_FORMAT_VERSION 1
+#define SES_JOB_ID_MAX 64	     /* letters, digits, '.', '_', '-' */
+#define SES_JOB_MAX_RANKS 65536
+#define SES_JOB_MAX_BYTES (16 << 20)
+
+struct ses_job_rank {
+	int rank;
+	int pid;
+	char host[128];
+	char session[64]; /* the rank's session directory, relative to the job directory */
+	int64_t clock_offset_ns;
+};
+
+/* @r for rank @rank of this process: its pid, host name and clock offset now. */
+void ses_job_rank_init(struct ses_job_rank *r, int rank);
+
+/*
+ * Join job @job (the launcher's job id) as rank @r->rank: every rank of the job calls
+ * this, at once, with the same @outdir, @prog and @job. The first creates the job
+ * directory (mode 0700); the others use it once they see it is a directory of theirs
+ * (not a link, not another user's: -ENOTDIR, -EPERM). Under an exclusive lock on
+ * job.ini, the first writes its [job] part; each creates rank-<r>/ (mode 0700) and
+ * appends its [rank.<r>] section. The rank's session directory goes into @out. 0;
+ * -EEXIST when rank-<r> exists (two ranks with one number); -EINVAL for a job id
+ * outside SES_JOB_ID_MAX's alphabet or a rank outside [0, SES_JOB_MAX_RANKS); -errno.
+ */
+int ses_job_join(const char *outdir, const char *prog, const char *job,
+		 const struct ses_job_rank *r, char *out, size_t outlen);
+
+struct ses_job {
+	int format_version;
+	char id[SES_JOB_ID_MAX + 1];
+	char app[SES_APP_MAX + 1];
+	struct ses_job_rank *ranks; /* in file order; owned, ses_job_release() */
+	size_t nranks, capranks;
+	bool seen_job; /* private to the parser */
+};
+
+/* Parse job.ini text (@len bytes, untrusted) into @j (zeroed first). -EINVAL with
+ * "line N: what" in @err (a rank or [job] listed twice, a session that is not a plain name, a
+ * malformed line), -EPROTO for an unknown format_version, -EFBIG. Nothing to release on
+ * failure. */
+int ses_job_parse(const char *buf, size_t len, struct ses_job *j, char *err, size_t errlen);
+/* Read and parse @jobdir/job.ini (a regular file only). */
+int ses_job_read(const char *jobdir, struct ses_job *j, char *err, size_t errlen);
+void ses_job_release(struct ses_job *j); /* NULL is fine; safe twice */
 
 #endif

@@ -38,13 +38,13 @@ struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid)
 	uint32_t v[4] = { 1, HDR_SIZE, (uint32_t)pid, 0 };
 
 	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR, dir);
-	if (mkdir(path, 0755) && errno != EEXIST)
+	if (ses_private_mkdir(path) && errno != EEXIST) /* 0700 (dir.c) */
 		return NULL;
 	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR "/%d.tasks", dir, pid);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->f = fopen(path, "we");
+	w->f = ses_file_fopen(path);
 	if (!w->f) {
 		int e = errno;
 

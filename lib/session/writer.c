@@ -119,9 +119,9 @@ struct ses_writer *ses_writer_open(const char *dir)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600 (dir.c) */
 	if (w->fd < 0) {
-		int e = errno;
+		int e = -w->fd;
 
 		free(w);
 		errno = e;

@@ -1,12 +1,13 @@
 # Unit tests of lib/pmc, lib/sampler and lib/report's model (tests/module.mk has the rest).
-$(BUILD)/tests/test_pmc: tests/unit/test_pmc.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc: tests/unit/test_pmc.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 $(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB)
+$(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -Wl,--wrap=pmc_sys_perf_event_open -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
-$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) \
+$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
@@ -19,32 +20,32 @@ UNIT_TESTS += $(BUILD)/tests/test_session_callchain
 # lib/instrument's ITT collector, built from the library's sources (the library itself is
 # never sanitized) and read back through lib/sampler's control-page reader.
 INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c
-$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_itt
 # lib/pmc: the encoding table (libpfm4, forced Zen PMUs), sysfs/topology, counts and formulas
-$(BUILD)/tests/test_pmc_encode: tests/unit/test_pmc_encode.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_encode: tests/unit/test_pmc_encode.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_encode
-$(BUILD)/tests/test_pmc_counts: tests/unit/test_pmc_counts.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_counts: tests/unit/test_pmc_counts.c $(PMC_LIB) $(METRIC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
-$(BUILD)/tests/test_pmc_metrics: tests/unit/test_pmc_metrics.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_metrics: tests/unit/test_pmc_metrics.c $(PMC_LIB) $(METRIC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_counts $(BUILD)/tests/test_pmc_metrics
 PMC_WRAPS := -Wl,--wrap=pmc_sys_perf_event_open,--wrap=pmc_sys_ioctl,--wrap=pmc_sys_read,--wrap=pmc_sys_close
-$(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB)
+$(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) $(PMC_WRAPS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_sysfs
-$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB)
+$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
-$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) \
+$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/callgraph_fp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
@@ -70,3 +71,13 @@ $(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_tasks
+# lib/metric: metric sets as report evaluates them
+$(BUILD)/tests/test_metric: tests/unit/test_metric.c $(METRIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_metric
+# lib/pmc's one explainer of open errors, against a fake procfs
+$(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_explain

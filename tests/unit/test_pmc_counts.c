@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 
 /* ---- deltas and scaling ---- */
@@ -110,15 +111,15 @@ static int lookup_vars(void *arg, const char *name, double *v)
 
 static double eval(const char *s, const struct var *vars)
 {
-	struct pmc_expr *e;
+	struct mtr_expr *e;
 	char err[128];
 	double v;
 
-	if (pmc_expr_parse(s, strlen(s), &e, err, sizeof(err)))
+	if (mtr_expr_parse(s, strlen(s), &e, err, sizeof(err)))
 		fail_msg("'%s': %s", s, err);
-	if (pmc_expr_eval(e, lookup_vars, (void *)vars, &v))
+	if (mtr_expr_eval(e, lookup_vars, (void *)vars, &v))
 		v = -12345;
-	pmc_expr_free(e);
+	mtr_expr_free(e);
 	return v;
 }
 
@@ -155,18 +156,18 @@ static void test_expr_nan(void **state)
 
 static void test_expr_names(void **state)
 {
-	struct pmc_expr *e;
+	struct mtr_expr *e;
 	char err[64];
 
 	(void)state;
-	assert_int_equal(pmc_expr_parse("A*B + A/C_1", 11, &e, err, sizeof(err)), 0);
-	assert_int_equal(pmc_expr_nnames(e), 3);
-	assert_string_equal(pmc_expr_name(e, 0), "A");
-	assert_string_equal(pmc_expr_name(e, 1), "B");
-	assert_string_equal(pmc_expr_name(e, 2), "C_1");
-	assert_null(pmc_expr_name(e, 3));
-	pmc_expr_free(e);
-	pmc_expr_free(NULL);
+	assert_int_equal(mtr_expr_parse("A*B + A/C_1", 11, &e, err, sizeof(err)), 0);
+	assert_int_equal(mtr_expr_nnames(e), 3);
+	assert_string_equal(mtr_expr_name(e, 0), "A");
+	assert_string_equal(mtr_expr_name(e, 1), "B");
+	assert_string_equal(mtr_expr_name(e, 2), "C_1");
+	assert_null(mtr_expr_name(e, 3));
+	mtr_expr_free(e);
+	mtr_expr_free(NULL);
 }
 
 static void test_expr_errors(void **state)
@@ -180,12 +181,12 @@ static void test_expr_errors(void **state)
 		{ "1.2.3", "column 1:" },    { "1x", "column 1:" },   { "*3", "column 1:" },
 		{ "()", "column 2:" },	     { "0x", "column 1:" },
 	};
-	struct pmc_expr *e = (void *)1;
+	struct mtr_expr *e = (void *)1;
 	char err[128];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int ret = pmc_expr_parse(bad[i].s, strlen(bad[i].s), &e, err, sizeof(err));
+		int ret = mtr_expr_parse(bad[i].s, strlen(bad[i].s), &e, err, sizeof(err));
 
 		if (ret != -EINVAL || strncmp(err, bad[i].msg, strlen(bad[i].msg)))
 			fail_msg("'%s': ret %d, '%s' (expected '%s...')", bad[i].s, ret, err, bad[i].msg);
@@ -196,7 +197,7 @@ static void test_expr_errors(void **state)
 static void test_expr_limits(void **state)
 {
 	char deep[400], longf[4000], name[80];
-	struct pmc_expr *e;
+	struct mtr_expr *e;
 	char err[128];
 	size_t n = 0;
 
@@ -206,20 +207,20 @@ static void test_expr_limits(void **state)
 	deep[n++] = '1';
 	for (int i = 0; i < 100; i++)
 		deep[n++] = ')';
-	assert_int_equal(pmc_expr_parse(deep, n, &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mtr_expr_parse(deep, n, &e, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "nested"));
 	memset(deep, '-', 200);
 	deep[200] = '1';
-	assert_int_equal(pmc_expr_parse(deep, 201, &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mtr_expr_parse(deep, 201, &e, err, sizeof(err)), -EINVAL);
 	n = 0;
 	for (int i = 0; i < 600; i++)
 		n += (size_t)snprintf(longf + n, sizeof(longf) - n, "%s1", i ? "+" : "");
-	assert_int_equal(pmc_expr_parse(longf, n, &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mtr_expr_parse(longf, n, &e, err, sizeof(err)), -EINVAL);
 	memset(name, 'a', sizeof(name));
-	assert_int_equal(pmc_expr_parse(name, sizeof(name), &e, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mtr_expr_parse(name, sizeof(name), &e, err, sizeof(err)), -EINVAL);
 	/* not NUL-terminated: only @len bytes are read */
-	assert_int_equal(pmc_expr_parse("1+2garbage", 3, &e, err, sizeof(err)), 0);
-	pmc_expr_free(e);
+	assert_int_equal(mtr_expr_parse("1+2garbage", 3, &e, err, sizeof(err)), 0);
+	mtr_expr_free(e);
 }
 
 static void test_value_format(void **state)

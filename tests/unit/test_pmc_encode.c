@@ -418,6 +418,67 @@ static int configs_for(const char *pmu)
 	return bad;
 }
 
+/* libpfm4's modifiers reach the attr (sized, as libpfm's struct ABI wants): privilege
+ * levels, cmask/inv, guest/host, excl; period= becomes the event's interval. On Intel's
+ * Ice Lake, ldlat= is config1, past the first ABI's config. */
+struct mod_case {
+	int line;
+	const char *pmu, *spec;
+	uint64_t config, config1, interval;
+	unsigned excl_user, excl_kernel, excl_hv, excl_guest, excl_host, exclusive;
+};
+
+static const struct mod_case mod_cases[] = {
+	{ __LINE__, ZEN3, "RETIRED_INSTRUCTIONS:u", 0xc0, 0, 0, 0, 1, 1, 1, 0, 0 },
+	{ __LINE__, ZEN3, "RETIRED_INSTRUCTIONS:k:c=2:i", 0x28000c0, 0, 0, 1, 0, 1, 1, 0, 0 },
+	{ __LINE__, ZEN3, "RETIRED_INSTRUCTIONS:mg", 0xc0, 0, 0, 0, 0, 1, 0, 1, 0 },
+	{ __LINE__, ZEN3, "RETIRED_INSTRUCTIONS:excl", 0xc0, 0, 0, 0, 0, 1, 1, 0, 1 },
+	{ __LINE__, ZEN3, "RETIRED_INSTRUCTIONS:period=1000", 0xc0, 0, 1000, 0, 0, 1, 1, 0, 0 },
+	{ __LINE__, "icl", "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=5", 0x1cd, 5, 0, 0, 0, 0, 1, 0,
+	  0 },
+};
+
+static int modifiers_for(const char *pmu)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(mod_cases) / sizeof(mod_cases[0]); i++) {
+		const struct mod_case *c = &mod_cases[i];
+		const struct perf_event_attr *a;
+		struct pmc_event ev;
+		char err[256];
+
+		if (strcmp(c->pmu, pmu))
+			continue;
+		if (pmc_event_parse(c->spec, strlen(c->spec), NULL, &ev, err, sizeof(err))) {
+			print_error("line %d '%s': %s\n", c->line, c->spec, err);
+			bad++;
+			continue;
+		}
+		a = &ev.attr;
+		if (a->size != sizeof(*a) || a->config != c->config || a->config1 != c->config1 ||
+		    ev.interval != c->interval || a->sample_period || a->freq ||
+		    a->exclude_user != c->excl_user || a->exclude_kernel != c->excl_kernel ||
+		    a->exclude_hv != c->excl_hv || a->exclude_guest != c->excl_guest ||
+		    a->exclude_host != c->excl_host || a->exclusive != c->exclusive) {
+			print_error("line %d '%s': size %u config %#llx config1 %#llx interval %llu "
+				    "period %llu u/k/hv/guest/host/excl %u%u%u%u%u%u\n",
+				    c->line, c->spec, a->size, (unsigned long long)a->config,
+				    (unsigned long long)a->config1, (unsigned long long)ev.interval,
+				    (unsigned long long)a->sample_period, a->exclude_user,
+				    a->exclude_kernel, a->exclude_hv, a->exclude_guest, a->exclude_host,
+				    a->exclusive);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void test_libpfm_modifiers(void **state)
+{
+	assert_int_equal(in_child(*state, modifiers_for), 0);
+}
+
 static void test_configs(void **state)
 {
 	assert_int_equal(in_child(*state, configs_for), 0);
@@ -433,6 +494,8 @@ int main(void)
 		cmocka_unit_test_prestate(test_configs, (void *)ZEN2),
 		cmocka_unit_test_prestate(test_configs, (void *)ZEN3),
 		cmocka_unit_test_prestate(test_configs, (void *)ZEN4),
+		cmocka_unit_test_prestate(test_libpfm_modifiers, (void *)ZEN3),
+		cmocka_unit_test_prestate(test_libpfm_modifiers, (void *)"icl"),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 
 /* ---- the recording: counts as read (value, time enabled, time running) ---- */
@@ -309,15 +310,15 @@ static void eval_all(struct cfg *c, const char *config)
 {
 	for (int m = 0; m < c->nm; m++) {
 		struct ctx x = { c, m };
-		struct pmc_expr *e;
+		struct mtr_expr *e;
 		char err[128];
 
-		if (pmc_expr_parse(c->m_formula[m], strlen(c->m_formula[m]), &e, err, sizeof(err)))
+		if (mtr_expr_parse(c->m_formula[m], strlen(c->m_formula[m]), &e, err, sizeof(err)))
 			fail_msg("%s metric '%s': %s", config, c->m_name[m], err);
-		if (pmc_expr_eval(e, lookup, &x, &c->m_value[m]))
+		if (mtr_expr_eval(e, lookup, &x, &c->m_value[m]))
 			fail_msg("%s metric '%s': a name is neither recorded nor a variable", config,
 				 c->m_name[m]);
-		pmc_expr_free(e);
+		mtr_expr_free(e);
 	}
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/sampler: CPU lists, the ring reader on a hand-made ring (wrap-around, lost
+ * lib/sampler: the online CPUs, the ring reader on a hand-made ring (wrap-around, lost
  * records, a failing sink), the start gate and exec errors, and a live run of the real
  * cpu-clock event on a real child (software events: no PMU needed).
  */
@@ -23,26 +23,6 @@
 #include "pmc/pmc.h"
 #include "sampler/internal.h"
 #include "session/session.h"
-
-static void test_cpulist(void **state)
-{
-	int cpus[16];
-
-	(void)state;
-	assert_int_equal(smp_parse_cpulist("0-3,8,10-11\n", 12, cpus, 16), 7);
-	assert_int_equal(cpus[0], 0);
-	assert_int_equal(cpus[3], 3);
-	assert_int_equal(cpus[4], 8);
-	assert_int_equal(cpus[6], 11);
-	assert_int_equal(smp_parse_cpulist("5", 1, cpus, 16), 1);
-	assert_int_equal(cpus[0], 5);
-	assert_int_equal(smp_parse_cpulist("", 0, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("3-1", 3, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("1,,2", 4, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("a", 1, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("0-99999", 7, cpus, 16), -EINVAL);
-	assert_int_equal(smp_parse_cpulist("0-20", 4, cpus, 16), -E2BIG);
-}
 
 static void test_online_cpus_from_fake_sysfs(void **state)
 {
@@ -67,6 +47,22 @@ static void test_online_cpus_from_fake_sysfs(void **state)
 	setenv("UPROF_SYSFS_ROOT", root, 1);
 	assert_int_equal(smp_online_cpus(cpus, 8), 2);
 	assert_int_equal(cpus[0], 2);
+	assert_int_equal(cpus[1], 3);
+	/* lib/pmc's parser and limit: the same answers as pmc_cpus_parse */
+	static const struct {
+		const char *list;
+		int ret;
+	} cases[] = { { "0-3,8,10-11\n", 7 }, { "0-20", -E2BIG }, { "3-1", -EINVAL },
+		      { "1,,2", -EINVAL }, { "", -EINVAL }, { "4096", -EINVAL },
+		      { "4095", 1 } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(cases[i].list, f);
+		fclose(f);
+		assert_int_equal(smp_online_cpus(cpus, 8), cases[i].ret);
+	}
+	assert_int_equal(cpus[0], 4095);
 	unsetenv("UPROF_SYSFS_ROOT");
 	unlink(path);
 	assert_true(smp_online_cpus(cpus, 8) >= 1);
@@ -335,6 +331,65 @@ static void test_live_cpu_clock_on_child(void **state)
 	smp_close(NULL);
 }
 
+/* lib/pmc's seam, replaced here (-Wl,--wrap): the sampler's opens go through it. */
+static int seam_mode;	 /* 0: the real syscall */
+static int seam_calls;
+static uint64_t seam_build_id[4];
+
+int __real_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags);
+int __wrap_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags);
+int __wrap_pmc_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				   int group_fd, unsigned long flags)
+{
+	if (!seam_mode)
+		return __real_pmc_sys_perf_event_open(attr, pid, cpu, group_fd, flags);
+	if (seam_calls < 4)
+		seam_build_id[seam_calls] = attr->build_id;
+	seam_calls++;
+	if (seam_mode == EINVAL && attr->build_id)
+		return -EINVAL; /* a kernel before 5.12 */
+	return -seam_mode;
+}
+
+static void test_open_refused_by_the_seam(void **state)
+{
+	struct perf_event_attr attr[2];
+	struct smp_opts o = { .cpus = (int[]){ 0 }, .ncpus = 1 };
+	struct smp *s = (void *)1;
+	int failed = -2;
+
+	(void)state;
+	pmc_timer_attr(&attr[0], 1000000, true);
+	attr[1] = attr[0];
+	seam_mode = EACCES, seam_calls = 0;
+	assert_int_equal(smp_open(&s, attr, 2, getpid(), &o, &failed), -EACCES);
+	seam_mode = 0;
+	assert_null(s);
+	assert_int_equal(failed, 0);
+	assert_int_equal(seam_calls, 1); /* the first refusal ends it */
+}
+
+/* EINVAL with build_id set: retried once without it, and the answer to that is final. */
+static void test_open_build_id_fallback(void **state)
+{
+	struct perf_event_attr attr;
+	struct smp_opts o = { .cpus = (int[]){ 0 }, .ncpus = 1 };
+	struct smp *s;
+	int failed;
+
+	(void)state;
+	pmc_timer_attr(&attr, 1000000, true);
+	attr.mmap2 = attr.build_id = 1;
+	seam_mode = EINVAL, seam_calls = 0;
+	assert_int_equal(smp_open(&s, &attr, 1, getpid(), &o, &failed), -EINVAL);
+	seam_mode = 0;
+	assert_int_equal(seam_calls, 2);
+	assert_int_equal(seam_build_id[0], 1);
+	assert_int_equal(seam_build_id[1], 0);
+}
+
 static void test_open_rejects_bad_pages(void **state)
 {
 	struct perf_event_attr attr;
@@ -441,7 +496,7 @@ static void test_synth_records_decode_with_the_attr(void **state)
 		   "7ffd1000-7ffd3000 r-xp 00000000 00:00 0 [vdso]\n");
 	write_file(root, "kallsyms", "0000000000000000 A fixed_percpu_data\n"
 				     "ffffffff81000000 T _text\n");
-	setenv("UPROF_PROC_ROOT", root, 1);
+	setenv("UPROF_PROCFS_ROOT", root, 1);
 	pmc_tracking_attr(&a);
 	b = a;
 	b.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
@@ -492,7 +547,29 @@ static void test_synth_records_decode_with_the_attr(void **state)
 		/* the trailer is the attr's: 32 bytes for both layouts here, different order */
 		assert_int_equal(ses_sample_id_size(attrs[k]), 32);
 	}
-	unsetenv("UPROF_PROC_ROOT");
+	unsetenv("UPROF_PROCFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The processes come from lib/pmc's procfs root, the one UPROF_PROCFS_ROOT of uprof. */
+static void test_proc_under_procfs_root(void **state)
+{
+	char root[] = "/tmp/uprof-procfs.XXXXXX", cmd[160];
+	pid_t pids[8], tids[8];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/17/task/17 %s/17/task/18 %s/self", root, root,
+		 root);
+	assert_int_equal(system(cmd), 0);
+	setenv("UPROF_PROCFS_ROOT", root, 1);
+	assert_int_equal(smp_proc_pids(pids, 8), 1);
+	assert_int_equal(pids[0], 17);
+	assert_int_equal(smp_proc_threads(17, tids, 8), 2);
+	assert_int_equal(tids[0] + tids[1], 35);
+	assert_int_equal(smp_proc_threads(19, tids, 8), -ESRCH);
+	unsetenv("UPROF_PROCFS_ROOT");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
 }
@@ -500,7 +577,6 @@ static void test_synth_records_decode_with_the_attr(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_online_cpus_from_fake_sysfs),
 		cmocka_unit_test(test_ring_wraps_and_counts),
 		cmocka_unit_test(test_ring_sink_failure_keeps_unsent),
@@ -512,10 +588,13 @@ int main(void)
 		cmocka_unit_test(test_abort_unreleased_child),
 		cmocka_unit_test(test_live_cpu_clock_on_child),
 		cmocka_unit_test(test_open_rejects_bad_pages),
+		cmocka_unit_test(test_open_refused_by_the_seam),
+		cmocka_unit_test(test_open_build_id_fallback),
 		cmocka_unit_test(test_vdso_save),
 		cmocka_unit_test(test_proc_start_time),
 		cmocka_unit_test(test_proc_pids),
 		cmocka_unit_test(test_synth_records_decode_with_the_attr),
+		cmocka_unit_test(test_proc_under_procfs_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,11 +7,12 @@
  *   unary := ('-' | '+') unary | primary
  *   primary := number | name | '(' expr ')'
  */
-#include "pmc/internal.h"
+#include "metric/metric.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ struct insn {
 	int var;
 };
 
-struct pmc_expr {
+struct mtr_expr {
 	int ncode, nnames;
 	struct insn code[MAX_CODE];
 	char names[MAX_NAMES][MAX_NAME];
@@ -38,7 +39,7 @@ struct parser {
 	const char *s;
 	size_t len, pos;
 	int depth;
-	struct pmc_expr *e;
+	struct mtr_expr *e;
 	char *err;
 	size_t errlen;
 };
@@ -224,7 +225,7 @@ static int parse_expr(struct parser *p)
 	return ret;
 }
 
-int pmc_expr_parse(const char *s, size_t len, struct pmc_expr **out, char *err, size_t errlen)
+int mtr_expr_parse(const char *s, size_t len, struct mtr_expr **out, char *err, size_t errlen)
 {
 	struct parser p = { .s = s, .len = len, .err = err, .errlen = errlen };
 	int ret;
@@ -245,17 +246,17 @@ int pmc_expr_parse(const char *s, size_t len, struct pmc_expr **out, char *err, 
 	return ret;
 }
 
-void pmc_expr_free(struct pmc_expr *e)
+void mtr_expr_free(struct mtr_expr *e)
 {
 	free(e);
 }
 
-size_t pmc_expr_nnames(const struct pmc_expr *e)
+size_t mtr_expr_nnames(const struct mtr_expr *e)
 {
 	return (size_t)e->nnames;
 }
 
-const char *pmc_expr_name(const struct pmc_expr *e, size_t i)
+const char *mtr_expr_name(const struct mtr_expr *e, size_t i)
 {
 	return i < (size_t)e->nnames ? e->names[i] : NULL;
 }
@@ -276,15 +277,11 @@ static double apply(enum op op, double a, double b)
 	}
 }
 
-int pmc_expr_eval(const struct pmc_expr *e, pmc_lookup_fn lookup, void *arg, double *out)
+int mtr_expr_eval_values(const struct mtr_expr *e, const double *vals, double *out)
 {
-	double stack[MAX_CODE], vals[MAX_NAMES];
+	double stack[MAX_CODE];
 	int sp = 0;
 
-	*out = NAN;
-	for (int i = 0; i < e->nnames; i++)
-		if (lookup(arg, e->names[i], &vals[i]))
-			return -ENOENT;
 	for (int i = 0; i < e->ncode; i++) {
 		const struct insn *in = &e->code[i];
 
@@ -303,4 +300,15 @@ int pmc_expr_eval(const struct pmc_expr *e, pmc_lookup_fn lookup, void *arg, dou
 	if (isinf(*out))
 		*out = NAN;
 	return 0;
+}
+
+int mtr_expr_eval(const struct mtr_expr *e, mtr_lookup_fn lookup, void *arg, double *out)
+{
+	double vals[MAX_NAMES];
+
+	*out = NAN;
+	for (int i = 0; i < e->nnames; i++)
+		if (lookup(arg, e->names[i], &vals[i]))
+			return -ENOENT;
+	return mtr_expr_eval_values(e, vals, out);
 }

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect: opening the events on the gated child, and the call-stack bits of
+ * their attrs; a kernel that refuses kernel samples gets user-only ones (perf's fallback).
+ */
+#include "cli/collect.h"
+
+#include <errno.h>
+
+static const char *const CMD = "collect";
+
+void collect_callgraph_attr(struct collect_state *st)
+{
+	int kmax = pmc_callgraph_kernel_max_stack();
+
+	/* the default depth (uProf's 128) quietly becomes the kernel's limit */
+	if (st->cg.mode == PMC_CG_FP && st->cg.depth > kmax && st->cg.depth != PMC_CG_DEFAULT_DEPTH)
+		cli_warn(CMD, "call-graph depth %d is more than kernel.perf_event_max_stack (%d): "
+			      "frame-pointer stacks keep %d frames",
+			 st->cg.depth, kmax, kmax);
+	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
+		pmc_callgraph_attr(&st->cg, kmax, &st->attrs[i]);
+	/* perf's unwinder reads .eh_frame_hdr through the mappings of read-only segments:
+	 * record data mappings too (perf record does with --call-graph dwarf) */
+	if (st->cg.mode == PMC_CG_DWARF)
+		st->attrs[COLLECT_TRACKING].mmap_data = 1;
+}
+
+
+/* Open the events on the gated child; a kernel that refuses kernel samples to this user
+ * gets user-only sampling, with a warning (perf's fallback). */
+int collect_open_events(struct collect_state *st)
+{
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
+				 .ncpus = st->nsample_cpus };
+	int failed, ret;
+
+	collect_events_build(st, true);
+	ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
+	if ((ret == -EACCES || ret == -EPERM) && !st->attrs[COLLECT_TIMER].exclude_kernel) {
+		for (int i = COLLECT_TIMER; i < st->nattrs; i++)
+			st->attrs[i].exclude_kernel = 1;
+		ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
+		if (!ret)
+			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
+				      "user code only");
+	}
+	return ret ? collect_explain_open_error(st, ret, failed, 0) : -1;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect: the command line into struct collect_state, and the combinations of
+ * options refused before anything starts.
+ */
+#include "cli/collect.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const CMD = "collect";
+
+enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
+       OPT_INTERVAL };
+
+static const struct option collect_options[] = {
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "timer-interval", required_argument, NULL, OPT_TIMER },
+	{ "output-dir", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "working-dir", required_argument, NULL, 'w' },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
+	{ "terminate", no_argument, NULL, 'b' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "system-wide", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "call-graph-depth", required_argument, NULL, OPT_CG_DEPTH },
+	{ "call-graph-mode", required_argument, NULL, OPT_CG_MODE },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
+	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_duration(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || *end || end == s || !(d > 0) || d > 31536000.0)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+
+static int parse_pages(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || s[0] == '-' || !v || (v & (v - 1)) || v > 65536)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* -g, --call-graph, --call-graph-depth/-mode. Returns -1 to go on, or an exit code. */
+static int parse_callgraph(struct collect_state *st, int opt, const char *arg)
+{
+	char err[160];
+	int ret = 0;
+
+	switch (opt) {
+	case 'g':
+		st->cg.mode = PMC_CG_FP;
+		return -1;
+	case OPT_CALL_GRAPH:
+		ret = pmc_callgraph_parse(arg, &st->cg, err, sizeof(err));
+		break;
+	case OPT_CG_DEPTH:
+		ret = pmc_callgraph_set_depth(&st->cg, arg, err, sizeof(err));
+		break;
+	case OPT_CG_MODE:
+		ret = pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err));
+		break;
+	}
+	if (ret)
+		return cli_error(EXIT_USAGE, CMD, "--call-graph: %s", err);
+	return -1;
+}
+
+/* Returns -1 to go on, or an exit code. */
+int collect_parse_options(struct collect_state *st, int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the program name, everything after it is the program's */
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:", collect_options, NULL)) != -1) {
+		int ret;
+
+		switch (c) {
+		case 'e':
+			if (st->nspecs >= SES_MAX_EVENTS)
+				return cli_error(EXIT_USAGE, CMD, "at most %d -e events", SES_MAX_EVENTS);
+			st->specs[st->nspecs++] = optarg;
+			break;
+		case 'a':
+			st->system_wide = st->attach = true;
+			break;
+		case 'c':
+			ret = collect_parse_sample_cpus(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 'p':
+		case OPT_TID:
+			ret = collect_attach_parse(st, optarg, c == OPT_TID);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_CONFIG:
+			st->config_name = optarg;
+			break;
+		case OPT_TIMER:
+			st->interval_arg = optarg;
+			break;
+		case 'o':
+			st->outdir = optarg;
+			break;
+		case 'd':
+			if (parse_duration(optarg, &st->duration_s))
+				return cli_error(EXIT_USAGE, CMD,
+						 "-d/--duration '%s' is not a positive number of seconds",
+						 optarg);
+			break;
+		case 'w':
+			st->workdir = optarg;
+			break;
+		case OPT_NO_INHERIT:
+			st->no_inherit = true;
+			break;
+		case OPT_START_PAUSED:
+			st->start_paused = true;
+			break;
+		case 'b':
+			st->terminate = true;
+			break;
+		case 'm':
+			if (parse_pages(optarg, &st->mmap_pages))
+				return cli_error(EXIT_USAGE, CMD,
+						 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536",
+						 optarg);
+			break;
+		case 'g':
+		case OPT_CALL_GRAPH:
+		case OPT_CG_DEPTH:
+		case OPT_CG_MODE:
+			ret = parse_callgraph(st, c, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_INTERVAL: {
+			char *end;
+
+			errno = 0;
+			st->pmc_interval = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' || !st->pmc_interval ||
+			    st->pmc_interval > (1ULL << 62))
+				return cli_error(EXIT_USAGE, CMD,
+						 "--interval '%s' is not a positive event count", optarg);
+			break;
+		}
+		case OPT_START_DELAY: /* uProf: 0 means no delay */
+			if (strcmp(optarg, "0") && parse_duration(optarg, &st->start_delay_s))
+				return cli_error(EXIT_USAGE, CMD,
+						 "--start-delay '%s' is not a number of seconds (0 = none)",
+						 optarg);
+			break;
+		case OPT_AFFINITY:
+			ret = collect_launch_parse_affinity(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_ENV_VAR:
+			ret = collect_launch_parse_env(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 'h':
+			collect_help();
+			return 0;
+		default: /* ':' (a value is missing) or '?' (unknown) */
+			return cli_getopt_error(CMD, c, argv);
+		}
+	}
+	if (st->system_wide && (st->nattach || st->ntids_only))
+		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
+	if (st->system_wide && optind < argc)
+		return cli_usage_error(CMD, "-a profiles the whole system for -d seconds (or until "
+					    "Ctrl-C), not a program: leave out -a to profile a program");
+	if (st->attach && (st->has_affinity || st->nenv))
+		return cli_usage_error(CMD, "--affinity and --env-var apply to a launched program, "
+					    "not to -p/--tid");
+	if (st->attach && optind < argc)
+		return cli_usage_error(CMD, "give either a program to run or -p/--tid, not both");
+	if (st->attach && st->workdir)
+		return cli_usage_error(CMD, "-w applies to a launched program, not to -p/--tid");
+	if (st->attach)
+		return -1;
+	if (optind >= argc)
+		return cli_usage_error(CMD, "no program to run was given (or -p <pid> to attach)");
+	st->prog_argv = argv + optind;
+	return -1;
+}

@@ -1,0 +1,6 @@
+METRIC_SRCS := lib/metric/expr.c lib/metric/set.c
+METRIC_LIB := $(BUILD)/lib/libuprof_metric.a
+$(METRIC_LIB): $(call objs,$(METRIC_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+LIBS += $(METRIC_LIB)

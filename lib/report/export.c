@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The exporters, registered in one table: what --export accepts, the file each writes,
+ * how report names it, its --help line, and the function that writes it. A new export
+ * is one enum entry (report.h) and one row here; report's option parsing and --help
+ * follow from the table.
+ */
+#include "report/stacks.h"
+#include "report/export.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const struct rpt_exporter exporters[] = {
+	[RPT_EXPORT_FOLDED] = { "folded", "stacks.folded", "folded stacks",
+				"FlameGraph, speedscope, inferno", rpt_export_folded },
+	[RPT_EXPORT_FLAMEGRAPH] = { "flamegraph", "flamegraph.svg", "flame graph",
+				    "zoom and search in a browser", rpt_export_flamegraph },
+	[RPT_EXPORT_PERFETTO] = { "perfetto", "trace.json", "trace",
+				  "ui.perfetto.dev, chrome://tracing",
+				  rpt_export_perfetto },
+};
+
+_Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,
+	       "one row per enum rpt_export");
+
+const struct rpt_exporter *rpt_exporter(int e)
+{
+	return e >= 0 && e < RPT_EXPORT_COUNT ? &exporters[e] : NULL;
+}
+
+int rpt_export_parse(const char *name)
+{
+	for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+		if (!strcmp(name, exporters[i].name))
+			return i;
+	return -1;
+}
+
+const char *rpt_export_filename(enum rpt_export e)
+{
+	const struct rpt_exporter *x = rpt_exporter((int)e);
+
+	return x ? x->file : "export";
+}
+
+int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f)
+{
+	const struct rpt_exporter *x = rpt_exporter((int)e);
+	int ret;
+
+	if (!x || !r->stacks || !r->stacks->built)
+		return -EINVAL;
+	ret = x->write(r, f);
+	if (!ret && (fflush(f) || ferror(f)))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session directory (DESIGN.md §4): its name, its race-free creation, and the modes
+ * of everything in it. samples.data holds copies of the target's stack and registers, so
+ * the directory is 0700 and its files 0600 whatever the umask (perf writes 0600 too):
+ * the mode given to mkdir/open is only an upper bound the umask can lower, so each is
+ * set again with chmod/fchmod.
+ */
+#include "session/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ses_mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (!len)
+		return -EINVAL;
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, len + 1);
+	/* parents are the user's own directories (like mkdir -p): the umask decides */
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int ses_private_mkdir(const char *path)
+{
+	if (mkdir(path, SES_DIR_MODE))
+		return -errno;
+	/* made by us a moment ago: a chmod that fails here is a real error */
+	if (chmod(path, SES_DIR_MODE)) {
+		int ret = -errno;
+
+		rmdir(path);
+		return ret;
+	}
+	return 0;
+}
+
+int ses_file_create(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW, SES_FILE_MODE);
+
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, SES_FILE_MODE)) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+size_t ses_app_name_len(const char *name)
+{
+	size_t len = strnlen(name, SES_APP_MAX + 1);
+
+	if (len <= SES_APP_MAX)
+		return len;
+	len = SES_APP_MAX;
+	while (len > 0 && ((unsigned char)name[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+const char *ses_app_base(const char *prog)
+{
+	const char *slash = strrchr(prog, '/');
+
+	return slash ? slash + 1 : prog;
+}
+
+/* uProf's name, our prefix. mkdir is the arbiter: of two collects that pick one name in
+ * one second, one gets EEXIST and tries the next suffix, so no two share a directory. */
+int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when,
+		   char *out, size_t outlen)
+{
+	const char *app = ses_app_base(prog);
+	int applen = (int)ses_app_name_len(app);
+	char stamp[64];
+	struct tm tm;
+
+	if (!*app || !*label || strchr(label, '/'))
+		return -EINVAL;
+	if (!localtime_r(&when, &tm) || !strftime(stamp, sizeof(stamp), "%b-%d-%Y_%H-%M-%S", &tm))
+		return -EINVAL;
+	for (int n = 1; n < SES_DIR_MAX_SAME_SECOND; n++) {
+		int len = n == 1 ? snprintf(out, outlen, "%s/uprof-%.*s-%s_%s", outdir, applen, app,
+					    label, stamp)
+				 : snprintf(out, outlen, "%s/uprof-%.*s-%s_%s-%d", outdir, applen,
+					    app, label, stamp, n);
+		int ret;
+
+		if (len < 0 || (size_t)len >= outlen)
+			return -ENAMETOOLONG;
+		ret = ses_private_mkdir(out);
+		if (ret != -EEXIST)
+			return ret;
+	}
+	out[0] = 0;
+	return -EEXIST;
+}
+
+FILE *ses_file_fopen(const char *path)
+{
+	int fd = ses_file_create(path, O_WRONLY | O_TRUNC);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
