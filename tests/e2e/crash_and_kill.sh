@@ -21,12 +21,14 @@ top=$(csvq "$S/report.csv" "FUNCTIONS" | head -1 | cut -f1)
 check "the crashed target's samples are reported (top: $top)" [ "$top" = work_before_crash ]
 
 # --- uprof is SIGKILLed mid-run
-"$UPROF" collect -o "$SCRATCH/kill" "$TGT/demo" 4000 >/dev/null 2>&1 &
+"$UPROF" collect -o "$SCRATCH/kill" "$TGT/demo" 4000 >/dev/null 2>"$SCRATCH/err" &
 up=$!
 sleep 1.2
 kill -KILL $up
 wait $up 2>/dev/null
-pkill -f "[d]emo 4000" 2>/dev/null
+# its own target only, by pid ("pkill -f 'demo 4000'" also ended other runs' targets: two
+# suites at once on one machine made each other's sessions complete, not interrupted)
+kill "$(target_pid)" 2>/dev/null
 S=$(session_in "$SCRATCH/kill")
 check "a SIGKILLed uprof leaves samples.data" [ -s "$S/samples.data" ]
 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
