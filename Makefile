@@ -1,6 +1,8 @@
 # uprof: one non-recursive GNU Makefile. Modules add themselves through */module.mk.
 #   make                 build/bin/uprof and the libraries
-#   make check           unit + end-to-end tests; last line "N passed, N failed"
+#   make check           unit + end-to-end tests; last line "N passed, N failed, N skipped"
+#   make check T=cli,test_session  only these test files (e2e script or unit binary names)
+#                        each file may run UPROF_TEST_TIMEOUT s (default 300 unit, 900 e2e)
 #   make check SANITIZE=1  the same under ASan+UBSan (separate build dir)
 #   make demo            profile the bundled example and show the report
 #   make fuzz            libFuzzer targets (clang) in build/fuzz/
@@ -65,7 +67,7 @@ $(BUILD)/share/uprof/configs/%.ini: configs/%.ini
 all: $(BINS) $(LIBS) $(BUILD_CONFIGS)
 
 check: all $(UNIT_TESTS) $(TEST_TARGETS)
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run-all.sh $(UNIT_TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) T="$(T)" tests/run-all.sh $(UNIT_TESTS)
 
 demo: all $(BUILD)/targets/demo
 	@BUILD=$(BUILD) scripts/demo.sh

@@ -18,6 +18,9 @@ int cmd_pcm(int argc, char **argv);
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Whether cli_error has printed a message: main then adds no second line for a failed
+ * write to stdout that the command has already reported. */
+bool cli_error_said(void);
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Why exec of @path failed with @err, in words a user can act on: for ENOENT on a file

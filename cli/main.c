@@ -2,6 +2,7 @@
 /* uprof: the command table. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,10 +25,47 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'uprof <command> --help' describes a command; 'man uprof' has the rest.\n");
+	fprintf(f, "\n'uprof help <command>' (or 'uprof <command> --help') describes a command;\n"
+		   "'man uprof' has the rest.\n");
 }
 
-int main(int argc, char **argv)
+/* A command's output to stdout is buffered: a write that fails (a full disk, /dev/full)
+ * shows only as the stream's error flag or as a failing final flush. Every command returns
+ * through here, so this one check covers them all: the exit is non-zero and stderr says
+ * why, in one line (none more where the command already reported its failure). */
+static int finish_stdout(int rc)
+{
+	int err, failed;
+
+	errno = 0;
+	failed = fflush(stdout) != 0 || ferror(stdout);
+	err = errno;
+	/* EBADF with nothing left to write: stdout was closed and nothing was lost */
+	if (!failed && fclose(stdout) != 0 && errno != EBADF)
+		failed = 1, err = errno;
+	if (!failed)
+		return rc;
+	if (!(rc && cli_error_said()))
+		fprintf(stderr, "uprof: writing to standard output failed%s%s\n", err ? ": " : "",
+			err ? strerror(err) : "");
+	return rc ? rc : 1;
+}
+
+/* "help <command>": the command's own --help, exactly as "<command> --help" prints it. */
+static int help(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(2, (char *[]){ argv[1], "--help", NULL });
+	fprintf(stderr, "uprof help: '%s' is not a command; try 'uprof --help'\n", argv[1]);
+	return EXIT_USAGE;
+}
+
+static int run(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
@@ -35,10 +73,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		usage(stdout);
-		return 0;
-	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		return help(1, argv + 1);
+	if (!strcmp(cmd, "help"))
+		return help(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v") || !strcmp(cmd, "version")) {
 		printf("uprof %s\n", UPROF_VERSION);
 		return 0;
@@ -48,4 +86,9 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "uprof: '%s' is not a command; try 'uprof --help'\n", cmd);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return finish_stdout(run(argc, argv));
 }

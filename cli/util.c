@@ -14,10 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
+static bool error_said;
+
+bool cli_error_said(void)
+{
+	return error_said;
+}
+
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	error_said = true;
 	fprintf(stderr, "uprof %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

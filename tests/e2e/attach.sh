@@ -56,9 +56,12 @@ for i in 1 2; do
 	"$UPROF" report -i "$S" >/dev/null 2>&1
 	row=$(csvq "$S/report.csv" "TASKS (Sort" | awk -F'\t' '$1=="Server"&&$2=="Tick"')
 	count=$(cut -f3 <<<"$row"); elapsed=$(cut -f4 <<<"$row")
-	check "attach $i: its window's ticks only (${count:-0} in 0.6 s)" bash -c "[ ${count:-0} -ge 7 ] && [ ${count:-0} -le 13 ]"
-	check "attach $i: no tick straddling the window (mean $(python3 -c "print(round(${elapsed:-0}/max(${count:-1},1),4))") s)" \
-		near "$(python3 -c "print(${elapsed:-0}/max(${count:-1},1))")" 0.02 0.004
+	# a tick is 20 ms of wall-time work then a 30 ms sleep: no more than 13 fit in 0.6 s
+	# (on a loaded machine fewer do), and each whole tick lasts at least 20 ms, so a mean
+	# below that means a tick cut by the window's edge; how much longer they last is load
+	check "attach $i: its window's ticks only (${count:-0} in 0.6 s)" bash -c "[ ${count:-0} -ge 1 ] && [ ${count:-0} -le 13 ]"
+	check "attach $i: no tick straddling the window (mean $(python3 -c "print(round(${elapsed:-0}/max(${count:-1},1),4))") s >= 0.02)" \
+		python3 -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} / ${count:-1} >= 0.0199 else 1)"
 done
 
 # --- 3: the target exits while attached

@@ -6,9 +6,34 @@
 
 check "--version prints the version" bash -c "'$UPROF' --version | grep -q '^uprof [0-9]'"
 check "--help lists the commands" bash -c "'$UPROF' --help | grep -q collect"
-for c in collect report info; do
+for c in collect report info pcm; do
 	check "$c --help exits 0" bash -c "'$UPROF' $c --help >/dev/null"
+	check "help $c prints $c --help" bash -c "[ \"\$('$UPROF' help $c)\" = \"\$('$UPROF' $c --help)\" ]"
 done
+expect_fail 2 "help of an unknown command" "'nope' is not a command" "$UPROF" help nope
+
+# A failed write to stdout (here /dev/full) is an error for every command: the output is
+# lost, so the exit is non-zero and stderr says why. (The reason is known only where the
+# last write failed; a command that flushed earlier leaves just the stream's error flag.)
+wfail="^uprof: writing to standard output failed(: No space left on device)?$"
+for args in --version --help help "help collect" "collect --help" "report --help" \
+	"info --help" "pcm --help" "info --system" "info --list collect-configs" \
+	"info --collect-config tbp" "pcm -m swi -- /bin/true" "pcm --dry-run -m swi"; do
+	expect_fail 1 "uprof $args >/dev/full" "$wfail" bash -c "'$UPROF' $args >/dev/full"
+done
+"$UPROF" collect -o "$SCRATCH/full" /bin/true >/dev/full 2>"$SCRATCH/full.err"
+rc=$?
+check "collect >/dev/full: exit 1 ($rc), and the last line on stderr says why" \
+	bash -c "[ $rc = 1 ] && tail -1 '$SCRATCH/full.err' | grep -qE '$wfail'"
+check "... after the session was written (it can be reported)" \
+	bash -c "'$UPROF' report -i '$(session_in "$SCRATCH/full")' >/dev/null 2>&1"
+# report writes its summary to stderr; --stdout sends the CSV to stdout and says itself
+# that the write failed: main adds no second line
+"$UPROF" report -i "$(session_in "$SCRATCH/full")" --stdout >/dev/full 2>"$SCRATCH/full.err"
+rc=$?
+check "report --stdout >/dev/full: exit 1 ($rc) and one line that says why" \
+	bash -c "[ $rc = 1 ] && [ \$(grep -c '^uprof' '$SCRATCH/full.err') = 1 ] && tail -1 '$SCRATCH/full.err' | grep -q '^uprof report: writing to stdout: '"
+
 cfgs=$("$UPROF" info --list collect-configs)
 check "info lists tbp and hotspots with descriptions" bash -c "grep -q '^tbp  *Time' <<<'$cfgs' && grep -q '^hotspots  *Hot' <<<'$cfgs'"
 out=$("$UPROF" info --collect-config cpi)

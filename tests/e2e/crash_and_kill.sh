@@ -21,12 +21,14 @@ top=$(csvq "$S/report.csv" "FUNCTIONS" | head -1 | cut -f1)
 check "the crashed target's samples are reported (top: $top)" [ "$top" = work_before_crash ]
 
 # --- uprof is SIGKILLed mid-run
-"$UPROF" collect -o "$SCRATCH/kill" "$TGT/demo" 4000 >/dev/null 2>&1 &
+"$UPROF" collect -o "$SCRATCH/kill" "$TGT/demo" 4000 >/dev/null 2>"$SCRATCH/err" &
 up=$!
 sleep 1.2
 kill -KILL $up
 wait $up 2>/dev/null
-pkill -f "[d]emo 4000" 2>/dev/null
+# its own target only, by pid ("pkill -f 'demo 4000'" also ended other runs' targets: two
+# suites at once on one machine made each other's sessions complete, not interrupted)
+kill "$(target_pid)" 2>/dev/null
 S=$(session_in "$SCRATCH/kill")
 check "a SIGKILLed uprof leaves samples.data" [ -s "$S/samples.data" ]
 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
@@ -34,7 +36,15 @@ check "report of the killed session exits 0" [ $? -eq 0 ]
 check "report marks it interrupted" grep -q 'Session Status:,"interrupted"' "$S/report.csv"
 check "terminal says interrupted" grep -q "INTERRUPTED" "$SCRATCH/err"
 n=$(csvq "$S/report.csv" --key Samples)
-check "what was written before the kill is reported ($n samples)" [ "$n" -gt 300 ]
+# how many samples 1.2 s of a loaded machine gives demo is the load's; the fact is that
+# every sample the killed collector had written is reported
+if command -v perf >/dev/null; then
+	w=$(perf script -i "$S/samples.data" -F time 2>/dev/null | grep -c .)
+	check "what was written before the kill is reported ($n samples of $w in samples.data)" \
+		bash -c "[ '$n' -gt 0 ] && [ '$n' = '$w' ]"
+else
+	check "what was written before the kill is reported ($n samples)" [ "$n" -gt 0 ]
+fi
 top=$(csvq "$S/report.csv" "FUNCTIONS" | head -1 | cut -f1)
 check "hottest function of the killed session is heavy_work ($top)" [ "$top" = heavy_work ]
 
@@ -71,7 +81,10 @@ S=$(session_in "$SCRATCH/dur")
 "$UPROF" report -i "$S" >/dev/null 2>&1
 dur=$(csvq "$S/report.csv" --key "Profile Duration" | awk '{print $1}')
 check "-d 0.5 -b: profile duration about 0.5 s ($dur)" near "$dur" 0.5 0.1
-check "-d 0.5 -b: uprof returned promptly" near "$(python3 -c "print($end - $start)")" 0.6 0.5
+# (how long starting and ending take on a loaded machine is no fact: that uprof did not
+# wait for demo 8000, several seconds of CPU, is: -b killed it and nothing is left)
+check "-d 0.5 -b: uprof returned without waiting for the target: killed by -b ($(python3 -c "print(round($end - $start, 2))") s)" \
+	bash -c "grep -Eq '^exit_signal = [1-9]' '$S/session.ini' && ! kill -0 \$(sed -n 's/^pids = //p' '$S/session.ini') 2>/dev/null"
 check "-d 0.5 -b: the target is gone" gone "$(target_pid)"
 "$UPROF" collect -o "$SCRATCH/dur2" -d 0.3 "$TGT/demo" 9000 >/dev/null 2>"$SCRATCH/err"
 pid=$(target_pid)
