@@ -216,10 +216,14 @@ static int cmp_keyed(const void *a, const void *b)
  * the live state let the later of two equal stamps win). */
 static int sort_calls(struct ses_pause_call *calls, size_t n)
 {
-	struct keyed *k = malloc((n ? n : 1) * sizeof(*k));
-	struct ses_pause_call *copy = malloc((n ? n : 1) * sizeof(*copy));
+	struct keyed *k;
+	struct ses_pause_call *copy;
 	int ret = 0;
 
+	if (n < 2)
+		return 0; /* nothing to order (and calls may be NULL) */
+	k = malloc(n * sizeof(*k));
+	copy = malloc(n * sizeof(*copy));
 	if (!k || !copy) {
 		ret = -ENOMEM;
 		goto out;
