@@ -385,7 +385,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	ret = rpt_tasks_load(r, err, errlen);
 	if (!ret)
-		ret = rpt_callgraph_build(r);
+		/* inline chains only show in call stack and task sections; exports ask later */
+		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (ret)
 		goto fail;
 	*out = r;

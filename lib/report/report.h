@@ -134,8 +134,9 @@ const struct rpt_exporter *rpt_exporter(int e);
 int rpt_export_parse(const char *name);
 /* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
 const char *rpt_export_filename(enum rpt_export e);
-/* Write export @e of @r to @f. 0 or -errno. */
-int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f);
+/* Write export @e of @r to @f. 0 or -errno. Not const: the first export looks up the
+ * inline chains that the CSV of a session without stacks or tasks had no need for. */
+int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
 
 /* Call-stack facts for the terminal summary. */
 struct rpt_stack_summary {

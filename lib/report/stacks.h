@@ -109,6 +109,7 @@ struct rpt_stacks {
 
 	/* callgraph.c */
 	bool built;
+	bool inlined; /* built with inline chains (DWARF, costly: only for output showing them) */
 	struct rpt_cfunc *funcs;
 	uint32_t nfuncs, capfuncs;
 	struct rpt_hash func_index;  /* (module, name, kind) -> func + 1 */
@@ -168,8 +169,12 @@ void rpt_inlines_free(struct rpt_inlines *il);
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max);
 
-/* callgraph.c */
-int rpt_callgraph_build(struct rpt *r);
+/*
+ * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions
+ * DWARF says were inlined there. Building again with @inlines after a build without
+ * them starts afresh; otherwise a second call does nothing.
+ */
+int rpt_callgraph_build(struct rpt *r, bool inlines);
 /* The symbolized stack of raw stack @stack. */
 const struct rpt_symstack *rpt_callgraph_sym(const struct rpt *r, uint32_t stack);
 const uint32_t *rpt_callgraph_fids(const struct rpt *r, const struct rpt_symstack *sym);
