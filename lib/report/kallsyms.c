@@ -94,7 +94,13 @@ struct loader {
 	size_t n, cap;
 	char *arena;
 	size_t used, capa;
+	/* first sizes: growing by realloc copies megabytes; untouched pages cost nothing */
+	size_t hint_syms, hint_names;
 };
+
+/* A kernel of today: ~120k symbols, 3 MB of names; room for twice that. */
+#define HINT_SYMS (1u << 18)
+#define HINT_NAMES (8u << 20)
 
 /* By address; at one address the best-ranked type first, then file order. */
 static int cmp_tmp(const void *a, const void *b)
@@ -123,7 +129,7 @@ static int add_line(struct loader *ld, char *p, char *end)
 	if (ld->used + len > UINT32_MAX)
 		return -EFBIG;
 	if (ld->used + len > ld->capa) {
-		size_t cap = ld->capa ? ld->capa * 2 : 1 << 20;
+		size_t cap = ld->capa ? ld->capa * 2 : ld->hint_names;
 		char *g;
 
 		while (cap < ld->used + len)
@@ -135,7 +141,7 @@ static int add_line(struct loader *ld, char *p, char *end)
 		ld->capa = cap;
 	}
 	if (ld->n == ld->cap) {
-		size_t cap = ld->cap ? ld->cap * 2 : 16384;
+		size_t cap = ld->cap ? ld->cap * 2 : ld->hint_syms;
 		struct ksym_tmp *g = realloc(ld->tmp, cap * sizeof(*g));
 
 		if (!g)
@@ -224,7 +230,9 @@ static int loader_end(struct rpt_ksyms *ks, struct loader *ld, int ret)
 
 int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
 {
-	struct loader ld = { 0 };
+	/* no name is longer than the text; a symbol's line has 5 bytes or more ("1 T a") */
+	struct loader ld = { .hint_syms = len / 4 + 1 < HINT_SYMS ? len / 4 + 1 : HINT_SYMS,
+			     .hint_names = len + 1 < HINT_NAMES ? len + 1 : HINT_NAMES };
 	size_t done;
 	char *copy;
 	int ret;
@@ -242,7 +250,7 @@ int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
 
 int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path)
 {
-	struct loader ld = { 0 };
+	struct loader ld = { .hint_syms = HINT_SYMS, .hint_names = HINT_NAMES };
 	size_t cap = READ_CHUNK, len = 0, done;
 	char *buf;
 	ssize_t r;

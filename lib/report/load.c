@@ -58,6 +58,7 @@ struct loaded {
 	struct entry *e;
 	struct key *k;
 	size_t n, cap;
+	size_t nsamples; /* of n */
 	struct ses_decoded *side;
 	size_t nside, capside;
 };
@@ -184,6 +185,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	} else if (!ret) {
 		const struct ses_sample *s = &d->u.sample;
 
+		l->nsamples++;
 		e->ip = s->ip;
 		e->pid = s->pid;
 		e->tid = s->tid;
@@ -307,6 +309,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		goto out;
 	r->damaged_at = ses_reader_damage(rd, &r->damage);
 	ret = sort_keys(l.k, l.n);
+	if (!ret)
+		ret = rpt_stacks_reserve(r->stacks, l.nsamples);
 	if (!ret)
 		ret = replay(r, rd, &l);
 out:

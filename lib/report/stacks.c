@@ -247,6 +247,20 @@ static long intern_stack(struct rpt_stacks *st, uint32_t thread, const struct rp
 	}
 }
 
+int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples)
+{
+	struct rpt_ssample *g;
+
+	if (nsamples <= st->capsamples)
+		return 0;
+	g = realloc(st->samples, nsamples * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	st->samples = g;
+	st->capsamples = nsamples;
+	return 0;
+}
+
 static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stack)
 {
 	if (st->nsamples == st->capsamples) {

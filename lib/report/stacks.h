@@ -136,6 +136,8 @@ void rpt_stacks_free(struct rpt_stacks *st);
 /* The stack of sample @s of @thread, whose IP resolved to (@module, @addr). 0 or -ENOMEM. */
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
 		      uint32_t thread, int module, uint64_t addr);
+/* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
+int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
 /* Sort the kept samples by (tid, time). */
 void rpt_stacks_finish(struct rpt_stacks *st);
 /* rpt_stacks_span() is in internal.h: tasks.c calls it. */

@@ -266,7 +266,7 @@ static const struct rpt_cfunc *func(const struct rpt *r, const char *name)
 }
 
 /* The export as a string (caller frees). */
-static char *export(const struct rpt *r, enum rpt_export e)
+static char *export(struct rpt *r, enum rpt_export e)
 {
 	char *s = NULL;
 	size_t n = 0;
