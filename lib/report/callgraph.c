@@ -269,6 +269,8 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 /* Each task instance: the leaf functions of its thread's samples inside it. */
 static int tally_tasks(struct rpt_stacks *st)
 {
+	if (st->nspans)
+		rpt_stacks_finish(st);
 	for (size_t i = 0; i < st->nspans; i++) {
 		const struct rpt_task_span *sp = &st->spans[i];
 		size_t first, n = rpt_stacks_between(st, sp->tid, sp->begin, sp->end, &first);
@@ -318,8 +320,6 @@ int rpt_callgraph_build(struct rpt *r, bool inlines)
 		return 0;
 	if (st->built)
 		callgraph_reset(st);
-	else
-		rpt_stacks_finish(st);
 	st->inlined = inlines;
 	tmp = malloc(sizeof(*tmp) * MAX_SYM_FRAMES);
 	if (!tmp)

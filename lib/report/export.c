@@ -54,6 +54,7 @@ int rpt_export(struct rpt *r, enum rpt_export e, FILE *f)
 	ret = rpt_callgraph_build(r, true); /* exports name inlined frames */
 	if (ret)
 		return ret;
+	rpt_stacks_finish(r->stacks); /* and go through each thread's samples in time order */
 	ret = x->write(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;

@@ -198,6 +198,9 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct loader *ld)
 			struct ksym_tmp t = tmp[i];
 			size_t j = i;
 
+			/* (a greater address is in place: skip the comparison's type ranks) */
+			if (t.addr != tmp[j - 1].addr)
+				continue;
 			for (; j > 0 && cmp_tmp(&tmp[j - 1], &t) > 0; j--)
 				tmp[j] = tmp[j - 1];
 			tmp[j] = t;

@@ -421,6 +421,9 @@ out:
 
 void rpt_stacks_finish(struct rpt_stacks *st)
 {
+	if (st->sorted)
+		return;
+	st->sorted = true;
 	if (st->nsamples > 1 && partition_by_tid(st))
 		qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
 }

@@ -102,6 +102,7 @@ struct rpt_stacks {
 	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
+	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
 	struct rpt_task_span *spans;
@@ -138,7 +139,7 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 		      uint32_t thread, int module, uint64_t addr);
 /* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
 int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
-/* Sort the kept samples by (tid, time). */
+/* Sort the kept samples by (tid, time), once: for the task view and exports only. */
 void rpt_stacks_finish(struct rpt_stacks *st);
 /* rpt_stacks_span() is in internal.h: tasks.c calls it. */
 /* Kept samples of @tid in [from, to]: *@first and the count. */
