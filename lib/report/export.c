@@ -49,7 +49,7 @@ int rpt_export(struct rpt *r, enum rpt_export e, FILE *f)
 	const struct rpt_exporter *x = rpt_exporter((int)e);
 	int ret;
 
-	if (!x || !r->stacks || !r->stacks->built)
+	if (!x || !r->stacks || !r->stacks->built || !r->stacks->keep)
 		return -EINVAL;
 	ret = rpt_callgraph_build(r, true); /* exports name inlined frames */
 	if (ret)

@@ -102,6 +102,7 @@ struct rpt_stacks {
 	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
+	bool keep;   /* samples[] kept: for tasks or exports */
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	uint64_t truncated, unwind_failed, unwound; /* samples */

@@ -247,7 +247,7 @@ static void make_session(char *dir)
 static struct rpt *open_report(const char *dir)
 {
 	char ks[PATH_MAX + 16], err[256];
-	struct rpt_options o = { .cutoff = 10, .detail = true, .kallsyms = ks };
+	struct rpt_options o = { .cutoff = 10, .detail = true, .kallsyms = ks, .exports = true };
 	struct rpt *r = NULL;
 
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
