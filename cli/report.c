@@ -155,6 +155,7 @@ static int parse_exports(struct report_state *st, const char *arg)
 	char buf[256], *save = NULL, *tok;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
+	st->opts.exports = true; /* report keeps what exports need (or it fails on bad names) */
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int e = rpt_export_parse(tok);
 

@@ -100,7 +100,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		path = r->world.modules[fr->module].path;
 		rpt_symtab_lookup(r->symtab, path, &r->world.modules[fr->module].id, fr->addr,
 				  &sym);
-		if (sym.resolved && path[0] == '/') {
+		if (st->inlined && sym.resolved && path[0] == '/') {
 			if (!st->inlines)
 				st->inlines = rpt_inlines_new();
 			ninl = st->inlines ? rpt_inlines_at(st->inlines, path, fr->addr, inl,
@@ -269,6 +269,8 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 /* Each task instance: the leaf functions of its thread's samples inside it. */
 static int tally_tasks(struct rpt_stacks *st)
 {
+	if (st->nspans)
+		rpt_stacks_finish(st);
 	for (size_t i = 0; i < st->nspans; i++) {
 		const struct rpt_task_span *sp = &st->spans[i];
 		size_t first, n = rpt_stacks_between(st, sp->tid, sp->begin, sp->end, &first);
@@ -283,15 +285,42 @@ static int tally_tasks(struct rpt_stacks *st)
 	return 0;
 }
 
-int rpt_callgraph_build(struct rpt *r)
+/* Forget what a build made, so that the next one starts afresh (the raw stacks stay). */
+static void callgraph_reset(struct rpt_stacks *st)
+{
+	free(st->funcs);
+	free(st->fpool);
+	free(st->fids);
+	free(st->syms);
+	free(st->edges);
+	st->funcs = NULL;
+	st->fpool = st->fids = NULL;
+	st->syms = NULL;
+	st->edges = NULL;
+	st->nfuncs = st->capfuncs = 0;
+	st->nfpool = st->capfpool = st->nfids = st->capfids = 0;
+	st->nsyms = st->capsyms = st->nedges = st->capedges = 0;
+	rpt_hash_release(&st->func_index);
+	rpt_hash_release(&st->frame_index);
+	rpt_hash_release(&st->sym_index);
+	rpt_hash_release(&st->proc_total);
+	rpt_hash_release(&st->proc_self);
+	rpt_hash_release(&st->edge_index);
+	rpt_hash_release(&st->task_func);
+	st->built = false;
+}
+
+int rpt_callgraph_build(struct rpt *r, bool inlines)
 {
 	struct rpt_stacks *st = r->stacks;
 	uint32_t *tmp;
 	int ret = 0;
 
-	if (!st || st->built)
+	if (!st || (st->built && (st->inlined || !inlines)))
 		return 0;
-	rpt_stacks_finish(st);
+	if (st->built)
+		callgraph_reset(st);
+	st->inlined = inlines;
 	tmp = malloc(sizeof(*tmp) * MAX_SYM_FRAMES);
 	if (!tmp)
 		return -ENOMEM;

@@ -44,13 +44,17 @@ const char *rpt_export_filename(enum rpt_export e)
 	return x ? x->file : "export";
 }
 
-int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f)
+int rpt_export(struct rpt *r, enum rpt_export e, FILE *f)
 {
 	const struct rpt_exporter *x = rpt_exporter((int)e);
 	int ret;
 
-	if (!x || !r->stacks || !r->stacks->built)
+	if (!x || !r->stacks || !r->stacks->built || !r->stacks->keep)
 		return -EINVAL;
+	ret = rpt_callgraph_build(r, true); /* exports name inlined frames */
+	if (ret)
+		return ret;
+	rpt_stacks_finish(r->stacks); /* and go through each thread's samples in time order */
 	ret = x->write(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;

@@ -7,6 +7,7 @@
 #include "report/kallsyms.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,30 @@ static int parse_line(char *p, char *end, struct rpt_ksym *sym, char *type)
 	return 0;
 }
 
+/*
+ * Symbols as they are parsed: the name as an offset into the names arena (which grows,
+ * so no pointer yet) and the type for ordering. The text is parsed a chunk at a time and
+ * only the names are kept: a kallsyms of 100k+ lines is several megabytes of text, and
+ * reading it whole into a growing buffer cost more (copies, page faults) than parsing.
+ */
 struct ksym_tmp {
-	struct rpt_ksym sym;
+	uint64_t addr;
+	uint32_t name; /* offset in the arena */
 	char type;
 };
+
+struct loader {
+	struct ksym_tmp *tmp;
+	size_t n, cap;
+	char *arena;
+	size_t used, capa;
+	/* first sizes: growing by realloc copies megabytes; untouched pages cost nothing */
+	size_t hint_syms, hint_names;
+};
+
+/* A kernel of today: ~120k symbols, 3 MB of names; room for twice that. */
+#define HINT_SYMS (1u << 18)
+#define HINT_NAMES (8u << 20)
 
 /* By address; at one address the best-ranked type first, then file order. */
 static int cmp_tmp(const void *a, const void *b)
@@ -87,23 +108,88 @@ static int cmp_tmp(const void *a, const void *b)
 	const struct ksym_tmp *x = a, *y = b;
 	int rx = type_rank(x->type), ry = type_rank(y->type);
 
-	if (x->sym.addr != y->sym.addr)
-		return x->sym.addr < y->sym.addr ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
 	if (rx != ry)
 		return rx - ry;
 	/* names lie in the arena in file order */
-	return x->sym.name < y->sym.name ? -1 : x->sym.name > y->sym.name;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-/* Sort @tmp and copy one symbol per address into ks->syms. 0 or -ENOMEM. */
-static int ksyms_finish(struct rpt_ksyms *ks, struct ksym_tmp *tmp, size_t n)
+/* Keep the symbol of line [p, end) if it is one. 0 or -ENOMEM (-EFBIG past 4 GiB). */
+static int add_line(struct loader *ld, char *p, char *end)
 {
-	size_t i, out = 0;
+	struct rpt_ksym sym;
+	size_t len;
+	char type;
+
+	if (parse_line(p, end, &sym, &type))
+		return 0;
+	len = strlen(sym.name) + 1;
+	if (ld->used + len > UINT32_MAX)
+		return -EFBIG;
+	if (ld->used + len > ld->capa) {
+		size_t cap = ld->capa ? ld->capa * 2 : ld->hint_names;
+		char *g;
+
+		while (cap < ld->used + len)
+			cap *= 2;
+		g = realloc(ld->arena, cap);
+		if (!g)
+			return -ENOMEM;
+		ld->arena = g;
+		ld->capa = cap;
+	}
+	if (ld->n == ld->cap) {
+		size_t cap = ld->cap ? ld->cap * 2 : ld->hint_syms;
+		struct ksym_tmp *g = realloc(ld->tmp, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		ld->tmp = g;
+		ld->cap = cap;
+	}
+	memcpy(ld->arena + ld->used, sym.name, len);
+	ld->tmp[ld->n++] = (struct ksym_tmp){ sym.addr, (uint32_t)ld->used, type };
+	ld->used += len;
+	return 0;
+}
+
+/*
+ * The complete lines of [buf, buf + len) (all of it when @last: the final line needs no
+ * newline); *@done is how much was consumed. @buf has a spare byte after @len, so that
+ * the last name can be terminated in place.
+ */
+static int add_lines(struct loader *ld, char *buf, size_t len, bool last, size_t *done)
+{
+	char *p = buf, *end = buf + len, *eol;
+	int ret;
+
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol) {
+			if (!last)
+				break;
+			eol = end;
+		}
+		ret = add_line(ld, p, eol);
+		if (ret)
+			return ret;
+	}
+	*done = p < end ? (size_t)(p - buf) : len;
+	return 0;
+}
+
+/* Sort the symbols and keep one per address in ks. Takes the loader's arena. 0 or -ENOMEM. */
+static int ksyms_finish(struct rpt_ksyms *ks, struct loader *ld)
+{
+	struct ksym_tmp *tmp = ld->tmp;
+	size_t i, out = 0, n = ld->n;
 
 	/* /proc/kallsyms is in address order already: then only the few symbols sharing an
 	 * address need ordering (cmp_tmp is a total order: the result is qsort's) */
 	for (i = 1; i < n; i++)
-		if (tmp[i].sym.addr < tmp[i - 1].sym.addr)
+		if (tmp[i].addr < tmp[i - 1].addr)
 			break;
 	if (n && i < n) { /* tmp is NULL for an empty list, and qsort wants a pointer */
 		qsort(tmp, n, sizeof(*tmp), cmp_tmp);
@@ -112,53 +198,34 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct ksym_tmp *tmp, size_t n)
 			struct ksym_tmp t = tmp[i];
 			size_t j = i;
 
+			/* (a greater address is in place: skip the comparison's type ranks) */
+			if (t.addr != tmp[j - 1].addr)
+				continue;
 			for (; j > 0 && cmp_tmp(&tmp[j - 1], &t) > 0; j--)
 				tmp[j] = tmp[j - 1];
 			tmp[j] = t;
 		}
 	}
+	ks->names = ld->arena ? ld->arena : malloc(1);
+	ld->arena = NULL;
 	ks->syms = malloc((n ? n : 1) * sizeof(*ks->syms));
-	if (!ks->syms)
+	if (!ks->syms || !ks->names)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (out && ks->syms[out - 1].addr == tmp[i].sym.addr)
+		if (out && ks->syms[out - 1].addr == tmp[i].addr)
 			continue;
-		ks->syms[out++] = tmp[i].sym;
+		ks->syms[out++] = (struct rpt_ksym){ tmp[i].addr, ks->names + tmp[i].name };
 	}
 	ks->nsyms = out;
 	return 0;
 }
 
-/* Parse @len bytes of text at @names (malloc'ed, @len + 1 bytes, taken over: the names
- * are terminated in place and the symbols point into it). */
-static int parse_taken(struct rpt_ksyms *ks, char *names, size_t len)
+static int loader_end(struct rpt_ksyms *ks, struct loader *ld, int ret)
 {
-	struct ksym_tmp *tmp = NULL, *grown;
-	size_t n = 0, cap = 0;
-	char *p, *end, *eol;
-	int ret = -ENOMEM;
-
-	ks->names = names;
-	ks->names[len] = '\0';
-	end = ks->names + len;
-	for (p = ks->names; p < end; p = eol + 1) {
-		eol = memchr(p, '\n', end - p);
-		if (!eol)
-			eol = end;
-		if (n == cap) {
-			/* about 40 bytes a line: one allocation for a whole kallsyms */
-			cap = cap ? cap * 2 : len / 32 + 1024;
-			grown = realloc(tmp, cap * sizeof(*tmp));
-			if (!grown)
-				goto out;
-			tmp = grown;
-		}
-		if (!parse_line(p, eol, &tmp[n].sym, &tmp[n].type))
-			n++;
-	}
-	ret = ksyms_finish(ks, tmp, n);
-out:
-	free(tmp);
+	if (!ret)
+		ret = ksyms_finish(ks, ld);
+	free(ld->tmp);
+	free(ld->arena);
 	if (ret)
 		rpt_ksyms_release(ks);
 	return ret;
@@ -166,72 +233,70 @@ out:
 
 int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len)
 {
-	/* one spare byte so that the last name can be terminated in place */
-	char *names = malloc(len + 1);
+	/* no name is longer than the text; a symbol's line has 5 bytes or more ("1 T a") */
+	struct loader ld = { .hint_syms = len / 4 + 1 < HINT_SYMS ? len / 4 + 1 : HINT_SYMS,
+			     .hint_names = len + 1 < HINT_NAMES ? len + 1 : HINT_NAMES };
+	size_t done;
+	char *copy;
+	int ret;
 
 	rpt_ksyms_release(ks);
-	if (!names)
+	/* a copy: parse_line terminates names in place; one spare byte for the last one */
+	copy = malloc(len + 1);
+	if (!copy)
 		return -ENOMEM;
-	memcpy(names, buf, len);
-	return parse_taken(ks, names, len);
+	memcpy(copy, buf, len);
+	ret = add_lines(&ld, copy, len, true, &done);
+	free(copy);
+	return loader_end(ks, &ld, ret);
 }
 
-/* Read all of @fd into a malloc'ed buffer; /proc files report st_size 0, so grow. */
-static int read_all(int fd, char **bufp, size_t *lenp)
+int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *grown;
+	struct loader ld = { .hint_syms = HINT_SYMS, .hint_names = HINT_NAMES };
+	size_t cap = READ_CHUNK, len = 0, done;
+	char *buf;
 	ssize_t r;
-	int ret = 0;
+	int fd, ret = 0;
 
+	rpt_ksyms_release(ks);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* /proc files report st_size 0: read until the end, a chunk at a time */
 	for (;;) {
-		if (cap - len < READ_CHUNK) {
-			cap = cap ? cap * 2 : 4 * READ_CHUNK;
-			grown = realloc(buf, cap);
-			if (!grown) {
+		if (len == cap) { /* one line longer than the buffer */
+			char *g = realloc(buf, cap * 2 + 1);
+
+			if (!g) {
 				ret = -ENOMEM;
-				goto out;
+				break;
 			}
-			buf = grown;
+			buf = g;
+			cap *= 2;
 		}
 		r = read(fd, buf + len, cap - len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			ret = -errno;
-			goto out;
-		}
-		if (!r)
 			break;
-		len += r;
+		}
+		len += (size_t)r;
+		ret = add_lines(&ld, buf, len, !r, &done);
+		if (ret || !r)
+			break;
+		memmove(buf, buf + done, len - done);
+		len -= done;
 	}
-out:
-	if (ret) {
-		free(buf);
-		buf = NULL;
-		len = 0;
-	}
-	*bufp = buf;
-	*lenp = len;
-	return ret;
-}
-
-int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path)
-{
-	char *buf = NULL;
-	size_t len;
-	int fd, ret;
-
-	rpt_ksyms_release(ks);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = read_all(fd, &buf, &len);
 	close(fd);
-	if (!ret)
-		return parse_taken(ks, buf, len); /* read_all leaves a spare byte */
 	free(buf);
-	return ret;
+	return loader_end(ks, &ld, ret);
 }
 
 const struct rpt_ksym *rpt_ksyms_find(const struct rpt_ksyms *ks, uint64_t addr)

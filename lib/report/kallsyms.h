@@ -18,7 +18,7 @@ struct rpt_ksym {
 struct rpt_ksyms {
 	struct rpt_ksym *syms; /* sorted by addr, one symbol per address */
 	size_t nsyms;
-	char *names; /* owned copy of the text, NUL-terminated in place */
+	char *names; /* the names, each NUL-terminated (syms point into it) */
 };
 
 /*

@@ -38,26 +38,33 @@ static void errf(char *err, size_t len, const char *fmt, ...)
  */
 #define NO_SIDE UINT32_MAX
 
-struct entry {
+/*
+ * Entries and keys are packed (28 and 12 bytes, not 32 and 16): with the sort's copy of the
+ * keys they are most of a report's peak memory, one of each per record.
+ */
+struct __attribute__((packed, aligned(4))) entry {
 	uint64_t ip;
 	uint32_t pid, tid;
-	uint32_t type;
-	uint32_t side;	  /* index in side[], or NO_SIDE */
-	int32_t decoded;  /* ses_reader_decode()'s result */
-	int16_t attr;	  /* a sample's attr index */
+	uint32_t side;	 /* index in side[], or NO_SIDE */
+	uint16_t type;	 /* the record's, TYPE_OTHER past 16 bits (replay tells only
+			  * SAMPLE and LOST from the others) */
+	int16_t decoded; /* ses_reader_decode()'s result: 0 or -errno */
+	int16_t attr;	 /* a sample's attr index */
 	uint16_t cpumode;
 };
+#define TYPE_OTHER UINT16_MAX
 
 /* The sort key: time, then file order (stable). */
-struct key {
+struct __attribute__((packed, aligned(4))) key {
 	uint64_t time;
-	uint64_t seq;
+	uint32_t seq;
 };
 
 struct loaded {
 	struct entry *e;
 	struct key *k;
 	size_t n, cap;
+	size_t nsamples; /* of n */
 	struct ses_decoded *side;
 	size_t nside, capside;
 };
@@ -152,6 +159,8 @@ static int grow_entries(struct loaded *l)
 
 	if (l->n < l->cap)
 		return 0;
+	if (cap > UINT32_MAX) /* keys hold 32-bit record numbers; 4G records: 100+ GB */
+		return -ENOMEM;
 	e = realloc(l->e, cap * sizeof(*l->e));
 	if (e)
 		l->e = e;
@@ -178,12 +187,14 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	d = &l->side[l->nside];
 	ret = ses_reader_decode(rd, rec, d);
 	e = &l->e[l->n];
-	*e = (struct entry){ 0, 0, 0, rec->type, NO_SIDE, ret, 0, 0 };
+	*e = (struct entry){ 0, 0, 0, NO_SIDE, rec->type < TYPE_OTHER ? rec->type : TYPE_OTHER,
+			     (int16_t)ret, 0, 0 };
 	if (rec->type != PERF_RECORD_SAMPLE) {
 		e->side = (uint32_t)l->nside++;
 	} else if (!ret) {
 		const struct ses_sample *s = &d->u.sample;
 
+		l->nsamples++;
 		e->ip = s->ip;
 		e->pid = s->pid;
 		e->tid = s->tid;
@@ -192,7 +203,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 		if (s->ips || s->regs || s->stack)
 			e->side = (uint32_t)l->nside++;
 	}
-	l->k[l->n] = (struct key){ ret ? 0 : ses_decoded_time(d), l->n };
+	l->k[l->n] = (struct key){ ret ? 0 : ses_decoded_time(d), (uint32_t)l->n };
 	l->n++;
 	return 0;
 }
@@ -308,6 +319,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	r->damaged_at = ses_reader_damage(rd, &r->damage);
 	ret = sort_keys(l.k, l.n);
 	if (!ret)
+		ret = rpt_stacks_reserve(r->stacks, l.nsamples);
+	if (!ret)
 		ret = replay(r, rd, &l);
 out:
 	loaded_release(&l);
@@ -385,7 +398,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	ret = rpt_tasks_load(r, err, errlen);
 	if (!ret)
-		ret = rpt_callgraph_build(r);
+		/* inline chains only show in call stack and task sections; exports ask later */
+		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (ret)
 		goto fail;
 	*out = r;

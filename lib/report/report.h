@@ -35,6 +35,9 @@ struct rpt_options {
 	 * profile start (a negative bound is open); task instances are clipped to it */
 	bool time_filter;
 	double time_from_s, time_to_s;
+	/* rpt_export() will be called: keep each sample's time, thread and stack (a few MB
+	 * for a long profile, which report.csv alone needs only with tasks) */
+	bool exports;
 };
 
 struct rpt;
@@ -134,8 +137,10 @@ const struct rpt_exporter *rpt_exporter(int e);
 int rpt_export_parse(const char *name);
 /* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
 const char *rpt_export_filename(enum rpt_export e);
-/* Write export @e of @r to @f. 0 or -errno. */
-int rpt_export(const struct rpt *r, enum rpt_export e, FILE *f);
+/* Write export @e of @r to @f. 0 or -errno (-EINVAL: opened without opts.exports).
+ * Not const: the first export looks up the
+ * inline chains that the CSV of a session without stacks or tasks had no need for. */
+int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
 
 /* Call-stack facts for the terminal summary. */
 struct rpt_stack_summary {

@@ -33,6 +33,7 @@ struct rpt_stacks *rpt_stacks_new(const struct rpt *r)
 		return NULL;
 	st->collected = mode[0] && strcmp(mode, "none");
 	st->dwarf = !strcmp(mode, "dwarf");
+	st->keep = r->has_tasks || r->opts.exports;
 	st->depth = r->info.callgraph_depth > 0 ? r->info.callgraph_depth : DEFAULT_DEPTH;
 	if (st->depth > PMC_CG_MAX_DEPTH_REPORT)
 		st->depth = PMC_CG_MAX_DEPTH_REPORT;
@@ -247,6 +248,20 @@ static long intern_stack(struct rpt_stacks *st, uint32_t thread, const struct rp
 	}
 }
 
+int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples)
+{
+	struct rpt_ssample *g;
+
+	if (!st->keep || nsamples <= st->capsamples)
+		return 0;
+	g = realloc(st->samples, nsamples * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	st->samples = g;
+	st->capsamples = nsamples;
+	return 0;
+}
+
 static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stack)
 {
 	if (st->nsamples == st->capsamples) {
@@ -303,7 +318,7 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	if (idx < 0)
 		return (int)idx;
 	st->stacks[idx].count++;
-	return note(st, s, (uint32_t)idx);
+	return st->keep ? note(st, s, (uint32_t)idx) : 0;
 }
 
 /* ---- kept samples ---- */
@@ -407,6 +422,9 @@ out:
 
 void rpt_stacks_finish(struct rpt_stacks *st)
 {
+	if (st->sorted)
+		return;
+	st->sorted = true;
 	if (st->nsamples > 1 && partition_by_tid(st))
 		qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
 }

@@ -102,6 +102,8 @@ struct rpt_stacks {
 	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
+	bool keep;   /* samples[] kept: for tasks or exports */
+	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
 	struct rpt_task_span *spans;
@@ -109,6 +111,7 @@ struct rpt_stacks {
 
 	/* callgraph.c */
 	bool built;
+	bool inlined; /* built with inline chains (DWARF, costly: only for output showing them) */
 	struct rpt_cfunc *funcs;
 	uint32_t nfuncs, capfuncs;
 	struct rpt_hash func_index;  /* (module, name, kind) -> func + 1 */
@@ -135,7 +138,9 @@ void rpt_stacks_free(struct rpt_stacks *st);
 /* The stack of sample @s of @thread, whose IP resolved to (@module, @addr). 0 or -ENOMEM. */
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
 		      uint32_t thread, int module, uint64_t addr);
-/* Sort the kept samples by (tid, time). */
+/* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
+int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
+/* Sort the kept samples by (tid, time), once: for the task view and exports only. */
 void rpt_stacks_finish(struct rpt_stacks *st);
 /* rpt_stacks_span() is in internal.h: tasks.c calls it. */
 /* Kept samples of @tid in [from, to]: *@first and the count. */
@@ -168,8 +173,12 @@ void rpt_inlines_free(struct rpt_inlines *il);
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max);
 
-/* callgraph.c */
-int rpt_callgraph_build(struct rpt *r);
+/*
+ * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions
+ * DWARF says were inlined there. Building again with @inlines after a build without
+ * them starts afresh; otherwise a second call does nothing.
+ */
+int rpt_callgraph_build(struct rpt *r, bool inlines);
 /* The symbolized stack of raw stack @stack. */
 const struct rpt_symstack *rpt_callgraph_sym(const struct rpt *r, uint32_t stack);
 const uint32_t *rpt_callgraph_fids(const struct rpt *r, const struct rpt_symstack *sym);

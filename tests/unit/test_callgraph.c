@@ -247,7 +247,7 @@ static void make_session(char *dir)
 static struct rpt *open_report(const char *dir)
 {
 	char ks[PATH_MAX + 16], err[256];
-	struct rpt_options o = { .cutoff = 10, .detail = true, .kallsyms = ks };
+	struct rpt_options o = { .cutoff = 10, .detail = true, .kallsyms = ks, .exports = true };
 	struct rpt *r = NULL;
 
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
@@ -266,7 +266,7 @@ static const struct rpt_cfunc *func(const struct rpt *r, const char *name)
 }
 
 /* The export as a string (caller frees). */
-static char *export(const struct rpt *r, enum rpt_export e)
+static char *export(struct rpt *r, enum rpt_export e)
 {
 	char *s = NULL;
 	size_t n = 0;

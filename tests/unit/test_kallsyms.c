@@ -122,6 +122,58 @@ static void test_ksyms_parse_bounds(void **state)
 	rpt_ksyms_release(&ks);
 }
 
+/*
+ * A file is read a chunk (64 KiB) at a time: lines cut by a chunk's end, a line longer
+ * than a chunk and a last line without a newline must give what parsing the whole text
+ * at once gives, symbol for symbol.
+ */
+static void test_ksyms_load_chunks(void **state)
+{
+	struct rpt_ksyms whole = { 0 }, read = { 0 };
+	size_t cap = 1 << 20, len = 0, i;
+	char *text = malloc(cap), path[256];
+	const struct rpt_ksym *k;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(text);
+	/* ~200 KiB of lines whose lengths vary, so chunk ends fall everywhere in a line */
+	for (i = 0; len < 200000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%016llx %c fn_%zu_%.*s\n",
+					0xffffffff81000000ULL + i * 16, i % 3 ? 't' : 'T', i,
+					(int)(i % 23), "abcdefghijklmnopqrstuvw");
+	/* one name longer than a chunk, then a last line without a newline */
+	len += (size_t)snprintf(text + len, cap - len, "ffffffff90000000 T ");
+	memset(text + len, 'x', 100000);
+	len += 100000;
+	len += (size_t)snprintf(text + len, cap - len, "\nffffffff90100000 t last");
+	snprintf(path, sizeof(path), "%s/kallsyms", tmp);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	assert_int_equal(rpt_ksyms_parse(&whole, text, len), 0);
+	assert_int_equal(rpt_ksyms_load(&read, path), 0);
+	assert_int_equal(read.nsyms, i + 2);
+	assert_int_equal(whole.nsyms, read.nsyms);
+	for (size_t j = 0; j < read.nsyms; j++) {
+		assert_true(whole.syms[j].addr == read.syms[j].addr);
+		assert_string_equal(whole.syms[j].name, read.syms[j].name);
+	}
+	k = rpt_ksyms_find(&read, 0xffffffff81000000ULL + 5000 * 16 + 3);
+	assert_non_null(k);
+	assert_string_equal(k->name, "fn_5000_abcdefghi" /* 5000 % 23 letters */);
+	k = rpt_ksyms_find(&read, 0xffffffff90000010);
+	assert_non_null(k);
+	assert_int_equal(strlen(k->name), 100000);
+	k = rpt_ksyms_find(&read, 0xffffffff90100010);
+	assert_non_null(k);
+	assert_string_equal(k->name, "last");
+	rpt_ksyms_release(&whole);
+	rpt_ksyms_release(&read);
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -148,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_ksyms_parse_bounds),
+		cmocka_unit_test(test_ksyms_load_chunks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
