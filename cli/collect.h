@@ -129,6 +129,8 @@ void collect_launch_release(struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);
+/* CPU time so far of a running process, all its threads, in ns (0 if gone) */
+int64_t collect_cpu_ns(pid_t pid);
 
 /* collect_attach.c: attaching to running processes. Each returns -1 to go on, or an exit
  * code after printing the error. */

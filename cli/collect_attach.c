@@ -101,7 +101,7 @@ int collect_attach_prepare(struct collect_state *st)
 	}
 	for (int i = 0; i < st->nattach; i++) {
 		st->pidfds[i] = (int)syscall(SYS_pidfd_open, st->attach_pids[i], 0);
-		st->cpu_start[i] = st->cpu_last[i] = smp_proc_cpu_ns(st->attach_pids[i]);
+		st->cpu_start[i] = st->cpu_last[i] = collect_cpu_ns(st->attach_pids[i]);
 	}
 	return -1;
 }
@@ -241,9 +241,9 @@ bool collect_attach_alive(struct collect_state *st)
 void collect_attach_cpu(struct collect_state *st)
 {
 	for (int i = 0; i < st->nattach; i++) {
-		int64_t ns = smp_proc_cpu_ns(st->attach_pids[i]);
+		int64_t ns = collect_cpu_ns(st->attach_pids[i]);
 
-		if (ns >= 0)
+		if (ns > 0)
 			st->cpu_last[i] = ns;
 	}
 }

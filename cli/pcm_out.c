@@ -130,13 +130,15 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 		 const uint64_t *idle, int64_t elapsed_ns)
 {
-	struct timeval tv;
+	/* stamped with the reading that ends the row, in wall-clock time, not with when it is
+	 * printed: a row printed late (the machine's load) would move the row after it closer */
+	int64_t wall = cli_now_ns(CLOCK_REALTIME) - (cli_now_ns(CLOCK_MONOTONIC) - st->t_cur);
+	time_t sec = (time_t)(wall / 1000000000);
 	struct tm tm;
 
-	gettimeofday(&tv, NULL);
-	localtime_r(&tv.tv_sec, &tm);
+	localtime_r(&sec, &tm);
 	fprintf(f, "%02d:%02d:%02d:%03ld,", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		(long)(tv.tv_usec / 1000));
+		(long)(wall % 1000000000 / 1000000));
 	for (int c = 0; c < st->ncomps; c++) {
 		const struct pcm_group *g = &st->groups[st->comps[c].group];
 

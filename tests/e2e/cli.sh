@@ -75,8 +75,7 @@ check "hotspots says user mode only" grep -q 'user mode only' "$S/report.csv"
 S=$(session_in "$SCRATCH/t")
 "$UPROF" report -i "$S" >/dev/null 2>&1
 check "timer interval shown as 0.250ms" grep -q 'Timer Interval:,"0.250ms"' "$S/report.csv"
-rate=$(csvq "$S/report.csv" --key "Achieved Sampling Rate" | awk '{print $1}')
-check "achieved rate near 4000 Hz at 0.25 ms ($rate)" near "$rate" 4000 500
+rate_checks "$S" 0.25 "--timer-interval 0.25"
 check "no lost samples at 0.25 ms" [ "$(csvq "$S/report.csv" --key "Lost Samples")" = 0 ]
 
 # --no-inherit: only the initial thread is followed

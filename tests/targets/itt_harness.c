@@ -153,11 +153,15 @@ int main(void)
 
 	/* 4. pause through part a; resume through part b, whose first call makes the
 	 * collector's second __itt_api_init, with part b's own global */
+	/* the window the pause lies in, for a test that checks it without knowing how fast
+	 * this machine ran (CLOCK_MONOTONIC ns, pauses.csv's clock) */
+	long long t0 = (long long)(now() * 1e9) - 1000;
 	ITT_CALLV(a, pause);
 	ITT_TASK_BEGIN(a, dom, a_string_handle_create_ptr("Paused"));
 	paused_work();
 	ITT_TASK_END(a, dom);
 	ITT_CALLV(b, resume);
+	printf("harness: pause window %lld %lld\n", t0, (long long)(now() * 1e9) + 1000);
 	if (lib) {
 		expect(b_state() == 4 && b_unbound() == 0, "part b: its own __itt_api_init filled its table");
 		printf("harness: part b bound %d entries\n", b_bound());

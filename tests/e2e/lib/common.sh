@@ -38,3 +38,36 @@ expect_fail() {
 	fi
 	not_ok "$desc: exit $rc, stderr: $(head -c 600 "$SCRATCH/err")"
 }
+# rate_checks SESSION PERIOD_MS WHAT: the achieved rate from facts of the run, not from how
+# fast the machine was. It is the session's own samples over its own target CPU time (to
+# 0.1 Hz); the timer fires once per period of the CPU time it runs in, and what collect
+# counts beyond that (exec, a start reading taken before sampling is on) only lowers the
+# rate, so it is at most the requested one (+10 % for time a guest's clock gives the timer
+# but not the task, + 2 samples); and it is over half the requested rate (a rate that
+# counted CPU time it did not sample, or a timer of another period, is far below).
+rate_checks() {
+	local S=$1 ms=$2 what=$3 rate n cpu
+	rate=$(csvq "$S/report.csv" --key "Achieved Sampling Rate" | awk '{print $1}')
+	n=$(csvq "$S/report.csv" --key Samples)
+	cpu=$(sed -n "s/^cpu_ns = //p" "$S/session.ini")
+	echo "# $what: $n samples in ${cpu:-?} ns of target CPU time: $rate Hz"
+	check "$what: the achieved rate is samples per target CPU second ($n / $cpu ns = $rate Hz)" \
+		python3 -c "import sys; sys.exit(0 if $cpu > 0 and abs($rate - $n / ($cpu / 1e9)) <= 0.1 else 1)"
+	check "$what: at most one sample per $ms ms of target CPU time ($n for $cpu ns)" \
+		python3 -c "import sys; sys.exit(0 if $n <= $cpu / ($ms * 1e6) * 1.1 + 2 else 1)"
+	check "$what: over half the requested $(python3 -c "print(round(1000 / $ms))") Hz ($rate Hz)" \
+		python3 -c "import sys; sys.exit(0 if $rate > 1000 / $ms / 2 else 1)"
+}
+# duration_checks SESSION SECONDS WHAT: -d as facts of the session, not of the machine's
+# speed: the reported profile duration is session.ini's end - start (to the ms it prints),
+# and collect stopped no earlier than -d after the start (how much later is the load's).
+duration_checks() {
+	local S=$1 d=$2 what=$3 dur start end
+	dur=$(csvq "$S/report.csv" --key "Profile Duration" | awk '{print $1}')
+	start=$(sed -n 's/^start_mono_ns = //p' "$S/session.ini")
+	end=$(sed -n 's/^end_mono_ns = //p' "$S/session.ini")
+	check "$what: the profile duration is the session's end - start ($dur s)" \
+		python3 -c "import sys; sys.exit(0 if $end > $start and abs($dur - ($end - $start) / 1e9) <= 0.0006 else 1)"
+	check "$what: collect stopped no earlier than $d s after the start ($dur s)" \
+		python3 -c "import sys; sys.exit(0 if ($end - $start) / 1e9 >= $d else 1)"
+}

@@ -15,6 +15,10 @@ stacks.py trace TRACE SAMPLES             trace JSON: fields, order per track, n
 stacks.py trace-tasks TRACE NAME,...      the named task slices exist, Inner in Outer
 stacks.py corrupt SAMPLES.DATA            overwrite every sample's stack copy and
                                           callchain return addresses with random bytes
+stacks.py garbage BEFORE AFTER            after corrupt, what is not the samples' own: the
+                                          leaves (each sample's IP, which corrupt keeps)
+                                          differ from BEFORE's, or an unresolved frame
+                                          (module!0x...) is not a leaf; prints what, or ok
 Exit status 0 = check passed; a message on failure.
 """
 import collections
@@ -82,6 +86,23 @@ def cmd_outermost(a):
         tot += n
         hit += n if frames(st)[0] in ok else 0
     print("%.2f" % (100.0 * hit / tot if tot else -1))
+
+
+def cmd_garbage(a):
+    """An unresolved leaf is no garbage: it is the sample's own IP, in code without a
+    symbol (the dynamic loader's, say, when a sample lands there before main)."""
+    def leaves(path):
+        out = collections.Counter()
+        for st, n in folded(path).items():
+            out[frames(st)[-1]] += n
+        return out
+    bad = []
+    if leaves(a[0]) != leaves(a[1]):
+        bad.append("leaves %s -> %s" % (dict(leaves(a[0]) - leaves(a[1])),
+                                        dict(leaves(a[1]) - leaves(a[0]))))
+    for st, n in folded(a[1]).items():
+        bad += ["%s (%d)" % (st, n)] if any("!0x" in f for f in frames(st)[:-1]) else []
+    print("; ".join(bad) if bad else "ok")
 
 
 def cmd_maxdepth(a):
@@ -282,6 +303,7 @@ def cmd_corrupt(a):
 
 def main():
     cmds = {"sum": cmd_sum, "share": cmd_share, "outer": cmd_outer, "outermost": cmd_outermost,
+            "garbage": cmd_garbage,
             "maxdepth": cmd_maxdepth, "perf-agree": cmd_perf_agree, "svg": cmd_svg,
             "trace": cmd_trace, "trace-tasks": cmd_trace_tasks, "corrupt": cmd_corrupt}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
