@@ -299,8 +299,22 @@ int pcm_run(struct pcm_state *st)
 	}
 	loop(st, idle_delta);
 	ret = finish(st, idle_delta, st->out_path && !st->cumulative ? stdout : st->out);
-	if (st->out_path)
-		fprintf(stderr, "Generated data file path: %s\n", st->out_path);
+	if (st->out_path) {
+		/* a full disk shows only when the buffered rows reach it: the file is the
+		 * result, so losing it is an error whatever the program's own status */
+		bool bad = fflush(st->out) != 0 || ferror(st->out);
+		int err = errno;
+
+		bad = fclose(st->out) != 0 || bad;
+		if (!err)
+			err = errno;
+		st->out = NULL;
+		if (bad)
+			ret = cli_error(1, CMD, "cannot write '%s': %s", st->out_path,
+					strerror(err ? err : EIO));
+		else
+			fprintf(stderr, "Generated data file path: %s\n", st->out_path);
+	}
 out:
 	pmc_evlist_close(st->evl);
 	if (st->out && st->out != stdout)

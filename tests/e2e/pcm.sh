@@ -205,4 +205,8 @@ for opt in $("$UPROF" pcm --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 	if grep -q -- "$(sed 's/-/\\\\-/g' <<<"$opt")" man/uprof-pcm.1; then ok "man/uprof-pcm.1 documents $opt"; else not_ok "man/uprof-pcm.1 documents $opt"; fi
 done
 check "uprof.1 lists pcm" grep -q 'uprof\\-pcm (1)' man/uprof.1
+
+# the output file is the result: a disk that is full when the rows reach it is an error
+expect_fail 1 "pcm -o on a full disk" "cannot write '/dev/full': No space left" \
+	"$UPROF" pcm -m swi -o /dev/full -- /bin/true
 exit 0
