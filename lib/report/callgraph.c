@@ -285,8 +285,9 @@ static int tally_tasks(struct rpt_stacks *st)
 	return 0;
 }
 
-/* Forget what a build made, so that the next one starts afresh (the raw stacks stay). */
-static void callgraph_reset(struct rpt_stacks *st)
+/* Forget what a build made, so that the next one starts afresh (the raw stacks stay);
+ * also the release of those tables when the stacks are freed. */
+void rpt_callgraph_reset(struct rpt_stacks *st)
 {
 	free(st->funcs);
 	free(st->fpool);
@@ -319,7 +320,7 @@ int rpt_callgraph_build(struct rpt *r, bool inlines)
 	if (!st || (st->built && (st->inlined || !inlines)))
 		return 0;
 	if (st->built)
-		callgraph_reset(st);
+		rpt_callgraph_reset(st);
 	st->inlined = inlines;
 	tmp = malloc(sizeof(*tmp) * MAX_SYM_FRAMES);
 	if (!tmp)

@@ -51,18 +51,7 @@ void rpt_stacks_free(struct rpt_stacks *st)
 	free(st->samples);
 	free(st->spans);
 	rpt_hash_release(&st->index);
-	free(st->funcs);
-	free(st->fpool);
-	free(st->fids);
-	free(st->syms);
-	free(st->edges);
-	rpt_hash_release(&st->func_index);
-	rpt_hash_release(&st->frame_index);
-	rpt_hash_release(&st->sym_index);
-	rpt_hash_release(&st->proc_total);
-	rpt_hash_release(&st->proc_self);
-	rpt_hash_release(&st->edge_index);
-	rpt_hash_release(&st->task_func);
+	rpt_callgraph_reset(st);
 	rpt_strpool_release(&st->names);
 	free(st);
 }

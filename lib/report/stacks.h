@@ -179,6 +179,8 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
  * them starts afresh; otherwise a second call does nothing.
  */
 int rpt_callgraph_build(struct rpt *r, bool inlines);
+/* Free what rpt_callgraph_build made and mark the graph unbuilt (the raw stacks stay). */
+void rpt_callgraph_reset(struct rpt_stacks *st);
 /* The symbolized stack of raw stack @stack. */
 const struct rpt_symstack *rpt_callgraph_sym(const struct rpt *r, uint32_t stack);
 const uint32_t *rpt_callgraph_fids(const struct rpt *r, const struct rpt_symstack *sym);
