@@ -157,20 +157,6 @@ static int match_one(struct matcher *m, const struct ses_task_record *rec)
 						   rec->time_ns });
 }
 
-struct keyed {
-	uint64_t time;
-	size_t index;
-};
-
-static int cmp_keyed(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /* Rule 6: the events still open, one instance of 0 ns each; the tasks, counted. */
 static int close_unended(struct matcher *m)
 {
@@ -196,18 +182,25 @@ int rpt_tk_match(const struct ses_task_record *recs, size_t n, const struct rpt_
 		 size_t npauses, const struct rpt_tk_names *names, struct rpt_tk_result *out)
 {
 	struct matcher m = { pauses, npauses, names, { 0 }, NULL, 0, 0, out };
-	struct keyed *order;
-	int ret = 0;
+	uint64_t *keys;
+	size_t *order;
+	int ret = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
+	keys = calloc(n ? n : 1, sizeof(*keys));
 	order = malloc((n ? n : 1) * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		order[i] = (struct keyed){ recs[i].time_ns, i };
-	qsort(order, n, sizeof(*order), cmp_keyed); /* rule 1 */
+	if (keys && order) {
+		for (size_t i = 0; i < n; i++)
+			keys[i] = recs[i].time_ns;
+		ret = ses_time_order(keys, n, order); /* rule 1 */
+	}
+	free(keys);
+	if (ret) {
+		free(order);
+		return ret;
+	}
 	for (size_t i = 0; i < n && !ret; i++) {
-		const struct ses_task_record *rec = &recs[order[i].index];
+		const struct ses_task_record *rec = &recs[order[i]];
 
 		if (rec->how & SES_TASK_GAP)
 			forget_thread(&m, rec->tid);

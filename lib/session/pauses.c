@@ -198,44 +198,32 @@ int64_t ses_pauses_total(const struct ses_pause *p, size_t n)
 	return total;
 }
 
-struct keyed {
-	int64_t time;
-	size_t index;
-};
-
-static int cmp_keyed(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Sort @calls by time, equal stamps in their given order (qsort alone is not stable, and
- * the live state let the later of two equal stamps win). */
+/* Sort @calls by time, equal stamps in their given order (the live state let the later
+ * of two equal stamps win). */
 static int sort_calls(struct ses_pause_call *calls, size_t n)
 {
-	struct keyed *k;
+	uint64_t *keys;
+	size_t *order;
 	struct ses_pause_call *copy;
-	int ret = 0;
+	int ret = -ENOMEM;
 
 	if (n < 2)
 		return 0; /* nothing to order (and calls may be NULL) */
-	k = malloc(n * sizeof(*k));
+	keys = malloc(n * sizeof(*keys));
+	order = malloc(n * sizeof(*order));
 	copy = malloc(n * sizeof(*copy));
-	if (!k || !copy) {
-		ret = -ENOMEM;
-		goto out;
+	if (keys && order && copy) {
+		for (size_t i = 0; i < n; i++)
+			keys[i] = ses_time_key(calls[i].time);
+		ret = ses_time_order(keys, n, order);
 	}
-	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){ calls[i].time, i };
-	qsort(k, n, sizeof(*k), cmp_keyed);
-	memcpy(copy, calls, n * sizeof(*copy));
-	for (size_t i = 0; i < n; i++)
-		calls[i] = copy[k[i].index];
-out:
-	free(k);
+	if (!ret) {
+		memcpy(copy, calls, n * sizeof(*copy));
+		for (size_t i = 0; i < n; i++)
+			calls[i] = copy[order[i]];
+	}
+	free(keys);
+	free(order);
 	free(copy);
 	return ret;
 }

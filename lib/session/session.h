@@ -497,6 +497,14 @@ void ses_tasks_release(struct ses_tasks *t);
 /* The string @id, or NULL (unknown id). Owned by @t. */
 const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id);
 
+/* ---- the time order of records (DESIGN.md §6) ---------------------------------------
+ * Fill @order[0..@n) with the indices 0..@n-1 sorted by @keys (stamps), equal keys in
+ * index order: the one order the task matcher and the pause arbiter both use. 0 or
+ * -ENOMEM. ses_time_key() turns a signed stamp into a key of the same order.
+ */
+int ses_time_order(const uint64_t *keys, size_t n, size_t *order);
+uint64_t ses_time_key(int64_t t);
+
 /* ---- pauses.csv: one row per paused interval ----------------------------------------
  * "pid,paused_at_ns,resumed_at_ns,how" then rows; pid is a number or "all"; times are
  * CLOCK_MONOTONIC ns; how is start-paused, api, api-strict or itt.

@@ -206,6 +206,29 @@ static void live_state(void **state)
 	assert_true(s.paused);
 }
 
+/* The one time order both the arbiter and the task matcher use: by stamp, equal stamps
+ * in index order (a qsort without the index breaks ties either way); signed stamps keep
+ * their order through ses_time_key(). */
+static void time_order(void **state)
+{
+	const uint64_t keys[] = { 5, 3, 5, 3, 0, UINT64_MAX, 5 };
+	const size_t want[] = { 4, 1, 3, 0, 2, 6, 5 };
+	size_t order[7];
+	const int64_t stamps[] = { INT64_MAX, -1, 0, INT64_MIN, 1 };
+
+	(void)state;
+	assert_int_equal(ses_time_order(keys, 7, order), 0);
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(order[i], want[i]);
+	assert_int_equal(ses_time_order(NULL, 0, NULL), 0);
+	assert_true(ses_time_key(INT64_MIN) == 0);
+	assert_true(ses_time_key(INT64_MAX) == UINT64_MAX);
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = 0; j < 5; j++)
+			assert_int_equal(stamps[i] < stamps[j],
+					 ses_time_key(stamps[i]) < ses_time_key(stamps[j]));
+}
+
 static void how_names(void **state)
 {
 	(void)state;
@@ -228,6 +251,7 @@ int main(void)
 		cmocka_unit_test(resumed_before_start),
 		cmocka_unit_test(live_state),
 		cmocka_unit_test(how_names),
+		cmocka_unit_test(time_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
