@@ -66,7 +66,9 @@ $(BUILD)/share/uprof/configs/%.ini: configs/%.ini
 
 all: $(BINS) $(LIBS) $(BUILD_CONFIGS)
 
-check: all $(UNIT_TESTS) $(TEST_TARGETS)
+# the fuzz targets too, when clang is there (tests/e2e/fuzz_corpus.sh runs their seeds)
+CHECK_FUZZ := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BINS))
+check: all $(UNIT_TESTS) $(TEST_TARGETS) $(CHECK_FUZZ)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) T="$(T)" tests/run-all.sh $(UNIT_TESTS)
 
 demo: all $(BUILD)/targets/demo

@@ -70,7 +70,8 @@ $(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/repo
 fuzz: $(FUZZ_BINS)
 
 # report's matching of a tasks file's records (DESIGN §6) and the pause arbitration
-FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c
+FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c \
+	lib/report/strmap.c
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch
 $(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_TASKMATCH_SRCS) lib/report/taskmatch.h
 	@mkdir -p $(dir $@)
@@ -81,3 +82,4 @@ FUZZ_BINS += $(BUILD)/fuzz/fuzz_job_ini
 $(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS)
+fuzz: $(FUZZ_BINS)
