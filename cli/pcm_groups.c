@@ -298,8 +298,11 @@ static double event_value(const struct lookup_ctx *x, int ev)
 	for (size_t i = 0; i < x->st->ncounters; i++) {
 		const struct pmc_counter_info *ci = &x->st->cinfo[i];
 
-		if (ci->event == ev && (ci->cpu < 0 || pmc_cpus_has(&x->comp->cpus, ci->cpu)))
-			sum += pmc_count_scale(&x->delta[i]);
+		if (ci->event != ev || (ci->cpu >= 0 && !pmc_cpus_has(&x->comp->cpus, ci->cpu)))
+			continue;
+		/* a CPU's counters over the row's interval (read skew, see pmc_count_over) */
+		sum += ci->cpu >= 0 && ci->pid < 0 ? pmc_count_over(&x->delta[i], x->elapsed_ns)
+						   : pmc_count_scale(&x->delta[i]);
 	}
 	return sum;
 }

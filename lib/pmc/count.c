@@ -24,3 +24,16 @@ double pmc_count_scale(const struct pmc_count *c)
 		return (double)c->value;
 	return (double)c->value * ((double)c->enabled / (double)c->running);
 }
+
+double pmc_count_over(const struct pmc_count *c, int64_t interval_ns)
+{
+	double v = pmc_count_scale(c);
+
+	/* a CPU's context time always advances, so its counter's enabled time is exactly the
+	 * time between its two reads; a read delayed by preemption (the reading loop of
+	 * several counters, under load) gives a count over a longer interval than the row's
+	 * stamps say, and 16 ms of it made 104 % CPU utilization out of a busy CPU */
+	if (interval_ns <= 0 || !c->enabled || isnan(v))
+		return v;
+	return v * ((double)interval_ns / (double)c->enabled);
+}

@@ -385,6 +385,14 @@ void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur,
  * counter (not counted). No scaling when running >= enabled.
  */
 double pmc_count_scale(const struct pmc_count *c);
+/*
+ * A CPU-bound counter's (pid -1, cpu N) scaled count over @interval_ns: the count per ns of
+ * its own enabled time (the time between its reads) times @interval_ns, so counters read
+ * at slightly different moments describe the same interval; a CPU's clock events then
+ * never exceed it. pmc_count_scale when enabled is 0 or @interval_ns <= 0. Not for task
+ * counters: a task context's time stops while the task is off the CPU.
+ */
+double pmc_count_over(const struct pmc_count *c, int64_t interval_ns);
 
 /* ==== counting: the event list ==== */
 

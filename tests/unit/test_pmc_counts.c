@@ -68,6 +68,24 @@ static void test_scale(void **state)
 	assert_true(pmc_count_scale(&over) == 7.0); /* never scaled down */
 }
 
+/* A CPU counter read late: its count is put over the row's interval, so a CPU clock that
+ * ran all of its enabled time equals the interval, never more. */
+static void test_count_over(void **state)
+{
+	struct pmc_count late = { 216000000, 216000000, 216000000 }, /* cpu-clock, read 16 ms late */
+		early = { 3, 184000000, 184000000 }, half = { 1000, 200000000, 100000000 },
+		none = { 5, 0, 0 }, zero = { 0, 0, 0 };
+
+	(void)state;
+	assert_true(pmc_count_over(&late, 200000000) == 200000000.0);
+	assert_true(fabs(pmc_count_over(&early, 200000000) - 3.0 * 200 / 184) < 1e-12);
+	assert_true(pmc_count_over(&half, 200000000) == 2000.0); /* multiplexed, on time */
+	assert_true(pmc_count_over(&half, 400000000) == 4000.0);
+	assert_true(pmc_count_over(&late, 0) == 216000000.0);     /* no interval: plain scale */
+	assert_true(isnan(pmc_count_over(&none, 200000000)));
+	assert_true(pmc_count_over(&zero, 200000000) == 0.0);
+}
+
 static void test_scale_never_ran(void **state)
 {
 	struct pmc_count enabled_only = { 0, 1000, 0 }, idle = { 0, 0, 0 }, odd = { 5, 0, 0 };
@@ -254,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_delta_wrap_48),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_scale_never_ran),
+		cmocka_unit_test(test_count_over),
 		cmocka_unit_test(test_delta_then_scale),
 		cmocka_unit_test(test_expr_arith),
 		cmocka_unit_test(test_expr_nan),
