@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Issue 11 item 1: uprof's own lines never go to the profiled program's stdout
+# Issue 11 items 1 and 11: uprof's own lines never go to the profiled program's stdout
 # (collect gzip -c F > F.gz round-trips; collect ... | cat is the program's output alone);
 # report's table is on stdout and its status lines on stderr (report | grep fn works,
-# report 2>/dev/null shows the table, --stdout gives the CSV alone).
+# report 2>/dev/null shows the table, --stdout gives the CSV alone); collect tells the
+# program where its library is (AMDUPROF_LIB), so the README's Python command works from
+# a fresh checkout, and from an installation.
 . "$(dirname "$0")/lib/common.sh"
 
 echo "# streams: collect leaves stdout to the program, report's table on stdout"
@@ -81,4 +83,38 @@ check "--stdout: stdout is the CSV, the same as report.csv" cmp -s <(norm "$S/re
 check "--stdout: the table goes to stderr" \
 	bash -c "grep -qE '^ CPU_TIME\(s\) +%  FUNCTION +MODULE$' '$SCRATCH/s.err' && grep -qE '%  $top +demo\$' '$SCRATCH/s.err'"
 
+# --- collect passes its library's location: beside its executable, unless the user set it
+LIB=$PWD/$BUILD/lib/libAMDProfileController.so
+v=$(env -u AMDUPROF_LIB "$UPROF" collect -o "$SCRATCH/env" /usr/bin/printenv AMDUPROF_LIB 2>/dev/null)
+check "collect sets AMDUPROF_LIB to the library of its tree ($v)" [ "$v" -ef "$LIB" ]
+v=$(AMDUPROF_LIB=/opt/mine/lib.so "$UPROF" collect -o "$SCRATCH/env" /usr/bin/printenv AMDUPROF_LIB 2>/dev/null)
+check "collect keeps the user's AMDUPROF_LIB ($v)" [ "$v" = /opt/mine/lib.so ]
+# an installed layout: <prefix>/bin/uprof finds <prefix>/lib/
+mkdir -p "$SCRATCH/prefix/bin" "$SCRATCH/prefix/lib"
+cp "$UPROF" "$SCRATCH/prefix/bin/uprof" && cp "$LIB" "$SCRATCH/prefix/lib/"
+v=$(env -u AMDUPROF_LIB -u INTEL_LIBITTNOTIFY64 UPROF_CONFIG_DIR=$PWD/configs \
+	"$SCRATCH/prefix/bin/uprof" collect -o "$SCRATCH/env" /usr/bin/printenv AMDUPROF_LIB INTEL_LIBITTNOTIFY64 2>/dev/null | sort -u)
+check "installed: both variables name <prefix>/lib's library ($v)" \
+	[ "$v" -ef "$SCRATCH/prefix/lib/libAMDProfileController.so" ]
+
+# --- the README's Python command from the top of the tree, nothing else set
+PY=$(command -v python3)
+if [ -z "$PY" ]; then
+	ok "# SKIP python3 is not installed"
+elif [ -n "$(cd / && "$PY" -c 'import ctypes.util; print(ctypes.util.find_library("AMDProfileController") or "")')" ]; then
+	ok "# SKIP libAMDProfileController is on the linker's path: it would be found without uprof"
+else
+	env -u AMDUPROF_LIB PYTHONPATH=python "$UPROF" collect --start-paused -o "$SCRATCH/py" \
+		python3 examples/python/tasks.py >"$SCRATCH/py.out" 2>"$SCRATCH/py.err"
+	check "PYTHONPATH=python uprof collect --start-paused python3 tasks.py: exit 0, ran to its end" \
+		grep -qx 'tasks.py: done' "$SCRATCH/py.out"
+	check "... the module found the library (no warning)" bash -c "! grep -q '^amd_instrument:' '$SCRATCH/py.err'"
+	P=$(session_in "$SCRATCH/py")
+	"$UPROF" report -i "$P" --cutoff 0 >/dev/null 2>&1
+	t=$(csvq "$P/report.csv" "ALL TASKS")
+	check "... its tasks are reported: Load/read x1, Model/fit x3, Model/score x1" \
+		bash -c "awk -F'\t' '(\$1\"/\"\$2\"/\"\$3) ~ /^(Load\/read\/1|Model\/fit\/3|Model\/score\/1)\$/' <<<'$t' | wc -l | grep -qx 3"
+	check "... and not Load/cleanup, after the pause" bash -c "! grep -qP '^Load\tcleanup\t' <<<'$t'"
+	check "... the start-up work before the resume is a pause" grep -q ',start-paused$' "$P/pauses.csv"
+fi
 exit 0
