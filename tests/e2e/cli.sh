@@ -138,9 +138,17 @@ else
 fi
 
 # man pages render and document every long option --help shows
-for m in uprof uprof-collect uprof-report; do
-	f=man/$m.1
-	check "man page $m renders without warnings" bash -c "[ -f $f ] && [ -z \"\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $f 2>&1 >/dev/null)\" ]"
+for f in man/*.[137]; do
+	m=$(basename "$f")
+	check "man page $m renders without warnings" bash -c "[ -z \"\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $f 2>&1 >/dev/null)\" ] && [ -z \"\$(groff -man -Tutf8 -ww -z $f 2>&1)\" ]"
+done
+# ... each option of --help's option column heads an entry of its own (a .TP paragraph,
+# rendered at the 7-column indent), not text inside another's (-p had lost its .TP)
+for c in collect report pcm; do
+	heads=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "man/uprof-$c.1" 2>/dev/null | col -b | grep -E '^       -')
+	for opt in $("$UPROF" $c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+		check "man/uprof-$c.1: $opt heads an entry" grep -qE -- "(^|[ ,])$opt([ ,=[]|\$)" <<<"$heads"
+	done
 done
 for c in collect report; do
 	for opt in $("$UPROF" $c --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
