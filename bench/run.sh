@@ -187,8 +187,8 @@ log "c. report: $C_SAMPLES samples ($(du -h "$C_DATA" | cut -f1)), $RUNS_C round
 rounds c "$RUNS_C" uprof perf
 
 # Top functions by both tools from the same file.
-# (uprof report prints its summary table on stderr.)
-"$UPROF" report -i "$C_SESSION" 2>&1 |
+# (uprof report prints its table on stdout, its status lines on stderr.)
+"$UPROF" report -i "$C_SESSION" 2>/dev/null |
 	awk '/%  FUNCTION/ { on = 1; next } on && NF >= 3 && $2 ~ /%$/ { print $3, $2 }' | head -n5 >"$TMP/top.uprof"
 "$PERF" report --stdio -q --sort symbol -i "$C_DATA" 2>/dev/null |
 	awk '$1 ~ /%$/ { print $3, $1 }' | head -n5 >"$TMP/top.perf"

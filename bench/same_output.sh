@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Does a change to report keep its output? Reports the same sessions with two uprof
 # binaries and compares every file byte for byte: report.csv (--detail, --cutoff 0), all
-# exports, and the terminal summary. Sessions: bench (c)'s (no stacks, kernel samples),
-# a -g and a --call-graph dwarf session of tests/targets/callgraph, a task session of
-# tests/targets/tasks, and the 0.1.0 fixture (with its own kallsyms).
+# exports, and the terminal summary (stdout and stderr into one file, in a terminal's
+# order: which stream a line goes to may differ, its text and place may not). Sessions:
+# bench (c)'s (no stacks, kernel samples), a -g and a --call-graph dwarf session of
+# tests/targets/callgraph, a task session of tests/targets/tasks, and the 0.1.0 fixture
+# (with its own kallsyms).
 #   bench/same_output.sh OLD_UPROF NEW_UPROF [C_SESSION]
 # C_SESSION: bench (c)'s session directory (collected here when not given).
 # Needs `make build/targets/callgraph_fp build/targets/callgraph_nofp build/targets/tasks`.
@@ -39,18 +41,18 @@ compare() {
 		[ $which = new ] && bin=$NEW
 		mkdir -p "$out"
 		TZ=UTC LC_ALL=C "$bin" report -i "$s" --detail --cutoff 0 \
-			--report-output "$out/report.csv" "$@" >"$out/stdout" 2>"$out/stderr"
-		echo "rc $?" >>"$out/stdout"
+			--report-output "$out/report.csv" "$@" >"$out/terminal" 2>&1
+		echo "rc $?" >>"$out/terminal"
 		sed -i -e 's/^Report Command:,.*/Report Command:,X/' "$out/report.csv"
 		if [ -n "$exports" ]; then
 			TZ=UTC LC_ALL=C "$bin" report -i "$s" --detail --cutoff 0 --export all \
 				--export-dir "$out" --report-output "$out/report-exp.csv" "$@" \
-				>"$out/stdout-exp" 2>"$out/stderr-exp"
-			echo "rc $?" >>"$out/stdout-exp"
+				>"$out/terminal-exp" 2>&1
+			echo "rc $?" >>"$out/terminal-exp"
 			sed -i -e 's/^Report Command:,.*/Report Command:,X/' "$out/report-exp.csv"
 			sed -i -E -e 's/"session":"[^"]*"/"session":"X"/' "$out/trace.json"
 		fi
-		sed -i -e "s|$out|OUT|g" "$out"/std*
+		sed -i -e "s|$out|OUT|g" "$out"/terminal*
 	done
 	if diff -r "$T/out-$name-old" "$T/out-$name-new" >"$T/diff" 2>&1; then
 		echo "same: $name ($(ls "$T/out-$name-new" | tr '\n' ' '))"

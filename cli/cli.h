@@ -92,6 +92,12 @@ int cli_config_list(char names[][64], int max);
  * executable, -EISDIR a directory). */
 int cli_resolve_program(const char *name, char *out, size_t len, char *err, size_t errlen);
 
+/* @rel (such as "../lib/x.so") taken from the directory of uprof's own executable
+ * (/proc/self/exe), so that the build tree (build/bin -> build/lib) and an installation
+ * (<prefix>/bin -> <prefix>/lib) both find their files: @out, or NULL when the
+ * executable cannot be read or the path does not fit. Nothing is checked to exist. */
+char *cli_beside_exe(const char *rel, char *out, size_t len);
+
 /* Paths, times and system facts shared by the subcommands. */
 int64_t cli_now_ns(int clock);
 void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel, size_t kl,

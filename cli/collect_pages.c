@@ -345,28 +345,22 @@ static void try_pid(struct collect_pages *c, int pid)
 	}
 }
 
-/* Programs using Intel's ITT API (and LLVM's libomp, which carries ITT's static part)
- * load the collector named by INTEL_LIBITTNOTIFY64: ours, the instrumentation library
- * next to this binary (<prefix>/bin/uprof, <prefix>/lib/), unless the user chose one. */
-static void set_itt_collector(void)
+/* The program is told where our instrumentation library is, the one next to this binary
+ * (build/bin/uprof -> build/lib/, <prefix>/bin/uprof -> <prefix>/lib/), in every variable
+ * a loader of it reads, unless the user set that variable: INTEL_LIBITTNOTIFY64 for
+ * programs using Intel's ITT API (and LLVM's libomp, which carries ITT's static part),
+ * AMDUPROF_LIB for python/amd_instrument.py (which could not find it from a checkout). */
+static void set_library_env(void)
 {
-	char exe[PATH_MAX], lib[PATH_MAX + 64], real[PATH_MAX];
-	ssize_t n;
-	char *slash;
+	static const char *const vars[] = { "INTEL_LIBITTNOTIFY64", "AMDUPROF_LIB" };
+	char lib[PATH_MAX], real[PATH_MAX];
 
-	if (getenv("INTEL_LIBITTNOTIFY64"))
+	if (!cli_beside_exe("../lib/libAMDProfileController.so", lib, sizeof(lib)) ||
+	    !realpath(lib, real) || access(real, R_OK))
 		return;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return;
-	*slash = 0;
-	snprintf(lib, sizeof(lib), "%s/../lib/libAMDProfileController.so", exe);
-	if (realpath(lib, real) && !access(real, R_OK))
-		setenv("INTEL_LIBITTNOTIFY64", real, 1);
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (!getenv(vars[i]))
+			setenv(vars[i], real, 1);
 }
 
 int collect_pages_start(struct collect_state *st)
@@ -375,7 +369,7 @@ int collect_pages_start(struct collect_state *st)
 
 	if (!c)
 		return -ENOMEM;
-	set_itt_collector();
+	set_library_env();
 	c->st = st;
 	pthread_mutex_init(&c->lock, NULL);
 	c->programs = (struct ses_pause_state){ INT64_MIN, st->start_paused };

@@ -346,8 +346,8 @@ static int finish(struct collect_state *st)
 			      "after the target exited",
 			 in->orphans, in->orphans > 1 ? "es" : "", (int)orphan,
 			 in->orphans > 1 ? " and others" : "", in->orphans > 1 ? "they are" : "it is");
-	printf("Generated data files path: %s\n", st->session_dir);
-	fflush(stdout);
+	/* stderr as every other line of ours: stdout is the program's (gzip -c > out.gz) */
+	fprintf(stderr, "Generated data files path: %s\n", st->session_dir);
 	if (st->write_failed || ret)
 		return 1;
 	return code;

@@ -18,23 +18,16 @@
 const char *cli_config_dir(void)
 {
 	static char dir[PATH_MAX];
-	char exe[PATH_MAX];
 	const char *env = getenv("UPROF_CONFIG_DIR");
-	ssize_t n;
-	char *slash;
 
 	if (env && *env)
 		return env;
 	if (dir[0])
 		return dir;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (!cli_beside_exe("../share/uprof/configs", dir, sizeof(dir))) {
+		dir[0] = 0;
 		return "/usr/local/share/uprof/configs";
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	snprintf(dir, sizeof(dir), "%s/../share/uprof/configs", exe);
+	}
 	return dir;
 }
 

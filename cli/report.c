@@ -23,6 +23,8 @@ struct report_state {
 	char command[1024];
 	char out_path[PATH_MAX];
 	bool exports[RPT_EXPORT_COUNT]; /* --export */
+	bool exported[RPT_EXPORT_COUNT]; /* written: named on the terminal after the table */
+	char export_error[PATH_MAX + 160]; /* why an export failed, said last */
 	const char *export_dir;		/* --export-dir; default: the session directory */
 	int pids[64];			/* -p */
 };
@@ -31,7 +33,8 @@ static void report_help(void)
 {
 	printf("usage: uprof report -i <session-dir> [<options>]\n\n"
 	       "Symbolize and aggregate a session written by 'uprof collect' into\n"
-	       "<session-dir>/report.csv (uProf's layout) and print the hottest functions.\n\n"
+	       "<session-dir>/report.csv (uProf's layout). The ten hottest functions go to\n"
+	       "standard output, what the report says about the session to standard error.\n\n"
 	       "  -i, --input-dir <dir>      the session directory (required)\n"
 	       "  --detail                   add a section per process (see --group-by)\n"
 	       "  --group-by <what>          process (default), thread or module: how\n"
@@ -39,7 +42,8 @@ static void report_help(void)
 	       "  --cutoff <n>               rows per section (default 10; 0 = all)\n"
 	       "  --report-output <path>     write the CSV here: a path ending in .csv is the\n"
 	       "                             file, any other path a directory for report.csv\n"
-	       "  --stdout                   write the CSV to standard output instead\n"
+	       "  --stdout                   write the CSV to standard output instead (the\n"
+	       "                             table of hottest functions goes to standard error)\n"
 	       "  -p, --pid <PID,..>         only these processes (implies --detail)\n"
 	       "  --time-filter <T1:T2>      only samples from T1 to T2 seconds after the\n"
 	       "                             profile start (either side may be left out)\n"
@@ -305,7 +309,18 @@ static int output_path(struct report_state *st)
 
 #define NAME_COLS 60 /* widest function column on the terminal */
 
-static void print_summary(const struct rpt *r, const char *written)
+/* Where export @e goes: --export-dir, or the session directory. */
+static const char *export_path(const struct report_state *st, int e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", st->export_dir ? st->export_dir : st->input,
+		 rpt_export_filename(e));
+	return buf;
+}
+
+/* What the report says about the session (rate, damage, warnings) on stderr, then the ten
+ * hottest functions on @table: stdout, so that `uprof report -i S | grep fn` finds them
+ * (stderr when the CSV takes stdout). */
+static void print_summary(const struct rpt *r, const char *written, FILE *table)
 {
 	int width = 8; /* "FUNCTION" */
 	struct rpt_summary s;
@@ -381,7 +396,7 @@ static void print_summary(const struct rpt *r, const char *written)
 			(unsigned long long)s.task_lost);
 	n = rpt_rows(r, RPT_FUNCTIONS, rows, 10);
 	if (!n) {
-		fprintf(stderr, "No samples to display.\n");
+		fprintf(table, "No samples to display.\n"); /* in place of the table */
 		return;
 	}
 	/* the name column fits the names, up to NAME_COLS; longer ones (C++ templates) are
@@ -389,7 +404,8 @@ static void print_summary(const struct rpt *r, const char *written)
 	for (int i = 0; i < n; i++)
 		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
 	width = width > NAME_COLS ? NAME_COLS : width;
-	fprintf(stderr, "\n%12s %7s  %-*s %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%", width,
+	fprintf(stderr, "\n"); /* sets the table off from the status lines, and goes with them */
+	fprintf(table, "%12s %7s  %-*s %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%", width,
 		"FUNCTION", "MODULE");
 	for (int i = 0; i < n; i++) {
 		const char *mod = strrchr(rows[i].module, '/'), *name = rows[i].name;
@@ -402,14 +418,34 @@ static void print_summary(const struct rpt *r, const char *written)
 			snprintf(cut, sizeof(cut), "%.*s...%s", (int)head, name, name + len - tail);
 			name = cut;
 		}
-		fprintf(stderr, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
+		fprintf(table, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
 			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}
 }
 
-/* Each --export into its file, written whole or not at all (temp file + rename). */
+/* The terminal, once every file is written (a reader of stdout that goes away early,
+ * `| true`, ends us by SIGPIPE and must not cost an export): the summary, then the
+ * exports. The table is flushed at once so that stdout and stderr into one file (2>&1)
+ * keep the terminal's order. */
+static void print_terminal(const struct report_state *st, const struct rpt *r,
+			   const char *written)
+{
+	FILE *table = st->to_stdout ? stderr : stdout;
+	char path[PATH_MAX + 64];
+
+	print_summary(r, written, table);
+	fflush(table);
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
+		if (st->exported[e])
+			fprintf(stderr, "Generated %s file: %s\n", rpt_exporter(e)->what,
+				export_path(st, e, path, sizeof(path)));
+}
+
+/* Each --export into its file, written whole or not at all (temp file + rename). The
+ * files are named on the terminal after the table; why one failed goes into
+ * st->export_error, said last. 0 or -errno. */
 static int write_exports(struct report_state *st, struct rpt *r)
 {
 	const char *dir = st->export_dir ? st->export_dir : st->input;
@@ -423,15 +459,21 @@ static int write_exports(struct report_state *st, struct rpt *r)
 		if (!st->exports[e])
 			continue;
 		if (st->export_dir && stat(dir, &sb) && (ret = ses_private_mkdir(dir)) &&
-		    ret != -EEXIST)
-			return cli_error(1, CMD, "cannot create --export-dir '%s': %s", dir,
-					 strerror(-ret));
+		    ret != -EEXIST) {
+			snprintf(st->export_error, sizeof(st->export_error),
+				 "cannot create --export-dir '%s': %s", dir, strerror(-ret));
+			return ret;
+		}
 		ret = 0;
-		snprintf(path, sizeof(path), "%s/%s", dir, rpt_export_filename(e));
+		export_path(st, e, path, sizeof(path));
 		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 		f = ses_file_fopen(tmp); /* 0600, as the session's own files */
-		if (!f)
-			return cli_error(1, CMD, "cannot write '%s': %s", path, strerror(errno));
+		if (!f) {
+			ret = -errno;
+			snprintf(st->export_error, sizeof(st->export_error),
+				 "cannot write '%s': %s", path, strerror(-ret));
+			return ret;
+		}
 		ret = rpt_export(r, e, f);
 		if (fclose(f) && !ret)
 			ret = -errno;
@@ -439,9 +481,11 @@ static int write_exports(struct report_state *st, struct rpt *r)
 			ret = -errno;
 		if (ret) {
 			unlink(tmp);
-			return cli_error(1, CMD, "writing '%s' failed: %s", path, strerror(-ret));
+			snprintf(st->export_error, sizeof(st->export_error),
+				 "writing '%s' failed: %s", path, strerror(-ret));
+			return ret;
 		}
-		fprintf(stderr, "Generated %s file: %s\n", rpt_exporter(e)->what, path);
+		st->exported[e] = true;
 	}
 	return ret;
 }
@@ -455,17 +499,16 @@ static void record_command(struct report_state *st, int argc, char **argv)
 	st->opts.report_command = st->command;
 }
 
+/* report.csv, or the CSV on stdout (--stdout). 0; the exit code of a failure already
+ * said; or -errno for a failed write to stdout, said after the summary. */
 static int write_report(struct report_state *st, struct rpt *r)
 {
 	char tmp[PATH_MAX + 8];
 	FILE *f;
 	int ret;
 
-	if (st->to_stdout) {
-		ret = rpt_write_csv(r, stdout);
-		print_summary(r, NULL);
-		return ret ? cli_error(1, CMD, "writing to stdout: %s", strerror(-ret)) : 0;
-	}
+	if (st->to_stdout)
+		return rpt_write_csv(r, stdout);
 	ret = output_path(st);
 	if (ret >= 0)
 		return ret;
@@ -483,7 +526,6 @@ static int write_report(struct report_state *st, struct rpt *r)
 		unlink(tmp);
 		return cli_error(1, CMD, "writing '%s' failed: %s", st->out_path, strerror(-ret));
 	}
-	print_summary(r, st->out_path);
 	return 0;
 }
 
@@ -545,8 +587,18 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	}
 	ret = write_report(&st, r);
-	if (!ret)
-		ret = write_exports(&st, r);
+	if (ret > 0)
+		goto out;
+	if (ret < 0) { /* --stdout: the summary as ever, then why the CSV did not go out */
+		print_terminal(&st, r, NULL);
+		ret = cli_error(1, CMD, "writing to stdout: %s", strerror(-ret));
+		goto out;
+	}
+	ret = write_exports(&st, r);
+	print_terminal(&st, r, st.to_stdout ? NULL : st.out_path);
+	if (ret)
+		ret = cli_error(1, CMD, "%s", st.export_error);
+out:
 	rpt_free(r);
 	return ret;
 }

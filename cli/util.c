@@ -16,6 +16,22 @@
 
 static bool error_said;
 
+char *cli_beside_exe(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int w;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	w = snprintf(out, len, "%s/%s", exe, rel);
+	return w >= 0 && (size_t)w < len ? out : NULL;
+}
+
 bool cli_error_said(void)
 {
 	return error_said;

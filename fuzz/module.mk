@@ -43,9 +43,10 @@ FUZZ_BINS += $(BUILD)/fuzz/fuzz_event_spec $(BUILD)/fuzz/fuzz_config
 $(BUILD)/fuzz/fuzz_event_spec: fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) lib/pmc/pmc.h lib/pmc/internal.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) -lpfm -lm
-$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c lib/metric/expr.c cli/cli.h lib/pmc/pmc.h lib/metric/metric.h
+# (cli/util.c: config.c finds the configs beside the executable through it)
+$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c cli/util.c lib/metric/expr.c cli/cli.h lib/pmc/pmc.h lib/metric/metric.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c lib/metric/expr.c -linih -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c cli/util.c lib/metric/expr.c -linih -lm
 fuzz: $(FUZZ_BINS)
 
 # call stacks: callchain, user registers and stack copies in samples; the --call-graph spec

@@ -26,7 +26,8 @@ A task end closes the latest open task of that domain on the calling thread. In
 both must be non-empty, and neither may contain a comma (such calls are ignored, with
 one warning). uProf says not to mix the two groups of task calls in one program.
 
-The library is looked for in $AMDUPROF_LIB, then next to this module (lib/python/ ->
+The library is looked for in $AMDUPROF_LIB (which uprof collect sets to its own library,
+so a source tree's python/ works under it), then next to this module (lib/python/ ->
 lib/), then on the dynamic linker's path. Without it every call does nothing, after one
 warning on stderr. See uprof-itt(7).
 """

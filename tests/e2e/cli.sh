@@ -21,14 +21,22 @@ for args in --version --help help "help collect" "collect --help" "report --help
 	"info --collect-config tbp" "pcm -m swi -- /bin/true" "pcm --dry-run -m swi"; do
 	expect_fail 1 "uprof $args >/dev/full" "$wfail" bash -c "'$UPROF' $args >/dev/full"
 done
+# collect's stdout is the program's: collect writes nothing there, so a full one is the
+# program's business (/bin/true writes nothing: exit 0) and collect's lines, the session
+# path last, are all on stderr
 "$UPROF" collect -o "$SCRATCH/full" /bin/true >/dev/full 2>"$SCRATCH/full.err"
 rc=$?
-check "collect >/dev/full: exit 1 ($rc), and the last line on stderr says why" \
-	bash -c "[ $rc = 1 ] && tail -1 '$SCRATCH/full.err' | grep -qE '$wfail'"
-check "... after the session was written (it can be reported)" \
+check "collect >/dev/full: the program's exit 0 ($rc), the session path last on stderr" \
+	bash -c "[ $rc = 0 ] && tail -1 '$SCRATCH/full.err' | grep -qx 'Generated data files path: $(session_in "$SCRATCH/full")'"
+check "... and the session can be reported" \
 	bash -c "'$UPROF' report -i '$(session_in "$SCRATCH/full")' >/dev/null 2>&1"
-# report writes its summary to stderr; --stdout sends the CSV to stdout and says itself
-# that the write failed: main adds no second line
+# report's table goes to stdout: a full one is a failed write, said last, after report.csv
+"$UPROF" report -i "$(session_in "$SCRATCH/full")" >/dev/full 2>"$SCRATCH/full.err"
+rc=$?
+check "report >/dev/full: exit 1 ($rc), the last line on stderr says why" \
+	bash -c "[ $rc = 1 ] && tail -1 '$SCRATCH/full.err' | grep -qE '$wfail'"
+# --stdout sends the CSV to stdout (the table to stderr) and says itself that the write
+# failed: main adds no second line
 "$UPROF" report -i "$(session_in "$SCRATCH/full")" --stdout >/dev/full 2>"$SCRATCH/full.err"
 rc=$?
 check "report --stdout >/dev/full: exit 1 ($rc) and one line that says why" \
@@ -130,9 +138,17 @@ else
 fi
 
 # man pages render and document every long option --help shows
-for m in uprof uprof-collect uprof-report; do
-	f=man/$m.1
-	check "man page $m renders without warnings" bash -c "[ -f $f ] && [ -z \"\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $f 2>&1 >/dev/null)\" ]"
+for f in man/*.[137]; do
+	m=$(basename "$f")
+	check "man page $m renders without warnings" bash -c "[ -z \"\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $f 2>&1 >/dev/null)\" ] && [ -z \"\$(groff -man -Tutf8 -ww -z $f 2>&1)\" ]"
+done
+# ... each option of --help's option column heads an entry of its own (a .TP paragraph,
+# rendered at the 7-column indent), not text inside another's (-p had lost its .TP)
+for c in collect report pcm; do
+	heads=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "man/uprof-$c.1" 2>/dev/null | col -b | grep -E '^       -')
+	for opt in $("$UPROF" $c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+		check "man/uprof-$c.1: $opt heads an entry" grep -qE -- "(^|[ ,])$opt([ ,=[]|\$)" <<<"$heads"
+	done
 done
 for c in collect report; do
 	for opt in $("$UPROF" $c --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do

@@ -46,11 +46,11 @@ check "start line: -e timer,interval=2.5 says 2.5 ms" grep -q "^Profiling starte
 # a session sorted by a software event: no timer period, rate or seconds in its report
 "$UPROF" collect -e event=page-faults,interval=10 -o "$SCRATCH/pf" "$TGT/demo" >/dev/null 2>&1
 PF=$(session_in "$SCRATCH/pf")
-"$UPROF" report -i "$PF" >/dev/null 2>"$SCRATCH/err"
+"$UPROF" report -i "$PF" >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "page-faults first: Event-based, sampling interval in events" bash -c "grep -qx 'Profile Session Type:,\"Event-based Sampling\"' '$PF/report.csv' && grep -qx 'Sampling Interval:,\"10 events\"' '$PF/report.csv'"
 check "page-faults first: Event Used names it; no timer rate or interval" bash -c "grep -q '^Event Used:,\"page-faults (one sample every 10 events' '$PF/report.csv' && ! grep -qE '^(Requested Sampling Rate|Timer Interval):' '$PF/report.csv'"
 check "page-faults first: total and sort event are page-faults" bash -c "grep -qE '^Total page-faults,\"[0-9]+0 events\"' '$PF/report.csv' && grep -q 'HOTTEST FUNCTIONS (Sort Event - page-faults)' '$PF/report.csv' && ! grep -q 'Sort Event - CPU_TIME' '$PF/report.csv'"
-check "page-faults first: the terminal summary counts events" bash -c "grep -qE '^Session complete: [0-9]+ samples \(0 lost\) of page-faults every 10 events;' '$SCRATCH/err' && grep -qE '^ +EVENTS +%  FUNCTION' '$SCRATCH/err'"
+check "page-faults first: the terminal summary counts events" bash -c "grep -qE '^Session complete: [0-9]+ samples \(0 lost\) of page-faults every 10 events;' '$SCRATCH/err' && grep -qE '^ +EVENTS +%  FUNCTION' '$SCRATCH/out'"
 expect_fail 2 "-e with an unknown event" "unknown event 'bogus'" \
 	"$UPROF" collect -e event=bogus -o "$SCRATCH/none" /bin/true
 expect_fail 2 "-e with a bad key" "'-e'|-e" \

@@ -19,7 +19,7 @@ cd "$SCRATCH" || exit 1
 cp -r "$FIX/session" sess && chmod -R u+rwX,go-rwx sess
 mkdir exp
 TZ=UTC LC_ALL=C "$UPROF" report -i sess --detail -g --cutoff 0 --kallsyms "$FIX/kallsyms" \
-	--report-output exp/report.csv --export all --export-dir exp >exp/stdout.txt 2>exp/stderr.txt
+	--report-output exp/report.csv --export all --export-dir exp >exp/terminal.raw 2>&1
 rc=$?
 check "report of the 0.1.0 session exits 0 ($rc)" [ "$rc" -eq 0 ]
 norm() { sed -E -e 's/^Report Command:,.*/Report Command:,X/' -e 's/^Data Folder:,.*/Data Folder:,X/' \
@@ -32,7 +32,8 @@ done
 # the trace names its session's path and the tool's version in otherData
 tnorm() { sed -E -e 's/"session":"[^"]*"/"session":"X"/' -e 's/"tool":"uprof [^"]*"/"tool":"X"/' "$1"; }
 check "trace.json is 0.1.0's" cmp -s <(tnorm "$FIX/expected/trace.json") <(tnorm exp/trace.json)
-# the summary may move between stdout and stderr; its lines may not change
-cat exp/stdout.txt exp/stderr.txt | grep -v '^Generated report' >exp/terminal.txt
+# the summary may move between stdout and stderr; its lines and their order may not
+# change (both streams into one file: what a terminal shows, as report flushes its table)
+grep -v '^Generated report' exp/terminal.raw >exp/terminal.txt
 check "the terminal summary is 0.1.0's" cmp -s "$FIX/expected/terminal.txt" exp/terminal.txt
 diff "$FIX/expected/terminal.txt" exp/terminal.txt | head -10 | sed 's/^/# /'

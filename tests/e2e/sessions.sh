@@ -93,17 +93,17 @@ fi
 # the loader runs first.)
 "$UPROF" collect --timer-interval 3600000 -o "$SCRATCH/z" /bin/true >/dev/null 2>&1
 Z=$(session_in "$SCRATCH/z")
-"$UPROF" report -i "$Z" >/dev/null 2>"$SCRATCH/err"
+"$UPROF" report -i "$Z" >"$SCRATCH/out" 2>"$SCRATCH/err"
 check "0 samples: report works" [ -s "$Z/report.csv" ]
 check "0 samples: none recorded ($(csvq "$Z/report.csv" --key Samples))" \
 	[ "$(csvq "$Z/report.csv" --key Samples)" = 0 ]
-check "0 samples: no NaN or inf" bash -c "! grep -qiE 'nan|inf\\b' '$Z/report.csv' '$SCRATCH/err'"
+check "0 samples: no NaN or inf" bash -c "! grep -qiE 'nan|inf\\b' '$Z/report.csv' '$SCRATCH/out' '$SCRATCH/err'"
 rate=$(csvq "$Z/report.csv" --key "Achieved Sampling Rate")
 check "0 samples of known CPU time: rate 0, not unknown ($rate)" [ "${rate%% *}" = 0.0 ]
 "$UPROF" collect --start-paused -o "$SCRATCH/p" "$TGT/demo" 100 >/dev/null 2>&1
 P=$(session_in "$SCRATCH/p")
-"$UPROF" report -i "$P" >/dev/null 2>"$SCRATCH/err"
-check "never resumed: no NaN or inf" bash -c "! grep -qiE 'nan|inf\\b' '$P/report.csv' '$SCRATCH/err'"
+"$UPROF" report -i "$P" >"$SCRATCH/out" 2>"$SCRATCH/err"
+check "never resumed: no NaN or inf" bash -c "! grep -qiE 'nan|inf\\b' '$P/report.csv' '$SCRATCH/out' '$SCRATCH/err'"
 rate=$(csvq "$P/report.csv" --key "Achieved Sampling Rate")
 check "never resumed: rate says paused ($rate)" [ "$rate" = "none (paused for the whole run)" ]
 

@@ -55,12 +55,12 @@ check "older file at the path: symbolized" [ "$(funcs "$S" | head -1)" = hot_two
 
 # --- a function name too long for the terminal table: cut in the middle, columns kept
 "$UPROF" collect -o "$SCRATCH/long" "$TGT/unusual" longname >/dev/null 2>&1
-"$UPROF" report -i "$(session_in "$SCRATCH/long")" >/dev/null 2>"$SCRATCH/err"
-row=$(grep ' unusual$' "$SCRATCH/err" | head -1)
+"$UPROF" report -i "$(session_in "$SCRATCH/long")" >"$SCRATCH/out" 2>/dev/null # the table
+row=$(grep ' unusual$' "$SCRATCH/out" | head -1)
 check "long name on the terminal: cut to 60 columns, both ends kept ($row)" \
 	grep -qE '^ +[0-9.]+ +[0-9.]+%  a_function_whose_name_goes_o\.\.\._terminal_table_would_give_it unusual$' <<<"$row"
 check "long name: the module column lines up with the header" \
-	[ "$(grep -b -o 'MODULE' <<<"$(grep 'FUNCTION' "$SCRATCH/err")" | cut -d: -f1)" = "$(( ${#row} - 7 ))" ]
+	[ "$(grep -b -o 'MODULE' <<<"$(grep 'FUNCTION' "$SCRATCH/out")" | cut -d: -f1)" = "$(( ${#row} - 7 ))" ]
 check "long name: report.csv keeps it whole" \
 	grep -q '"a_function_whose_name_goes_on_and_on_well_past_any_column_a_terminal_table_would_give_it"' "$(session_in "$SCRATCH/long")/report.csv"
 
