@@ -62,7 +62,8 @@ long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bou
  *	if (sigsetjmp(g.jump, 0)) { ...faulted: the mapping is gone; return... }
  *	...accesses...
  *	smp_guard_pop(&g);
- * smp_guard_install() once before (0 or -errno). */
+ * smp_guard_install() before (0 or -errno): it puts the handler back if someone replaced
+ * it, and is a syscall, so once per page open, not per access. */
 struct smp_guard {
 	sigjmp_buf jump;
 	const void *base;

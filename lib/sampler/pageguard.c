@@ -17,7 +17,7 @@
  * back to the innermost guard of the faulting thread whose range holds the faulting
  * address. Any other SIGBUS (not ours: another mapping, a kill) goes to whatever handled
  * SIGBUS before us, or to the default action, exactly as if we were not there. The
- * handler is installed once with SA_NODEFER, so the jump (sigsetjmp(.., 0): no syscall
+ * handler is (re)installed at each page open, with SA_NODEFER, so the jump (sigsetjmp(.., 0): no syscall
  * per guard) leaves the signal mask as it was.
  */
 #include "sampler/internal.h"
@@ -30,8 +30,6 @@
 
 static __thread struct smp_guard *guard_top;
 static struct sigaction previous;
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
-static int install_error;
 
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
@@ -65,22 +63,28 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	pass_on(sig, si, uc);
 }
 
-static void install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGBUS, &sa, &previous))
-		install_error = -errno;
-}
-
+/* Ours, unless someone replaced it since (a test harness does, per test): then theirs
+ * becomes the one we pass other signals to. */
 int smp_guard_install(void)
 {
-	pthread_once(&installed, install);
-	return install_error;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct sigaction sa, cur;
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	if (sigaction(SIGBUS, NULL, &cur)) {
+		ret = -errno;
+	} else if (!(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != on_sigbus) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART | SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		previous = cur;
+		if (sigaction(SIGBUS, &sa, NULL))
+			ret = -errno;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
 }
 
 void smp_guard_push(struct smp_guard *g, const void *base, size_t len)

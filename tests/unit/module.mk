@@ -66,6 +66,11 @@ $(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
 UNIT_TESTS += $(BUILD)/tests/test_ctlpage
+# Opening pages a hostile process made (owner, type, size, pid) and pages truncated under us
+$(BUILD)/tests/test_ctlpage_open: tests/unit/test_ctlpage_open.c $(SAMPLER_LIB) $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
+UNIT_TESTS += $(BUILD)/tests/test_ctlpage_open
 # lib/session's tasks files and pauses.csv: round trips, 0.1.0's files, cuts and corruption
 $(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
