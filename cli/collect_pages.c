@@ -254,12 +254,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* A process that ended without its exit handler (_exit, a crash) leaves its page. */
+/* A process that ended without its exit handler (_exit, a crash, a truncated page)
+ * leaves its page. Ended: gone, or a zombie not reaped yet (it runs no code any more). */
 static void unlink_if_dead(int pid)
 {
 	char name[64];
 
-	if (kill(pid, 0) && errno == ESRCH) {
+	if (smp_proc_ended(pid)) {
 		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
 		shm_unlink(name);
 	}

@@ -219,6 +219,9 @@ int smp_proc_pids(pid_t *pids, int max);
 /* The real, effective, saved and filesystem uids of @pid (status "Uid:"). 0, -ESRCH (no
  * such process), -EINVAL. */
 int smp_proc_uids(pid_t pid, uint32_t uids[4]);
+/* Has @pid ended: no such process, or a zombie its parent has not reaped yet (it runs no
+ * code any more)? False when procfs cannot say (EACCES...). */
+bool smp_proc_ended(pid_t pid);
 pid_t smp_proc_tgid(pid_t tid);
 
 /* The command name of a task (/proc/<tid>/comm) into @buf; 0 or -errno. */
