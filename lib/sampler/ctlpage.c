@@ -7,7 +7,10 @@
  * ring's capacity; nothing here waits for the target. Versions follow ctlpage.h's
  * rules: any minor of our major is read, each field only where the page's minor has it;
  * another major is refused before anything of the page past its first 24 bytes is read or
- * written.
+ * written. A page file is checked before it is mapped (what it is, who owns it: anyone
+ * can make /dev/shm/uprof.<pid> for any pid), and every access to the mapping runs under
+ * pageguard.c's SIGBUS guard, so a page its process truncates under us becomes "faulted"
+ * and is no longer touched; callbacks run outside the guard, on private copies.
  */
 #include "sampler/internal.h"
 #include "instrument/ctlpage.h"
