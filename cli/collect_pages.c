@@ -315,15 +315,14 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	 * (or an ancestor) is one we attached to, and its page carries no token */
 	if (c->st->attach && !collect_attach_owns(c->st, pid))
 		return -EPERM;
+	if (c->nworkers >= MAX_PAGES) { /* before the page is touched: it stays as it is */
+		c->over_pages++;
+		return -E2BIG;
+	}
 	ret = smp_page_open_at(&page, SHM_DIR, pid, c->st->attach ? NULL : c->st->token,
 			       (uint32_t)getpid(), why);
 	if (ret)
 		return ret;
-	if (c->nworkers >= MAX_PAGES) {
-		smp_page_close(page);
-		c->over_pages++;
-		return -E2BIG;
-	}
 	if (c->st->attach && page_predates(page, pid)) {
 		smp_page_close(page);
 		return -ESTALE;
@@ -671,10 +670,10 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 static void warn_overflows(const struct collect_pages *c)
 {
 	if (c->over_pages)
-		cli_warn(CMD, "%" PRIu64 " instrumented process%s not read: uprof reads at most %d "
-			      "control pages at once; %s tasks and pauses are not in this session",
-			 c->over_pages, c->over_pages == 1 ? " was" : "es were", MAX_PAGES,
-			 c->over_pages == 1 ? "its" : "their");
+		cli_warn(CMD, "%" PRIu64 " control page%s not read: uprof reads at most %d at "
+			      "once; the tasks and pauses of those processes are not in this "
+			      "session",
+			 c->over_pages, c->over_pages == 1 ? " was" : "s were", MAX_PAGES);
 	if (c->over_pending)
 		cli_warn(CMD, "%" PRIu64 " control page%s not waited for: %d unpublished pages were "
 			      "waiting already",
