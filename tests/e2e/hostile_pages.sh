@@ -11,7 +11,9 @@
 #    during the run: every task of an instrumented target that starts after them is
 #    reported;
 #  - a pause stamped INT64_MAX: applied as made when read, so the resume after it ends it
-#    (sampling goes on after it), and pauses.csv has exactly that interval.
+#    (sampling goes on after it), and pauses.csv has exactly that interval;
+#  - collect SIGKILLed under -p: the target's strict calls after it do not wait for it
+#    (none of 50 pairs fails, the page is detached), and its page is gone at its exit.
 # Facts of the order of events, never how fast the machine is. Every /dev/shm file made
 # here is removed at the end.
 . "$(dirname "$0")/lib/common.sh"
@@ -181,4 +183,23 @@ check "future: session.ini's paused time is that interval" \
 from=$(python3 -c "print(($t2 - $start) / 1e9 + 0.1)")
 n=$(kept "$S" --time-filter "$from:")
 check "future: sampling goes on after the resume ($n samples after $from s)" [ "${n:-0}" -gt 0 ]
+
+# ---- 7. collect SIGKILLed while a target makes strict calls ----
+GO=$SCRATCH/go7
+env AMDUPROF_INSTRUMENT_ENABLE=1 "$TGT/page_attack" strict "$GO" 50 >"$SCRATCH/out7" 2>&1 &
+T=$!
+procs+=("$T")
+shm_made+=("$T")
+"$UPROF" collect -p "$T" -d 60 -o "$SCRATCH/s7" >/dev/null 2>"$SCRATCH/err7" &
+C=$!
+wait_started "$SCRATCH/err7" "$C"
+# the target says when collect has attached to its page: then the kill
+until grep -q attached "$SCRATCH/out7" || ! kill -0 "$C" 2>/dev/null; do sleep 0.01; done
+kill -9 "$C"
+wait "$C" 2>/dev/null
+touch "$GO"
+wait "$T"
+res=$(grep failed= "$SCRATCH/out7")
+check "killed: no strict call waited for the dead profiler ($res)" [ "$res" = "failed=0 attached=0" ]
+check "killed: the target's page is removed at its exit" [ ! -e "/dev/shm/uprof.$T" ]
 echo "# hostile_pages: done"

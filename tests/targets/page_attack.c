@@ -11,6 +11,11 @@
  *                                far future in its own ring, spins SECONDS, resumes with
  *                                the API, spins SECONDS more; prints "t0 t1 t2" (CLOCK_
  *                                MONOTONIC ns: before the pause, before and after the resume)
+ *   page_attack strict FILE N    an instrumented target that waits for a profiler, then
+ *                                for FILE to exist (the profiler is SIGKILLed first), then
+ *                                makes N strict pause/resume pairs; prints "attached",
+ *                                then how many calls failed (timed out) and the page's
+ *                                attached word after
  *   page_attack late FILE N      an instrumented target that waits until FILE exists
  *                                before its first call, then forks N children; each
  *                                process runs one task Late/Proc
@@ -194,6 +199,26 @@ static int future(double seconds)
 	return 0;
 }
 
+static int strict(const char *go, int pairs)
+{
+	struct uprof_ctl_header *h;
+	int failed = 0, fd;
+
+	amdProfileResume(); /* makes the page */
+	h = own_page(&fd);
+	wait_attached(h);
+	printf("attached\n");
+	fflush(stdout);
+	for (int i = 0; i < 60000 && access(go, F_OK); i++)
+		usleep(1000);
+	for (int i = 0; i < pairs; i++) {
+		failed += !amdProfileStrictPause();
+		failed += !amdProfileStrictResume();
+	}
+	printf("failed=%d attached=%u\n", failed, __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE));
+	return 0;
+}
+
 static int late(const char *go, int children)
 {
 	amdDomainHandle d;
@@ -233,9 +258,11 @@ int main(int argc, char **argv)
 		return shrink(atof(argv[2]));
 	if (!strcmp(mode, "future") && argc == 3)
 		return future(atof(argv[2]));
+	if (!strcmp(mode, "strict") && argc == 4)
+		return strict(argv[2], atoi(argv[3]));
 	if (!strcmp(mode, "late") && argc == 4)
 		return late(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: page_attack forge PID | empty PID... | shrink S | future S | "
-			"late FILE N\n");
+			"strict FILE N | late FILE N\n");
 	return 2;
 }
