@@ -28,7 +28,9 @@
 #include <stdint.h>
 #include <string.h>
 
-static __thread struct smp_guard *guard_top;
+/* initial-exec: the handler reads it with a plain %fs load, never a __tls_get_addr call
+ * (which may allocate) */
+static __thread __attribute__((tls_model("initial-exec"))) struct smp_guard *guard_top;
 static struct sigaction previous;
 
 static void pass_on(int sig, siginfo_t *si, void *uc)
