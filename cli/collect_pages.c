@@ -83,6 +83,7 @@ struct collect_pages {
 	uint64_t over_pages;	/* pages not read: MAX_PAGES were */
 	uint64_t over_pending;	/* pages not waited for: MAX_PENDING were */
 	uint64_t over_warned;	/* refusals not said: MAX_WARNED were */
+	uint64_t lost_calls;	/* pause/resume calls not kept for pauses.csv (no memory) */
 };
 
 static const char *const CMD = "collect";
@@ -117,8 +118,10 @@ static void add_event(struct collect_pages *c, const struct ses_pause_call *ev)
 		size_t cap = c->capevents ? c->capevents * 2 : 64;
 		struct ses_pause_call *g = realloc(c->events, cap * sizeof(*g));
 
-		if (!g)
-			return; /* out of memory: the interval is lost, sampling still follows */
+		if (!g) { /* out of memory: the interval is lost, sampling still follows */
+			c->lost_calls++;
+			return;
+		}
 		c->events = g;
 		c->capevents = cap;
 	}
@@ -682,6 +685,10 @@ static void warn_overflows(const struct collect_pages *c)
 		cli_warn(CMD, "%" PRIu64 " more control page%s not read (no line each: %d were "
 			      "said already)",
 			 c->over_warned, c->over_warned == 1 ? " was" : "s were", MAX_WARNED);
+	if (c->lost_calls)
+		cli_warn(CMD, "%" PRIu64 " pause/resume call%s not kept (out of memory): "
+			      "pauses.csv may miss paused time",
+			 c->lost_calls, c->lost_calls == 1 ? " was" : "s were");
 }
 
 void collect_pages_stop(struct collect_state *st, int64_t end_mono)
