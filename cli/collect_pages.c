@@ -18,6 +18,7 @@
 #include "cli/collect.h"
 #include "instrument/ctlpage.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -32,9 +33,26 @@
 #include <unistd.h>
 
 #define SHM_DIR "/dev/shm"
-#define MAX_PAGES 4096
-#define MAX_PENDING 64
+#define MAX_PAGES 4096	  /* pages read at once (a thread each); more are counted, said */
+#define MAX_PENDING 65536 /* pages waiting to be published; more are counted, said */
+#define MAX_WARNED 4096	  /* pids warned about; later refusals are only counted */
+#define YOUNG_NS 1000000000LL /* a page is published microseconds after it is made */
+#define OLD_RETRY_NS 100000000LL /* retry of a page empty for longer than that */
 #define WAIT_MS 10
+
+/* A page seen but not yet published. Anyone can make an empty /dev/shm/uprof.<pid> for a
+ * process of their own, and leave it empty: such entries age out of the fast retry and
+ * never crowd out a real page (the list grows; issue 12, item 3). */
+struct pending {
+	int pid;
+	int64_t seen_ns;
+};
+
+/* A growable list of pids. */
+struct pidlist {
+	int *v;
+	size_t n, cap;
+};
 
 struct page_worker {
 	pthread_t thread;
@@ -56,13 +74,43 @@ struct collect_pages {
 	bool kernel_paused;  /* the sampling events are off (either of the two) */
 	struct page_worker *workers[MAX_PAGES];
 	int nworkers;
-	int pending[MAX_PENDING];
-	int npending;
-	int refused[MAX_PENDING]; /* pages of this run of an ABI we do not read */
-	int nrefused;
+	struct pending *pending;
+	size_t npending, cappending;
+	int64_t last_old_retry;
+	struct pidlist refused; /* pages of this run we do not read: removed at the end */
+	struct pidlist warned;	/* pids a refusal was said for: once each */
+	uint64_t future_stamps; /* pause/resume calls stamped later than when they were read */
+	uint64_t over_pages;	/* pages not read: MAX_PAGES were */
+	uint64_t over_pending;	/* pages not waited for: MAX_PENDING were */
+	uint64_t over_warned;	/* refusals not said: MAX_WARNED were */
+	uint64_t lost_calls;	/* pause/resume calls not kept for pauses.csv (no memory) */
 };
 
 static const char *const CMD = "collect";
+
+static bool pidlist_has(const struct pidlist *l, int pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == pid)
+			return true;
+	return false;
+}
+
+/* Add @pid unless the list holds @max already. False when it could not. */
+static bool pidlist_add(struct pidlist *l, int pid, size_t max)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		int *g = l->n < max ? realloc(l->v, cap * sizeof(*g)) : NULL;
+
+		if (!g)
+			return false;
+		l->v = g;
+		l->cap = cap;
+	}
+	l->v[l->n++] = pid;
+	return true;
+}
 
 static void add_event(struct collect_pages *c, const struct ses_pause_call *ev)
 {
@@ -70,8 +118,10 @@ static void add_event(struct collect_pages *c, const struct ses_pause_call *ev)
 		size_t cap = c->capevents ? c->capevents * 2 : 64;
 		struct ses_pause_call *g = realloc(c->events, cap * sizeof(*g));
 
-		if (!g)
-			return; /* out of memory: the interval is lost, sampling still follows */
+		if (!g) { /* out of memory: the interval is lost, sampling still follows */
+			c->lost_calls++;
+			return;
+		}
 		c->events = g;
 		c->capevents = cap;
 	}
@@ -90,12 +140,15 @@ static void set_kernel(struct collect_pages *c)
 }
 
 /* A pause or resume from any process: the newest call decides the programs' state. */
-static void apply(struct collect_pages *c, struct page_worker *w, const struct ses_pause_call *ev)
+static void apply(struct collect_pages *c, struct page_worker *w, struct ses_pause_call *ev)
 {
+	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+
 	pthread_mutex_lock(&c->lock);
-	add_event(c, ev);
-	if (ses_pause_state_feed(&c->programs, ev))
+	/* fed first: a stamp from the future is clamped to now, and recorded so */
+	if (ses_pause_state_feed(&c->programs, ev, now, &c->future_stamps))
 		set_kernel(c);
+	add_event(c, ev);
 	smp_page_set_active(w->page, !c->kernel_paused);
 	pthread_mutex_unlock(&c->lock);
 }
@@ -194,6 +247,8 @@ static void *worker_main(void *arg)
 		bool signaled = smp_page_wait(w->page, WAIT_MS);
 
 		service(w, signaled);
+		if (smp_page_faulted(w->page))
+			break; /* its process truncated it: nothing more to read */
 		if (smp_page_exiting(w->page)) {
 			service(w, false); /* the target is waiting for exactly this */
 			break;
@@ -202,12 +257,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* A process that ended without its exit handler (_exit, a crash) leaves its page. */
+/* A process that ended without its exit handler (_exit, a crash, a truncated page)
+ * leaves its page. Ended: gone, or a zombie not reaped yet (it runs no code any more). */
 static void unlink_if_dead(int pid)
 {
 	char name[64];
 
-	if (kill(pid, 0) && errno == ESRCH) {
+	if (smp_proc_ended(pid)) {
 		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
 		shm_unlink(name);
 	}
@@ -216,16 +272,19 @@ static void unlink_if_dead(int pid)
 static void finish_worker(struct page_worker *w)
 {
 	uint64_t records, names;
-	int pid;
+	int pid = smp_page_pid(w->page);
 
 	if (w->started)
 		pthread_join(w->thread, NULL);
 	service(w, false);
+	if (smp_page_faulted(w->page))
+		cli_warn(CMD, "pid %d's control page was truncated while uprof read it; its tasks "
+			      "and pauses from then on are not in this session",
+			 pid);
 	smp_page_dropped(w->page, &records, &names);
 	ses_tasks_write_dropped(w->tasks, records, names);
 	w->ctx->st->info.lost_task_records += records;
 	ses_tasks_writer_close(w->tasks);
-	pid = smp_page_pid(w->page);
 	smp_page_close(w->page);
 	unlink_if_dead(pid);
 	free(w);
@@ -233,7 +292,9 @@ static void finish_worker(struct page_worker *w)
 
 /* Attach mode: a page older than the process is a dead process's, left by a crash or a
  * SIGKILL, and the pid has been reused since; the process it names now did not write it.
- * (A clock tick of slack: the kernel keeps the start time in ticks.) */
+ * (A clock tick of slack: the kernel keeps the start time in ticks.) Only a page of the
+ * process's own uid gets here (smp_page_open_at's owner check), so this is about bad
+ * luck, not forgery: a stamp is what its writer says. */
 static bool page_predates(const struct smp_page *page, int pid)
 {
 	int64_t created = smp_page_created_mono_ns(page), started = smp_proc_start_mono_ns(pid);
@@ -241,23 +302,28 @@ static bool page_predates(const struct smp_page *page, int pid)
 	return created > 0 && started > 0 && created + 20000000 < started;
 }
 
-/* Take the page of @pid. 0, -EAGAIN (retry later) or another -errno (give up). */
-static int adopt(struct collect_pages *c, int pid)
+/* Take the page of @pid. 0, -EAGAIN (retry later) or another -errno (give up); @why
+ * says why smp_page_open_at refused it. */
+static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 {
 	struct page_worker *w;
 	struct smp_page *page;
 	int ret;
 
+	memset(why, 0, sizeof(*why));
 	for (int i = 0; i < c->nworkers; i++)
 		if (smp_page_pid(c->workers[i]->page) == pid)
 			return 0;
-	if (c->nworkers >= MAX_PAGES)
-		return -E2BIG;
 	/* launch mode: our token proves the page is of this run; attach mode: the process
 	 * (or an ancestor) is one we attached to, and its page carries no token */
 	if (c->st->attach && !collect_attach_owns(c->st, pid))
 		return -EPERM;
-	ret = smp_page_open(&page, pid, c->st->attach ? NULL : c->st->token, (uint32_t)getpid());
+	if (c->nworkers >= MAX_PAGES) { /* before the page is touched: it stays as it is */
+		c->over_pages++;
+		return -E2BIG;
+	}
+	ret = smp_page_open_at(&page, SHM_DIR, pid, c->st->attach ? NULL : c->st->token,
+			       (uint32_t)getpid(), why);
 	if (ret)
 		return ret;
 	if (c->st->attach && page_predates(page, pid)) {
@@ -316,33 +382,106 @@ static bool of_this_run(const struct collect_pages *c, int pid)
 	return false;
 }
 
+/* Say once why the page of @pid, a process of this run, is not read. Pages of other
+ * processes (another user's run, files anyone may make in /dev/shm) are none of this
+ * session's business: no word. False when nothing needs saying. */
+static bool warn_refused(struct collect_pages *c, int pid, const struct smp_page_why *why)
+{
+	char what[160];
+
+	switch (why->reason) {
+	case SMP_PAGE_LINK:
+		snprintf(what, sizeof(what), "it is a symbolic link");
+		break;
+	case SMP_PAGE_NOT_REGULAR:
+		snprintf(what, sizeof(what), "it is not a regular file");
+		break;
+	case SMP_PAGE_OWNER:
+		snprintf(what, sizeof(what), "it belongs to uid %u, the process runs as uid %u",
+			 why->owner, why->uid);
+		break;
+	case SMP_PAGE_SIZE:
+		if (why->want)
+			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, its header says %" PRIu64,
+				 why->size, why->want);
+		else
+			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, too short for a header",
+				 why->size);
+		break;
+	case SMP_PAGE_PID:
+		snprintf(what, sizeof(what), "its header names pid %d", (int)why->page_pid);
+		break;
+	case SMP_PAGE_LAYOUT:
+		snprintf(what, sizeof(what), "its layout is not one this uprof reads");
+		break;
+	case SMP_PAGE_FAULTED:
+		snprintf(what, sizeof(what), "it was truncated while uprof read it");
+		break;
+	default:
+		return false; /* another session's, or its process is gone */
+	}
+	if (pidlist_has(&c->warned, pid) || !of_this_run(c, pid))
+		return false;
+	if (!pidlist_add(&c->warned, pid, MAX_WARNED)) {
+		c->over_warned++;
+		return false;
+	}
+	cli_warn(CMD, "pid %d's control page is not read: %s; its tasks and pauses are not in "
+		      "this session",
+		 pid, what);
+	return true;
+}
+
 /* Warn once about a page we cannot read, and remember it: nobody else will remove it
  * when its process ends without its exit handler. */
 static void refused(struct collect_pages *c, int pid)
 {
-	if (!of_this_run(c, pid))
+	if (!of_this_run(c, pid) || pidlist_has(&c->refused, pid))
 		return;
 	warn_version(pid);
-	if (c->nrefused < MAX_PENDING)
-		c->refused[c->nrefused++] = pid;
+	if (!pidlist_add(&c->refused, pid, MAX_PENDING))
+		c->over_warned++;
+}
+
+/* What an attempt at @pid's page came to: taken, waiting, or refused and said. True
+ * while it is worth trying again. */
+static bool settle(struct collect_pages *c, int pid, int ret, const struct smp_page_why *why)
+{
+	if (ret == -EAGAIN)
+		return true;
+	if (ret == -EPROTONOSUPPORT)
+		refused(c, pid);
+	else if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
+		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
+			      "and pauses are not in this session",
+			 pid);
+	else if (ret)
+		warn_refused(c, pid, why);
+	return false;
 }
 
 static void try_pid(struct collect_pages *c, int pid)
 {
-	int ret = adopt(c, pid);
+	struct smp_page_why why;
+	struct pending *g;
 
-	if (ret == -EPROTONOSUPPORT)
-		refused(c, pid);
-	if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
-		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
-			      "and pauses are not in this session",
-			 pid);
-	if (ret == -EAGAIN && c->npending < MAX_PENDING) {
-		for (int i = 0; i < c->npending; i++)
-			if (c->pending[i] == pid)
-				return;
-		c->pending[c->npending++] = pid;
+	if (!settle(c, pid, adopt(c, pid, &why), &why))
+		return;
+	for (size_t i = 0; i < c->npending; i++)
+		if (c->pending[i].pid == pid)
+			return;
+	if (c->npending == c->cappending) {
+		size_t cap = c->cappending ? c->cappending * 2 : 64;
+
+		g = cap <= MAX_PENDING ? realloc(c->pending, cap * sizeof(*g)) : NULL;
+		if (!g) {
+			c->over_pending++;
+			return;
+		}
+		c->pending = g;
+		c->cappending = cap;
 	}
+	c->pending[c->npending++] = (struct pending){ pid, cli_now_ns(CLOCK_MONOTONIC) };
 }
 
 /* The program is told where our instrumentation library is, the one next to this binary
@@ -400,9 +539,42 @@ int collect_pages_fd(const struct collect_state *st)
 	return st->pages ? st->pages->inotify_fd : -1;
 }
 
+/* Pages made in the last second: their process publishes them in microseconds, so they
+ * are retried every few ms; older empty ones (someone's leftovers) every 100 ms. */
 bool collect_pages_busy(const struct collect_state *st)
 {
-	return st->pages && st->pages->npending > 0;
+	const struct collect_pages *c = st->pages;
+	int64_t now;
+
+	if (!c || !c->npending)
+		return false;
+	now = cli_now_ns(CLOCK_MONOTONIC);
+	for (size_t i = 0; i < c->npending; i++)
+		if (now - c->pending[i].seen_ns < YOUNG_NS)
+			return true;
+	return false;
+}
+
+/* Retry the pages that were not ready: the young ones each time, the old ones now and
+ * then; keep those still worth waiting for. */
+static void retry_pending(struct collect_pages *c)
+{
+	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+	bool old_too = now - c->last_old_retry >= OLD_RETRY_NS;
+	size_t n = 0;
+
+	if (old_too)
+		c->last_old_retry = now;
+	for (size_t i = 0; i < c->npending; i++) {
+		struct pending e = c->pending[i];
+		struct smp_page_why why;
+
+		if ((now - e.seen_ns < YOUNG_NS || old_too) &&
+		    !settle(c, e.pid, adopt(c, e.pid, &why), &why))
+			continue;
+		c->pending[n++] = e;
+	}
+	c->npending = n;
 }
 
 static int page_pid(const char *name)
@@ -417,34 +589,41 @@ static int page_pid(const char *name)
 	return *end || pid <= 0 || pid > 0x7fffffff ? -1 : (int)pid;
 }
 
+/* The kernel's queue of inotify events overflowed (anyone can make files in /dev/shm
+ * faster than we read): the names it dropped are found by reading the directory. */
+static void rescan(struct collect_pages *c)
+{
+	DIR *d = opendir(SHM_DIR);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid = page_pid(e->d_name);
+
+		if (pid > 0)
+			try_pid(c, pid);
+	}
+	closedir(d);
+}
+
 void collect_pages_poll(struct collect_state *st)
 {
 	struct collect_pages *c = st->pages;
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	int n = 0;
 	ssize_t len;
 
 	if (!c)
 		return;
-	/* retry the pages that were not ready last time */
-	for (int i = 0; i < c->npending; i++) {
-		int ret = adopt(c, c->pending[i]);
-
-		if (ret == -EPROTONOSUPPORT)
-			refused(c, c->pending[i]);
-		if (ret != -EAGAIN)
-			c->pending[i] = 0;
-	}
-	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i])
-			c->pending[n++] = c->pending[i];
-	c->npending = n;
+	retry_pending(c);
 	while (c->inotify_fd >= 0 && (len = read(c->inotify_fd, buf, sizeof(buf))) > 0) {
 		for (char *p = buf; p < buf + len;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
 			int pid = ev->len ? page_pid(ev->name) : -1;
 
-			if (pid > 0)
+			if (ev->mask & IN_Q_OVERFLOW)
+				rescan(c);
+			else if (pid > 0)
 				try_pid(c, pid);
 			p += sizeof(*ev) + ev->len;
 		}
@@ -469,16 +648,41 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 		cli_warn(CMD, "cannot work out the paused intervals: %s", strerror(-ret));
 		return;
 	}
-	/* early calls (--start-delay) and late ones (attached processes go on) are normal */
+	/* early calls (--start-delay) and late ones (attached processes go on) are normal;
+	 * a call from the future was clamped live (apply), so it is counted there */
+	clamps.future += c->future_stamps;
 	if (clamps.future)
-		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped later than now; counted as "
-			      "made at the end of the session",
-			 clamps.future, clamps.future == 1 ? " was" : "s were");
+		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped later than uprof read %s; "
+			      "counted as made when read",
+			 clamps.future, clamps.future == 1 ? " was" : "s were",
+			 clamps.future == 1 ? "it" : "them");
 	st->info.pause_total_ns = ses_pauses_total(v, n);
 	ret = ses_pauses_write(st->session_dir, v, n);
 	if (ret)
 		cli_error(1, CMD, "cannot write pauses.csv: %s", strerror(-ret));
 	free(v);
+}
+
+/* Every bounded list says when it was full: one line each, with the count. */
+static void warn_overflows(const struct collect_pages *c)
+{
+	if (c->over_pages)
+		cli_warn(CMD, "%" PRIu64 " control page%s not read: uprof reads at most %d at "
+			      "once; the tasks and pauses of those processes are not in this "
+			      "session",
+			 c->over_pages, c->over_pages == 1 ? " was" : "s were", MAX_PAGES);
+	if (c->over_pending)
+		cli_warn(CMD, "%" PRIu64 " control page%s not waited for: %d unpublished pages were "
+			      "waiting already",
+			 c->over_pending, c->over_pending == 1 ? " was" : "s were", MAX_PENDING);
+	if (c->over_warned)
+		cli_warn(CMD, "%" PRIu64 " more control page%s not read (no line each: %d were "
+			      "said already)",
+			 c->over_warned, c->over_warned == 1 ? " was" : "s were", MAX_WARNED);
+	if (c->lost_calls)
+		cli_warn(CMD, "%" PRIu64 " pause/resume call%s not kept (out of memory): "
+			      "pauses.csv may miss paused time",
+			 c->lost_calls, c->lost_calls == 1 ? " was" : "s were");
 }
 
 void collect_pages_stop(struct collect_state *st, int64_t end_mono)
@@ -491,13 +695,17 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < c->nworkers; i++)
 		finish_worker(c->workers[i]);
-	for (int i = 0; i < c->nrefused; i++)
-		unlink_if_dead(c->refused[i]);
+	for (size_t i = 0; i < c->refused.n; i++)
+		unlink_if_dead(c->refused.v[i]);
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
+	warn_overflows(c);
 	write_pauses(c, end_mono);
 	pthread_mutex_destroy(&c->lock);
 	free(c->events);
+	free(c->pending);
+	free(c->refused.v);
+	free(c->warned.v);
 	free(c);
 	st->pages = NULL;
 }

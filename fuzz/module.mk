@@ -32,9 +32,11 @@ $(BUILD)/fuzz/fuzz_tasks_reader: fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS) $
 $(BUILD)/fuzz/fuzz_pauses: fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS)
-$(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c lib/instrument/ctlpage.h
+FUZZ_CTLPAGE_SRCS := lib/sampler/ctlpage.c lib/sampler/pageguard.c lib/sampler/proc_uid.c \
+	lib/pmc/cpus.c
+$(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c $(FUZZ_CTLPAGE_SRCS) lib/instrument/ctlpage.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ctlpage.c lib/sampler/ctlpage.c -lrt
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ctlpage.c $(FUZZ_CTLPAGE_SRCS) -lrt -pthread
 fuzz: $(FUZZ_BINS)
 
 # lib/pmc's event-spec parser (with libpfm4), and config files with their formulas

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,24 @@ static void at_fork_child(void)
 	amdProfileControllerGate = 1; /* the child decides for itself on its first call */
 }
 
+/* Is the profiler that attached to @h gone (SIGKILLed, crashed)? Then nobody will ever
+ * acknowledge: detach for it, so this and every later call stops waiting at once and
+ * records are dropped, as with no profiler (DESIGN.md §5). Only a profiler that is
+ * surely gone counts: EPERM (it runs as root, we do not) means it is there. A pid reused
+ * since is taken for the profiler: the bounded wait still ends it. The caller keeps
+ * errno. */
+static bool profiler_gone(struct uprof_ctl_header *h, uint32_t gen)
+{
+	uint32_t pid = __atomic_load_n(&h->profiler_pid, __ATOMIC_ACQUIRE);
+
+	if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return false;
+	/* unless a new profiler attached meanwhile (its generation is another) */
+	__atomic_compare_exchange_n(&h->attached, &gen, 0, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	return true;
+}
+
 static bool drained(const struct uprof_ctl_header *h)
 {
 	return __atomic_load_n(&h->ring.tail, __ATOMIC_ACQUIRE) >=
@@ -187,8 +206,13 @@ static void at_exit(void)
 		usleep(1000);
 	for (int ms = 0; ms < DRAIN_WAIT_MS && __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
 			 !drained(h);
-	     ms++)
+	     ms++) {
+		uint32_t gen = __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE);
+
+		if (ms % 10 == 0 && gen && profiler_gone(h, gen))
+			break; /* nobody will drain it */
 		usleep(1000);
+	}
 	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
 	amdProfileControllerGate = 0;
 	ins_page = NULL;
@@ -359,28 +383,33 @@ void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *nam
 		my_gap = true;
 }
 
+#define GONE_CHECK_NS 10000000ULL /* while waiting, look for a dead profiler this often */
+
 bool ins_wait_applied(void)
 {
 	struct uprof_ctl_header *h = ins_page;
 	uint32_t want = __atomic_add_fetch(&h->req_seq, 1, __ATOMIC_ACQ_REL);
 	uint64_t deadline = ins_now_ns() + STRICT_WAIT_MS * 1000000ULL;
+	uint32_t gen;
 
 	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
-	if (!__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE))
+	gen = __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE);
+	if (!gen || profiler_gone(h, gen))
 		return true; /* no profiler: nothing to wait for */
 	for (;;) {
 		uint32_t ack = __atomic_load_n(&h->ack_seq, __ATOMIC_ACQUIRE);
-		uint64_t now = ins_now_ns();
+		uint64_t now = ins_now_ns(), slice;
 		struct timespec ts;
 
 		if ((int32_t)(ack - want) >= 0)
 			return true;
 		if (now >= deadline)
 			return false;
+		slice = deadline - now < GONE_CHECK_NS ? deadline - now : GONE_CHECK_NS;
 		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(deadline - now);
-		if (ts.tv_nsec > 999999999)
-			ts.tv_nsec = 999999999;
-		futex(&h->ack_seq, FUTEX_WAIT, ack, &ts);
+		ts.tv_nsec = (long)slice;
+		if (futex(&h->ack_seq, FUTEX_WAIT, ack, &ts) < 0 && errno == ETIMEDOUT &&
+		    profiler_gone(h, gen))
+			return true;
 	}
 }

@@ -7,13 +7,17 @@
  * ring's capacity; nothing here waits for the target. Versions follow ctlpage.h's
  * rules: any minor of our major is read, each field only where the page's minor has it;
  * another major is refused before anything of the page past its first 24 bytes is read or
- * written.
+ * written. A page file is checked before it is mapped (what it is, who owns it: anyone
+ * can make /dev/shm/uprof.<pid> for any pid), and every access to the mapping runs under
+ * pageguard.c's SIGBUS guard, so a page its process truncates under us becomes "faulted"
+ * and is no longer touched; callbacks run outside the guard, on private copies.
  */
 #include "sampler/internal.h"
 #include "instrument/ctlpage.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +51,7 @@ struct smp_page {
 	uint32_t str_walked;	/* entries already handed out */
 	uint32_t seen_req;
 	bool owned; /* we mapped it: unmap on close */
+	bool faulted; /* its process truncated it under us: never touched again */
 	bool tsc;   /* records carry TSC stamps: converted as they are drained */
 	uint64_t tsc0;
 	int64_t mono0;
@@ -55,6 +60,16 @@ struct smp_page {
 	uint64_t map_tsc;
 	int64_t map_mono;
 };
+
+/* The accesses that follow, up to smp_guard_pop(&g), are guarded against the page
+ * shrinking (pageguard.c); on a fault the page is marked and @on_fault runs. Nothing in
+ * between may take a lock or call out: a fault leaves the frame at once. */
+#define GUARD(p, g, on_fault)                                                            \
+	smp_guard_push(&(g), (p)->h, (p)->map_len);                                      \
+	if (sigsetjmp((g).jump, 0)) {                                                    \
+		((struct smp_page *)(p))->faulted = true;                                \
+		on_fault;                                                                \
+	}
 
 static bool pow2(uint64_t n)
 {
@@ -93,116 +108,245 @@ static void take_minor_fields(struct smp_page *p, uint32_t minor)
 	}
 }
 
+/* How a page is being opened: a memory image (tests, fuzzing: @pid 0, @file_size 0), or
+ * a file of @file_size bytes named after @pid. */
+struct open_ctx {
+	int pid;
+	uint64_t file_size;
+	const char *session;
+	uint32_t generation;
+	struct smp_page_why *why;
+};
+
+static int refuse(struct smp_page_why *why, enum smp_page_reason reason, int ret)
+{
+	if (why)
+		why->reason = reason;
+	return ret;
+}
+
 /* @len: bytes of the page we can read. */
-static int validate(struct smp_page *p, size_t len, const char *session)
+static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 {
 	struct uprof_ctl_header *h = p->h;
+	const char *session = o->session;
 
 	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != UPROF_CTL_MAGIC)
 		return -EAGAIN;
+	/* the first 24 bytes mean the same in every version: a page named after one
+	 * process that says it is another's was not made by that process */
+	if (o->pid && h->pid != o->pid) {
+		if (o->why)
+			o->why->page_pid = h->pid;
+		return refuse(o->why, SMP_PAGE_PID, -EINVAL);
+	}
 	p->version = h->version;
 	if (UPROF_CTL_MAJOR_OF(p->version) != UPROF_CTL_MAJOR)
 		return -EPROTONOSUPPORT; /* nothing past the first 24 bytes means what we think */
 	p->size = h->size;
+	if (o->file_size && p->size != o->file_size) {
+		if (o->why) {
+			o->why->size = o->file_size;
+			o->why->want = p->size;
+		}
+		return refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
+	}
 	if (p->size < UPROF_CTL_HEADER_BYTES || p->size > UPROF_CTL_MAX_SIZE || p->size > len ||
 	    h->header_size != UPROF_CTL_HEADER_BYTES)
-		return -EINVAL;
+		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	if (session && strncmp(h->session, session, UPROF_CTL_SESSION_MAX))
-		return -EINVAL; /* another run's instrumented process */
+		return refuse(o->why, SMP_PAGE_OTHER_SESSION, -EINVAL); /* another run's process */
 	if (!session && h->session[0] && __atomic_load_n(&h->launch_mode, __ATOMIC_ACQUIRE))
 		return -EBUSY; /* launched by another uprof collect: that one drains it */
 	if (!inside(h->str_offset, h->str_bytes, p->size) || h->str_bytes > (16u << 20))
-		return -EINVAL;
+		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	p->strtab = (const char *)h + h->str_offset;
 	p->str_bytes = h->str_bytes;
 	if (take_ring(&p->ring, h, &h->ring, 1u << 22, p->size) ||
 	    take_ring(&p->pauses, h, &h->pauses, 1u << 16, p->size))
-		return -EINVAL;
+		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	if (h->clock_kind != UPROF_CLOCK_MONO && h->clock_kind != UPROF_CLOCK_TSC)
-		return -EINVAL;
+		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	p->tsc = h->clock_kind == UPROF_CLOCK_TSC;
 	p->tsc0 = h->tsc0;
 	p->mono0 = (int64_t)h->mono0;
 	if (p->tsc && (!p->tsc0 || !uprof_ctl_tsc()))
-		return -EINVAL; /* claims a TSC this machine does not have */
+		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL); /* a TSC this machine lacks */
 	take_minor_fields(p, UPROF_CTL_MINOR_OF(p->version));
 	return 0;
 }
 
-/* Validate the page at @m (@len bytes) and take it; @owned: unmap it on close. */
-static int take_page(struct smp_page **out, void *m, size_t len, bool owned, int pid,
-		     const char *session, uint32_t generation)
+/* Is another live profiler reading @p? (A ring has one reader.) */
+static bool held_elsewhere(const struct smp_page *p)
 {
+	pid_t other = (pid_t)__atomic_load_n(&p->h->profiler_pid, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&p->h->attached, __ATOMIC_ACQUIRE) && other > 0 &&
+	       other != getpid() && !kill(other, 0);
+}
+
+/* Validate the page at @m (@len bytes) and take it; @owned: unmap it on close. Every
+ * access is guarded: the file may shrink under us at any moment. */
+static int take_page(struct smp_page **out, void *m, size_t len, bool owned,
+		     const struct open_ctx *o)
+{
+	struct smp_guard g;
 	struct smp_page *p;
-	pid_t other;
 	int ret;
 
 	if (len < UPROF_CTL_HEADER_BYTES)
-		return -EINVAL;
+		return refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->h = m;
 	p->map_len = len;
-	p->pid = pid;
+	p->pid = o->pid;
 	p->owned = owned;
-	ret = validate(p, len, session);
+	smp_guard_push(&g, m, len);
+	if (sigsetjmp(g.jump, 0)) {
+		free(p->strs);
+		free(p);
+		return refuse(o->why, SMP_PAGE_FAULTED, -EFAULT);
+	}
+	ret = validate(p, len, o);
+	if (!ret && owned && held_elsewhere(p))
+		ret = -EBUSY; /* a page another live profiler holds stays with it */
 	if (!ret) {
 		p->strs = malloc(p->str_bytes + 1);
 		ret = p->strs ? 0 : -ENOMEM;
 	}
+	if (!ret) {
+		p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+		p->h->profiler_pid = (uint32_t)getpid();
+		__atomic_store_n(&p->h->attached, o->generation ? o->generation : 1,
+				 __ATOMIC_RELEASE);
+	}
+	smp_guard_pop(&g);
 	if (ret) {
+		free(p->strs);
 		free(p);
 		return ret;
 	}
-	/* a ring has one reader: a page another live profiler holds stays with it */
-	other = (pid_t)__atomic_load_n(&p->h->profiler_pid, __ATOMIC_ACQUIRE);
-	if (owned && __atomic_load_n(&p->h->attached, __ATOMIC_ACQUIRE) && other > 0 &&
-	    other != getpid() && !kill(other, 0)) {
-		free(p->strs);
-		free(p);
-		return -EBUSY;
-	}
-	p->seen_req = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
-	p->h->profiler_pid = (uint32_t)getpid();
-	__atomic_store_n(&p->h->attached, generation ? generation : 1, __ATOMIC_RELEASE);
 	*out = p;
 	return 0;
 }
 
 int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *session)
 {
+	struct open_ctx o = { 0, 0, session, 1, NULL };
+
 	*out = NULL;
-	return take_page(out, mem, len, false, 0, session, 1);
+	if (smp_guard_install())
+		return -ENOTSUP;
+	return take_page(out, mem, len, false, &o);
+}
+
+/* Does the process @pid have @owner as one of its uids (real, effective, saved, fs)?
+ * A process can act as any of them, so a page owned by one may be its own; a page owned
+ * by a uid it has none of was made by someone else. */
+static int owner_check(int pid, uint32_t owner, struct smp_page_why *why)
+{
+	uint32_t uids[4];
+	int ret = smp_proc_uids(pid, uids);
+
+	if (ret)
+		return refuse(why, SMP_PAGE_NO_PROCESS, -ESRCH);
+	for (int i = 0; i < 4; i++)
+		if (uids[i] == owner)
+			return 0;
+	if (why) {
+		why->owner = owner;
+		why->uid = uids[1];
+	}
+	return refuse(why, SMP_PAGE_OWNER, -EPERM);
+}
+
+/* Open <dir>/uprof.<pid> read-only without following a link or blocking (a FIFO), and
+ * check what it is before anything else. The descriptor, or -errno. */
+static int open_checked(const char *dir, int pid, struct stat *sb, struct smp_page_why *why)
+{
+	char name[PATH_MAX];
+	int fd, ret;
+
+	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm",
+		 pid);
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? refuse(why, SMP_PAGE_LINK, -EPERM) : -errno;
+	if (fstat(fd, sb)) {
+		ret = -errno;
+	} else if (!S_ISREG(sb->st_mode)) {
+		ret = refuse(why, SMP_PAGE_NOT_REGULAR, -EPERM);
+	} else {
+		ret = owner_check(pid, (uint32_t)sb->st_uid, why);
+	}
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* The same file opened read-write: through our descriptor, so it is the inode we just
+ * checked, whatever the name points at now. */
+static int reopen_rw(int fd)
+{
+	char self[64];
+	int rw;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	rw = open(self, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* a magic link: no name lookup */
+	return rw < 0 ? -errno : rw;
+}
+
+int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char *session,
+		     uint32_t generation, struct smp_page_why *why)
+{
+	struct open_ctx o = { pid, 0, session, generation, why };
+	struct stat sb;
+	size_t len;
+	void *m;
+	int fd, rw, ret;
+
+	*out = NULL;
+	if (why)
+		memset(why, 0, sizeof(*why));
+	if (smp_guard_install())
+		return -ENOTSUP;
+	fd = open_checked(dir, pid, &sb, why);
+	if (fd < 0)
+		return fd;
+	if (sb.st_size == 0) { /* created, not yet sized: the target is about to */
+		close(fd);
+		return -EAGAIN;
+	}
+	if (sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
+		close(fd);
+		if (why)
+			why->size = (uint64_t)sb.st_size;
+		return refuse(why, SMP_PAGE_SIZE, -EINVAL);
+	}
+	rw = reopen_rw(fd);
+	close(fd);
+	if (rw < 0)
+		return rw;
+	/* a page too large to take is still mapped far enough to say what version it is */
+	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
+	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
+	close(rw);
+	if (m == MAP_FAILED)
+		return -errno;
+	ret = take_page(out, m, len, true, &o);
+	if (ret)
+		munmap(m, len);
+	return ret;
 }
 
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
 {
-	char name[64];
-	struct stat sb;
-	size_t len;
-	void *m;
-	int fd, ret;
-
-	*out = NULL;
-	snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-	fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) || sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
-		close(fd);
-		return sb.st_size == 0 ? -EAGAIN : -EINVAL;
-	}
-	/* a page too large to take is still mapped far enough to say what version it is */
-	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return -errno;
-	ret = take_page(out, m, len, true, pid, session, generation);
-	if (ret)
-		munmap(m, len);
-	return ret;
+	return smp_page_open_at(out, NULL, pid, session, generation, NULL);
 }
 
 int smp_page_peek_version(int pid, uint32_t *version)
@@ -214,7 +358,7 @@ int smp_page_peek_version(int pid, uint32_t *version)
 	int fd;
 
 	snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-	fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	fd = shm_open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	n = pread(fd, head, sizeof(head), 0);
@@ -240,16 +384,29 @@ const char *smp_page_lib_version(const struct smp_page *p)
 
 void smp_page_close(struct smp_page *p)
 {
+	struct smp_guard g;
+
 	if (!p)
 		return;
-	/* detached for good: the target stops buffering and does not wait for us at exit */
-	__atomic_store_n(&p->h->launch_mode, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->h->attached, 0, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+	if (!p->faulted) {
+		GUARD(p, g, goto out);
+		/* detached for good: the target stops buffering, does not wait for us at exit */
+		__atomic_store_n(&p->h->launch_mode, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->h->attached, 0, __ATOMIC_RELEASE);
+		smp_guard_pop(&g);
+		/* a futex on a page gone is EFAULT, not a signal */
+		syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+	}
+out:
 	if (p->owned)
 		munmap(p->h, p->map_len);
 	free(p->strs);
 	free(p);
+}
+
+bool smp_page_faulted(const struct smp_page *p)
+{
+	return p->faulted;
 }
 
 int smp_page_pid(const struct smp_page *p)
@@ -262,17 +419,31 @@ int64_t smp_page_created_mono_ns(const struct smp_page *p)
 	return p->mono0;
 }
 
-int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg)
+/* Copy the bytes of the string table published since the last call into our own. */
+static int copy_strings(struct smp_page *p)
 {
-	uint32_t used = __atomic_load_n(&p->h->str_used, __ATOMIC_ACQUIRE);
-	int n = 0, ret;
+	struct smp_guard g;
+	uint32_t used;
 
+	GUARD(p, g, return -EFAULT);
+	used = __atomic_load_n(&p->h->str_used, __ATOMIC_ACQUIRE);
 	if (used > p->str_bytes)
 		used = p->str_bytes;
 	if (used > p->str_copied) { /* append-only: bytes below str_copied are ours already */
 		memcpy(p->strs + p->str_copied, p->strtab + p->str_copied, used - p->str_copied);
 		p->str_copied = used;
 	}
+	smp_guard_pop(&g);
+	return 0;
+}
+
+int smp_page_strings(struct smp_page *p, smp_page_str_fn fn, void *arg)
+{
+	int n = 0, ret;
+
+	if (p->faulted || copy_strings(p))
+		return 0;
+	/* from here on only our copy is read */
 	while (p->str_walked + 4 <= p->str_copied) {
 		uint32_t len, need;
 
@@ -342,68 +513,130 @@ static uint64_t tsc_to_mono(const struct smp_page *p, uint64_t tsc)
 	return (uint64_t)(p->map_mono + (int64_t)d);
 }
 
+#define BATCH 64 /* records copied out under one guard, then handed to the callback */
+
+/* Copy up to @max published records of @r into @out and free their slots, taking at most
+ * *@budget more (0 once the ring is empty). The count, or -EFAULT. */
+static int take_batch(struct smp_page *p, struct page_ring *r, struct uprof_ctl_record *out,
+		      int max, uint64_t *budget)
+{
+	struct smp_guard g;
+	int k = 0;
+
+	GUARD(p, g, return -EFAULT);
+	while (k < max && *budget) {
+		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
+
+		if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != r->pos + 1) {
+			*budget = 0; /* not yet published (or scribbled on: we wait, harmlessly) */
+			break;
+		}
+		memcpy(&out[k++], slot, sizeof(*out));
+		__atomic_store_n(&slot->seq, r->pos + r->records, __ATOMIC_RELEASE);
+		r->pos++;
+		(*budget)--;
+	}
+	/* once per batch, not per record: tail shares a cache line with the producers'
+	 * head, and the target reads it only to know, at exit, that everything was drained */
+	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
+	smp_guard_pop(&g);
+	return k;
+}
+
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
 {
 	struct page_ring *r = pauses ? &p->pauses : &p->ring;
+	struct uprof_ctl_record batch[BATCH];
+	uint64_t budget = r->records; /* one ring's worth at most: bounded however fast it fills */
 	long n = 0;
+	int got;
 
+	if (p->faulted)
+		return 0;
 	if (p->tsc && !p->map_ok)
 		smp_page_sync_clock(p);
-	for (uint64_t i = 0; i < r->records; i++) {
-		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
-		struct uprof_ctl_record copy;
-
-		if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != r->pos + 1)
-			break; /* not yet published (or scribbled on: we wait, harmlessly) */
-		memcpy(&copy, slot, sizeof(copy));
-		__atomic_store_n(&slot->seq, r->pos + r->records, __ATOMIC_RELEASE);
-		r->pos++;
-		if (valid_record(&copy, pauses)) {
+	do {
+		got = take_batch(p, r, batch, BATCH, &budget);
+		for (int i = 0; i < got; i++) {
+			if (!valid_record(&batch[i], pauses))
+				continue;
 			if (p->tsc)
-				copy.time_ns = tsc_to_mono(p, copy.time_ns);
-			fn(arg, &copy);
+				batch[i].time_ns = tsc_to_mono(p, batch[i].time_ns);
+			fn(arg, &batch[i]);
 			n++;
 		}
-	}
-	/* once per drain, not per record: tail shares a cache line with the producers' head,
-	 * and the target reads it only to know, at exit, that everything was drained */
-	__atomic_store_n(r->tail, r->pos, __ATOMIC_RELEASE);
+	} while (got == BATCH);
 	return n;
 }
 
 bool smp_page_wait(struct smp_page *p, int timeout_ms)
 {
 	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
-	uint32_t now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	struct smp_guard g;
+	uint32_t now;
+	bool signaled;
 
-	if (now == p->seen_req)
-		syscall(SYS_futex, &p->h->req_seq, FUTEX_WAIT, now, &ts, NULL, 0);
-	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
-	if (now == p->seen_req)
+	if (p->faulted)
 		return false;
+	GUARD(p, g, return false);
+	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	smp_guard_pop(&g);
+	if (now == p->seen_req) /* EFAULT, not a signal, if the page is gone meanwhile */
+		syscall(SYS_futex, &p->h->req_seq, FUTEX_WAIT, now, &ts, NULL, 0);
+	GUARD(p, g, return false);
+	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
+	smp_guard_pop(&g);
+	signaled = now != p->seen_req;
 	p->seen_req = now;
-	return true;
+	return signaled;
 }
 
 void smp_page_ack(struct smp_page *p)
 {
+	struct smp_guard g;
+
+	if (p->faulted)
+		return;
+	GUARD(p, g, return);
 	__atomic_store_n(&p->h->ack_seq, p->seen_req, __ATOMIC_RELEASE);
+	smp_guard_pop(&g);
 	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
 }
 
 void smp_page_set_active(struct smp_page *p, bool active)
 {
+	struct smp_guard g;
+
+	if (p->faulted)
+		return;
+	GUARD(p, g, return);
 	__atomic_store_n(&p->h->sampling_active, active, __ATOMIC_RELEASE);
+	smp_guard_pop(&g);
 }
 
 bool smp_page_exiting(const struct smp_page *p)
 {
-	return __atomic_load_n(&p->h->exiting, __ATOMIC_ACQUIRE) != 0;
+	struct smp_guard g;
+	bool exiting;
+
+	if (p->faulted)
+		return false;
+	GUARD(p, g, return false);
+	exiting = __atomic_load_n(&p->h->exiting, __ATOMIC_ACQUIRE) != 0;
+	smp_guard_pop(&g);
+	return exiting;
 }
 
 void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names)
 {
+	struct smp_guard g;
+
+	*records = *names = 0;
+	if (p->faulted)
+		return;
+	GUARD(p, g, return);
 	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED) +
 		   __atomic_load_n(p->pauses.dropped, __ATOMIC_RELAXED);
 	*names = __atomic_load_n(&p->h->str_dropped, __ATOMIC_RELAXED);
+	smp_guard_pop(&g);
 }

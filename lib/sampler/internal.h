@@ -7,6 +7,7 @@
 #include "pmc/pmc.h"
 #include "sampler/sampler.h"
 
+#include <setjmp.h>
 #include <stddef.h>
 
 /* Online CPUs from <sysfs>/devices/system/cpu/online (pmc_sysfs_root()), in order.
@@ -53,5 +54,24 @@ struct smp {
 /* Drain one ring; see smp_drain. */
 long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bounce,
 		    smp_sink_fn sink, void *arg);
+
+/* pageguard.c: a SIGBUS raised by an access inside [base, base + len) on this thread
+ * returns to the sigsetjmp(jump, 0) made after smp_guard_push(), with the guard already
+ * popped. Use (nothing between push and pop may take a lock or call out):
+ *	smp_guard_push(&g, base, len);
+ *	if (sigsetjmp(g.jump, 0)) { ...faulted: the mapping is gone; return... }
+ *	...accesses...
+ *	smp_guard_pop(&g);
+ * smp_guard_install() before (0 or -errno): it puts the handler back if someone replaced
+ * it, and is a syscall, so once per page open, not per access. */
+struct smp_guard {
+	sigjmp_buf jump;
+	const void *base;
+	size_t len;
+	struct smp_guard *prev;
+};
+int smp_guard_install(void);
+void smp_guard_push(struct smp_guard *g, const void *base, size_t len);
+void smp_guard_pop(struct smp_guard *g);
 
 #endif

@@ -88,6 +88,25 @@ static long status_field(pid_t tid, const char *key)
 	return v;
 }
 
+bool smp_proc_ended(pid_t pid)
+{
+	char path[PATH_MAX], line[64];
+	bool ended = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root(), (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT || errno == ESRCH;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "State:", 6)) {
+			ended = strchr(line + 6, 'Z') || strchr(line + 6, 'X');
+			break;
+		}
+	fclose(f);
+	return ended;
+}
+
 pid_t smp_proc_tgid(pid_t tid)
 {
 	return (pid_t)status_field(tid, "Tgid");

@@ -117,14 +117,47 @@ void smp_child_abort(struct smp_child *c);
 struct smp_page;
 struct uprof_ctl_record;
 
-/* Map /dev/shm/uprof.<@pid> and validate it. @session (borrowed, may be NULL) must match
- * the page's session token when given. 0, -ENOENT (no page), -EAGAIN (not published
- * yet: retry), -EINVAL (malformed, or another session's), -EBUSY (another live profiler
- * holds it, or, with no @session, another uprof collect launched its process),
- * -EPROTONOSUPPORT (a major version of the ABI this uprof does not read: the page is left
- * untouched; smp_page_peek_version() says which), -errno. Pages of any minor version of
- * our major are taken (ctlpage.h's rules). On success the page is marked attached with
- * @generation. */
+/* Why smp_page_open_at() refused a page (beside its return code), for the CLI's message. */
+enum smp_page_reason {
+	SMP_PAGE_OK = 0,
+	SMP_PAGE_LINK,		/* a symbolic link (never followed) */
+	SMP_PAGE_NOT_REGULAR,	/* a FIFO, directory, device...: not a regular file */
+	SMP_PAGE_NO_PROCESS,	/* no process has the pid it is named after */
+	SMP_PAGE_OWNER,		/* owned by a uid that process does not have */
+	SMP_PAGE_SIZE,		/* its size is not the one its header gives */
+	SMP_PAGE_PID,		/* its header names another pid than its file name */
+	SMP_PAGE_LAYOUT,	/* offsets, counts or clock the ABI does not allow */
+	SMP_PAGE_OTHER_SESSION, /* another run's page (launch mode): not an error */
+	SMP_PAGE_FAULTED,	/* it shrank under us (smp_page_faulted) */
+};
+struct smp_page_why {
+	enum smp_page_reason reason;
+	uint32_t owner;	 /* SMP_PAGE_OWNER: the file's uid */
+	uint32_t uid;	 /* SMP_PAGE_OWNER: the process's effective uid */
+	uint64_t size;	 /* SMP_PAGE_SIZE: the file's size */
+	uint64_t want;	 /* SMP_PAGE_SIZE: the size its header gives (0: none readable) */
+	int32_t page_pid; /* SMP_PAGE_PID: the pid its header names */
+};
+
+/*
+ * Map <@dir>/uprof.<@pid> (@dir NULL: /dev/shm) and validate it; @why (may be NULL) says
+ * why it was refused. A page a hostile process made is refused before it is mapped: it
+ * is opened with O_NOFOLLOW|O_NONBLOCK, read-only, and must be a regular file owned by a
+ * uid of the process @pid names (<procfs>/<pid>/status, pmc_procfs_root()); only then is
+ * it reopened for writing through our own descriptor (the same file, never the name
+ * again) and mapped, and its header must name @pid and give exactly the file's size.
+ * @session (borrowed, may be NULL) must match the page's session token when given.
+ * 0, -ENOENT (no page), -EAGAIN (not published yet: retry), -ESRCH (no such process),
+ * -EPERM (a link, not a regular file, or another owner), -EINVAL (malformed: size, pid or
+ * layout; or another session's), -EBUSY (another live profiler holds it, or, with no
+ * @session, another uprof collect launched its process), -EPROTONOSUPPORT (a major
+ * version of the ABI this uprof does not read: the page is left untouched;
+ * smp_page_peek_version() says which), -EFAULT (it shrank while we validated it), -errno.
+ * Pages of any minor version of our major are taken (ctlpage.h's rules). On success the
+ * page is marked attached with @generation. */
+int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char *session,
+		     uint32_t generation, struct smp_page_why *why);
+/* smp_page_open_at(out, NULL, pid, session, generation, NULL). */
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
 
 /* The version word (UPROF_CTL_MAJOR_OF / _MINOR_OF) of @pid's page, read without mapping
@@ -170,6 +203,9 @@ void smp_page_ack(struct smp_page *p);
 void smp_page_set_active(struct smp_page *p, bool active);
 bool smp_page_exiting(const struct smp_page *p);
 void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names);
+/* Did the page fault (its process truncated it under us)? From then on every call above
+ * is a no-op (drain takes nothing, wait returns false at once) and close only unmaps. */
+bool smp_page_faulted(const struct smp_page *p);
 
 /* ---- running processes (attach) ---- */
 
@@ -180,6 +216,12 @@ int smp_proc_threads(pid_t pid, pid_t *tids, int max);
 int smp_proc_pids(pid_t *pids, int max);
 
 /* The process a thread belongs to (Tgid), or -errno. */
+/* The real, effective, saved and filesystem uids of @pid (status "Uid:"). 0, -ESRCH (no
+ * such process), -EINVAL. */
+int smp_proc_uids(pid_t pid, uint32_t uids[4]);
+/* Has @pid ended: no such process, or a zombie its parent has not reaped yet (it runs no
+ * code any more)? False when procfs cannot say (EACCES...). */
+bool smp_proc_ended(pid_t pid);
 pid_t smp_proc_tgid(pid_t tid);
 
 /* The command name of a task (/proc/<tid>/comm) into @buf; 0 or -errno. */

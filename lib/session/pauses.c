@@ -164,10 +164,18 @@ out:
 
 /* ---- arbitration: calls of every process -> the session's paused intervals ---- */
 
-bool ses_pause_state_feed(struct ses_pause_state *s, const struct ses_pause_call *c)
+bool ses_pause_state_feed(struct ses_pause_state *s, struct ses_pause_call *c, int64_t now,
+			  uint64_t *future)
 {
 	bool was = s->paused;
 
+	/* a stamp from the future would outlast every real call after it (sampling off for
+	 * good): it counts as made when it was seen, and the caller keeps it so */
+	if (c->time > now) {
+		c->time = now;
+		if (future)
+			(*future)++;
+	}
 	if (c->time >= s->last) { /* an older stamp seen late does not undo a newer call */
 		s->last = c->time;
 		s->paused = c->paused;

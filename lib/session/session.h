@@ -548,8 +548,13 @@ struct ses_pause_state {
 };
 
 /* Apply @c to @s: it decides unless an already applied call is newer. True when
- * s->paused changed. */
-bool ses_pause_state_feed(struct ses_pause_state *s, const struct ses_pause_call *c);
+ * s->paused changed. A stamp later than @now (the caller's CLOCK_MONOTONIC when it read
+ * the call) is made up: @c->time is clamped to @now in place, so that the caller records
+ * the call as it was applied, and *@future (may be NULL) counted. (Stamps before the
+ * session's start need no live clamp: they lose to every later call; the arbiter clamps
+ * and counts them.) */
+bool ses_pause_state_feed(struct ses_pause_state *s, struct ses_pause_call *c, int64_t now,
+			  uint64_t *future);
 
 /* Calls stamped outside [start, end], clamped to it: calls made during --start-delay are
  * early by design, and an attached process goes on calling after the end; a call stamped

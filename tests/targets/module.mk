@@ -49,6 +49,11 @@ $(TGT)/tasks_disabled: tests/targets/tasks.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -Wall -Werror -I include -DAMDUPROF_DISABLE_INSTRUMENT_API -o $@ $< -pthread
 TEST_TARGETS += $(TGT)/stress $(TGT)/hostile $(TGT)/tasks_static $(TGT)/tasks_disabled
+# forged, empty, shrinking and future-stamped control pages (tests/e2e/hostile_pages.sh)
+$(TGT)/page_attack: tests/targets/page_attack.c lib/instrument/ctlpage.h $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -I lib -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/page_attack
 # the library's sources built as an older minor of the control page ABI (2.0, what every
 # library before minors wrote) and as a major this uprof does not read (3.0), linked
 # statically as an old application would be (tests/e2e/instrument_abi.sh)

@@ -20,7 +20,7 @@ UNIT_TESTS += $(BUILD)/tests/test_session_callchain
 # lib/instrument's ITT collector, built from the library's sources (the library itself is
 # never sanitized) and read back through lib/sampler's control-page reader.
 INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c
-$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
+$(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_itt
@@ -41,7 +41,7 @@ $(BUILD)/tests/test_pmc_sysfs: tests/unit/test_pmc_sysfs.c $(PMC_LIB) $(ARCH_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) $(PMC_WRAPS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_sysfs
-$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB)
+$(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
@@ -62,10 +62,15 @@ $(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(SESSI
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_semantics
 # The control page ABI's versions (older/newer minor, other major) on synthetic pages
-$(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB)
+$(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
 UNIT_TESTS += $(BUILD)/tests/test_ctlpage
+# Opening pages a hostile process made (owner, type, size, pid) and pages truncated under us
+$(BUILD)/tests/test_ctlpage_open: tests/unit/test_ctlpage_open.c $(SAMPLER_LIB) $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
+UNIT_TESTS += $(BUILD)/tests/test_ctlpage_open
 # lib/session's tasks files and pauses.csv: round trips, 0.1.0's files, cuts and corruption
 $(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)

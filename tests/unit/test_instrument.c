@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,41 @@ static void fork_child_gets_own_page(void)
 	smp_page_close(page);
 }
 
+/* The profiler that attached was SIGKILLed (issue 12, item 7): a strict call stops
+ * waiting at once and detaches for it, so the calls after it do not wait either; while
+ * the profiler lives and does not answer, the call waits out its bound and stays
+ * attached (the check tells the two apart). */
+static void strict_call_notices_dead_profiler(void)
+{
+	struct uprof_ctl_header *h;
+	struct smp_page *page;
+	char name[64];
+	pid_t dead;
+	int fd, status;
+
+	amdProfileResume(); /* makes the page */
+	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
+	snprintf(name, sizeof(name), "/dev/shm/uprof.%d", (int)getpid());
+	fd = open(name, O_RDWR);
+	CHECK(fd >= 0, "cannot open %s", name);
+	h = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(h != MAP_FAILED, "cannot map the page");
+	close(fd);
+	/* alive (ourselves) and never acknowledging: the bounded wait, still attached */
+	CHECK(!amdProfileStrictPause(), "a strict call with nobody acknowledging succeeded");
+	CHECK(h->attached == 7, "detached from a live profiler (%u)", h->attached);
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, &status, 0);
+	h->profiler_pid = (uint32_t)dead; /* the profiler is gone now */
+	CHECK(amdProfileStrictResume(), "a strict call with a dead profiler failed");
+	CHECK(h->attached == 0, "still attached to the dead profiler %d", (int)dead);
+	CHECK(amdProfileStrictPause(), "the next strict call waited");
+	munmap(h, UPROF_CTL_SIZE);
+	smp_page_close(page);
+}
+
 /* ---- tests ---- */
 
 static void test_gate_closes_without_session(void **state)
@@ -281,6 +317,12 @@ static void test_full_ring(void **state)
 	in_child(full_ring_counts_and_flags_gap, "UPROF_SESSION=test-session", NULL);
 }
 
+static void test_dead_profiler(void **state)
+{
+	(void)state;
+	in_child(strict_call_notices_dead_profiler, "UPROF_SESSION=test-session", NULL);
+}
+
 static void test_fork(void **state)
 {
 	(void)state;
@@ -295,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_records_round_trip),
 		cmocka_unit_test(test_full_ring),
 		cmocka_unit_test(test_fork),
+		cmocka_unit_test(test_dead_profiler),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,16 +194,47 @@ static void live_state(void **state)
 			      r12 = R(12, 200), p20 = P(20, 200);
 
 	(void)state;
-	assert_true(ses_pause_state_feed(&s, &p10));
+	assert_true(ses_pause_state_feed(&s, &p10, 1000, NULL));
 	assert_true(s.paused);
-	assert_false(ses_pause_state_feed(&s, &p15));
-	assert_true(ses_pause_state_feed(&s, &r20));
+	assert_false(ses_pause_state_feed(&s, &p15, 1000, NULL));
+	assert_true(ses_pause_state_feed(&s, &r20, 1000, NULL));
 	assert_false(s.paused);
-	assert_false(ses_pause_state_feed(&s, &r12)); /* older than the resume at 20 */
+	assert_false(ses_pause_state_feed(&s, &r12, 1000, NULL)); /* older than the resume at 20 */
 	assert_false(s.paused);
 	assert_int_equal(s.last, 20);
-	assert_true(ses_pause_state_feed(&s, &p20)); /* equal stamp, seen later: it wins */
+	assert_true(ses_pause_state_feed(&s, &p20, 1000, NULL)); /* equal stamp, seen later: wins */
 	assert_true(s.paused);
+}
+
+/* A pause stamped INT64_MAX (issue 12, item 6): applied as made when it was read (now =
+ * 500), counted, and the call clamped in place, so the resume stamped 600 that follows
+ * undoes it instead of losing to it for the rest of the run; the arbiter, given the
+ * calls as they were recorded, pauses [500, 600] exactly. A stamp of now itself is not
+ * clamped. */
+static void live_future_clamped(void **state)
+{
+	struct ses_pause_state s = { INT64_MIN, false };
+	struct ses_pause_call calls[] = { P(INT64_MAX, 300), R(600, 300), P(700, 300) };
+	struct ses_pause *v;
+	uint64_t future = 0;
+	size_t n;
+
+	(void)state;
+	assert_true(ses_pause_state_feed(&s, &calls[0], 500, &future));
+	assert_true(s.paused);
+	assert_int_equal(calls[0].time, 500);
+	assert_int_equal(future, 1);
+	assert_true(ses_pause_state_feed(&s, &calls[1], 650, &future));
+	assert_false(s.paused);
+	assert_true(ses_pause_state_feed(&s, &calls[2], 700, &future)); /* == now: as is */
+	assert_int_equal(calls[2].time, 700);
+	assert_int_equal(future, 1);
+	assert_int_equal(ses_pauses_arbitrate(calls, 2, false, 100, 1000, 1000, &v, &n, NULL), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].paused_at, 500);
+	assert_int_equal(v[0].resumed_at, 600);
+	assert_int_equal(ses_pauses_total(v, n), 100);
+	free(v);
 }
 
 /* The one time order both the arbiter and the task matcher use: by stamp, equal stamps
@@ -249,7 +280,7 @@ int main(void)
 		cmocka_unit_test(order_of_stamps),
 		cmocka_unit_test(stamps_outside_the_session),
 		cmocka_unit_test(resumed_before_start),
-		cmocka_unit_test(live_state),
+		cmocka_unit_test(live_state), cmocka_unit_test(live_future_clamped),
 		cmocka_unit_test(how_names),
 		cmocka_unit_test(time_order),
 	};
