@@ -90,10 +90,14 @@ static const char *intern(struct rpt_symtab *st, const char *s)
 
 /* ---- reading a module ---- */
 
-/* At one address prefer a sized symbol, then global over weak over local. */
+#define RANK_LABEL 8 /* and above: a label (STT_NOTYPE), see is_label() */
+
+/* At one address prefer a sized symbol, then global over weak over local; a label last. */
 static unsigned char sym_rank(const GElf_Sym *s)
 {
-	unsigned char r = s->st_size ? 0 : 4;
+	unsigned char r = GELF_ST_TYPE(s->st_info) == STT_NOTYPE ? RANK_LABEL
+			  : s->st_size				 ? 0
+								 : 4;
 
 	switch (GELF_ST_BIND(s->st_info)) {
 	case STB_GLOBAL: return r;
@@ -138,6 +142,23 @@ static uint64_t section_end(Elf *elf, GElf_Word shndx, uint64_t adjust)
 	return shdr.sh_addr + shdr.sh_size + adjust;
 }
 
+/*
+ * A code label perf names addresses by too: an STT_NOTYPE symbol in an executable
+ * section, visible (assembly entry points such as ld.so's _start and _dl_start_user,
+ * which have no STT_FUNC symbol and no size). Labels that fall inside a function
+ * symbol are dropped once sorted (read_syms), so they only name code no function covers.
+ */
+static bool is_label(const GElf_Sym *sym, Elf *elf, GElf_Word shndx)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr shdr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && vis != STV_HIDDEN &&
+	       vis != STV_INTERNAL && scn && gelf_getshdr(scn, &shdr) &&
+	       (shdr.sh_flags & SHF_EXECINSTR); /* NOBITS in a separate debug file */
+}
+
 /* Append one raw name to the growing string block. 0 or -ENOMEM; *off is its offset. */
 static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t *off)
 {
@@ -158,13 +179,15 @@ static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t
 }
 
 /*
- * Copy the function symbols of @mod into d->syms, with sizes; @mainbias turns dwfl's
- * addresses into module-relative ones. Zero-sized symbols are bounded by the next
- * symbol and their section here, so that a lookup only compares with one end.
+ * Copy the function symbols and code labels (is_label()) of @mod into d->syms, with
+ * sizes; @mainbias turns dwfl's addresses into module-relative ones. Zero-sized symbols
+ * are bounded by the next symbol and their section here, so that a lookup only compares
+ * with one end.
  */
 static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 {
 	size_t len = 0, cap = 0, off, i, out;
+	uint64_t cover = 0; /* end of the sized symbols so far */
 	int n = dwfl_module_getsymtab(mod), ndx, ret = 0;
 	GElf_Addr addr, bias;
 	GElf_Word shndx;
@@ -186,7 +209,7 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 		    shndx == SHN_ABS)
 			continue;
 		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC && !is_label(&sym, elf, shndx))
 			continue;
 		ret = strs_add(&d->strs, &len, &cap, name, &off);
 		if (ret)
@@ -206,6 +229,10 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 	for (i = 0, out = 0; i < d->nsyms; i++) {
 		if (out && d->syms[out - 1].addr == d->syms[i].addr)
 			continue;
+		if (d->syms[i].rank < 4 && d->syms[i].end > cover)
+			cover = d->syms[i].end;
+		else if (d->syms[i].rank >= RANK_LABEL && d->syms[i].addr < cover)
+			continue; /* a label inside a function: the function names it */
 		d->syms[out++] = d->syms[i];
 	}
 	d->nsyms = out;
