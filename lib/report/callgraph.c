@@ -110,10 +110,16 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		}
 	}
 	for (int i = 0; i < ninl; i++) {
-		const char *disp, *base = rpt_strpool_intern(&st->names, inl[i]);
+		const char *disp = NULL, *base = rpt_strpool_intern(&st->names, inl[i]);
+		char *big = NULL;
+		int len = snprintf(buf, sizeof(buf), "%s (inlined)", inl[i]);
 
-		snprintf(buf, sizeof(buf), "%s (inlined)", inl[i]);
-		disp = rpt_strpool_intern(&st->names, buf);
+		/* C++ template names pass 1 KB: the whole name, never a cut one */
+		if (len >= (int)sizeof(buf) && asprintf(&big, "%s (inlined)", inl[i]) < 0)
+			big = NULL;
+		if (len >= 0 && (len < (int)sizeof(buf) || big))
+			disp = rpt_strpool_intern(&st->names, big ? big : buf);
+		free(big);
 		fid = disp && base ? func_for(st, (int)fr->module, disp, base, RPT_CF_INLINED)
 				   : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
