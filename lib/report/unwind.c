@@ -50,6 +50,7 @@
 struct rule {
 	bool usable;	/* else: libdwfl for the whole sample */
 	bool outermost; /* the return address is undefined: the stack ends here */
+	bool nocfi;	/* no CFI at all for the pc (not usable either) */
 	int8_t cfa_reg; /* DW_SP or DW_BP */
 	int8_t bp_rule; /* 0 same value, 1 saved at CFA + bp_off, 2 undefined */
 	int64_t cfa_off, ra_off, bp_off;
@@ -360,8 +361,10 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
-		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+			ru->nocfi = true;
 			return;
+		}
 	}
 	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
 	if (ra < 0 || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
@@ -415,6 +418,8 @@ static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
 	return memory_read(NULL, addr, v, u);
 }
 
+static bool at_entry(Dwfl *dwfl, uint64_t pc, bool exact);
+
 /* 1: unwound (*end set), 0: needs libdwfl. */
 static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum rpt_unwind_end *end)
 {
@@ -436,6 +441,13 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 		u->act[u->n] = !u->n;
 		ru = rule_for(u, dwfl, stamp, u->n ? pc - 1 : pc);
 		u->n++;
+		if (ru && ru->nocfi && at_entry(dwfl, pc, u->n == 1)) {
+			/* libdwfl would guess on from the frame pointer, which an entry point
+			 * has none of (nor a caller), and would redo the frames above
+			 * without what the fast path knows of registers popped already */
+			*end = RPT_UNWIND_DONE;
+			return 1;
+		}
 		if (!ru || !ru->usable || (ru->cfa_reg == DW_BP && !bp_known))
 			return 0;
 		if (ru->outermost) {
