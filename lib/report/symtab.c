@@ -19,6 +19,7 @@
 #include "report/strmap.h"
 #include "report/dwfl.h"
 #include "report/fdes.h"
+#include "report/plt.h"
 #include "report/kallsyms.h"
 
 #include <elfutils/libdwfl.h>
@@ -178,17 +179,52 @@ static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t
 	return 0;
 }
 
+/* PLT stubs (plt.c) as symbols "name@plt", as perf names them; sized, local. */
+struct plt_add {
+	struct dso *d;
+	size_t len, cap; /* of d->strs, which read_syms goes on filling */
+};
+
+static int plt_count(void *arg, uint64_t addr, uint64_t size, const char *name)
+{
+	(void)addr;
+	(void)size;
+	(void)name;
+	++*(int *)arg;
+	return 0;
+}
+
+static int plt_add(void *arg, uint64_t addr, uint64_t size, const char *name)
+{
+	struct plt_add *pa = arg;
+	struct sym *s = &pa->d->syms[pa->d->nsyms];
+	char buf[512];
+	size_t off;
+	int ret;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s@plt", name) >= sizeof(buf))
+		return 0; /* no name that long is worth a cut copy */
+	ret = strs_add(&pa->d->strs, &pa->len, &pa->cap, buf, &off);
+	if (ret)
+		return ret;
+	pa->d->nsyms++;
+	*s = (struct sym){ addr, addr + size, (const char *)(uintptr_t)off, NULL, 2 };
+	return 0;
+}
+
 /*
- * Copy the function symbols and code labels (is_label()) of @mod into d->syms, with
- * sizes; @mainbias turns dwfl's addresses into module-relative ones. Zero-sized symbols
+ * Copy the function symbols and code labels (is_label()) of @mod, and the PLT stubs of its
+ * file @file, into d->syms, with sizes; @mainbias turns dwfl's addresses into
+ * module-relative ones. Zero-sized symbols
  * are bounded by the next symbol and their section here, so that a lookup only compares
  * with one end.
  */
-static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
+static int read_syms(struct dso *d, Dwfl_Module *mod, Elf *file, GElf_Addr mainbias)
 {
-	size_t len = 0, cap = 0, off, i, out;
+	struct plt_add pa = { d, 0, 0 };
 	uint64_t cover = 0; /* end of the sized symbols so far */
-	int n = dwfl_module_getsymtab(mod), ndx, ret = 0;
+	int n = dwfl_module_getsymtab(mod), ndx, ret = 0, nplt = 0;
+	size_t off, i, out;
 	GElf_Addr addr, bias;
 	GElf_Word shndx;
 	const char *name;
@@ -196,13 +232,17 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 	GElf_Sym sym;
 	Elf *elf;
 
-	if (n <= 0)
+	rpt_plt_each(file, plt_count, &nplt);
+	if (n <= 0 && !nplt)
 		goto out;
-	d->syms = calloc(n, sizeof(*d->syms));
+	d->syms = calloc((n > 0 ? n : 0) + nplt, sizeof(*d->syms));
 	if (!d->syms) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = rpt_plt_each(file, plt_add, &pa);
+	if (ret)
+		goto out;
 	for (ndx = 1; ndx < n; ndx++) {
 		name = dwfl_module_getsym_info(mod, ndx, &sym, &addr, &shndx, &elf, &bias);
 		if (!name || !*name || shndx == SHN_UNDEF || shndx == (GElf_Word)-1 ||
@@ -211,7 +251,7 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
 		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC && !is_label(&sym, elf, shndx))
 			continue;
-		ret = strs_add(&d->strs, &len, &cap, name, &off);
+		ret = strs_add(&d->strs, &pa.len, &pa.cap, name, &off);
 		if (ret)
 			goto out;
 		s = &d->syms[d->nsyms++];
@@ -292,7 +332,7 @@ static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod, const struct
 	d->state = RPT_FILE_OK;
 	ret = read_segs(d, elf);
 	if (!ret)
-		ret = read_syms(d, mod, mainbias);
+		ret = read_syms(d, mod, elf, mainbias);
 	if (!ret)
 		d->readable = true;
 out:
@@ -551,15 +591,18 @@ static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *i
 
 static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 {
-	char *demangled = NULL, *bare = NULL;
+	char *demangled = NULL, *bare = NULL, *plt = NULL;
 	const char *raw = s->raw, *at;
 	int status = -1;
+	bool stub;
 
 	if (s->name)
 		return s->name;
 	/* .dynsym names carry their symbol version ("clock_gettime@@GLIBC_2.17"); users
-	 * (and perf) call the function by its name */
+	 * (and perf) call the function by its name. A PLT stub keeps its "@plt" after the
+	 * (demangled) name of the function it jumps to. */
 	at = strchr(raw, '@');
+	stub = at && !strcmp(at, "@plt");
 	if (at && at != raw) {
 		bare = strndup(raw, (size_t)(at - raw));
 		if (bare)
@@ -567,7 +610,12 @@ static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 	}
 	if (!strncmp(raw, "_Z", 2))
 		demangled = __cxa_demangle(raw, NULL, NULL, &status);
-	s->name = intern(st, status == 0 && demangled ? demangled : raw);
+	if (status == 0 && demangled)
+		raw = demangled;
+	if (stub && asprintf(&plt, "%s@plt", raw) > 0)
+		raw = plt;
+	s->name = intern(st, stub && !plt ? s->raw : raw);
+	free(plt);
 	free(demangled);
 	free(bare);
 	/* out of memory: the raw name still lives as long as the symtab */

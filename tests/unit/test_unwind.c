@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Dwarf stacks as complete as perf's (issue 11): lib/report's unwinder (unwind.c), inline
- * chains (inline.c), code labels as names (symtab.c) and self time past inlined frames
- * (callgraph.c), on real binaries built by make:
+ * chains (inline.c), code labels and PLT stubs as names (symtab.c, plt.c) and self time
+ * past inlined frames (callgraph.c), on real binaries built by make (and, for the PLT, by
+ * the test):
  *   build/targets/unwind_frames  frames whose CFI is known to the byte (unwind_frames.S):
  *                                dwarf samples built by hand, registers and stack copy
  *   build/targets/inline_chain   three functions inlined into each other
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #include "pmc/pmc.h"
 #include "report/export.h"
+#include "report/plt.h"
 #include "report/symtab.h"
 #include "target_bins.h"
 #include "record_builder.h"
@@ -254,6 +257,119 @@ static void label_names(void **state)
 	rpt_symtab_free(st);
 }
 
+/* PLT stubs are named as objdump labels them, "name@plt" (demangled: perf's), both in
+ * .plt.sec (gcc's default IBT layout here) and in a .plt without it. */
+static void plt_names(void **state)
+{
+	static const char *const builds[] = { "", "-fcf-protection=none" };
+	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
+	char cmd[PATH_MAX * 2 + 128], line[1024], bin[64];
+	unsigned long long a;
+
+	(void)state;
+	assert_non_null(st);
+	for (size_t i = 0; i < 2; i++) {
+		int seen = 0;
+		FILE *p;
+
+		snprintf(bin, sizeof(bin), "/tmp/uprof-plt.%d.%zu", (int)getpid(), i);
+		snprintf(cmd, sizeof(cmd), "cc -O2 %s -Wl,-z,lazy -o %s -x c - <<'E'\n"
+			 "#include <stdio.h>\n#include <stdlib.h>\n"
+			 "int main(int c, char **v) { char *p = malloc(c); "
+			 "printf(\"%%s %%p\\n\", v[0], (void *)p); free(p); return 0; }\nE",
+			 builds[i], bin);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd), "objdump -d %s", bin);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		while (fgets(line, sizeof(line), p)) {
+			char name[256], want[300];
+			struct rpt_sym out;
+
+			if (!strstr(line, "@plt>:") || sscanf(line, "%llx <%255[^@>]", &a, name) != 2)
+				continue;
+			/* gcc's PIE: text's file offsets are its vaddrs */
+			rpt_symtab_lookup(st, bin, NULL, a + 4, &out);
+			snprintf(want, sizeof(want), "%s@plt", name);
+			assert_string_equal(out.name, want);
+			seen++;
+		}
+		pclose(p);
+		print_message("%s: %d stubs\n", builds[i][0] ? builds[i] : "default", seen);
+		assert_true(seen >= 4); /* malloc, printf, free; __cxa_finalize in .plt.got */
+		unlink(bin);
+	}
+	rpt_symtab_free(st);
+}
+
+static int count_stub(void *arg, uint64_t addr, uint64_t size, const char *name)
+{
+	assert_true(size == 8 || size == 16);
+	assert_true(addr != 0 && strlen(name) > 0);
+	++*(int *)arg;
+	return 0;
+}
+
+/* The PLT reader on a real file cut at every 64th byte, and with bytes overwritten all
+ * over: no crash, no read outside the image (ASan), no stub without a name; the whole
+ * file gives every stub. */
+static void plt_truncated_corrupted(void **state)
+{
+	char bin[64], cmd[256];
+	unsigned char *img;
+	long len;
+	int whole = 0;
+	FILE *f;
+
+	(void)state;
+	elf_version(EV_CURRENT);
+	snprintf(bin, sizeof(bin), "/tmp/uprof-pltc.%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "printf '#include <stdio.h>\\nint main(void){return puts(\"x\");}\\n' |"
+		 " cc -O2 -x c - -o %s", bin);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(bin, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	img = malloc((size_t)len);
+	assert_non_null(img);
+	assert_int_equal(fread(img, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	unlink(bin);
+	for (long cut = 0; cut <= len; cut += cut + 64 > len && cut < len ? len - cut : 64) {
+		unsigned char *c = malloc(cut ? (size_t)cut : 1); /* exact size: ASan sees overreads */
+		Elf *elf;
+		int n = 0;
+
+		memcpy(c, img, (size_t)cut);
+		elf = elf_memory((char *)c, (size_t)cut);
+		if (elf)
+			rpt_plt_each(elf, count_stub, &n);
+		elf_end(elf);
+		free(c);
+		if (cut == len)
+			whole = n;
+	}
+	assert_true(whole >= 2); /* puts, __cxa_finalize */
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		unsigned char *c = malloc((size_t)len);
+		Elf *elf;
+		int n = 0;
+
+		memcpy(c, img, (size_t)len);
+		for (int k = 0; k < 16; k++)
+			c[64 + rand() % (len - 64)] = (unsigned char)rand(); /* the ELF header stays */
+		elf = elf_memory((char *)c, (size_t)len);
+		if (elf)
+			rpt_plt_each(elf, count_stub, &n);
+		elf_end(elf);
+		free(c);
+	}
+	free(img);
+}
+
 /* ---- inline chains ---- */
 
 /* binutils' addr2line -i -f for each of @n addresses from @from: the functions of each,
@@ -380,6 +496,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dwarf_frames),
 		cmocka_unit_test(label_names),
+		cmocka_unit_test(plt_names),
+		cmocka_unit_test(plt_truncated_corrupted),
 		cmocka_unit_test(inline_chains),
 		cmocka_unit_test(self_past_inlined),
 	};
