@@ -43,7 +43,7 @@ compare() {
 	python3 "$HERE/perfcmp.py" "$S/trace.json" "$S/session.ini" "$SCRATCH/$name.inl" \
 		"$SCRATCH/$name.plain" >"$SCRATCH/$name.cmp"
 	line=$(head -1 "$SCRATCH/$name.cmp")
-	read -r _ n _ m _ e _ f <<<"$line"
+	read -r _ n _ m _ e _ f _ <<<"$line"
 	echo "# $name: $line"
 	sed -n '2,13p' "$SCRATCH/$name.cmp" | cut -c1-300
 	check "$name: every sample of the trace is one of perf's ($m of $n)" \
@@ -55,7 +55,7 @@ compare() {
 }
 
 # ---- the C++ STL program ----
-run stl "$TGT/stl_map" 10
+run stl "$TGT/stl_map" 20
 compare stl
 F=$S/stacks.folded
 op=$(grep -F 'std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::operator[](int&&) (inlined)' "$F" |

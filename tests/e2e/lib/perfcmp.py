@@ -9,8 +9,9 @@ SESSION_INI  the session's session.ini (start_mono_ns: the trace's time base)
 PERF_INLINE  perf script -F tid,time,ip,sym --ns --inline on the session's samples.data
 PERF_PLAIN   perf script -F tid,time,ip,sym,dso --ns --no-inline
 
-Prints one line "samples N matched M equal E failed F" and, as '#' lines, the most
-common differences. Samples are matched by (tid, time in ns).
+Prints one line "samples N matched M equal E failed F deeper D" and, as '#' lines, the
+most common other differences. Samples are matched by (tid, time in ns). "Deeper": not
+equal, but perf's stack is uprof's cut short at the root (perf stopped early).
 
 "Equal": the same function names, root to leaf, inlined frames included, where
  - each perf frame is the inline chain perf --inline prints for its address (innermost
@@ -26,7 +27,8 @@ common differences. Samples are matched by (tid, time in ns).
  - an address no symbol names is "[unknown]" on both sides (perf's [unknown], uprof's
    module!0x...);
  - uprof's markers ([truncated], [unwind failed]) are not frames: perf has none, and
-   where both stop early they stopped at the same frame.
+   where both stop early they stopped at the same frame; nor is the entry perf adds at
+   ip 0xffffffffffffffff ("[unknown]") where it stepped out of the copied stack.
 "Failed": uprof marked the stack [unwind failed] although perf unwound it further, or
 to an entry point (ROOTS).
 """
@@ -179,6 +181,9 @@ def perf_stacks(inl, plain):
     for (tid, t, fi), (_, _, fp) in zip(inl, plain):
         names, i = [], 0
         for ip, sym in fp:
+            if ip == 2**64 - 1:  # perf's last step out of a cut stack copy: no frame
+                i += 1
+                continue
             n = max(1, length.get(ip, 1))
             chain = fi[i:i + n]
             i += n
@@ -226,7 +231,7 @@ def main():
     by_tid = collections.defaultdict(dict)
     for (tid, t), v in theirs.items():
         by_tid[tid][t] = v
-    matched = equal = failed = 0
+    matched = equal = failed = deeper = 0
     diffs = collections.Counter()
     for (tid, t), mine in ours.items():
         p = next((by_tid[tid][x] for x in (t, t - 1, t + 1) if x in by_tid[tid]), None)
@@ -236,13 +241,16 @@ def main():
         frames = [x for x in mine if x not in MARKS]
         if frames == p:
             equal += 1
+        elif len(frames) > len(p) and frames[:len(p)] == p:
+            deeper += 1  # perf's stack is uprof's, cut short at the root
         else:  # where they part, root side first
             a, b = frames[::-1], p[::-1]
             k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             diffs[("%d frames in: " % k + ";".join(a[k:k + 3]), ";".join(b[k:k + 3]))] += 1
         if "[unwind failed]" in mine and (len(p) > len(frames) or (p and p[-1] in ROOTS)):
             failed += 1
-    print("samples %d matched %d equal %d failed %d" % (len(ours), matched, equal, failed))
+    print("samples %d matched %d equal %d failed %d deeper %d"
+          % (len(ours), matched, equal, failed, deeper))
     for (a, b), n in diffs.most_common(6):
         print("# %d x\n#   uprof: %s\n#   perf:  %s" % (n, a[:600], b[:600]))
 
