@@ -257,29 +257,37 @@ static void label_names(void **state)
 	rpt_symtab_free(st);
 }
 
-/* PLT stubs are named as objdump labels them, "name@plt" (demangled: perf's), both in
- * .plt.sec (gcc's default IBT layout here) and in a .plt without it. */
+/* PLT stubs are named as objdump -C labels them, "name@plt" (demangled, as perf does),
+ * both in .plt.sec (gcc's default IBT layout here) and in a .plt without it. */
 static void plt_names(void **state)
 {
-	static const char *const builds[] = { "", "-fcf-protection=none" };
+	static const struct {
+		const char *cc, *lang, *src;
+	} builds[] = {
+		{ "cc", "c", "#include <stdio.h>\n#include <stdlib.h>\n"
+			     "int main(int c, char **v) { char *p = malloc(c); "
+			     "printf(\"%s %p\\n\", v[0], (void *)p); free(p); return 0; }" },
+		{ "cc -fcf-protection=none", "c", NULL /* the same, without IBT */ },
+		/* C++: the stubs of operator new and delete, demangled as objdump -C does */
+		{ "g++", "c++", "#include <cstdio>\nint main(int c, char **v) { int *p = new int[c]; "
+				"std::printf(\"%s %p\\n\", v[0], (void *)p); delete[] p; return 0; }" },
+	};
 	struct rpt_symtab *st = rpt_symtab_new(NULL, NULL);
 	char cmd[PATH_MAX * 2 + 128], line[1024], bin[64];
 	unsigned long long a;
 
 	(void)state;
 	assert_non_null(st);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+		const char *src = builds[i].src ? builds[i].src : builds[0].src;
 		int seen = 0;
 		FILE *p;
 
 		snprintf(bin, sizeof(bin), "/tmp/uprof-plt.%d.%zu", (int)getpid(), i);
-		snprintf(cmd, sizeof(cmd), "cc -O2 %s -Wl,-z,lazy -o %s -x c - <<'E'\n"
-			 "#include <stdio.h>\n#include <stdlib.h>\n"
-			 "int main(int c, char **v) { char *p = malloc(c); "
-			 "printf(\"%%s %%p\\n\", v[0], (void *)p); free(p); return 0; }\nE",
-			 builds[i], bin);
+		snprintf(cmd, sizeof(cmd), "%s -O2 -Wl,-z,lazy -o %s -x %s - <<'E'\n%s\nE",
+			 builds[i].cc, bin, builds[i].lang, src);
 		assert_int_equal(system(cmd), 0);
-		snprintf(cmd, sizeof(cmd), "objdump -d %s", bin);
+		snprintf(cmd, sizeof(cmd), "objdump -d -C %s", bin);
 		p = popen(cmd, "r");
 		assert_non_null(p);
 		while (fgets(line, sizeof(line), p)) {
@@ -295,8 +303,9 @@ static void plt_names(void **state)
 			seen++;
 		}
 		pclose(p);
-		print_message("%s: %d stubs\n", builds[i][0] ? builds[i] : "default", seen);
-		assert_true(seen >= 4); /* malloc, printf, free; __cxa_finalize in .plt.got */
+		print_message("%s: %d stubs\n", builds[i].cc, seen);
+		assert_true(seen >= 4); /* malloc or new, printf, free or delete; __cxa_finalize
+					 * in .plt.got */
 		unlink(bin);
 	}
 	rpt_symtab_free(st);
