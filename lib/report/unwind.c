@@ -16,6 +16,14 @@
  * frame has one is unwound here without libdwfl's per-frame allocations (6x faster);
  * any other row (expressions, signal frames, no CFI) sends the whole sample to libdwfl,
  * so results are the same either way.
+ *
+ * The innermost frame's row is the one at its pc, a caller's the one at its return
+ * address - 1 (the call); libdwfl does the same (dwfl_frame_pc's isactivation is set for
+ * the initial frame, which frame_cb marks exact too). Two rules go beyond libdwfl's:
+ * a save slot below the stack pointer (an epilogue's popped %rbp) leaves the register as
+ * it is, where libdwfl's failed read leaves it unknown and a caller whose CFA is its
+ * frame pointer cannot be unwound; and a stack whose outermost frame is its module's
+ * entry point code without CFI (ld.so's _start) has ended, not failed (at_entry()).
  */
 #include "arch/arch.h"
 #include "report/dwfl.h"
