@@ -2,7 +2,9 @@
 /*
  * Symbolization. Each module file is read once with libdwfl, which finds separate
  * debuginfo (build-id, .gnu_debuglink) and prefers .symtab over .dynsym for us. Its
- * function symbols are then copied into one sorted array per module, so that a lookup
+ * function symbols, its code labels that no function covers (is_label()) and names for
+ * its PLT stubs ("malloc@plt", plt.c), as perf names them all, are then copied into one
+ * sorted array per module, so that a lookup
  * is a hash of the path plus a binary search, and libdwfl is closed again (no file
  * descriptors stay open however many modules a profile touches). Demangled names are
  * made on first use and interned, so each name exists once however often it is hit.
