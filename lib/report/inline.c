@@ -150,7 +150,7 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 	 * eu-addr2line -i and perf --inline walk it.
 	 */
 	ns = dwarf_getscopes(cu, vaddr - bias, &scopes);
-	if (ns > 0) {
+	if (ns > 0 && dwarf_tag(&scopes[0]) != DW_TAG_subprogram) { /* else: nothing inlined */
 		Dwarf_Die inner = scopes[0];
 
 		free(scopes);
