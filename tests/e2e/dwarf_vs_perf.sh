@@ -4,7 +4,9 @@
 # xz compressing a file and python3 running a loop. For each, uprof's stack of every
 # sample (the Perfetto trace) against perf script --inline's (lib/perfcmp.py says what
 # "equal" means: the same function names, root to leaf, inlined frames included):
-#   - at least 99.5 % of the samples equal;
+#   - at least 99.5 % of the samples equal, or "deeper": perf's stack is uprof's cut short
+#     at the root, where uprof's reached the entry point (perf's unwinder stops early at
+#     times: as complete as perf's or better is the rule);
 #   - [unwind failed] on under 0.5 % of the samples where perf unwound further;
 # and for the STL program, that inline chains are whole (std::map's operator[] and the
 # tree code inlined into it, several deep) and that self time stays with the function
@@ -43,13 +45,13 @@ compare() {
 	python3 "$HERE/perfcmp.py" "$S/trace.json" "$S/session.ini" "$SCRATCH/$name.inl" \
 		"$SCRATCH/$name.plain" >"$SCRATCH/$name.cmp"
 	line=$(head -1 "$SCRATCH/$name.cmp")
-	read -r _ n _ m _ e _ f _ <<<"$line"
+	read -r _ n _ m _ e _ f _ d <<<"$line"
 	echo "# $name: $line"
 	sed -n '2,13p' "$SCRATCH/$name.cmp" | cut -c1-300
 	check "$name: every sample of the trace is one of perf's ($m of $n)" \
 		[ -n "$n" ] && [ "$n" -gt 100 ] && [ "$m" = "$n" ]
-	check "$name: >= 99.5 % of the stacks equal perf's, inlined frames included ($e of $m)" \
-		python3 -c "import sys; sys.exit(0 if $e >= 0.995 * $m else 1)"
+	check "$name: >= 99.5 % of the stacks equal perf's, inlined frames included, or go on where perf's stopped ($e + $d of $m)" \
+		python3 -c "import sys; sys.exit(0 if $e + $d >= 0.995 * $m else 1)"
 	check "$name: [unwind failed] where perf unwinds on < 0.5 % ($f of $m)" \
 		python3 -c "import sys; sys.exit(0 if $f < 0.005 * $m else 1)"
 }
@@ -87,6 +89,6 @@ compare xz
 
 # ---- python3 running a loop ----
 run python "$PY" -c 'd = {}
-for i in range(1500000):
+for i in range(4000000):
     d[i % 977] = d.get(i % 977, 0) + i * i'
 compare python

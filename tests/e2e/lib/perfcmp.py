@@ -11,7 +11,8 @@ PERF_PLAIN   perf script -F tid,time,ip,sym,dso --ns --no-inline
 
 Prints one line "samples N matched M equal E failed F deeper D" and, as '#' lines, the
 most common other differences. Samples are matched by (tid, time in ns). "Deeper": not
-equal, but perf's stack is uprof's cut short at the root (perf stopped early).
+equal, but perf's stack is uprof's cut short at the root, and uprof's reached an entry
+point (ROOTS): perf stopped early where uprof unwound the whole stack.
 
 "Equal": the same function names, root to leaf, inlined frames included, where
  - each perf frame is the inline chain perf --inline prints for its address (innermost
@@ -156,39 +157,30 @@ def aliases(dsos):
         ALIAS[n] = find(n)
 
 
-def chain_lengths(inl, plain):
-    """How many --inline entries each address has: where an address is not repeated in
-    a row (recursion repeats it), its consecutive entries in the --inline run."""
-    length = {}
-    for (_, _, fi), (_, _, fp) in zip(inl, plain):
-        ips = [ip for ip, _ in fp]
-        i = 0
-        for k, ip in enumerate(ips):
+def perf_stacks(inl, plain):
+    """{(tid, time): names leaf first} with perf's inline chains. Each address's chain is
+    its run of entries in the --inline run; recursion repeats an address r times in a
+    row, and its run then holds r equal chains."""
+    out = {}
+    for (tid, t, fi), (_, _, fp) in zip(inl, plain):
+        names, i, k = [], 0, 0
+        while k < len(fp):
+            ip, sym = fp[k]
+            r = 1
+            while k + r < len(fp) and fp[k + r][0] == ip:
+                r += 1
             n = 0
             while i + n < len(fi) and fi[i + n][0] == ip:
                 n += 1
-            repeated = (k > 0 and ips[k - 1] == ip) or (k + 1 < len(ips) and ips[k + 1] == ip)
-            if not repeated and n:
-                length.setdefault(ip, n)
-            i += n if not repeated else length.get(ip, 1)
-    return length
-
-
-def perf_stacks(inl, plain):
-    """{(tid, time): names leaf first} with perf's inline chains."""
-    length = chain_lengths(inl, plain)
-    out = {}
-    for (tid, t, fi), (_, _, fp) in zip(inl, plain):
-        names, i = [], 0
-        for ip, sym in fp:
-            if ip == 2**64 - 1:  # perf's last step out of a cut stack copy: no frame
-                i += 1
-                continue
-            n = max(1, length.get(ip, 1))
-            chain = fi[i:i + n]
-            i += n
-            names += [bare(c[1]) + " (inlined)" for c in chain[:-1]]
-            names.append("[unknown]" if sym == "[unknown]" else bare(sym))
+            per = n // r if n and n % r == 0 else 1
+            for _ in range(r):
+                chain = fi[i:i + per]
+                i += per
+                if ip == 2**64 - 1:  # perf's last step out of a cut stack copy: no frame
+                    continue
+                names += [bare(c[1]) + " (inlined)" for c in chain[:-1]]
+                names.append("[unknown]" if sym == "[unknown]" else bare(sym))
+            k += r
         out[(tid, t)] = names
     return out
 
@@ -241,8 +233,11 @@ def main():
         frames = [x for x in mine if x not in MARKS]
         if frames == p:
             equal += 1
-        elif len(frames) > len(p) and frames[:len(p)] == p:
-            deeper += 1  # perf's stack is uprof's, cut short at the root
+        elif len(frames) > len(p) and frames[:len(p)] == p and frames[-1] in ROOTS:
+            deeper += 1  # perf's stack is uprof's cut short; uprof's reached an entry point
+            if os.environ.get("PERFCMP_SHOW_DEEPER"):
+                print("# deeper: uprof %s\n#         perf  %s" % (";".join(frames[::-1]),
+                                                               ";".join(p[::-1])))
         else:  # where they part, root side first
             a, b = frames[::-1], p[::-1]
             k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
