@@ -59,6 +59,11 @@ $(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_
 fuzz: $(FUZZ_BINS)
 
 # lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
+# PLT stubs named from a whole ELF file (lib/report/plt.c)
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_plt
+$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/report/plt.c lib/report/plt.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/report/plt.c -lelf
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_fdes
 $(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/report/fdes.c lib/report/fdes.h
 	@mkdir -p $(dir $@)

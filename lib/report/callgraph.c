@@ -3,7 +3,8 @@
  * From unique stacks to functions: each frame becomes the function holding it, preceded
  * by the functions DWARF says were inlined there ("b (inlined)"); equal symbolized stacks
  * of a process are merged. Then, per process and over all:
- *   self   samples whose leaf is the function (the flat profile's CPU_TIME)
+ *   self   samples whose leaf is in the function, the functions inlined there skipped
+ *          (rpt_callgraph_self(): the flat profile's CPU_TIME)
  *   total  samples with the function anywhere in the stack, once per sample however
  *          deep the recursion
  *   edges  caller -> callee pairs, once per sample
@@ -109,10 +110,16 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		}
 	}
 	for (int i = 0; i < ninl; i++) {
-		const char *disp, *base = rpt_strpool_intern(&st->names, inl[i]);
+		const char *disp = NULL, *base = rpt_strpool_intern(&st->names, inl[i]);
+		char *big = NULL;
+		int len = snprintf(buf, sizeof(buf), "%s (inlined)", inl[i]);
 
-		snprintf(buf, sizeof(buf), "%s (inlined)", inl[i]);
-		disp = rpt_strpool_intern(&st->names, buf);
+		/* C++ template names pass 1 KB: the whole name, never a cut one */
+		if (len >= (int)sizeof(buf) && asprintf(&big, "%s (inlined)", inl[i]) < 0)
+			big = NULL;
+		if (len >= 0 && (len < (int)sizeof(buf) || big))
+			disp = rpt_strpool_intern(&st->names, big ? big : buf);
+		free(big);
 		fid = disp && base ? func_for(st, (int)fr->module, disp, base, RPT_CF_INLINED)
 				   : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
@@ -240,16 +247,33 @@ static int add_edge(struct rpt_stacks *st, uint32_t proc, uint32_t caller, uint3
 	return 0;
 }
 
+/*
+ * The function that gets a stack's self time: its leaf's own function, not the functions
+ * inlined there (perf's rule: a sample belongs to the symbol holding its IP, and inlined
+ * frames only show in stacks), so that self time here is the flat profile's.
+ */
+uint32_t rpt_callgraph_self(const struct rpt_stacks *st, const struct rpt_symstack *s)
+{
+	const uint32_t *v = &st->fids[s->first];
+	uint32_t i = 0;
+
+	while (i + 1 < s->n && st->funcs[v[i]].kind == RPT_CF_INLINED)
+		i++;
+	return v[i];
+}
+
 static int tally_sym(struct rpt_stacks *st, size_t idx)
 {
 	const struct rpt_symstack *s = &st->syms[idx];
 	const uint32_t *v = &st->fids[s->first];
 	uint64_t stamp = idx + 1;
+	uint32_t self;
 
 	if (!s->n || !s->count)
 		return 0;
-	st->funcs[v[0]].self += s->count;
-	if (rpt_hash_add(&st->proc_self, s->proc, v[0], s->count))
+	self = rpt_callgraph_self(st, s);
+	st->funcs[self].self += s->count;
+	if (rpt_hash_add(&st->proc_self, s->proc, self, s->count))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct rpt_cfunc *f = &st->funcs[v[i]];
@@ -266,7 +290,8 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 	return 0;
 }
 
-/* Each task instance: the leaf functions of its thread's samples inside it. */
+/* Each task instance: the leaf functions (rpt_callgraph_self()) of its thread's samples
+ * inside it. */
 static int tally_tasks(struct rpt_stacks *st)
 {
 	if (st->nspans)
@@ -278,7 +303,8 @@ static int tally_tasks(struct rpt_stacks *st)
 		for (size_t k = first; k < first + n; k++) {
 			const struct rpt_symstack *s = &st->syms[st->stacks[st->samples[k].stack].sym];
 
-			if (s->n && rpt_hash_add(&st->task_func, (uint64_t)sp->item, st->fids[s->first], 1))
+			if (s->n && rpt_hash_add(&st->task_func, (uint64_t)sp->item,
+						 rpt_callgraph_self(st, s), 1))
 				return -ENOMEM;
 		}
 	}

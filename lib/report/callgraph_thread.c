@@ -43,7 +43,7 @@ static int tally(struct thread_cg *t, const struct rpt_stacks *st, const struct 
 
 	if (!sym->n || !s->count)
 		return 0;
-	ret = rpt_hash_add(&t->self, 0, v[0], s->count);
+	ret = rpt_hash_add(&t->self, 0, rpt_callgraph_self(st, sym), s->count);
 	for (uint32_t i = 0; i < sym->n && !ret; i++) {
 		ret = first_in_stack(t, 0, v[i], 0, stamp);
 		if (ret > 0)

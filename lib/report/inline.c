@@ -142,7 +142,21 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 	cu = dwfl_module_addrdie(m->mod, vaddr, &bias);
 	if (!cu)
 		return 0;
+	/*
+	 * dwarf_getscopes() goes from the innermost inlined instance into its abstract
+	 * definition's scopes, which leaves the instances it was inlined into (each inlined
+	 * call of the chain) out; the scopes of the innermost DIE itself, from
+	 * dwarf_getscopes_die(), are the concrete chain up to the real function, as
+	 * eu-addr2line -i and perf --inline walk it.
+	 */
 	ns = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	if (ns > 0 && dwarf_tag(&scopes[0]) != DW_TAG_subprogram) { /* else: nothing inlined */
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		ns = dwarf_getscopes_die(&inner, &scopes);
+	}
 	for (int i = 0; i < ns && n < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 

@@ -184,6 +184,9 @@ void rpt_callgraph_reset(struct rpt_stacks *st);
 /* The symbolized stack of raw stack @stack. */
 const struct rpt_symstack *rpt_callgraph_sym(const struct rpt *r, uint32_t stack);
 const uint32_t *rpt_callgraph_fids(const struct rpt *r, const struct rpt_symstack *sym);
+/* The function that gets @s's self time: its leaf's own function, past the functions
+ * inlined there (@s has at least one frame). */
+uint32_t rpt_callgraph_self(const struct rpt_stacks *st, const struct rpt_symstack *s);
 const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f);
 /* "Call Stack Sampling" and, with stacks, how they were collected and how many ended
  * early: key lines of the CSV header. */

@@ -2,7 +2,9 @@
 /*
  * Symbolization. Each module file is read once with libdwfl, which finds separate
  * debuginfo (build-id, .gnu_debuglink) and prefers .symtab over .dynsym for us. Its
- * function symbols are then copied into one sorted array per module, so that a lookup
+ * function symbols, its code labels that no function covers (is_label()) and names for
+ * its PLT stubs ("malloc@plt", plt.c), as perf names them all, are then copied into one
+ * sorted array per module, so that a lookup
  * is a hash of the path plus a binary search, and libdwfl is closed again (no file
  * descriptors stay open however many modules a profile touches). Demangled names are
  * made on first use and interned, so each name exists once however often it is hit.
@@ -19,6 +21,7 @@
 #include "report/strmap.h"
 #include "report/dwfl.h"
 #include "report/fdes.h"
+#include "report/plt.h"
 #include "report/kallsyms.h"
 
 #include <elfutils/libdwfl.h>
@@ -90,10 +93,14 @@ static const char *intern(struct rpt_symtab *st, const char *s)
 
 /* ---- reading a module ---- */
 
-/* At one address prefer a sized symbol, then global over weak over local. */
+#define RANK_LABEL 8 /* and above: a label (STT_NOTYPE), see is_label() */
+
+/* At one address prefer a sized symbol, then global over weak over local; a label last. */
 static unsigned char sym_rank(const GElf_Sym *s)
 {
-	unsigned char r = s->st_size ? 0 : 4;
+	unsigned char r = GELF_ST_TYPE(s->st_info) == STT_NOTYPE ? RANK_LABEL
+			  : s->st_size				 ? 0
+								 : 4;
 
 	switch (GELF_ST_BIND(s->st_info)) {
 	case STB_GLOBAL: return r;
@@ -138,6 +145,23 @@ static uint64_t section_end(Elf *elf, GElf_Word shndx, uint64_t adjust)
 	return shdr.sh_addr + shdr.sh_size + adjust;
 }
 
+/*
+ * A code label perf names addresses by too: an STT_NOTYPE symbol in an executable
+ * section, visible (assembly entry points such as ld.so's _start and _dl_start_user,
+ * which have no STT_FUNC symbol and no size). Labels that fall inside a function
+ * symbol are dropped once sorted (read_syms), so they only name code no function covers.
+ */
+static bool is_label(const GElf_Sym *sym, Elf *elf, GElf_Word shndx)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr shdr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && vis != STV_HIDDEN &&
+	       vis != STV_INTERNAL && scn && gelf_getshdr(scn, &shdr) &&
+	       (shdr.sh_flags & SHF_EXECINSTR); /* NOBITS in a separate debug file */
+}
+
 /* Append one raw name to the growing string block. 0 or -ENOMEM; *off is its offset. */
 static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t *off)
 {
@@ -157,15 +181,52 @@ static int strs_add(char **strs, size_t *len, size_t *cap, const char *s, size_t
 	return 0;
 }
 
-/*
- * Copy the function symbols of @mod into d->syms, with sizes; @mainbias turns dwfl's
- * addresses into module-relative ones. Zero-sized symbols are bounded by the next
- * symbol and their section here, so that a lookup only compares with one end.
- */
-static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
+/* PLT stubs (plt.c) as symbols "name@plt", as perf names them; sized, local. */
+struct plt_add {
+	struct dso *d;
+	size_t len, cap; /* of d->strs, which read_syms goes on filling */
+};
+
+static int plt_count(void *arg, uint64_t addr, uint64_t size, const char *name)
 {
-	size_t len = 0, cap = 0, off, i, out;
-	int n = dwfl_module_getsymtab(mod), ndx, ret = 0;
+	(void)addr;
+	(void)size;
+	(void)name;
+	++*(int *)arg;
+	return 0;
+}
+
+static int plt_add(void *arg, uint64_t addr, uint64_t size, const char *name)
+{
+	struct plt_add *pa = arg;
+	struct sym *s = &pa->d->syms[pa->d->nsyms];
+	char buf[512];
+	size_t off;
+	int ret;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s@plt", name) >= sizeof(buf))
+		return 0; /* no name that long is worth a cut copy */
+	ret = strs_add(&pa->d->strs, &pa->len, &pa->cap, buf, &off);
+	if (ret)
+		return ret;
+	pa->d->nsyms++;
+	*s = (struct sym){ addr, addr + size, (const char *)(uintptr_t)off, NULL, 2 };
+	return 0;
+}
+
+/*
+ * Copy the function symbols and code labels (is_label()) of @mod, and the PLT stubs of its
+ * file @file, into d->syms, with sizes; @mainbias turns dwfl's addresses into
+ * module-relative ones. Zero-sized symbols
+ * are bounded by the next symbol and their section here, so that a lookup only compares
+ * with one end.
+ */
+static int read_syms(struct dso *d, Dwfl_Module *mod, Elf *file, GElf_Addr mainbias)
+{
+	struct plt_add pa = { d, 0, 0 };
+	uint64_t cover = 0; /* end of the sized symbols so far */
+	int n = dwfl_module_getsymtab(mod), ndx, ret = 0, nplt = 0;
+	size_t off, i, out;
 	GElf_Addr addr, bias;
 	GElf_Word shndx;
 	const char *name;
@@ -173,22 +234,26 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 	GElf_Sym sym;
 	Elf *elf;
 
-	if (n <= 0)
+	rpt_plt_each(file, plt_count, &nplt);
+	if (n <= 0 && !nplt)
 		goto out;
-	d->syms = calloc(n, sizeof(*d->syms));
+	d->syms = calloc((n > 0 ? n : 0) + nplt, sizeof(*d->syms));
 	if (!d->syms) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = rpt_plt_each(file, plt_add, &pa);
+	if (ret)
+		goto out;
 	for (ndx = 1; ndx < n; ndx++) {
 		name = dwfl_module_getsym_info(mod, ndx, &sym, &addr, &shndx, &elf, &bias);
 		if (!name || !*name || shndx == SHN_UNDEF || shndx == (GElf_Word)-1 ||
 		    shndx == SHN_ABS)
 			continue;
 		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC && !is_label(&sym, elf, shndx))
 			continue;
-		ret = strs_add(&d->strs, &len, &cap, name, &off);
+		ret = strs_add(&d->strs, &pa.len, &pa.cap, name, &off);
 		if (ret)
 			goto out;
 		s = &d->syms[d->nsyms++];
@@ -206,6 +271,10 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, GElf_Addr mainbias)
 	for (i = 0, out = 0; i < d->nsyms; i++) {
 		if (out && d->syms[out - 1].addr == d->syms[i].addr)
 			continue;
+		if (d->syms[i].rank < 4 && d->syms[i].end > cover)
+			cover = d->syms[i].end;
+		else if (d->syms[i].rank >= RANK_LABEL && d->syms[i].addr < cover)
+			continue; /* a label inside a function: the function names it */
 		d->syms[out++] = d->syms[i];
 	}
 	d->nsyms = out;
@@ -265,7 +334,7 @@ static int read_module(struct dso *d, Dwfl *dwfl, Dwfl_Module *mod, const struct
 	d->state = RPT_FILE_OK;
 	ret = read_segs(d, elf);
 	if (!ret)
-		ret = read_syms(d, mod, mainbias);
+		ret = read_syms(d, mod, elf, mainbias);
 	if (!ret)
 		d->readable = true;
 out:
@@ -524,15 +593,18 @@ static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *i
 
 static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 {
-	char *demangled = NULL, *bare = NULL;
+	char *demangled = NULL, *bare = NULL, *plt = NULL;
 	const char *raw = s->raw, *at;
 	int status = -1;
+	bool stub;
 
 	if (s->name)
 		return s->name;
 	/* .dynsym names carry their symbol version ("clock_gettime@@GLIBC_2.17"); users
-	 * (and perf) call the function by its name */
+	 * (and perf) call the function by its name. A PLT stub keeps its "@plt" after the
+	 * (demangled) name of the function it jumps to. */
 	at = strchr(raw, '@');
+	stub = at && !strcmp(at, "@plt");
 	if (at && at != raw) {
 		bare = strndup(raw, (size_t)(at - raw));
 		if (bare)
@@ -540,7 +612,12 @@ static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 	}
 	if (!strncmp(raw, "_Z", 2))
 		demangled = __cxa_demangle(raw, NULL, NULL, &status);
-	s->name = intern(st, status == 0 && demangled ? demangled : raw);
+	if (status == 0 && demangled)
+		raw = demangled;
+	if (stub && asprintf(&plt, "%s@plt", raw) > 0)
+		raw = plt;
+	s->name = intern(st, stub && !plt ? s->raw : raw);
+	free(plt);
 	free(demangled);
 	free(bare);
 	/* out of memory: the raw name still lives as long as the symtab */

@@ -16,6 +16,14 @@
  * frame has one is unwound here without libdwfl's per-frame allocations (6x faster);
  * any other row (expressions, signal frames, no CFI) sends the whole sample to libdwfl,
  * so results are the same either way.
+ *
+ * The innermost frame's row is the one at its pc, a caller's the one at its return
+ * address - 1 (the call); libdwfl does the same (dwfl_frame_pc's isactivation is set for
+ * the initial frame, which frame_cb marks exact too). Two rules go beyond libdwfl's:
+ * a save slot below the stack pointer (an epilogue's popped %rbp) leaves the register as
+ * it is, where libdwfl's failed read leaves it unknown and a caller whose CFA is its
+ * frame pointer cannot be unwound; and a stack whose outermost frame is its module's
+ * entry point code without CFI (ld.so's _start) has ended, not failed (at_entry()).
  */
 #include "arch/arch.h"
 #include "report/dwfl.h"
@@ -50,6 +58,7 @@
 struct rule {
 	bool usable;	/* else: libdwfl for the whole sample */
 	bool outermost; /* the return address is undefined: the stack ends here */
+	bool nocfi;	/* no CFI at all for the pc (not usable either) */
 	int8_t cfa_reg; /* DW_SP or DW_BP */
 	int8_t bp_rule; /* 0 same value, 1 saved at CFA + bp_off, 2 undefined */
 	int64_t cfa_off, ra_off, bp_off;
@@ -360,8 +369,10 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
-		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+			ru->nocfi = true;
 			return;
+		}
 	}
 	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
 	if (ra < 0 || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
@@ -415,6 +426,8 @@ static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
 	return memory_read(NULL, addr, v, u);
 }
 
+static bool at_entry(Dwfl *dwfl, uint64_t pc, bool exact);
+
 /* 1: unwound (*end set), 0: needs libdwfl. */
 static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum rpt_unwind_end *end)
 {
@@ -436,6 +449,13 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 		u->act[u->n] = !u->n;
 		ru = rule_for(u, dwfl, stamp, u->n ? pc - 1 : pc);
 		u->n++;
+		if (ru && ru->nocfi && at_entry(dwfl, pc, u->n == 1)) {
+			/* libdwfl would guess on from the frame pointer, which an entry point
+			 * has none of (nor a caller), and would redo the frames above
+			 * without what the fast path knows of registers popped already */
+			*end = RPT_UNWIND_DONE;
+			return 1;
+		}
 		if (!ru || !ru->usable || (ru->cfa_reg == DW_BP && !bp_known))
 			return 0;
 		if (ru->outermost) {
@@ -445,7 +465,11 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 		cfa = (ru->cfa_reg == DW_SP ? sp : bp) + (uint64_t)ru->cfa_off;
 		if (!stack_word(u, cfa + (uint64_t)ru->ra_off, &ra))
 			break;
-		if (ru->bp_rule == 1 && !stack_word(u, cfa + (uint64_t)ru->bp_off, &bp))
+		/* a save slot below the stack pointer was popped already (an epilogue after
+		 * "pop %rbp"): the register holds the caller's value again, and the slot is
+		 * outside the copy, which starts at the stack pointer */
+		if (ru->bp_rule == 1 && cfa + (uint64_t)ru->bp_off >= sp &&
+		    !stack_word(u, cfa + (uint64_t)ru->bp_off, &bp))
 			break;
 		bp_known = ru->bp_rule != 2 && bp_known;
 		if (!ra) { /* a zero return address ends a stack too */
@@ -459,6 +483,47 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 	}
 	*end = u->beyond ? RPT_UNWIND_TRUNCATED : RPT_UNWIND_FAILED;
 	return 1;
+}
+
+/* Has @mod call frame information for @addr (an address of the Dwfl)? */
+static bool has_cfi(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	Dwarf_CFI *cfi[2];
+	Dwarf_Addr bias[2] = { 0, 0 };
+	Dwarf_Frame *frame = NULL;
+
+	cfi[0] = dwfl_module_eh_cfi(mod, &bias[0]);
+	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias[1]);
+	for (int i = 0; i < 2; i++) {
+		if (cfi[i] && !dwarf_cfi_addrframe(cfi[i], addr - bias[i], &frame)) {
+			free(frame);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Is @pc (the outermost frame unwound; @exact: the interrupted pc, else a return address)
+ * in the entry point's code of its module, where no CFI says how to go on? Nothing calls
+ * an ELF entry point: the stack has ended, and cleanly. ld.so's _start (RTLD_START) is
+ * such code: "call _dl_start" with no CFI around it, where the executable's _start marks
+ * its return address undefined instead. The entry code is taken to be the CFI-less bytes
+ * from e_entry on, at most ENTRY_SPAN of them.
+ */
+#define ENTRY_SPAN 64
+static bool at_entry(Dwfl *dwfl, uint64_t pc, bool exact)
+{
+	Dwarf_Addr look = exact ? pc : pc - 1, bias = 0, entry;
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, look);
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	GElf_Ehdr eh;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || !eh.e_entry)
+		return false;
+	entry = eh.e_entry + bias;
+	return look >= entry && look - entry < ENTRY_SPAN && !has_cfi(mod, entry) &&
+	       !has_cfi(mod, look);
 }
 
 /* perf register @r of the sample, or 0 when it was not recorded. */
@@ -497,16 +562,19 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	u->max = max;
 	if (fast_unwind(u, dwfl, stamp, end)) {
 		u->fast++;
-		return u->n;
+	} else {
+		u->slow++;
+		u->n = 0;
+		u->beyond = false;
+		ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, frame_cb, u);
+		if (ret == 0)
+			*end = RPT_UNWIND_DONE;
+		else if (ret == DWARF_CB_ABORT || u->beyond)
+			*end = RPT_UNWIND_TRUNCATED;
 	}
-	u->slow++;
-	u->n = 0;
-	u->beyond = false;
-	ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, frame_cb, u);
-	if (ret == 0)
+	if (*end == RPT_UNWIND_FAILED && u->n &&
+	    at_entry(dwfl, pcs[u->n - 1], activation[u->n - 1]))
 		*end = RPT_UNWIND_DONE;
-	else if (ret == DWARF_CB_ABORT || u->beyond)
-		*end = RPT_UNWIND_TRUNCATED;
 	return u->n;
 }
 

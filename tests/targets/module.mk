@@ -95,6 +95,19 @@ $(TGT)/callgraph_nofp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -o $@ $<
 TEST_TARGETS += $(TGT)/callgraph_fp $(TGT)/callgraph_nofp
+# a C++ program whose time is in inlined STL code (tests/e2e/dwarf_vs_perf.sh)
+$(TGT)/stl_map: tests/targets/stl_map.cpp
+	@mkdir -p $(dir $@)
+	g++ -O2 -g -o $@ $<
+TEST_TARGETS += $(TGT)/stl_map
+# frames with CFI known to the byte, and an inline chain (tests/unit/test_unwind.c)
+$(TGT)/unwind_frames: tests/targets/unwind_frames.S
+	@mkdir -p $(dir $@)
+	$(CC) -nostdlib -Wl,-e,uw_entry -Wl,--build-id -o $@ $<
+$(TGT)/inline_chain: tests/targets/inline_chain.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $<
+TEST_TARGETS += $(TGT)/unwind_frames $(TGT)/inline_chain
 # the same library loaded, unloaded and loaded again elsewhere (dwarf unwinding in it)
 $(TGT)/dlreload: tests/targets/dlreload.c
 	@mkdir -p $(dir $@)

@@ -51,6 +51,13 @@ $(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(PMC_L
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
+# dwarf unwinding, inline chains, labels and self time on binaries of known CFI and DWARF
+$(BUILD)/tests/test_unwind: tests/unit/test_unwind.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/unwind_frames $(BUILD)/targets/inline_chain
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
+		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_unwind
 # The arbitration of pauses across processes (lib/session/pauses.c), on synthetic calls
 $(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
