@@ -491,13 +491,16 @@ struct ses_tasks {
 	struct ses_tasks_str *strs;
 	size_t nstrs, capstrs;
 	size_t caprecords;
+	uint32_t *slots; /* id -> index in strs + 1, open addressing (0: empty) */
+	size_t capslots; /* a power of two, over twice the distinct ids */
 };
 
 /* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header;
  * damage after the header only sets t->damaged_at. Free with ses_tasks_release(). */
 int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen);
 void ses_tasks_release(struct ses_tasks *t);
-/* The string @id, or NULL (unknown id). Owned by @t. */
+/* The string @id (its last definition in the file), or NULL (unknown id). Owned by @t.
+ * Hashed: a file of 500k names costs no more per record than one of two. */
 const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id);
 
 /* ---- the time order of records (DESIGN.md §6) ---------------------------------------
