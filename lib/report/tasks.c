@@ -15,12 +15,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 
 #define EVENT_DOMAIN "User"
@@ -207,46 +206,72 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 	return ret;
 }
 
-static int load_file(struct rpt *r, const char *path, char *err, size_t errlen)
+/* instrument/@name could not be used, or only in part: the report says so by name (the
+ * first RPT_FILE_NOTES files; all are counted). */
+static void note_file(struct rpt *r, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note_file(struct rpt *r, const char *name, const char *fmt, ...)
 {
-	struct ses_tasks t;
-	char why[256];
-	struct stat sb;
-	void *map;
-	int fd, ret;
+	struct rpt_file_note *n;
+	va_list ap;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0) {
-		if (fd >= 0)
-			close(fd);
-		r->task_malformed++;
-		return 0;
-	}
-	map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -errno;
-	ret = ses_tasks_parse(map, sb.st_size, &t, why, sizeof(why));
-	munmap(map, sb.st_size);
+	r->task_malformed++; /* counted as before: a file that could not be used */
+	if (r->nfile_notes++ >= RPT_FILE_NOTES)
+		return;
+	n = &r->file_notes[r->nfile_notes - 1];
+	snprintf(n->file, sizeof(n->file), SES_TASKS_DIR "/%s", name);
+	va_start(ap, fmt);
+	vsnprintf(n->why, sizeof(n->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One process's tasks. A file that cannot be used (not a regular file, empty, not a
+ * tasks file) costs that process its tasks, not the report: it is skipped and named. A
+ * file damaged after its header is read up to the damage, which is named too.
+ */
+static int load_file(struct rpt *r, const char *dir, const char *name)
+{
+	char path[PATH_MAX + 300], why[256];
+	struct ses_tasks t;
+	const void *map;
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = ses_file_map(path, &map, &len, why, sizeof(why));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		note_file(r, name, "%s; its tasks are not reported", why);
+		return 0;
+	}
+	if (!len) {
+		note_file(r, name, "is empty (0 bytes); its tasks are not reported");
+		return 0;
+	}
+	ret = ses_tasks_parse(map, len, &t, why, sizeof(why));
+	ses_file_unmap(map, len);
+	if (ret == -ENOMEM)
 		return ret;
+	if (ret) {
+		note_file(r, name, "%s; its tasks are not reported", why);
+		return 0;
 	}
 	r->task_lost += t.dropped_records;
 	r->task_names_dropped += t.dropped_names;
 	r->task_records += t.nrecords;
 	if (t.damaged_at)
-		r->task_malformed++;
+		note_file(r, name, "damaged from offset %llu (%s); %zu records before it reported",
+			  (unsigned long long)t.damaged_at, t.damage, t.nrecords);
 	ret = match_file(r, &t);
 	ses_tasks_release(&t);
 	return ret;
 }
 
-int rpt_tasks_load(struct rpt *r, char *err, size_t errlen)
+int rpt_tasks_load(struct rpt *r)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 300];
+	char dir[PATH_MAX];
 	struct dirent *e;
 	DIR *d;
 	int ret = 0;
@@ -257,15 +282,18 @@ int rpt_tasks_load(struct rpt *r, char *err, size_t errlen)
 	rpt_tk_sort_samples(r->stimes, r->nstimes);
 	snprintf(dir, sizeof(dir), "%s/" SES_TASKS_DIR, r->dir);
 	d = opendir(dir);
-	if (!d)
+	if (!d) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		note_file(r, "", "cannot be read (%s); no tasks are reported", strerror(errno));
 		return 0;
+	}
 	while (!ret && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".tasks"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		ret = load_file(r, path, err, errlen);
+		ret = load_file(r, dir, e->d_name);
 	}
 	closedir(d);
 	return ret;
