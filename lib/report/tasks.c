@@ -96,8 +96,39 @@ static long stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner, int item
 	return (long)(*slot - 1);
 }
 
-static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain,
-			const char *name, uint64_t begin, uint64_t end)
+/*
+ * The tallies of one file's process, by item. The file is one process, so a dense array
+ * indexed by item stands in for a probe of (pid, item) in r->proc_task per instance:
+ * with 500k names that table is tens of MB, and each probe a cache (and TLB) miss.
+ */
+struct proc_tally {
+	long *stat; /* item -> index in r->tstats, -1 = none yet */
+	size_t cap;
+};
+
+static long proc_stat(struct rpt *r, struct proc_tally *pt, int pid, int item)
+{
+	if ((size_t)item >= pt->cap) {
+		size_t cap = pt->cap ? pt->cap : 64;
+		long *g;
+
+		while (cap <= (size_t)item)
+			cap *= 2;
+		g = realloc(pt->stat, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		for (size_t i = pt->cap; i < cap; i++)
+			g[i] = -1;
+		pt->stat = g;
+		pt->cap = cap;
+	}
+	if (pt->stat[item] < 0)
+		pt->stat[item] = stat_for(r, &r->proc_task, (uint32_t)pid, item);
+	return pt->stat[item];
+}
+
+static int add_instance(struct rpt *r, struct proc_tally *pt, int pid, uint32_t tid,
+			const char *domain, const char *name, uint64_t begin, uint64_t end)
 {
 	uint64_t dur, n;
 	struct rpt_task_stat *p, *t;
@@ -112,7 +143,7 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 	item = item_for(r, domain, name);
 	if (item < 0)
 		return item;
-	pi = stat_for(r, &r->proc_task, (uint32_t)pid, item);
+	pi = proc_stat(r, pt, pid, item);
 	ti = pi < 0 ? pi : stat_for(r, &r->thread_task, tid, item);
 	if (ti < 0)
 		return -ENOMEM;
@@ -127,34 +158,96 @@ static int add_instance(struct rpt *r, int pid, uint32_t tid, const char *domain
 
 /* ---- names ---- */
 
+/*
+ * What each string id of a file resolved to, worked out once per id, not once per record
+ * (every record names one or two ids; a file of 4 M records may have 500k names, and a
+ * lookup, a comma check and an interning per record were most of report's time). The
+ * target numbers its strings from 1, so ids below MEMO_DENSE sit in an array indexed by
+ * id; others (a forged file) in a hash.
+ */
+#define MEMO_DENSE (1u << 21) /* 16 MB of pointers at most */
+#define MEMO_UNKNOWN ((uintptr_t)1) /* below any pointer the pool hands out */
+#define MEMO_COMMA ((uintptr_t)2)
+
 struct resolver {
 	struct rpt *r;
 	const struct ses_tasks *t;
+	uintptr_t *dense; /* id -> interned name, MEMO_UNKNOWN, MEMO_COMMA; 0 = not yet */
+	size_t ndense;
+	struct rpt_hash sparse; /* the same for ids from MEMO_DENSE up */
 };
 
-/* A string id of the file as an interned name; NULL if unknown or refused. Id 0 is the
- * target's "no name": its string table was full. */
+static void resolver_release(struct resolver *rs)
+{
+	free(rs->dense);
+	rpt_hash_release(&rs->sparse);
+}
+
+/* The memo slot of @id, made on first sight (0); NULL on out of memory. */
+static uintptr_t *memo_slot(struct resolver *rs, uint32_t id)
+{
+	if (id >= MEMO_DENSE) {
+		_Static_assert(sizeof(uint64_t) >= sizeof(uintptr_t), "a pointer fits a slot");
+		return (uintptr_t *)rpt_hash_slot(&rs->sparse, id, 0, 0);
+	}
+	if (id >= rs->ndense) {
+		size_t n = rs->ndense ? rs->ndense : 256;
+		uintptr_t *g;
+
+		while (n <= id)
+			n *= 2;
+		g = realloc(rs->dense, n * sizeof(*g));
+		if (!g)
+			return NULL;
+		memset(g + rs->ndense, 0, (n - rs->ndense) * sizeof(*g));
+		rs->dense = g;
+		rs->ndense = n;
+	}
+	return &rs->dense[id];
+}
+
+/* What @id names: an interned name, MEMO_UNKNOWN or MEMO_COMMA; 0 on out of memory. */
+static uintptr_t resolve_id(struct resolver *rs, uint32_t id)
+{
+	const char *s = ses_tasks_string(rs->t, id);
+
+	if (!s)
+		return MEMO_UNKNOWN;
+	if (strchr(s, ',')) {
+		if (!rs->r->task_comma) /* the first such record's name */
+			snprintf(rs->r->task_comma_name, sizeof(rs->r->task_comma_name), "%s", s);
+		return MEMO_COMMA;
+	}
+	return (uintptr_t)rpt_strpool_intern(&rs->r->names, s);
+}
+
+/* A string id of the file as an interned name; NULL if unknown or refused (each record
+ * counted). Id 0 is the target's "no name": its string table was full. */
 static const void *resolve(void *arg, uint32_t id, enum rpt_tk_role role)
 {
 	struct resolver *rs = arg;
 	struct rpt *r = rs->r;
-	const char *s = id ? ses_tasks_string(rs->t, id) : NULL;
+	uintptr_t *memo;
 
 	(void)role;
 	if (!id) {
 		r->task_unnamed++;
 		return NULL;
 	}
-	if (!s) {
+	memo = memo_slot(rs, id);
+	if (memo && !*memo)
+		*memo = resolve_id(rs, id);
+	if (!memo || !*memo) /* out of memory: refused, as the pool's NULL was before */
+		return NULL;
+	if (*memo == MEMO_UNKNOWN) {
 		r->task_malformed++;
 		return NULL;
 	}
-	if (strchr(s, ',')) {
-		if (!r->task_comma++)
-			snprintf(r->task_comma_name, sizeof(r->task_comma_name), "%s", s);
+	if (*memo == MEMO_COMMA) {
+		r->task_comma++;
 		return NULL;
 	}
-	return rpt_strpool_intern(&r->names, s);
+	return (const void *)*memo;
 }
 
 /* A thread name record: the sampled thread @rec->tid of this process gets the name. */
@@ -180,8 +273,9 @@ static int name_thread(struct rpt *r, const struct ses_tasks *t,
 
 static int match_file(struct rpt *r, struct ses_tasks *t)
 {
-	struct resolver rs = { r, t };
+	struct resolver rs = { r, t, NULL, 0, { 0 } };
 	struct rpt_tk_names names = { resolve, &rs, rpt_strpool_intern(&r->names, EVENT_DOMAIN) };
+	struct proc_tally pt = { NULL, 0 };
 	struct rpt_tk_result m;
 	int ret = 0;
 
@@ -192,6 +286,7 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 			ret = name_thread(r, t, &t->records[i]);
 	if (!ret)
 		ret = rpt_tk_match(t->records, t->nrecords, r->pauses, r->npauses, &names, &m);
+	resolver_release(&rs);
 	if (ret)
 		return ret;
 	/* the reserved domain and names the resolver could not count are malformed records */
@@ -199,9 +294,10 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 	for (size_t i = 0; i < m.n && !ret; i++) {
 		const struct rpt_tk_inst *in = &m.v[i];
 
-		ret = add_instance(r, t->pid, in->tid, in->event ? names.reserved : in->key,
+		ret = add_instance(r, &pt, t->pid, in->tid, in->event ? names.reserved : in->key,
 				   in->name, in->begin, in->end);
 	}
+	free(pt.stat);
 	rpt_tk_result_release(&m);
 	return ret;
 }

@@ -563,6 +563,59 @@ static void test_bad_tasks_files_noted(void **state)
 	rm_session(dir);
 }
 
+/* Names are resolved once per id, yet counted per record: a name with a comma used by
+ * three records is three records skipped; an id far above the target's numbering (a
+ * forged file) resolves as well as a small one. */
+static void test_task_names_per_record(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX";
+	const uint32_t big = 0x90000000u;
+	struct ses_tasks_writer *w;
+	struct rpt_summary s;
+	struct rpt_row rows[8];
+	struct rpt *r;
+	int n, found = 0;
+
+	(void)state;
+	make_session(dir);
+	w = ses_tasks_writer_open(dir, 100);
+	assert_non_null(w);
+	assert_int_equal(ses_tasks_write_string(w, 1, "Dom", 3), 0);
+	assert_int_equal(ses_tasks_write_string(w, 2, "Task", 4), 0);
+	assert_int_equal(ses_tasks_write_string(w, 3, "a,b", 3), 0);
+	assert_int_equal(ses_tasks_write_string(w, big, "Big", 3), 0);
+	for (uint64_t i = 0; i < 3; i++) {
+		const struct ses_task_record rec[] = {
+			{ 13 + i, 100, SES_TASK_BEGIN, 0, 1, 3 }, /* a comma: skipped */
+			{ 13 + i, 100, SES_TASK_END, 0, 1, 0 },
+			{ 14 + i, 100, SES_TASK_BEGIN, 0, 1, 2 },
+			{ 15 + i, 100, SES_TASK_END, 0, 1, 0 },
+			{ 15 + i, 100, SES_TASK_BEGIN, 0, 1, big },
+			{ 16 + i, 100, SES_TASK_END, 0, 1, 0 },
+		};
+
+		for (size_t k = 0; k < sizeof(rec) / sizeof(rec[0]); k++)
+			assert_int_equal(ses_tasks_write_record(w, &rec[k]), 0);
+	}
+	assert_int_equal(ses_tasks_writer_close(w), 0);
+	r = open_report(dir, false);
+	rpt_summary(r, &s);
+	assert_int_equal(s.task_comma, 3);
+	assert_string_equal(s.task_comma_name, "a,b");
+	assert_int_equal(s.task_records, 18);
+	assert_int_equal(s.task_instances, 6);
+	n = rpt_rows(r, RPT_TASKS, rows, 8);
+	assert_int_equal(n, 2);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(rows[i].module, "Dom");
+		assert_int_equal(rows[i].count, 3);
+		found += !strcmp(rows[i].name, "Task") + 2 * !strcmp(rows[i].name, "Big");
+	}
+	assert_int_equal(found, 3);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 /* A collect killed before session.ini leaves its directory, empty: said as such. */
 static void test_interrupted_before_session_ini(void **state)
 {
@@ -615,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_session_files_refused),
 		cmocka_unit_test(test_bad_tasks_files_noted),
 		cmocka_unit_test(test_interrupted_before_session_ini),
+		cmocka_unit_test(test_task_names_per_record),
 		cmocka_unit_test(test_hash_grows_and_finds),
 	};
 
