@@ -97,37 +97,70 @@ static long stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner, int item
 }
 
 /*
- * The tallies of one file's process, by item. The file is one process, so a dense array
- * indexed by item stands in for a probe of (pid, item) in r->proc_task per instance:
- * with 500k names that table is tens of MB, and each probe a cache (and TLB) miss.
+ * The tallies of one file, by item. A file is one process, and most of its instances are
+ * on a few threads, so dense arrays indexed by item stand in for a probe of (pid, item)
+ * and (tid, item) in r->proc_task and r->thread_task per instance: with 500k names those
+ * tables are tens of MB, and each probe a cache and TLB miss. Threads past the first
+ * FILE_THREADS of the file probe the table.
  */
-struct proc_tally {
+#define FILE_THREADS 4
+
+struct by_item {
 	long *stat; /* item -> index in r->tstats, -1 = none yet */
 	size_t cap;
 };
 
-static long proc_stat(struct rpt *r, struct proc_tally *pt, int pid, int item)
+struct file_tally {
+	struct by_item proc;
+	struct by_item thread[FILE_THREADS];
+	uint32_t tid[FILE_THREADS];
+	int nthreads;
+};
+
+static void file_tally_release(struct file_tally *ft)
 {
-	if ((size_t)item >= pt->cap) {
-		size_t cap = pt->cap ? pt->cap : 64;
+	free(ft->proc.stat);
+	for (int i = 0; i < ft->nthreads; i++)
+		free(ft->thread[i].stat);
+}
+
+/* The tally of @item for @owner in @h, through @b's cache; -ENOMEM. */
+static long cached_stat(struct rpt *r, struct by_item *b, struct rpt_hash *h, uint64_t owner,
+			int item)
+{
+	if ((size_t)item >= b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
 		long *g;
 
 		while (cap <= (size_t)item)
 			cap *= 2;
-		g = realloc(pt->stat, cap * sizeof(*g));
+		g = realloc(b->stat, cap * sizeof(*g));
 		if (!g)
 			return -ENOMEM;
-		for (size_t i = pt->cap; i < cap; i++)
+		for (size_t i = b->cap; i < cap; i++)
 			g[i] = -1;
-		pt->stat = g;
-		pt->cap = cap;
+		b->stat = g;
+		b->cap = cap;
 	}
-	if (pt->stat[item] < 0)
-		pt->stat[item] = stat_for(r, &r->proc_task, (uint32_t)pid, item);
-	return pt->stat[item];
+	if (b->stat[item] < 0)
+		b->stat[item] = stat_for(r, h, owner, item);
+	return b->stat[item];
 }
 
-static int add_instance(struct rpt *r, struct proc_tally *pt, int pid, uint32_t tid,
+static long thread_stat(struct rpt *r, struct file_tally *ft, uint32_t tid, int item)
+{
+	int i = 0;
+
+	while (i < ft->nthreads && ft->tid[i] != tid)
+		i++;
+	if (i == ft->nthreads && i < FILE_THREADS)
+		ft->tid[ft->nthreads++] = tid;
+	if (i == FILE_THREADS)
+		return stat_for(r, &r->thread_task, tid, item);
+	return cached_stat(r, &ft->thread[i], &r->thread_task, tid, item);
+}
+
+static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t tid,
 			const char *domain, const char *name, uint64_t begin, uint64_t end)
 {
 	uint64_t dur, n;
@@ -143,8 +176,8 @@ static int add_instance(struct rpt *r, struct proc_tally *pt, int pid, uint32_t 
 	item = item_for(r, domain, name);
 	if (item < 0)
 		return item;
-	pi = proc_stat(r, pt, pid, item);
-	ti = pi < 0 ? pi : stat_for(r, &r->thread_task, tid, item);
+	pi = cached_stat(r, &ft->proc, &r->proc_task, (uint32_t)pid, item);
+	ti = pi < 0 ? pi : thread_stat(r, ft, tid, item);
 	if (ti < 0)
 		return -ENOMEM;
 	p = &r->tstats[pi];
@@ -275,7 +308,7 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 {
 	struct resolver rs = { r, t, NULL, 0, { 0 } };
 	struct rpt_tk_names names = { resolve, &rs, rpt_strpool_intern(&r->names, EVENT_DOMAIN) };
-	struct proc_tally pt = { NULL, 0 };
+	struct file_tally ft = { 0 };
 	struct rpt_tk_result m;
 	int ret = 0;
 
@@ -294,10 +327,10 @@ static int match_file(struct rpt *r, struct ses_tasks *t)
 	for (size_t i = 0; i < m.n && !ret; i++) {
 		const struct rpt_tk_inst *in = &m.v[i];
 
-		ret = add_instance(r, &pt, t->pid, in->tid, in->event ? names.reserved : in->key,
+		ret = add_instance(r, &ft, t->pid, in->tid, in->event ? names.reserved : in->key,
 				   in->name, in->begin, in->end);
 	}
-	free(pt.stat);
+	file_tally_release(&ft);
 	rpt_tk_result_release(&m);
 	return ret;
 }

@@ -597,21 +597,50 @@ static void test_task_names_per_record(void **state)
 		for (size_t k = 0; k < sizeof(rec) / sizeof(rec[0]); k++)
 			assert_int_equal(ses_tasks_write_record(w, &rec[k]), 0);
 	}
+	/* one Dom/Task on each of 6 more threads: past the few a file's tallies keep dense */
+	for (uint32_t tid = 200; tid < 206; tid++) {
+		const struct ses_task_record b = { 20, tid, SES_TASK_BEGIN, 0, 1, 2 };
+		const struct ses_task_record e = { 21 + tid, tid, SES_TASK_END, 0, 1, 0 };
+
+		assert_int_equal(ses_tasks_write_record(w, &b), 0);
+		assert_int_equal(ses_tasks_write_record(w, &e), 0);
+	}
 	assert_int_equal(ses_tasks_writer_close(w), 0);
 	r = open_report(dir, false);
 	rpt_summary(r, &s);
 	assert_int_equal(s.task_comma, 3);
 	assert_string_equal(s.task_comma_name, "a,b");
-	assert_int_equal(s.task_records, 18);
-	assert_int_equal(s.task_instances, 6);
+	assert_int_equal(s.task_records, 18 + 12);
+	assert_int_equal(s.task_instances, 6 + 6);
 	n = rpt_rows(r, RPT_TASKS, rows, 8);
 	assert_int_equal(n, 2);
 	for (int i = 0; i < n; i++) {
 		assert_string_equal(rows[i].module, "Dom");
-		assert_int_equal(rows[i].count, 3);
+		assert_int_equal(rows[i].count, !strcmp(rows[i].name, "Task") ? 9 : 3);
 		found += !strcmp(rows[i].name, "Task") + 2 * !strcmp(rows[i].name, "Big");
 	}
 	assert_int_equal(found, 3);
+	/* per thread: 3 and 3 on thread 100, one on each of the others, with its elapsed */
+	for (int item = 0; item < r->nitems; item++) {
+		bool task = !strcmp(r->items[item].name, "Task");
+		uint64_t *slot = rpt_hash_find(&r->thread_task, 100, (uint64_t)item, 0);
+
+		assert_non_null(slot);
+		assert_int_equal(r->tstats[*slot - 1].count, 3);
+		for (uint32_t tid = 200; tid < 206; tid++) {
+			slot = rpt_hash_find(&r->thread_task, tid, (uint64_t)item, 0);
+			if (!task) {
+				assert_null(slot);
+				continue;
+			}
+			assert_non_null(slot);
+			assert_int_equal(r->tstats[*slot - 1].count, 1);
+			assert_int_equal(r->tstats[*slot - 1].elapsed_ns, tid + 1);
+		}
+		slot = rpt_hash_find(&r->proc_task, 100, (uint64_t)item, 0);
+		assert_non_null(slot);
+		assert_int_equal(r->tstats[*slot - 1].count, task ? 9 : 3);
+	}
 	rpt_free(r);
 	rm_session(dir);
 }
