@@ -160,8 +160,42 @@ static long thread_stat(struct rpt *r, struct file_tally *ft, uint32_t tid, int 
 	return cached_stat(r, &ft->thread[i], &r->thread_task, tid, item);
 }
 
+/*
+ * A name as the matcher sees it while one file is matched: one cell per interned string
+ * (so equal names are equal keys, whatever their ids), which also remembers the item it
+ * last made with a domain: a file of 500k names then finds each instance's item without
+ * a probe of (domain, name) in r->item_index. Cells live until the file is tallied.
+ */
+struct name_cell {
+	const char *str;		  /* interned */
+	const struct name_cell *item_key; /* the domain of @item, NULL = none yet */
+	int item;
+};
+
+#define CELLS_PER_CHUNK 1024
+struct cell_chunk {
+	struct cell_chunk *next;
+	size_t n;
+	struct name_cell v[CELLS_PER_CHUNK];
+};
+
+/* The item of (@domain, @name), through @name's memory of its last one. */
+static int cell_item(struct rpt *r, const struct name_cell *domain, struct name_cell *name)
+{
+	if (name->item_key != domain) {
+		int item = item_for(r, domain->str, name->str);
+
+		if (item < 0)
+			return item;
+		name->item_key = domain;
+		name->item = item;
+	}
+	return name->item;
+}
+
 static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t tid,
-			const char *domain, const char *name, uint64_t begin, uint64_t end)
+			const struct name_cell *domain, struct name_cell *name, uint64_t begin,
+			uint64_t end)
 {
 	uint64_t dur, n;
 	struct rpt_task_stat *p, *t;
@@ -173,7 +207,7 @@ static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t 
 		return 0;
 	dur = end >= begin ? end - begin : 0;
 	n = end >= begin ? rpt_tk_samples(r->stimes, r->nstimes, tid, begin, end) : 0;
-	item = item_for(r, domain, name);
+	item = cell_item(r, domain, name);
 	if (item < 0)
 		return item;
 	pi = cached_stat(r, &ft->proc, &r->proc_task, (uint32_t)pid, item);
@@ -205,15 +239,49 @@ static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t 
 struct resolver {
 	struct rpt *r;
 	const struct ses_tasks *t;
-	uintptr_t *dense; /* id -> interned name, MEMO_UNKNOWN, MEMO_COMMA; 0 = not yet */
+	uintptr_t *dense; /* id -> its name's cell, MEMO_UNKNOWN, MEMO_COMMA; 0 = not yet */
 	size_t ndense;
 	struct rpt_hash sparse; /* the same for ids from MEMO_DENSE up */
+	struct rpt_hash cells;	/* interned string -> its cell */
+	struct cell_chunk *chunks;
 };
 
 static void resolver_release(struct resolver *rs)
 {
 	free(rs->dense);
 	rpt_hash_release(&rs->sparse);
+	rpt_hash_release(&rs->cells);
+	while (rs->chunks) {
+		struct cell_chunk *next = rs->chunks->next;
+
+		free(rs->chunks);
+		rs->chunks = next;
+	}
+}
+
+/* The one cell of interned string @str (NULL: out of memory before); NULL on OOM. */
+static struct name_cell *cell_for(struct resolver *rs, const char *str)
+{
+	uint64_t *slot = str ? rpt_hash_slot(&rs->cells, (uintptr_t)str, 0, 0) : NULL;
+	struct name_cell *c;
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return (struct name_cell *)(uintptr_t)*slot;
+	if (!rs->chunks || rs->chunks->n == CELLS_PER_CHUNK) {
+		struct cell_chunk *ch = malloc(sizeof(*ch));
+
+		if (!ch)
+			return NULL;
+		ch->next = rs->chunks;
+		ch->n = 0;
+		rs->chunks = ch;
+	}
+	c = &rs->chunks->v[rs->chunks->n++];
+	*c = (struct name_cell){ str, NULL, -1 };
+	*slot = (uintptr_t)c;
+	return c;
 }
 
 /* The memo slot of @id, made on first sight (0); NULL on out of memory. */
@@ -239,7 +307,7 @@ static uintptr_t *memo_slot(struct resolver *rs, uint32_t id)
 	return &rs->dense[id];
 }
 
-/* What @id names: an interned name, MEMO_UNKNOWN or MEMO_COMMA; 0 on out of memory. */
+/* What @id names: its name's cell, MEMO_UNKNOWN or MEMO_COMMA; 0 on out of memory. */
 static uintptr_t resolve_id(struct resolver *rs, uint32_t id)
 {
 	const char *s = ses_tasks_string(rs->t, id);
@@ -251,10 +319,10 @@ static uintptr_t resolve_id(struct resolver *rs, uint32_t id)
 			snprintf(rs->r->task_comma_name, sizeof(rs->r->task_comma_name), "%s", s);
 		return MEMO_COMMA;
 	}
-	return (uintptr_t)rpt_strpool_intern(&rs->r->names, s);
+	return (uintptr_t)cell_for(rs, rpt_strpool_intern(&rs->r->names, s));
 }
 
-/* A string id of the file as an interned name; NULL if unknown or refused (each record
+/* A string id of the file as its name's cell; NULL if unknown or refused (each record
  * counted). Id 0 is the target's "no name": its string table was full. */
 static const void *resolve(void *arg, uint32_t id, enum rpt_tk_role role)
 {
@@ -306,31 +374,37 @@ static int name_thread(struct rpt *r, const struct ses_tasks *t,
 
 static int match_file(struct rpt *r, struct ses_tasks *t)
 {
-	struct resolver rs = { r, t, NULL, 0, { 0 } };
-	struct rpt_tk_names names = { resolve, &rs, rpt_strpool_intern(&r->names, EVENT_DOMAIN) };
+	struct resolver rs = { .r = r, .t = t };
+	struct rpt_tk_names names = { resolve, &rs, NULL };
 	struct file_tally ft = { 0 };
 	struct rpt_tk_result m;
 	int ret = 0;
 
-	if (!names.reserved)
+	names.reserved = cell_for(&rs, rpt_strpool_intern(&r->names, EVENT_DOMAIN));
+	if (!names.reserved) {
+		resolver_release(&rs);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < t->nrecords && !ret; i++)
 		if (t->records[i].kind == SES_THREAD_NAME)
 			ret = name_thread(r, t, &t->records[i]);
 	if (!ret)
 		ret = rpt_tk_match(t->records, t->nrecords, r->pauses, r->npauses, &names, &m);
-	resolver_release(&rs);
-	if (ret)
+	if (ret) {
+		resolver_release(&rs);
 		return ret;
+	}
 	/* the reserved domain and names the resolver could not count are malformed records */
 	r->task_malformed += m.counts.reserved;
 	for (size_t i = 0; i < m.n && !ret; i++) {
 		const struct rpt_tk_inst *in = &m.v[i];
 
+		/* the matcher's keys and names are the resolver's cells (borrowed: const) */
 		ret = add_instance(r, &ft, t->pid, in->tid, in->event ? names.reserved : in->key,
-				   in->name, in->begin, in->end);
+				   (struct name_cell *)in->name, in->begin, in->end);
 	}
 	file_tally_release(&ft);
+	resolver_release(&rs);
 	rpt_tk_result_release(&m);
 	return ret;
 }
