@@ -181,6 +181,15 @@ static void show_remaining(double left, bool final)
 static const char *stacks_desc(const struct collect_state *st, char *buf, size_t len);
 static const char *sampling_desc(const struct collect_state *st, char *buf, size_t len);
 
+/* @s seconds after @from, or INT64_MAX when that is past what the clock can say (-d
+ * takes any finite duration: -d 1e12 is a deadline that never comes). */
+static int64_t deadline_after(int64_t from, double s)
+{
+	double ns = s * 1e9;
+
+	return ns >= (double)(INT64_MAX - from) ? INT64_MAX : from + (int64_t)ns;
+}
+
 /* --start-delay is over: the profile starts now, and -d counts from here. */
 static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono, int64_t *deadline)
 {
@@ -197,7 +206,7 @@ static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono
 		st->cpu_before_start_ns = collect_cpu_ns(st->child.pid);
 	collect_pages_release_hold(st);
 	if (st->duration_s > 0)
-		*deadline = now + (int64_t)(st->duration_s * 1e9);
+		*deadline = deadline_after(now, st->duration_s);
 	fprintf(stderr, "Profiling started after %.3g s%s: %s%s\n", st->start_delay_s,
 		st->start_paused ? " (paused until the program resumes it)" : "",
 		sampling_desc(st, what, sizeof(what)), stacks_desc(st, cg, sizeof(cg)));
@@ -208,7 +217,7 @@ static void loop(struct collect_state *st, int64_t start_mono)
 	struct pollfd fds[MAX_POLLFDS];
 	bool live = st->duration_s > 0 && isatty(STDERR_FILENO);
 	int64_t hold = st->start_delay_s > 0 ? start_mono + (int64_t)(st->start_delay_s * 1e9) : 0;
-	int64_t deadline = st->duration_s > 0 && !hold ? start_mono + (int64_t)(st->duration_s * 1e9)
+	int64_t deadline = st->duration_s > 0 && !hold ? deadline_after(start_mono, st->duration_s)
 						       : 0;
 	int64_t last_shown = -1;
 	int n;

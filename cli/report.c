@@ -327,10 +327,15 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
 	const struct ses_event *ev0;
+	const char *head;
 	bool timer;
 	int n;
 
 	rpt_summary(r, &s);
+	/* a complete session whose files do not hold what collect wrote is not "complete" */
+	head = s.info->status != SES_STATUS_COMPLETE	 ? "Session INTERRUPTED"
+	       : s.damaged_at || s.count_damage ? "Session DAMAGED"
+						 : "Session complete";
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
 	timer = !ev0 || !strcmp(ev0->name, "CPU_TIME");
 	if (written)
@@ -338,14 +343,14 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 	if (timer)
 		fprintf(stderr, "%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
 				"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
-			s.info->status == SES_STATUS_COMPLETE ? "Session complete" : "Session INTERRUPTED",
+			head,
 			(unsigned long long)s.samples, (unsigned long long)s.lost, s.period_s * 1e3,
 			s.achieved_hz, s.requested_hz, s.nprocesses, s.nprocesses == 1 ? "" : "es",
 			s.nthreads, s.nthreads == 1 ? "" : "s");
 	else /* a PMC or software event sorts: its interval is in events, not ms */
 		fprintf(stderr, "%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
 				"%d thread%s\n",
-			s.info->status == SES_STATUS_COMPLETE ? "Session complete" : "Session INTERRUPTED",
+			head,
 			(unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
 			(unsigned long long)ev0->period, s.nprocesses, s.nprocesses == 1 ? "" : "es",
 			s.nthreads, s.nthreads == 1 ? "" : "s");
@@ -359,6 +364,25 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",
 			(unsigned long long)s.damaged_at, s.damage);
+	if (s.count_damage && s.counted_samples != s.file_samples)
+		fprintf(stderr, "warning: damaged: session.ini counted %llu samples, samples.data "
+				"holds %llu%s\n",
+			(unsigned long long)s.counted_samples, (unsigned long long)s.file_samples,
+			s.counted_samples > s.file_samples ? " (cut short or truncated?)" : "");
+	if (s.count_damage && s.counted_lost != s.file_lost)
+		fprintf(stderr, "warning: damaged: session.ini counted %llu lost samples, "
+				"samples.data records %llu\n",
+			(unsigned long long)s.counted_lost, (unsigned long long)s.file_lost);
+	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
+		fprintf(stderr, "warning: damaged: session.ini counted %.6f s paused, pauses.csv "
+				"holds %.6f s\n",
+			(double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
+	for (size_t i = 0; i < s.nfile_notes && i < RPT_FILE_NOTES; i++)
+		fprintf(stderr, "warning: %s %s\n", s.file_notes[i].file, s.file_notes[i].why);
+	if (s.nfile_notes > RPT_FILE_NOTES)
+		fprintf(stderr, "warning: and %zu more files of %s/ could not be used (see "
+				"report.csv's Malformed Task Records)\n",
+			s.nfile_notes - RPT_FILE_NOTES, SES_TASKS_DIR);
 	if (s.missing_modules)
 		fprintf(stderr, "warning: %d profiled file%s gone since collection (deleted or "
 				"moved), %llu samples not symbolized: %s%s\n",

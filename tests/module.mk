@@ -32,6 +32,11 @@ $(BUILD)/tests/test_session_dir: tests/unit/test_session_dir.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_dir
+# lib/session/input.c: session files that are FIFOs, devices, directories or sockets
+$(BUILD)/tests/test_session_input: tests/unit/test_session_input.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_input
 $(BUILD)/tests/test_strmap: tests/unit/test_strmap.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka

@@ -251,6 +251,15 @@ static void write_details(const struct rpt *r, FILE *f)
 	if (s.damaged_at)
 		kvf(f, "Data Damage", "samples.data unreadable from offset %" PRIu64 ": %s",
 		    s.damaged_at, s.damage ? s.damage : "?");
+	if (s.count_damage && s.counted_samples != s.file_samples)
+		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " samples, samples.data holds "
+				      "%" PRIu64, s.counted_samples, s.file_samples);
+	if (s.count_damage && s.counted_lost != s.file_lost)
+		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " lost samples, samples.data "
+				      "records %" PRIu64, s.counted_lost, s.file_lost);
+	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
+		kvf(f, "Data Damage", "session.ini counted %.6f s paused, pauses.csv holds %.6f s",
+		    (double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
 	if (s.unparsable)
 		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
 	write_module_states(r, f);
@@ -263,6 +272,9 @@ static void write_details(const struct rpt *r, FILE *f)
 		kvf(f, "Lost Task Records", "%" PRIu64, s.task_lost);
 		if (s.task_malformed)
 			kvf(f, "Malformed Task Records", "%" PRIu64 " skipped", s.task_malformed);
+		for (size_t i = 0; i < s.nfile_notes && i < RPT_FILE_NOTES; i++)
+			kvf(f, "Task File Damage", "%s %s", s.file_notes[i].file,
+			    s.file_notes[i].why);
 		if (s.task_comma)
 			kvf(f, "Task Names With A Comma", "%" PRIu64 " records skipped (first: %s)",
 			    s.task_comma, s.task_comma_name);

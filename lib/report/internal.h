@@ -123,6 +123,8 @@ struct rpt {
 	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
 	const char *damage;
+	uint64_t file_samples;	 /* SAMPLE records in samples.data, whatever became of them */
+	bool counts_final;	 /* session.ini was written at the end (not left running) */
 	int ncpu_mask;
 
 	/* events.c */
@@ -135,6 +137,7 @@ struct rpt {
 	struct rpt_span *pauses;
 	size_t npauses, pause_rows;
 	int64_t pause_total_ns;
+	int64_t file_pause_ns;	 /* the rows' sum, unmerged: session.ini's pause_total_ns */
 	uint64_t paused_samples; /* samples dropped because they fell in a pause */
 
 	/* filter.c: -p and --time-filter */
@@ -153,6 +156,8 @@ struct rpt {
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	uint64_t task_names_dropped, task_unnamed;
 	char task_comma_name[64];
+	struct rpt_file_note file_notes[RPT_FILE_NOTES];
+	size_t nfile_notes;
 
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
@@ -198,8 +203,10 @@ struct rpt_task_stat {
 bool rpt_tasks_present(const char *dir);
 /* Remember a kept sample's time for CPU_TIME of tasks. 0 or -ENOMEM. */
 int rpt_tasks_note_sample(struct rpt *r, uint32_t tid, uint64_t time);
-/* Read instrument/<pid>.tasks files, match begins and ends, tally. 0 or -errno. */
-int rpt_tasks_load(struct rpt *r, char *err, size_t errlen);
+/* Read instrument/<pid>.tasks files, match begins and ends, tally. A file that cannot
+ * be used is skipped and noted (r->file_notes): one process's tasks, not the report.
+ * 0 or -ENOMEM. */
+int rpt_tasks_load(struct rpt *r);
 void rpt_tasks_release(struct rpt *r);
 
 /* aggregate.c: symbolize addr_counts and fill funcs and the per-X tallies. */

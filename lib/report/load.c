@@ -10,6 +10,7 @@
 #include "arch/arch.h"
 #include "report/stacks.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -30,6 +31,10 @@ static void errf(char *err, size_t len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 }
+
+/* A FIFO, a device or a directory where collect writes a regular file: nothing to
+ * read (input.c refused it before it could hang the report). */
+#define NOT_REGULAR "%s%s%s %s; collect writes a regular file there: nothing to report"
 
 /*
  * Every record is decoded once, on the first pass; what replay needs is kept: for a plain
@@ -303,13 +308,20 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 
 	snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
 	ret = ses_reader_open_file(&rd, path, why, sizeof(why));
-	if (ret) {
+	if (ret == -SES_ENOTREG)
+		errf(err, errlen, NOT_REGULAR, path, "", "", why);
+	else if (ret && !r->counts_final) /* missing or without its header */
+		errf(err, errlen, "%s: %s: collect was interrupted before it wrote the file's "
+				  "header; nothing to report", path, why);
+	else if (ret)
 		errf(err, errlen, "%s: %s", path, why);
+	if (ret)
 		return ret;
-	}
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
 		if (rec.type == SES_RECORD_HEADER_ATTR || rec.type == SES_RECORD_FINISHED_ROUND)
 			continue;
+		if (rec.type == PERF_RECORD_SAMPLE) /* what collect counted, decodable or not */
+			r->file_samples++;
 		ret = load_record(rd, &rec, &l);
 		if (ret)
 			goto out;
@@ -317,6 +329,13 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	if (ret < 0)
 		goto out;
 	r->damaged_at = ses_reader_damage(rd, &r->damage);
+	/* a file cut right after its header reads cleanly, but collect writes its events'
+	 * descriptions first: without one, nothing in it can be read */
+	if (!r->damaged_at && !l.n && !ses_reader_nattrs(rd)) {
+		r->damaged_at = 16;
+		r->damage = "nothing after the 16-byte header: cut before collect wrote its "
+			    "events";
+	}
 	ret = sort_keys(l.k, l.n);
 	if (!ret)
 		ret = rpt_stacks_reserve(r->stacks, l.nsamples);
@@ -350,6 +369,35 @@ static int check_arch(const struct rpt *r, char *err, size_t errlen)
 	return -EPROTO;
 }
 
+/*
+ * No session.ini. collect makes the session directory first and writes session.ini once
+ * the target and its events are set up (tens of ms later): a collect killed in between
+ * leaves a directory of its own name holding nothing, or only files written before
+ * session.ini (vdso.so). That is said as such, not as "not a session".
+ */
+static void explain_no_info(const char *dir, char *err, size_t errlen)
+{
+	const char *base = strrchr(dir, '/');
+	bool collects = true;
+	struct dirent *e;
+	DIR *d;
+
+	base = base ? base + 1 : dir;
+	d = strncmp(base, "uprof-", 6) ? NULL : opendir(dir);
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, "vdso.so") && strcmp(e->d_name, SES_DATA_FILE))
+			collects = false;
+	if (d)
+		closedir(d);
+	if (d && collects)
+		errf(err, errlen, "%s holds no profile: collect was interrupted before it wrote "
+				  "session.ini (killed right after it started?); nothing to report",
+		     dir);
+	else
+		errf(err, errlen, "%s is not a uprof session (no session.ini)", dir);
+}
+
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen)
 {
@@ -366,11 +414,16 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	ret = ses_info_read(dir, &r->info, why, sizeof(why));
 	if (ret) {
 		if (ret == -ENOENT)
-			errf(err, errlen, "%s is not a uprof session (no session.ini)", dir);
+			explain_no_info(dir, err, errlen);
+		else if (ret == -SES_ENOTREG)
+			errf(err, errlen, NOT_REGULAR, dir, "/", SES_INFO_FILE, why);
 		else
 			errf(err, errlen, "%s/session.ini: %s", dir, why);
 		goto fail;
 	}
+	/* collect rewrites session.ini with its final counts at the end; one left running
+	 * holds the counts of the start */
+	r->counts_final = r->info.status != SES_STATUS_RUNNING;
 	settle_status(&r->info);
 	ret = check_arch(r, err, errlen);
 	if (!ret)
@@ -396,7 +449,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	ret = rpt_aggregate(r);
 	if (ret)
 		goto fail;
-	ret = rpt_tasks_load(r, err, errlen);
+	ret = rpt_tasks_load(r);
 	if (!ret)
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);

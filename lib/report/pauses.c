@@ -52,32 +52,6 @@ static void merge(struct rpt *r, const struct ses_pause *p, size_t n)
 		r->pause_total_ns += r->pauses[i].to - r->pauses[i].from;
 }
 
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	struct stat sb;
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size > PAUSES_MAX_BYTES) {
-		close(fd);
-		return -EFBIG;
-	}
-	*buf = malloc(sb.st_size + 1);
-	if (!*buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, *buf, sb.st_size);
-	if (n < 0)
-		ret = -errno;
-	*len = n < 0 ? 0 : (size_t)n;
-	close(fd);
-	return ret;
-}
-
 int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32], why[256];
@@ -87,16 +61,20 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, r->dir);
-	ret = read_file(path, &buf, &len);
+	ret = ses_file_read_all(path, PAUSES_MAX_BYTES, &buf, &len, why, sizeof(why));
 	if (ret == -ENOENT)
 		return 0; /* no pauses: a session without instrumentation */
 	if (!ret)
 		ret = ses_pauses_parse(buf, len, &p, &n, why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
 	free(buf);
+	if (ret == -ENOMEM)
+		return ret;
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		/* without its pauses the report would count paused time as profiled: refused,
+		 * and the user decides */
+		snprintf(err, errlen, "%s%s %s; remove it to report without pauses (samples in "
+				      "paused time are then counted)",
+			 path, ret == -SES_ENOTREG ? "" : ":", why);
 		return ret;
 	}
 	r->pauses = malloc(sizeof(*r->pauses) * (n ? n : 1));
@@ -105,6 +83,7 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	r->pause_rows = n;
+	r->file_pause_ns = ses_pauses_total(p, n); /* what collect summed into session.ini */
 	merge(r, p, n);
 	free(p);
 	return 0;

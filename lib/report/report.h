@@ -51,6 +51,14 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	     size_t errlen);
 void rpt_free(struct rpt *r);
 
+/* A file of the session that could not be used, or only in part (instrument/ files:
+ * the rest of the session still reports). */
+#define RPT_FILE_NOTES 8 /* kept; all are counted */
+struct rpt_file_note {
+	char file[64]; /* relative to the session: "instrument/123.tasks" */
+	char why[192]; /* "is a FIFO, not a regular file; its tasks are not reported" */
+};
+
 struct rpt_summary {
 	const struct ses_info *info;	/* owned by the report */
 	uint64_t samples;		/* samples read from samples.data */
@@ -58,6 +66,13 @@ struct rpt_summary {
 	uint64_t damaged_at;		/* offset where samples.data became unreadable, 0 = none */
 	const char *damage;		/* why, or NULL */
 	uint64_t unparsable;		/* records skipped as malformed */
+	/* session.ini's final counts differ from what samples.data holds (a file cut at a
+	 * record boundary reads cleanly: only the counts tell); false when they agree or
+	 * session.ini has no final count (collect was killed) */
+	bool count_damage;
+	uint64_t counted_samples, file_samples; /* session.ini's samples, SAMPLE records */
+	uint64_t counted_lost, file_lost;	/* session.ini's lost, LOST records' sum */
+	int64_t counted_pause_ns, file_pause_ns; /* session.ini's pause total, pauses.csv's */
 	double period_s;		/* timer period */
 	double cpu_time_s;		/* sum of CPU_TIME */
 	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
@@ -77,6 +92,10 @@ struct rpt_summary {
 	const char *task_comma_name;	/* the first such name */
 	uint64_t task_names_dropped;	/* names that did not fit a target's string table */
 	uint64_t task_unnamed;		/* records left out for want of such a name */
+	/* instrument/ files skipped or read only in part: @nfile_notes in all, the first
+	 * RPT_FILE_NOTES of them at @file_notes (owned by the report) */
+	size_t nfile_notes;
+	const struct rpt_file_note *file_notes;
 	/* sampled module files that are gone, or another file now (rebuilt), so their
 	 * samples could not be symbolized; the module with the most samples is named */
 	int missing_modules, changed_modules;

@@ -51,6 +51,15 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->damaged_at = r->damaged_at;
 	s->damage = r->damage;
 	s->unparsable = r->unparsable;
+	s->counted_samples = r->info.samples;
+	s->file_samples = r->file_samples;
+	s->counted_lost = r->info.lost_samples;
+	s->file_lost = r->lost;
+	s->counted_pause_ns = r->info.pause_total_ns;
+	s->file_pause_ns = r->file_pause_ns;
+	s->count_damage = r->counts_final && (s->counted_samples != s->file_samples ||
+					      s->counted_lost != s->file_lost ||
+					      s->counted_pause_ns != s->file_pause_ns);
 	s->period_s = period_s(r);
 	s->cpu_time_s = (double)r->samples * s->period_s;
 	s->requested_hz = s->period_s > 0 ? 1.0 / s->period_s : 0;
@@ -74,6 +83,8 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->task_names_dropped = r->task_names_dropped;
 	s->task_unnamed = r->task_unnamed;
 	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
+	s->nfile_notes = r->nfile_notes;
+	s->file_notes = r->file_notes;
 	/* with pauses, the rate is over the CPU time of the unpaused share of the run */
 	if (r->info.target_cpu_ns > 0 && r->pause_total_ns > 0 &&
 	    r->info.end_mono_ns > r->info.start_mono_ns) {

@@ -499,38 +499,16 @@ int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err
 int ses_info_read(const char *dir, struct ses_info *info, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	char *buf = NULL;
-	struct stat st;
-	ssize_t n;
-	int fd, ret = 0;
+	char *buf;
+	size_t len;
+	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/" SES_INFO_FILE, dir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ses_errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	ret = ses_file_read_all(path, SES_INFO_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	if (fstat(fd, &st) || st.st_size > SES_INFO_MAX_BYTES) {
-		ret = -EFBIG;
-		ses_errf(err, errlen, "%s: not a regular file of sane size", path);
-		goto out;
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	n = read(fd, buf, st.st_size);
-	if (n < 0) {
-		ret = -errno;
-		ses_errf(err, errlen, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	ret = ses_info_parse(buf, (size_t)n, info, err, errlen);
-out:
+	ret = ses_info_parse(buf, len, info, err, errlen);
 	free(buf);
-	close(fd);
 	return ret;
 }

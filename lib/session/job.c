@@ -368,40 +368,18 @@ void ses_job_release(struct ses_job *j)
 int ses_job_read(const char *jobdir, struct ses_job *j, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	char *buf = NULL;
-	struct stat sb;
-	ssize_t n;
-	int fd, ret;
+	char *buf;
+	size_t len;
+	int ret;
 
 	memset(j, 0, sizeof(*j));
 	if (snprintf(path, sizeof(path), "%s/" SES_JOB_FILE, jobdir) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	/* O_NONBLOCK: a FIFO in place of job.ini must not hang report */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		ret = -errno;
-		ses_errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size > SES_JOB_MAX_BYTES) {
-		ret = -EINVAL;
-		ses_errf(err, errlen, "%s: not a regular file of sane size", path);
-		goto out;
-	}
-	buf = malloc(sb.st_size ? (size_t)sb.st_size : 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	n = read(fd, buf, (size_t)sb.st_size);
-	if (n < 0) {
-		ret = -errno;
-		ses_errf(err, errlen, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	ret = ses_job_parse(buf, (size_t)n, j, err, errlen);
-out:
+	/* a FIFO in place of job.ini must not hang report (input.c) */
+	ret = ses_file_read_all(path, SES_JOB_MAX_BYTES, &buf, &len, err, errlen);
+	if (ret)
+		return ret == -EFBIG || ret == -SES_ENOTREG ? -EINVAL : ret;
+	ret = ses_job_parse(buf, len, j, err, errlen);
 	free(buf);
-	close(fd);
 	return ret;
 }

@@ -35,7 +35,7 @@ struct ses_reader {
 	const unsigned char *buf;
 	size_t len;
 	size_t pos;
-	void *map; /* owned mapping, or NULL */
+	const void *map; /* owned mapping (input.c), or NULL */
 	size_t map_len;
 	uint64_t damage_off;
 	const char *damage_why;
@@ -88,41 +88,22 @@ int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, ch
 
 int ses_reader_open_file(struct ses_reader **out, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	void *map = NULL;
-	int fd, ret;
+	const void *map;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ses_errf(err, errlen, "cannot open: %s", strerror(errno));
+	ret = ses_file_map(path, &map, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = ses_reader_open_mem(out, map ? map : "", len, err, errlen);
+	if (ret) {
+		ses_file_unmap(map, len);
 		return ret;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		ses_errf(err, errlen, "not a regular file");
-		ret = -EINVAL;
-		goto out;
-	}
-	if (st.st_size > 0) {
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map == MAP_FAILED) {
-			ret = -errno;
-			ses_errf(err, errlen, "cannot map: %s", strerror(errno));
-			goto out;
-		}
-	}
-	ret = ses_reader_open_mem(out, map ? map : "", (size_t)st.st_size, err, errlen);
-	if (ret) {
-		if (map)
-			munmap(map, st.st_size);
-		goto out;
-	}
 	(*out)->map = map;
-	(*out)->map_len = (size_t)st.st_size;
-out:
-	close(fd);
-	return ret;
+	(*out)->map_len = len;
+	return 0;
 }
 
 void ses_reader_free(struct ses_reader *r)
@@ -134,8 +115,7 @@ void ses_reader_free(struct ses_reader *r)
 	free(r->attrs);
 	free(r->idkeys);
 	free(r->idvals);
-	if (r->map)
-		munmap(r->map, r->map_len);
+	ses_file_unmap(r->map, r->map_len);
 	free(r);
 }
 

@@ -13,6 +13,7 @@
 #ifndef UPROF_SESSION_H
 #define UPROF_SESSION_H
 
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,7 +112,9 @@ int ses_info_write(const char *dir, const struct ses_info *info);
 int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err,
 		   size_t errlen);
 
-/* Read and parse @dir/session.ini. -ENOENT when there is none (not a session). */
+/* Read and parse @dir/session.ini. -ENOENT when there is none (not a session),
+ * -SES_ENOTREG when it is not a regular file; @err says what is wrong, the caller names
+ * the file. */
 int ses_info_read(const char *dir, struct ses_info *info, char *err, size_t errlen);
 
 const char *ses_status_name(enum ses_status s);
@@ -488,13 +491,16 @@ struct ses_tasks {
 	struct ses_tasks_str *strs;
 	size_t nstrs, capstrs;
 	size_t caprecords;
+	uint32_t *slots; /* id -> index in strs + 1, open addressing (0: empty) */
+	size_t capslots; /* a power of two, over twice the distinct ids */
 };
 
 /* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header;
  * damage after the header only sets t->damaged_at. Free with ses_tasks_release(). */
 int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen);
 void ses_tasks_release(struct ses_tasks *t);
-/* The string @id, or NULL (unknown id). Owned by @t. */
+/* The string @id (its last definition in the file), or NULL (unknown id). Owned by @t.
+ * Hashed: a file of 500k names costs no more per record than one of two. */
 const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id);
 
 /* ---- the time order of records (DESIGN.md §6) ---------------------------------------
@@ -609,6 +615,29 @@ int ses_private_mkdir(const char *path);
 int ses_file_create(const char *path, int flags);
 /* The same as fopen(@path, "we"): a stream the caller fcloses, or NULL with errno set. */
 FILE *ses_file_fopen(const char *path);
+
+/*
+ * Reading a session's files (input.c): every reader of a file in a session directory
+ * opens it here. Opened O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, so a FIFO or device
+ * in its place cannot hang the reader, then checked with fstat on the fd: anything but a
+ * regular file is refused with -SES_ENOTREG and "is a FIFO, not a regular file" (or a
+ * directory, a character device, a socket...) in @err. @err never names @path: the
+ * caller does, with what the user can do about it.
+ */
+#define SES_ENOTREG EMEDIUMTYPE /* "the wrong type of file": only ever returned, negated */
+/* The fd of regular file @path (the caller closes it), its size in *@size (may be NULL);
+ * or -errno: -ENOENT when there is none, -SES_ENOTREG when it is not a regular file. */
+int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errlen);
+/* All of regular file @path, at most @max bytes (-EFBIG past it), in *@buf (malloc'ed,
+ * NUL-terminated after *@len bytes; free() it). 0 or -errno; nothing to free on failure. */
+int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err,
+		      size_t errlen);
+/* Regular file @path mapped read-only into *@map, *@len bytes (an empty file: NULL, 0).
+ * 0 or -errno. Undo with ses_file_unmap(). */
+int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen);
+void ses_file_unmap(const void *map, size_t len); /* NULL, 0 is fine */
+/* "a FIFO", "a directory", ... for a st_mode. */
+const char *ses_file_kind(unsigned int mode);
 
 /* The program's name in @prog (a path or a name): a pointer into @prog. */
 const char *ses_app_base(const char *prog);

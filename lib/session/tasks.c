@@ -126,6 +126,43 @@ int ses_tasks_writer_close(struct ses_tasks_writer *w)
 
 /* ---- reading ---- */
 
+static size_t id_hash(uint32_t id, size_t mask)
+{
+	/* ids are small consecutive numbers: spread them (Fibonacci hashing) */
+	return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+/* The slot of @id: the one holding it, or the empty one where it would go. */
+static uint32_t *id_slot(uint32_t *slots, size_t cap, const struct ses_tasks_str *strs,
+			 uint32_t id)
+{
+	size_t i = id_hash(id, cap - 1);
+
+	while (slots[i] && strs[slots[i] - 1].id != id)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+/* Room in the index for one more id, at a load under 1/2. 0 or -ENOMEM. */
+static int reserve_slot(struct ses_tasks *t)
+{
+	size_t cap = t->capslots ? t->capslots * 2 : 128;
+	uint32_t *grown;
+
+	if ((t->nstrs + 1) * 2 <= t->capslots)
+		return 0;
+	grown = calloc(cap, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->capslots; i++)
+		if (t->slots[i])
+			*id_slot(grown, cap, t->strs, t->strs[t->slots[i] - 1].id) = t->slots[i];
+	free(t->slots);
+	t->slots = grown;
+	t->capslots = cap;
+	return 0;
+}
+
 static int add_string(struct ses_tasks *t, uint32_t id, const unsigned char *p, uint32_t len)
 {
 	struct ses_tasks_str *grown;
@@ -142,12 +179,16 @@ static int add_string(struct ses_tasks *t, uint32_t id, const unsigned char *p, 
 		t->strs = grown;
 		t->capstrs = cap;
 	}
+	if (reserve_slot(t))
+		return -ENOMEM;
 	s = malloc(len + 1);
 	if (!s)
 		return -ENOMEM;
 	memcpy(s, p, len);
 	s[len] = 0;
 	t->strs[t->nstrs++] = (struct ses_tasks_str){ id, s };
+	/* a later definition of an id wins: its slot now points here */
+	*id_slot(t->slots, t->capslots, t->strs, id) = (uint32_t)t->nstrs;
 	return 0;
 }
 
@@ -265,14 +306,16 @@ void ses_tasks_release(struct ses_tasks *t)
 		free(t->strs[i].s);
 	free(t->strs);
 	free(t->records);
+	free(t->slots);
 	memset(t, 0, sizeof(*t));
 }
 
 const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id)
 {
-	/* later definitions of an id win; ids are few, scan from the end */
-	for (size_t i = t->nstrs; i-- > 0;)
-		if (t->strs[i].id == id)
-			return t->strs[i].s;
-	return NULL;
+	uint32_t slot;
+
+	if (!t->capslots)
+		return NULL;
+	slot = *id_slot(t->slots, t->capslots, t->strs, id);
+	return slot ? t->strs[slot - 1].s : NULL;
 }

@@ -165,7 +165,8 @@ static void samples_reader_open_file_errors(void **state)
 	snprintf(path, sizeof(path), "%s/missing.data", dir);
 	assert_int_equal(ses_reader_open_file(&r, path, err, sizeof(err)), -ENOENT);
 	assert_null(r);
-	assert_int_equal(ses_reader_open_file(&r, dir, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ses_reader_open_file(&r, dir, err, sizeof(err)), -SES_ENOTREG);
+	assert_string_equal(err, "is a directory, not a regular file");
 	snprintf(path, sizeof(path), "%s/empty.data", dir);
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	assert_true(fd >= 0);

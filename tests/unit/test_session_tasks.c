@@ -80,6 +80,74 @@ static void tasks_round_trip(void **state)
 	free(b);
 }
 
+/*
+ * Names by id through the hashed index: many ids, sparse and in no order, some defined
+ * twice (the later definition wins, as the target's string table appends), ids that
+ * collide in a small table, and ids never defined. Correctness only; bench/tasks_names.sh
+ * times it.
+ */
+#define MANY_NAMES 100000
+static uint32_t many_id(uint32_t i)
+{
+	return (i * 2654435761u) ^ 0x5bd1e995u; /* a bijection: distinct, scattered ids */
+}
+
+static void tasks_many_names_by_id(void **state)
+{
+	char dir[128], path[256], name[32], err[128];
+	struct ses_tasks_writer *w;
+	struct ses_tasks t;
+	unsigned char *b;
+	size_t len;
+
+	(void)state;
+	subdir(dir, sizeof(dir), "many");
+	w = ses_tasks_writer_open(dir, 99);
+	assert_non_null(w);
+	for (uint32_t i = 0; i < MANY_NAMES; i++) {
+		int n = snprintf(name, sizeof(name), "name-%u", i);
+
+		assert_int_equal(ses_tasks_write_string(w, many_id(i), name, (size_t)n), 0);
+	}
+	/* every tenth id redefined later in the file */
+	for (uint32_t i = 0; i < MANY_NAMES; i += 10) {
+		int n = snprintf(name, sizeof(name), "again-%u", i);
+
+		assert_int_equal(ses_tasks_write_string(w, many_id(i), name, (size_t)n), 0);
+	}
+	/* ids that share a slot in the first tables (multiples of a power of two) */
+	for (uint32_t i = 1; i <= 64; i++) {
+		int n = snprintf(name, sizeof(name), "pow-%u", i);
+
+		assert_int_equal(ses_tasks_write_string(w, i << 20, name, (size_t)n), 0);
+	}
+	assert_int_equal(ses_tasks_writer_close(w), 0);
+	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR "/99.tasks", dir);
+	b = slurp(path, &len);
+	assert_int_equal(ses_tasks_parse(b, len, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.damaged_at, 0);
+	for (uint32_t i = 0; i < MANY_NAMES; i++) {
+		snprintf(name, sizeof(name), i % 10 ? "name-%u" : "again-%u", i);
+		if (!ses_tasks_string(&t, many_id(i)) ||
+		    strcmp(ses_tasks_string(&t, many_id(i)), name))
+			fail_msg("id %u (%u): '%s', want '%s'", many_id(i), i,
+				 ses_tasks_string(&t, many_id(i)), name);
+	}
+	for (uint32_t i = 1; i <= 64; i++) {
+		snprintf(name, sizeof(name), "pow-%u", i);
+		assert_string_equal(ses_tasks_string(&t, i << 20), name);
+	}
+	assert_null(ses_tasks_string(&t, 65u << 20));
+	assert_null(ses_tasks_string(&t, many_id(MANY_NAMES)));
+	ses_tasks_release(&t);
+	/* a file with no strings looks up nothing */
+	assert_int_equal(ses_tasks_parse(b, 24, &t, err, sizeof(err)), 0);
+	assert_null(ses_tasks_string(&t, many_id(0)));
+	assert_null(ses_tasks_string(&t, 0));
+	ses_tasks_release(&t);
+	free(b);
+}
+
 /* Cut at every byte: the header alone is refused; past it, whole entries are kept and
  * the cut named. */
 static void tasks_cut_anywhere(void **state)
@@ -299,7 +367,7 @@ int main(void)
 		cmocka_unit_test(tasks_round_trip),    cmocka_unit_test(tasks_cut_anywhere),
 		cmocka_unit_test(tasks_corrupted),     cmocka_unit_test(tasks_release_0_1_0),
 		cmocka_unit_test(pauses_round_trip),   cmocka_unit_test(pauses_release_0_1_0),
-		cmocka_unit_test(pauses_cut_and_corrupted),
+		cmocka_unit_test(pauses_cut_and_corrupted), cmocka_unit_test(tasks_many_names_by_id),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Opening a session's files for reading (DESIGN.md §4): the one place every reader of
+ * session.ini, samples.data, pauses.csv, instrument/ and job.ini goes through. The files
+ * are untrusted, and so is their type: a FIFO in place of samples.data would block open()
+ * and read() forever, /dev/zero would feed zeros without end, a directory fails late and
+ * obscurely. So the file is opened O_NONBLOCK (a FIFO without a writer opens at once and
+ * reads nothing) and O_NOCTTY, then fstat on the fd itself (no window between the check
+ * and the use) must say regular file; anything else is refused with a message naming
+ * what it is.
+ */
+#include "session/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *ses_file_kind(unsigned int mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a file";
+	}
+}
+
+int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errlen)
+{
+	struct stat sb;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		ret = -errno;
+		/* open() of a socket fails with ENXIO: say what is there instead */
+		if (ret == -ENXIO && !stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+			ses_errf(err, errlen, "is %s, not a regular file", ses_file_kind(sb.st_mode));
+			return -SES_ENOTREG;
+		}
+		ses_errf(err, errlen, "cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &sb)) {
+		ret = -errno;
+		ses_errf(err, errlen, "cannot stat: %s", strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		ses_errf(err, errlen, "is %s, not a regular file", ses_file_kind(sb.st_mode));
+		close(fd);
+		return -SES_ENOTREG;
+	}
+	if (size)
+		*size = (uint64_t)sb.st_size;
+	return fd;
+}
+
+int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err,
+		      size_t errlen)
+{
+	uint64_t size;
+	size_t got = 0;
+	char *b = NULL;
+	int fd, ret = 0;
+
+	*buf = NULL;
+	*len = 0;
+	fd = ses_file_open_read(path, &size, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (size > max) {
+		ses_errf(err, errlen, "is %llu bytes, more than the %zu this file can be",
+			 (unsigned long long)size, max);
+		ret = -EFBIG;
+		goto out;
+	}
+	b = malloc((size_t)size + 1);
+	if (!b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* a regular file: read() blocks on nothing; it may have shrunk since fstat */
+	while (got < size) {
+		ssize_t n = read(fd, b + got, (size_t)size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			ses_errf(err, errlen, "cannot read: %s", strerror(-ret));
+			goto out;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	b[got] = 0;
+	*buf = b;
+	*len = got;
+	b = NULL;
+out:
+	free(b);
+	close(fd);
+	return ret;
+}
+
+int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen)
+{
+	uint64_t size;
+	void *m;
+	int fd, ret = 0;
+
+	*map = NULL;
+	*len = 0;
+	fd = ses_file_open_read(path, &size, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (size > SIZE_MAX / 2) {
+		ses_errf(err, errlen, "is %llu bytes, too large to map", (unsigned long long)size);
+		ret = -EFBIG;
+		goto out;
+	}
+	if (!size) /* an empty file maps to nothing: mmap of 0 bytes is EINVAL */
+		goto out;
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		ret = -errno;
+		ses_errf(err, errlen, "cannot map: %s", strerror(-ret));
+		goto out;
+	}
+	*map = m;
+	*len = (size_t)size;
+out:
+	close(fd);
+	return ret;
+}
+
+void ses_file_unmap(const void *map, size_t len)
+{
+	if (map && len)
+		munmap((void *)map, len);
+}
