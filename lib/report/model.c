@@ -182,8 +182,11 @@ static int apply_comm(struct rpt_world *w, const struct ses_comm *c)
 		return -ENOMEM;
 	if (c->exec) {
 		p->nmaps = 0; /* a new program: a new address space */
+		p->exe = 0;   /* its first mapping names it */
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
+		memcpy(p->exec_comm, name, len);
+		p->exec_comm[len] = 0;
 	} else if (tid == pid) {
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
@@ -210,6 +213,9 @@ static int apply_fork(struct rpt_world *w, const struct ses_task *f)
 			return -ENOMEM;
 		parent = rpt_world_process(w, ppid); /* procs may have moved */
 		memcpy(child->comm, parent->comm, sizeof(child->comm));
+		/* fork without exec runs the parent's program */
+		memcpy(child->exec_comm, parent->exec_comm, sizeof(child->exec_comm));
+		child->exe = parent->exe;
 		if (copy_maps(child, parent))
 			return -ENOMEM;
 	}
@@ -243,14 +249,20 @@ static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 	m.pgoff = mm->pgoff;
 	if (m.end <= m.start)
 		return -EINVAL;
+	p = rpt_world_process(w, (int)mm->pid);
+	if (!p)
+		return -ENOMEM;
 	mod = rpt_world_module(w, mm->filename, mm->filename_len);
 	if (mod < 0)
 		return mod;
 	m.module = mod;
 	if (mm->mmap2)
 		file_id(&w->modules[mod], mm);
-	p = rpt_world_process(w, (int)mm->pid);
-	return p ? add_map(p, m) : -ENOMEM;
+	/* the first code an address space maps is its program (exec maps the executable
+	 * before the interpreter; a synthesized /proc/PID/maps starts with it too) */
+	if (!p->nmaps && !p->exe)
+		p->exe = mod + 1;
+	return add_map(p, m);
 }
 
 int rpt_world_apply(struct rpt_world *w, const struct ses_decoded *d, int decoded)
