@@ -53,6 +53,7 @@ struct rpt_process {
 	char exec_comm[16]; /* the name it was exec'd by ("" = no exec seen: comm) */
 	int exe;	    /* module of its program's executable + 1; 0 = unknown */
 	int program;	    /* programs.c: its index in rpt.programs */
+	signed char perfmap; /* /tmp/perf-<pid>.map: 0 not looked for, 1 there, -1 not */
 	struct rpt_map *maps;
 	int nmaps, capmaps;
 	uint64_t samples;
