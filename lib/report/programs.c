@@ -9,7 +9,8 @@
  * that one binary run by two names (xz and xzcat, a symlink) shows as the user ran it,
  * as perf does. The name is the kernel's comm at exec (the basename of the path exec'd,
  * so a symlink's own name), not a later prctl rename; a comm cut to 15 bytes gets its
- * whole name back from the executable's file name when that name begins with it.
+ * whole name back from the executable's file name when that name begins with it, or,
+ * for the process collect launched, from the session's command line.
  * A process counts under the program it ran last: its few samples between fork and
  * exec are its parent's code, not worth splitting each process by time.
  */
@@ -19,6 +20,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The process collect launched: it ran the program by the path its command line names
+ * (a symlink's, whose target's file name says nothing of it). */
+static bool launched(const struct rpt *r, const struct rpt_process *p)
+{
+	return !r->info.attached && !r->info.system_wide && r->info.npids > 0 &&
+	       r->info.pids[0] == p->pid;
+}
+
+/* A word of the session's command line whose last part begins with @cut (a comm of 15
+ * bytes) and is longer, into @buf; false if there is none. Words are split at blanks
+ * and lose their quotes: a program whose name holds a blank stays cut. */
+static bool whole_from_command(const struct rpt *r, const char *cut, char *buf, size_t len)
+{
+	const char *s = r->info.command;
+
+	while (*s) {
+		size_t n = strcspn(s, " \t"), k;
+		char word[sizeof(r->info.command)];
+		const char *base;
+
+		memcpy(word, s, n);
+		word[n] = 0;
+		for (k = n; k && (word[k - 1] == '\'' || word[k - 1] == '"'); k--)
+			word[k - 1] = 0;
+		base = strrchr(word, '/');
+		base = base ? base + 1 : word + strspn(word, "'\"");
+		if (strlen(base) > strlen(cut) && !strncmp(base, cut, strlen(cut))) {
+			snprintf(buf, len, "%s", base);
+			return true;
+		}
+		s += n;
+		s += strspn(s, " \t");
+	}
+	return false;
+}
+
 /* The name the program was run by, into @buf. */
 static void program_name(const struct rpt *r, const struct rpt_process *p, char *buf,
 			 size_t len)
@@ -26,10 +63,13 @@ static void program_name(const struct rpt *r, const struct rpt_process *p, char 
 	const char *name = p->exec_comm[0] ? p->exec_comm : p->comm;
 	const char *path = p->exe ? r->world.modules[p->exe - 1].path : "";
 	const char *base = strrchr(path, '/');
+	bool cut = strlen(name) == sizeof(p->comm) - 1;
 
 	base = base ? base + 1 : path;
-	if (strlen(name) == sizeof(p->comm) - 1 && !strncmp(base, name, strlen(name)))
+	if (cut && !strncmp(base, name, strlen(name)))
 		name = base; /* the kernel cut it: "x86_64-linux-gn" is x86_64-linux-gnu-gcc-12 */
+	else if (cut && launched(r, p) && whole_from_command(r, name, buf, len))
+		return;
 	snprintf(buf, len, "%s", name);
 }
 

@@ -71,4 +71,13 @@ check "one program: no table of programs on the terminal" bash -c "! grep -q PRO
 "$UPROF" report -i "$S1" --group-by program >"$SCRATCH/table1" 2>/dev/null
 check "--group-by program shows it anyway" [ "$(csvq "$S1/report.csv" PROGRAMS | cut -f1,2 | tr '\t' ' ')" = "spin_ms 1" ]
 check "... on the terminal too" grep -qE ' spin_ms +1 ' "$SCRATCH/table1"
+# collect launched it by a symlink of a long name: the kernel keeps 15 bytes, the
+# session's command line has the whole name (the file it links to does not)
+ln -s "$TGT/spin_ms" "$B/spin_ms_by_a_long_symlink"
+PATH=$B:$PATH "$UPROF" collect -o "$SCRATCH/long" spin_ms_by_a_long_symlink 50 >/dev/null 2>&1
+SL=$(session_in "$SCRATCH/long")
+"$UPROF" report -i "$SL" --group-by program >/dev/null 2>&1
+check "a launched symlink's long name is whole in PROGRAMS" \
+	[ "$(csvq "$SL/report.csv" PROGRAMS | cut -f1,4 | tr '\t' ' ')" = "spin_ms_by_a_long_symlink $TGT/spin_ms" ]
+check "... and the kernel's 15 bytes in PROCESSES" grep -q '^"spin_ms_by_a_lo (PID:' "$SL/report.csv"
 echo "1..$_n"
