@@ -111,7 +111,7 @@ static int start(struct collect_state *st, int argc, char **argv)
 		/* a daemonizing target's orphans become our children, so that the end of the
 		 * run can tell whether the target left processes running (collect_run.c) */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-		ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, st->workdir);
+		ret = smp_child_spawn(&st->child, st->exec_path, st->prog_argv, st->workdir);
 		if (ret)
 			return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path,
 					 strerror(-ret));

@@ -58,7 +58,8 @@ struct collect_state {
 	/* derived */
 	struct cli_config config;
 	uint64_t period_ns;
-	char prog_path[PATH_MAX];
+	char prog_path[PATH_MAX];	/* the program's file, symlinks resolved (Target Path) */
+	char exec_path[PATH_MAX];	/* the path exec'd: absolute, symlinks kept */
 	char session_dir[PATH_MAX];
 	struct perf_event_attr attrs[COLLECT_MAX_ATTRS];
 	int nattrs;
@@ -88,8 +89,8 @@ void collect_help(void);
 /* collect_opts.c: the command line into @st. -1 to go on, or an exit code (0 after
  * --help) after printing the error. */
 int collect_parse_options(struct collect_state *st, int argc, char **argv);
-/* collect_prog.c: st->prog_argv[0] found as execvp would, into st->prog_path. -1 or an
- * exit code. */
+/* collect_prog.c: st->prog_argv[0] found as execvp would, into st->prog_path (resolved)
+ * and st->exec_path (as found). -1 or an exit code. */
 int collect_resolve_program(struct collect_state *st);
 /* collect_words.c: @argv (NULL-terminated) as shell words into @dst (@size bytes, cut). */
 void collect_join_args(char *dst, size_t size, char **argv);

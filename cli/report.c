@@ -37,8 +37,10 @@ static void report_help(void)
 	       "standard output, what the report says about the session to standard error.\n\n"
 	       "  -i, --input-dir <dir>      the session directory (required)\n"
 	       "  --detail                   add a section per process (see --group-by)\n"
-	       "  --group-by <what>          process (default), thread or module: how\n"
-	       "                             --detail splits its sections\n"
+	       "  --group-by <what>          process (default), thread, module or program:\n"
+	       "                             how --detail splits its sections; program\n"
+	       "                             also shows the table of programs (the\n"
+	       "                             processes of one executable summed)\n"
 	       "  --cutoff <n>               rows per section (default 10; 0 = all)\n"
 	       "  --report-output <path>     write the CSV here: a path ending in .csv is the\n"
 	       "                             file, any other path a directory for report.csv\n"
@@ -205,9 +207,11 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 				st->opts.group_by = RPT_GROUP_THREAD;
 			else if (!strcmp(optarg, "module"))
 				st->opts.group_by = RPT_GROUP_MODULE;
+			else if (!strcmp(optarg, "program"))
+				st->opts.group_by = RPT_GROUP_PROGRAM;
 			else
 				return cli_error(EXIT_USAGE, CMD,
-						 "--group-by '%s': use process, thread or module",
+						 "--group-by '%s': use process, thread, module or program",
 						 optarg);
 			break;
 		case OPT_CUTOFF:
@@ -315,6 +319,29 @@ static const char *export_path(const struct report_state *st, int e, char *buf, 
 	snprintf(buf, len, "%s/%s", st->export_dir ? st->export_dir : st->input,
 		 rpt_export_filename(e));
 	return buf;
+}
+
+/* The hottest programs (processes of one executable summed), under the functions: what
+ * perf report --sort comm says, when it says more than the process table. */
+static void print_programs(const struct rpt *r, const struct rpt_summary *s, FILE *table,
+			   bool timer)
+{
+	const struct ses_event *ev0 = s->info->nevents ? &s->info->events[0] : NULL;
+	struct rpt_row rows[10];
+	int n = s->by_program ? rpt_rows(r, RPT_PROGRAMS, rows, 10) : 0, width = 7;
+
+	for (int i = 0; i < n; i++)
+		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
+	width = width > NAME_COLS ? NAME_COLS : width;
+	if (n)
+		fprintf(table, "\n%12s %7s  %-*s %9s  %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%",
+			width, "PROGRAM", "PROCESSES", "PATH");
+	for (int i = 0; i < n; i++)
+		fprintf(table, timer ? "%12.4f %6.2f%%  %-*.*s %9llu  %s\n"
+				     : "%12.0f %6.2f%%  %-*.*s %9llu  %s\n",
+			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
+			s->samples ? 100.0 * rows[i].samples / s->samples : 0.0, width, NAME_COLS,
+			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
 }
 
 /* What the report says about the session (rate, damage, warnings) on stderr, then the ten
@@ -447,6 +474,7 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}
+	print_programs(r, &s, table, timer);
 }
 
 /* The terminal, once every file is written (a reader of stdout that goes away early,

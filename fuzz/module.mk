@@ -91,3 +91,9 @@ $(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESS
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS)
 fuzz: $(FUZZ_BINS)
+# report's reading of perf's JIT maps, /tmp/perf-<pid>.map (any user may write one)
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_perfmap
+$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/report/perfmap.c lib/report/perfmap.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/report/perfmap.c
+fuzz: $(FUZZ_BINS)

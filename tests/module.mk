@@ -41,3 +41,7 @@ $(BUILD)/tests/test_strmap: tests/unit/test_strmap.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_strmap
+$(BUILD)/tests/test_perfmap: tests/unit/test_perfmap.c $(REPORT_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_perfmap

@@ -63,15 +63,20 @@ static int tally(struct rpt *r, const struct rpt_hent *e)
 	int thread = (int)e->a, module = (int)e->b, func, proc, ret;
 	struct rpt_thread *t = &w->threads[thread];
 	uint64_t n = e->val;
+	int prog;
 
 	ret = rpt_resolve(r, thread, module, e->c, &func, &proc);
 	if (ret)
 		return ret;
+	prog = w->procs[proc].program;
 	r->funcs[func].samples += n;
 	w->modules[module].samples += n;
 	t->samples += n;
+	r->programs[prog].nprocs += !w->procs[proc].samples;
+	r->programs[prog].samples += n;
 	w->procs[proc].samples += n;
 	if (rpt_hash_add(&r->proc_func, proc, func, n) || rpt_hash_add(&r->proc_module, proc, module, n) ||
+	    rpt_hash_add(&r->prog_func, prog, func, n) || rpt_hash_add(&r->prog_module, prog, module, n) ||
 	    rpt_hash_add(&r->thread_func, thread, func, n) || rpt_hash_add(&r->thread_module, thread, module, n) ||
 	    rpt_hash_add(&r->module_func, module, func, n))
 		return -ENOMEM;
@@ -80,6 +85,10 @@ static int tally(struct rpt *r, const struct rpt_hent *e)
 
 int rpt_aggregate(struct rpt *r)
 {
+	int ret = rpt_programs_build(r);
+
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < r->addr_counts.cap; i++) {
 		int ret;
 
@@ -92,7 +101,7 @@ int rpt_aggregate(struct rpt *r)
 	return rpt_events_aggregate(r);
 }
 
-static int cmp_sorted(const void *a, const void *b)
+int rpt_sorted_cmp(const void *a, const void *b)
 {
 	const struct rpt_sorted *x = a, *y = b;
 
@@ -112,7 +121,7 @@ int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **ou
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->e[i].used && h->e[i].a == owner && h->e[i].val)
 			v[n++] = (struct rpt_sorted){ (int)h->e[i].b, h->e[i].val };
-	qsort(v, n, sizeof(*v), cmp_sorted);
+	qsort(v, n, sizeof(*v), rpt_sorted_cmp);
 	*out = v;
 	return n;
 }

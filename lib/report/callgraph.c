@@ -12,6 +12,7 @@
  * CSV: the header lines about stacks, "HOTTEST FUNCTIONS BY TOTAL TIME", the task view,
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
+#include "report/perfmap.h"
 #include "report/export.h"
 #include "report/stacks.h"
 
@@ -101,7 +102,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		path = r->world.modules[fr->module].path;
 		rpt_symtab_lookup(r->symtab, path, &r->world.modules[fr->module].id, fr->addr,
 				  &sym);
-		if (st->inlined && sym.resolved && path[0] == '/') {
+		if (st->inlined && sym.resolved && path[0] == '/' && !rpt_perfmap_is_path(path)) {
 			if (!st->inlines)
 				st->inlines = rpt_inlines_new();
 			ninl = st->inlines ? rpt_inlines_at(st->inlines, path, fr->addr, inl,

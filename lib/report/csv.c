@@ -356,6 +356,19 @@ static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, i
 	fputc('\n', f);
 }
 
+/* A program: its name as invoked, its processes, the values, its executable (two
+ * programs of one name are told apart by it) */
+static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int prog,
+			uint64_t samples)
+{
+	quoted(f, r->programs[prog].name);
+	fprintf(f, ",\"%d\"", r->programs[prog].nprocs);
+	rpt_events_cells(r, f, kind, owner, (uint32_t)prog, samples);
+	fputc(',', f);
+	quoted(f, rpt_program_path(r, prog));
+	fputc('\n', f);
+}
+
 #define TASK_HEADER "DOMAIN,TASK,TASK COUNT,ELAPSED TIME(seconds)," EVENT "\n"
 
 static void task_row(FILE *f, const char *domain, const char *name, uint64_t count,
@@ -410,7 +423,8 @@ static int write_top(const struct rpt *r, FILE *f)
 {
 	struct rpt_row *rows;
 	int n, max = r->opts.cutoff > 0 ? r->opts.cutoff : 1 << 30;
-	int total = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads + 1;
+	int total = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads +
+		    r->nprograms + 1;
 
 	rows = malloc(sizeof(*rows) * (size_t)(total ? total : 1));
 	if (!rows)
@@ -426,6 +440,13 @@ static int write_top(const struct rpt *r, FILE *f)
 	n = rpt_rows(r, RPT_PROCESSES, rows, max);
 	for (int i = 0; i < n; i++)
 		named_row(r, f, rows[i].name, RPT_K_PROC, 0, rows[i].item, rows[i].samples);
+	if (rpt_programs_shown(r)) {
+		title(r, f, "PROGRAMS");
+		header(r, f, "PROGRAM,PROCESSES,", ",Path");
+		n = rpt_rows(r, RPT_PROGRAMS, rows, max);
+		for (int i = 0; i < n; i++)
+			program_row(r, f, RPT_K_PROG, 0, rows[i].item, rows[i].samples);
+	}
 	title(r, f, "MODULES");
 	header(r, f, "MODULE,", "");
 	n = rpt_rows(r, RPT_MODULES, rows, max);
@@ -545,12 +566,48 @@ static int write_module_block(const struct rpt *r, FILE *f, int module)
 	return write_tally(r, f, &r->module_func, module, RPT_K_MOD_FUNC, func_row);
 }
 
+/* --group-by program: a program's processes, modules and functions, summed */
+static int write_program_block(const struct rpt *r, FILE *f, int prog)
+{
+	const struct rpt_world *w = &r->world;
+	struct rpt_sorted *v;
+	int k = 0, n;
+
+	fputs("\n\nPROFILE REPORT FOR PROGRAM - ", f);
+	rpt_put_escaped(f, r->programs[prog].name, RPT_ESC_TEXT);
+	fprintf(f, " (%d process%s)\n", r->programs[prog].nprocs,
+		r->programs[prog].nprocs == 1 ? "" : "es");
+	header(r, f, "\nPROCESS SUMMARY\nPROCESS,", "");
+	v = malloc(sizeof(*v) * (size_t)(w->nprocs ? w->nprocs : 1));
+	if (!v)
+		return -ENOMEM;
+	for (int p = 0; p < w->nprocs; p++)
+		if (w->procs[p].program == prog && w->procs[p].samples)
+			v[k++] = (struct rpt_sorted){ p, w->procs[p].samples };
+	qsort(v, (size_t)k, sizeof(*v), rpt_sorted_cmp);
+	for (int i = 0; i < limit(r, k); i++) {
+		char name[96];
+
+		rpt_process_name(r, v[i].item, name, sizeof(name));
+		named_row(r, f, name, RPT_K_PROC, 0, v[i].item, v[i].samples);
+	}
+	free(v);
+	header(r, f, "\nMODULE SUMMARY\nMODULE,", "");
+	n = write_tally(r, f, &r->prog_module, prog, RPT_K_PROG_MOD, module_row);
+	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
+	if (!n)
+		n = write_tally(r, f, &r->prog_func, prog, RPT_K_PROG_FUNC, func_row);
+	return n;
+}
+
 static int write_detail(const struct rpt *r, FILE *f)
 {
 	enum rpt_section sec = r->opts.group_by == RPT_GROUP_THREAD ? RPT_THREADS
-			       : r->opts.group_by == RPT_GROUP_MODULE ? RPT_MODULES : RPT_PROCESSES;
+			       : r->opts.group_by == RPT_GROUP_MODULE ? RPT_MODULES
+			       : r->opts.group_by == RPT_GROUP_PROGRAM ? RPT_PROGRAMS : RPT_PROCESSES;
 	int total = sec == RPT_THREADS ? r->world.nthreads
-		    : sec == RPT_MODULES ? r->world.nmodules : r->world.nprocs;
+		    : sec == RPT_MODULES ? r->world.nmodules
+		    : sec == RPT_PROGRAMS ? r->nprograms : r->world.nprocs;
 	struct rpt_sorted *order = malloc(sizeof(*order) * (size_t)(total ? total : 1));
 	int k = 0, ret = 0;
 
@@ -559,6 +616,7 @@ static int write_detail(const struct rpt *r, FILE *f)
 	for (int i = 0; i < total; i++) {
 		uint64_t s = sec == RPT_THREADS ? r->world.threads[i].samples
 			     : sec == RPT_MODULES ? r->world.modules[i].samples
+			     : sec == RPT_PROGRAMS ? r->programs[i].samples
 			     : r->world.procs[i].samples;
 
 		if (s)
@@ -573,7 +631,8 @@ static int write_detail(const struct rpt *r, FILE *f)
 	for (int i = 0; i < k && !ret; i++)
 		ret = sec == RPT_THREADS ? write_thread_block(r, f, order[i].item)
 		      : sec == RPT_MODULES ? write_module_block(r, f, order[i].item)
-					   : write_process_block(r, f, order[i].item);
+		      : sec == RPT_PROGRAMS ? write_program_block(r, f, order[i].item)
+					    : write_process_block(r, f, order[i].item);
 	free(order);
 	return ret;
 }

@@ -123,7 +123,10 @@ int rpt_events_aggregate(struct rpt *r)
 			      add(r, RPT_K_PROC_MOD, proc, module, ev, n) ||
 			      add(r, RPT_K_THREAD_FUNC, thread, func, ev, n) ||
 			      add(r, RPT_K_THREAD_MOD, thread, module, ev, n) ||
-			      add(r, RPT_K_MOD_FUNC, module, func, ev, n)
+			      add(r, RPT_K_MOD_FUNC, module, func, ev, n) ||
+			      add(r, RPT_K_PROG, 0, r->world.procs[proc].program, ev, n) ||
+			      add(r, RPT_K_PROG_FUNC, r->world.procs[proc].program, func, ev, n) ||
+			      add(r, RPT_K_PROG_MOD, r->world.procs[proc].program, module, ev, n)
 				      ? -ENOMEM
 				      : 0;
 		if (ret)

@@ -50,6 +50,10 @@ struct rpt_map {
 struct rpt_process {
 	int pid;
 	char comm[16];
+	char exec_comm[16]; /* the name it was exec'd by ("" = no exec seen: comm) */
+	int exe;	    /* module of its program's executable + 1; 0 = unknown */
+	int program;	    /* programs.c: its index in rpt.programs */
+	signed char perfmap; /* /tmp/perf-<pid>.map: 0 not looked for, 1 there, -1 not */
 	struct rpt_map *maps;
 	int nmaps, capmaps;
 	uint64_t samples;
@@ -161,7 +165,31 @@ struct rpt {
 
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
+
+	/* programs.c: processes of one executable, summed */
+	struct rpt_program *programs;
+	int nprograms, capprograms;
+	struct rpt_hash program_index;	   /* (exe, name ptr) -> program + 1 */
+	struct rpt_hash prog_func, prog_module; /* (program, item) -> samples */
 };
+
+/* ---- programs.c ---- */
+struct rpt_program {
+	const char *name; /* as invoked, interned in rpt.names */
+	int exe;	  /* module of its executable + 1; 0 = none known (kernel threads) */
+	int nprocs;	  /* its processes with samples */
+	uint64_t samples;
+};
+/* Give every process its program (before rpt_aggregate, which tallies them). 0, -ENOMEM. */
+int rpt_programs_build(struct rpt *r);
+void rpt_programs_release(struct rpt *r);
+/* The executable of @program, "" when none is known. */
+const char *rpt_program_path(const struct rpt *r, int program);
+/* Is the view by program shown? With --group-by program, or when it says more than the
+ * one by process: two programs or more, and fewer programs than processes (else it
+ * repeats the process table, or is one line; and sessions of one program, as every
+ * 0.1.0 session is, report as they did). */
+bool rpt_programs_shown(const struct rpt *r);
 
 /* stacks.c: remember a matched task instance for the timeline and the task view.
  * 0 or -ENOMEM. */
@@ -220,6 +248,7 @@ int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func,
 enum rpt_kind {
 	RPT_K_FUNC = 1, RPT_K_PROC, RPT_K_MOD, RPT_K_THREAD, /* owner 0 */
 	RPT_K_PROC_FUNC, RPT_K_PROC_MOD, RPT_K_THREAD_FUNC, RPT_K_THREAD_MOD, RPT_K_MOD_FUNC,
+	RPT_K_PROG, RPT_K_PROG_FUNC, RPT_K_PROG_MOD,
 };
 /* Compile the session's metric formulas (after session.ini is read); -EINVAL with @err
  * for one that does not parse. Undo with rpt_events_release. */
@@ -242,6 +271,8 @@ struct rpt_sorted {
 	uint64_t samples;
 };
 int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out);
+/* qsort order of rpt_sorted: most samples first, ties by item */
+int rpt_sorted_cmp(const void *a, const void *b);
 
 /* Display names (static buffers per call site are not used: the caller passes one). */
 void rpt_process_name(const struct rpt *r, int proc, char *buf, size_t len);

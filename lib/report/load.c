@@ -480,6 +480,7 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->thread_func);
 	rpt_hash_release(&r->thread_module);
 	rpt_hash_release(&r->module_func);
+	rpt_programs_release(r);
 	rpt_tasks_release(r);
 	rpt_hash_release(&r->extra_addr);
 	rpt_hash_release(&r->extra);

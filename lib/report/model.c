@@ -6,10 +6,12 @@
  * code); COMM with the exec flag starts a fresh address space.
  */
 #include "report/internal.h"
+#include "report/perfmap.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int grow(void **arr, int *cap, int need, size_t elem)
 {
@@ -182,8 +184,11 @@ static int apply_comm(struct rpt_world *w, const struct ses_comm *c)
 		return -ENOMEM;
 	if (c->exec) {
 		p->nmaps = 0; /* a new program: a new address space */
+		p->exe = 0;   /* its first mapping names it */
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
+		memcpy(p->exec_comm, name, len);
+		p->exec_comm[len] = 0;
 	} else if (tid == pid) {
 		memcpy(p->comm, name, len);
 		p->comm[len] = 0;
@@ -210,6 +215,9 @@ static int apply_fork(struct rpt_world *w, const struct ses_task *f)
 			return -ENOMEM;
 		parent = rpt_world_process(w, ppid); /* procs may have moved */
 		memcpy(child->comm, parent->comm, sizeof(child->comm));
+		/* fork without exec runs the parent's program */
+		memcpy(child->exec_comm, parent->exec_comm, sizeof(child->exec_comm));
+		child->exe = parent->exe;
 		if (copy_maps(child, parent))
 			return -ENOMEM;
 	}
@@ -232,9 +240,23 @@ static void file_id(struct rpt_module *mod, const struct ses_mmap *m)
 	}
 }
 
+/* Does the JIT of @p have a perf map? Looked for once per process, at its first
+ * anonymous code mapping (only a regular file counts; perfmap.c checks its owner). */
+static bool has_perfmap(struct rpt_process *p)
+{
+	char path[64];
+	struct stat sb;
+
+	if (!p->perfmap)
+		p->perfmap = !lstat(rpt_perfmap_path(p->pid, path, sizeof(path)), &sb) &&
+				     S_ISREG(sb.st_mode) ? 1 : -1;
+	return p->perfmap > 0;
+}
+
 static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 {
 	struct rpt_process *p;
+	char jit[64];
 	struct rpt_map m;
 	int mod;
 
@@ -243,14 +265,34 @@ static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 	m.pgoff = mm->pgoff;
 	if (m.end <= m.start)
 		return -EINVAL;
-	mod = rpt_world_module(w, mm->filename, mm->filename_len);
+	p = rpt_world_process(w, (int)mm->pid);
+	if (!p)
+		return -ENOMEM;
+	if (mm->filename_len < sizeof(jit) && !memchr(mm->filename, 0, mm->filename_len)) {
+		memcpy(jit, mm->filename, mm->filename_len);
+		jit[mm->filename_len] = 0;
+	} else {
+		jit[0] = 0;
+	}
+	if (rpt_perfmap_anon(jit) && has_perfmap(p)) {
+		/* JIT code, named by the process's perf map as perf does: the map is the
+		 * module, and its addresses are the process's own (no file offsets) */
+		rpt_perfmap_path(p->pid, jit, sizeof(jit));
+		mod = rpt_world_module(w, jit, strlen(jit));
+		m.pgoff = m.start;
+	} else {
+		mod = rpt_world_module(w, mm->filename, mm->filename_len);
+	}
 	if (mod < 0)
 		return mod;
 	m.module = mod;
 	if (mm->mmap2)
 		file_id(&w->modules[mod], mm);
-	p = rpt_world_process(w, (int)mm->pid);
-	return p ? add_map(p, m) : -ENOMEM;
+	/* the first code an address space maps is its program (exec maps the executable
+	 * before the interpreter; a synthesized /proc/PID/maps starts with it too) */
+	if (!p->nmaps && !p->exe)
+		p->exe = mod + 1;
+	return add_map(p, m);
 }
 
 int rpt_world_apply(struct rpt_world *w, const struct ses_decoded *d, int decoded)

@@ -20,7 +20,7 @@
 
 #include "session/session.h"
 
-enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE };
+enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE, RPT_GROUP_PROGRAM };
 
 struct rpt_options {
 	int cutoff;		/* rows per hottest-X section; 0 = all */
@@ -101,6 +101,11 @@ struct rpt_summary {
 	int missing_modules, changed_modules;
 	const char *missing_module, *changed_module;
 	uint64_t missing_samples, changed_samples;
+	/* programs (the processes of one executable, as invoked, summed) with samples; the
+	 * view by program is in report.csv and on the terminal when it says more than the
+	 * process table (2 programs or more, fewer than the processes) or --group-by program */
+	int nprograms;
+	bool by_program;
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
@@ -109,15 +114,18 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s);
  * @max of them in @pids; returns how many there are in all. */
 int rpt_process_ids(const struct rpt *r, int *pids, int max);
 
-enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS, RPT_TASKS };
+enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS, RPT_TASKS,
+		   RPT_PROGRAMS };
 
 struct rpt_row {
-	const char *name;	/* function, "comm (PID:n)", module path, thread name */
-	const char *module;	/* functions only; the domain for tasks */
+	const char *name;	/* function, "comm (PID:n)", module path, thread name,
+				 * program name */
+	const char *module;	/* functions only; the domain for tasks; a program's
+				 * executable ("" when unknown) */
 	int id;			/* pid or tid where it applies */
 	double seconds;		/* CPU_TIME */
 	uint64_t samples;
-	uint64_t count;		/* tasks: instances */
+	uint64_t count;		/* tasks: instances; programs: processes */
 	int item;		/* the report's index of the function/process/module/thread */
 	double elapsed;		/* tasks: seconds */
 	char buf[96];		/* holds name where it is built (processes, threads) */

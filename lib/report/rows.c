@@ -100,6 +100,9 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 		s->nprocesses += r->world.procs[i].samples > 0;
 	for (int i = 0; i < r->world.nthreads; i++)
 		s->nthreads += r->world.threads[i].samples > 0;
+	for (int i = 0; i < r->nprograms; i++)
+		s->nprograms += r->programs[i].samples > 0;
+	s->by_program = rpt_programs_shown(r);
 }
 
 struct keyed {
@@ -122,7 +125,8 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 	int n = sec == RPT_FUNCTIONS ? r->nfuncs
 		: sec == RPT_PROCESSES ? w->nprocs
 		: sec == RPT_MODULES ? w->nmodules
-		: sec == RPT_TASKS ? r->nitems : w->nthreads;
+		: sec == RPT_TASKS ? r->nitems
+		: sec == RPT_PROGRAMS ? r->nprograms : w->nthreads;
 	struct keyed *k = malloc(sizeof(*k) * (n ? n : 1));
 	int out = 0;
 
@@ -132,7 +136,8 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 		uint64_t s = sec == RPT_FUNCTIONS ? r->funcs[i].samples
 			     : sec == RPT_PROCESSES ? w->procs[i].samples
 			     : sec == RPT_MODULES ? w->modules[i].samples
-			     : sec == RPT_TASKS ? r->items[i].samples : w->threads[i].samples;
+			     : sec == RPT_TASKS ? r->items[i].samples
+			     : sec == RPT_PROGRAMS ? r->programs[i].samples : w->threads[i].samples;
 
 		k[i] = (struct keyed){ i, s };
 	}
@@ -169,6 +174,11 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 			row->module = r->items[idx].domain;
 			row->count = r->items[idx].count;
 			row->elapsed = (double)r->items[idx].elapsed_ns / 1e9;
+			break;
+		case RPT_PROGRAMS:
+			row->name = r->programs[idx].name;
+			row->module = rpt_program_path(r, idx);
+			row->count = (uint64_t)r->programs[idx].nprocs;
 			break;
 		}
 	}

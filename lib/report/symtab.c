@@ -23,6 +23,7 @@
 #include "report/fdes.h"
 #include "report/plt.h"
 #include "report/kallsyms.h"
+#include "report/perfmap.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -74,6 +75,8 @@ struct dso {
 	char *strs; /* raw names */
 	struct rpt_fdes fdes; /* function ranges from the CFI, read on first need */
 	bool fdes_read;
+	bool jit;		/* a perf map (/tmp/perf-<pid>.map), not an ELF file */
+	struct rpt_perfmap map; /* its symbols (absolute addresses) */
 };
 
 struct rpt_symtab {
@@ -83,6 +86,8 @@ struct rpt_symtab {
 	struct rpt_strmap strs; /* interned names */
 	struct rpt_ksyms ksyms;
 	bool ksyms_loaded;
+	uid_t owner; /* who may have written a perf map we read: the session's owner (the
+		      * pid's uid is not recorded; a launched target ran as the collector) */
 };
 
 /* The interned copy of @s, owned by @st; NULL on out-of-memory. */
@@ -459,6 +464,7 @@ static void dso_free(struct dso *d)
 	free(d->syms);
 	free(d->strs);
 	rpt_fdes_release(&d->fdes);
+	rpt_perfmap_release(&d->map);
 	free(d);
 }
 
@@ -492,6 +498,11 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 	if (!strcmp(path, VDSO_NAME)) {
 		d->module = VDSO_NAME;
 		ret = load_vdso(st, d);
+	} else if (rpt_perfmap_is_path(path)) {
+		/* a JIT's map: a map we may not read (another user's) names nothing */
+		d->module = d->path;
+		d->jit = d->fdes_read = true;
+		ret = rpt_perfmap_read(&d->map, path, st->owner) == -ENOMEM ? -ENOMEM : 0;
 	} else {
 		d->module = d->path;
 		ret = load_file(d, path, id);
@@ -652,6 +663,16 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 	if (!d)
 		return;
 	out->module = d->module;
+	if (d->jit) {
+		const struct rpt_perfmap_sym *js = rpt_perfmap_find(&d->map, file_offset);
+
+		out->name = js ? intern(st, js->name) : NULL;
+		out->sym_addr = js ? js->start : 0;
+		out->resolved = out->name != NULL;
+		if (!out->name)
+			out->name = unresolved_name(st, d->base, file_offset);
+		return;
+	}
 	/* the label is the vaddr when the file told us one, else the offset */
 	if (d->readable && offset_to_vaddr(d, file_offset, &addr)) {
 		s = sym_find(d, addr);
@@ -704,12 +725,14 @@ void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_s
 struct rpt_symtab *rpt_symtab_new(const char *session_dir, const char *kallsyms)
 {
 	struct rpt_symtab *st = calloc(1, sizeof(*st));
+	struct stat sb;
 
 	if (!st)
 		goto out;
 	elf_version(EV_CURRENT);
 	st->kallsyms_path = strdup(kallsyms ? kallsyms : KALLSYMS_DEFAULT);
 	st->session_dir = session_dir ? strdup(session_dir) : NULL;
+	st->owner = session_dir && !stat(session_dir, &sb) ? sb.st_uid : geteuid();
 	if (!st->kallsyms_path || (session_dir && !st->session_dir)) {
 		rpt_symtab_free(st);
 		st = NULL;

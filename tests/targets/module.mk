@@ -132,3 +132,15 @@ $(TGT)/unusual: tests/targets/unusual.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/unusual
+# by_program.sh: a program that starts others by exec (as make does), a program to start;
+# jit.sh: a JIT in miniature that writes perf's /tmp/perf-<pid>.map
+$(TGT)/forker: tests/targets/forker.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+$(TGT)/spin_ms: tests/targets/spin_ms.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+$(TGT)/jit: tests/targets/jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/forker $(TGT)/spin_ms $(TGT)/jit

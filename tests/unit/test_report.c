@@ -343,6 +343,144 @@ static void test_cut_file_reports_damage(void **state)
 	rm_session(dir);
 }
 
+/* Programs: the processes of one (executable, name as run) summed. A fork without exec
+ * stays its parent's program; a second mapping does not change the program; one name
+ * of two files is two programs; a name the kernel cut is whole from the file; a symlink
+ * (g++) keeps its own name; a later prctl rename does not move a process. */
+static void make_programs_session(char *dir)
+{
+	static const struct {
+		uint32_t pid;
+		const char *comm, *exe;
+		int samples;
+	} procs[] = {
+		{ 200, "cc1", "/x/cc1", 3 },
+		{ 201, "cc1", "/x/cc1", 2 },
+		{ 202, "cc1", "/y/cc1", 1 },
+		{ 204, "x86_64-linux-gnu-gcc-12", "/usr/bin/x86_64-linux-gnu-gcc-12", 1 },
+		{ 205, "g++", "/usr/bin/x86_64-linux-gnu-g++-12", 1 },
+		{ 206, "cc1", "/x/cc1", 1 },
+	};
+	struct ses_info in = { 0 };
+	struct perf_event_attr attr;
+	struct ses_writer *w;
+	uint64_t id = 1, t = 10;
+
+	assert_non_null(mkdtemp(dir));
+	in.format_version = 1;
+	snprintf(in.config, sizeof(in.config), "tbp");
+	in.nevents = 1;
+	snprintf(in.events[0].name, sizeof(in.events[0].name), "CPU_TIME");
+	in.events[0].period = 1000000;
+	in.status = SES_STATUS_COMPLETE;
+	assert_int_equal(ses_info_write(dir, &in), 0);
+	w = ses_writer_open(dir);
+	assert_non_null(w);
+	pmc_timer_attr(&attr, 1000000, false);
+	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
+	rec_comm(w, 100, 100, "app", true, t++);
+	rec_mmap2(w, 100, BASE, 0x100000, demo, t++);
+	rec_sample(w, 100, 100, BASE + light_vaddr + 4, t++, false);
+	rec_sample(w, 100, 100, BASE + light_vaddr + 4, t++, false);
+	rec_fork(w, 203, 100, 203, 100, t++); /* no exec: still app */
+	rec_sample(w, 203, 203, BASE + light_vaddr + 4, t++, false);
+	for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++) {
+		rec_fork(w, procs[i].pid, 100, procs[i].pid, 100, t++);
+		rec_comm(w, procs[i].pid, procs[i].pid, procs[i].comm, true, t++);
+		rec_mmap2(w, procs[i].pid, BASE, 0x1000, procs[i].exe, t++);
+		rec_mmap2(w, procs[i].pid, BASE + 0x100000, 0x1000, "/lib/ld-linux.so.2", t++);
+		if (procs[i].pid == 206)
+			rec_comm(w, 206, 206, "renamed", false, t++);
+		for (int k = 0; k < procs[i].samples; k++)
+			rec_sample(w, procs[i].pid, procs[i].pid, BASE + 0x10, t++, false);
+	}
+	assert_int_equal(ses_writer_close(w), 0);
+}
+
+static const struct rpt_row *program_row(const struct rpt_row *rows, int n, const char *name,
+					 const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name) && !strcmp(rows[i].module, path))
+			return &rows[i];
+	return NULL;
+}
+
+static void test_programs(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX", err[256];
+	struct rpt_options o = { .cutoff = 10, .kallsyms = "/dev/null" };
+	const struct rpt_row *row;
+	struct rpt_row rows[16];
+	struct rpt_summary s;
+	char *text = NULL;
+	size_t len = 0;
+	struct rpt *r;
+	FILE *f;
+	int n;
+
+	(void)state;
+	make_programs_session(dir);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	n = rpt_rows(r, RPT_PROGRAMS, rows, 16);
+	assert_int_equal(n, 5);
+	row = program_row(rows, n, "cc1", "/x/cc1");
+	assert_non_null(row);
+	assert_int_equal(row->count, 3); /* 200, 201 and the renamed 206 */
+	assert_int_equal(row->samples, 6);
+	assert_ptr_equal(row, &rows[0]);
+	row = program_row(rows, n, "app", demo);
+	assert_non_null(row);
+	assert_int_equal(row->count, 2); /* 100 and its fork 203 */
+	assert_int_equal(row->samples, 3);
+	row = program_row(rows, n, "cc1", "/y/cc1");
+	assert_true(row && row->count == 1 && row->samples == 1);
+	row = program_row(rows, n, "x86_64-linux-gnu-gcc-12", "/usr/bin/x86_64-linux-gnu-gcc-12");
+	assert_true(row && row->count == 1);
+	row = program_row(rows, n, "g++", "/usr/bin/x86_64-linux-gnu-g++-12");
+	assert_true(row && row->count == 1);
+	rpt_summary(r, &s);
+	assert_int_equal(s.nprograms, 5);
+	assert_int_equal(s.nprocesses, 8);
+	assert_true(s.by_program);
+	f = open_memstream(&text, &len);
+	assert_int_equal(rpt_write_csv(r, f), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\"10 HOTTEST PROGRAMS (Sort Event - CPU_TIME)\"\n"
+				     "PROGRAM,PROCESSES,\"CPU_TIME\" (seconds),Path\n"
+				     "\"cc1\",\"3\",0.0060,\"/x/cc1\"\n"));
+	/* the process keeps the kernel's 15 bytes */
+	assert_non_null(strstr(text, "\"x86_64-linux-gn (PID:204)\""));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* A session of one program and of one process per program has no programs section. */
+static void test_programs_left_out(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX";
+	struct rpt_summary s;
+	char *text = NULL;
+	size_t len = 0;
+	struct rpt *r;
+	FILE *f;
+
+	(void)state;
+	make_session(dir); /* app and other: two programs, two processes */
+	r = open_report(dir, false);
+	rpt_summary(r, &s);
+	assert_int_equal(s.nprograms, 2);
+	assert_false(s.by_program);
+	f = open_memstream(&text, &len);
+	assert_int_equal(rpt_write_csv(r, f), 0);
+	fclose(f);
+	assert_null(strstr(text, "PROGRAMS"));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 static void test_not_a_session(void **state)
 {
 	struct rpt_options o = { .cutoff = 10 };
@@ -691,6 +829,8 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_csv_layout),
 		cmocka_unit_test(test_cut_file_reports_damage),
+		cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_programs_left_out),
 		cmocka_unit_test(test_not_a_session),
 		cmocka_unit_test(test_boundary_cut_counts_damage),
 		cmocka_unit_test(test_header_only_file),

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 11 item 7: JIT code named from perf's /tmp/perf-<pid>.map. The jit target writes
+# a loop into anonymous executable memory, names it in its map and runs it: its samples
+# are jitted_spin_loop, in module /tmp/perf-<pid>.map, as under perf. A map that is a
+# symlink, a FIFO or another user's file (anyone may write in /tmp) names nothing.
+. "$(dirname "$0")/lib/common.sh"
+
+echo "# jit: perf maps name JIT code"
+"$UPROF" collect -o "$SCRATCH/out" "$TGT/jit" 400 >"$SCRATCH/jit.out" 2>"$SCRATCH/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'x86-64 only' "$SCRATCH/jit.out" "$SCRATCH/err"; then
+	ok "# SKIP the jit target writes x86-64 code"
+	echo "1..$_n"
+	exit 0
+fi
+check "collect of jit exits 0 ($rc)" [ $rc -eq 0 ]
+S=$(session_in "$SCRATCH/out")
+pid=$(sed -n 's/^pids = //p' "$S/session.ini" | cut -d, -f1)
+MAP=/tmp/perf-$pid.map
+trap 'rm -f "$MAP"; rm -rf "$SCRATCH"' EXIT
+check "the target wrote its map ($MAP)" [ -f "$MAP" ]
+addr=$(awk '{print $1}' "$MAP")
+
+# (under a timeout: a FIFO in the map's place, once opened, would block report for ever)
+report() { timeout 60 "$UPROF" report -i "$S" --cutoff 0 >"$SCRATCH/table" 2>/dev/null; }
+jit_row() { csvq "$S/report.csv" FUNCTIONS | awk -F'\t' -v m="$MAP" '$3==m'; }
+report
+check "report exits 0" [ $? -eq 0 ]
+total=$(csvq "$S/report.csv" --key Samples)
+row=$(jit_row | head -1)
+echo "# $row (of $total samples)"
+check "the JIT code is named from the map: jitted_spin_loop in $MAP" \
+	[ "$(cut -f1 <<<"$row")" = jitted_spin_loop ]
+secs=$(cut -f2 <<<"$row")
+check "it holds most of the samples ($secs s of $total samples)" \
+	python3 -c "import sys; sys.exit(0 if $secs * 1000 > 0.5 * $total else 1)"
+check "the terminal names it too" grep -qE ' jitted_spin_loop +perf-[0-9]+\.map$' "$SCRATCH/table"
+check "no anon!0x row is left for it" bash -c "! grep -q '\"anon!0x' '$S/report.csv'"
+if perf version >/dev/null 2>&1; then
+	perf report -i "$S/samples.data" --stdio --sort sym >"$SCRATCH/perf.txt" 2>/dev/null
+	check "perf names it the same from uprof's samples.data" grep -q 'jitted_spin_loop' "$SCRATCH/perf.txt"
+else
+	ok "# SKIP no perf to compare with"
+fi
+
+# what must not be read: the code is anon!0x... again (a regular file that is not ours
+# still makes the map the module, as in perf, but names nothing: perf-<pid>.map!0x...)
+cp "$MAP" "$SCRATCH/map"
+refused() {
+	local unnamed=${2:-anon}
+	report
+	check "$1: report exits 0" [ $? -eq 0 ]
+	check "$1: nothing named from it" bash -c "! grep -q jitted_spin_loop '$S/report.csv'"
+	check "$1: the code is $unnamed!0x..." grep -q "\"$unnamed!0x" "$S/report.csv"
+}
+rm -f "$MAP" && ln -s "$SCRATCH/map" "$MAP"
+refused "a symlink in the map's place"
+rm -f "$MAP" && mkfifo "$MAP"
+refused "a FIFO in the map's place"
+rm -f "$MAP" && cp "$SCRATCH/map" "$MAP"
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 "$MAP"
+	refused "another user's map (uid 65534)" "perf-$pid.map"
+else
+	ok "# SKIP another user's map: needs root to plant"
+fi
+rm -f "$MAP"
+refused "no map"
+echo "1..$_n"
