@@ -84,6 +84,7 @@ struct collect_pages {
 	uint64_t over_pending;	/* pages not waited for: MAX_PENDING were */
 	uint64_t over_warned;	/* refusals not said: MAX_WARNED were */
 	uint64_t lost_calls;	/* pause/resume calls not kept for pauses.csv (no memory) */
+	uint64_t vanished;	/* pages of this run removed before they could be read */
 };
 
 static const char *const CMD = "collect";
@@ -239,6 +240,19 @@ static void service(struct page_worker *w, bool signaled)
 		smp_page_strings(w->page, on_string, w);
 }
 
+/* A process that ended without its exit handler (_exit, a crash, a truncated page)
+ * leaves its page, and so does one that ended before we found it (lib/instrument's
+ * at_exit). Ended: gone, or a zombie not reaped yet (it runs no code any more). */
+static void unlink_if_dead(int pid)
+{
+	char name[64];
+
+	if (smp_proc_ended(pid)) {
+		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
+		shm_unlink(name);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct page_worker *w = arg;
@@ -251,22 +265,12 @@ static void *worker_main(void *arg)
 			break; /* its process truncated it: nothing more to read */
 		if (smp_page_exiting(w->page)) {
 			service(w, false); /* the target is waiting for exactly this */
+			/* one that ended before we found its page left it to us: all is read */
+			unlink_if_dead(smp_page_pid(w->page));
 			break;
 		}
 	}
 	return NULL;
-}
-
-/* A process that ended without its exit handler (_exit, a crash, a truncated page)
- * leaves its page. Ended: gone, or a zombie not reaped yet (it runs no code any more). */
-static void unlink_if_dead(int pid)
-{
-	char name[64];
-
-	if (smp_proc_ended(pid)) {
-		snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-		shm_unlink(name);
-	}
 }
 
 static void finish_worker(struct page_worker *w)
@@ -449,7 +453,11 @@ static bool settle(struct collect_pages *c, int pid, int ret, const struct smp_p
 {
 	if (ret == -EAGAIN)
 		return true;
-	if (ret == -EPROTONOSUPPORT)
+	/* a process of ours whose page went before we read it: its library leaves it for a
+	 * running uprof, so this is one that removed it some other way; said, counted */
+	if (ret == -ENOENT && !c->st->attach && of_this_run(c, pid))
+		c->vanished++;
+	else if (ret == -EPROTONOSUPPORT)
 		refused(c, pid);
 	else if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
 		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
@@ -679,6 +687,12 @@ static void warn_overflows(const struct collect_pages *c)
 		cli_warn(CMD, "%" PRIu64 " more control page%s not read (no line each: %d were "
 			      "said already)",
 			 c->over_warned, c->over_warned == 1 ? " was" : "s were", MAX_WARNED);
+	if (c->vanished)
+		cli_warn(CMD, "%" PRIu64 " instrumented process%s of this run removed %s control "
+			      "page before uprof could read it; %s tasks and pauses are not in this "
+			      "session",
+			 c->vanished, c->vanished == 1 ? "" : "es", c->vanished == 1 ? "its" : "their",
+			 c->vanished == 1 ? "its" : "their");
 	if (c->lost_calls)
 		cli_warn(CMD, "%" PRIu64 " pause/resume call%s not kept (out of memory): "
 			      "pauses.csv may miss paused time",
@@ -692,6 +706,9 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	if (!c)
 		return;
 	collect_pages_poll(st); /* pages that appeared at the very end */
+	/* and every page of the run still in /dev/shm that we did not take yet: a process
+	 * that ended before we found it left its page for us */
+	rescan(c);
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < c->nworkers; i++)
 		finish_worker(c->workers[i]);

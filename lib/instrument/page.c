@@ -30,6 +30,7 @@ struct uprof_ctl_header *ins_page;
 static uint32_t page_gen; /* bumped for every page this process creates */
 static INS_TLS uint32_t my_tid;
 static char page_name[64];
+static pid_t launcher; /* launch mode: the uprof collect of UPROF_SESSION ("<pid>.<ns>") */
 
 #define ATTACH_WAIT_MS 1000 /* launch mode: wait at exit for a profiler that is coming */
 #define DRAIN_WAIT_MS 1000  /* wait at exit for an attached profiler to drain */
@@ -188,12 +189,22 @@ static bool drained(const struct uprof_ctl_header *h)
 		       __atomic_load_n(&h->pauses.head, __ATOMIC_ACQUIRE);
 }
 
+/* Is the uprof collect that launched us still running? (EPERM: it is, as root.) */
+static bool launcher_alive(void)
+{
+	return launcher > 0 && (kill(launcher, 0) == 0 || errno == EPERM);
+}
+
 /* At exit: give the profiler a bounded chance to take what is in the rings, then
- * remove the page. */
+ * remove the page. A launch-mode page the profiler has not found yet, while that
+ * profiler runs, is left for it: it reads the page of an ended process and removes it
+ * (1000 children exiting at once on 2 CPUs kept collect from finding some within the
+ * second, and their tasks were lost unsaid; issue 12, item 4). */
 static void at_exit(void)
 {
 	struct uprof_ctl_header *h = ins_page;
 	int saved = errno;
+	bool leave;
 
 	if (!h || __atomic_load_n(&ins_state, __ATOMIC_ACQUIRE) != INS_ON)
 		return;
@@ -204,6 +215,8 @@ static void at_exit(void)
 			 !__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE);
 	     ms++)
 		usleep(1000);
+	leave = h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
+		launcher_alive();
 	for (int ms = 0; ms < DRAIN_WAIT_MS && __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
 			 !drained(h);
 	     ms++) {
@@ -217,7 +230,8 @@ static void at_exit(void)
 	amdProfileControllerGate = 0;
 	ins_page = NULL;
 	munmap(h, UPROF_CTL_SIZE);
-	shm_unlink(page_name);
+	if (!leave)
+		shm_unlink(page_name);
 	errno = saved;
 }
 
@@ -236,6 +250,7 @@ bool ins_setup(void)
 		return expected == INS_ON;
 	}
 	on = enable ? strcmp(enable, "0") != 0 : session && *session;
+	launcher = session ? (pid_t)strtol(session, NULL, 10) : 0;
 	if (on)
 		ins_page = create_page(session, session && *session);
 	if (ins_page) {

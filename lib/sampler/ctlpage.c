@@ -245,11 +245,16 @@ int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *
 /* Does the process @pid have @owner as one of its uids (real, effective, saved, fs)?
  * A process can act as any of them, so a page owned by one may be its own; a page owned
  * by a uid it has none of was made by someone else. */
-static int owner_check(int pid, uint32_t owner, struct smp_page_why *why)
+static int owner_check(int pid, uint32_t owner, bool ours_if_gone, struct smp_page_why *why)
 {
 	uint32_t uids[4];
 	int ret = smp_proc_uids(pid, uids);
 
+	/* launch mode: a process of the run that ended before we found its page leaves it
+	 * for us (lib/instrument's at_exit); with no process to ask, only a file of our own
+	 * uid is taken (nobody else can make one), and the session token decides the rest */
+	if (ret && ours_if_gone && owner == (uint32_t)geteuid())
+		return 0;
 	if (ret)
 		return refuse(why, SMP_PAGE_NO_PROCESS, -ESRCH);
 	for (int i = 0; i < 4; i++)
@@ -264,7 +269,8 @@ static int owner_check(int pid, uint32_t owner, struct smp_page_why *why)
 
 /* Open <dir>/uprof.<pid> read-only without following a link or blocking (a FIFO), and
  * check what it is before anything else. The descriptor, or -errno. */
-static int open_checked(const char *dir, int pid, struct stat *sb, struct smp_page_why *why)
+static int open_checked(const char *dir, int pid, bool ours_if_gone, struct stat *sb,
+			struct smp_page_why *why)
 {
 	char name[PATH_MAX];
 	int fd, ret;
@@ -279,7 +285,7 @@ static int open_checked(const char *dir, int pid, struct stat *sb, struct smp_pa
 	} else if (!S_ISREG(sb->st_mode)) {
 		ret = refuse(why, SMP_PAGE_NOT_REGULAR, -EPERM);
 	} else {
-		ret = owner_check(pid, (uint32_t)sb->st_uid, why);
+		ret = owner_check(pid, (uint32_t)sb->st_uid, ours_if_gone, why);
 	}
 	if (ret) {
 		close(fd);
@@ -314,7 +320,7 @@ int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char
 		memset(why, 0, sizeof(*why));
 	if (smp_guard_install())
 		return -ENOTSUP;
-	fd = open_checked(dir, pid, &sb, why);
+	fd = open_checked(dir, pid, session != NULL, &sb, why);
 	if (fd < 0)
 		return fd;
 	if (sb.st_size == 0) { /* created, not yet sized: the target is about to */

@@ -143,7 +143,9 @@ struct smp_page_why {
  * Map <@dir>/uprof.<@pid> (@dir NULL: /dev/shm) and validate it; @why (may be NULL) says
  * why it was refused. A page a hostile process made is refused before it is mapped: it
  * is opened with O_NOFOLLOW|O_NONBLOCK, read-only, and must be a regular file owned by a
- * uid of the process @pid names (<procfs>/<pid>/status, pmc_procfs_root()); only then is
+ * uid of the process @pid names (<procfs>/<pid>/status, pmc_procfs_root()), or, with a
+ * @session, when no process has that pid any more, our own uid (a process of the run
+ * that ended before its page was read leaves it for us); only then is
  * it reopened for writing through our own descriptor (the same file, never the name
  * again) and mapped, and its header must name @pid and give exactly the file's size.
  * @session (borrowed, may be NULL) must match the page's session token when given.

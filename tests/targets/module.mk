@@ -41,6 +41,11 @@ $(TGT)/odd_names: tests/targets/odd_names.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/odd_names
+# N instrumented children at once (tests/e2e/many_children.sh)
+$(TGT)/children: tests/targets/children.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/children
 # the static library, and the API compiled out (no library at all)
 $(TGT)/tasks_static: tests/targets/tasks.c $(INSTR_A)
 	@mkdir -p $(dir $@)
