@@ -185,6 +185,42 @@ static void foreign_owner_refused(void **state)
 	smp_page_close(p);
 }
 
+/* Launch mode (a session token given): the page of a process of the run that ended
+ * before it was found is left for us (issue 12, item 4), so with no process to ask it is
+ * taken when the file is our own uid's and the token is ours; a file of another uid, a
+ * token of another run, or attach mode (no token) is refused as before. */
+static void gone_process_own_page_launch_mode(void **state)
+{
+	struct fixture *f = *state;
+	struct smp_page_why why;
+	struct smp_page *p = NULL;
+	int n = 0;
+
+	write_page(f->page, PID, 0);
+	{ /* the token of the run, as collect sets UPROF_SESSION */
+		int fd = open(f->page, O_RDWR);
+		struct uprof_ctl_header h;
+
+		assert_true(fd >= 0);
+		assert_int_equal(pread(fd, &h, sizeof(h), 0), (ssize_t)sizeof(h));
+		snprintf(h.session, sizeof(h.session), "%s", "4100.77");
+		assert_int_equal(pwrite(fd, &h, sizeof(h), 0), (ssize_t)sizeof(h));
+		close(fd);
+	}
+	assert_int_equal(smp_page_open_at(&p, f->dir, PID, "4100.77", 7, &why), 0);
+	assert_int_equal(smp_page_drain(p, false, count_record, &n), 1);
+	assert_int_equal(n, 1);
+	smp_page_close(p);
+	assert_int_equal(smp_page_open_at(&p, f->dir, PID, NULL, 7, &why), -ESRCH);
+	assert_int_equal(why.reason, SMP_PAGE_NO_PROCESS);
+	assert_int_equal(smp_page_open_at(&p, f->dir, PID, "4100.78", 7, &why), -EINVAL);
+	if (geteuid() == 0) { /* a file another uid made: nobody vouches for it */
+		assert_int_equal(chown(f->page, 65534, 65534), 0);
+		assert_int_equal(smp_page_open_at(&p, f->dir, PID, "4100.77", 7, &why), -ESRCH);
+		assert_int_equal(why.reason, SMP_PAGE_NO_PROCESS);
+	}
+}
+
 /* No process with that pid: refused at once (not left to wait for publication). */
 static void no_process_refused(void **state)
 {
@@ -394,6 +430,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(own_page_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_owner_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_process_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(gone_process_own_page_launch_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_regular_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(sizes_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(pid_mismatch_refused, setup, teardown),
