@@ -12,12 +12,17 @@ kid=$(python3 -c "print(sum(3 + i % 3 for i in range($N)))")
 "$UPROF" collect -o "$SCRATCH/c" "$TGT/children" $N 3 >/dev/null 2>"$SCRATCH/err"
 check "collect exits 0" [ $? -eq 0 ]
 S=$(session_in "$SCRATCH/c")
-check "no warning: nothing was lost ($(grep -c . "$SCRATCH/err") lines on stderr)" \
-	bash -c "! grep -qi 'warning' '$SCRATCH/err'"
+# (samples the kernel could not fit in its ring on a loaded box are another matter: a
+# warning of theirs may come, and says nothing about tasks)
+W='warning: .*(control page|task|instrumented|pause)'
+check "no warning about a page, a task or a process ($(grep -iE "$W" "$SCRATCH/err" | head -3))" \
+	bash -c "! grep -qiE '$W' '$SCRATCH/err'"
 files=$(ls "$S/instrument" 2>/dev/null | grep -c '\.tasks$')
 check "one tasks file per child ($files of $N)" [ "$files" -eq $N ]
 "$UPROF" report -i "$S" --cutoff 0 >/dev/null 2>"$SCRATCH/rerr"
 check "report exits 0" [ $? -eq 0 ]
+check "report says no task record was dropped ($(grep -i task "$SCRATCH/rerr" | head -1))" \
+	bash -c "! grep -qi task '$SCRATCH/rerr'"
 rows() { csvq "$S/report.csv" "ALL TASKS (Sort Event" | awk -F'\t' '$1=="DomK"{print $2"\t"$3}'; }
 rows >"$SCRATCH/rows"
 got=$(awk -F'\t' '$1=="Kid"{print $2}' "$SCRATCH/rows")
