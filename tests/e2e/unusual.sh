@@ -12,7 +12,12 @@ collect_copy() {
 	session_in "$SCRATCH/out-$1"
 }
 demo_syms=$(nm "$TGT/demo" | awk '$2 ~ /[tT]/ {print $3}')
-lends_no_name() { ! grep -qxF -f <(echo "$demo_syms") <(funcs "$1"); }
+# only the rows of the changed file itself: another module may well have a function of
+# one of demo's names (ld.so's _start, named from its code labels, gets a sample under load)
+lends_no_name() {
+	! grep -qxF -f <(echo "$demo_syms") \
+		<(csvq "$1/report.csv" "FUNCTIONS" | awk -F'\t' -v m="$2" '$3 == m { print $1 }')
+}
 
 # --- untouched: symbolized, no warning
 S=$(collect_copy same)
@@ -29,7 +34,7 @@ check "replaced binary: one warning names the file" \
 	grep -q "warning: 1 profiled file has been replaced since collection.*: $SCRATCH/replaced\$" "$SCRATCH/err"
 check "replaced binary: report.csv says it is not symbolized" \
 	grep -q "^Module Changed:,\"$SCRATCH/replaced\",\"[0-9]* samples not symbolized" "$S/report.csv"
-check "replaced binary: no sample takes a name from the new file" lends_no_name "$S"
+check "replaced binary: no sample takes a name from the new file" lends_no_name "$S" "$SCRATCH/replaced"
 check "replaced binary: samples kept by address" grep -q '^replaced!0x' <(funcs "$S")
 
 # --- rewritten in place (cp onto the old file keeps the inode)
@@ -37,7 +42,7 @@ S=$(collect_copy rewritten)
 sleep 0.01; cp "$TGT/demo" "$SCRATCH/rewritten"
 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
 check "rewritten binary: warning" grep -q "warning: 1 profiled file has been replaced.*: $SCRATCH/rewritten\$" "$SCRATCH/err"
-check "rewritten binary: no sample takes a name from the new file" lends_no_name "$S"
+check "rewritten binary: no sample takes a name from the new file" lends_no_name "$S" "$SCRATCH/rewritten"
 
 # --- deleted
 S=$(collect_copy deleted)
