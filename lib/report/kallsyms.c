@@ -6,6 +6,8 @@
  */
 #include "report/kallsyms.h"
 
+#include "report/text.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -16,17 +18,6 @@
 /* Nothing follows the last symbol; like perf, let it cover at most one page. */
 #define KSYM_TAIL 4096
 #define READ_CHUNK 65536
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* perf keeps text, weak, data and bss symbols; the rest (U, a, N, ...) bound nothing. */
 static int type_rank(char t)
@@ -50,7 +41,7 @@ static int parse_line(char *p, char *end, struct rpt_ksym *sym, char *type)
 	int ndig = 0, v;
 	char *name;
 
-	while (p < end && (v = hexval(*p)) >= 0) {
+	while (p < end && (v = rpt_hex_digit(*p)) >= 0) {
 		if (++ndig > 16)
 			return -1;
 		addr = addr << 4 | (uint64_t)v;

@@ -8,6 +8,8 @@
  */
 #include "report/perfmap.h"
 
+#include "report/text.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,17 +22,6 @@
 /* A JIT that reuses freed code memory writes a new line over an old range; the lookup
  * looks this many symbols back for one that encloses the address. */
 #define MAX_NESTED 8
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static bool blank(char c)
 {
@@ -46,7 +37,7 @@ static bool hex_field(const char **p, const char *end, uint64_t *out)
 
 	if (end - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	while (s < end && (d = hexval(*s)) >= 0) {
+	while (s < end && (d = rpt_hex_digit(*s)) >= 0) {
 		if (++ndig > 16)
 			return false;
 		v = v << 4 | (uint64_t)d;
