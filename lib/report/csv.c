@@ -191,7 +191,10 @@ static void write_details(const struct rpt *r, FILE *f)
 	bool all_paused;
 
 	rpt_summary(r, &s);
-	all_paused = run_ns > 0 && s.pause_s * 1e9 >= run_ns;
+	/* in whole ns: pause_s * 1e9 comes back a hair under the run for ~3 % of lengths,
+	 * which made a never-resumed run "0.0 Hz" */
+	all_paused = in->end_mono_ns > in->start_mono_ns &&
+		     r->pause_total_ns >= in->end_mono_ns - in->start_mono_ns;
 	ctime_ns(in->start_epoch_ns, start, sizeof(start));
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
