@@ -137,8 +137,8 @@ int cli_tool_show(const char *spec, const char *cmd)
 	if (!in->nknobs)
 		printf("Knobs:       none\n");
 	else
-		printf("Knobs (--tool %s,name=value,...):\n  %-20s %-7s %-12s %s\n", spec, "NAME",
-		       "TYPE", "DEFAULT", "HELP");
+		printf("Knobs (--tool %.*s,name=value,...):\n  %-20s %-7s %-12s %s\n",
+		       (int)strcspn(spec, ","), spec, "NAME", "TYPE", "DEFAULT", "HELP");
 	for (int i = 0; i < in->nknobs; i++)
 		printf("  %-20s %-7s %-12s %s\n", in->knobs[i].name,
 		       tool_knob_type_name(in->knobs[i].type),

@@ -66,6 +66,16 @@ static int declare(const struct uprof_tool_core *c, const char *name, int type, 
 	if (!h)
 		return -EINVAL;
 	ret = tool_knobs_declare(&h->knobs, name, type, value, def, help);
+	/* the command line's value at once: the entry point may use it (collect_want) */
+	for (int i = 0; !ret && i < h->nsettings; i++) {
+		size_t len = strcspn(h->settings[i], "=");
+		char why[768];
+
+		if (len != strlen(name) || strncmp(h->settings[i], name, len))
+			continue;
+		if (tool_knobs_set(&h->knobs, h->settings[i], why, sizeof(why)))
+			fail_once(h, -EINVAL, "%s", why);
+	}
 	if (ret == -EEXIST)
 		fail_once(h, -EPROTO, "declares knob '%s' twice", name);
 	else if (ret == -E2BIG)
@@ -220,7 +230,17 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)settings[i];
 	argv[n + 1] = NULL;
+	h->settings = settings;
+	h->nsettings = n;
 	ret = entry(&h->core, n + 1, argv);
+	h->nsettings = 0;
+	if (h->first_error == -EINVAL) { /* a knob's value: the user's error */
+		if (h->registered)
+			snprintf(err, errlen, "tool '%s' (%s): %s", h->desc.name, path, h->error);
+		else
+			snprintf(err, errlen, "tool %s: %s", path, h->error);
+		return -EINVAL;
+	}
 	if (h->first_error) {
 		snprintf(err, errlen, "tool %s: refused: %s", path, h->error);
 		return h->first_error;
@@ -239,7 +259,9 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 	for (int i = 0; i < n; i++) {
 		char why[768];
 
-		if (tool_knobs_set(&h->knobs, settings[i], why, sizeof(why))) {
+		/* every setting names a knob (those that do were applied when declared) */
+		if (!tool_knobs_known(&h->knobs, settings[i]) &&
+		    tool_knobs_set(&h->knobs, settings[i], why, sizeof(why))) {
 			snprintf(err, errlen, "tool '%s' (%s): %s", h->desc.name, path, why);
 			return -EINVAL;
 		}

@@ -39,6 +39,8 @@ int tool_knobs_declare(struct tool_knobs *ks, const char *name, int type, void *
  * with @err: "unknown knob 'x' (its knobs: a, b)", "knob 'top' wants an integer, not
  * 'ten'". */
 int tool_knobs_set(struct tool_knobs *ks, const char *setting, char *err, size_t errlen);
+/* Does @setting ("name=value" or "name") name a declared knob? */
+bool tool_knobs_known(const struct tool_knobs *ks, const char *setting);
 /* Free the strings; the table is empty again. */
 void tool_knobs_release(struct tool_knobs *ks);
 /* @k's default as a command-line value ("20", "true", "0.5", "text"). */
@@ -73,6 +75,8 @@ struct tool_host {
 	struct tool_knobs knobs;
 	struct tool_info *info; /* what the parent gets back */
 	int first_error;	/* of a core call during the entry point (register, knobs) */
+	const char *const *settings; /* the command line's knob settings, during the entry */
+	int nsettings;
 	char error[512];
 
 	/* report time (driver.c) */

@@ -215,6 +215,11 @@ int tool_knobs_set(struct tool_knobs *ks, const char *setting, char *err, size_t
 	return ret;
 }
 
+bool tool_knobs_known(const struct tool_knobs *ks, const char *setting)
+{
+	return find((struct tool_knobs *)ks, setting, strcspn(setting, "=")) != NULL;
+}
+
 void tool_knobs_release(struct tool_knobs *ks)
 {
 	for (int i = 0; i < ks->n; i++) {
