@@ -38,6 +38,11 @@
  * be NULL, uprof 1.0 refuses a tool that sets them, and the version that adds those
  * traces bumps the minor version and documents their argument structs.
  *
+ * History (each minor version only appends):
+ *   1.0  the first: descriptor, knobs, collect_want, report-time callbacks, output
+ *   1.1  the descriptor's knobs_checked callback (its first reserved slot): the tool
+ *        validates its knob values together, once they are all set
+ *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
  * unless said otherwise; copy what you keep.
@@ -55,7 +60,7 @@ extern "C" {
 #endif
 
 #define UPROF_TOOL_API_MAJOR 1
-#define UPROF_TOOL_API_MINOR 0
+#define UPROF_TOOL_API_MINOR 1
 #define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
@@ -254,7 +259,12 @@ struct uprof_tool_desc {
 	int (*mpi_call)(void *ctx, const void *reserved);
 	int (*mpi_rank)(void *ctx, const void *reserved);
 
-	void *reserved[13];	/* zero: later minor versions take them in order */
+	/* 1.1: called once every knob has its value (before any report-time callback, and in
+	 * `uprof info` and `collect` too): return -EINVAL to refuse a value or a combination
+	 * (uprof says so naming the tool, exit 2), 0 to go on. */
+	int (*knobs_checked)(void *ctx);
+
+	void *reserved[12];	/* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

@@ -32,11 +32,21 @@ static size_t nstacks, capstacks;
 static size_t *slots, capslots; /* open addressing: hash -> stack + 1 */
 static double weight;
 
+static bool good_unwind(void)
+{
+	return !strcmp(unwind, "fp") || !strcmp(unwind, "dwarf");
+}
+
+/* API 1.1: values checked once all are set (uprof says which tool refused, exit 2) */
+static int knobs_checked(void *ctx)
+{
+	(void)ctx;
+	return depth >= 1 && depth <= MAX_DEPTH && good_unwind() ? 0 : -EINVAL;
+}
+
 static int on_begin(void *ctx, const struct uprof_tool_session *s)
 {
 	(void)ctx;
-	if (depth < 1 || depth > MAX_DEPTH)
-		return -EINVAL;
 	weight = s->period_s > 0 ? s->period_s : 1;
 	capslots = 1 << 16;
 	slots = calloc(capslots, sizeof(*slots));
@@ -144,11 +154,12 @@ int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)
 	d.session_begin = on_begin;
 	d.sample = on_sample;
 	d.session_end = on_end;
+	d.knobs_checked = knobs_checked;
 	c->knob_int(c, "top", &top, 10, "stacks shown (0 = all)");
 	c->knob_int(c, "depth", &depth, 8, "frames kept per stack, 1 to 64");
 	c->knob_string(c, "unwind", &unwind, "fp", "how collect gets stacks: fp or dwarf");
-	/* the knob's value is already the command line's here */
-	if (c->collect_want(c, UPROF_TOOL_WANT_STACKS, unwind))
-		return -EINVAL;
+	/* the knob's value is already the command line's here (a bad one: knobs_checked) */
+	if (good_unwind())
+		c->collect_want(c, UPROF_TOOL_WANT_STACKS, unwind);
 	return c->register_tool(c, &d);
 }

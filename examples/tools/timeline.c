@@ -40,11 +40,15 @@ static struct thr *thread_of(int tid)
 	return &threads[MAX_THREADS];
 }
 
+static int knobs_checked(void *ctx)
+{
+	(void)ctx;
+	return interval >= 0.001 ? 0 : -EINVAL; /* rows of at least a millisecond */
+}
+
 static int on_begin(void *ctx, const struct uprof_tool_session *s)
 {
 	(void)ctx;
-	if (!(interval > 0))
-		return -EINVAL;
 	start = s->start_ns;
 	weight = s->period_s > 0 ? s->period_s : 1;
 	nbins = (int64_t)((double)(s->end_ns - s->start_ns) / (interval * 1e9)) + 1;
@@ -117,7 +121,7 @@ static int on_end(void *ctx, const struct uprof_tool_session *s)
 {
 	char cols[65536], title[128];
 	size_t used;
-	int shown = 0, ret;
+	int ret;
 	FILE *f = NULL;
 
 	(void)ctx, (void)s;
@@ -155,7 +159,6 @@ static int on_end(void *ctx, const struct uprof_tool_session *s)
 			ret = core->row_end(core);
 		if (f)
 			fputc('\n', f);
-		shown++;
 	}
 	if (f && fclose(f) && !ret)
 		ret = -errno;
@@ -175,6 +178,7 @@ int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)
 	d.thread = on_thread;
 	d.sample = on_sample;
 	d.session_end = on_end;
+	d.knobs_checked = knobs_checked;
 	c->knob_double(c, "interval", &interval, 1.0, "seconds per row");
 	c->knob_bool(c, "file", &file, false, "also write tools/timeline/timeline.csv");
 	return c->register_tool(c, &d);

@@ -266,5 +266,13 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 			return -EINVAL;
 		}
 	}
+	ret = h->desc.knobs_checked ? h->desc.knobs_checked(h->desc.ctx) : 0;
+	if (ret) {
+		snprintf(err, errlen, "tool '%s' (%s): %s (its knobs_checked returned %d)",
+			 h->desc.name, path,
+			 ret == -EINVAL ? "refuses these knob values; see 'uprof info --tool'"
+					: "failed", ret);
+		return ret == -EINVAL ? -EINVAL : -ECANCELED;
+	}
 	return 0;
 }

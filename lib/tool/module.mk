@@ -6,3 +6,8 @@ $(TOOL_LIB): $(call objs,$(TOOL_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 LIBS += $(TOOL_LIB)
+# its unit tests: the knob parser and the descriptor checks
+$(BUILD)/tests/test_tool: tests/unit/test_tool.c $(TOOL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_tool
