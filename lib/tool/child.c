@@ -120,7 +120,7 @@ static bool read_answer(int fd, struct answer *a, int64_t deadline, bool *timed_
 /* Run @j in a child bounded by @timeout_s; the answer in @a. 0 or -errno with a->err. */
 static int in_child(const struct job *j, double timeout_s, struct answer *a)
 {
-	const char *what = j->spec;
+	int what = (int)strcspn(j->spec, ","); /* the tool's path, without its knobs */
 	int fds[2], status = 0;
 	bool whole, timed_out;
 	pid_t pid;
@@ -155,21 +155,21 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (timed_out) {
-		snprintf(a->err, sizeof(a->err), "tool %.256s: still running after %g s: stopped "
+		snprintf(a->err, sizeof(a->err), "tool %.*s: still running after %g s: stopped "
 						 "(a hang? --tool-timeout sets the limit)",
-			 what, timeout_s);
+			 what, j->spec, timeout_s);
 		return -ETIMEDOUT;
 	}
 	if (WIFSIGNALED(status)) {
-		snprintf(a->err, sizeof(a->err), "tool %.256s: crashed (%s)%s", what,
+		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s", what, j->spec,
 			 strsignal(WTERMSIG(status)),
 			 j->report ? "; report.csv holds the report without its sections" : "");
 		return -ECHILD;
 	}
 	if (!whole || WEXITSTATUS(status)) {
-		snprintf(a->err, sizeof(a->err), "tool %.256s: exited (status %d) before it was done "
+		snprintf(a->err, sizeof(a->err), "tool %.*s: exited (status %d) before it was done "
 						 "(a tool must not call exit)",
-			 what, WEXITSTATUS(status));
+			 what, j->spec, WEXITSTATUS(status));
 		return -ECHILD;
 	}
 	return a->ret;
