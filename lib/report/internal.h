@@ -185,6 +185,8 @@ struct __attribute__((packed, aligned(4))) rpt_wsample {
 	int32_t module;
 	uint16_t cpu, event;	 /* cpu UINT16_MAX: unknown */
 };
+/* Room for @n samples at once (doubling a big array copies it). 0 or -ENOMEM. */
+int rpt_walk_reserve(struct rpt *r, size_t n);
 /* Keep @s (with opts.walk). 0 or -ENOMEM. */
 int rpt_walk_note(struct rpt *r, const struct rpt_wsample *s);
 void rpt_walk_release(struct rpt *r);

@@ -349,6 +349,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	ret = sort_keys(l.k, l.n);
 	if (!ret)
 		ret = rpt_stacks_reserve(r->stacks, l.nsamples);
+	if (!ret && r->opts.walk)
+		ret = rpt_walk_reserve(r, l.nsamples);
 	if (!ret)
 		ret = replay(r, rd, &l);
 out:

@@ -11,6 +11,20 @@
 #include <errno.h>
 #include <stdlib.h>
 
+int rpt_walk_reserve(struct rpt *r, size_t n)
+{
+	struct rpt_wsample *g;
+
+	if (n <= r->capwsamples)
+		return 0;
+	g = realloc(r->wsamples, n * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	r->wsamples = g;
+	r->capwsamples = n;
+	return 0;
+}
+
 int rpt_walk_note(struct rpt *r, const struct rpt_wsample *s)
 {
 	if (r->nwsamples == r->capwsamples) {
