@@ -53,7 +53,7 @@ static void child_work(const struct job *j, struct answer *a)
 		if (a->ret)
 			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name,
 				 h.path, h.error);
-		else if (fflush(h.out))
+		else if (fflush(NULL)) /* h.out, and a tool's own files it left open */
 			a->ret = -errno, snprintf(a->err, sizeof(a->err),
 						  "tool '%s': writing its sections: %s",
 						  a->info.name, strerror(errno));

@@ -19,12 +19,12 @@ check "the tool header is installed" test -f "$PREFIX/include/uprof_tool.h"
 check "the tool man page is installed" test -f "$PREFIX/share/man/man3/uprof-tool.3"
 mkdir -p "$SCRATCH/src" && cp examples/tools/*.c "$SCRATCH/src/"
 built=0
-for t in hotlines timeline hotstacks; do
+for t in hotlines timeline hotstacks percpu; do
 	(cd "$SCRATCH/src" && cc -shared -fPIC -Wall -Werror -I"$PREFIX/include" -o "$t.so" "$t.c") \
 		2>"$SCRATCH/cc.err" && built=$((built + 1))
 done
-check "the three example tools build out of tree against the installed header ($built/3)" \
-	test "$built" = 3
+check "the four example tools build out of tree against the installed header ($built/4)" \
+	test "$built" = 4
 HOT=$SCRATCH/src/hotlines.so TL=$SCRATCH/src/timeline.so HS=$SCRATCH/src/hotstacks.so
 
 # --- 2. info --tool: name, API version, knobs with types, defaults, help
@@ -139,6 +139,33 @@ check "hotstacks: stacks with heavy_work as leaf = its samples in report.csv ($h
 "$UPROF" collect -g --tool "$HS,unwind=dwarf" -o "$SCRATCH/user" "$TGT/demo" >/dev/null 2>&1
 check "-g on the command line wins over what a tool asks" \
 	grep -qx "mode = fp" "$(session_in "$SCRATCH/user")/session.ini"
+
+# ... and percpu (uprof-tool(3)'s worked example): per-CPU samples sum to the report's
+"$UPROF" report -i "$C" --tool "$SCRATCH/src/percpu.so,cpus=1024" >/dev/null 2>&1
+cpus_sum=$(csvq "$R" "SAMPLES PER CPU (Tool - percpu)" | awk -F'\t' '{s += $2} END {print s + 0}')
+check "percpu: the CPUs' samples sum to the report's ($cpus_sum)" test "$cpus_sum" = "$(csvq "$R" --key Samples)"
+if command -v perf >/dev/null; then
+	perf script -G -i "$C/samples.data" -F cpu 2>/dev/null | tr -d '[] ' | sort -n | uniq -c |
+		awk '{printf "%d\t%d\n", $2, $1}' >"$SCRATCH/perf_cpus"
+	csvq "$R" "SAMPLES PER CPU (Tool - percpu)" | awk -F'\t' '$2 > 0 {printf "%d\t%d\n", $1, $2}' >"$SCRATCH/tool_cpus"
+	check "percpu: each CPU's samples are perf script's ($(tr '\n\t' ' :' <"$SCRATCH/tool_cpus"))" \
+		cmp -s "$SCRATCH/perf_cpus" "$SCRATCH/tool_cpus"
+fi
+
+# --- 6b. a tool that asks for an event and DWARF stacks (tests/tool/wants.c)
+cc -shared -fPIC -I"$PREFIX/include" -o "$SCRATCH/wants.so" tests/tool/wants.c
+"$UPROF" collect --tool "$SCRATCH/wants.so,event=task-clock,stacks=dwarf" -o "$SCRATCH/w" "$TGT/demo" >/dev/null 2>&1
+W=$(session_in "$SCRATCH/w")
+check "a tool's event is sampled after the config's" \
+	bash -c "grep -A1 -x '\[event.1\]' '$W/session.ini' | grep -qx 'name = task-clock'"
+check "a tool's dwarf stacks are taken" grep -qx "mode = dwarf" "$W/session.ini"
+check "session.ini records the tool's event" \
+	bash -c "grep -A4 -x '\[tool.0\]' '$W/session.ini' | grep -qx 'events = task-clock'"
+"$UPROF" report -i "$W" --cutoff 0 --tool "$SCRATCH/wants.so" >/dev/null 2>&1
+IFS=$'\t' read -r _ p1 n1 < <(csvq "$W/report.csv" "SAMPLES PER EVENT (Tool - wants)" | sed -n 2p)
+col=$(csvq "$W/report.csv" "ALL PROCESSES (Sort Event" | awk -F'\t' '{s += $3} END {printf "%.0f", s}')
+check "the tool's task-clock samples x interval = report.csv's task-clock column ($n1 x $p1 = $col)" \
+	test "$((n1 * p1))" = "$col"
 
 # --- 7. a tool built against API 1.0's header still loads and runs
 cc -shared -fPIC -I"$TOP/tests/tool/api-1.0" -o "$SCRATCH/old10.so" tests/tool/old10.c
