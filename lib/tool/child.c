@@ -175,6 +175,15 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 	return a->ret;
 }
 
+/* The child's message, or (a pipe or fork that failed) one of our own. */
+static void say(char *err, size_t errlen, const struct answer *a, const char *spec, int ret)
+{
+	if (ret && !a->err[0])
+		snprintf(err, errlen, "tool %.*s: %s", (int)strcspn(spec, ","), spec, strerror(-ret));
+	else
+		snprintf(err, errlen, "%s", a->err);
+}
+
 int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info,
 	       char *err, size_t errlen)
 {
@@ -186,7 +195,7 @@ int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_inf
 		return -ENOMEM;
 	ret = in_child(&j, timeout_s, a);
 	*info = a->info;
-	snprintf(err, errlen, "%s", a->err);
+	say(err, errlen, a, spec, ret);
 	free(a);
 	return ret;
 }
@@ -209,16 +218,16 @@ static void remove_flat(const char *dir)
 	rmdir(dir);
 }
 
-/* Keep the files of a tool that succeeded: tools/<name>/, replacing an earlier run's. An
+/* Keep the files of a tool that succeeded: tools/<name>/, in place of an earlier run's. An
  * empty directory is not kept. 0 or -errno. */
 static int keep_files(const char *tools, const char *tmp, const char *name)
 {
 	char dest[PATH_MAX + 128];
 
+	snprintf(dest, sizeof(dest), "%s/%s", tools, name);
+	remove_flat(dest); /* an earlier run's files are never mistaken for this one's */
 	if (!rmdir(tmp)) /* nothing written */
 		return 0;
-	snprintf(dest, sizeof(dest), "%s/%s", tools, name);
-	remove_flat(dest);
 	return rename(tmp, dest) ? -errno : 0;
 }
 
@@ -240,7 +249,7 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 		j.files_dir = tmp; /* else open_file fails, the rest still works */
 	ret = in_child(&j, timeout_s, a);
 	*info = a->info;
-	snprintf(err, errlen, "%s", a->err);
+	say(err, errlen, a, spec, ret);
 	if (!ret && j.files_dir && (ret = keep_files(tools, tmp, a->info.name)))
 		snprintf(err, errlen, "tool '%s': keeping its files in %s: %s", a->info.name,
 			 tools, strerror(-ret));
