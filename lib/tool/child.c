@@ -142,6 +142,12 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 
 		close(fds[0]);
 		signal(SIGPIPE, SIG_IGN);
+		/* a tool's crash is a crash of the child, said as such: no handler of ours
+		 * (a sanitizer's, say) turns it into an exit */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
 		dup2(STDERR_FILENO, STDOUT_FILENO); /* a tool's printf never lands in the CSV */
 		child_work(j, &mine);
 		write_all(fds[1], &mine, sizeof(mine));

@@ -166,6 +166,9 @@ IFS=$'\t' read -r _ p1 n1 < <(csvq "$W/report.csv" "SAMPLES PER EVENT (Tool - wa
 col=$(csvq "$W/report.csv" "ALL PROCESSES (Sort Event" | awk -F'\t' '{s += $3} END {printf "%.0f", s}')
 check "the tool's task-clock samples x interval = report.csv's task-clock column ($n1 x $p1 = $col)" \
 	test "$((n1 * p1))" = "$col"
+wsamples=$(csvq "$W/report.csv" --key Samples)
+check "a tool's own file is where it belongs, and only there (no path escapes)" \
+	bash -c "[ \"\$(cat '$W/tools/wants/counts.txt')\" = '$wsamples' ] && [ \"\$(ls -A '$W/tools')\" = wants ] && [ \"\$(ls -A '$W/tools/wants')\" = counts.txt ] && [ ! -e '$W/escape' ] && [ ! -e '$W/tools/escape' ] && [ ! -e /tmp/escape ]"
 
 # --- 7. a tool built against API 1.0's header still loads and runs
 cc -shared -fPIC -I"$TOP/tests/tool/api-1.0" -o "$SCRATCH/old10.so" tests/tool/old10.c
