@@ -59,6 +59,7 @@ struct __attribute__((packed, aligned(4))) entry {
 	uint16_t cpu : 13;    /* for rpt_walk(); WALK_CPU_FAR: 8191 or more */
 };
 #define WALK_CPU_FAR 8191
+_Static_assert(sizeof(struct entry) == 28, "an entry per record: keep it packed");
 #define TYPE_OTHER UINT16_MAX
 
 /* The sort key: time, then file order (stable). */
