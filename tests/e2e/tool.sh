@@ -81,6 +81,13 @@ done < <(csvq "$R" "ALL TASKS (Sort Event - CPU_TIME)")
 check "hotlines per task: each task's lines sum to its CPU_TIME in report.csv ($ntasks tasks, $bad off)" \
 	test "$ntasks" -ge 8 -a "$bad" = 0
 
+# ... the tool sees what the report keeps: --time-filter's samples only; --stdout gets it too
+"$UPROF" report -i "$S" --time-filter 0.2: --stdout --tool "$HOT,top=0" >"$SCRATCH/stdout.csv" 2>/dev/null
+lines_sum=$(csvq "$SCRATCH/stdout.csv" "HOTTEST SOURCE LINES (Tool - hotlines)" | awk -F'\t' '{s += $4} END {print s + 0}')
+kept=$(csvq "$SCRATCH/stdout.csv" --key Samples)
+check "--time-filter: the tool's lines sum to the filtered Samples ($lines_sum = $kept, of $samples)" \
+	test "$lines_sum" = "$kept" -a "$kept" -lt "$samples"
+
 # --- 5. timeline: each thread's column sums to its CPU_TIME; its own file, 0600
 "$UPROF" report -i "$S" --cutoff 0 --tool "$TL,interval=0.1,file=1" >/dev/null 2>&1
 check "report --tool timeline exits 0" test $? = 0
