@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -114,6 +115,8 @@ static bool read_answer(int fd, struct answer *a, int64_t deadline, bool *timed_
 		if (got + (size_t)n > sizeof(*a))
 			return false; /* more than an answer: not ours */
 		got += (size_t)n;
+		if (got == sizeof(*a)) /* whole: a process the tool left holding the pipe is no wait */
+			return true;
 	}
 }
 
@@ -141,6 +144,9 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 		static struct answer mine; /* the child's own copy */
 
 		close(fds[0]);
+		/* its own process group, ended with uprof: what the tool starts is ended with it */
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGPIPE, SIG_IGN);
 		/* a tool's crash is a crash of the child, said as such: no handler of ours
 		 * (a sanitizer's, say) turns it into an exit */
@@ -157,7 +163,11 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 	whole = read_answer(fds[0], a, now_ms() + (int64_t)(timeout_s * 1000), &timed_out);
 	close(fds[0]);
 	if (timed_out)
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
+	/* ended but not reaped: its group id cannot be anyone else's yet */
+	while (waitid(P_PID, (id_t)pid, &(siginfo_t){ 0 }, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL); /* anything the tool started and left running */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (timed_out) {

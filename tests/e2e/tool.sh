@@ -228,6 +228,15 @@ for k in segv hang fail exit; do
 	check "$k: the tool beside it still added its section" grep -q "HOTTEST SOURCE LINES (Tool - hotlines)" "$S/report.csv"
 	[ $k = hang ] && check "hang: stopped at the limit ($took s)" test "$took" -lt 20
 done
+build_broken fork
+start=$(date +%s)
+"$UPROF" report -i "$S" --tool "$SCRATCH/broken-fork.so" >/dev/null 2>&1
+rc=$? took=$(($(date +%s) - start))
+check "a tool that leaves a process running: its report is done at once (exit $rc, $took s)" \
+	test "$rc" = 0 -a "$took" -lt 20
+check "... its section is kept" grep -q "BROKEN (Tool - broken-fork)" "$S/report.csv"
+sleep 0.5
+check "... and the process it left is ended" bash -c "! pgrep -f 'broken-[f]ork.so' >/dev/null"
 check "the session's files are as collect wrote them" \
 	test "$(cd "$S" && sha256sum samples.data session.ini pauses.csv instrument/* | sha256sum)" = "$sum_before"
 check "no run directory of a failed tool is left" bash -c "! ls -a '$S/tools' 2>/dev/null | grep -q '^\.run-'"

@@ -6,11 +6,13 @@
  *   fail     its sample callback returns -EIO      major  built for API 2.0
  *   reserved a non-zero reserved slot              noreg  never registers
  *   exit     calls exit(0) in a callback           noentry  (no entry point at all)
+ *   fork     leaves a process running (it must be ended with the tool; its section stays)
  */
 #include <uprof_tool.h>
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -42,6 +44,11 @@ static int on_end(void *ctx, const struct uprof_tool_session *s)
 #if KIND_hang
 	for (;;)
 		;
+#elif KIND_fork
+	if (fork() == 0) { /* holds the answer pipe and the sections file */
+		sleep(1000);
+		_exit(0);
+	}
 #endif
 	return core->section(core, "BROKEN", "SAMPLES") || core->cell_int(core, nsamples) ||
 	       core->row_end(core);
