@@ -47,6 +47,7 @@ include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/report/module.mk
+include lib/tool/module.mk
 include lib/instrument/module.mk
 include cli/module.mk
 include tests/module.mk

@@ -7,6 +7,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- --tool (cli/tool.c over lib/tool) ---- */
+#define CLI_MAX_TOOLS 8
+#define CLI_TOOL_TIMEOUT_S 300.0 /* a tool's limit, each time it runs */
+struct rpt;
+struct tool_info;
+struct cli_tools {
+	const char *specs[CLI_MAX_TOOLS]; /* "path.so[,knob=value...]", borrowed from argv */
+	int n;
+	double timeout_s; /* --tool-timeout; 0: CLI_TOOL_TIMEOUT_S */
+};
+/* Option handlers: -1 to go on, or the exit code of a message said. */
+int cli_tools_add(struct cli_tools *t, const char *spec, const char *cmd);
+int cli_tools_timeout(struct cli_tools *t, const char *arg, const char *cmd);
+/* Load each tool (in a child), check it and its knobs; with @collect record what it asks
+ * for in @infos (t->n of them; may be NULL). -1 when all are fine, else the exit code
+ * (2 for a bad knob) of the message said. */
+int cli_tools_probe(const struct cli_tools *t, bool collect, struct tool_info *infos,
+		    const char *cmd);
+/* Run each tool over @r and append its sections to @csv_path (NULL: stdout). 0, or the
+ * exit code of the last failure said (the others still ran). */
+int cli_tools_report(const struct cli_tools *t, struct rpt *r, const char *session_dir,
+		     const char *csv_path, const char *cmd);
+/* uprof info --tool: name, version, API version, knobs (types, defaults, help), what it
+ * asks collect for. 0 or the exit code of the message said. */
+int cli_tool_show(const char *spec, const char *cmd);
+
 /* Exit codes: 0 success, 1 failure at run time, 2 usage error (bad option or value). */
 enum { EXIT_USAGE = 2 };
 

@@ -187,6 +187,8 @@ int cmd_collect(int argc, char **argv)
 	pmc_callgraph_init(&st.cg);
 	ret = collect_parse_options(&st, argc, argv);
 	if (ret < 0)
+		ret = collect_tools_apply(&st);
+	if (ret < 0)
 		ret = load_config(&st);
 	if (ret < 0)
 		ret = collect_events_prepare(&st);
@@ -215,5 +217,6 @@ int cmd_collect(int argc, char **argv)
 		if (st.pidfds[i] >= 0)
 			close(st.pidfds[i]);
 	collect_launch_release(&st);
+	collect_tools_release(&st);
 	return ret;
 }

@@ -41,6 +41,10 @@ struct collect_state {
 	int nsample_cpus;	/* -c/--cpu: sample on these CPUs only (0: all) */
 	int sample_cpus[PMC_MAX_CPUS];
 	char sample_cpu_list[256];
+	struct cli_tools tools;	/* --tool: what they ask for (collect_tool.c) */
+	struct tool_info *tool_infos; /* tools.n of them (owned) */
+	int ntool_events;	/* their events, after the config's or -e's */
+	const char *tool_events[SES_MAX_EVENTS];
 	int nenv;		/* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
@@ -83,6 +87,12 @@ struct collect_state {
 	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
 	struct collect_pages *pages;
 };
+
+/* collect_tool.c: --tool: load each tool, take its wishes (call stacks when -g was not
+ * given, events), -1 to go on or an exit code; and into session.ini's [tool.N]. */
+int collect_tools_apply(struct collect_state *st);
+void collect_tools_info(struct collect_state *st);
+void collect_tools_release(struct collect_state *st);
 
 /* collect_help.c: --help. */
 void collect_help(void);

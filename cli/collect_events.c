@@ -86,7 +86,8 @@ int collect_events_prepare(struct collect_state *st)
 		pmc_timer_attr(&st->attrs[COLLECT_TIMER], st->period_ns, st->config.user_only);
 		snprintf(st->event_names[COLLECT_TIMER], sizeof(st->event_names[0]), "CPU_TIME");
 		st->nattrs = 2;
-		return -1;
+		if (!st->ntool_events)
+			return -1;
 	}
 	if (pmc_pmus_load(&pmus))
 		return cli_error(1, CMD, "cannot read the PMUs under /sys/bus/event_source");
@@ -95,6 +96,8 @@ int collect_events_prepare(struct collect_state *st)
 	for (int i = 0; !st->nspecs && i < st->config.nevents && ret < 0; i++)
 		ret = add_event(st, pmus, st->config.events[i].spec, st->config.events[i].optional,
 				"config event");
+	for (int i = 0; i < st->ntool_events && ret < 0; i++) /* what --tool asked for */
+		ret = add_event(st, pmus, st->tool_events[i], false, "--tool event");
 	warn_multiplexed(st, pmus);
 	pmc_pmus_free(pmus);
 	if (ret < 0 && st->nattrs < 2)

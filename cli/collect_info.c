@@ -96,4 +96,5 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv)
 		if (st->cg.mode == PMC_CG_DWARF)
 			in->callgraph_stack_bytes = st->cg.stack_bytes;
 	}
+	collect_tools_info(st);
 }

@@ -14,7 +14,7 @@
 static const char *const CMD = "collect";
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
-enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY, OPT_TOOL, OPT_TOOL_TIMEOUT,
        OPT_INTERVAL };
 
 static const struct option collect_options[] = {
@@ -39,6 +39,8 @@ static const struct option collect_options[] = {
 	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -192,6 +194,16 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case OPT_ENV_VAR:
 			ret = collect_launch_parse_env(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_TOOL:
+			ret = cli_tools_add(&st->tools, optarg, CMD);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_TOOL_TIMEOUT:
+			ret = cli_tools_timeout(&st->tools, optarg, CMD);
 			if (ret >= 0)
 				return ret;
 			break;

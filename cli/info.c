@@ -14,7 +14,7 @@ static const char *const CMD = "info";
 static void info_help(void)
 {
 	printf("usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
-	       "                  [--collect-config <name>]\n\n"
+	       "                  [--collect-config <name>] [--tool <tool.so>]\n\n"
 	       "  --list collect-configs     the configurations 'collect --config' accepts\n"
 	       "  --collect-config <name>    what a configuration samples: its events with their\n"
 	       "                             intervals, and the metrics report derives\n"
@@ -24,6 +24,9 @@ static void info_help(void)
 	       "  --system                   this machine: CPU, topology, kernel, perf_event access,\n"
 	       "                             PMUs (core, L3, Data Fabric) and their counters,\n"
 	       "                             hypervisor\n"
+	       "  --tool <tool.so>           a tool of the tool API (uprof-tool(3)): its name,\n"
+	       "                             version, API version, what it asks collect for,\n"
+	       "                             and its knobs with types, defaults and help\n"
 	       "  -h, --help                 this text\n");
 }
 
@@ -234,6 +237,7 @@ int cmd_info(int argc, char **argv)
 		{ "list", required_argument, NULL, 'l' },
 		{ "system", no_argument, NULL, 's' },
 		{ "collect-config", required_argument, NULL, 'c' },
+		{ "tool", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -266,6 +270,11 @@ int cmd_info(int argc, char **argv)
 			if (ret)
 				return ret;
 			break;
+		case 't':
+			ret = cli_tool_show(optarg, CMD);
+			if (ret)
+				return ret;
+			break;
 		case 'h':
 			info_help();
 			return 0;
@@ -275,6 +284,6 @@ int cmd_info(int argc, char **argv)
 	}
 	if (ret < 0)
 		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events|pmu-events, "
-					    "--collect-config <name> or --system");
+					    "--collect-config <name>, --tool <tool.so> or --system");
 	return ret;
 }

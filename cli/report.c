@@ -27,6 +27,7 @@ struct report_state {
 	char export_error[PATH_MAX + 160]; /* why an export failed, said last */
 	const char *export_dir;		/* --export-dir; default: the session directory */
 	int pids[64];			/* -p */
+	struct cli_tools tools;		/* --tool */
 };
 
 static void report_help(void)
@@ -60,11 +61,17 @@ static void report_help(void)
 		printf("                               %-11s %s: %s\n", x->name, x->file, x->help);
 	}
 	printf("  --export-dir <dir>         where exports go (default: the session directory)\n"
+	       "  --tool <t.so>[,k=v,...]    run a tool of the tool API (uprof-tool(3)) over the\n"
+	       "                             session with these knob values: its sections are\n"
+	       "                             appended to the CSV, its files go to\n"
+	       "                             <session>/tools/<name>/ (repeatable; see\n"
+	       "                             'uprof info --tool <t.so>' for its knobs)\n"
+	       "  --tool-timeout <s>         each tool's time limit (default 300)\n"
 	       "  -h, --help                 this text\n");
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -78,6 +85,8 @@ static const struct option report_options[] = {
 	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -263,6 +272,17 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 						 "--time-filter '%s': use T1:T2, seconds after the profile "
 						 "start (e.g. 1.5:3, or 2: for from 2 s on)",
 						 optarg);
+			break;
+		case OPT_TOOL:
+			ret = cli_tools_add(&st->tools, optarg, CMD);
+			if (ret >= 0)
+				return ret;
+			st->opts.walk = true; /* the tools are walked through every sample */
+			break;
+		case OPT_TOOL_TIMEOUT:
+			ret = cli_tools_timeout(&st->tools, optarg, CMD);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'h':
 			report_help();
@@ -618,7 +638,7 @@ int cmd_report(int argc, char **argv)
 	struct rpt *r = NULL;
 	char err[512], abs_input[PATH_MAX];
 	struct stat sb;
-	int ret;
+	int ret, tret;
 
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
@@ -627,6 +647,10 @@ int cmd_report(int argc, char **argv)
 		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
 				 st.input);
 	record_command(&st, argc, argv);
+	/* a tool that is refused or given a bad knob is said before the long part */
+	ret = cli_tools_probe(&st.tools, false, NULL, CMD);
+	if (ret >= 0)
+		return ret;
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
@@ -650,6 +674,9 @@ int cmd_report(int argc, char **argv)
 	print_terminal(&st, r, st.to_stdout ? NULL : st.out_path);
 	if (ret)
 		ret = cli_error(1, CMD, "%s", st.export_error);
+	/* after the base report is written whole: a tool that fails costs only its own */
+	tret = cli_tools_report(&st.tools, r, st.input, st.to_stdout ? NULL : st.out_path, CMD);
+	ret = ret ? ret : tret;
 out:
 	rpt_free(r);
 	return ret;

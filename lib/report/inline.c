@@ -2,7 +2,8 @@
 /*
  * Inlined frames: which functions were inlined at an address, from the DWARF scopes
  * (DW_TAG_inlined_subroutine) around it, innermost first. Each module file with DWARF is
- * opened once with libdwfl at its link-time addresses and kept open (up to MAX_OPEN of
+ * opened once with libdwfl at its link-time addresses (and read for source lines too,
+ * rpt_inlines_line) and kept open (up to MAX_OPEN of
  * them); a file without DWARF is remembered as such and costs nothing more.
  */
 #include "report/dwfl.h"
@@ -120,24 +121,49 @@ static const char *die_name(struct rpt_inlines *il, Dwarf_Die *die)
 	return out;
 }
 
+/* The link-time address of @file_offset in @m's loaded segments. */
+static bool link_address(const struct imod *m, uint64_t file_offset, Dwarf_Addr *vaddr)
+{
+	for (int i = 0; i < m->nsegs; i++)
+		if (file_offset >= m->segs[i].off &&
+		    file_offset - m->segs[i].off < m->segs[i].filesz) {
+			*vaddr = file_offset - m->segs[i].off + m->segs[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
+int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+		     const char **file, int *line)
+{
+	struct imod *m = module_for(il, path);
+	Dwarf_Addr vaddr = 0;
+	Dwfl_Line *l;
+	int lineno = 0;
+
+	*file = NULL;
+	*line = 0;
+	if (!m || !m->dwfl || !link_address(m, file_offset, &vaddr))
+		return -ENOENT;
+	l = dwfl_module_getsrc(m->mod, vaddr);
+	*file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	if (!*file || lineno <= 0) {
+		*file = NULL;
+		return -ENOENT;
+	}
+	*line = lineno;
+	return 0;
+}
+
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max)
 {
 	struct imod *m = module_for(il, path);
 	Dwarf_Die *cu, *scopes = NULL;
 	Dwarf_Addr bias = 0, vaddr = 0;
-	bool found = false;
 	int n = 0, ns;
 
-	if (!m || !m->dwfl)
-		return 0;
-	for (int i = 0; i < m->nsegs && !found; i++)
-		if (file_offset >= m->segs[i].off &&
-		    file_offset - m->segs[i].off < m->segs[i].filesz) {
-			vaddr = file_offset - m->segs[i].off + m->segs[i].vaddr;
-			found = true;
-		}
-	if (!found)
+	if (!m || !m->dwfl || !link_address(m, file_offset, &vaddr))
 		return 0;
 	cu = dwfl_module_addrdie(m->mod, vaddr, &bias);
 	if (!cu)

@@ -166,12 +166,30 @@ struct rpt {
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
 
+	/* walk.c: every kept sample in time order, with opts.walk */
+	struct rpt_wsample *wsamples;
+	size_t nwsamples, capwsamples;
+	struct rpt_hash walk_funcs; /* (module, addr) -> func + 1 */
+
 	/* programs.c: processes of one executable, summed */
 	struct rpt_program *programs;
 	int nprograms, capprograms;
 	struct rpt_hash program_index;	   /* (exe, name ptr) -> program + 1 */
 	struct rpt_hash prog_func, prog_module; /* (program, item) -> samples */
 };
+
+/* ---- walk.c: what rpt_walk() gives, kept per sample during the load ---- */
+struct __attribute__((packed, aligned(4))) rpt_wsample {
+	uint64_t time, ip, addr; /* addr: the offset in @module */
+	uint32_t thread, stack;	 /* stack: UINT32_MAX for events but the first */
+	int32_t module;
+	uint16_t cpu, event;	 /* cpu UINT16_MAX: unknown */
+};
+/* Room for @n samples at once (doubling a big array copies it). 0 or -ENOMEM. */
+int rpt_walk_reserve(struct rpt *r, size_t n);
+/* Keep @s (with opts.walk). 0 or -ENOMEM. */
+int rpt_walk_note(struct rpt *r, const struct rpt_wsample *s);
+void rpt_walk_release(struct rpt *r);
 
 /* ---- programs.c ---- */
 struct rpt_program {

@@ -55,8 +55,11 @@ struct __attribute__((packed, aligned(4))) entry {
 			  * SAMPLE and LOST from the others) */
 	int16_t decoded; /* ses_reader_decode()'s result: 0 or -errno */
 	int16_t attr;	 /* a sample's attr index */
-	uint16_t cpumode;
+	uint16_t cpumode : 3; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	uint16_t cpu : 13;    /* for rpt_walk(); WALK_CPU_FAR: 8191 or more */
 };
+#define WALK_CPU_FAR 8191
+_Static_assert(sizeof(struct entry) == 28, "an entry per record: keep it packed");
 #define TYPE_OTHER UINT16_MAX
 
 /* The sort key: time, then file order (stable). */
@@ -193,7 +196,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	ret = ses_reader_decode(rd, rec, d);
 	e = &l->e[l->n];
 	*e = (struct entry){ 0, 0, 0, NO_SIDE, rec->type < TYPE_OTHER ? rec->type : TYPE_OTHER,
-			     (int16_t)ret, 0, 0 };
+			     (int16_t)ret, 0, 0, 0 };
 	if (rec->type != PERF_RECORD_SAMPLE) {
 		e->side = (uint32_t)l->nside++;
 	} else if (!ret) {
@@ -204,7 +207,8 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 		e->pid = s->pid;
 		e->tid = s->tid;
 		e->attr = (int16_t)s->attr_index;
-		e->cpumode = s->cpumode;
+		e->cpumode = s->cpumode & 7;
+		e->cpu = s->cpu < WALK_CPU_FAR ? s->cpu : WALK_CPU_FAR;
 		if (s->ips || s->regs || s->stack)
 			e->side = (uint32_t)l->nside++;
 	}
@@ -219,7 +223,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	struct rpt_thread *t;
 	struct ses_sample s;
 	uint64_t *slot, addr;
-	int module, ev;
+	int module, ev, ret;
 
 	if (e->decoded) {
 		r->unparsable++;
@@ -250,6 +254,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	ev = rpt_events_of_attr(r, rd, e->attr);
 	if (ev < 0)
 		return 0; /* not a sampling event of the session */
+	if (r->opts.walk && rpt_walk_note(r, &(struct rpt_wsample){
+				time, e->ip, addr, (uint32_t)(t - r->world.threads), UINT32_MAX,
+				module, e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
+		return -ENOMEM;
 	if (ev > 0) /* a further event: a column beside the sort event */
 		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr);
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
@@ -266,7 +274,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 					 .attr_index = e->attr, .cpumode = e->cpumode };
 		full = &s;
 	}
-	return rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr);
+	ret = rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr);
+	if (!ret && r->opts.walk)
+		r->wsamples[r->nwsamples - 1].stack = r->stacks->last_stack;
+	return ret;
 }
 
 static int replay(struct rpt *r, const struct ses_reader *rd, const struct loaded *l)
@@ -339,6 +350,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	ret = sort_keys(l.k, l.n);
 	if (!ret)
 		ret = rpt_stacks_reserve(r->stacks, l.nsamples);
+	if (!ret && r->opts.walk)
+		ret = rpt_walk_reserve(r, l.nsamples);
 	if (!ret)
 		ret = replay(r, rd, &l);
 out:
@@ -485,5 +498,6 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->extra_addr);
 	rpt_hash_release(&r->extra);
 	free(r->pauses);
+	rpt_walk_release(r);
 	free(r);
 }

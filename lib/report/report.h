@@ -38,6 +38,9 @@ struct rpt_options {
 	/* rpt_export() will be called: keep each sample's time, thread and stack (a few MB
 	 * for a long profile, which report.csv alone needs only with tasks) */
 	bool exports;
+	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
+	 * order (40 bytes a sample) */
+	bool walk;
 };
 
 struct rpt;
@@ -177,5 +180,62 @@ struct rpt_stack_summary {
 	uint64_t unwind_failed; /* ... in [unwind failed] */
 };
 void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s);
+
+/* ---- a walk over the report model, in this order: processes, threads, modules, task
+ * instances, pauses, then samples in time order (lib/tool drives tools with it). Names
+ * are borrowed from the report. ---- */
+
+struct rpt_walk_process {
+	int pid;
+	const char *comm, *program; /* program: its executable, "" when unknown */
+	uint64_t samples;
+};
+
+struct rpt_walk_thread {
+	int pid, tid;
+	const char *name; /* as report.csv names it */
+	uint64_t samples;
+};
+
+struct rpt_walk_module {
+	int id;
+	const char *path;
+	uint64_t samples;
+};
+
+struct rpt_walk_sample {
+	uint64_t time, ip, offset; /* offset: ip in its module file (the kernel: ip) */
+	int pid, tid, cpu;	   /* cpu -1: unknown */
+	int event, module;
+	const char *function, *module_path;
+	size_t index; /* for rpt_walk_source() and rpt_walk_stack() */
+};
+
+struct rpt_walk_task {
+	int pid, tid;
+	const char *domain, *name;
+	uint64_t begin, end, samples;
+};
+
+/* Callbacks return 0 or -errno (which ends the walk); NULL ones are skipped. */
+struct rpt_walker {
+	void *ctx;
+	int (*process)(void *ctx, const struct rpt_walk_process *p);
+	int (*thread)(void *ctx, const struct rpt_walk_thread *t);
+	int (*module)(void *ctx, const struct rpt_walk_module *m);
+	int (*sample)(void *ctx, const struct rpt_walk_sample *s);
+	int (*task)(void *ctx, const struct rpt_walk_task *t);
+	int (*pause)(void *ctx, int64_t from, int64_t to);
+};
+
+/* Walk @r (opened with opts.walk for samples; without it there are none). 0, -ENOMEM or
+ * a callback's -errno. Not const: names of samples are looked up as the walk goes. */
+int rpt_walk(struct rpt *r, const struct rpt_walker *w);
+/* Source file and line of walked sample @index from DWARF: 0, or -ENOENT (no line
+ * known). *@file is borrowed from the report. */
+int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
+/* Call stack of walked sample @index, leaf first: up to @max function names (and module
+ * paths, @mods may be NULL). The count, or -errno. */
+int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
 
 #endif

@@ -307,6 +307,7 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	if (idx < 0)
 		return (int)idx;
 	st->stacks[idx].count++;
+	st->last_stack = (uint32_t)idx;
 	return st->keep ? note(st, s, (uint32_t)idx) : 0;
 }
 

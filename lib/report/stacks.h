@@ -106,6 +106,7 @@ struct rpt_stacks {
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
+	uint32_t last_stack; /* the stack rpt_stacks_sample() gave its sample (rpt_walk) */
 	struct rpt_task_span *spans;
 	size_t nspans, capspans;
 
@@ -172,6 +173,11 @@ void rpt_inlines_free(struct rpt_inlines *il);
  */
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max);
+/* The source file and line of @file_offset of @path from its DWARF line table (the
+ * innermost: an inlined function's own line). 0, or -ENOENT (no DWARF, no line); *@file
+ * is borrowed from @il. */
+int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+		     const char **file, int *line);
 
 /*
  * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions

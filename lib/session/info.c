@@ -94,6 +94,16 @@ static const struct field metric_fields[] = {
 	MFLD("formula", F_STR, formula),
 };
 
+#define TFLD(key, kind, member) \
+	{ "tool", key, kind, offsetof(struct ses_tool, member), sizeof(((struct ses_tool *)0)->member) }
+
+static const struct field tool_fields[] = {
+	TFLD("path", F_STR, path),
+	TFLD("name", F_STR, name),
+	TFLD("stacks", F_STR, stacks),
+	TFLD("events", F_STR, events),
+};
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const status_names[] = {
@@ -211,6 +221,11 @@ static void write_all_fields(FILE *f, const struct ses_info *info)
 		fprintf(f, "\n[metric.%d]\n", m);
 		for (size_t i = 0; i < ARRAY_SIZE(metric_fields); i++)
 			put_field(f, &metric_fields[i], &info->metrics[m]);
+	}
+	for (int t = 0; t < info->ntools && t < SES_MAX_TOOLS; t++) {
+		fprintf(f, "\n[tool.%d]\n", t);
+		for (size_t i = 0; i < ARRAY_SIZE(tool_fields); i++)
+			put_field(f, &tool_fields[i], &info->tools[t]);
 	}
 }
 
@@ -409,9 +424,20 @@ static int apply_kv(struct ses_info *info, struct line sec, struct line key, str
 {
 	int ev = section_index(sec, "event.", SES_MAX_EVENTS);
 	int me = section_index(sec, "metric.", SES_MAX_METRICS);
+	int to = section_index(sec, "tool.", SES_MAX_TOOLS);
 
-	if (ev == -2 || me == -2)
+	if (ev == -2 || me == -2 || to == -2)
 		return -ERANGE;
+	if (to >= 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(tool_fields); i++) {
+			if (line_eq(key, tool_fields[i].key)) {
+				if (to >= info->ntools)
+					info->ntools = to + 1;
+				return set_field(&tool_fields[i], &info->tools[to], val, info);
+			}
+		}
+		return 0;
+	}
 	if (me >= 0) {
 		for (size_t i = 0; i < ARRAY_SIZE(metric_fields); i++) {
 			if (line_eq(key, metric_fields[i].key)) {

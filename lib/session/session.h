@@ -51,6 +51,16 @@ struct ses_metric {
 	char formula[256];
 };
 
+/* A [tool.N] section: a tool of `collect --tool` (lib/tool) and what it asked collect for
+ * (what it got is the session's own [callgraph] and [event.N]). */
+#define SES_MAX_TOOLS 8
+struct ses_tool {
+	char path[SES_STR];
+	char name[64];
+	char stacks[8];	  /* "", "fp", "dwarf" */
+	char events[SES_STR]; /* its event specs, "; " between them */
+};
+
 /* Everything session.ini holds. Plain data: copy freely. */
 struct ses_info {
 	int format_version;
@@ -78,6 +88,8 @@ struct ses_info {
 	struct ses_event events[SES_MAX_EVENTS];
 	int nmetrics;
 	struct ses_metric metrics[SES_MAX_METRICS];
+	int ntools;
+	struct ses_tool tools[SES_MAX_TOOLS];
 	int64_t pause_total_ns;
 	uint64_t samples;
 	uint64_t lost_samples;

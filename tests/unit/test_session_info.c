@@ -362,6 +362,38 @@ static void info_parse_event_index_out_of_range(void **state)
 	assert_string_equal(info.events[0].name, "");
 }
 
+/* [tool.N]: the tools of collect --tool and what they asked for */
+static void info_round_trip_tools(void **state)
+{
+	struct ses_info in, out;
+	struct ses_info info;
+	char err[256];
+
+	(void)state;
+	fill_info(&in);
+	in.ntools = SES_MAX_TOOLS;
+	for (int i = 0; i < in.ntools; i++) {
+		snprintf(in.tools[i].path, sizeof(in.tools[i].path), "/opt/tools/t%d.so", i);
+		snprintf(in.tools[i].name, sizeof(in.tools[i].name), "t%d", i);
+		snprintf(in.tools[i].stacks, sizeof(in.tools[i].stacks), "%s", i & 1 ? "dwarf" : "");
+		snprintf(in.tools[i].events, sizeof(in.tools[i].events), "%s",
+			 i == 2 ? "event=0x76,interval=100000; task-clock" : "");
+	}
+	write_read("tools", &in, &out);
+	assert_int_equal(out.ntools, SES_MAX_TOOLS);
+	for (int i = 0; i < in.ntools; i++) {
+		assert_string_equal(out.tools[i].path, in.tools[i].path);
+		assert_string_equal(out.tools[i].name, in.tools[i].name);
+		assert_string_equal(out.tools[i].stacks, in.tools[i].stacks);
+		assert_string_equal(out.tools[i].events, in.tools[i].events);
+	}
+	/* an index past the table is an error naming the key, as for events */
+	assert_int_not_equal(parse_str(HDR "[tool.8]\nname = x\n", &info, err, sizeof(err)), 0);
+	assert_int_equal(parse_str(HDR "[tool.1]\nname = second\n", &info, err, sizeof(err)), 0);
+	assert_int_equal(info.ntools, 2);
+	assert_string_equal(info.tools[1].name, "second");
+}
+
 static void info_parse_unknown_format_version(void **state)
 {
 	static const char *const texts[] = {
@@ -516,6 +548,7 @@ int main(void)
 		cmocka_unit_test(info_round_trip_longest_string),
 		cmocka_unit_test(info_round_trip_pids),
 		cmocka_unit_test(info_round_trip_events),
+		cmocka_unit_test(info_round_trip_tools),
 		cmocka_unit_test(info_round_trip_each_status),
 		cmocka_unit_test(info_parse_missing_equals),
 		cmocka_unit_test(info_parse_bad_number),

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uprof_tool.h: the uprof tool API (uprof-tool(3)).
+ *
+ * A tool is a shared object with one C entry point:
+ *
+ *     int uprof_tool_entry(const struct uprof_tool_core *core, int argc, char **argv);
+ *
+ * uprof dlopen()s it (RTLD_LOCAL), calls the entry once, and the tool
+ *   - fills and returns its descriptor through core->register_tool(): name, version, the
+ *     API version it was built against, and its callbacks;
+ *   - declares typed knobs (core->knob_int/bool/double/string), which uprof parses from
+ *     `--tool ./t.so,name=value,...` and lists in `uprof info --tool ./t.so`;
+ *   - at collect time, asks for data (core->collect_want: call stacks, events).
+ * At report time uprof calls the callbacks over the session's data, after report.csv is
+ * written, in a process of its own with a time limit: a tool that crashes, hangs or
+ * returns an error leaves report.csv and the session as they were, and uprof names it and
+ * exits non-zero. What the tool writes (core->section..., core->open_file) is kept only
+ * when every callback succeeded.
+ *
+ * Versioning (the rules that keep old tools loading):
+ *   - UPROF_TOOL_API_MAJOR changes only when an existing field or callback changes
+ *     meaning; uprof refuses a tool of another major version.
+ *   - A minor bump only appends: fields at the end of the structs below (which all begin
+ *     with their size, filled in by whoever made the struct), functions at the end of the
+ *     core table, callbacks taken from the descriptor's reserved slots. A tool built
+ *     against 1.0 runs unchanged on 1.N; uprof reads only the bytes of the descriptor
+ *     the tool says it has (its size) and fills only what the tool's version knows.
+ *   - Reserved slots must be zero (memset the descriptor, or use UPROF_TOOL_DESC_INIT):
+ *     a descriptor with a non-zero reserved slot is refused, so that a slot can be given
+ *     a meaning later without old tools' garbage being read as a callback.
+ *   - A tool reads a core field or function it needs from a later minor version only
+ *     after checking core->size (UPROF_TOOL_HAS(core, field)).
+ *
+ * Slots reserved for traces that land later: the OpenMP region, MPI call and MPI rank
+ * callbacks (openmp_region, mpi_call, mpi_rank below) are named in this version so their
+ * place in the table is fixed, but API 1.0 has no OpenMP or MPI data to give: they must
+ * be NULL, uprof 1.0 refuses a tool that sets them, and the version that adds those
+ * traces bumps the minor version and documents their argument structs.
+ *
+ * History (each minor version only appends):
+ *   1.0  the first: descriptor, knobs, collect_want, report-time callbacks, output
+ *   1.1  the descriptor's knobs_checked callback (its first reserved slot): the tool
+ *        validates its knob values together, once they are all set
+ *
+ * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
+ * uprof reports the failure. Strings handed to callbacks live until the callback returns
+ * unless said otherwise; copy what you keep.
+ */
+#ifndef UPROF_TOOL_H
+#define UPROF_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UPROF_TOOL_API_MAJOR 1
+#define UPROF_TOOL_API_MINOR 1
+#define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
+#define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
+
+/* Does the struct @s (which begins with its size) hold member @m? */
+#define UPROF_TOOL_HAS(s, m) \
+	((s)->size >= offsetof(__typeof__(*(s)), m) + sizeof((s)->m))
+
+/* ---- what the callbacks are given (filled by uprof; each begins with its size) ---- */
+
+/* The session: facts of session.ini and the totals of the base report. */
+struct uprof_tool_session {
+	uint32_t size;
+	uint32_t reserved0;
+	const char *dir;	 /* the session directory, absolute */
+	const char *config;	 /* tbp, hotspots, assess, ... */
+	const char *command;	 /* the collect command line */
+	const char *target_path; /* the profiled program */
+	const char *host, *cpu_model, *kernel;
+	int ncpus;
+	int nevents;		     /* sampling events; event 0 sorts the report */
+	const char *const *events;   /* their names ("CPU_TIME", PMC names) */
+	const uint64_t *periods;     /* their sampling intervals: ns for CPU_TIME, else events */
+	int64_t start_ns, end_ns;    /* CLOCK_MONOTONIC, the samples' clock */
+	double period_s;	     /* the timer's period in s (0 when event 0 is no timer) */
+	uint64_t samples;	     /* samples of event 0 the report counted */
+	uint64_t lost;		     /* samples the kernel could not record */
+	int nprocesses, nthreads;
+	double cpu_time_s;	     /* report.csv's Total CPU_TIME */
+	double pause_s;		     /* paused time */
+	bool call_stacks;	     /* the session has call stacks */
+	bool complete;		     /* collect finished normally */
+};
+
+struct uprof_tool_process {
+	uint32_t size;
+	int pid;
+	const char *comm;	/* the kernel's name (15 bytes) */
+	const char *program;	/* its executable's path, "" when unknown */
+	uint64_t samples;	/* of event 0, as in report.csv */
+	double cpu_time_s;
+};
+
+struct uprof_tool_thread {
+	uint32_t size;
+	int pid, tid;
+	const char *name;	/* as report.csv names it: "Thread-123 (PID:120)" */
+	uint64_t samples;
+	double cpu_time_s;
+};
+
+struct uprof_tool_module {
+	uint32_t size;
+	int id;			/* what uprof_tool_sample.module_id refers to */
+	const char *path;	/* "[kernel.kallsyms]", "[unknown]" or a file */
+	uint64_t samples;
+};
+
+/* One sample, in time order. Function and module are there at once; the source line and
+ * the call stack are looked up only when asked (core->sample_source / sample_stack),
+ * during this callback. */
+struct uprof_tool_sample {
+	uint32_t size;
+	uint32_t event;		/* index in uprof_tool_session.events */
+	int64_t time_ns;	/* CLOCK_MONOTONIC; minus session->start_ns: since the start */
+	int pid, tid;
+	int cpu;		/* -1 when unknown */
+	int module_id;
+	uint64_t ip;		/* as sampled */
+	uint64_t offset;	/* ip as an offset in its module file (kernel: the address) */
+	const char *function;	/* "[unknown]" when nothing names it */
+	const char *module;
+	double weight_s;	/* the CPU time (or events) this sample stands for */
+	const void *opaque;	/* uprof's; for sample_source and sample_stack */
+};
+
+/* A task or event instance of the Domain/Task/Event or ITT APIs. */
+struct uprof_tool_task {
+	uint32_t size;
+	int pid, tid;
+	const char *domain;	/* "User" for events */
+	const char *name;
+	int64_t begin_ns, end_ns;
+	uint64_t samples;	/* samples of its thread inside it (report's CPU_TIME) */
+};
+
+/* A paused interval (pause/resume API, --start-paused), merged over processes. */
+struct uprof_tool_pause {
+	uint32_t size;
+	uint32_t reserved0;
+	int64_t from_ns, to_ns;
+};
+
+/* ---- knobs ---- */
+
+enum uprof_tool_knob_type {
+	UPROF_TOOL_KNOB_INT = 1,	/* int64_t: decimal or 0x hex */
+	UPROF_TOOL_KNOB_BOOL = 2,	/* 1/0, true/false, yes/no, on/off; bare "name" = true */
+	UPROF_TOOL_KNOB_DOUBLE = 3,
+	UPROF_TOOL_KNOB_STRING = 4,	/* any text without a comma */
+};
+
+/* ---- what a tool may ask for at collect time (core->collect_want) ---- */
+
+enum uprof_tool_want {
+	UPROF_TOOL_WANT_STACKS = 1,	/* call stacks: arg NULL or "fp" (frame pointers), "dwarf" */
+	UPROF_TOOL_WANT_EVENT = 2,	/* one more sampling event: arg is an -e spec */
+	UPROF_TOOL_WANT_OPENMP = 3,	/* reserved: -ENOTSUP in API 1.0 (no OpenMP trace yet) */
+	UPROF_TOOL_WANT_MPI = 4,	/* reserved: -ENOTSUP in API 1.0 (no MPI trace yet) */
+};
+
+struct uprof_tool_desc;
+
+/*
+ * The core table uprof hands to the entry point (owned by uprof, valid while the tool is
+ * loaded). Functions are only ever appended.
+ */
+struct uprof_tool_core {
+	uint32_t size;		/* sizeof the table uprof has: check it with UPROF_TOOL_HAS */
+	uint32_t api_version;	/* UPROF_TOOL_API_VERSION of this uprof */
+	const char *uprof_version;
+	void *host;		/* uprof's; passed back below */
+
+	/* Register the tool (call once from the entry point). @desc is the tool's (static)
+	 * descriptor; uprof checks it and copies it. 0 or -EINVAL (uprof says why). */
+	int (*register_tool)(const struct uprof_tool_core *core, const struct uprof_tool_desc *desc);
+
+	/* Declare a knob; its default is stored in *@value at once, and the command line's
+	 * value (if any) once the entry point has returned. @name: letters, digits, '-', '_'.
+	 * Strings are uprof's and live while the tool is loaded. 0, -EEXIST, -EINVAL. */
+	int (*knob_int)(const struct uprof_tool_core *core, const char *name, int64_t *value,
+			int64_t def, const char *help);
+	int (*knob_bool)(const struct uprof_tool_core *core, const char *name, bool *value,
+			 bool def, const char *help);
+	int (*knob_double)(const struct uprof_tool_core *core, const char *name, double *value,
+			   double def, const char *help);
+	int (*knob_string)(const struct uprof_tool_core *core, const char *name,
+			   const char **value, const char *def, const char *help);
+
+	/* Collect time (only in `uprof collect --tool`; elsewhere a no-op returning 0): ask
+	 * for data (enum uprof_tool_want). 0, -EINVAL (bad arg), -ENOTSUP. */
+	int (*collect_want)(const struct uprof_tool_core *core, int what, const char *arg);
+
+	/* Output, report time. A section is appended to report.csv after the base report:
+	 * a blank line, the title (quoted), the column header (@columns, comma-separated,
+	 * written as given), then rows of cells. Cells are quoted and escaped (text) or
+	 * written as numbers (double: 4 decimals, as report.csv's). A row ends with row_end. */
+	int (*section)(const struct uprof_tool_core *core, const char *title, const char *columns);
+	int (*cell_text)(const struct uprof_tool_core *core, const char *text);
+	int (*cell_int)(const struct uprof_tool_core *core, int64_t v);
+	int (*cell_double)(const struct uprof_tool_core *core, double v);
+	int (*row_end)(const struct uprof_tool_core *core);
+
+	/* A file of the tool's own, in <session>/tools/<tool name>/@name (mode 0600). @name
+	 * is a plain file name: no '/', not "." or "..", no leading '.'. The file is kept only
+	 * if the tool succeeds. NULL with errno set. The tool fcloses it. */
+	FILE *(*open_file)(const struct uprof_tool_core *core, const char *name);
+
+	/* Lazy look-ups for the sample being called back (report time, inside the sample
+	 * callback only). sample_source: file and line from DWARF; 0, or -ENOENT with *@file
+	 * NULL and *@line 0. sample_stack: the call stack, leaf first, up to @max function
+	 * names (and module paths in @modules, which may be NULL); returns the number of
+	 * frames (1: the session has no stacks, just the sampled function) or -errno.
+	 * Strings live until the session_end callback returns. */
+	int (*sample_source)(const struct uprof_tool_core *core, const struct uprof_tool_sample *s,
+			     const char **file, int *line);
+	int (*sample_stack)(const struct uprof_tool_core *core, const struct uprof_tool_sample *s,
+			    const char **functions, const char **modules, int max);
+};
+
+typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session *s);
+
+/*
+ * The tool's descriptor. Zero it (UPROF_TOOL_DESC_INIT does) and fill what you use:
+ * NULL callbacks are not called. name is required (letters, digits, '-', '_', '.': it
+ * names the tool's sections and its directory).
+ */
+struct uprof_tool_desc {
+	uint32_t size;		/* sizeof(struct uprof_tool_desc) as the tool was built */
+	uint32_t api_version;	/* UPROF_TOOL_API_VERSION as the tool was built */
+	const char *name;
+	const char *version;	/* the tool's own, free text */
+	const char *description;
+	void *ctx;		/* passed to every callback */
+
+	uprof_tool_session_fn session_begin;
+	int (*process)(void *ctx, const struct uprof_tool_process *p);
+	int (*thread)(void *ctx, const struct uprof_tool_thread *t);
+	int (*module)(void *ctx, const struct uprof_tool_module *m);
+	int (*sample)(void *ctx, const struct uprof_tool_sample *s);
+	int (*task)(void *ctx, const struct uprof_tool_task *t);
+	int (*pause)(void *ctx, const struct uprof_tool_pause *p);
+	uprof_tool_session_fn session_end;
+
+	/* Reserved, versioned slots: NULL in API 1.0 (see the top of this file). */
+	int (*openmp_region)(void *ctx, const void *reserved);
+	int (*mpi_call)(void *ctx, const void *reserved);
+	int (*mpi_rank)(void *ctx, const void *reserved);
+
+	/* 1.1: called once every knob has its value (before any report-time callback, and in
+	 * `uprof info` and `collect` too): return -EINVAL to refuse a value or a combination
+	 * (uprof says so naming the tool, exit 2), 0 to go on. */
+	int (*knobs_checked)(void *ctx);
+
+	void *reserved[12];	/* zero: later minor versions take them in order */
+};
+
+#define UPROF_TOOL_DESC_INIT \
+	{ .size = sizeof(struct uprof_tool_desc), .api_version = UPROF_TOOL_API_VERSION }
+
+/* The one function a tool exports. @argv holds the tool's path and its raw knob
+ * settings ("top=20"), for information: uprof parses the knobs itself. Return 0, or a
+ * negative errno to refuse to load (after saying why is not possible: uprof names the
+ * tool and the code). */
+int uprof_tool_entry(const struct uprof_tool_core *core, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

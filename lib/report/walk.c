@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rpt_walk(): the report model handed out item by item, for lib/tool's callback driver.
+ * The load keeps, with opts.walk, one small record per sample in time order (the order
+ * the replay sees them in); functions are looked up once per distinct (module, offset),
+ * source lines and call stacks only when a caller asks for them.
+ */
+#include "report/internal.h"
+#include "report/stacks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int rpt_walk_reserve(struct rpt *r, size_t n)
+{
+	struct rpt_wsample *g;
+
+	if (n <= r->capwsamples)
+		return 0;
+	g = realloc(r->wsamples, n * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	r->wsamples = g;
+	r->capwsamples = n;
+	return 0;
+}
+
+int rpt_walk_note(struct rpt *r, const struct rpt_wsample *s)
+{
+	if (r->nwsamples == r->capwsamples) {
+		size_t cap = r->capwsamples ? r->capwsamples * 2 : 4096;
+		struct rpt_wsample *g = realloc(r->wsamples, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		r->wsamples = g;
+		r->capwsamples = cap;
+	}
+	r->wsamples[r->nwsamples++] = *s;
+	return 0;
+}
+
+void rpt_walk_release(struct rpt *r)
+{
+	free(r->wsamples);
+	r->wsamples = NULL;
+	r->nwsamples = r->capwsamples = 0;
+	rpt_hash_release(&r->walk_funcs);
+}
+
+/* The function of (thread, module, addr): the symbol table's answer, cached. -errno. */
+static int func_of(struct rpt *r, const struct rpt_wsample *s)
+{
+	uint64_t *slot = rpt_hash_slot(&r->walk_funcs, (uint64_t)(uint32_t)s->module, s->addr, 0);
+	int func, proc, ret;
+
+	if (!slot)
+		return -ENOMEM;
+	if (*slot)
+		return (int)(*slot - 1);
+	ret = rpt_resolve(r, (int)s->thread, s->module, s->addr, &func, &proc);
+	if (ret)
+		return ret;
+	*slot = (uint64_t)func + 1;
+	return func;
+}
+
+static int walk_samples(struct rpt *r, const struct rpt_walker *w)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < r->nwsamples && !ret; i++) {
+		const struct rpt_wsample *s = &r->wsamples[i];
+		const struct rpt_thread *t = &r->world.threads[s->thread];
+		int func = func_of(r, s);
+
+		if (func < 0)
+			return func;
+		ret = w->sample(w->ctx, &(struct rpt_walk_sample){
+			.time = s->time, .ip = s->ip, .offset = s->addr, .pid = t->pid,
+			.tid = t->tid, .cpu = s->cpu == UINT16_MAX ? -1 : s->cpu,
+			.event = s->event, .module = s->module, .function = r->funcs[func].name,
+			.module_path = r->world.modules[s->module].path, .index = i });
+	}
+	return ret;
+}
+
+static int walk_world(struct rpt *r, const struct rpt_walker *w)
+{
+	const struct rpt_world *wd = &r->world;
+	int ret = 0;
+
+	for (int i = 0; i < wd->nprocs && !ret && w->process; i++) {
+		const struct rpt_process *p = &wd->procs[i];
+
+		ret = w->process(w->ctx, &(struct rpt_walk_process){
+			p->pid, p->comm, rpt_program_path(r, p->program), p->samples });
+	}
+	for (int i = 0; i < wd->nthreads && !ret && w->thread; i++) {
+		char name[96];
+
+		rpt_thread_name(r, i, name, sizeof(name));
+		ret = w->thread(w->ctx, &(struct rpt_walk_thread){
+			wd->threads[i].pid, wd->threads[i].tid, name, wd->threads[i].samples });
+	}
+	for (int i = 0; i < wd->nmodules && !ret && w->module; i++)
+		ret = w->module(w->ctx, &(struct rpt_walk_module){ i, wd->modules[i].path,
+								   wd->modules[i].samples });
+	return ret;
+}
+
+static int walk_tasks(struct rpt *r, const struct rpt_walker *w)
+{
+	struct rpt_stacks *st = r->stacks;
+	int ret = 0;
+
+	if (st->nspans)
+		rpt_stacks_finish(st); /* samples by thread and time: counted per span */
+	for (size_t i = 0; i < st->nspans && !ret; i++) {
+		const struct rpt_task_span *sp = &st->spans[i];
+		size_t first;
+
+		ret = w->task(w->ctx, &(struct rpt_walk_task){
+			(int)sp->pid, (int)sp->tid, r->items[sp->item].domain,
+			r->items[sp->item].name, sp->begin, sp->end,
+			rpt_stacks_between(st, sp->tid, sp->begin, sp->end, &first) });
+	}
+	return ret;
+}
+
+int rpt_walk(struct rpt *r, const struct rpt_walker *w)
+{
+	int ret = walk_world(r, w);
+
+	/* tasks and pauses before the samples: a tool can place each sample as it comes */
+	if (!ret && w->task)
+		ret = walk_tasks(r, w);
+	for (size_t i = 0; i < r->npauses && !ret && w->pause; i++)
+		ret = w->pause(w->ctx, r->pauses[i].from, r->pauses[i].to);
+	if (!ret && w->sample)
+		ret = walk_samples(r, w);
+	return ret;
+}
+
+int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line)
+{
+	struct rpt_stacks *st = r->stacks;
+	const struct rpt_wsample *s;
+
+	*file = NULL;
+	*line = 0;
+	if (index >= r->nwsamples)
+		return -EINVAL;
+	s = &r->wsamples[index];
+	if (s->module == RPT_MODULE_KERNEL || s->module == RPT_MODULE_UNKNOWN)
+		return -ENOENT;
+	if (!st->inlines)
+		st->inlines = rpt_inlines_new();
+	if (!st->inlines)
+		return -ENOMEM;
+	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file,
+				line);
+}
+
+int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)
+{
+	const struct rpt_stacks *st = r->stacks;
+	const struct rpt_symstack *sym;
+	const struct rpt_wsample *s;
+	const uint32_t *fids;
+	int ret, n;
+
+	if (index >= r->nwsamples || max <= 0)
+		return -EINVAL;
+	s = &r->wsamples[index];
+	if (s->stack == UINT32_MAX) { /* an event other than the first: its function only */
+		ret = func_of(r, s);
+		if (ret < 0)
+			return ret;
+		funcs[0] = r->funcs[ret].name;
+		if (mods)
+			mods[0] = r->world.modules[s->module].path;
+		return 1;
+	}
+	ret = rpt_callgraph_build(r, false); /* once; a no-op when the report built it */
+	if (ret)
+		return ret;
+	sym = rpt_callgraph_sym(r, s->stack);
+	fids = rpt_callgraph_fids(r, sym);
+	n = (int)sym->n < max ? (int)sym->n : max;
+	for (int i = 0; i < n; i++) {
+		const struct rpt_cfunc *f = &st->funcs[fids[i]];
+
+		funcs[i] = f->name;
+		if (mods)
+			mods[i] = rpt_callgraph_module(r, f);
+	}
+	return n;
+}

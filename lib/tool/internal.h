@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/tool internals: knobs (knobs.c), descriptor checks (desc.c), the child's host state
+ * (host.c), the report-time driver (driver.c). */
+#ifndef UPROF_TOOL_INTERNAL_H
+#define UPROF_TOOL_INTERNAL_H
+
+#include "tool/tool.h"
+#include "uprof_tool.h"
+
+#include <stddef.h>
+
+/* ---- knobs.c ---- */
+
+struct tool_knob {
+	char name[64];
+	int type;		/* enum uprof_tool_knob_type */
+	char help[256];
+	void *value;		/* the tool's variable (int64_t, bool, double, const char *) */
+	union {
+		int64_t i;
+		bool b;
+		double d;
+	} def;
+	char *def_s;		/* a string knob's default (owned) */
+	char *set_s;		/* a string knob's value from the command line (owned) */
+};
+
+struct tool_knobs {
+	struct tool_knob k[TOOL_MAX_KNOBS];
+	int n;
+};
+
+/* Declare knob @name of @type with its default (*(int64_t *), *(bool *), *(double *) or
+ * (const char *) at @def), stored into @value at once. 0, -EEXIST (declared twice),
+ * -EINVAL (bad name or type, NULL value), -E2BIG (too many). */
+int tool_knobs_declare(struct tool_knobs *ks, const char *name, int type, void *value,
+		       const void *def, const char *help);
+/* One "name=value" (or a bare "name" for a bool) from the command line. 0, or -EINVAL
+ * with @err: "unknown knob 'x' (its knobs: a, b)", "knob 'top' wants an integer, not
+ * 'ten'". */
+int tool_knobs_set(struct tool_knobs *ks, const char *setting, char *err, size_t errlen);
+/* Does @setting ("name=value" or "name") name a declared knob? */
+bool tool_knobs_known(const struct tool_knobs *ks, const char *setting);
+/* Free the strings; the table is empty again. */
+void tool_knobs_release(struct tool_knobs *ks);
+/* @k's default as a command-line value ("20", "true", "0.5", "text"). */
+void tool_knob_default(const struct tool_knob *k, char *buf, size_t len);
+
+/* Split "path,a=1,b" (borrowed) into @path and @settings, pointers into @buf (a copy,
+ * @buflen bytes). Returns the number of settings, or -EINVAL (empty path, an empty
+ * setting) / -E2BIG (too long, too many for @max). */
+int tool_spec_split(const char *spec, char *buf, size_t buflen, const char **path,
+		    const char **settings, int max);
+
+/* ---- desc.c ---- */
+
+/* The smallest descriptor accepted: API 1.0's. */
+#define TOOL_DESC_MIN_SIZE 232u
+/* Larger ones (a newer minor version) are read up to here; the bytes past ours must be 0. */
+#define TOOL_DESC_MAX_SIZE 4096u
+
+/* Check the descriptor at @d as a tool registered it and copy what this uprof knows of it
+ * into @out (the rest zero). 0, or -EPROTO with @err saying what is wrong. */
+int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out, char *err,
+		    size_t errlen);
+
+/* ---- host.c: the state behind the core table, in the child ---- */
+
+struct tool_host {
+	struct uprof_tool_core core;
+	const char *path;
+	bool collect;		/* collect_want records; elsewhere it is a no-op */
+	bool registered;
+	struct uprof_tool_desc desc;
+	struct tool_knobs knobs;
+	struct tool_info *info; /* what the parent gets back */
+	int first_error;	/* of a core call during the entry point (register, knobs) */
+	const char *const *settings; /* the command line's knob settings, during the entry */
+	int nsettings;
+	char error[512];
+
+	/* report time (driver.c) */
+	struct rpt *report;
+	FILE *out;		/* sections */
+	bool in_section, row_open;
+	char files_dir[PATH_MAX]; /* the tool's files, before they are kept */
+	const struct rpt_walk_sample *sample; /* the sample being called back */
+};
+
+/* Set up @h's core table. */
+void tool_host_init(struct tool_host *h, const char *path, bool collect, struct tool_info *info);
+void tool_host_release(struct tool_host *h);
+/* Load the tool of @spec into @h: its file, its entry point, its descriptor, its knobs
+ * from the command line. 0 or -errno (tool.h's list) with @err naming the tool. */
+int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errlen);
+/* The driver's part of the table (driver.c): output and sample look-ups. */
+void tool_driver_core(struct uprof_tool_core *c);
+/* Run @h's callbacks over @h->report. 0, or -ECANCELED with h->error. */
+int tool_driver_run(struct tool_host *h, const char *session_dir);
+
+#endif

@@ -1,0 +1,13 @@
+# lib/tool: the plug-in host of include/uprof_tool.h (DESIGN.md §11)
+TOOL_SRCS := lib/tool/knobs.c lib/tool/desc.c lib/tool/host.c lib/tool/child.c lib/tool/driver.c
+TOOL_LIB := $(BUILD)/lib/libuprof_tool.a
+TOOL_LDLIBS := -ldl
+$(TOOL_LIB): $(call objs,$(TOOL_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+LIBS += $(TOOL_LIB)
+# its unit tests: the knob parser and the descriptor checks
+$(BUILD)/tests/test_tool: tests/unit/test_tool.c $(TOOL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_tool

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/tool: the plug-in host of include/uprof_tool.h (DESIGN.md §11).
+ *
+ *   tool_probe()   load a tool, run its entry point, check its descriptor and parse its
+ *                  knobs: what `uprof info --tool` lists and `collect --tool` asks for
+ *   tool_run()     the same, then its callbacks over a report (rpt_walk); its sections
+ *                  come back in a file the caller appends to report.csv, its own files
+ *                  land in <session>/tools/<name>/
+ *
+ * A tool never runs in the caller's process: each call forks a child that dlopen()s the
+ * tool (RTLD_LOCAL) and does the work, and the parent waits for it with a time limit. A
+ * tool that crashes, hangs, fails or is refused costs its own output, never the
+ * caller's: the child's answer comes back through a pipe, the sections through a file
+ * kept only on success. The child, a copy of the caller, reads the report in place (no
+ * copy, no serialization). Nothing here prints.
+ *
+ * Errors (-errno; @err names the tool and says why):
+ *   -EINVAL     a knob that does not exist or a bad value (a usage error: exit 2)
+ *   -ENOENT     no such file        -ENOEXEC  not loadable, or no uprof_tool_entry
+ *   -EPROTO     refused: descriptor (version, size, fields, reserved slots)
+ *   -ECANCELED  the entry point or a callback returned an error
+ *   -ECHILD     the tool crashed (a signal)    -ETIMEDOUT  it ran past the limit
+ */
+#ifndef UPROF_TOOL_HOST_H
+#define UPROF_TOOL_HOST_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct rpt;
+
+#define TOOL_MAX_KNOBS 64
+#define TOOL_MAX_EVENTS 8
+
+struct tool_knob_info {
+	char name[64];
+	int type;	/* enum uprof_tool_knob_type */
+	char def[128];	/* the default, as it would be written on the command line */
+	char help[256];
+};
+
+/* What a tool said about itself. */
+struct tool_info {
+	char name[64], version[64], description[256];
+	uint32_t api_version; /* the version it was built against */
+	int nknobs;
+	struct tool_knob_info knobs[TOOL_MAX_KNOBS];
+	/* collect_want: call stacks ("" none, "fp", "dwarf") and extra events */
+	char stacks[8];
+	int nevents;
+	char events[TOOL_MAX_EVENTS][128];
+};
+
+/* The type's name for listings: "int", "bool", "double", "string". */
+const char *tool_knob_type_name(int type);
+
+/*
+ * @spec: "path.so[,knob=value...]" (borrowed). Runs the tool's entry point (with
+ * @collect, its collect_want calls are recorded in @info) and parses its knobs, in a
+ * child process bounded by @timeout_s. 0 or -errno (see above).
+ */
+int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info,
+	       char *err, size_t errlen);
+
+/*
+ * Load the tool of @spec and run its callbacks over @r (opened with opts.walk; borrowed
+ * and left unchanged) of session @session_dir, in a child bounded by @timeout_s. Its
+ * sections are written to @sections (the caller's file: on failure what is in it must
+ * be dropped); its own files are kept in @session_dir/tools/<name>/ only on success.
+ * 0 or -errno (see above); @info as tool_probe's.
+ */
+int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
+	     double timeout_s, struct tool_info *info, char *err, size_t errlen);
+
+#endif
