@@ -3,6 +3,7 @@
 # event semantics, 1e6 tasks from 8 threads, a hostile target, and the library without a
 # profiler (static, compiled out, disabled by environment, exported symbols).
 . "$(dirname "$0")/lib/common.sh"
+own_dev_shm "$0" "$@" # section 5 checks that no control page outlives its process
 
 funcs() { csvq "$1/report.csv" FUNCTIONS | cut -f1; }
 # ge A B: is A >= B (floats)? The targets spin for wall time: how much CPU a spin gets is
@@ -118,7 +119,7 @@ for i in 1 2; do
 	timeout 60 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
 	check "hostile target: report works (exit $?)" [ -s "$S/report.csv" ]
 done
-# no page may outlive its process (pages of live processes, e.g. other test runs, are fine)
+# no page may outlive its process (this script has /dev/shm to itself: own_dev_shm)
 stale_pages() {
 	for p in /dev/shm/uprof.*; do
 		[ -e "$p" ] || continue

@@ -71,3 +71,19 @@ duration_checks() {
 	check "$what: collect stopped no earlier than $d s after the start ($dur s)" \
 		python3 -c "import sys; sys.exit(0 if ($end - $start) / 1e9 >= $d else 1)"
 }
+# own_dev_shm "$0" "$@" (first thing in a script): run the script with a /dev/shm of its
+# own (a tmpfs in a new mount namespace), so a check that no control page outlives its
+# process sees only this script's pages, not those of a suite or a test running beside it.
+# Needs root and unshare(1); without them the script runs on the shared /dev/shm and says so.
+own_dev_shm() {
+	local script=$1
+	shift
+	[ -n "${UPROF_OWN_DEV_SHM:-}" ] && return 0
+	if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+		rm -rf "$SCRATCH" # exec skips the EXIT trap; the new run makes its own
+		exec env UPROF_OWN_DEV_SHM=1 unshare -m bash -c \
+			'mount -t tmpfs -o mode=1777 uprof-test-shm /dev/shm && exec bash "$@"' \
+			bash "$script" "$@"
+	fi
+	echo "# /dev/shm is shared with whatever runs beside this test (not root, or no unshare)"
+}
