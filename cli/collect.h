@@ -19,6 +19,15 @@ enum { COLLECT_TRACKING, COLLECT_TIMER };
 
 struct collect_pages; /* collect_pages.c */
 
+/* collect_mpi.c: --mpi, this collect as one rank of a launcher's job */
+struct collect_mpi {
+	bool on;
+	int rank, size, local_rank; /* size, local_rank: -1 when the launcher did not say */
+	const char *from;	    /* the variable the rank came from */
+	char job[SES_JOB_ID_MAX + 1];
+	char job_dir[PATH_MAX];	    /* where every rank's session is: "Generated data files" */
+};
+
 struct collect_state {
 	/* options */
 	const char *config_name;
@@ -82,6 +91,7 @@ struct collect_state {
 	bool never_started;	/* the program could not be started: remove the session */
 	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
 	struct collect_pages *pages;
+	struct collect_mpi mpi;
 };
 
 /* collect_help.c: --help. */
@@ -127,6 +137,13 @@ int collect_parse_sample_cpus(struct collect_state *st, const char *arg); /* -c 
 void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);
+
+/* collect_mpi.c: --mpi. Rank, size and job from the launcher's environment (-1 to go on,
+ * or an exit code after one message: not under a launcher, no job id); the rank's session
+ * directory in the job directory of @absout; the path every rank prints. */
+int collect_mpi_detect(struct collect_state *st);
+int collect_mpi_make_dir(struct collect_state *st, const char *absout);
+const char *collect_mpi_data_path(const struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

@@ -15,7 +15,7 @@ static const char *const CMD = "collect";
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
-       OPT_INTERVAL };
+       OPT_INTERVAL, OPT_MPI };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -39,6 +39,7 @@ static const struct option collect_options[] = {
 	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
+	{ "mpi", no_argument, NULL, OPT_MPI },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -194,6 +195,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			ret = collect_launch_parse_env(st, optarg);
 			if (ret >= 0)
 				return ret;
+			break;
+		case OPT_MPI:
+			st->mpi.on = true;
 			break;
 		case 'h':
 			collect_help();

@@ -356,7 +356,7 @@ static int finish(struct collect_state *st)
 			 in->orphans, in->orphans > 1 ? "es" : "", (int)orphan,
 			 in->orphans > 1 ? " and others" : "", in->orphans > 1 ? "they are" : "it is");
 	/* stderr as every other line of ours: stdout is the program's (gzip -c > out.gz) */
-	fprintf(stderr, "Generated data files path: %s\n", st->session_dir);
+	fprintf(stderr, "Generated data files path: %s\n", collect_mpi_data_path(st));
 	if (st->write_failed || ret)
 		return 1;
 	return code;
