@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
+#include "cli/report_job.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -27,6 +28,7 @@ struct report_state {
 	char export_error[PATH_MAX + 160]; /* why an export failed, said last */
 	const char *export_dir;		/* --export-dir; default: the session directory */
 	int pids[64];			/* -p */
+	const char *ranks, *hosts;	/* --rank, --host: a job's ranks */
 };
 
 static void report_help(void)
@@ -60,11 +62,14 @@ static void report_help(void)
 		printf("                               %-11s %s: %s\n", x->name, x->file, x->help);
 	}
 	printf("  --export-dir <dir>         where exports go (default: the session directory)\n"
+	       "  --rank <list>              an MPI job: only these ranks (e.g. 0-3,8)\n"
+	       "  --host <name,..>           an MPI job: only the ranks on these hosts\n"
+	       "                             ('all', the default, is every host)\n"
 	       "  -h, --help                 this text\n");
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_RANK, OPT_HOST };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -78,6 +83,8 @@ static const struct option report_options[] = {
 	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
+	{ "rank", required_argument, NULL, OPT_RANK },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -263,6 +270,12 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 						 "--time-filter '%s': use T1:T2, seconds after the profile "
 						 "start (e.g. 1.5:3, or 2: for from 2 s on)",
 						 optarg);
+			break;
+		case OPT_RANK:
+			st->ranks = optarg;
+			break;
+		case OPT_HOST:
+			st->hosts = optarg;
 			break;
 		case 'h':
 			report_help();
@@ -612,6 +625,29 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 	return 0;
 }
 
+/* An MPI job directory (job.ini): its ranks merged (report_job.c). */
+static int run_job(struct report_state *st)
+{
+	struct report_job_args a = { .input = st->input, .opts = &st->opts, .ranks = st->ranks,
+				     .hosts = st->hosts };
+	int ret;
+
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
+		if (st->exports[e])
+			return cli_error(EXIT_USAGE, CMD, "--export takes one session: give a rank's, "
+							  "-i %s/rank-<r>", st->input);
+	if (st->opts.nonly_pids)
+		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
+						  "-i %s/rank-<r>, or select ranks with --rank", st->input);
+	if (!st->to_stdout) {
+		ret = output_path(st);
+		if (ret >= 0)
+			return ret;
+		a.out_path = st->out_path;
+	}
+	return report_job(&a);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
@@ -630,6 +666,11 @@ int cmd_report(int argc, char **argv)
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
+	if (rpt_is_job_dir(st.input))
+		return run_job(&st);
+	if (st.ranks || st.hosts)
+		return cli_error(EXIT_USAGE, CMD, "--rank and --host select ranks of an MPI job: "
+						  "'%s' is a single session", st.input);
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
