@@ -203,6 +203,8 @@ int cmd_collect(int argc, char **argv)
 	if (ret < 0)
 		ret = st.attach ? collect_attach_prepare(&st) : collect_resolve_program(&st);
 	if (ret < 0)
+		ret = collect_mpi_prepare(&st);
+	if (ret < 0)
 		ret = make_session_dir(&st);
 	if (ret < 0)
 		ret = start(&st, argc, argv);

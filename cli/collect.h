@@ -26,6 +26,12 @@ struct collect_mpi {
 	const char *from;	    /* the variable the rank came from */
 	char job[SES_JOB_ID_MAX + 1];
 	char job_dir[PATH_MAX];	    /* where every rank's session is: "Generated data files" */
+	/* --trace mpi: lib/mpi's interposer preloaded */
+	bool trace;
+	bool full;		    /* scope full (lwt: light-weight, the default) */
+	int family;		    /* enum ses_mpi_family asked for (--trace mpi=, --mpi-impl), 0 */
+	const char *family_from;    /* the option that named it */
+	char lib[PATH_MAX];	    /* the interposer of the family, resolved */
 };
 
 struct collect_state {
@@ -144,6 +150,17 @@ void collect_launch_release(struct collect_state *st);
 int collect_mpi_detect(struct collect_state *st);
 int collect_mpi_make_dir(struct collect_state *st, const char *absout);
 const char *collect_mpi_data_path(const struct collect_state *st);
+/* --trace mpi[=openmpi|mpich][,lwt|full] (@arg after "mpi") and --mpi-impl: -1 or an exit
+ * code. Then, once the program is found: its family (from the libmpi it needs) against
+ * the one asked for, and the interposer to preload; -1 or an exit code after one
+ * message (a mismatch, a family not built). collect_mpi_env: UPROF_MPI_DIR and
+ * LD_PRELOAD for the program (launch_env). */
+int collect_mpi_trace_parse(struct collect_state *st, const char *arg);
+int collect_mpi_impl_parse(struct collect_state *st, const char *arg);
+int collect_mpi_prepare(struct collect_state *st);
+void collect_mpi_env(const struct collect_state *st);
+/* collect_trace.c: --trace <what>, one parser per tracer; -1 or an exit code. */
+int collect_trace_parse(struct collect_state *st, const char *arg);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

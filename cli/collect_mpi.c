@@ -18,7 +18,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +181,9 @@ int collect_mpi_detect(struct collect_state *st)
 				 "--mpi: not started by an MPI launcher (none of "
 				 "OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID is set); "
 				 "run 'mpirun -np N uprof collect --mpi ... ./app'");
+	/* the launcher ends a job by signalling us: the rank gets it too (collect_run.c),
+	 * and one that outlives the collection is ended, not left running */
+	st->terminate = true;
 	env_int(sizes, SES_JOB_MAX_RANKS, &st->mpi.size);
 	env_int(locals, SES_JOB_MAX_RANKS - 1, &st->mpi.local_rank);
 	if (st->mpi.size == 0 || (st->mpi.size > 0 && st->mpi.rank >= st->mpi.size))
@@ -219,4 +224,174 @@ int collect_mpi_make_dir(struct collect_state *st, const char *absout)
 const char *collect_mpi_data_path(const struct collect_state *st)
 {
 	return st->mpi.on ? st->mpi.job_dir : st->session_dir;
+}
+
+/* ---- --trace mpi: the interposer of the program's family ---- */
+
+static const char *family_name(int f)
+{
+	return f == SES_MPI_OPENMPI ? "openmpi" : f == SES_MPI_MPICH ? "mpich" : "?";
+}
+
+static int family_of(const char *s, size_t len)
+{
+	if (len == 7 && !memcmp(s, "openmpi", 7))
+		return SES_MPI_OPENMPI;
+	if (len == 5 && !memcmp(s, "mpich", 5))
+		return SES_MPI_MPICH;
+	return 0;
+}
+
+static int set_family(struct collect_state *st, int f, const char *from)
+{
+	if (st->mpi.family && st->mpi.family != f)
+		return cli_error(EXIT_USAGE, CMD, "%s asks for %s, %s for %s: give one MPI family",
+				 st->mpi.family_from, family_name(st->mpi.family), from,
+				 family_name(f));
+	st->mpi.family = f;
+	st->mpi.family_from = from;
+	return -1;
+}
+
+int collect_mpi_trace_parse(struct collect_state *st, const char *arg)
+{
+	const char *p = *arg == '=' ? arg + 1 : arg;
+
+	st->mpi.trace = st->mpi.on = true; /* --trace mpi implies --mpi (uProf) */
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int f = family_of(p, n);
+		int ret;
+
+		if (f) {
+			ret = set_family(st, f, "--trace mpi");
+			if (ret >= 0)
+				return ret;
+		} else if (n == 3 && !memcmp(p, "lwt", 3)) {
+			st->mpi.full = false;
+		} else if (n == 4 && !memcmp(p, "full", 4)) {
+			st->mpi.full = true;
+		} else {
+			return cli_error(EXIT_USAGE, CMD, "--trace mpi='%.*s': use openmpi or mpich, "
+							  "and lwt or full (e.g. --trace mpi=mpich,lwt)",
+					 (int)n, p);
+		}
+		p += n + (p[n] == ',');
+	}
+	return -1;
+}
+
+int collect_mpi_impl_parse(struct collect_state *st, const char *arg)
+{
+	int f = family_of(arg, strlen(arg));
+
+	if (!f)
+		return cli_error(EXIT_USAGE, CMD, "--mpi-impl '%s': use openmpi or mpich (mpich also "
+						  "covers Intel MPI)",
+				 arg);
+	return set_family(st, f, "--mpi-impl");
+}
+
+/* The MPI family the program is linked with, from the libraries the loader would map
+ * for it (ldd: the libmpi may come in through another library); 0 when none is. @lib
+ * gets the library's name. */
+static int program_family(const char *prog, char *lib, size_t len)
+{
+	static const struct {
+		const char *soname;
+		int family;
+	} known[] = { { "libmpi.so.40", SES_MPI_OPENMPI }, { "libmpi_mpifh.so.40", SES_MPI_OPENMPI },
+		      { "libmpich.so.12", SES_MPI_MPICH }, { "libmpi.so.12", SES_MPI_MPICH },
+		      { "libmpichfort.so.12", SES_MPI_MPICH } };
+	char line[1024];
+	int fds[2], status, family = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(fds[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		execlp("ldd", "ldd", prog, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = pid > 0 ? fdopen(fds[0], "r") : NULL;
+	if (!f)
+		close(fds[0]);
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *name = line + strspn(line, " \t");
+
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]) && !family; i++)
+			if (!strncmp(name, known[i].soname, strlen(known[i].soname)) &&
+			    strchr(" \t", name[strlen(known[i].soname)])) {
+				family = known[i].family;
+				snprintf(lib, len, "%s", known[i].soname);
+			}
+	}
+	if (f)
+		fclose(f);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return family;
+}
+
+int collect_mpi_prepare(struct collect_state *st)
+{
+	char rel[64], linked[64] = "", lib[PATH_MAX];
+	int prog;
+
+	if (!st->mpi.trace) {
+		if (st->mpi.family)
+			return cli_usage_error(CMD, "--mpi-impl applies to --trace mpi");
+		return -1;
+	}
+	prog = program_family(st->prog_path, linked, sizeof(linked));
+	if (st->mpi.family && prog && prog != st->mpi.family)
+		return cli_error(1, CMD, "%s=%s: '%s' is linked with %s (%s); an interposer of "
+					 "one MPI family aborts under the other: use %s, or leave "
+					 "it out",
+				 st->mpi.family_from, family_name(st->mpi.family), st->prog_path,
+				 prog == SES_MPI_OPENMPI ? "Open MPI" : "MPICH", linked,
+				 family_name(prog));
+	if (!st->mpi.family && !prog)
+		return cli_error(1, CMD, "--trace mpi: cannot tell the MPI family of '%s' (no "
+					 "libmpi among the libraries it loads): give --mpi-impl "
+					 "openmpi or mpich",
+				 st->prog_path);
+	if (!st->mpi.family)
+		st->mpi.family = prog;
+	snprintf(rel, sizeof(rel), "../lib/libuprof_mpi_%s.so", family_name(st->mpi.family));
+	if (!cli_beside_exe(rel, lib, sizeof(lib)) || !realpath(lib, st->mpi.lib) ||
+	    access(st->mpi.lib, R_OK))
+		return cli_error(1, CMD, "--trace mpi: no %s interposer (%s beside uprof); it is "
+					 "built when the family's mpicc is installed "
+					 "(scripts/install-deps.sh)",
+				 family_name(st->mpi.family), rel + 3);
+	return -1;
+}
+
+void collect_mpi_env(const struct collect_state *st)
+{
+	char dir[PATH_MAX + 8], preload[2 * PATH_MAX + 2];
+	const char *old = getenv("LD_PRELOAD");
+	int ret;
+
+	if (!st->mpi.trace)
+		return;
+	snprintf(dir, sizeof(dir), "%s/" SES_MPI_DIR, st->session_dir);
+	ret = ses_private_mkdir(dir);
+	if (ret && ret != -EEXIST) {
+		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir, strerror(-ret));
+		return;
+	}
+	setenv(SES_MPI_ENV_DIR, dir, 1);
+	snprintf(preload, sizeof(preload), "%s%s%s", st->mpi.lib, old && *old ? ":" : "",
+		 old ? old : "");
+	setenv("LD_PRELOAD", preload, 1);
 }

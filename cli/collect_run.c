@@ -166,6 +166,10 @@ static void handle_signals(struct collect_state *st)
 			reap_children(st);
 		else if (!st->stop_signal)
 			st->stop_signal = (int)si.ssi_signo;
+		/* an MPI rank: the launcher ends the job through us; the rank's interposer
+		 * flushes what it recorded when it gets the signal (collect_mpi.c) */
+		if (si.ssi_signo != SIGCHLD && st->mpi.on && !st->attach && !st->child_exited)
+			kill(st->child.pid, (int)si.ssi_signo);
 	}
 }
 

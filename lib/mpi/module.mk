@@ -10,6 +10,23 @@ ifneq ($(strip $(MPI_SKIPPED)),)
 $(info uprof: no $(MPI_SKIPPED) compiler wrapper (mpicc / mpicc.mpich): its MPI library and test programs are skipped)
 endif
 
+# the PMPI interposer: one source set, one library per family, against its own mpi.h
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c
+MPI_HDRS := lib/mpi/internal.h lib/session/mpi.h lib/mpi/uprof_mpi.map
+MPI_CFLAGS := -O2 -g -fPIC -std=gnu11 -Wall -Wextra -Wno-sign-compare -Ilib -D_GNU_SOURCE
+MPI_LIB_openmpi := $(BUILD)/lib/libuprof_mpi_openmpi.so
+MPI_LIB_mpich := $(BUILD)/lib/libuprof_mpi_mpich.so
+$(MPI_LIB_openmpi): $(MPI_SRCS) $(MPI_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_OPENMPI) $(MPI_CFLAGS) -DUPROF_MPI_FAMILY=SES_MPI_OPENMPI -shared \
+		-Wl,--version-script=lib/mpi/uprof_mpi.map -o $@ $(MPI_SRCS) -ldl
+$(MPI_LIB_mpich): $(MPI_SRCS) $(MPI_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(MPI_CFLAGS) -DUPROF_MPI_FAMILY=SES_MPI_MPICH -shared \
+		-Wl,--version-script=lib/mpi/uprof_mpi.map -o $@ $(MPI_SRCS) -ldl
+MPI_LIBS := $(foreach f,$(MPI_FAMILIES),$(MPI_LIB_$(f)))
+LIBS += $(MPI_LIBS)
+
 # test programs, one build per family: $(TGT)/<name>.<family>
 MPI_TARGET_NAMES := mpi_spin
 $(TGT)/%.openmpi: tests/targets/%.c
