@@ -62,6 +62,10 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,
 				ranks[i].state >= RPT_RANK_MISSING ? "missing" : "damaged",
 				ranks[i].why);
+	for (int i = 0; i < n; i++)
+		if (ranks[i].mpi_traced && ranks[i].mpi_why[0])
+			fprintf(stderr, "warning: rank %d MPI data: %s\n", ranks[i].rank,
+				ranks[i].mpi_why);
 	n = rpt_job_functions(j, rows, 10);
 	if (!n) {
 		fprintf(table, "No samples to display.\n");

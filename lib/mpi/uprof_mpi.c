@@ -216,7 +216,7 @@ static void at_exit(void)
 }
 
 /* After MPI_Init/MPI_Init_thread returned: is a collect asking, and where to? */
-static void start(int provided)
+static void start(int provided, int64_t t0)
 {
 	const char *dir = getenv(SES_MPI_ENV_DIR);
 	struct sigaction sa;
@@ -247,7 +247,7 @@ static void start(int provided)
 	/* the library's version, kept at the end of the buffer for the flush */
 	PMPI_Get_library_version(buf + buf_cap - MPI_MAX_LIBRARY_VERSION_STRING, &len);
 	thread_level = provided;
-	init_ns = umpi_now();
+	init_ns = t0; /* the rank's MPI life starts with its MPI_Init */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -271,7 +271,7 @@ int MPI_Init(int *argc, char ***argv)
 	int ret = PMPI_Init(argc, argv);
 
 	if (ret == MPI_SUCCESS)
-		start(MPI_THREAD_SINGLE);
+		start(MPI_THREAD_SINGLE, t0);
 	if (umpi.on)
 		umpi_count(UMPI_Init, umpi_now() - t0, 0, 0);
 	return ret;
@@ -283,7 +283,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	int ret = PMPI_Init_thread(argc, argv, required, provided);
 
 	if (ret == MPI_SUCCESS)
-		start(*provided);
+		start(*provided, t0);
 	if (umpi.on)
 		umpi_count(UMPI_Init_thread, umpi_now() - t0, 0, 0);
 	return ret;

@@ -94,7 +94,8 @@ static int select_ranks(struct rpt_job *j, const struct rpt_job_select *sel)
 	uint8_t *listed = calloc(RPT_RANK_BITMAP_BYTES, 1);
 
 	j->ranks = calloc(cap, sizeof(*j->ranks));
-	if (!j->ranks || !listed) {
+	j->mpi = calloc(cap, sizeof(*j->mpi));
+	if (!j->ranks || !j->mpi || !listed) {
 		free(listed);
 		return -ENOMEM;
 	}
@@ -255,6 +256,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	j->nprocesses += s.nprocesses;
 	j->nthreads += s.nthreads;
 	ret = add_rows(j, r, o->rank);
+	if (!ret)
+		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), path);
 	if (!j->head)
 		j->head = r;
 	else
@@ -328,6 +331,7 @@ void rpt_job_free(struct rpt_job *j)
 		rpt_strmap_release(&j->t[t].index);
 	}
 	rpt_strpool_release(&j->pool);
+	rpt_job_mpi_release(j);
 	ses_job_release(&j->job);
 	free(j->ranks);
 	free(j);

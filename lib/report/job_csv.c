@@ -143,6 +143,7 @@ static void write_snapshot(const struct rpt_job *j, FILE *f, const struct rpt_jo
 		fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s->cpu_s);
 	fprintf(f, "Number Of MPI ranks,\"%d\"\n", s->nreported);
 	fprintf(f, "Number Of MPI hosts,\"%d\"\n", s->nhosts);
+	rpt_job_mpi_snapshot(j, f);
 }
 
 static void value_header(const struct rpt_job *j, FILE *f)
@@ -233,6 +234,8 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 		ret = write_table(j, f, RPT_JOB_MODS, "MODULES", "MODULE,", "");
 	if (!ret)
 		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,", "");
+	if (!ret)
+		ret = rpt_job_mpi_write(j, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;
 	return ret;

@@ -211,6 +211,8 @@ struct rpt_job_rank {
 	double cpu_s;		/* its CPU_TIME */
 	uint64_t samples, lost;
 	double elapsed_s;	/* its profile duration */
+	bool mpi_traced;	/* collected with --trace mpi */
+	char mpi_why[256];	/* its MPI data missing or partial, "" when whole */
 };
 
 struct rpt_job_summary {

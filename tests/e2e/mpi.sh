@@ -135,4 +135,141 @@ import sys; v=[float(x) for x in sys.argv[2:]]; sys.exit(0 if abs(sum(v)-float(s
 	expect_fail 1 "a broken job.ini" "job.ini: line 1: malformed" "$UPROF" report -i "$D"
 fi
 
+# ---- --trace mpi ----
+# mpi_table FILE TITLE: the rows of an MPI TRACING REPORT block (", "-separated) as TSV
+mpi_table() { awk -v t="$2" '$0==t{on=1;getline;next} on&&/^$/{exit} on{gsub(/, /,"\t");print}' "$1"; }
+# rank_fn FILE RANK FUNCTION COLUMN: a cell of MPI FUNCTION SUMMARY TABLE (Rank r) (--detail)
+rank_fn() { mpi_table "$1" "MPI FUNCTION SUMMARY TABLE (Rank $2)" | awk -F'\t' -v f="$3" -v c="$4" '$1==f{print $c}'; }
+
+if have_ompi; then
+	# Must show 1, second half: rank 0 waits in the barrier for the others' work
+	timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/t4" \
+		"$TGT/mpi_spin.openmpi" "$UNIT_MS" >"$SCRATCH/t4.log" 2>&1
+	check "Open MPI --trace mpi: 4 ranks exit 0" [ $? -eq 0 ]
+	T4=$(one_job "$SCRATCH/t4")
+	"$UPROF" report -i "$T4" --detail >/dev/null 2>"$SCRATCH/t4.err"
+	R=$T4/report.csv
+	check "MPI TRACING REPORT is there" grep -qx "MPI TRACING REPORT" "$R"
+	check "snapshot: MPI Time" grep -qE '^MPI Time,"[0-9.e+-]+ seconds"$' "$R"
+	check "ENVIRONMENT: Total Ranks, 4" grep -qx "Total Ranks, 4" "$R"
+	check "ENVIRONMENT: Open MPI's library version" grep -q '^Library version, "Open MPI v' "$R"
+	check "RANK SUMMARY TABLE has 4 ranks" [ "$(mpi_table "$R" "RANK SUMMARY TABLE" | grep -c .)" -eq 4 ]
+	# the waits the ranks' own clocks imply: the last rank's arrival minus each one's
+	waits=""; for r in 0 1 2 3; do waits+="$(rank_fn "$R" $r MPI_Barrier 3) "; done
+	enters=$(sed -n 's/^rank \([0-9]\) barrier_enter_ns \([0-9]*\)$/\1 \2/p' "$SCRATCH/t4.log" | sort -n | awk '{print $2}' | tr '\n' ' ')
+	echo "# barrier wait per rank (s): $waits; arrivals (ns): $enters"
+	check "barrier wait: rank 0 the longest, rank 3 about none ($waits)" python3 -c "
+import sys; w=[float(x) for x in sys.argv[1:5]]
+sys.exit(0 if w[0]>w[1]>w[2]>w[3] and w[3] < 0.1*w[0] else 1)" $waits
+	# 4 ranks on 2 cores: a unit of CPU time takes more wall time while more ranks spin,
+	# so the wait is checked against the arrivals, in wall time, not against units
+	check "each rank's barrier wait is the last arrival minus its own (within 10 % of rank 0's + 20 ms)" python3 -c "
+import sys; w=[float(x) for x in sys.argv[1:5]]; e=[int(x) for x in sys.argv[5:9]]
+exp=[(max(e)-x)/1e9 for x in e]
+sys.exit(0 if all(abs(a-b) <= 0.1*exp[0]+0.02 for a,b in zip(w,exp)) else 1)" $waits $enters
+	imb=$(mpi_table "$R" "MPI IMBALANCE (across ranks)" | awk -F'\t' '$1=="MPI_Barrier"')
+	check "MPI_Barrier flagged IMBALANCED, slowest rank 0, fastest rank 3 ($imb)" \
+		awk -F'\t' '$3==0 && $5==3 && $9=="IMBALANCED"{f=1} END{exit !f}' <<<"$imb"
+	check "imbalance is max/avg - 1 of the ranks' waits" python3 -c "
+import sys; w=[float(x) for x in sys.argv[1:5]]; row=sys.argv[5].split('\t')
+m=sum(w)/4; sys.exit(0 if abs(float(row[6])-(max(w)/m-1))<=1e-3*max(1,float(row[6])) else 1)" $waits "$imb"
+	wait0=$(mpi_table "$R" "RANK SUMMARY TABLE" | awk -F'\t' '$1==0{print $5}')
+	check "RANK SUMMARY: rank 0's Wait Time is its barrier time ($wait0)" python3 -c "
+import sys; sys.exit(0 if abs(float(sys.argv[1])-float(sys.argv[2]))<1e-6 else 1)" "${wait0:-0}" "${waits%% *}"
+
+	# Must show 2: the matrix and the call counts exact; Open MPI's own monitoring agrees
+	timeout 300 "${OMPIRUN[@]}" --mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 2 \
+		-np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/p4" "$TGT/mpi_p2p.openmpi" \
+		>"$SCRATCH/p4.log" 2>&1
+	check "Open MPI p2p pattern: exit 0" [ $? -eq 0 ]
+	P4=$(one_job "$SCRATCH/p4")
+	"$UPROF" report -i "$P4" --detail >/dev/null 2>&1
+	mpi_table "$P4/report.csv" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' >"$SCRATCH/p4.matrix"
+	printf '%s\n' "0 ---> 1 2000 5" "0 ---> 2 3000 3" "1 ---> 2 4000 5" "1 ---> 3 2048 4" \
+		"2 ---> 3 6000 5" "3 ---> 0 8000 5" >"$SCRATCH/want.matrix"
+	check "COMMUNICATION MATRIX: bytes and transfers exact ($(tr '\n' ';' <"$SCRATCH/p4.matrix"))" \
+		cmp -s "$SCRATCH/p4.matrix" "$SCRATCH/want.matrix"
+	counts=""; for r in 0 1 2 3; do counts+="$(rank_fn "$P4/report.csv" $r MPI_Send 2)/$(rank_fn "$P4/report.csv" $r MPI_Recv 2) "; done
+	check "MPI_Send/MPI_Recv calls 5/5 on every rank (MPI_Pcontrol(0) hid 7 more) ($counts)" \
+		[ "$counts" = "5/5 5/5 5/5 5/5 " ]
+	check "rank 0: 3 MPI_Isend; rank 2: 3 MPI_Irecv" [ "$(rank_fn "$P4/report.csv" 0 MPI_Isend 2)/$(rank_fn "$P4/report.csv" 2 MPI_Irecv 2)" = "3/3" ]
+	check "persistent: rank 1 and 3 MPI_Start 4 times" [ "$(rank_fn "$P4/report.csv" 1 MPI_Start 2)/$(rank_fn "$P4/report.csv" 3 MPI_Start 2)" = "4/4" ]
+	check "collective bytes: MPI_Allreduce 16 in, 16 out" \
+		bash -c "mpi_table() { awk -v t=\"\$2\" '\$0==t{on=1;getline;next} on&&/^\$/{exit} on{gsub(/, /,\"\t\");print}' \"\$1\"; }; mpi_table '$P4/report.csv' 'COLLECTIVE EVENTS SUMMARY' | awk -F'\t' '\$1==\"MPI_Allreduce\" && \$6==16 && \$7==16 {f=1} END{exit !f}'"
+	# pml_monitoring: "E <src> <dst> <bytes> bytes <n> msgs sent" (wire bytes: >= the app's)
+	grep -E '^E	' "$SCRATCH/p4.log" | awk -F'\t' '{split($4,b," "); split($5,m," "); print $2, $3, b[1], m[1]}' >"$SCRATCH/pml"
+	check "pml_monitoring wrote its figures ($(grep -c . "$SCRATCH/pml") pairs)" [ -s "$SCRATCH/pml" ]
+	# measured: Open MPI 4.1.4's pml_monitoring does not count persistent sends (MPI_Start):
+	# 1 ---> 3 shows 4 bytes in 1 message there (an allreduce's), so that cell is left out
+	echo "# pml_monitoring 1 ---> 3 (persistent, uncounted by it): $(awk '$1==1 && $2==3' "$SCRATCH/pml")"
+	check "every matrix cell but the persistent one is <= Open MPI's pml_monitoring bytes and messages" python3 -c "
+import sys
+pml={}
+for l in open(sys.argv[1]):
+    s,d,b,n=l.split(); pml[(s,d)]=(int(b),int(n))
+ok=True
+for l in open(sys.argv[2]):
+    s,_,d,b,n=l.split()
+    if (s,d)==('1','3'): continue
+    pb,pn=pml.get((s,d),(0,0))
+    ok &= int(b)<=pb and int(n)<=pn
+sys.exit(0 if ok else 1)" "$SCRATCH/pml" "$SCRATCH/p4.matrix"
+
+	# Must show 3: a library of the other family is refused with one message
+	expect_fail 1 "--mpi-impl mpich on an Open MPI program" "is linked with Open MPI \(libmpi.so.40\)" \
+		env PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=wrong "$UPROF" collect --trace mpi --mpi-impl mpich \
+		-o "$SCRATCH/wrong" "$TGT/mpi_p2p.openmpi"
+	check "the refused run left no session" [ ! -e "$SCRATCH/wrong/uprof-mpi_p2p.openmpi-HPC_MPI_wrong/rank-0/session.ini" ]
+fi
+if have_mpich; then
+	timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/pm" \
+		"$TGT/mpi_p2p.mpich" >"$SCRATCH/pm.log" 2>&1
+	check "MPICH p2p pattern: exit 0" [ $? -eq 0 ]
+	PM=$(one_job "$SCRATCH/pm")
+	"$UPROF" report -i "$PM" --detail >/dev/null 2>&1
+	mpi_table "$PM/report.csv" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' >"$SCRATCH/pm.matrix"
+	printf '%s\n' "0 ---> 1 2000 5" "0 ---> 2 3000 3" "1 ---> 2 4000 5" "1 ---> 3 2048 4" \
+		"2 ---> 3 6000 5" "3 ---> 0 8000 5" >"$SCRATCH/want.matrix"
+	check "MPICH: the same matrix ($(tr '\n' ';' <"$SCRATCH/pm.matrix"))" cmp -s "$SCRATCH/pm.matrix" "$SCRATCH/want.matrix"
+	counts=""; for r in 0 1 2 3; do counts+="$(rank_fn "$PM/report.csv" $r MPI_Send 2)/$(rank_fn "$PM/report.csv" $r MPI_Recv 2) "; done
+	check "MPICH: MPI_Send/MPI_Recv 5/5 on every rank ($counts)" [ "$counts" = "5/5 5/5 5/5 5/5 " ]
+	check "MPICH: ENVIRONMENT says MPICH" grep -q '^Library version, "MPICH Version:' "$PM/report.csv"
+	expect_fail 1 "--mpi-impl openmpi on an MPICH program" "is linked with MPICH" \
+		env PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=wrong2 "$UPROF" collect --trace mpi=openmpi \
+		-o "$SCRATCH/wrong" "$TGT/mpi_p2p.mpich"
+fi
+
+# ---- Must show 5: a rank SIGKILLed, a hung job ended by timeout ----
+if have_ompi; then
+	# the launcher's grace between its SIGTERM and SIGKILL (1 s by default) is what a
+	# rank's collect has to write its session on a loaded machine (uprof-mpi(7))
+	GRACE=(--mca odls_base_sigkill_timeout 10)
+	timeout 300 "${OMPIRUN[@]}" "${GRACE[@]}" -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/k4" \
+		"$TGT/mpi_spin.openmpi" 100 kill >"$SCRATCH/k4.log" 2>&1
+	check "a rank SIGKILLed: the job fails ($?)" [ $? -ne 0 ]
+	K4=$(one_job "$SCRATCH/k4")
+	"$UPROF" report -i "$K4" >/dev/null 2>"$SCRATCH/k4.err"
+	check "its report still comes (exit $?)" [ $? -eq 0 ]
+	check "rank 2 named: no MPI data" grep -q "warning: rank 2 MPI data: no MPI data" "$SCRATCH/k4.err"
+	check "the others' MPI data kept (Ranks With MPI Data, 3)" grep -qx "Ranks With MPI Data, 3" "$K4/report.csv"
+	check "their data is said to be partial (flushed by SIGTERM)" \
+		[ "$(grep -c 'MPI data: flushed when signal 15 (TERM)' "$SCRATCH/k4.err")" -eq 3 ]
+	check "rank 2's session says its program was killed by SIGKILL" \
+		grep -qx 'exit_signal = 9' "$K4/rank-2/session.ini"
+
+	timeout -s TERM 25 "${OMPIRUN[@]}" "${GRACE[@]}" -np 4 "$UPROF" collect --trace mpi \
+		-o "$SCRATCH/h4" "$TGT/mpi_spin.openmpi" 100 hang >"$SCRATCH/h4.log" 2>&1
+	check "a hung job is ended by timeout (exit $?)" [ $? -eq 124 ]
+	H4=$(one_job "$SCRATCH/h4")
+	"$UPROF" report -i "$H4" >/dev/null 2>"$SCRATCH/h4.err"
+	check "its report comes (exit $?)" [ $? -eq 0 ]
+	check "every rank left its MPI data (Ranks With MPI Data, 4)" grep -qx "Ranks With MPI Data, 4" "$H4/report.csv"
+	check "every rank's MPI data is named partial" \
+		[ "$(grep -c 'MPI data: flushed when signal 15 (TERM)' "$SCRATCH/h4.err")" -eq 4 ]
+	check "what they recorded is kept: MPI_Init on 4 ranks" \
+		bash -c "grep -qE '^MPI_Init, .*, 4, [0-9.e+-]+$' '$H4/report.csv'"
+	check "the hung rank's collect wrote its session (status complete)" \
+		grep -qx 'status = complete' "$H4/rank-1/session.ini"
+fi
+
 echo "1..$_n"
