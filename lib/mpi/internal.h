@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "instrument/ctlpage.h" /* uprof_ctl_tsc(): the one TSC reader */
 #include "session/mpi.h"
 
 #define UPROF_MPI_FUNCS(X)                                                                   \
@@ -36,17 +37,20 @@ enum umpi_func {
 };
 
 struct umpi_fstat {
-	uint64_t calls, time_ns, sent, recv;
+	uint64_t calls, ticks, sent, recv; /* ticks: umpi_ticks() units */
+	uint64_t direct_ns;		   /* MPI_Init's time, taken before the clock was chosen */
 };
 
 struct umpi_peer {
-	uint64_t send_calls, send_bytes, send_time_ns, recv_calls, recv_bytes;
+	uint64_t send_calls, send_bytes, send_ticks, recv_calls, recv_bytes;
 };
 
 struct umpi_state {
 	int on;		/* collect asked for it (UPROF_MPI_DIR) and MPI_Init ran */
 	int paused;	/* MPI_Pcontrol(0) */
 	int rank, size;
+	int mt;		/* MPI_THREAD_MULTIPLE: counters need atomic adds */
+	int tsc;	/* time in TSC ticks (constant, nonstop TSC): a third of a clock read */
 	struct umpi_fstat f[UMPI_NFUNCS];
 	struct umpi_peer *peers; /* [size], calloc'ed at MPI_Init */
 };
@@ -68,27 +72,43 @@ static inline int64_t umpi_now(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static inline void umpi_add(uint64_t *p, uint64_t v)
+/* The hot path's clock: TSC ticks where they tick at one rate everywhere, else ns;
+ * the flush converts ticks to ns over the rank's whole life (init to flush). */
+static inline int64_t umpi_ticks(void)
 {
-	__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+	return umpi.tsc ? (int64_t)uprof_ctl_tsc() : umpi_now();
 }
 
-/* One call of @f: @ns in it, @sent and @recv bytes. */
-static inline void umpi_count(enum umpi_func f, int64_t ns, uint64_t sent, uint64_t recv)
+/* One thread calls MPI at a time below MPI_THREAD_MULTIPLE: a plain add is exact, and a
+ * signal handler's read of an aligned 64-bit word is whole. */
+static inline void umpi_add(uint64_t *p, uint64_t v)
+{
+	if (umpi.mt)
+		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
+}
+
+/* One call of @f: @ticks in it, @sent and @recv bytes. */
+static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, uint64_t recv)
 {
 	umpi_add(&umpi.f[f].calls, 1);
-	umpi_add(&umpi.f[f].time_ns, (uint64_t)(ns > 0 ? ns : 0));
+	umpi_add(&umpi.f[f].ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 	if (sent)
 		umpi_add(&umpi.f[f].sent, sent);
 	if (recv)
 		umpi_add(&umpi.f[f].recv, recv);
 }
 
+/* After the library's MPI_Init (C or Fortran) returned: start recording when collect
+ * asked (UPROF_MPI_DIR); @t0 when the init call began. umpi_finalize: the flush. */
+void umpi_start(int provided, int64_t t0);
+void umpi_finalize(void);
 /* Bytes of @count elements of @dt (0 for a bad type). */
 uint64_t umpi_bytes(int count, MPI_Datatype dt);
 /* The world rank of rank @r of @comm, or -1 (MPI_PROC_NULL, MPI_ANY_SOURCE, unknown). */
 int umpi_world_rank(MPI_Comm comm, int r);
-void umpi_peer_send(int world, uint64_t bytes, int64_t ns);
+void umpi_peer_send(int world, uint64_t bytes, int64_t ticks);
 void umpi_peer_recv(int world, uint64_t bytes);
 
 #endif

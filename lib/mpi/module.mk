@@ -36,3 +36,21 @@ $(TGT)/%.mpich: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(foreach f,$(MPI_FAMILIES),$(patsubst %,$(TGT)/%.$(f),$(MPI_TARGET_NAMES)))
+# the Fortran one (mpif.h), where the family's mpif90 is there too
+MPIF90_OPENMPI := $(if $(MPICC_OPENMPI),$(shell command -v mpif90.openmpi 2>/dev/null || command -v mpif90 2>/dev/null))
+MPIF90_MPICH := $(if $(MPICC_MPICH),$(shell command -v mpif90.mpich 2>/dev/null))
+$(TGT)/mpi_fortran.openmpi: tests/targets/mpi_fortran.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90_OPENMPI) -O2 -g -J $(dir $@) -o $@ $<
+$(TGT)/mpi_fortran.mpich: tests/targets/mpi_fortran.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90_MPICH) -O2 -g -fallow-argument-mismatch -J $(dir $@) -o $@ $<
+TEST_TARGETS += $(if $(MPIF90_OPENMPI),$(TGT)/mpi_fortran.openmpi) $(if $(MPIF90_MPICH),$(TGT)/mpi_fortran.mpich)
+
+# make install: the interposers beside libAMDProfileController (collect finds them in
+# <prefix>/lib, next to <prefix>/bin/uprof)
+install-mpi: $(MPI_LIBS)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	$(if $(MPI_LIBS),install -m 755 $(MPI_LIBS) $(DESTDIR)$(PREFIX)/lib/)
+install: install-mpi
+.PHONY: install-mpi

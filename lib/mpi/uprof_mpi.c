@@ -40,7 +40,8 @@ static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
 static char *buf;	/* the file, assembled at the flush */
 static size_t buf_cap;
 static int flushed;	/* once */
-static int64_t init_ns;
+static int64_t init_ns, start_ns;
+static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
 static int thread_level;
 static struct sigaction old_act[2];
 static const int sigs[2] = { SIGTERM, SIGINT };
@@ -77,7 +78,7 @@ int umpi_world_rank(MPI_Comm comm, int r)
 	return out >= 0 && out < umpi.size ? out : -1;
 }
 
-void umpi_peer_send(int world, uint64_t bytes, int64_t ns)
+void umpi_peer_send(int world, uint64_t bytes, int64_t ticks)
 {
 	struct umpi_peer *p;
 
@@ -86,7 +87,7 @@ void umpi_peer_send(int world, uint64_t bytes, int64_t ns)
 	p = &umpi.peers[world];
 	umpi_add(&p->send_calls, 1);
 	umpi_add(&p->send_bytes, bytes);
-	umpi_add(&p->send_time_ns, (uint64_t)(ns > 0 ? ns : 0));
+	umpi_add(&p->send_ticks, (uint64_t)(ticks > 0 ? ticks : 0));
 }
 
 void umpi_peer_recv(int world, uint64_t bytes)
@@ -118,9 +119,18 @@ static uint64_t rd(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* Ticks to ns, at the rate the TSC kept from MPI_Init to now (@now_ns). */
+static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
+{
+	if (!umpi.tsc || now_tsc <= init_tsc || now_ns <= init_ns)
+		return umpi.tsc ? 0 : ticks;
+	return (uint64_t)((double)ticks * (double)(now_ns - init_ns) / (double)(now_tsc - init_tsc));
+}
+
 /* Only what is async-signal-safe: memcpy, clock_gettime, open, write, rename. */
 static void flush(uint32_t how, int sig)
 {
+	uint64_t now_tsc;
 	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
 	struct ses_mpi_file_header h;
 	struct ses_mpi_rec_env env = { (uint32_t)thread_level, MPI_VERSION, MPI_SUBVERSION, 0 };
@@ -141,8 +151,9 @@ static void flush(uint32_t how, int sig)
 	h.end_how = how;
 	h.signal = sig;
 	h.pid = (int32_t)getpid();
-	h.init_mono_ns = init_ns;
+	h.init_mono_ns = start_ns;
 	h.end_mono_ns = umpi_now();
+	now_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
 	memcpy(version, buf + buf_cap - sizeof(version), sizeof(version)); /* kept at init */
 	off = put(off, SES_MPI_REC_ENV, &env, sizeof(env), version, (uint32_t)strnlen(version, 255));
 	end.nrecords = 1;
@@ -152,7 +163,8 @@ static void flush(uint32_t how, int sig)
 		f.calls = rd(&umpi.f[i].calls);
 		if (!f.calls)
 			continue;
-		f.time_ns = rd(&umpi.f[i].time_ns);
+		f.time_ns = to_ns(rd(&umpi.f[i].ticks), h.end_mono_ns, now_tsc) +
+			    rd(&umpi.f[i].direct_ns);
 		f.bytes_sent = rd(&umpi.f[i].sent);
 		f.bytes_recv = rd(&umpi.f[i].recv);
 		memcpy(f.name, funcs[i].name, strnlen(funcs[i].name, sizeof(f.name)));
@@ -172,7 +184,7 @@ static void flush(uint32_t how, int sig)
 		if (!o.send_calls && !o.recv_calls)
 			continue;
 		o.send_bytes = rd(&p->send_bytes);
-		o.send_time_ns = rd(&p->send_time_ns);
+		o.send_time_ns = to_ns(rd(&p->send_ticks), h.end_mono_ns, now_tsc);
 		o.recv_bytes = rd(&p->recv_bytes);
 		off = put(off, SES_MPI_REC_PEER, &o, sizeof(o), NULL, 0);
 		end.nrecords++;
@@ -215,8 +227,29 @@ static void at_exit(void)
 	flush(SES_MPI_END_EXIT, 0);
 }
 
+/* A TSC that ticks at one rate on every CPU, also in idle states (the kernel's
+ * constant_tsc and nonstop_tsc): its deltas are durations whatever the clocksource. */
+static int steady_tsc(void)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	if (!uprof_ctl_tsc())
+		return 0;
+	fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strstr(buf, " constant_tsc") && strstr(buf, " nonstop_tsc");
+}
+
 /* After MPI_Init/MPI_Init_thread returned: is a collect asking, and where to? */
-static void start(int provided, int64_t t0)
+void umpi_start(int provided, int64_t t0)
 {
 	const char *dir = getenv(SES_MPI_ENV_DIR);
 	struct sigaction sa;
@@ -247,7 +280,11 @@ static void start(int provided, int64_t t0)
 	/* the library's version, kept at the end of the buffer for the flush */
 	PMPI_Get_library_version(buf + buf_cap - MPI_MAX_LIBRARY_VERSION_STRING, &len);
 	thread_level = provided;
-	init_ns = t0; /* the rank's MPI life starts with its MPI_Init */
+	umpi.mt = provided == MPI_THREAD_MULTIPLE;
+	umpi.tsc = steady_tsc();
+	init_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
+	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
+	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -271,9 +308,9 @@ int MPI_Init(int *argc, char ***argv)
 	int ret = PMPI_Init(argc, argv);
 
 	if (ret == MPI_SUCCESS)
-		start(MPI_THREAD_SINGLE, t0);
-	if (umpi.on)
-		umpi_count(UMPI_Init, umpi_now() - t0, 0, 0);
+		umpi_start(MPI_THREAD_SINGLE, t0);
+	if (umpi.on && !umpi_in_fortran) /* MPICH's Fortran MPI_INIT comes through here */
+		umpi_add(&umpi.f[UMPI_Init].calls, 1), umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
 	return ret;
 }
 
@@ -283,16 +320,22 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	int ret = PMPI_Init_thread(argc, argv, required, provided);
 
 	if (ret == MPI_SUCCESS)
-		start(*provided, t0);
-	if (umpi.on)
-		umpi_count(UMPI_Init_thread, umpi_now() - t0, 0, 0);
+		umpi_start(*provided, t0);
+	if (umpi.on && !umpi_in_fortran)
+		umpi_add(&umpi.f[UMPI_Init_thread].calls, 1),
+			umpi_add(&umpi.f[UMPI_Init_thread].direct_ns, (uint64_t)(umpi_now() - t0));
 	return ret;
+}
+
+void umpi_finalize(void)
+{
+	if (umpi.on)
+		flush(SES_MPI_END_FINALIZE, 0);
 }
 
 int MPI_Finalize(void)
 {
-	if (umpi.on)
-		flush(SES_MPI_END_FINALIZE, 0);
+	umpi_finalize();
 	return PMPI_Finalize();
 }
 

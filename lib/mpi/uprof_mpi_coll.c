@@ -36,9 +36,9 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 
 #define COLL(f, call, sent, recv)                                                         \
 	do {                                                                              \
-		int64_t t0_ = umpi_now();                                                 \
+		int64_t t0_ = umpi_ticks();                                               \
 		ret = (call);                                                             \
-		umpi_count(f, umpi_now() - t0_, sent, recv);                              \
+		umpi_count(f, umpi_ticks() - t0_, sent, recv);                            \
 	} while (0)
 
 int MPI_Barrier(MPI_Comm comm)

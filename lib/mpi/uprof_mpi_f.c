@@ -12,6 +12,9 @@ typedef MPI_Fint F;
 
 #define FDECL(name, ...) extern void pmpi_##name##_(__VA_ARGS__) __attribute__((weak))
 
+FDECL(init, F *);
+FDECL(init_thread, F *, F *, F *);
+FDECL(finalize, F *);
 FDECL(send, void *, F *, F *, F *, F *, F *, F *);
 FDECL(ssend, void *, F *, F *, F *, F *, F *, F *);
 FDECL(recv, void *, F *, F *, F *, F *, F *, F *, F *);
@@ -28,7 +31,7 @@ FDECL(allreduce, void *, void *, F *, F *, F *, F *, F *);
 /* Run @call with the C wrappers quiet; @rec: count it here. */
 #define FCALL(name, ...)                                                                  \
 	int rec = umpi_active();                                                          \
-	int64_t t0 = umpi_now(), ns;                                                      \
+	int64_t t0 = umpi_ticks(), ns;                                                    \
 	if (!pmpi_##name##_) {                                                            \
 		*ierr = MPI_ERR_OTHER;                                                    \
 		return;                                                                   \
@@ -36,7 +39,7 @@ FDECL(allreduce, void *, void *, F *, F *, F *, F *, F *);
 	umpi_in_fortran++;                                                                \
 	pmpi_##name##_(__VA_ARGS__);                                                      \
 	umpi_in_fortran--;                                                                \
-	ns = umpi_now() - t0;                                                             \
+	ns = umpi_ticks() - t0;                                                           \
 	if (!rec)                                                                         \
 		return
 
@@ -48,6 +51,54 @@ static uint64_t fbytes(const F *count, const F *type)
 static int fpeer(const F *comm, const F *r)
 {
 	return umpi_world_rank(PMPI_Comm_f2c(*comm), *r);
+}
+
+/* Open MPI's Fortran MPI_INIT calls PMPI_Init: the C MPI_Init never runs */
+void mpi_init_(F *ierr)
+{
+	int64_t t0 = umpi_now();
+
+	if (!pmpi_init_) {
+		*ierr = MPI_ERR_OTHER;
+		return;
+	}
+	umpi_in_fortran++;
+	pmpi_init_(ierr);
+	umpi_in_fortran--;
+	if (*ierr == MPI_SUCCESS)
+		umpi_start(MPI_THREAD_SINGLE, t0);
+	if (umpi.on)
+		umpi_add(&umpi.f[UMPI_Init].calls, 1), umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
+}
+
+void mpi_init_thread_(F *required, F *provided, F *ierr)
+{
+	int64_t t0 = umpi_now();
+
+	if (!pmpi_init_thread_) {
+		*ierr = MPI_ERR_OTHER;
+		return;
+	}
+	umpi_in_fortran++;
+	pmpi_init_thread_(required, provided, ierr);
+	umpi_in_fortran--;
+	if (*ierr == MPI_SUCCESS)
+		umpi_start(*provided, t0);
+	if (umpi.on)
+		umpi_add(&umpi.f[UMPI_Init_thread].calls, 1),
+			umpi_add(&umpi.f[UMPI_Init_thread].direct_ns, (uint64_t)(umpi_now() - t0));
+}
+
+void mpi_finalize_(F *ierr)
+{
+	umpi_finalize();
+	if (!pmpi_finalize_) {
+		*ierr = MPI_ERR_OTHER;
+		return;
+	}
+	umpi_in_fortran++;
+	pmpi_finalize_(ierr);
+	umpi_in_fortran--;
 }
 
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)

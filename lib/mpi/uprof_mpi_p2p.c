@@ -12,9 +12,9 @@
 
 #define TIMED(f, call, sent, recv)                                                        \
 	do {                                                                              \
-		int64_t t0_ = umpi_now();                                                 \
+		int64_t t0_ = umpi_ticks();                                               \
 		ret = (call);                                                             \
-		ns = umpi_now() - t0_;                                                    \
+		ns = umpi_ticks() - t0_;                                                  \
 		umpi_count(f, ns, sent, recv);                                            \
 	} while (0)
 

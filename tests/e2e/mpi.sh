@@ -239,6 +239,56 @@ if have_mpich; then
 		-o "$SCRATCH/wrong" "$TGT/mpi_p2p.mpich"
 fi
 
+# ---- Must show 6: a Fortran (mpif.h) program, both families, counted once ----
+fortran_checks() { # WHAT JOBDIR
+	local what=$1 J=$2 counts=""
+	"$UPROF" report -i "$J" --detail >/dev/null 2>&1
+	mpi_table "$J/report.csv" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' >"$SCRATCH/f.matrix"
+	printf '%s\n' "0 ---> 1 240 6" "0 ---> 3 800 2" "1 ---> 2 480 6" "2 ---> 3 720 6" \
+		"3 ---> 0 960 6" >"$SCRATCH/fwant.matrix"
+	check "$what Fortran: the matrix exact ($(tr '\n' ';' <"$SCRATCH/f.matrix"))" \
+		cmp -s "$SCRATCH/f.matrix" "$SCRATCH/fwant.matrix"
+	for r in 0 1 2 3; do
+		counts+="$(rank_fn "$J/report.csv" $r MPI_Init 2)/$(rank_fn "$J/report.csv" $r MPI_Send 2)/$(rank_fn "$J/report.csv" $r MPI_Recv 2)/$(rank_fn "$J/report.csv" $r MPI_Barrier 2) "
+	done
+	check "$what Fortran: MPI_INIT/SEND/RECV/BARRIER counted once each (1/6/6/1: $counts)" \
+		[ "$counts" = "1/6/6/1 1/6/6/1 1/6/6/1 1/6/6/1 " ]
+}
+if have_ompi && [ -x "$TGT/mpi_fortran.openmpi" ]; then
+	timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/fo" \
+		"$TGT/mpi_fortran.openmpi" >/dev/null 2>&1
+	check "Open MPI Fortran program traced: exit 0" [ $? -eq 0 ]
+	fortran_checks "Open MPI" "$(one_job "$SCRATCH/fo")"
+else
+	ok "Open MPI Fortran # SKIP no mpif90 or $TGT/mpi_fortran.openmpi"
+fi
+if have_mpich && [ -x "$TGT/mpi_fortran.mpich" ]; then
+	timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/fm" \
+		"$TGT/mpi_fortran.mpich" >/dev/null 2>&1
+	check "MPICH Fortran program traced: exit 0" [ $? -eq 0 ]
+	fortran_checks "MPICH" "$(one_job "$SCRATCH/fm")"
+else
+	ok "MPICH Fortran # SKIP no mpif90.mpich or $TGT/mpi_fortran.mpich"
+fi
+
+# ---- Must show 4: 16 ranks on 2 cores ----
+if have_ompi; then
+	timeout 600 "${OMPIRUN[@]}" -np 16 "$UPROF" collect --trace mpi -o "$SCRATCH/s16" \
+		"$TGT/mpi_spin.openmpi" 20 >"$SCRATCH/s16.log" 2>&1
+	check "16 ranks on $(nproc) cores: exit 0" [ $? -eq 0 ]
+	S16=$(one_job "$SCRATCH/s16")
+	start=$(date +%s.%N)
+	"$UPROF" report -i "$S16" --cutoff 0 >/dev/null 2>"$SCRATCH/s16.err"
+	rc=$?
+	echo "# report of the 16-rank job: $(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$(date +%s.%N)") s"
+	check "16 ranks: report exits 0" [ $rc -eq 0 ]
+	check "16 ranks: all reported" grep -q "16 of 16 ranks reported" "$SCRATCH/s16.err"
+	check "16 ranks: all complete, none named missing" [ "$(csvq "$S16/report.csv" --key "MPI Ranks Missing")" = none ]
+	check "16 ranks: MPI data of all 16" grep -qx "Ranks With MPI Data, 16" "$S16/report.csv"
+	check "16 ranks: a process row for each rank 0-15 (--cutoff 0)" \
+		[ "$(csvq "$S16/report.csv" "ALL PROCESSES" | awk -F'\t' '{print $2}' | sort -n | tr '\n' ' ')" = "$(seq -s ' ' 0 15) " ]
+fi
+
 # ---- Must show 5: a rank SIGKILLed, a hung job ended by timeout ----
 if have_ompi; then
 	# the launcher's grace between its SIGTERM and SIGKILL (1 s by default) is what a
