@@ -289,6 +289,37 @@ if have_ompi; then
 		[ "$(csvq "$S16/report.csv" "ALL PROCESSES" | awk -F'\t' '{print $2}' | sort -n | tr '\n' ' ')" = "$(seq -s ' ' 0 15) " ]
 fi
 
+# ---- Must show 7: two hosts, each rank in its own UTS namespace (root: unshare --uts) ----
+if have_ompi && [ "$(id -u)" = 0 ] && unshare --uts true 2>/dev/null; then
+	cat >"$SCRATCH/uts.sh" <<'EOS'
+#!/bin/sh
+# ranks 0-1 on "nodeA", 2-3 on "nodeB": a host name of their own, as on two machines
+r=${OMPI_COMM_WORLD_RANK:-0}
+h=nodeA; [ "$r" -ge 2 ] && h=nodeB
+exec unshare --uts sh -c "hostname $h && exec \"\$@\"" sh "$@"
+EOS
+	chmod +x "$SCRATCH/uts.sh"
+	timeout 300 "${OMPIRUN[@]}" -np 4 "$SCRATCH/uts.sh" "$UPROF" collect --trace mpi -o "$SCRATCH/u4" \
+		"$TGT/mpi_p2p.openmpi" >"$SCRATCH/u4.log" 2>&1
+	check "two hosts: exit 0" [ $? -eq 0 ]
+	U4=$(one_job "$SCRATCH/u4")
+	check "two hosts: one job directory, job.ini names both" \
+		[ "$(sed -n 's/^host = //p' "$U4/job.ini" | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')" = "nodeA:2 nodeB:2 " ]
+	"$UPROF" report -i "$U4" >/dev/null 2>"$SCRATCH/u4.err"
+	check "two hosts: one report, on 2 hosts" grep -q "4 of 4 ranks reported, on 2 hosts" "$SCRATCH/u4.err"
+	check "two hosts: MPI Ranks Per Node nodeA,2 and nodeB,2" \
+		bash -c "grep -qx 'nodeA,2' '$U4/report.csv' && grep -qx 'nodeB,2' '$U4/report.csv'"
+	check "two hosts: snapshot says 2 MPI hosts" grep -qx 'Number Of MPI hosts,"2"' "$U4/report.csv"
+	"$UPROF" report -i "$U4" --host nodeB --report-output "$SCRATCH/ub.csv" >/dev/null 2>&1
+	check "--host nodeB: ranks 2-3" [ "$(csvq "$SCRATCH/ub.csv" --key "MPI Ranks Reported")" = "2-3" ]
+	check "--host nodeB: process rows on nodeB only" \
+		bash -c "[ \"\$(python3 '$HERE/csvq.py' '$SCRATCH/ub.csv' 'HOTTEST PROCESSES' | awk -F'\t' '{print \$3}' | sort -u)\" = nodeB ]"
+	"$UPROF" report -i "$U4" --host nodeA,nodeB --report-output "$SCRATCH/uab.csv" >/dev/null 2>&1
+	check "--host nodeA,nodeB: all 4" [ "$(csvq "$SCRATCH/uab.csv" --key "MPI Ranks Reported")" = "0-3" ]
+else
+	ok "two hosts # SKIP needs Open MPI, root and unshare --uts"
+fi
+
 # ---- Must show 5: a rank SIGKILLed, a hung job ended by timeout ----
 if have_ompi; then
 	# the launcher's grace between its SIGTERM and SIGKILL (1 s by default) is what a
