@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < m.nfuncs; i++)
 		if (strlen(m.funcs[i].name) > SES_MPI_NAME_MAX)
 			abort();
+	if (strlen(m.inflight_name) > SES_MPI_NAME_MAX)
+		abort();
 	ses_mpi_release(&m);
 	return 0;
 }

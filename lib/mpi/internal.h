@@ -50,6 +50,8 @@ struct umpi_state {
 	int paused;	/* MPI_Pcontrol(0) */
 	int rank, size;
 	int mt;		/* MPI_THREAD_MULTIPLE: counters need atomic adds */
+	int cur;	/* the call in progress + 1, 0 none (below MPI_THREAD_MULTIPLE) */
+	int64_t cur_t0; /* when it began, in ticks */
 	int tsc;	/* time in TSC ticks (constant, nonstop TSC): a third of a clock read */
 	struct umpi_fstat f[UMPI_NFUNCS];
 	struct umpi_peer *peers; /* [size], calloc'ed at MPI_Init */
@@ -87,6 +89,23 @@ static inline void umpi_add(uint64_t *p, uint64_t v)
 		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 	else
 		__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
+}
+
+/* A call of @f begins at @t0 / has ended: what a signal's flush names as the call the
+ * rank was in (where a hung rank hangs). One thread calls MPI at a time below
+ * MPI_THREAD_MULTIPLE; with several, no call is named. */
+static inline void umpi_enter(enum umpi_func f, int64_t t0)
+{
+	if (umpi.mt)
+		return;
+	umpi.cur_t0 = t0;
+	__atomic_signal_fence(__ATOMIC_RELEASE); /* the handler sees t0 before cur */
+	__atomic_store_n(&umpi.cur, (int)f + 1, __ATOMIC_RELAXED);
+}
+
+static inline void umpi_leave(void)
+{
+	__atomic_store_n(&umpi.cur, 0, __ATOMIC_RELAXED);
 }
 
 /* One call of @f: @ticks in it, @sent and @recv bytes. */

@@ -175,6 +175,21 @@ static void flush(uint32_t how, int sig)
 		if (f.kind == SES_MPI_K_WAIT || i == UMPI_Barrier)
 			end.wait_ns += f.time_ns;
 	}
+	if (how == SES_MPI_END_SIGNAL) {
+		int cur = __atomic_load_n(&umpi.cur, __ATOMIC_RELAXED);
+
+		__atomic_signal_fence(__ATOMIC_ACQUIRE);
+		if (cur > 0 && cur <= UMPI_NFUNCS) {
+			struct ses_mpi_rec_inflight in = { .kind = funcs[cur - 1].kind };
+			int64_t t = umpi_ticks() - umpi.cur_t0;
+
+			in.elapsed_ns = to_ns((uint64_t)(t > 0 ? t : 0), h.end_mono_ns, now_tsc);
+			memcpy(in.name, funcs[cur - 1].name,
+			       strnlen(funcs[cur - 1].name, sizeof(in.name)));
+			off = put(off, SES_MPI_REC_INFLIGHT, &in, sizeof(in), NULL, 0);
+			end.nrecords++;
+		}
+	}
 	for (int r = 0; r < umpi.size && umpi.peers; r++) {
 		const struct umpi_peer *p = &umpi.peers[r];
 		struct ses_mpi_rec_peer o = { .peer = r };

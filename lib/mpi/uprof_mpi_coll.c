@@ -37,7 +37,9 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 #define COLL(f, call, sent, recv)                                                         \
 	do {                                                                              \
 		int64_t t0_ = umpi_ticks();                                               \
+		umpi_enter(f, t0_);                                                       \
 		ret = (call);                                                             \
+		umpi_leave();                                                             \
 		umpi_count(f, umpi_ticks() - t0_, sent, recv);                            \
 	} while (0)
 

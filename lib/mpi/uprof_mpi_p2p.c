@@ -13,7 +13,9 @@
 #define TIMED(f, call, sent, recv)                                                        \
 	do {                                                                              \
 		int64_t t0_ = umpi_ticks();                                               \
+		umpi_enter(f, t0_);                                                       \
 		ret = (call);                                                             \
+		umpi_leave();                                                             \
 		ns = umpi_ticks() - t0_;                                                  \
 		umpi_count(f, ns, sent, recv);                                            \
 	} while (0)

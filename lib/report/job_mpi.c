@@ -81,9 +81,14 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 		snprintf(o->why, sizeof(o->why), "%s/%s is damaged at offset %" PRIu64 " (%s); what "
 						 "comes before is reported",
 			 SES_MPI_DIR, first, o->m.damaged_at, o->m.damage);
+	else if (o->m.end_how == SES_MPI_END_SIGNAL && o->m.inflight)
+		snprintf(o->why, sizeof(o->why), "flushed when signal %d (%s) ended the rank, before "
+						 "MPI_Finalize: partial; it was in %s for %.3f s",
+			 o->m.signal, sigabbrev_np(o->m.signal) ? sigabbrev_np(o->m.signal) : "?",
+			 o->m.inflight_name, (double)o->m.inflight_ns / 1e9);
 	else if (o->m.end_how == SES_MPI_END_SIGNAL)
 		snprintf(o->why, sizeof(o->why), "flushed when signal %d (%s) ended the rank, before "
-						 "MPI_Finalize: partial",
+						 "MPI_Finalize: partial; it was in no MPI call",
 			 o->m.signal, sigabbrev_np(o->m.signal) ? sigabbrev_np(o->m.signal) : "?");
 	else if (o->m.end_how == SES_MPI_END_EXIT)
 		snprintf(o->why, sizeof(o->why), "the rank exited without MPI_Finalize");

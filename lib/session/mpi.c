@@ -127,6 +127,7 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 		struct ses_mpi_rec_func func;
 		struct ses_mpi_rec_peer peer;
 		struct ses_mpi_rec_end end;
+		struct ses_mpi_rec_inflight in;
 	} u;
 
 	switch (code) {
@@ -159,6 +160,15 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 			return 1;
 		}
 		return add_peer(m, &u.peer, pcap);
+	case SES_MPI_REC_INFLIGHT:
+		if (len != sizeof(u.in))
+			goto bad;
+		memcpy(&u.in, p, sizeof(u.in));
+		m->inflight = true;
+		memcpy(m->inflight_name, u.in.name, SES_MPI_NAME_MAX);
+		m->inflight_name[SES_MPI_NAME_MAX] = 0;
+		m->inflight_ns = u.in.elapsed_ns;
+		return 0;
 	case SES_MPI_REC_END:
 		if (len != sizeof(u.end))
 			goto bad;

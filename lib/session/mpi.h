@@ -14,6 +14,8 @@
  *     FUNC  per MPI function: kind, calls, time, bytes sent and received, name
  *     PEER  per world rank this rank talked to point-to-point: sends (transfers, bytes,
  *           time) and receives (transfers, bytes)
+ *     INFLIGHT  (1.1) the MPI call the rank was in when a signal flushed it, and for how
+ *           long: where a hung rank hangs
  *     END   record count and totals: the file is whole (a rank killed while writing, or
  *           a cut file, has none)
  * Codes are this file's own (never the control page's). A reader skips codes it does not
@@ -30,7 +32,7 @@
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
-#define SES_MPI_MINOR 0
+#define SES_MPI_MINOR 1 /* 1.1: INFLIGHT */
 #define SES_MPI_NAME_MAX 32
 #define SES_MPI_MAX_BYTES (64u << 20)
 #define SES_MPI_MAX_FUNCS 4096
@@ -39,7 +41,7 @@
 enum ses_mpi_family { SES_MPI_OPENMPI = 1, SES_MPI_MPICH = 2 };
 enum ses_mpi_end { SES_MPI_END_FINALIZE = 1, SES_MPI_END_SIGNAL = 2, SES_MPI_END_EXIT = 3 };
 enum ses_mpi_code { SES_MPI_REC_ENV = 1, SES_MPI_REC_FUNC = 2, SES_MPI_REC_PEER = 3,
-		    SES_MPI_REC_END = 4 };
+		    SES_MPI_REC_END = 4, SES_MPI_REC_INFLIGHT = 5 };
 /* FUNC kinds: what the report's tables take them for */
 enum ses_mpi_kind { SES_MPI_K_OTHER = 0, SES_MPI_K_P2P = 1, SES_MPI_K_COLL = 2,
 		    SES_MPI_K_WAIT = 3 };
@@ -85,6 +87,14 @@ struct ses_mpi_rec_peer {
 };
 _Static_assert(sizeof(struct ses_mpi_rec_peer) == 48, "peer record is 48 bytes");
 
+struct ses_mpi_rec_inflight {
+	uint32_t kind; /* enum ses_mpi_kind */
+	uint32_t pad;
+	uint64_t elapsed_ns; /* in the call so far */
+	char name[SES_MPI_NAME_MAX];
+};
+_Static_assert(sizeof(struct ses_mpi_rec_inflight) == 48, "inflight record is 48 bytes");
+
 struct ses_mpi_rec_end {
 	uint64_t nrecords; /* records before this one */
 	uint64_t mpi_time_ns, wait_ns, calls;
@@ -116,6 +126,9 @@ struct ses_mpi {
 	size_t npeers;
 	bool complete;		    /* an END record that counts every record before it */
 	uint64_t mpi_time_ns, wait_ns, calls; /* END's totals (0 without one) */
+	bool inflight;		    /* INFLIGHT: the call it was in at the flush */
+	char inflight_name[SES_MPI_NAME_MAX + 1];
+	uint64_t inflight_ns;
 	uint64_t damaged_at;	    /* offset of the first record that could not be read */
 	char damage[128];	    /* why, "" when none */
 };

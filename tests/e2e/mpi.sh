@@ -347,6 +347,10 @@ if have_ompi; then
 	check "every rank left its MPI data (Ranks With MPI Data, 4)" grep -qx "Ranks With MPI Data, 4" "$H4/report.csv"
 	check "every rank's MPI data is named partial" \
 		[ "$(grep -c 'MPI data: flushed when signal 15 (TERM)' "$SCRATCH/h4.err")" -eq 4 ]
+	# where the job hangs: ranks 0, 2, 3 in the barrier that rank 1 never reaches
+	inb=$(sed -n 's/^warning: rank \([0-9]*\) MPI data: .*it was in MPI_Barrier for .*/\1/p' "$SCRATCH/h4.err" | tr '\n' ' ')
+	check "ranks 0, 2, 3 named as in MPI_Barrier when the job was ended ($inb)" [ "$inb" = "0 2 3 " ]
+	check "rank 1 named as in no MPI call" grep -q "warning: rank 1 MPI data: .*it was in no MPI call" "$SCRATCH/h4.err"
 	check "what they recorded is kept: MPI_Init on 4 ranks" \
 		bash -c "grep -qE '^MPI_Init, .*, 4, [0-9.e+-]+$' '$H4/report.csv'"
 	check "the hung rank's collect wrote its session (status complete)" \

@@ -48,6 +48,8 @@ static void good(struct img *m)
 					.name = "MPI_Barrier" };
 	struct ses_mpi_rec_peer peer = { .peer = 2, .send_calls = 5, .send_bytes = 2000,
 					 .send_time_ns = 500, .recv_calls = 1, .recv_bytes = 8 };
+	struct ses_mpi_rec_inflight in = { .kind = SES_MPI_K_COLL, .elapsed_ns = 9000,
+					   .name = "MPI_Barrier" };
 	struct ses_mpi_rec_end end = { 0, 3500, 3000, 6 };
 
 	memset(m, 0, sizeof(*m));
@@ -59,6 +61,7 @@ static void good(struct img *m)
 	rec(m, 99, "newer", 5); /* a newer minor's record: skipped */
 	rec(m, SES_MPI_REC_FUNC, &bar, sizeof(bar));
 	rec(m, SES_MPI_REC_PEER, &peer, sizeof(peer));
+	rec(m, SES_MPI_REC_INFLIGHT, &in, sizeof(in));
 	end.nrecords = m->nrec;
 	rec(m, SES_MPI_REC_END, &end, sizeof(end));
 }
@@ -96,6 +99,9 @@ static void parses_a_whole_file(void **state)
 	assert_int_equal(r.wait_ns, 3000);
 	assert_int_equal(r.calls, 6);
 	assert_string_equal(ses_mpi_end_name(r.end_how), "signal");
+	assert_true(r.inflight);
+	assert_string_equal(r.inflight_name, "MPI_Barrier");
+	assert_int_equal(r.inflight_ns, 9000);
 	ses_mpi_release(&r);
 	ses_mpi_release(&r);
 }
@@ -146,6 +152,7 @@ static void corrupted_headers(void **state)
 	assert_string_equal(err, "not an MPI data file (no UPROFMPI magic)");
 	good(&m);
 	h->major = 2;
+	h->minor = 0;
 	assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), -EPROTO);
 	assert_string_equal(err, "format version 2.0 is not one this uprof reads (1.x)");
 	good(&m);
@@ -221,7 +228,7 @@ static void corrupted_records(void **state)
 	ses_mpi_release(&r);
 	/* an end record that counts other records: records lost in between */
 	good(&m);
-	memset(m.b + rec_at(&m, 5) + rh, 0x11, 8);
+	memset(m.b + rec_at(&m, 6) + rh, 0x11, 8);
 	assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), 0);
 	assert_false(r.complete);
 	assert_int_equal(r.nfuncs, 2);
