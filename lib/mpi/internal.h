@@ -54,6 +54,7 @@ struct umpi_state {
 	int64_t cur_t0; /* when it began, in ticks */
 	int tsc;	/* time in TSC ticks (constant, nonstop TSC): a third of a clock read */
 	struct umpi_fstat f[UMPI_NFUNCS];
+	uint64_t hist[UMPI_NFUNCS][SES_MPI_HIST_BUCKETS]; /* messages by size */
 	struct umpi_peer *peers; /* [size], calloc'ed at MPI_Init */
 };
 
@@ -108,6 +109,14 @@ static inline void umpi_leave(void)
 	__atomic_store_n(&umpi.cur, 0, __ATOMIC_RELAXED);
 }
 
+/* A message of @bytes through @f, into its size histogram. */
+static inline void umpi_hist(enum umpi_func f, uint64_t bytes)
+{
+	int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
+
+	umpi_add(&umpi.hist[f][b < SES_MPI_HIST_BUCKETS ? b : SES_MPI_HIST_BUCKETS - 1], 1);
+}
+
 /* One call of @f: @ticks in it, @sent and @recv bytes. */
 static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, uint64_t recv)
 {
@@ -117,6 +126,8 @@ static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, ui
 		umpi_add(&umpi.f[f].sent, sent);
 	if (recv)
 		umpi_add(&umpi.f[f].recv, recv);
+	if (sent || recv) /* a collective's (or Fortran call's) message: the larger side */
+		umpi_hist(f, sent > recv ? sent : recv);
 }
 
 /* After the library's MPI_Init (C or Fortran) returned: start recording when collect

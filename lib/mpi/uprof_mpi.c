@@ -170,6 +170,18 @@ static void flush(uint32_t how, int sig)
 		memcpy(f.name, funcs[i].name, strnlen(funcs[i].name, sizeof(f.name)));
 		off = put(off, SES_MPI_REC_FUNC, &f, sizeof(f), NULL, 0);
 		end.nrecords++;
+		{
+			struct ses_mpi_rec_hist hi;
+			uint64_t any = 0;
+
+			memcpy(hi.name, f.name, sizeof(hi.name));
+			for (int b = 0; b < SES_MPI_HIST_BUCKETS; b++)
+				any |= hi.count[b] = rd(&umpi.hist[i][b]);
+			if (any) {
+				off = put(off, SES_MPI_REC_HIST, &hi, sizeof(hi), NULL, 0);
+				end.nrecords++;
+			}
+		}
 		end.calls += f.calls;
 		end.mpi_time_ns += f.time_ns;
 		if (f.kind == SES_MPI_K_WAIT || i == UMPI_Barrier)
@@ -282,9 +294,10 @@ void umpi_start(int provided, int64_t t0)
 	umpi.peers = calloc((size_t)umpi.size, sizeof(*umpi.peers));
 	buf_cap = sizeof(struct ses_mpi_file_header) +
 		  (sizeof(struct ses_mpi_rec_header) + sizeof(struct ses_mpi_rec_env) + 256) +
-		  UMPI_NFUNCS * (8 + sizeof(struct ses_mpi_rec_func)) +
+		  UMPI_NFUNCS * (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
 		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) +
-		  8 + sizeof(struct ses_mpi_rec_end) + MPI_MAX_LIBRARY_VERSION_STRING;
+		  8 + sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
+		  MPI_MAX_LIBRARY_VERSION_STRING;
 	buf = calloc(1, buf_cap);
 	if (!umpi.peers || !buf) {
 		free(umpi.peers);

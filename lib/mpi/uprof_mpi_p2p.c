@@ -27,6 +27,7 @@ static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype 
 
 	(void)buf;
 	umpi_add(&umpi.f[f].sent, b);
+	umpi_hist(f, b);
 	umpi_peer_send(umpi_world_rank(comm, dest), b, ns);
 }
 
@@ -78,6 +79,7 @@ static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Dat
 		source = st->MPI_SOURCE;
 	}
 	umpi_add(&umpi.f[f].recv, b);
+	umpi_hist(f, b);
 	umpi_peer_recv(umpi_world_rank(comm, source), b);
 }
 
@@ -277,6 +279,7 @@ static void started(enum umpi_func f, MPI_Request r, int64_t ns)
 
 	if (!p)
 		return;
+	umpi_hist(f, p->bytes);
 	if (p->send) {
 		umpi_add(&umpi.f[f].sent, p->bytes);
 		umpi_peer_send(p->world, p->bytes, ns);

@@ -115,6 +115,7 @@ struct fn {
 	double min_s, max_s;
 	int min_rank, max_rank;
 	double sumsq; /* of each rank's seconds: the coefficient of variation */
+	uint64_t hist[SES_MPI_HIST_BUCKETS];
 };
 
 static double sec(uint64_t ns)
@@ -190,6 +191,8 @@ static int functions(const struct rpt_job *j, struct fn **out, int *nranks)
 			v[x].total_ns += f->time_ns;
 			v[x].sent += f->bytes_sent;
 			v[x].recv += f->bytes_recv;
+			for (int b = 0; b < SES_MPI_HIST_BUCKETS; b++)
+				v[x].hist[b] += f->hist[b];
 		}
 	}
 	/* per rank: min, max and the sum of squares, with 0 for a rank without the call */
@@ -384,6 +387,25 @@ static void write_imbalance(const struct rpt_job *j, FILE *f, const struct fn *v
 	}
 }
 
+/* Messages by size over all ranks: a row per function and size range that has any. */
+static void write_sizes(FILE *f, const struct fn *v, int n)
+{
+	fprintf(f, "\nMPI MESSAGE SIZES (All Ranks)\nFunction,Min Size(Bytes),Max Size(Bytes),"
+		   "Messages\n");
+	for (int x = 0; x < n; x++)
+		for (int b = 0; b < SES_MPI_HIST_BUCKETS; b++) {
+			uint64_t lo = b ? 1ULL << (b - 1) : 0, hi = b ? (1ULL << b) - 1 : 0;
+
+			if (!v[x].hist[b])
+				continue;
+			if (b == SES_MPI_HIST_BUCKETS - 1)
+				fprintf(f, "%s, %" PRIu64 ", -, %" PRIu64 "\n", v[x].name, lo, v[x].hist[b]);
+			else
+				fprintf(f, "%s, %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n", v[x].name, lo, hi,
+					v[x].hist[b]);
+		}
+}
+
 static void write_rank_functions(const struct rpt_job *j, FILE *f)
 {
 	for (int i = 0; i < j->nranks; i++) {
@@ -418,6 +440,7 @@ int rpt_job_mpi_write(const struct rpt_job *j, FILE *f)
 	write_matrix(j, f);
 	write_functions(f, v, n, nranks, job_mpi_ns(j), true);
 	write_imbalance(j, f, v, n, nranks);
+	write_sizes(f, v, n);
 	if (j->opts.detail)
 		write_rank_functions(j, f);
 	free(v);

@@ -128,6 +128,7 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 		struct ses_mpi_rec_peer peer;
 		struct ses_mpi_rec_end end;
 		struct ses_mpi_rec_inflight in;
+		struct ses_mpi_rec_hist hist;
 	} u;
 
 	switch (code) {
@@ -169,6 +170,17 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 		m->inflight_name[SES_MPI_NAME_MAX] = 0;
 		m->inflight_ns = u.in.elapsed_ns;
 		return 0;
+	case SES_MPI_REC_HIST:
+		if (len != sizeof(u.hist))
+			goto bad;
+		memcpy(&u.hist, p, sizeof(u.hist));
+		for (size_t i = m->nfuncs; i-- > 0;) /* its function came just before */
+			if (!strncmp(m->funcs[i].name, u.hist.name, SES_MPI_NAME_MAX)) {
+				memcpy(m->funcs[i].hist, u.hist.count, sizeof(u.hist.count));
+				return 0;
+			}
+		damage(m, off, "a size histogram of a function the file does not have");
+		return 1;
 	case SES_MPI_REC_END:
 		if (len != sizeof(u.end))
 			goto bad;

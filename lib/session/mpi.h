@@ -16,6 +16,7 @@
  *           time) and receives (transfers, bytes)
  *     INFLIGHT  (1.1) the MPI call the rank was in when a signal flushed it, and for how
  *           long: where a hung rank hangs
+ *     HIST  (1.1) per MPI function: messages by size, in powers of two
  *     END   record count and totals: the file is whole (a rank killed while writing, or
  *           a cut file, has none)
  * Codes are this file's own (never the control page's). A reader skips codes it does not
@@ -32,16 +33,20 @@
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
-#define SES_MPI_MINOR 1 /* 1.1: INFLIGHT */
+#define SES_MPI_MINOR 1 /* 1.1: INFLIGHT, HIST */
 #define SES_MPI_NAME_MAX 32
 #define SES_MPI_MAX_BYTES (64u << 20)
 #define SES_MPI_MAX_FUNCS 4096
 #define SES_MPI_MAX_WORLD 65536 /* SES_JOB_MAX_RANKS */
+/* message sizes: bucket 0 holds 0 bytes, bucket b (1..31) [2^(b-1), 2^b - 1] bytes, the
+ * last also everything larger */
+#define SES_MPI_HIST_BUCKETS 32
 
 enum ses_mpi_family { SES_MPI_OPENMPI = 1, SES_MPI_MPICH = 2 };
 enum ses_mpi_end { SES_MPI_END_FINALIZE = 1, SES_MPI_END_SIGNAL = 2, SES_MPI_END_EXIT = 3 };
 enum ses_mpi_code { SES_MPI_REC_ENV = 1, SES_MPI_REC_FUNC = 2, SES_MPI_REC_PEER = 3,
-		    SES_MPI_REC_END = 4, SES_MPI_REC_INFLIGHT = 5 };
+		    SES_MPI_REC_END = 4, SES_MPI_REC_INFLIGHT = 5,
+		    SES_MPI_REC_HIST = 6 };
 /* FUNC kinds: what the report's tables take them for */
 enum ses_mpi_kind { SES_MPI_K_OTHER = 0, SES_MPI_K_P2P = 1, SES_MPI_K_COLL = 2,
 		    SES_MPI_K_WAIT = 3 };
@@ -95,6 +100,12 @@ struct ses_mpi_rec_inflight {
 };
 _Static_assert(sizeof(struct ses_mpi_rec_inflight) == 48, "inflight record is 48 bytes");
 
+struct ses_mpi_rec_hist {
+	char name[SES_MPI_NAME_MAX]; /* a FUNC record's name, before this record */
+	uint64_t count[SES_MPI_HIST_BUCKETS];
+};
+_Static_assert(sizeof(struct ses_mpi_rec_hist) == 288, "hist record is 288 bytes");
+
 struct ses_mpi_rec_end {
 	uint64_t nrecords; /* records before this one */
 	uint64_t mpi_time_ns, wait_ns, calls;
@@ -106,6 +117,7 @@ struct ses_mpi_func {
 	char name[SES_MPI_NAME_MAX + 1];
 	uint32_t kind;
 	uint64_t calls, time_ns, bytes_sent, bytes_recv;
+	uint64_t hist[SES_MPI_HIST_BUCKETS]; /* messages by size (HIST), zero without one */
 };
 
 struct ses_mpi_peer {

@@ -194,6 +194,9 @@ import sys; sys.exit(0 if abs(float(sys.argv[1])-float(sys.argv[2]))<1e-6 else 1
 		[ "$counts" = "5/5 5/5 5/5 5/5 " ]
 	check "rank 0: 3 MPI_Isend; rank 2: 3 MPI_Irecv" [ "$(rank_fn "$P4/report.csv" 0 MPI_Isend 2)/$(rank_fn "$P4/report.csv" 2 MPI_Irecv 2)" = "3/3" ]
 	check "persistent: rank 1 and 3 MPI_Start 4 times" [ "$(rank_fn "$P4/report.csv" 1 MPI_Start 2)/$(rank_fn "$P4/report.csv" 3 MPI_Start 2)" = "4/4" ]
+	sizes=$(mpi_table "$P4/report.csv" "MPI MESSAGE SIZES (All Ranks)" | grep -E '^MPI_(Send|Start|Isend)	' | tr '\t' ' ' | tr '\n' ';')
+	check "message sizes: MPI_Send 5 of 256-511, 5 of 512-1023, 10 of 1024-2047 bytes; 8 starts and 3 Isends of 512-1023 ($sizes)" \
+		[ "$sizes" = "MPI_Send 256 511 5;MPI_Send 512 1023 5;MPI_Send 1024 2047 10;MPI_Start 512 1023 8;MPI_Isend 512 1023 3;" ]
 	check "collective bytes: MPI_Allreduce 16 in, 16 out" \
 		bash -c "mpi_table() { awk -v t=\"\$2\" '\$0==t{on=1;getline;next} on&&/^\$/{exit} on{gsub(/, /,\"\t\");print}' \"\$1\"; }; mpi_table '$P4/report.csv' 'COLLECTIVE EVENTS SUMMARY' | awk -F'\t' '\$1==\"MPI_Allreduce\" && \$6==16 && \$7==16 {f=1} END{exit !f}'"
 	# pml_monitoring: "E <src> <dst> <bytes> bytes <n> msgs sent" (wire bytes: >= the app's)

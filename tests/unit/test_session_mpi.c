@@ -50,6 +50,7 @@ static void good(struct img *m)
 					 .send_time_ns = 500, .recv_calls = 1, .recv_bytes = 8 };
 	struct ses_mpi_rec_inflight in = { .kind = SES_MPI_K_COLL, .elapsed_ns = 9000,
 					   .name = "MPI_Barrier" };
+	struct ses_mpi_rec_hist hist = { .name = "MPI_Send", .count = { [11] = 5 } };
 	struct ses_mpi_rec_end end = { 0, 3500, 3000, 6 };
 
 	memset(m, 0, sizeof(*m));
@@ -62,6 +63,7 @@ static void good(struct img *m)
 	rec(m, SES_MPI_REC_FUNC, &bar, sizeof(bar));
 	rec(m, SES_MPI_REC_PEER, &peer, sizeof(peer));
 	rec(m, SES_MPI_REC_INFLIGHT, &in, sizeof(in));
+	rec(m, SES_MPI_REC_HIST, &hist, sizeof(hist));
 	end.nrecords = m->nrec;
 	rec(m, SES_MPI_REC_END, &end, sizeof(end));
 }
@@ -102,6 +104,8 @@ static void parses_a_whole_file(void **state)
 	assert_true(r.inflight);
 	assert_string_equal(r.inflight_name, "MPI_Barrier");
 	assert_int_equal(r.inflight_ns, 9000);
+	assert_int_equal(r.funcs[0].hist[11], 5); /* 1024..2047 bytes */
+	assert_int_equal(r.funcs[1].hist[11], 0);
 	ses_mpi_release(&r);
 	ses_mpi_release(&r);
 }
@@ -228,7 +232,7 @@ static void corrupted_records(void **state)
 	ses_mpi_release(&r);
 	/* an end record that counts other records: records lost in between */
 	good(&m);
-	memset(m.b + rec_at(&m, 6) + rh, 0x11, 8);
+	memset(m.b + rec_at(&m, 7) + rh, 0x11, 8);
 	assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), 0);
 	assert_false(r.complete);
 	assert_int_equal(r.nfuncs, 2);
@@ -239,6 +243,13 @@ static void corrupted_records(void **state)
 	       SES_MPI_NAME_MAX);
 	assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), 0);
 	assert_int_equal(strlen(r.funcs[0].name), SES_MPI_NAME_MAX);
+	ses_mpi_release(&r);
+	/* a histogram of no function */
+	good(&m);
+	memcpy(m.b + rec_at(&m, 6) + rh, "MPI_Nothing", 12);
+	assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.damage, "a size histogram of a function the file does not have");
+	assert_false(r.complete);
 	ses_mpi_release(&r);
 }
 
