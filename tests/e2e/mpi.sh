@@ -133,6 +133,8 @@ import sys; v=[float(x) for x in sys.argv[2:]]; sys.exit(0 if abs(sum(v)-float(s
 	check "MPI RANKS says missing and interrupted" bash -c "grep -q '^1,\"?\",0,\"missing\"\|^1,.*\"missing\"' '$D/report.csv' && grep -q '^3,.*\"interrupted\"' '$D/report.csv'"
 	printf 'garbage\n' >"$D/job.ini"
 	expect_fail 1 "a broken job.ini" "job.ini: line 1: malformed" "$UPROF" report -i "$D"
+else
+	ok "report over a job # SKIP no Open MPI job to report (mpirun or $TGT/mpi_spin.openmpi missing)"
 fi
 
 # ---- --trace mpi ----
@@ -223,6 +225,8 @@ sys.exit(0 if ok else 1)" "$SCRATCH/pml" "$SCRATCH/p4.matrix"
 		env PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=wrong "$UPROF" collect --trace mpi --mpi-impl mpich \
 		-o "$SCRATCH/wrong" "$TGT/mpi_p2p.openmpi"
 	check "the refused run left no session" [ ! -e "$SCRATCH/wrong/uprof-mpi_p2p.openmpi-HPC_MPI_wrong/rank-0/session.ini" ]
+else
+	ok "Open MPI --trace mpi # SKIP no mpirun or $TGT/mpi_spin.openmpi"
 fi
 if have_mpich; then
 	timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/pm" \
@@ -240,6 +244,8 @@ if have_mpich; then
 	expect_fail 1 "--mpi-impl openmpi on an MPICH program" "is linked with MPICH" \
 		env PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=wrong2 "$UPROF" collect --trace mpi=openmpi \
 		-o "$SCRATCH/wrong" "$TGT/mpi_p2p.mpich"
+else
+	ok "MPICH --trace mpi # SKIP no mpirun.mpich or $TGT/mpi_p2p.mpich"
 fi
 
 # ---- Must show 6: a Fortran (mpif.h) program, both families, counted once ----
@@ -290,6 +296,8 @@ if have_ompi; then
 	check "16 ranks: MPI data of all 16" grep -qx "Ranks With MPI Data, 16" "$S16/report.csv"
 	check "16 ranks: a process row for each rank 0-15 (--cutoff 0)" \
 		[ "$(csvq "$S16/report.csv" "ALL PROCESSES" | awk -F'\t' '{print $2}' | sort -n | tr '\n' ' ')" = "$(seq -s ' ' 0 15) " ]
+else
+	ok "16 ranks # SKIP no mpirun or $TGT/mpi_spin.openmpi"
 fi
 
 # ---- Must show 7: two hosts, each rank in its own UTS namespace (root: unshare --uts) ----
@@ -358,6 +366,8 @@ if have_ompi; then
 		bash -c "grep -qE '^MPI_Init, .*, 4, [0-9.e+-]+$' '$H4/report.csv'"
 	check "the hung rank's collect wrote its session (status complete)" \
 		grep -qx 'status = complete' "$H4/rank-1/session.ini"
+else
+	ok "a killed rank and a hung job # SKIP no mpirun or $TGT/mpi_spin.openmpi"
 fi
 
 echo "1..$_n"
