@@ -52,6 +52,7 @@ include lib/instrument/module.mk
 include cli/module.mk
 include tests/module.mk
 include tests/targets/module.mk
+include lib/mpi/module.mk
 include tests/unit/module.mk
 include fuzz/module.mk
 

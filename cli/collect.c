@@ -71,6 +71,8 @@ static int make_session_dir(struct collect_state *st)
 	if (access(absout, W_OK | X_OK))
 		return cli_error(1, CMD, "output directory '%s' is not writable: %s", out,
 				 strerror(errno));
+	if (st->mpi.on)
+		return collect_mpi_make_dir(st, absout);
 	ret = ses_dir_create(absout, st->prog_path, label, time(NULL), st->session_dir,
 			     sizeof(st->session_dir));
 	if (ret == -ENAMETOOLONG)
@@ -191,6 +193,8 @@ int cmd_collect(int argc, char **argv)
 	if (ret < 0)
 		ret = load_config(&st);
 	if (ret < 0)
+		ret = collect_mpi_detect(&st);
+	if (ret < 0)
 		ret = collect_events_prepare(&st);
 	if (ret < 0 && st.workdir) {
 		struct stat sb;
@@ -200,6 +204,8 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (ret < 0)
 		ret = st.attach ? collect_attach_prepare(&st) : collect_resolve_program(&st);
+	if (ret < 0)
+		ret = collect_mpi_prepare(&st);
 	if (ret < 0)
 		ret = make_session_dir(&st);
 	if (ret < 0)

@@ -19,6 +19,21 @@ enum { COLLECT_TRACKING, COLLECT_TIMER };
 
 struct collect_pages; /* collect_pages.c */
 
+/* collect_mpi.c: --mpi, this collect as one rank of a launcher's job */
+struct collect_mpi {
+	bool on;
+	int rank, size, local_rank; /* size, local_rank: -1 when the launcher did not say */
+	const char *from;	    /* the variable the rank came from */
+	char job[SES_JOB_ID_MAX + 1];
+	char job_dir[PATH_MAX];	    /* where every rank's session is: "Generated data files" */
+	/* --trace mpi: lib/mpi's interposer preloaded */
+	bool trace;
+	bool full;		    /* scope full (lwt: light-weight, the default) */
+	int family;		    /* enum ses_mpi_family asked for (--trace mpi=, --mpi-impl), 0 */
+	const char *family_from;    /* the option that named it */
+	char lib[PATH_MAX];	    /* the interposer of the family, resolved */
+};
+
 struct collect_state {
 	/* options */
 	const char *config_name;
@@ -86,6 +101,7 @@ struct collect_state {
 	bool never_started;	/* the program could not be started: remove the session */
 	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
 	struct collect_pages *pages;
+	struct collect_mpi mpi;
 };
 
 /* collect_tool.c: --tool: load each tool, take its wishes (call stacks when -g was not
@@ -137,6 +153,24 @@ int collect_parse_sample_cpus(struct collect_state *st, const char *arg); /* -c 
 void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);
+
+/* collect_mpi.c: --mpi. Rank, size and job from the launcher's environment (-1 to go on,
+ * or an exit code after one message: not under a launcher, no job id); the rank's session
+ * directory in the job directory of @absout; the path every rank prints. */
+int collect_mpi_detect(struct collect_state *st);
+int collect_mpi_make_dir(struct collect_state *st, const char *absout);
+const char *collect_mpi_data_path(const struct collect_state *st);
+/* --trace mpi[=openmpi|mpich][,lwt|full] (@arg after "mpi") and --mpi-impl: -1 or an exit
+ * code. Then, once the program is found: its family (from the libmpi it needs) against
+ * the one asked for, and the interposer to preload; -1 or an exit code after one
+ * message (a mismatch, a family not built). collect_mpi_env: UPROF_MPI_DIR and
+ * LD_PRELOAD for the program (launch_env). */
+int collect_mpi_trace_parse(struct collect_state *st, const char *arg);
+int collect_mpi_impl_parse(struct collect_state *st, const char *arg);
+int collect_mpi_prepare(struct collect_state *st);
+void collect_mpi_env(const struct collect_state *st);
+/* collect_trace.c: --trace <what>, one parser per tracer; -1 or an exit code. */
+int collect_trace_parse(struct collect_state *st, const char *arg);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

@@ -122,6 +122,7 @@ void collect_launch_env(const struct collect_state *st)
 		setenv(st->env[i], eq + 1, 1);
 		*eq = '=';
 	}
+	collect_mpi_env(st);
 }
 
 int collect_launch_affinity(const struct collect_state *st)

@@ -14,8 +14,8 @@
 static const char *const CMD = "collect";
 
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
-enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY, OPT_TOOL, OPT_TOOL_TIMEOUT,
-       OPT_INTERVAL };
+enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
+       OPT_INTERVAL, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_MPI, OPT_TRACE, OPT_MPI_IMPL };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -41,6 +41,9 @@ static const struct option collect_options[] = {
 	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
 	{ "tool", required_argument, NULL, OPT_TOOL },
 	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
+	{ "mpi", no_argument, NULL, OPT_MPI },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "mpi-impl", required_argument, NULL, OPT_MPI_IMPL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -204,6 +207,19 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case OPT_TOOL_TIMEOUT:
 			ret = cli_tools_timeout(&st->tools, optarg, CMD);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_MPI:
+			st->mpi.on = true;
+			break;
+		case OPT_TRACE:
+			ret = collect_trace_parse(st, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_MPI_IMPL:
+			ret = collect_mpi_impl_parse(st, optarg);
 			if (ret >= 0)
 				return ret;
 			break;

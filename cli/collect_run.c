@@ -166,6 +166,10 @@ static void handle_signals(struct collect_state *st)
 			reap_children(st);
 		else if (!st->stop_signal)
 			st->stop_signal = (int)si.ssi_signo;
+		/* an MPI rank: the launcher ends the job through us; the rank's interposer
+		 * flushes what it recorded when it gets the signal (collect_mpi.c) */
+		if (si.ssi_signo != SIGCHLD && st->mpi.on && !st->attach && !st->child_exited)
+			kill(st->child.pid, (int)si.ssi_signo);
 	}
 }
 
@@ -356,7 +360,7 @@ static int finish(struct collect_state *st)
 			 in->orphans, in->orphans > 1 ? "es" : "", (int)orphan,
 			 in->orphans > 1 ? " and others" : "", in->orphans > 1 ? "they are" : "it is");
 	/* stderr as every other line of ours: stdout is the program's (gzip -c > out.gz) */
-	fprintf(stderr, "Generated data files path: %s\n", st->session_dir);
+	fprintf(stderr, "Generated data files path: %s\n", collect_mpi_data_path(st));
 	if (st->write_failed || ret)
 		return 1;
 	return code;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
+#include "cli/report_job.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -28,6 +29,7 @@ struct report_state {
 	const char *export_dir;		/* --export-dir; default: the session directory */
 	int pids[64];			/* -p */
 	struct cli_tools tools;		/* --tool */
+	const char *ranks, *hosts;	/* --rank, --host: a job's ranks */
 };
 
 static void report_help(void)
@@ -67,11 +69,15 @@ static void report_help(void)
 	       "                             <session>/tools/<name>/ (repeatable; see\n"
 	       "                             'uprof info --tool <t.so>' for its knobs)\n"
 	       "  --tool-timeout <s>         each tool's time limit (default 300)\n"
+	       "  --rank <list>              an MPI job: only these ranks (e.g. 0-3,8)\n"
+	       "  --host <name,..>           an MPI job: only the ranks on these hosts\n"
+	       "                             ('all', the default, is every host)\n"
 	       "  -h, --help                 this text\n");
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
+       OPT_HOST };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -87,6 +93,8 @@ static const struct option report_options[] = {
 	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
 	{ "tool", required_argument, NULL, OPT_TOOL },
 	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
+	{ "rank", required_argument, NULL, OPT_RANK },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -283,6 +291,12 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			ret = cli_tools_timeout(&st->tools, optarg, CMD);
 			if (ret >= 0)
 				return ret;
+			break;
+		case OPT_RANK:
+			st->ranks = optarg;
+			break;
+		case OPT_HOST:
+			st->hosts = optarg;
 			break;
 		case 'h':
 			report_help();
@@ -632,6 +646,29 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 	return 0;
 }
 
+/* An MPI job directory (job.ini): its ranks merged (report_job.c). */
+static int run_job(struct report_state *st)
+{
+	struct report_job_args a = { .input = st->input, .opts = &st->opts, .ranks = st->ranks,
+				     .hosts = st->hosts };
+	int ret;
+
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
+		if (st->exports[e])
+			return cli_error(EXIT_USAGE, CMD, "--export takes one session: give a rank's, "
+							  "-i %s/rank-<r>", st->input);
+	if (st->opts.nonly_pids)
+		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
+						  "-i %s/rank-<r>, or select ranks with --rank", st->input);
+	if (!st->to_stdout) {
+		ret = output_path(st);
+		if (ret >= 0)
+			return ret;
+		a.out_path = st->out_path;
+	}
+	return report_job(&a);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { 0 };
@@ -654,6 +691,11 @@ int cmd_report(int argc, char **argv)
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
+	if (rpt_is_job_dir(st.input))
+		return run_job(&st);
+	if (st.ranks || st.hosts)
+		return cli_error(EXIT_USAGE, CMD, "--rank and --host select ranks of an MPI job: "
+						  "'%s' is a single session", st.input);
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);

@@ -97,3 +97,10 @@ $(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/report/perfmap.c lib/report/
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/report/perfmap.c
 fuzz: $(FUZZ_BINS)
+
+# mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_mpi
+$(BUILD)/fuzz/fuzz_mpi: fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS)
+fuzz: $(FUZZ_BINS)

@@ -101,6 +101,12 @@ static void write_execution(const struct rpt *r, FILE *f)
 	kv(f, "Report Command", r->opts.report_command ? r->opts.report_command : "uprof report");
 }
 
+/* The job report (job_csv.c) heads its report with a rank's EXECUTION block. */
+void rpt_csv_execution(const struct rpt *r, FILE *f)
+{
+	write_execution(r, f);
+}
+
 /* uProf's two tables: the timer under TBP Events, every other event under PMC Events. */
 static void write_events(const struct rpt *r, FILE *f)
 {

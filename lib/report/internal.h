@@ -296,4 +296,7 @@ int rpt_sorted_cmp(const void *a, const void *b);
 void rpt_process_name(const struct rpt *r, int proc, char *buf, size_t len);
 void rpt_thread_name(const struct rpt *r, int thread, char *buf, size_t len);
 
+/* csv.c: report.csv's EXECUTION block of @r (the job report's head, job_csv.c). */
+void rpt_csv_execution(const struct rpt *r, FILE *f);
+
 #endif

@@ -47,6 +47,7 @@ void ses_job_rank_init(struct ses_job_rank *r, int rank)
 
 	memset(r, 0, sizeof(*r));
 	r->rank = rank;
+	r->local_rank = -1;
 	r->pid = (int)getpid();
 	if (gethostname(r->host, sizeof(r->host) - 1))
 		snprintf(r->host, sizeof(r->host), "?");
@@ -102,6 +103,8 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 	if (!sb.st_size) {
 		len = snprintf(buf, sizeof(buf), "[job]\nformat_version = %d\nid = %s\napp = %.*s\n",
 			       SES_JOB_FORMAT_VERSION, job, (int)ses_app_name_len(app), app);
+		if (r->size > 0)
+			len += snprintf(buf + len, sizeof(buf) - len, "ranks = %d\n", r->size);
 		ret = write_all(fd, buf, (size_t)len);
 		if (ret)
 			return ret;
@@ -116,6 +119,8 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 		       "\n[rank.%d]\nsession = rank-%d\nhost = %s\npid = %d\nclock_offset_ns = %" PRId64
 		       "\n",
 		       r->rank, r->rank, host, r->pid, r->clock_offset_ns);
+	if (r->local_rank >= 0)
+		len += snprintf(buf + len, sizeof(buf) - len, "local_rank = %d\n", r->local_rank);
 	ret = write_all(fd, buf, (size_t)len);
 	if (ret)
 		rmdir(path);
@@ -226,6 +231,7 @@ static int add_rank(struct ses_job *j, struct span num, uint8_t *seen)
 	}
 	memset(&j->ranks[j->nranks], 0, sizeof(j->ranks[0]));
 	j->ranks[j->nranks].rank = (int)n;
+	j->ranks[j->nranks].local_rank = -1;
 	j->nranks++;
 	return 0;
 }
@@ -250,6 +256,12 @@ static int set_rank_key(struct ses_job_rank *r, struct span key, struct span val
 	}
 	if (is(key, "clock_offset_ns"))
 		return to_i64(val, INT64_MIN, INT64_MAX, &r->clock_offset_ns);
+	if (is(key, "local_rank")) {
+		if (to_i64(val, 0, SES_JOB_MAX_RANKS - 1, &v))
+			return -EINVAL;
+		r->local_rank = (int)v;
+		return 0;
+	}
 	return 0; /* a newer writer's key */
 }
 
@@ -261,6 +273,12 @@ static int set_job_key(struct ses_job *j, struct span key, struct span val)
 		if (to_i64(val, 0, INT32_MAX, &v))
 			return -EINVAL;
 		j->format_version = (int)v;
+		return 0;
+	}
+	if (is(key, "ranks")) { /* the launcher's world size: ranks 0..N-1 are expected */
+		if (to_i64(val, 1, SES_JOB_MAX_RANKS, &v))
+			return -EINVAL;
+		j->size = (int)v;
 		return 0;
 	}
 	if (is(key, "id"))

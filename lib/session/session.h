@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "session/mpi.h" /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
+
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"
 #define SES_INFO_FILE "session.ini"
@@ -671,9 +673,11 @@ int ses_dir_create(const char *outdir, const char *prog, const char *label, time
 /*
  * The job directory: @outdir/uprof-<app>-HPC_MPI_<job>/ holding job.ini and one session
  * per rank in rank-<r>/. job.ini:
- *   [job]       format_version = 1, id = <job>, app = <app>
+ *   [job]       format_version = 1, id = <job>, app = <app>, ranks = <world size> (when
+ *               the launcher said it: report names the ranks that never joined)
  *   [rank.<r>]  session = rank-<r>, host, pid, clock_offset_ns (CLOCK_REALTIME minus
- *               CLOCK_MONOTONIC when the rank joined: merges ranks of several hosts)
+ *               CLOCK_MONOTONIC when the rank joined: merges ranks of several hosts),
+ *               local_rank (its number among the ranks of its host, when known)
  * one [rank.<r>] per rank in the order they joined. Unknown keys and sections are skipped.
  */
 #define SES_JOB_FILE "job.ini"
@@ -684,6 +688,8 @@ int ses_dir_create(const char *outdir, const char *prog, const char *label, time
 
 struct ses_job_rank {
 	int rank;
+	int size;	/* the job's ranks as the launcher said (0: unknown); [job] ranks */
+	int local_rank; /* -1: unknown */
 	int pid;
 	char host[128];
 	char session[64]; /* the rank's session directory, relative to the job directory */
@@ -710,6 +716,7 @@ struct ses_job {
 	int format_version;
 	char id[SES_JOB_ID_MAX + 1];
 	char app[SES_APP_MAX + 1];
+	int size; /* [job] ranks: the world size, 0 when unknown */
 	struct ses_job_rank *ranks; /* in file order; owned, ses_job_release() */
 	size_t nranks, capranks;
 	bool seen_job; /* private to the parser */

@@ -98,3 +98,7 @@ $(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB) $(ARCH
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_explain
+$(BUILD)/tests/test_report_job: tests/unit/test_report_job.c $(REPORT_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_report_job

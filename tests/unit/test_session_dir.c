@@ -213,6 +213,9 @@ static void job_one_rank(void **state)
 	assert_int_equal(r.pid, getpid());
 	snprintf(r.host, sizeof(r.host), "node\n7"); /* a value stays on its line */
 	r.clock_offset_ns = -42;
+	assert_int_equal(r.local_rank, -1);
+	r.size = 8;
+	r.local_rank = 1;
 	assert_int_equal(ses_job_join(dir, "/opt/app", "4242", &r, out, sizeof(out)), 0);
 	job_dir_path(want, sizeof(want), dir, "4242");
 	assert_int_equal(mode_of(want), 0700);
@@ -233,6 +236,8 @@ static void job_one_rank(void **state)
 	assert_string_equal(j.ranks[0].host, "node?7");
 	assert_string_equal(j.ranks[0].session, "rank-3");
 	assert_int_equal(j.ranks[0].clock_offset_ns, -42);
+	assert_int_equal(j.size, 8);
+	assert_int_equal(j.ranks[0].local_rank, 1);
 	ses_job_release(&j);
 	ses_job_release(&j);
 	/* the same rank again: refused, job.ini unchanged */
@@ -341,6 +346,9 @@ static void job_parse_fields_and_order(void **state)
 	assert_int_equal(j.ranks[1].rank, 0);
 	assert_int_equal(j.ranks[1].pid, 11);
 	assert_string_equal(j.ranks[1].session, "rank-0");
+	/* keys an older writer did not write: unknown, not zero */
+	assert_int_equal(j.size, 0);
+	assert_int_equal(j.ranks[0].local_rank, -1);
 	ses_job_release(&j);
 }
 
@@ -361,6 +369,10 @@ static void job_parse_refuses_corruption(void **state)
 		{ "[job]\nformat_version = 1\n[rank.65536]\n", -EINVAL, "line 3: malformed" },
 		{ "[job]\nformat_version = 1\n[rank.-1]\n", -EINVAL, "line 3: malformed" },
 		{ "[job]\nformat_version = 1\n[rank.0]\npid = x\n", -EINVAL, "line 4: malformed" },
+		{ "[job]\nformat_version = 1\nranks = 0\n", -EINVAL, "line 3: malformed" },
+		{ "[job]\nformat_version = 1\nranks = 65537\n", -EINVAL, "line 3: malformed" },
+		{ "[job]\nformat_version = 1\n[rank.0]\nlocal_rank = -1\n", -EINVAL,
+		  "line 4: malformed" },
 		{ "[job]\nformat_version = 1\n[rank.0\n", -EINVAL, "line 3: malformed" },
 		{ "[job]\nformat_version = 1\nno equals sign\n", -EINVAL, "line 3: malformed" },
 		{ "[job]\nformat_version = 2\n", -EPROTO,

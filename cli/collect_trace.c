@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof collect --trace <what>: each tracer parses its own value in its own file (mpi:
+ * collect_mpi.c); this is only the dispatch.
+ */
+#include "cli/collect.h"
+
+#include <string.h>
+
+static const char *const CMD = "collect";
+
+int collect_trace_parse(struct collect_state *st, const char *arg)
+{
+	if (!strncmp(arg, "mpi", 3) && (!arg[3] || arg[3] == '='))
+		return collect_mpi_trace_parse(st, arg + 3);
+	return cli_error(EXIT_USAGE, CMD, "--trace '%s': use mpi[=openmpi|mpich][,lwt|full]", arg);
+}

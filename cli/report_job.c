@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof report -i JOBDIR: an MPI job's directory (job.ini, rank-<r>/ sessions) into one
+ * report.csv (lib/report/job*.c); the ranks that are missing or damaged named on stderr,
+ * the hottest functions over every rank on stdout, as for a single session.
+ */
+#include "cli/report_job.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const CMD = "report";
+
+#define NAME_COLS 60
+
+static int write_csv(const struct rpt_job *j, const char *out_path)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	int ret;
+
+	if (!out_path)
+		return rpt_job_write_csv(j, stdout) ? cli_error(1, CMD, "writing to stdout failed") : 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
+	f = ses_file_fopen(tmp);
+	if (!f)
+		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
+				 out_path, strerror(errno));
+	ret = rpt_job_write_csv(j, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, out_path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return cli_error(1, CMD, "writing '%s' failed: %s", out_path, strerror(-ret));
+	}
+	return 0;
+}
+
+static void print_terminal(const struct rpt_job *j, const char *written, FILE *table)
+{
+	const struct rpt_job_rank *ranks;
+	struct rpt_job_summary s;
+	struct rpt_row rows[10];
+	int n = rpt_job_ranks(j, &ranks), width = 8;
+
+	rpt_job_summary(j, &s);
+	if (written)
+		fprintf(stderr, "Generated report file: %s\n", written);
+	fprintf(stderr, "MPI job %s: %d of %d rank%s reported, on %d host%s; %llu samples (%llu "
+			"lost); %d process%s, %d thread%s\n",
+		s.id, s.nreported, s.nranks, s.nranks == 1 ? "" : "s", s.nhosts,
+		s.nhosts == 1 ? "" : "s", (unsigned long long)s.samples,
+		(unsigned long long)s.lost, s.nprocesses, s.nprocesses == 1 ? "" : "es",
+		s.nthreads, s.nthreads == 1 ? "" : "s");
+	for (int i = 0; i < n; i++)
+		if (ranks[i].state != RPT_RANK_OK)
+			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,
+				ranks[i].state >= RPT_RANK_MISSING ? "missing" : "damaged",
+				ranks[i].why);
+	for (int i = 0; i < n; i++)
+		if (ranks[i].mpi_traced && ranks[i].mpi_why[0])
+			fprintf(stderr, "warning: rank %d MPI data: %s\n", ranks[i].rank,
+				ranks[i].mpi_why);
+	n = rpt_job_functions(j, rows, 10);
+	if (!n) {
+		fprintf(table, "No samples to display.\n");
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
+	width = width > NAME_COLS ? NAME_COLS : width;
+	fprintf(stderr, "\n");
+	fprintf(table, "%12s %7s  %-*s %s\n", s.timer ? "CPU_TIME(s)" : "EVENTS", "%", width,
+		"FUNCTION", "MODULE");
+	for (int i = 0; i < n; i++) {
+		const char *mod = strrchr(rows[i].module, '/');
+
+		fprintf(table, s.timer ? "%12.4f %6.2f%%  %-*.*s %s\n" : "%12.0f %6.2f%%  %-*.*s %s\n",
+			rows[i].seconds, s.samples ? 100.0 * rows[i].samples / s.samples : 0.0,
+			width, NAME_COLS, rows[i].name, mod ? mod + 1 : rows[i].module);
+	}
+}
+
+int report_job(const struct report_job_args *a)
+{
+	struct rpt_job_select sel = { .hosts = a->hosts };
+	uint8_t *bits = NULL;
+	struct rpt_job *j = NULL;
+	char err[1024];
+	int ret;
+
+	if (a->ranks) {
+		bits = malloc(RPT_RANK_BITMAP_BYTES);
+		if (!bits)
+			return cli_error(1, CMD, "out of memory");
+		ret = rpt_rank_list_parse(a->ranks, bits);
+		if (ret) {
+			free(bits);
+			return cli_error(EXIT_USAGE, CMD,
+					 ret == -ERANGE ? "--rank '%s': ranks are numbered below 65536"
+							: "--rank '%s': give ranks such as 0-3,8",
+					 a->ranks);
+		}
+		sel.ranks = bits;
+	}
+	ret = rpt_job_open(&j, a->input, a->opts, &sel, err, sizeof(err));
+	free(bits);
+	if (ret)
+		return cli_error(1, CMD, "%s", err);
+	ret = write_csv(j, a->out_path);
+	if (!ret) {
+		print_terminal(j, a->out_path, a->out_path ? stdout : stderr);
+		fflush(stdout);
+	}
+	rpt_job_free(j);
+	return ret;
+}

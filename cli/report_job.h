@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* cli/report_job.c: `uprof report` over an MPI job directory. */
+#ifndef UPROF_CLI_REPORT_JOB_H
+#define UPROF_CLI_REPORT_JOB_H
+
+#include "cli/cli.h"
+#include "report/report.h"
+
+#include <limits.h>
+
+struct report_job_args {
+	const char *input;		/* the job directory, absolute */
+	const char *out_path;		/* report.csv's path; NULL: the CSV to stdout */
+	const struct rpt_options *opts; /* each rank's report */
+	const char *ranks;		/* --rank list, or NULL */
+	const char *hosts;		/* --host list, or NULL */
+};
+
+/* The job's report.csv and the terminal summary; uprof's exit code. */
+int report_job(const struct report_job_args *a);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/mpi: the PMPI interposer's state, shared by its C bindings (uprof_mpi.c) and its
+ * Fortran ones (uprof_mpi_f.c). Built against one MPI family's mpi.h at a time
+ * (lib/mpi/module.mk): libuprof_mpi_openmpi.so, libuprof_mpi_mpich.so.
+ *
+ * Hot path: a relaxed atomic add per counter, no lock, no allocation, no syscall beyond
+ * the two vDSO clock reads; nothing at all when no uprof collect asked for it.
+ */
+#ifndef UPROF_MPI_INTERNAL_H
+#define UPROF_MPI_INTERNAL_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "instrument/ctlpage.h" /* uprof_ctl_tsc(): the one TSC reader */
+#include "session/mpi.h"
+
+#define UPROF_MPI_FUNCS(X)                                                                   \
+	X(Init, OTHER) X(Init_thread, OTHER) X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P)       \
+	X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X(Sendrecv_replace, P2P) X(Isend, P2P)  \
+	X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P) X(Irecv, P2P) X(Send_init, P2P)        \
+	X(Ssend_init, P2P) X(Recv_init, P2P) X(Start, P2P) X(Startall, P2P) X(Probe, P2P)   \
+	X(Iprobe, P2P) X(Wait, WAIT) X(Waitall, WAIT) X(Waitany, WAIT) X(Waitsome, WAIT)    \
+	X(Test, WAIT) X(Testall, WAIT) X(Testany, WAIT) X(Testsome, WAIT) X(Barrier, COLL)  \
+	X(Bcast, COLL) X(Reduce, COLL) X(Allreduce, COLL) X(Gather, COLL) X(Gatherv, COLL)  \
+	X(Allgather, COLL) X(Allgatherv, COLL) X(Scatter, COLL) X(Scatterv, COLL)           \
+	X(Alltoall, COLL) X(Alltoallv, COLL) X(Reduce_scatter, COLL) X(Scan, COLL)         \
+	X(Exscan, COLL) X(Ibarrier, COLL) X(Ibcast, COLL) X(Iallreduce, COLL)
+
+enum umpi_func {
+#define X(name, kind) UMPI_##name,
+	UPROF_MPI_FUNCS(X)
+#undef X
+	UMPI_NFUNCS
+};
+
+struct umpi_fstat {
+	uint64_t calls, ticks, sent, recv; /* ticks: umpi_ticks() units */
+	uint64_t direct_ns;		   /* MPI_Init's time, taken before the clock was chosen */
+};
+
+struct umpi_peer {
+	uint64_t send_calls, send_bytes, send_ticks, recv_calls, recv_bytes;
+};
+
+struct umpi_state {
+	int on;		/* collect asked for it (UPROF_MPI_DIR) and MPI_Init ran */
+	int paused;	/* MPI_Pcontrol(0) */
+	int rank, size;
+	int mt;		/* MPI_THREAD_MULTIPLE: counters need atomic adds */
+	int cur;	/* the call in progress + 1, 0 none (below MPI_THREAD_MULTIPLE) */
+	int64_t cur_t0; /* when it began, in ticks */
+	int tsc;	/* time in TSC ticks (constant, nonstop TSC): a third of a clock read */
+	struct umpi_fstat f[UMPI_NFUNCS];
+	uint64_t hist[UMPI_NFUNCS][SES_MPI_HIST_BUCKETS]; /* messages by size */
+	struct umpi_peer *peers; /* [size], calloc'ed at MPI_Init */
+};
+
+extern struct umpi_state umpi;
+/* > 0 while a Fortran binding runs: the C binding it may call does not count again */
+extern __thread int umpi_in_fortran __attribute__((tls_model("initial-exec")));
+
+static inline int umpi_active(void)
+{
+	return __builtin_expect(umpi.on && !umpi.paused && !umpi_in_fortran, 0);
+}
+
+static inline int64_t umpi_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The hot path's clock: TSC ticks where they tick at one rate everywhere, else ns;
+ * the flush converts ticks to ns over the rank's whole life (init to flush). */
+static inline int64_t umpi_ticks(void)
+{
+	return umpi.tsc ? (int64_t)uprof_ctl_tsc() : umpi_now();
+}
+
+/* One thread calls MPI at a time below MPI_THREAD_MULTIPLE: a plain add is exact, and a
+ * signal handler's read of an aligned 64-bit word is whole. */
+static inline void umpi_add(uint64_t *p, uint64_t v)
+{
+	if (umpi.mt)
+		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
+}
+
+/* A call of @f begins at @t0 / has ended: what a signal's flush names as the call the
+ * rank was in (where a hung rank hangs). One thread calls MPI at a time below
+ * MPI_THREAD_MULTIPLE; with several, no call is named. */
+static inline void umpi_enter(enum umpi_func f, int64_t t0)
+{
+	if (umpi.mt)
+		return;
+	umpi.cur_t0 = t0;
+	__atomic_signal_fence(__ATOMIC_RELEASE); /* the handler sees t0 before cur */
+	__atomic_store_n(&umpi.cur, (int)f + 1, __ATOMIC_RELAXED);
+}
+
+static inline void umpi_leave(void)
+{
+	__atomic_store_n(&umpi.cur, 0, __ATOMIC_RELAXED);
+}
+
+/* A message of @bytes through @f, into its size histogram. */
+static inline void umpi_hist(enum umpi_func f, uint64_t bytes)
+{
+	int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
+
+	umpi_add(&umpi.hist[f][b < SES_MPI_HIST_BUCKETS ? b : SES_MPI_HIST_BUCKETS - 1], 1);
+}
+
+/* One call of @f: @ticks in it, @sent and @recv bytes. */
+static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, uint64_t recv)
+{
+	umpi_add(&umpi.f[f].calls, 1);
+	umpi_add(&umpi.f[f].ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+	if (sent)
+		umpi_add(&umpi.f[f].sent, sent);
+	if (recv)
+		umpi_add(&umpi.f[f].recv, recv);
+	if (sent || recv) /* a collective's (or Fortran call's) message: the larger side */
+		umpi_hist(f, sent > recv ? sent : recv);
+}
+
+/* After the library's MPI_Init (C or Fortran) returned: start recording when collect
+ * asked (UPROF_MPI_DIR); @t0 when the init call began. umpi_finalize: the flush. */
+void umpi_start(int provided, int64_t t0);
+void umpi_finalize(void);
+/* Bytes of @count elements of @dt (0 for a bad type). */
+uint64_t umpi_bytes(int count, MPI_Datatype dt);
+/* The world rank of rank @r of @comm, or -1 (MPI_PROC_NULL, MPI_ANY_SOURCE, unknown). */
+int umpi_world_rank(MPI_Comm comm, int r);
+void umpi_peer_send(int world, uint64_t bytes, int64_t ticks);
+void umpi_peer_recv(int world, uint64_t bytes);
+
+#endif

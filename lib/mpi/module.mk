@@ -1,0 +1,56 @@
+# lib/mpi: what is built against an MPI family's headers, for each family present.
+#   Open MPI: mpicc (Debian's openmpi-bin / libopenmpi-dev)
+#   MPICH:    mpicc.mpich (Debian's mpich)
+# A family whose compiler wrapper is missing is skipped, and make says so once.
+MPICC_OPENMPI := $(shell command -v mpicc.openmpi 2>/dev/null || { mpicc -showme:version >/dev/null 2>&1 && command -v mpicc; })
+MPICC_MPICH := $(shell command -v mpicc.mpich 2>/dev/null)
+MPI_FAMILIES := $(if $(MPICC_OPENMPI),openmpi) $(if $(MPICC_MPICH),mpich)
+MPI_SKIPPED := $(filter-out $(MPI_FAMILIES),openmpi mpich)
+ifneq ($(strip $(MPI_SKIPPED)),)
+$(info uprof: no $(MPI_SKIPPED) compiler wrapper (mpicc / mpicc.mpich): its MPI library and test programs are skipped)
+endif
+
+# the PMPI interposer: one source set, one library per family, against its own mpi.h
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c
+MPI_HDRS := lib/mpi/internal.h lib/session/mpi.h lib/mpi/uprof_mpi.map
+MPI_CFLAGS := -O2 -g -fPIC -std=gnu11 -Wall -Wextra -Wno-sign-compare -Ilib -D_GNU_SOURCE
+MPI_LIB_openmpi := $(BUILD)/lib/libuprof_mpi_openmpi.so
+MPI_LIB_mpich := $(BUILD)/lib/libuprof_mpi_mpich.so
+$(MPI_LIB_openmpi): $(MPI_SRCS) $(MPI_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_OPENMPI) $(MPI_CFLAGS) -DUPROF_MPI_FAMILY=SES_MPI_OPENMPI -shared \
+		-Wl,--version-script=lib/mpi/uprof_mpi.map -o $@ $(MPI_SRCS) -ldl
+$(MPI_LIB_mpich): $(MPI_SRCS) $(MPI_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(MPI_CFLAGS) -DUPROF_MPI_FAMILY=SES_MPI_MPICH -shared \
+		-Wl,--version-script=lib/mpi/uprof_mpi.map -o $@ $(MPI_SRCS) -ldl
+MPI_LIBS := $(foreach f,$(MPI_FAMILIES),$(MPI_LIB_$(f)))
+LIBS += $(MPI_LIBS)
+
+# test programs, one build per family: $(TGT)/<name>.<family>
+MPI_TARGET_NAMES := mpi_spin mpi_p2p
+$(TGT)/%.openmpi: tests/targets/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC_OPENMPI) $(TARGET_CFLAGS) -o $@ $<
+$(TGT)/%.mpich: tests/targets/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(foreach f,$(MPI_FAMILIES),$(patsubst %,$(TGT)/%.$(f),$(MPI_TARGET_NAMES)))
+# the Fortran one (mpif.h), where the family's mpif90 is there too
+MPIF90_OPENMPI := $(if $(MPICC_OPENMPI),$(shell command -v mpif90.openmpi 2>/dev/null || command -v mpif90 2>/dev/null))
+MPIF90_MPICH := $(if $(MPICC_MPICH),$(shell command -v mpif90.mpich 2>/dev/null))
+$(TGT)/mpi_fortran.openmpi: tests/targets/mpi_fortran.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90_OPENMPI) -O2 -g -J $(dir $@) -o $@ $<
+$(TGT)/mpi_fortran.mpich: tests/targets/mpi_fortran.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90_MPICH) -O2 -g -fallow-argument-mismatch -J $(dir $@) -o $@ $<
+TEST_TARGETS += $(if $(MPIF90_OPENMPI),$(TGT)/mpi_fortran.openmpi) $(if $(MPIF90_MPICH),$(TGT)/mpi_fortran.mpich)
+
+# make install: the interposers beside libAMDProfileController (collect finds them in
+# <prefix>/lib, next to <prefix>/bin/uprof)
+install-mpi: $(MPI_LIBS)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	$(if $(MPI_LIBS),install -m 755 $(MPI_LIBS) $(DESTDIR)$(PREFIX)/lib/)
+install: install-mpi
+.PHONY: install-mpi

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/mpi: the PMPI interposer's life: MPI_Init (is a uprof collect asking? where does the
+ * data go?), MPI_Pcontrol, and the flush of mpi/<pid>.mpi (format: lib/session/mpi.h) at
+ * MPI_Finalize, when the rank is signalled (SIGTERM/SIGINT: what a launcher or timeout
+ * sends a job it ends) and at an exit without MPI_Finalize. The flush is async-signal-safe:
+ * the file is assembled in a buffer allocated at MPI_Init, written with write() into a
+ * temporary file, and renamed, so the reader sees a whole file or none.
+ */
+#include "mpi/internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef UPROF_MPI_FAMILY
+#error "build with -DUPROF_MPI_FAMILY=SES_MPI_OPENMPI or SES_MPI_MPICH (lib/mpi/module.mk)"
+#endif
+
+struct umpi_state umpi;
+__thread int umpi_in_fortran __attribute__((tls_model("initial-exec")));
+
+static const struct {
+	const char *name;
+	uint32_t kind;
+} funcs[UMPI_NFUNCS] = {
+#define X(n, k) [UMPI_##n] = { "MPI_" #n, SES_MPI_K_##k },
+	UPROF_MPI_FUNCS(X)
+#undef X
+};
+
+static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
+static char *buf;	/* the file, assembled at the flush */
+static size_t buf_cap;
+static int flushed;	/* once */
+static int64_t init_ns, start_ns;
+static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
+static int thread_level;
+static struct sigaction old_act[2];
+static const int sigs[2] = { SIGTERM, SIGINT };
+static void (*pause_fn)(void), (*resume_fn)(void); /* AMDProfileController's, if linked */
+
+uint64_t umpi_bytes(int count, MPI_Datatype dt)
+{
+	int size = 0;
+
+	if (count <= 0 || PMPI_Type_size(dt, &size) != MPI_SUCCESS || size < 0)
+		return 0;
+	return (uint64_t)count * (uint64_t)size;
+}
+
+int umpi_world_rank(MPI_Comm comm, int r)
+{
+	MPI_Group g, world;
+	int out = -1;
+
+	if (r < 0)
+		return -1; /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT are negative */
+	if (comm == MPI_COMM_WORLD)
+		return r < umpi.size ? r : -1;
+	/* another communicator: its group's rank r in the world (a slow path by design) */
+	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+		return -1;
+	if (PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
+		if (PMPI_Group_translate_ranks(g, 1, &r, world, &out) != MPI_SUCCESS ||
+		    out == MPI_UNDEFINED)
+			out = -1;
+		PMPI_Group_free(&world);
+	}
+	PMPI_Group_free(&g);
+	return out >= 0 && out < umpi.size ? out : -1;
+}
+
+void umpi_peer_send(int world, uint64_t bytes, int64_t ticks)
+{
+	struct umpi_peer *p;
+
+	if (world < 0 || !umpi.peers)
+		return;
+	p = &umpi.peers[world];
+	umpi_add(&p->send_calls, 1);
+	umpi_add(&p->send_bytes, bytes);
+	umpi_add(&p->send_ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+}
+
+void umpi_peer_recv(int world, uint64_t bytes)
+{
+	if (world < 0 || !umpi.peers)
+		return;
+	umpi_add(&umpi.peers[world].recv_calls, 1);
+	umpi_add(&umpi.peers[world].recv_bytes, bytes);
+}
+
+/* ---- the flush ---- */
+
+static size_t put(size_t off, uint32_t code, const void *p, uint32_t len, const void *tail,
+		  uint32_t tail_len)
+{
+	struct ses_mpi_rec_header h = { code, len + tail_len };
+
+	if (off + sizeof(h) + len + tail_len > buf_cap)
+		return off;
+	memcpy(buf + off, &h, sizeof(h));
+	memcpy(buf + off + sizeof(h), p, len);
+	if (tail_len)
+		memcpy(buf + off + sizeof(h) + len, tail, tail_len);
+	return off + sizeof(h) + len + tail_len;
+}
+
+static uint64_t rd(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* Ticks to ns, at the rate the TSC kept from MPI_Init to now (@now_ns). */
+static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
+{
+	if (!umpi.tsc || now_tsc <= init_tsc || now_ns <= init_ns)
+		return umpi.tsc ? 0 : ticks;
+	return (uint64_t)((double)ticks * (double)(now_ns - init_ns) / (double)(now_tsc - init_tsc));
+}
+
+/* Only what is async-signal-safe: memcpy, clock_gettime, open, write, rename. */
+static void flush(uint32_t how, int sig)
+{
+	uint64_t now_tsc;
+	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+	struct ses_mpi_file_header h;
+	struct ses_mpi_rec_env env = { (uint32_t)thread_level, MPI_VERSION, MPI_SUBVERSION, 0 };
+	struct ses_mpi_rec_end end = { 0 };
+	size_t off = sizeof(h);
+	int fd;
+
+	if (!buf || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+		return;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, SES_MPI_MAGIC, 8);
+	h.major = SES_MPI_MAJOR;
+	h.minor = SES_MPI_MINOR;
+	h.header_size = sizeof(h);
+	h.rank = umpi.rank;
+	h.size = umpi.size;
+	h.family = UPROF_MPI_FAMILY;
+	h.end_how = how;
+	h.signal = sig;
+	h.pid = (int32_t)getpid();
+	h.init_mono_ns = start_ns;
+	h.end_mono_ns = umpi_now();
+	now_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
+	memcpy(version, buf + buf_cap - sizeof(version), sizeof(version)); /* kept at init */
+	off = put(off, SES_MPI_REC_ENV, &env, sizeof(env), version, (uint32_t)strnlen(version, 255));
+	end.nrecords = 1;
+	for (int i = 0; i < UMPI_NFUNCS; i++) {
+		struct ses_mpi_rec_func f = { .kind = funcs[i].kind };
+
+		f.calls = rd(&umpi.f[i].calls);
+		if (!f.calls)
+			continue;
+		f.time_ns = to_ns(rd(&umpi.f[i].ticks), h.end_mono_ns, now_tsc) +
+			    rd(&umpi.f[i].direct_ns);
+		f.bytes_sent = rd(&umpi.f[i].sent);
+		f.bytes_recv = rd(&umpi.f[i].recv);
+		memcpy(f.name, funcs[i].name, strnlen(funcs[i].name, sizeof(f.name)));
+		off = put(off, SES_MPI_REC_FUNC, &f, sizeof(f), NULL, 0);
+		end.nrecords++;
+		{
+			struct ses_mpi_rec_hist hi;
+			uint64_t any = 0;
+
+			memcpy(hi.name, f.name, sizeof(hi.name));
+			for (int b = 0; b < SES_MPI_HIST_BUCKETS; b++)
+				any |= hi.count[b] = rd(&umpi.hist[i][b]);
+			if (any) {
+				off = put(off, SES_MPI_REC_HIST, &hi, sizeof(hi), NULL, 0);
+				end.nrecords++;
+			}
+		}
+		end.calls += f.calls;
+		end.mpi_time_ns += f.time_ns;
+		if (f.kind == SES_MPI_K_WAIT || i == UMPI_Barrier)
+			end.wait_ns += f.time_ns;
+	}
+	if (how == SES_MPI_END_SIGNAL) {
+		int cur = __atomic_load_n(&umpi.cur, __ATOMIC_RELAXED);
+
+		__atomic_signal_fence(__ATOMIC_ACQUIRE);
+		if (cur > 0 && cur <= UMPI_NFUNCS) {
+			struct ses_mpi_rec_inflight in = { .kind = funcs[cur - 1].kind };
+			int64_t t = umpi_ticks() - umpi.cur_t0;
+
+			in.elapsed_ns = to_ns((uint64_t)(t > 0 ? t : 0), h.end_mono_ns, now_tsc);
+			memcpy(in.name, funcs[cur - 1].name,
+			       strnlen(funcs[cur - 1].name, sizeof(in.name)));
+			off = put(off, SES_MPI_REC_INFLIGHT, &in, sizeof(in), NULL, 0);
+			end.nrecords++;
+		}
+	}
+	for (int r = 0; r < umpi.size && umpi.peers; r++) {
+		const struct umpi_peer *p = &umpi.peers[r];
+		struct ses_mpi_rec_peer o = { .peer = r };
+
+		o.send_calls = rd(&p->send_calls);
+		o.recv_calls = rd(&p->recv_calls);
+		if (!o.send_calls && !o.recv_calls)
+			continue;
+		o.send_bytes = rd(&p->send_bytes);
+		o.send_time_ns = to_ns(rd(&p->send_ticks), h.end_mono_ns, now_tsc);
+		o.recv_bytes = rd(&p->recv_bytes);
+		off = put(off, SES_MPI_REC_PEER, &o, sizeof(o), NULL, 0);
+		end.nrecords++;
+	}
+	off = put(off, SES_MPI_REC_END, &end, sizeof(end), NULL, 0);
+	memcpy(buf, &h, sizeof(h));
+	fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return;
+	for (size_t done = 0; done < off;) {
+		ssize_t w = write(fd, buf + done, off - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(tmp_path);
+			return;
+		}
+		done += (size_t)w;
+	}
+	close(fd);
+	rename(tmp_path, path);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	int i = sig == SIGINT;
+
+	flush(SES_MPI_END_SIGNAL, sig);
+	/* then what the signal would have done without us: the old handler, or death */
+	sigaction(sig, &old_act[i], NULL);
+	errno = saved;
+	raise(sig);
+}
+
+static void at_exit(void)
+{
+	flush(SES_MPI_END_EXIT, 0);
+}
+
+/* A TSC that ticks at one rate on every CPU, also in idle states (the kernel's
+ * constant_tsc and nonstop_tsc): its deltas are durations whatever the clocksource. */
+static int steady_tsc(void)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	if (!uprof_ctl_tsc())
+		return 0;
+	fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strstr(buf, " constant_tsc") && strstr(buf, " nonstop_tsc");
+}
+
+/* After MPI_Init/MPI_Init_thread returned: is a collect asking, and where to? */
+void umpi_start(int provided, int64_t t0)
+{
+	const char *dir = getenv(SES_MPI_ENV_DIR);
+	struct sigaction sa;
+	int len;
+
+	if (!dir || !*dir || umpi.on)
+		return;
+	if (snprintf(path, sizeof(path), "%s/%d.mpi", dir, (int)getpid()) >= (int)sizeof(path))
+		return;
+	snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", path);
+	PMPI_Comm_rank(MPI_COMM_WORLD, &umpi.rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &umpi.size);
+	if (umpi.size < 1 || umpi.size > SES_MPI_MAX_WORLD)
+		return;
+	umpi.peers = calloc((size_t)umpi.size, sizeof(*umpi.peers));
+	buf_cap = sizeof(struct ses_mpi_file_header) +
+		  (sizeof(struct ses_mpi_rec_header) + sizeof(struct ses_mpi_rec_env) + 256) +
+		  UMPI_NFUNCS * (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
+		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) +
+		  8 + sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
+		  MPI_MAX_LIBRARY_VERSION_STRING;
+	buf = calloc(1, buf_cap);
+	if (!umpi.peers || !buf) {
+		free(umpi.peers);
+		free(buf);
+		umpi.peers = NULL, buf = NULL;
+		return;
+	}
+	/* the library's version, kept at the end of the buffer for the flush */
+	PMPI_Get_library_version(buf + buf_cap - MPI_MAX_LIBRARY_VERSION_STRING, &len);
+	thread_level = provided;
+	umpi.mt = provided == MPI_THREAD_MULTIPLE;
+	umpi.tsc = steady_tsc();
+	init_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
+	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
+	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 2; i++) {
+		struct sigaction cur;
+
+		/* a signal the program ignores stays ignored */
+		if (sigaction(sigs[i], NULL, &cur) || cur.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, &old_act[i]);
+	}
+	atexit(at_exit);
+	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
+	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
+	umpi.on = 1;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	int64_t t0 = umpi_now();
+	int ret = PMPI_Init(argc, argv);
+
+	if (ret == MPI_SUCCESS)
+		umpi_start(MPI_THREAD_SINGLE, t0);
+	if (umpi.on && !umpi_in_fortran) /* MPICH's Fortran MPI_INIT comes through here */
+		umpi_add(&umpi.f[UMPI_Init].calls, 1), umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
+	return ret;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int64_t t0 = umpi_now();
+	int ret = PMPI_Init_thread(argc, argv, required, provided);
+
+	if (ret == MPI_SUCCESS)
+		umpi_start(*provided, t0);
+	if (umpi.on && !umpi_in_fortran)
+		umpi_add(&umpi.f[UMPI_Init_thread].calls, 1),
+			umpi_add(&umpi.f[UMPI_Init_thread].direct_ns, (uint64_t)(umpi_now() - t0));
+	return ret;
+}
+
+void umpi_finalize(void)
+{
+	if (umpi.on)
+		flush(SES_MPI_END_FINALIZE, 0);
+}
+
+int MPI_Finalize(void)
+{
+	umpi_finalize();
+	return PMPI_Finalize();
+}
+
+/* mpiP's convention: 0 stops recording, any other level resumes it; sampling follows
+ * when the program links AMDProfileController (its pause/resume). */
+int MPI_Pcontrol(const int level, ...)
+{
+	umpi.paused = level == 0;
+	if (level == 0 && pause_fn)
+		pause_fn();
+	else if (level != 0 && resume_fn)
+		resume_fn();
+	return MPI_SUCCESS;
+}

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/mpi: point-to-point calls (blocking, nonblocking, persistent) and the Wait/Test
+ * families. A send counts its bytes to its peer when it is posted (MPI_Isend, MPI_Start
+ * of a persistent send): a transfer is the message, however it completes. A receive
+ * counts what arrived (from its status) when it completes in the call itself, else what
+ * was posted; MPI_ANY_SOURCE is resolved from the status where there is one.
+ */
+#include "mpi/internal.h"
+
+#include <string.h>
+
+#define TIMED(f, call, sent, recv)                                                        \
+	do {                                                                              \
+		int64_t t0_ = umpi_ticks();                                               \
+		umpi_enter(f, t0_);                                                       \
+		ret = (call);                                                             \
+		umpi_leave();                                                             \
+		ns = umpi_ticks() - t0_;                                                  \
+		umpi_count(f, ns, sent, recv);                                            \
+	} while (0)
+
+static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype dt, int dest,
+		     MPI_Comm comm, int64_t ns)
+{
+	uint64_t b = umpi_bytes(count, dt);
+
+	(void)buf;
+	umpi_add(&umpi.f[f].sent, b);
+	umpi_hist(f, b);
+	umpi_peer_send(umpi_world_rank(comm, dest), b, ns);
+}
+
+#define SEND_WRAPPER(name)                                                                \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
+		       MPI_Comm comm)                                                     \
+	{                                                                                 \
+		int64_t ns;                                                               \
+		int ret;                                                                  \
+		if (!umpi_active())                                                       \
+			return PMPI_##name(buf, count, dt, dest, tag, comm);              \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm), 0, 0);   \
+		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns);                    \
+		return ret;                                                               \
+	}
+SEND_WRAPPER(Send)
+SEND_WRAPPER(Ssend)
+SEND_WRAPPER(Bsend)
+SEND_WRAPPER(Rsend)
+
+#define ISEND_WRAPPER(name)                                                               \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
+		       MPI_Comm comm, MPI_Request *req)                                   \
+	{                                                                                 \
+		int64_t ns;                                                               \
+		int ret;                                                                  \
+		if (!umpi_active())                                                       \
+			return PMPI_##name(buf, count, dt, dest, tag, comm, req);         \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0,  \
+		      0);                                                                 \
+		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns);                    \
+		return ret;                                                               \
+	}
+ISEND_WRAPPER(Isend)
+ISEND_WRAPPER(Issend)
+ISEND_WRAPPER(Ibsend)
+ISEND_WRAPPER(Irsend)
+
+/* What a completed receive brought, and from whom. */
+static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Datatype dt,
+		      int source, MPI_Comm comm)
+{
+	uint64_t b = umpi_bytes(count, dt);
+	int got;
+
+	if (st) {
+		if (PMPI_Get_count(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
+			b = umpi_bytes(got, dt);
+		source = st->MPI_SOURCE;
+	}
+	umpi_add(&umpi.f[f].recv, b);
+	umpi_hist(f, b);
+	umpi_peer_recv(umpi_world_rank(comm, source), b);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+	     MPI_Status *status)
+{
+	MPI_Status local;
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	TIMED(UMPI_Recv, PMPI_Recv(buf, count, dt, source, tag, comm, status), 0, 0);
+	if (ret == MPI_SUCCESS)
+		recv_done(UMPI_Recv, status, count, dt, source, comm);
+	return ret;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+	      MPI_Request *req)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Irecv(buf, count, dt, source, tag, comm, req);
+	TIMED(UMPI_Irecv, PMPI_Irecv(buf, count, dt, source, tag, comm, req), 0, 0);
+	if (ret == MPI_SUCCESS)
+		recv_done(UMPI_Irecv, NULL, count, dt, source, comm);
+	return ret;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+		 void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+		 MPI_Status *status)
+{
+	MPI_Status local;
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source,
+				     rtag, comm, status);
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	TIMED(UMPI_Sendrecv, PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+					    source, rtag, comm, status), 0, 0);
+	p2p_send(UMPI_Sendrecv, sbuf, scount, stype, dest, comm, ns);
+	if (ret == MPI_SUCCESS)
+		recv_done(UMPI_Sendrecv, status, rcount, rtype, source, comm);
+	return ret;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
+			 int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
+	if (status == MPI_STATUS_IGNORE)
+		status = &local;
+	TIMED(UMPI_Sendrecv_replace,
+	      PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status), 0, 0);
+	p2p_send(UMPI_Sendrecv_replace, buf, count, dt, dest, comm, ns);
+	if (ret == MPI_SUCCESS)
+		recv_done(UMPI_Sendrecv_replace, status, count, dt, source, comm);
+	return ret;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Probe(source, tag, comm, status);
+	TIMED(UMPI_Probe, PMPI_Probe(source, tag, comm, status), 0, 0);
+	return ret;
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Iprobe(source, tag, comm, flag, status);
+	TIMED(UMPI_Iprobe, PMPI_Iprobe(source, tag, comm, flag, status), 0, 0);
+	return ret;
+}
+
+/* ---- persistent requests: what each one moves, kept at *_init for MPI_Start ---- */
+
+#define PREQ_SLOTS 4096 /* a power of two; more live persistent requests go uncounted */
+
+struct preq {
+	MPI_Request req;
+	int used;	/* 0 free, 1 being written, 2 ready */
+	int send;	/* 1 send, 0 receive */
+	int world;	/* the peer, or -1 */
+	uint64_t bytes;
+};
+
+static struct preq preqs[PREQ_SLOTS];
+
+static uint64_t req_hash(MPI_Request r)
+{
+	uint64_t k = 0;
+
+	memcpy(&k, &r, sizeof(r) < sizeof(k) ? sizeof(r) : sizeof(k));
+	return (k * 0x9e3779b97f4a7c15ULL) >> 52; /* 12 bits: PREQ_SLOTS */
+}
+
+static void preq_add(MPI_Request r, int send, int world, uint64_t bytes)
+{
+	uint64_t h = req_hash(r);
+
+	for (int i = 0; i < PREQ_SLOTS; i++) {
+		struct preq *p = &preqs[(h + i) & (PREQ_SLOTS - 1)];
+		int expect = 0;
+
+		/* a handle the library reuses after MPI_Request_free: take its slot again */
+		if (__atomic_load_n(&p->used, __ATOMIC_ACQUIRE) == 2 && !memcmp(&p->req, &r, sizeof(r))) {
+			__atomic_store_n(&p->used, 1, __ATOMIC_RELAXED);
+		} else if (!__atomic_compare_exchange_n(&p->used, &expect, 1, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED)) {
+			continue;
+		}
+		p->req = r;
+		p->send = send;
+		p->world = world;
+		p->bytes = bytes;
+		__atomic_store_n(&p->used, 2, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+static const struct preq *preq_find(MPI_Request r)
+{
+	uint64_t h = req_hash(r);
+
+	for (int i = 0; i < PREQ_SLOTS; i++) {
+		const struct preq *p = &preqs[(h + i) & (PREQ_SLOTS - 1)];
+		int used = __atomic_load_n(&p->used, __ATOMIC_ACQUIRE);
+
+		if (!used)
+			return NULL;
+		if (used == 2 && !memcmp(&p->req, &r, sizeof(r)))
+			return p;
+	}
+	return NULL;
+}
+
+#define SEND_INIT_WRAPPER(name)                                                           \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
+		       MPI_Comm comm, MPI_Request *req)                                   \
+	{                                                                                 \
+		int64_t ns;                                                               \
+		int ret;                                                                  \
+		if (!umpi_active())                                                       \
+			return PMPI_##name(buf, count, dt, dest, tag, comm, req);         \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0,  \
+		      0);                                                                 \
+		(void)ns;                                                                 \
+		if (ret == MPI_SUCCESS)                                                   \
+			preq_add(*req, 1, umpi_world_rank(comm, dest),                    \
+				 umpi_bytes(count, dt));                                  \
+		return ret;                                                               \
+	}
+SEND_INIT_WRAPPER(Send_init)
+SEND_INIT_WRAPPER(Ssend_init)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+		  MPI_Request *req)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Recv_init(buf, count, dt, source, tag, comm, req);
+	TIMED(UMPI_Recv_init, PMPI_Recv_init(buf, count, dt, source, tag, comm, req), 0, 0);
+	(void)ns;
+	if (ret == MPI_SUCCESS)
+		preq_add(*req, 0, umpi_world_rank(comm, source), umpi_bytes(count, dt));
+	return ret;
+}
+
+/* A persistent request started: its message counts now, as an Isend's or Irecv's. */
+static void started(enum umpi_func f, MPI_Request r, int64_t ns)
+{
+	const struct preq *p = preq_find(r);
+
+	if (!p)
+		return;
+	umpi_hist(f, p->bytes);
+	if (p->send) {
+		umpi_add(&umpi.f[f].sent, p->bytes);
+		umpi_peer_send(p->world, p->bytes, ns);
+	} else {
+		umpi_add(&umpi.f[f].recv, p->bytes);
+		umpi_peer_recv(p->world, p->bytes);
+	}
+}
+
+int MPI_Start(MPI_Request *req)
+{
+	MPI_Request r = *req;
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Start(req);
+	TIMED(UMPI_Start, PMPI_Start(req), 0, 0);
+	if (ret == MPI_SUCCESS)
+		started(UMPI_Start, r, ns);
+	return ret;
+}
+
+int MPI_Startall(int count, MPI_Request reqs[])
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Startall(count, reqs);
+	TIMED(UMPI_Startall, PMPI_Startall(count, reqs), 0, 0);
+	for (int i = 0; ret == MPI_SUCCESS && i < count; i++)
+		started(UMPI_Startall, reqs[i], i ? 0 : ns);
+	return ret;
+}
+
+/* ---- Wait and Test: time only (what they complete was counted when posted) ---- */
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Wait(req, status);
+	TIMED(UMPI_Wait, PMPI_Wait(req, status), 0, 0);
+	return ret;
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Waitall(count, reqs, statuses);
+	TIMED(UMPI_Waitall, PMPI_Waitall(count, reqs, statuses), 0, 0);
+	return ret;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Waitany(count, reqs, index, status);
+	TIMED(UMPI_Waitany, PMPI_Waitany(count, reqs, index, status), 0, 0);
+	return ret;
+}
+
+int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		 MPI_Status statuses[])
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+	TIMED(UMPI_Waitsome, PMPI_Waitsome(incount, reqs, outcount, indices, statuses), 0, 0);
+	return ret;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Test(req, flag, status);
+	TIMED(UMPI_Test, PMPI_Test(req, flag, status), 0, 0);
+	return ret;
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Testall(count, reqs, flag, statuses);
+	TIMED(UMPI_Testall, PMPI_Testall(count, reqs, flag, statuses), 0, 0);
+	return ret;
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Testany(count, reqs, index, flag, status);
+	TIMED(UMPI_Testany, PMPI_Testany(count, reqs, index, flag, status), 0, 0);
+	return ret;
+}
+
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		 MPI_Status statuses[])
+{
+	int64_t ns;
+	int ret;
+
+	if (!umpi_active())
+		return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+	TIMED(UMPI_Testsome, PMPI_Testsome(incount, reqs, outcount, indices, statuses), 0, 0);
+	return ret;
+}
