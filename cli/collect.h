@@ -29,6 +29,7 @@ struct collect_state {
 	uint64_t pmc_interval;	/* --interval: every PMC event's period (0: their own) */
 	double duration_s;	/* 0 = until the program exits */
 	bool no_inherit;
+	bool no_buildid_cache;	/* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;
 	double start_delay_s;	/* --start-delay: sampling starts this long after launch */
 	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */

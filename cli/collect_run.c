@@ -6,6 +6,7 @@
  * order with ring data and nothing is written from a signal context.
  */
 #include "cli/collect.h"
+#include "report/report.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -292,6 +293,26 @@ static void settle_child(struct collect_state *st)
 	}
 }
 
+/* The binaries the session mapped, into the build-id cache (perf's ~/.debug), so that
+ * report and perf name them after they move or are rebuilt. A cache that cannot be
+ * written costs the session nothing: it is said once. */
+static void cache_build_ids(const struct collect_state *st)
+{
+	struct rpt_cache_stats cs;
+	char dir[PATH_MAX];
+	int ret;
+
+	if (st->no_buildid_cache || !rpt_buildid_default_dir(dir, sizeof(dir)))
+		return;
+	ret = rpt_buildid_cache_fill(st->session_dir, dir, &cs);
+	if (ret)
+		cli_warn(CMD, "the build-id cache %s was not filled: %s", dir, strerror(-ret));
+	else if (cs.failed)
+		cli_warn(CMD, "%d of the profiled files could not be copied into the build-id cache "
+			      "%s: %s (--no-buildid-cache leaves it alone)",
+			 cs.failed, dir, strerror(-cs.first_error));
+}
+
 static int finish(struct collect_state *st)
 {
 	struct ses_info *in = &st->info;
@@ -327,6 +348,7 @@ static int finish(struct collect_state *st)
 	ret = ses_info_write(st->session_dir, in);
 	if (ret)
 		cli_error(1, CMD, "cannot rewrite session.ini: %s", strerror(-ret));
+	cache_build_ids(st);
 
 	fprintf(stderr, "Profiling (data collection) completed: %.3f s, %llu samples, %llu lost\n",
 		(double)(in->end_mono_ns - in->start_mono_ns) / 1e9,

@@ -120,6 +120,7 @@ struct rpt {
 	struct mtr_set *metrics;
 	struct rpt_world world;
 	struct rpt_symtab *symtab;
+	struct rpt_locator *locator; /* where module files are now (locate.h) */
 	struct rpt_func *funcs;
 	int nfuncs, capfuncs;
 	struct rpt_hash addr_counts;  /* (thread, module, addr) -> samples */

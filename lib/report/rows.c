@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Read access to a loaded report: the summary and the hottest rows of each section. */
 #include "report/internal.h"
+#include "report/locate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,29 @@ static double period_s(const struct rpt *r)
 
 static void module_states(const struct rpt *r, struct rpt_summary *s)
 {
-	uint64_t top_missing = 0, top_changed = 0;
+	uint64_t top_missing = 0, top_changed = 0, top_cache = 0, top_bin = 0;
 
 	for (int i = 0; i < r->world.nmodules; i++) {
 		const struct rpt_module *m = &r->world.modules[i];
 
 		if (!m->samples)
 			continue;
+		switch (rpt_symtab_file_found(r->symtab, m->path)) {
+		case RPT_FOUND_CACHE:
+			if (!s->cache_modules++ || m->samples > top_cache) {
+				top_cache = m->samples;
+				s->cache_module = m->path;
+			}
+			break;
+		case RPT_FOUND_BIN_PATH:
+			if (!s->bin_path_modules++ || m->samples > top_bin) {
+				top_bin = m->samples;
+				s->bin_path_module = m->path;
+			}
+			break;
+		default:
+			break;
+		}
 		switch (rpt_symtab_file_state(r->symtab, m->path)) {
 		case RPT_FILE_MISSING:
 			s->missing_modules++;

@@ -98,3 +98,10 @@ $(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB) $(ARCH
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_explain
+# lib/report/locate.c and buildid.c: moved binaries, the build-id cache, --symbol-path
+$(BUILD)/tests/test_locate: tests/unit/test_locate.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_locate
