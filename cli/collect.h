@@ -78,6 +78,7 @@ struct collect_state {
 	bool child_exited;
 	int child_status;
 	int64_t child_cpu_ns;
+	int64_t child_user_us, child_sys_us; /* its rusage, for the user/system split */
 	int stop_signal;	/* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
 	bool never_started;	/* the program could not be started: remove the session */

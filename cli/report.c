@@ -435,6 +435,19 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 			(unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
 			(unsigned long long)ev0->period, s.nprocesses, s.nprocesses == 1 ? "" : "es",
 			s.nthreads, s.nthreads == 1 ? "" : "s");
+	/* CPU_TIME made right from the measured CPU time, and why it had to be */
+	if (timer && s.time_scale > 1)
+		fprintf(stderr, "note: the timer fired %.1fx less often than asked (%.1f Hz of %.1f "
+				"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
+				"the samples, %.4f ms each\n",
+			s.time_scale, s.achieved_hz, s.requested_hz,
+			s.throttles ? "throttled by the kernel"
+				    : "a sample costs more CPU time than the interval",
+			s.period_s * s.time_scale * 1e3);
+	if (timer && s.throttles)
+		fprintf(stderr, "note: throttled %llu times: the kernel stopped the timer for a while "
+				"(perf_event_max_sample_rate)\n",
+			(unsigned long long)s.throttles);
 	rpt_stack_summary(r, &cs);
 	if (cs.collected)
 		fprintf(stderr, "Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "

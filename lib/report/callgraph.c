@@ -389,7 +389,7 @@ static void quoted(FILE *f, const char *s)
 
 static double secs(const struct rpt *r, uint64_t samples)
 {
-	return (double)samples * (r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3);
+	return (double)samples * rpt_sample_s(r);
 }
 
 static int limit(const struct rpt *r, int n)

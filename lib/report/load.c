@@ -282,6 +282,12 @@ static int replay(struct rpt *r, const struct ses_reader *rd, const struct loade
 		case PERF_RECORD_SAMPLE:
 			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
 			break;
+		case PERF_RECORD_THROTTLE:
+			if (e->decoded)
+				r->unparsable++;
+			else
+				r->throttles++;
+			break;
 		case PERF_RECORD_LOST:
 			if (e->decoded)
 				r->unparsable++;
@@ -451,6 +457,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	ret = read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
+	rpt_rates_settle(r);
 	ret = rpt_aggregate(r);
 	if (ret)
 		goto fail;

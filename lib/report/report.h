@@ -86,6 +86,13 @@ struct rpt_summary {
 	double period_s;		/* timer period */
 	double cpu_time_s;		/* sum of CPU_TIME */
 	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
+	const char *rate_mode;		/* the CPU time achieved_hz divides by: "user",
+					 * "system", NULL (both) */
+	uint64_t throttles;		/* THROTTLE records in samples.data */
+	/* CPU_TIME per sample over the timer period: 1, or more when the timer fired much
+	 * less often than asked (throttled, or an interval below what a sample costs) and
+	 * CPU_TIME is the measured target CPU time shared out over the samples */
+	double time_scale;
 	bool interrupted;		/* collect did not finish (killed) */
 	int nprocesses, nthreads;
 	double pause_s;			/* paused time, merged over all processes */

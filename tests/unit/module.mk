@@ -105,3 +105,10 @@ $(BUILD)/tests/test_locate: tests/unit/test_locate.c $(REPORT_LIB) $(PMC_LIB) $(
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_locate
+# lib/report/rates.c: achieved rates by mode, throttled and overrun timers
+$(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_rates
