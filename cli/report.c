@@ -82,8 +82,9 @@ static void report_help(void)
 }
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_BIN_PATH, OPT_SYMBOL_PATH,
-       OPT_SRC_PATH };
+enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER };
+/* their own range: in this order (add_path indexes by c - OPT_BIN_PATH) */
+enum { OPT_BIN_PATH = 320, OPT_SYMBOL_PATH, OPT_SRC_PATH };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
