@@ -44,6 +44,7 @@ struct collect_state {
 	uint64_t pmc_interval;	/* --interval: every PMC event's period (0: their own) */
 	double duration_s;	/* 0 = until the program exits */
 	bool no_inherit;
+	bool no_buildid_cache;	/* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;
 	double start_delay_s;	/* --start-delay: sampling starts this long after launch */
 	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */
@@ -72,6 +73,9 @@ struct collect_state {
 	pid_t tids_only[SES_MAX_PIDS];
 	int pidfds[SES_MAX_PIDS];	/* readable when that process has exited */
 	int64_t cpu_start[SES_MAX_PIDS], cpu_last[SES_MAX_PIDS];
+	/* user and system time (ns, /proc's ticks) when sampling started: of each attached
+	 * process, and [0] of the launched program after --start-delay */
+	int64_t user_start[SES_MAX_PIDS], sys_start[SES_MAX_PIDS];
 	bool attached_gone;		/* every attached process has exited */
 
 	/* derived */
@@ -96,6 +100,7 @@ struct collect_state {
 	bool child_exited;
 	int child_status;
 	int64_t child_cpu_ns;
+	int64_t child_user_ns, child_sys_ns; /* its rusage, for the user/system split */
 	int stop_signal;	/* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
 	bool never_started;	/* the program could not be started: remove the session */
@@ -176,6 +181,8 @@ int collect_trace_parse(struct collect_state *st, const char *arg);
 int collect_run(struct collect_state *st);
 /* CPU time so far of a running process, all its threads, in ns (0 if gone) */
 int64_t collect_cpu_ns(pid_t pid);
+/* @pid's user and system time so far, ns (/proc's ticks); 0 or -ESRCH */
+int collect_cpu_split_ns(pid_t pid, int64_t *user, int64_t *sys);
 
 /* collect_attach.c: attaching to running processes. Each returns -1 to go on, or an exit
  * code after printing the error. */

@@ -102,6 +102,7 @@ int collect_attach_prepare(struct collect_state *st)
 	for (int i = 0; i < st->nattach; i++) {
 		st->pidfds[i] = (int)syscall(SYS_pidfd_open, st->attach_pids[i], 0);
 		st->cpu_start[i] = st->cpu_last[i] = collect_cpu_ns(st->attach_pids[i]);
+		collect_cpu_split_ns(st->attach_pids[i], &st->user_start[i], &st->sys_start[i]);
 	}
 	return -1;
 }

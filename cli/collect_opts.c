@@ -16,6 +16,7 @@ static const char *const CMD = "collect";
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
        OPT_INTERVAL, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_MPI, OPT_TRACE, OPT_MPI_IMPL };
+enum { OPT_NO_BUILDID_CACHE = 350 };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -24,6 +25,7 @@ static const struct option collect_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "working-dir", required_argument, NULL, 'w' },
 	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "start-paused", no_argument, NULL, OPT_START_PAUSED },
 	{ "terminate", no_argument, NULL, 'b' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
@@ -152,6 +154,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case OPT_NO_INHERIT:
 			st->no_inherit = true;
+			break;
+		case OPT_NO_BUILDID_CACHE:
+			st->no_buildid_cache = true;
 			break;
 		case OPT_START_PAUSED:
 			st->start_paused = true;

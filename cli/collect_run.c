@@ -6,6 +6,7 @@
  * order with ring data and nothing is written from a signal context.
  */
 #include "cli/collect.h"
+#include "report/report.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -83,6 +84,8 @@ static void reap_child(struct collect_state *st, int flags)
 		st->child_exited = true;
 		st->child_status = status;
 		st->child_cpu_ns = rusage_ns(&ru);
+		st->child_user_ns = ((int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec) * 1000;
+		st->child_sys_ns = ((int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec) * 1000;
 	}
 }
 
@@ -203,11 +206,16 @@ static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono
 	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
 	ses_info_write(st->session_dir, &st->info);
 	/* the achieved rate is over the CPU time the targets used while we sampled */
-	if (st->attach)
-		for (int i = 0; i < st->nattach; i++)
+	if (st->attach) {
+		for (int i = 0; i < st->nattach; i++) {
 			st->cpu_start[i] = st->cpu_last[i] = collect_cpu_ns(st->attach_pids[i]);
-	else
+			collect_cpu_split_ns(st->attach_pids[i], &st->user_start[i],
+					     &st->sys_start[i]);
+		}
+	} else {
 		st->cpu_before_start_ns = collect_cpu_ns(st->child.pid);
+		collect_cpu_split_ns(st->child.pid, &st->user_start[0], &st->sys_start[0]);
+	}
 	collect_pages_release_hold(st);
 	if (st->duration_s > 0)
 		*deadline = deadline_after(now, st->duration_s);
@@ -296,6 +304,72 @@ static void settle_child(struct collect_state *st)
 	}
 }
 
+/* collect.h */
+int collect_cpu_split_ns(pid_t pid, int64_t *user, int64_t *sys)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	int64_t u, s;
+	int ret = smp_proc_cpu_split(pid, &u, &s);
+
+	if (ret || tck <= 0)
+		return ret ? ret : -EINVAL;
+	*user = u * (1000000000 / tck);
+	*sys = s * (1000000000 / tck);
+	return 0;
+}
+
+/*
+ * Split the target's CPU time into user and system time, for the achieved rate of a
+ * session that samples one mode only (hotspots: user mode; dividing by both made 758 Hz
+ * of 1000). The kernel keeps one precise sum (what target_cpu_ns is made of) and splits
+ * it by the ticks each mode got; that proportion is applied to the sum: wait4's rusage
+ * for a target that ended, /proc's ticks of each target still running; in each case what
+ * each mode gained since sampling started.
+ */
+static void split_cpu(const struct collect_state *st, struct ses_info *in)
+{
+	int64_t user = 0, sys = 0, u, s;
+
+	if (!st->attach && st->child_exited) {
+		user = st->child_user_ns - st->user_start[0];
+		sys = st->child_sys_ns - st->sys_start[0];
+	} else if (!st->attach) {
+		if (!collect_cpu_split_ns(st->child.pid, &u, &s))
+			user = u - st->user_start[0], sys = s - st->sys_start[0];
+	} else if (!st->system_wide) {
+		for (int i = 0; i < st->nattach; i++)
+			if (!collect_cpu_split_ns(st->attach_pids[i], &u, &s))
+				user += u - st->user_start[i], sys += s - st->sys_start[i];
+	}
+	if (user < 0 || sys < 0)
+		return; /* readings of different precision crossed: no split */
+	if (user + sys <= 0 || in->target_cpu_ns <= 0)
+		return; /* nothing to split by: the rate stays over the whole CPU time */
+	in->target_user_ns = (int64_t)((double)in->target_cpu_ns * (double)user /
+				       (double)(user + sys) + 0.5);
+	in->target_sys_ns = in->target_cpu_ns - in->target_user_ns;
+}
+
+/* The binaries the session mapped, into the build-id cache (perf's ~/.debug), so that
+ * report and perf name them after they move or are rebuilt. A cache that cannot be
+ * written costs the session nothing: it is said once. */
+static void cache_build_ids(const struct collect_state *st)
+{
+	struct rpt_cache_stats cs;
+	char dir[PATH_MAX];
+	int ret;
+
+	if (st->no_buildid_cache || !rpt_buildid_default_dir(dir, sizeof(dir)))
+		return;
+	ret = rpt_buildid_cache_fill(st->session_dir, dir, &cs);
+	if (ret)
+		cli_warn(CMD, "the build-id cache %s was not filled: %s", dir, strerror(-ret));
+	else if (cs.failed)
+		cli_warn(CMD, "%d of the profiled files could not be copied into the build-id cache "
+			      "%s: %s (--no-buildid-cache leaves it alone)",
+			 cs.failed, dir, strerror(-cs.first_error));
+}
+
 static int finish(struct collect_state *st)
 {
 	struct ses_info *in = &st->info;
@@ -310,6 +384,7 @@ static int finish(struct collect_state *st)
 	in->target_cpu_ns = st->attach	      ? collect_attach_cpu_ns(st)
 			    : st->child_exited ? st->child_cpu_ns - st->cpu_before_start_ns
 					       : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
+	split_cpu(st, in);
 	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
@@ -331,6 +406,7 @@ static int finish(struct collect_state *st)
 	ret = ses_info_write(st->session_dir, in);
 	if (ret)
 		cli_error(1, CMD, "cannot rewrite session.ini: %s", strerror(-ret));
+	cache_build_ids(st);
 
 	fprintf(stderr, "Profiling (data collection) completed: %.3f s, %llu samples, %llu lost\n",
 		(double)(in->end_mono_ns - in->start_mono_ns) / 1e9,

@@ -6,6 +6,7 @@
 #include "session/session.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #include <unistd.h>
 
 static const char *const CMD = "report";
+
+#define MAX_PATHS 32 /* of each of --bin-path, --symbol-path, --src-path */
+enum { PATHS_BIN, PATHS_SYMBOL, PATHS_SRC };
 
 struct report_state {
 	const char *input;
@@ -30,6 +34,9 @@ struct report_state {
 	int pids[64];			/* -p */
 	struct cli_tools tools;		/* --tool */
 	const char *ranks, *hosts;	/* --rank, --host: a job's ranks */
+	/* --bin-path, --symbol-path, --src-path (each repeatable) */
+	const char *paths[3][MAX_PATHS];
+	char buildid_dir[PATH_MAX];	/* the build-id cache: ~/.debug */
 };
 
 static void report_help(void)
@@ -53,6 +60,17 @@ static void report_help(void)
 	       "  --time-filter <T1:T2>      only samples from T1 to T2 seconds after the\n"
 	       "                             profile start (either side may be left out)\n"
 	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
+	       "  --bin-path <dir>           where to find a profiled binary no longer at its\n"
+	       "                             path (moved, or rebuilt): dir/<name> or\n"
+	       "                             dir/<path>, taken when its build id matches;\n"
+	       "                             before it, the build-id cache (~/.debug) is\n"
+	       "                             tried (repeatable)\n"
+	       "  --symbol-path <dir>        where to find separate debug files (.debug,\n"
+	       "                             /usr/lib/debug's layout, .build-id/); then\n"
+	       "                             the standard places and, with DEBUGINFOD_URLS\n"
+	       "                             set, debuginfod (repeatable)\n"
+	       "  --src-path <dir>           where source files are (repeatable; kept for a\n"
+	       "                             source view: the report shows no source text)\n"
 	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
 	       "                             process when call stacks were collected\n"
 	       "  --export <what>            also write one of these (repeat it or give a\n"
@@ -78,6 +96,8 @@ static void report_help(void)
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
 enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
        OPT_HOST };
+/* their own range: in this order (add_path indexes by c - OPT_BIN_PATH) */
+enum { OPT_BIN_PATH = 320, OPT_SYMBOL_PATH, OPT_SRC_PATH };
 
 static const struct option report_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
@@ -95,6 +115,9 @@ static const struct option report_options[] = {
 	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
 	{ "rank", required_argument, NULL, OPT_RANK },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
+	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
+	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -136,6 +159,28 @@ static int parse_pids(struct report_state *st, const char *arg)
 	st->opts.only_pids = st->pids;
 	st->opts.nonly_pids = n;
 	return 0;
+}
+
+/* --bin-path, --symbol-path or --src-path @arg, kept in list @which. -1 or an exit code. */
+static int add_path(struct report_state *st, int which, const char *opt, const char *arg)
+{
+	static const int ofs[] = { offsetof(struct rpt_options, nbin_paths),
+				   offsetof(struct rpt_options, nsymbol_paths),
+				   offsetof(struct rpt_options, nsrc_paths) };
+	int *n = (int *)((char *)&st->opts + ofs[which]);
+	struct stat sb;
+
+	if (!*arg)
+		return cli_error(EXIT_USAGE, CMD, "--%s needs a directory", opt);
+	if (stat(arg, &sb) || !S_ISDIR(sb.st_mode))
+		return cli_error(EXIT_USAGE, CMD, "--%s '%s' is not a directory", opt, arg);
+	if (*n == MAX_PATHS)
+		return cli_error(EXIT_USAGE, CMD, "--%s: at most %d directories", opt, MAX_PATHS);
+	st->paths[which][(*n)++] = arg;
+	st->opts.bin_paths = st->paths[PATHS_BIN];
+	st->opts.symbol_paths = st->paths[PATHS_SYMBOL];
+	st->opts.src_paths = st->paths[PATHS_SRC];
+	return -1;
 }
 
 /* One side of --time-filter: "" is open (-1), else seconds >= 0. */
@@ -298,6 +343,16 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 		case OPT_HOST:
 			st->hosts = optarg;
 			break;
+		case OPT_BIN_PATH:
+		case OPT_SYMBOL_PATH:
+		case OPT_SRC_PATH:
+			ret = add_path(st, c - OPT_BIN_PATH,
+				       (const char *[]){ "bin-path", "symbol-path",
+							 "src-path" }[c - OPT_BIN_PATH],
+				       optarg);
+			if (ret >= 0)
+				return ret;
+			break;
 		case 'h':
 			report_help();
 			return 0;
@@ -415,6 +470,19 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 			(unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
 			(unsigned long long)ev0->period, s.nprocesses, s.nprocesses == 1 ? "" : "es",
 			s.nthreads, s.nthreads == 1 ? "" : "s");
+	/* CPU_TIME made right from the measured CPU time, and why it had to be */
+	if (timer && s.time_scale > 1)
+		fprintf(stderr, "note: the timer fired %.1fx less often than asked (%.1f Hz of %.1f "
+				"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
+				"the samples, %.4f ms each\n",
+			s.time_scale, s.achieved_hz, s.requested_hz,
+			s.throttles ? "throttled by the kernel"
+				    : "a sample costs more CPU time than the interval",
+			s.period_s * s.time_scale * 1e3);
+	if (timer && s.throttles)
+		fprintf(stderr, "note: throttled %llu times: the kernel stopped the timer for a while "
+				"(perf_event_max_sample_rate)\n",
+			(unsigned long long)s.throttles);
 	rpt_stack_summary(r, &cs);
 	if (cs.collected)
 		fprintf(stderr, "Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "
@@ -457,6 +525,18 @@ static void print_summary(const struct rpt *r, const char *written, FILE *table)
 			s.changed_modules, s.changed_modules == 1 ? " has" : "s have",
 			(unsigned long long)s.changed_samples, s.changed_module,
 			s.changed_modules > 1 ? " and others (see report.csv)" : "");
+	if (s.cache_modules)
+		fprintf(stderr, "note: %d profiled file%s gone or replaced since collection %s read "
+				"from the build-id cache: %s%s\n",
+			s.cache_modules, s.cache_modules == 1 ? "" : "s",
+			s.cache_modules == 1 ? "was" : "were", s.cache_module,
+			s.cache_modules > 1 ? " and others" : "");
+	if (s.bin_path_modules)
+		fprintf(stderr, "note: %d profiled file%s gone or replaced since collection %s "
+				"found under --bin-path: %s%s\n",
+			s.bin_path_modules, s.bin_path_modules == 1 ? "" : "s",
+			s.bin_path_modules == 1 ? "was" : "were", s.bin_path_module,
+			s.bin_path_modules > 1 ? " and others" : "");
 	if (s.info->orphans > 0)
 		fprintf(stderr, "warning: the target left %d process%s running when it exited; "
 				"not profiled after that\n",
@@ -691,6 +771,8 @@ int cmd_report(int argc, char **argv)
 	/* the header's Data Folder is absolute, as uProf writes it */
 	if (realpath(st.input, abs_input))
 		st.input = abs_input;
+	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
+		st.opts.buildid_dir = st.buildid_dir;
 	if (rpt_is_job_dir(st.input))
 		return run_job(&st);
 	if (st.ranks || st.hosts)

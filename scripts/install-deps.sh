@@ -3,10 +3,11 @@
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
 # clang-19 builds the OpenMP offload tests; Open MPI and MPICH install side by side (mpicc
 # and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
+# debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
-      clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev"
+      clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

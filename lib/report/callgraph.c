@@ -104,7 +104,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 				  &sym);
 		if (st->inlined && sym.resolved && path[0] == '/' && !rpt_perfmap_is_path(path)) {
 			if (!st->inlines)
-				st->inlines = rpt_inlines_new();
+				st->inlines = rpt_inlines_new(r->locator);
 			ninl = st->inlines ? rpt_inlines_at(st->inlines, path, fr->addr, inl,
 							    MAX_INLINE)
 					   : 0;
@@ -389,7 +389,7 @@ static void quoted(FILE *f, const char *s)
 
 static double secs(const struct rpt *r, uint64_t samples)
 {
-	return (double)samples * (r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3);
+	return (double)samples * rpt_sample_s(r);
 }
 
 static int limit(const struct rpt *r, int n)

@@ -58,7 +58,7 @@ static void ctime_ns(int64_t ns, char *buf, size_t len)
 
 static double secs(const struct rpt *r, uint64_t samples)
 {
-	return (double)samples * (r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3);
+	return (double)samples * rpt_sample_s(r);
 }
 
 /* The first event sorts everything. Sessions from -e or EBP configs (assess, ...) may
@@ -238,14 +238,22 @@ static void write_details(const struct rpt *r, FILE *f)
 	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
 	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
-		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target CPU time)",
-		    s.achieved_hz);
+		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target %s%sCPU time)",
+		    s.achieved_hz, s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
 	else if (all_paused)
 		kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
 		kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
 	kvf(f, "Samples", "%" PRIu64, s.samples);
 	kvf(f, "Lost Samples", "%" PRIu64, s.lost);
+	if (s.throttles)
+		kvf(f, "Throttled", "%" PRIu64 " times (the kernel stopped the timer for a while)",
+		    s.throttles);
+	if (s.time_scale > 1)
+		kvf(f, "CPU_TIME Per Sample", "%.4f ms: the timer fired %.1fx less often than "
+					      "asked, so CPU_TIME is the target's measured CPU "
+					      "time shared out over the samples",
+		    s.period_s * s.time_scale * 1e3, s.time_scale);
 	if (in->exit_signal)
 		kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 		    sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");

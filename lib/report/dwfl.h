@@ -10,9 +10,18 @@
 #include <elfutils/libdwfl.h>
 #include <stddef.h>
 
-/* Modules come from dwfl_report_elf on files report opened and checked; separate
- * debuginfo is found in libdwfl's standard places (build id, .debug, /usr/lib/debug). */
+struct rpt_locator;
+
+/* Modules come from rpt_dwfl_report_elf on files report opened and checked; separate
+ * debuginfo is looked for under the locator's --symbol-path directories, then in
+ * libdwfl's standard places (build id, .debug, /usr/lib/debug) and, when DEBUGINFOD_URLS
+ * is set, from debuginfod (libdwfl asks it through libdebuginfod). */
 extern const Dwfl_Callbacks rpt_dwfl_file_callbacks;
+
+/* dwfl_report_elf of @file as module @name at @base, whose debuginfo is then looked for
+ * under @loc's --symbol-path (borrowed: it must outlive @dwfl; NULL: none). */
+Dwfl_Module *rpt_dwfl_report_elf(Dwfl *dwfl, const struct rpt_locator *loc, const char *name,
+				 const char *file, GElf_Addr base);
 
 /* The same for a module held in memory (the vDSO): its userdata points at a struct
  * rpt_dwfl_image, read with elf_memory; libdwfl ends the Elf, the caller frees @buf. */

@@ -8,6 +8,7 @@
  */
 #include "report/dwfl.h"
 #include "report/stacks.h"
+#include "report/locate.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -37,25 +38,32 @@ struct rpt_inlines {
 	int nmods, capmods, nopen;
 	struct rpt_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
 	struct rpt_strpool names;
+	const struct rpt_locator *loc; /* borrowed; NULL: files at their recorded paths */
 };
 
 
 /* Open @m->path if it has DWARF; leaves m->dwfl NULL otherwise. */
 static void open_module(struct rpt_inlines *il, struct imod *m)
 {
+	const char *file = m->path;
+	struct rpt_located at;
 	GElf_Addr bias = 0;
 	struct stat sb;
 	GElf_Phdr ph;
 	size_t phnum;
 	Elf *elf;
 
-	if (il->nopen >= MAX_OPEN || stat(m->path, &sb) || !S_ISREG(sb.st_mode))
+	if (il->loc) { /* symtab.c looked this path up first, with its build id */
+		rpt_locate((struct rpt_locator *)il->loc, m->path, NULL, &at);
+		file = at.file;
+	}
+	if (il->nopen >= MAX_OPEN || !file || stat(file, &sb) || !S_ISREG(sb.st_mode))
 		return;
 	m->dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	if (!m->dwfl)
 		return;
 	dwfl_report_begin(m->dwfl);
-	m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, true);
+	m->mod = rpt_dwfl_report_elf(m->dwfl, il->loc, m->path, file, 0);
 	if (dwfl_report_end(m->dwfl, NULL, NULL) || !m->mod ||
 	    !dwfl_module_getdwarf(m->mod, &bias) || !(elf = dwfl_module_getelf(m->mod, &bias)) ||
 	    elf_getphdrnum(elf, &phnum)) {
@@ -199,9 +207,13 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 	return n;
 }
 
-struct rpt_inlines *rpt_inlines_new(void)
+struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc)
 {
-	return calloc(1, sizeof(struct rpt_inlines));
+	struct rpt_inlines *il = calloc(1, sizeof(struct rpt_inlines));
+
+	if (il)
+		il->loc = loc;
+	return il;
 }
 
 void rpt_inlines_free(struct rpt_inlines *il)

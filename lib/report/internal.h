@@ -120,6 +120,7 @@ struct rpt {
 	struct mtr_set *metrics;
 	struct rpt_world world;
 	struct rpt_symtab *symtab;
+	struct rpt_locator *locator; /* where module files are now (locate.h) */
 	struct rpt_func *funcs;
 	int nfuncs, capfuncs;
 	struct rpt_hash addr_counts;  /* (thread, module, addr) -> samples */
@@ -128,6 +129,8 @@ struct rpt {
 	uint64_t samples, lost, unparsable, damaged_at;
 	const char *damage;
 	uint64_t file_samples;	 /* SAMPLE records in samples.data, whatever became of them */
+	uint64_t throttles;	 /* THROTTLE records: the kernel stopped the event for a while */
+	double time_scale;	 /* CPU time a sample stands for over the timer period (rates.c) */
 	bool counts_final;	 /* session.ini was written at the end (not left running) */
 	int ncpu_mask;
 
@@ -190,6 +193,14 @@ int rpt_walk_reserve(struct rpt *r, size_t n);
 /* Keep @s (with opts.walk). 0 or -ENOMEM. */
 int rpt_walk_note(struct rpt *r, const struct rpt_wsample *s);
 void rpt_walk_release(struct rpt *r);
+/* ---- rates.c ---- */
+/* The target CPU time of the modes the sort event sampled, unpaused share, s; *@mode:
+ * "user", "system" or NULL (both, or no split recorded). */
+double rpt_rate_cpu_s(const struct rpt *r, const char **mode);
+/* After the samples are read: what a sample stands for (r->time_scale). */
+void rpt_rates_settle(struct rpt *r);
+/* Seconds of CPU_TIME per sample: the timer period, times time_scale. */
+double rpt_sample_s(const struct rpt *r);
 
 /* ---- programs.c ---- */
 struct rpt_program {

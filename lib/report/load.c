@@ -9,6 +9,7 @@
 #include "report/internal.h"
 #include "arch/arch.h"
 #include "report/stacks.h"
+#include "report/locate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -292,6 +293,12 @@ static int replay(struct rpt *r, const struct ses_reader *rd, const struct loade
 		case PERF_RECORD_SAMPLE:
 			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
 			break;
+		case PERF_RECORD_THROTTLE:
+			if (e->decoded)
+				r->unparsable++;
+			else
+				r->throttles++;
+			break;
 		case PERF_RECORD_LOST:
 			if (e->decoded)
 				r->unparsable++;
@@ -452,13 +459,18 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	r->symtab = rpt_symtab_new(dir, opts->kallsyms);
 	r->stacks = rpt_stacks_new(r);
-	if (!r->symtab || !r->stacks) {
+	r->locator = rpt_locator_new(&(struct rpt_locate_opts){
+		opts->bin_paths, opts->nbin_paths, opts->symbol_paths, opts->nsymbol_paths,
+		opts->buildid_dir });
+	if (!r->symtab || !r->stacks || !r->locator) {
 		ret = -ENOMEM;
 		goto fail;
 	}
+	rpt_symtab_set_locator(r->symtab, r->locator);
 	ret = read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
+	rpt_rates_settle(r);
 	ret = rpt_aggregate(r);
 	if (ret)
 		goto fail;
@@ -485,6 +497,7 @@ void rpt_free(struct rpt *r)
 	rpt_world_release(&r->world);
 	rpt_symtab_free(r->symtab);
 	rpt_stacks_free(r->stacks);
+	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
 	rpt_hash_release(&r->addr_counts);
 	rpt_hash_release(&r->func_index);

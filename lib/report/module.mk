@@ -2,7 +2,8 @@ REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report
 	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/pauses.c lib/report/tasks.c lib/report/taskmatch.c lib/report/events.c lib/report/callgraph_thread.c lib/report/kallsyms.c \
 	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c lib/report/strmap.c \
 	lib/report/perfmap.c lib/report/programs.c lib/report/walk.c \
-	lib/report/job.c lib/report/job_csv.c lib/report/job_mpi.c
+	lib/report/job.c lib/report/job_csv.c lib/report/job_mpi.c \
+	lib/report/locate.c lib/report/buildid.c lib/report/rates.c
 REPORT_SRCS += lib/report/stacks.c lib/report/unwind.c lib/report/inline.c lib/report/callgraph.c \
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a

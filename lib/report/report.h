@@ -41,6 +41,16 @@ struct rpt_options {
 	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
 	 * order (40 bytes a sample) */
 	bool walk;
+	/* where files moved or rebuilt since collection are found (locate.h): --bin-path
+	 * and --symbol-path directories, the build-id cache (NULL: none); all borrowed */
+	const char *const *bin_paths;
+	int nbin_paths;
+	const char *const *symbol_paths;
+	int nsymbol_paths;
+	const char *buildid_dir;
+	/* --src-path: kept for a source view (nothing in the report reads source text) */
+	const char *const *src_paths;
+	int nsrc_paths;
 };
 
 struct rpt;
@@ -79,6 +89,13 @@ struct rpt_summary {
 	double period_s;		/* timer period */
 	double cpu_time_s;		/* sum of CPU_TIME */
 	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
+	const char *rate_mode;		/* the CPU time achieved_hz divides by: "user",
+					 * "system", NULL (both) */
+	uint64_t throttles;		/* THROTTLE records in samples.data */
+	/* CPU_TIME per sample over the timer period: 1, or more when the timer fired much
+	 * less often than asked (throttled, or an interval below what a sample costs) and
+	 * CPU_TIME is the measured target CPU time shared out over the samples */
+	double time_scale;
 	bool interrupted;		/* collect did not finish (killed) */
 	int nprocesses, nthreads;
 	double pause_s;			/* paused time, merged over all processes */
@@ -104,6 +121,11 @@ struct rpt_summary {
 	int missing_modules, changed_modules;
 	const char *missing_module, *changed_module;
 	uint64_t missing_samples, changed_samples;
+	/* sampled modules read from elsewhere than their recorded path (gone or rebuilt
+	 * there): from the build-id cache, from a --bin-path directory; the one with the most
+	 * samples of each is named */
+	int cache_modules, bin_path_modules;
+	const char *cache_module, *bin_path_module;
 	/* programs (the processes of one executable, as invoked, summed) with samples; the
 	 * view by program is in report.csv and on the terminal when it says more than the
 	 * process table (2 programs or more, fewer than the processes) or --group-by program */
@@ -112,6 +134,28 @@ struct rpt_summary {
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
+
+/* ---- the build-id cache (buildid.c), in perf's ~/.debug layout, so that perf and report
+ * find a profiled binary after it moved or was rebuilt ---- */
+
+/* $PERF_BUILDID_DIR (perf's override), else $HOME/.debug (the home of the user from the
+ * password database when HOME is unset), into @buf; false when there is no home. */
+bool rpt_buildid_default_dir(char *buf, size_t len);
+
+struct rpt_cache_stats {
+	int added;   /* files copied into the cache */
+	int present; /* already there */
+	int skipped; /* not added: gone, another file now, too big, or not an ELF file */
+	int failed;  /* could not be written (the cache's file system full, permissions) */
+	int first_error; /* -errno of the first failure */
+};
+
+/* Add every file the session in @dir (borrowed) mapped executable, with the build id its
+ * MMAP2 record carries, to the cache in @cache_dir: the file copied to
+ * <cache_dir>/<its path>/<build id>/elf (mode 0600, directories 0700) and linked from
+ * <cache_dir>/.build-id/<xx>/<rest>. A file whose build id differs from the recorded one
+ * now is not added. 0 or -errno (samples.data unreadable, out of memory); @st counts. */
+int rpt_buildid_cache_fill(const char *dir, const char *cache_dir, struct rpt_cache_stats *st);
 
 /* The pids of the session's processes (from side-band records and samples), at most
  * @max of them in @pids; returns how many there are in all. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Read access to a loaded report: the summary and the hottest rows of each section. */
 #include "report/internal.h"
+#include "report/locate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,39 @@ static double period_s(const struct rpt *r)
 	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 0.001;
 }
 
+/* samples per second of the CPU time sampled; 0 when it is not known */
+static double achieved_hz(const struct rpt *r, const char **mode)
+{
+	double cpu = rpt_rate_cpu_s(r, mode);
+
+	return cpu > 0 ? (double)(r->samples + r->filtered_samples) / cpu : 0;
+}
+
 static void module_states(const struct rpt *r, struct rpt_summary *s)
 {
-	uint64_t top_missing = 0, top_changed = 0;
+	uint64_t top_missing = 0, top_changed = 0, top_cache = 0, top_bin = 0;
 
 	for (int i = 0; i < r->world.nmodules; i++) {
 		const struct rpt_module *m = &r->world.modules[i];
 
 		if (!m->samples)
 			continue;
+		switch (rpt_symtab_file_found(r->symtab, m->path)) {
+		case RPT_FOUND_CACHE:
+			if (!s->cache_modules++ || m->samples > top_cache) {
+				top_cache = m->samples;
+				s->cache_module = m->path;
+			}
+			break;
+		case RPT_FOUND_BIN_PATH:
+			if (!s->bin_path_modules++ || m->samples > top_bin) {
+				top_bin = m->samples;
+				s->bin_path_module = m->path;
+			}
+			break;
+		default:
+			break;
+		}
 		switch (rpt_symtab_file_state(r->symtab, m->path)) {
 		case RPT_FILE_MISSING:
 			s->missing_modules++;
@@ -61,12 +86,13 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 					      s->counted_lost != s->file_lost ||
 					      s->counted_pause_ns != s->file_pause_ns);
 	s->period_s = period_s(r);
-	s->cpu_time_s = (double)r->samples * s->period_s;
+	s->cpu_time_s = (double)r->samples * rpt_sample_s(r);
 	s->requested_hz = s->period_s > 0 ? 1.0 / s->period_s : 0;
-	/* the rate is the collection's: samples outside -p / --time-filter count too */
-	if (r->info.target_cpu_ns > 0)
-		s->achieved_hz = (double)(r->samples + r->filtered_samples) /
-				 ((double)r->info.target_cpu_ns / 1e9);
+	/* the rate is the collection's: samples outside -p / --time-filter count too, over
+	 * the CPU time of the modes sampled and the unpaused share of the run */
+	s->achieved_hz = achieved_hz(r, &s->rate_mode);
+	s->throttles = r->throttles;
+	s->time_scale = r->time_scale;
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
 	s->pause_s = (double)r->pause_total_ns / 1e9;
 	s->npauses = r->pause_rows;
@@ -85,16 +111,6 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
 	s->nfile_notes = r->nfile_notes;
 	s->file_notes = r->file_notes;
-	/* with pauses, the rate is over the CPU time of the unpaused share of the run */
-	if (r->info.target_cpu_ns > 0 && r->pause_total_ns > 0 &&
-	    r->info.end_mono_ns > r->info.start_mono_ns) {
-		double run = (double)(r->info.end_mono_ns - r->info.start_mono_ns);
-		double live = run - (double)r->pause_total_ns;
-
-		s->achieved_hz = live > 0 ? (double)(r->samples + r->filtered_samples) /
-					    ((double)r->info.target_cpu_ns / 1e9 * live / run)
-					  : 0;
-	}
 	module_states(r, s);
 	for (int i = 0; i < r->world.nprocs; i++)
 		s->nprocesses += r->world.procs[i].samples > 0;
@@ -150,7 +166,7 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 		memset(row, 0, sizeof(*row));
 		row->item = idx;
 		row->samples = k[i].samples;
-		row->seconds = (double)k[i].samples * period_s(r);
+		row->seconds = (double)k[i].samples * rpt_sample_s(r);
 		switch (sec) {
 		case RPT_FUNCTIONS:
 			row->name = r->funcs[idx].name;

@@ -156,7 +156,7 @@ static void from_unwind(struct builder *b, const struct ses_sample *s)
 	int n;
 
 	if (!st->unwinder) {
-		st->unwinder = rpt_unwinder_new(b->r->dir);
+		st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
 		if (!st->unwinder)
 			return;
 	}

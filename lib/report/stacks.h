@@ -149,7 +149,10 @@ size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t fr
 			  uint64_t to, size_t *first);
 
 /* unwind.c: a libdwfl unwinder for the user stacks of one report. */
-struct rpt_unwinder *rpt_unwinder_new(const char *session_dir);
+/* Module files are read where @loc (borrowed, may be NULL: at their recorded paths)
+ * finds them. */
+struct rpt_locator;
+struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc);
 void rpt_unwinder_free(struct rpt_unwinder *u);
 
 enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED };
@@ -165,7 +168,7 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	       enum rpt_unwind_end *end);
 
 /* inline.c: inline chains from DWARF, cached per module file. */
-struct rpt_inlines *rpt_inlines_new(void);
+struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc);
 void rpt_inlines_free(struct rpt_inlines *il);
 /*
  * The functions inlined at @file_offset of @path, innermost first, as names borrowed from

@@ -24,6 +24,7 @@
 #include "report/plt.h"
 #include "report/kallsyms.h"
 #include "report/perfmap.h"
+#include "report/locate.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -64,6 +65,8 @@ struct seg {
 
 struct dso {
 	char *path;         /* the mapped name, also reported as the module */
+	char *file;	    /* the file read: path, or where locate.c found it; NULL: none */
+	enum rpt_found found;
 	const char *module; /* path, or VDSO_NAME */
 	const char *base;   /* last component of path, for unresolved names */
 	bool readable;      /* an ELF file was read (segs are valid) */
@@ -86,6 +89,8 @@ struct rpt_symtab {
 	struct rpt_strmap strs; /* interned names */
 	struct rpt_ksyms ksyms;
 	bool ksyms_loaded;
+	struct rpt_locator *loc; /* where module files are now (borrowed, or own_loc) */
+	bool own_loc;
 	uid_t owner; /* who may have written a perf map we read: the session's owner (the
 		      * pid's uid is not recorded; a launched target ran as the collector) */
 };
@@ -348,7 +353,8 @@ out:
 
 /* Read @file into @d, if it is the file @id (borrowed, may be NULL) describes; d->state
  * says what was found. 0 or -ENOMEM. */
-static int load_file(struct dso *d, const char *file, const struct rpt_file_id *id)
+static int load_file(struct rpt_symtab *st, struct dso *d, const char *file,
+		     const struct rpt_file_id *id)
 {
 	Dwfl_Module *mod;
 	struct stat sb;
@@ -374,7 +380,7 @@ static int load_file(struct dso *d, const char *file, const struct rpt_file_id *
 		return -ENOMEM;
 	dwfl_report_begin(dwfl);
 	/* base 0 with p_vaddr added: the module lies at its link-time addresses */
-	mod = dwfl_report_elf(dwfl, d->module, file, -1, 0, true);
+	mod = rpt_dwfl_report_elf(dwfl, st->loc, d->module, file, 0);
 	ret = read_module(d, dwfl, mod, id);
 	dwfl_end(dwfl);
 	return ret;
@@ -446,7 +452,7 @@ static int load_vdso(struct rpt_symtab *st, struct dso *d)
 	if (st->session_dir && asprintf(&file, "%s/vdso.so", st->session_dir) < 0)
 		return -ENOMEM;
 	if (file && !access(file, R_OK))
-		ret = load_file(d, file, NULL);
+		ret = load_file(st, d, file, NULL);
 	else
 		ret = load_own_vdso(d);
 	free(file);
@@ -460,6 +466,7 @@ static void dso_free(struct dso *d)
 	if (!d)
 		return;
 	free(d->path);
+	free(d->file);
 	free(d->segs);
 	free(d->syms);
 	free(d->strs);
@@ -503,11 +510,22 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 		d->module = d->path;
 		d->jit = d->fdes_read = true;
 		ret = rpt_perfmap_read(&d->map, path, st->owner) == -ENOMEM ? -ENOMEM : 0;
+	} else if (names_file(path)) {
+		struct rpt_located at;
+
+		d->module = d->path;
+		rpt_locate(st->loc, path, id, &at);
+		d->state = at.state;
+		d->found = at.how;
+		d->file = at.file ? strdup(at.file) : NULL;
+		/* checked against @id where it was found */
+		ret = at.file && !d->file ? -ENOMEM : d->file ? load_file(st, d, d->file, NULL) : 0;
+		if (!ret && d->state != RPT_FILE_OK && d->readable)
+			d->state = RPT_FILE_OK; /* moved or rebuilt, and found */
 	} else {
 		d->module = d->path;
-		ret = load_file(d, path, id);
-		if (!names_file(path))
-			d->state = RPT_FILE_OK;
+		ret = load_file(st, d, path, id);
+		d->state = RPT_FILE_OK;
 	}
 	/* an unreadable file still gets its entry, so that it is tried only once */
 out:
@@ -579,9 +597,11 @@ static void read_fdes(struct dso *d, const struct rpt_file_id *id)
 	int fd;
 
 	d->fdes_read = true;
-	if (!names_file(d->path))
+	if (!names_file(d->path) || !d->file)
 		return;
-	fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (d->found != RPT_FOUND_PATH)
+		id = NULL; /* found elsewhere: checked by its build id there */
+	fd = open(d->file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
@@ -699,6 +719,21 @@ enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const cha
 	return d ? d->state : RPT_FILE_OK;
 }
 
+int rpt_symtab_file_found(const struct rpt_symtab *st, const char *path)
+{
+	const struct dso *d = rpt_strmap_get(&st->dsos, path);
+
+	return d && d->readable ? (int)d->found : 0;
+}
+
+void rpt_symtab_set_locator(struct rpt_symtab *st, struct rpt_locator *loc)
+{
+	if (st->own_loc)
+		rpt_locator_free(st->loc);
+	st->loc = loc;
+	st->own_loc = false;
+}
+
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out)
 {
 	const struct rpt_ksym *k;
@@ -733,7 +768,10 @@ struct rpt_symtab *rpt_symtab_new(const char *session_dir, const char *kallsyms)
 	st->kallsyms_path = strdup(kallsyms ? kallsyms : KALLSYMS_DEFAULT);
 	st->session_dir = session_dir ? strdup(session_dir) : NULL;
 	st->owner = session_dir && !stat(session_dir, &sb) ? sb.st_uid : geteuid();
-	if (!st->kallsyms_path || (session_dir && !st->session_dir)) {
+	/* until rpt_symtab_set_locator: files at their recorded paths only */
+	st->loc = rpt_locator_new(NULL);
+	st->own_loc = true;
+	if (!st->kallsyms_path || (session_dir && !st->session_dir) || !st->loc) {
 		rpt_symtab_free(st);
 		st = NULL;
 	}
@@ -750,6 +788,8 @@ void rpt_symtab_free(struct rpt_symtab *st)
 	rpt_strmap_release(&st->dsos);
 	rpt_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);
+	if (st->own_loc)
+		rpt_locator_free(st->loc);
 	free(st->session_dir);
 	free(st->kallsyms_path);
 	free(st);

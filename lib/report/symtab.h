@@ -73,6 +73,14 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
  * been looked up, or is no file ("[vdso]", "//anon", ...). */
 enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path);
 
+/* Read module files where @loc (borrowed, outlives @st) finds them; without it, at their
+ * recorded paths only. */
+struct rpt_locator;
+void rpt_symtab_set_locator(struct rpt_symtab *st, struct rpt_locator *loc);
+/* Where @path's file was found and read (enum rpt_found, locate.h); 0 when it was not
+ * read or not looked up. */
+int rpt_symtab_file_found(const struct rpt_symtab *st, const char *path);
+
 /* fileid.c: is a file another one than @id (may be NULL) describes? By build id when one
  * was recorded, else by inode on the same device; false when nothing tells. */
 struct stat;

@@ -27,6 +27,7 @@
  */
 #include "arch/arch.h"
 #include "report/dwfl.h"
+#include "report/locate.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -87,6 +88,7 @@ struct uproc {
 
 struct rpt_unwinder {
 	char *vdso; /* the session's copy of the vDSO, or NULL */
+	const struct rpt_locator *loc; /* borrowed, may be NULL */
 	struct modinfo *mods;
 	int nmods;
 	struct uproc procs[MAX_DWFLS];
@@ -268,6 +270,14 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 			continue;
 		/* the vDSO copy is the session's own: nothing to check */
 		id = file == path ? &w->modules[m->module].id : NULL;
+		if (id && u->loc) {
+			struct rpt_located at;
+
+			/* where the file is now, checked there against @id */
+			rpt_locate((struct rpt_locator *)u->loc, path, id, &at);
+			file = at.file;
+			id = NULL;
+		}
 		if (!file || !(mi = modinfo(u, m->module, file, id)))
 			continue;
 		if (!load_bias(mi, m->start, m->pgoff, &bias) ||
@@ -275,7 +285,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 			continue;
 		mi->stamp = stamp;
 		mi->bias = bias;
-		if (dwfl_report_elf(dwfl, path, file, -1, bias, true))
+		if (rpt_dwfl_report_elf(dwfl, u->loc, path, file, bias))
 			reported++;
 	}
 	if (dwfl_report_end(dwfl, NULL, NULL) || !reported ||
@@ -578,12 +588,13 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	return u->n;
 }
 
-struct rpt_unwinder *rpt_unwinder_new(const char *session_dir)
+struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc)
 {
 	struct rpt_unwinder *u = calloc(1, sizeof(*u));
 
 	if (!u)
 		return NULL;
+	u->loc = loc;
 	elf_version(EV_CURRENT);
 	if (session_dir && asprintf(&u->vdso, "%s/vdso.so", session_dir) < 0) {
 		free(u);

@@ -156,6 +156,29 @@ int64_t smp_proc_cpu_ns(pid_t pid)
 	return ns;
 }
 
+int smp_proc_cpu_split(pid_t pid, int64_t *user_ticks, int64_t *sys_ticks)
+{
+	unsigned long long ut, st, cut, cst;
+	char path[PATH_MAX], buf[1024];
+	int ret = -ESRCH;
+	char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root(), (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ut,
+		   &st, &cut, &cst) == 4) {
+		*user_ticks = (int64_t)(ut + cut);
+		*sys_ticks = (int64_t)(st + cst);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
 int64_t smp_proc_start_mono_ns(pid_t pid)
 {
 	char path[PATH_MAX], buf[1024];

@@ -234,6 +234,9 @@ pid_t smp_proc_ppid(pid_t pid);
 
 /* User+system CPU time of a process (all threads), ns; -errno when it is gone. */
 int64_t smp_proc_cpu_ns(pid_t pid);
+/* The user and system shares of @pid's CPU time, its reaped children's included, in clock
+ * ticks (/proc/<pid>/stat utime + cutime, stime + cstime). 0 or -ESRCH. */
+int smp_proc_cpu_split(pid_t pid, int64_t *user_ticks, int64_t *sys_ticks);
 /* When @pid started, in CLOCK_MONOTONIC ns (to the kernel's clock tick), or -errno. */
 int64_t smp_proc_start_mono_ns(pid_t pid);
 

@@ -51,6 +51,8 @@ static const struct field info_fields[] = {
 	FLD("target", "exit_signal", F_INT, exit_signal),
 	FLD("target", "orphans", F_INT, orphans),
 	FLD("target", "cpu_ns", F_I64, target_cpu_ns),
+	FLD("target", "user_ns", F_I64, target_user_ns),
+	FLD("target", "sys_ns", F_I64, target_sys_ns),
 	FLD("system", "host", F_STR, host),
 	FLD("system", "cpu_model", F_STR, cpu_model),
 	FLD("system", "ncpus", F_INT, ncpus),

@@ -97,6 +97,9 @@ struct ses_info {
 	uint64_t lost_samples;
 	uint64_t lost_task_records;
 	int64_t target_cpu_ns;	/* user+sys CPU time of the target and reaped children */
+	/* target_cpu_ns split by mode, in the kernel's proportion of user to system time
+	 * (rusage, /proc's ticks); both 0: not recorded (sessions before it was) */
+	int64_t target_user_ns, target_sys_ns;
 	int exit_code;		/* -1 unknown */
 	int exit_signal;	/* 0 none */
 	int orphans;		/* processes the target started and left running when it

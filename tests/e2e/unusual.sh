@@ -5,10 +5,11 @@
 . "$(dirname "$0")/lib/common.sh"
 
 funcs() { csvq "$1/report.csv" "FUNCTIONS" | cut -f1; }
-# a copy of the target, collected; prints the session directory
+# a copy of the target, collected; prints the session directory (no copy of it in the
+# build-id cache, which would name it after it changed: symbol_paths.sh tests that)
 collect_copy() {
 	cp "$TGT/unusual" "$SCRATCH/$1"
-	"$UPROF" collect -o "$SCRATCH/out-$1" "$SCRATCH/$1" spin 0.3 >/dev/null 2>&1
+	"$UPROF" collect --no-buildid-cache -o "$SCRATCH/out-$1" "$SCRATCH/$1" spin 0.3 >/dev/null 2>&1
 	session_in "$SCRATCH/out-$1"
 }
 demo_syms=$(nm "$TGT/demo" | awk '$2 ~ /[tT]/ {print $3}')

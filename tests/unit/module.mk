@@ -102,3 +102,17 @@ $(BUILD)/tests/test_report_job: tests/unit/test_report_job.c $(REPORT_LIB) $(SES
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report_job
+# lib/report/locate.c and buildid.c: moved binaries, the build-id cache, --symbol-path
+$(BUILD)/tests/test_locate: tests/unit/test_locate.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_locate
+# lib/report/rates.c: achieved rates by mode, throttled and overrun timers
+$(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_rates

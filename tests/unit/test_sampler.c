@@ -574,6 +574,35 @@ static void test_proc_under_procfs_root(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* User and system ticks, each with the reaped children's, after a name with ") (" in it. */
+static void test_proc_cpu_split(void **state)
+{
+	char root[] = "/tmp/uprof-procfs.XXXXXX", path[64];
+	int64_t user = -1, sys = -1;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/23", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/23/stat", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* fields 14-17: utime stime cutime cstime */
+	fprintf(f, "23 (a) (b) R 1 23 23 0 -1 4194304 100 0 0 0 700 300 40 60 20 0 1 0 5 0 0\n");
+	fclose(f);
+	setenv("UPROF_PROCFS_ROOT", root, 1);
+	assert_int_equal(smp_proc_cpu_split(23, &user, &sys), 0);
+	assert_int_equal(user, 740);
+	assert_int_equal(sys, 360);
+	assert_int_equal(smp_proc_cpu_split(24, &user, &sys), -ESRCH);
+	unsetenv("UPROF_PROCFS_ROOT");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/23", root);
+	rmdir(path);
+	rmdir(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_proc_pids),
 		cmocka_unit_test(test_synth_records_decode_with_the_attr),
 		cmocka_unit_test(test_proc_under_procfs_root),
+		cmocka_unit_test(test_proc_cpu_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -419,7 +419,7 @@ static void addr2line(const char *bin, uint64_t from, int n, char **out)
 static void inline_chains(void **state)
 {
 	uint64_t from = at(chain_bin, "chain_outer");
-	struct rpt_inlines *il = rpt_inlines_new();
+	struct rpt_inlines *il = rpt_inlines_new(NULL);
 	char *want[48];
 	int three = 0;
 
@@ -453,7 +453,7 @@ static void inline_chains(void **state)
 static void self_past_inlined(void **state)
 {
 	char dir[] = "/tmp/uprof-uw.XXXXXX";
-	struct rpt_inlines *il = rpt_inlines_new();
+	struct rpt_inlines *il = rpt_inlines_new(NULL);
 	uint64_t from = at(chain_bin, "chain_outer"), ip = 0;
 	struct perf_event_attr attr;
 	struct ses_writer *w;

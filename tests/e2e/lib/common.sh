@@ -8,6 +8,10 @@ TGT=$PWD/$BUILD/targets
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SCRATCH=$(mktemp -d /tmp/uprof-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
+# uprof's build-id cache (collect fills it, report reads it; perf's ~/.debug otherwise) in
+# the scratch dir: no test's binaries land in the user's cache, and no test finds copies
+# another run left there (perf itself does not read this variable: it keeps ~/.debug)
+export PERF_BUILDID_DIR=$SCRATCH/.debug
 _n=0
 
 ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }

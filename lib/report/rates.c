@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rates and the seconds a sample stands for: the one home of "samples x interval".
+ *
+ * The achieved rate is samples per second of the target CPU time of the modes the timer
+ * sampled: a user-mode-only session (hotspots) divides by user time, when collect
+ * recorded the split (session.ini's user_ns, sys_ns).
+ *
+ * A timer sample stands for one interval of CPU time, unless the timer could not fire
+ * that often. The kernel throttles an event that interrupts too often (THROTTLE records),
+ * and a cpu-clock hrtimer whose interval is shorter than what one sample costs (about
+ * 40 us in this project's VMs: --timer-interval 0.01 asks for 10 us) skips the periods it
+ * overran without a record: 26 kHz came of 100 kHz, and CPU_TIME read 3.8 times low. In
+ * both cases the samples are still spread over the CPU time as the code ran, so CPU_TIME
+ * is the measured target CPU time shared out over the samples, and the report says so.
+ */
+#include "report/internal.h"
+
+#include <string.h>
+
+/* Below this share of the requested rate, samples are taken to stand for more time. */
+#define MISSED_SHARE 0.5
+
+static double timer_period_s(const struct rpt *r)
+{
+	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 0.001;
+}
+
+static bool timer_first(const struct ses_info *in)
+{
+	return !in->nevents || !strcmp(in->events[0].name, "CPU_TIME");
+}
+
+/* The CPU time the sort event sampled, ns: user or system time alone when it sampled one
+ * mode and the split was recorded, else both; *@mode names it ("user", "system", NULL). */
+static int64_t mode_cpu_ns(const struct rpt *r, const char **mode)
+{
+	const struct ses_info *in = &r->info;
+	const struct ses_event *e = in->nevents ? &in->events[0] : NULL;
+
+	*mode = NULL;
+	if (!e || in->target_user_ns + in->target_sys_ns <= 0)
+		return in->target_cpu_ns;
+	if (e->exclude_kernel && !e->exclude_user) {
+		*mode = "user";
+		return in->target_user_ns;
+	}
+	if (e->exclude_user && !e->exclude_kernel) {
+		*mode = "system";
+		return in->target_sys_ns;
+	}
+	return in->target_cpu_ns;
+}
+
+double rpt_rate_cpu_s(const struct rpt *r, const char **mode)
+{
+	double cpu = (double)mode_cpu_ns(r, mode) / 1e9;
+	const struct ses_info *in = &r->info;
+
+	/* with pauses, the CPU time of the unpaused share of the run */
+	if (cpu > 0 && r->pause_total_ns > 0 && in->end_mono_ns > in->start_mono_ns) {
+		double run = (double)(in->end_mono_ns - in->start_mono_ns);
+		double live = run - (double)r->pause_total_ns;
+
+		cpu = live > 0 ? cpu * live / run : 0;
+	}
+	return cpu;
+}
+
+void rpt_rates_settle(struct rpt *r)
+{
+	uint64_t n = r->samples + r->filtered_samples; /* the collection's, as the rate's */
+	double period = timer_period_s(r), cpu;
+	const char *mode;
+
+	r->time_scale = 1;
+	cpu = rpt_rate_cpu_s(r, &mode);
+	if (!timer_first(&r->info) || !n || cpu <= 0 || period <= 0)
+		return;
+	if (r->throttles || (double)n / cpu < MISSED_SHARE / period)
+		r->time_scale = cpu / (double)n / period;
+	if (r->time_scale < 1) /* more samples than intervals: nothing was missed */
+		r->time_scale = 1;
+}
+
+double rpt_sample_s(const struct rpt *r)
+{
+	return timer_period_s(r) * r->time_scale;
+}
