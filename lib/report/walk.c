@@ -155,7 +155,7 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line)
 	if (s->module == RPT_MODULE_KERNEL || s->module == RPT_MODULE_UNKNOWN)
 		return -ENOENT;
 	if (!st->inlines)
-		st->inlines = rpt_inlines_new();
+		st->inlines = rpt_inlines_new(r->locator);
 	if (!st->inlines)
 		return -ENOMEM;
 	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file,

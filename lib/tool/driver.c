@@ -279,9 +279,11 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 	for (int i = 0; i < in->nevents && i < SES_MAX_EVENTS; i++) {
 		names[i] = in->events[i].name;
 		periods[i] = in->events[i].period;
-		/* the timer's period in seconds; any other event stands for its interval */
+		/* the timer's period in seconds (times the report's time_scale: a timer that
+		 * fell behind stands for more, as in report.csv); any other event stands for
+		 * its interval */
 		d->weight[i] = !strcmp(in->events[i].name, "CPU_TIME")
-				       ? (double)in->events[i].period / 1e9
+				       ? (double)in->events[i].period / 1e9 * sum.time_scale
 				       : (double)in->events[i].period;
 	}
 	if (!in->nevents)
