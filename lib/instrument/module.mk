@@ -2,7 +2,7 @@
 # The .so is also the ITT collector (itt.c). It runs inside other people's programs and
 # is dlopen()ed by them (ITT, Python), so it is never built with sanitizers: a sanitizer
 # runtime cannot be loaded that way. tests/unit/test_itt.c compiles these sources with them.
-INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/itt.c
+INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/itt.c lib/instrument/ompt.c
 INSTR_CFLAGS := -fPIC -fvisibility=hidden
 INSTR_OBJS := $(patsubst %.c,$(OBJ)/pic/%.o,$(INSTR_SRCS))
 INSTR_SO := $(BUILD)/lib/libAMDProfileController.so
@@ -13,7 +13,7 @@ $(OBJ)/pic/lib/instrument/%.o: lib/instrument/%.c
 $(INSTR_SO): $(INSTR_OBJS) lib/instrument/libAMDProfileController.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(filter-out $(SANFLAGS),$(LDFLAGS)) -Wl,--version-script=lib/instrument/libAMDProfileController.map \
-		-Wl,-soname,libAMDProfileController.so -o $@ $(INSTR_OBJS) -lrt -pthread
+		-Wl,-soname,libAMDProfileController.so -o $@ $(INSTR_OBJS) -lrt -pthread -ldl
 $(INSTR_A): $(INSTR_OBJS)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
