@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "session/openmp.h" /* openmp/<pid>.ompt */
+
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"
 #define SES_INFO_FILE "session.ini"
