@@ -41,6 +41,10 @@ struct collect_state {
 	int nsample_cpus;	/* -c/--cpu: sample on these CPUs only (0: all) */
 	int sample_cpus[PMC_MAX_CPUS];
 	char sample_cpu_list[256];
+	struct {		/* --trace openmp (collect_trace.c) */
+		bool on, full, omplib, impl_given, scope_given;
+		char runtime[PATH_MAX]; /* omplib: the libomp standing in for libgomp */
+	} omp;
 	int nenv;		/* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
@@ -127,6 +131,19 @@ int collect_parse_sample_cpus(struct collect_state *st, const char *arg); /* -c 
 void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);
+
+/* collect_trace.c: --trace <what> (-1 to go on, or an exit code after the message);
+ * --openmp-impl (@impl) and --openmp-scope; the combinations refused; and what the
+ * program's environment needs (after the session directory exists). */
+int collect_trace_parse(struct collect_state *st, const char *arg);
+int collect_trace_parse_openmp(struct collect_state *st, bool impl, const char *arg);
+int collect_trace_check(const struct collect_state *st);
+int collect_trace_env(struct collect_state *st);
+
+/* collect_omp.c: a control page's OpenMP record (ctlpage.h 2.2) as the .ompt file's own
+ * (session/openmp.h); false for one that fails its checks. */
+struct uprof_ctl_record;
+bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

@@ -16,6 +16,7 @@ static const char *const CMD = "collect";
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
        OPT_INTERVAL };
+enum { OPT_TRACE = 400, OPT_OMP, OPT_OMP_IMPL, OPT_OMP_SCOPE };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -39,6 +40,10 @@ static const struct option collect_options[] = {
 	{ "start-delay", required_argument, NULL, OPT_START_DELAY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "env-var", required_argument, NULL, OPT_ENV_VAR },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "omp", no_argument, NULL, OPT_OMP },
+	{ "openmp-impl", required_argument, NULL, OPT_OMP_IMPL },
+	{ "openmp-scope", required_argument, NULL, OPT_OMP_SCOPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -195,6 +200,18 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			if (ret >= 0)
 				return ret;
 			break;
+		case OPT_TRACE:
+		case OPT_OMP:
+			ret = collect_trace_parse(st, c == OPT_OMP ? "openmp" : optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_OMP_IMPL:
+		case OPT_OMP_SCOPE:
+			ret = collect_trace_parse_openmp(st, c == OPT_OMP_IMPL, optarg);
+			if (ret >= 0)
+				return ret;
+			break;
 		case 'h':
 			collect_help();
 			return 0;
@@ -202,6 +219,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	c = collect_trace_check(st);
+	if (c >= 0)
+		return c;
 	if (st->system_wide && (st->nattach || st->ntids_only))
 		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
 	if (st->system_wide && optind < argc)
