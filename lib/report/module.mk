@@ -1,7 +1,7 @@
 REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report/table.c lib/report/model.c lib/report/load.c \
 	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/pauses.c lib/report/tasks.c lib/report/taskmatch.c lib/report/events.c lib/report/callgraph_thread.c lib/report/kallsyms.c \
 	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c lib/report/strmap.c \
-	lib/report/perfmap.c lib/report/programs.c
+	lib/report/perfmap.c lib/report/programs.c lib/report/openmp.c lib/report/openmp_csv.c
 REPORT_SRCS += lib/report/stacks.c lib/report/unwind.c lib/report/inline.c lib/report/callgraph.c \
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
