@@ -92,6 +92,15 @@ $(TGT)/itt_omp: tests/targets/itt_omp.c
 	@mkdir -p $(dir $@)
 	clang $(TARGET_CFLAGS) -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/itt_omp)
+# OpenMP through OMPT (tests/e2e/openmp.sh): the same program built by clang against LLVM's
+# libomp and by gcc against libgomp (traced with --openmp-impl omplib)
+$(TGT)/omp_regions: tests/targets/omp_regions.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_regions_gcc: tests/targets/omp_regions.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions) $(TGT)/omp_regions_gcc
 # call stacks: the same program with and without frame pointers
 $(TGT)/callgraph_fp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)

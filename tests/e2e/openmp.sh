@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Issue 13: OpenMP through OMPT (collect --trace openmp). Must show 1: clang + LLVM libomp,
+# 2 threads: in the imbalanced region thread 0 works 3x what thread 1 does, so thread 1
+# waits in the closing barrier 2/3 of the region's elapsed; the balanced region's
+# imbalance is about 0; region names carry the pragmas' lines; CPU time per region (timer
+# samples inside the region's implicit tasks) agrees with the CPU time the program itself
+# measured in the region within 5 %. All work is thread CPU time (tests/targets/omp_regions.c),
+# so the figures hold on a loaded machine; waiting threads sleep (KMP_BLOCKTIME=0) so
+# that only the work is CPU time in the region.
+. "$(dirname "$0")/lib/common.sh"
+
+ompq() { python3 "$HERE/ompq.py" "$@"; }
+rel() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if b > 0 and abs(a/b-1)<=t else 1)" "$@"; }
+skipped=0
+skip() { skipped=$((skipped + 1)); echo "ok - # SKIP $*"; }
+SRC=tests/targets/omp_regions.c
+line_of() { grep -n "$1" "$SRC" | sed -n "${2:-1}p" | cut -d: -f1; }
+
+# --- the options: one usage error each, naming what is accepted
+expect_fail 2 "--trace of something unknown" "trace 'gpu'.*openmp" \
+	"$UPROF" collect --trace gpu -o "$SCRATCH/x" /bin/true
+expect_fail 2 "--openmp-impl of something unknown" "ompt, omplib" \
+	"$UPROF" collect --trace openmp --openmp-impl foo -o "$SCRATCH/x" /bin/true
+expect_fail 2 "--openmp-scope of something unknown" "basic, full" \
+	"$UPROF" collect --omp --openmp-scope all -o "$SCRATCH/x" /bin/true
+expect_fail 2 "--openmp-scope without --trace openmp" "go with --trace openmp" \
+	"$UPROF" collect --openmp-scope full -o "$SCRATCH/x" /bin/true
+expect_fail 2 "--trace openmp with -p" "running process cannot be traced" \
+	"$UPROF" collect --trace openmp -p $$ -d 1 -o "$SCRATCH/x"
+LIB=$(realpath "$PWD/$BUILD/lib/libAMDProfileController.so")
+v=$(OMP_TOOL_LIBRARIES=/opt/t/libmine.so "$UPROF" collect --omp -o "$SCRATCH/env" \
+	/usr/bin/printenv OMP_TOOL_LIBRARIES 2>/dev/null | head -1)
+check "collect puts its tool first in OMP_TOOL_LIBRARIES, the user's after it ($v)" \
+	[ "$v" = "$LIB:/opt/t/libmine.so" ]
+
+# --- no OpenMP runtime: said, not an empty table
+"$UPROF" collect --trace openmp -o "$SCRATCH/none" /bin/true >/dev/null 2>&1
+S=$(session_in "$SCRATCH/none")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+check "a program without OpenMP: 'No OpenMP runtime seen'" grep -q "^No OpenMP runtime seen" "$S/report.csv"
+
+if [ ! -x "$TGT/omp_regions" ]; then
+	skip "clang or LLVM libomp missing: omp_regions not built (must show 1, 3, 5)"
+else
+	# --- must show 1
+	KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp -o "$SCRATCH/b" "$TGT/omp_regions" balance 10 \
+		>"$SCRATCH/out" 2>"$SCRATCH/err"
+	check "collect exits 0" [ $? -eq 0 ]
+	S=$(session_in "$SCRATCH/b")
+	"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/rerr"
+	R=$S/report.csv
+	check "report written" [ -s "$R" ]
+	check "PROFILE DETAILS says OpenMP tracing" grep -q '^OpenMP Tracing Enabled:,"Yes"' "$R"
+	check "the snapshot has the OPENMP SUMMARY" grep -q '^\.\. OPENMP SUMMARY' "$R"
+	la=$(line_of '^#pragma omp parallel num_threads(2) reduction' 1)
+	lb=$(line_of '^#pragma omp parallel num_threads(2) reduction' 2)
+	A="\$omp\$parallel:1@omp_regions.c:$la"
+	B="\$omp\$parallel_for:1@omp_regions.c:$lb"
+	echo "# regions: $(ompq "$R" regions | tr '\n' ' ')"
+	check "the imbalanced region is named with its pragma's line ($A)" \
+		bash -c "python3 '$HERE/ompq.py' '$R' regions | grep -qF 'balance$A'"
+	check "the balanced one too, as a parallel for ($B)" \
+		bash -c "python3 '$HERE/ompq.py' '$R' regions | grep -qF 'balance$B'"
+	for reg in "$A" "$B"; do
+		check "$reg: 10 instances" [ "$(ompq "$R" region "$reg" Instances)" = 10 ]
+		check "$reg: 2 threads" [ "$(ompq "$R" region "$reg" "Thread Count")" = 2 ]
+		for t in 0 1; do
+			check "$reg: thread $t ran 10 implicit tasks" \
+				[ "$(ompq "$R" thread "$reg" $t "Implicit Tasks")" = 10 ]
+		done
+	done
+	el=$(ompq "$R" region "$A" "Total Elapsed Time")
+	s1=$(ompq "$R" thread "$A" 1 "Total Sync Time")
+	s0=$(ompq "$R" thread "$A" 0 "Total Sync Time")
+	check "imbalanced: thread 1's Sync is 2/3 of the region's elapsed within 10 % ($s1 of $el s)" \
+		rel "$s1" "$(python3 -c "print($el * 2 / 3)")" 0.10
+	check "imbalanced: thread 0 hardly waits (Sync $s0 s < 5 % of $el s)" \
+		python3 -c "import sys; sys.exit(0 if $s0 < 0.05 * $el else 1)"
+	ia=$(ompq "$R" region "$A" "Imbalance")
+	ib=$(ompq "$R" region "$B" "Imbalance")
+	cb=$(ompq "$R" region "$B" "Work CV")
+	check "imbalanced: max/avg - 1 of work is 0.5 within 0.1 ($ia)" near "$ia" 0.5 0.1
+	check "balanced: imbalance about 0 (max/avg - 1 = $ib <= 0.1, CV $cb <= 0.1)" \
+		python3 -c "import sys; sys.exit(0 if $ib <= 0.1 and $cb <= 0.1 else 1)"
+	read -r ca cbal <<<"$(sed -n 's/^cpu_ms imbalanced=\([0-9.]*\) balanced=\([0-9.]*\)/\1 \2/p' "$SCRATCH/out")"
+	ua=$(ompq "$R" region "$A" "CPU Time")
+	ub=$(ompq "$R" region "$B" "CPU Time")
+	check "imbalanced: CPU time per region within 5 % of the program's own ($ua s, ${ca:-?} ms)" \
+		rel "$ua" "$(python3 -c "print(${ca:-0} / 1e3)")" 0.05
+	check "balanced: CPU time per region within 5 % of the program's own ($ub s, ${cbal:-?} ms)" \
+		rel "$ub" "$(python3 -c "print(${cbal:-0} / 1e3)")" 0.05
+	check "the mechanism is said: OMPT" \
+		bash -c "[ \"\$(python3 '$HERE/ompq.py' '$R' overview 'Tracing Mechanism')\" = \"OMPT (the runtime's tool interface)\" ]"
+	check "no records lost" bash -c "! grep -q '^Records Lost' '$R'"
+fi
+
+echo "# skipped: $skipped"
+echo "1..$_n"
