@@ -295,6 +295,35 @@ static void inlined_at(Dwfl_Module *mod, GElf_Addr addr, char *func, size_t flen
 	free(scopes);
 }
 
+/* A construct inside a region is in the runtime's outlined function of that region
+ * (clang: ".omp_outlined...", gcc: "<func>._omp_fn.<n>"): it is named after the function
+ * the source has it in, for clang the unit's function declared last before @line. */
+static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, size_t flen)
+{
+	char *gcc = strstr(func, "._omp_fn.");
+	Dwarf_Die cu, child;
+	Dwarf_Addr bias = 0;
+	int best = -1;
+
+	if (gcc) {
+		*gcc = 0;
+		return;
+	}
+	if (strncmp(func, ".omp_outlined", 13) || !line || !unit_of(mod, addr, &cu, &bias) ||
+	    dwarf_child(&cu, &child))
+		return;
+	do {
+		const char *name = dwarf_diename(&child);
+		int decl = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_subprogram && name && name[0] != '.' &&
+		    !dwarf_decl_line(&child, &decl) && decl <= line && decl > best) {
+			best = decl;
+			snprintf(func, flen, "%s", name);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 /* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known), and
  * the function inlined there into @func. */
 static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
@@ -323,6 +352,8 @@ static int srcline(const char *path, uint64_t file_offset, char *file, size_t fl
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
 			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func, funclen);
+			unoutline(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, line, func,
+				  funclen);
 			break;
 		}
 out:

@@ -157,15 +157,16 @@ static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *
 	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%d,", s->name,
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
 		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
-	/* chunk: OMPT 5.0 does not give it; iterations per loop per thread are shown */
-	if (loops)
-		fprintf(f, "%.0f,", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops / n);
-	else
-		fprintf(f, ",");
-	fprintf(f, "%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,\n", schedule(s),
+	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
+	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", schedule(s),
 		s->f[SES_OMPT_F_REGIONS], imb, cv, (double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9,
 		(double)s->f[SES_OMPT_F_TASKWAIT] / 1e9, s->f[SES_OMPT_F_TASKS],
 		(double)s->f[SES_OMPT_F_TASK_TIME] / 1e9, (double)s->samples * period_s(r));
+	/* iterations of one loop (every member reports the whole count) */
+	if (loops)
+		fprintf(f, "%.0f,\n", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
+	else
+		fprintf(f, ",\n");
 }
 
 static int cmp_team(const void *a, const void *b)
@@ -240,7 +241,7 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f)
 			   "Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
 			   "Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
 			   "CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
-			   "Time(seconds),CPU Time(seconds),\n");
+			   "Time(seconds),CPU Time(seconds),Loop Iterations,\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				region_row(r, &p->sites[k], f);

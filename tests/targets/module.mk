@@ -100,7 +100,12 @@ $(TGT)/omp_regions: tests/targets/omp_regions.c
 $(TGT)/omp_regions_gcc: tests/targets/omp_regions.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
-TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions) $(TGT)/omp_regions_gcc
+# a user's own OMPT tool, which must keep getting its events behind uprof's (clang has
+# omp-tools.h in its own include directory)
+$(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
+	@mkdir -p $(dir $@)
+	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions $(TGT)/libomp_usertool.so) $(TGT)/omp_regions_gcc
 # call stacks: the same program with and without frame pointers
 $(TGT)/callgraph_fp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)

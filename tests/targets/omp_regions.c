@@ -7,9 +7,12 @@
  *   omp_regions balance [R]   R rounds (default 10) of: an imbalanced region (thread 0
  *                             works 3 U, thread 1 U; U = 20 ms), then a balanced
  *                             region with a static for (2 threads, 40 iterations of 1 ms)
- *   omp_regions mixed         nested regions (2 x 2), 8 tasks and a taskwait, a lock and a
- *                             critical section each held 30 ms while the other thread
- *                             waits, a dynamic-schedule loop of 64 iterations
+ *   omp_regions mixed         nested regions (2 x 2), 9 tasks and two taskwaits (one
+ *                             waiting 30 ms for a task), a lock and a critical section
+ *                             each held 30 ms while the other thread waits, a
+ *                             dynamic-schedule loop of 64 iterations; prints the wall
+ *                             times of the holds ("hold_ms lock= critical= task=") and
+ *                             of the waits as the waiter saw them ("waited_ms ...")
  *   omp_regions tiny [N]      N (default 100000) empty parallel regions of 2 threads
  * Built with clang -fopenmp (LLVM libomp) and with gcc -fopenmp (libgomp).
  */
@@ -27,6 +30,14 @@ static double cpu_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static double wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* Burn @ms of this thread's CPU time. */
 static double work(double ms)
 {
@@ -38,22 +49,34 @@ static double work(double ms)
 	return x;
 }
 
-/* Each thread's CPU time inside the two regions, as the program itself measures it, is
- * printed: "cpu_ms imbalanced=<ms> balanced=<ms>". */
+/* What the program itself measures is printed, for the test to hold the tool's figures
+ * against: each thread's CPU time inside the two regions ("cpu_ms imbalanced=<ms>
+ * balanced=<ms>"), and in the imbalanced one the wall time from before the region to after
+ * it, each thread's wall time in its work, and thread 1's from the end of its work to the
+ * end of the region ("wall_ms elapsed= work0= work1= wait1="). On a loaded machine the
+ * threads may not run at one rate, and the 3:1 of CPU time is then not 3:1 of wall time. */
 static double balance(int rounds)
 {
-	double sum = 0, cpu[2] = { 0, 0 };
+	double sum = 0, cpu[2] = { 0, 0 }, el = 0, w[2] = { 0, 0 }, wait1 = 0;
 
 	for (int r = 0; r < rounds; r++) {
+		double t0 = wall_ms(), done1 = 0;
+
 #pragma omp parallel num_threads(2) reduction(+ : sum)
 		{
-			double c0 = cpu_ms(), d;
+			int me = omp_get_thread_num();
+			double c0 = cpu_ms(), b = wall_ms(), d;
 
-			sum += work(omp_get_thread_num() == 0 ? 60 : 20);
+			sum += work(me == 0 ? 60 : 20);
 			d = cpu_ms() - c0;
+			w[me] += wall_ms() - b;
+			if (me == 1)
+				done1 = wall_ms();
 #pragma omp atomic
 			cpu[0] += d;
 		}
+		el += wall_ms() - t0;
+		wait1 += wall_ms() - done1;
 #pragma omp parallel num_threads(2) reduction(+ : sum)
 		{
 			double c0 = cpu_ms(), d;
@@ -67,6 +90,7 @@ static double balance(int rounds)
 		}
 	}
 	printf("cpu_ms imbalanced=%.1f balanced=%.1f\n", cpu[0], cpu[1]);
+	printf("wall_ms elapsed=%.1f work0=%.1f work1=%.1f wait1=%.1f\n", el, w[0], w[1], wait1);
 	return sum;
 }
 
@@ -83,9 +107,17 @@ static double nested(void)
 	return sum;
 }
 
+/* wall ms of the lock, the critical section and the awaited task: how long each was held
+ * (run), and how long the other thread waited for it, as the waiter measures it */
+static double hold[3], waited[3];
+
+/* 8 tasks and a taskwait; then, in a second region, one task that thread 1 runs for 30 ms
+ * of CPU while the single thread, once it has seen the task start, waits for it in a
+ * taskwait. */
 static double tasks(void)
 {
 	double sum = 0;
+	int started = 0;
 
 #pragma omp parallel num_threads(2)
 #pragma omp single
@@ -93,12 +125,30 @@ static double tasks(void)
 		for (int i = 0; i < 8; i++) {
 #pragma omp task shared(sum)
 			{
-				double v = work(5);
+				double v = work(2);
 #pragma omp atomic
 				sum += v;
 			}
 		}
 #pragma omp taskwait
+	}
+	/* a region of its own: its taskwait time is this one wait */
+#pragma omp parallel num_threads(2)
+#pragma omp single
+	{
+#pragma omp task shared(sum, started)
+		{
+			double b = wall_ms();
+
+			__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+			sum += work(30);
+			hold[2] = wall_ms() - b;
+		}
+		while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+			;
+		waited[2] = wall_ms();
+#pragma omp taskwait
+		waited[2] = wall_ms() - waited[2];
 	}
 	return sum;
 }
@@ -115,28 +165,42 @@ static double contended(void)
 #pragma omp parallel num_threads(2) reduction(+ : sum)
 	{
 		if (omp_get_thread_num() == 0) {
+			double b;
+
 			omp_set_lock(&lock);
+			b = wall_ms();
 			__atomic_store_n(&held, 1, __ATOMIC_RELEASE);
 			sum += work(30);
+			hold[0] = wall_ms() - b;
 			omp_unset_lock(&lock);
 		} else {
+			double b;
+
 			while (!__atomic_load_n(&held, __ATOMIC_ACQUIRE))
 				;
+			b = wall_ms();
 			omp_set_lock(&lock);
+			waited[0] = wall_ms() - b;
 			omp_unset_lock(&lock);
 		}
 #pragma omp barrier
 		if (omp_get_thread_num() == 0) {
 #pragma omp critical(held30)
 			{
+				double b = wall_ms();
+
 				__atomic_store_n(&in_critical, 1, __ATOMIC_RELEASE);
 				sum += work(30);
+				hold[1] = wall_ms() - b;
 			}
 		} else {
+			double b;
+
 			while (!__atomic_load_n(&in_critical, __ATOMIC_ACQUIRE))
 				;
+			b = wall_ms();
 #pragma omp critical(held30)
-			sum += 1;
+			waited[1] = wall_ms() - b;
 		}
 	}
 	omp_destroy_lock(&lock);
@@ -162,6 +226,9 @@ int main(int argc, char **argv)
 		sum = balance(argc > 2 ? atoi(argv[2]) : 10);
 	} else if (!strcmp(mode, "mixed")) {
 		sum = nested() + tasks() + contended() + dynamic();
+		printf("hold_ms lock=%.1f critical=%.1f task=%.1f\n", hold[0], hold[1], hold[2]);
+		printf("waited_ms lock=%.1f critical=%.1f taskwait=%.1f\n", waited[0], waited[1],
+		       waited[2]);
 	} else if (!strcmp(mode, "tiny")) {
 		long n = argc > 2 ? atol(argv[2]) : 100000;
 
