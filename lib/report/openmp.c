@@ -261,9 +261,7 @@ static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen)
 		const char *src = line_at(mod, addr - back, &line);
 
 		if (src && line > 0) {
-			const char *slash = strrchr(src, '/');
-
-			snprintf(file, flen, "%s", slash ? slash + 1 : src);
+			snprintf(file, flen, "%s", src);
 			return line;
 		}
 	}
@@ -361,6 +359,37 @@ out:
 	return line;
 }
 
+/*
+ * gcc gives the runtime call of a construct (and the outlined function) the line of the
+ * statement or brace before the pragma, clang the pragma's own. When the source is there
+ * and line @line is not the construct's pragma, the first such pragma in the next lines
+ * is taken (a lock call is its own line: only parallel and critical sites move).
+ */
+#define PRAGMA_LOOKAHEAD 16
+static int pragma_line(const char *src, int line, const char *want)
+{
+	char buf[512];
+	FILE *f;
+	int n = 0, got = line;
+
+	if (line <= 0 || !(f = fopen(src, "re")))
+		return line;
+	while (n < line + PRAGMA_LOOKAHEAD && fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		if (++n < line)
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "#pragma omp ", 12) && strstr(p, want)) {
+			got = n;
+			break;
+		}
+	}
+	fclose(f);
+	return got;
+}
+
 static const char *construct(const struct rpt_omp_site *s)
 {
 	switch (s->kind) {
@@ -379,6 +408,8 @@ static const char *construct(const struct rpt_omp_site *s)
  * the runtime, on the pragma's line). */
 static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s)
 {
+	char src[PATH_MAX] = "";
+	const char *base;
 	const struct rpt_map *m = s->code > 1 ? rpt_world_find_map(&r->world, p->pid, s->code - 1)
 					      : NULL;
 	struct rpt_module *mod;
@@ -394,7 +425,12 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
 	/* a function inlined where the construct is is where its pragma is */
-	s->line = srcline(mod->path, off, s->file, sizeof(s->file), s->func, sizeof(s->func));
+	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func));
+	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL)
+		s->line = pragma_line(src, s->line, s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
+											: "critical");
+	base = strrchr(src, '/');
+	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
 		if (*c == '"' || *c == ',')
 			*c = ' '; /* CSV cells */

@@ -176,5 +176,50 @@ else
 		bash -c "[ \"\$(python3 '$HERE/ompq.py' '$R' overview 'Tracing Scope')\" = full ]"
 fi
 
+# --- must show 2: the same program built by gcc against libgomp, through --openmp-impl
+# omplib (LLVM libomp standing in as libgomp.so.1); gcc lowers the static loop inline, so
+# the balanced region has no worksharing event: a "parallel", on the same line
+if [ ! -x "$TGT/omp_regions_gcc" ] || ! ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/null 2>&1; then
+	skip "gcc or LLVM libomp missing (must show 2)"
+else
+	KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp -o "$SCRATCH/g0" "$TGT/omp_regions_gcc" \
+		balance 1 >/dev/null 2>&1
+	S=$(session_in "$SCRATCH/g0")
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	check "gcc program without omplib: no OpenMP runtime seen" grep -q "^No OpenMP runtime seen" "$S/report.csv"
+	check "and the fix is named (--openmp-impl omplib)" grep -q "^Hint:.*--openmp-impl omplib" "$S/report.csv"
+	KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp --openmp-impl omplib -o "$SCRATCH/g" \
+		"$TGT/omp_regions_gcc" balance 10 >"$SCRATCH/gout" 2>/dev/null
+	S=$(session_in "$SCRATCH/g")
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	R=$S/report.csv
+	la=$(line_of '^#pragma omp parallel num_threads(2) reduction' 1)
+	lb=$(line_of '^#pragma omp parallel num_threads(2) reduction' 2)
+	GA="balance\$omp\$parallel:1@omp_regions.c:$la"
+	GB="@omp_regions.c:$lb"
+	echo "# gcc regions: $(ompq "$R" regions | tr '\n' ' ')"
+	check "gcc: the mechanism is said (omplib)" \
+		bash -c "python3 '$HERE/ompq.py' '$R' overview 'Tracing Mechanism' | grep -q '^omplib: LLVM libomp standing in'"
+	check "gcc: both regions named with their pragma lines, 10 instances each" \
+		[ "$(ompq "$R" region "$GA" Instances) $(ompq "$R" region "$GB" Instances)" = "10 10" ]
+	read -r pel pw0 pw1 pwait <<<"$(sed -n 's/^wall_ms elapsed=\([0-9.]*\) work0=\([0-9.]*\) work1=\([0-9.]*\) wait1=\([0-9.]*\)/\1 \2 \3 \4/p' "$SCRATCH/gout")"
+	read -r ca cbal <<<"$(sed -n 's/^cpu_ms imbalanced=\([0-9.]*\) balanced=\([0-9.]*\)/\1 \2/p' "$SCRATCH/gout")"
+	s1=$(ompq "$R" thread "$GA" 1 "Total Sync Time")
+	check "gcc: thread 1's Sync within 10 % of the program's own ($s1 s, ${pwait:-?} ms)" \
+		rel "$s1" "$(python3 -c "print(${pwait:-0} / 1e3)")" 0.10
+	check "gcc: the balanced region's imbalance about 0 ($(ompq "$R" region "$GB" Imbalance))" \
+		python3 -c "import sys; sys.exit(0 if $(ompq "$R" region "$GB" Imbalance) <= 0.1 else 1)"
+	ua=$(ompq "$R" region "$GA" "CPU Time")
+	check "gcc: CPU time per region within 5 % of the program's own ($ua s, ${ca:-?} ms)" \
+		rel "$ua" "$(python3 -c "print(${ca:-0} / 1e3)")" 0.05
+	if [ -n "${pwait:-}" ] && rel "$pwait" "$(python3 -c "print(${pel:-0} * 2 / 3)")" 0.10; then
+		el=$(ompq "$R" region "$GA" "Total Elapsed Time")
+		check "gcc: thread 1's Sync is 2/3 of the elapsed within 10 % ($s1 of $el s)" \
+			rel "$s1" "$(python3 -c "print($el * 2 / 3)")" 0.10
+	else
+		skip "gcc 2/3: the threads did not run at one rate here (${pwait:-?} of ${pel:-?} ms)"
+	fi
+fi
+
 echo "# skipped: $skipped"
 echo "1..$_n"
