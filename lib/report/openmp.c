@@ -452,31 +452,80 @@ static int cmp_site(const void *a, const void *b)
 
 /* Sum each site's threads, name it: <func>$omp$<construct>:<n>@<file>:<line>, n the
  * site's place among its function's sites of that construct, by line. */
-static void name_sites(struct rpt *r, struct rpt_omp_proc *p)
+static bool max_field(int f)
 {
+	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX || f == SES_OMPT_F_NEST_LEVEL;
+}
+
+static void add_fields(uint64_t *to, const uint64_t *from)
+{
+	for (int f = 0; f < SES_OMPT_F_MAX; f++)
+		to[f] = max_field(f) ? (from[f] > to[f] ? from[f] : to[f]) : to[f] + from[f];
+}
+
+/* Fold site @b into @a (one construct at several code addresses: a loop the compiler
+ * unrolled, a function inlined twice). 0 or -ENOMEM. */
+static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
+{
+	for (int k = 0; k < b->nthreads; k++) {
+		struct rpt_omp_tstat *from = &b->threads[k];
+		struct rpt_omp_tstat *to = tstat_for(a, from->slot, from->tid);
+
+		if (!to)
+			return -ENOMEM;
+		add_fields(to->f, from->f);
+		to->samples += from->samples;
+		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
+	}
+	a->samples += b->samples;
+	free(b->threads);
+	b->threads = NULL;
+	b->nthreads = 0;
+	return 0;
+}
+
+static bool same_place(const struct rpt_omp_site *a, const struct rpt_omp_site *b)
+{
+	return a->line > 0 && a->line == b->line && a->kind == b->kind &&
+	       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
+}
+
+/* Name each site <func>$omp$<construct>:<n>@<file>:<line>, n its place among its
+ * function's sites of that construct, by line; sites of one source place are one. */
+static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nsites; i++)
+		locate(r, p, &p->sites[i]);
+	qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
+	for (int i = 0; i < p->nsites; i++) {
+		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
+			if (merge_site(&p->sites[n - 1], &p->sites[i]))
+				return -ENOMEM;
+			continue;
+		}
+		p->sites[n++] = p->sites[i];
+	}
+	p->nsites = n;
 	for (int i = 0; i < p->nsites; i++) {
 		struct rpt_omp_site *s = &p->sites[i];
 
+		memset(s->f, 0, sizeof(s->f));
 		for (int k = 0; k < s->nthreads; k++)
-			for (int f = 0; f < SES_OMPT_F_MAX; f++)
-				if (f != SES_OMPT_F_LOOP_KIND && f != SES_OMPT_F_TEAM_INDEX &&
-				    f != SES_OMPT_F_NEST_LEVEL)
-					s->f[f] += s->threads[k].f[f];
-				else if (s->threads[k].f[f] > s->f[f])
-					s->f[f] = s->threads[k].f[f];
-		locate(r, p, s);
+			add_fields(s->f, s->threads[k].f);
 	}
-	qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
-	for (int i = 0, n = 0; i < p->nsites; i++) {
+	for (int i = 0; i < p->nsites; i++) {
 		struct rpt_omp_site *s = &p->sites[i];
+		int k = 1;
 
-		n = i && !strcmp(s->func, p->sites[i - 1].func) && s->kind == p->sites[i - 1].kind &&
-				    !strcmp(construct(s), construct(&p->sites[i - 1]))
-			    ? n + 1
-			    : 1;
-		snprintf(s->name, sizeof(s->name), "%s$omp$%s:%d@%s:%d", s->func, construct(s), n,
+		for (int j = 0; j < i; j++)
+			k += !strcmp(p->sites[j].func, s->func) && p->sites[j].kind == s->kind &&
+			     !strcmp(construct(&p->sites[j]), construct(s));
+		snprintf(s->name, sizeof(s->name), "%s$omp$%s:%d@%s:%d", s->func, construct(s), k,
 			 s->file, s->line);
 	}
+	return 0;
 }
 
 static int load_file(struct rpt *r, const char *dir, const char *name)
@@ -538,7 +587,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	if (!ret)
 		ret = label(r, p, &o);
 	if (!ret)
-		name_sites(r, p);
+		ret = name_sites(r, p);
 	for (int i = 0; i < r->world.nprocs; i++)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;
