@@ -49,7 +49,7 @@
 #define MAX_SITES 128	  /* site 0 is "none" */
 #define MAX_DEPTH 8	  /* nested implicit tasks followed per thread */
 #define MAX_TASK_DEPTH 16 /* explicit tasks running inside each other on one thread */
-#define INSTS 4096	  /* region instances in flight (a power of two) */
+#define INSTS 64	  /* a thread's region instances kept (a power of two) */
 #define NF UPROF_OMP_F_MAX
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -70,7 +70,11 @@ struct frame {
 };
 
 struct othread {
-	uint32_t tid, type;
+	uint32_t tid, type, slot;
+	uint64_t ninst;		/* instances this thread encountered */
+	uint64_t last_code;	/* site_of's cache: the last code address and its site */
+	uint32_t last_site, last_kind;
+	struct inst insts[INSTS]; /* the regions it encountered, the last INSTS of them */
 	uint64_t born, died, in_regions;
 	int depth, pdepth, tdepth;
 	struct frame fr[MAX_DEPTH];
@@ -83,8 +87,6 @@ struct othread {
 };
 
 static struct site sites[MAX_SITES];
-static struct inst insts[INSTS];
-static uint64_t next_inst = 1;
 static struct othread *threads[MAX_THREADS];
 static uint32_t nthreads;
 static int live_threads;
@@ -92,6 +94,13 @@ static TLS struct othread *me;
 static int full_scope, flushed;
 static uint64_t lost_threads, lost_sites, lost_records, callbacks_always;
 static uint64_t t0_stamp, t0_ns;
+static bool stamp_tsc; /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
+
+/* stamp(), inlined: the hot path's clock read */
+static inline uint64_t stamp(void)
+{
+	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
+}
 
 static ompt_set_callback_t real_set;
 static ompt_function_lookup_t real_lookup;
@@ -111,9 +120,8 @@ static inline bool on(void)
 	return __builtin_expect(me != NULL, 1) && !__atomic_load_n(&flushed, __ATOMIC_RELAXED);
 }
 
-static uint32_t site_of(const void *code, uint32_t kind)
+static uint32_t site_lookup(uint64_t c, uint32_t kind)
 {
-	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
 	uint32_t h = (uint32_t)(((c >> 2) * 0x9E3779B97F4A7C15ULL) >> 40) % (MAX_SITES - 1);
 
 	for (uint32_t i = 0; i < MAX_SITES - 1; i++) {
@@ -134,11 +142,33 @@ static uint32_t site_of(const void *code, uint32_t kind)
 	return 0;
 }
 
+/* The site of @code: the thread's last one when it is that (a region in a loop), else
+ * the shared table. */
+static uint32_t site_of(const void *code, uint32_t kind)
+{
+	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
+
+	if (c != me->last_code || kind != me->last_kind) {
+		me->last_site = site_lookup(c, kind);
+		me->last_code = c;
+		me->last_kind = kind;
+	}
+	return me->last_site;
+}
+
+/* Instance ids are (slot of the encountering thread + 1) << 32 | its count: made
+ * without a shared counter, found in that thread's table. */
 static struct inst *inst_get(uint64_t id)
 {
-	struct inst *in = &insts[id & (INSTS - 1)];
+	uint64_t slot = id >> 32;
+	struct othread *t;
+	struct inst *in;
 
-	return id && __atomic_load_n(&in->id, __ATOMIC_ACQUIRE) == id ? in : NULL;
+	if (!slot || slot > MAX_THREADS ||
+	    !(t = __atomic_load_n(&threads[slot - 1], __ATOMIC_ACQUIRE)))
+		return NULL;
+	in = &t->insts[id & (INSTS - 1)];
+	return __atomic_load_n(&in->id, __ATOMIC_ACQUIRE) == id ? in : NULL;
 }
 
 /* The instance whose id the runtime carries in @pdata (libomp copies the value from
@@ -174,7 +204,8 @@ static void on_thread_begin(int type, ompt_data_t *data)
 	}
 	t->tid = (uint32_t)syscall(SYS_gettid);
 	t->type = (uint32_t)type;
-	t->born = ins_stamp();
+	t->slot = slot;
+	t->born = stamp();
 	__atomic_store_n(&threads[slot], t, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED);
 	me = t;
@@ -186,7 +217,7 @@ out:
 static void on_thread_end(ompt_data_t *data)
 {
 	if (me) {
-		me->died = ins_stamp();
+		me->died = stamp();
 		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_RELAXED);
 	}
 	NEXT(ompt_callback_thread_end, void (*)(ompt_data_t *), data);
@@ -196,14 +227,14 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 			      unsigned int requested, int flags, const void *codeptr)
 {
 	if (on() && me->pdepth < MAX_DEPTH) {
-		uint64_t id = __atomic_fetch_add(&next_inst, 1, __ATOMIC_RELAXED);
-		struct inst *in = &insts[id & (INSTS - 1)];
+		uint64_t id = (uint64_t)(me->slot + 1) << 32 | (++me->ninst & 0xffffffffu);
+		struct inst *in = &me->insts[id & (INSTS - 1)];
 
 		__atomic_store_n(&in->id, 0, __ATOMIC_RELAXED);
 		in->site = site_of(codeptr, UPROF_OMP_SITE_PARALLEL);
 		in->team = requested;
 		in->user.value = 0;
-		in->begin = ins_stamp();
+		in->begin = stamp();
 		__atomic_store_n(&in->end, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&in->id, id, __ATOMIC_RELEASE);
 		/* the fork that follows orders these before the workers' implicit_task */
@@ -225,7 +256,7 @@ static void on_parallel_end(ompt_data_t *pdata, ompt_data_t *task, int flags, co
 		struct inst *in = inst_get(me->pinst[me->pdepth]);
 
 		if (in) {
-			uint64_t now = ins_stamp(), e = now - in->begin;
+			uint64_t now = stamp(), e = now - in->begin;
 			uint64_t *a = me->agg[in->site];
 			int live = __atomic_load_n(&live_threads, __ATOMIC_RELAXED);
 
@@ -311,11 +342,11 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 			in->team = actual;
 		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
 			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
-		f->begin = ins_stamp();
+		f->begin = stamp();
 		ins_emit_raw(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
 			     index, f->begin);
 	} else if (me->depth > 0 && me->depth-- <= MAX_DEPTH) {
-		close_frame(me, &me->fr[me->depth], me->depth, ins_stamp());
+		close_frame(me, &me->fr[me->depth], me->depth, stamp());
 	}
 next:
 	NEXT(ompt_callback_implicit_task,
@@ -355,12 +386,12 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
 
 	if (f && endpoint == ompt_scope_begin) {
 		f->wait_kind = wait_kind(kind);
-		f->wait_begin = ins_stamp();
+		f->wait_begin = stamp();
 		if (full_scope)
 			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
 				     f->site, f->index, f->wait_begin);
 	} else if (f && f->wait_begin) {
-		uint64_t end = clamp(f, ins_stamp());
+		uint64_t end = clamp(f, stamp());
 
 		add_wait(me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
 		f->wait_begin = 0;
@@ -382,7 +413,7 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 
 	if (!me || !on())
 		goto next;
-	now = ins_stamp();
+	now = stamp();
 	if (status == ompt_task_complete || status == ompt_task_cancel ||
 	    status == ompt_task_detach || status == ompt_task_late_fulfill) {
 		if (me->tdepth > 0 && me->tdepth-- <= MAX_TASK_DEPTH) {
@@ -464,7 +495,7 @@ static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, omp
 {
 	if (on()) {
 		me->lock_site = site_of(codeptr, lock_kind(kind));
-		me->lock_begin = ins_stamp();
+		me->lock_begin = stamp();
 		if (full_scope)
 			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
 				     me->lock_site, 0, me->lock_begin);
@@ -477,7 +508,7 @@ static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, omp
 static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 {
 	if (on() && me->lock_begin) {
-		uint64_t now = ins_stamp(), w = now - me->lock_begin;
+		uint64_t now = stamp(), w = now - me->lock_begin;
 		uint64_t *a = me->agg[me->lock_site];
 		struct frame *f = top();
 
@@ -532,7 +563,7 @@ static void flush(void)
 
 	if (__atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
 		return;
-	now = ins_stamp();
+	now = stamp();
 	if (ins_stamp_is_tsc() && now > t0_stamp)
 		ns_per_tick = (double)(ins_now_ns() - t0_ns) / (double)(now - t0_stamp);
 	nt = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
@@ -618,7 +649,8 @@ static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t 
 	real_set = (ompt_set_callback_t)lookup("ompt_set_callback");
 	if (!real_set)
 		return 0;
-	t0_stamp = ins_stamp();
+	stamp_tsc = ins_stamp_is_tsc();
+	t0_stamp = stamp();
 	t0_ns = ins_now_ns();
 	reg(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
 	reg(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
