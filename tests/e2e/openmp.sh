@@ -174,6 +174,28 @@ else
 		[ "$(ompq "$R" region "$D" "Loop Iterations") $(ompq "$R" region "$D" "Thread Count")" = "64 2" ]
 	check "--openmp-scope full is said" \
 		bash -c "[ \"\$(python3 '$HERE/ompq.py' '$R' overview 'Tracing Scope')\" = full ]"
+
+	# --- bad cases: a damaged openmp/ file costs what follows the damage, said; a file
+	# that is no .ompt file costs its process's OpenMP data, said; the runtime told to load
+	# no tool (OMP_TOOL=disabled) is a run where no runtime was seen
+	cp -r "$S" "$SCRATCH/dmg"
+	f=$(ls "$SCRATCH"/dmg/openmp/*.ompt | head -1)
+	truncate -s $(($(stat -c %s "$f") - 13)) "$f"
+	printf 'not an ompt file' >"$SCRATCH/dmg/openmp/1.ompt"
+	"$UPROF" report -i "$SCRATCH/dmg" >/dev/null 2>"$SCRATCH/dmg.err"
+	check "damaged files: report exits 0" [ $? -eq 0 ]
+	check "a cut file: the offset of the cut is said" \
+		grep -q "openmp/$(basename "$f") damaged from offset [0-9]* (entry header cut short)" "$SCRATCH/dmg.err"
+	check "and what came before it is reported (the dynamic loop's region)" \
+		[ "$(ompq "$SCRATCH/dmg/report.csv" region "$D" Instances)" = 1 ]
+	check "a file that is not one: named, with the offset" \
+		grep -q "openmp/1.ompt offset 0: not a uprof OpenMP file" "$SCRATCH/dmg.err"
+	OMP_TOOL=disabled "$UPROF" collect --trace openmp -o "$SCRATCH/off" "$TGT/omp_regions" balance 1 \
+		>/dev/null 2>&1
+	S=$(session_in "$SCRATCH/off")
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	check "OMP_TOOL=disabled (the runtime loads no tool): no OpenMP runtime seen" \
+		grep -q "^No OpenMP runtime seen" "$S/report.csv"
 fi
 
 # --- must show 2: the same program built by gcc against libgomp, through --openmp-impl
