@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 
 #define MAX_NEST 64
+#define MAX_PROC_SITES 4096  /* the tool keeps 127 */
+#define MAX_SITE_THREADS 1024 /* the tool keeps 256 */
 
 static void note(struct rpt *r, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -48,13 +50,22 @@ void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhe
 	*overhead = joined > span ? joined - span : 0;
 }
 
-static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id)
+/* The site @id, made on first sight; NULL with *@full set past MAX_PROC_SITES, else
+ * out of memory. Hashed: a forged file of many ids costs no more per record. */
+static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
 {
+	uint64_t *slot = rpt_hash_slot(&p->index, 1, id, 0);
 	struct rpt_omp_site *g;
 
-	for (int i = 0; i < p->nsites; i++)
-		if (p->sites[i].id == id)
-			return &p->sites[i];
+	*full = false;
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return &p->sites[*slot - 1];
+	if (p->nsites >= MAX_PROC_SITES) {
+		*full = true;
+		return NULL;
+	}
 	g = realloc(p->sites, sizeof(*g) * (size_t)(p->nsites + 1));
 	if (!g)
 		return NULL;
@@ -62,14 +73,32 @@ static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id)
 	g = &p->sites[p->nsites++];
 	memset(g, 0, sizeof(*g));
 	g->id = id;
+	*slot = (uint64_t)p->nsites;
 	return g;
 }
 
-static struct rpt_omp_tstat *tstat_for(struct rpt_omp_site *s, uint32_t slot, uint32_t tid)
+/* The thread @slot of @s, made on first sight (with @p: through its index; without: by
+ * a scan, for the few threads of a site being merged); NULL with *@full set past
+ * MAX_SITE_THREADS, else out of memory. */
+static struct rpt_omp_tstat *tstat_for(struct rpt_omp_proc *p, struct rpt_omp_site *s,
+				       uint32_t slot, uint32_t tid, bool *full)
 {
-	for (int i = 0; i < s->nthreads; i++)
-		if (s->threads[i].slot == slot)
-			return &s->threads[i];
+	uint64_t *h;
+
+	*full = false;
+	if (p) {
+		h = rpt_hash_find(&p->index, 2, s->id, slot);
+		if (h)
+			return &s->threads[*h - 1];
+	} else {
+		for (int i = 0; i < s->nthreads; i++)
+			if (s->threads[i].slot == slot)
+				return &s->threads[i];
+	}
+	if (s->nthreads >= MAX_SITE_THREADS) {
+		*full = true;
+		return NULL;
+	}
 	if (s->nthreads == s->capthreads) {
 		int cap = s->capthreads ? s->capthreads * 2 : 4;
 		struct rpt_omp_tstat *g = realloc(s->threads, sizeof(*g) * (size_t)cap);
@@ -82,6 +111,16 @@ static struct rpt_omp_tstat *tstat_for(struct rpt_omp_site *s, uint32_t slot, ui
 	memset(&s->threads[s->nthreads], 0, sizeof(s->threads[0]));
 	s->threads[s->nthreads].slot = slot;
 	s->threads[s->nthreads].tid = tid;
+	/* one slot at a time: making a slot may move the table's others */
+	if (p) {
+		if (!(h = rpt_hash_slot(&p->index, 2, s->id, slot)))
+			return NULL;
+		*h = (uint64_t)s->nthreads + 1;
+		if (!(h = rpt_hash_slot(&p->index, 3, s->id, tid)))
+			return NULL;
+		if (!*h)
+			*h = (uint64_t)s->nthreads + 1;
+	}
 	return &s->threads[s->nthreads++];
 }
 
@@ -121,9 +160,14 @@ static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
 			else if (v->how == SES_OMPT_F_THREAD_TYPE)
 				th[k].type = v->value;
 		} else {
-			struct rpt_omp_site *s = site_for(p, v->site);
-			struct rpt_omp_tstat *t = s ? tstat_for(s, v->slot, v->tid) : NULL;
+			bool full;
+			struct rpt_omp_site *s = site_for(p, v->site, &full);
+			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full) : NULL;
 
+			if (!t && full) {
+				p->ignored++;
+				continue;
+			}
 			if (!t)
 				return -ENOMEM;
 			t->f[v->how] = v->value;
@@ -158,19 +202,16 @@ static int cmp_event(const void *a, const void *b)
 
 static void add_samples(struct rpt_omp_proc *p, uint32_t tid, uint32_t site, uint64_t n)
 {
-	for (int i = 0; i < p->nsites; i++) {
-		struct rpt_omp_site *s = &p->sites[i];
+	uint64_t *hs = rpt_hash_find(&p->index, 1, site, 0);
+	uint64_t *ht = rpt_hash_find(&p->index, 3, site, tid);
+	struct rpt_omp_site *s;
 
-		if (s->id != site)
-			continue;
-		s->samples += n;
-		for (int k = 0; k < s->nthreads; k++)
-			if (s->threads[k].tid == tid) {
-				s->threads[k].samples += n;
-				break;
-			}
+	if (!hs)
 		return;
-	}
+	s = &p->sites[*hs - 1];
+	s->samples += n;
+	if (ht)
+		s->threads[*ht - 1].samples += n;
 }
 
 /* Timer samples inside each implicit task: BEGIN/END paired per thread by depth. */
@@ -469,8 +510,11 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 {
 	for (int k = 0; k < b->nthreads; k++) {
 		struct rpt_omp_tstat *from = &b->threads[k];
-		struct rpt_omp_tstat *to = tstat_for(a, from->slot, from->tid);
+		bool full;
+		struct rpt_omp_tstat *to = tstat_for(NULL, a, from->slot, from->tid, &full);
 
+		if (!to && full)
+			continue; /* past MAX_SITE_THREADS: a forged file */
 		if (!to)
 			return -ENOMEM;
 		add_fields(to->f, from->f);
@@ -574,8 +618,13 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	p->dropped = o.dropped_records;
 	snprintf(p->runtime, sizeof(p->runtime), "%s", o.runtime);
 	for (size_t i = 0; i < o.nsites; i++) {
-		struct rpt_omp_site *s = site_for(p, o.sites[i].id);
+		bool full;
+		struct rpt_omp_site *s = site_for(p, o.sites[i].id, &full);
 
+		if (!s && full) {
+			p->ignored++;
+			continue;
+		}
 		if (!s) {
 			ret = -ENOMEM;
 			goto out;
@@ -586,6 +635,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	ret = take_values(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
+	rpt_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
 	for (int i = 0; i < r->world.nprocs; i++)
@@ -636,6 +686,7 @@ void rpt_omp_free(struct rpt_omp *o)
 		for (int k = 0; k < o->procs[i].nsites; k++)
 			free(o->procs[i].sites[k].threads);
 		free(o->procs[i].sites);
+		rpt_hash_release(&o->procs[i].index);
 	}
 	free(o->procs);
 	free(o);

@@ -54,6 +54,10 @@ struct rpt_omp_proc {
 	uint64_t thread_life, thread_in, idle_ns, initial_in;
 	uint64_t samples;	/* of the process, every thread */
 	uint64_t unpaired;	/* BEGIN without END or the reverse */
+	uint64_t ignored;	/* values past MAX sites or threads (a forged file) */
+	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
+	 * thread + 1 in that site; stale once the sites are sorted */
+	struct rpt_hash index;
 };
 
 struct rpt_omp {

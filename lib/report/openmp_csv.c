@@ -105,11 +105,14 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, FI
 	fprintf(f, "OpenMP Version,%" PRIu64 "\n", p->omp_version);
 	fprintf(f, "Tracing Mechanism,\"%s\"\n", mechanism(p));
 	fprintf(f, "Tracing Scope,\"%s\"\n", p->scope == SES_OMPT_SCOPE_FULL ? "full" : "basic");
-	if (p->dropped || p->lost_records || p->lost_threads || p->lost_sites || p->unpaired)
+	if (p->dropped || p->lost_records || p->lost_threads || p->lost_sites || p->unpaired ||
+	    p->ignored)
 		fprintf(f, "Records Lost,\"%" PRIu64 " dropped by the target's full ring, %" PRIu64
 			   " summary records not sent, %" PRIu64 " threads and %" PRIu64
-			   " site events past the tool's tables, %" PRIu64 " unpaired region records\"\n",
-			p->dropped, p->lost_records, p->lost_threads, p->lost_sites, p->unpaired);
+			   " site events past the tool's tables, %" PRIu64 " unpaired region records, %"
+			   PRIu64 " values past the report's tables\"\n",
+			p->dropped, p->lost_records, p->lost_threads, p->lost_sites, p->unpaired,
+			p->ignored);
 }
 
 static const char *schedule(const struct rpt_omp_site *s)

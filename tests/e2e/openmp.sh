@@ -190,6 +190,21 @@ else
 		[ "$(ompq "$SCRATCH/dmg/report.csv" region "$D" Instances)" = 1 ]
 	check "a file that is not one: named, with the offset" \
 		grep -q "openmp/1.ompt offset 0: not a uprof OpenMP file" "$SCRATCH/dmg.err"
+	# a forged file of 300,000 values, each of another site and thread: bounded tables
+	# (4096 sites, 1024 threads a site), the rest counted, no hang
+	rm -f "$SCRATCH/dmg/openmp/1.ompt"
+	python3 - "$SCRATCH/dmg/openmp/2.ompt" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    f.write(b"UPOMPT01" + struct.pack("<IIiHH", 1, 24, 2, 1, 1))
+    f.write(struct.pack("<II", 2, 32) + struct.pack("<QIHHII", 201611, 0, 7, 0, 0, 0))
+    for i in range(300000):
+        f.write(struct.pack("<II", 2, 32) + struct.pack("<QIHHII", 1000, 7, 6, 2, 1 + i % 5000, i))
+PY
+	timeout 300 "$UPROF" report -i "$SCRATCH/dmg" >/dev/null 2>&1
+	check "a forged file of 300,000 sites and threads: report ends (exit $?)" [ $? -eq 0 ]
+	check "and says how many values it left out" \
+		grep -q '^Records Lost,.* [1-9][0-9]* values past the report.s tables' "$SCRATCH/dmg/report.csv"
 	OMP_TOOL=disabled "$UPROF" collect --trace openmp -o "$SCRATCH/off" "$TGT/omp_regions" balance 1 \
 		>/dev/null 2>&1
 	S=$(session_in "$SCRATCH/off")
