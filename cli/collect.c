@@ -100,7 +100,7 @@ static int start(struct collect_state *st, int argc, char **argv)
 		 (long long)cli_now_ns(CLOCK_MONOTONIC));
 	setenv("UPROF_SESSION", st->token, 1);
 	collect_launch_env(st); /* before the ITT default below sees what the user set */
-	ret = collect_trace_env(st);
+	ret = collect_omp_env(st);
 	if (ret >= 0)
 		return ret;
 	ret = collect_pages_start(st);

@@ -132,13 +132,16 @@ void collect_launch_env(const struct collect_state *st);	/* into uprof's environ
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);
 
-/* collect_trace.c: --trace <what> (-1 to go on, or an exit code after the message);
- * --openmp-impl (@impl) and --openmp-scope; the combinations refused; and what the
- * program's environment needs (after the session directory exists). */
+/* collect_trace.c: --trace <what>, dispatched to the tracer's own parser (-1 to go on, or
+ * an exit code after the message). */
 int collect_trace_parse(struct collect_state *st, const char *arg);
-int collect_trace_parse_openmp(struct collect_state *st, bool impl, const char *arg);
-int collect_trace_check(const struct collect_state *st);
-int collect_trace_env(struct collect_state *st);
+/* collect_openmp.c: --trace openmp, --openmp-impl (@impl) and --openmp-scope; the
+ * combinations refused; what the program's environment needs (after the session
+ * directory exists). Each -1 to go on, or an exit code after the message. */
+int collect_omp_trace_parse(struct collect_state *st);
+int collect_omp_parse_option(struct collect_state *st, bool impl, const char *arg);
+int collect_omp_check(const struct collect_state *st);
+int collect_omp_env(struct collect_state *st);
 
 /* collect_omp.c: a control page's OpenMP record (ctlpage.h 2.2) as the .ompt file's own
  * (session/openmp.h); false for one that fails its checks. */

@@ -208,7 +208,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case OPT_OMP_IMPL:
 		case OPT_OMP_SCOPE:
-			ret = collect_trace_parse_openmp(st, c == OPT_OMP_IMPL, optarg);
+			ret = collect_omp_parse_option(st, c == OPT_OMP_IMPL, optarg);
 			if (ret >= 0)
 				return ret;
 			break;
@@ -219,7 +219,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
-	c = collect_trace_check(st);
+	c = collect_omp_check(st);
 	if (c >= 0)
 		return c;
 	if (st->system_wide && (st->nattach || st->ntids_only))
