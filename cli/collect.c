@@ -102,6 +102,9 @@ static int start(struct collect_state *st, int argc, char **argv)
 		 (long long)cli_now_ns(CLOCK_MONOTONIC));
 	setenv("UPROF_SESSION", st->token, 1);
 	collect_launch_env(st); /* before the ITT default below sees what the user set */
+	ret = collect_omp_env(st);
+	if (ret >= 0)
+		return ret;
 	ret = collect_pages_start(st);
 	if (ret)
 		return cli_error(1, CMD, "cannot set up instrumentation: %s", strerror(-ret));
@@ -167,14 +170,17 @@ fail:
 static void remove_session_dir(const struct collect_state *st)
 {
 	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, "vdso.so", SES_PAUSES_FILE,
-					     "." SES_INFO_FILE ".tmp" };
+					     "." SES_INFO_FILE ".tmp",
+					     SES_OMPT_DIR "/omplib/libgomp.so.1",
+					     SES_OMPT_DIR "/omplib", SES_OMPT_DIR };
 	char path[PATH_MAX + 32];
 
 	if (!st->session_dir[0])
 		return;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", st->session_dir, files[i]);
-		unlink(path);
+		if (unlink(path) && errno == EISDIR)
+			rmdir(path);
 	}
 	rmdir(st->session_dir);
 }

@@ -61,6 +61,10 @@ struct collect_state {
 	struct tool_info *tool_infos; /* tools.n of them (owned) */
 	int ntool_events;	/* their events, after the config's or -e's */
 	const char *tool_events[SES_MAX_EVENTS];
+	struct {		/* --trace openmp (collect_trace.c) */
+		bool on, full, omplib, impl_given, scope_given;
+		char runtime[PATH_MAX]; /* omplib: the libomp standing in for libgomp */
+	} omp;
 	int nenv;		/* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
@@ -176,6 +180,18 @@ int collect_mpi_prepare(struct collect_state *st);
 void collect_mpi_env(const struct collect_state *st);
 /* collect_trace.c: --trace <what>, one parser per tracer; -1 or an exit code. */
 int collect_trace_parse(struct collect_state *st, const char *arg);
+/* collect_openmp.c: --trace openmp, --openmp-impl (@impl) and --openmp-scope; the
+ * combinations refused; what the program's environment needs (after the session
+ * directory exists). Each -1 to go on, or an exit code after the message. */
+int collect_omp_trace_parse(struct collect_state *st);
+int collect_omp_parse_option(struct collect_state *st, bool impl, const char *arg);
+int collect_omp_check(const struct collect_state *st);
+int collect_omp_env(struct collect_state *st);
+
+/* collect_omp.c: a control page's OpenMP record (ctlpage.h 2.2) as the .ompt file's own
+ * (session/openmp.h); false for one that fails its checks. */
+struct uprof_ctl_record;
+bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

@@ -17,6 +17,7 @@ enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
        OPT_INTERVAL, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_MPI, OPT_TRACE, OPT_MPI_IMPL };
 enum { OPT_NO_BUILDID_CACHE = 350 };
+enum { OPT_OMP = 400, OPT_OMP_IMPL, OPT_OMP_SCOPE };
 
 static const struct option collect_options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -46,6 +47,9 @@ static const struct option collect_options[] = {
 	{ "mpi", no_argument, NULL, OPT_MPI },
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "mpi-impl", required_argument, NULL, OPT_MPI_IMPL },
+	{ "omp", no_argument, NULL, OPT_OMP },
+	{ "openmp-impl", required_argument, NULL, OPT_OMP_IMPL },
+	{ "openmp-scope", required_argument, NULL, OPT_OMP_SCOPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -218,13 +222,20 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 		case OPT_MPI:
 			st->mpi.on = true;
 			break;
-		case OPT_TRACE:
-			ret = collect_trace_parse(st, optarg);
+		case OPT_MPI_IMPL:
+			ret = collect_mpi_impl_parse(st, optarg);
 			if (ret >= 0)
 				return ret;
 			break;
-		case OPT_MPI_IMPL:
-			ret = collect_mpi_impl_parse(st, optarg);
+		case OPT_TRACE:
+		case OPT_OMP:
+			ret = collect_trace_parse(st, c == OPT_OMP ? "openmp" : optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_OMP_IMPL:
+		case OPT_OMP_SCOPE:
+			ret = collect_omp_parse_option(st, c == OPT_OMP_IMPL, optarg);
 			if (ret >= 0)
 				return ret;
 			break;
@@ -235,6 +246,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	c = collect_omp_check(st);
+	if (c >= 0)
+		return c;
 	if (st->system_wide && (st->nattach || st->ntids_only))
 		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
 	if (st->system_wide && optind < argc)

@@ -59,6 +59,7 @@ struct page_worker {
 	bool started;
 	struct smp_page *page;
 	struct ses_tasks_writer *tasks;
+	struct ses_ompt_writer *ompt; /* --trace openmp */
 	struct collect_pages *ctx;
 };
 
@@ -216,6 +217,13 @@ static void on_task_record(void *arg, const struct uprof_ctl_record *r)
 				       r->how & UPROF_FLAG_GAP ? SES_TASK_GAP : 0, r->domain,
 				       r->name };
 
+	if (r->kind >= UPROF_REC_OMP_FIRST && r->kind <= UPROF_REC_OMP_LAST) {
+		struct ses_ompt_record o;
+
+		if (w->ompt && collect_omp_record(r, &o))
+			ses_ompt_write_record(w->ompt, &o);
+		return;
+	}
 	if (out.kind)
 		ses_tasks_write_record(w->tasks, &out);
 }
@@ -224,6 +232,8 @@ static int on_string(void *arg, uint32_t id, const char *s, size_t len)
 {
 	struct page_worker *w = arg;
 
+	if (w->ompt) /* the runtime's name is among them */
+		ses_ompt_write_string(w->ompt, id, s, len);
 	return ses_tasks_write_string(w->tasks, id, s, len);
 }
 
@@ -289,6 +299,10 @@ static void finish_worker(struct page_worker *w)
 	ses_tasks_write_dropped(w->tasks, records, names);
 	w->ctx->st->info.lost_task_records += records;
 	ses_tasks_writer_close(w->tasks);
+	if (w->ompt)
+		ses_ompt_write_dropped(w->ompt, records);
+	if (ses_ompt_writer_close(w->ompt))
+		cli_warn(CMD, "could not write the OpenMP records of pid %d", pid);
 	smp_page_close(w->page);
 	unlink_if_dead(pid);
 	free(w);
@@ -347,6 +361,16 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 		smp_page_close(page);
 		free(w);
 		return -EIO;
+	}
+	if (c->st->omp.on) {
+		w->ompt = ses_ompt_writer_open(c->st->session_dir, pid,
+					       c->st->omp.omplib ? SES_OMPT_IMPL_OMPLIB
+								 : SES_OMPT_IMPL_OMPT,
+					       c->st->omp.full ? SES_OMPT_SCOPE_FULL
+							       : SES_OMPT_SCOPE_BASIC);
+		if (!w->ompt)
+			cli_warn(CMD, "cannot write the OpenMP records of pid %d: %s", pid,
+				 strerror(errno));
 	}
 	smp_page_set_active(page, !c->kernel_paused);
 	w->started = !pthread_create(&w->thread, NULL, worker_main, w);

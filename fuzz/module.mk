@@ -104,3 +104,10 @@ $(BUILD)/fuzz/fuzz_mpi: fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS)
 fuzz: $(FUZZ_BINS)
+
+# the OMPT tool's openmp/<pid>.ompt files
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_ompt
+$(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS)
+fuzz: $(FUZZ_BINS)

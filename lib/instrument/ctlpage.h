@@ -43,7 +43,8 @@
  *    and checks the string table and the rings, wherever the header puts them, lie
  *    inside it; header_size is UPROF_CTL_HEADER_BYTES in major 2.
  * History: 1 (unreleased): no clock fields. 2.0: clock_kind, tsc0, mono0 (TSC stamps).
- * 2.1: lib_version. Bump the minor for each addition and list it here.
+ * 2.1: lib_version. 2.2: the OpenMP record kinds (UPROF_REC_OMP_*, on the task ring),
+ * no new header field. Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -56,7 +57,7 @@
 /* The minor this library writes. Overridable only so that tests can build the library of
  * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
 #ifndef UPROF_CTL_MINOR
-#define UPROF_CTL_MINOR 1
+#define UPROF_CTL_MINOR 2
 #endif
 #ifndef UPROF_CTL_WRITE_MAJOR
 #define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
@@ -82,7 +83,86 @@ enum uprof_ctl_kind {
 	UPROF_REC_PAUSE = 5,
 	UPROF_REC_RESUME = 6,
 	UPROF_REC_THREAD_NAME = 7, /* task ring: thread @tid is named string @name (ITT) */
+	/* 2.2: the OMPT tool (ompt.c), on the task ring. Stamped kinds carry a time in
+	 * time_ns; the others carry a value there, never converted as a time. */
+	UPROF_REC_OMP_BEGIN = 8,	/* stamped: thread @tid entered an implicit task of
+					 * region site @domain as team member @name; how: depth */
+	UPROF_REC_OMP_END = 9,		/* stamped: ... and left it (same fields) */
+	UPROF_REC_OMP_WAIT_BEGIN = 10,	/* stamped (--openmp-scope full): a wait of kind @how
+					 * (enum uprof_ctl_omp_wait) at site @domain */
+	UPROF_REC_OMP_WAIT_END = 11,
+	UPROF_REC_OMP_SITE = 12,	/* value: site @domain is code address time_ns, of
+					 * construct @how (enum uprof_ctl_omp_site) */
+	UPROF_REC_OMP_VALUE = 13,	/* value: field @how (enum uprof_ctl_omp_field) of site
+					 * @domain (0: the thread or process) for thread @tid,
+					 * whose tool slot is @name (0: the process) */
+	UPROF_REC_OMP_RUNTIME = 14,	/* value: the runtime's OpenMP version in time_ns, its
+					 * version string @name */
 };
+#define UPROF_REC_OMP_FIRST UPROF_REC_OMP_BEGIN
+#define UPROF_REC_OMP_LAST UPROF_REC_OMP_RUNTIME
+/* Does a record of @kind carry a time stamp (converted from the TSC when drained)? */
+static inline int uprof_ctl_kind_stamped(unsigned kind)
+{
+	return kind < UPROF_REC_OMP_SITE || kind > UPROF_REC_OMP_RUNTIME;
+}
+
+enum uprof_ctl_omp_site {
+	UPROF_OMP_SITE_PARALLEL = 1,
+	UPROF_OMP_SITE_LOCK = 2, /* omp_set_lock / omp_test_lock */
+	UPROF_OMP_SITE_NEST_LOCK = 3,
+	UPROF_OMP_SITE_CRITICAL = 4,
+	UPROF_OMP_SITE_ORDERED = 5,
+	UPROF_OMP_SITE_ATOMIC = 6,
+	UPROF_OMP_SITE_LAST = 6,
+};
+enum uprof_ctl_omp_wait {
+	UPROF_OMP_WAIT_BARRIER_IMPLICIT = 1,
+	UPROF_OMP_WAIT_BARRIER_EXPLICIT = 2,
+	UPROF_OMP_WAIT_TASKWAIT = 3,
+	UPROF_OMP_WAIT_TASKGROUP = 4,
+	UPROF_OMP_WAIT_OTHER = 5,
+	UPROF_OMP_WAIT_MUTEX = 6,
+};
+/* Aggregates the tool keeps per (site, thread) and sends once, at the end: times in ns
+ * (converted by the tool), the rest counts or codes. */
+enum uprof_ctl_omp_field {
+	/* per (region site, thread) */
+	UPROF_OMP_F_ITASKS = 1,	     /* implicit tasks run (instances joined) */
+	UPROF_OMP_F_SPAN = 2,	     /* ns in those implicit tasks */
+	UPROF_OMP_F_JOINED = 3,	     /* ns: sum of the elapsed of the instances joined */
+	UPROF_OMP_F_SYNC = 4,	     /* ns waiting: barriers, taskwait, taskgroup */
+	UPROF_OMP_F_BARRIER = 5,     /* ns of that in barriers */
+	UPROF_OMP_F_TASKWAIT = 6,    /* ns of that in taskwait */
+	UPROF_OMP_F_TASKGROUP = 7,   /* ns of that at the end of taskgroups */
+	UPROF_OMP_F_LOCKWAIT = 8,    /* ns waiting for locks, critical, ordered */
+	UPROF_OMP_F_TASKS = 9,	     /* explicit tasks created */
+	UPROF_OMP_F_TASK_TIME = 10,  /* ns running explicit tasks */
+	UPROF_OMP_F_TEAM_INDEX = 11, /* the thread's number in the team (last seen) */
+	/* per region site, on the thread that encountered it */
+	UPROF_OMP_F_REGIONS = 16,    /* instances */
+	UPROF_OMP_F_ELAPSED = 17,    /* ns, parallel begin to end */
+	UPROF_OMP_F_TEAM_SUM = 18,   /* sum of the team sizes */
+	UPROF_OMP_F_IDLE = 19,	     /* ns x threads of the process outside the team */
+	UPROF_OMP_F_LOOPS = 20,	     /* worksharing loops begun (every member counts one) */
+	UPROF_OMP_F_LOOP_ITERS = 21, /* the iterations the runtime gave for them */
+	UPROF_OMP_F_LOOP_KIND = 22,  /* the runtime's ompt_work_t of the last loop */
+	UPROF_OMP_F_NEST_LEVEL = 23, /* regions of the thread it is inside of, itself too */
+	/* per lock site, per thread */
+	UPROF_OMP_F_ACQUIRES = 32,
+	UPROF_OMP_F_ACQ_WAIT = 33,   /* ns from acquire to acquired */
+	/* per thread (site 0) */
+	UPROF_OMP_F_THREAD_LIFE = 48, /* ns from thread begin to end (or the flush) */
+	UPROF_OMP_F_THREAD_IN = 49,   /* ns of that in outermost implicit tasks */
+	UPROF_OMP_F_THREAD_TYPE = 50, /* ompt_thread_t */
+	/* per process (site 0, slot 0) */
+	UPROF_OMP_F_CALLBACKS = 56,    /* bit n: callback id n registered as "always" */
+	UPROF_OMP_F_LOST_THREADS = 57, /* threads beyond the tool's table (not traced) */
+	UPROF_OMP_F_LOST_SITES = 58,   /* events at sites beyond the tool's table */
+	UPROF_OMP_F_LOST_RECORDS = 59, /* aggregate records the ring could not take */
+	UPROF_OMP_F_SCOPE = 60,	       /* 1 basic, 2 full */
+};
+#define UPROF_OMP_F_MAX 64
 
 /* Set in a task record's how field: records of this thread were dropped just before it
  * (full ring), so its open tasks cannot be paired reliably any more. */

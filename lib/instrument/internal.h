@@ -60,4 +60,18 @@ bool ins_wait_applied(void);
 
 uint64_t ins_now_ns(void);
 
+/* ---- for the OMPT tool (ompt.c) ---- */
+/* A time stamp in the page's clock (TSC ticks or CLOCK_MONOTONIC ns, ins_stamp_is_tsc). */
+uint64_t ins_stamp(void);
+bool ins_stamp_is_tsc(void);
+/* @s into the page's string table: its id, or 0 (full, or no page). Takes the table's
+ * lock: not for the hot path. */
+uint32_t ins_intern(const char *s);
+/* One record on the task ring with @value in time_ns and thread @who (0: the caller).
+ * False when the ring was full (counted as dropped there). errno is kept. */
+bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
+		  uint64_t value);
+/* Run first by the exit handler while the page is still there (set once by ompt.c). */
+extern void (*ins_exit_hook)(void);
+
 #endif

@@ -27,6 +27,7 @@ __attribute__((visibility("default"))) volatile int amdProfileControllerGate = 1
 static INS_TLS bool my_gap; /* a record of this thread was dropped since its last one */
 static bool use_tsc;	      /* task records carry TSC stamps (see ctlpage.h) */
 struct uprof_ctl_header *ins_page;
+void (*ins_exit_hook)(void);
 static uint32_t page_gen; /* bumped for every page this process creates */
 static INS_TLS uint32_t my_tid;
 static char page_name[64];
@@ -208,6 +209,8 @@ static void at_exit(void)
 
 	if (!h || __atomic_load_n(&ins_state, __ATOMIC_ACQUIRE) != INS_ON)
 		return;
+	if (ins_exit_hook)
+		ins_exit_hook(); /* the OMPT tool's aggregates, before the drain wait */
 	__atomic_store_n(&h->exiting, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&h->req_seq, 1, __ATOMIC_RELEASE);
 	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
@@ -323,7 +326,7 @@ static inline uint32_t handle_id(struct ins_handle *h)
  * function: a TSC read, a CAS, the record's stores and the publishing one. */
 static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
-     uint16_t kind, uint16_t how, uint32_t domain, uint32_t name)
+     uint16_t kind, uint16_t how, uint32_t domain, uint32_t name, uint32_t who)
 {
 	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	struct uprof_ctl_record *slot;
@@ -346,7 +349,7 @@ emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask,
 		}
 	}
 	slot->time_ns = now;
-	slot->tid = tid();
+	slot->tid = who ? who : tid();
 	slot->kind = kind;
 	slot->how = how;
 	slot->domain = domain;
@@ -372,7 +375,7 @@ void ins_emit_pause(uint16_t kind, uint16_t how)
 		return;
 	emit(&h->pauses, (struct uprof_ctl_record *)((char *)h + PAUSE_OFFSET),
 	     UPROF_CTL_PAUSE_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind, how, 0,
-	     0);
+	     0, 0);
 }
 
 /* The hot path. Nothing here can touch errno: setup (the only step that can) keeps it. */
@@ -392,7 +395,7 @@ void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *nam
 	 * thread's open tasks instead of pairing this end with the wrong begin */
 	if (emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
 		 UPROF_CTL_RING_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind,
-		 my_gap ? UPROF_FLAG_GAP : 0, d, n))
+		 my_gap ? UPROF_FLAG_GAP : 0, d, n, 0))
 		my_gap = false;
 	else
 		my_gap = true;
@@ -427,4 +430,30 @@ bool ins_wait_applied(void)
 		    profiler_gone(h, gen))
 			return true;
 	}
+}
+
+uint64_t ins_stamp(void)
+{
+	return use_tsc ? uprof_ctl_tsc() : ins_now_ns();
+}
+
+bool ins_stamp_is_tsc(void)
+{
+	return use_tsc;
+}
+
+uint32_t ins_intern(const char *s)
+{
+	return ins_page ? intern(ins_page, s) : 0;
+}
+
+bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
+		  uint64_t value)
+{
+	struct uprof_ctl_header *h = ins_page;
+
+	if (!h || nobody_to_read(h))
+		return true; /* nobody will ever read it: not a loss to count */
+	return emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
+		    UPROF_CTL_RING_RECORDS - 1, value, kind, how, domain, name, who);
 }

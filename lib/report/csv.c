@@ -7,6 +7,7 @@
 #include "report/internal.h"
 #include "report/export.h"
 #include "report/stacks.h"
+#include "report/openmp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -223,6 +224,7 @@ static void write_details(const struct rpt *r, FILE *f)
 	else
 		kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
+	rpt_omp_write_details(r, f);
 	kv(f, "Session Status", ses_status_name(in->status));
 	fprintf(f, "\nMONITORED EVENTS\n");
 	write_events(r, f);
@@ -316,6 +318,7 @@ static void write_snapshot(const struct rpt *r, FILE *f)
 	else
 		fprintf(f, "Total %s,\"%.0f events\"\n", sort_event(&r->info),
 			(double)s.samples * (double)r->info.events[0].period);
+	rpt_omp_write_snapshot(r, f);
 }
 
 static void title(const struct rpt *r, FILE *f, const char *what)
@@ -664,6 +667,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 	ret = write_top(r, f);
 	if (!ret)
 		ret = rpt_callgraph_write_top(r, f);
+	if (!ret)
+		rpt_omp_write_report(r, f);
 	if (!ret && r->opts.detail)
 		ret = write_detail(r, f);
 	if (!ret && (fflush(f) || ferror(f)))

@@ -166,6 +166,9 @@ struct rpt {
 	struct rpt_file_note file_notes[RPT_FILE_NOTES];
 	size_t nfile_notes;
 
+	/* openmp.h: --trace openmp sessions (NULL when not traced) */
+	struct rpt_omp *omp;
+
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
 

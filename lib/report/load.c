@@ -10,6 +10,7 @@
 #include "arch/arch.h"
 #include "report/stacks.h"
 #include "report/locate.h"
+#include "report/openmp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -476,6 +477,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	ret = rpt_tasks_load(r);
 	if (!ret)
+		ret = rpt_omp_load(r);
+	if (!ret)
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (ret)
@@ -508,6 +511,7 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->module_func);
 	rpt_programs_release(r);
 	rpt_tasks_release(r);
+	rpt_omp_free(r->omp);
 	rpt_hash_release(&r->extra_addr);
 	rpt_hash_release(&r->extra);
 	free(r->pauses);

@@ -472,7 +472,8 @@ static bool valid_record(const struct uprof_ctl_record *r, bool pauses)
 		return (r->kind == UPROF_REC_PAUSE || r->kind == UPROF_REC_RESUME) &&
 		       r->how >= UPROF_HOW_API && r->how <= UPROF_HOW_ITT;
 	return (r->kind >= UPROF_REC_TASK_BEGIN && r->kind <= UPROF_REC_EVENT_END) ||
-	       r->kind == UPROF_REC_THREAD_NAME;
+	       r->kind == UPROF_REC_THREAD_NAME ||
+	       (r->kind >= UPROF_REC_OMP_FIRST && r->kind <= UPROF_REC_OMP_LAST);
 }
 
 static int64_t mono_ns(void)
@@ -566,7 +567,8 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 		for (int i = 0; i < got; i++) {
 			if (!valid_record(&batch[i], pauses))
 				continue;
-			if (p->tsc)
+			/* OpenMP aggregates carry values, not stamps (ctlpage.h 2.2) */
+			if (p->tsc && uprof_ctl_kind_stamped(batch[i].kind))
 				batch[i].time_ns = tsc_to_mono(p, batch[i].time_ns);
 			fn(arg, &batch[i]);
 			n++;

@@ -1,5 +1,5 @@
 SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c \
-	lib/session/tasks.c lib/session/pauses.c \
+	lib/session/tasks.c lib/session/openmp.c lib/session/pauses.c \
 	lib/session/record.c lib/session/record_enc.c \
 	lib/session/dir.c lib/session/input.c lib/session/job.c lib/session/order.c \
 	lib/session/mpi.c

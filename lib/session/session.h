@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "session/mpi.h" /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
+#include "session/openmp.h" /* openmp/<pid>.ompt */
 
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"

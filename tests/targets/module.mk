@@ -92,6 +92,20 @@ $(TGT)/itt_omp: tests/targets/itt_omp.c
 	@mkdir -p $(dir $@)
 	clang $(TARGET_CFLAGS) -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/itt_omp)
+# OpenMP through OMPT (tests/e2e/openmp.sh): the same program built by clang against LLVM's
+# libomp and by gcc against libgomp (traced with --openmp-impl omplib)
+$(TGT)/omp_regions: tests/targets/omp_regions.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_regions_gcc: tests/targets/omp_regions.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+# a user's own OMPT tool, which must keep getting its events behind uprof's (clang has
+# omp-tools.h in its own include directory)
+$(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
+	@mkdir -p $(dir $@)
+	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions $(TGT)/libomp_usertool.so) $(TGT)/omp_regions_gcc
 # call stacks: the same program with and without frame pointers
 $(TGT)/callgraph_fp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "instrument/ctlpage.h"
 #include "sampler/sampler.h"
@@ -124,7 +125,7 @@ static void current_version(void **state)
 	(void)state;
 	reads_back(m, len, "9.8.7");
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
-	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 1));
+	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 2));
 	smp_page_close(p);
 	free(m);
 }
@@ -198,12 +199,66 @@ static void version_word(void **state)
 	assert_int_equal(UPROF_CTL_MAJOR_OF(UPROF_CTL_VERSION), UPROF_CTL_MAJOR);
 }
 
+static void take_all(void *arg, const struct uprof_ctl_record *r)
+{
+	struct uprof_ctl_record *out = arg;
+	int i = 0;
+
+	while (out[i].kind)
+		i++;
+	out[i] = *r;
+}
+
+/* 2.2's OpenMP records (a TSC page): a stamped kind is converted to CLOCK_MONOTONIC like a
+ * task record, a value kind (an aggregate, a code address) is handed over as it was
+ * written; a kind past the ABI's last is dropped. */
+static void omp_records(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(2, 2, 0, &len);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct uprof_ctl_record *slots = (struct uprof_ctl_record *)(m + h->ring.offset);
+	struct uprof_ctl_record got[8] = { { 0 } };
+	struct timespec ts;
+	uint64_t tsc = uprof_ctl_tsc();
+	struct smp_page *p;
+
+	(void)state;
+	if (!tsc) {
+		free(m);
+		skip();
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	h->clock_kind = UPROF_CLOCK_TSC;
+	h->tsc0 = tsc - 1000000;
+	h->mono0 = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec - 1000000;
+	slots[0] = (struct uprof_ctl_record){ 1, tsc, 77, UPROF_REC_OMP_BEGIN, 0, 5, 0 };
+	slots[1] = (struct uprof_ctl_record){ 2, 123456789, 77, UPROF_REC_OMP_VALUE,
+					      UPROF_OMP_F_SPAN, 5, 1 };
+	slots[2] = (struct uprof_ctl_record){ 3, 0x55aa00001234ULL, 0, UPROF_REC_OMP_SITE,
+					      UPROF_OMP_SITE_PARALLEL, 5, 0 };
+	slots[3] = (struct uprof_ctl_record){ 4, 42, 77, UPROF_REC_OMP_LAST + 1, 0, 0, 0 };
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_drain(p, false, take_all, got), 3);
+	assert_int_equal(got[0].kind, UPROF_REC_OMP_BEGIN);
+	assert_true(got[0].time_ns != tsc); /* converted: a CLOCK_MONOTONIC ns stamp */
+	assert_true(got[0].time_ns >= h->mono0);
+	assert_int_equal(got[1].kind, UPROF_REC_OMP_VALUE);
+	assert_int_equal(got[1].time_ns, 123456789);
+	assert_int_equal(got[1].how, UPROF_OMP_F_SPAN);
+	assert_int_equal(got[2].time_ns, 0x55aa00001234ULL);
+	assert_int_equal(got[3].kind, 0); /* the unknown kind was not handed over */
+	smp_page_close(p);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(older_minor_accepted), cmocka_unit_test(current_version),
 		cmocka_unit_test(newer_minor_accepted), cmocka_unit_test(other_major_refused),
 		cmocka_unit_test(sizes_checked),	cmocka_unit_test(version_word),
+		cmocka_unit_test(omp_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

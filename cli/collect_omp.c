@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The control page's OpenMP records (lib/instrument/ctlpage.h 2.2) as openmp/<pid>.ompt
+ * holds them (lib/session/openmp.h): every code is translated, never copied, so that the
+ * ABI and the file can each be renumbered alone; a record whose codes or fields the ABI
+ * does not allow (a scribbled page) is refused.
+ */
+#include "cli/collect.h"
+#include "instrument/ctlpage.h"
+
+#define MAX_SITE 65536 /* far over what the tool keeps: a larger site id is garbage */
+#define MAX_DEPTH 64
+
+static uint16_t field(uint16_t f)
+{
+	static const uint16_t map[][2] = {
+		{ UPROF_OMP_F_ITASKS, SES_OMPT_F_ITASKS },
+		{ UPROF_OMP_F_SPAN, SES_OMPT_F_SPAN },
+		{ UPROF_OMP_F_JOINED, SES_OMPT_F_JOINED },
+		{ UPROF_OMP_F_SYNC, SES_OMPT_F_SYNC },
+		{ UPROF_OMP_F_BARRIER, SES_OMPT_F_BARRIER },
+		{ UPROF_OMP_F_TASKWAIT, SES_OMPT_F_TASKWAIT },
+		{ UPROF_OMP_F_TASKGROUP, SES_OMPT_F_TASKGROUP },
+		{ UPROF_OMP_F_LOCKWAIT, SES_OMPT_F_LOCKWAIT },
+		{ UPROF_OMP_F_TASKS, SES_OMPT_F_TASKS },
+		{ UPROF_OMP_F_TASK_TIME, SES_OMPT_F_TASK_TIME },
+		{ UPROF_OMP_F_TEAM_INDEX, SES_OMPT_F_TEAM_INDEX },
+		{ UPROF_OMP_F_REGIONS, SES_OMPT_F_REGIONS },
+		{ UPROF_OMP_F_ELAPSED, SES_OMPT_F_ELAPSED },
+		{ UPROF_OMP_F_TEAM_SUM, SES_OMPT_F_TEAM_SUM },
+		{ UPROF_OMP_F_IDLE, SES_OMPT_F_IDLE },
+		{ UPROF_OMP_F_LOOPS, SES_OMPT_F_LOOPS },
+		{ UPROF_OMP_F_LOOP_ITERS, SES_OMPT_F_LOOP_ITERS },
+		{ UPROF_OMP_F_LOOP_KIND, SES_OMPT_F_LOOP_KIND },
+		{ UPROF_OMP_F_NEST_LEVEL, SES_OMPT_F_NEST_LEVEL },
+		{ UPROF_OMP_F_ACQUIRES, SES_OMPT_F_ACQUIRES },
+		{ UPROF_OMP_F_ACQ_WAIT, SES_OMPT_F_ACQ_WAIT },
+		{ UPROF_OMP_F_THREAD_LIFE, SES_OMPT_F_THREAD_LIFE },
+		{ UPROF_OMP_F_THREAD_IN, SES_OMPT_F_THREAD_IN },
+		{ UPROF_OMP_F_THREAD_TYPE, SES_OMPT_F_THREAD_TYPE },
+		{ UPROF_OMP_F_CALLBACKS, SES_OMPT_F_CALLBACKS },
+		{ UPROF_OMP_F_LOST_THREADS, SES_OMPT_F_LOST_THREADS },
+		{ UPROF_OMP_F_LOST_SITES, SES_OMPT_F_LOST_SITES },
+		{ UPROF_OMP_F_LOST_RECORDS, SES_OMPT_F_LOST_RECORDS },
+		{ UPROF_OMP_F_SCOPE, SES_OMPT_F_SCOPE },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i][0] == f)
+			return map[i][1];
+	return 0;
+}
+
+static uint16_t wait_kind(uint16_t w)
+{
+	switch (w) {
+	case UPROF_OMP_WAIT_BARRIER_IMPLICIT: return SES_OMPT_WAIT_BARRIER_IMPLICIT;
+	case UPROF_OMP_WAIT_BARRIER_EXPLICIT: return SES_OMPT_WAIT_BARRIER_EXPLICIT;
+	case UPROF_OMP_WAIT_TASKWAIT: return SES_OMPT_WAIT_TASKWAIT;
+	case UPROF_OMP_WAIT_TASKGROUP: return SES_OMPT_WAIT_TASKGROUP;
+	case UPROF_OMP_WAIT_OTHER: return SES_OMPT_WAIT_OTHER;
+	case UPROF_OMP_WAIT_MUTEX: return SES_OMPT_WAIT_MUTEX;
+	default: return 0;
+	}
+}
+
+static uint16_t site_kind(uint16_t k)
+{
+	switch (k) {
+	case UPROF_OMP_SITE_PARALLEL: return SES_OMPT_SITE_PARALLEL;
+	case UPROF_OMP_SITE_LOCK: return SES_OMPT_SITE_LOCK;
+	case UPROF_OMP_SITE_NEST_LOCK: return SES_OMPT_SITE_NEST_LOCK;
+	case UPROF_OMP_SITE_CRITICAL: return SES_OMPT_SITE_CRITICAL;
+	case UPROF_OMP_SITE_ORDERED: return SES_OMPT_SITE_ORDERED;
+	case UPROF_OMP_SITE_ATOMIC: return SES_OMPT_SITE_ATOMIC;
+	default: return 0;
+	}
+}
+
+bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out)
+{
+	*out = (struct ses_ompt_record){ r->time_ns, r->tid, 0, 0, r->domain, r->name };
+	if (r->domain >= MAX_SITE)
+		return false;
+	switch (r->kind) {
+	case UPROF_REC_OMP_BEGIN:
+	case UPROF_REC_OMP_END:
+		out->kind = r->kind == UPROF_REC_OMP_BEGIN ? SES_OMPT_BEGIN : SES_OMPT_END;
+		out->how = r->how;
+		return r->how < MAX_DEPTH;
+	case UPROF_REC_OMP_WAIT_BEGIN:
+	case UPROF_REC_OMP_WAIT_END:
+		out->kind = r->kind == UPROF_REC_OMP_WAIT_BEGIN ? SES_OMPT_WAIT_BEGIN : SES_OMPT_WAIT_END;
+		out->how = wait_kind(r->how);
+		return out->how != 0;
+	case UPROF_REC_OMP_SITE:
+		out->kind = SES_OMPT_SITE;
+		out->how = site_kind(r->how);
+		return out->how && r->domain;
+	case UPROF_REC_OMP_VALUE:
+		out->kind = SES_OMPT_VALUE;
+		out->how = field(r->how);
+		return out->how != 0;
+	case UPROF_REC_OMP_RUNTIME:
+		out->kind = SES_OMPT_RUNTIME;
+		return true;
+	default:
+		return false;
+	}
+}

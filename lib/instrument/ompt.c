@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The OMPT tool (DESIGN.md §9): libAMDProfileController exports ompt_start_tool, which
+ * answers NULL unless `uprof collect --trace openmp` asked for it (UPROF_OMPT=basic|full
+ * in the environment and a control page to send to), so instrumented programs pay
+ * nothing otherwise.
+ *
+ * Model. Per (site, thread) the tool keeps aggregates (ctlpage.h's UPROF_OMP_F_*): a
+ * region instance's elapsed E runs from parallel_begin to parallel_end on the thread that
+ * encountered it; each team member's span runs over its implicit task; its Sync is the
+ * time in sync_region_wait (barriers, taskwait, taskgroup) less the explicit tasks it ran
+ * meanwhile; lock waits run from mutex_acquire to mutex_acquired. The report derives
+ * Work = span - sync - lock wait and Overhead = joined - span (fork and join).
+ *
+ * libomp reports a worker's implicit-barrier end and implicit-task end only when the
+ * worker wakes for the next region (or at shutdown), so a worker's late ends are clamped
+ * to the end of the instance they belong to, which the encountering thread stamps at
+ * parallel_end: a worker's span never covers time between regions.
+ *
+ * Hot path: no malloc, lock or syscall per callback. Per-thread state is our own TLS
+ * (initial-exec: one %fs load), not ompt_get_thread_data, whose slot belongs to a user's
+ * tool we chain to (below); the thread's table is mapped once at thread_begin. Shared
+ * tables (sites, instances) take one CAS when a new site is first seen and one atomic
+ * add per region instance. Times are the page's stamps (TSC ticks), turned into ns once,
+ * when the aggregates are sent at finalize or exit.
+ *
+ * Transport: records on the control page's task ring (ctlpage.h 2.2): OMP_BEGIN/END per
+ * implicit task (the timeline the report labels samples with), OMP_WAIT_* with
+ * --openmp-scope full, and at the end OMP_SITE and OMP_VALUE records for the aggregates.
+ *
+ * Chaining: libomp uses only the first tool whose ompt_start_tool answers non-NULL, so
+ * once we answer, the other tools of OMP_TOOL_LIBRARIES would get nothing. We load them
+ * ourselves, start the first that answers, and hand its initialize a lookup whose
+ * ompt_set_callback keeps its callbacks for the events we registered (ours call them
+ * after our own work) and passes the others to the runtime.
+ */
+#include "instrument/internal.h"
+#include "instrument/ompt_abi.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_THREADS 256
+#define MAX_SITES 128	  /* site 0 is "none" */
+#define MAX_DEPTH 8	  /* nested implicit tasks followed per thread */
+#define MAX_TASK_DEPTH 16 /* explicit tasks running inside each other on one thread */
+#define INSTS 64	  /* a thread's region instances kept (a power of two) */
+#define NF UPROF_OMP_F_MAX
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+struct site {
+	uint64_t code; /* codeptr_ra (atomic; 0 = free) */
+	uint32_t kind; /* enum uprof_ctl_omp_site */
+};
+
+struct inst {
+	uint64_t id, begin, end; /* atomic; end 0 while the region runs */
+	uint32_t site, team;
+	ompt_data_t user; /* the chained tool's parallel_data (the runtime's is ours) */
+};
+
+struct frame {
+	uint64_t begin, inst, wait_begin;
+	uint32_t site, index, wait_kind;
+};
+
+struct othread {
+	uint32_t tid, type, slot;
+	uint64_t ninst;		/* instances this thread encountered */
+	uint64_t last_code;	/* site_of's cache: the last code address and its site */
+	uint32_t last_site, last_kind;
+	struct inst insts[INSTS]; /* the regions it encountered, the last INSTS of them */
+	uint64_t born, died, in_regions;
+	int depth, pdepth, tdepth;
+	struct frame fr[MAX_DEPTH];
+	uint64_t pinst[MAX_DEPTH];
+	uint64_t task_begin[MAX_TASK_DEPTH];
+	uint32_t task_wait[MAX_TASK_DEPTH]; /* wait kind a task paused (0: none) */
+	uint64_t lock_begin;
+	uint32_t lock_site;
+	uint64_t agg[MAX_SITES][NF];
+};
+
+static struct site sites[MAX_SITES];
+static struct othread *threads[MAX_THREADS];
+static uint32_t nthreads;
+static int live_threads;
+static TLS struct othread *me;
+static int full_scope, flushed;
+static uint64_t lost_threads, lost_sites, lost_records, callbacks_always;
+static uint64_t t0_stamp, t0_ns;
+static bool stamp_tsc; /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
+
+/* stamp(), inlined: the hot path's clock read */
+static inline uint64_t stamp(void)
+{
+	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
+}
+
+static ompt_set_callback_t real_set;
+static ompt_function_lookup_t real_lookup;
+static ompt_start_tool_result_t *next_tool;
+static ompt_callback_t next_cb[ompt_callback_max];
+static int our_code[ompt_callback_max];
+
+#define NEXT(ev, type, ...)                                                              \
+	do {                                                                             \
+		ompt_callback_t n_ = next_cb[ev];                                        \
+		if (__builtin_expect(n_ != NULL, 0))                                     \
+			((type)n_)(__VA_ARGS__);                                         \
+	} while (0)
+
+static inline bool on(void)
+{
+	return __builtin_expect(me != NULL, 1) && !__atomic_load_n(&flushed, __ATOMIC_RELAXED);
+}
+
+static uint32_t site_lookup(uint64_t c, uint32_t kind)
+{
+	uint32_t h = (uint32_t)(((c >> 2) * 0x9E3779B97F4A7C15ULL) >> 40) % (MAX_SITES - 1);
+
+	for (uint32_t i = 0; i < MAX_SITES - 1; i++) {
+		struct site *s = &sites[1 + (h + i) % (MAX_SITES - 1)];
+		uint64_t cur = __atomic_load_n(&s->code, __ATOMIC_ACQUIRE);
+
+		if (!cur) {
+			if (__atomic_compare_exchange_n(&s->code, &cur, c, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				__atomic_store_n(&s->kind, kind, __ATOMIC_RELEASE);
+				return (uint32_t)(s - sites);
+			}
+		}
+		if (cur == c)
+			return (uint32_t)(s - sites);
+	}
+	__atomic_add_fetch(&lost_sites, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* The site of @code: the thread's last one when it is that (a region in a loop), else
+ * the shared table. */
+static uint32_t site_of(const void *code, uint32_t kind)
+{
+	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
+
+	if (c != me->last_code || kind != me->last_kind) {
+		me->last_site = site_lookup(c, kind);
+		me->last_code = c;
+		me->last_kind = kind;
+	}
+	return me->last_site;
+}
+
+/* Instance ids are (slot of the encountering thread + 1) << 32 | its count: made
+ * without a shared counter, found in that thread's table. */
+static struct inst *inst_get(uint64_t id)
+{
+	uint64_t slot = id >> 32;
+	struct othread *t;
+	struct inst *in;
+
+	if (!slot || slot > MAX_THREADS ||
+	    !(t = __atomic_load_n(&threads[slot - 1], __ATOMIC_ACQUIRE)))
+		return NULL;
+	in = &t->insts[id & (INSTS - 1)];
+	return __atomic_load_n(&in->id, __ATOMIC_ACQUIRE) == id ? in : NULL;
+}
+
+/* The instance whose id the runtime carries in @pdata (libomp copies the value from
+ * parallel_begin's slot into the team, so the value, not the address, is what lasts). */
+static struct inst *inst_of(const ompt_data_t *pdata)
+{
+	return pdata ? inst_get(pdata->value) : NULL;
+}
+
+/* What a chained tool sees as parallel_data: its own slot, kept beside our instance. */
+static ompt_data_t *user_pdata(ompt_data_t *pdata)
+{
+	struct inst *in = inst_of(pdata);
+
+	return in ? &in->user : pdata;
+}
+
+static void on_thread_begin(int type, ompt_data_t *data)
+{
+	uint32_t slot = __atomic_fetch_add(&nthreads, 1, __ATOMIC_RELAXED);
+	int saved = errno;
+	struct othread *t;
+
+	if (slot >= MAX_THREADS) {
+		__atomic_add_fetch(&lost_threads, 1, __ATOMIC_RELAXED);
+		goto out;
+	}
+	/* once per thread, never per event: the thread's own table, zeroed */
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED) {
+		__atomic_add_fetch(&lost_threads, 1, __ATOMIC_RELAXED);
+		goto out;
+	}
+	t->tid = (uint32_t)syscall(SYS_gettid);
+	t->type = (uint32_t)type;
+	t->slot = slot;
+	t->born = stamp();
+	__atomic_store_n(&threads[slot], t, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED);
+	me = t;
+out:
+	errno = saved;
+	NEXT(ompt_callback_thread_begin, void (*)(int, ompt_data_t *), type, data);
+}
+
+static void on_thread_end(ompt_data_t *data)
+{
+	if (me) {
+		me->died = stamp();
+		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_RELAXED);
+	}
+	NEXT(ompt_callback_thread_end, void (*)(ompt_data_t *), data);
+}
+
+static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *pdata,
+			      unsigned int requested, int flags, const void *codeptr)
+{
+	if (on() && me->pdepth < MAX_DEPTH) {
+		uint64_t id = (uint64_t)(me->slot + 1) << 32 | (++me->ninst & 0xffffffffu);
+		struct inst *in = &me->insts[id & (INSTS - 1)];
+
+		__atomic_store_n(&in->id, 0, __ATOMIC_RELAXED);
+		in->site = site_of(codeptr, UPROF_OMP_SITE_PARALLEL);
+		in->team = requested;
+		in->user.value = 0;
+		in->begin = stamp();
+		__atomic_store_n(&in->end, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&in->id, id, __ATOMIC_RELEASE);
+		/* the fork that follows orders these before the workers' implicit_task */
+		if (pdata)
+			pdata->value = id;
+		me->pinst[me->pdepth++] = id;
+	} else if (me) {
+		me->pdepth++;
+	}
+	NEXT(ompt_callback_parallel_begin,
+	     void (*)(ompt_data_t *, const ompt_frame_t *, ompt_data_t *, unsigned, int,
+		      const void *),
+	     task, frame, user_pdata(pdata), requested, flags, codeptr);
+}
+
+static void on_parallel_end(ompt_data_t *pdata, ompt_data_t *task, int flags, const void *codeptr)
+{
+	if (me && me->pdepth > 0 && me->pdepth-- <= MAX_DEPTH && on()) {
+		struct inst *in = inst_get(me->pinst[me->pdepth]);
+
+		if (in) {
+			uint64_t now = stamp(), e = now - in->begin;
+			uint64_t *a = me->agg[in->site];
+			int live = __atomic_load_n(&live_threads, __ATOMIC_RELAXED);
+
+			__atomic_store_n(&in->end, now, __ATOMIC_RELEASE);
+			a[UPROF_OMP_F_REGIONS]++;
+			a[UPROF_OMP_F_ELAPSED] += e;
+			a[UPROF_OMP_F_TEAM_SUM] += in->team;
+			a[UPROF_OMP_F_JOINED] += e; /* the encountering thread is member 0 */
+			if (live > (int)in->team)
+				a[UPROF_OMP_F_IDLE] += (uint64_t)(live - (int)in->team) * e;
+		}
+	}
+	NEXT(ompt_callback_parallel_end, void (*)(ompt_data_t *, ompt_data_t *, int, const void *),
+	     user_pdata(pdata), task, flags, codeptr);
+}
+
+static void add_wait(struct othread *t, struct frame *f, uint32_t kind, uint64_t w)
+{
+	uint64_t *a = t->agg[f->site];
+
+	if (kind == UPROF_OMP_WAIT_MUTEX) {
+		a[UPROF_OMP_F_LOCKWAIT] += w;
+		return;
+	}
+	a[UPROF_OMP_F_SYNC] += w;
+	if (kind == UPROF_OMP_WAIT_BARRIER_IMPLICIT || kind == UPROF_OMP_WAIT_BARRIER_EXPLICIT)
+		a[UPROF_OMP_F_BARRIER] += w;
+	else if (kind == UPROF_OMP_WAIT_TASKWAIT)
+		a[UPROF_OMP_F_TASKWAIT] += w;
+	else if (kind == UPROF_OMP_WAIT_TASKGROUP)
+		a[UPROF_OMP_F_TASKGROUP] += w;
+}
+
+/* @now, or the end of @f's instance when that came first (a worker's late callback). */
+static uint64_t clamp(const struct frame *f, uint64_t now)
+{
+	struct inst *in = inst_get(f->inst);
+	uint64_t end = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+
+	return end && end < now ? end : now;
+}
+
+static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t now)
+{
+	struct inst *in = inst_get(f->inst);
+	uint64_t end = clamp(f, now), ie = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+	uint64_t *a = t->agg[f->site];
+
+	if (f->wait_begin) {
+		add_wait(t, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
+		f->wait_begin = 0;
+	}
+	a[UPROF_OMP_F_ITASKS]++;
+	a[UPROF_OMP_F_SPAN] += end - f->begin;
+	a[UPROF_OMP_F_TEAM_INDEX] = f->index;
+	if (in && ie)
+		a[UPROF_OMP_F_JOINED] += ie - in->begin;
+	else if (in && f->index)
+		a[UPROF_OMP_F_JOINED] += end - in->begin;
+	/* member 0 before parallel_end: on_parallel_end adds its instance */
+	if (depth == 0)
+		t->in_regions += end - f->begin;
+	ins_emit_raw(UPROF_REC_OMP_END, (uint16_t)depth, t->tid, f->site, f->index, end);
+}
+
+static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task,
+			     unsigned int actual, unsigned int index, int flags)
+{
+	if (!on() || (flags & ompt_task_initial))
+		goto next;
+	if (endpoint == ompt_scope_begin) {
+		struct inst *in = inst_of(pdata);
+		struct frame *f;
+
+		if (me->depth++ >= MAX_DEPTH)
+			goto next;
+		f = &me->fr[me->depth - 1];
+		f->inst = in ? in->id : 0;
+		f->site = in ? in->site : 0;
+		f->index = index;
+		f->wait_begin = 0;
+		if (in && index == 0)
+			in->team = actual;
+		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
+			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
+		f->begin = stamp();
+		ins_emit_raw(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
+			     index, f->begin);
+	} else if (me->depth > 0 && me->depth-- <= MAX_DEPTH) {
+		close_frame(me, &me->fr[me->depth], me->depth, stamp());
+	}
+next:
+	NEXT(ompt_callback_implicit_task,
+	     void (*)(int, ompt_data_t *, ompt_data_t *, unsigned, unsigned, int), endpoint,
+	     user_pdata(pdata), task, actual, index, flags);
+}
+
+static struct frame *top(void)
+{
+	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
+}
+
+static uint32_t wait_kind(int kind)
+{
+	switch (kind) {
+	case ompt_sync_region_barrier:
+	case ompt_sync_region_barrier_implicit:
+	case ompt_sync_region_barrier_implicit_workshare:
+	case ompt_sync_region_barrier_implicit_parallel:
+	case ompt_sync_region_barrier_implementation:
+		return UPROF_OMP_WAIT_BARRIER_IMPLICIT;
+	case ompt_sync_region_barrier_explicit:
+		return UPROF_OMP_WAIT_BARRIER_EXPLICIT;
+	case ompt_sync_region_taskwait:
+		return UPROF_OMP_WAIT_TASKWAIT;
+	case ompt_sync_region_taskgroup:
+		return UPROF_OMP_WAIT_TASKGROUP;
+	default:
+		return UPROF_OMP_WAIT_OTHER;
+	}
+}
+
+static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
+			 const void *codeptr)
+{
+	struct frame *f = on() ? top() : NULL;
+
+	if (f && endpoint == ompt_scope_begin) {
+		f->wait_kind = wait_kind(kind);
+		f->wait_begin = stamp();
+		if (full_scope)
+			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
+				     f->site, f->index, f->wait_begin);
+	} else if (f && f->wait_begin) {
+		uint64_t end = clamp(f, stamp());
+
+		add_wait(me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
+		f->wait_begin = 0;
+		if (full_scope)
+			ins_emit_raw(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind, me->tid,
+				     f->site, f->index, end);
+	}
+	NEXT(ompt_callback_sync_region_wait,
+	     void (*)(int, int, ompt_data_t *, ompt_data_t *, const void *), kind, endpoint,
+	     user_pdata(pdata), task, codeptr);
+}
+
+/* An explicit task runs inside a wait (a barrier or taskwait executing tasks): its time
+ * is work, so the wait is paused while it runs and resumed when it completes. */
+static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
+{
+	struct frame *f = on() ? top() : NULL;
+	uint64_t now;
+
+	if (!me || !on())
+		goto next;
+	now = stamp();
+	if (status == ompt_task_complete || status == ompt_task_cancel ||
+	    status == ompt_task_detach || status == ompt_task_late_fulfill) {
+		if (me->tdepth > 0 && me->tdepth-- <= MAX_TASK_DEPTH) {
+			uint32_t w = me->task_wait[me->tdepth];
+
+			if (f) {
+				me->agg[f->site][UPROF_OMP_F_TASK_TIME] +=
+					now - me->task_begin[me->tdepth];
+				if (w) {
+					f->wait_kind = w;
+					f->wait_begin = now;
+				}
+			}
+		}
+	} else if (me->tdepth++ < MAX_TASK_DEPTH) {
+		me->task_begin[me->tdepth - 1] = now;
+		me->task_wait[me->tdepth - 1] = 0;
+		if (f && f->wait_begin) {
+			add_wait(me, f, f->wait_kind, now - f->wait_begin);
+			me->task_wait[me->tdepth - 1] = f->wait_kind;
+			f->wait_begin = 0;
+		}
+	}
+next:
+	NEXT(ompt_callback_task_schedule, void (*)(ompt_data_t *, int, ompt_data_t *), prior,
+	     status, next);
+}
+
+static void on_task_create(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *newt,
+			   int flags, int deps, const void *codeptr)
+{
+	struct frame *f = on() ? top() : NULL;
+
+	if (f && (flags & ompt_task_explicit))
+		me->agg[f->site][UPROF_OMP_F_TASKS]++;
+	NEXT(ompt_callback_task_create,
+	     void (*)(ompt_data_t *, const ompt_frame_t *, ompt_data_t *, int, int, const void *),
+	     task, frame, newt, flags, deps, codeptr);
+}
+
+static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
+		    uint64_t count, const void *codeptr)
+{
+	struct frame *f = on() ? top() : NULL;
+
+	if (f && endpoint == ompt_scope_begin &&
+	    (wstype == ompt_work_loop || (wstype >= ompt_work_loop_static &&
+					  wstype <= ompt_work_loop_other))) {
+		uint64_t *a = me->agg[f->site];
+
+		a[UPROF_OMP_F_LOOPS]++;
+		a[UPROF_OMP_F_LOOP_ITERS] += count;
+		a[UPROF_OMP_F_LOOP_KIND] = (uint64_t)wstype;
+	}
+	NEXT(ompt_callback_work,
+	     void (*)(int, int, ompt_data_t *, ompt_data_t *, uint64_t, const void *), wstype,
+	     endpoint, user_pdata(pdata), task, count, codeptr);
+}
+
+static uint32_t lock_kind(int kind)
+{
+	switch (kind) {
+	case ompt_mutex_nest_lock:
+	case ompt_mutex_test_nest_lock:
+		return UPROF_OMP_SITE_NEST_LOCK;
+	case ompt_mutex_critical:
+		return UPROF_OMP_SITE_CRITICAL;
+	case ompt_mutex_ordered:
+		return UPROF_OMP_SITE_ORDERED;
+	case ompt_mutex_atomic:
+		return UPROF_OMP_SITE_ATOMIC;
+	default:
+		return UPROF_OMP_SITE_LOCK;
+	}
+}
+
+static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wid,
+			     const void *codeptr)
+{
+	if (on()) {
+		me->lock_site = site_of(codeptr, lock_kind(kind));
+		me->lock_begin = stamp();
+		if (full_scope)
+			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
+				     me->lock_site, 0, me->lock_begin);
+	}
+	NEXT(ompt_callback_mutex_acquire,
+	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl,
+	     wid, codeptr);
+}
+
+static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
+{
+	if (on() && me->lock_begin) {
+		uint64_t now = stamp(), w = now - me->lock_begin;
+		uint64_t *a = me->agg[me->lock_site];
+		struct frame *f = top();
+
+		a[UPROF_OMP_F_ACQUIRES]++;
+		a[UPROF_OMP_F_ACQ_WAIT] += w;
+		if (f)
+			add_wait(me, f, UPROF_OMP_WAIT_MUTEX, w);
+		me->lock_begin = 0;
+		if (full_scope)
+			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
+				     me->lock_site, 0, now);
+	}
+	NEXT(ompt_callback_mutex_acquired, void (*)(int, ompt_wait_id_t, const void *), kind, wid,
+	     codeptr);
+}
+
+/* ---- the end: aggregates to the ring ---- */
+
+static bool is_time(int f)
+{
+	switch (f) {
+	case UPROF_OMP_F_SPAN: case UPROF_OMP_F_JOINED: case UPROF_OMP_F_SYNC:
+	case UPROF_OMP_F_BARRIER: case UPROF_OMP_F_TASKWAIT: case UPROF_OMP_F_TASKGROUP:
+	case UPROF_OMP_F_LOCKWAIT: case UPROF_OMP_F_TASK_TIME: case UPROF_OMP_F_ELAPSED:
+	case UPROF_OMP_F_IDLE: case UPROF_OMP_F_ACQ_WAIT: case UPROF_OMP_F_THREAD_LIFE:
+	case UPROF_OMP_F_THREAD_IN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* At exit the ring may still be full of region records the profiler is draining: wait
+ * for room (bounded), since these few records are the whole summary. */
+static void put(uint16_t kind, uint16_t how, uint32_t tid, uint32_t domain, uint32_t name,
+		uint64_t value)
+{
+	for (int tries = 0; !ins_emit_raw(kind, how, tid, domain, name, value); tries++) {
+		if (tries >= 500) {
+			lost_records++;
+			return;
+		}
+		usleep(2000);
+	}
+}
+
+static void flush(void)
+{
+	int saved = errno;
+	uint64_t now, nt;
+	double ns_per_tick = 1.0;
+
+	if (__atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+		return;
+	now = stamp();
+	if (ins_stamp_is_tsc() && now > t0_stamp)
+		ns_per_tick = (double)(ins_now_ns() - t0_ns) / (double)(now - t0_stamp);
+	nt = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
+	if (nt > MAX_THREADS)
+		nt = MAX_THREADS;
+	for (uint32_t s = 1; s < MAX_SITES; s++) {
+		uint64_t code = __atomic_load_n(&sites[s].code, __ATOMIC_ACQUIRE);
+
+		if (code)
+			put(UPROF_REC_OMP_SITE, (uint16_t)sites[s].kind, 0, s, 0, code);
+	}
+	for (uint32_t i = 0; i < nt; i++) {
+		struct othread *t = __atomic_load_n(&threads[i], __ATOMIC_ACQUIRE);
+
+		if (!t)
+			continue;
+		/* a worker's last implicit task ends only at shutdown: close it here */
+		for (int d = (t->depth < MAX_DEPTH ? t->depth : MAX_DEPTH) - 1; d >= 0; d--)
+			close_frame(t, &t->fr[d], d, now);
+		t->depth = 0;
+		t->agg[0][UPROF_OMP_F_THREAD_LIFE] = (t->died ? t->died : now) - t->born;
+		t->agg[0][UPROF_OMP_F_THREAD_IN] = t->in_regions;
+		t->agg[0][UPROF_OMP_F_THREAD_TYPE] = t->type;
+		for (uint32_t s = 0; s < MAX_SITES; s++)
+			for (int f = 1; f < NF; f++) {
+				uint64_t v = t->agg[s][f];
+
+				if (v)
+					put(UPROF_REC_OMP_VALUE, (uint16_t)f, t->tid, s, i + 1,
+					    is_time(f) ? (uint64_t)((double)v * ns_per_tick) : v);
+			}
+	}
+	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_CALLBACKS, 0, 0, 0, callbacks_always);
+	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_SCOPE, 0, 0, 0, full_scope ? 2 : 1);
+	if (lost_threads)
+		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_THREADS, 0, 0, 0, lost_threads);
+	if (lost_sites)
+		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_SITES, 0, 0, 0, lost_sites);
+	if (lost_records) /* what could not be sent before: this one may still go */
+		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_RECORDS, 0, 0, 0, lost_records);
+	errno = saved;
+}
+
+static void on_finalize(ompt_data_t *data)
+{
+	(void)data;
+	flush();
+	if (next_tool && next_tool->finalize)
+		next_tool->finalize(&next_tool->tool_data);
+}
+
+/* ---- start and chaining ---- */
+
+static int chained_set_callback(int ev, ompt_callback_t cb)
+{
+	if (ev > 0 && ev < ompt_callback_max && our_code[ev]) {
+		next_cb[ev] = cb;
+		return our_code[ev];
+	}
+	return real_set(ev, cb);
+}
+
+static ompt_interface_fn_t chained_lookup(const char *name)
+{
+	if (name && !strcmp(name, "ompt_set_callback"))
+		return (ompt_interface_fn_t)chained_set_callback;
+	return real_lookup(name);
+}
+
+static void reg(int ev, ompt_callback_t cb)
+{
+	int code = real_set(ev, cb);
+
+	our_code[ev] = code;
+	if (code == ompt_set_always)
+		callbacks_always |= 1ULL << ev;
+}
+
+static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
+{
+	(void)data;
+	real_lookup = lookup;
+	real_set = (ompt_set_callback_t)lookup("ompt_set_callback");
+	if (!real_set)
+		return 0;
+	stamp_tsc = ins_stamp_is_tsc();
+	t0_stamp = stamp();
+	t0_ns = ins_now_ns();
+	reg(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
+	reg(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
+	reg(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+	reg(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+	reg(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+	reg(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait);
+	reg(ompt_callback_task_create, (ompt_callback_t)on_task_create);
+	reg(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
+	reg(ompt_callback_work, (ompt_callback_t)on_work);
+	reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
+	reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+	ins_exit_hook = flush;
+	if (next_tool && next_tool->initialize &&
+	    !next_tool->initialize(chained_lookup, device, &next_tool->tool_data)) {
+		/* it declined: its callbacks stay unused */
+		memset(next_cb, 0, sizeof(next_cb));
+		next_tool = NULL;
+	}
+	return 1;
+}
+
+/* The first other tool of OMP_TOOL_LIBRARIES that starts, or NULL. */
+static ompt_start_tool_result_t *start_next(unsigned int version, const char *runtime)
+{
+	const char *list = getenv("OMP_TOOL_LIBRARIES");
+	char path[4096];
+	Dl_info self;
+
+	if (!list || !dladdr((void *)start_next, &self))
+		return NULL;
+	while (*list) {
+		size_t n = strcspn(list, ":");
+		void *h;
+
+		if (n && n < sizeof(path)) {
+			memcpy(path, list, n);
+			path[n] = 0;
+			h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+			if (h) {
+				ompt_start_tool_t fn = (ompt_start_tool_t)dlsym(h, "ompt_start_tool");
+				Dl_info where;
+				ompt_start_tool_result_t *r = NULL;
+
+				/* ourselves (by any name) are not a tool to chain to */
+				if (fn && dladdr((void *)fn, &where) &&
+				    where.dli_fbase != self.dli_fbase)
+					r = fn(version, runtime);
+				if (r)
+					return r; /* stays loaded */
+				dlclose(h);
+			}
+		}
+		list += n + (list[n] == ':');
+	}
+	return NULL;
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+	static ompt_start_tool_result_t result = { on_initialize, on_finalize, { 0 } };
+	const char *want = getenv("UPROF_OMPT");
+	int saved = errno;
+	ompt_start_tool_result_t *r = NULL;
+
+	if (!want || (strcmp(want, "basic") && strcmp(want, "full")) || !ins_on())
+		goto out; /* not asked: the runtime goes on to the next tool itself */
+	full_scope = !strcmp(want, "full");
+	next_tool = start_next(omp_version, runtime_version);
+	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0,
+		     ins_intern(runtime_version ? runtime_version : ""), omp_version);
+	r = &result;
+out:
+	errno = saved;
+	return r;
+}

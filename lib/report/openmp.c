@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The OpenMP model (openmp.h): openmp/<pid>.ompt files read as untrusted input (through
+ * lib/session's bounded parser), sites named from their code address with libdw, and
+ * timer samples labelled with the region their thread was in.
+ */
+#include "report/internal.h"
+#include "report/dwfl.h"
+#include "report/openmp.h"
+#include "report/taskmatch.h"
+
+#include <dirent.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_NEST 64
+#define MAX_PROC_SITES 4096  /* the tool keeps 127 */
+#define MAX_SITE_THREADS 1024 /* the tool keeps 256 */
+
+static void note(struct rpt *r, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(struct rpt *r, const char *name, const char *fmt, ...)
+{
+	struct rpt_file_note *n;
+	va_list ap;
+
+	r->omp->files_bad++;
+	if (r->nfile_notes++ >= RPT_FILE_NOTES)
+		return;
+	n = &r->file_notes[r->nfile_notes - 1];
+	snprintf(n->file, sizeof(n->file), SES_OMPT_DIR "/%s", name);
+	va_start(ap, fmt);
+	vsnprintf(n->why, sizeof(n->why), fmt, ap);
+	va_end(ap);
+}
+
+void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead)
+{
+	double span = (double)f[SES_OMPT_F_SPAN], s = (double)f[SES_OMPT_F_SYNC];
+	double lock = (double)f[SES_OMPT_F_LOCKWAIT], joined = (double)f[SES_OMPT_F_JOINED];
+
+	*sync = s;
+	*work = span > s + lock ? span - s - lock : 0;
+	*overhead = joined > span ? joined - span : 0;
+}
+
+/* The site @id, made on first sight; NULL with *@full set past MAX_PROC_SITES, else
+ * out of memory. Hashed: a forged file of many ids costs no more per record. */
+static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
+{
+	uint64_t *slot = rpt_hash_slot(&p->index, 1, id, 0);
+	struct rpt_omp_site *g;
+
+	*full = false;
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return &p->sites[*slot - 1];
+	if (p->nsites >= MAX_PROC_SITES) {
+		*full = true;
+		return NULL;
+	}
+	g = realloc(p->sites, sizeof(*g) * (size_t)(p->nsites + 1));
+	if (!g)
+		return NULL;
+	p->sites = g;
+	g = &p->sites[p->nsites++];
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	*slot = (uint64_t)p->nsites;
+	return g;
+}
+
+/* The thread @slot of @s, made on first sight (with @p: through its index; without: by
+ * a scan, for the few threads of a site being merged); NULL with *@full set past
+ * MAX_SITE_THREADS, else out of memory. */
+static struct rpt_omp_tstat *tstat_for(struct rpt_omp_proc *p, struct rpt_omp_site *s,
+				       uint32_t slot, uint32_t tid, bool *full)
+{
+	uint64_t *h;
+
+	*full = false;
+	if (p) {
+		h = rpt_hash_find(&p->index, 2, s->id, slot);
+		if (h)
+			return &s->threads[*h - 1];
+	} else {
+		for (int i = 0; i < s->nthreads; i++)
+			if (s->threads[i].slot == slot)
+				return &s->threads[i];
+	}
+	if (s->nthreads >= MAX_SITE_THREADS) {
+		*full = true;
+		return NULL;
+	}
+	if (s->nthreads == s->capthreads) {
+		int cap = s->capthreads ? s->capthreads * 2 : 4;
+		struct rpt_omp_tstat *g = realloc(s->threads, sizeof(*g) * (size_t)cap);
+
+		if (!g)
+			return NULL;
+		s->threads = g;
+		s->capthreads = cap;
+	}
+	memset(&s->threads[s->nthreads], 0, sizeof(s->threads[0]));
+	s->threads[s->nthreads].slot = slot;
+	s->threads[s->nthreads].tid = tid;
+	/* one slot at a time: making a slot may move the table's others */
+	if (p) {
+		if (!(h = rpt_hash_slot(&p->index, 2, s->id, slot)))
+			return NULL;
+		*h = (uint64_t)s->nthreads + 1;
+		if (!(h = rpt_hash_slot(&p->index, 3, s->id, tid)))
+			return NULL;
+		if (!*h)
+			*h = (uint64_t)s->nthreads + 1;
+	}
+	return &s->threads[s->nthreads++];
+}
+
+/* The process-wide and per-thread fields (site 0), and the (site, thread) ones. */
+static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
+{
+	/* per thread: life, time in regions, type; kept by slot until all are seen */
+	struct { uint32_t slot; uint64_t life, in, type; } th[256];
+	int nth = 0;
+
+	for (size_t i = 0; i < o->nvalues; i++) {
+		const struct ses_ompt_record *v = &o->values[i];
+
+		if (v->site == 0 && v->slot == 0) {
+			if (v->how == SES_OMPT_F_CALLBACKS)
+				p->callbacks = v->value;
+			else if (v->how == SES_OMPT_F_LOST_THREADS)
+				p->lost_threads = v->value;
+			else if (v->how == SES_OMPT_F_LOST_SITES)
+				p->lost_sites = v->value;
+			else if (v->how == SES_OMPT_F_LOST_RECORDS)
+				p->lost_records = v->value;
+		} else if (v->site == 0) {
+			int k = 0;
+
+			while (k < nth && th[k].slot != v->slot)
+				k++;
+			if (k == nth) {
+				if (nth == 256)
+					continue; /* more than the tool keeps: a forged file */
+				th[nth++] = (typeof(th[0])){ v->slot, 0, 0, 0 };
+			}
+			if (v->how == SES_OMPT_F_THREAD_LIFE)
+				th[k].life = v->value;
+			else if (v->how == SES_OMPT_F_THREAD_IN)
+				th[k].in = v->value;
+			else if (v->how == SES_OMPT_F_THREAD_TYPE)
+				th[k].type = v->value;
+		} else {
+			bool full;
+			struct rpt_omp_site *s = site_for(p, v->site, &full);
+			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full) : NULL;
+
+			if (!t && full) {
+				p->ignored++;
+				continue;
+			}
+			if (!t)
+				return -ENOMEM;
+			t->f[v->how] = v->value;
+			if (v->how == SES_OMPT_F_TEAM_INDEX)
+				t->team_index = (uint32_t)v->value;
+		}
+	}
+	p->nthreads = nth;
+	for (int k = 0; k < nth; k++) {
+		uint64_t in = th[k].in < th[k].life ? th[k].in : th[k].life;
+
+		p->thread_life += th[k].life;
+		p->thread_in += in;
+		if (th[k].type == 1) /* the initial thread: outside regions it runs the program */
+			p->initial_in += in;
+		else
+			p->idle_ns += th[k].life - in;
+	}
+	return 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct ses_ompt_record *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return 0;
+}
+
+static void add_samples(struct rpt_omp_proc *p, uint32_t tid, uint32_t site, uint64_t n)
+{
+	uint64_t *hs = rpt_hash_find(&p->index, 1, site, 0);
+	uint64_t *ht = rpt_hash_find(&p->index, 3, site, tid);
+	struct rpt_omp_site *s;
+
+	if (!hs)
+		return;
+	s = &p->sites[*hs - 1];
+	s->samples += n;
+	if (ht)
+		s->threads[*ht - 1].samples += n;
+}
+
+/* Timer samples inside each implicit task: BEGIN/END paired per thread by depth. */
+static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o)
+{
+	struct ses_ompt_record *ev, stack[MAX_NEST];
+	size_t n = 0;
+	int depth = 0;
+	uint32_t tid = 0;
+
+	ev = malloc(sizeof(*ev) * (o->nevents ? o->nevents : 1));
+	if (!ev)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->nevents; i++)
+		if (o->events[i].kind == SES_OMPT_BEGIN || o->events[i].kind == SES_OMPT_END)
+			ev[n++] = o->events[i];
+	qsort(ev, n, sizeof(*ev), cmp_event);
+	for (size_t i = 0; i < n; i++) {
+		const struct ses_ompt_record *e = &ev[i];
+
+		if (e->tid != tid) {
+			p->unpaired += (uint64_t)depth;
+			depth = 0;
+			tid = e->tid;
+		}
+		if (e->kind == SES_OMPT_BEGIN) {
+			if (depth < MAX_NEST && e->how == depth)
+				stack[depth++] = *e;
+			else
+				p->unpaired++;
+			continue;
+		}
+		if (depth > 0 && stack[depth - 1].how == e->how && stack[depth - 1].site == e->site) {
+			const struct ses_ompt_record *b = &stack[--depth];
+
+			if (r->stimes && e->value >= b->value)
+				add_samples(p, e->tid, e->site,
+					    rpt_tk_samples(r->stimes, r->nstimes, e->tid, b->value,
+							   e->value));
+		} else {
+			p->unpaired++;
+		}
+	}
+	p->unpaired += (uint64_t)depth;
+	free(ev);
+	return 0;
+}
+
+/* The unit of @mod's DWARF that holds @addr, found by walking the units: clang emits no
+ * .debug_aranges, and libdw 0.188's lookup (dwfl_module_getsrc) relies on them. */
+static bool unit_of(Dwfl_Module *mod, GElf_Addr addr, Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!dw)
+		return false;
+	for (int n = 0; n < 100000 &&
+			!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
+	     n++, off = next)
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr - *bias) > 0)
+			return true;
+	return false;
+}
+
+static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+	Dwarf_Addr bias = 0;
+	Dwarf_Line *dl;
+	Dwarf_Die cu;
+
+	*line = 0;
+	if (l)
+		return dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	if (!unit_of(mod, addr, &cu, &bias) || !(dl = dwarf_getsrc_die(&cu, addr - bias)) ||
+	    dwarf_lineno(dl, line))
+		return NULL;
+	return dwarf_linesrc(dl, NULL, NULL);
+}
+
+/* The source line of @vaddr in @mod, or the nearest one before it (a line 0). */
+static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen)
+{
+	for (GElf_Addr back = 0; back < 16 && back <= addr; back++) {
+		int line = 0;
+		const char *src = line_at(mod, addr - back, &line);
+
+		if (src && line > 0) {
+			snprintf(file, flen, "%s", src);
+			return line;
+		}
+	}
+	return 0;
+}
+
+/* The innermost function inlined at @addr of @mod into @func (unchanged when none). */
+static void inlined_at(Dwfl_Module *mod, GElf_Addr addr, char *func, size_t flen)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Addr bias = 0;
+	int n;
+
+	if (!unit_of(mod, addr, &cu, &bias))
+		return;
+	n = dwarf_getscopes(&cu, addr - bias, &scopes);
+	for (int i = 0; i < n; i++) {
+		Dwarf_Attribute a;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine &&
+		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) && (name = dwarf_formstring(&a))) {
+			snprintf(func, flen, "%s", name);
+			break;
+		}
+	}
+	free(scopes);
+}
+
+/* A construct inside a region is in the runtime's outlined function of that region
+ * (clang: ".omp_outlined...", gcc: "<func>._omp_fn.<n>"): it is named after the function
+ * the source has it in, for clang the unit's function declared last before @line. */
+static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, size_t flen)
+{
+	char *gcc = strstr(func, "._omp_fn.");
+	Dwarf_Die cu, child;
+	Dwarf_Addr bias = 0;
+	int best = -1;
+
+	if (gcc) {
+		*gcc = 0;
+		return;
+	}
+	if (strncmp(func, ".omp_outlined", 13) || !line || !unit_of(mod, addr, &cu, &bias) ||
+	    dwarf_child(&cu, &child))
+		return;
+	do {
+		const char *name = dwarf_diename(&child);
+		int decl = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_subprogram && name && name[0] != '.' &&
+		    !dwarf_decl_line(&child, &decl) && decl <= line && decl > best) {
+			best = decl;
+			snprintf(func, flen, "%s", name);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known), and
+ * the function inlined there into @func. */
+static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
+		   size_t funclen)
+{
+	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
+	Dwfl_Module *mod;
+	GElf_Addr bias = 0;
+	GElf_Phdr ph;
+	size_t phnum;
+	Elf *elf;
+	int line = 0;
+
+	if (!d)
+		return 0;
+	dwfl_report_begin(d);
+	mod = dwfl_report_elf(d, path, path, -1, 0, true);
+	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
+	    elf_getphdrnum(elf, &phnum))
+		goto out;
+	for (size_t i = 0; i < phnum && !line; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
+			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen);
+	for (size_t i = 0; i < phnum; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
+			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func, funclen);
+			unoutline(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, line, func,
+				  funclen);
+			break;
+		}
+out:
+	dwfl_end(d);
+	return line;
+}
+
+/*
+ * gcc gives the runtime call of a construct (and the outlined function) the line of the
+ * statement or brace before the pragma, clang the pragma's own. When the source is there
+ * and line @line is not the construct's pragma, the first such pragma in the next lines
+ * is taken (a lock call is its own line: only parallel and critical sites move).
+ */
+#define PRAGMA_LOOKAHEAD 16
+static int pragma_line(const char *src, int line, const char *want)
+{
+	char buf[512];
+	FILE *f;
+	int n = 0, got = line;
+
+	if (line <= 0 || !(f = fopen(src, "re")))
+		return line;
+	while (n < line + PRAGMA_LOOKAHEAD && fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		if (++n < line)
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "#pragma omp ", 12) && strstr(p, want)) {
+			got = n;
+			break;
+		}
+	}
+	fclose(f);
+	return got;
+}
+
+static const char *construct(const struct rpt_omp_site *s)
+{
+	switch (s->kind) {
+	case SES_OMPT_SITE_PARALLEL:
+		return s->f[SES_OMPT_F_LOOPS] ? "parallel_for" : "parallel";
+	case SES_OMPT_SITE_LOCK: return "lock";
+	case SES_OMPT_SITE_NEST_LOCK: return "nest_lock";
+	case SES_OMPT_SITE_CRITICAL: return "critical";
+	case SES_OMPT_SITE_ORDERED: return "ordered";
+	case SES_OMPT_SITE_ATOMIC: return "atomic";
+	default: return "region";
+	}
+}
+
+/* func, file and line of each site: the code before its return address (the call into
+ * the runtime, on the pragma's line). */
+static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s)
+{
+	char src[PATH_MAX] = "";
+	const char *base;
+	const struct rpt_map *m = s->code > 1 ? rpt_world_find_map(&r->world, p->pid, s->code - 1)
+					      : NULL;
+	struct rpt_module *mod;
+	struct rpt_sym sym;
+	uint64_t off;
+
+	snprintf(s->func, sizeof(s->func), "unknown");
+	snprintf(s->file, sizeof(s->file), "unknown");
+	if (!m)
+		return;
+	mod = &r->world.modules[m->module];
+	off = s->code - 1 - m->start + m->pgoff;
+	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
+	snprintf(s->func, sizeof(s->func), "%s", sym.name);
+	/* a function inlined where the construct is is where its pragma is */
+	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func));
+	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL)
+		s->line = pragma_line(src, s->line, s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
+											: "critical");
+	base = strrchr(src, '/');
+	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
+	for (char *c = s->func; *c; c++)
+		if (*c == '"' || *c == ',')
+			*c = ' '; /* CSV cells */
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct rpt_omp_site *x = a, *y = b;
+	int c = strcmp(x->func, y->func);
+
+	if (c)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/* Sum each site's threads, name it: <func>$omp$<construct>:<n>@<file>:<line>, n the
+ * site's place among its function's sites of that construct, by line. */
+static bool max_field(int f)
+{
+	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX || f == SES_OMPT_F_NEST_LEVEL;
+}
+
+static void add_fields(uint64_t *to, const uint64_t *from)
+{
+	for (int f = 0; f < SES_OMPT_F_MAX; f++)
+		to[f] = max_field(f) ? (from[f] > to[f] ? from[f] : to[f]) : to[f] + from[f];
+}
+
+/* Fold site @b into @a (one construct at several code addresses: a loop the compiler
+ * unrolled, a function inlined twice). 0 or -ENOMEM. */
+static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
+{
+	for (int k = 0; k < b->nthreads; k++) {
+		struct rpt_omp_tstat *from = &b->threads[k];
+		bool full;
+		struct rpt_omp_tstat *to = tstat_for(NULL, a, from->slot, from->tid, &full);
+
+		if (!to && full)
+			continue; /* past MAX_SITE_THREADS: a forged file */
+		if (!to)
+			return -ENOMEM;
+		add_fields(to->f, from->f);
+		to->samples += from->samples;
+		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
+	}
+	a->samples += b->samples;
+	free(b->threads);
+	b->threads = NULL;
+	b->nthreads = 0;
+	return 0;
+}
+
+static bool same_place(const struct rpt_omp_site *a, const struct rpt_omp_site *b)
+{
+	return a->line > 0 && a->line == b->line && a->kind == b->kind &&
+	       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
+}
+
+/* Name each site <func>$omp$<construct>:<n>@<file>:<line>, n its place among its
+ * function's sites of that construct, by line; sites of one source place are one. */
+static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nsites; i++)
+		locate(r, p, &p->sites[i]);
+	qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
+	for (int i = 0; i < p->nsites; i++) {
+		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
+			if (merge_site(&p->sites[n - 1], &p->sites[i]))
+				return -ENOMEM;
+			continue;
+		}
+		p->sites[n++] = p->sites[i];
+	}
+	p->nsites = n;
+	for (int i = 0; i < p->nsites; i++) {
+		struct rpt_omp_site *s = &p->sites[i];
+
+		memset(s->f, 0, sizeof(s->f));
+		for (int k = 0; k < s->nthreads; k++)
+			add_fields(s->f, s->threads[k].f);
+	}
+	for (int i = 0; i < p->nsites; i++) {
+		struct rpt_omp_site *s = &p->sites[i];
+		int k = 1;
+
+		for (int j = 0; j < i; j++)
+			k += !strcmp(p->sites[j].func, s->func) && p->sites[j].kind == s->kind &&
+			     !strcmp(construct(&p->sites[j]), construct(s));
+		snprintf(s->name, sizeof(s->name), "%s$omp$%s:%d@%s:%d", s->func, construct(s), k,
+			 s->file, s->line);
+	}
+	return 0;
+}
+
+static int load_file(struct rpt *r, const char *dir, const char *name)
+{
+	char path[PATH_MAX + 300], why[256];
+	struct rpt_omp_proc *g, *p;
+	struct ses_ompt o;
+	const void *map;
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = ses_file_map(path, &map, &len, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret || !len) {
+		note(r, name, "%s; its OpenMP data is not reported", ret ? why : "is empty (0 bytes)");
+		return 0;
+	}
+	ret = ses_ompt_parse(map, len, &o, why, sizeof(why));
+	ses_file_unmap(map, len);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		note(r, name, "%s; its OpenMP data is not reported", why);
+		return 0;
+	}
+	if (o.damaged_at)
+		note(r, name, "damaged from offset %llu (%s); what came before it is reported",
+		     (unsigned long long)o.damaged_at, o.damage);
+	if (!o.has_runtime && !o.nvalues && !o.nevents)
+		goto out; /* a process of the run without an OpenMP runtime */
+	g = realloc(r->omp->procs, sizeof(*g) * (size_t)(r->omp->nprocs + 1));
+	if (!g) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->omp->procs = g;
+	p = &g[r->omp->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = o.pid;
+	p->impl = o.impl;
+	p->scope = o.scope;
+	p->has_runtime = o.has_runtime;
+	p->omp_version = o.omp_version;
+	p->dropped = o.dropped_records;
+	snprintf(p->runtime, sizeof(p->runtime), "%s", o.runtime);
+	for (size_t i = 0; i < o.nsites; i++) {
+		bool full;
+		struct rpt_omp_site *s = site_for(p, o.sites[i].id, &full);
+
+		if (!s && full) {
+			p->ignored++;
+			continue;
+		}
+		if (!s) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		s->kind = o.sites[i].kind;
+		s->code = o.sites[i].code;
+	}
+	ret = take_values(p, &o);
+	if (!ret)
+		ret = label(r, p, &o);
+	rpt_hash_release(&p->index); /* sorting the sites leaves it stale */
+	if (!ret)
+		ret = name_sites(r, p);
+	for (int i = 0; i < r->world.nprocs; i++)
+		if (r->world.procs[i].pid == p->pid)
+			p->samples = r->world.procs[i].samples;
+out:
+	ses_ompt_release(&o);
+	return ret;
+}
+
+int rpt_omp_load(struct rpt *r)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	struct stat sb;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR, r->dir);
+	if (lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		return 0;
+	r->omp = calloc(1, sizeof(*r->omp));
+	if (!r->omp)
+		return -ENOMEM;
+	r->omp->traced = true;
+	for (int i = 0; i < r->world.nmodules; i++)
+		if (r->world.modules[i].path && strstr(r->world.modules[i].path, "/libgomp.so"))
+			r->omp->libgomp_seen = true;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	while (!ret && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 6 || strcmp(e->d_name + len - 5, ".ompt"))
+			continue;
+		ret = load_file(r, dir, e->d_name);
+	}
+	closedir(d);
+	return ret;
+}
+
+void rpt_omp_free(struct rpt_omp *o)
+{
+	if (!o)
+		return;
+	for (int i = 0; i < o->nprocs; i++) {
+		for (int k = 0; k < o->procs[i].nsites; k++)
+			free(o->procs[i].sites[k].threads);
+		free(o->procs[i].sites);
+		rpt_hash_release(&o->procs[i].index);
+	}
+	free(o->procs);
+	free(o);
+}

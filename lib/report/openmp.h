@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/report internal: the OpenMP model of a session traced with --trace openmp, from
+ * its openmp/<pid>.ompt files (lib/session/openmp.h), and its sections of report.csv.
+ *
+ * Per region site and thread (times from the tool, ns):
+ *   Work     = span - sync - lock wait        (span: the thread's implicit tasks)
+ *   Sync     = waits in barriers, taskwait and taskgroup
+ *   Overhead = joined - span                  (joined: the elapsed of the instances it
+ *                                              was in; fork and join outside its task)
+ *   Idle     = the process's other threads, outside the team, while the region ran
+ * CPU time per region: timer samples of a thread inside one of its implicit tasks of the
+ * region (BEGIN/END records), times the sampling period; nested regions count in the
+ * enclosing region too.
+ */
+#ifndef UPROF_REPORT_OPENMP_H
+#define UPROF_REPORT_OPENMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct rpt;
+
+struct rpt_omp_tstat {
+	uint32_t tid, slot, team_index;
+	uint64_t f[SES_OMPT_F_MAX]; /* the tool's fields for this (site, thread) */
+	uint64_t samples;	    /* timer samples inside its implicit tasks of the site */
+};
+
+struct rpt_omp_site {
+	uint32_t id;
+	uint16_t kind;		/* enum ses_ompt_site_kind */
+	uint64_t code;
+	char name[320];		/* <func>$omp$<construct>:<n>@<file>:<line> */
+	char func[192], file[96];
+	int line;
+	struct rpt_omp_tstat *threads;
+	int nthreads, capthreads;
+	uint64_t f[SES_OMPT_F_MAX]; /* summed over its threads */
+	uint64_t samples;
+};
+
+struct rpt_omp_proc {
+	int pid;
+	uint16_t impl, scope;
+	bool has_runtime;
+	char runtime[128];
+	uint64_t omp_version, callbacks, dropped;
+	uint64_t lost_threads, lost_sites, lost_records;
+	struct rpt_omp_site *sites;
+	int nsites;
+	int nthreads;		/* threads the tool saw */
+	uint64_t thread_life, thread_in, idle_ns, initial_in;
+	uint64_t samples;	/* of the process, every thread */
+	uint64_t unpaired;	/* BEGIN without END or the reverse */
+	uint64_t ignored;	/* values past MAX sites or threads (a forged file) */
+	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
+	 * thread + 1 in that site; stale once the sites are sorted */
+	struct rpt_hash index;
+};
+
+struct rpt_omp {
+	bool traced;		/* the session has openmp/ (collect --trace openmp) */
+	bool libgomp_seen;	/* a traced process mapped GCC's libgomp */
+	struct rpt_omp_proc *procs;
+	int nprocs;
+	uint64_t files_bad;
+};
+
+/* openmp.c: read the session's openmp/ files, name the sites, label the samples (after
+ * rpt_tasks_load, whose sorted sample times it uses). 0 or -ENOMEM; a file that cannot
+ * be used is noted (r->file_notes), never fatal. */
+int rpt_omp_load(struct rpt *r);
+void rpt_omp_free(struct rpt_omp *o);
+/* Work, Sync, Overhead (ns) of @t; the formulas above. */
+void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead);
+
+/* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
+void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
+void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
+void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
+
+#endif

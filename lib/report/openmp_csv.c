@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.csv's OpenMP parts (openmp.h), in uProf's layout (reference/uprof-cli.md §6):
+ * the snapshot's OPENMP SUMMARY and the OpenMP TRACING REPORT (OVERVIEW, PARALLEL-REGION
+ * METRIC and THREAD METRIC per process), with uprof's columns appended after uProf's:
+ * instances, imbalance, lock and taskwait time, tasks, CPU time per region; and a LOCK
+ * METRIC table per process. Region rows use 6 decimals and end with a comma, as uProf's.
+ */
+#include "report/internal.h"
+#include "report/openmp.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double period_s(const struct rpt *r)
+{
+	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3;
+}
+
+static bool is_region(const struct rpt_omp_site *s)
+{
+	return s->kind == SES_OMPT_SITE_PARALLEL;
+}
+
+/* Work, sync, overhead and lock wait of a process, summed over regions and threads. */
+static void proc_totals(const struct rpt_omp_proc *p, double *work, double *sync,
+			double *over, double *lock)
+{
+	*work = *sync = *over = *lock = 0;
+	for (int i = 0; i < p->nsites; i++) {
+		double w, s, o;
+
+		if (!is_region(&p->sites[i]))
+			continue;
+		rpt_omp_split(p->sites[i].f, &w, &s, &o);
+		*work += w;
+		*sync += s;
+		*over += o;
+		*lock += (double)p->sites[i].f[SES_OMPT_F_LOCKWAIT];
+	}
+}
+
+void rpt_omp_write_details(const struct rpt *r, FILE *f)
+{
+	if (r->omp && r->omp->traced)
+		fprintf(f, "OpenMP Tracing Enabled:,\"Yes\"\n");
+}
+
+void rpt_omp_write_snapshot(const struct rpt *r, FILE *f)
+{
+	double cpu = 0, work = 0, sync = 0, over = 0, lock = 0, idle = 0;
+
+	if (!r->omp || !r->omp->nprocs)
+		return;
+	for (int i = 0; i < r->omp->nprocs; i++) {
+		const struct rpt_omp_proc *p = &r->omp->procs[i];
+		double w, s, o, l;
+
+		proc_totals(p, &w, &s, &o, &l);
+		cpu += (double)p->samples * period_s(r);
+		work += w;
+		sync += s;
+		over += o;
+		lock += l;
+		idle += (double)p->idle_ns;
+	}
+	fprintf(f, ".. OPENMP SUMMARY\n");
+	fprintf(f, ".. CPU Time,\"%.4f seconds\"\n", cpu);
+	fprintf(f, ".... Work Time,\"%.4f seconds\"\n", work / 1e9);
+	fprintf(f, ".... Overhead Time,\"%.4f seconds\"\n", (sync + over + lock) / 1e9);
+	fprintf(f, "...... Other Overhead Time,\"%.4f seconds\"\n", over / 1e9);
+	fprintf(f, ".. Idle Time,\"%.4f seconds\"\n", idle / 1e9);
+}
+
+static const char *mechanism(const struct rpt_omp_proc *p)
+{
+	return p->impl == SES_OMPT_IMPL_OMPLIB
+		       ? "omplib: LLVM libomp standing in for GCC's libgomp (GOMP_* ABI), traced "
+			 "through OMPT"
+		       : "OMPT (the runtime's tool interface)";
+}
+
+static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, FILE *f)
+{
+	const struct ses_info *in = &r->info;
+	double prof = in->end_mono_ns > in->start_mono_ns
+			      ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0;
+	double inside = (double)p->initial_in / 1e9, w, s, o, l;
+
+	proc_totals(p, &w, &s, &o, &l);
+	fprintf(f, "\nOpenMP OVERVIEW (PID-%d)\n", p->pid);
+	fprintf(f, "Profile Time(seconds),%.2f\n", prof);
+	fprintf(f, "Time Inside Parallel Region(seconds),%.2f\n", inside);
+	fprintf(f, "Time Outside Parallel Region(seconds),%.2f\n", prof > inside ? prof - inside : 0);
+	fprintf(f, "Parallel Region Time %%,%.2f\n", prof > 0 ? 100 * inside / prof : 0);
+	fprintf(f, "Total threads created,%d\n", p->nthreads);
+	fprintf(f, "CPU Time(seconds),%.2f\n", (double)p->samples * period_s(r));
+	fprintf(f, ".. Work Time,%.2f\n", w / 1e9);
+	fprintf(f, ".. Overhead Time,%.2f\n", (s + o + l) / 1e9);
+	fprintf(f, ".... Other Overhead Time,%.2f\n", o / 1e9);
+	fprintf(f, "Idle Time(seconds),%.2f\n", (double)p->idle_ns / 1e9);
+	fprintf(f, "OpenMP Runtime,\"%s\"\n", p->has_runtime ? p->runtime : "unknown");
+	fprintf(f, "OpenMP Version,%" PRIu64 "\n", p->omp_version);
+	fprintf(f, "Tracing Mechanism,\"%s\"\n", mechanism(p));
+	fprintf(f, "Tracing Scope,\"%s\"\n", p->scope == SES_OMPT_SCOPE_FULL ? "full" : "basic");
+	if (p->dropped || p->lost_records || p->lost_threads || p->lost_sites || p->unpaired ||
+	    p->ignored)
+		fprintf(f, "Records Lost,\"%" PRIu64 " dropped by the target's full ring, %" PRIu64
+			   " summary records not sent, %" PRIu64 " threads and %" PRIu64
+			   " site events past the tool's tables, %" PRIu64 " unpaired region records, %"
+			   PRIu64 " values past the report's tables\"\n",
+			p->dropped, p->lost_records, p->lost_threads, p->lost_sites, p->unpaired,
+			p->ignored);
+}
+
+static const char *schedule(const struct rpt_omp_site *s)
+{
+	if (!s->f[SES_OMPT_F_LOOPS])
+		return "";
+	switch (s->f[SES_OMPT_F_LOOP_KIND]) {
+	case 10: return "Static";
+	case 11: return "Dynamic";
+	case 12: return "Guided";
+	case 13: return "Other";
+	default: return "Unknown"; /* OpenMP 5.0's ompt_work_loop: the runtime does not say */
+	}
+}
+
+/* max/avg - 1 and the coefficient of variation (population) of work over the team. */
+static void imbalance(const struct rpt_omp_site *s, double *imb, double *cv)
+{
+	double sum = 0, max = 0, sq = 0, mean;
+	int n = s->nthreads;
+
+	*imb = *cv = 0;
+	for (int k = 0; k < n; k++) {
+		double w, y, o;
+
+		rpt_omp_split(s->threads[k].f, &w, &y, &o);
+		sum += w;
+		sq += w * w;
+		max = w > max ? w : max;
+	}
+	if (n < 1 || sum <= 0)
+		return;
+	mean = sum / n;
+	*imb = max / mean - 1;
+	*cv = sqrt(fmax(sq / n - mean * mean, 0)) / mean;
+}
+
+static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *f)
+{
+	double w, y, o, imb, cv, n = s->nthreads ? s->nthreads : 1;
+	uint64_t loops = s->f[SES_OMPT_F_LOOPS];
+
+	rpt_omp_split(s->f, &w, &y, &o);
+	imbalance(s, &imb, &cv);
+	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%d,", s->name,
+		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
+		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
+	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
+	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", schedule(s),
+		s->f[SES_OMPT_F_REGIONS], imb, cv, (double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9,
+		(double)s->f[SES_OMPT_F_TASKWAIT] / 1e9, s->f[SES_OMPT_F_TASKS],
+		(double)s->f[SES_OMPT_F_TASK_TIME] / 1e9, (double)s->samples * period_s(r));
+	/* iterations of one loop (every member reports the whole count) */
+	if (loops)
+		fprintf(f, "%.0f,\n", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
+	else
+		fprintf(f, ",\n");
+}
+
+static int cmp_team(const void *a, const void *b)
+{
+	const struct rpt_omp_tstat *x = a, *y = b;
+
+	if (x->team_index != y->team_index)
+		return x->team_index < y->team_index ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, FILE *f)
+{
+	fprintf(f, "\nOpenMP THREAD METRIC (%s)\n", s->name);
+	fprintf(f, "ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
+		   "Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
+		   "Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds)\n");
+	qsort(s->threads, (size_t)s->nthreads, sizeof(*s->threads), cmp_team);
+	for (int k = 0; k < s->nthreads; k++) {
+		const struct rpt_omp_tstat *t = &s->threads[k];
+		double w, y, o;
+
+		rpt_omp_split(t->f, &w, &y, &o);
+		fprintf(f, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f\n", t->team_index,
+			t->tid, 0.0, y / 1e9, o / 1e9, w / 1e9,
+			(double)t->f[SES_OMPT_F_LOCKWAIT] / 1e9,
+			(double)t->f[SES_OMPT_F_TASKWAIT] / 1e9, t->f[SES_OMPT_F_ITASKS],
+			(double)t->samples * period_s(r));
+	}
+}
+
+static void lock_rows(const struct rpt_omp_proc *p, FILE *f)
+{
+	bool any = false;
+
+	for (int i = 0; i < p->nsites; i++) {
+		const struct rpt_omp_site *s = &p->sites[i];
+		uint64_t n = s->f[SES_OMPT_F_ACQUIRES];
+
+		if (is_region(s) || !n)
+			continue;
+		if (!any)
+			fprintf(f, "\nOpenMP LOCK METRIC (PID-%d)\nLock Site,Acquires,Total Wait "
+				   "Time(seconds),Avg Wait Time(seconds),Threads\n",
+				p->pid);
+		any = true;
+		fprintf(f, "\"%s\",%" PRIu64 ",%.6f,%.6f,%d\n", s->name, n,
+			(double)s->f[SES_OMPT_F_ACQ_WAIT] / 1e9,
+			(double)s->f[SES_OMPT_F_ACQ_WAIT] / 1e9 / (double)n, s->nthreads);
+	}
+}
+
+void rpt_omp_write_report(const struct rpt *r, FILE *f)
+{
+	if (!r->omp || !r->omp->traced)
+		return;
+	fprintf(f, "\nOpenMP TRACING REPORT\n(Time/durations are in seconds.)\n");
+	if (!r->omp->nprocs) {
+		fprintf(f, "No OpenMP runtime seen:,\"no process of the run started an OpenMP "
+			   "runtime that loaded uprof's OMPT tool\"\n");
+		if (r->omp->libgomp_seen)
+			fprintf(f, "Hint:,\"the program uses GCC's libgomp, which has no OMPT "
+				   "interface: collect again with --openmp-impl omplib\"\n");
+		return;
+	}
+	for (int i = 0; i < r->omp->nprocs; i++) {
+		struct rpt_omp_proc *p = &r->omp->procs[i];
+
+		write_overview(r, p, f);
+		fprintf(f, "\nOpenMP PARALLEL-REGION METRIC (PID-%d)\n", p->pid);
+		fprintf(f, "Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
+			   "Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
+			   "Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
+			   "CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
+			   "Time(seconds),CPU Time(seconds),Loop Iterations,\n");
+		for (int k = 0; k < p->nsites; k++)
+			if (is_region(&p->sites[k]))
+				region_row(r, &p->sites[k], f);
+		for (int k = 0; k < p->nsites; k++)
+			if (is_region(&p->sites[k]))
+				thread_rows(r, &p->sites[k], f);
+		lock_rows(p, f);
+	}
+}

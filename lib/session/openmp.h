@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * openmp/<pid>.ompt: what the OMPT tool inside one process recorded (DESIGN.md §9),
+ * drained by collect from the process's control page. Included by session.h.
+ *
+ * Little-endian. Header (24 bytes): "UPOMPT01", u32 version (1), u32 header size (24),
+ * i32 pid, u16 impl (SES_OMPT_IMPL_*), u16 scope (SES_OMPT_SCOPE_*). Then entries, each a
+ * multiple of 8 bytes:
+ *   u32 type, u32 size (the whole entry)
+ *   SES_OMPT_STRING   u32 id, u32 length, the bytes (no NUL), zero padding
+ *   SES_OMPT_RECORD   u64 value, u32 tid, u16 kind, u16 how, u32 site, u32 slot
+ *                     (kind: enum ses_ompt_kind; value is a CLOCK_MONOTONIC ns stamp for
+ *                     BEGIN, END and the WAITs, else what the kind says)
+ *   SES_OMPT_DROPPED  u64 records the process's ring dropped (cumulative: the last counts)
+ * Unknown entry types, record kinds and fields are skipped, so later versions can add
+ * them. A file cut short reads up to its last whole entry (and says where it was cut).
+ *
+ * The codes are this file's own, fixed forever (collect translates the control page's):
+ *   BEGIN/END  thread tid entered/left an implicit task of region site `site` as team
+ *              member `slot`; how = nesting depth (0 outermost)
+ *   WAIT_BEGIN/WAIT_END  (--openmp-scope full) a wait of kind how (SES_OMPT_WAIT_*) at
+ *              site `site`
+ *   SITE       site `site` is the code address `value`, of construct how (SES_OMPT_SITE_*)
+ *   VALUE      field how (SES_OMPT_F_*) of site `site` (0: the thread, or with slot 0
+ *              the process) for thread tid, the tool's thread slot `slot`; times in ns
+ *   RUNTIME    the runtime's OpenMP version is `value`, its version string is string
+ *              `slot`
+ */
+#ifndef UPROF_SESSION_OPENMP_H
+#define UPROF_SESSION_OPENMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SES_OMPT_DIR "openmp"
+#define SES_OMPT_MAGIC "UPOMPT01"
+#define SES_OMPT_STRING 1
+#define SES_OMPT_RECORD 2
+#define SES_OMPT_DROPPED 3
+#define SES_OMPT_MAX_STRING 4096
+
+enum { SES_OMPT_IMPL_OMPT = 1, SES_OMPT_IMPL_OMPLIB = 2 };
+enum { SES_OMPT_SCOPE_BASIC = 1, SES_OMPT_SCOPE_FULL = 2 };
+
+enum ses_ompt_kind {
+	SES_OMPT_BEGIN = 1,
+	SES_OMPT_END = 2,
+	SES_OMPT_WAIT_BEGIN = 3,
+	SES_OMPT_WAIT_END = 4,
+	SES_OMPT_SITE = 5,
+	SES_OMPT_VALUE = 6,
+	SES_OMPT_RUNTIME = 7,
+};
+enum ses_ompt_site_kind {
+	SES_OMPT_SITE_PARALLEL = 1,
+	SES_OMPT_SITE_LOCK = 2,
+	SES_OMPT_SITE_NEST_LOCK = 3,
+	SES_OMPT_SITE_CRITICAL = 4,
+	SES_OMPT_SITE_ORDERED = 5,
+	SES_OMPT_SITE_ATOMIC = 6,
+};
+enum ses_ompt_wait {
+	SES_OMPT_WAIT_BARRIER_IMPLICIT = 1,
+	SES_OMPT_WAIT_BARRIER_EXPLICIT = 2,
+	SES_OMPT_WAIT_TASKWAIT = 3,
+	SES_OMPT_WAIT_TASKGROUP = 4,
+	SES_OMPT_WAIT_OTHER = 5,
+	SES_OMPT_WAIT_MUTEX = 6,
+};
+/* Fields of VALUE records (lib/instrument/ompt.c says how each is measured). */
+enum ses_ompt_field {
+	SES_OMPT_F_ITASKS = 1,
+	SES_OMPT_F_SPAN = 2,
+	SES_OMPT_F_JOINED = 3,
+	SES_OMPT_F_SYNC = 4,
+	SES_OMPT_F_BARRIER = 5,
+	SES_OMPT_F_TASKWAIT = 6,
+	SES_OMPT_F_TASKGROUP = 7,
+	SES_OMPT_F_LOCKWAIT = 8,
+	SES_OMPT_F_TASKS = 9,
+	SES_OMPT_F_TASK_TIME = 10,
+	SES_OMPT_F_TEAM_INDEX = 11,
+	SES_OMPT_F_REGIONS = 16,
+	SES_OMPT_F_ELAPSED = 17,
+	SES_OMPT_F_TEAM_SUM = 18,
+	SES_OMPT_F_IDLE = 19,
+	SES_OMPT_F_LOOPS = 20,
+	SES_OMPT_F_LOOP_ITERS = 21,
+	SES_OMPT_F_LOOP_KIND = 22,
+	SES_OMPT_F_NEST_LEVEL = 23,
+	SES_OMPT_F_ACQUIRES = 32,
+	SES_OMPT_F_ACQ_WAIT = 33,
+	SES_OMPT_F_THREAD_LIFE = 48,
+	SES_OMPT_F_THREAD_IN = 49,
+	SES_OMPT_F_THREAD_TYPE = 50,
+	SES_OMPT_F_CALLBACKS = 56,
+	SES_OMPT_F_LOST_THREADS = 57,
+	SES_OMPT_F_LOST_SITES = 58,
+	SES_OMPT_F_LOST_RECORDS = 59,
+	SES_OMPT_F_SCOPE = 60,
+	SES_OMPT_F_MAX = 64,
+};
+
+struct ses_ompt_record {
+	uint64_t value;
+	uint32_t tid;
+	uint16_t kind;
+	uint16_t how;
+	uint32_t site;
+	uint32_t slot;
+};
+
+struct ses_ompt_writer;
+
+/* Create @dir/openmp/<pid>.ompt for a run traced with @impl and @scope. NULL, errno set. */
+struct ses_ompt_writer *ses_ompt_writer_open(const char *dir, int pid, uint16_t impl,
+					     uint16_t scope);
+int ses_ompt_write_string(struct ses_ompt_writer *w, uint32_t id, const char *s, size_t len);
+int ses_ompt_write_record(struct ses_ompt_writer *w, const struct ses_ompt_record *rec);
+int ses_ompt_write_dropped(struct ses_ompt_writer *w, uint64_t records);
+int ses_ompt_writer_close(struct ses_ompt_writer *w); /* NULL is fine */
+
+/* A parsed .ompt file. Records are kept in file order, by kind. */
+struct ses_ompt_site {
+	uint32_t id;
+	uint16_t kind; /* enum ses_ompt_site_kind */
+	uint64_t code; /* the construct's return address in the process */
+};
+struct ses_ompt {
+	int pid;
+	uint16_t impl, scope;
+	bool has_runtime;
+	uint64_t omp_version;
+	char runtime[128];		/* the runtime's version string ("" if none came) */
+	struct ses_ompt_site *sites;	/* the last definition of each id wins */
+	size_t nsites;
+	struct ses_ompt_record *values; /* VALUE records */
+	size_t nvalues;
+	struct ses_ompt_record *events; /* BEGIN, END, WAIT_BEGIN, WAIT_END */
+	size_t nevents;
+	uint64_t dropped_records;
+	uint64_t damaged_at; /* offset of the first unreadable byte, 0 = none */
+	const char *damage;
+	/* private */
+	size_t capsites, capvalues, capevents;
+	uint32_t runtime_id;
+	struct ses_ompt_str *strs;
+	size_t nstrs;
+};
+
+/* Parse @len bytes at @buf into @o (zeroed first). -EINVAL / -EPROTO with @err naming
+ * the offset for a bad header; damage after the header only sets o->damaged_at.
+ * -ENOMEM. Free with ses_ompt_release(). */
+int ses_ompt_parse(const void *buf, size_t len, struct ses_ompt *o, char *err, size_t errlen);
+void ses_ompt_release(struct ses_ompt *o);
+
+#endif
