@@ -69,6 +69,9 @@ struct collect_pages {
 	pthread_mutex_t lock; /* pause calls and the kernel's on/off state */
 	struct ses_pause_call *events;
 	size_t nevents, capevents;
+	struct ses_pause_unknown *gaps; /* where a page's pause ring dropped records */
+	size_t ngaps, capgaps;
+	uint64_t gap_records;	/* the records dropped in them */
 	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
 	bool held;	     /* --start-delay: uprof itself holds sampling off until it ends */
 	bool kernel_paused;  /* the sampling events are off (either of the two) */
@@ -151,6 +154,39 @@ static void apply(struct collect_pages *c, struct page_worker *w, struct ses_pau
 		set_kernel(c);
 	add_event(c, ev);
 	smp_page_set_active(w->page, !c->kernel_paused);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Pause records dropped by @w's ring: the session's state is unknown in [from, to]. A
+ * gap that cannot be kept (no memory) widens the one before it to the end of the run:
+ * unknown is still true, a hole would not be. */
+static void on_pause_gap(void *arg, const struct smp_pause_gap *gap)
+{
+	struct page_worker *w = arg;
+	struct collect_pages *c = w->ctx;
+	struct ses_pause_unknown u = { smp_page_pid(w->page), gap->from_ns, gap->to_ns,
+				       gap->by_state };
+	/* ended by the page's state word: from to_ns on, it counts as a call saying so,
+	 * live (the kernel follows it) and in pauses.csv */
+	struct ses_pause_call ev = { gap->to_ns, u.pid, gap->paused, SES_PAUSE_API };
+
+	if (gap->by_state)
+		apply(c, w, &ev);
+	pthread_mutex_lock(&c->lock);
+	c->gap_records += gap->dropped;
+	if (c->ngaps == c->capgaps) {
+		size_t cap = c->capgaps ? c->capgaps * 2 : 16;
+		struct ses_pause_unknown *g = realloc(c->gaps, cap * sizeof(*g));
+
+		if (g) {
+			c->gaps = g;
+			c->capgaps = cap;
+		}
+	}
+	if (c->ngaps < c->capgaps)
+		c->gaps[c->ngaps++] = u;
+	else if (c->ngaps)
+		c->gaps[c->ngaps - 1].to = INT64_MAX;
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -281,6 +317,7 @@ static void finish_worker(struct page_worker *w)
 	if (w->started)
 		pthread_join(w->thread, NULL);
 	service(w, false);
+	smp_page_flush_gap(w->page); /* drops after the last record: unknown to the end */
 	if (smp_page_faulted(w->page))
 		cli_warn(CMD, "pid %d's control page was truncated while uprof read it; its tasks "
 			      "and pauses from then on are not in this session",
@@ -341,6 +378,7 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	}
 	w->page = page;
 	w->ctx = c;
+	smp_page_on_gap(page, on_pause_gap, w);
 	w->tasks = ses_tasks_writer_open(c->st->session_dir, pid);
 	if (!w->tasks) {
 		cli_warn(CMD, "cannot write task records of pid %d: %s", pid, strerror(errno));
@@ -664,7 +702,28 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 			      "counted as made when read",
 			 clamps.future, clamps.future == 1 ? " was" : "s were",
 			 clamps.future == 1 ? "it" : "them");
+	/* what the targets' full rings dropped becomes unknown, never a guessed pause; one
+	 * ended by a state word is unknown on while another process's call in it may be
+	 * the newer (c->events is sorted by the arbiter now) */
+	ses_pauses_widen_unknown(c->events, c->nevents, c->gaps, c->ngaps);
+	if (ses_pauses_add_unknown(&v, &n, c->gaps, c->ngaps, st->info.start_mono_ns, end_mono))
+		cli_warn(CMD, "cannot mark the stretches of dropped pause records: out of memory");
+	st->info.pauses_max = SES_MAX_PAUSES;
+	st->info.pauses_folded = ses_pauses_cap(v, &n, SES_MAX_PAUSES);
+	if (st->info.pauses_folded)
+		cli_warn(CMD, "pauses.csv holds at most %d rows: the last %" PRIu64 " are one "
+			      "\"unknown\" row (%.3f s), their samples kept and counted",
+			 SES_MAX_PAUSES, st->info.pauses_folded,
+			 (double)(v[n - 1].resumed_at - v[n - 1].paused_at) / 1e9);
 	st->info.pause_total_ns = ses_pauses_total(v, n);
+	st->info.pause_unknown_ns = ses_pauses_unknown_total(v, n);
+	st->info.lost_pause_records = c->gap_records;
+	if (c->gap_records)
+		cli_warn(CMD, "%" PRIu64 " pause/resume record%s dropped by full rings in the "
+			      "target%s: the pause state is unknown for %.3f s (\"unknown\" rows in "
+			      "pauses.csv; report counts their samples)",
+			 c->gap_records, c->gap_records == 1 ? " was" : "s were",
+			 c->gap_records == 1 ? "" : "s", (double)st->info.pause_unknown_ns / 1e9);
 	ret = ses_pauses_write(st->session_dir, v, n);
 	if (ret)
 		cli_error(1, CMD, "cannot write pauses.csv: %s", strerror(-ret));
@@ -720,6 +779,7 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	write_pauses(c, end_mono);
 	pthread_mutex_destroy(&c->lock);
 	free(c->events);
+	free(c->gaps);
 	free(c->pending);
 	free(c->refused.v);
 	free(c->warned.v);

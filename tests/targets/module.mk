@@ -46,6 +46,11 @@ $(TGT)/children: tests/targets/children.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/children
+# millions of pause/resume calls: a pause ring overflowing (tests/e2e/pause_storm.sh)
+$(TGT)/pause_storm: tests/targets/pause_storm.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/pause_storm
 # the static library, and the API compiled out (no library at all)
 $(TGT)/tasks_static: tests/targets/tasks.c $(INSTR_A)
 	@mkdir -p $(dir $@)
