@@ -51,6 +51,11 @@ $(TGT)/pause_storm: tests/targets/pause_storm.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/pause_storm
+# strict calls timed by the target once uprof is SIGKILLed (tests/e2e/kill_points.sh)
+$(TGT)/kill_target: tests/targets/kill_target.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/kill_target
 # the static library, and the API compiled out (no library at all)
 $(TGT)/tasks_static: tests/targets/tasks.c $(INSTR_A)
 	@mkdir -p $(dir $@)
