@@ -76,8 +76,9 @@ static void apply(struct collect_pages *c, struct page_worker *w, struct ses_pau
 }
 
 /* Pause records dropped by @w's ring: the session's state is unknown in [from, to]. A
- * gap that cannot be kept (no memory) widens the one before it to the end of the run:
- * unknown is still true, a hole would not be. */
+ * gap that cannot be kept (no memory) widens the one before it to the end of the run, or
+ * with none before it makes the whole run unknown: unknown is still true, a hole would
+ * not be. */
 static void on_pause_gap(void *arg, const struct smp_pause_gap *gap)
 {
 	struct page_worker *w = arg;
@@ -105,6 +106,8 @@ static void on_pause_gap(void *arg, const struct smp_pause_gap *gap)
 		c->gaps[c->ngaps++] = u;
 	else if (c->ngaps)
 		c->gaps[c->ngaps - 1].to = INT64_MAX;
+	else
+		c->gap_all = (struct ses_pause_unknown){ u.pid, INT64_MIN, INT64_MAX, false };
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -591,9 +594,10 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 {
 	struct collect_state *st = c->st;
 	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+	struct ses_pause_unknown *gaps = c->gaps;
 	struct ses_pause_clamps clamps;
+	size_t n, ngaps = c->ngaps;
 	struct ses_pause *v;
-	size_t n;
 	int ret;
 
 	if (end_mono <= 0) /* the run stopped before it could say when it ended */
@@ -615,8 +619,12 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 	/* what the targets' full rings dropped becomes unknown, never a guessed pause; one
 	 * ended by a state word is unknown on while another process's call in it may be
 	 * the newer (c->events is sorted by the arbiter now) */
-	ses_pauses_widen_unknown(c->events, c->nevents, c->gaps, c->ngaps);
-	if (ses_pauses_add_unknown(&v, &n, c->gaps, c->ngaps, st->info.start_mono_ns, end_mono))
+	if (c->gap_all.to > c->gap_all.from) { /* no gap could be kept */
+		gaps = &c->gap_all;
+		ngaps = 1;
+	}
+	ses_pauses_widen_unknown(c->events, c->nevents, gaps, ngaps);
+	if (ses_pauses_add_unknown(&v, &n, gaps, ngaps, st->info.start_mono_ns, end_mono))
 		cli_warn(CMD, "cannot mark the stretches of dropped pause records: out of memory");
 	st->info.pauses_max = SES_MAX_PAUSES;
 	st->info.pauses_folded = ses_pauses_cap(v, &n, SES_MAX_PAUSES);

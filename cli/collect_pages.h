@@ -53,6 +53,7 @@ struct collect_pages {
 	struct ses_pause_unknown *gaps; /* where a page's pause ring dropped records */
 	size_t ngaps, capgaps;
 	uint64_t gap_records;	/* the records dropped in them */
+	struct ses_pause_unknown gap_all; /* to > from: the first gap found no memory */
 	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
 	bool held;	     /* --start-delay: uprof itself holds sampling off until it ends */
 	bool kernel_paused;  /* the sampling events are off (either of the two) */
