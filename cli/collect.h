@@ -94,6 +94,8 @@ struct collect_state {
 	const char *specs[SES_MAX_EVENTS];	/* -e, in order */
 	int nspecs;
 	bool custom;				/* events from -e: the "Custom" label */
+	bool user_only;	/* the kernel refused kernel samples: every event, the tracking one
+			 * too, excludes kernel and hypervisor (collect_open.c) */
 
 	/* run */
 	struct ses_info info;
@@ -136,6 +138,11 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv);
  * attach), and open the events on the gated child (-1, or an exit code). */
 void collect_callgraph_attr(struct collect_state *st);
 int collect_open_events(struct collect_state *st);
+/* After an open failed with @err: true (and st->user_only set, said once) when a user-only
+ * retry may succeed (EACCES or EPERM, kernel samples were asked for). */
+bool collect_user_only_retry(struct collect_state *st, int err);
+/* The one warning, when the events are user-only for that reason. */
+void collect_user_only_said(const struct collect_state *st);
 /* collect_explain.c: exit code 1 after one line that explains open error @err (-errno)
  * of event @failed (an attrs[] index, or -1) on process @pid (attach; else 0). */
 int collect_explain_open_error(struct collect_state *st, int err, int failed, int pid);

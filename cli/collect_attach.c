@@ -147,23 +147,22 @@ static int open_threads(struct collect_state *st, pid_t pid, pid_t *done, int *n
 	return ret ? ret : (n < 0 ? n : added);
 }
 
-int collect_attach_open(struct collect_state *st)
+/* Open the events on every thread of the processes (or, -a, every task), once: 0 or
+ * -errno, with *@bad_pid the process and *@failed the event that failed (or -1). On
+ * failure nothing stays open. */
+static int attach_once(struct collect_state *st, pid_t *done, int *bad_pid, int *failed)
 {
 	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
 				 .ncpus = st->nsample_cpus };
-	pid_t *done = malloc(sizeof(pid_t) * MAX_THREADS);
-	int ndone = 0, bad_pid = 0, ret;
+	int ndone = 0, ret;
 
-	if (!done)
-		return cli_error(1, CMD, "out of memory");
+	*bad_pid = 0;
+	*failed = -1;
 	collect_events_build(st, false); /* enabled by us once everything is open */
 	ret = smp_new(&st->smp, st->attrs, st->nattrs, &opts);
 	if (st->system_wide) {
-		int failed = -1;
-
-		free(done);
-		ret = ret ? ret : smp_add_task(st->smp, -1, &failed); /* pid -1: every task */
-		return ret ? collect_explain_open_error(st, ret, failed, 0) : -1;
+		ret = ret ? ret : smp_add_task(st->smp, -1, failed); /* pid -1: every task */
+		goto out;
 	}
 	for (int round = 0; !ret && round < RESCANS; round++) {
 		int added = 0;
@@ -173,7 +172,7 @@ int collect_attach_open(struct collect_state *st)
 			if (ret == -ESRCH && ndone)
 				ret = 0; /* that process ended while we attached: the others go on */
 			if (ret < 0)
-				bad_pid = st->attach_pids[i];
+				*bad_pid = st->attach_pids[i];
 			added += ret > 0 ? ret : 0;
 		}
 		if (ret > 0)
@@ -183,12 +182,33 @@ int collect_attach_open(struct collect_state *st)
 	}
 	if (!ret && !ndone)
 		ret = -ESRCH;
+out:
+	if (ret) {
+		smp_close(st->smp);
+		st->smp = NULL;
+	}
+	return ret;
+}
+
+int collect_attach_open(struct collect_state *st)
+{
+	pid_t *done = malloc(sizeof(pid_t) * MAX_THREADS);
+	int bad_pid, failed, ret;
+
+	if (!done)
+		return cli_error(1, CMD, "out of memory");
+	ret = attach_once(st, done, &bad_pid, &failed);
+	if (ret && !st->system_wide && collect_user_only_retry(st, ret))
+		ret = attach_once(st, done, &bad_pid, &failed);
 	free(done);
+	if (!ret)
+		collect_user_only_said(st);
 	if (ret == -ESRCH)
 		return cli_error(1, CMD, "the process%s ended before uprof could attach",
 				 st->nattach > 1 ? "es" : "");
 	if (ret)
-		return collect_explain_open_error(st, ret, -1, bad_pid ? bad_pid : st->attach_pids[0]);
+		return collect_explain_open_error(st, ret, st->system_wide ? failed : -1,
+						  st->system_wide ? 0 : bad_pid ? bad_pid : st->attach_pids[0]);
 	return -1;
 }
 

@@ -120,6 +120,12 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 	/* --start-paused: sampling stays off until the program's first resume */
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
 		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused && !(st->start_delay_s > 0);
+	/* perf_event_paranoid 2: no event of the set may count kernel or hypervisor time,
+	 * the tracking one included (the kernel checks each event's own bits) */
+	for (int i = 0; st->user_only && i < st->nattrs; i++) {
+		st->attrs[i].exclude_kernel = 1;
+		st->attrs[i].exclude_hv = 1;
+	}
 }
 
 void collect_events_enable(struct collect_state *st, bool on)

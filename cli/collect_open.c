@@ -27,8 +27,33 @@ void collect_callgraph_attr(struct collect_state *st)
 }
 
 
-/* Open the events on the gated child; a kernel that refuses kernel samples to this user
- * gets user-only sampling, with a warning (perf's fallback). */
+/* perf's fallback, for launch and attach alike: a kernel that refuses kernel samples to
+ * this user (kernel.perf_event_paranoid 2) gets user-only events, every one of them. Said
+ * once the retry worked (collect_user_only_said); a refusal of user-only events too is
+ * the caller's one line (collect_explain_open_error), with no warning before it. */
+bool collect_user_only_retry(struct collect_state *st, int err)
+{
+	bool kernel = false;
+
+	if ((err != -EACCES && err != -EPERM) || st->user_only)
+		return false;
+	for (int i = 0; i < st->nattrs; i++)
+		kernel |= !st->attrs[i].exclude_kernel;
+	if (!kernel)
+		return false; /* user-only already (":u" events): nothing to fall back to */
+	st->user_only = true;
+	return true;
+}
+
+void collect_user_only_said(const struct collect_state *st)
+{
+	if (st->user_only)
+		cli_warn(CMD, "kernel samples not allowed (kernel.perf_event_paranoid is 2 or more, "
+			      "and uprof is not root): sampling user code only ('sysctl "
+			      "kernel.perf_event_paranoid=1' or root samples the kernel too)");
+}
+
+/* Open the events on the gated child, user-only if the kernel says so. */
 int collect_open_events(struct collect_state *st)
 {
 	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
@@ -37,13 +62,11 @@ int collect_open_events(struct collect_state *st)
 
 	collect_events_build(st, true);
 	ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
-	if ((ret == -EACCES || ret == -EPERM) && !st->attrs[COLLECT_TIMER].exclude_kernel) {
-		for (int i = COLLECT_TIMER; i < st->nattrs; i++)
-			st->attrs[i].exclude_kernel = 1;
+	if (ret && collect_user_only_retry(st, ret)) {
+		collect_events_build(st, true);
 		ret = smp_open(&st->smp, st->attrs, st->nattrs, st->child.pid, &opts, &failed);
-		if (!ret)
-			cli_warn(CMD, "kernel samples not allowed (perf_event_paranoid); sampling "
-				      "user code only");
 	}
+	if (!ret)
+		collect_user_only_said(st);
 	return ret ? collect_explain_open_error(st, ret, failed, 0) : -1;
 }

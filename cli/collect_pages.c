@@ -15,7 +15,7 @@
  * also where the control page's codes become the session files' own (session.h), so the
  * ABI can be renumbered without changing what sessions on disk mean.
  */
-#include "cli/collect.h"
+#include "cli/collect_pages.h"
 #include "instrument/ctlpage.h"
 
 #include <dirent.h>
@@ -32,87 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SHM_DIR "/dev/shm"
-#define MAX_PAGES 4096	  /* pages read at once (a thread each); more are counted, said */
-#define MAX_PENDING 65536 /* pages waiting to be published; more are counted, said */
-#define MAX_WARNED 4096	  /* pids warned about; later refusals are only counted */
-#define YOUNG_NS 1000000000LL /* a page is published microseconds after it is made */
-#define OLD_RETRY_NS 100000000LL /* retry of a page empty for longer than that */
-#define WAIT_MS 10
-
-/* A page seen but not yet published. Anyone can make an empty /dev/shm/uprof.<pid> for a
- * process of their own, and leave it empty: such entries age out of the fast retry and
- * never crowd out a real page (the list grows; issue 12, item 3). */
-struct pending {
-	int pid;
-	int64_t seen_ns;
-};
-
-/* A growable list of pids. */
-struct pidlist {
-	int *v;
-	size_t n, cap;
-};
-
-struct page_worker {
-	pthread_t thread;
-	bool started;
-	struct smp_page *page;
-	struct ses_tasks_writer *tasks;
-	struct ses_ompt_writer *ompt; /* --trace openmp */
-	struct collect_pages *ctx;
-};
-
-struct collect_pages {
-	struct collect_state *st;
-	int inotify_fd;
-	int stop; /* atomic */
-	pthread_mutex_t lock; /* pause calls and the kernel's on/off state */
-	struct ses_pause_call *events;
-	size_t nevents, capevents;
-	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
-	bool held;	     /* --start-delay: uprof itself holds sampling off until it ends */
-	bool kernel_paused;  /* the sampling events are off (either of the two) */
-	struct page_worker *workers[MAX_PAGES];
-	int nworkers;
-	struct pending *pending;
-	size_t npending, cappending;
-	int64_t last_old_retry;
-	struct pidlist refused; /* pages of this run we do not read: removed at the end */
-	struct pidlist warned;	/* pids a refusal was said for: once each */
-	uint64_t future_stamps; /* pause/resume calls stamped later than when they were read */
-	uint64_t over_pages;	/* pages not read: MAX_PAGES were */
-	uint64_t over_pending;	/* pages not waited for: MAX_PENDING were */
-	uint64_t over_warned;	/* refusals not said: MAX_WARNED were */
-	uint64_t lost_calls;	/* pause/resume calls not kept for pauses.csv (no memory) */
-	uint64_t vanished;	/* pages of this run removed before they could be read */
-};
-
 static const char *const CMD = "collect";
-
-static bool pidlist_has(const struct pidlist *l, int pid)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == pid)
-			return true;
-	return false;
-}
-
-/* Add @pid unless the list holds @max already. False when it could not. */
-static bool pidlist_add(struct pidlist *l, int pid, size_t max)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		int *g = l->n < max ? realloc(l->v, cap * sizeof(*g)) : NULL;
-
-		if (!g)
-			return false;
-		l->v = g;
-		l->cap = cap;
-	}
-	l->v[l->n++] = pid;
-	return true;
-}
 
 static void add_event(struct collect_pages *c, const struct ses_pause_call *ev)
 {
@@ -152,6 +72,42 @@ static void apply(struct collect_pages *c, struct page_worker *w, struct ses_pau
 		set_kernel(c);
 	add_event(c, ev);
 	smp_page_set_active(w->page, !c->kernel_paused);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Pause records dropped by @w's ring: the session's state is unknown in [from, to]. A
+ * gap that cannot be kept (no memory) widens the one before it to the end of the run, or
+ * with none before it makes the whole run unknown: unknown is still true, a hole would
+ * not be. */
+static void on_pause_gap(void *arg, const struct smp_pause_gap *gap)
+{
+	struct page_worker *w = arg;
+	struct collect_pages *c = w->ctx;
+	struct ses_pause_unknown u = { smp_page_pid(w->page), gap->from_ns, gap->to_ns,
+				       gap->by_state };
+	/* ended by the page's state word: from to_ns on, it counts as a call saying so,
+	 * live (the kernel follows it) and in pauses.csv */
+	struct ses_pause_call ev = { gap->to_ns, u.pid, gap->paused, SES_PAUSE_API };
+
+	if (gap->by_state)
+		apply(c, w, &ev);
+	pthread_mutex_lock(&c->lock);
+	c->gap_records += gap->dropped;
+	if (c->ngaps == c->capgaps) {
+		size_t cap = c->capgaps ? c->capgaps * 2 : 16;
+		struct ses_pause_unknown *g = realloc(c->gaps, cap * sizeof(*g));
+
+		if (g) {
+			c->gaps = g;
+			c->capgaps = cap;
+		}
+	}
+	if (c->ngaps < c->capgaps)
+		c->gaps[c->ngaps++] = u;
+	else if (c->ngaps)
+		c->gaps[c->ngaps - 1].to = INT64_MAX;
+	else
+		c->gap_all = (struct ses_pause_unknown){ u.pid, INT64_MIN, INT64_MAX, false };
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -291,6 +247,7 @@ static void finish_worker(struct page_worker *w)
 	if (w->started)
 		pthread_join(w->thread, NULL);
 	service(w, false);
+	smp_page_flush_gap(w->page); /* drops after the last record: unknown to the end */
 	if (smp_page_faulted(w->page))
 		cli_warn(CMD, "pid %d's control page was truncated while uprof read it; its tasks "
 			      "and pauses from then on are not in this session",
@@ -336,8 +293,12 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	 * (or an ancestor) is one we attached to, and its page carries no token */
 	if (c->st->attach && !collect_attach_owns(c->st, pid))
 		return -EPERM;
-	if (c->nworkers >= MAX_PAGES) { /* before the page is touched: it stays as it is */
-		c->over_pages++;
+	if (c->nworkers >= c->max_pages) { /* before the page is touched: it stays as it is */
+		/* once a pid: the page is tried again at the end (rescan) */
+		if (!pages_pidlist_has(&c->over, pid)) {
+			c->over_pages++;
+			pages_pidlist_add(&c->over, pid, MAX_WARNED);
+		}
 		return -E2BIG;
 	}
 	ret = smp_page_open_at(&page, SHM_DIR, pid, c->st->attach ? NULL : c->st->token,
@@ -355,6 +316,7 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	}
 	w->page = page;
 	w->ctx = c;
+	smp_page_on_gap(page, on_pause_gap, w);
 	w->tasks = ses_tasks_writer_open(c->st->session_dir, pid);
 	if (!w->tasks) {
 		cli_warn(CMD, "cannot write task records of pid %d: %s", pid, strerror(errno));
@@ -378,97 +340,48 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	return 0;
 }
 
-/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. */
-static void warn_version(int pid)
+/* A page file named after a pid no process has (yet): anyone can make one for the pid a
+ * process of this run will get, and that process's library cannot replace a file of
+ * another user in /dev/shm (sticky) unless it runs as root: remembered, and looked at
+ * again while the run goes on (recheck_squatted). */
+static void squatted(struct collect_pages *c, int pid)
 {
-	uint32_t v = 0;
-
-	if (smp_page_peek_version(pid, &v))
-		cli_warn(CMD, "pid %d's control page is of an unknown version; its tasks and pauses "
-			      "are not in this session",
-			 pid);
-	else
-		cli_warn(CMD, "pid %d's control page is version %u.%u, this uprof reads %u.x: its "
-			      "tasks and pauses are not in this session (use the uprof its "
-			      "libAMDProfileController comes from)",
-			 pid, UPROF_CTL_MAJOR_OF(v), UPROF_CTL_MINOR_OF(v), UPROF_CTL_MAJOR);
-}
-
-/* Is @pid a process of this run? Attach mode: one we attached to, or a descendant; launch
- * mode: a descendant of ours (a page we cannot read has no session token to tell). */
-static bool of_this_run(const struct collect_pages *c, int pid)
-{
-	int self = (int)getpid();
-
-	if (c->st->attach)
-		return collect_attach_owns(c->st, pid);
-	for (int depth = 0; depth < 64 && pid > 1; depth++) {
-		pid = smp_proc_ppid(pid);
-		if (pid == self)
-			return true;
-	}
-	return false;
-}
-
-/* Say once why the page of @pid, a process of this run, is not read. Pages of other
- * processes (another user's run, files anyone may make in /dev/shm) are none of this
- * session's business: no word. False when nothing needs saying. */
-static bool warn_refused(struct collect_pages *c, int pid, const struct smp_page_why *why)
-{
-	char what[160];
-
-	switch (why->reason) {
-	case SMP_PAGE_LINK:
-		snprintf(what, sizeof(what), "it is a symbolic link");
-		break;
-	case SMP_PAGE_NOT_REGULAR:
-		snprintf(what, sizeof(what), "it is not a regular file");
-		break;
-	case SMP_PAGE_OWNER:
-		snprintf(what, sizeof(what), "it belongs to uid %u, the process runs as uid %u",
-			 why->owner, why->uid);
-		break;
-	case SMP_PAGE_SIZE:
-		if (why->want)
-			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, its header says %" PRIu64,
-				 why->size, why->want);
-		else
-			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, too short for a header",
-				 why->size);
-		break;
-	case SMP_PAGE_PID:
-		snprintf(what, sizeof(what), "its header names pid %d", (int)why->page_pid);
-		break;
-	case SMP_PAGE_LAYOUT:
-		snprintf(what, sizeof(what), "its layout is not one this uprof reads");
-		break;
-	case SMP_PAGE_FAULTED:
-		snprintf(what, sizeof(what), "it was truncated while uprof read it");
-		break;
-	default:
-		return false; /* another session's, or its process is gone */
-	}
-	if (pidlist_has(&c->warned, pid) || !of_this_run(c, pid))
-		return false;
-	if (!pidlist_add(&c->warned, pid, MAX_WARNED)) {
-		c->over_warned++;
-		return false;
-	}
-	cli_warn(CMD, "pid %d's control page is not read: %s; its tasks and pauses are not in "
-		      "this session",
-		 pid, what);
-	return true;
-}
-
-/* Warn once about a page we cannot read, and remember it: nobody else will remove it
- * when its process ends without its exit handler. */
-static void refused(struct collect_pages *c, int pid)
-{
-	if (!of_this_run(c, pid) || pidlist_has(&c->refused, pid))
+	if (pages_pidlist_has(&c->squatted, pid))
 		return;
-	warn_version(pid);
-	if (!pidlist_add(&c->refused, pid, MAX_PENDING))
-		c->over_warned++;
+	if (!pages_pidlist_add(&c->squatted, pid, MAX_WARNED))
+		c->over_squatted++;
+}
+
+static bool settle(struct collect_pages *c, int pid, int ret, const struct smp_page_why *why);
+static void try_pid(struct collect_pages *c, int pid);
+
+/* The squatted names whose pid is a process now: its page is what it is (a process of
+ * this run that cannot have its own is said, by the owner check); one of root's will
+ * replace the file itself (its library removes a page it did not make), so no word. */
+static void recheck_squatted(struct collect_pages *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->squatted.n; i++) {
+		int pid = c->squatted.v[i];
+		struct smp_page_why why;
+		int ret;
+
+		if (kill(pid, 0) && errno == ESRCH) {
+			c->squatted.v[n++] = pid; /* not yet */
+			continue;
+		}
+		ret = adopt(c, pid, &why);
+		if (ret == -EPERM && why.reason == SMP_PAGE_OWNER && why.uid == 0)
+			continue;
+		if (ret == -ESRCH && why.reason == SMP_PAGE_NO_PROCESS) {
+			c->squatted.v[n++] = pid; /* gone again: a pid reused by a short life */
+			continue;
+		}
+		if (settle(c, pid, ret, &why))
+			try_pid(c, pid); /* not published yet: waits as any page does */
+	}
+	c->squatted.n = n;
 }
 
 /* What an attempt at @pid's page came to: taken, waiting, or refused and said. True
@@ -479,16 +392,18 @@ static bool settle(struct collect_pages *c, int pid, int ret, const struct smp_p
 		return true;
 	/* a process of ours whose page went before we read it: its library leaves it for a
 	 * running uprof, so this is one that removed it some other way; said, counted */
-	if (ret == -ENOENT && !c->st->attach && of_this_run(c, pid))
+	if (ret == -ENOENT && !c->st->attach && pages_of_this_run(c, pid))
 		c->vanished++;
 	else if (ret == -EPROTONOSUPPORT)
-		refused(c, pid);
+		pages_refused(c, pid);
+	else if (ret == -ESRCH && why->reason == SMP_PAGE_NO_PROCESS)
+		squatted(c, pid);
 	else if (ret == -EBUSY && c->st->attach && !c->st->system_wide)
 		cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its tasks "
 			      "and pauses are not in this session",
 			 pid);
 	else if (ret)
-		warn_refused(c, pid, why);
+		pages_warn_refused(c, pid, why);
 	return false;
 }
 
@@ -502,10 +417,17 @@ static void try_pid(struct collect_pages *c, int pid)
 	for (size_t i = 0; i < c->npending; i++)
 		if (c->pending[i].pid == pid)
 			return;
+	if (c->npending >= c->max_pending) {
+		if (!pages_pidlist_has(&c->unwaited, pid)) { /* once a pid: rescans try again */
+			c->over_pending++;
+			pages_pidlist_add(&c->unwaited, pid, MAX_WARNED);
+		}
+		return;
+	}
 	if (c->npending == c->cappending) {
 		size_t cap = c->cappending ? c->cappending * 2 : 64;
 
-		g = cap <= MAX_PENDING ? realloc(c->pending, cap * sizeof(*g)) : NULL;
+		g = realloc(c->pending, cap * sizeof(*g));
 		if (!g) {
 			c->over_pending++;
 			return;
@@ -534,6 +456,25 @@ static void set_library_env(void)
 			setenv(vars[i], real, 1);
 }
 
+static void test_limit(const char *name, int *limit)
+{
+	const char *s = getenv(name);
+	long v = s ? strtol(s, NULL, 10) : 0;
+
+	if (v > 0 && v < *limit)
+		*limit = (int)v;
+}
+
+static void test_limit_size(const char *name, size_t *limit)
+{
+	int v = *limit > INT_MAX ? INT_MAX : (int)*limit;
+
+	test_limit(name, &v);
+	*limit = (size_t)v;
+}
+
+static void rescan(struct collect_pages *c);
+
 int collect_pages_start(struct collect_state *st)
 {
 	struct collect_pages *c = calloc(1, sizeof(*c));
@@ -554,7 +495,15 @@ int collect_pages_start(struct collect_state *st)
 	if (c->inotify_fd < 0)
 		cli_warn(CMD, "cannot watch %s (%s): instrumented processes will not be seen",
 			 SHM_DIR, strerror(errno));
+	c->max_pages = MAX_PAGES;
+	c->max_pending = MAX_PENDING;
+	/* tests only (tests/e2e/page_limits.sh): the same bounds, lower, so that their
+	 * overflow is seen without 4096 processes; never higher */
+	test_limit("UPROF_TEST_MAX_PAGES", &c->max_pages);
+	test_limit_size("UPROF_TEST_MAX_PENDING", &c->max_pending);
 	st->pages = c;
+	/* page files made before the run: none gets an inotify event */
+	rescan(c);
 	return 0;
 }
 
@@ -648,6 +597,7 @@ void collect_pages_poll(struct collect_state *st)
 	if (!c)
 		return;
 	retry_pending(c);
+	recheck_squatted(c);
 	while (c->inotify_fd >= 0 && (len = read(c->inotify_fd, buf, sizeof(buf))) > 0) {
 		for (char *p = buf; p < buf + len;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
@@ -667,9 +617,10 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 {
 	struct collect_state *st = c->st;
 	int64_t now = cli_now_ns(CLOCK_MONOTONIC);
+	struct ses_pause_unknown *gaps = c->gaps;
 	struct ses_pause_clamps clamps;
+	size_t n, ngaps = c->ngaps;
 	struct ses_pause *v;
-	size_t n;
 	int ret;
 
 	if (end_mono <= 0) /* the run stopped before it could say when it ended */
@@ -688,39 +639,53 @@ static void write_pauses(struct collect_pages *c, int64_t end_mono)
 			      "counted as made when read",
 			 clamps.future, clamps.future == 1 ? " was" : "s were",
 			 clamps.future == 1 ? "it" : "them");
+	/* what the targets' full rings dropped becomes unknown, never a guessed pause; one
+	 * ended by a state word is unknown on while another process's call in it may be
+	 * the newer (c->events is sorted by the arbiter now) */
+	if (c->gap_all.to > c->gap_all.from) { /* no gap could be kept */
+		gaps = &c->gap_all;
+		ngaps = 1;
+	}
+	ses_pauses_widen_unknown(c->events, c->nevents, gaps, ngaps);
+	if (ses_pauses_add_unknown(&v, &n, gaps, ngaps, st->info.start_mono_ns, end_mono))
+		cli_warn(CMD, "cannot mark the stretches of dropped pause records: out of memory");
+	st->info.pauses_max = SES_MAX_PAUSES;
+	st->info.pauses_folded = ses_pauses_cap(v, &n, SES_MAX_PAUSES);
+	if (st->info.pauses_folded)
+		cli_warn(CMD, "pauses.csv holds at most %d rows: the last %" PRIu64 " are one "
+			      "\"unknown\" row (%.3f s), their samples kept and counted",
+			 SES_MAX_PAUSES, st->info.pauses_folded,
+			 (double)(v[n - 1].resumed_at - v[n - 1].paused_at) / 1e9);
 	st->info.pause_total_ns = ses_pauses_total(v, n);
+	st->info.pause_unknown_ns = ses_pauses_unknown_total(v, n);
+	st->info.lost_pause_records = c->gap_records;
+	if (c->gap_records)
+		cli_warn(CMD, "%" PRIu64 " pause/resume record%s dropped by full rings in the "
+			      "target%s: the pause state is unknown for %.3f s (\"unknown\" rows in "
+			      "pauses.csv; report counts their samples)",
+			 c->gap_records, c->gap_records == 1 ? " was" : "s were",
+			 c->gap_records == 1 ? "" : "s", (double)st->info.pause_unknown_ns / 1e9);
 	ret = ses_pauses_write(st->session_dir, v, n);
 	if (ret)
 		cli_error(1, CMD, "cannot write pauses.csv: %s", strerror(-ret));
 	free(v);
 }
 
-/* Every bounded list says when it was full: one line each, with the count. */
-static void warn_overflows(const struct collect_pages *c)
+/* Pages not read for the bound on pages read at once: one of this run (its token, its
+ * process's uid) whose process ended was left for us by its library and would stay in
+ * /dev/shm for good; removed. Another run's is that run's business. */
+static void drop_over(struct collect_pages *c)
 {
-	if (c->over_pages)
-		cli_warn(CMD, "%" PRIu64 " control page%s not read: uprof reads at most %d at "
-			      "once; the tasks and pauses of those processes are not in this "
-			      "session",
-			 c->over_pages, c->over_pages == 1 ? " was" : "s were", MAX_PAGES);
-	if (c->over_pending)
-		cli_warn(CMD, "%" PRIu64 " control page%s not waited for: %d unpublished pages were "
-			      "waiting already",
-			 c->over_pending, c->over_pending == 1 ? " was" : "s were", MAX_PENDING);
-	if (c->over_warned)
-		cli_warn(CMD, "%" PRIu64 " more control page%s not read (no line each: %d were "
-			      "said already)",
-			 c->over_warned, c->over_warned == 1 ? " was" : "s were", MAX_WARNED);
-	if (c->vanished)
-		cli_warn(CMD, "%" PRIu64 " instrumented process%s of this run removed %s control "
-			      "page before uprof could read it; %s tasks and pauses are not in this "
-			      "session",
-			 c->vanished, c->vanished == 1 ? "" : "es", c->vanished == 1 ? "its" : "their",
-			 c->vanished == 1 ? "its" : "their");
-	if (c->lost_calls)
-		cli_warn(CMD, "%" PRIu64 " pause/resume call%s not kept (out of memory): "
-			      "pauses.csv may miss paused time",
-			 c->lost_calls, c->lost_calls == 1 ? " was" : "s were");
+	for (size_t i = 0; i < c->over.n; i++) {
+		struct smp_page_why why;
+		struct smp_page *page;
+
+		if (smp_page_open_at(&page, SHM_DIR, c->over.v[i], c->st->attach ? NULL : c->st->token,
+				     (uint32_t)getpid(), &why))
+			continue;
+		smp_page_close(page);
+		unlink_if_dead(c->over.v[i]);
+	}
 }
 
 void collect_pages_stop(struct collect_state *st, int64_t end_mono)
@@ -729,7 +694,7 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 
 	if (!c)
 		return;
-	collect_pages_poll(st); /* pages that appeared at the very end */
+	collect_pages_poll(st); /* pages that appeared at the very end (and squatted names) */
 	/* and every page of the run still in /dev/shm that we did not take yet: a process
 	 * that ended before we found it left its page for us */
 	rescan(c);
@@ -738,15 +703,20 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 		finish_worker(c->workers[i]);
 	for (size_t i = 0; i < c->refused.n; i++)
 		unlink_if_dead(c->refused.v[i]);
+	drop_over(c);
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
-	warn_overflows(c);
+	pages_warn_overflows(c);
 	write_pauses(c, end_mono);
 	pthread_mutex_destroy(&c->lock);
 	free(c->events);
+	free(c->gaps);
 	free(c->pending);
 	free(c->refused.v);
 	free(c->warned.v);
+	free(c->squatted.v);
+	free(c->over.v);
+	free(c->unwaited.v);
 	free(c);
 	st->pages = NULL;
 }

@@ -27,6 +27,12 @@ static void on_record(void *arg, const struct uprof_ctl_record *r)
 	*(size_t *)arg += r->kind;
 }
 
+/* A gap's bounds are read as collect reads them. */
+static void on_gap(void *arg, const struct smp_pause_gap *g)
+{
+	*(size_t *)arg += (size_t)(g->to_ns - g->from_ns) + g->dropped + g->paused;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned char *page;
@@ -66,11 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (smp_page_open_mem(&p, page, UPROF_CTL_SIZE, NULL))
 		return 0;
+	smp_page_on_gap(p, on_gap, &sink);
 	for (int round = 0; round < 2; round++) {
 		smp_page_strings(p, on_string, &sink);
 		smp_page_drain(p, false, on_record, &sink);
 		smp_page_drain(p, true, on_record, &sink);
 	}
+	smp_page_flush_gap(p);
 	smp_page_close(p);
 	return (int)(sink & 0);
 }

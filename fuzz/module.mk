@@ -33,6 +33,7 @@ $(BUILD)/fuzz/fuzz_pauses: fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSIO
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS)
 FUZZ_CTLPAGE_SRCS := lib/sampler/ctlpage.c lib/sampler/pageguard.c lib/sampler/proc_uid.c \
+	lib/sampler/pausegap.c \
 	lib/pmc/cpus.c
 $(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c $(FUZZ_CTLPAGE_SRCS) lib/instrument/ctlpage.h
 	@mkdir -p $(dir $@)

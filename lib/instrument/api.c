@@ -13,8 +13,11 @@ bool ins_set_state(uint32_t paused, uint16_t how)
 	bool ok = true;
 
 	if (ins_on()) {
-		ins_emit_pause(paused ? UPROF_REC_PAUSE : UPROF_REC_RESUME, how);
+		/* the state word first, then the stamped record: a profiler that lost records
+		 * of a full ring reads the state word as what the calls it holds lead to
+		 * (lib/sampler/pausegap.c) */
 		__atomic_store_n(&ins_page->state, paused, __ATOMIC_RELEASE);
+		ins_emit_pause(paused ? UPROF_REC_PAUSE : UPROF_REC_RESUME, how);
 		if (how == UPROF_HOW_API_STRICT)
 			ok = ins_wait_applied();
 	}

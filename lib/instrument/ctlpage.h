@@ -202,7 +202,8 @@ struct uprof_ctl_header {
 	uint32_t header_size;	/* UPROF_CTL_HEADER_BYTES */
 	int32_t pid;		/* owner */
 	/* target -> profiler */
-	uint32_t state;		/* last requested state: 0 running, 1 paused (atomic) */
+	uint32_t state;		/* last requested state: 0 running, 1 paused (atomic); stored
+				 * before the call's pause record is emitted */
 	uint32_t req_seq;	/* futex word, see above (atomic) */
 	uint32_t exiting;	/* target is in its exit handler (atomic) */
 	uint32_t launch_mode;	/* 1: started by uprof collect (records kept until attach) */

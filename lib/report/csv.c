@@ -284,6 +284,12 @@ static void write_details(const struct rpt *r, FILE *f)
 	write_module_states(r, f);
 	if (s.paused_samples)
 		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
+	if (s.unknown_rows || s.lost_pause_records)
+		kvf(f, "Pause State Unknown",
+		    "%zu interval%s, %.3f s, %" PRIu64 " sample%s in them kept (%" PRIu64
+		    " pause/resume records dropped by the target)",
+		    s.unknown_rows, s.unknown_rows == 1 ? "" : "s", s.unknown_s, s.unknown_samples,
+		    s.unknown_samples == 1 ? "" : "s", s.lost_pause_records);
 	write_filters(r, f, &s);
 	if (s.has_tasks) {
 		kvf(f, "Task Records", "%" PRIu64, s.task_records);

@@ -146,6 +146,12 @@ struct rpt {
 	int64_t pause_total_ns;
 	int64_t file_pause_ns;	 /* the rows' sum, unmerged: session.ini's pause_total_ns */
 	uint64_t paused_samples; /* samples dropped because they fell in a pause */
+	/* pauses.csv's "unknown" rows (dropped pause records), merged: their samples are
+	 * kept in the tables and counted here, neither paused nor proven running */
+	struct rpt_span *unknown;
+	size_t nunknown, unknown_rows;
+	int64_t unknown_total_ns;
+	uint64_t unknown_samples;
 
 	/* filter.c: -p and --time-filter */
 	uint64_t filtered_samples;
@@ -235,6 +241,8 @@ struct rpt_span {
 /* Read pauses.csv if present. 0, or -errno with @err naming the file and line. */
 int rpt_pauses_load(struct rpt *r, char *err, size_t errlen);
 bool rpt_paused_at(const struct rpt *r, uint64_t t);
+/* Is @t inside an "unknown" row of pauses.csv? */
+bool rpt_pause_unknown_at(const struct rpt *r, uint64_t t);
 /* Does any paused interval meet [from, to]? */
 bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to);
 

@@ -241,6 +241,8 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		r->filtered_samples++;
 		return 0;
 	}
+	if (rpt_pause_unknown_at(r, time))
+		r->unknown_samples++; /* kept, and said (man uprof-report: Pause State Unknown) */
 	if (e->cpumode == PERF_RECORD_MISC_KERNEL || e->cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		module = RPT_MODULE_KERNEL;
 		addr = e->ip;
@@ -516,5 +518,6 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->extra);
 	free(r->pauses);
 	rpt_walk_release(r);
+	free(r->unknown);
 	free(r);
 }

@@ -42,14 +42,36 @@ size_t rpt_spans_merge(struct rpt_span *v, size_t n)
 	return k;
 }
 
+static int64_t spans_total(const struct rpt_span *v, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += v[i].to - v[i].from;
+	return total;
+}
+
+/* Paused rows into r->pauses, "unknown" rows into r->unknown, each a sorted union. A
+ * hand-made file may overlap the two: paused wins (the samples are dropped, as a row
+ * says), and the unknown total still counts the whole row. */
 static void merge(struct rpt *r, const struct ses_pause *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		r->pauses[i] = (struct rpt_span){ p[i].paused_at, p[i].resumed_at };
-	r->npauses = rpt_spans_merge(r->pauses, n);
-	r->pause_total_ns = 0;
-	for (size_t i = 0; i < r->npauses; i++)
-		r->pause_total_ns += r->pauses[i].to - r->pauses[i].from;
+	size_t np = 0, nu = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct rpt_span s = { p[i].paused_at, p[i].resumed_at };
+
+		if (ses_pause_is_unknown(&p[i]))
+			r->unknown[nu++] = s;
+		else
+			r->pauses[np++] = s;
+	}
+	r->pause_rows = np;
+	r->unknown_rows = nu;
+	r->npauses = rpt_spans_merge(r->pauses, np);
+	r->nunknown = rpt_spans_merge(r->unknown, nu);
+	r->pause_total_ns = spans_total(r->pauses, r->npauses);
+	r->unknown_total_ns = spans_total(r->unknown, r->nunknown);
 }
 
 int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
@@ -78,11 +100,11 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 		return ret;
 	}
 	r->pauses = malloc(sizeof(*r->pauses) * (n ? n : 1));
-	if (!r->pauses) {
+	r->unknown = malloc(sizeof(*r->unknown) * (n ? n : 1));
+	if (!r->pauses || !r->unknown) {
 		free(p);
-		return -ENOMEM;
+		return -ENOMEM; /* rpt's release frees what was had */
 	}
-	r->pause_rows = n;
 	r->file_pause_ns = ses_pauses_total(p, n); /* what collect summed into session.ini */
 	merge(r, p, n);
 	free(p);
@@ -92,6 +114,11 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 bool rpt_paused_at(const struct rpt *r, uint64_t t)
 {
 	return rpt_paused_within(r, t, t);
+}
+
+bool rpt_pause_unknown_at(const struct rpt *r, uint64_t t)
+{
+	return rpt_spans_meet(r->unknown, r->nunknown, t, t);
 }
 
 bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to)

@@ -101,6 +101,10 @@ struct rpt_summary {
 	double pause_s;			/* paused time, merged over all processes */
 	size_t npauses;			/* rows of pauses.csv */
 	uint64_t paused_samples;	/* samples dropped because they fell in a pause */
+	size_t unknown_rows;		/* pauses.csv's "unknown" rows (dropped pause records) */
+	double unknown_s;		/* their time, merged */
+	uint64_t unknown_samples;	/* samples in them: kept in the tables */
+	uint64_t lost_pause_records;	/* session.ini: pause records the targets dropped */
 	bool filtered;			/* -p or --time-filter was given */
 	uint64_t filtered_samples;	/* samples outside them */
 	bool has_tasks;			/* the session has instrument/ records */

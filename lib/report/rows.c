@@ -97,6 +97,10 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->pause_s = (double)r->pause_total_ns / 1e9;
 	s->npauses = r->pause_rows;
 	s->paused_samples = r->paused_samples;
+	s->unknown_rows = r->unknown_rows;
+	s->unknown_s = (double)r->unknown_total_ns / 1e9;
+	s->unknown_samples = r->unknown_samples;
+	s->lost_pause_records = r->info.lost_pause_records;
 	s->filtered = r->opts.nonly_pids || r->opts.time_filter;
 	s->filtered_samples = r->filtered_samples;
 	s->has_tasks = r->has_tasks;

@@ -55,6 +55,9 @@ struct smp_page {
 	bool tsc;   /* records carry TSC stamps: converted as they are drained */
 	uint64_t tsc0;
 	int64_t mono0;
+	struct smp_gap_track gap; /* where the pause ring dropped records (pausegap.c) */
+	smp_page_gap_fn gap_fn;
+	void *gap_arg;
 	bool map_ok; /* smp_page_sync_clock() found a usable rate */
 	double ns_per_tick;
 	uint64_t map_tsc;
@@ -173,6 +176,9 @@ static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 	if (p->tsc && (!p->tsc0 || !uprof_ctl_tsc()))
 		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL); /* a TSC this machine lacks */
 	take_minor_fields(p, UPROF_CTL_MINOR_OF(p->version));
+	smp_gap_init(&p->gap, __atomic_load_n(p->pauses.dropped, __ATOMIC_ACQUIRE),
+		     __atomic_load_n(p->pauses.head, __ATOMIC_ACQUIRE), p->pauses.pos,
+		     p->pauses.records);
 	return 0;
 }
 
@@ -550,11 +556,33 @@ static int take_batch(struct smp_page *p, struct page_ring *r, struct uprof_ctl_
 	return k;
 }
 
+/* A look at the pause ring's drop count and head (pausegap.c), every record below our
+ * position taken. */
+static void look_at_drops(struct smp_page *p)
+{
+	struct page_ring *r = &p->pauses;
+	struct smp_pause_gap gap;
+	uint64_t dropped, head;
+	struct smp_guard g;
+	uint32_t state;
+
+	GUARD(p, g, return);
+	dropped = __atomic_load_n(r->dropped, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(r->head, __ATOMIC_ACQUIRE);
+	state = __atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE); /* after them: see internal.h */
+	smp_guard_pop(&g);
+	if (smp_gap_observe(&p->gap, dropped, head, r->pos, r->records, state <= 1 ? (int)state : -1,
+			    mono_ns(), &gap) &&
+	    p->gap_fn)
+		p->gap_fn(p->gap_arg, &gap);
+}
+
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
 {
 	struct page_ring *r = pauses ? &p->pauses : &p->ring;
 	struct uprof_ctl_record batch[BATCH];
 	uint64_t budget = r->records; /* one ring's worth at most: bounded however fast it fills */
+	struct smp_pause_gap gap;
 	long n = 0;
 	int got;
 
@@ -562,19 +590,46 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 		return 0;
 	if (p->tsc && !p->map_ok)
 		smp_page_sync_clock(p);
+	if (pauses)
+		look_at_drops(p);
 	do {
+		uint64_t first = r->pos;
+
 		got = take_batch(p, r, batch, BATCH, &budget);
 		for (int i = 0; i < got; i++) {
-			if (!valid_record(&batch[i], pauses))
-				continue;
+			bool valid = valid_record(&batch[i], pauses);
+
 			/* OpenMP aggregates carry values, not stamps (ctlpage.h 2.2) */
-			if (p->tsc && uprof_ctl_kind_stamped(batch[i].kind))
+			if (valid && p->tsc && uprof_ctl_kind_stamped(batch[i].kind))
 				batch[i].time_ns = tsc_to_mono(p, batch[i].time_ns);
+			if (pauses && smp_gap_taken(&p->gap, first + (uint64_t)i, valid,
+						    (int64_t)batch[i].time_ns, &gap) && p->gap_fn)
+				p->gap_fn(p->gap_arg, &gap);
+			if (!valid)
+				continue;
 			fn(arg, &batch[i]);
 			n++;
 		}
+		if (pauses && got > 0)
+			look_at_drops(p);
 	} while (got == BATCH);
 	return n;
+}
+
+void smp_page_on_gap(struct smp_page *p, smp_page_gap_fn fn, void *arg)
+{
+	p->gap_fn = fn;
+	p->gap_arg = arg;
+}
+
+void smp_page_flush_gap(struct smp_page *p)
+{
+	struct smp_pause_gap gap;
+
+	if (!p->faulted)
+		look_at_drops(p);
+	if (smp_gap_flush(&p->gap, &gap) && p->gap_fn)
+		p->gap_fn(p->gap_arg, &gap);
 }
 
 bool smp_page_wait(struct smp_page *p, int timeout_ms)
@@ -643,8 +698,8 @@ void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *nam
 	if (p->faulted)
 		return;
 	GUARD(p, g, return);
-	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED) +
-		   __atomic_load_n(p->pauses.dropped, __ATOMIC_RELAXED);
+	/* the pause ring's drops are not lost tasks: they are gaps (smp_page_on_gap) */
+	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED);
 	*names = __atomic_load_n(&p->h->str_dropped, __ATOMIC_RELAXED);
 	smp_guard_pop(&g);
 }

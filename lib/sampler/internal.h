@@ -74,4 +74,48 @@ int smp_guard_install(void);
 void smp_guard_push(struct smp_guard *g, const void *base, size_t len);
 void smp_guard_pop(struct smp_guard *g);
 
+/* pausegap.c: where in a pause ring the records it dropped were (ctlpage.h: a full or
+ * contended ring drops a record and only counts it). A drop seen at one look at the
+ * ring's counters and not at the look before happened while the producers' head was
+ * between the two looks' heads: every record at a position below the first look's head
+ * was made before it, every record at or past the second look's head after it. So the
+ * calls between the last record surely before and the first surely after are unknown,
+ * and that is the gap reported: wide enough to be true, never a guess at the order. The
+ * counters are the target's and may be scribbled: a head outside [pos, pos + records] is
+ * clamped to it, a count that goes down is taken as the new base. Pure: no page access. */
+struct smp_gap_track {
+	uint64_t seen;	     /* the ring's drop count at the last look */
+	uint64_t clean_head; /* the head at the last look that saw no new drop */
+	int64_t clean_t;     /* stamp of the last valid record below clean_head */
+	int64_t last_t;	     /* stamp of the last valid record taken */
+	bool have_t;
+	bool open;	     /* a gap waits for its first record surely after it */
+	uint64_t from_pos, to_pos;
+	int64_t from_t;	     /* stamp of the last valid record below from_pos */
+	uint64_t dropped;    /* drops counted into the open gap */
+	bool cand;	     /* a look found the ring empty and clean while open: */
+	int64_t cand_t;	     /* when, and */
+	int cand_state;	     /* the state word then */
+};
+/* Start at a ring whose consumer is at @pos: one never read before (@pos 0) counts its
+ * drops from 0 (launch mode keeps records until we come), a read one from now. */
+void smp_gap_init(struct smp_gap_track *g, uint64_t dropped, uint64_t head, uint64_t pos,
+		  uint64_t records);
+/* A look at the counters, every record below @pos taken already, at @now (CLOCK_MONOTONIC
+ * ns), the page's state word read after them being @state (0 running, 1 paused, -1 not
+ * read). True when it ends a gap (*@out, by_state): two looks in a row found the ring
+ * empty, no new drop and the same state; the gap ends at the first of them. Why that is
+ * the process's state from then on: lib/instrument stores the state word before it
+ * stamps and emits the record of a call, so a call stored before a look is in its state
+ * word, and a call emitted after it shows at the next look (head or drop count moved). */
+bool smp_gap_observe(struct smp_gap_track *g, uint64_t dropped, uint64_t head, uint64_t pos,
+		     uint64_t records, int state, int64_t now, struct smp_pause_gap *out);
+/* The record at position @q was taken (@valid: it passed the checks; @t its stamp, in
+ * CLOCK_MONOTONIC ns). True when it ends a gap: *@out is the gap, to be handed on before
+ * the record itself. */
+bool smp_gap_taken(struct smp_gap_track *g, uint64_t q, bool valid, int64_t t,
+		   struct smp_pause_gap *out);
+/* The end of the page: a gap still open is handed out with to_ns INT64_MAX. */
+bool smp_gap_flush(struct smp_gap_track *g, struct smp_pause_gap *out);
+
 #endif

@@ -1,6 +1,7 @@
 SAMPLER_SRCS := lib/sampler/cpus.c lib/sampler/ring.c lib/sampler/events.c \
 	lib/sampler/launch.c lib/sampler/vdso.c lib/sampler/ctlpage.c lib/sampler/pageguard.c \
-	lib/sampler/proc.c lib/sampler/proc_uid.c
+	lib/sampler/proc.c lib/sampler/proc_uid.c \
+	lib/sampler/pausegap.c
 SAMPLER_LIB := $(BUILD)/lib/libuprof_sampler.a
 $(SAMPLER_LIB): $(call objs,$(SAMPLER_SRCS))
 	@mkdir -p $(dir $@)

@@ -195,6 +195,28 @@ void smp_page_sync_clock(struct smp_page *p);
 typedef void (*smp_page_rec_fn)(void *arg, const struct uprof_ctl_record *rec);
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg);
 
+/* Pause records the target's ring dropped (DESIGN.md §5): the session's pause state is
+ * unknown from @from_ns, the stamp of the last record surely made before them, to @to_ns,
+ * the first surely made after (CLOCK_MONOTONIC ns). @from_ns is INT64_MIN when no record
+ * came before them, @to_ns INT64_MAX when none came after (the page ended first).
+ * @dropped: the records the ring counted as dropped in it. */
+struct smp_pause_gap {
+	int64_t from_ns, to_ns;
+	uint64_t dropped;
+	/* true: no record came after the drops, but two looks at the page (@to_ns and one a
+	 * drain later) found its ring empty, nothing more dropped and its state word the
+	 * same: from @to_ns on the process's state is @paused, as a call would say */
+	bool by_state;
+	bool paused;
+};
+typedef void (*smp_page_gap_fn)(void *arg, const struct smp_pause_gap *gap);
+/* Where smp_page_drain(p, true, ...) hands each gap, just before the record that ends it
+ * (NULL: nowhere; the default). */
+void smp_page_on_gap(struct smp_page *p, smp_page_gap_fn fn, void *arg);
+/* Look at the pause ring's drop count once more and hand out a gap still open (its
+ * to_ns INT64_MAX): at the end, after the last drain. */
+void smp_page_flush_gap(struct smp_page *p);
+
 /* Wait up to @timeout_ms for the target to signal (strict request, exit). Returns true
  * if it did. */
 bool smp_page_wait(struct smp_page *p, int timeout_ms);
@@ -204,6 +226,8 @@ void smp_page_ack(struct smp_page *p);
 
 void smp_page_set_active(struct smp_page *p, bool active);
 bool smp_page_exiting(const struct smp_page *p);
+/* Task records the task ring dropped, and names the string table could not hold (the
+ * pause ring's drops are gaps: smp_page_on_gap). */
 void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *names);
 /* Did the page fault (its process truncated it under us)? From then on every call above
  * is a no-op (drain takes nothing, wait returns false at once) and close only unmaps. */

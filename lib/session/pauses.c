@@ -44,7 +44,8 @@ int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n)
 
 static bool valid_how(const char *s, size_t len)
 {
-	static const char *const hows[] = { "start-paused", "api", "api-strict", "itt" };
+	static const char *const hows[] = { "start-paused", "api", "api-strict", "itt",
+					    SES_PAUSE_HOW_UNKNOWN };
 
 	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++)
 		if (strlen(hows[i]) == len && !memcmp(hows[i], s, len))
@@ -197,13 +198,163 @@ const char *ses_pause_how_name(uint16_t how)
 	}
 }
 
+bool ses_pause_is_unknown(const struct ses_pause *p)
+{
+	return !strcmp(p->how, SES_PAUSE_HOW_UNKNOWN);
+}
+
 int64_t ses_pauses_total(const struct ses_pause *p, size_t n)
 {
 	int64_t total = 0;
 
 	for (size_t i = 0; i < n; i++)
-		total += p[i].resumed_at - p[i].paused_at;
+		if (!ses_pause_is_unknown(&p[i]))
+			total += p[i].resumed_at - p[i].paused_at;
 	return total;
+}
+
+int64_t ses_pauses_unknown_total(const struct ses_pause *p, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (ses_pause_is_unknown(&p[i]))
+			total += p[i].resumed_at - p[i].paused_at;
+	return total;
+}
+
+/* The first of @calls (sorted) stamped after @t. */
+static size_t first_after(const struct ses_pause_call *calls, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (calls[mid].time <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void ses_pauses_widen_unknown(const struct ses_pause_call *calls, size_t n,
+			      struct ses_pause_unknown *u, size_t nu)
+{
+	for (size_t i = 0; i < nu; i++) {
+		size_t k = u[i].from == INT64_MIN ? 0 : first_after(calls, n, u[i].from - 1);
+		bool other = false;
+
+		if (!u[i].by_state)
+			continue;
+		for (; k < n && calls[k].time <= u[i].to && !other; k++)
+			other = calls[k].pid != u[i].pid;
+		if (!other)
+			continue;
+		k = first_after(calls, n, u[i].to);
+		u[i].to = k < n ? calls[k].time : INT64_MAX;
+	}
+}
+
+static int cmp_unknown(const void *a, const void *b)
+{
+	const struct ses_pause_unknown *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* Clip @u to [start, end], sort and merge: the count left. */
+static size_t merge_unknown(struct ses_pause_unknown *u, size_t nu, int64_t start, int64_t end)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nu; i++) {
+		struct ses_pause_unknown x = u[i];
+
+		x.from = x.from < start ? start : x.from;
+		x.to = x.to > end ? end : x.to;
+		if (x.to > x.from)
+			u[k++] = x;
+	}
+	if (k > 1)
+		qsort(u, k, sizeof(*u), cmp_unknown);
+	nu = k;
+	k = 0;
+	for (size_t i = 0; i < nu; i++) {
+		if (k && u[i].from <= u[k - 1].to) {
+			if (u[i].to > u[k - 1].to)
+				u[k - 1].to = u[i].to;
+		} else {
+			u[k++] = u[i];
+		}
+	}
+	return k;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct ses_pause *x = a, *y = b;
+
+	return x->paused_at < y->paused_at ? -1 : x->paused_at > y->paused_at;
+}
+
+int ses_pauses_add_unknown(struct ses_pause **rows, size_t *n, struct ses_pause_unknown *u,
+			   size_t nu, int64_t start, int64_t end)
+{
+	struct ses_pause *in = *rows, *out;
+	size_t k = 0, j = 0;
+
+	nu = merge_unknown(u, nu, start, end);
+	if (!nu)
+		return 0;
+	/* a row splits in two at most once per unknown stretch inside it */
+	out = calloc(2 * *n + 2 * nu + 1, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < *n; i++) {
+		struct ses_pause r = in[i];
+
+		/* the stretches end in order, as rows do (neither overlaps itself) */
+		while (j < nu && u[j].to <= r.paused_at)
+			j++;
+		for (size_t m = j; m < nu && u[m].from < r.resumed_at && r.paused_at < r.resumed_at;
+		     m++) {
+			if (u[m].from > r.paused_at) {
+				out[k] = r;
+				out[k++].resumed_at = u[m].from;
+			}
+			r.paused_at = u[m].to < r.resumed_at ? u[m].to : r.resumed_at;
+		}
+		if (r.paused_at < r.resumed_at)
+			out[k++] = r;
+	}
+	for (size_t m = 0; m < nu; m++) {
+		out[k] = (struct ses_pause){ u[m].pid, u[m].from, u[m].to, "" };
+		snprintf(out[k++].how, sizeof(out->how), "%s", SES_PAUSE_HOW_UNKNOWN);
+	}
+	qsort(out, k, sizeof(*out), cmp_row);
+	free(in);
+	*rows = out;
+	*n = k;
+	return 0;
+}
+
+size_t ses_pauses_cap(struct ses_pause *rows, size_t *n, size_t max)
+{
+	size_t folded;
+	int64_t to = 0;
+
+	if (*n <= max || !max)
+		return 0;
+	folded = *n - (max - 1);
+	for (size_t i = max - 1; i < *n; i++)
+		if (rows[i].resumed_at > to)
+			to = rows[i].resumed_at;
+	rows[max - 1].resumed_at = to;
+	snprintf(rows[max - 1].how, sizeof(rows->how), "%s", SES_PAUSE_HOW_UNKNOWN);
+	*n = max;
+	return folded;
 }
 
 /* Sort @calls by time, equal stamps in their given order (the live state let the later

@@ -94,6 +94,10 @@ struct ses_info {
 	int ntools;
 	struct ses_tool tools[SES_MAX_TOOLS];
 	int64_t pause_total_ns;
+	int64_t pause_unknown_ns;	/* time in pauses.csv's "unknown" rows */
+	uint64_t lost_pause_records;	/* pause/resume records the targets' rings dropped */
+	uint64_t pauses_max;		/* the most rows collect writes to pauses.csv */
+	uint64_t pauses_folded;		/* rows past it, folded into one unknown row */
 	uint64_t samples;
 	uint64_t lost_samples;
 	uint64_t lost_task_records;
@@ -531,10 +535,15 @@ uint64_t ses_time_key(int64_t t);
 
 /* ---- pauses.csv: one row per paused interval ----------------------------------------
  * "pid,paused_at_ns,resumed_at_ns,how" then rows; pid is a number or "all"; times are
- * CLOCK_MONOTONIC ns; how is start-paused, api, api-strict or itt.
+ * CLOCK_MONOTONIC ns; how is start-paused, api, api-strict or itt, or unknown: pause
+ * records of that process were dropped (its ring was full) between the two times, so
+ * whether the session was paused then is not known (DESIGN.md §5). An "unknown" row is
+ * never also paused time; a reader that predates it refuses the file with its line
+ * rather than count it as a pause. The header stays: the columns mean what they did.
  */
 #define SES_PAUSES_FILE "pauses.csv"
 #define SES_MAX_PAUSES 1000000
+#define SES_PAUSE_HOW_UNKNOWN "unknown"
 
 struct ses_pause {
 	int pid; /* -1 = all */
@@ -604,8 +613,39 @@ int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paus
 			 size_t *nout, struct ses_pause_clamps *clamps);
 /* "start-paused", "api", "api-strict" or "itt" (pauses.csv's how); "api" when unknown. */
 const char *ses_pause_how_name(uint16_t how);
-/* The sum of the intervals' lengths, ns. */
+/* The sum of the paused intervals' lengths, ns ("unknown" rows are not paused time). */
 int64_t ses_pauses_total(const struct ses_pause *p, size_t n);
+/* The sum of the "unknown" rows' lengths, ns. */
+int64_t ses_pauses_unknown_total(const struct ses_pause *p, size_t n);
+bool ses_pause_is_unknown(const struct ses_pause *p);
+
+/* A stretch where a process's pause records were dropped (collect: lib/sampler's gaps). */
+struct ses_pause_unknown {
+	int pid;
+	int64_t from, to; /* CLOCK_MONOTONIC ns; INT64_MIN / INT64_MAX: open-ended */
+	bool by_state;	  /* ended by the process's state word, not by a call of its own
+			   * (collect adds a call of @pid at @to saying that state) */
+};
+/* A stretch ended by a state word says @pid's state at @to, not the session's: when a
+ * call of another process falls inside it, which of the two is newer is not known, so
+ * the stretch runs on to the first call after @to (of any process; INT64_MAX if none).
+ * @calls (@n) sorted by time, as ses_pauses_arbitrate() leaves them. */
+void ses_pauses_widen_unknown(const struct ses_pause_call *calls, size_t n,
+			      struct ses_pause_unknown *u, size_t nu);
+/*
+ * Make the unknown stretches @u (@nu, sorted in place) rows of the paused intervals *@rows
+ * (*@n, sorted by paused_at, as ses_pauses_arbitrate() makes them; reallocated): each is
+ * clipped to [@start, @end] and overlapping ones merged (the pid of the first); paused
+ * time inside one is taken out of its row (a row may split in two), and one "unknown"
+ * row is added for each. The result is sorted by paused_at. 0 or -ENOMEM (*@rows as it
+ * was).
+ */
+int ses_pauses_add_unknown(struct ses_pause **rows, size_t *n, struct ses_pause_unknown *u,
+			   size_t nu, int64_t start, int64_t end);
+/* At most @max rows (>= 1): rows @max-1 on become one "unknown" row from the first one's
+ * paused_at to the last one's resumed_at (the pid of the first). The rows folded into it
+ * (0 when there were no more than @max). */
+size_t ses_pauses_cap(struct ses_pause *rows, size_t *n, size_t max);
 /* Parse pauses.csv text into a malloc'ed array (*out, *n). -EINVAL with "line N: ..." */
 int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
 		     char *err, size_t errlen);

@@ -46,6 +46,16 @@ $(TGT)/children: tests/targets/children.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(TGT)/children
+# millions of pause/resume calls: a pause ring overflowing (tests/e2e/pause_storm.sh)
+$(TGT)/pause_storm: tests/targets/pause_storm.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/pause_storm
+# strict calls timed by the target once uprof is SIGKILLed (tests/e2e/kill_points.sh)
+$(TGT)/kill_target: tests/targets/kill_target.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(TGT)/kill_target
 # the static library, and the API compiled out (no library at all)
 $(TGT)/tasks_static: tests/targets/tasks.c $(INSTR_A)
 	@mkdir -p $(dir $@)

@@ -19,6 +19,8 @@
  *   page_attack late FILE N      an instrumented target that waits until FILE exists
  *                                before its first call, then forks N children; each
  *                                process runs one task Late/Proc
+ *   page_attack squat FILE N     the same, but each child prints "child PID" and its task
+ *                                spins 1 s (alive while a profiler looks at it again)
  */
 #include <AMDProfileController.h>
 #include "instrument/ctlpage.h"
@@ -219,7 +221,7 @@ static int strict(const char *go, int pairs)
 	return 0;
 }
 
-static int late(const char *go, int children)
+static int late(const char *go, int children, double child_s)
 {
 	amdDomainHandle d;
 	amdStringHandle n;
@@ -233,9 +235,13 @@ static int late(const char *go, int children)
 
 		if (c == 0) {
 			amdTaskBegin(d, 0, 0, n);
-			spin(0.01);
+			spin(child_s);
 			amdTaskEnd(d);
 			exit(0);
+		}
+		if (c > 0 && child_s > 0.01) {
+			printf("child %d\n", (int)c);
+			fflush(stdout);
 		}
 	}
 	amdTaskBegin(d, 0, 0, n);
@@ -261,8 +267,10 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "strict") && argc == 4)
 		return strict(argv[2], atoi(argv[3]));
 	if (!strcmp(mode, "late") && argc == 4)
-		return late(argv[2], atoi(argv[3]));
+		return late(argv[2], atoi(argv[3]), 0.01);
+	if (!strcmp(mode, "squat") && argc == 4)
+		return late(argv[2], atoi(argv[3]), 1.0);
 	fprintf(stderr, "usage: page_attack forge PID | empty PID... | shrink S | future S | "
-			"strict FILE N | late FILE N\n");
+			"strict FILE N | late FILE N | squat FILE N\n");
 	return 2;
 }

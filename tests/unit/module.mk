@@ -78,6 +78,11 @@ $(BUILD)/tests/test_ctlpage: tests/unit/test_ctlpage.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
 UNIT_TESTS += $(BUILD)/tests/test_ctlpage
+# Where a pause ring dropped records (lib/sampler/pausegap.c), on a synthetic page
+$(BUILD)/tests/test_pausegap: tests/unit/test_pausegap.c $(SAMPLER_LIB) $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt
+UNIT_TESTS += $(BUILD)/tests/test_pausegap
 # Opening pages a hostile process made (owner, type, size, pid) and pages truncated under us
 $(BUILD)/tests/test_ctlpage_open: tests/unit/test_ctlpage_open.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)

@@ -12,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "session/session.h"
 
@@ -270,6 +272,134 @@ static void how_names(void **state)
 	assert_string_equal(ses_pause_how_name(77), "api");
 }
 
+/* Rows as ses_pauses_arbitrate() makes them, malloc'ed (ses_pauses_add_unknown owns them). */
+static struct ses_pause *rows_of(const struct ses_pause *src, size_t n)
+{
+	struct ses_pause *v = malloc((n ? n : 1) * sizeof(*v));
+
+	assert_non_null(v);
+	memcpy(v, src, n * sizeof(*v));
+	return v;
+}
+
+/* An unknown stretch inside a pause splits it: paused before and after, unknown inside,
+ * and the paused total no longer holds the unknown time. */
+static void unknown_splits_a_pause(void **state)
+{
+	struct ses_pause src[] = { { 5, 10, 100, "api" }, { 5, 150, 160, "api" } };
+	struct ses_pause_unknown u[] = { { 7, 30, 40, false } };
+	struct got g = { rows_of(src, 2), 2, { 0, 0, 0 } };
+
+	(void)state;
+	assert_int_equal(ses_pauses_add_unknown(&g.v, &g.n, u, 1, 0, 200), 0);
+	assert_int_equal(g.n, 4);
+	interval_is(&g, 0, 5, 10, 30, "api");
+	interval_is(&g, 1, 7, 30, 40, "unknown");
+	interval_is(&g, 2, 5, 40, 100, "api");
+	interval_is(&g, 3, 5, 150, 160, "api");
+	assert_int_equal(ses_pauses_total(g.v, g.n), 90);
+	assert_int_equal(ses_pauses_unknown_total(g.v, g.n), 10);
+	free(g.v);
+}
+
+/* Open-ended stretches are clipped to the run, overlapping ones merged (the first's
+ * pid), and one over a pause's start or end cuts only that side. */
+static void unknown_clipped_and_merged(void **state)
+{
+	struct ses_pause src[] = { { 1, 20, 50, "itt" }, { 2, 60, 80, "api-strict" } };
+	struct ses_pause_unknown u[] = { { 9, 70, INT64_MAX, false }, { 3, INT64_MIN, 25, false },
+					 { 4, 22, 30, false }, { 5, 95, 99, false } };
+	struct got g = { rows_of(src, 2), 2, { 0, 0, 0 } };
+
+	(void)state;
+	assert_int_equal(ses_pauses_add_unknown(&g.v, &g.n, u, 4, 10, 90), 0);
+	assert_int_equal(g.n, 4);
+	interval_is(&g, 0, 3, 10, 30, "unknown");
+	interval_is(&g, 1, 1, 30, 50, "itt");
+	interval_is(&g, 2, 2, 60, 70, "api-strict");
+	interval_is(&g, 3, 9, 70, 90, "unknown");
+	assert_int_equal(ses_pauses_total(g.v, g.n), 30);
+	assert_int_equal(ses_pauses_unknown_total(g.v, g.n), 40);
+	free(g.v);
+}
+
+/* No stretches: the rows as they were. A stretch that covers a whole pause removes it. */
+static void unknown_covers_a_pause(void **state)
+{
+	struct ses_pause src[] = { { 1, 20, 30, "api" }, { 1, 40, 50, "api" } };
+	struct ses_pause_unknown u[] = { { 1, 15, 35, false } };
+	struct got g = { rows_of(src, 2), 2, { 0, 0, 0 } };
+
+	(void)state;
+	assert_int_equal(ses_pauses_add_unknown(&g.v, &g.n, NULL, 0, 0, 100), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(ses_pauses_add_unknown(&g.v, &g.n, u, 1, 0, 100), 0);
+	assert_int_equal(g.n, 2);
+	interval_is(&g, 0, 1, 15, 35, "unknown");
+	interval_is(&g, 1, 1, 40, 50, "api");
+	free(g.v);
+}
+
+/* A stretch ended by pid 1's state word at 50: with another process's call inside it,
+ * it runs on to the next call after 50 (of anyone), or to the end; with only its own
+ * calls inside, or ended by a call, it stays. */
+static void widen_by_state(void **state)
+{
+	struct ses_pause_call c[] = { P(10, 1), R(30, 2), P(50, 1), R(70, 1), P(90, 2) };
+	struct ses_pause_unknown u[] = { { 1, 20, 50, true }, { 1, 20, 50, false },
+					 { 1, 45, 50, true }, { 2, 80, 95, true },
+					 { 1, 85, 95, true } };
+
+	(void)state;
+	ses_pauses_widen_unknown(c, ARRAY_SIZE(c), u, ARRAY_SIZE(u));
+	assert_int_equal(u[0].to, 70); /* pid 2's resume at 30 is inside */
+	assert_int_equal(u[1].to, 50); /* ended by a call of its own: the call decides */
+	assert_int_equal(u[2].to, 50); /* only its own pause at 50 inside */
+	assert_int_equal(u[3].to, 95); /* pid 2's own call at 90 */
+	assert_int_equal(u[4].to, INT64_MAX); /* pid 2's at 90 inside, no call after */
+	assert_int_equal(u[0].from, 20);
+}
+
+/* Past the cap, the rest is one unknown row: nothing lost, nothing made a pause. */
+static void cap_folds_the_rest(void **state)
+{
+	struct ses_pause v[] = { { 1, 10, 20, "api" }, { 1, 30, 40, "api" },
+				 { 2, 50, 60, "itt" }, { 1, 70, 95, "unknown" },
+				 { 1, 90, 91, "api" } };
+	struct got g = { v, 5, { 0, 0, 0 } };
+
+	(void)state;
+	assert_int_equal(ses_pauses_cap(v, &g.n, 5), 0);
+	assert_int_equal(g.n, 5);
+	assert_int_equal(ses_pauses_cap(v, &g.n, 3), 3);
+	assert_int_equal(g.n, 3);
+	interval_is(&g, 1, 1, 30, 40, "api");
+	interval_is(&g, 2, 2, 50, 95, "unknown");
+	assert_int_equal(ses_pauses_total(v, g.n), 20);
+	assert_int_equal(ses_pauses_unknown_total(v, g.n), 45);
+}
+
+/* pauses.csv reads "unknown" back; a how it does not know is still refused. */
+static void unknown_rows_parse(void **state)
+{
+	const char ok[] = "pid,paused_at_ns,resumed_at_ns,how\n7,10,20,unknown\nall,0,5,start-paused\n";
+	const char bad[] = "pid,paused_at_ns,resumed_at_ns,how\n7,10,20,unknowable\n";
+	struct ses_pause *v;
+	char err[128];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ses_pauses_parse(ok, sizeof(ok) - 1, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_true(ses_pause_is_unknown(&v[0]));
+	assert_false(ses_pause_is_unknown(&v[1]));
+	assert_int_equal(ses_pauses_total(v, n), 5);
+	assert_int_equal(ses_pauses_unknown_total(v, n), 10);
+	free(v);
+	assert_int_equal(ses_pauses_parse(bad, sizeof(bad) - 1, &v, &n, err, sizeof(err)),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +413,12 @@ int main(void)
 		cmocka_unit_test(live_state), cmocka_unit_test(live_future_clamped),
 		cmocka_unit_test(how_names),
 		cmocka_unit_test(time_order),
+		cmocka_unit_test(unknown_splits_a_pause),
+		cmocka_unit_test(unknown_clipped_and_merged),
+		cmocka_unit_test(unknown_covers_a_pause),
+		cmocka_unit_test(cap_folds_the_rest),
+		cmocka_unit_test(widen_by_state),
+		cmocka_unit_test(unknown_rows_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
