@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef UPROF_MPI_FAMILY
@@ -39,7 +40,7 @@ static const struct {
 static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
 static char *buf;	/* the file, assembled at the flush */
 static size_t buf_cap;
-static int flushed;	/* once */
+static int flushed;	/* 0, 1 being written, 2 written: flush() */
 static int64_t init_ns, start_ns;
 static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
 static int thread_level;
@@ -128,7 +129,7 @@ static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
 }
 
 /* Only what is async-signal-safe: memcpy, clock_gettime, open, write, rename. */
-static void flush(uint32_t how, int sig)
+static void write_file(uint32_t how, int sig)
 {
 	uint64_t now_tsc;
 	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -138,8 +139,6 @@ static void flush(uint32_t how, int sig)
 	size_t off = sizeof(h);
 	int fd;
 
-	if (!buf || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
-		return;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, SES_MPI_MAGIC, 8);
 	h.major = SES_MPI_MAJOR;
@@ -237,12 +236,28 @@ static void flush(uint32_t how, int sig)
 	rename(tmp_path, path);
 }
 
+/* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written */
+static void flush(uint32_t how, int sig)
+{
+	if (!buf || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+		return;
+	write_file(how, sig);
+	__atomic_store_n(&flushed, 2, __ATOMIC_RELEASE);
+}
+
 static void on_signal(int sig)
 {
+	struct timespec ms = { 0, 1000000 };
 	int saved = errno;
 	int i = sig == SIGINT;
 
 	flush(SES_MPI_END_SIGNAL, sig);
+	/* A second signal (the launcher's own SIGTERM beside the one collect passes on) is
+	 * taken by another thread while the first writes, or comes during the exit-time
+	 * flush: dying now would leave the file half written, so wait for it (bounded: a
+	 * write that hangs must not keep the rank alive). */
+	for (int n = 0; n < 2000 && __atomic_load_n(&flushed, __ATOMIC_ACQUIRE) == 1; n++)
+		nanosleep(&ms, NULL);
 	/* then what the signal would have done without us: the old handler, or death */
 	sigaction(sig, &old_act[i], NULL);
 	errno = saved;
