@@ -26,6 +26,9 @@ trap restore EXIT
 USER_=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 chmod 755 "$SCRATCH"
 mkdir -p "$SCRATCH/u/l" "$SCRATCH/u/p" "$SCRATCH/u/3" && chown -R 65534:65534 "$SCRATCH/u"
+# the user's build-id cache is its own (common.sh's, in root's scratch, is not writable
+# by it: collect would rightly warn that it could not copy into it)
+export PERF_BUILDID_DIR="$SCRATCH/u/.debug"
 # attrs FILE: "N M": the perf_event_attr records at the head of a pipe-mode samples.data,
 # and how many of them have exclude_kernel and exclude_hv set (bits 5 and 6 of the flags
 # word at offset 40 of the attr; PERF_RECORD_HEADER_ATTR is type 64)
