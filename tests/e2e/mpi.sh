@@ -167,9 +167,14 @@ if have_ompi; then
 	waits=""; for r in 0 1 2 3; do waits+="$(rank_fn "$R" $r MPI_Barrier 3) "; done
 	enters=$(sed -n 's/^rank \([0-9]\) barrier_enter_ns \([0-9]*\)$/\1 \2/p' "$SCRATCH/t4.log" | sort -n | awk '{print $2}' | tr '\n' ' ')
 	echo "# barrier wait per rank (s): $waits; arrivals (ns): $enters"
-	check "barrier wait: rank 0 the longest, rank 3 about none ($waits)" python3 -c "
-import sys; w=[float(x) for x in sys.argv[1:5]]
-sys.exit(0 if w[0]>w[1]>w[2]>w[3] and w[3] < 0.1*w[0] else 1)" $waits
+	# rank r spins r+1 units of CPU time, but on 2 cores 4 ranks may reach the barrier in
+	# another order (rank 3 before rank 2 in one loaded run): the order is the arrivals'
+	first=$(python3 -c "import sys; e=[int(x) for x in sys.argv[1:5]]; print(e.index(min(e)))" $enters)
+	last=$(python3 -c "import sys; e=[int(x) for x in sys.argv[1:5]]; print(e.index(max(e)))" $enters)
+	check "barrier wait: longest for the first to arrive (rank $first), about none for the last (rank $last), in order of arrival ($waits)" python3 -c "
+import sys; w=[float(x) for x in sys.argv[1:5]]; e=[int(x) for x in sys.argv[5:9]]
+o=sorted(range(4), key=lambda r: e[r]); ws=[w[r] for r in o]
+sys.exit(0 if ws[0]>ws[1]>ws[2]>ws[3] and ws[3] < 0.1*ws[0] else 1)" $waits $enters
 	# 4 ranks on 2 cores: a unit of CPU time takes more wall time while more ranks spin,
 	# so the wait is checked against the arrivals, in wall time, not against units
 	check "each rank's barrier wait is the last arrival minus its own (within 10 % of rank 0's + 20 ms)" python3 -c "
@@ -177,8 +182,8 @@ import sys; w=[float(x) for x in sys.argv[1:5]]; e=[int(x) for x in sys.argv[5:9
 exp=[(max(e)-x)/1e9 for x in e]
 sys.exit(0 if all(abs(a-b) <= 0.1*exp[0]+0.02 for a,b in zip(w,exp)) else 1)" $waits $enters
 	imb=$(mpi_table "$R" "MPI IMBALANCE (across ranks)" | awk -F'\t' '$1=="MPI_Barrier"')
-	check "MPI_Barrier flagged IMBALANCED, slowest rank 0, fastest rank 3 ($imb)" \
-		awk -F'\t' '$3==0 && $5==3 && $9=="IMBALANCED"{f=1} END{exit !f}' <<<"$imb"
+	check "MPI_Barrier flagged IMBALANCED, most wait rank $first, least rank $last ($imb)" \
+		awk -F'\t' -v a="$first" -v b="$last" '$3==a && $5==b && $9=="IMBALANCED"{f=1} END{exit !f}' <<<"$imb"
 	check "imbalance is max/avg - 1 of the ranks' waits" python3 -c "
 import sys; w=[float(x) for x in sys.argv[1:5]]; row=sys.argv[5].split('\t')
 m=sum(w)/4; sys.exit(0 if abs(float(row[6])-(max(w)/m-1))<=1e-3*max(1,float(row[6])) else 1)" $waits "$imb"
