@@ -192,7 +192,8 @@ m=sum(w)/4; sys.exit(0 if abs(float(row[6])-(max(w)/m-1))<=1e-3*max(1,float(row[
 import sys; sys.exit(0 if abs(float(sys.argv[1])-float(sys.argv[2]))<1e-6 else 1)" "${wait0:-0}" "${waits%% *}"
 
 	# Must show 2: the matrix and the call counts exact; Open MPI's own monitoring agrees
-	timeout 300 "${OMPIRUN[@]}" --mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 2 \
+	timeout 300 "${OMPIRUN[@]}" --mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 3 \
+		--mca pml_monitoring_filename "$SCRATCH/pml_out" \
 		-np 4 "$UPROF" collect --trace mpi -o "$SCRATCH/p4" "$TGT/mpi_p2p.openmpi" \
 		>"$SCRATCH/p4.log" 2>&1
 	check "Open MPI p2p pattern: exit 0" [ $? -eq 0 ]
@@ -215,7 +216,8 @@ import sys; sys.exit(0 if abs(float(sys.argv[1])-float(sys.argv[2]))<1e-6 else 1
 	check "collective bytes: MPI_Allreduce 16 in, 16 out" \
 		bash -c "mpi_table() { awk -v t=\"\$2\" '\$0==t{on=1;getline;next} on&&/^\$/{exit} on{gsub(/, /,\"\t\");print}' \"\$1\"; }; mpi_table '$P4/report.csv' 'COLLECTIVE EVENTS SUMMARY' | awk -F'\t' '\$1==\"MPI_Allreduce\" && \$6==16 && \$7==16 {f=1} END{exit !f}'"
 	# pml_monitoring: "E <src> <dst> <bytes> bytes <n> msgs sent" (wire bytes: >= the app's)
-	grep -E '^E	' "$SCRATCH/p4.log" | awk -F'\t' '{split($4,b," "); split($5,m," "); print $2, $3, b[1], m[1]}' >"$SCRATCH/pml"
+	# (one file per rank: on stderr the ranks' lines came interleaved in one loaded run)
+	cat "$SCRATCH"/pml_out.*.prof 2>/dev/null | grep -E '^E	' | awk -F'\t' '{split($4,b," "); split($5,m," "); print $2, $3, b[1], m[1]}' >"$SCRATCH/pml"
 	check "pml_monitoring wrote its figures ($(grep -c . "$SCRATCH/pml") pairs)" [ -s "$SCRATCH/pml" ]
 	# measured: Open MPI 4.1.4's pml_monitoring does not count persistent sends (MPI_Start):
 	# 1 ---> 3 shows 4 bytes in 1 message there (an allreduce's), so that cell is left out
