@@ -39,59 +39,6 @@ struct report_state {
 	char buildid_dir[PATH_MAX];	/* the build-id cache: ~/.debug */
 };
 
-static void report_help(void)
-{
-	printf("usage: uprof report -i <session-dir> [<options>]\n\n"
-	       "Symbolize and aggregate a session written by 'uprof collect' into\n"
-	       "<session-dir>/report.csv (uProf's layout). The ten hottest functions go to\n"
-	       "standard output, what the report says about the session to standard error.\n\n"
-	       "  -i, --input-dir <dir>      the session directory (required)\n"
-	       "  --detail                   add a section per process (see --group-by)\n"
-	       "  --group-by <what>          process (default), thread, module or program:\n"
-	       "                             how --detail splits its sections; program\n"
-	       "                             also shows the table of programs (the\n"
-	       "                             processes of one executable summed)\n"
-	       "  --cutoff <n>               rows per section (default 10; 0 = all)\n"
-	       "  --report-output <path>     write the CSV here: a path ending in .csv is the\n"
-	       "                             file, any other path a directory for report.csv\n"
-	       "  --stdout                   write the CSV to standard output instead (the\n"
-	       "                             table of hottest functions goes to standard error)\n"
-	       "  -p, --pid <PID,..>         only these processes (implies --detail)\n"
-	       "  --time-filter <T1:T2>      only samples from T1 to T2 seconds after the\n"
-	       "                             profile start (either side may be left out)\n"
-	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
-	       "  --bin-path <dir>           where to find a profiled binary no longer at its\n"
-	       "                             path (moved, or rebuilt): dir/<name> or\n"
-	       "                             dir/<path>, taken when its build id matches;\n"
-	       "                             before it, the build-id cache (~/.debug) is\n"
-	       "                             tried (repeatable)\n"
-	       "  --symbol-path <dir>        where to find separate debug files (.debug,\n"
-	       "                             /usr/lib/debug's layout, .build-id/); then\n"
-	       "                             the standard places and, with DEBUGINFOD_URLS\n"
-	       "                             set, debuginfod (repeatable)\n"
-	       "  --src-path <dir>           where source files are (repeatable; kept for a\n"
-	       "                             source view: the report shows no source text)\n"
-	       "  -g                         with --detail (implied): a CALLGRAPH section per\n"
-	       "                             process when call stacks were collected\n"
-	       "  --export <what>            also write one of these (repeat it or give a\n"
-	       "                             comma list; 'all' is every one):\n");
-	for (int e = 0; e < RPT_EXPORT_COUNT; e++) {
-		const struct rpt_exporter *x = rpt_exporter(e);
-
-		printf("                               %-11s %s: %s\n", x->name, x->file, x->help);
-	}
-	printf("  --export-dir <dir>         where exports go (default: the session directory)\n"
-	       "  --tool <t.so>[,k=v,...]    run a tool of the tool API (uprof-tool(3)) over the\n"
-	       "                             session with these knob values: its sections are\n"
-	       "                             appended to the CSV, its files go to\n"
-	       "                             <session>/tools/<name>/ (repeatable; see\n"
-	       "                             'uprof info --tool <t.so>' for its knobs)\n"
-	       "  --tool-timeout <s>         each tool's time limit (default 300)\n"
-	       "  --rank <list>              an MPI job: only these ranks (e.g. 0-3,8)\n"
-	       "  --host <name,..>           an MPI job: only the ranks on these hosts\n"
-	       "                             ('all', the default, is every host)\n"
-	       "  -h, --help                 this text\n");
-}
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
 enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,

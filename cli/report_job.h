@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cli/report_job.c: `uprof report` over an MPI job directory. */
+/* cli/report_job.c: `uprof report` over an MPI job directory; cli/report_help.c: its --help. */
 #ifndef UPROF_CLI_REPORT_JOB_H
 #define UPROF_CLI_REPORT_JOB_H
 
@@ -18,5 +18,8 @@ struct report_job_args {
 
 /* The job's report.csv and the terminal summary; uprof's exit code. */
 int report_job(const struct report_job_args *a);
+
+/* cli/report_help.c: report --help. */
+void report_help(void);
 
 #endif
