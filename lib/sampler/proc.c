@@ -2,8 +2,9 @@
 /*
  * Running processes, for attach: their threads, names and CPU time from procfs, and the
  * side-band records the kernel would have sent had we been there when they started
- * (COMM for each thread, MMAP2 for each executable mapping), so report can name and
- * symbolize them and perf can read the file. procfs is read under pmc_procfs_root()
+ * (COMM for each thread, MMAP2 for each executable mapping, and for each readable data
+ * mapping when the attr asks for data mappings as --call-graph dwarf does), so report can
+ * name and symbolize them and perf can read and unwind the file. procfs is read under pmc_procfs_root()
  * ($UPROF_PROCFS_ROOT for tests, else /proc).
  */
 #include "sampler/internal.h"
@@ -230,7 +231,14 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
 	return n < 0 ? n : sink(arg, buf, (size_t)n);
 }
 
-/* One line of /proc/<pid>/maps as an MMAP2 record, if it maps code. */
+/*
+ * One line of /proc/<pid>/maps as an MMAP2 record, if it maps code, or, when the attr has
+ * mmap_data, if it is readable: what the kernel sends a launched process then. perf's
+ * unwinder finds a binary's load base and its .eh_frame_hdr through the read-only
+ * segments (-z separate-code puts them outside the code), so without them perf unwinds
+ * nothing past the first frame of an attached process. Data mappings carry
+ * PERF_RECORD_MISC_MMAP_DATA, as the kernel's do, so report keeps ignoring them.
+ */
 static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr,
 		     uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
 {
@@ -239,10 +247,14 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 	char perms[8], *path;
 	unsigned char buf[SYNTH_MAX];
 	struct ses_mmap m;
+	bool code;
 	int pos = 0, n;
 
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
-		   &ino, &pos) < 7 || perms[2] != 'x' || hi <= lo)
+		   &ino, &pos) < 7 || strlen(perms) < 4 || hi <= lo)
+		return 0;
+	code = perms[2] == 'x';
+	if (!code && !(attr->mmap_data && perms[0] == 'r'))
 		return 0;
 	path = (char *)line + pos;
 	path[strcspn(path, "\n")] = 0;
@@ -252,7 +264,7 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 		return 0;
 	m = (struct ses_mmap){
 		.mmap2 = true,
-		.misc = PERF_RECORD_MISC_USER,
+		.misc = PERF_RECORD_MISC_USER | (code ? 0 : PERF_RECORD_MISC_MMAP_DATA),
 		.pid = (uint32_t)pid,
 		.tid = (uint32_t)pid,
 		.start = lo,
@@ -261,7 +273,7 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 		.maj = maj,
 		.min = min,
 		.ino = ino,
-		.prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
+		.prot = (code ? PROT_EXEC : 0) | (perms[0] == 'r' ? PROT_READ : 0) |
 			(perms[1] == 'w' ? PROT_WRITE : 0),
 		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
 		.filename = path,

@@ -266,7 +266,8 @@ int64_t smp_proc_start_mono_ns(pid_t pid);
 
 /*
  * What the kernel would have told us had we been there from the start: a COMM record for
- * each thread in @tids and an MMAP2 record for every executable mapping of @pid, with
+ * each thread in @tids and an MMAP2 record for every executable mapping of @pid (and every
+ * readable one, marked PERF_RECORD_MISC_MMAP_DATA, when @attr has mmap_data), with
  * the sample_id trailer @attr (borrowed; the tracking event's) lays out: pid/tid, @time,
  * cpu 0, @id. Encoded by lib/session's codec, written to @sink. 0 or -errno.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --call-graph dwarf stacks as complete as perf's (issue 11, items 2-4), on uprof's own
+# --call-graph dwarf stacks as complete as perf's (issue 11, items 2-4 and 8), on uprof's own
 # samples.data: a C++ STL program of ours (inlined std::map, std::sort, unordered_map),
 # xz compressing a file and python3 running a loop. For each, uprof's stack of every
 # sample (the Perfetto trace) against perf script --inline's (lib/perfcmp.py says what
@@ -81,6 +81,24 @@ check "stl: use_map's self time is the flat profile's in the total-time table ($
 	[ -n "$flat" ] && [ "$flat" = "$tt" ]
 ins=$(csvq "$S/report.csv" "BY TOTAL TIME" | awk -F'\t' '$1 ~ / \(inlined\)$/ && $3 != "0.0000" {n++} END {print n+0}')
 check "stl: inlined functions have total time and no self time ($ins with self)" [ "$ins" -eq 0 ]
+
+# ---- the same program attached to (issue 11, item 8): collect synthesizes the maps the
+# kernel would have sent, the data mappings too, or perf unwinds nothing past a frame ----
+"$TGT/stl_map" 100000 >/dev/null &
+tpid=$!
+rm -rf "$SCRATCH/attach"
+timeout 120 "$UPROF" collect --call-graph dwarf -p "$tpid" -d 3 -o "$SCRATCH/attach" \
+	>"$SCRATCH/attach.out" 2>"$SCRATCH/attach.err"
+kill "$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+S=$(session_in "$SCRATCH/attach")
+timeout 120 "$UPROF" report -i "$S" --cutoff 0 --export perfetto,folded \
+	>/dev/null 2>"$SCRATCH/attach.report.err"
+check "attach: report exits 0" [ $? -eq 0 ]
+check "attach: the session records the data mappings perf needs (r--p of stl_map)" \
+	bash -c "perf script -i '$S/samples.data' --show-mmap-events -F tid 2>/dev/null |
+		grep -E 'MMAP2 .* r--p .*/stl_map\$' >/dev/null || ! $have_perf"
+compare attach
 
 # ---- xz compressing a file ----
 head -c 600000 /dev/urandom | od -An -tx1 >"$SCRATCH/data.txt"

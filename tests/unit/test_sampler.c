@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
@@ -503,7 +504,7 @@ static void test_synth_records_decode_with_the_attr(void **state)
 			PERF_SAMPLE_STREAM_ID;
 	for (int k = 0; k < 2; k++) {
 		struct captured c = { .len = 0 };
-		struct ses_decoded d[8];
+		struct ses_decoded d[12];
 		size_t off = 0;
 		int n = 0;
 
@@ -511,7 +512,7 @@ static void test_synth_records_decode_with_the_attr(void **state)
 		assert_int_equal(smp_synth_process(4242, tids, 2, attrs[k], 77, 1000, capture, &c),
 				 0);
 		while (off < c.len) {
-			assert_true(n < 8);
+			assert_true(n < 12);
 			assert_int_equal(ses_decode(attrs[k], c.buf + off, c.len - off, &d[n]), 0);
 			off += d[n++].size;
 		}
@@ -546,6 +547,64 @@ static void test_synth_records_decode_with_the_attr(void **state)
 		assert_int_equal(ses_mmap_kind(&d[4].u.mmap), SES_MAP_VDSO);
 		/* the trailer is the attr's: 32 bytes for both layouts here, different order */
 		assert_int_equal(ses_sample_id_size(attrs[k]), 32);
+	}
+	unsetenv("UPROF_PROCFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* With mmap_data (--call-graph dwarf) the readable data mappings come too, marked as the
+ * kernel marks them, so perf finds a separate-code binary's headers and unwinds; the
+ * unreadable guard page and the code maps stay as they were. */
+static void test_synth_data_maps_with_mmap_data(void **state)
+{
+	char root[] = "/tmp/uprof-proc.XXXXXX", cmd[300];
+	struct perf_event_attr a;
+	pid_t tid = 4242;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	write_file(root, "4242/comm", "server\n");
+	write_file(root, "4242/maps",
+		   "00400000-00401000 r--p 00000000 08:01 123456 /usr/bin/server\n"
+		   "00401000-00452000 r-xp 00001000 08:01 123456 /usr/bin/server\n"
+		   "00452000-00460000 r--p 00052000 08:01 123456 /usr/bin/server\n"
+		   "00660000-00661000 rw-p 00060000 08:01 123456 /usr/bin/server\n"
+		   "7f0000000000-7f0000001000 ---p 00000000 00:00 0 \n"
+		   "7f0000001000-7f0000003000 rw-p 00000000 00:00 0 \n"
+		   "7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n");
+	setenv("UPROF_PROCFS_ROOT", root, 1);
+	pmc_tracking_attr(&a);
+	for (int data = 0; data < 2; data++) {
+		struct captured c = { .len = 0 };
+		struct ses_decoded d[12];
+		size_t off = 0;
+		int n = 0, ndata = 0;
+
+		a.mmap_data = (unsigned)data;
+		assert_int_equal(smp_synth_process(4242, &tid, 1, &a, 77, 1000, capture, &c), 0);
+		while (off < c.len) {
+			assert_true(n < 12);
+			assert_int_equal(ses_decode(&a, c.buf + off, c.len - off, &d[n]), 0);
+			off += d[n++].size;
+		}
+		/* COMM, then the maps in /proc's order */
+		assert_int_equal(n, data ? 7 : 2);
+		for (int i = 1; i < n; i++) {
+			bool is_data = d[i].u.mmap.misc & PERF_RECORD_MISC_MMAP_DATA;
+
+			assert_int_equal(is_data, !(d[i].u.mmap.prot & PROT_EXEC));
+			ndata += is_data;
+		}
+		assert_int_equal(ndata, data ? 5 : 0);
+		if (data) {
+			assert_int_equal(d[1].u.mmap.start, 0x400000);
+			assert_int_equal(d[1].u.mmap.pgoff, 0);
+			assert_int_equal(d[1].u.mmap.prot, PROT_READ);
+			assert_int_equal(d[4].u.mmap.prot, PROT_READ | PROT_WRITE);
+			assert_memory_equal(d[5].u.mmap.filename, "//anon", 7);
+			assert_memory_equal(d[6].u.mmap.filename, "[stack]", 8);
+		}
 	}
 	unsetenv("UPROF_PROCFS_ROOT");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
@@ -623,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_proc_start_time),
 		cmocka_unit_test(test_proc_pids),
 		cmocka_unit_test(test_synth_records_decode_with_the_attr),
+		cmocka_unit_test(test_synth_data_maps_with_mmap_data),
 		cmocka_unit_test(test_proc_under_procfs_root),
 		cmocka_unit_test(test_proc_cpu_split),
 	};
