@@ -15,24 +15,33 @@ cpu_of() { csvq "$2/report.csv" "PROCESSES" | awk -F'\t' -v p="$1" '$1==p{print 
 
 "$TGT/demo" 2500 >/dev/null & before=$!
 sleep 0.2
-( sleep 0.3; exec "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null ) & during=$!
 # demo's CPU time in ns (schedstat: the scheduler's own run time, not 10 ms ticks)
 cpu_ns() { cut -d' ' -f1 "/proc/$1/schedstat"; }
 t0=$(cpu_ns $before)
-"$UPROF" collect -a -d 1 -o "$SCRATCH/a" >/dev/null 2>"$SCRATCH/err" & coll=$!
-# the CPU time demo used from the start line on (sampling is on by then) to collect's end
+"$UPROF" collect -a -d 2 -o "$SCRATCH/a" >/dev/null 2>"$SCRATCH/err" & coll=$!
+# the CPU time demo used from the start line on (sampling is on by then) until it is
+# stopped while collect still runs: all of it sampled, whatever the load (collect's own
+# wind-down, when demo would run unsampled, is left out of the window)
 until grep -q '^Profiling started' "$SCRATCH/err" 2>/dev/null || ! kill -0 $coll 2>/dev/null; do
 	sleep 0.01
 done
 t1=$(cpu_ns $before)
+# a process started once sampling is on (not after a fixed sleep: on a loaded machine
+# collect's start can take longer than a short program runs)
+"$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null & during=$!
+sleep 0.5
+kill -STOP $before
+t1s=$(cpu_ns $before)
+sampling=false
+kill -0 $coll 2>/dev/null && grep -q '^Profiling started' "$SCRATCH/err" && sampling=true
 wait $coll
-check "collect -a -d 1 exits 0" [ $? = 0 ]
+check "collect -a -d 2 exits 0" [ $? = 0 ]
 t2=$(cpu_ns $before)
 used=$(python3 -c "print(($t2 - $t0) / 1e9)")
-inner=$(python3 -c "print(($t2 - $t1) / 1e9)")
+inner=$(python3 -c "print(($t1s - $t1) / 1e9)")
 check "the start line says system-wide" grep -q "^Profiling started: .*, system-wide on every CPU" "$SCRATCH/err"
 wait $during
-kill $before 2>/dev/null; wait $before 2>/dev/null
+kill $before 2>/dev/null; kill -CONT $before 2>/dev/null; wait $before 2>/dev/null
 S=$(session_in "$SCRATCH/a")
 check "the session is named SWP" bash -c "basename '$S' | grep -q '^uprof-SWP-TBP_'"
 "$UPROF" report -i "$S" --detail --cutoff 0 >/dev/null 2>&1
@@ -47,10 +56,14 @@ t=$(cpu_of "demo (PID:$before)" "$S")
 # (that window also holds collect's own wind-down, when demo runs unsampled: hence half).
 check "... with no more CPU time than it used while collect ran ($t s; schedstat says $used s)" \
 	python3 -c "import sys; sys.exit(0 if 0 < float('${t:-0}') <= $used + 0.003 else 1)"
-check "... and at least half of what it used while sampled ($t s of $inner s)" \
-	python3 -c "import sys; sys.exit(0 if float('${t:-0}') >= 0.5 * $inner else 1)"
+if $sampling; then
+	check "... and at least half of what it used while sampled ($t s of $inner s)" \
+		python3 -c "import sys; sys.exit(0 if float('${t:-0}') >= 0.5 * $inner else 1)"
+else
+	ok "... and at least half of what it used while sampled # SKIP collect ended before demo was stopped"
+fi
 funcs=$(csvq "$S/report.csv" "FUNCTION SUMMARY" --after "PROFILE REPORT FOR PROCESS - demo (PID:$before)" | cut -f1)
-# (demo alternates light_work and heavy_work: whether a 1 s window on a loaded machine
+# (demo alternates light_work and heavy_work: whether a 0.5 s window on a loaded machine
 # catches both depends on the CPU demo got in it; that its code is named, not demo!0x...,
 # does not)
 check "... and its functions named (mappings from /proc: $(grep -E '_work$' <<<"$funcs" | paste -sd' '))" \
@@ -60,7 +73,7 @@ check "a process started during collection is there, symbolized" \
 check "idle time (pid 0), if any, is the swapper's" bash -c "! grep -q '(PID:0)' <<<'$procs' || grep -qx 'swapper (PID:0)' <<<'$procs'"
 n=$(key "$S" "Samples")
 check "samples: at least the busy process's, at most one per ms per CPU ($n)" \
-	bash -c "[ $n -ge 400 ] && [ $n -le $((1100 * $(nproc))) ]"
+	bash -c "[ $n -ge 400 ] && [ $n -le $((1100 * 2 * $(nproc))) ]"
 if perf report -h >/dev/null 2>&1; then
 	perf report -i "$S/samples.data" --stdio --sort comm,sym 2>/dev/null >"$SCRATCH/perf.txt"
 	check "perf report reads the system-wide samples.data (heavy_work in demo)" \

@@ -9,10 +9,17 @@ SESSION_INI  the session's session.ini (start_mono_ns: the trace's time base)
 PERF_INLINE  perf script -F tid,time,ip,sym --ns --inline on the session's samples.data
 PERF_PLAIN   perf script -F tid,time,ip,sym,dso --ns --no-inline
 
-Prints one line "samples N matched M equal E failed F deeper D" and, as '#' lines, the
-most common other differences. Samples are matched by (tid, time in ns). "Deeper": not
-equal, but perf's stack is uprof's cut short at the root, and uprof's reached an entry
-point (ROOTS): perf stopped early where uprof unwound the whole stack.
+Prints one line "samples N matched M equal E failed F deeper D more R" and, as '#'
+lines, the most common other differences. Samples are matched by (tid, time in ns).
+"Deeper": not equal, but perf's stack is uprof's cut short at the root, and uprof's
+reached an entry point (ROOTS): perf stopped early where uprof unwound the whole stack.
+"More": neither equal nor deeper, but every frame of perf's stack is in uprof's, in the
+same order (perf's "[unknown]" matching any frame uprof named), and uprof's has as many
+or more: perf skipped or could not name frames uprof found (perf's unwinder steps
+over ld.so's _dl_start at times, and stops at the stripped _start of cc1 one frame after
+main where uprof goes on to __libc_start_main).
+Where uprof's stack reached an entry point, the "[unknown]" frames at the root of perf's
+are left out before looking for "deeper" and "more": perf's unwind went astray there.
 
 "Equal": the same function names, root to leaf, inlined frames included, where
  - each perf frame is the inline chain perf --inline prints for its address (innermost
@@ -42,7 +49,7 @@ import sys
 
 MARKS = ("[truncated]", "[unwind failed]")
 ROOTS = ("_start", "__libc_start_main", "clone", "clone3", "__clone", "__clone3",
-         "start_thread", "thread_start")
+         "__GI___clone", "__GI___clone3", "start_thread", "thread_start")
 HEAD = re.compile(r"^\s*(\d+)\s+(\d+)\.(\d+):")
 FRAME = re.compile(r"^\s+([0-9a-f]+) (.*?)\s*$")
 DSO = re.compile(r"^(.*) \(([^()]*)\)$")
@@ -139,6 +146,16 @@ def aliases(dsos):
                     p = line.split(" ", 2)
                     if len(p) == 3 and p[1] in "TtWwiI":
                         names[(d, p[0])].add(strip_params(re.sub(r"@@?[A-Za-z0-9_.]+$", "", p[2])))
+    # the kernel's aliases too (__x64_sys_vfork and __ia32_sys_vfork at one address:
+    # perf and uprof pick different ones); /proc/kallsyms gives addresses to root
+    try:
+        with open("/proc/kallsyms") as f:
+            for line in f:
+                p = line.split()
+                if len(p) >= 3 and p[1] in "TtWw" and p[0].strip("0"):
+                    names[("[kernel]", p[0])].add(p[2])
+    except OSError:
+        pass
     # one name in several groups (ld.so and libc both define __readdir) joins them
     parent = {}
 
@@ -185,6 +202,14 @@ def perf_stacks(inl, plain):
     return out
 
 
+def subsequence(short, long):
+    """Every name of @short in @long, in the same order (both leaf first); an address
+    perf could not name ("[unknown]") matches any of uprof's (a signal frame's
+    __restore_rt)."""
+    it = iter(long)
+    return all(any(x == y or x == "[unknown]" for y in it) for x in short)
+
+
 def norm(name):
     """One of uprof's names as bare() makes perf's."""
     if re.search(r"!0x[0-9a-f]+$", name):
@@ -223,7 +248,7 @@ def main():
     by_tid = collections.defaultdict(dict)
     for (tid, t), v in theirs.items():
         by_tid[tid][t] = v
-    matched = equal = failed = deeper = 0
+    matched = equal = failed = deeper = more = 0
     diffs = collections.Counter()
     for (tid, t), mine in ours.items():
         p = next((by_tid[tid][x] for x in (t, t - 1, t + 1) if x in by_tid[tid]), None)
@@ -231,21 +256,30 @@ def main():
             continue
         matched += 1
         frames = [x for x in mine if x not in MARKS]
+        q = p
+        if any(x in ROOTS for x in frames):  # uprof reached an entry point: perf's
+            while len(q) > 1 and q[-1] == "[unknown]":  # unnamed root frames are where
+                q = q[:-1]  # its unwind went astray, not frames
         if frames == p:
             equal += 1
-        elif len(frames) > len(p) and frames[:len(p)] == p and frames[-1] in ROOTS:
+        elif len(frames) >= len(q) and frames[:len(q)] == q and frames[-1] in ROOTS:
             deeper += 1  # perf's stack is uprof's cut short; uprof's reached an entry point
             if os.environ.get("PERFCMP_SHOW_DEEPER"):
                 print("# deeper: uprof %s\n#         perf  %s" % (";".join(frames[::-1]),
                                                                ";".join(p[::-1])))
+        elif len(frames) >= len(q) and subsequence(q, frames):
+            more += 1  # perf's frames all in uprof's, in order: perf skipped some
+            if os.environ.get("PERFCMP_SHOW_DEEPER"):
+                print("# more: uprof %s\n#       perf  %s" % (";".join(frames[::-1]),
+                                                            ";".join(p[::-1])))
         else:  # where they part, root side first
             a, b = frames[::-1], p[::-1]
             k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             diffs[("%d frames in: " % k + ";".join(a[k:k + 3]), ";".join(b[k:k + 3]))] += 1
         if "[unwind failed]" in mine and (len(p) > len(frames) or (p and p[-1] in ROOTS)):
             failed += 1
-    print("samples %d matched %d equal %d failed %d deeper %d"
-          % (len(ours), matched, equal, failed, deeper))
+    print("samples %d matched %d equal %d failed %d deeper %d more %d"
+          % (len(ours), matched, equal, failed, deeper, more))
     for (a, b), n in diffs.most_common(6):
         print("# %d x\n#   uprof: %s\n#   perf:  %s" % (n, a[:600], b[:600]))
 
