@@ -286,12 +286,14 @@ int cmd_annotate(int argc, char **argv)
 		return cli_error(1, CMD, "%s", err);
 	n = rpt_annots(r, &v);
 	nu = rpt_annot_unmatched(r, &unmatched);
-	for (int i = 0; i < nu; i++)
+	for (int i = 0; n && i < nu; i++)
 		cli_warn(CMD, "'%s': no function with samples has that name", unmatched[i]);
 	for (int i = 0; i < n; i++)
 		print_one(&v[i], said, &nsaid);
-	ret = n ? 0 : cli_error(1, CMD, "nothing to annotate: %s",
-				nu ? "no function named has samples" : "the session has no samples");
+	/* nothing shown: one line says why (the names, or an empty session) */
+	ret = n ? 0 : nu ? cli_error(1, CMD, "nothing to annotate: no function with samples is "
+					     "named '%s'%s", unmatched[0], nu > 1 ? " (nor the others)" : "")
+		 : cli_error(1, CMD, "nothing to annotate: the session has no samples");
 	rpt_free(r);
 	return ret;
 }
