@@ -308,8 +308,8 @@ static int add_lines(struct rpt *r, struct rpt_annots *a, struct afunc *f, struc
 	if (ret)
 		goto out;
 	v->lines = f->lines;
-	if (!known)
-		v->no_source = code->nsegs && !code->has_symtab && !code->has_debug_line
+	if (!known && code->nsegs) /* without the file, the note on the assembly says why */
+		v->no_source = !code->has_symtab && !code->has_debug_line
 				       ? fmt_intern(a, "%s is stripped: no .symtab and no DWARF "
 						       "line table (nor a separate debug file found, "
 						       "see --symbol-path); assembly only", path)
@@ -362,7 +362,11 @@ static int build_one(struct rpt *r, struct rpt_annots *a, int k)
 		v->samples += f->hits[i].samples;
 	if (fn->module != RPT_MODULE_KERNEL && fn->module != RPT_MODULE_UNKNOWN && f->nhits)
 		got = rpt_annot_code_read(r->locator, path, f->hits[0].off, &code);
-	if (!got) {
+	if (got && (fn->module == RPT_MODULE_KERNEL || *path != '/')) {
+		/* the kernel, [vdso], anonymous (JIT) code: no file of its code is read */
+		v->no_disasm = fmt_intern(a, "%s: no file of its code is read (kernel, vDSO or "
+					     "JIT code); sampled addresses only", path);
+	} else if (!got) {
 		v->start = code.start;
 		v->end = code.end;
 		ret = disassemble(r, &code, &f->insns, &v->ninsns, why, sizeof(why));
