@@ -73,14 +73,19 @@ struct annotate_state {
 	struct cli_annot funcs;
 	const char *paths[3][MAX_PATHS]; /* --bin-path, --symbol-path, --src-path */
 	char buildid_dir[PATH_MAX];
+	bool events;	  /* --show-event-count: the sort event's value beside the samples */
+	double unit;	  /* its value per sample: seconds (CPU_TIME) or events */
+	const char *unit_name;
 };
 
-enum { OPT_CUTOFF = 256, OPT_KALLSYMS, OPT_BIN_PATH, OPT_SYMBOL_PATH, OPT_SRC_PATH };
+enum { OPT_CUTOFF = 256, OPT_KALLSYMS, OPT_BIN_PATH, OPT_SYMBOL_PATH, OPT_SRC_PATH,
+       OPT_EVENTS };
 
 static const struct option annotate_options[] = {
 	{ "input-dir", required_argument, NULL, 'i' },
 	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "show-event-count", no_argument, NULL, OPT_EVENTS },
 	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
 	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
 	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
@@ -107,6 +112,9 @@ static void annotate_help(void)
 	       "  --disasm                   accepted: the view always has assembly\n"
 	       "  --disasm-only              assembly only, no source lines\n"
 	       "  --disasm-style <s>         att or intel (default intel, as uProf's)\n"
+	       "  --show-event-count         also the sort event's value of each line and\n"
+	       "                             instruction: event counts (samples x interval)\n"
+	       "                             or, for CPU_TIME, seconds\n"
 	       "  --bin-path <dir>           where to find a binary that moved or was\n"
 	       "                             rebuilt (repeatable; see uprof report --help)\n"
 	       "  --symbol-path <dir>        where to find separate debug files (repeatable)\n"
@@ -148,6 +156,9 @@ static int parse_options(struct annotate_state *st, int argc, char **argv)
 			break;
 		case OPT_KALLSYMS:
 			st->opts.kallsyms = optarg;
+			break;
+		case OPT_EVENTS:
+			st->events = true;
 			break;
 		case OPT_BIN_PATH:
 		case OPT_SYMBOL_PATH:
@@ -204,20 +215,30 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-static void print_line(const struct rpt_annot *v, int l)
+/* the value column of --show-event-count, or nothing */
+static void print_value(const struct annotate_state *st, uint64_t samples)
+{
+	if (st->events)
+		printf(st->unit < 1 ? " %12.4f" : " %12.0f", (double)samples * st->unit);
+}
+
+static void print_line(const struct annotate_state *st, const struct rpt_annot *v, int l)
 {
 	const struct rpt_annot_line *ln = &v->lines[l];
 	int rank = hot_rank(v, l);
 	char where[192];
 
 	snprintf(where, sizeof(where), "%s:%d", base_name(ln->file), ln->line);
-	printf("%s%-2.0d %7.2f %8llu  %-22s %.*s%s%s%s\n", rank ? ">>" : "  ", rank, ln->share,
-	       (unsigned long long)ln->samples, where, ln->text ? (int)ln->text_len : 0,
+	printf("%s%-2.0d %7.2f %8llu", rank ? ">>" : "  ", rank, ln->share,
+	       (unsigned long long)ln->samples);
+	print_value(st, ln->samples);
+	printf("  %-22s %.*s%s%s%s\n", where, ln->text ? (int)ln->text_len : 0,
 	       ln->text ? ln->text : "", ln->inlined ? "   [inlined: " : "",
 	       ln->inlined ? ln->inlined : "", ln->inlined ? "]" : "");
 }
 
-static void print_one(const struct rpt_annot *v, const char **said, int *nsaid)
+static void print_one(const struct annotate_state *st, const struct rpt_annot *v,
+		      const char **said, int *nsaid)
 {
 	int last = -2;
 
@@ -247,15 +268,35 @@ static void print_one(const struct rpt_annot *v, const char **said, int *nsaid)
 				       v->lines[v->hottest[k]].line, v->lines[v->hottest[k]].share);
 		printf("\n");
 	}
-	printf("\n    Percent  Samples  Source line / address: instruction\n");
+	printf("\n    Percent  Samples%s  Source line / address: instruction\n",
+	       st->events ? st->unit_name : "");
 	for (size_t i = 0; i < v->ninsns; i++) {
 		const struct rpt_annot_insn *in = &v->insns[i];
 
 		if (in->line != last && in->line >= 0)
-			print_line(v, in->line);
+			print_line(st, v, in->line);
 		last = in->line;
-		printf("     %7.2f %8llu  %12llx:  %s\n", in->share, (unsigned long long)in->samples,
-		       (unsigned long long)in->addr, in->len ? in->text : "(no disassembly)");
+		printf("     %7.2f %8llu", in->share, (unsigned long long)in->samples);
+		print_value(st, in->samples);
+		printf("  %12llx:  %s\n", (unsigned long long)in->addr,
+		       in->len ? in->text : "(no disassembly)");
+	}
+}
+
+/* What one sample stands for in the sort event's unit (the report's CPU_TIME or counts). */
+static void set_unit(struct annotate_state *st, const struct rpt *r)
+{
+	const struct ses_event *ev;
+	struct rpt_summary s;
+
+	rpt_summary(r, &s);
+	ev = s.info->nevents ? &s.info->events[0] : NULL;
+	if (!ev || !strcmp(ev->name, "CPU_TIME")) {
+		st->unit = s.period_s * (s.time_scale > 0 ? s.time_scale : 1);
+		st->unit_name = "  CPU_TIME(s)";
+	} else {
+		st->unit = (double)ev->period;
+		st->unit_name = "        EVENTS";
 	}
 }
 
@@ -284,12 +325,13 @@ int cmd_annotate(int argc, char **argv)
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
+	set_unit(&st, r);
 	n = rpt_annots(r, &v);
 	nu = rpt_annot_unmatched(r, &unmatched);
 	for (int i = 0; n && i < nu; i++)
 		cli_warn(CMD, "'%s': no function with samples has that name", unmatched[i]);
 	for (int i = 0; i < n; i++)
-		print_one(&v[i], said, &nsaid);
+		print_one(&st, &v[i], said, &nsaid);
 	/* nothing shown: one line says why (the names, or an empty session) */
 	ret = n ? 0 : nu ? cli_error(1, CMD, "nothing to annotate: no function with samples is "
 					     "named '%s'%s", unmatched[0], nu > 1 ? " (nor the others)" : "")

@@ -112,6 +112,22 @@ check "report --function: a name that matches nothing is said, the rest reported
 expect_fail 2 "--disasm-style other than att or intel is refused" "att or intel" \
 	"$UPROF" report -i "$S" --disasm-style xyz
 
+# ---- a session sorted by a software event: event counts ----
+timeout 120 "$UPROF" collect -e event=task-clock,interval=500000 -o "$SCRATCH/ev" \
+	"$TGT/annotate" 0.2 >/dev/null 2>&1
+EV=$(session_in "$SCRATCH/ev")
+"$UPROF" annotate -i "$EV" --show-event-count hot_loop >"$SCRATCH/ev.out" 2>&1
+check "--show-event-count on a task-clock session: the hot line's EVENTS = its samples x 500000" \
+	python3 -c "
+import sys; t = open('$SCRATCH/ev.out').read().splitlines()
+assert any('EVENTS' in l for l in t)
+l = next(l for l in t if l.startswith('>>1')).split()
+sys.exit(0 if int(l[3]) == int(l[2]) * 500000 and int(l[2]) > 50 else 1)"
+"$UPROF" report -i "$EV" --function hot_loop >/dev/null 2>&1
+python3 "$AQ" detail "$EV/report.csv" hot_loop >"$SCRATCH/ev.json"
+check "report.csv of it: each line's task-clock value is its samples x 500000" \
+	py ev "sys.exit(0 if d['lines'] and all(l['value'] == l['samples'] * 500000 for l in d['lines']) else 1)"
+
 # ---- sources that moved: --src-path ----
 mkdir -p "$SCRATCH/build/src" "$SCRATCH/moved"
 cp "$SRC" "$SCRATCH/build/src/annotate.c"
