@@ -102,13 +102,19 @@ static int choose_hottest(struct rpt *r, struct rpt_annots *a)
 	return 0;
 }
 
-static int add_hit(struct afunc *f, uint64_t off, uint64_t samples)
+/* Add @samples at @off to chosen function @k; @index maps (k, off) to a hit + 1. */
+static int add_hit(struct rpt_annots *a, struct rpt_hash *index, int k, uint64_t off,
+		   uint64_t samples)
 {
-	for (size_t i = 0; i < f->nhits; i++) /* threads of one address: a few per function */
-		if (f->hits[i].off == off) {
-			f->hits[i].samples += samples;
-			return 0;
-		}
+	uint64_t *slot = rpt_hash_slot(index, (uint64_t)k, off, 1);
+	struct afunc *f = &a->af[k];
+
+	if (!slot)
+		return -ENOMEM;
+	if (*slot) { /* another thread's samples at the same address */
+		f->hits[*slot - 1].samples += samples;
+		return 0;
+	}
 	if (f->nhits == f->caphits) {
 		size_t cap = f->caphits ? f->caphits * 2 : 64;
 		void *g = realloc(f->hits, cap * sizeof(*f->hits));
@@ -120,13 +126,14 @@ static int add_hit(struct afunc *f, uint64_t off, uint64_t samples)
 	}
 	f->hits[f->nhits].off = off;
 	f->hits[f->nhits++].samples = samples;
+	*slot = f->nhits;
 	return 0;
 }
 
 /* Every sampled (thread, module, offset) of a chosen function, summed over threads. */
 static int gather(struct rpt *r, struct rpt_annots *a)
 {
-	struct rpt_hash chosen = { 0 }; /* func -> afunc + 1 */
+	struct rpt_hash chosen = { 0 }, index = { 0 }; /* func -> afunc + 1; add_hit's */
 	int ret = 0;
 
 	for (int i = 0; i < a->n && !ret; i++) {
@@ -146,9 +153,10 @@ static int gather(struct rpt *r, struct rpt_annots *a)
 			continue;
 		ret = rpt_resolve(r, (int)e->a, (int)e->b, e->c, &func, &proc);
 		if (!ret && (slot = rpt_hash_find(&chosen, (uint64_t)func, 0, 0)))
-			ret = add_hit(&a->af[*slot - 1], e->c, e->val);
+			ret = add_hit(a, &index, (int)(*slot - 1), e->c, e->val);
 	}
 	rpt_hash_release(&chosen);
+	rpt_hash_release(&index);
 	return ret;
 }
 
@@ -163,14 +171,27 @@ static int cmp_insn(const void *x, const void *y)
 static int disassemble(struct rpt *r, const struct rpt_annot_code *code,
 		       struct rpt_annot_insn **out, size_t *nout, char *why, size_t whylen)
 {
-	size_t len = code->end - code->start, n = 0;
-	struct rpt_annot_insn *v = calloc(len ? len : 1, sizeof(*v)); /* at most a byte each */
+	size_t len = code->end - code->start, n = 0, cap = 256;
+	struct rpt_annot_insn *v = malloc(cap * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t off = 0; off < len;) {
-		struct rpt_annot_insn *in = &v[n];
-		int k = rpt_disasm_one(code->bytes + off, len - off, code->start + off,
+		struct rpt_annot_insn *in;
+		int k;
+
+		if (n == cap) { /* grown as decoded: a byte each at worst, 4 on average */
+			struct rpt_annot_insn *g = realloc(v, cap * 2 * sizeof(*v));
+
+			if (!g) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = g;
+			cap *= 2;
+		}
+		in = memset(&v[n], 0, sizeof(*in));
+		k = rpt_disasm_one(code->bytes + off, len - off, code->start + off,
 				       r->opts.att ? RPT_DISASM_ATT : RPT_DISASM_INTEL, in->text);
 
 		if (k == -EOPNOTSUPP) {
