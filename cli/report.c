@@ -692,6 +692,9 @@ static int run_job(struct report_state *st)
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD, "--tool takes one session: give a rank's, "
 						  "-i %s/rank-<r>", st->input);
+	if (st->opts.annotate)
+		return cli_error(EXIT_USAGE, CMD, "--disasm and --function take one session: give "
+						  "a rank's, -i %s/rank-<r>", st->input);
 	if (st->opts.nonly_pids)
 		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
 						  "-i %s/rank-<r>, or select ranks with --rank", st->input);

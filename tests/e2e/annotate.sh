@@ -112,6 +112,13 @@ check "report --function: a name that matches nothing is said, the rest reported
 expect_fail 2 "--disasm-style other than att or intel is refused" "att or intel" \
 	"$UPROF" report -i "$S" --disasm-style xyz
 
+# an MPI job directory (a job.ini is what marks one): one rank's session is detailed
+mkdir -p "$SCRATCH/job" && : >"$SCRATCH/job/job.ini"
+expect_fail 2 "report --disasm over a job directory is refused" "take one session" \
+	"$UPROF" report -i "$SCRATCH/job" --disasm
+expect_fail 2 "annotate over a job directory is refused" "annotate one rank's session" \
+	"$UPROF" annotate -i "$SCRATCH/job"
+
 # ---- a session sorted by a software event: event counts ----
 timeout 120 "$UPROF" collect -e event=task-clock,interval=500000 -o "$SCRATCH/ev" \
 	"$TGT/annotate" 0.2 >/dev/null 2>&1
