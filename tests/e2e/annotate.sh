@@ -149,4 +149,20 @@ check "a source file gone from its path is said once, with --src-path named" \
 "$UPROF" annotate -i "$S2" --src-path "$SCRATCH/moved" hot_loop >"$SCRATCH/src.out" 2>&1
 check "--src-path DIR finds it as DIR/<path less leading directories> (src/annotate.c)" \
 	bash -c "grep -q 'ANNOT_HOT' '$SCRATCH/src.out' && ! grep -q 'not found' '$SCRATCH/src.out'"
+# ---- a stripped library whose debug file is elsewhere: --symbol-path gives its lines ----
+mkdir -p "$SCRATCH/dbg/bin" "$SCRATCH/dbg/sym"
+cp "$TGT/libannot_lib.so" "$SCRATCH/dbg/bin/"
+(cd "$SCRATCH/dbg/bin" && objcopy --only-keep-debug libannot_lib.so ../sym/libannot_lib.so.debug &&
+	strip libannot_lib.so && objcopy --add-gnu-debuglink=../sym/libannot_lib.so.debug libannot_lib.so)
+mv "$SCRATCH/dbg/sym" "$SCRATCH/dbg/moved" # not where the debug link points any more
+gcc -O2 -g -o "$SCRATCH/dbg/annot3" "$SRC" -L"$SCRATCH/dbg/bin" -lannot_lib \
+	-Wl,-rpath,"$SCRATCH/dbg/bin:$TGT" -ldl
+timeout 120 "$UPROF" collect -o "$SCRATCH/s3" "$SCRATCH/dbg/annot3" 0.2 >/dev/null 2>&1
+S3=$(session_in "$SCRATCH/s3")
+"$UPROF" annotate -i "$S3" lib_hot >"$SCRATCH/dbg.out" 2>&1
+check "a stripped library without its debug file: assembly and the note" \
+	bash -c "grep -q '^Note: .*libannot_lib.so is stripped' '$SCRATCH/dbg.out' && grep -q divsd '$SCRATCH/dbg.out'"
+"$UPROF" annotate -i "$S3" --symbol-path "$SCRATCH/dbg/moved" lib_hot >"$SCRATCH/dbg2.out" 2>&1
+check "... with --symbol-path at its debug file: its source lines, no note" \
+	bash -c "grep -q '^>>1 .*annot_lib.c:[0-9]* .*ANNOT_LIB' '$SCRATCH/dbg2.out' && ! grep -q '^Note:' '$SCRATCH/dbg2.out'"
 echo "1..$_n"
