@@ -58,3 +58,9 @@ $(BUILD)/tests/test_annot: tests/unit/test_annot.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_annot
+$(BUILD)/tests/test_annot_elf: tests/unit/test_annot_elf.c $(REPORT_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/annotate
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_annot_elf
