@@ -229,11 +229,8 @@ static int place(struct afunc *f, const struct rpt_annot_code *code, struct rpt_
 
 		if (code->nsegs && !rpt_annot_code_vaddr(code, f->hits[i].off, &addr))
 			addr = f->hits[i].off;
+		/* hits are distinct offsets, so an address left over is new among the extras */
 		at = rpt_annot_find(g, *n, addr);
-		if (at < 0)
-			for (size_t j = *n; j < *n + extra && at < 0; j++)
-				if (g[j].addr == addr)
-					at = (long)j;
 		if (at < 0) {
 			at = (long)(*n + extra++);
 			g[at] = (struct rpt_annot_insn){ .addr = addr, .line = -1 };
