@@ -233,7 +233,7 @@ static void print_line(const struct annotate_state *st, const struct rpt_annot *
 	       (unsigned long long)ln->samples);
 	print_value(st, ln->samples);
 	printf("  %-22s %.*s%s%s%s\n", where, ln->text ? (int)ln->text_len : 0,
-	       ln->text ? ln->text : "", ln->inlined ? "   [inlined: " : "",
+	       ln->text ? ln->text : "", ln->inlined ? "   [inlined from " : "",
 	       ln->inlined ? ln->inlined : "", ln->inlined ? "]" : "");
 }
 

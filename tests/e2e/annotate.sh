@@ -94,6 +94,9 @@ check "annotate: instructions follow their source line (the divsd after line $HO
 import sys; t = open('$SCRATCH/an.out').read().splitlines()
 i = next(k for k, l in enumerate(t) if l.startswith('>>') and 'annotate.c:$HOT ' in l)
 sys.exit(0 if any('divsd xmm' in l for l in t[i:i + 20]) else 1)"
+"$UPROF" annotate -i "$S" inl_caller >"$SCRATCH/inl.out" 2>&1
+check "annotate inl_caller: inl_step's line $INL2 is marked [inlined from inl_step]" \
+	grep -q "annotate.c:$INL2 .*ANNOT_INL2.*\[inlined from inl_step\]" "$SCRATCH/inl.out"
 "$UPROF" annotate -i "$S" --disasm-style att hot_loop >"$SCRATCH/att.out" 2>&1
 check "annotate --disasm-style att: AT&T operands (divsd %xmm1, %xmm0)" grep -q 'divsd %xmm1, %xmm0' "$SCRATCH/att.out"
 check "annotate: Intel by default (divsd xmm0, xmm1)" grep -q 'divsd xmm0, xmm1' "$SCRATCH/an.out"
