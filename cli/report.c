@@ -312,6 +312,9 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	/* "uprof report DIR": the session without -i, as uProf takes it */
+	if (!st->input && optind == argc - 1)
+		st->input = argv[optind++];
 	if (optind < argc) {
 		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
 		return cli_usage_error(CMD, msg);

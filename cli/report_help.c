@@ -6,7 +6,8 @@
 
 void report_help(void)
 {
-	printf("usage: uprof report -i <session-dir> [<options>]\n\n"
+	printf("usage: uprof report -i <session-dir> [<options>]\n"
+	       "       uprof report [<options>] <session-dir>\n\n"
 	       "Symbolize and aggregate a session written by 'uprof collect' into\n"
 	       "<session-dir>/report.csv (uProf's layout). The ten hottest functions go to\n"
 	       "standard output, what the report says about the session to standard error.\n\n"

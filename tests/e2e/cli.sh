@@ -104,6 +104,11 @@ check "C++ template method demangled ($top)" [ "$top" = "ns::Tmpl<double>::step(
 # report options
 "$UPROF" report -i "$S" --stdout >"$SCRATCH/stdout.csv" 2>/dev/null
 check "--stdout writes the CSV to stdout" grep -q "HOTTEST FUNCTIONS" "$SCRATCH/stdout.csv"
+"$UPROF" report --stdout "$S" >"$SCRATCH/bare.csv" 2>/dev/null
+check "report DIR (no -i) reports DIR as -i DIR does (all but the Report Command line)" \
+	bash -c "diff <(grep -v '^Report Command' '$SCRATCH/bare.csv') <(grep -v '^Report Command' '$SCRATCH/stdout.csv') >/dev/null && grep -q HOTTEST '$SCRATCH/bare.csv'"
+expect_fail 2 "report -i DIR with another argument refuses it" "unexpected argument 'extra'" \
+	"$UPROF" report -i "$S" extra
 "$UPROF" report -i "$S" --report-output "$SCRATCH/mine.csv" >/dev/null 2>&1
 check "--report-output FILE.csv" grep -q "HOTTEST FUNCTIONS" "$SCRATCH/mine.csv"
 mkdir -p "$SCRATCH/rd"
