@@ -41,6 +41,7 @@ int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const ch
 {
 	switch (c) {
 	case CLI_OPT_DISASM:
+	case CLI_OPT_DISASM_FULL: /* uProf 5.3's: every instruction, which --disasm shows */
 		o->annotate = true;
 		break;
 	case CLI_OPT_DISASM_ONLY:
@@ -172,6 +173,7 @@ static int parse_options(struct annotate_state *st, int argc, char **argv)
 				return ret;
 			break;
 		case CLI_OPT_DISASM:
+		case CLI_OPT_DISASM_FULL:
 		case CLI_OPT_DISASM_ONLY:
 		case CLI_OPT_DISASM_STYLE:
 		case CLI_OPT_FUNCTION:

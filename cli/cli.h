@@ -49,10 +49,12 @@ struct cli_annot {
 	const char *functions[CLI_MAX_FUNCTIONS]; /* --function, borrowed from argv */
 	int n;
 };
-enum { CLI_OPT_DISASM = 340, CLI_OPT_DISASM_ONLY, CLI_OPT_DISASM_STYLE, CLI_OPT_FUNCTION };
+enum { CLI_OPT_DISASM = 340, CLI_OPT_DISASM_ONLY, CLI_OPT_DISASM_STYLE, CLI_OPT_FUNCTION,
+       CLI_OPT_DISASM_FULL };
 /* The getopt_long entries of those options, for a command's table. */
 #define CLI_ANNOT_OPTIONS                                                     \
 	{ "disasm", no_argument, NULL, CLI_OPT_DISASM },                      \
+	{ "disasm-full", no_argument, NULL, CLI_OPT_DISASM_FULL },            \
 	{ "disasm-only", no_argument, NULL, CLI_OPT_DISASM_ONLY },            \
 	{ "disasm-style", required_argument, NULL, CLI_OPT_DISASM_STYLE },    \
 	{ "function", required_argument, NULL, CLI_OPT_FUNCTION }

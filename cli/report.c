@@ -298,6 +298,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 				return ret;
 			break;
 		case CLI_OPT_DISASM:
+		case CLI_OPT_DISASM_FULL:
 		case CLI_OPT_DISASM_ONLY:
 		case CLI_OPT_DISASM_STYLE:
 		case CLI_OPT_FUNCTION:

@@ -41,6 +41,8 @@ void report_help(void)
 	       "  --disasm                   add Function Detail Data: samples per source\n"
 	       "                             line and per instruction of the --cutoff\n"
 	       "                             hottest functions (uprof annotate shows it)\n"
+	       "  --disasm-full              the same as --disasm (every instruction of\n"
+	       "                             the function is always listed)\n"
 	       "  --disasm-only              the same, instructions only\n"
 	       "  --disasm-style <s>         att or intel (default intel)\n"
 	       "  --function <name>          detail this function (implies --disasm;\n"

@@ -112,6 +112,9 @@ expect_fail 1 "annotate of a name with no samples says so" "no_such_fn" "$UPROF"
 "$UPROF" report -i "$S" --function no_such_fn --function hot_loop >/dev/null 2>"$SCRATCH/nf.err"
 check "report --function: a name that matches nothing is said, the rest reported" \
 	bash -c "grep -q \"'no_such_fn'\" '$SCRATCH/nf.err' && [ \$(grep -c '^Function Detail Data' '$S/report.csv') = 1 ]"
+"$UPROF" report -i "$S" --disasm-full --cutoff 1 --report-output "$SCRATCH/full.csv" >/dev/null 2>&1
+check "report --disasm-full is --disasm (the hottest function's detail)" \
+	[ "$(grep -c '^Function Detail Data' "$SCRATCH/full.csv")" = 1 ]
 expect_fail 2 "--disasm-style other than att or intel is refused" "att or intel" \
 	"$UPROF" report -i "$S" --disasm-style xyz
 
