@@ -40,6 +40,32 @@ int cmd_collect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_pcm(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+
+/* ---- Function Detail Data options, shared by report and annotate (cli/annotate.c) ---- */
+struct rpt_options;
+#define CLI_MAX_FUNCTIONS 64
+struct cli_annot {
+	const char *functions[CLI_MAX_FUNCTIONS]; /* --function, borrowed from argv */
+	int n;
+};
+enum { CLI_OPT_DISASM = 340, CLI_OPT_DISASM_ONLY, CLI_OPT_DISASM_STYLE, CLI_OPT_FUNCTION,
+       CLI_OPT_DISASM_FULL };
+/* The getopt_long entries of those options, for a command's table. */
+#define CLI_ANNOT_OPTIONS                                                     \
+	{ "disasm", no_argument, NULL, CLI_OPT_DISASM },                      \
+	{ "disasm-full", no_argument, NULL, CLI_OPT_DISASM_FULL },            \
+	{ "disasm-only", no_argument, NULL, CLI_OPT_DISASM_ONLY },            \
+	{ "disasm-style", required_argument, NULL, CLI_OPT_DISASM_STYLE },    \
+	{ "function", required_argument, NULL, CLI_OPT_FUNCTION }
+/* Apply option @c (one of CLI_OPT_DISASM..) with @arg to @o; -1 to go on, or the exit
+ * code of the message said. */
+int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const char *arg,
+		     const char *cmd);
+/* A --bin-path/--symbol-path/--src-path directory @arg onto @list (@n of at most @max):
+ * -1 to go on, or the exit code of the message said (not a directory, too many). */
+int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
+		const char *cmd);
 
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)

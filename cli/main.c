@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{ "collect", cmd_collect, "run a program and sample it into a session directory" },
 	{ "report", cmd_report, "turn a session into report.csv and a summary on the terminal" },
+	{ "annotate", cmd_annotate, "a function's source lines and instructions with their samples" },
 	{ "info", cmd_info, "list collect configurations and describe this system" },
 	{ "pcm", cmd_pcm, "count core, L3, Data Fabric and OS events: metrics per interval" },
 };

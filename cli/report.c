@@ -37,6 +37,7 @@ struct report_state {
 	/* --bin-path, --symbol-path, --src-path (each repeatable) */
 	const char *paths[3][MAX_PATHS];
 	char buildid_dir[PATH_MAX];	/* the build-id cache: ~/.debug */
+	struct cli_annot annot;		/* --function (Function Detail Data) */
 };
 
 
@@ -65,6 +66,7 @@ static const struct option report_options[] = {
 	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
 	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
 	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
+	CLI_ANNOT_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -115,15 +117,10 @@ static int add_path(struct report_state *st, int which, const char *opt, const c
 				   offsetof(struct rpt_options, nsymbol_paths),
 				   offsetof(struct rpt_options, nsrc_paths) };
 	int *n = (int *)((char *)&st->opts + ofs[which]);
-	struct stat sb;
+	int ret = cli_add_dir(st->paths[which], n, MAX_PATHS, opt, arg, CMD);
 
-	if (!*arg)
-		return cli_error(EXIT_USAGE, CMD, "--%s needs a directory", opt);
-	if (stat(arg, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(EXIT_USAGE, CMD, "--%s '%s' is not a directory", opt, arg);
-	if (*n == MAX_PATHS)
-		return cli_error(EXIT_USAGE, CMD, "--%s: at most %d directories", opt, MAX_PATHS);
-	st->paths[which][(*n)++] = arg;
+	if (ret >= 0)
+		return ret;
 	st->opts.bin_paths = st->paths[PATHS_BIN];
 	st->opts.symbol_paths = st->paths[PATHS_SYMBOL];
 	st->opts.src_paths = st->paths[PATHS_SRC];
@@ -300,6 +297,15 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			if (ret >= 0)
 				return ret;
 			break;
+		case CLI_OPT_DISASM:
+		case CLI_OPT_DISASM_FULL:
+		case CLI_OPT_DISASM_ONLY:
+		case CLI_OPT_DISASM_STYLE:
+		case CLI_OPT_FUNCTION:
+			ret = cli_annot_option(&st->annot, &st->opts, c, optarg, CMD);
+			if (ret >= 0)
+				return ret;
+			break;
 		case 'h':
 			report_help();
 			return 0;
@@ -307,6 +313,9 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			return cli_getopt_error(CMD, c, argv);
 		}
 	}
+	/* "uprof report DIR": the session without -i, as uProf takes it */
+	if (!st->input && optind == argc - 1)
+		st->input = argv[optind++];
 	if (optind < argc) {
 		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
 		return cli_usage_error(CMD, msg);
@@ -687,6 +696,9 @@ static int run_job(struct report_state *st)
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD, "--tool takes one session: give a rank's, "
 						  "-i %s/rank-<r>", st->input);
+	if (st->opts.annotate)
+		return cli_error(EXIT_USAGE, CMD, "--disasm and --function take one session: give "
+						  "a rank's, -i %s/rank-<r>", st->input);
 	if (st->opts.nonly_pids)
 		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
 						  "-i %s/rank-<r>, or select ranks with --rank", st->input);
@@ -697,6 +709,16 @@ static int run_job(struct report_state *st)
 		a.out_path = st->out_path;
 	}
 	return report_job(&a);
+}
+
+/* --function names that matched no sampled function: said, the report goes on */
+static void warn_unmatched(const struct rpt *r)
+{
+	const char *const *names;
+	int n = rpt_annot_unmatched(r, &names);
+
+	for (int i = 0; i < n; i++)
+		cli_warn(CMD, "--function '%s': no function with samples has that name", names[i]);
 }
 
 int cmd_report(int argc, char **argv)
@@ -731,6 +753,7 @@ int cmd_report(int argc, char **argv)
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
+	warn_unmatched(r);
 	ret = check_pids(&st, r);
 	if (ret) {
 		rpt_free(r);

@@ -112,3 +112,12 @@ $(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HD
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS)
 fuzz: $(FUZZ_BINS)
+
+# Function Detail Data: source files split into lines, a module's code disassembled
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_annot
+$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/report/disasm_%,$(REPORT_SRCS)) \
+		lib/report/annot.h lib/report/disasm.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
+		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
+fuzz: $(FUZZ_BINS)

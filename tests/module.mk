@@ -53,3 +53,14 @@ $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi
+# lib/report's Function Detail Data: line aggregation, shares, source text, disassembly
+$(BUILD)/tests/test_annot: tests/unit/test_annot.c $(REPORT_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_annot
+$(BUILD)/tests/test_annot_elf: tests/unit/test_annot_elf.c $(REPORT_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/annotate
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_annot_elf

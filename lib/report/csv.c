@@ -5,6 +5,7 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
+#include "report/annot.h"
 #include "report/export.h"
 #include "report/stacks.h"
 #include "report/openmp.h"
@@ -677,6 +678,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 		rpt_omp_write_report(r, f);
 	if (!ret && r->opts.detail)
 		ret = write_detail(r, f);
+	if (!ret && r->opts.annotate)
+		ret = rpt_annot_write_csv(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;
 	return ret;

@@ -144,6 +144,12 @@ static bool link_address(const struct imod *m, uint64_t file_offset, Dwarf_Addr 
 int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		     const char **file, int *line)
 {
+	return rpt_inlines_srcline(il, path, file_offset, file, line, NULL);
+}
+
+int rpt_inlines_srcline(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+			const char **file, int *line, const char **comp_dir)
+{
 	struct imod *m = module_for(il, path);
 	Dwarf_Addr vaddr = 0;
 	Dwfl_Line *l;
@@ -151,6 +157,8 @@ int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_off
 
 	*file = NULL;
 	*line = 0;
+	if (comp_dir)
+		*comp_dir = NULL;
 	if (!m || !m->dwfl || !link_address(m, file_offset, &vaddr))
 		return -ENOENT;
 	l = dwfl_module_getsrc(m->mod, vaddr);
@@ -160,6 +168,8 @@ int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_off
 		return -ENOENT;
 	}
 	*line = lineno;
+	if (comp_dir)
+		*comp_dir = dwfl_line_comp_dir(l);
 	return 0;
 }
 

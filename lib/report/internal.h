@@ -188,6 +188,9 @@ struct rpt {
 	int nprograms, capprograms;
 	struct rpt_hash program_index;	   /* (exe, name ptr) -> program + 1 */
 	struct rpt_hash prog_func, prog_module; /* (program, item) -> samples */
+
+	/* annotate.c: Function Detail Data, with opts.annotate (NULL otherwise) */
+	struct rpt_annots *annots;
 };
 
 /* ---- walk.c: what rpt_walk() gives, kept per sample during the load ---- */

@@ -7,6 +7,7 @@
  * (thread, module, address) here; symbols come after, once per distinct address.
  */
 #include "report/internal.h"
+#include "report/annot.h"
 #include "arch/arch.h"
 #include "report/stacks.h"
 #include "report/locate.h"
@@ -483,6 +484,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (!ret)
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
+	if (!ret && opts->annotate)
+		ret = rpt_annot_build(r);
 	if (ret)
 		goto fail;
 	*out = r;
@@ -518,6 +521,7 @@ void rpt_free(struct rpt *r)
 	rpt_hash_release(&r->extra);
 	free(r->pauses);
 	rpt_walk_release(r);
+	rpt_annot_free(r);
 	free(r->unknown);
 	free(r);
 }

@@ -7,8 +7,18 @@ REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report
 	lib/report/openmp.c lib/report/openmp_csv.c
 REPORT_SRCS += lib/report/stacks.c lib/report/unwind.c lib/report/inline.c lib/report/callgraph.c \
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
+REPORT_SRCS += lib/report/annotate.c lib/report/annot_lines.c lib/report/annot_src.c \
+	lib/report/annot_elf.c lib/report/annot_csv.c
+# the assembly view's disassembler, one file per architecture as lib/arch chooses its own
+# (ARCH_MACHINE, lib/arch/module.mk): Zydis on x86-64 (disasm.h says why), none elsewhere
+ifeq ($(ARCH_MACHINE),x86_64)
+REPORT_SRCS += lib/report/disasm_x86_64.c
+REPORT_DISASM_LDLIBS := -lZydis
+else
+REPORT_SRCS += lib/report/disasm_generic.c
+endif
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
-REPORT_LDLIBS := -ldw -lelf -lstdc++
+REPORT_LDLIBS := -ldw -lelf -lstdc++ $(REPORT_DISASM_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^

@@ -51,6 +51,14 @@ struct rpt_options {
 	/* --src-path: kept for a source view (nothing in the report reads source text) */
 	const char *const *src_paths;
 	int nsrc_paths;
+	/* Function Detail Data (rpt_annots(), report.csv's section of that name): built for
+	 * the functions named in @functions (borrowed; matched whole, or as the name before
+	 * its "(" argument list), or with none named for the hottest @cutoff ones */
+	bool annotate;
+	bool disasm_only;	/* assembly only: no source lines */
+	bool att;		/* AT&T syntax (default Intel, as uProf's) */
+	const char *const *functions;
+	int nfunctions;
 };
 
 struct rpt;
@@ -188,6 +196,52 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 
 /* Write report.csv to @f. 0 or -errno. */
 int rpt_write_csv(const struct rpt *r, FILE *f);
+
+/* ---- Function Detail Data (annotate.c): where inside a function the samples fell, per
+ * source line and per instruction ---- */
+
+struct rpt_annot_line {
+	const char *file;    /* as DWARF names it (borrowed from the report) */
+	int line;
+	const char *inlined; /* the function inlined here whose own line it is; NULL: the
+			      * annotated function's */
+	uint64_t samples;
+	double share;	     /* % of the function's samples */
+	const char *text;    /* the source line (not NUL-terminated: @text_len), NULL when
+			      * its file was not found */
+	size_t text_len;
+};
+
+struct rpt_annot_insn {
+	uint64_t addr;	     /* link-time virtual address, as objdump and perf show it */
+	uint64_t samples;    /* samples whose IP was this instruction */
+	double share;
+	int line;	     /* index in the function's lines, -1: no line known */
+	uint8_t len;	     /* bytes; 0: a sampled address with no disassembly */
+	char text[96];	     /* the instruction, "" when there is no disassembly */
+};
+
+struct rpt_annot {
+	const char *function, *module; /* borrowed from the report */
+	uint64_t samples;	/* the function's, every thread and process */
+	uint64_t start, end;	/* its code, link-time addresses; 0, 0: unknown */
+	const struct rpt_annot_line *lines; /* source order (file, line) */
+	size_t nlines;
+	const struct rpt_annot_insn *insns; /* address order */
+	size_t ninsns;
+	const size_t *hottest;	/* indices of lines, most samples first */
+	/* what is missing, and why (NULL: nothing): no line table for its addresses (no
+	 * DWARF: stripped, or built without -g); source files not found (the first is
+	 * named); no disassembly (module file unreadable, no disassembler) */
+	const char *no_source, *no_text, *no_disasm;
+};
+
+/* The details rpt_open() built (opts.annotate): hottest function first. Returns how many
+ * and points *@out at them (owned by @r). */
+int rpt_annots(const struct rpt *r, const struct rpt_annot **out);
+/* Names in opts.functions that no sampled function matched: how many; *@names (owned by
+ * @r) lists them. */
+int rpt_annot_unmatched(const struct rpt *r, const char *const **names);
 
 /* ---- exports (stacks.h has the data; every session can be exported: a sample without
  * a stack counts as a stack of its one function) ---- */

@@ -181,6 +181,10 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
  * is borrowed from @il. */
 int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		     const char **file, int *line);
+/* The same, and the directory a relative *@file is relative to (DW_AT_comp_dir of its
+ * unit; NULL when none is recorded), borrowed from @il. */
+int rpt_inlines_srcline(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+			const char **file, int *line, const char **comp_dir);
 
 /*
  * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions

@@ -173,3 +173,15 @@ $(TGT)/jit: tests/targets/jit.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/forker $(TGT)/spin_ms $(TGT)/jit
+# tests/e2e/annotate.sh: a linked shared library with DWARF, a stripped one it dlopens
+$(TGT)/libannot_lib.so: tests/targets/annot_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -shared -fPIC -o $@ $<
+$(TGT)/libannot_strip.so: tests/targets/annot_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -DANNOT_NAME=strip_hot -shared -fPIC -o $@ $<
+	strip $@
+$(TGT)/annotate: tests/targets/annotate.c $(TGT)/libannot_lib.so $(TGT)/libannot_strip.so
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -L$(TGT) -lannot_lib -Wl,-rpath,'$$ORIGIN' -ldl
+TEST_TARGETS += $(TGT)/libannot_lib.so $(TGT)/libannot_strip.so $(TGT)/annotate
