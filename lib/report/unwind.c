@@ -362,6 +362,37 @@ static bool cfa_offset(const Dwarf_Op *ops, size_t nops, int64_t *off)
 	return nops == 1 || ops[1].atom == DW_OP_plus_uconst;
 }
 
+/*
+ * The module's .debug_frame CFI, for a module whose file has no .eh_frame, else NULL.
+ * A file built with unwind tables (every distro binary on x86-64) has its CFI in
+ * .eh_frame, and .debug_frame adds nothing to it; asking libdwfl for .debug_frame opens
+ * the module's whole DWARF, decompressing every debug section of its debug file, in each
+ * process's Dwfl: for the make -j2 session of 8 compilers that was 37 MB of report's peak
+ * (ld.so's _start, which no CFI covers, asks at every stack that reaches it).
+ */
+static Dwarf_CFI *debug_frame_cfi(Dwfl_Module *mod, Dwarf_Addr *bias)
+{
+	Dwarf_Addr b;
+	Elf *elf = dwfl_module_getelf(mod, &b);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return dwfl_module_dwarf_cfi(mod, bias);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".debug_frame"))
+			break;
+		if (!strcmp(name, ".eh_frame") && sh.sh_type != SHT_NOBITS)
+			return NULL;
+	}
+	return dwfl_module_dwarf_cfi(mod, bias);
+}
+
 static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
@@ -378,7 +409,7 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
 		return;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		cfi = debug_frame_cfi(mod, &bias);
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
 			ru->nocfi = true;
 			return;
@@ -503,7 +534,7 @@ static bool has_cfi(Dwfl_Module *mod, Dwarf_Addr addr)
 	Dwarf_Frame *frame = NULL;
 
 	cfi[0] = dwfl_module_eh_cfi(mod, &bias[0]);
-	cfi[1] = dwfl_module_dwarf_cfi(mod, &bias[1]);
+	cfi[1] = debug_frame_cfi(mod, &bias[1]);
 	for (int i = 0; i < 2; i++) {
 		if (cfi[i] && !dwarf_cfi_addrframe(cfi[i], addr - bias[i], &frame)) {
 			free(frame);
