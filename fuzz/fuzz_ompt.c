@@ -21,6 +21,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink += o.events[i].value;
 	for (size_t i = 0; i < o.nsites; i++)
 		sink += o.sites[i].code;
+	for (size_t i = 0; i < o.ntargets; i++) {
+		const char *name = ses_ompt_string(&o, o.targets[i].slot);
+
+		sink += o.targets[i].value + (name ? (uint64_t)name[0] : 0);
+	}
 	sink += (uint64_t)o.runtime[0];
 	ses_ompt_release(&o);
 	return 0;
