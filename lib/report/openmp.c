@@ -77,6 +77,11 @@ static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id, bool *
 	return g;
 }
 
+struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
+{
+	return site_for(p, id, full);
+}
+
 /* The thread @slot of @s, made on first sight (with @p: through its index; without: by
  * a scan, for the few threads of a site being merged); NULL with *@full set past
  * MAX_SITE_THREADS, else out of memory. */
@@ -294,10 +299,11 @@ static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
 	return dwarf_linesrc(dl, NULL, NULL);
 }
 
-/* The source line of @vaddr in @mod, or the nearest one before it (a line 0). */
-static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen)
+/* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
+ * line 0). */
+static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most)
 {
-	for (GElf_Addr back = 0; back < 16 && back <= addr; back++) {
+	for (GElf_Addr back = 0; back < most && back <= addr; back++) {
 		int line = 0;
 		const char *src = line_at(mod, addr - back, &line);
 
@@ -363,10 +369,10 @@ static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, si
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known), and
- * the function inlined there into @func. */
+/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
+ * line 0 looked back from at most @most bytes), and the function inlined there into @func. */
 static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
-		   size_t funclen)
+		   size_t funclen, GElf_Addr most)
 {
 	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
 	Dwfl_Module *mod;
@@ -386,7 +392,8 @@ static int srcline(const char *path, uint64_t file_offset, char *file, size_t fl
 	for (size_t i = 0; i < phnum && !line; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen);
+			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
+				       most);
 	for (size_t i = 0; i < phnum; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
@@ -441,6 +448,7 @@ static const char *construct(const struct rpt_omp_site *s)
 	case SES_OMPT_SITE_CRITICAL: return "critical";
 	case SES_OMPT_SITE_ORDERED: return "ordered";
 	case SES_OMPT_SITE_ATOMIC: return "atomic";
+	case SES_OMPT_SITE_TARGET: return "target";
 	default: return "region";
 	}
 }
@@ -465,11 +473,17 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	/* a function inlined where the construct is is where its pragma is */
-	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func));
-	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL)
-		s->line = pragma_line(src, s->line, s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
-											: "critical");
+	/* a function inlined where the construct is is where its pragma is; clang 19 gives
+	 * a target construct's whole launch sequence line 0 (about 200 bytes): the line
+	 * before it, then its pragma in the lines after that */
+	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func),
+			  s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16);
+	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
+	    s->kind == SES_OMPT_SITE_TARGET)
+		s->line = pragma_line(src, s->line,
+				      s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
+				      : s->kind == SES_OMPT_SITE_CRITICAL ? "critical"
+									  : "target");
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
@@ -522,6 +536,8 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
 	}
 	a->samples += b->samples;
+	if (rpt_omp_target_merge(a, b))
+		return -ENOMEM;
 	free(b->threads);
 	b->threads = NULL;
 	b->nthreads = 0;
@@ -600,7 +616,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	if (o.damaged_at)
 		note(r, name, "damaged from offset %llu (%s); what came before it is reported",
 		     (unsigned long long)o.damaged_at, o.damage);
-	if (!o.has_runtime && !o.nvalues && !o.nevents)
+	if (!o.has_runtime && !o.nvalues && !o.nevents && !o.ntargets)
 		goto out; /* a process of the run without an OpenMP runtime */
 	g = realloc(r->omp->procs, sizeof(*g) * (size_t)(r->omp->nprocs + 1));
 	if (!g) {
@@ -633,6 +649,8 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 		s->code = o.sites[i].code;
 	}
 	ret = take_values(p, &o);
+	if (!ret)
+		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
 	rpt_hash_release(&p->index); /* sorting the sites leaves it stale */
@@ -683,6 +701,7 @@ void rpt_omp_free(struct rpt_omp *o)
 	if (!o)
 		return;
 	for (int i = 0; i < o->nprocs; i++) {
+		rpt_omp_target_free(&o->procs[i]);
 		for (int k = 0; k < o->procs[i].nsites; k++)
 			free(o->procs[i].sites[k].threads);
 		free(o->procs[i].sites);
