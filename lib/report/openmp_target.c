@@ -529,7 +529,8 @@ static void devrec_rows(const struct rpt_omp_offload *o, int pid, FILE *f)
 		fprintf(f, ",%" PRIu64 "\n", d->bytes);
 	}
 	if (o->nrecs + o->recs_more > n)
-		fprintf(f, "Records Not Listed,%" PRIu64 "\n", o->nrecs + o->recs_more - n);
+		fprintf(f, "\nDevice Trace Records Not Listed,%" PRIu64 "\n",
+			o->nrecs + o->recs_more - n);
 }
 
 void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f)
@@ -543,7 +544,7 @@ void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f)
 	device_rows(o, p->pid, f);
 	devrec_rows(o, p->pid, f);
 	if (o->unpaired || o->ignored)
-		fprintf(f, "Target Records Unpaired,\"%" PRIu64 " (records the target's full ring "
+		fprintf(f, "\nTarget Records Unpaired,\"%" PRIu64 " (records the target's full ring "
 			   "dropped), %" PRIu64 " past the report's bounds\"\n",
 			o->unpaired, o->ignored);
 }
