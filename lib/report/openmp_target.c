@@ -257,15 +257,27 @@ static void device_event(struct loader *l, const struct ses_ompt *f,
 	}
 }
 
-/* A device trace record: its BEGIN opens it, its BYTES and END complete the last one
- * open of that device, type and op. */
+/* The listed record of @r's device, type and op still open (no end yet), among the last
+ * few: a data op's BYTES and END follow its BEGIN, a target's END record comes later. */
+static struct rpt_omp_devrec *open_rec(struct rpt_omp_offload *o,
+				       const struct ses_ompt_record *r)
+{
+	for (size_t i = o->nrecs, n = 0; i-- > 0 && n < 64; n++) {
+		struct rpt_omp_devrec *d = &o->recs[i];
+
+		if (d->device == (int)r->site && d->type == r->how && d->op == r->slot && !d->end)
+			return d;
+	}
+	return NULL;
+}
+
+/* A device trace record: its BEGIN opens a row, its BYTES and END complete the open one
+ * of that device, type and op. A target region's begin and end records are one row. */
 static void device_record(struct loader *l, const struct ses_ompt_record *r)
 {
 	struct rpt_omp_offload *o = l->off;
 	struct rpt_omp_dev *d = dev_of(l, (int)r->site);
-	struct rpt_omp_devrec *last = o->nrecs ? &o->recs[o->nrecs - 1] : NULL;
-	bool same = last && last->device == (int)r->site && last->type == r->how &&
-		    last->op == r->slot;
+	struct rpt_omp_devrec *open;
 
 	if (!d) {
 		o->ignored++;
@@ -285,12 +297,12 @@ static void device_record(struct loader *l, const struct ses_ompt_record *r)
 	}
 	if (r->kind == SES_OMPT_DEV_BYTES && r->how == SES_OMPT_DEVREC_DATA_OP)
 		d->bytes += r->value;
-	if (!same)
+	if (!(open = open_rec(o, r)))
 		return; /* past the listed ones, or its begin was lost */
 	if (r->kind == SES_OMPT_DEV_BYTES)
-		last->bytes = r->value;
+		open->bytes = r->value;
 	else
-		last->end = r->value;
+		open->end = r->value;
 }
 
 int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *f)

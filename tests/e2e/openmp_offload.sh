@@ -10,6 +10,8 @@
 
 skipped=0
 skip() { skipped=$((skipped + 1)); ok "# SKIP $*"; }
+# like STRING GLOB
+like() { case "$1" in $2) return 0 ;; esac; return 1; }
 SRC=tests/targets/omp_offload.c
 N=5
 
@@ -75,6 +77,42 @@ PY
 		bash -c "python3 '$HERE/csvq.py' '$R' 'OpenMP DEVICES' | awk -F'\t' '\$1==0 && \$3==\"Yes\" && \$4==\"Yes\" && \$5==1' | grep -q ."
 	check "no target record unpaired" bash -c "! grep -q '^Target Records Unpaired' '$R'"
 fi
+
+# --- the device-tracing consumer, against tests/omp_harness/harness.c: a stand-in runtime
+# written from the OpenMP 5.1 specification, NOT a real one (no runtime here implements
+# device tracing). Its fake device 0 counts 2.5 ns ticks and delivers 6 OMPT records in
+# 3 buffers (the last at shutdown); the report's translated times (ns after the tool's
+# anchor) must be exactly the ticks after the anchor x 2.5, as it printed them.
+"$UPROF" collect --trace openmp -o "$SCRATCH/h" "$TGT/omp_harness" >"$SCRATCH/hout" 2>"$SCRATCH/herr"
+check "harness under collect exits 0" [ $? -eq 0 ]
+check "the harness's device 0 started tracing with all three record types enabled" \
+	grep -q '^harness: tracing started, records enabled: target 1 data_op 1 submit 1' "$SCRATCH/hout"
+S=$(session_in "$SCRATCH/h")
+"$UPROF" report -i "$S" >/dev/null 2>&1
+R=$S/report.csv
+want=$(sed -n 's/^record \([a-z_]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3 \4/p' "$SCRATCH/hout" |
+	sed 's/^data_op/data op/' | tr '\n' ';')
+got=$(csvq "$R" "OpenMP DEVICE TRACE" | awk -F'\t' '$1 == 0 {print $2, $4, $5, $7}' | tr '\n' ';')
+echo "# delivered: $want"
+echo "# reported:  $got"
+check "5 device records on device 0 (6 OMPT records, a target's begin and end one row)" \
+	[ "$(echo "$got" | tr ';' '\n' | grep -c .)" = 5 ]
+check "each record's type, translated begin and end (ns) and bytes/teams exactly as delivered" \
+	[ -n "$want" -a "$got" = "$want" ]
+dev() { csvq "$R" "OpenMP DEVICES" | awk -F'\t' -v d="$1" '$1 == d {print $'"$2"'}'; }
+check "device 0: tracing on, 5 records, 2 kernels, 2 data ops, 16000 bytes, none lost" \
+	[ "$(dev 0 6)" = on -a "$(dev 0 7)" = 5 -a "$(dev 0 8)" = 2 -a "$(dev 0 9)" = 2 -a "$(dev 0 10)" = 16000 -a "$(dev 0 11)" = 0 ]
+check "device 1 (NULL lookup): 'no device tracing: the runtime gave no lookup' ($(dev 1 6))" \
+	[ "$(dev 1 6)" = "no device tracing: the runtime gave no lookup for the device" ]
+check "device 2 (lookup without the entry points): 'no device tracing: ... returns NULL'" \
+	like "$(dev 2 6)" "no device tracing: the device*returns NULL for ompt_set_trace_ompt*"
+check "the devices' types and finalization as the harness gave them" \
+	[ "$(dev 0 2)/$(dev 1 2)/$(dev 2 2)" = "harness-traced/harness-no-lookup/harness-no-entry" -a \
+	  "$(dev 0 4)$(dev 1 4)$(dev 2 4)" = YesYesYes ]
+hrow=$(csvq "$R" "OpenMP TARGET REGIONS" | head -1)
+echo "# host target row: $hrow"
+check "the harness's host-side region: 1 instance on device 0, 1 submit, 8000 bytes each way" \
+	[ "$(echo "$hrow" | cut -f3,4,7,10,11 | tr '\t' ' ')" = "0 1 1 8000 8000" ]
 
 echo "# skipped: $skipped"
 echo "1..$_n"

@@ -128,6 +128,12 @@ $(TGT)/omp_offload: tests/targets/omp_offload.c scripts/llvm19-omp.sh
 			-fopenmp-targets=x86_64-pc-linux-gnu -L$$L -Wl,-rpath,$$L -o $@ $<; \
 	else echo "omp_offload: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_offload)
+# a stand-in runtime written from the specification's device-tracing interface, which no
+# installed runtime implements (tests/omp_harness/harness.c says what it delivers)
+$(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) $(CPPFLAGS) -Wall -Wextra -o $@ $< -ldl
+TEST_TARGETS += $(TGT)/omp_harness
 # call stacks: the same program with and without frame pointers
 $(TGT)/callgraph_fp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)
