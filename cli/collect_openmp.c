@@ -154,7 +154,8 @@ static int omptarget_dir(const char *prog, char *dir, size_t len)
 		_exit(127);
 	}
 	close(fd[1]);
-	while (pid > 0 && n < sizeof(buf) - 1 && (k = read(fd[0], buf + n, sizeof(buf) - 1 - n)) > 0)
+	while (pid > 0 && n < sizeof(buf) - 1 &&
+	       (k = read(fd[0], buf + n, sizeof(buf) - 1 - n)) > 0)
 		n += (size_t)k;
 	close(fd[0]);
 	if (pid > 0)

@@ -109,8 +109,8 @@ enum uprof_ctl_kind {
 					 * (ompt_target_data_op_t) of site @domain's region,
 					 * devices @name = UPROF_OMP_DEVPAIR(src, dest) */
 	UPROF_REC_OMP_DATA_END = 18,	/* stamped: ... ended (same fields) */
-	UPROF_REC_OMP_DATA_BYTES = 19,	/* value: the bytes of the data op begun just before on
-					 * @tid (same fields) */
+	UPROF_REC_OMP_DATA_BYTES = 19,	/* value: the bytes of the data op begun just
+					 * before on @tid (same fields) */
 	UPROF_REC_OMP_SUBMIT_BEGIN = 20, /* stamped: a kernel submit in site @domain's region,
 					  * @name teams requested */
 	UPROF_REC_OMP_SUBMIT_END = 21,

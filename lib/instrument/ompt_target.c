@@ -128,8 +128,9 @@ static void device_event(int num, uint16_t what, uint32_t name, uint64_t ns)
 
 /* ---- device tracing ---- */
 
-static void on_buffer_request(int num __attribute__((unused)), ompt_buffer_t **buffer, size_t *bytes)
+static void on_buffer_request(int num, ompt_buffer_t **buffer, size_t *bytes)
 {
+	(void)num;
 	*buffer = malloc(BUFFER_BYTES);
 	*bytes = *buffer ? BUFFER_BYTES : 0;
 }

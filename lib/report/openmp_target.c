@@ -556,7 +556,8 @@ void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f)
 	device_rows(o, p->pid, f);
 	devrec_rows(o, p->pid, f);
 	if (o->unpaired || o->ignored)
-		fprintf(f, "\nTarget Records Unpaired,\"%" PRIu64 " (records the target's full ring "
+		fprintf(f, "\nTarget Records Unpaired,\"%" PRIu64
+			   " (records the target's full ring "
 			   "dropped), %" PRIu64 " past the report's bounds\"\n",
 			o->unpaired, o->ignored);
 }

@@ -172,8 +172,10 @@ static void data_rec(ompt_record_ompt_t *r, int op, uint64_t t, uint64_t end, si
 	r->target_id = 42;
 	r->record.target_data_op.host_op_id = host_op;
 	r->record.target_data_op.optype = op;
+	/* the host is device 3 (the initial device: the number of devices) */
 	r->record.target_data_op.src_device_num = op == ompt_target_data_transfer_to_device ? 3 : 0;
-	r->record.target_data_op.dest_device_num = op == ompt_target_data_transfer_to_device ? 0 : 3;
+	r->record.target_data_op.dest_device_num = op == ompt_target_data_transfer_to_device ? 0
+											     : 3;
 	r->record.target_data_op.bytes = bytes;
 	r->record.target_data_op.end_time = end;
 	printf("record data_op %.0f %.0f %zu\n", ns(t), ns(end), bytes);
@@ -240,32 +242,36 @@ static void flush_pending(void)
 
 /* ---- the run ---- */
 
+/* The tool of library @path, if it answers (OpenMP 5.1 §4.2.1: OMP_TOOL_LIBRARIES). */
+static ompt_start_tool_result_t *try_tool(const char *path)
+{
+	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+	ompt_start_tool_t fn = h ? (ompt_start_tool_t)dlsym(h, "ompt_start_tool") : NULL;
+	ompt_start_tool_result_t *r =
+		fn ? fn(201811, "uprof OMPT harness (OpenMP 5.1 specification)") : NULL;
+
+	if (h && !r)
+		dlclose(h);
+	return r;
+}
+
 static ompt_start_tool_result_t *find_tool(void)
 {
 	const char *list = getenv("OMP_TOOL_LIBRARIES");
+	ompt_start_tool_result_t *r = NULL;
 	char path[4096];
 
-	while (list && *list) {
+	while (!r && list && *list) {
 		size_t n = strcspn(list, ":");
-		void *h;
 
 		if (n && n < sizeof(path)) {
 			memcpy(path, list, n);
 			path[n] = 0;
-			if ((h = dlopen(path, RTLD_LAZY | RTLD_LOCAL))) {
-				ompt_start_tool_t fn = (ompt_start_tool_t)dlsym(h, "ompt_start_tool");
-				ompt_start_tool_result_t *r =
-					fn ? fn(201811, "uprof OMPT harness (OpenMP 5.1 specification)")
-					   : NULL;
-
-				if (r)
-					return r;
-				dlclose(h);
-			}
+			r = try_tool(path);
 		}
 		list += n + (list[n] == ':');
 	}
-	return NULL;
+	return r;
 }
 
 typedef void (*thread_begin_t)(int, ompt_data_t *);
