@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 
 #define MAX_NEST 64
-#define MAX_PROC_SITES 4096  /* the tool keeps 127 */
 #define MAX_SITE_THREADS 1024 /* the tool keeps 256 */
 
 static void note(struct rpt *r, const char *name, const char *fmt, ...)
@@ -48,38 +47,6 @@ void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhe
 	*sync = s;
 	*work = span > s + lock ? span - s - lock : 0;
 	*overhead = joined > span ? joined - span : 0;
-}
-
-/* The site @id, made on first sight; NULL with *@full set past MAX_PROC_SITES, else
- * out of memory. Hashed: a forged file of many ids costs no more per record. */
-static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
-{
-	uint64_t *slot = rpt_hash_slot(&p->index, 1, id, 0);
-	struct rpt_omp_site *g;
-
-	*full = false;
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return &p->sites[*slot - 1];
-	if (p->nsites >= MAX_PROC_SITES) {
-		*full = true;
-		return NULL;
-	}
-	g = realloc(p->sites, sizeof(*g) * (size_t)(p->nsites + 1));
-	if (!g)
-		return NULL;
-	p->sites = g;
-	g = &p->sites[p->nsites++];
-	memset(g, 0, sizeof(*g));
-	g->id = id;
-	*slot = (uint64_t)p->nsites;
-	return g;
-}
-
-struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
-{
-	return site_for(p, id, full);
 }
 
 /* The thread @slot of @s, made on first sight (with @p: through its index; without: by
@@ -166,7 +133,7 @@ static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
 				th[k].type = v->value;
 		} else {
 			bool full;
-			struct rpt_omp_site *s = site_for(p, v->site, &full);
+			struct rpt_omp_site *s = rpt_omp_site_for(p, v->site, &full);
 			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full) : NULL;
 
 			if (!t && full) {
@@ -635,7 +602,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	snprintf(p->runtime, sizeof(p->runtime), "%s", o.runtime);
 	for (size_t i = 0; i < o.nsites; i++) {
 		bool full;
-		struct rpt_omp_site *s = site_for(p, o.sites[i].id, &full);
+		struct rpt_omp_site *s = rpt_omp_site_for(p, o.sites[i].id, &full);
 
 		if (!s && full) {
 			p->ignored++;
