@@ -1,12 +1,12 @@
 #!/bin/sh
 # Install the Debian packages uprof needs to build and test, skipping those present.
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
-# clang-19 builds the OpenMP offload tests; Open MPI and MPICH install side by side (mpicc
-# and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
-# debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
 # LLVM 19's OpenMP runtime (libomp-19-dev, libomp5-19) and its offload packager and linker
 # wrapper (clang-tools-19) are not installed but downloaded and unpacked under build/ by
 # scripts/llvm19-omp.sh: libomp-19-dev would remove libomp-dev (LLVM 14's).
+# clang-19 builds the OpenMP offload tests; Open MPI and MPICH install side by side (mpicc
+# and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
+# debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
