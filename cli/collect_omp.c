@@ -73,8 +73,104 @@ static uint16_t site_kind(uint16_t k)
 	case UPROF_OMP_SITE_CRITICAL: return SES_OMPT_SITE_CRITICAL;
 	case UPROF_OMP_SITE_ORDERED: return SES_OMPT_SITE_ORDERED;
 	case UPROF_OMP_SITE_ATOMIC: return SES_OMPT_SITE_ATOMIC;
+	case UPROF_OMP_SITE_TARGET: return SES_OMPT_SITE_TARGET;
 	default: return 0;
 	}
+}
+
+/* ompt_target_t: 1..4, and 9..12 their nowait forms */
+static uint16_t target_kind(uint16_t k)
+{
+	if (k >= 1 && k <= 4)
+		return k; /* SES_OMPT_TGT_REGION .. UPDATE */
+	if (k >= 9 && k <= 12)
+		return (uint16_t)((k - 8) | SES_OMPT_TGT_NOWAIT);
+	return 0;
+}
+
+/* ompt_target_data_op_t: 1..6, and 17..20 the async forms of 1..4 */
+static uint16_t data_op(uint16_t op)
+{
+	if (op >= 1 && op <= 6)
+		return op; /* SES_OMPT_DATA_ALLOC .. DISASSOCIATE */
+	if (op >= 17 && op <= 20)
+		return (uint16_t)(op - 16);
+	return 0;
+}
+
+static uint16_t device_event(uint16_t e)
+{
+	switch (e) {
+	case UPROF_OMP_DEV_INIT: return SES_OMPT_DEV_INIT;
+	case UPROF_OMP_DEV_FINI: return SES_OMPT_DEV_FINI;
+	case UPROF_OMP_DEV_LOAD: return SES_OMPT_DEV_LOAD;
+	case UPROF_OMP_DEV_UNLOAD: return SES_OMPT_DEV_UNLOAD;
+	case UPROF_OMP_DEV_NO_LOOKUP: return SES_OMPT_DEV_NO_LOOKUP;
+	case UPROF_OMP_DEV_NO_ENTRY: return SES_OMPT_DEV_NO_ENTRY;
+	case UPROF_OMP_DEV_REFUSED: return SES_OMPT_DEV_REFUSED;
+	case UPROF_OMP_DEV_TRACING: return SES_OMPT_DEV_TRACING;
+	case UPROF_OMP_DEV_NO_TIME: return SES_OMPT_DEV_NO_TIME;
+	case UPROF_OMP_DEV_LOST: return SES_OMPT_DEV_LOST;
+	default: return 0;
+	}
+}
+
+/* A device trace record's type (ompt_callbacks_t of the callback it stands for). */
+static uint16_t devrec(uint16_t type)
+{
+	switch (type) {
+	case 8: case 33: return SES_OMPT_DEVREC_TARGET;	   /* target, target_emi */
+	case 9: case 34: return SES_OMPT_DEVREC_DATA_OP;   /* target_data_op(_emi) */
+	case 10: case 35: return SES_OMPT_DEVREC_KERNEL;   /* target_submit(_emi) */
+	default: return type ? SES_OMPT_DEVREC_OTHER : 0;
+	}
+}
+
+/* 2.3's target and device records: 0 when @r is not one of them or not valid */
+static bool target_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out)
+{
+	static const uint16_t kinds[][2] = {
+		{ UPROF_REC_OMP_TARGET_BEGIN, SES_OMPT_TARGET_BEGIN },
+		{ UPROF_REC_OMP_TARGET_END, SES_OMPT_TARGET_END },
+		{ UPROF_REC_OMP_DATA_BEGIN, SES_OMPT_DATA_BEGIN },
+		{ UPROF_REC_OMP_DATA_END, SES_OMPT_DATA_END },
+		{ UPROF_REC_OMP_DATA_BYTES, SES_OMPT_DATA_BYTES },
+		{ UPROF_REC_OMP_SUBMIT_BEGIN, SES_OMPT_SUBMIT_BEGIN },
+		{ UPROF_REC_OMP_SUBMIT_END, SES_OMPT_SUBMIT_END },
+		{ UPROF_REC_OMP_DEVICE, SES_OMPT_DEVICE },
+		{ UPROF_REC_OMP_DEV_BEGIN, SES_OMPT_DEV_BEGIN },
+		{ UPROF_REC_OMP_DEV_END, SES_OMPT_DEV_END },
+		{ UPROF_REC_OMP_DEV_BYTES, SES_OMPT_DEV_BYTES },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i][0] == r->kind)
+			out->kind = kinds[i][1];
+	switch (out->kind) {
+	case SES_OMPT_TARGET_BEGIN:
+	case SES_OMPT_TARGET_END:
+		out->how = target_kind(r->how);
+		break;
+	case SES_OMPT_DATA_BEGIN:
+	case SES_OMPT_DATA_END:
+	case SES_OMPT_DATA_BYTES:
+		out->how = data_op(r->how);
+		break;
+	case SES_OMPT_SUBMIT_BEGIN:
+	case SES_OMPT_SUBMIT_END:
+		return r->how == 0;
+	case SES_OMPT_DEVICE:
+		out->how = device_event(r->how);
+		break;
+	case SES_OMPT_DEV_BEGIN:
+	case SES_OMPT_DEV_END:
+	case SES_OMPT_DEV_BYTES:
+		out->how = devrec(r->how);
+		break;
+	default:
+		return false;
+	}
+	return out->how != 0;
 }
 
 bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out)
@@ -105,6 +201,6 @@ bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record
 		out->kind = SES_OMPT_RUNTIME;
 		return true;
 	default:
-		return false;
+		return target_record(r, out);
 	}
 }

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const CMD = "collect";
@@ -126,6 +128,51 @@ static void dir_of(const char *file, char *dir, size_t len)
 	snprintf(dir, len, "%s", real);
 }
 
+/* The directory of the libomptarget @prog loads, as the dynamic loader resolves it with
+ * the environment it will have (its RUNPATH first: a runtime unpacked anywhere): ld.so
+ * --list maps the libraries and runs none of the program's code. 0 or -ENOENT. */
+static int omptarget_dir(const char *prog, char *dir, size_t len)
+{
+	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+	char buf[16384], *p, *end;
+	size_t n = 0;
+	ssize_t k;
+	int fd[2], st, ret = -ENOENT;
+	pid_t pid;
+
+	if (access(ldso, X_OK) || pipe(fd))
+		return -ENOENT;
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_WRONLY);
+
+		dup2(fd[1], 1);
+		if (nul >= 0)
+			dup2(nul, 2);
+		close(fd[0]);
+		execl(ldso, ldso, "--list", prog, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (pid > 0 && n < sizeof(buf) - 1 &&
+	       (k = read(fd[0], buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += (size_t)k;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	buf[n] = 0;
+	/* "\tlibomptarget.so.19.1 => /dir/libomptarget.so.19.1 (0x...)" */
+	if ((p = strstr(buf, "libomptarget.so")) && (p = strstr(p, "=> /")) &&
+	    (end = strstr(p, " (")) && (size_t)(end - p - 3) < len) {
+		memcpy(dir, p + 3, (size_t)(end - p - 3));
+		dir[end - p - 3] = 0;
+		if ((p = strrchr(dir, '/')))
+			*p = 0;
+		ret = 0;
+	}
+	return ret;
+}
+
 int collect_omp_env(struct collect_state *st)
 {
 	char lib[PATH_MAX], real[PATH_MAX], libomp[PATH_MAX], dir[PATH_MAX + 32];
@@ -154,10 +201,19 @@ int collect_omp_env(struct collect_state *st)
 			return cli_error(1, CMD, "cannot set up %s: %s", link, strerror(errno));
 		prepend("LD_LIBRARY_PATH", dir);
 		snprintf(st->omp.runtime, sizeof(st->omp.runtime), "%s", libomp);
-	} else if (mentions(st->prog_path, "libomptarget.so") && !find_libomp(libomp, sizeof(libomp))) {
-		/* libomptarget dlopens "libomp.so": the runtime's own directory has it */
-		dir_of(libomp, dir, sizeof(dir));
-		prepend("LD_LIBRARY_PATH", dir);
+	} else if (mentions(st->prog_path, "libomptarget.so")) {
+		/* libomptarget dlopens "libomp.so": the directory of the libomptarget the
+		 * program loads has the libomp that goes with it ($UPROF_LIBOMP wins) */
+		char lib_omp[PATH_MAX + 48];
+
+		if (!getenv("UPROF_LIBOMP") && !omptarget_dir(st->prog_path, dir, sizeof(dir)) &&
+		    snprintf(lib_omp, sizeof(lib_omp), "%s/libomp.so", dir) > 0 &&
+		    !access(lib_omp, R_OK)) {
+			prepend("LD_LIBRARY_PATH", dir);
+		} else if (!find_libomp(libomp, sizeof(libomp))) {
+			dir_of(libomp, dir, sizeof(dir));
+			prepend("LD_LIBRARY_PATH", dir);
+		}
 	}
 	return -1;
 }

@@ -1,11 +1,39 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for the openmp/<pid>.ompt reader (lib/session/openmp.c). */
+/* libFuzzer target for the openmp/<pid>.ompt reader (lib/session/openmp.c), and for the
+ * report's reading of its target and device records (lib/report/openmp_target.c) with
+ * its sections written to /dev/null. */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/internal.h"
+#include "report/openmp.h"
 #include "session/session.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void report_targets(const struct ses_ompt *o)
+{
+	static FILE *null;
+	struct rpt_omp_proc p = { 0 };
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	for (size_t i = 0; i < o->nsites; i++) {
+		bool full;
+		struct rpt_omp_site *s = rpt_omp_site_for(&p, o->sites[i].id, &full);
+
+		if (s)
+			s->kind = o->sites[i].kind;
+	}
+	if (!rpt_omp_target_load(&p, o) && null)
+		rpt_omp_write_target(&p, null);
+	rpt_omp_target_free(&p);
+	free(p.sites);
+	rpt_hash_release(&p.index);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,7 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink += o.events[i].value;
 	for (size_t i = 0; i < o.nsites; i++)
 		sink += o.sites[i].code;
+	for (size_t i = 0; i < o.ntargets; i++) {
+		const char *name = ses_ompt_string(&o, o.targets[i].slot);
+
+		sink += o.targets[i].value + (name ? (uint64_t)name[0] : 0);
+	}
 	sink += (uint64_t)o.runtime[0];
+	report_targets(&o);
 	ses_ompt_release(&o);
 	return 0;
 }

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Install the Debian packages uprof needs to build and test, skipping those present.
 # Usage: scripts/install-deps.sh [--check]   (--check: list missing, exit 1 if any)
+# LLVM 19's OpenMP runtime (libomp-19-dev, libomp5-19) and its offload packager and linker
+# wrapper (clang-tools-19) are not installed but downloaded and unpacked under build/ by
+# scripts/llvm19-omp.sh: libomp-19-dev would remove libomp-dev (LLVM 14's).
 # clang-19 builds the OpenMP offload tests; Open MPI and MPICH install side by side (mpicc
 # and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
 # debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).

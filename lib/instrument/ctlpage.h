@@ -44,7 +44,9 @@
  *    inside it; header_size is UPROF_CTL_HEADER_BYTES in major 2.
  * History: 1 (unreleased): no clock fields. 2.0: clock_kind, tsc0, mono0 (TSC stamps).
  * 2.1: lib_version. 2.2: the OpenMP record kinds (UPROF_REC_OMP_*, on the task ring),
- * no new header field. Bump the minor for each addition and list it here.
+ * no new header field. 2.3: the target-offload and device-tracing kinds (UPROF_REC_OMP_TARGET_BEGIN
+ * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. Bump the minor for each
+ * addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -57,7 +59,7 @@
 /* The minor this library writes. Overridable only so that tests can build the library of
  * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
 #ifndef UPROF_CTL_MINOR
-#define UPROF_CTL_MINOR 2
+#define UPROF_CTL_MINOR 3
 #endif
 #ifndef UPROF_CTL_WRITE_MAJOR
 #define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
@@ -98,14 +100,67 @@ enum uprof_ctl_kind {
 					 * whose tool slot is @name (0: the process) */
 	UPROF_REC_OMP_RUNTIME = 14,	/* value: the runtime's OpenMP version in time_ns, its
 					 * version string @name */
+	/* 2.3: target offload (ompt_target.c), from the host's EMI callbacks. A thread's
+	 * records come in its own order, so an op's records follow each other on @tid. */
+	UPROF_REC_OMP_TARGET_BEGIN = 15, /* stamped: a target construct of kind @how
+					  * (ompt_target_t) at site @domain on device @name */
+	UPROF_REC_OMP_TARGET_END = 16,	/* stamped: ... ended (same fields) */
+	UPROF_REC_OMP_DATA_BEGIN = 17,	/* stamped: a data op of type @how
+					 * (ompt_target_data_op_t) of site @domain's region,
+					 * devices @name = UPROF_OMP_DEVPAIR(src, dest) */
+	UPROF_REC_OMP_DATA_END = 18,	/* stamped: ... ended (same fields) */
+	UPROF_REC_OMP_DATA_BYTES = 19,	/* value: the bytes of the data op begun just
+					 * before on @tid (same fields) */
+	UPROF_REC_OMP_SUBMIT_BEGIN = 20, /* stamped: a kernel submit in site @domain's region,
+					  * @name teams requested */
+	UPROF_REC_OMP_SUBMIT_END = 21,
+	UPROF_REC_OMP_DEVICE = 22,	/* value: event @how (enum uprof_ctl_omp_dev) of device
+					 * @domain at CLOCK_MONOTONIC ns time_ns (not a stamp),
+					 * @name a string id (the device's type) or 0 */
+	UPROF_REC_OMP_DEV_BEGIN = 23,	/* value: a device trace record of type @how
+					 * (ompt_callbacks_t) on device @domain for host op @name
+					 * (low 32 bits) began at time_ns, CLOCK_MONOTONIC ns
+					 * translated from the device's clock */
+	UPROF_REC_OMP_DEV_END = 24,	/* value: ... ended at time_ns (same fields) */
+	UPROF_REC_OMP_DEV_BYTES = 25,	/* value: its bytes (a data op) or granted teams (a
+					 * kernel), same fields */
 };
 #define UPROF_REC_OMP_FIRST UPROF_REC_OMP_BEGIN
-#define UPROF_REC_OMP_LAST UPROF_REC_OMP_RUNTIME
+#define UPROF_REC_OMP_LAST UPROF_REC_OMP_DEV_BYTES
 /* Does a record of @kind carry a time stamp (converted from the TSC when drained)? */
 static inline int uprof_ctl_kind_stamped(unsigned kind)
 {
-	return kind < UPROF_REC_OMP_SITE || kind > UPROF_REC_OMP_RUNTIME;
+	switch (kind) {
+	case UPROF_REC_OMP_SITE: case UPROF_REC_OMP_VALUE: case UPROF_REC_OMP_RUNTIME:
+	case UPROF_REC_OMP_DATA_BYTES: case UPROF_REC_OMP_DEVICE: case UPROF_REC_OMP_DEV_BEGIN:
+	case UPROF_REC_OMP_DEV_END: case UPROF_REC_OMP_DEV_BYTES:
+		return 0;
+	default:
+		return 1;
+	}
 }
+/* Two device numbers in one u32: each + 1 in 16 bits (0: none, e.g. -1 for "no device"). */
+#define UPROF_OMP_DEVPAIR(src, dest)                                                     \
+	((uint32_t)((src) + 1) & 0xffff) | (((uint32_t)((dest) + 1) & 0xffff) << 16)
+/* What happened to a device (UPROF_REC_OMP_DEVICE's how). */
+enum uprof_ctl_omp_dev {
+	UPROF_OMP_DEV_INIT = 1,		/* device_initialize; @name: its type */
+	UPROF_OMP_DEV_FINI = 2,		/* device_finalize */
+	UPROF_OMP_DEV_LOAD = 3,		/* device_load */
+	UPROF_OMP_DEV_UNLOAD = 4,
+	UPROF_OMP_DEV_NO_LOOKUP = 5,	/* no device tracing: the runtime gave no lookup */
+	UPROF_OMP_DEV_NO_ENTRY = 6,	/* no device tracing: its lookup has no
+					 * ompt_start_trace/set_trace_ompt/... */
+	UPROF_OMP_DEV_REFUSED = 7,	/* no device tracing: set_trace_ompt or start_trace
+					 * failed */
+	UPROF_OMP_DEV_TRACING = 8,	/* tracing started; time_ns: the anchor, the host's
+					 * CLOCK_MONOTONIC at the device time the translation
+					 * starts from */
+	UPROF_OMP_DEV_NO_TIME = 9,	/* tracing, but no ompt_get_device_time/translate_time:
+					 * its records carry no host times (0) */
+	UPROF_OMP_DEV_LOST = 10,	/* time_ns: records of the device not sent (full ring,
+					 * bad cursor) */
+};
 
 enum uprof_ctl_omp_site {
 	UPROF_OMP_SITE_PARALLEL = 1,
@@ -114,7 +169,8 @@ enum uprof_ctl_omp_site {
 	UPROF_OMP_SITE_CRITICAL = 4,
 	UPROF_OMP_SITE_ORDERED = 5,
 	UPROF_OMP_SITE_ATOMIC = 6,
-	UPROF_OMP_SITE_LAST = 6,
+	UPROF_OMP_SITE_TARGET = 7, /* 2.3: a target construct */
+	UPROF_OMP_SITE_LAST = 7,
 };
 enum uprof_ctl_omp_wait {
 	UPROF_OMP_WAIT_BARRIER_IMPLICIT = 1,

@@ -36,6 +36,7 @@
  */
 #include "instrument/internal.h"
 #include "instrument/ompt_abi.h"
+#include "instrument/ompt_tool.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -105,15 +106,10 @@ static inline uint64_t stamp(void)
 static ompt_set_callback_t real_set;
 static ompt_function_lookup_t real_lookup;
 static ompt_start_tool_result_t *next_tool;
-static ompt_callback_t next_cb[ompt_callback_max];
+ompt_callback_t ompt_next_cb[ompt_callback_max];
 static int our_code[ompt_callback_max];
 
-#define NEXT(ev, type, ...)                                                              \
-	do {                                                                             \
-		ompt_callback_t n_ = next_cb[ev];                                        \
-		if (__builtin_expect(n_ != NULL, 0))                                     \
-			((type)n_)(__VA_ARGS__);                                         \
-	} while (0)
+#define NEXT OMPT_NEXT
 
 static inline bool on(void)
 {
@@ -140,6 +136,11 @@ static uint32_t site_lookup(uint64_t c, uint32_t kind)
 	}
 	__atomic_add_fetch(&lost_sites, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+uint32_t ompt_site(const void *code, uint32_t kind)
+{
+	return site_lookup(code ? (uint64_t)(uintptr_t)code : 1, kind);
 }
 
 /* The site of @code: the thread's last one when it is that (a region in a loop), else
@@ -563,6 +564,7 @@ static void flush(void)
 
 	if (__atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
 		return;
+	ompt_target_flush();
 	now = stamp();
 	if (ins_stamp_is_tsc() && now > t0_stamp)
 		ns_per_tick = (double)(ins_now_ns() - t0_ns) / (double)(now - t0_stamp);
@@ -620,7 +622,7 @@ static void on_finalize(ompt_data_t *data)
 static int chained_set_callback(int ev, ompt_callback_t cb)
 {
 	if (ev > 0 && ev < ompt_callback_max && our_code[ev]) {
-		next_cb[ev] = cb;
+		ompt_next_cb[ev] = cb;
 		return our_code[ev];
 	}
 	return real_set(ev, cb);
@@ -633,14 +635,16 @@ static ompt_interface_fn_t chained_lookup(const char *name)
 	return real_lookup(name);
 }
 
-static void reg(int ev, ompt_callback_t cb)
+int ompt_reg(int ev, ompt_callback_t cb)
 {
 	int code = real_set(ev, cb);
 
 	our_code[ev] = code;
 	if (code == ompt_set_always)
 		callbacks_always |= 1ULL << ev;
+	return code;
 }
+#define reg ompt_reg
 
 static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
 {
@@ -663,11 +667,12 @@ static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t 
 	reg(ompt_callback_work, (ompt_callback_t)on_work);
 	reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
 	reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+	ompt_target_init();
 	ins_exit_hook = flush;
 	if (next_tool && next_tool->initialize &&
 	    !next_tool->initialize(chained_lookup, device, &next_tool->tool_data)) {
 		/* it declined: its callbacks stay unused */
-		memset(next_cb, 0, sizeof(next_cb));
+		memset(ompt_next_cb, 0, sizeof(ompt_next_cb));
 		next_tool = NULL;
 	}
 	return 1;

@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 
 #define MAX_NEST 64
-#define MAX_PROC_SITES 4096  /* the tool keeps 127 */
 #define MAX_SITE_THREADS 1024 /* the tool keeps 256 */
 
 static void note(struct rpt *r, const char *name, const char *fmt, ...)
@@ -48,33 +47,6 @@ void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhe
 	*sync = s;
 	*work = span > s + lock ? span - s - lock : 0;
 	*overhead = joined > span ? joined - span : 0;
-}
-
-/* The site @id, made on first sight; NULL with *@full set past MAX_PROC_SITES, else
- * out of memory. Hashed: a forged file of many ids costs no more per record. */
-static struct rpt_omp_site *site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
-{
-	uint64_t *slot = rpt_hash_slot(&p->index, 1, id, 0);
-	struct rpt_omp_site *g;
-
-	*full = false;
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return &p->sites[*slot - 1];
-	if (p->nsites >= MAX_PROC_SITES) {
-		*full = true;
-		return NULL;
-	}
-	g = realloc(p->sites, sizeof(*g) * (size_t)(p->nsites + 1));
-	if (!g)
-		return NULL;
-	p->sites = g;
-	g = &p->sites[p->nsites++];
-	memset(g, 0, sizeof(*g));
-	g->id = id;
-	*slot = (uint64_t)p->nsites;
-	return g;
 }
 
 /* The thread @slot of @s, made on first sight (with @p: through its index; without: by
@@ -161,7 +133,7 @@ static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
 				th[k].type = v->value;
 		} else {
 			bool full;
-			struct rpt_omp_site *s = site_for(p, v->site, &full);
+			struct rpt_omp_site *s = rpt_omp_site_for(p, v->site, &full);
 			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full) : NULL;
 
 			if (!t && full) {
@@ -294,10 +266,11 @@ static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
 	return dwarf_linesrc(dl, NULL, NULL);
 }
 
-/* The source line of @vaddr in @mod, or the nearest one before it (a line 0). */
-static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen)
+/* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
+ * line 0). */
+static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most)
 {
-	for (GElf_Addr back = 0; back < 16 && back <= addr; back++) {
+	for (GElf_Addr back = 0; back < most && back <= addr; back++) {
 		int line = 0;
 		const char *src = line_at(mod, addr - back, &line);
 
@@ -363,10 +336,10 @@ static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, si
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known), and
- * the function inlined there into @func. */
+/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
+ * line 0 looked back from at most @most bytes), and the function inlined there into @func. */
 static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
-		   size_t funclen)
+		   size_t funclen, GElf_Addr most)
 {
 	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
 	Dwfl_Module *mod;
@@ -386,7 +359,8 @@ static int srcline(const char *path, uint64_t file_offset, char *file, size_t fl
 	for (size_t i = 0; i < phnum && !line; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen);
+			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
+				       most);
 	for (size_t i = 0; i < phnum; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
@@ -441,6 +415,7 @@ static const char *construct(const struct rpt_omp_site *s)
 	case SES_OMPT_SITE_CRITICAL: return "critical";
 	case SES_OMPT_SITE_ORDERED: return "ordered";
 	case SES_OMPT_SITE_ATOMIC: return "atomic";
+	case SES_OMPT_SITE_TARGET: return "target";
 	default: return "region";
 	}
 }
@@ -465,11 +440,17 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	/* a function inlined where the construct is is where its pragma is */
-	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func));
-	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL)
-		s->line = pragma_line(src, s->line, s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
-											: "critical");
+	/* a function inlined where the construct is is where its pragma is; clang 19 gives
+	 * a target construct's whole launch sequence line 0 (about 200 bytes): the line
+	 * before it, then its pragma in the lines after that */
+	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func),
+			  s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16);
+	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
+	    s->kind == SES_OMPT_SITE_TARGET)
+		s->line = pragma_line(src, s->line,
+				      s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
+				      : s->kind == SES_OMPT_SITE_CRITICAL ? "critical"
+									  : "target");
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
@@ -522,6 +503,8 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
 	}
 	a->samples += b->samples;
+	if (rpt_omp_target_merge(a, b))
+		return -ENOMEM;
 	free(b->threads);
 	b->threads = NULL;
 	b->nthreads = 0;
@@ -600,7 +583,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	if (o.damaged_at)
 		note(r, name, "damaged from offset %llu (%s); what came before it is reported",
 		     (unsigned long long)o.damaged_at, o.damage);
-	if (!o.has_runtime && !o.nvalues && !o.nevents)
+	if (!o.has_runtime && !o.nvalues && !o.nevents && !o.ntargets)
 		goto out; /* a process of the run without an OpenMP runtime */
 	g = realloc(r->omp->procs, sizeof(*g) * (size_t)(r->omp->nprocs + 1));
 	if (!g) {
@@ -619,7 +602,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	snprintf(p->runtime, sizeof(p->runtime), "%s", o.runtime);
 	for (size_t i = 0; i < o.nsites; i++) {
 		bool full;
-		struct rpt_omp_site *s = site_for(p, o.sites[i].id, &full);
+		struct rpt_omp_site *s = rpt_omp_site_for(p, o.sites[i].id, &full);
 
 		if (!s && full) {
 			p->ignored++;
@@ -633,6 +616,8 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 		s->code = o.sites[i].code;
 	}
 	ret = take_values(p, &o);
+	if (!ret)
+		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
 	rpt_hash_release(&p->index); /* sorting the sites leaves it stale */
@@ -683,6 +668,7 @@ void rpt_omp_free(struct rpt_omp *o)
 	if (!o)
 		return;
 	for (int i = 0; i < o->nprocs; i++) {
+		rpt_omp_target_free(&o->procs[i]);
 		for (int k = 0; k < o->procs[i].nsites; k++)
 			free(o->procs[i].sites[k].threads);
 		free(o->procs[i].sites);

@@ -39,7 +39,58 @@ struct rpt_omp_site {
 	int nthreads, capthreads;
 	uint64_t f[SES_OMPT_F_MAX]; /* summed over its threads */
 	uint64_t samples;
+	struct rpt_omp_tgt_stat *tgt; /* a TARGET site's figures (openmp_target.c), or NULL */
 };
+
+/* A target construct's site: what its instances did (host side, the EMI callbacks). */
+struct rpt_omp_tgt_stat {
+	uint16_t kind;	/* SES_OMPT_TGT_* of the last instance */
+	int device;	/* the device of the last instance */
+	bool devices_differ;
+	uint64_t count, ns;		/* instances, their time */
+	uint64_t submits, submit_ns;	/* kernel submits in them */
+	uint64_t data_ops, bytes_to, bytes_from;
+};
+
+/* Data ops per (device, type), over the process. */
+struct rpt_omp_xfer {
+	int device;
+	uint16_t op; /* SES_OMPT_DATA_* */
+	uint64_t count, bytes, ns;
+};
+
+/* A device as the tool saw it. */
+struct rpt_omp_dev {
+	int num;
+	char type[64];
+	bool init, fini;
+	uint16_t tracing;	/* SES_OMPT_DEV_NO_LOOKUP .. TRACING; 0 = never said */
+	bool no_time;
+	uint64_t anchor, lost, loads;
+	uint64_t records, kernels, data_ops, bytes;
+};
+
+/* A device trace record, its times CLOCK_MONOTONIC ns (0: not translatable). */
+struct rpt_omp_devrec {
+	int device;
+	uint16_t type; /* SES_OMPT_DEVREC_* */
+	uint32_t op;
+	uint64_t begin, end, bytes;
+};
+
+struct rpt_omp_offload {
+	struct rpt_omp_xfer *xfers;
+	int nxfers;
+	struct rpt_omp_dev *devs;
+	int ndevs;
+	struct rpt_omp_devrec *recs; /* the first RPT_OMP_DEVRECS of them */
+	size_t nrecs;
+	uint64_t recs_more;	/* past those */
+	uint64_t unpaired;	/* an end without its begin, a begin never ended */
+	uint64_t ignored;	/* past the bounds (threads, devices, sites): a forged file */
+	uint64_t regions;	/* target region instances (any site) */
+};
+#define RPT_OMP_DEVRECS 4096
 
 struct rpt_omp_proc {
 	int pid;
@@ -55,6 +106,7 @@ struct rpt_omp_proc {
 	uint64_t samples;	/* of the process, every thread */
 	uint64_t unpaired;	/* BEGIN without END or the reverse */
 	uint64_t ignored;	/* values past MAX sites or threads (a forged file) */
+	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct rpt_hash index;
@@ -75,6 +127,19 @@ int rpt_omp_load(struct rpt *r);
 void rpt_omp_free(struct rpt_omp *o);
 /* Work, Sync, Overhead (ns) of @t; the formulas above. */
 void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead);
+
+/* openmp.c: the site @id of @p while loading (made on first sight); NULL past the bounds
+ * (*@full) or without memory. */
+struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full);
+/* openmp_target.c: the target and device records of @o into @p (after the sites, before
+ * they are named). 0 or -ENOMEM. */
+int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *o);
+void rpt_omp_target_free(struct rpt_omp_proc *p);
+/* Fold site @from's target figures into @to's (one construct at several addresses). */
+int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
+/* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;
+ * nothing when it had no offload. */
+void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);
 
 /* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
 void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */

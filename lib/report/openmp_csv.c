@@ -252,5 +252,6 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f)
 			if (is_region(&p->sites[k]))
 				thread_rows(r, &p->sites[k], f);
 		lock_rows(p, f);
+		rpt_omp_write_target(p, f);
 	}
 }

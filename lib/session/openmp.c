@@ -12,7 +12,8 @@
 #define MAX_EVENTS (64u << 20) /* 2 GiB of records: refuse more than that */
 #define MAX_VALUES (4u << 20)  /* the tool sends at most 256 threads x 128 sites x 64 */
 #define MAX_SITES (1u << 16)
-#define MAX_STRINGS 1024       /* only the runtime's name is looked up */
+#define MAX_STRINGS SES_OMPT_MAX_STRINGS /* the runtime's and the devices' names */
+#define MAX_TARGETS (16u << 20) /* 512 MiB of target and device records */
 
 struct ses_ompt_str {
 	uint32_t id;
@@ -205,6 +206,12 @@ static int add_record(struct ses_ompt *o, const unsigned char *p)
 	case SES_OMPT_SITE:
 		ret = add_site(o, &r);
 		break;
+	case SES_OMPT_TARGET_BEGIN ... SES_OMPT_DEV_BYTES:
+		ret = grow((void **)&o->targets, o->ntargets, &o->captargets, sizeof(r),
+			   MAX_TARGETS);
+		if (!ret)
+			o->targets[o->ntargets++] = r;
+		break;
 	case SES_OMPT_RUNTIME:
 		o->has_runtime = true;
 		o->omp_version = r.value;
@@ -271,6 +278,14 @@ static int parse_entries(struct ses_ompt *o, const unsigned char *b, size_t len)
 	return 0;
 }
 
+const char *ses_ompt_string(const struct ses_ompt *o, uint32_t id)
+{
+	for (size_t i = o->nstrs; id && i-- > 0;)
+		if (o->strs[i].id == id)
+			return o->strs[i].s;
+	return NULL;
+}
+
 /* The runtime's version string: the last definition of its id. */
 static void name_runtime(struct ses_ompt *o)
 {
@@ -324,5 +339,6 @@ void ses_ompt_release(struct ses_ompt *o)
 	free(o->sites);
 	free(o->values);
 	free(o->events);
+	free(o->targets);
 	memset(o, 0, sizeof(*o));
 }

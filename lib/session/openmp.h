@@ -25,6 +25,20 @@
  *              the process) for thread tid, the tool's thread slot `slot`; times in ns
  *   RUNTIME    the runtime's OpenMP version is `value`, its version string is string
  *              `slot`
+ * Target offload (added in uprof 0.3; an older reader skips these kinds), the records of
+ * one op following each other on their tid:
+ *   TARGET_BEGIN/TARGET_END  stamped: a target construct of kind how (SES_OMPT_TGT_*)
+ *              at site `site` (a SITE of kind TARGET) on device `slot` (an int)
+ *   DATA_BEGIN/DATA_END  stamped: a data op of type how (SES_OMPT_DATA_*) of site `site`,
+ *              devices `slot` = (src + 1) | (dest + 1) << 16 (0: no device)
+ *   DATA_BYTES the bytes `value` of the data op begun just before on tid (same fields)
+ *   SUBMIT_BEGIN/SUBMIT_END  stamped: a kernel submit of site `site`, `slot` teams asked
+ *   DEVICE     event how (SES_OMPT_DEV_*) of device `site` at CLOCK_MONOTONIC ns `value`
+ *              (DEV_LOST: the count lost), `slot` a string (the type, the file loaded)
+ *   DEV_BEGIN/DEV_END  a device trace record of type how (SES_OMPT_DEVREC_*) on device
+ *              `site`, host op `slot` (low 32 bits), its begin/end as CLOCK_MONOTONIC ns
+ *              `value` translated from the device's clock (0: not translatable)
+ *   DEV_BYTES  its bytes (a data op) or granted teams (a kernel), same fields
  */
 #ifndef UPROF_SESSION_OPENMP_H
 #define UPROF_SESSION_OPENMP_H
@@ -51,6 +65,51 @@ enum ses_ompt_kind {
 	SES_OMPT_SITE = 5,
 	SES_OMPT_VALUE = 6,
 	SES_OMPT_RUNTIME = 7,
+	SES_OMPT_TARGET_BEGIN = 8,
+	SES_OMPT_TARGET_END = 9,
+	SES_OMPT_DATA_BEGIN = 10,
+	SES_OMPT_DATA_END = 11,
+	SES_OMPT_DATA_BYTES = 12,
+	SES_OMPT_SUBMIT_BEGIN = 13,
+	SES_OMPT_SUBMIT_END = 14,
+	SES_OMPT_DEVICE = 15,
+	SES_OMPT_DEV_BEGIN = 16,
+	SES_OMPT_DEV_END = 17,
+	SES_OMPT_DEV_BYTES = 18,
+};
+enum ses_ompt_target_kind {
+	SES_OMPT_TGT_REGION = 1,
+	SES_OMPT_TGT_ENTER_DATA = 2,
+	SES_OMPT_TGT_EXIT_DATA = 3,
+	SES_OMPT_TGT_UPDATE = 4,
+	SES_OMPT_TGT_NOWAIT = 8, /* or'ed: the nowait form */
+};
+enum ses_ompt_data_op {
+	SES_OMPT_DATA_ALLOC = 1,
+	SES_OMPT_DATA_TO = 2,
+	SES_OMPT_DATA_FROM = 3,
+	SES_OMPT_DATA_DELETE = 4,
+	SES_OMPT_DATA_ASSOCIATE = 5,
+	SES_OMPT_DATA_DISASSOCIATE = 6,
+	SES_OMPT_DATA_MAX = 7,
+};
+enum ses_ompt_dev_event {
+	SES_OMPT_DEV_INIT = 1,
+	SES_OMPT_DEV_FINI = 2,
+	SES_OMPT_DEV_LOAD = 3,
+	SES_OMPT_DEV_UNLOAD = 4,
+	SES_OMPT_DEV_NO_LOOKUP = 5,
+	SES_OMPT_DEV_NO_ENTRY = 6,
+	SES_OMPT_DEV_REFUSED = 7,
+	SES_OMPT_DEV_TRACING = 8, /* value: the anchor of the device's translated times */
+	SES_OMPT_DEV_NO_TIME = 9,
+	SES_OMPT_DEV_LOST = 10,
+};
+enum ses_ompt_devrec {
+	SES_OMPT_DEVREC_TARGET = 1,
+	SES_OMPT_DEVREC_DATA_OP = 2,
+	SES_OMPT_DEVREC_KERNEL = 3,
+	SES_OMPT_DEVREC_OTHER = 4,
 };
 enum ses_ompt_site_kind {
 	SES_OMPT_SITE_PARALLEL = 1,
@@ -59,6 +118,7 @@ enum ses_ompt_site_kind {
 	SES_OMPT_SITE_CRITICAL = 4,
 	SES_OMPT_SITE_ORDERED = 5,
 	SES_OMPT_SITE_ATOMIC = 6,
+	SES_OMPT_SITE_TARGET = 7,
 };
 enum ses_ompt_wait {
 	SES_OMPT_WAIT_BARRIER_IMPLICIT = 1,
@@ -139,11 +199,13 @@ struct ses_ompt {
 	size_t nvalues;
 	struct ses_ompt_record *events; /* BEGIN, END, WAIT_BEGIN, WAIT_END */
 	size_t nevents;
+	struct ses_ompt_record *targets; /* TARGET_BEGIN .. DEV_BYTES, in file order */
+	size_t ntargets;
 	uint64_t dropped_records;
 	uint64_t damaged_at; /* offset of the first unreadable byte, 0 = none */
 	const char *damage;
 	/* private */
-	size_t capsites, capvalues, capevents;
+	size_t capsites, capvalues, capevents, captargets;
 	uint32_t runtime_id;
 	struct ses_ompt_str *strs;
 	size_t nstrs;
@@ -154,5 +216,9 @@ struct ses_ompt {
  * -ENOMEM. Free with ses_ompt_release(). */
 int ses_ompt_parse(const void *buf, size_t len, struct ses_ompt *o, char *err, size_t errlen);
 void ses_ompt_release(struct ses_ompt *o);
+/* The string @id of the file (its last definition), NUL-terminated, or NULL; lives as
+ * long as @o. Only the first SES_OMPT_MAX_STRINGS strings are kept. */
+const char *ses_ompt_string(const struct ses_ompt *o, uint32_t id);
+#define SES_OMPT_MAX_STRINGS 1024
 
 #endif

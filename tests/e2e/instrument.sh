@@ -147,8 +147,9 @@ data=$(nm -D --defined-only "$LIB" | awk '$2=="B"||$2=="D"{print $3}' | sed 's/@
 check "the only exported data is the gate the header tests ($data)" [ "$data" = "amdProfileControllerGate " ]
 check "the .so exports exactly the documented API (and the ITT collector's and OMPT tool's entry points)" [ "$exported" = "$want" ]
 text=$(size -A "$LIB" | awk '$1==".text"{print $2}')
-# 8 KiB for the API, the page and the ITT collector, 8 KiB more for the OMPT tool (ompt.c)
-check "the library's .text stays small ($text bytes <= 16384)" [ "$text" -le 16384 ]
+# 8 KiB for the API, the page and the ITT collector, 8 KiB more for the OMPT tool (ompt.c),
+# 4 KiB more for its target offload and device-tracing part (ompt_target.c)
+check "the library's .text stays small ($text bytes <= 20480)" [ "$text" -le 20480 ]
 check "symbols are versioned" bash -c "nm -D '$LIB' | grep -q 'AMDTaskBegin@@AMDPROFILECONTROLLER_1.0'"
 check "the header compiles as C++" bash -c "echo '#include <AMDProfileController.h>
 int main(){ amdDomainHandle d = amdDomainCreate(\"x\"); amdTaskBegin(d,0,0,amdStringHandleCreate(\"y\")); amdTaskEnd(d); return !amdProfileResume(); }' | g++ -x c++ -Iinclude -fsyntax-only -"

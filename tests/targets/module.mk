@@ -116,6 +116,24 @@ $(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
 	@mkdir -p $(dir $@)
 	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions $(TGT)/libomp_usertool.so) $(TGT)/omp_regions_gcc
+# target offload to the x86_64 host device (tests/e2e/openmp_offload.sh): clang-19 against
+# LLVM 19's runtime, unpacked under build/ (scripts/llvm19-omp.sh says why). Where the
+# packages cannot be had, the target is not built and the e2e file skips, saying so.
+HAVE_CLANG19 := $(shell command -v clang-19 2>/dev/null)
+$(TGT)/omp_offload: tests/targets/omp_offload.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp-targets=x86_64-pc-linux-gnu -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-fopenmp-targets=x86_64-pc-linux-gnu -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "omp_offload: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_offload)
+# a stand-in runtime written from the specification's device-tracing interface, which no
+# installed runtime implements (tests/omp_harness/harness.c says what it delivers)
+$(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) $(CPPFLAGS) -Wall -Wextra -o $@ $< -ldl
+TEST_TARGETS += $(TGT)/omp_harness
 # call stacks: the same program with and without frame pointers
 $(TGT)/callgraph_fp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)

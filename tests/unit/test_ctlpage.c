@@ -125,7 +125,7 @@ static void current_version(void **state)
 	(void)state;
 	reads_back(m, len, "9.8.7");
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
-	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 2));
+	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 3));
 	smp_page_close(p);
 	free(m);
 }
@@ -252,13 +252,55 @@ static void omp_records(void **state)
 	free(m);
 }
 
+/* 2.3's target records: the host's ops are stamps (converted), the device's records and
+ * the bytes are values (kept as sent: the tool translated the device's times itself). */
+static void omp_target_records(void **state)
+{
+	size_t len;
+	unsigned char *m = make_page(2, 3, 0, &len);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct uprof_ctl_record *slots = (struct uprof_ctl_record *)(m + h->ring.offset);
+	struct uprof_ctl_record got[8] = { { 0 } };
+	struct timespec ts;
+	uint64_t tsc = uprof_ctl_tsc();
+	struct smp_page *p;
+
+	(void)state;
+	if (!tsc) {
+		free(m);
+		skip();
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	h->clock_kind = UPROF_CLOCK_TSC;
+	h->tsc0 = tsc - 1000000;
+	h->mono0 = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec - 1000000;
+	slots[0] = (struct uprof_ctl_record){ 1, tsc, 77, UPROF_REC_OMP_TARGET_BEGIN, 1, 9, 0 };
+	slots[1] = (struct uprof_ctl_record){ 2, 8000, 77, UPROF_REC_OMP_DATA_BYTES, 2, 9,
+					      UPROF_OMP_DEVPAIR(4, 0) };
+	slots[2] = (struct uprof_ctl_record){ 3, 123456789, 0, UPROF_REC_OMP_DEV_BEGIN, 10, 0, 7 };
+	slots[3] = (struct uprof_ctl_record){ 4, 987654321, 0, UPROF_REC_OMP_DEVICE,
+					      UPROF_OMP_DEV_TRACING, 0, 0 };
+	slots[4] = (struct uprof_ctl_record){ 5, tsc, 77, UPROF_REC_OMP_SUBMIT_END, 0, 9, 1 };
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_drain(p, false, take_all, got), 5);
+	assert_int_equal(got[0].kind, UPROF_REC_OMP_TARGET_BEGIN);
+	assert_true(got[0].time_ns != tsc && got[0].time_ns >= h->mono0);
+	assert_int_equal(got[1].time_ns, 8000);
+	assert_int_equal(got[1].name, 0x10005);
+	assert_int_equal(got[2].time_ns, 123456789);
+	assert_int_equal(got[3].time_ns, 987654321);
+	assert_true(got[4].time_ns != tsc && got[4].time_ns >= h->mono0);
+	smp_page_close(p);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(older_minor_accepted), cmocka_unit_test(current_version),
 		cmocka_unit_test(newer_minor_accepted), cmocka_unit_test(other_major_refused),
 		cmocka_unit_test(sizes_checked),	cmocka_unit_test(version_word),
-		cmocka_unit_test(omp_records),
+		cmocka_unit_test(omp_records),		cmocka_unit_test(omp_target_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

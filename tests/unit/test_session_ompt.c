@@ -39,6 +39,18 @@ static const struct ses_ompt_record recs[] = {
 	{ 5, 101, 99, 0, 7, 1 },		     /* a kind of a newer writer: skipped */
 	{ 5, 101, SES_OMPT_VALUE, 63, 7, 1 },	     /* a field it may add: kept */
 	{ 5, 101, SES_OMPT_VALUE, SES_OMPT_F_MAX, 7, 1 }, /* past every field: skipped */
+	/* target offload: kept in file order, fields as written */
+	{ 94000000009999ULL, 0, SES_OMPT_SITE, SES_OMPT_SITE_TARGET, 11, 0 },
+	{ 5000, 101, SES_OMPT_TARGET_BEGIN, SES_OMPT_TGT_REGION, 11, 0 },
+	{ 5100, 101, SES_OMPT_DATA_BEGIN, SES_OMPT_DATA_TO, 11, 0x10005 },
+	{ 8000, 101, SES_OMPT_DATA_BYTES, SES_OMPT_DATA_TO, 11, 0x10005 },
+	{ 5300, 101, SES_OMPT_DATA_END, SES_OMPT_DATA_TO, 11, 0x10005 },
+	{ 5900, 101, SES_OMPT_TARGET_END, SES_OMPT_TGT_REGION, 11, 0 },
+	{ 4000, 0, SES_OMPT_DEVICE, SES_OMPT_DEV_INIT, 0, 2 },
+	{ 4001, 0, SES_OMPT_DEVICE, SES_OMPT_DEV_TRACING, 0, 0 },
+	{ 4501, 0, SES_OMPT_DEV_BEGIN, SES_OMPT_DEVREC_KERNEL, 0, 77 },
+	{ 4, 0, SES_OMPT_DEV_BYTES, SES_OMPT_DEVREC_KERNEL, 0, 77 },
+	{ 4801, 0, SES_OMPT_DEV_END, SES_OMPT_DEVREC_KERNEL, 0, 77 },
 };
 
 static void load(const char *path)
@@ -65,6 +77,7 @@ static int setup(void **state)
 	w = ses_ompt_writer_open(dir, 4242, SES_OMPT_IMPL_OMPLIB, SES_OMPT_SCOPE_FULL);
 	assert_non_null(w);
 	assert_int_equal(ses_ompt_write_string(w, 1, "LLVM OMP version: 5.0", 21), 0);
+	assert_int_equal(ses_ompt_write_string(w, 2, "generic-64bit", 13), 0);
 	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
 		assert_int_equal(ses_ompt_write_record(w, &recs[i]), 0);
 	assert_int_equal(ses_ompt_write_dropped(w, 17), 0);
@@ -109,7 +122,21 @@ static void round_trip(void **state)
 	assert_true(o.has_runtime);
 	assert_int_equal(o.omp_version, 201611);
 	assert_string_equal(o.runtime, "LLVM OMP version: 5.0");
-	assert_int_equal(o.nsites, 2);
+	assert_int_equal(o.nsites, 3);
+	assert_int_equal(o.sites[2].kind, SES_OMPT_SITE_TARGET);
+	assert_int_equal(o.ntargets, 10);
+	assert_int_equal(o.targets[0].kind, SES_OMPT_TARGET_BEGIN);
+	assert_int_equal(o.targets[2].kind, SES_OMPT_DATA_BYTES);
+	assert_int_equal(o.targets[2].value, 8000);
+	assert_int_equal(o.targets[2].slot, 0x10005);
+	assert_int_equal(o.targets[3].how, SES_OMPT_DATA_TO);
+	assert_int_equal(o.targets[5].how, SES_OMPT_DEV_INIT);
+	assert_int_equal(o.targets[9].kind, SES_OMPT_DEV_END);
+	assert_int_equal(o.targets[9].value, 4801);
+	assert_int_equal(o.targets[9].slot, 77);
+	assert_string_equal(ses_ompt_string(&o, 2), "generic-64bit");
+	assert_null(ses_ompt_string(&o, 3));
+	assert_null(ses_ompt_string(&o, 0));
 	assert_int_equal(o.sites[0].id, 7);
 	assert_int_equal(o.sites[0].code, 94000000001234ULL);
 	assert_int_equal(o.sites[1].kind, SES_OMPT_SITE_CRITICAL);
@@ -134,7 +161,7 @@ static void truncated(void **state)
 	size_t prev_records = 0;
 
 	(void)state;
-	for (size_t len = 0; len < img_len; len++) {
+	for (size_t len = 0; len <= img_len; len++) {
 		struct ses_ompt o;
 		char err[128] = "";
 		int ret = parse_copy(len, &o, err, sizeof(err));
@@ -145,10 +172,12 @@ static void truncated(void **state)
 			continue;
 		}
 		assert_int_equal(ret, 0);
-		assert_true(o.nevents + o.nvalues + o.nsites >= prev_records);
-		prev_records = o.nevents + o.nvalues + o.nsites;
+		assert_true(o.nevents + o.nvalues + o.nsites + o.ntargets >= prev_records);
+		prev_records = o.nevents + o.nvalues + o.nsites + o.ntargets;
 		if (len % 8 || (o.damaged_at && o.damaged_at < len))
 			assert_true(o.damaged_at >= 24 && o.damaged_at < len && o.damage);
+		if (len == img_len)
+			assert_int_equal(o.ntargets, 10);
 		ses_ompt_release(&o);
 	}
 }
@@ -191,7 +220,7 @@ static void corrupted_entries(void **state)
 		memcpy(img + second + 4, &sizes[i], 4);
 		assert_int_equal(parse_copy(img_len, &o, err, sizeof(err)), 0);
 		assert_int_equal(o.damaged_at, second);
-		assert_int_equal(o.nsites + o.nvalues + o.nevents, 0);
+		assert_int_equal(o.nsites + o.nvalues + o.nevents + o.ntargets, 0);
 		assert_string_equal(o.runtime, ""); /* its record came later */
 		ses_ompt_release(&o);
 		memcpy(img + second + 4, &keep, 4);

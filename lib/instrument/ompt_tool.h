@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/instrument internal: what the OMPT tool's two files share. ompt.c has the host
+ * callbacks, the start and the chaining to a user's tool; ompt_target.c the target
+ * offload callbacks (EMI) and the device-tracing consumer (DESIGN.md §9).
+ */
+#ifndef UPROF_OMPT_TOOL_H
+#define UPROF_OMPT_TOOL_H
+
+#include "instrument/ompt_abi.h"
+
+#include <stdint.h>
+
+/* ompt.c: the chained user tool's callback for each event (NULL: none) */
+extern ompt_callback_t ompt_next_cb[ompt_callback_max];
+/* ompt.c: register @cb for @ev with the runtime, noted for the chaining; the code */
+int ompt_reg(int ev, ompt_callback_t cb);
+/* ompt.c: the site id of @code for a construct of @kind (UPROF_OMP_SITE_*), 0 when the
+ * table is full (counted) */
+uint32_t ompt_site(const void *code, uint32_t kind);
+
+/* ompt_target.c: register the target and device callbacks (at initialize) */
+void ompt_target_init(void);
+/* ompt_target.c: stop device tracing, so its buffers come in before the aggregates
+ * (at finalize or exit) */
+void ompt_target_flush(void);
+
+#define OMPT_NEXT(ev, type, ...)                                                         \
+	do {                                                                             \
+		ompt_callback_t n_ = ompt_next_cb[ev];                                   \
+		if (__builtin_expect(n_ != NULL, 0))                                     \
+			((type)n_)(__VA_ARGS__);                                         \
+	} while (0)
+
+#endif
