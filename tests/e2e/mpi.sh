@@ -516,6 +516,17 @@ if have_ompi; then
 	check "rank 1 named as in no MPI call" grep -q "warning: rank 1 MPI data: .*it was in no MPI call" "$SCRATCH/f4.err"
 	check "what they recorded is kept: MPI_Init on 4 ranks" \
 		bash -c "grep -qE '^MPI_Init, .*, 4, [0-9.e+-]+$' '$F4/report.csv'"
+
+	# a child the rank forked ends with _exit after the rank's MPI_Finalize: it shares the
+	# rank's data path and its counters as they were at the fork, and must not write them
+	timeout 300 "${OMPIRUN[@]}" -np 2 "$UPROF" collect --trace mpi -o "$SCRATCH/fk" \
+		"$TGT/mpi_spin.openmpi" 50 fork >"$SCRATCH/fk.log" 2>&1
+	check "a rank that forked a child: the job exits 0 ($?)" [ $? -eq 0 ]
+	FK=$(one_job "$SCRATCH/fk")
+	"$UPROF" report -i "$FK" --detail >/dev/null 2>"$SCRATCH/fk.err"
+	n="$(rank_fn "$FK/report.csv" 0 MPI_Init 2)/$(rank_fn "$FK/report.csv" 0 MPI_Barrier 2)/$(rank_fn "$FK/report.csv" 0 MPI_Allreduce 2)"
+	check "its child's _exit left the rank's data whole: MPI_Init/Barrier/Allreduce 1/1/1 ($n), no warning" \
+		[ "$n" = 1/1/1 -a "$(grep -c 'MPI data' "$SCRATCH/fk.err")" -eq 0 ]
 else
 	ok "a killed rank and a hung job # SKIP no mpirun or $TGT/mpi_spin.openmpi"
 fi
