@@ -36,6 +36,15 @@ $(TGT)/%.mpich: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(foreach f,$(MPI_FAMILIES),$(patsubst %,$(TGT)/%.$(f),$(MPI_TARGET_NAMES)))
+# the hybrid MPI + OpenMP one: the wrapper around clang (LLVM libomp, which has OMPT),
+# where clang and libomp are there (HAVE_OMP, tests/targets/module.mk)
+$(TGT)/mpi_omp.openmpi: tests/targets/mpi_omp.c
+	@mkdir -p $(dir $@)
+	OMPI_CC=clang $(MPICC_OPENMPI) $(TARGET_CFLAGS) -fopenmp -o $@ $<
+$(TGT)/mpi_omp.mpich: tests/targets/mpi_omp.c
+	@mkdir -p $(dir $@)
+	MPICH_CC=clang $(MPICC_MPICH) $(TARGET_CFLAGS) -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(foreach f,$(MPI_FAMILIES),$(TGT)/mpi_omp.$(f)))
 # the Fortran one (mpif.h), where the family's mpif90 is there too
 MPIF90_OPENMPI := $(if $(MPICC_OPENMPI),$(shell command -v mpif90.openmpi 2>/dev/null || command -v mpif90 2>/dev/null))
 MPIF90_MPICH := $(if $(MPICC_MPICH),$(shell command -v mpif90.mpich 2>/dev/null))

@@ -3,9 +3,10 @@
  * lib/mpi: the PMPI interposer's life: MPI_Init (is a uprof collect asking? where does the
  * data go?), MPI_Pcontrol, and the flush of mpi/<pid>.mpi (format: lib/session/mpi.h) at
  * MPI_Finalize, when the rank is signalled (SIGTERM/SIGINT: what a launcher or timeout
- * sends a job it ends) and at an exit without MPI_Finalize. The flush is async-signal-safe:
- * the file is assembled in a buffer allocated at MPI_Init, written with write() into a
- * temporary file, and renamed, so the reader sees a whole file or none.
+ * sends a job it ends) and at an exit without MPI_Finalize: exit() (atexit), and _exit(),
+ * which is how Open MPI ends a rank whose launcher is gone (below). The flush is
+ * async-signal-safe: the file is assembled in a buffer allocated at MPI_Init, written with
+ * write() into a temporary file, and renamed, so the reader sees a whole file or none.
  */
 #include "mpi/internal.h"
 
@@ -13,11 +14,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +44,7 @@ static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
 static char *buf;	/* the file, assembled at the flush */
 static size_t buf_cap;
 static int flushed;	/* 0, 1 being written, 2 written: flush() */
+static pid_t owner;	/* the rank's pid: a forked child's exit is not the rank's */
 static int64_t init_ns, start_ns;
 static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
 static int thread_level;
@@ -186,7 +190,7 @@ static void write_file(uint32_t how, int sig)
 		if (f.kind == SES_MPI_K_WAIT || i == UMPI_Barrier)
 			end.wait_ns += f.time_ns;
 	}
-	if (how == SES_MPI_END_SIGNAL) {
+	if (how != SES_MPI_END_FINALIZE) { /* a signal or an exit inside a call: where it hung */
 		int cur = __atomic_load_n(&umpi.cur, __ATOMIC_RELAXED);
 
 		__atomic_signal_fence(__ATOMIC_ACQUIRE);
@@ -236,32 +240,79 @@ static void write_file(uint32_t how, int sig)
 	rename(tmp_path, path);
 }
 
-/* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written */
+/* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written.
+ * Only the rank itself writes: a child it forked (MPI runtimes and programs fork helpers)
+ * shares the path and the counters as they were at the fork. Outside a signal handler,
+ * SIGTERM and SIGINT wait while this thread writes: their handler would wait on the flush
+ * it interrupted. */
 static void flush(uint32_t how, int sig)
 {
-	if (!buf || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+	sigset_t set, old;
+
+	if (!buf || getpid() != owner || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
 		return;
+	if (how != SES_MPI_END_SIGNAL) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGTERM);
+		sigaddset(&set, SIGINT);
+		pthread_sigmask(SIG_BLOCK, &set, &old);
+	}
 	write_file(how, sig);
 	__atomic_store_n(&flushed, 2, __ATOMIC_RELEASE);
+	if (how != SES_MPI_END_SIGNAL)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Another thread's flush in progress: dying now would leave the file half written, so
+ * wait for it (bounded: a write that hangs must not keep the rank alive). */
+static void flush_wait(void)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int n = 0; n < 2000 && __atomic_load_n(&flushed, __ATOMIC_ACQUIRE) == 1; n++)
+		nanosleep(&ms, NULL);
 }
 
 static void on_signal(int sig)
 {
-	struct timespec ms = { 0, 1000000 };
 	int saved = errno;
 	int i = sig == SIGINT;
 
 	flush(SES_MPI_END_SIGNAL, sig);
-	/* A second signal (the launcher's own SIGTERM beside the one collect passes on) is
-	 * taken by another thread while the first writes, or comes during the exit-time
-	 * flush: dying now would leave the file half written, so wait for it (bounded: a
-	 * write that hangs must not keep the rank alive). */
-	for (int n = 0; n < 2000 && __atomic_load_n(&flushed, __ATOMIC_ACQUIRE) == 1; n++)
-		nanosleep(&ms, NULL);
+	/* a second signal (the launcher's own SIGTERM beside the one collect passes on) is
+	 * taken by another thread while the first writes, or comes during an exit's flush */
+	flush_wait();
 	/* then what the signal would have done without us: the old handler, or death */
 	sigaction(sig, &old_act[i], NULL);
 	errno = saved;
 	raise(sig);
+}
+
+/*
+ * _exit and _Exit, interposed (the library is preloaded): a rank that ends through them
+ * runs no atexit handler and gets no signal. Open MPI's does when its launcher is gone:
+ * mpirun, SIGTERMed twice within 5 s (as GNU timeout does: to mpirun, then to its
+ * process group), exits at once without signalling its ranks, and each rank's PMIx
+ * client, its server lost, aborts the rank from its progress thread with _exit(-61)
+ * (ess_pmi's abort). What the rank recorded is flushed first; then the process ends as
+ * glibc's _exit ends it (exit_group, no dependence on the loader in a dying process).
+ */
+static __attribute__((noreturn)) void exit_now(int status)
+{
+	flush(SES_MPI_END_EXIT, 0);
+	flush_wait();
+	for (;;)
+		syscall(SYS_exit_group, status);
+}
+
+void _exit(int status)
+{
+	exit_now(status);
+}
+
+void _Exit(int status)
+{
+	exit_now(status);
 }
 
 static void at_exit(void)
@@ -328,6 +379,7 @@ void umpi_start(int provided, int64_t t0)
 	init_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
 	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
 	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
+	owner = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -9,6 +9,7 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "report/job.h"
+#include "report/openmp.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -95,7 +96,8 @@ static int select_ranks(struct rpt_job *j, const struct rpt_job_select *sel)
 
 	j->ranks = calloc(cap, sizeof(*j->ranks));
 	j->mpi = calloc(cap, sizeof(*j->mpi));
-	if (!j->ranks || !j->mpi || !listed) {
+	j->omp = calloc(cap, sizeof(*j->omp));
+	if (!j->ranks || !j->mpi || !j->omp || !listed) {
 		free(listed);
 		return -ENOMEM;
 	}
@@ -207,6 +209,30 @@ static int add_rows(struct rpt_job *j, const struct rpt *r, int rank)
 	return ret;
 }
 
+/* Rank @i's OpenMP TRACING REPORT, from its report @r, kept as text: the job's report
+ * writes it after the merged tables, in the rank's place (job_csv.c). */
+static int keep_omp(struct rpt_job *j, int i, const struct rpt *r)
+{
+	char rank[32], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r->omp || !r->omp->traced)
+		return 0;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	snprintf(rank, sizeof(rank), "RANK-%d", j->ranks[i].rank);
+	rpt_omp_write_report_of(r, rank, f);
+	if (fclose(f) || !text) {
+		free(text);
+		return -ENOMEM;
+	}
+	j->omp[i] = text;
+	j->nomp++;
+	return 0;
+}
+
 /* Rank @o's session: reported, its facts into @o, its rows into the tables. */
 static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *session)
 {
@@ -258,6 +284,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	ret = add_rows(j, r, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), path);
+	if (!ret)
+		ret = keep_omp(j, (int)(o - j->ranks), r);
 	if (!j->head)
 		j->head = r;
 	else
@@ -332,6 +360,9 @@ void rpt_job_free(struct rpt_job *j)
 	}
 	rpt_strpool_release(&j->pool);
 	rpt_job_mpi_release(j);
+	for (int i = 0; j->omp && i < j->nranks; i++)
+		free(j->omp[i]);
+	free(j->omp);
 	ses_job_release(&j->job);
 	free(j->ranks);
 	free(j);

@@ -49,6 +49,10 @@ struct rpt_job {
 	int nthreads, nprocesses;
 	struct rpt_job_mpi *mpi; /* [nranks], parallel to ranks */
 	int ntraced;		 /* ranks with an mpi/ directory */
+	/* [nranks]: each rank's OpenMP TRACING REPORT (--trace openmp), written when the
+	 * rank was reported (its report is freed before the next); NULL where untraced */
+	char **omp;
+	int nomp;		 /* ranks with one */
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */

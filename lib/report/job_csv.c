@@ -4,7 +4,8 @@
  * EXECUTION block, the job's PROFILE DETAILS (its wall-clock span, and every rank that is
  * missing or damaged, named), APPLICATION PERFORMANCE SNAPSHOT with the MPI lines, MPI
  * Ranks Per Node, a RANKS table, then the hottest tables over all ranks: functions and
- * modules summed, processes and threads each a row of its rank (a RANK column).
+ * modules summed, processes and threads each a row of its rank (a RANK column); the MPI
+ * TRACING REPORT; and each traced rank's OpenMP TRACING REPORT, its titles naming it.
  */
 #include "report/job.h"
 #include "report/export.h"
@@ -110,6 +111,9 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 			    "rank %d: %s", j->ranks[i].rank, j->ranks[i].why);
 	if (j->opts.time_filter)
 		kvf(f, "Time Filter", "applied to each rank from its own profile start");
+	if (j->nomp)
+		kvf(f, "OpenMP Tracing Enabled", "Yes (%d ranks: OpenMP TRACING REPORT (RANK-<r>))",
+		    j->nomp);
 	kvf(f, "Samples", "%" PRIu64, s->samples);
 	kvf(f, "Lost Samples", "%" PRIu64, s->lost);
 }
@@ -236,6 +240,9 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,", "");
 	if (!ret)
 		ret = rpt_job_mpi_write(j, f);
+	for (int i = 0; !ret && i < j->nranks; i++) /* each rank's OpenMP, in rank order */
+		if (j->omp[i])
+			fputs(j->omp[i], f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;
 	return ret;

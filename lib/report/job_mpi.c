@@ -90,8 +90,15 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 		snprintf(o->why, sizeof(o->why), "flushed when signal %d (%s) ended the rank, before "
 						 "MPI_Finalize: partial; it was in no MPI call",
 			 o->m.signal, sigabbrev_np(o->m.signal) ? sigabbrev_np(o->m.signal) : "?");
+	else if (o->m.end_how == SES_MPI_END_EXIT && o->m.inflight)
+		/* an exit inside an MPI call: the runtime's own abort (Open MPI's when its
+		 * launcher is gone), where the rank hung */
+		snprintf(o->why, sizeof(o->why), "flushed when the rank exited without "
+						 "MPI_Finalize: partial; it was in %s for %.3f s",
+			 o->m.inflight_name, (double)o->m.inflight_ns / 1e9);
 	else if (o->m.end_how == SES_MPI_END_EXIT)
-		snprintf(o->why, sizeof(o->why), "the rank exited without MPI_Finalize");
+		snprintf(o->why, sizeof(o->why), "flushed when the rank exited without "
+						 "MPI_Finalize: partial; it was in no MPI call");
 	if (files > 1)
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "%s%d MPI data files; %s reported", o->why[0] ? "; " : "", files, first);

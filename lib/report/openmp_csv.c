@@ -82,7 +82,8 @@ static const char *mechanism(const struct rpt_omp_proc *p)
 		       : "OMPT (the runtime's tool interface)";
 }
 
-static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, FILE *f)
+static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, const char *who,
+			   FILE *f)
 {
 	const struct ses_info *in = &r->info;
 	double prof = in->end_mono_ns > in->start_mono_ns
@@ -90,7 +91,7 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, FI
 	double inside = (double)p->initial_in / 1e9, w, s, o, l;
 
 	proc_totals(p, &w, &s, &o, &l);
-	fprintf(f, "\nOpenMP OVERVIEW (PID-%d)\n", p->pid);
+	fprintf(f, "\nOpenMP OVERVIEW (%sPID-%d)\n", who, p->pid);
 	fprintf(f, "Profile Time(seconds),%.2f\n", prof);
 	fprintf(f, "Time Inside Parallel Region(seconds),%.2f\n", inside);
 	fprintf(f, "Time Outside Parallel Region(seconds),%.2f\n", prof > inside ? prof - inside : 0);
@@ -181,9 +182,9 @@ static int cmp_team(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, FILE *f)
+static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, const char *who, FILE *f)
 {
-	fprintf(f, "\nOpenMP THREAD METRIC (%s)\n", s->name);
+	fprintf(f, "\nOpenMP THREAD METRIC (%s%s)\n", who, s->name);
 	fprintf(f, "ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
 		   "Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
 		   "Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds)\n");
@@ -201,7 +202,7 @@ static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, FILE *f)
 	}
 }
 
-static void lock_rows(const struct rpt_omp_proc *p, FILE *f)
+static void lock_rows(const struct rpt_omp_proc *p, const char *who, FILE *f)
 {
 	bool any = false;
 
@@ -212,9 +213,9 @@ static void lock_rows(const struct rpt_omp_proc *p, FILE *f)
 		if (is_region(s) || !n)
 			continue;
 		if (!any)
-			fprintf(f, "\nOpenMP LOCK METRIC (PID-%d)\nLock Site,Acquires,Total Wait "
+			fprintf(f, "\nOpenMP LOCK METRIC (%sPID-%d)\nLock Site,Acquires,Total Wait "
 				   "Time(seconds),Avg Wait Time(seconds),Threads\n",
-				p->pid);
+				who, p->pid);
 		any = true;
 		fprintf(f, "\"%s\",%" PRIu64 ",%.6f,%.6f,%d\n", s->name, n,
 			(double)s->f[SES_OMPT_F_ACQ_WAIT] / 1e9,
@@ -224,9 +225,21 @@ static void lock_rows(const struct rpt_omp_proc *p, FILE *f)
 
 void rpt_omp_write_report(const struct rpt *r, FILE *f)
 {
+	rpt_omp_write_report_of(r, NULL, f);
+}
+
+void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
+{
+	char who[64] = "";
+
 	if (!r->omp || !r->omp->traced)
 		return;
-	fprintf(f, "\nOpenMP TRACING REPORT\n(Time/durations are in seconds.)\n");
+	if (rank) /* a rank of a job: its name in every title, so each table is found as its */
+		snprintf(who, sizeof(who), "%s ", rank);
+	if (rank)
+		fprintf(f, "\nOpenMP TRACING REPORT (%s)\n(Time/durations are in seconds.)\n", rank);
+	else
+		fprintf(f, "\nOpenMP TRACING REPORT\n(Time/durations are in seconds.)\n");
 	if (!r->omp->nprocs) {
 		fprintf(f, "No OpenMP runtime seen:,\"no process of the run started an OpenMP "
 			   "runtime that loaded uprof's OMPT tool\"\n");
@@ -238,8 +251,8 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f)
 	for (int i = 0; i < r->omp->nprocs; i++) {
 		struct rpt_omp_proc *p = &r->omp->procs[i];
 
-		write_overview(r, p, f);
-		fprintf(f, "\nOpenMP PARALLEL-REGION METRIC (PID-%d)\n", p->pid);
+		write_overview(r, p, who, f);
+		fprintf(f, "\nOpenMP PARALLEL-REGION METRIC (%sPID-%d)\n", who, p->pid);
 		fprintf(f, "Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
 			   "Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
 			   "Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
@@ -250,8 +263,8 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f)
 				region_row(r, &p->sites[k], f);
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
-				thread_rows(r, &p->sites[k], f);
-		lock_rows(p, f);
+				thread_rows(r, &p->sites[k], who, f);
+		lock_rows(p, who, f);
 		rpt_omp_write_target(p, f);
 	}
 }

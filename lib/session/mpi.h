@@ -14,8 +14,8 @@
  *     FUNC  per MPI function: kind, calls, time, bytes sent and received, name
  *     PEER  per world rank this rank talked to point-to-point: sends (transfers, bytes,
  *           time) and receives (transfers, bytes)
- *     INFLIGHT  (1.1) the MPI call the rank was in when a signal flushed it, and for how
- *           long: where a hung rank hangs
+ *     INFLIGHT  (1.1) the MPI call the rank was in when a signal or an exit without
+ *           MPI_Finalize flushed it, and for how long: where a hung rank hangs
  *     HIST  (1.1) per MPI function: messages by size, in powers of two
  *     END   record count and totals: the file is whole (a rank killed while writing, or
  *           a cut file, has none)

@@ -4,15 +4,18 @@
  * meet in a barrier and an allreduce. A unit is CPU time (CLOCK_THREAD_CPUTIME_ID), not
  * wall time, so 4 ranks sharing 2 loaded cores still do 1:2:3:4 of work; the barrier then
  * holds rank 0 about 3 units of the others' work, rank 3 about none.
- *   mpi_spin <unit_ms> [hang|kill]
+ *   mpi_spin <unit_ms> [hang|kill|fork]
  * hang: rank 1 never comes to the barrier (a hung job, for timeout to end); kill: rank 2
- * SIGKILLs itself there (the launcher then ends the others).
+ * SIGKILLs itself there (the launcher then ends the others); fork: rank 0 forks a child
+ * after MPI_Init that ends with _exit only after the rank's MPI_Finalize (a child must
+ * not write the rank's MPI data: its counters are the fork's).
  */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,11 +43,23 @@ __attribute__((noinline)) static void spin_units(double seconds)
 int main(int argc, char **argv)
 {
 	double unit = argc > 1 ? atof(argv[1]) / 1e3 : 0.2;
-	int rank, size, sum = 0, one = 1;
+	int rank, size, sum = 0, one = 1, go[2] = { -1, -1 };
+	pid_t child = -1;
+	char c;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 2 && !strcmp(argv[2], "fork") && rank == 0 && !pipe(go)) {
+		child = fork();
+		if (child == 0) { /* waits for the rank's MPI_Finalize, then _exit */
+			close(go[1]);
+			while (read(go[0], &c, 1) < 0)
+				;
+			_exit(0);
+		}
+		close(go[0]);
+	}
 	spin_units(unit * (rank + 1));
 	{
 		struct timespec t;
@@ -64,5 +79,9 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		printf("ranks %d sum %d\n", size, sum);
 	MPI_Finalize();
+	if (child > 0) {
+		close(go[1]); /* the child's read ends */
+		waitpid(child, NULL, 0);
+	}
 	return sum == size ? 0 : 1;
 }
