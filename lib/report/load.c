@@ -309,6 +309,16 @@ static int replay(struct rpt *r, const struct ses_reader *rd, const struct loade
 			else
 				r->lost += d->u.lost.lost;
 			break;
+		case PERF_RECORD_EXIT:
+			/* a process's end (not a thread's): its unwinder state can go */
+			if (!e->decoded && d && d->u.task.pid == d->u.task.tid && r->stacks)
+				rpt_unwinder_forget(r->stacks->unwinder, (int)d->u.task.pid);
+			ret = rpt_world_apply(&r->world, d, e->decoded);
+			if (ret == -EINVAL) {
+				r->unparsable++;
+				ret = 0;
+			}
+			break;
 		default:
 			ret = rpt_world_apply(&r->world, d, e->decoded);
 			if (ret == -EINVAL) {

@@ -154,6 +154,9 @@ size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t fr
 struct rpt_locator;
 struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc);
 void rpt_unwinder_free(struct rpt_unwinder *u);
+/* Process @pid exited: its Dwfl (its modules' ELF and CFI, mapped once per process) is
+ * closed now rather than when 32 others have pushed it out. */
+void rpt_unwinder_forget(struct rpt_unwinder *u, int pid);
 
 enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED };
 

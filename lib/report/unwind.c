@@ -638,6 +638,21 @@ struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_
 	return u;
 }
 
+void rpt_unwinder_forget(struct rpt_unwinder *u, int pid)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < u->nprocs; i++) {
+		if (u->procs[i].pid != pid)
+			continue;
+		if (u->procs[i].dwfl)
+			dwfl_end(u->procs[i].dwfl);
+		/* the last slot takes its place: slots are searched, never indexed */
+		u->procs[i] = u->procs[--u->nprocs];
+		return;
+	}
+}
+
 void rpt_unwinder_free(struct rpt_unwinder *u)
 {
 	if (!u)
