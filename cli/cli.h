@@ -41,6 +41,7 @@ int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_pcm(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* ---- Function Detail Data options, shared by report and annotate (cli/annotate.c) ---- */
 struct rpt_options;
