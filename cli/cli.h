@@ -42,6 +42,21 @@ int cmd_info(int argc, char **argv);
 int cmd_pcm(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+
+/* ---- uprof profile: collect's and report's options, from their own tables ---- */
+struct option;
+/* The getopt_long table (NULL-terminated) and short-option string of each command:
+ * static, never freed. */
+const struct option *cli_collect_options(const char **shortopts);
+const struct option *cli_report_options(const char **shortopts);
+/* The session (or MPI job) directory the last cmd_collect() wrote, "" when none was
+ * made (static storage, overwritten by the next collect). */
+const char *cli_collect_last_session(void);
+/* Parse report's @argv (with a session named) as cmd_report would, doing nothing: -1
+ * when every option is good, else the exit code of the message said (profile checks
+ * before it collects, so that a bad report option costs no run). */
+int cli_report_check_options(int argc, char **argv);
 
 /* ---- Function Detail Data options, shared by report and annotate (cli/annotate.c) ---- */
 struct rpt_options;

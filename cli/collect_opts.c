@@ -54,6 +54,14 @@ static const struct option collect_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define COLLECT_SHORTOPTS "+:o:d:w:bm:p:e:hgac:"
+
+const struct option *cli_collect_options(const char **shortopts)
+{
+	*shortopts = COLLECT_SHORTOPTS;
+	return collect_options;
+}
+
 /* -d: whatever strtod reads whole that is finite and above 0 (1e9, 0x10, 2.5e-3); no
  * upper bound: a deadline past the end of time is none (collect_run.c saturates it). */
 static int parse_duration(const char *s, double *out)
@@ -114,7 +122,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COLLECT_SHORTOPTS, collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {

@@ -71,6 +71,14 @@ static const struct option report_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define REPORT_SHORTOPTS ":i:hgp:"
+
+const struct option *cli_report_options(const char **shortopts)
+{
+	*shortopts = REPORT_SHORTOPTS;
+	return report_options;
+}
+
 static int parse_cutoff(const char *s, int *out)
 {
 	char *end;
@@ -196,7 +204,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->opts.cutoff = 10;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:hgp:", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, REPORT_SHORTOPTS, report_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -610,6 +618,13 @@ static int write_exports(struct report_state *st, struct rpt *r)
 		st->exported[e] = true;
 	}
 	return ret;
+}
+
+int cli_report_check_options(int argc, char **argv)
+{
+	struct report_state st = { 0 };
+
+	return parse_options(&st, argc, argv);
 }
 
 static void record_command(struct report_state *st, int argc, char **argv)

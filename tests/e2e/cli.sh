@@ -6,7 +6,7 @@
 
 check "--version prints the version" bash -c "'$UPROF' --version | grep -q '^uprof [0-9]'"
 check "--help lists the commands" bash -c "'$UPROF' --help | grep -q collect"
-for c in collect report annotate compare diff info pcm; do
+for c in collect report annotate compare diff profile info pcm; do
 	check "$c --help exits 0" bash -c "'$UPROF' $c --help >/dev/null"
 	check "help $c prints $c --help" bash -c "[ \"\$('$UPROF' help $c)\" = \"\$('$UPROF' $c --help)\" ]"
 done
@@ -149,7 +149,7 @@ for f in man/*.[137]; do
 done
 # ... each option of --help's option column heads an entry of its own (a .TP paragraph,
 # rendered at the 7-column indent), not text inside another's (-p had lost its .TP)
-for c in collect report annotate compare pcm; do
+for c in collect report annotate compare profile pcm; do
 	heads=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "man/uprof-$c.1" 2>/dev/null | col -b | grep -E '^       -')
 	for opt in $("$UPROF" $c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
 		check "man/uprof-$c.1: $opt heads an entry" grep -qE -- "(^|[ ,])$opt([ ,=[]|\$)" <<<"$heads"
