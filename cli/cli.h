@@ -83,6 +83,22 @@ int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const ch
 int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
 		const char *cmd);
 
+/* ---- uProf's report options answered with a reason (cli/report_compat.c) ---- */
+enum { CLI_OPT_COMPAT = 600, CLI_REPORT_COMPAT_COUNT = 9 };
+#define CLI_REPORT_COMPAT_OPTIONS                                                     \
+	{ "sort-by", required_argument, NULL, CLI_OPT_COMPAT },                       \
+	{ "view", required_argument, NULL, CLI_OPT_COMPAT + 1 },                      \
+	{ "show-percentage", no_argument, NULL, CLI_OPT_COMPAT + 2 },                 \
+	{ "show-sample-count", no_argument, NULL, CLI_OPT_COMPAT + 3 },               \
+	{ "show-event-count", no_argument, NULL, CLI_OPT_COMPAT + 4 },                \
+	{ "agg-interval", required_argument, NULL, CLI_OPT_COMPAT + 5 },              \
+	{ "ignore-system-module", no_argument, NULL, CLI_OPT_COMPAT + 6 },            \
+	{ "inline", no_argument, NULL, CLI_OPT_COMPAT + 7 },                          \
+	{ "category", required_argument, NULL, CLI_OPT_COMPAT + 8 }
+/* Option @c (CLI_OPT_COMPAT.., or 's' for -s) with @arg (NULL: none): -1 when it is
+ * taken (--category cpu), else the exit code of the reason said. */
+int cli_report_compat(int c, const char *arg, const char *cmd);
+
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -67,11 +67,12 @@ static const struct option report_options[] = {
 	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
 	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
 	CLI_ANNOT_OPTIONS,
+	CLI_REPORT_COMPAT_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-#define REPORT_SHORTOPTS ":i:hgp:"
+#define REPORT_SHORTOPTS ":i:hgp:s:"
 
 const struct option *cli_report_options(const char **shortopts)
 {
@@ -317,8 +318,13 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 		case 'h':
 			report_help();
 			return 0;
-		default: /* ':' (a value is missing) or '?' (unknown) */
-			return cli_getopt_error(CMD, c, argv);
+		default: /* uProf's, answered; ':' (a value is missing) or '?' (unknown) */
+			if (c == 's' || c >= CLI_OPT_COMPAT)
+				ret = cli_report_compat(c, optarg, CMD);
+			else
+				ret = cli_getopt_error(CMD, c, argv);
+			if (ret >= 0)
+				return ret;
 		}
 	}
 	/* "uprof report DIR": the session without -i, as uProf takes it */
