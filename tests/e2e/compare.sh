@@ -77,6 +77,19 @@ check "... and the CSV has it" grep -q '^Note:,".*different intervals' "$SCRATCH
 check "-o - writes the CSV to stdout and no table" \
 	bash -c "head -1 '$SCRATCH/e.out' | grep -qx COMPARISON && ! grep -q '^KIND  ' '$SCRATCH/e.out'"
 
+# a rebuilt program at the same path (another build id): said in a Note naming it
+mkdir -p "$SCRATCH/bin"
+gcc -O2 -g -Wl,--build-id -o "$SCRATCH/bin/compare_two" tests/targets/compare_two.c
+run_collect ba "$SCRATCH/bin/compare_two" x 20
+gcc -O2 -g -Wl,--build-id -DREBUILT=1 -o "$SCRATCH/bin/compare_two" tests/targets/compare_two.c
+run_collect bb "$SCRATCH/bin/compare_two" x 20
+ida=$(readelf -n "$SCRATCH/bin/compare_two" | awk '/Build ID/ {print $3}')
+timeout 120 "$UPROF" compare "$(session_in "$SCRATCH/ba")" "$(session_in "$SCRATCH/bb")" >"$SCRATCH/bid.out" 2>&1
+check "a program rebuilt between the runs: a Note names it and its new build id ($ida)" \
+	grep -q "^Note: $SCRATCH/bin/compare_two is another build in the other session (build id $ida, baseline [0-9a-f]*)" "$SCRATCH/bid.out"
+check "... only that one" [ "$(grep -c '^Note:' "$SCRATCH/bid.out")" = 1 ]
+check "runs of one build: no Note" bash -c "! grep -q '^Note:' '$SCRATCH/c.out'"
+
 expect_fail 2 "one session is refused" "give two session directories" "$UPROF" compare "$A"
 expect_fail 2 "three sessions are refused" "compare takes two sessions" "$UPROF" compare "$A" "$B" "$C"
 expect_fail 1 "a directory that is not a session is refused" "" "$UPROF" compare "$A" "$SCRATCH"
