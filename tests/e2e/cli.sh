@@ -172,6 +172,15 @@ for o in "-s event=timer" "--sort-by event=timer" "--view ipc_assess" "--show-pe
 done
 check "report --category cpu is taken" bash -c "'$UPROF' report -i '$RS' --category cpu >/dev/null 2>&1"
 
+# bash completion (scripts/uprof-completion.bash): commands, and options from --help
+comp() { # WORDS...: what completing the last word offers, one per line
+	bash -c '. scripts/uprof-completion.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _uprof; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+}
+check "completion: 'uprof com' offers compare" [ "$(comp "$UPROF" com)" = compare ]
+check "completion: 'uprof compare --cut' offers --cutoff" [ "$(comp "$UPROF" compare --cut)" = --cutoff ]
+check "completion: 'uprof profile --timer-i' offers collect's --timer-interval" [ "$(comp "$UPROF" profile --timer-i)" = --timer-interval ]
+check "completion: 'uprof profile --report-o' offers report's --report-output" [ "$(comp "$UPROF" profile --report-o)" = --report-output ]
+
 # man pages render and document every long option --help shows
 for f in man/*.[137]; do
 	m=$(basename "$f")
