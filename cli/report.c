@@ -40,7 +40,6 @@ struct report_state {
 	struct cli_annot annot;		/* --function (Function Detail Data) */
 };
 
-
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
 enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
        OPT_HOST };
