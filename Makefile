@@ -93,6 +93,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/python $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 644 python/amd_instrument.py $(DESTDIR)$(PREFIX)/lib/python/
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 scripts/uprof-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/uprof
 
 clean:
 	rm -rf build

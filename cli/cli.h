@@ -41,6 +41,22 @@ int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_pcm(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+
+/* ---- uprof profile: collect's and report's options, from their own tables ---- */
+struct option;
+/* The getopt_long table (NULL-terminated) and short-option string of each command:
+ * static, never freed. */
+const struct option *cli_collect_options(const char **shortopts);
+const struct option *cli_report_options(const char **shortopts);
+/* The session (or MPI job) directory the last cmd_collect() wrote, "" when none was
+ * made (static storage, overwritten by the next collect). */
+const char *cli_collect_last_session(void);
+/* Parse report's @argv (with a session named) as cmd_report would, doing nothing: -1
+ * when every option is good, else the exit code of the message said (profile checks
+ * before it collects, so that a bad report option costs no run). */
+int cli_report_check_options(int argc, char **argv);
 
 /* ---- Function Detail Data options, shared by report and annotate (cli/annotate.c) ---- */
 struct rpt_options;
@@ -66,6 +82,22 @@ int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const ch
  * -1 to go on, or the exit code of the message said (not a directory, too many). */
 int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
 		const char *cmd);
+
+/* ---- uProf's report options answered with a reason (cli/report_compat.c) ---- */
+enum { CLI_OPT_COMPAT = 600, CLI_REPORT_COMPAT_COUNT = 9 };
+#define CLI_REPORT_COMPAT_OPTIONS                                                     \
+	{ "sort-by", required_argument, NULL, CLI_OPT_COMPAT },                       \
+	{ "view", required_argument, NULL, CLI_OPT_COMPAT + 1 },                      \
+	{ "show-percentage", no_argument, NULL, CLI_OPT_COMPAT + 2 },                 \
+	{ "show-sample-count", no_argument, NULL, CLI_OPT_COMPAT + 3 },               \
+	{ "show-event-count", no_argument, NULL, CLI_OPT_COMPAT + 4 },                \
+	{ "agg-interval", required_argument, NULL, CLI_OPT_COMPAT + 5 },              \
+	{ "ignore-system-module", no_argument, NULL, CLI_OPT_COMPAT + 6 },            \
+	{ "inline", no_argument, NULL, CLI_OPT_COMPAT + 7 },                          \
+	{ "category", required_argument, NULL, CLI_OPT_COMPAT + 8 }
+/* Option @c (CLI_OPT_COMPAT.., or 's' for -s) with @arg (NULL: none): -1 when it is
+ * taken (--category cpu), else the exit code of the reason said. */
+int cli_report_compat(int c, const char *arg, const char *cmd);
 
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)

@@ -185,6 +185,13 @@ static void remove_session_dir(const struct collect_state *st)
 	rmdir(st->session_dir);
 }
 
+static char last_session[PATH_MAX];
+
+const char *cli_collect_last_session(void)
+{
+	return last_session;
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_state st = { .sigfd = -1 };
@@ -222,6 +229,9 @@ int cmd_collect(int argc, char **argv)
 		st.never_started = true;
 	collect_pages_stop(&st, 0);
 	ses_writer_close(st.writer);
+	/* for uprof profile, which reports the session next */
+	if (!st.never_started)
+		snprintf(last_session, sizeof(last_session), "%s", collect_mpi_data_path(&st));
 	smp_close(st.smp);
 	if (st.never_started)
 		remove_session_dir(&st);

@@ -6,6 +6,7 @@
 #include "cli/collect.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static const char *const CMD = "collect";
 enum { OPT_CONFIG = 256, OPT_TIMER, OPT_NO_INHERIT, OPT_START_PAUSED, OPT_TID };
 enum { OPT_CALL_GRAPH = 300, OPT_CG_DEPTH, OPT_CG_MODE, OPT_AFFINITY, OPT_ENV_VAR, OPT_START_DELAY,
        OPT_INTERVAL, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_MPI, OPT_TRACE, OPT_MPI_IMPL };
-enum { OPT_NO_BUILDID_CACHE = 350 };
+enum { OPT_NO_BUILDID_CACHE = 350, OPT_USE_LINUX_PERF, OPT_LIMIT_DATA };
 enum { OPT_OMP = 400, OPT_OMP_IMPL, OPT_OMP_SCOPE };
 
 static const struct option collect_options[] = {
@@ -50,9 +51,21 @@ static const struct option collect_options[] = {
 	{ "omp", no_argument, NULL, OPT_OMP },
 	{ "openmp-impl", required_argument, NULL, OPT_OMP_IMPL },
 	{ "openmp-scope", required_argument, NULL, OPT_OMP_SCOPE },
+	/* uProf's, answered in words (issue 16): see collect_compat() */
+	{ "use-linux-perf", no_argument, NULL, OPT_USE_LINUX_PERF },
+	{ "limit-data", required_argument, NULL, OPT_LIMIT_DATA },
+	{ "limit-size", required_argument, NULL, OPT_LIMIT_DATA },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define COLLECT_SHORTOPTS "+:o:d:w:bm:p:e:hgac:"
+
+const struct option *cli_collect_options(const char **shortopts)
+{
+	*shortopts = COLLECT_SHORTOPTS;
+	return collect_options;
+}
 
 /* -d: whatever strtod reads whole that is finite and above 0 (1e9, 0x10, 2.5e-3); no
  * upper bound: a deadline past the end of time is none (collect_run.c saturates it). */
@@ -68,13 +81,26 @@ static int parse_duration(const char *s, double *out)
 	return 0;
 }
 
+/* -m: pages, or a size with B, K, M or G (uProf 4's form: -m 1M), which must be a whole
+ * number of pages */
 static int parse_pages(const char *s, size_t *out)
 {
+	long page = sysconf(_SC_PAGESIZE);
 	char *end;
 	unsigned long v;
+	int shift = -1;
 
 	errno = 0;
 	v = strtoul(s, &end, 10);
+	if (end != s && end[0] && !end[1])
+		shift = strchr("bB", *end) ? 0 : strchr("kK", *end) ? 10 : strchr("mM", *end) ? 20
+			: strchr("gG", *end) ? 30 : -1;
+	if (shift >= 0) {
+		if (v > (1UL << 40) >> shift || page <= 0 || (v << shift) % (unsigned long)page)
+			return -EINVAL;
+		v = (v << shift) / (unsigned long)page;
+		end++;
+	}
 	if (errno || *end || end == s || s[0] == '-' || !v || (v & (v - 1)) || v > 65536)
 		return -EINVAL;
 	*out = v;
@@ -114,7 +140,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COLLECT_SHORTOPTS, collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -138,8 +164,22 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 				return ret;
 			break;
 		case OPT_CONFIG:
+			/* uProf's last one wins silently; a session has one config here, so two
+			 * that differ are refused rather than one dropped unsaid */
+			if (st->config_name && strcmp(st->config_name, optarg))
+				return cli_error(EXIT_USAGE, CMD, "--config given twice ('%s' and '%s'): "
+						 "a session has one config; add events to it with -e",
+						 st->config_name, optarg);
 			st->config_name = optarg;
 			break;
+		case OPT_USE_LINUX_PERF:
+			fprintf(stderr, "uprof %s: note: --use-linux-perf changes nothing: uprof "
+					"always samples through perf_event_open\n", CMD);
+			break;
+		case OPT_LIMIT_DATA:
+			return cli_error(EXIT_USAGE, CMD, "--limit-data is not supported: a session's "
+					 "size is bounded by -d/--duration; samples.data is not cut at "
+					 "a size (a cut file loses the end of the run unsaid)");
 		case OPT_TIMER:
 			st->interval_arg = optarg;
 			break;
@@ -171,7 +211,8 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 		case 'm':
 			if (parse_pages(optarg, &st->mmap_pages))
 				return cli_error(EXIT_USAGE, CMD,
-						 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536",
+						 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536 "
+						 "pages, or a size of that many (4K, 1M: B, K, M, G)",
 						 optarg);
 			break;
 		case 'g':

@@ -15,7 +15,10 @@ struct command {
 static const struct command commands[] = {
 	{ "collect", cmd_collect, "run a program and sample it into a session directory" },
 	{ "report", cmd_report, "turn a session into report.csv and a summary on the terminal" },
+	{ "profile", cmd_profile, "collect, then report on the session, in one command" },
 	{ "annotate", cmd_annotate, "a function's source lines and instructions with their samples" },
+	{ "compare", cmd_compare, "two sessions side by side, the largest changes first" },
+	{ "diff", cmd_compare, "the same as compare" },
 	{ "info", cmd_info, "list collect configurations and describe this system" },
 	{ "pcm", cmd_pcm, "count core, L3, Data Fabric and OS events: metrics per interval" },
 };

@@ -40,7 +40,6 @@ struct report_state {
 	struct cli_annot annot;		/* --function (Function Detail Data) */
 };
 
-
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
 enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
        OPT_HOST };
@@ -67,9 +66,18 @@ static const struct option report_options[] = {
 	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
 	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
 	CLI_ANNOT_OPTIONS,
+	CLI_REPORT_COMPAT_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define REPORT_SHORTOPTS ":i:hgp:s:"
+
+const struct option *cli_report_options(const char **shortopts)
+{
+	*shortopts = REPORT_SHORTOPTS;
+	return report_options;
+}
 
 static int parse_cutoff(const char *s, int *out)
 {
@@ -196,7 +204,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->opts.cutoff = 10;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:hgp:", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, REPORT_SHORTOPTS, report_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -309,8 +317,13 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 		case 'h':
 			report_help();
 			return 0;
-		default: /* ':' (a value is missing) or '?' (unknown) */
-			return cli_getopt_error(CMD, c, argv);
+		default: /* uProf's, answered; ':' (a value is missing) or '?' (unknown) */
+			if (c == 's' || c >= CLI_OPT_COMPAT)
+				ret = cli_report_compat(c, optarg, CMD);
+			else
+				ret = cli_getopt_error(CMD, c, argv);
+			if (ret >= 0)
+				return ret;
 		}
 	}
 	/* "uprof report DIR": the session without -i, as uProf takes it */
@@ -610,6 +623,13 @@ static int write_exports(struct report_state *st, struct rpt *r)
 		st->exported[e] = true;
 	}
 	return ret;
+}
+
+int cli_report_check_options(int argc, char **argv)
+{
+	struct report_state st = { 0 };
+
+	return parse_options(&st, argc, argv);
 }
 
 static void record_command(struct report_state *st, int argc, char **argv)

@@ -68,3 +68,8 @@ $(BUILD)/tests/test_annot_elf: tests/unit/test_annot_elf.c $(REPORT_LIB) $(ARCH_
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_annot_elf
+# lib/report's comparison of two sessions (uprof compare), on made-up rows
+$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_compare

@@ -407,4 +407,54 @@ int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);
 
+/* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
+
+enum rpt_cmp_kind { RPT_CMP_FUNCTION, RPT_CMP_MODULE, RPT_CMP_PROGRAM };
+
+/* One row of a session going into a comparison: a function (@name in @module), a module
+ * (@name, @module NULL) or a program (@name, its processes summed; @module NULL). */
+struct rpt_cmp_in {
+	const char *name, *module; /* borrowed */
+	double value;		   /* CPU_TIME seconds, or event counts */
+};
+
+/* A row of the comparison: @a from the baseline, @b from the other session. */
+struct rpt_cmp_row {
+	enum rpt_cmp_kind kind;
+	const char *name, *module; /* borrowed from the inputs */
+	double a, b;
+	double delta;		   /* b - a */
+	double ratio;		   /* b / a; INFINITY when a is 0 (only in b) */
+};
+
+/* Match @a's rows (@na) with @b's (@nb) by name and module and append one row per key
+ * present in either to @rows (grown with realloc, *@n rows, *@cap allocated), each of
+ * kind @kind. Rows of equal key within one input are summed. 0 or -ENOMEM (what was
+ * appended stays, owned by the caller). */
+int rpt_compare_rows(enum rpt_cmp_kind kind, const struct rpt_cmp_in *a, size_t na,
+		     const struct rpt_cmp_in *b, size_t nb, struct rpt_cmp_row **rows,
+		     size_t *n, size_t *cap);
+/* Sort @rows by the largest absolute delta first (ties: kind, then name, module). */
+void rpt_compare_sort(struct rpt_cmp_row *rows, size_t n);
+
+#define RPT_CMP_NOTES 8 /* kept; all are counted */
+struct rpt_compare {
+	struct rpt_cmp_row *rows; /* largest change first; names borrowed from the reports */
+	size_t nrows;
+	char unit[96];		  /* "\"CPU_TIME\" (seconds)" or "\"<event>\" (events)", @a's */
+	/* where the sessions differ so that their figures do not compare one to one: the
+	 * sort event, its sampling period, a module's build id; @nnotes in all */
+	char notes[RPT_CMP_NOTES][256];
+	int nnotes;
+};
+
+/* Compare report @b with the baseline @a (both borrowed, and they must outlive @out):
+ * every function, module and program with samples in either. 0 or -ENOMEM. */
+int rpt_compare(const struct rpt *a, const struct rpt *b, struct rpt_compare *out);
+void rpt_compare_release(struct rpt_compare *c);
+/* The comparison as CSV: a header block (the sessions' unit and notes), then
+ * KIND,NAME,MODULE,A,B,DELTA,RATIO rows. 0 or -errno. */
+int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const char *dir_b,
+			  FILE *f);
+
 #endif

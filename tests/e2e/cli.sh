@@ -6,7 +6,7 @@
 
 check "--version prints the version" bash -c "'$UPROF' --version | grep -q '^uprof [0-9]'"
 check "--help lists the commands" bash -c "'$UPROF' --help | grep -q collect"
-for c in collect report annotate info pcm; do
+for c in collect report annotate compare diff profile info pcm; do
 	check "$c --help exits 0" bash -c "'$UPROF' $c --help >/dev/null"
 	check "help $c prints $c --help" bash -c "[ \"\$('$UPROF' help $c)\" = \"\$('$UPROF' $c --help)\" ]"
 done
@@ -142,6 +142,45 @@ else
 	not_ok "make install PREFIX=... succeeds"
 fi
 
+# uProf's options (issue 16, Must show 4): each accepted, or refused in one line with its
+# reason, never "unknown option"
+"$UPROF" collect -o "$SCRATCH/ulp" --use-linux-perf /bin/true >/dev/null 2>"$SCRATCH/ulp.err"
+check "collect --use-linux-perf is accepted (exit 0) with a note" \
+	bash -c "[ $? = 0 ] && grep -qx 'uprof collect: note: --use-linux-perf changes nothing: uprof always samples through perf_event_open' '$SCRATCH/ulp.err'"
+# -m sizes are pages: 16K is 4 pages of 4 KiB (a power of two), 12K is 3 (refused), 1M is
+# 256; 512M is 131072 pages, past 65536
+for m in 16K 1M 4096B 256M; do
+	check "collect -m $m is taken as pages" bash -c "'$UPROF' collect -o '$SCRATCH/m$m' -m $m /bin/true >/dev/null 2>&1"
+done
+for m in 12K 512M 1T 0K 6144B; do
+	expect_fail 2 "collect -m $m is refused" "-m/--mmap-pages '$m' must be a power of two" \
+		"$UPROF" collect -o "$SCRATCH/mx" -m $m /bin/true
+done
+expect_fail 2 "collect --limit-data is refused with its reason" "--limit-data is not supported: a session's size is bounded by -d" \
+	"$UPROF" collect -o "$SCRATCH/ld" --limit-data 10 /bin/true
+expect_fail 2 "collect --config given twice with different names is refused" "--config given twice \('tbp' and 'hotspots'\): a session has one config" \
+	"$UPROF" collect -o "$SCRATCH/cc" --config tbp --config hotspots /bin/true
+check "collect --config tbp twice is taken" bash -c "'$UPROF' collect -o '$SCRATCH/cc2' --config tbp --config tbp /bin/true >/dev/null 2>&1"
+"$UPROF" collect -o "$SCRATCH/rs" /bin/true >/dev/null 2>&1
+RS=$(session_in "$SCRATCH/rs")
+for o in "-s event=timer" "--sort-by event=timer" "--view ipc_assess" "--show-percentage" \
+	"--show-sample-count" "--show-event-count" "--agg-interval 100" "--ignore-system-module" \
+	"--inline" "--category openmp"; do
+	name=$(sed 's/^-s/--sort-by/; s/ .*//' <<<"$o")
+	expect_fail 2 "report $o is refused with its reason" "^uprof report: ${name}( [^:]+)?: [a-z]" \
+		"$UPROF" report -i "$RS" $o
+done
+check "report --category cpu is taken" bash -c "'$UPROF' report -i '$RS' --category cpu >/dev/null 2>&1"
+
+# bash completion (scripts/uprof-completion.bash): commands, and options from --help
+comp() { # WORDS...: what completing the last word offers, one per line
+	bash -c '. scripts/uprof-completion.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _uprof; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+}
+check "completion: 'uprof com' offers compare" [ "$(comp "$UPROF" com)" = compare ]
+check "completion: 'uprof compare --cut' offers --cutoff" [ "$(comp "$UPROF" compare --cut)" = --cutoff ]
+check "completion: 'uprof profile --timer-i' offers collect's --timer-interval" [ "$(comp "$UPROF" profile --timer-i)" = --timer-interval ]
+check "completion: 'uprof profile --report-o' offers report's --report-output" [ "$(comp "$UPROF" profile --report-o)" = --report-output ]
+
 # man pages render and document every long option --help shows
 for f in man/*.[137]; do
 	m=$(basename "$f")
@@ -149,13 +188,13 @@ for f in man/*.[137]; do
 done
 # ... each option of --help's option column heads an entry of its own (a .TP paragraph,
 # rendered at the 7-column indent), not text inside another's (-p had lost its .TP)
-for c in collect report annotate pcm; do
+for c in collect report annotate compare profile pcm; do
 	heads=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "man/uprof-$c.1" 2>/dev/null | col -b | grep -E '^       -')
 	for opt in $("$UPROF" $c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
 		check "man/uprof-$c.1: $opt heads an entry" grep -qE -- "(^|[ ,])$opt([ ,=[]|\$)" <<<"$heads"
 	done
 done
-for c in collect report annotate; do
+for c in collect report annotate compare; do
 	for opt in $("$UPROF" $c --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		grep -q -- "$(sed 's/-/\\\\-/g' <<<"$opt")" "man/uprof-$c.1" 2>/dev/null ||
 			grep -q -- "$opt" "man/uprof-$c.1" 2>/dev/null ||

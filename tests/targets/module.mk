@@ -203,3 +203,8 @@ $(TGT)/annotate: tests/targets/annotate.c $(TGT)/libannot_lib.so $(TGT)/libannot
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -L$(TGT) -lannot_lib -Wl,-rpath,'$$ORIGIN' -ldl
 TEST_TARGETS += $(TGT)/libannot_lib.so $(TGT)/libannot_strip.so $(TGT)/annotate
+# tests/e2e/compare.sh: two functions of fixed work, one twice as long with "slow"
+$(TGT)/compare_two: tests/targets/compare_two.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/compare_two

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof compare (and its alias diff): two sessions side by side. Each is loaded as
+ * report loads it; lib/report/compare.c matches their functions, modules and programs
+ * and orders them by the largest change. A table on the terminal; -o FILE writes CSV.
+ */
+#include "cli/cli.h"
+#include "report/report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const CMD = "compare";
+
+#define MAX_PATHS 32
+#define DEFAULT_ROWS 20
+
+struct compare_state {
+	const char *dir[2];	/* the baseline, the other */
+	const char *output;	/* -o: CSV file, "-" for stdout; NULL: none */
+	int cutoff;		/* rows on the terminal; 0 = all */
+	struct rpt_options opts;
+	const char *paths[2][MAX_PATHS]; /* --bin-path, --symbol-path */
+	char buildid_dir[PATH_MAX];
+};
+
+enum { OPT_CUTOFF = 256, OPT_KALLSYMS, OPT_BIN_PATH, OPT_SYMBOL_PATH, OPT_BASELINE, OPT_WITH };
+
+static const struct option compare_options[] = {
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "with", required_argument, NULL, OPT_WITH },
+	{ "output", required_argument, NULL, 'o' },
+	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
+	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
+	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void compare_help(void)
+{
+	printf("usage: uprof compare [<options>] <baseline-session> <other-session>\n"
+	       "       uprof diff ...  (the same command)\n\n"
+	       "Compare two sessions: every function, module and program (a program's\n"
+	       "processes summed, so that runs with other pids compare) with samples in\n"
+	       "either, with the baseline's value, the other's, the change and the ratio\n"
+	       "(other / baseline), the largest change first. Values are CPU_TIME seconds,\n"
+	       "or event counts when the sort event is not the timer. A Note line says when\n"
+	       "the sessions sampled another event or interval, or a module is another\n"
+	       "build (its build id differs).\n\n"
+	       "  --baseline <dir>           the baseline session (uProf's spelling; the\n"
+	       "                             same as the first directory named)\n"
+	       "  --with <dir>               the session compared with it (the second)\n"
+	       "  -o, --output <file>        also write the whole comparison as CSV to\n"
+	       "                             <file> ('-': CSV on stdout, no table)\n"
+	       "  --cutoff <n>               rows in the terminal table (default %d; 0 = all)\n"
+	       "  --bin-path <dir>           where to find a binary that moved or was\n"
+	       "                             rebuilt (repeatable; as uprof report's)\n"
+	       "  --symbol-path <dir>        where to find separate debug files (repeatable)\n"
+	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
+	       "  -h, --help                 this text\n\n"
+	       "A ratio of 'new' marks a row only the other session has. man uprof-compare\n"
+	       "has the rest.\n",
+	       DEFAULT_ROWS);
+}
+
+static int set_dir(struct compare_state *st, int k, const char *arg)
+{
+	if (st->dir[k])
+		return cli_error(EXIT_USAGE, CMD, "%s given twice ('%s' and '%s')",
+				 k ? "the other session" : "the baseline", st->dir[k], arg);
+	st->dir[k] = arg;
+	return -1;
+}
+
+static int parse_options(struct compare_state *st, int argc, char **argv)
+{
+	int c, ret, *counts[2] = { &st->opts.nbin_paths, &st->opts.nsymbol_paths };
+
+	st->cutoff = DEFAULT_ROWS;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:h", compare_options, NULL)) != -1) {
+		char *end;
+		long v;
+
+		ret = -1;
+		switch (c) {
+		case OPT_BASELINE:
+		case OPT_WITH:
+			ret = set_dir(st, c == OPT_WITH, optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return cli_error(EXIT_USAGE, CMD, "-o needs a file name");
+			st->output = optarg;
+			break;
+		case OPT_CUTOFF:
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 0 || v > 1000000)
+				return cli_error(EXIT_USAGE, CMD,
+						 "--cutoff '%s' is not a row count (0 = all)", optarg);
+			st->cutoff = (int)v;
+			break;
+		case OPT_KALLSYMS:
+			st->opts.kallsyms = optarg;
+			break;
+		case OPT_BIN_PATH:
+		case OPT_SYMBOL_PATH:
+			ret = cli_add_dir(st->paths[c - OPT_BIN_PATH], counts[c - OPT_BIN_PATH],
+					  MAX_PATHS, c == OPT_BIN_PATH ? "bin-path" : "symbol-path",
+					  optarg, CMD);
+			break;
+		case 'h':
+			compare_help();
+			return 0;
+		default:
+			return cli_getopt_error(CMD, c, argv);
+		}
+		if (ret >= 0)
+			return ret;
+	}
+	for (; optind < argc; optind++) {
+		if (st->dir[0] && st->dir[1])
+			return cli_error(EXIT_USAGE, CMD, "'%s': compare takes two sessions",
+					 argv[optind]);
+		ret = set_dir(st, st->dir[0] != NULL, argv[optind]);
+		if (ret >= 0)
+			return ret;
+	}
+	st->opts.bin_paths = st->paths[0];
+	st->opts.symbol_paths = st->paths[1];
+	if (!st->dir[0] || !st->dir[1])
+		return cli_usage_error(CMD, "give two session directories: the baseline, then "
+					    "the one to compare with it");
+	return -1;
+}
+
+static int open_one(struct compare_state *st, const char *dir, struct rpt **r)
+{
+	char err[512];
+	struct stat sb;
+
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		return cli_error(1, CMD, "'%s' is not a session directory", dir);
+	if (rpt_is_job_dir(dir))
+		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job directory: compare one "
+						  "rank's session in it", dir);
+	if (rpt_open(r, dir, &st->opts, err, sizeof(err)))
+		return cli_error(1, CMD, "%s", err);
+	return -1;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p ? p : "";
+}
+
+static void print_table(const struct compare_state *st, const struct rpt_compare *c)
+{
+	static const char *const kind[] = { "function", "module", "program" };
+	size_t n = st->cutoff && (size_t)st->cutoff < c->nrows ? (size_t)st->cutoff : c->nrows;
+
+	printf("Baseline: %s\nWith:     %s\nValues:   %s\n", st->dir[0], st->dir[1], c->unit);
+	for (int i = 0; i < c->nnotes && i < RPT_CMP_NOTES; i++)
+		printf("Note: %s\n", c->notes[i]);
+	if (c->nnotes > RPT_CMP_NOTES)
+		printf("Note: and %d more differences\n", c->nnotes - RPT_CMP_NOTES);
+	printf("\n%-8s %12s %12s %12s %8s  %s\n", "KIND", "BASELINE", "WITH", "DELTA", "RATIO",
+	       "NAME");
+	for (size_t i = 0; i < n; i++) {
+		const struct rpt_cmp_row *r = &c->rows[i];
+		char ratio[16];
+
+		if (isinf(r->ratio))
+			snprintf(ratio, sizeof(ratio), "new");
+		else
+			snprintf(ratio, sizeof(ratio), "%.2fx", r->ratio);
+		printf("%-8s %12.4f %12.4f %+12.4f %8s  %s%s%s%s\n", kind[r->kind], r->a, r->b,
+		       r->delta, ratio, r->kind == RPT_CMP_MODULE ? base_name(r->name) : r->name,
+		       r->module ? " (" : "", r->module ? base_name(r->module) : "",
+		       r->module ? ")" : "");
+	}
+	if (n < c->nrows)
+		printf("(%zu more rows; --cutoff 0 shows all, -o FILE writes them as CSV)\n",
+		       c->nrows - n);
+}
+
+static int write_csv(const struct compare_state *st, const struct rpt_compare *c)
+{
+	bool out = !strcmp(st->output, "-");
+	FILE *f = out ? stdout : fopen(st->output, "w");
+	int ret;
+
+	if (!f)
+		return cli_error(1, CMD, "cannot write '%s': %s", st->output, strerror(errno));
+	ret = rpt_compare_write_csv(c, st->dir[0], st->dir[1], f);
+	if (!out && fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		return cli_error(1, CMD, "writing '%s' failed: %s", st->output, strerror(-ret));
+	if (!out)
+		printf("Generated comparison file: %s\n", st->output);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_state st = { 0 };
+	struct rpt *r[2] = { NULL, NULL };
+	struct rpt_compare c = { 0 };
+	int ret;
+
+	ret = parse_options(&st, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
+		st.opts.buildid_dir = st.buildid_dir;
+	for (int k = 0; k < 2 && ret < 0; k++)
+		ret = open_one(&st, st.dir[k], &r[k]);
+	if (ret >= 0)
+		goto out;
+	ret = rpt_compare(r[0], r[1], &c);
+	if (ret) {
+		ret = cli_error(1, CMD, "comparing failed: %s", strerror(-ret));
+		goto out;
+	}
+	if (!st.output || strcmp(st.output, "-"))
+		print_table(&st, &c);
+	ret = st.output ? write_csv(&st, &c) : 0;
+out:
+	rpt_compare_release(&c);
+	rpt_free(r[0]);
+	rpt_free(r[1]);
+	return ret;
+}
