@@ -50,6 +50,7 @@ static const struct option collect_options[] = {
 	{ "omp", no_argument, NULL, OPT_OMP },
 	{ "openmp-impl", required_argument, NULL, OPT_OMP_IMPL },
 	{ "openmp-scope", required_argument, NULL, OPT_OMP_SCOPE },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -114,7 +115,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program name, everything after it is the program's */
-	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:", collect_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:w:bm:p:e:hgac:q", collect_options, NULL)) != -1) {
 		int ret;
 
 		switch (c) {
@@ -125,6 +126,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case 'a':
 			st->system_wide = st->attach = true;
+			break;
+		case 'q':
+			st->quiet = true;
 			break;
 		case 'c':
 			ret = collect_parse_sample_cpus(st, optarg);
