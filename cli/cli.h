@@ -112,6 +112,26 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * @buf (@len bytes). */
 const char *cli_exec_error(const char *path, int err, char *buf, size_t len);
 
+/* progress.c: the progress line of long work (collect -d / -a, report). Shown only when
+ * cli_progress_wanted(): stderr is a terminal, CI is unset, no -q. */
+struct cli_progress {
+	bool on, shown;
+	int64_t start, first, last; /* CLOCK_MONOTONIC ns: begun, first line due, last shown */
+	int width;		    /* of the widest line shown, to pad over it */
+};
+bool cli_progress_wanted(bool quiet);
+/* @on: cli_progress_wanted(); the first line only @delay_s after now. */
+void cli_progress_init(struct cli_progress *p, bool on, double delay_s);
+/* Whether a line is due at @now (on, past the delay, 250 ms since the last one). */
+bool cli_progress_due(const struct cli_progress *p, int64_t now);
+void cli_progress_show(struct cli_progress *p, int64_t now, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Erase the line (if one was shown): what follows starts at the line's beginning. */
+void cli_progress_clear(struct cli_progress *p);
+struct rpt_progress;
+/* rpt_options.progress for report: @arg is its struct cli_progress. */
+void cli_report_progress(void *arg, const struct rpt_progress *rp);
+
 /* An unknown option or a missing argument, as getopt reports it: exit code 2. */
 int cli_usage_error(const char *cmd, const char *what);
 

@@ -71,6 +71,7 @@ struct collect_state {
 	/* attach mode: -p/--pid and --tid, and -a (every process: attach mode with no pids) */
 	bool attach;
 	bool system_wide;
+	bool quiet; /* -q: no status line */
 	int nattach;			/* processes */
 	pid_t attach_pids[SES_MAX_PIDS];
 	int ntids_only;			/* --tid: only these threads */

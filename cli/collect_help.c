@@ -53,6 +53,8 @@ void collect_help(void)
 	       "  --start-delay <s>      start sampling <s> seconds after the program (0: at once);\n"
 	       "                         the profile, and -d, start then\n"
 	       "  -b, --terminate        kill the program when collection ends early (-d, signal)\n"
+	       "  -q, --quiet            no status line (with -d or -a, on a terminal, CI unset:\n"
+	       "                         elapsed, samples, lost, samples/s, 4 times a second)\n"
 	       "  -m, --mmap-pages <n>   ring buffer pages per CPU, a power of two (default 128),\n"
 	       "                         or their size: 4K, 1M (B, K, M, G)\n"
 	       "  --use-linux-perf       accepted (uProf's): uprof always uses perf_event\n"

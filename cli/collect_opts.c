@@ -55,11 +55,12 @@ static const struct option collect_options[] = {
 	{ "use-linux-perf", no_argument, NULL, OPT_USE_LINUX_PERF },
 	{ "limit-data", required_argument, NULL, OPT_LIMIT_DATA },
 	{ "limit-size", required_argument, NULL, OPT_LIMIT_DATA },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-#define COLLECT_SHORTOPTS "+:o:d:w:bm:p:e:hgac:"
+#define COLLECT_SHORTOPTS "+:o:d:w:bm:p:e:hgac:q"
 
 const struct option *cli_collect_options(const char **shortopts)
 {
@@ -151,6 +152,9 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 			break;
 		case 'a':
 			st->system_wide = st->attach = true;
+			break;
+		case 'q':
+			st->quiet = true;
 			break;
 		case 'c':
 			ret = collect_parse_sample_cpus(st, optarg);

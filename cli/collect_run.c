@@ -176,13 +176,22 @@ static void handle_signals(struct collect_state *st)
 	}
 }
 
-static void show_remaining(double left, bool final)
+/* The status line of -d and -a: elapsed, what -d leaves, samples, lost, and the achieved
+ * rate (samples per elapsed second, over all the targets and CPUs sampled). */
+static void show_status(struct collect_state *st, struct cli_progress *p, int64_t now,
+			int64_t start_mono, int64_t deadline)
 {
-	if (final)
-		fprintf(stderr, "\r%40s\r", "");
-	else
-		fprintf(stderr, "\rProfiling: %.0f s remaining   ", left < 0 ? 0 : left);
-	fflush(stderr);
+	struct smp_stats s;
+	double el = (double)(now - start_mono) / 1e9;
+	char left[48] = "";
+
+	smp_get_stats(st->smp, &s);
+	if (deadline && deadline != INT64_MAX)
+		snprintf(left, sizeof(left), ", %.0f s remaining",
+			 deadline > now ? (double)(deadline - now) / 1e9 : 0);
+	cli_progress_show(p, now, "Profiling: %.1f s%s, %llu samples, %llu lost, %.0f samples/s",
+			  el, left, (unsigned long long)s.samples, (unsigned long long)s.lost,
+			  el > 0 ? (double)s.samples / el : 0);
 }
 
 static const char *stacks_desc(const struct collect_state *st, char *buf, size_t len);
@@ -227,12 +236,15 @@ static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono
 static void loop(struct collect_state *st, int64_t start_mono)
 {
 	struct pollfd fds[MAX_POLLFDS];
-	bool live = st->duration_s > 0 && isatty(STDERR_FILENO);
+	struct cli_progress prog;
 	int64_t hold = st->start_delay_s > 0 ? start_mono + (int64_t)(st->start_delay_s * 1e9) : 0;
 	int64_t deadline = st->duration_s > 0 && !hold ? deadline_after(start_mono, st->duration_s)
 						       : 0;
-	int64_t last_shown = -1;
 	int n;
+
+	cli_progress_init(&prog, (st->duration_s > 0 || st->system_wide) &&
+					 cli_progress_wanted(st->quiet),
+			  0);
 
 	n = smp_pollfds(st->smp, fds, MAX_POLLFDS - 2);
 	fds[n++] = (struct pollfd){ .fd = st->sigfd, .events = POLLIN };
@@ -254,11 +266,9 @@ static void loop(struct collect_state *st, int64_t start_mono)
 				break;
 			if ((deadline - now) / 1000000 < timeout)
 				timeout = (int)((deadline - now) / 1000000) + 1;
-			if (live && (now - start_mono) / 1000000000 != last_shown) {
-				last_shown = (now - start_mono) / 1000000000;
-				show_remaining((double)(deadline - now) / 1e9, false);
-			}
 		}
+		if (!hold && cli_progress_due(&prog, now))
+			show_status(st, &prog, now, start_mono, deadline);
 		if (poll(fds, n, timeout) < 0 && errno != EINTR)
 			break;
 		handle_signals(st);
@@ -272,8 +282,7 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		if (st->child_exited || st->attached_gone || st->stop_signal || st->write_failed)
 			break;
 	}
-	if (live)
-		show_remaining(0, true);
+	cli_progress_clear(&prog);
 }
 
 static const char *sig_name(int sig)

@@ -31,6 +31,10 @@ static void pcm_help(void)
 	       "  -t, --mux-interval <ms>  multiplexing interval of the PMUs in use (root)\n"
 	       "  -d, --duration <s>       stop after this long\n"
 	       "  -o, --output <file.csv>  write the CSV here (default: standard output)\n"
+	       "  -O, --output-dir <dir>   write <dir>/report.csv (the directory is made if needed)\n"
+	       "      --html               also write report.html beside the CSV: a chart per metric\n"
+	       "                           and unit, the run's facts, the cumulative table (needs -o\n"
+	       "                           or -O)\n"
 	       "      --dry-run            print every counter's perf_event_attr and CPU; open nothing\n"
 	       "  -h, --help               this text\n\n"
 	       "With a program and neither -a nor -c, the program (and its threads and children) is\n"
@@ -109,6 +113,12 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'o':
 		st->out_path = arg;
 		return 0;
+	case 'O':
+		st->out_dir = arg;
+		return 0;
+	case 'H':
+		st->html = true;
+		return 0;
 	case 'D':
 		st->dry_run = true;
 		return 0;
@@ -129,6 +139,8 @@ static int parse_args(struct pcm_state *st, int argc, char **argv)
 		{ "mux-interval", required_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "output-dir", required_argument, NULL, 'O' },
+		{ "html", no_argument, NULL, 'H' },
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -138,7 +150,7 @@ static int parse_args(struct pcm_state *st, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:ac:A:CI:t:d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:m:ac:A:CI:t:d:o:O:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			pcm_help();
 			return 0;
@@ -156,6 +168,29 @@ static int parse_args(struct pcm_state *st, int argc, char **argv)
 	return -1;
 }
 
+/* -O DIR: DIR/report.csv; --html: report.html in the CSV's directory. */
+static int output_paths(struct pcm_state *st)
+{
+	const char *slash;
+	int n = 0;
+
+	if (st->out_dir) {
+		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/report.csv", st->out_dir);
+		if (n < 0 || (size_t)n >= sizeof(st->csv_path))
+			return -ENAMETOOLONG;
+		st->out_path = st->csv_path;
+	}
+	if (!st->html)
+		return 0;
+	slash = strrchr(st->out_path, '/');
+	if (slash)
+		n = snprintf(st->html_path, sizeof(st->html_path), "%.*s/report.html",
+			     (int)(slash - st->out_path), st->out_path);
+	else
+		n = snprintf(st->html_path, sizeof(st->html_path), "report.html");
+	return n < 0 || (size_t)n >= sizeof(st->html_path) ? -ENAMETOOLONG : 0;
+}
+
 static int check_args(struct pcm_state *st)
 {
 	if (!st->groups_arg[0])
@@ -164,6 +199,13 @@ static int check_args(struct pcm_state *st)
 		return cli_usage_error(CMD, "-a and -c cannot be used together");
 	if (st->cumulative && st->interval_ms)
 		return cli_usage_error(CMD, "-C and -I cannot be used together");
+	if (st->out_path && st->out_dir)
+		return cli_usage_error(CMD, "-o and -O cannot be used together");
+	if (st->html && !st->out_path && !st->out_dir)
+		return cli_usage_error(CMD, "--html writes report.html beside the CSV: give -o FILE.csv "
+					    "or -O DIR");
+	if (output_paths(st))
+		return cli_usage_error(CMD, "the output path is too long");
 	if (!st->prog_argv && !st->duration_s && !st->dry_run)
 		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
 	if (!st->interval_ms)

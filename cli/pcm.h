@@ -6,6 +6,7 @@
  *   pcm_groups.c  metric groups from configs/pcm/<group>.ini: events, formulas, columns
  *   pcm_run.c     the launched program, the interval loop, signals, -t
  *   pcm_out.c     the CSV (metadata, three header rows, rows, cumulative) and --dry-run
+ *   pcm_html.c    --html: report.html drawn from the values pcm_out.c wrote
  */
 #ifndef UPROF_CLI_PCM_H
 #define UPROF_CLI_PCM_H
@@ -54,6 +55,20 @@ struct pcm_comp {
 	int ncpus;		/* CPUs of the unit that are counted (NCPUS) */
 };
 
+/* --html: what the CSV writer wrote, kept as it wrote it, so the page shows the CSV's own
+ * numbers (one source). Rows past PCM_HTML_MAX_VALUES values are counted, not kept. */
+#define PCM_HTML_MAX_VALUES (1u << 22)
+struct pcm_series {
+	int ncols;		/* values per row: each component's group's metrics, in CSV order */
+	int rows, cap, rows_total;
+	double *vals;		/* rows x ncols */
+	char (*stamps)[16];	/* each row's Timestamp cell */
+	double *cum;		/* metric x component (label_index order), NaN where empty */
+	bool have_cum;
+	char *meta;		/* the metadata lines, as written to the CSV */
+	size_t meta_len;
+};
+
 struct pcm_state {
 	/* options */
 	char groups_arg[256];
@@ -63,6 +78,9 @@ struct pcm_state {
 	unsigned interval_ms, mux_ms;
 	double duration_s;
 	const char *out_path;
+	const char *out_dir; /* -O: <dir>/report.csv (and report.html) */
+	bool html;
+	char csv_path[4096], html_path[4096];
 	char **prog_argv;
 	char prog_path[4096];
 	/* the system */
@@ -89,6 +107,8 @@ struct pcm_state {
 	int64_t t_first, t_prev, t_cur;		     /* CLOCK_MONOTONIC ns */
 	FILE *out;
 	int rows;
+	struct pcm_series *series; /* --html only */
+	double *rowbuf;		   /* one row's values (pcm_out.c) */
 	struct smp_child child;
 	bool have_child, child_exited;
 	int child_status;
@@ -114,6 +134,17 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 			const uint64_t *idle, int64_t elapsed_ns);
 void pcm_out_dry_run(struct pcm_state *st, FILE *f);
+/* Index of the first component labelled like component @c (the cumulative table's column). */
+int pcm_label_index(const struct pcm_state *st, int c);
+
+/* pcm_html.c */
+/* Keep row @vals (series->ncols values) stamped @stamp; counted but not kept past the cap. */
+void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *vals);
+int pcm_html_new(struct pcm_state *st);
+void pcm_html_free(struct pcm_state *st);
+/* Write st->html_path from st->series; 0 or -errno. */
+int pcm_html_write(const struct pcm_state *st);
+int pcm_ncols(const struct pcm_state *st);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);

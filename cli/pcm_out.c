@@ -136,24 +136,44 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 	time_t sec = (time_t)(wall / 1000000000);
 	struct tm tm;
 
+	char stamp[16];
+	int col = 0;
+
 	localtime_r(&sec, &tm);
-	fprintf(f, "%02d:%02d:%02d:%03ld,", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		(long)(wall % 1000000000 / 1000000));
+	snprintf(stamp, sizeof(stamp), "%02d:%02d:%02d:%03ld", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (long)(wall % 1000000000 / 1000000));
+	fprintf(f, "%s,", stamp);
 	for (int c = 0; c < st->ncomps; c++) {
 		const struct pcm_group *g = &st->groups[st->comps[c].group];
 
-		for (int m = 0; m < g->nmetrics; m++) {
-			value_cell(f, pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta,
-						       idle, elapsed_ns));
+		for (int m = 0; m < g->nmetrics; m++, col++) {
+			double v = pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta, idle,
+						    elapsed_ns);
+
+			value_cell(f, v);
 			fputc(',', f);
+			if (st->series)
+				st->rowbuf[col] = v;
 		}
 	}
 	fputc('\n', f);
 	fflush(f);
+	if (st->series)
+		pcm_html_keep_row(st->series, stamp, st->rowbuf);
+}
+
+/* Values per row: every component's group's metrics. */
+int pcm_ncols(const struct pcm_state *st)
+{
+	int n = 0;
+
+	for (int c = 0; c < st->ncomps; c++)
+		n += st->groups[st->comps[c].group].nmetrics;
+	return n;
 }
 
 /* Index of the first component labelled like component @c. */
-static int label_index(const struct pcm_state *st, int c)
+int pcm_label_index(const struct pcm_state *st, int c)
 {
 	for (int i = 0; i < c; i++)
 		if (!strcmp(st->comps[i].label, st->comps[c].label))
@@ -166,7 +186,7 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 {
 	fputs("Metric", f);
 	for (int c = 0; c < st->ncomps; c++)
-		if (label_index(st, c) == c) {
+		if (pcm_label_index(st, c) == c) {
 			fputc(',', f);
 			cell(f, st->comps[c].label);
 		}
@@ -177,19 +197,27 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
 			cell(f, st->metrics[m].name);
 			for (int c = 0; c < st->ncomps; c++) {
-				if (label_index(st, c) != c)
+				if (pcm_label_index(st, c) != c)
 					continue;
 				fputc(',', f);
-				for (int k = 0; k < st->ncomps; k++) /* this group's block of that label */
-					if (st->comps[k].group == g &&
-					    !strcmp(st->comps[k].label, st->comps[c].label))
-						value_cell(f, pcm_metric_value(st, &st->comps[k], m, delta,
-									       idle, elapsed_ns));
+				for (int k = 0; k < st->ncomps; k++) { /* this group's block of that label */
+					double v;
+
+					if (st->comps[k].group != g ||
+					    strcmp(st->comps[k].label, st->comps[c].label))
+						continue;
+					v = pcm_metric_value(st, &st->comps[k], m, delta, idle, elapsed_ns);
+					value_cell(f, v);
+					if (st->series)
+						st->series->cum[(size_t)m * (size_t)st->ncomps + (size_t)c] = v;
+				}
 			}
 			fputc('\n', f);
 		}
 	}
 	fflush(f);
+	if (st->series)
+		st->series->have_cum = true;
 }
 
 void pcm_out_dry_run(struct pcm_state *st, FILE *f)

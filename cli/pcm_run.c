@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -268,9 +269,47 @@ static int finish(struct pcm_state *st, uint64_t *idle_delta, FILE *summary)
 static int open_output(struct pcm_state *st)
 {
 	st->out = stdout;
+	if (st->out_dir && mkdir(st->out_dir, 0777) && errno != EEXIST)
+		return cli_error(1, CMD, "cannot make '%s': %s", st->out_dir, strerror(errno));
+	if (st->html && pcm_html_new(st))
+		return cli_error(1, CMD, "out of memory");
 	if (st->out_path && !(st->out = fopen(st->out_path, "we")))
 		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(errno));
 	return 0;
+}
+
+/* The metadata lines: to the CSV (timeseries) and, with --html, kept for the page: written
+ * once and copied, so both show the same Profile Time. */
+static void metadata(struct pcm_state *st)
+{
+	struct pcm_series *s = st->series;
+	FILE *m = s ? open_memstream(&s->meta, &s->meta_len) : NULL;
+
+	if (m) {
+		pcm_out_metadata(st, m);
+		if (fclose(m)) {
+			free(s->meta);
+			s->meta = NULL;
+			s->meta_len = 0;
+		}
+	}
+	if (st->cumulative)
+		return;
+	if (s && s->meta)
+		fwrite(s->meta, 1, s->meta_len, st->out);
+	else
+		pcm_out_metadata(st, st->out);
+}
+
+/* report.html, after the CSV; a page that cannot be written fails the run like the CSV. */
+static int write_html(struct pcm_state *st, int ret)
+{
+	int err = pcm_html_write(st);
+
+	if (err)
+		return cli_error(1, CMD, "cannot write '%s': %s", st->html_path, strerror(-err));
+	fprintf(stderr, "Generated HTML report path: %s\n", st->html_path);
+	return ret;
 }
 
 int pcm_run(struct pcm_state *st)
@@ -293,10 +332,9 @@ int pcm_run(struct pcm_state *st)
 			smp_child_abort(&st->child);
 		goto out;
 	}
-	if (!st->cumulative) {
-		pcm_out_metadata(st, st->out);
+	metadata(st);
+	if (!st->cumulative)
 		pcm_out_header(st, st->out);
-	}
 	loop(st, idle_delta);
 	ret = finish(st, idle_delta, st->out_path && !st->cumulative ? stdout : st->out);
 	if (st->out_path) {
@@ -314,6 +352,8 @@ int pcm_run(struct pcm_state *st)
 					strerror(err ? err : EIO));
 		else
 			fprintf(stderr, "Generated data file path: %s\n", st->out_path);
+		if (!bad && st->series)
+			ret = write_html(st, ret);
 	}
 out:
 	pmc_evlist_close(st->evl);
@@ -322,6 +362,7 @@ out:
 	if (st->sigfd >= 0)
 		close(st->sigfd);
 	free_counts(st);
+	pcm_html_free(st);
 	free(idle_delta);
 	return ret;
 }

@@ -23,7 +23,8 @@ enum { PATHS_BIN, PATHS_SYMBOL, PATHS_SRC };
 struct report_state {
 	const char *input;
 	const char *output;	/* --report-output */
-	bool to_stdout;
+	bool to_stdout, quiet;
+	struct cli_progress prog; /* reading samples.data (progress.c) */
 	struct rpt_options opts;
 	char command[1024];
 	char out_path[PATH_MAX];
@@ -53,6 +54,7 @@ static const struct option report_options[] = {
 	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
 	{ "report-output", required_argument, NULL, OPT_OUTPUT },
 	{ "stdout", no_argument, NULL, OPT_STDOUT },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
@@ -71,7 +73,7 @@ static const struct option report_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-#define REPORT_SHORTOPTS ":i:hgp:s:"
+#define REPORT_SHORTOPTS ":i:hgp:s:q"
 
 const struct option *cli_report_options(const char **shortopts)
 {
@@ -240,6 +242,9 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			break;
 		case OPT_STDOUT:
 			st->to_stdout = true;
+			break;
+		case 'q':
+			st->quiet = true;
 			break;
 		case OPT_KALLSYMS:
 			st->opts.kallsyms = optarg;
@@ -770,7 +775,13 @@ int cmd_report(int argc, char **argv)
 	if (st.ranks || st.hosts)
 		return cli_error(EXIT_USAGE, CMD, "--rank and --host select ranks of an MPI job: "
 						  "'%s' is a single session", st.input);
+	/* a progress line past a second of reading, never with --stdout (the report is
+	 * the terminal's then) */
+	cli_progress_init(&st.prog, !st.to_stdout && cli_progress_wanted(st.quiet), 1.0);
+	st.opts.progress = cli_report_progress;
+	st.opts.progress_arg = &st.prog;
 	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
+	cli_progress_clear(&st.prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	warn_unmatched(r);

@@ -22,6 +22,7 @@ void report_help(void)
 	       "                             file, any other path a directory for report.csv\n"
 	       "  --stdout                   write the CSV to standard output instead (the\n"
 	       "                             table of hottest functions goes to standard error)\n"
+	       "  -q, --quiet                no progress line (shown on a terminal after a second)\n"
 	       "  -p, --pid <PID,..>         only these processes (implies --detail)\n"
 	       "  --time-filter <T1:T2>      only samples from T1 to T2 seconds after the\n"
 	       "                             profile start (either side may be left out)\n"

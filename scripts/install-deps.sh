@@ -8,11 +8,12 @@
 # and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
 # debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
 # libzydis-dev: the disassembler of report's assembly view (lib/report/disasm.h says why).
+# chromium: tests/e2e/pcm_html.sh looks at pcm's report.html in it, headless.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
-      libzydis-dev"
+      libzydis-dev chromium"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

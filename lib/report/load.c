@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void errf(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -291,6 +292,11 @@ static int replay(struct rpt *r, const struct ses_reader *rd, const struct loade
 
 	for (size_t i = 0; i < l->n && !ret; i++) {
 		const struct entry *e = &l->e[l->k[i].seq];
+
+		if (r->opts.progress && i % RPT_PROGRESS_EVERY == 0)
+			r->opts.progress(r->opts.progress_arg,
+					 &(struct rpt_progress){ .pass = 2, .records = i,
+								 .of_records = l->n });
 		const struct ses_decoded *d = e->side == NO_SIDE ? NULL : &l->side[e->side];
 
 		switch (e->type) {
@@ -336,6 +342,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	struct ses_reader *rd = NULL;
 	struct loaded l = { 0 };
 	struct ses_record rec;
+	struct stat sb;
+	uint64_t nrec = 0, size = 0;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
@@ -349,7 +357,14 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		errf(err, errlen, "%s: %s", path, why);
 	if (ret)
 		return ret;
+	if (r->opts.progress && !stat(path, &sb))
+		size = (uint64_t)sb.st_size;
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
+		if (r->opts.progress && ++nrec % RPT_PROGRESS_EVERY == 0)
+			r->opts.progress(r->opts.progress_arg,
+					 &(struct rpt_progress){ .pass = 1, .records = nrec,
+								 .bytes = rec.offset,
+								 .of_bytes = size });
 		if (rec.type == SES_RECORD_HEADER_ATTR || rec.type == SES_RECORD_FINISHED_ROUND)
 			continue;
 		if (rec.type == PERF_RECORD_SAMPLE) /* what collect counted, decodable or not */

@@ -22,6 +22,16 @@
 
 enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE, RPT_GROUP_PROGRAM };
 
+/* How far rpt_open() is (rpt_options.progress). */
+#define RPT_PROGRESS_EVERY 1024
+struct rpt_progress {
+	int pass;	     /* 1: reading samples.data, 2: counting its records in time order */
+	uint64_t records;    /* records read (pass 1) or counted (pass 2) so far */
+	uint64_t of_records; /* pass 2: records to count; 0 in pass 1 */
+	uint64_t bytes;	     /* pass 1: bytes of samples.data read, of @of_bytes */
+	uint64_t of_bytes;
+};
+
 struct rpt_options {
 	int cutoff;		/* rows per hottest-X section; 0 = all */
 	bool detail;		/* per-process (or --group-by) sections */
@@ -59,6 +69,10 @@ struct rpt_options {
 	bool att;		/* AT&T syntax (default Intel, as uProf's) */
 	const char *const *functions;
 	int nfunctions;
+	/* called every RPT_PROGRESS_EVERY records while rpt_open() reads samples.data and
+	 * then counts its records, for a progress line the caller draws (NULL: never) */
+	void (*progress)(void *arg, const struct rpt_progress *p);
+	void *progress_arg;
 };
 
 struct rpt;

@@ -86,7 +86,8 @@ check "lib_hot: the linked library's lines come from its own source" \
 
 # ---- the terminal view ----
 "$UPROF" annotate -i "$S" hot_loop >"$SCRATCH/an.out" 2>"$SCRATCH/an.err"
-check "annotate hot_loop exits 0 with nothing on stderr" [ $? -eq 0 ] && [ ! -s "$SCRATCH/an.err" ]
+rc=$?
+check_sh "annotate hot_loop exits 0 with nothing on stderr" '[ $rc -eq 0 ] && [ ! -s "$SCRATCH/an.err" ]'
 check "annotate: the hot line is marked first (>>1 annotate.c:$HOT)" grep -q "^>>1 .*annotate.c:$HOT .*ANNOT_HOT" "$SCRATCH/an.out"
 check "annotate: the cold line is shown, not marked first" grep -q "^[> ][> ][2-5 ] .*annotate.c:$COLD .*ANNOT_COLD" "$SCRATCH/an.out"
 check "annotate: instructions follow their source line (the divsd after line $HOT)" \

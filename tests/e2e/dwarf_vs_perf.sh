@@ -49,8 +49,11 @@ compare() {
 	read -r _ n _ m _ e _ f _ d _ r <<<"$line"
 	echo "# $name: $line"
 	sed -n '2,13p' "$SCRATCH/$name.cmp" | cut -c1-300
-	check "$name: every sample of the trace is one of perf's ($m of $n)" \
-		[ -n "$n" ] && [ "$n" -gt 100 ] && [ "$m" = "$n" ]
+	# (one command for check: "check ... [ a ] && [ b ]" checked only the first test).
+	# perf script drops a few samples at times (15 of 1055 in one loaded run, none in
+	# the next on the same program): at least 99 % of ours must be found in perf's.
+	check "$name: the trace's samples are perf's ($m of $n, >= 99 %)" \
+		python3 -c "import sys; sys.exit(0 if '$n'.isdigit() and '$m'.isdigit() and int('$n') > 100 and int('$m') <= int('$n') and int('$m') >= 0.99 * int('$n') else 1)"
 	check "$name: >= 99.5 % of the stacks equal perf's, inlined frames included, or go on where perf's stopped, or hold every frame of perf's and more ($e + $d + $r of $m)" \
 		python3 -c "import sys; sys.exit(0 if $e + $d + $r >= 0.995 * $m else 1)"
 	check "$name: [unwind failed] where perf unwinds on < 0.5 % ($f of $m)" \
@@ -78,8 +81,8 @@ check "stl: inline chains are whole: one holds >= 4 inlined frames in a row ($de
 check "stl: an inlined frame is never a stack's root" bash -c "! grep -qE '^[^;]*;([^;]* \\(inlined\\));' '$F'"
 flat=$(csvq "$S/report.csv" "FUNCTIONS (Sort Event - CPU_TIME)" | awk -F'\t' '$1 ~ /^use_map/ {print $2}')
 tt=$(csvq "$S/report.csv" "BY TOTAL TIME" | awk -F'\t' '$1 ~ /^use_map/ {print $3}')
-check "stl: use_map's self time is the flat profile's in the total-time table ($flat s, $tt s)" \
-	[ -n "$flat" ] && [ "$flat" = "$tt" ]
+check_sh "stl: use_map's self time is the flat profile's in the total-time table ($flat s, $tt s)" \
+	'[ -n "$flat" ] && [ "$flat" = "$tt" ]'
 ins=$(csvq "$S/report.csv" "BY TOTAL TIME" | awk -F'\t' '$1 ~ / \(inlined\)$/ && $3 != "0.0000" {n++} END {print n+0}')
 check "stl: inlined functions have total time and no self time ($ins with self)" [ "$ins" -eq 0 ]
 

@@ -148,9 +148,9 @@ point() {
 	res=$(cat "$D/out" 2>/dev/null)
 	local k calls f failed b blocked m max
 	read -r k calls f failed b blocked m max <<<"$res"
-	check "$name: after collect is gone, no strict call fails, waits or takes 1 ms ($res)" \
-		[ "$k.$f.$b.$m" = calls.failed.blocked.max_ns ] && [ "$calls" = 100 ] &&
-		[ "$failed" = 0 ] && [ "$blocked" = 0 ] && [ "$max" -lt 1000000 ]
+	check_sh "$name: after collect is gone, no strict call fails, waits or takes 1 ms ($res)" \
+		'[ "$k.$f.$b.$m" = calls.failed.blocked.max_ns ] && [ "$calls" = 100 ] &&
+		[ "$failed" = 0 ] && [ "$blocked" = 0 ] && [ "$max" -lt 1000000 ]'
 }
 
 # start-up

@@ -96,8 +96,8 @@ if [ -n "${J4:-}" ]; then
 		v=$(csvq "$SCRATCH/rank$r.csv" "HOTTEST FUNCTIONS" | awk -F'\t' '$1=="spin_units"{print $2}')
 		spins+="${v:-0} "
 		n=$(csvq "$SCRATCH/rank$r.csv" "HOTTEST PROCESSES" | grep -c .)
-		check "--rank $r: one process, rank $r's" [ "$n" -eq 1 ] && \
-			csvq "$SCRATCH/rank$r.csv" "HOTTEST PROCESSES" | awk -F'\t' -v r=$r '$2!=r{exit 1}'
+		check_sh "--rank $r: one process, rank $r's" '[ "$n" -eq 1 ] &&
+			csvq "$SCRATCH/rank$r.csv" "HOTTEST PROCESSES" | awk -F"\t" -v r=$r "\$2!=r{exit 1}"'
 	done
 	echo "# spin_units CPU_TIME per rank: $spins(unit ${UNIT_MS} ms of CPU time)"
 	check "rank CPU times 1:2:3:4 within 10 % ($spins)" python3 -c "

@@ -342,6 +342,81 @@ static void test_paused_whole_run_any_length(void **state)
 	rm_session(dir);
 }
 
+/* rpt_options.progress: pass 1 every RPT_PROGRESS_EVERY records read, with the offset
+ * reached and the file's size; pass 2 every RPT_PROGRESS_EVERY records counted, of all. */
+struct progress_seen {
+	int calls[3];
+	uint64_t last_records[3], last_bytes, of_bytes, of_records;
+	bool ordered;
+};
+
+static void on_progress(void *arg, const struct rpt_progress *p)
+{
+	struct progress_seen *s = arg;
+
+	assert_true(p->pass == 1 || p->pass == 2);
+	if (s->calls[p->pass] && p->records <= s->last_records[p->pass])
+		s->ordered = false;
+	if (p->pass == 1) {
+		if (p->bytes < s->last_bytes || p->bytes >= p->of_bytes)
+			s->ordered = false;
+		s->last_bytes = p->bytes;
+		s->of_bytes = p->of_bytes;
+	} else {
+		s->of_records = p->of_records;
+	}
+	s->calls[p->pass]++;
+	s->last_records[p->pass] = p->records;
+}
+
+static void test_progress(void **state)
+{
+	char dir[] = "/tmp/uprof-rpt.XXXXXX", path[64];
+	struct ses_info in = { 0 };
+	struct perf_event_attr attr;
+	struct progress_seen seen = { .ordered = true };
+	struct rpt_options o = { .cutoff = 10, .progress = on_progress, .progress_arg = &seen };
+	struct ses_writer *w;
+	struct rpt *r = NULL;
+	struct stat sb;
+	uint64_t id = 1;
+	char err[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	in.format_version = 1;
+	snprintf(in.config, sizeof(in.config), "tbp");
+	in.nevents = 1;
+	snprintf(in.events[0].name, sizeof(in.events[0].name), "CPU_TIME");
+	in.events[0].period = 1000000;
+	in.status = SES_STATUS_COMPLETE;
+	in.samples = 3000;
+	in.target_cpu_ns = 3000000000LL;
+	assert_int_equal(ses_info_write(dir, &in), 0);
+	w = ses_writer_open(dir);
+	assert_non_null(w);
+	pmc_timer_attr(&attr, 1000000, false);
+	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
+	rec_comm(w, 100, 100, "app", true, 10);
+	for (int i = 0; i < 3000; i++)
+		rec_sample(w, 100, 100, BASE + light_vaddr + 4, 20 + (uint64_t)i, false);
+	assert_int_equal(ses_writer_close(w), 0);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/samples.data", dir);
+	assert_int_equal(stat(path, &sb), 0);
+	/* 3002 records read (the attr, the COMM, 3000 samples): at 1024 and 2048 */
+	assert_int_equal(seen.calls[1], 2);
+	assert_int_equal(seen.last_records[1], 2048);
+	assert_int_equal(seen.of_bytes, (uint64_t)sb.st_size);
+	/* 3001 records counted (COMM and samples): at 0, 1024, 2048 of 3001 */
+	assert_int_equal(seen.calls[2], 3);
+	assert_int_equal(seen.last_records[2], 2048);
+	assert_int_equal(seen.of_records, 3001);
+	assert_true(seen.ordered);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_programs_left_out),
 		cmocka_unit_test(test_paused_whole_run_any_length),
 		cmocka_unit_test(test_hash_grows_and_finds),
+		cmocka_unit_test(test_progress),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

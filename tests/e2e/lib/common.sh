@@ -21,6 +21,13 @@ check() {
 	local desc=$1; shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
+# check_sh DESC 'EXPR': a check whose condition is a shell expression with && or | in it,
+# evaluated here (in single quotes: its variables are read when it runs). "check D [ a ]
+# && [ b ]" would check [ a ] alone and run [ b ] after, its result lost.
+check_sh() {
+	local desc=$1
+	if eval "$2"; then ok "$desc"; else not_ok "$desc"; fi
+}
 # The one session directory under $1.
 session_in() { ls -d "$1"/uprof-* 2>/dev/null | head -1; }
 # csvq FILE SECTION [COLUMN]: rows of the section whose title contains SECTION

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprof pcm --html: report.html beside the CSV. One self-contained page (inline CSS and
+ * SVG, no script, nothing fetched): the run's header facts (the CSV's metadata lines), one
+ * time-series chart per metric and component (aggregation unit), a point per interval with
+ * its value as the point's <title> (shown on hover), and the cumulative table. Every number
+ * is one the CSV writer computed and wrote (pcm_out.c hands its values over as it writes
+ * them), formatted by the same pmc_value_format(), so the page cannot disagree with the CSV.
+ */
+#include "cli/pcm.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHART_W 760
+#define CHART_H 220
+#define PAD_L 70
+#define PAD_R 16
+#define PAD_T 12
+#define PAD_B 34
+
+int pcm_html_new(struct pcm_state *st)
+{
+	struct pcm_series *s = calloc(1, sizeof(*s));
+	size_t ncum = (size_t)st->nmetrics * (size_t)(st->ncomps ? st->ncomps : 1);
+
+	if (!s)
+		return -ENOMEM;
+	s->ncols = pcm_ncols(st);
+	s->cum = malloc(ncum * sizeof(*s->cum));
+	st->rowbuf = calloc((size_t)(s->ncols ? s->ncols : 1), sizeof(*st->rowbuf));
+	if (!s->cum || !st->rowbuf) {
+		free(s->cum);
+		free(s);
+		free(st->rowbuf);
+		st->rowbuf = NULL;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ncum; i++)
+		s->cum[i] = NAN;
+	st->series = s;
+	return 0;
+}
+
+void pcm_html_free(struct pcm_state *st)
+{
+	if (!st->series)
+		return;
+	free(st->series->vals);
+	free(st->series->stamps);
+	free(st->series->cum);
+	free(st->series->meta);
+	free(st->series);
+	st->series = NULL;
+	free(st->rowbuf);
+	st->rowbuf = NULL;
+}
+
+/* Room for one more row; false past the cap or without memory (the row is then counted
+ * only, and the page says how many it does not draw). */
+static bool grow(struct pcm_series *s)
+{
+	size_t ncols = (size_t)(s->ncols ? s->ncols : 1);
+	int cap;
+	double *v;
+	char(*t)[16];
+
+	if (s->rows < s->cap)
+		return true;
+	cap = s->cap ? s->cap * 2 : 64;
+	if ((size_t)cap * ncols > PCM_HTML_MAX_VALUES)
+		cap = (int)(PCM_HTML_MAX_VALUES / ncols);
+	if (cap <= s->rows)
+		return false;
+	v = realloc(s->vals, (size_t)cap * ncols * sizeof(*v));
+	if (!v)
+		return false;
+	s->vals = v;
+	t = realloc(s->stamps, (size_t)cap * sizeof(*t));
+	if (!t)
+		return false;
+	s->stamps = t;
+	s->cap = cap;
+	return true;
+}
+
+void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *vals)
+{
+	s->rows_total++;
+	if (s->rows_total != s->rows + 1 || !grow(s))
+		return; /* once a row is dropped, later ones are too: the charts stay contiguous */
+	memcpy(s->vals + (size_t)s->rows * (size_t)s->ncols, vals, (size_t)s->ncols * sizeof(*vals));
+	snprintf(s->stamps[s->rows], sizeof(s->stamps[0]), "%s", stamp);
+	s->rows++;
+}
+
+/* @n bytes of @p, escaped for HTML text and attribute values. */
+static void esc_n(FILE *f, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n && p[i]; i++) {
+		switch (p[i]) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(p[i], f);
+		}
+	}
+}
+
+static void esc(FILE *f, const char *s)
+{
+	esc_n(f, s, strlen(s));
+}
+
+static const char *fmt(double v, char *buf, size_t len)
+{
+	pmc_value_format(v, 2, buf, len);
+	return buf;
+}
+
+static void head(FILE *f)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>uprof pcm report</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:16px;color:#222;background:#fff}\n"
+	      "table{border-collapse:collapse;margin:8px 0}\n"
+	      "td,th{border:1px solid #bbb;padding:2px 8px;text-align:left}\n"
+	      "td.num{text-align:right}\n"
+	      ".chart{margin:8px 0 20px 0}\n"
+	      "svg{background:#fafafa;border:1px solid #ccc}\n"
+	      "polyline{fill:none;stroke:#1f5fa8;stroke-width:1.5}\n"
+	      "circle.pt{fill:#1f5fa8}\ncircle.pt:hover{fill:#d2381f}\n"
+	      "line.axis{stroke:#666}\ntext{font-size:11px;fill:#444}\n"
+	      "</style>\n</head>\n<body>\n<h1>uprof pcm report</h1>\n",
+	      f);
+}
+
+/* One CSV line [p, nl) as table cells: split at commas outside quotes, "" unquoted. */
+static void csv_cells(FILE *f, const char *p, const char *nl)
+{
+	bool quoted = false;
+	int cellno = 0;
+
+	fputs("<tr><th>", f);
+	for (; p < nl; p++) {
+		if (*p == '"' && quoted && p + 1 < nl && p[1] == '"') {
+			fputs("&quot;", f);
+			p++;
+		} else if (*p == '"') {
+			quoted = !quoted;
+		} else if (*p == ',' && !quoted) {
+			fputs(cellno++ ? "</td><td>" : "</th><td>", f);
+		} else {
+			esc_n(f, p, 1);
+		}
+	}
+	fputs(cellno ? "</td></tr>\n" : "</th></tr>\n", f);
+}
+
+/* The metadata lines as a table, cell for cell as in the CSV. */
+static void facts(const struct pcm_state *st, FILE *f)
+{
+	const char *p = st->series->meta, *end = p ? p + st->series->meta_len : NULL;
+
+	fputs("<h2>Run</h2>\n<table class=\"facts\">\n", f);
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			nl = end;
+		csv_cells(f, p, nl);
+		p = nl + 1;
+	}
+	if (st->prog_argv) {
+		fputs("<tr><th>Program:</th><td>", f);
+		for (char **a = st->prog_argv; *a; a++) {
+			esc(f, *a);
+			if (a[1])
+				fputc(' ', f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* One metric of one component, column @col: a line through the finite values and a point
+ * per row (a row whose value is empty in the CSV gets an invisible point, so the points
+ * still count the rows). */
+static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int col)
+{
+	const struct pcm_series *s = st->series;
+	double lo = 0, hi = 0, span;
+	bool any = false;
+	char b1[64], b2[64];
+	int plot_w = CHART_W - PAD_L - PAD_R, plot_h = CHART_H - PAD_T - PAD_B;
+
+	for (int r = 0; r < s->rows; r++) {
+		double v = s->vals[(size_t)r * (size_t)s->ncols + (size_t)col];
+
+		if (!isfinite(v))
+			continue;
+		lo = any && lo < v ? lo : v;
+		hi = any && hi > v ? hi : v;
+		any = true;
+	}
+	if (lo > 0)
+		lo = 0;
+	span = hi > lo ? hi - lo : 1;
+	fputs("<div class=\"chart\"><h3>", f);
+	esc(f, st->metrics[metric].name);
+	fputs(" &mdash; ", f);
+	esc(f, st->comps[comp].label);
+	fprintf(f, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "role=\"img\" data-metric=\"", CHART_W, CHART_H);
+	esc(f, st->metrics[metric].name);
+	fputs("\" data-unit=\"", f);
+	esc(f, st->comps[comp].label);
+	fprintf(f, "\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		   "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+		PAD_L, PAD_T, PAD_L, PAD_T + plot_h, PAD_L, PAD_T + plot_h, PAD_L + plot_w,
+		PAD_T + plot_h);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
+		   "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, b1, sizeof(b1)), PAD_L - 4, PAD_T + plot_h,
+		fmt(lo, b2, sizeof(b2)));
+	if (s->rows)
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" "
+			   "text-anchor=\"end\">%s</text>\n",
+			PAD_L, CHART_H - 10, s->stamps[0], PAD_L + plot_w, CHART_H - 10,
+			s->stamps[s->rows - 1]);
+	fputs("<polyline points=\"", f);
+	for (int r = 0; r < s->rows; r++) {
+		double v = s->vals[(size_t)r * (size_t)s->ncols + (size_t)col];
+		double x = PAD_L + (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
+
+		if (isfinite(v))
+			fprintf(f, "%.1f,%.1f ", x, PAD_T + plot_h - plot_h * (v - lo) / span);
+	}
+	fputs("\"/>\n", f);
+	for (int r = 0; r < s->rows; r++) {
+		double v = s->vals[(size_t)r * (size_t)s->ncols + (size_t)col];
+		double x = PAD_L + (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
+		double y = isfinite(v) ? PAD_T + plot_h - plot_h * (v - lo) / span : PAD_T + plot_h;
+
+		fmt(v, b1, sizeof(b1));
+		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" data-row=\"%d\" "
+			   "data-value=\"%s\"><title>%s: %s</title></circle>\n",
+			x, y, isfinite(v) ? "3" : "0", r, b1, s->stamps[r],
+			b1[0] ? b1 : "not computable");
+	}
+	fputs("</svg></div>\n", f);
+}
+
+static void charts(const struct pcm_state *st, FILE *f)
+{
+	const struct pcm_series *s = st->series;
+	int col = 0, last_group = -1;
+
+	if (!s->rows_total)
+		return;
+	fprintf(f, "<h2>Timeseries</h2>\n<p>%d intervals of %u ms", s->rows_total, st->interval_ms);
+	if (s->rows < s->rows_total)
+		fprintf(f, "; the charts draw the first %d (at most %u values are kept for the page); "
+			   "the CSV has them all",
+			s->rows, PCM_HTML_MAX_VALUES);
+	fputs(". Hover over a point for its value.</p>\n", f);
+	for (int c = 0; c < st->ncomps; c++) {
+		const struct pcm_group *g = &st->groups[st->comps[c].group];
+
+		if (st->comps[c].group != last_group) {
+			fputs("<h2 class=\"group\">", f);
+			esc(f, g->title);
+			fputs("</h2>\n", f);
+		}
+		last_group = st->comps[c].group;
+		for (int m = 0; m < g->nmetrics; m++, col++)
+			chart(st, f, c, g->first_metric + m, col);
+	}
+}
+
+/* The cumulative table, laid out as the CSV's. */
+static void cumulative(const struct pcm_state *st, FILE *f)
+{
+	char buf[64];
+
+	if (!st->series->have_cum)
+		return;
+	fputs("<h2>Cumulative</h2>\n<table class=\"cumulative\">\n<tr><th>Metric</th>", f);
+	for (int c = 0; c < st->ncomps; c++)
+		if (pcm_label_index(st, c) == c) {
+			fputs("<th>", f);
+			esc(f, st->comps[c].label);
+			fputs("</th>", f);
+		}
+	fputs("</tr>\n", f);
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct pcm_group *gr = &st->groups[g];
+
+		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
+			fputs("<tr><th>", f);
+			esc(f, st->metrics[m].name);
+			fputs("</th>", f);
+			for (int c = 0; c < st->ncomps; c++)
+				if (pcm_label_index(st, c) == c)
+					fprintf(f, "<td class=\"num\">%s</td>",
+						fmt(st->series->cum[(size_t)m * (size_t)st->ncomps +
+								    (size_t)c],
+						    buf, sizeof(buf)));
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+int pcm_html_write(const struct pcm_state *st)
+{
+	FILE *f = fopen(st->html_path, "we");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	head(f);
+	facts(st, f);
+	charts(st, f);
+	cumulative(st, f);
+	fputs("</body>\n</html>\n", f);
+	if (fflush(f) || ferror(f))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = errno ? -errno : -EIO;
+	return ret;
+}
