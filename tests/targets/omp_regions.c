@@ -11,8 +11,10 @@
  *                             waiting 30 ms for a task), a lock and a critical section
  *                             each held 30 ms while the other thread waits, a
  *                             dynamic-schedule loop of 64 iterations; prints the wall
- *                             times of the holds ("hold_ms lock= critical= task=") and
- *                             of the waits as the waiter saw them ("waited_ms ...")
+ *                             times of the holds ("hold_ms lock= critical= task="), of
+ *                             the waits as the waiter saw them ("waited_ms ...") and
+ *                             from the waiter's ask to the holder's letting go
+ *                             ("after_ask_ms ...")
  *   omp_regions tiny [N]      N (default 100000) empty parallel regions of 2 threads
  * Built with clang -fopenmp (LLVM libomp) and with gcc -fopenmp (libgomp).
  */
@@ -53,14 +55,20 @@ static double work(double ms)
  * against: each thread's CPU time inside the two regions ("cpu_ms imbalanced=<ms>
  * balanced=<ms>"), and in the imbalanced one the wall time from before the region to after
  * it, each thread's wall time in its work, and thread 1's from the end of its work to the
- * end of the region ("wall_ms elapsed= work0= work1= wait1="). On a loaded machine the
- * threads may not run at one rate, and the 3:1 of CPU time is then not 3:1 of wall time. */
+ * end of the region ("wall_ms elapsed= work0= work1= wait1="); how much later than thread
+ * 1 thread 0 ended its work (summed over the rounds: thread 1 waits at least that long in
+ * the barrier), and thread 0's wall time from the end of its work to the end of the region
+ * ("wall_ms end0_after_end1= wait0="); and each thread's wall time from its first balanced
+ * iteration to the end of its last ("wall_ms balanced work0= work1="). On a loaded machine
+ * the threads may not run at one rate, and the 3:1 of CPU time is then not 3:1 of wall
+ * time. */
 static double balance(int rounds)
 {
-	double sum = 0, cpu[2] = { 0, 0 }, el = 0, w[2] = { 0, 0 }, wait1 = 0;
+	double sum = 0, cpu[2] = { 0, 0 }, el = 0, w[2] = { 0, 0 }, wait1 = 0, wb[2] = { 0, 0 };
+	double wait0 = 0, lag = 0;
 
 	for (int r = 0; r < rounds; r++) {
-		double t0 = wall_ms(), done1 = 0;
+		double t0 = wall_ms(), done[2] = { 0, 0 }, t1;
 
 #pragma omp parallel num_threads(2) reduction(+ : sum)
 		{
@@ -70,27 +78,37 @@ static double balance(int rounds)
 			sum += work(me == 0 ? 60 : 20);
 			d = cpu_ms() - c0;
 			w[me] += wall_ms() - b;
-			if (me == 1)
-				done1 = wall_ms();
+			done[me] = wall_ms();
 #pragma omp atomic
 			cpu[0] += d;
 		}
-		el += wall_ms() - t0;
-		wait1 += wall_ms() - done1;
+		t1 = wall_ms();
+		el += t1 - t0;
+		wait1 += t1 - done[1];
+		wait0 += t1 - done[0];
+		lag += done[0] - done[1];
 #pragma omp parallel num_threads(2) reduction(+ : sum)
 		{
-			double c0 = cpu_ms(), d;
+			int me = omp_get_thread_num();
+			double c0 = cpu_ms(), d, first = 0, last = 0;
 
 #pragma omp for schedule(static)
-			for (int i = 0; i < 40; i++)
+			for (int i = 0; i < 40; i++) {
+				if (!first)
+					first = wall_ms();
 				sum += work(1);
+				last = wall_ms();
+			}
 			d = cpu_ms() - c0;
+			wb[me] += last - first;
 #pragma omp atomic
 			cpu[1] += d;
 		}
 	}
 	printf("cpu_ms imbalanced=%.1f balanced=%.1f\n", cpu[0], cpu[1]);
 	printf("wall_ms elapsed=%.1f work0=%.1f work1=%.1f wait1=%.1f\n", el, w[0], w[1], wait1);
+	printf("wall_ms end0_after_end1=%.1f wait0=%.1f\n", lag, wait0);
+	printf("wall_ms balanced work0=%.1f work1=%.1f\n", wb[0], wb[1]);
 	return sum;
 }
 
@@ -108,12 +126,28 @@ static double nested(void)
 }
 
 /* wall ms of the lock, the critical section and the awaited task: how long each was held
- * (run), and how long the other thread waited for it, as the waiter measures it */
-static double hold[3], waited[3];
+ * (run), how long the other thread waited for it, as the waiter measures it from just
+ * before its call to just after, and how long after the waiter's "before" the holder let
+ * go (after_ask). The holder lets go only once the waiter has said it is asking, and then
+ * after 30 ms of its own CPU, so the tool's wait lies between after_ask and waited
+ * whatever the scheduler does: the waiter is asking before after_ask's start and is
+ * still waiting when the holder lets go. */
+static double hold[3], waited[3], after_ask[3];
+/* file scope: gcc passes a task's shared local that the task only reads by value, which
+ * would freeze the ask's time at the task's creation */
+static double asked[3];
+static int asking[3];
 
-/* 8 tasks and a taskwait; then, in a second region, one task that thread 1 runs for 30 ms
- * of CPU while the single thread, once it has seen the task start, waits for it in a
- * taskwait. */
+/* Spin until *flag is set (by the other thread). */
+static void await_flag(int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+		;
+}
+
+/* 8 tasks and a taskwait; then, in a second region, one task that thread 1 runs, once
+ * the single thread has seen it start and said it is waiting, for 30 ms of CPU while the
+ * single thread waits for it in a taskwait. */
 static double tasks(void)
 {
 	double sum = 0;
@@ -138,23 +172,26 @@ static double tasks(void)
 	{
 #pragma omp task shared(sum, started)
 		{
-			double b = wall_ms();
+			double b = wall_ms(), e;
 
 			__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+			await_flag(&asking[2]);
 			sum += work(30);
-			hold[2] = wall_ms() - b;
+			e = wall_ms();
+			hold[2] = e - b;
+			after_ask[2] = e - asked[2];
 		}
-		while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
-			;
-		waited[2] = wall_ms();
+		await_flag(&started);
+		asked[2] = wall_ms();
+		__atomic_store_n(&asking[2], 1, __ATOMIC_RELEASE);
 #pragma omp taskwait
-		waited[2] = wall_ms() - waited[2];
+		waited[2] = wall_ms() - asked[2];
 	}
 	return sum;
 }
 
-/* Thread 0 holds the lock (then the critical section) for 30 ms of CPU; thread 1 asks
- * for it once thread 0 has it, and waits. */
+/* Thread 0 takes the lock (then the critical section); thread 1 asks for it once thread
+ * 0 has it and says so; thread 0 holds it from then on for 30 ms of its CPU. */
 static double contended(void)
 {
 	omp_lock_t lock;
@@ -170,17 +207,17 @@ static double contended(void)
 			omp_set_lock(&lock);
 			b = wall_ms();
 			__atomic_store_n(&held, 1, __ATOMIC_RELEASE);
+			await_flag(&asking[0]);
 			sum += work(30);
 			hold[0] = wall_ms() - b;
+			after_ask[0] = wall_ms() - asked[0];
 			omp_unset_lock(&lock);
 		} else {
-			double b;
-
-			while (!__atomic_load_n(&held, __ATOMIC_ACQUIRE))
-				;
-			b = wall_ms();
+			await_flag(&held);
+			asked[0] = wall_ms();
+			__atomic_store_n(&asking[0], 1, __ATOMIC_RELEASE);
 			omp_set_lock(&lock);
-			waited[0] = wall_ms() - b;
+			waited[0] = wall_ms() - asked[0];
 			omp_unset_lock(&lock);
 		}
 #pragma omp barrier
@@ -190,17 +227,17 @@ static double contended(void)
 				double b = wall_ms();
 
 				__atomic_store_n(&in_critical, 1, __ATOMIC_RELEASE);
+				await_flag(&asking[1]);
 				sum += work(30);
 				hold[1] = wall_ms() - b;
+				after_ask[1] = wall_ms() - asked[1];
 			}
 		} else {
-			double b;
-
-			while (!__atomic_load_n(&in_critical, __ATOMIC_ACQUIRE))
-				;
-			b = wall_ms();
+			await_flag(&in_critical);
+			asked[1] = wall_ms();
+			__atomic_store_n(&asking[1], 1, __ATOMIC_RELEASE);
 #pragma omp critical(held30)
-			waited[1] = wall_ms() - b;
+			waited[1] = wall_ms() - asked[1];
 		}
 	}
 	omp_destroy_lock(&lock);
@@ -229,6 +266,8 @@ int main(int argc, char **argv)
 		printf("hold_ms lock=%.1f critical=%.1f task=%.1f\n", hold[0], hold[1], hold[2]);
 		printf("waited_ms lock=%.1f critical=%.1f taskwait=%.1f\n", waited[0], waited[1],
 		       waited[2]);
+		printf("after_ask_ms lock=%.1f critical=%.1f taskwait=%.1f\n", after_ask[0],
+		       after_ask[1], after_ask[2]);
 	} else if (!strcmp(mode, "tiny")) {
 		long n = argc > 2 ? atol(argv[2]) : 100000;
 
