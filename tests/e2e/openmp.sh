@@ -158,8 +158,8 @@ else
 	echo "# under uprof: $under"
 	check "user tool alone: 4 regions, 8 implicit tasks, its parallel_data kept" \
 		grep -q 'parallel_begin=4 parallel_end=4 mismatched=0 implicit_task=8' <<<"$alone"
-	check "user tool behind uprof's: the same events, its parallel_data its own" \
-		[ -n "$under" ] && [ "$under" = "$alone" ]
+	check_sh "user tool behind uprof's: the same events, its parallel_data its own" \
+		'[ -n "$under" ] && [ "$under" = "$alone" ]'
 	S=$(session_in "$SCRATCH/ut")
 	"$UPROF" report -i "$S" >/dev/null 2>&1
 	check "and uprof traced the run too (2 instances of the imbalanced region)" \
