@@ -25,8 +25,9 @@ static inline void target_path(char *out, size_t len, const char *name)
 		snprintf(out, len, "%s/build/targets/%s", cwd, name);
 }
 
-/* @sym's address in @bin, as nm prints it; 0 when absent. */
-static inline uint64_t nm_addr(const char *bin, const char *sym)
+/* @sym's address in @bin, as `nm @flags` prints it ("" or "-D": the dynamic symbols of a
+ * stripped library); 0 when absent. */
+static inline uint64_t nm_addr_flags(const char *bin, const char *flags, const char *sym)
 {
 	char cmd[PATH_MAX + 64], line[256], name[128];
 	unsigned long long a;
@@ -34,7 +35,7 @@ static inline uint64_t nm_addr(const char *bin, const char *sym)
 	char type;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "nm %s", bin);
+	snprintf(cmd, sizeof(cmd), "nm %s %s", flags, bin);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p))
@@ -42,6 +43,12 @@ static inline uint64_t nm_addr(const char *bin, const char *sym)
 			found = a;
 	pclose(p);
 	return found;
+}
+
+/* @sym's address in @bin, as nm prints it; 0 when absent. */
+static inline uint64_t nm_addr(const char *bin, const char *sym)
+{
+	return nm_addr_flags(bin, "", sym);
 }
 
 #endif

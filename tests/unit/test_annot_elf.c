@@ -19,25 +19,6 @@
 #include "report/annot.h"
 #include "target_bins.h"
 
-/* @sym's address as `nm -D` prints it (the dynamic symbols of a stripped library) */
-static uint64_t nm_dyn(const char *bin, const char *sym)
-{
-	char cmd[PATH_MAX + 64], line[256], name[128];
-	unsigned long long a;
-	uint64_t found = 0;
-	char type;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm -D %s", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p))
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && !strcmp(name, sym))
-			found = a;
-	pclose(p);
-	return found;
-}
-
 /* the file offset of link-time address @vaddr in @bin (through its own segments) */
 static uint64_t offset_of(const char *bin, uint64_t vaddr)
 {
@@ -90,7 +71,7 @@ static void a_stripped_library(void **state)
 
 	(void)state;
 	target_path(lib, sizeof(lib), "libannot_strip.so");
-	start = nm_dyn(lib, "strip_hot");
+	start = nm_addr_flags(lib, "-D", "strip_hot");
 	assert_true(start != 0);
 	assert_int_equal(rpt_annot_code_read(NULL, lib, offset_of(lib, start), &c), 0);
 	/* named by the dynamic symbol table, which keeps sizes */
