@@ -64,6 +64,9 @@ uint64_t ins_now_ns(void);
 /* A time stamp in the page's clock (TSC ticks or CLOCK_MONOTONIC ns, ins_stamp_is_tsc). */
 uint64_t ins_stamp(void);
 bool ins_stamp_is_tsc(void);
+/* A page stamp and CLOCK_MONOTONIC ns read at one instant (uprof_ctl_clock_pair): two
+ * such pairs give the TSC's rate without a preemption between two reads in it. */
+void ins_clock_pair(uint64_t *stamp, uint64_t *ns);
 /* @s into the page's string table: its id, or 0 (full, or no page). Takes the table's
  * lock: not for the hot path. */
 uint32_t ins_intern(const char *s);

@@ -566,8 +566,13 @@ static void flush(void)
 		return;
 	ompt_target_flush();
 	now = stamp();
-	if (ins_stamp_is_tsc() && now > t0_stamp)
-		ns_per_tick = (double)(ins_now_ns() - t0_ns) / (double)(now - t0_stamp);
+	if (stamp_tsc) {
+		uint64_t ns;
+
+		ins_clock_pair(&now, &ns);
+		if (now > t0_stamp && ns > t0_ns)
+			ns_per_tick = (double)(ns - t0_ns) / (double)(now - t0_stamp);
+	}
 	nt = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
 	if (nt > MAX_THREADS)
 		nt = MAX_THREADS;
@@ -654,8 +659,10 @@ static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t 
 	if (!real_set)
 		return 0;
 	stamp_tsc = ins_stamp_is_tsc();
-	t0_stamp = stamp();
-	t0_ns = ins_now_ns();
+	if (stamp_tsc)
+		ins_clock_pair(&t0_stamp, &t0_ns);
+	else
+		t0_stamp = t0_ns = ins_now_ns();
 	reg(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
 	reg(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
 	reg(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);

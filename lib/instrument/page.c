@@ -71,6 +71,11 @@ static long futex(uint32_t *addr, int op, uint32_t val, const struct timespec *t
 	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
 }
 
+static int64_t now_signed(void)
+{
+	return (int64_t)ins_now_ns();
+}
+
 /* TSC time stamps only where CLOCK_MONOTONIC is itself kept on the TSC. */
 static uint32_t pick_clock(void)
 {
@@ -104,8 +109,14 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	h->pauses.offset = PAUSE_OFFSET;
 	h->pauses.records = UPROF_CTL_PAUSE_RECORDS;
 	h->clock_kind = pick_clock();
-	h->tsc0 = uprof_ctl_tsc();
-	h->mono0 = ins_now_ns();
+	{
+		uint64_t tsc;
+		int64_t mono;
+
+		uprof_ctl_clock_pair(now_signed, &tsc, &mono);
+		h->tsc0 = tsc;
+		h->mono0 = (uint64_t)mono;
+	}
 	use_tsc = h->clock_kind == UPROF_CLOCK_TSC;
 	if (session)
 		snprintf(h->session, sizeof(h->session), "%s", session);
@@ -440,6 +451,18 @@ uint64_t ins_stamp(void)
 bool ins_stamp_is_tsc(void)
 {
 	return use_tsc;
+}
+
+void ins_clock_pair(uint64_t *stamp, uint64_t *ns)
+{
+	int64_t mono;
+
+	if (!use_tsc) {
+		*stamp = *ns = ins_now_ns();
+		return;
+	}
+	uprof_ctl_clock_pair(now_signed, stamp, &mono);
+	*ns = (uint64_t)mono;
 }
 
 uint32_t ins_intern(const char *s)

@@ -500,9 +500,10 @@ static int64_t mono_ns(void)
 
 void smp_page_sync_clock(struct smp_page *p)
 {
-	uint64_t tsc = uprof_ctl_tsc();
-	int64_t mono = mono_ns();
+	uint64_t tsc;
+	int64_t mono;
 
+	uprof_ctl_clock_pair(mono_ns, &tsc, &mono);
 	p->map_ok = false;
 	if (!p->tsc || tsc <= p->tsc0 || mono <= p->mono0)
 		return;

@@ -294,6 +294,44 @@ static void omp_target_records(void **state)
 	free(m);
 }
 
+/* A clock reader slow on every call but one (a preemption between the two TSC reads, made
+ * certain): the pair kept is the quick call's, its TSC the midpoint of that call's two. */
+static int slow_calls, quick_call;
+static uint64_t quick_lo, quick_hi;
+
+static int64_t fake_mono(void)
+{
+	uint64_t t = uprof_ctl_tsc();
+
+	if (++slow_calls == quick_call) {
+		quick_lo = t;
+		return 5000;
+	}
+	while (uprof_ctl_tsc() - t < 100000000ULL) /* ~30 ms at 3 GHz: far wider */
+		;
+	return slow_calls;
+}
+
+static void clock_pair_narrowest(void **state)
+{
+	uint64_t tsc = 0, after;
+	int64_t mono = 0;
+
+	(void)state;
+	if (!uprof_ctl_tsc())
+		skip();
+	for (quick_call = 1; quick_call <= 8; quick_call += 7) { /* the first and the last */
+		slow_calls = 0;
+		uprof_ctl_clock_pair(fake_mono, &tsc, &mono);
+		after = uprof_ctl_tsc();
+		quick_hi = after;
+		assert_int_equal(slow_calls, 8);
+		assert_int_equal(mono, 5000);
+		assert_true(tsc <= quick_hi);
+		assert_true(tsc + 100000000ULL > quick_lo); /* within the quick call, not a slow one */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +339,7 @@ int main(void)
 		cmocka_unit_test(newer_minor_accepted), cmocka_unit_test(other_major_refused),
 		cmocka_unit_test(sizes_checked),	cmocka_unit_test(version_word),
 		cmocka_unit_test(omp_records),		cmocka_unit_test(omp_target_records),
+		cmocka_unit_test(clock_pair_narrowest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
