@@ -57,11 +57,14 @@ for i in 1 2; do
 	row=$(csvq "$S/report.csv" "TASKS (Sort" | awk -F'\t' '$1=="Server"&&$2=="Tick"')
 	count=$(cut -f3 <<<"$row"); elapsed=$(cut -f4 <<<"$row")
 	# a tick is 20 ms of wall-time work then a 30 ms sleep: no more than 13 fit in 0.6 s
-	# (on a loaded machine fewer do), and each whole tick lasts at least 20 ms, so a mean
-	# below that means a tick cut by the window's edge; how much longer they last is load
+	# (on a loaded machine fewer do). Each whole tick lasts at least 20 ms; only the first
+	# and the last can be cut, at the window's edges (a tick begun after the target's page
+	# was told of the attach but before sampling started is clipped to the profile's start,
+	# DESIGN §6; on a loaded machine that gap is milliseconds): every other tick must keep
+	# its 20 ms. How much longer they last is load.
 	check "attach $i: its window's ticks only (${count:-0} in 0.6 s)" bash -c "[ ${count:-0} -ge 1 ] && [ ${count:-0} -le 13 ]"
-	check "attach $i: no tick straddling the window (mean $(python3 -c "print(round(${elapsed:-0}/max(${count:-1},1),4))") s >= 0.02)" \
-		python3 -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} / ${count:-1} >= 0.0199 else 1)"
+	check "attach $i: no tick cut but at the window's edges (${elapsed:-0} s for ${count:-0} >= 0.02 s each but two)" \
+		python3 -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} >= 0.0199 * max(${count:-0} - 2, 0) else 1)"
 done
 
 # --- 3: the target exits while attached
