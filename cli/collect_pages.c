@@ -294,6 +294,18 @@ static int adopt(struct collect_pages *c, int pid, struct smp_page_why *why)
 	if (c->st->attach && !collect_attach_owns(c->st, pid))
 		return -EPERM;
 	if (c->nworkers >= c->max_pages) { /* before the page is touched: it stays as it is */
+		/* launch mode: only a page of this run counts (its token, read without
+		 * touching it); a page another run or a killed process left is not ours to
+		 * count, and one not published yet is tried again */
+		if (!c->st->attach) {
+			char tok[sizeof(c->st->token)];
+			int r = smp_page_peek_session(SHM_DIR, pid, tok, sizeof(tok));
+
+			if (r)
+				return r;
+			if (strcmp(tok, c->st->token))
+				return -EINVAL;
+		}
 		/* once a pid: the page is tried again at the end (rescan) */
 		if (!pages_pidlist_has(&c->over, pid)) {
 			c->over_pages++;

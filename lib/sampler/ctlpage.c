@@ -384,6 +384,33 @@ int smp_page_peek_version(int pid, uint32_t *version)
 	return 0;
 }
 
+int smp_page_peek_session(const char *dir, int pid, char *buf, size_t len)
+{
+	char tok[UPROF_CTL_SESSION_MAX], name[PATH_MAX];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm",
+		 pid);
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -EPERM;
+	}
+	n = pread(fd, tok, sizeof(tok), (off_t)offsetof(struct uprof_ctl_header, session));
+	close(fd);
+	if (n != (ssize_t)sizeof(tok) || !tok[0])
+		return n < 0 ? -errno : -EAGAIN;
+	tok[sizeof(tok) - 1] = 0;
+	snprintf(buf, len, "%s", tok);
+	return 0;
+}
+
 uint32_t smp_page_version(const struct smp_page *p)
 {
 	return p->version;

@@ -165,6 +165,11 @@ int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t 
 /* The version word (UPROF_CTL_MAJOR_OF / _MINOR_OF) of @pid's page, read without mapping
  * or changing it, for a message. 0, -EINVAL (not a page) or -errno. */
 int smp_page_peek_version(int pid, uint32_t *version);
+/* The session token of <@dir>/uprof.<@pid> (@dir NULL: /dev/shm) into @buf, read without
+ * mapping or changing the page (for a page left alone: over the bound on pages read).
+ * 0, -EAGAIN (not published yet: too short or no token), -EPERM (not a regular file or a
+ * link), -errno. */
+int smp_page_peek_session(const char *dir, int pid, char *buf, size_t len);
 
 /* The same checks on a page image at @mem (@len bytes, borrowed: it must outlive the
  * handle), for tests and the fuzz target. */
