@@ -424,10 +424,43 @@ static void other_sigbus_still_kills(void **state)
 	assert_int_equal(WTERMSIG(status), SIGBUS);
 }
 
+/* A page's token, peeked at without mapping it: what collect counts a page over the
+ * bound by. A page not published yet has none; a link or a FIFO is not read at all. */
+static void session_peeked(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char m[SIZE];
+	char tok[64], other[160];
+	FILE *fp;
+
+	assert_int_equal(smp_page_peek_session(f->dir, PID, tok, sizeof(tok)), -ENOENT);
+	fp = fopen(f->page, "w"); /* made, nothing in it yet */
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(smp_page_peek_session(f->dir, PID, tok, sizeof(tok)), -EAGAIN);
+	memset(m, 0, sizeof(m));
+	make_page(m, PID);
+	snprintf(((struct uprof_ctl_header *)m)->session, UPROF_CTL_SESSION_MAX, "77.123");
+	fp = fopen(f->page, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(m, 1, sizeof(m), fp), sizeof(m));
+	fclose(fp);
+	assert_int_equal(smp_page_peek_session(f->dir, PID, tok, sizeof(tok)), 0);
+	assert_string_equal(tok, "77.123");
+	snprintf(other, sizeof(other), "%s/" UPROF_CTL_SHM_PREFIX "%d", f->dir, PID + 1);
+	assert_int_equal(symlink(f->page, other), 0);
+	assert_int_equal(smp_page_peek_session(f->dir, PID + 1, tok, sizeof(tok)), -EPERM);
+	unlink(other);
+	assert_int_equal(mkfifo(other, 0600), 0);
+	assert_int_equal(smp_page_peek_session(f->dir, PID + 1, tok, sizeof(tok)), -EPERM);
+	unlink(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(own_page_taken, setup, teardown),
+		cmocka_unit_test_setup_teardown(session_peeked, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_owner_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_process_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(gone_process_own_page_launch_mode, setup, teardown),
