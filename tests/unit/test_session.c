@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -529,6 +530,80 @@ static void samples_unaligned_buffer(void **state)
 	free(buf);
 }
 
+/* Resident KiB of this process's mappings of @path (/proc/self/smaps), or -1. */
+static long mapped_rss_kb(const char *path)
+{
+	char line[PATH_MAX + 128];
+	FILE *f = fopen("/proc/self/smaps", "re");
+	bool in = false;
+	long kb, total = -1;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (n && line[n - 1] == '\n')
+			line[--n] = 0;
+		/* a mapping's line starts with its lowercase hex address; its fields with a Key: */
+		if (isxdigit((unsigned char)line[0]) && !isupper((unsigned char)line[0]))
+			in = n >= strlen(path) && !strcmp(line + n - strlen(path), path);
+		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			total = (total < 0 ? 0 : total) + kb;
+	}
+	fclose(f);
+	return total;
+}
+
+/* A large samples.data read front to back does not stay resident: pages far behind the
+ * cursor are handed back; a record held from the start still reads its own bytes. */
+static void samples_reader_hands_back_what_it_read(void **state)
+{
+	enum { REC = 32768, NREC = 1280 }; /* 40 MiB of records */
+	char dir[PATH_MAX], path[PATH_MAX + 16], err[256] = "";
+	struct perf_event_attr a = mk_attr(ST_ALL, 1000000);
+	static unsigned char rec_buf[REC];
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = REC };
+	const unsigned char *first = NULL;
+	struct ses_reader *r;
+	struct ses_record rec;
+	struct ses_writer *w;
+	uint64_t i, n = 0, v;
+	long rss;
+
+	(void)state;
+	subdir(dir, sizeof(dir), "hand_back");
+	w = ses_writer_open(dir);
+	assert_non_null(w);
+	assert_int_equal(ses_writer_add_attr(w, &a, ids1, ARRAY_SIZE(ids1)), 0);
+	for (i = 0; i < NREC; i++) {
+		memcpy(rec_buf, &h, sizeof(h));
+		for (size_t o = sizeof(h); o + 8 <= REC; o += 8)
+			memcpy(rec_buf + o, &i, 8);
+		assert_int_equal(ses_writer_write(w, rec_buf, REC), 0);
+	}
+	assert_int_equal(ses_writer_close(w), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, SES_DATA_FILE);
+	if (ses_reader_open_file(&r, path, err, sizeof(err)))
+		fail_msg("ses_reader_open_file: %s", err);
+	while (ses_reader_next(r, &rec) == 1) {
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(&v, rec.data + REC - 8, 8); /* the record's last page: touched */
+		assert_int_equal(v, n);
+		if (!n)
+			first = rec.data;
+		n++;
+	}
+	assert_int_equal(n, NREC);
+	rss = mapped_rss_kb(path);
+	print_message("samples.data of %d MiB: %ld KiB of its mapping resident at the end\n",
+		      NREC * REC >> 20, rss);
+	assert_true(rss >= 0 && rss < 16 * 1024);
+	memcpy(&v, first + REC - 8, 8); /* handed back, read again from the file */
+	assert_int_equal(v, 0);
+	ses_reader_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +617,7 @@ int main(void)
 		cmocka_unit_test(samples_short_records_rejected),
 		cmocka_unit_test(samples_record_before_attr),
 		cmocka_unit_test(samples_unaligned_buffer),
+		cmocka_unit_test(samples_reader_hands_back_what_it_read),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
