@@ -60,6 +60,7 @@ run_one() {
 	[ "$f" -ne 0 ] && line+=", $f failed"
 	[ "$s" -ne 0 ] && line+=", $s skipped"
 	[ -n "$why" ] && line+=" ($why)"
+	line+=" [$((SECONDS - start)) s]" # where the suite's time goes
 	echo "$line"
 	[ -n "$left" ] && echo "   killed what it left running: pids $(echo $left)"
 	if [ "$f" -ne 0 ]; then
