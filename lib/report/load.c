@@ -286,8 +286,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	return ret;
 }
 
-static int replay(struct rpt *r, const struct ses_reader *rd, const struct loaded *l)
+static int replay(struct rpt *r, struct ses_reader *rd, const struct loaded *l)
 {
+	size_t handed = 0; /* what replay handed back of the file (time order is close to
+			    * file order: the stack copies, most of a dwarf file, come in order) */
 	int ret = 0;
 
 	for (size_t i = 0; i < l->n && !ret; i++) {
@@ -299,6 +301,13 @@ static int replay(struct rpt *r, const struct ses_reader *rd, const struct loade
 								 .of_records = l->n });
 		const struct ses_decoded *d = e->side == NO_SIDE ? NULL : &l->side[e->side];
 
+		if (d && e->type == PERF_RECORD_SAMPLE && (d->u.sample.stack || d->u.sample.ips)) {
+			size_t at = ses_reader_offset_of(rd, d->u.sample.stack ? d->u.sample.stack
+										: (const void *)d->u.sample.ips);
+
+			if (at != SIZE_MAX && at > handed)
+				handed = ses_reader_hand_back(rd, handed, at);
+		}
 		switch (e->type) {
 		case PERF_RECORD_SAMPLE:
 			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
@@ -435,7 +444,8 @@ static void explain_no_info(const char *dir, char *err, size_t errlen)
 	d = strncmp(base, "uprof-", 6) ? NULL : opendir(dir);
 	while (d && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    strcmp(e->d_name, "vdso.so") && strcmp(e->d_name, SES_DATA_FILE))
+		    strcmp(e->d_name, "vdso.so") && strcmp(e->d_name, SES_DATA_FILE) &&
+		    strcmp(e->d_name, "." SES_INFO_FILE ".tmp")) /* killed inside its write */
 			collects = false;
 	if (d)
 		closedir(d);

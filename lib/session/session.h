@@ -418,6 +418,19 @@ int ses_reader_next(struct ses_reader *r, struct ses_record *rec);
 uint64_t ses_reader_damage(const struct ses_reader *r, const char **why);
 
 size_t ses_reader_nattrs(const struct ses_reader *r);
+
+/*
+ * The caller no longer needs the file's bytes in [@from, @to) (less a few MiB before @to,
+ * kept for records read just before): a mapped file's pages there are handed back to the
+ * kernel, in pieces of several MiB. Records there stay readable (read back from the file
+ * when touched). Returns where the caller's next call should start: the end of what was
+ * handed back, or @from when nothing was. ses_reader_next() does this for its own cursor.
+ */
+size_t ses_reader_hand_back(struct ses_reader *r, size_t from, size_t to);
+
+/* The file offset of @p, a pointer into a record the reader returned; SIZE_MAX if it is
+ * not in the file. */
+size_t ses_reader_offset_of(const struct ses_reader *r, const void *p);
 const struct perf_event_attr *ses_reader_attr(const struct ses_reader *r, size_t i);
 
 /*

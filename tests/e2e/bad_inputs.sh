@@ -148,6 +148,12 @@ E=$SCRATCH/e/uprof-demo-TBP_Dec-01-2026_00-00-00; mkdir -p "$E"
 expect_fail 1 "an empty session directory: collect was interrupted" \
 	"^uprof report: $E holds no profile: collect was interrupted before it wrote session.ini" \
 	$T20 "$UPROF" report -i "$E"
+# killed while it wrote session.ini (made as .session.ini.tmp, then renamed): the same
+: >"$E/.session.ini.tmp"
+expect_fail 1 "a session directory with only a half-written session.ini: collect was interrupted" \
+	"^uprof report: $E holds no profile: collect was interrupted before it wrote session.ini" \
+	$T20 "$UPROF" report -i "$E"
+rm -f "$E/.session.ini.tmp"
 
 # 6. -d takes what strtod reads that is finite and above 0
 "$UPROF" collect -d 1e9 -o "$SCRATCH/d" "$TGT/demo" 50 >/dev/null 2>"$SCRATCH/err"; rc=$?

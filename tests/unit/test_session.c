@@ -567,7 +567,8 @@ static void samples_reader_hands_back_what_it_read(void **state)
 	struct ses_reader *r;
 	struct ses_record rec;
 	struct ses_writer *w;
-	uint64_t i, n = 0, v;
+	uint64_t i, n = 0, v, sum;
+	size_t end, done;
 	long rss;
 
 	(void)state;
@@ -601,6 +602,19 @@ static void samples_reader_hands_back_what_it_read(void **state)
 	assert_true(rss >= 0 && rss < 16 * 1024);
 	memcpy(&v, first + REC - 8, 8); /* handed back, read again from the file */
 	assert_int_equal(v, 0);
+	/* a second walk (report's replay) touches it all again; then hands it back itself */
+	for (i = 0, sum = 0; i < NREC; i++)
+		sum += first[i * REC + REC - 8]; /* record i's last u64 is i: its low byte */
+	assert_int_equal(sum, (NREC / 256) * (255 * 256 / 2));
+	assert_true(mapped_rss_kb(path) > 32 * 1024);
+	assert_int_equal(ses_reader_hand_back(r, 0, 1000), 0); /* too little: nothing */
+	end = ses_reader_offset_of(r, first + (NREC - 1) * REC);
+	assert_int_equal(end, ses_reader_offset_of(r, first) + (NREC - 1) * (size_t)REC);
+	assert_int_equal(ses_reader_offset_of(r, rec_buf), SIZE_MAX); /* not the file's */
+	done = ses_reader_hand_back(r, 0, end);
+	assert_true(done > 0 && done <= end && done % 4096 == 0);
+	assert_true(mapped_rss_kb(path) < 16 * 1024);
+	assert_int_equal(ses_reader_hand_back(r, done, end), done); /* nothing more to give */
 	ses_reader_free(r);
 }
 
