@@ -49,7 +49,7 @@ EOF
 		"for i in 1 2 3; do make -s -B -j2 -C '$T/tree' || exit 1; done" >/dev/null 2>&1 || exit 1
 	SES=$(ls -d "$T"/c/uprof-* | head -n1)
 fi
-echo "session: $SES ($(sed -n 's/^samples = //p' "$SES/session.ini") samples, $(du -h "$SES/samples.data" | cut -f1), call graph $(sed -n 's/^callgraph_mode = //p' "$SES/session.ini"))"
+echo "session: $SES ($(sed -n 's/^samples = //p' "$SES/session.ini") samples, $(du -h "$SES/samples.data" | cut -f1), call graph $(awk '/^\[/ { sec = $0 } sec == "[callgraph]" && $1 == "mode" { print $3 }' "$SES/session.ini"))"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 saved=""
 if [ -e "$SES/translated.bin" ]; then # the session's own file is put back at the end
@@ -68,15 +68,18 @@ timed() {
 }
 alone() {
 	rm -f "$SES/translated.bin"
-	timed report_alone "$U" report -q -i "$SES" --report-output "$T/alone.csv"
+	timed report_alone "$U" report -q -i "$SES" --report-output "$T/r.csv"
+	mv "$T/r.csv" "$T/alone.csv" # one path for both: the Report Command line is the same
 }
 translated() {
 	rm -f "$SES/translated.bin"
 	timed translate "$U" translate -q -i "$SES"
-	timed report_after "$U" report -q -i "$SES" --report-output "$T/after.csv"
+	tsize=$(du -h "$SES/translated.bin" | cut -f1)
+	timed report_after "$U" report -q -i "$SES" --report-output "$T/r.csv"
+	mv "$T/r.csv" "$T/after.csv"
 	grep -q translated.bin "$T/err" && { echo "report did not use translated.bin: $(cat "$T/err")" >&2; exit 1; }
 }
-diffs=0
+diffs=0 tsize=""
 for ((r = -1; r < ROUNDS; r++)); do # round -1 warms the page cache, not counted
 	if ((r % 2)); then alone; translated; else translated; alone; fi
 	cmp -s "$T/alone.csv" "$T/after.csv" || diffs=$((diffs + 1))
@@ -93,7 +96,7 @@ for k in report_alone translate report_after both; do
 		printf "%-26s wall %.3f s (%.3f x report alone)  cpu %.3f s (%.3f x)  max rss %d kB\n",
 			p, w, w / bw, c, c / bc, m }'
 done
-echo "translated.bin: $(du -h "$SES/translated.bin" | cut -f1); report.csv identical in $((ROUNDS + 1 - diffs)) of $((ROUNDS + 1)) rounds"
+echo "translated.bin: $tsize; report.csv identical in $((ROUNDS + 1 - diffs)) of $((ROUNDS + 1)) rounds"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); rounds: $ROUNDS"
 rm -f "$SES/translated.bin"
 [ -n "$saved" ] && mv "$saved" "$SES/translated.bin"
