@@ -8,6 +8,7 @@
  */
 #include "cli/cli.h"
 #include "report/report.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +29,7 @@ struct translate_state {
 	const char *paths[2][MAX_PATHS]; /* --bin-path, --symbol-path */
 	char buildid_dir[PATH_MAX];
 	struct cli_progress prog;
+	const char *hosts; /* --host: a job's ranks on these hosts (NULL, "all": every one) */
 };
 
 enum { OPT_BIN_PATH = 256, OPT_SYMBOL_PATH, OPT_KALLSYMS, OPT_TIME_FILTER, OPT_RETRANSLATE,
@@ -71,10 +73,13 @@ static void translate_help(void)
 	       "  --time-filter <T1:T2>      only the samples from T1 to T2 seconds after\n"
 	       "                             the profile start (report unwinds the others)\n"
 	       "  --category <name>          cpu (the only category translated)\n"
+	       "  --host <name,..>           an MPI job directory: only the ranks on these\n"
+	       "                             hosts ('all', the default, is every host);\n"
+	       "                             each rank's session is translated\n"
 	       "  -q, --quiet                no progress line\n"
 	       "  -h, --help                 this text\n\n"
-	       "uProf's --host, --inline, --agg-interval and --vmlinux-path are refused with\n"
-	       "their reason. man uprof-translate has the rest.\n");
+	       "uProf's --inline, --agg-interval and --vmlinux-path are refused with their\n"
+	       "reason. man uprof-translate has the rest.\n");
 }
 
 static int add_path(struct translate_state *st, int which, const char *arg)
@@ -92,9 +97,6 @@ static int add_path(struct translate_state *st, int which, const char *arg)
 static int refuse(int c, const char *arg)
 {
 	switch (c) {
-	case OPT_HOST:
-		return cli_error(EXIT_USAGE, CMD, "--host %s: translate takes one session; give "
-				 "each rank's, -i <job>/rank-<r>", arg);
 	case OPT_VMLINUX:
 		return cli_error(EXIT_USAGE, CMD, "--vmlinux-path %s: not used: kernel frames come "
 				 "from the kernel's own callchain and are named from kallsyms "
@@ -136,8 +138,10 @@ static int parse_options(struct translate_state *st, int argc, char **argv)
 		case OPT_RETRANSLATE:
 			st->opts.retranslate = true;
 			break;
-		case OPT_CATEGORY:
 		case OPT_HOST:
+			st->hosts = optarg;
+			break;
+		case OPT_CATEGORY:
 		case OPT_VMLINUX:
 		case OPT_INLINE:
 		case OPT_AGG:
@@ -184,41 +188,26 @@ int cli_translated_say(struct rpt *r, bool write, const char *cmd)
 	return 0;
 }
 
-int cmd_translate(int argc, char **argv)
+/* Translate session @dir (absolute). 0, or the exit code of the message said. */
+static int translate_one(struct translate_state *st, const char *dir)
 {
-	struct translate_state st = { 0 };
+	struct rpt_options o = st->opts;
 	struct rpt_translated_stats stats;
-	char err[PATH_MAX + 256], why[640], abs_input[PATH_MAX];
-	bool forced;
+	char err[PATH_MAX + 256], why[640];
 	struct rpt *r = NULL;
-	struct stat sb;
 	int ret;
 
-	ret = parse_options(&st, argc, argv);
-	if (ret >= 0)
-		return ret;
-	if (stat(st.input, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
-				 st.input);
-	if (realpath(st.input, abs_input))
-		st.input = abs_input;
-	if (rpt_is_job_dir(st.input))
-		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job: translate takes one session; "
-				 "give each rank's, -i %s/rank-<r>", st.input, st.input);
-	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.opts.buildid_dir = st.buildid_dir;
-	forced = st.opts.retranslate;
-	if (!forced && rpt_translated_check(st.input, &st.opts, why, sizeof(why)) == 0) {
+	if (!o.retranslate && rpt_translated_check(dir, &o, why, sizeof(why)) == 0) {
 		printf("%s: nothing to do (--retranslate translates again)\n", why);
 		return 0;
 	}
-	st.opts.retranslate = true; /* keep every unwind, and use no old file */
-	st.opts.translate_only = true;
-	cli_progress_init(&st.prog, cli_progress_wanted(st.quiet), 1.0);
-	st.opts.progress = cli_report_progress;
-	st.opts.progress_arg = &st.prog;
-	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
-	cli_progress_clear(&st.prog);
+	o.retranslate = true; /* keep every unwind, and use no old file */
+	o.translate_only = true;
+	cli_progress_init(&st->prog, cli_progress_wanted(st->quiet), 1.0);
+	o.progress = cli_report_progress;
+	o.progress_arg = &st->prog;
+	ret = rpt_open(&r, dir, &o, err, sizeof(err));
+	cli_progress_clear(&st->prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	ret = rpt_translated_write(r, err, sizeof(err));
@@ -231,6 +220,77 @@ int cmd_translate(int argc, char **argv)
 	printf("Translation completed: %llu stack%s unwound%s\n", (unsigned long long)stats.stacks,
 	       stats.stacks == 1 ? "" : "s",
 	       stats.stacks ? "" : " (no --call-graph dwarf stacks: reports gain nothing)");
-	printf("Generated translated file: %s/translated.bin\n", st.input);
+	printf("Generated translated file: %s/translated.bin\n", dir);
 	return 0;
+}
+
+/* Is @host one of the comma list @hosts (NULL or "all": every host)? */
+static bool host_selected(const char *hosts, const char *host)
+{
+	size_t n = strlen(host);
+
+	if (!hosts || !strcmp(hosts, "all"))
+		return true;
+	for (const char *p = hosts; *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len == n && !strncmp(p, host, n))
+			return true;
+		p += len + (c != NULL);
+	}
+	return false;
+}
+
+/* An MPI job directory: each selected rank's session, in job.ini's order. */
+static int translate_job(struct translate_state *st, const char *jobdir)
+{
+	struct ses_job j;
+	char err[256], dir[PATH_MAX + 80];
+	int ret = 0, done = 0;
+
+	if (ses_job_read(jobdir, &j, err, sizeof(err)))
+		return cli_error(1, CMD, "%s/" SES_JOB_FILE ": %s", jobdir, err);
+	for (size_t i = 0; i < j.nranks && ret != EXIT_USAGE; i++) {
+		int rc;
+
+		if (!host_selected(st->hosts, j.ranks[i].host))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", jobdir, j.ranks[i].session);
+		printf("rank %d (%s):\n", j.ranks[i].rank, j.ranks[i].host);
+		fflush(stdout);
+		rc = translate_one(st, dir);
+		ret = ret ? ret : rc;
+		done++;
+	}
+	ses_job_release(&j);
+	if (!done)
+		return cli_error(1, CMD, "--host %s: no rank of the job ran on %s", st->hosts,
+				 strchr(st->hosts, ',') ? "those hosts" : "that host");
+	return ret;
+}
+
+int cmd_translate(int argc, char **argv)
+{
+	struct translate_state st = { 0 };
+	char abs_input[PATH_MAX];
+	struct stat sb;
+	int ret;
+
+	ret = parse_options(&st, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (stat(st.input, &sb) || !S_ISDIR(sb.st_mode))
+		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
+				 st.input);
+	if (realpath(st.input, abs_input))
+		st.input = abs_input;
+	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
+		st.opts.buildid_dir = st.buildid_dir;
+	if (rpt_is_job_dir(st.input))
+		return translate_job(&st, st.input);
+	if (st.hosts)
+		return cli_error(EXIT_USAGE, CMD, "--host selects ranks of an MPI job: '%s' is a "
+				 "single session", st.input);
+	return translate_one(&st, st.input);
 }

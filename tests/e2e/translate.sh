@@ -130,8 +130,23 @@ expect_fail 2 "translate --vmlinux-path is refused with its reason" "^uprof tran
 	"$UPROF" translate -i "$D" --vmlinux-path x
 expect_fail 2 "translate --inline is refused with its reason" "^uprof translate: --inline: not supported" \
 	"$UPROF" translate -i "$D" --inline
-expect_fail 2 "translate --host is refused with its reason" "^uprof translate: --host all: translate takes one session" \
+expect_fail 2 "translate --host of a single session is refused" "^uprof translate: --host selects ranks of an MPI job" \
 	"$UPROF" translate -i "$D" --host all
+# an MPI job directory: each rank's session; --host picks ranks
+J=$SCRATCH/uprof-stl_map-HPC_MPI_42
+mkdir -p "$J" && chmod 700 "$J"
+cp -a "$D" "$J/rank-0" && cp -a "$F" "$J/rank-1" && rm -f "$J"/rank-*/translated.bin
+printf '[job]\nformat_version = 1\nid = 42\napp = stl_map\nranks = 2\n[rank.0]\nsession = rank-0\nhost = h0\npid = 1\n[rank.1]\nsession = rank-1\nhost = h1\npid = 2\n' >"$J/job.ini"
+chmod 600 "$J/job.ini"
+trn "$J" --host h1
+check "job --host h1: rank 1 only" bash -c "[ $? -eq 0 ] && grep -qx 'rank 1 (h1):' '$SCRATCH/tr.out' && ! grep -q 'rank 0' '$SCRATCH/tr.out' && [ -f '$J/rank-1/translated.bin' ] && [ ! -e '$J/rank-0/translated.bin' ]"
+trn "$J"
+check "job: every rank translated (rank 1 up to date)" bash -c "[ $? -eq 0 ] && [ -f '$J/rank-0/translated.bin' ] && grep -q 'up to date' '$SCRATCH/tr.out'"
+timeout 120 "$UPROF" report -i "$J" -q >/dev/null 2>"$SCRATCH/job.err"
+check "job: report of the job uses the ranks' files (exit $?, nothing said of them)" \
+	bash -c "[ $? -eq 0 ] && ! grep -q translated.bin '$SCRATCH/job.err'"
+expect_fail 1 "job --host of no rank's host" "^uprof translate: --host nohost: no rank of the job ran on that host" \
+	"$UPROF" translate -i "$J" --host nohost
 expect_fail 1 "translate of a missing directory" "^uprof translate: '/nonexistent' is not a directory" \
 	"$UPROF" translate -i /nonexistent
 mkdir -p "$SCRATCH/empty"
