@@ -264,6 +264,8 @@ static int translate_job(struct translate_state *st, const char *jobdir)
 		done++;
 	}
 	ses_job_release(&j);
+	if (!done && (!st->hosts || !strcmp(st->hosts, "all")))
+		return cli_error(1, CMD, "%s/" SES_JOB_FILE " lists no rank", jobdir);
 	if (!done)
 		return cli_error(1, CMD, "--host %s: no rank of the job ran on %s", st->hosts,
 				 strchr(st->hosts, ',') ? "those hosts" : "that host");
