@@ -43,6 +43,16 @@ int cmd_pcm(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_translate(int argc, char **argv);
+
+/* --time-filter T1:T2 into @o (report, translate): -1 to go on, or the exit code of the
+ * message said. */
+struct rpt_options;
+int cli_parse_time_filter(struct rpt_options *o, const char *arg, const char *cmd);
+/* After rpt_open(): say why translated.bin was not used (if it was there), and with
+ * @write (report --retranslate) write it anew: a failure is a warning (the report goes
+ * on), and 1. */
+int cli_translated_say(struct rpt *r, bool write, const char *cmd);
 
 /* ---- uprof profile: collect's and report's options, from their own tables ---- */
 struct option;

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "collect", cmd_collect, "run a program and sample it into a session directory" },
 	{ "report", cmd_report, "turn a session into report.csv and a summary on the terminal" },
 	{ "profile", cmd_profile, "collect, then report on the session, in one command" },
+	{ "translate", cmd_translate, "unwind a session's stacks once, so later reports are faster" },
 	{ "annotate", cmd_annotate, "a function's source lines and instructions with their samples" },
 	{ "compare", cmd_compare, "two sessions side by side, the largest changes first" },
 	{ "diff", cmd_compare, "the same as compare" },

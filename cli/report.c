@@ -43,7 +43,7 @@ struct report_state {
 
 enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
 enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
-       OPT_HOST };
+       OPT_HOST, OPT_RETRANSLATE };
 /* their own range: in this order (add_path indexes by c - OPT_BIN_PATH) */
 enum { OPT_BIN_PATH = 320, OPT_SYMBOL_PATH, OPT_SRC_PATH };
 
@@ -67,6 +67,7 @@ static const struct option report_options[] = {
 	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
 	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
 	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
+	{ "retranslate", no_argument, NULL, OPT_RETRANSLATE },
 	CLI_ANNOT_OPTIONS,
 	CLI_REPORT_COMPAT_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
@@ -135,40 +136,6 @@ static int add_path(struct report_state *st, int which, const char *opt, const c
 	st->opts.symbol_paths = st->paths[PATHS_SYMBOL];
 	st->opts.src_paths = st->paths[PATHS_SRC];
 	return -1;
-}
-
-/* One side of --time-filter: "" is open (-1), else seconds >= 0. */
-static int parse_bound(const char *s, size_t len, double *out)
-{
-	char buf[64], *end;
-
-	if (!len) {
-		*out = -1;
-		return 0;
-	}
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	errno = 0;
-	*out = strtod(buf, &end);
-	return errno || *end || end == buf || !(*out >= 0 && *out < 1e9) ? -EINVAL : 0;
-}
-
-/* --time-filter T1:T2 (seconds after the profile start; one side may be empty) */
-static int parse_time_filter(struct rpt_options *o, const char *arg)
-{
-	const char *colon = strchr(arg, ':');
-
-	if (!colon || (colon == arg && !colon[1]))
-		return -EINVAL;
-	if (parse_bound(arg, (size_t)(colon - arg), &o->time_from_s) ||
-	    parse_bound(colon + 1, strlen(colon + 1), &o->time_to_s))
-		return -EINVAL;
-	if (o->time_from_s >= 0 && o->time_to_s >= 0 && o->time_to_s <= o->time_from_s)
-		return -ERANGE;
-	o->time_filter = true;
-	return 0;
 }
 
 /* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
@@ -272,16 +239,12 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 			st->opts.detail = true;
 			break;
 		case OPT_TIME_FILTER:
-			ret = parse_time_filter(&st->opts, optarg);
-			if (ret == -ERANGE)
-				return cli_error(EXIT_USAGE, CMD,
-						 "--time-filter '%s': the end must come after the start",
-						 optarg);
-			if (ret)
-				return cli_error(EXIT_USAGE, CMD,
-						 "--time-filter '%s': use T1:T2, seconds after the profile "
-						 "start (e.g. 1.5:3, or 2: for from 2 s on)",
-						 optarg);
+			ret = cli_parse_time_filter(&st->opts, optarg, CMD);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_RETRANSLATE:
+			st->opts.retranslate = true;
 			break;
 		case OPT_TOOL:
 			ret = cli_tools_add(&st->tools, optarg, CMD);
@@ -602,6 +565,7 @@ int cmd_report(int argc, char **argv)
 	cli_progress_clear(&st.prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
+	cli_translated_say(r, st.opts.retranslate, CMD);
 	warn_unmatched(r);
 	ret = check_pids(&st, r);
 	if (ret) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Messages, clocks and system facts shared by the subcommands. */
 #include "cli/cli.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -181,4 +182,40 @@ int cli_resolve_program(const char *name, char *out, size_t len, char *err, size
 	}
 	snprintf(err, errlen, "program '%s' not found in PATH", name);
 	return -ENOENT;
+}
+
+/* One side of --time-filter: "" is open (-1), else seconds >= 0. */
+static int parse_bound(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (!len) {
+		*out = -1;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	errno = 0;
+	*out = strtod(buf, &end);
+	return errno || *end || end == buf || !(*out >= 0 && *out < 1e9) ? -EINVAL : 0;
+}
+
+int cli_parse_time_filter(struct rpt_options *o, const char *arg, const char *cmd)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || (colon == arg && !colon[1]) ||
+	    parse_bound(arg, (size_t)(colon - arg), &o->time_from_s) ||
+	    parse_bound(colon + 1, strlen(colon + 1), &o->time_to_s))
+		return cli_error(EXIT_USAGE, cmd,
+				 "--time-filter '%s': use T1:T2, seconds after the profile "
+				 "start (e.g. 1.5:3, or 2: for from 2 s on)",
+				 arg);
+	if (o->time_from_s >= 0 && o->time_to_s >= 0 && o->time_to_s <= o->time_from_s)
+		return cli_error(EXIT_USAGE, cmd,
+				 "--time-filter '%s': the end must come after the start", arg);
+	o->time_filter = true;
+	return -1;
 }

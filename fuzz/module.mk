@@ -125,3 +125,10 @@ $(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
 		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
 fuzz: $(FUZZ_BINS)
+
+# translated.bin (uprof translate's stacks), parsed, looked up and written back
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_translated
+$(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c lib/report/translated.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_translated.c lib/report/translated.c
+fuzz: $(FUZZ_BINS)

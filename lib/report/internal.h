@@ -191,6 +191,10 @@ struct rpt {
 
 	/* annotate.c: Function Detail Data, with opts.annotate (NULL otherwise) */
 	struct rpt_annots *annots;
+	/* translated_cache.c: translated.bin in use or being made; the record number in
+	 * samples.data of the sample being counted (its key there) */
+	struct rpt_trstate *tr;
+	uint32_t tr_seq;
 };
 
 /* ---- walk.c: what rpt_walk() gives, kept per sample during the load ---- */

@@ -12,6 +12,7 @@
 #include "report/stacks.h"
 #include "report/locate.h"
 #include "report/openmp.h"
+#include "report/translated.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -310,6 +311,7 @@ static int replay(struct rpt *r, struct ses_reader *rd, const struct loaded *l)
 		}
 		switch (e->type) {
 		case PERF_RECORD_SAMPLE:
+			r->tr_seq = l->k[i].seq;
 			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
 			break;
 		case PERF_RECORD_THROTTLE:
@@ -506,9 +508,13 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	}
 	rpt_symtab_set_locator(r->symtab, r->locator);
-	ret = read_samples(r, err, errlen);
+	ret = rpt_tr_open(r);
+	if (!ret)
+		ret = read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
+	if (opts->translate_only)
+		goto done;
 	rpt_rates_settle(r);
 	ret = rpt_aggregate(r);
 	if (ret)
@@ -523,6 +529,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		ret = rpt_annot_build(r);
 	if (ret)
 		goto fail;
+done:
 	*out = r;
 	return 0;
 fail:
@@ -557,6 +564,7 @@ void rpt_free(struct rpt *r)
 	free(r->pauses);
 	rpt_walk_release(r);
 	rpt_annot_free(r);
+	rpt_tr_close(r);
 	free(r->unknown);
 	free(r);
 }

@@ -9,6 +9,7 @@ REPORT_SRCS += lib/report/stacks.c lib/report/unwind.c lib/report/inline.c lib/r
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_lines.c lib/report/annot_src.c \
 	lib/report/annot_elf.c lib/report/annot_csv.c lib/report/compare.c
+REPORT_SRCS += lib/report/translated.c lib/report/translated_cache.c
 # the assembly view's disassembler, one file per architecture as lib/arch chooses its own
 # (ARCH_MACHINE, lib/arch/module.mk): Zydis on x86-64 (disasm.h says why), none elsewhere
 ifeq ($(ARCH_MACHINE),x86_64)

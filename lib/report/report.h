@@ -73,6 +73,12 @@ struct rpt_options {
 	 * then counts its records, for a progress line the caller draws (NULL: never) */
 	void (*progress)(void *arg, const struct rpt_progress *p);
 	void *progress_arg;
+	/* SESSION/translated.bin (uprof translate): used when it still matches, unless
+	 * @retranslate, which ignores it and keeps every unwind for rpt_translated_write();
+	 * @translate_only: rpt_open() stops once the samples are read (no tables: only
+	 * rpt_translated_write() and rpt_free() may follow) */
+	bool retranslate;
+	bool translate_only;
 };
 
 struct rpt;
@@ -85,6 +91,24 @@ struct rpt;
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);
 void rpt_free(struct rpt *r);
+
+/* ---- translated.bin (translated_cache.c) ---- */
+
+/* Write @r's unwinds (opts.retranslate) to SESSION/translated.bin: 0600, whole or not at
+ * all (a temp file renamed into place). 0 or -errno with @err. */
+int rpt_translated_write(struct rpt *r, char *err, size_t errlen);
+/* Why translated.bin was there and not used (damaged, stale: one line), or NULL. */
+const char *rpt_translated_note(const struct rpt *r);
+struct rpt_translated_stats {
+	bool used;		/* translated.bin's unwinds were used */
+	uint64_t stacks;	/* stacks it holds (or that rpt_translated_write writes) */
+	uint64_t hits, misses;	/* samples found in it, and unwound here instead */
+};
+void rpt_translated_stats(const struct rpt *r, struct rpt_translated_stats *out);
+/* Is @dir's translated.bin up to date for @opts? 0 (yes), 1 (no), with one line in @why
+ * either way; -ENOMEM. */
+int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why,
+			 size_t len);
 
 /* A file of the session that could not be used, or only in part (instrument/ files:
  * the rest of the session still reports). */

@@ -14,6 +14,7 @@
  * Equal stacks of one thread are stored once, with a count.
  */
 #include "report/stacks.h"
+#include "report/translated.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #define MAX_FRAMES (PMC_CG_MAX_DEPTH_REPORT + 2)
 #define PMC_CG_MAX_DEPTH_REPORT 1024
+_Static_assert(MAX_FRAMES == RPT_TR_MAX_FRAMES, "translated.bin holds stacks of up to MAX_FRAMES");
 #define DEFAULT_DEPTH 128
 #define MAX_POOL (16u << 20) /* frames stored in all; past it, stacks keep their leaf */
 
@@ -153,18 +155,25 @@ static void from_unwind(struct builder *b, const struct ses_sample *s)
 	uint64_t pcs[MAX_FRAMES];
 	bool act[MAX_FRAMES];
 	enum rpt_unwind_end end;
-	int n;
+	int n, cend;
 
-	if (!st->unwinder) {
-		st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
-		if (!st->unwinder)
-			return;
-	}
 	if (!b->proc || b->n >= b->max) {
 		b->truncated |= b->n >= b->max;
 		return;
 	}
-	n = rpt_unwind(st->unwinder, &b->r->world, b->proc, s, pcs, act, b->max - b->n, &end);
+	/* translated.bin's unwind of this sample, else ours (kept when translating) */
+	n = rpt_tr_unwound(b->r, b->max - b->n, pcs, act, &cend);
+	if (n >= 0) {
+		end = (enum rpt_unwind_end)cend;
+	} else {
+		if (!st->unwinder)
+			st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
+		if (!st->unwinder)
+			return;
+		n = rpt_unwind(st->unwinder, &b->r->world, b->proc, s, pcs, act, b->max - b->n,
+			       &end);
+		rpt_tr_keep(b->r, b->max - b->n, n, pcs, act, (int)end);
+	}
 	st->unwound++;
 	if (!n) { /* not even the first frame: the registers' IP stands alone */
 		b->failed = true;

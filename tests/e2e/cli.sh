@@ -6,7 +6,7 @@
 
 check "--version prints the version" bash -c "'$UPROF' --version | grep -q '^uprof [0-9]'"
 check "--help lists the commands" bash -c "'$UPROF' --help | grep -q collect"
-for c in collect report annotate compare diff profile info pcm; do
+for c in collect report annotate compare diff profile translate info pcm; do
 	check "$c --help exits 0" bash -c "'$UPROF' $c --help >/dev/null"
 	check "help $c prints $c --help" bash -c "[ \"\$('$UPROF' help $c)\" = \"\$('$UPROF' $c --help)\" ]"
 done
@@ -178,6 +178,8 @@ comp() { # WORDS...: what completing the last word offers, one per line
 	bash -c '. scripts/uprof-completion.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _uprof; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
 }
 check "completion: 'uprof com' offers compare" [ "$(comp "$UPROF" com)" = compare ]
+check "completion: 'uprof tr' offers translate" [ "$(comp "$UPROF" tr)" = translate ]
+check "completion: 'uprof translate --retr' offers --retranslate" [ "$(comp "$UPROF" translate --retr)" = --retranslate ]
 check "completion: 'uprof compare --cut' offers --cutoff" [ "$(comp "$UPROF" compare --cut)" = --cutoff ]
 check "completion: 'uprof profile --timer-i' offers collect's --timer-interval" [ "$(comp "$UPROF" profile --timer-i)" = --timer-interval ]
 check "completion: 'uprof profile --report-o' offers report's --report-output" [ "$(comp "$UPROF" profile --report-o)" = --report-output ]
@@ -189,13 +191,13 @@ for f in man/*.[137]; do
 done
 # ... each option of --help's option column heads an entry of its own (a .TP paragraph,
 # rendered at the 7-column indent), not text inside another's (-p had lost its .TP)
-for c in collect report annotate compare profile pcm; do
+for c in collect report annotate compare profile translate pcm; do
 	heads=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "man/uprof-$c.1" 2>/dev/null | col -b | grep -E '^       -')
 	for opt in $("$UPROF" $c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
 		check "man/uprof-$c.1: $opt heads an entry" grep -qE -- "(^|[ ,])$opt([ ,=[]|\$)" <<<"$heads"
 	done
 done
-for c in collect report annotate compare; do
+for c in collect report annotate compare translate; do
 	for opt in $("$UPROF" $c --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		grep -q -- "$(sed 's/-/\\\\-/g' <<<"$opt")" "man/uprof-$c.1" 2>/dev/null ||
 			grep -q -- "$opt" "man/uprof-$c.1" 2>/dev/null ||

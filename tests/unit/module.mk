@@ -63,6 +63,13 @@ $(BUILD)/tests/test_unwind: tests/unit/test_unwind.c $(REPORT_LIB) $(PMC_LIB) $(
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_unwind
+# translated.bin: its format, and reports with and without it on a dwarf session by hand
+$(BUILD)/tests/test_translated: tests/unit/test_translated.c $(REPORT_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(ARCH_LIB) \
+		$(BUILD)/targets/unwind_frames
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
+		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_translated
 # The arbitration of pauses across processes (lib/session/pauses.c), on synthetic calls
 $(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
