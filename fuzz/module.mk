@@ -125,3 +125,10 @@ $(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
 		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
 fuzz: $(FUZZ_BINS)
+
+# the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
+$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c -lm
+fuzz: $(FUZZ_BINS)
