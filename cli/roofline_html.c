@@ -15,10 +15,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#define W 820
-#define H 520
+#define W 980
+#define H 560
 #define PL 80
-#define PR 190
+#define PR 300
 #define PT 20
 #define PB 50
 
@@ -121,9 +121,12 @@ static void grid(FILE *f, const struct axes *a)
 		(PT + H - PB) / 2, (PT + H - PB) / 2);
 }
 
-static void label(FILE *f, const struct mtr_rl_ceiling *c, double x, double y)
+/* A ceiling's name and value at (@x, @y), turned by @deg (a slanted roof's angle),
+ * ending there when @end. */
+static void label(FILE *f, const struct mtr_rl_ceiling *c, double x, double y, double deg, bool end)
 {
-	fprintf(f, "<text class=\"roof\" x=\"%.1f\" y=\"%.1f\">", x, y);
+	fprintf(f, "<text class=\"roof\" x=\"%.1f\" y=\"%.1f\" transform=\"rotate(%.1f %.1f %.1f)\"%s>",
+		x, y, deg, x, y, end ? " text-anchor=\"end\"" : "");
 	pcm_html_esc(f, c->name);
 	fprintf(f, " %.4g %s</text>\n", c->value, c->kind == MTR_RL_MEMORY ? "GB/s" : "GFLOP/s");
 }
@@ -157,10 +160,12 @@ static void roofs(FILE *f, const struct mtr_roofline *r, const struct axes *a, d
 			c->value, px(a, x0), py(a, y0), px(a, x1), py(a, y1));
 		pcm_html_esc(f, c->name);
 		fprintf(f, "</title></line>\n");
-		if (c->kind == MTR_RL_MEMORY)
-			label(f, c, px(a, x0) + 4, py(a, y0) - 6);
-		else
-			label(f, c, px(a, x1) + 4, py(a, y1) + 4);
+		if (c->kind == MTR_RL_MEMORY) /* along the roof, ending near its ridge */
+			label(f, c, px(a, x1) - 8, py(a, y1) - 4,
+			      atan2(py(a, y1) - py(a, y0), px(a, x1) - px(a, x0)) * 180 / M_PI, true);
+		else /* right of the roof; a nominal one above its line, a measured one below */
+			label(f, c, px(a, x1) + 4, py(a, y1) + (c->kind == MTR_RL_NOMINAL ? -2 : 10), 0,
+			      false);
 	}
 }
 
