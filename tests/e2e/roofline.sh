@@ -150,6 +150,26 @@ H=$(htmlq "$SCRATCH/re/report.html")
 check "fixture html: 11 roofs and the point at the same numbers" [ "$(sed -n 1,2p <<<"$H" | tr '\n' ' ')" = "11 1 0 0 $want " ]
 check "fixture: no measuring (stderr has no 'measuring')" bash -c "! grep -q measuring '$SCRATCH/re.err' && grep -q 'point: 0.2163 FLOP/byte' '$SCRATCH/re.err'"
 
+# the fixture's page in headless Chromium: drawn (the point's red among many colours), loads clean
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+	ok "headless Chromium screenshot # SKIP chromium is not installed (scripts/install-deps.sh installs it)"
+	ok "headless Chromium console # SKIP chromium is not installed"
+else
+	chrome() { HOME=$SCRATCH XDG_CONFIG_HOME=$SCRATCH/.config XDG_CACHE_HOME=$SCRATCH/.cache \
+		timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$SCRATCH/chrome" "$@"; }
+	chrome --window-size=1000,700 --screenshot="$SCRATCH/shot.png" "file://$SCRATCH/re/report.html" \
+		>/dev/null 2>"$SCRATCH/shot.err"
+	read -r w h ncol ink red <<<"$(python3 "$HERE/pngstats.py" "$SCRATCH/shot.png" d2381f 2>/dev/null)"
+	check "screenshot: ${w:-?}x${h:-?}, ${ncol:-0} colours, ${ink:-0} non-white pixels, ${red:-0} of the point's red" \
+		bash -c "[ '${ncol:-0}' -ge 16 ] && [ '${ink:-0}' -ge 10000 ] && [ '${red:-0}' -ge 20 ]"
+	chrome --enable-logging=stderr --v=0 --dump-dom "file://$SCRATCH/re/report.html" >"$SCRATCH/dom" \
+		2>"$SCRATCH/console"
+	check "page loads: the chart in the DOM, no console message ($(grep -m2 -i 'CONSOLE' "$SCRATCH/console"))" \
+		bash -c "grep -q 'id=\"roofline\"' '$SCRATCH/dom' && ! grep -qiE 'CONSOLE|Uncaught' '$SCRATCH/console'"
+fi
+
 # ---- damaged files and bad options: one line, exit 1 / 2 ----
 head -c 1500 "$FIX/report.csv" >"$SCRATCH/cut.csv"
 expect_fail 1 "-i on a truncated file names the line" "roofline: -i: .*cut.csv: line [0-9]*: " "$UPROF" pcm roofline -i "$SCRATCH/cut.csv"
