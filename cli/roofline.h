@@ -34,6 +34,9 @@ double rl_read(enum rl_isa isa, const double *buf, size_t n, unsigned passes);
 /* a[i] = b[i] + s * c[i], i < n (64-byte aligned arrays, n a multiple of 64). */
 void rl_triad(enum rl_isa isa, double *a, const double *b, const double *c, double s, size_t n);
 
+/* 16 dependent adds per iteration: 16 x @iters cycles (the effective clock). */
+uint64_t rl_clock_chain(uint64_t iters);
+
 /* roofline_bench.c */
 struct rl_bench {
 	enum rl_isa isa;

@@ -25,7 +25,7 @@
 #define REP_CPU_NS 20000000.0 /* 20 ms */
 #define FMA_PIPES 2	      /* FMA pipes per core (Zen 1-5, Skylake-class) */
 
-enum job_kind { JOB_FMA, JOB_READ, JOB_TRIAD };
+enum job_kind { JOB_FMA, JOB_READ, JOB_TRIAD, JOB_CLOCK };
 
 struct job {
 	enum job_kind kind;
@@ -80,6 +80,9 @@ static double run_unit(struct worker *w, uint64_t count)
 	case JOB_READ:
 		w->sink += rl_read(j->isa, w->a, j->n, (unsigned)count);
 		return 8.0 * (double)j->n * (double)count;
+	case JOB_CLOCK:
+		w->sink += (double)rl_clock_chain(count);
+		return 16.0 * (double)count; /* cycles */
 	default:
 		for (uint64_t k = 0; k < count; k++)
 			rl_triad(j->isa, w->a, w->b, w->c, 3.0, j->n);
@@ -98,7 +101,7 @@ static int setup(struct worker *w)
 	CPU_SET(w->cpu, &set);
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
 		return -EINVAL;
-	if (j->kind == JOB_FMA)
+	if (j->kind == JOB_FMA || j->kind == JOB_CLOCK)
 		return 0;
 	/* each thread touches its own arrays first, so their pages are near its CPU */
 	w->a = aligned_alloc(64, bytes);
@@ -122,7 +125,7 @@ static int setup(struct worker *w)
 static void calibrate(struct worker *w)
 {
 	struct job *j = w->job;
-	uint64_t count = j->kind == JOB_FMA ? 100000 : 1;
+	uint64_t count = j->kind == JOB_FMA || j->kind == JOB_CLOCK ? 100000 : 1;
 	double dt;
 
 	for (;;) {
@@ -425,6 +428,24 @@ static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, cons
 
 /* ---- nominal ---- */
 
+/* The clock the FMA kernel ran at, near enough: dependent adds on one pinned core. */
+static int clock_fact(const struct rl_bench *b, struct mtr_roofline *r, double *mhz, char *err,
+		      size_t errlen)
+{
+	struct job j = { .kind = JOB_CLOCK, .isa = b->isa, .reps = 5 };
+	struct rate rt;
+	char buf[160];
+	int ret = measure(b, &j, 1, &rt, err, errlen);
+
+	if (ret)
+		return ret;
+	*mhz = rt.best_cpu * 1e3; /* cycles per ns */
+	snprintf(buf, sizeof(buf), "%.0f MHz (16 dependent adds per step, one core, best of 5 on "
+				   "thread CPU time; median %.0f)",
+		 *mhz, rt.median_cpu * 1e3);
+	return mtr_rl_add_fact(r, "Clock measured", buf);
+}
+
 /* The first "flags" line of <procfs>/cpuinfo has @flag. */
 static bool cpuinfo_flag(const char *flag)
 {
@@ -449,7 +470,8 @@ static bool cpuinfo_flag(const char *flag)
 	return found;
 }
 
-static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all)
+static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all,
+		   double clock_mhz)
 {
 	struct pmc_cpuid id;
 	int bits = cpuinfo_flag("avx512f") ? 512 : cpuinfo_flag("avx2") ? 256 : 128;
@@ -472,8 +494,9 @@ static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_c
 			c.value = bits / 64.0 * 2 * FMA_PIPES * id.mhz * 1e-3 * cores;
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 				 "%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d cores; "
-				 "measured / nominal = %.3f",
-				 bits, FMA_PIPES, id.mhz, cores, meas / c.value);
+				 "measured / nominal = %.3f; at the measured clock (%.0f MHz): %.3f",
+				 bits, FMA_PIPES, id.mhz, cores, meas / c.value, clock_mhz,
+				 meas / (c.value * clock_mhz / id.mhz));
 		}
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
@@ -483,7 +506,7 @@ static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_c
 int rl_bench_run(const struct rl_bench *b, struct mtr_roofline *r, char *err, size_t errlen)
 {
 	long size[4];
-	double dp_core = NAN, dp_all = NAN;
+	double dp_core = NAN, dp_all = NAN, clock_mhz = NAN;
 	char buf[256];
 	int ret;
 
@@ -500,7 +523,9 @@ int rl_bench_run(const struct rl_bench *b, struct mtr_roofline *r, char *err, si
 	mtr_rl_add_fact(r, "Kernel ISA", buf);
 	ret = fma_ceilings(b, r, &dp_core, &dp_all, err, errlen);
 	if (!ret)
-		ret = nominal(b, r, dp_core, dp_all);
+		ret = clock_fact(b, r, &clock_mhz, err, errlen);
+	if (!ret)
+		ret = nominal(b, r, dp_core, dp_all, clock_mhz);
 	if (!ret)
 		ret = triad_ceilings(b, r, size[3], err, errlen);
 	if (!ret)

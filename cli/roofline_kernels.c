@@ -232,3 +232,18 @@ void rl_triad(enum rl_isa isa, double *a, const double *b, const double *c, doub
 		triad_sse2(a, b, c, s, n);
 	__asm__ volatile("" ::: "memory");
 }
+
+/* 16 dependent integer adds per iteration (one cycle each on every x86-64 core since the
+ * Pentium Pro; the loop's own decrement and branch run beside them): cycles = 16 x @iters. */
+uint64_t rl_clock_chain(uint64_t iters)
+{
+	uint64_t x = 0;
+
+	for (uint64_t i = 0; i < iters; i++)
+		__asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+				 : "+r"(x));
+	return x;
+}
