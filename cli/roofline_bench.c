@@ -21,8 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_REPS 16
+#define MAX_REPS 32
 #define REP_CPU_NS 20000000.0 /* 20 ms */
+#define TRIAD_REP_CPU_NS 8000000.0 /* 8 ms: more, shorter repetitions for the triad */
 #define FMA_PIPES 2	      /* FMA pipes per core (Zen 1-5, Skylake-class) */
 
 enum job_kind { JOB_FMA, JOB_READ, JOB_TRIAD, JOB_CLOCK };
@@ -51,11 +52,13 @@ struct worker {
 	double cpu_ns[MAX_REPS];
 	int64_t w0[MAX_REPS], w1[MAX_REPS];
 	double sink;
+	double mhz_best, fma_best; /* JOB_CLOCK: the best clock (MHz) and DP rate (FLOP/ns) */
 	int err;
 };
 
 struct rate {
 	double best_cpu, median_cpu, best_wall, work;
+	double fpc, fpc_mhz; /* JOB_CLOCK */
 	uint64_t count;
 	int reps, threads;
 };
@@ -80,9 +83,25 @@ static double run_unit(struct worker *w, uint64_t count)
 	case JOB_READ:
 		w->sink += rl_read(j->isa, w->a, j->n, (unsigned)count);
 		return 8.0 * (double)j->n * (double)count;
-	case JOB_CLOCK:
+	case JOB_CLOCK: {
+		/* the clock, then the DP FMA kernel right after it (about as long): FLOPs per
+		 * cycle from the two, at one and the same clock */
+		int64_t t0 = now(CLOCK_THREAD_CPUTIME_ID), t1, t2;
+		double mhz, fma;
+
 		w->sink += (double)rl_clock_chain(count);
+		t1 = now(CLOCK_THREAD_CPUTIME_ID);
+		w->sink += rl_fma(j->isa, false, count * 3);
+		t2 = now(CLOCK_THREAD_CPUTIME_ID);
+		mhz = t1 > t0 ? 16.0 * (double)count / (double)(t1 - t0) * 1e3 : 0;
+		fma = t2 > t1 ? rl_fma_flops_per_iter(j->isa, false) * (double)(count * 3) /
+					(double)(t2 - t1)
+			      : 0;
+		/* each best on its own: time the VM takes away (steal) only ever lowers a rate */
+		w->mhz_best = mhz > w->mhz_best ? mhz : w->mhz_best;
+		w->fma_best = fma > w->fma_best ? fma : w->fma_best;
 		return 16.0 * (double)count; /* cycles */
+	}
 	default:
 		for (uint64_t k = 0; k < count; k++)
 			rl_triad(j->isa, w->a, w->b, w->c, 3.0, j->n);
@@ -137,7 +156,8 @@ static void calibrate(struct worker *w)
 			break;
 		count *= 4;
 	}
-	j->count = (uint64_t)ceil((double)count * REP_CPU_NS / (dt > 0 ? dt : 1));
+	j->count = (uint64_t)ceil((double)count * (j->kind == JOB_TRIAD ? TRIAD_REP_CPU_NS : REP_CPU_NS) /
+				  (dt > 0 ? dt : 1));
 	if (j->count < 1)
 		j->count = 1;
 }
@@ -255,6 +275,10 @@ static int measure(const struct rl_bench *b, struct job *j, int nthreads, struct
 	}
 	if (!ret)
 		summarize(j, out);
+	if (!ret && j->kind == JOB_CLOCK) {
+		out->fpc_mhz = j->w[0].mhz_best;
+		out->fpc = out->fpc_mhz > 0 ? j->w[0].fma_best / (out->fpc_mhz * 1e-3) : 0;
+	}
 	pthread_barrier_destroy(&j->bar);
 	pthread_mutex_destroy(&j->lock);
 	pthread_cond_destroy(&j->cond);
@@ -374,7 +398,7 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		bytes = (size_t)32 << 20;
 	for (int all = 1; all >= 0 && !ret; all--) {
 		int nt = all ? b->ncpus : 1;
-		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = b->quick ? 4 : 10 };
+		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = b->quick ? 4 : 24 };
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY };
 		struct rate rt;
 
@@ -386,7 +410,8 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		describe(&c, b, &rt, "STREAM triad a[i] = b[i] + s * c[i]", "bytes");
 		snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 			 "3 arrays of %zu MiB in all (%s); 24 B per element counted (b and c read, a "
-			 "written); the write-allocate read of a is not (it would add a third)",
+			 "written); the write-allocate read of a is not (it would add a third); threads "
+			 "run together, but on a busy machine their CPU-time rates may not overlap",
 			 bytes >> 20, llc ? "4 x the LLC each" : "the LLC size is unknown: 64 MiB each");
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
@@ -428,22 +453,27 @@ static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, cons
 
 /* ---- nominal ---- */
 
-/* The clock the FMA kernel ran at, near enough: dependent adds on one pinned core. */
-static int clock_fact(const struct rl_bench *b, struct mtr_roofline *r, double *mhz, char *err,
+/* The clock the core runs at, and the DP FMA kernel's FLOPs per cycle at that clock:
+ * dependent adds, then the kernel, timed apart in each repetition on one pinned core. */
+static int clock_fact(const struct rl_bench *b, struct mtr_roofline *r, double *fpc, char *err,
 		      size_t errlen)
 {
-	struct job j = { .kind = JOB_CLOCK, .isa = b->isa, .reps = 5 };
+	struct job j = { .kind = JOB_CLOCK, .isa = b->isa, .reps = 7 };
 	struct rate rt;
-	char buf[160];
+	char buf[256];
 	int ret = measure(b, &j, 1, &rt, err, errlen);
 
 	if (ret)
 		return ret;
-	*mhz = rt.best_cpu * 1e3; /* cycles per ns */
-	snprintf(buf, sizeof(buf), "%.0f MHz (16 dependent adds per step, one core, best of 5 on "
-				   "thread CPU time; median %.0f)",
-		 *mhz, rt.median_cpu * 1e3);
-	return mtr_rl_add_fact(r, "Clock measured", buf);
+	*fpc = rt.fpc;
+	snprintf(buf, sizeof(buf), "%.0f MHz (16 dependent adds per step, one core, best of 7 on "
+				   "thread CPU time)",
+		 rt.fpc_mhz);
+	ret = mtr_rl_add_fact(r, "Clock measured", buf);
+	snprintf(buf, sizeof(buf), "%.2f (the DP FMA kernel timed right after the adds in each "
+				   "repetition: its best rate / the best clock)",
+		 rt.fpc);
+	return ret ? ret : mtr_rl_add_fact(r, "DP FLOP per cycle measured (one core)", buf);
 }
 
 /* The first "flags" line of <procfs>/cpuinfo has @flag. */
@@ -471,7 +501,7 @@ static bool cpuinfo_flag(const char *flag)
 }
 
 static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all,
-		   double clock_mhz)
+		   double fpc)
 {
 	struct pmc_cpuid id;
 	int bits = cpuinfo_flag("avx512f") ? 512 : cpuinfo_flag("avx2") ? 256 : 128;
@@ -487,16 +517,16 @@ static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_c
 		snprintf(c.name, sizeof(c.name), "Nominal peak DP (%s)", all ? "all cores" : "one core");
 		snprintf(c.desc[D_KERNEL], sizeof(c.desc[0]), "none: from %s/cpuinfo", pmc_procfs_root());
 		snprintf(c.desc[D_BITS], sizeof(c.desc[0]), "%d", bits);
-		snprintf(c.desc[D_THREADS], sizeof(c.desc[0]), "%d cores", cores);
+		snprintf(c.desc[D_THREADS], sizeof(c.desc[0]), "%d core%s", cores, cores > 1 ? "s" : "");
 		if (id.mhz <= 0) {
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]), "unknown: cpuinfo has no 'cpu MHz'");
 		} else {
 			c.value = bits / 64.0 * 2 * FMA_PIPES * id.mhz * 1e-3 * cores;
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
-				 "%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d cores; "
-				 "measured / nominal = %.3f; at the measured clock (%.0f MHz): %.3f",
-				 bits, FMA_PIPES, id.mhz, cores, meas / c.value, clock_mhz,
-				 meas / (c.value * clock_mhz / id.mhz));
+				 "%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d core(s); "
+				 "measured / nominal = %.3f; per cycle: %.2f of %.0f DP FLOP = %.3f",
+				 bits, FMA_PIPES, id.mhz, cores, meas / c.value, fpc,
+				 bits / 64.0 * 2 * FMA_PIPES, fpc / (bits / 64.0 * 2 * FMA_PIPES));
 		}
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
@@ -506,7 +536,7 @@ static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_c
 int rl_bench_run(const struct rl_bench *b, struct mtr_roofline *r, char *err, size_t errlen)
 {
 	long size[4];
-	double dp_core = NAN, dp_all = NAN, clock_mhz = NAN;
+	double dp_core = NAN, dp_all = NAN, fpc = NAN;
 	char buf[256];
 	int ret;
 
@@ -523,9 +553,9 @@ int rl_bench_run(const struct rl_bench *b, struct mtr_roofline *r, char *err, si
 	mtr_rl_add_fact(r, "Kernel ISA", buf);
 	ret = fma_ceilings(b, r, &dp_core, &dp_all, err, errlen);
 	if (!ret)
-		ret = clock_fact(b, r, &clock_mhz, err, errlen);
+		ret = clock_fact(b, r, &fpc, err, errlen);
 	if (!ret)
-		ret = nominal(b, r, dp_core, dp_all, clock_mhz);
+		ret = nominal(b, r, dp_core, dp_all, fpc);
 	if (!ret)
 		ret = triad_ceilings(b, r, size[3], err, errlen);
 	if (!ret)

@@ -85,7 +85,7 @@ struct mtr_rl_ceiling {
 	enum mtr_rl_kind kind;
 	char name[64];
 	double value; /* GFLOP/s (compute, nominal) or GB/s (memory); NaN: unknown */
-	char desc[MTR_RL_NDESC][160];
+	char desc[MTR_RL_NDESC][256];
 };
 
 struct mtr_rl_counter {
