@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define MAX_REPS 32
+#define MAX_REPS 48
 #define REP_CPU_NS 20000000.0 /* 20 ms */
 #define TRIAD_REP_CPU_NS 8000000.0 /* 8 ms: more, shorter repetitions for the triad */
 #define FMA_PIPES 2	      /* FMA pipes per core (Zen 1-5, Skylake-class) */
@@ -419,7 +419,7 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		bytes = (size_t)32 << 20;
 	for (int all = 1; all >= 0 && !ret; all--) {
 		int nt = all ? b->ncpus : 1;
-		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = b->quick ? 4 : 24 };
+		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = b->quick ? 4 : 40 };
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY };
 		struct rate rt;
 
