@@ -18,7 +18,8 @@ static const char *const CMD = "pcm";
 
 static void pcm_help(void)
 {
-	printf("usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n\n"
+	printf("usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+	       "       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n\n"
 	       "Count core, L3, Data Fabric and software events and print metrics per interval.\n\n"
 	       "  -m, --metrics <g,...>    metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
 	       "                           (Data Fabric), swi (OS: CPU utilization, context\n"
@@ -39,6 +40,8 @@ static void pcm_help(void)
 	       "  -h, --help               this text\n\n"
 	       "With a program and neither -a nor -c, the program (and its threads and children) is\n"
 	       "counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+	       "'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
+	       "roofline chart ('uprof pcm roofline --help').\n"
 	       "See 'man uprof-pcm'.\n");
 }
 
@@ -342,6 +345,10 @@ int cmd_pcm(int argc, char **argv)
 	struct pcm_state *st = calloc(1, sizeof(*st));
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "roofline")) {
+		free(st);
+		return cmd_pcm_roofline(argc - 1, argv + 1);
+	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
 	ret = parse_args(st, argc, argv);

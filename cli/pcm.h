@@ -145,6 +145,13 @@ void pcm_html_free(struct pcm_state *st);
 /* Write st->html_path from st->series; 0 or -errno. */
 int pcm_html_write(const struct pcm_state *st);
 int pcm_ncols(const struct pcm_state *st);
+/* The page's start (doctype, @title, the shared style plus @css, an <h1>), and text
+ * escaped for HTML text and attributes: the roofline page uses them too. */
+void pcm_html_head(FILE *f, const char *title, const char *css);
+void pcm_html_esc(FILE *f, const char *s);
+
+/* roofline.c: uprof pcm roofline (argv[0] is "roofline") */
+int cmd_pcm_roofline(int argc, char **argv);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);

@@ -119,7 +119,7 @@ static void esc_n(FILE *f, const char *p, size_t n)
 	}
 }
 
-static void esc(FILE *f, const char *s)
+void pcm_html_esc(FILE *f, const char *s)
 {
 	esc_n(f, s, strlen(s));
 }
@@ -130,10 +130,12 @@ static const char *fmt(double v, char *buf, size_t len)
 	return buf;
 }
 
-static void head(FILE *f)
+/* The page's start: doctype, title, the shared style (plus @css, may be ""), <h1>. */
+void pcm_html_head(FILE *f, const char *title, const char *css)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<title>uprof pcm report</title>\n<style>\n"
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+	pcm_html_esc(f, title);
+	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:16px;color:#222;background:#fff}\n"
 	      "table{border-collapse:collapse;margin:8px 0}\n"
 	      "td,th{border:1px solid #bbb;padding:2px 8px;text-align:left}\n"
@@ -142,9 +144,12 @@ static void head(FILE *f)
 	      "svg{background:#fafafa;border:1px solid #ccc}\n"
 	      "polyline{fill:none;stroke:#1f5fa8;stroke-width:1.5}\n"
 	      "circle.pt{fill:#1f5fa8}\ncircle.pt:hover{fill:#d2381f}\n"
-	      "line.axis{stroke:#666}\ntext{font-size:11px;fill:#444}\n"
-	      "</style>\n</head>\n<body>\n<h1>uprof pcm report</h1>\n",
+	      "line.axis{stroke:#666}\ntext{font-size:11px;fill:#444}\n",
 	      f);
+	fputs(css, f);
+	fputs("</style>\n</head>\n<body>\n<h1>", f);
+	pcm_html_esc(f, title);
+	fputs("</h1>\n", f);
 }
 
 /* One CSV line [p, nl) as table cells: split at commas outside quotes, "" unquoted. */
@@ -186,7 +191,7 @@ static void facts(const struct pcm_state *st, FILE *f)
 	if (st->prog_argv) {
 		fputs("<tr><th>Program:</th><td>", f);
 		for (char **a = st->prog_argv; *a; a++) {
-			esc(f, *a);
+			pcm_html_esc(f, *a);
 			if (a[1])
 				fputc(' ', f);
 		}
@@ -219,14 +224,14 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 		lo = 0;
 	span = hi > lo ? hi - lo : 1;
 	fputs("<div class=\"chart\"><h3>", f);
-	esc(f, st->metrics[metric].name);
+	pcm_html_esc(f, st->metrics[metric].name);
 	fputs(" &mdash; ", f);
-	esc(f, st->comps[comp].label);
+	pcm_html_esc(f, st->comps[comp].label);
 	fprintf(f, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "role=\"img\" data-metric=\"", CHART_W, CHART_H);
-	esc(f, st->metrics[metric].name);
+	pcm_html_esc(f, st->metrics[metric].name);
 	fputs("\" data-unit=\"", f);
-	esc(f, st->comps[comp].label);
+	pcm_html_esc(f, st->comps[comp].label);
 	fprintf(f, "\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		   "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
 		PAD_L, PAD_T, PAD_L, PAD_T + plot_h, PAD_L, PAD_T + plot_h, PAD_L + plot_w,
@@ -281,7 +286,7 @@ static void charts(const struct pcm_state *st, FILE *f)
 
 		if (st->comps[c].group != last_group) {
 			fputs("<h2 class=\"group\">", f);
-			esc(f, g->title);
+			pcm_html_esc(f, g->title);
 			fputs("</h2>\n", f);
 		}
 		last_group = st->comps[c].group;
@@ -301,7 +306,7 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 	for (int c = 0; c < st->ncomps; c++)
 		if (pcm_label_index(st, c) == c) {
 			fputs("<th>", f);
-			esc(f, st->comps[c].label);
+			pcm_html_esc(f, st->comps[c].label);
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
@@ -310,7 +315,7 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 
 		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
 			fputs("<tr><th>", f);
-			esc(f, st->metrics[m].name);
+			pcm_html_esc(f, st->metrics[m].name);
 			fputs("</th>", f);
 			for (int c = 0; c < st->ncomps; c++)
 				if (pcm_label_index(st, c) == c)
@@ -331,7 +336,7 @@ int pcm_html_write(const struct pcm_state *st)
 
 	if (!f)
 		return -errno;
-	head(f);
+	pcm_html_head(f, "uprof pcm report", "");
 	facts(st, f);
 	charts(st, f);
 	cumulative(st, f);

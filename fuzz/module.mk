@@ -131,4 +131,10 @@ FUZZ_BINS += $(BUILD)/fuzz/fuzz_translated
 $(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c lib/report/translated.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_translated.c lib/report/translated.c
+
+# the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
+$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c -lm
 fuzz: $(FUZZ_BINS)

@@ -13,10 +13,16 @@ _uprof() {
 			awk '/^commands:/ { f = 1; next } f && NF { print $1 }')" -- "$cur"))
 		return
 	fi
+	# pcm's own command: roofline (its options from its --help)
+	if [ "$cmd" = pcm ] && [ "$COMP_CWORD" -eq 2 ] && [ "${cur:0:1}" != - ]; then
+		COMPREPLY=($(compgen -W roofline -- "$cur") $(compgen -f -- "$cur"))
+		return
+	fi
+	[ "$cmd" = pcm ] && [ "${COMP_WORDS[2]}" = roofline ] && cmd="pcm roofline"
 	case $cur in
 	-*)
-		for c in $cmd $([ "$cmd" = profile ] && echo collect report); do
-			opts+=" $("$bin" "$c" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*')"
+		for c in "$cmd" $([ "$cmd" = profile ] && echo collect report); do
+			opts+=" $("$bin" $c --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*')"
 		done
 		COMPREPLY=($(compgen -W "$(tr ' ' '\n' <<<"$opts" | sort -u)" -- "$cur"))
 		;;

@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct mtr_expr;
 
@@ -61,5 +63,76 @@ int mtr_set_count(const struct mtr_set *s);
 /* The @n metrics (mtr_set_count) for input values @in (@ninputs of them) into @out;
  * NaN where a metric is undefined. */
 void mtr_set_eval(const struct mtr_set *s, const double *in, double *out);
+
+/* ---- a roofline run (uprof pcm roofline): its file and its point ---- */
+
+/*
+ * The roofline CSV, format 1 (man uprof-pcm, ROOFLINE FILE): written by mtr_rl_write
+ * and read back by mtr_rl_parse, so a run on a machine with a PMU can be drawn again
+ * anywhere. Fixed sizes: a parsed file owns no memory.
+ */
+#define MTR_RL_FORMAT 1
+#define MTR_RL_MAX_FACTS 32
+#define MTR_RL_MAX_CEILINGS 32
+#define MTR_RL_MAX_COUNTERS 64
+#define MTR_RL_NDESC 9	      /* kernel, ISA, vector bits, threads, work, reps, statistic, clock, note */
+#define MTR_RL_MAX_FILE (1u << 20)
+
+enum mtr_rl_kind { MTR_RL_COMPUTE, MTR_RL_MEMORY, MTR_RL_NOMINAL };
+enum mtr_rl_role { MTR_RL_FLOPS, MTR_RL_DRAM };
+
+struct mtr_rl_ceiling {
+	enum mtr_rl_kind kind;
+	char name[64];
+	double value; /* GFLOP/s (compute, nominal) or GB/s (memory); NaN: unknown */
+	char desc[MTR_RL_NDESC][256];
+};
+
+struct mtr_rl_counter {
+	enum mtr_rl_role role; /* FP operations, or DRAM cache lines (64 B each) */
+	char event[128];
+	uint64_t value, enabled, running; /* as read(): TOTAL_TIME_ENABLED|RUNNING, ns */
+};
+
+struct mtr_roofline {
+	int nfacts, nceilings, ncounters;
+	char fact_key[MTR_RL_MAX_FACTS][64];
+	char fact_val[MTR_RL_MAX_FACTS][256];
+	struct mtr_rl_ceiling ceilings[MTR_RL_MAX_CEILINGS];
+	struct mtr_rl_counter counters[MTR_RL_MAX_COUNTERS];
+	uint64_t elapsed_ns; /* the program's run, wall clock; 0: no program */
+	char missing[1024];  /* why there is no point ("" if counters were recorded) */
+};
+
+/*
+ * The program's point from the recorded counts: FLOPs = the sum of the FLOPS counters,
+ * DRAM bytes = 64 x the sum of the DRAM counters, each scaled for multiplexing (value x
+ * enabled / running; a counter enabled but never running makes the point unplaceable);
+ * intensity = FLOPs / DRAM bytes, GFLOP/s = FLOPs / elapsed ns. placed is false (and
+ * @why says why) when a role has no counter, elapsed is 0, or DRAM bytes are 0.
+ */
+struct mtr_rl_point {
+	bool placed;
+	double flops, dram_bytes, intensity, gflops;
+	char why[256];
+};
+void mtr_rl_point(const struct mtr_roofline *r, struct mtr_rl_point *out);
+
+/* Add a fact / ceiling / counter (copied, truncated to the fields' sizes); -ENOSPC when
+ * full. */
+int mtr_rl_add_fact(struct mtr_roofline *r, const char *key, const char *val);
+int mtr_rl_add_ceiling(struct mtr_roofline *r, const struct mtr_rl_ceiling *c);
+int mtr_rl_add_counter(struct mtr_roofline *r, const struct mtr_rl_counter *c);
+const char *mtr_rl_kind_name(enum mtr_rl_kind k); /* compute, memory, nominal */
+
+/* Write @r (with its point) as the format-1 CSV to @f (borrowed). 0 or -EIO. */
+int mtr_rl_write(const struct mtr_roofline *r, FILE *f);
+/*
+ * Parse @len bytes of @buf (not NUL-terminated) into @out. 0, or -EINVAL with @err
+ * "line N: ..." (an unknown line, a bad number, a missing or newer format line), -E2BIG
+ * (over MTR_RL_MAX_FILE bytes, a line over 4096, more rows than the limits).
+ */
+int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err,
+		 size_t errlen);
 
 #endif

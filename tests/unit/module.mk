@@ -105,6 +105,12 @@ $(BUILD)/tests/test_metric: tests/unit/test_metric.c $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_metric
+# lib/metric: the roofline file (pcm roofline -o / -i) and its point, on the Zen fixture
+$(BUILD)/tests/test_roofline: tests/unit/test_roofline.c $(METRIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DFIXTURE='"$(CURDIR)/tests/fixtures/roofline-zen3/report.csv"' \
+		-o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_roofline
 # lib/pmc's one explainer of open errors, against a fake procfs
 $(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
