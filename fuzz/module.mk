@@ -125,3 +125,10 @@ $(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
 		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
 fuzz: $(FUZZ_BINS)
+
+# leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_leafstack
+$(BUILD)/fuzz/fuzz_leafstack: fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS)
+fuzz: $(FUZZ_BINS)
