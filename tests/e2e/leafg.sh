@@ -62,7 +62,7 @@ if have_perf; then
 	check "perf script reads samples.data (exit 0)" [ $? -eq 0 ]
 	check "perf script: no error on any sample" \
 		bash -c "! grep -qiE 'failed to process|error' '$SCRATCH/g.perf.err'"
-	pn=$(perf script -i "$S/samples.data" -F tid,time 2>/dev/null | grep -c .)
+	pn=$(grep -c '^[^[:space:]]' "$SCRATCH/g.perf") # a sample's first line; its chain is indented
 	check "perf script: the same $N samples ($pn)" [ "$pn" = "$N" ]
 	pa=$(stk perf-share "$SCRATCH/g.perf" "caller_a;leaf" leaf)
 	pb=$(stk perf-share "$SCRATCH/g.perf" "caller_b;leaf" leaf)
@@ -72,7 +72,7 @@ if have_perf; then
 	check "perf script lacks caller_a/caller_b above leaf ($pa + $pb %)" \
 		near "$(python3 -c "print($pa + $pb)")" 0 5
 	check "perf script: no duplicated frames (perf did not unwind a copy itself)" \
-		bash -c "! grep -A2 ' leaf+' '$SCRATCH/g.perf' | awk 'NR%4==2' | grep -q ' leaf+'"
+		awk '/^[^ \t]/ { prev = "" } /^[ \t]/ { if ($0 == prev) dup = 1; prev = $0 } END { exit dup }' "$SCRATCH/g.perf"
 	perf report -i "$S/samples.data" --stdio -g caller >"$SCRATCH/g.pr" 2>"$SCRATCH/g.pr.err"
 	check "perf report reads samples.data (exit 0, no error)" \
 		bash -c "[ -s '$SCRATCH/g.pr' ] && ! grep -qiE 'failed to process|error' '$SCRATCH/g.pr.err'"
@@ -102,19 +102,20 @@ check "missing: stacks are the kernel's, every sample still counted" \
 cp -r "$S" "$SCRATCH/damaged"
 rm -f "$SCRATCH/damaged/report.csv"
 sz=$(stat -c %s "$S/leafstack.data")
-# garbage from the middle on, then the file cut short
+# 2 KiB of garbage in the middle (over a record's header: more than a record), then the
+# file cut short
 python3 -c "
 import sys; p, n = sys.argv[1], int(sys.argv[2])
 b = bytearray(open(p, 'rb').read()); h = n // 2
-b[h:h + 64] = b'\xff' * 64; open(p, 'wb').write(bytes(b[:n - 100]))" \
+b[h:h + 2048] = b'\xff' * 2048; open(p, 'wb').write(bytes(b[:n - 100]))" \
 	"$SCRATCH/damaged/leafstack.data" "$sz"
 report "$SCRATCH/damaged" damaged
 a=$(stk share "$F" "main;caller_a;leaf" leaf)
-echo "# damaged: $a% of leaf's stacks have main;caller_a (those before the damage)"
+echo "# damaged: $a% of leaf's stacks have main;caller_a (those before the damage, about half of 66.7)"
 check "damaged: a note names the offset" grep -q 'leafstack.data is damaged from offset' \
 	"$SCRATCH/damaged/report.csv"
 check "damaged: every sample counted, the part before the damage fixed ($a%)" \
-	bash -c "[ \"\$(python3 '$HERE/stacks.py' sum '$F')\" = '$N' ] && python3 -c 'import sys; a=float(sys.argv[1]); sys.exit(0 if 5 < a < 66.7 + 8 else 1)' $a"
+	bash -c "[ \"\$(python3 '$HERE/stacks.py' sum '$F')\" = '$N' ] && python3 -c 'import sys; a=float(sys.argv[1]); sys.exit(0 if 15 < a < 55 else 1)' $a"
 
 cp -r "$S" "$SCRATCH/garbage"
 rm -f "$SCRATCH/garbage/report.csv"
