@@ -57,7 +57,8 @@ void collect_write_attr(struct collect_state *st, int i, const uint64_t *ids, si
 
 	if (st->split && ses_split_add_attr(st->split, &a, ids, nids))
 		cli_warn(CMD, "event %d: its samples keep no leaf copy", i);
-	ses_split_strip_attr(&a); /* perf reads samples.data as a plain fp file */
+	if (st->split && ses_split_is_leaf_attr(&a))
+		ses_split_strip_attr(&a); /* perf reads samples.data as a plain fp file */
 	ses_writer_add_attr(st->writer, &a, ids, nids);
 }
 

@@ -2,7 +2,7 @@
 /*
  * -g stacks, better than perf's: (1) what the leaf copies did (leafg_join.c joins
  * leafstack.data to the samples, stacks.c puts frameless leaves' callers back). (2) How
- * many fp stacks end early, before an entry point (the outermost frame is not _start,
+ * many fp stacks end early, before an entry point (no frame of the stack is _start,
  * __libc_start_main, a thread start, main...): at RPT_EARLY_PCT % or more, report.csv and
  * the terminal say once to use --call-graph dwarf, naming the module most of them end in.
  */
@@ -47,24 +47,24 @@ int rpt_leafg_early(struct rpt *r)
 		const struct rpt_symstack *sy = &st->syms[i];
 		const uint32_t *fid = &st->fids[sy->first];
 		const struct rpt_cfunc *outer;
-		bool user = false;
+		bool user = false, reached = false;
 		int k = (int)sy->n - 1;
 
-		for (uint32_t j = 0; j < sy->n; j++)
+		for (uint32_t j = 0; j < sy->n; j++) {
 			user |= st->funcs[fid[j]].module > RPT_MODULE_KERNEL;
+			/* a walk that went on past the entry point into garbage reached it too */
+			reached |= st->funcs[fid[j]].kind != RPT_CF_MARK &&
+				   is_entry(st->funcs[fid[j]].base);
+		}
 		if (!user || k < 0)
 			continue; /* a kernel thread's stack: no frame pointers of a program */
 		st->user_stacks += sy->count;
 		outer = &st->funcs[fid[k]];
-		if (outer->kind == RPT_CF_MARK) {
-			if (!strcmp(outer->name, "[truncated]"))
-				continue; /* cut by the depth limit: not a missing frame pointer */
-			while (k > 0 && st->funcs[fid[k]].kind == RPT_CF_MARK)
-				k--;
-			outer = &st->funcs[fid[k]];
-		} else if (is_entry(outer->base)) {
-			continue;
-		}
+		if (reached || (outer->kind == RPT_CF_MARK && !strcmp(outer->name, "[truncated]")))
+			continue; /* complete, or cut by the depth limit: no frame pointer missing */
+		while (k > 0 && st->funcs[fid[k]].kind == RPT_CF_MARK)
+			k--;
+		outer = &st->funcs[fid[k]];
 		st->early_stacks += sy->count;
 		if (outer->module >= 0 && outer->module < r->world.nmodules)
 			per[outer->module] += sy->count;
