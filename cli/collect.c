@@ -143,13 +143,16 @@ static int start(struct collect_state *st, int argc, char **argv)
 				strerror(errno));
 		goto fail;
 	}
+	ret = collect_leaf_open(st);
+	if (ret >= 0)
+		goto fail;
 	for (int k = 0; k < st->nattrs; k++) {
 		/* with stacks the sampling attrs go first: perf script sets up callchain
 		 * handling from the first attr of each event type only */
 		int i = st->cg.mode == PMC_CG_NONE ? k : k + 1 < st->nattrs ? k + 1 : 0;
 
 		ids = smp_ids(st->smp, i, &nids);
-		ses_writer_add_attr(st->writer, &st->attrs[i], ids, nids);
+		collect_write_attr(st, i, ids, nids);
 	}
 	ids = smp_ids(st->smp, COLLECT_TRACKING, &nids);
 	/* perf report names kernel functions only with perf's kernel map record */
@@ -169,7 +172,7 @@ fail:
 /* A run that never started leaves nothing behind: no empty session to trip over. */
 static void remove_session_dir(const struct collect_state *st)
 {
-	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, "vdso.so", SES_PAUSES_FILE,
+	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, SES_LEAF_FILE, "vdso.so", SES_PAUSES_FILE,
 					     "." SES_INFO_FILE ".tmp",
 					     SES_OMPT_DIR "/omplib/libgomp.so.1",
 					     SES_OMPT_DIR "/omplib", SES_OMPT_DIR };
@@ -228,6 +231,7 @@ int cmd_collect(int argc, char **argv)
 	else
 		st.never_started = true;
 	collect_pages_stop(&st, 0);
+	collect_leaf_close(&st);
 	ses_writer_close(st.writer);
 	/* for uprof profile, which reports the session next */
 	if (!st.never_started)

@@ -101,6 +101,10 @@ struct collect_state {
 	/* run */
 	struct ses_info info;
 	struct ses_writer *writer;
+	/* fp stacks with a leaf copy: samples split between samples.data and
+	 * leafstack.data (collect_open.c); NULL otherwise */
+	struct ses_leaf_writer *leaf;
+	struct ses_split *split;
 	struct smp *smp;
 	struct smp_child child;
 	int sigfd;
@@ -138,6 +142,14 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv);
 /* collect_open.c: add the call-stack bits of st->cg to the sampling attrs (launch and
  * attach), and open the events on the gated child (-1, or an exit code). */
 void collect_callgraph_attr(struct collect_state *st);
+/* After samples.data was opened: leafstack.data and the split when the fp events carry a
+ * leaf copy (-1, or an exit code); the HEADER_ATTR of sampling attr @i with @ids as
+ * samples.data declares it (without the leaf copy); the sink the rings drain into; the
+ * end (the first error, 0). */
+int collect_leaf_open(struct collect_state *st);
+void collect_write_attr(struct collect_state *st, int i, const uint64_t *ids, size_t nids);
+int collect_sink(void *st, const void *records, size_t len);
+int collect_leaf_close(struct collect_state *st);
 int collect_open_events(struct collect_state *st);
 /* After an open failed with @err: true (and st->user_only set, said once) when a user-only
  * retry may succeed (EACCES or EPERM, kernel samples were asked for). */

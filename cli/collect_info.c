@@ -95,6 +95,8 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv)
 		in->callgraph_depth = st->cg.depth;
 		if (st->cg.mode == PMC_CG_DWARF)
 			in->callgraph_stack_bytes = st->cg.stack_bytes;
+		if (st->nattrs > COLLECT_TIMER && ses_split_is_leaf_attr(&st->attrs[COLLECT_TIMER]))
+			in->callgraph_leaf_bytes = st->attrs[COLLECT_TIMER].sample_stack_user;
 	}
 	collect_tools_info(st);
 }

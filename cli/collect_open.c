@@ -6,6 +6,7 @@
 #include "cli/collect.h"
 
 #include <errno.h>
+#include <string.h>
 
 static const char *const CMD = "collect";
 
@@ -26,6 +27,63 @@ void collect_callgraph_attr(struct collect_state *st)
 		st->attrs[COLLECT_TRACKING].mmap_data = 1;
 }
 
+/* ---- the leaf copy of fp stacks: kept out of samples.data (lib/session/leafstack.h) ---- */
+
+int collect_leaf_open(struct collect_state *st)
+{
+	uint64_t mask = 0;
+	uint32_t bytes = 0;
+
+	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
+		if (ses_split_is_leaf_attr(&st->attrs[i])) {
+			mask = st->attrs[i].sample_regs_user;
+			bytes = st->attrs[i].sample_stack_user;
+		}
+	if (!mask)
+		return -1;
+	st->leaf = ses_leaf_writer_open(st->session_dir, mask, bytes);
+	if (!st->leaf)
+		return cli_error(1, CMD, "cannot create %s/%s: %s", st->session_dir,
+				 SES_LEAF_FILE, strerror(errno));
+	st->split = ses_split_new(st->writer, st->leaf);
+	if (!st->split)
+		return cli_error(1, CMD, "out of memory");
+	return -1;
+}
+
+void collect_write_attr(struct collect_state *st, int i, const uint64_t *ids, size_t nids)
+{
+	struct perf_event_attr a = st->attrs[i];
+
+	if (st->split && ses_split_add_attr(st->split, &a, ids, nids))
+		cli_warn(CMD, "event %d: its samples keep no leaf copy", i);
+	if (st->split && ses_split_is_leaf_attr(&a))
+		ses_split_strip_attr(&a); /* perf reads samples.data as a plain fp file */
+	ses_writer_add_attr(st->writer, &a, ids, nids);
+}
+
+int collect_sink(void *arg, const void *records, size_t len)
+{
+	struct collect_state *st = arg;
+	int ret;
+
+	if (!st->split)
+		return ses_writer_write(st->writer, records, len);
+	ret = ses_split_write(st->split, records, len);
+	if (!ret)
+		ret = ses_leaf_writer_flush(st->leaf);
+	return ret;
+}
+
+int collect_leaf_close(struct collect_state *st)
+{
+	int ret = ses_leaf_writer_close(st->leaf);
+
+	ses_split_free(st->split);
+	st->split = NULL;
+	st->leaf = NULL;
+	return ret;
+}
 
 /* perf's fallback, for launch and attach alike: a kernel that refuses kernel samples to
  * this user (kernel.perf_event_paranoid 2) gets user-only events, every one of them. Said

@@ -25,11 +25,6 @@ static const char *const CMD = "collect";
 #define POLL_MS 100
 #define MAX_POLLFDS 4097
 
-static int sink_to_writer(void *arg, const void *records, size_t len)
-{
-	return ses_writer_write(arg, records, len);
-}
-
 /* Move every ring's bytes to the file; a FINISHED_ROUND after each round lets perf's
  * reader sort what came from different CPUs (perf record does the same). */
 static void drain(struct collect_state *st)
@@ -38,7 +33,7 @@ static void drain(struct collect_state *st)
 
 	if (st->write_failed)
 		return;
-	n = smp_drain(st->smp, sink_to_writer, st->writer);
+	n = smp_drain(st->smp, collect_sink, st);
 	if (n > 0)
 		ses_writer_finished_round(st->writer);
 	if (n < 0 || ses_writer_flush(st->writer)) {
@@ -406,6 +401,9 @@ static int finish(struct collect_state *st)
 	}
 	if (st->child_exited)
 		in->orphans = count_orphans(st, &orphan);
+	ret = collect_leaf_close(st);
+	if (ret && !st->write_failed) /* report goes on without it, and says so */
+		cli_warn(CMD, "closing %s: %s", SES_LEAF_FILE, strerror(-ret));
 	ret = ses_writer_close(st->writer);
 	st->writer = NULL;
 	if (ret && !st->write_failed) {
@@ -461,7 +459,8 @@ static const char *stacks_desc(const struct collect_state *st, char *buf, size_t
 		snprintf(buf, len, ", with call stacks (dwarf: %u bytes of stack per sample, "
 				   "depth %d)", st->cg.stack_bytes, st->cg.depth);
 	else
-		snprintf(buf, len, ", with call stacks (frame pointers, depth %d)",
+		snprintf(buf, len, ", with call stacks (frame pointers%s, depth %d)",
+			 st->split ? " and a leaf copy for frameless leaves" : "",
 			 (int)st->attrs[COLLECT_TIMER].sample_max_stack);
 	return buf;
 }

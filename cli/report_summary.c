@@ -90,6 +90,11 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 				"to the end\n",
 			(unsigned long long)cs.stacks, (unsigned long long)cs.truncated,
 			(unsigned long long)cs.unwind_failed);
+	if (cs.leaf_note)
+		fprintf(stderr, "note: %s\n", cs.leaf_note);
+	if (cs.early)
+		fprintf(stderr, "note: %.0f %% of the -g stacks end early (frame pointers missing in "
+				"%s): use --call-graph dwarf\n", cs.early_pct, cs.early_module);
 	if (s.damaged_at)
 		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
 				"reported what comes before\n",

@@ -137,4 +137,10 @@ FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
 $(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c -lm
+
+# leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_leafstack
+$(BUILD)/fuzz/fuzz_leafstack: fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS)
 fuzz: $(FUZZ_BINS)

@@ -24,6 +24,11 @@ $(BUILD)/tests/test_session_record: tests/unit/test_session_record.c $(SESSION_L
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_record
+# leafstack.data and the split of fp samples with a leaf copy
+$(BUILD)/tests/test_session_leafstack: tests/unit/test_session_leafstack.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_leafstack
 $(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)

@@ -18,6 +18,8 @@
 struct arch_desc {
 	const char *name;	 /* "x86_64", "aarch64": session.ini's [system] arch */
 	uint64_t user_regs_mask; /* sample_regs_user of dwarf stacks; 0: dwarf unsupported */
+	uint64_t leaf_regs_mask; /* fp stacks' leaf copy: what one CFI step from a leaf
+				  * reads (pc, sp, frame pointer); 0: no leaf copy */
 	int64_t regs_abi;	 /* PERF_SAMPLE_REGS_ABI_* of those samples; -1: none */
 	int ndwarf;		 /* DWARF registers 0 .. ndwarf-1 are unwound */
 	int dwarf_to_perf[ARCH_MAX_DWARF_REGS]; /* DWARF register n is perf register [n] */

@@ -11,6 +11,8 @@ const struct arch_desc arch_this = {
 	.user_regs_mask = ((1ULL << PERF_REG_X86_64_MAX) - 1) &
 			  ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) |
 			    (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)),
+	.leaf_regs_mask = (1ULL << PERF_REG_X86_IP) | (1ULL << PERF_REG_X86_SP) |
+			  (1ULL << PERF_REG_X86_BP),
 	.regs_abi = PERF_SAMPLE_REGS_ABI_64,
 	.ndwarf = 17,
 	.dwarf_to_perf = {

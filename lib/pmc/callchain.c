@@ -9,6 +9,13 @@
  *           (.eh_frame/.debug_frame) of each module. Kernel frames still come from the
  *           callchain, and the user part of it is turned off (exclude_callchain_user),
  *           as perf does.
+ *   fp + leaf copy  (the default for fp where lib/arch has a leaf mask) the kernel also
+ *           copies the pc, stack and frame pointer registers and the top
+ *           PMC_CG_DEFAULT_LEAF bytes of the user stack: with them report takes one CFI
+ *           step from the leaf and gives a frameless leaf (gcc -O2 makes leaves frameless
+ *           even with -fno-omit-frame-pointer) its caller back, which the kernel's walk
+ *           from the leaf's frame pointer (its caller's frame) skips. collect moves the
+ *           copy to leafstack.data, so samples.data stays a plain fp file for perf.
  */
 #include "pmc/pmc.h"
 #include "arch/arch.h"
@@ -41,6 +48,7 @@ void pmc_callgraph_init(struct pmc_callgraph *cg)
 	memset(cg, 0, sizeof(*cg));
 	cg->mode = PMC_CG_NONE;
 	cg->stack_bytes = PMC_CG_DEFAULT_STACK;
+	cg->leaf_bytes = arch_this.leaf_regs_mask ? PMC_CG_DEFAULT_LEAF : 0;
 	cg->depth = PMC_CG_DEFAULT_DEPTH;
 	cg->scope = PMC_CG_ALL;
 }
@@ -145,6 +153,28 @@ int pmc_callgraph_set_scope(struct pmc_callgraph *cg, const char *s, char *err, 
 	return 0;
 }
 
+/* fp:BYTES: the leaf copy's size, 0 for none. */
+static int set_leaf(struct pmc_callgraph *cg, const char *p, size_t n, char *err, size_t errlen)
+{
+	unsigned long v;
+
+	if (parse_uint(p, n, 0, PMC_CG_MAX_LEAF, &v) || v % 8 || (v && v < PMC_CG_MIN_LEAF)) {
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "leaf copy size '%.*s' must be 0 or a multiple of 8 from %d to %d "
+				 "bytes", (int)n, p, PMC_CG_MIN_LEAF, PMC_CG_MAX_LEAF);
+		return -ERANGE;
+	}
+	if (v && !arch_this.leaf_regs_mask) {
+		if (err && errlen)
+			snprintf(err, errlen, "a leaf copy with fp stacks is not supported on "
+					      "this architecture (use fp:0)");
+		return -EOPNOTSUPP;
+	}
+	cg->leaf_bytes = (uint32_t)v;
+	return 0;
+}
+
 static int set_stack(struct pmc_callgraph *cg, const char *p, size_t n, char *err, size_t errlen)
 {
 	unsigned long v;
@@ -229,6 +259,8 @@ int pmc_callgraph_parse(const char *s, struct pmc_callgraph *cg, char *err, size
 		return ret;
 	if (nfields == 2) {
 		n = field(s, &pos, &f);
+		if (cg->mode == PMC_CG_FP)
+			return set_leaf(cg, f, n, err, errlen);
 		return set_stack(cg, f, n, err, errlen);
 	}
 	return 0;
@@ -273,6 +305,11 @@ int pmc_callgraph_attr(const struct pmc_callgraph *cg, int kernel_max_stack,
 		attr->sample_regs_user = USER_REGS_MASK;
 		attr->sample_stack_user = cg->stack_bytes;
 		attr->exclude_callchain_user = 1; /* report unwinds the user part */
+	} else if (cg->mode == PMC_CG_FP && cg->scope != PMC_CG_KERNEL && cg->leaf_bytes &&
+		   arch_this.leaf_regs_mask) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr->sample_regs_user = arch_this.leaf_regs_mask;
+		attr->sample_stack_user = cg->leaf_bytes;
 	}
 	return 0;
 }

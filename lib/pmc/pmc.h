@@ -80,6 +80,11 @@ enum pmc_cg_mode { PMC_CG_NONE, PMC_CG_FP, PMC_CG_DWARF };
 enum pmc_cg_scope { PMC_CG_ALL, PMC_CG_USER, PMC_CG_KERNEL };
 
 #define PMC_CG_DEFAULT_STACK 8192 /* user stack bytes copied per sample (dwarf) */
+/* fp: the top of the user stack copied per sample, with the few registers one CFI step
+ * from the leaf needs (report gives a frameless leaf its caller back); 0: none */
+#define PMC_CG_DEFAULT_LEAF 512
+#define PMC_CG_MIN_LEAF 64
+#define PMC_CG_MAX_LEAF 4096
 #define PMC_CG_MIN_STACK 16
 #define PMC_CG_MAX_STACK 65528
 #define PMC_CG_DEFAULT_DEPTH 128
@@ -90,18 +95,20 @@ enum pmc_cg_scope { PMC_CG_ALL, PMC_CG_USER, PMC_CG_KERNEL };
 struct pmc_callgraph {
 	enum pmc_cg_mode mode;
 	uint32_t stack_bytes;	/* dwarf: user stack copied per sample, multiple of 8 */
+	uint32_t leaf_bytes;	/* fp: leaf copy per sample (PMC_CG_DEFAULT_LEAF), 0: none */
 	int depth;		/* frames kept per stack */
 	enum pmc_cg_scope scope; /* whose frames: user, kernel or both */
 	double interval_ms;	/* uProf 5.x unwind interval: accepted, every sample unwinds */
 };
 
-/* No stacks, 8192 bytes, depth 128, scope all. */
+/* No stacks, 8192 bytes (dwarf), 512 (fp leaf copy), depth 128, scope all. */
 void pmc_callgraph_init(struct pmc_callgraph *cg);
 
 /*
  * Parse a --call-graph spec into @cg (fields not in the spec keep their value):
  *   fp | fpo | dwarf [(:|,)BYTES]    perf and uProf 4.0 (fpo = dwarf: frames that frame
- *                                    pointer omission hides are recovered)
+ *                                    pointer omission hides are recovered); fp's BYTES is
+ *                                    the leaf copy (0: none), dwarf's the stack copy
  *   INTERVAL:DEPTH:SCOPE:MODE        uProf 5.x, e.g. 1:64:user:fpo
  * 0, -EINVAL (syntax; @err says what), -ERANGE (a number out of range), -EOPNOTSUPP
  * (dwarf on an architecture without register sampling support here).
@@ -120,7 +127,9 @@ int pmc_callgraph_kernel_max_stack(void);
 /*
  * Add @cg's sampling bits to a sampling @attr: CALLCHAIN with sample_max_stack (at most
  * @kernel_max_stack), and for dwarf REGS_USER + STACK_USER with the user part of the
- * callchain off (report unwinds it). Nothing for PMC_CG_NONE. 0 or -EOPNOTSUPP.
+ * callchain off (report unwinds it); for fp with a leaf copy REGS_USER (lib/arch's leaf
+ * mask) + STACK_USER of @cg->leaf_bytes beside the callchain (collect moves them to
+ * leafstack.data). Nothing for PMC_CG_NONE. 0 or -EOPNOTSUPP.
  */
 int pmc_callgraph_attr(const struct pmc_callgraph *cg, int kernel_max_stack,
 		       struct perf_event_attr *attr);

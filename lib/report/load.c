@@ -188,7 +188,7 @@ static int grow_entries(struct loaded *l)
 
 /* Decode @rec, once, into the next entry (and a side slot when replay needs more). */
 static int load_record(const struct ses_reader *rd, const struct ses_record *rec,
-		       struct loaded *l)
+		       struct loaded *l, struct ses_leaf_reader *lr, uint64_t seq)
 {
 	struct ses_decoded *d;
 	struct entry *e;
@@ -205,8 +205,9 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	if (rec->type != PERF_RECORD_SAMPLE) {
 		e->side = (uint32_t)l->nside++;
 	} else if (!ret) {
-		const struct ses_sample *s = &d->u.sample;
+		struct ses_sample *s = &d->u.sample;
 
+		rpt_leafg_attach(lr, seq, ses_reader_attr(rd, (size_t)s->attr_index), s);
 		l->nsamples++;
 		e->ip = s->ip;
 		e->pid = s->pid;
@@ -351,6 +352,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32], why[256];
 	struct ses_reader *rd = NULL;
+	struct ses_leaf_reader *lr = NULL;
 	struct loaded l = { 0 };
 	struct ses_record rec;
 	struct stat sb;
@@ -370,6 +372,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		return ret;
 	if (r->opts.progress && !stat(path, &sb))
 		size = (uint64_t)sb.st_size;
+	lr = rpt_leafg_open(r); /* its bytes back fp samples' leaf copies until replay ends */
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
 		if (r->opts.progress && ++nrec % RPT_PROGRESS_EVERY == 0)
 			r->opts.progress(r->opts.progress_arg,
@@ -380,7 +383,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 			continue;
 		if (rec.type == PERF_RECORD_SAMPLE) /* what collect counted, decodable or not */
 			r->file_samples++;
-		ret = load_record(rd, &rec, &l);
+		ret = load_record(rd, &rec, &l, lr, r->file_samples - 1);
 		if (ret)
 			goto out;
 	}
@@ -401,8 +404,10 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		ret = rpt_walk_reserve(r, l.nsamples);
 	if (!ret)
 		ret = replay(r, rd, &l);
+	rpt_leafg_close(r, lr);
 out:
 	loaded_release(&l);
+	ses_leaf_reader_free(lr);
 	ses_reader_free(rd);
 	return ret;
 }
@@ -525,6 +530,8 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (!ret)
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
+	if (!ret)
+		ret = rpt_leafg_early(r);
 	if (!ret && opts->annotate)
 		ret = rpt_annot_build(r);
 	if (ret)

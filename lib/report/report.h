@@ -318,6 +318,11 @@ struct rpt_stack_summary {
 	uint64_t stacks;	/* distinct stacks */
 	uint64_t truncated;	/* samples whose stack ends in [truncated] */
 	uint64_t unwind_failed; /* ... in [unwind failed] */
+	uint64_t leaf_fixed;	/* fp samples whose frameless leaf got its caller back */
+	const char *leaf_note;	/* NULL, or why leafstack.data was not (fully) used */
+	bool early;		/* RPT_EARLY_PCT % or more fp stacks end early: */
+	double early_pct;	/* their share, */
+	const char *early_module; /* and the module most of them end in (borrowed) */
 };
 void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s);
 

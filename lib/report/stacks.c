@@ -10,6 +10,8 @@
  *  - a stack that could not be followed to its end gets a marker frame at the outer end:
  *    [truncated] (depth limit, end of the stack copy) or [unwind failed] (an address in
  *    no mapping, no CFI, a corrupt stack): never frames made of garbage.
+ *  - for fp samples with a leaf copy (leafstack.data), the caller the kernel's walk skips
+ *    when the leaf has no frame (of its own) is put back from one CFI step;
  * The leaf is always the sample's own IP, so self time matches the flat profile.
  * Equal stacks of one thread are stored once, with a count.
  */
@@ -67,6 +69,11 @@ struct builder {
 	struct rpt_frame *f;
 	int n, max;
 	bool truncated, failed;
+	/* a frameless leaf's caller, from one CFI step (leafstack.data): put after the leaf
+	 * unless the chain has it already; only for a chain whose first user address is
+	 * @leaf_pc, the copy's */
+	bool leaf;
+	uint64_t leaf_pc, leaf_ra;
 };
 
 static const struct rpt_map *find_map(struct builder *b, uint64_t ip)
@@ -112,11 +119,17 @@ static bool push_user(struct builder *b, uint64_t ip, bool exact)
 	return push(b, (uint32_t)m->module, look - m->start + m->pgoff);
 }
 
+static bool push_leaf_caller(struct builder *b)
+{
+	b->r->stacks->leaf_fixed++;
+	return push_user(b, b->leaf_ra, false);
+}
+
 /* @kmax: the attr's sample_max_stack; a chain that long was cut by the kernel. */
 static void from_callchain(struct builder *b, const struct ses_sample *s, uint32_t kmax)
 {
 	uint64_t ctx = PERF_CONTEXT_USER;
-	uint32_t entries = 0;
+	uint32_t entries = 0, user = 0;
 	bool first = true;
 
 	for (uint32_t i = 0; i < s->nr_ips; i++)
@@ -142,11 +155,46 @@ static void from_callchain(struct builder *b, const struct ses_sample *s, uint32
 			if (!push(b, RPT_MODULE_KERNEL, first ? ip : ip - 1))
 				return;
 		} else if (ctx == (uint64_t)PERF_CONTEXT_USER) {
+			if (user == 0 && b->leaf && ip != b->leaf_pc)
+				b->leaf = false; /* not the copy's leaf: leave the chain alone */
+			if (user == 1 && b->leaf) {
+				b->leaf = false;
+				if (ip == b->leaf_ra)
+					b->r->stacks->leaf_fp++; /* the walk has it */
+				else if (!push_leaf_caller(b))
+					return;
+			}
 			if (!push_user(b, ip, first))
 				return;
+			user++;
 		} /* guest and hypervisor frames: not ours to name */
 		first = false;
 	}
+	if (user == 1 && b->leaf) /* the walk stopped at the leaf */
+		push_leaf_caller(b);
+	b->leaf = false;
+}
+
+/* A frameless leaf's caller from its leaf copy (@s->regs and @s->stack come from
+ * leafstack.data: its attr has no REGS_USER), counted. */
+static void leaf_step(struct builder *b, const struct ses_sample *s)
+{
+	struct rpt_stacks *st = b->r->stacks;
+	int ret;
+
+	if (!st->unwinder)
+		st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
+	if (!st->unwinder || !b->proc) {
+		st->leaf_unknown++;
+		return;
+	}
+	ret = rpt_unwind_leaf(st->unwinder, &b->r->world, b->proc, s, &b->leaf_pc, &b->leaf_ra);
+	if (ret > 0)
+		b->leaf = true;
+	else if (ret == 0)
+		st->leaf_fp++;
+	else
+		st->leaf_unknown++;
 }
 
 static void from_unwind(struct builder *b, const struct ses_sample *s)
@@ -283,15 +331,19 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	struct rpt_frame f[MAX_FRAMES];
 	uint64_t *slot = rpt_hash_find(&r->world.pid_index, s->pid, 0, 0);
 	struct builder b = { r, slot ? &r->world.procs[*slot - 1] : NULL, -1, f, 0, st->depth,
-			     false, false };
+			     false, false, false, 0, 0 };
+	/* registers without REGS_USER in the attr: the leaf copy of an fp sample */
+	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
 	long idx;
 
 	if (s->ips || s->regs || s->stack)
 		st->collected = true;
 	if (st->nframes < MAX_POOL) {
+		if (copy && s->ips)
+			leaf_step(&b, s);
 		if (s->ips)
 			from_callchain(&b, s, attr ? attr->sample_max_stack : 0);
-		if (s->regs && !b.truncated && !b.failed)
+		if (s->regs && !copy && !b.truncated && !b.failed)
 			from_unwind(&b, s);
 	}
 	/* the leaf is the sample's IP (the kernel's when it was in the kernel) */

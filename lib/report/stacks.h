@@ -106,6 +106,14 @@ struct rpt_stacks {
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
+	/* fp samples with a leaf copy (leafstack.data): a caller put back, the frame was
+	 * frame-pointer based already, no answer from the CFI; and the file's state */
+	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
+	bool leaf_expected;	/* session.ini says collect wrote leafstack.data */
+	char leaf_note[256];	/* "" or why leafstack.data could not be used (fully) */
+	/* fp stacks that end before an entry point (rpt_leafg_early) */
+	uint64_t user_stacks, early_stacks;
+	int early_module;	/* the module most early stacks end in, -1 none */
 	uint32_t last_stack; /* the stack rpt_stacks_sample() gave its sample (rpt_walk) */
 	struct rpt_task_span *spans;
 	size_t nspans, capspans;
@@ -169,6 +177,35 @@ enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED }
 int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
 	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
 	       enum rpt_unwind_end *end);
+
+/*
+ * One CFI step from the leaf of frame-pointer sample @s, whose registers and stack top
+ * come from leafstack.data (@s->regs, @s->stack), in process @p. 1 with *@pc the leaf's pc
+ * and *@ra its return address when the CFI at the pc says the frame is not built on the
+ * frame pointer (a frameless leaf, a prologue, an epilogue): the kernel's walk from the
+ * frame pointer skipped that caller. 0 when it is (the chain is right) or nothing is
+ * above it; -ENOENT when it cannot tell (no usable CFI row, the slot outside the copy);
+ * -EINVAL for a copy without the pc and stack pointer.
+ */
+int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
+
+/* leafg.c: leafstack.data joined to fp samples, and fp stacks that end early. */
+#define RPT_EARLY_PCT 20 /* the share of early fp stacks that makes report say "dwarf" */
+/* Open the session's leafstack.data: NULL when there is none (a note when session.ini
+ * says collect wrote one) or it is unusable (a note). */
+struct ses_leaf_reader *rpt_leafg_open(struct rpt *r);
+/* Give fp sample number @seq (@s, of @attr) its leaf copy, when @lr has it. */
+void rpt_leafg_attach(struct ses_leaf_reader *lr, uint64_t seq,
+		      const struct perf_event_attr *attr, struct ses_sample *s);
+/* After the last sample: a note for damage or records that matched no sample. */
+void rpt_leafg_close(struct rpt *r, struct ses_leaf_reader *lr);
+/* Count the fp stacks that end before an entry point (after rpt_callgraph_build). */
+int rpt_leafg_early(struct rpt *r);
+/* At RPT_EARLY_PCT % or more early stacks: true with the share and the module most of
+ * them end in (its file name, borrowed). */
+bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module);
+void rpt_leafg_write_details(const struct rpt *r, FILE *f);
 
 /* inline.c: inline chains from DWARF, cached per module file. */
 struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc);

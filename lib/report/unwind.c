@@ -619,6 +619,36 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	return u->n;
 }
 
+int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra)
+{
+	const struct rule *ru;
+	uint64_t stamp, cfa;
+	Dwfl *dwfl;
+
+	if (!u || !FAST_PATH || !s->regs || (int64_t)s->regs_abi != REGS_ABI ||
+	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs ||
+	    !(s->regs_mask & (1ULL << PERF_PC)) || !(s->regs_mask & (1ULL << PERF_SP)))
+		return -EINVAL;
+	dwfl = dwfl_for(u, w, p, &stamp);
+	if (!dwfl)
+		return -ENOENT;
+	*pc = perf_reg(s, PERF_PC);
+	u->sp = perf_reg(s, PERF_SP);
+	u->stack = s->stack;
+	u->stack_len = s->stack ? s->stack_dyn_size : 0;
+	u->beyond = false;
+	ru = rule_for(u, dwfl, stamp, *pc); /* the interrupted pc: its own row, exact */
+	if (!ru || !ru->usable)
+		return -ENOENT;
+	if (ru->outermost || ru->cfa_reg == DW_BP)
+		return 0; /* nothing above it, or a frame the kernel's walk follows */
+	cfa = u->sp + (uint64_t)ru->cfa_off;
+	if (cfa <= u->sp || !stack_word(u, cfa + (uint64_t)ru->ra_off, ra))
+		return -ENOENT;
+	return *ra ? 1 : 0;
+}
+
 struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc)
 {
 	struct rpt_unwinder *u = calloc(1, sizeof(*u));

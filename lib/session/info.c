@@ -76,6 +76,7 @@ static const struct field info_fields[] = {
 	FLD("counts", "pauses_folded", F_U64, pauses_folded),
 	FLD("callgraph", "mode", F_STR, callgraph_mode),
 	FLD("callgraph", "stack_bytes", F_U32, callgraph_stack_bytes),
+	FLD("callgraph", "leaf_stack_bytes", F_U32, callgraph_leaf_bytes),
 	FLD("callgraph", "depth", F_INT, callgraph_depth),
 	FLD("callgraph", "scope", F_STR, callgraph_scope),
 };

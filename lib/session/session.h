@@ -23,6 +23,7 @@
 
 #include "session/mpi.h" /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
 #include "session/openmp.h" /* openmp/<pid>.ompt */
+#include "session/leafstack.h" /* leafstack.data */
 
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"
@@ -116,6 +117,8 @@ struct ses_info {
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
 	char callgraph_mode[16];	 /* "fp" (kernel frame-pointer walk) or "dwarf" */
 	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */
+	uint32_t callgraph_leaf_bytes;	 /* fp: stack bytes per sample in leafstack.data (0:
+					  * none, sessions before it or turned off) */
 	int callgraph_depth;		 /* frames kept per stack (0: the kernel's default) */
 	char callgraph_scope[8];	 /* "user", "kernel" or "all" */
 };

@@ -142,6 +142,11 @@ $(TGT)/callgraph_nofp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -o $@ $<
 TEST_TARGETS += $(TGT)/callgraph_fp $(TGT)/callgraph_nofp
+# a frameless leaf with two callers, as gcc -O2 -fno-omit-frame-pointer makes it (leafg.sh)
+$(TGT)/leafg: tests/targets/leafg.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-omit-frame-pointer -o $@ $<
+TEST_TARGETS += $(TGT)/leafg
 # a C++ program whose time is in inlined STL code (tests/e2e/dwarf_vs_perf.sh)
 $(TGT)/stl_map: tests/targets/stl_map.cpp
 	@mkdir -p $(dir $@)

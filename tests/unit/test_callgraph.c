@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "pmc/pmc.h"
 #include "report/export.h"
 
@@ -45,7 +46,7 @@ static void spec_forms(void **state)
 		{ "dwarf:4096", 0, PMC_CG_DWARF, 4096, 128, PMC_CG_ALL, __LINE__ },
 		{ "dwarf,1024", 0, PMC_CG_DWARF, 1024, 128, PMC_CG_ALL, __LINE__ },
 		{ "fpo:512", 0, PMC_CG_DWARF, 512, 128, PMC_CG_ALL, __LINE__ },
-		{ "fp:512", 0, PMC_CG_FP, 512, 128, PMC_CG_ALL, __LINE__ },
+		{ "fp:512", 0, PMC_CG_FP, 8192, 128, PMC_CG_ALL, __LINE__ }, /* the leaf copy's */
 		{ "1:64:user:fpo", 0, PMC_CG_DWARF, 8192, 64, PMC_CG_USER, __LINE__ },
 		{ "0.5:2:kernel:fp", 0, PMC_CG_FP, 8192, 2, PMC_CG_KERNEL, __LINE__ },
 		{ "1:1024:all:dwarf", 0, PMC_CG_DWARF, 8192, 1024, PMC_CG_ALL, __LINE__ },
@@ -82,6 +83,37 @@ static void spec_forms(void **state)
 	}
 }
 
+/* fp:BYTES sizes the leaf copy: 0 or 64..4096, a multiple of 8 */
+static void fp_leaf_spec(void **state)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+		uint32_t leaf;
+	} t[] = {
+		{ "fp", 0, PMC_CG_DEFAULT_LEAF }, { "fp:0", 0, 0 },	  { "fp:64", 0, 64 },
+		{ "fp,4096", 0, 4096 },		  { "fp:100", -ERANGE, 0 }, { "fp:56", -ERANGE, 0 },
+		{ "fp:4104", -ERANGE, 0 },	  { "fp:-8", -ERANGE, 0 },  { "dwarf:512", 0, 0 },
+	};
+	char err[160];
+
+	(void)state;
+	if (!arch_this.leaf_regs_mask)
+		skip();
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pmc_callgraph cg;
+		int ret;
+
+		pmc_callgraph_init(&cg);
+		err[0] = 0;
+		ret = pmc_callgraph_parse(t[i].spec, &cg, err, sizeof(err));
+		if (ret != t[i].ret || (!ret && cg.mode == PMC_CG_FP && cg.leaf_bytes != t[i].leaf))
+			fail_msg("'%s': ret %d leaf %u (%s)", t[i].spec, ret, cg.leaf_bytes, err);
+		if (ret && !strstr(err, "leaf copy"))
+			fail_msg("'%s': message '%s'", t[i].spec, err);
+	}
+}
+
 static void attr_bits(void **state)
 {
 	struct perf_event_attr a;
@@ -93,10 +125,31 @@ static void attr_bits(void **state)
 	assert_int_equal(pmc_callgraph_attr(&cg, 127, &a), 0);
 	assert_int_equal(a.sample_type, PMC_SAMPLE_TYPE); /* none: nothing changes */
 	cg.mode = PMC_CG_FP;
+	cg.leaf_bytes = 0; /* fp:0 */
 	assert_int_equal(pmc_callgraph_attr(&cg, 127, &a), 0);
 	assert_true(a.sample_type & PERF_SAMPLE_CALLCHAIN);
 	assert_false(a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER));
 	assert_int_equal(a.sample_max_stack, 127); /* 128 capped by the kernel's limit */
+	/* fp with the default leaf copy: a few registers and 512 bytes, the chain kept */
+	pmc_timer_attr(&a, 1000000, false);
+	pmc_callgraph_init(&cg);
+	cg.mode = PMC_CG_FP;
+	assert_int_equal(pmc_callgraph_attr(&cg, 127, &a), 0);
+	if (arch_this.leaf_regs_mask) {
+		assert_int_equal(a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER),
+				 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		assert_int_equal(a.sample_regs_user, arch_this.leaf_regs_mask);
+		assert_int_equal(__builtin_popcountll(a.sample_regs_user), 3);
+		assert_int_equal(a.sample_stack_user, PMC_CG_DEFAULT_LEAF);
+		assert_false(a.exclude_callchain_user);
+		assert_true(ses_split_is_leaf_attr(&a));
+	}
+	/* scope kernel: no user chain, no leaf copy */
+	pmc_timer_attr(&a, 1000000, false);
+	cg.scope = PMC_CG_KERNEL;
+	assert_int_equal(pmc_callgraph_attr(&cg, 127, &a), 0);
+	assert_false(a.sample_type & PERF_SAMPLE_REGS_USER);
+	cg.scope = PMC_CG_ALL;
 	pmc_timer_attr(&a, 1000000, false);
 	cg.mode = PMC_CG_DWARF;
 	cg.stack_bytes = 4096;
@@ -227,6 +280,7 @@ static void make_session(char *dir)
 	cg.mode = PMC_CG_FP;
 	cg.depth = 8;
 	assert_int_equal(pmc_callgraph_attr(&cg, 127, &attr), 0);
+	ses_split_strip_attr(&attr); /* what samples.data holds: collect keeps the leaf copy apart */
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
 	rec_comm(w, 100, "app");
 	rec_mmap2(w, 100);
@@ -473,6 +527,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(spec_forms),
+		cmocka_unit_test(fp_leaf_spec),
 		cmocka_unit_test(attr_bits),
 		cmocka_unit_test(self_total_edges),
 		cmocka_unit_test(csv_sections),

@@ -149,6 +149,8 @@ static struct ses_writer *open_session(char *dir, const char *bin, enum pmc_cg_m
 	cg.stack_bytes = 64;
 	cg.depth = 16;
 	assert_int_equal(pmc_callgraph_attr(&cg, 127, attr), 0);
+	if (ses_split_is_leaf_attr(attr)) /* fp: samples.data holds no leaf copy (collect) */
+		ses_split_strip_attr(attr);
 	assert_int_equal(ses_writer_add_attr(w, attr, &id, 1), 0);
 	rec_comm(w, 100);
 	rec_mmap2(w, 100, bin);
@@ -231,6 +233,92 @@ static void dwarf_frames(void **state)
 	rpt_stack_summary(r, &cs);
 	assert_int_equal(cs.unwind_failed, 1);
 	assert_int_equal(cs.truncated, 0);
+	free(s);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* An fp sample at @ip (tid 100, time @t) whose kernel chain is @chain (@n addresses). */
+static void rec_fp_sample(struct ses_writer *w, uint64_t t, uint64_t ip, const uint64_t *chain,
+			  int n)
+{
+	struct buf b = { .n = 8 };
+
+	put64(&b, 1); /* IDENTIFIER */
+	put64(&b, ip);
+	put32x2(&b, 100, 100);
+	put64(&b, t);
+	put32x2(&b, 0, 0);
+	put64(&b, 1000000);
+	put64(&b, (uint64_t)n + 1);
+	put64(&b, PERF_CONTEXT_USER);
+	put(&b, chain, (size_t)n * 8);
+	finish(w, &b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+}
+
+static void add_leaf(struct ses_leaf_writer *lw, uint64_t seq, uint64_t t, uint64_t ip,
+		     uint64_t bp, const uint64_t *stack, int n)
+{
+	const uint64_t regs[] = { bp, STACK, ip }; /* perf's BP, SP, IP: lowest bit first */
+	struct ses_leaf l = { .seq = seq, .id = 1, .pid = 100, .tid = 100, .time = t,
+			      .regs_abi = PERF_SAMPLE_REGS_ABI_64, .nregs = 3, .regs = regs,
+			      .stack_len = (uint32_t)n * 8, .stack = stack };
+
+	assert_int_equal(ses_leaf_writer_add(lw, &l), 0);
+}
+
+/*
+ * -g with leaf copies (leafstack.data), in the same frames as dwarf_frames:
+ *   epilogue  uw_leaf after "pop %rbp" (CFA from %rsp): the kernel's walk from %rbp
+ *             (uw_fp_func's frame) gave uw_rsp_func; one CFI step puts uw_fp_func back
+ *   framed    at uw_fp_func's call (CFA from %rbp): the chain is right, left alone
+ *   no copy   the epilogue sample again without a record: the kernel's stack
+ */
+static void fp_leaf_callers(void **state)
+{
+	char dir[] = "/tmp/uprof-uw.XXXXXX";
+	uint64_t fp_ret = BASE + at(frames_bin, "uw_fp_ret"),
+		 rsp_ret = BASE + at(frames_bin, "uw_rsp_ret"),
+		 after_pop = BASE + at(frames_bin, "uw_leaf_after_pop");
+	const uint64_t epilogue[] = { fp_ret, 0, rsp_ret, 0 };
+	const uint64_t chain_leaf[] = { after_pop, rsp_ret };
+	const uint64_t chain_fp[] = { fp_ret - 5, rsp_ret }; /* the call instruction */
+	struct perf_event_attr attr;
+	struct rpt_stack_summary cs;
+	struct ses_leaf_writer *lw;
+	struct ses_info in;
+	struct ses_writer *w;
+	struct rpt *r;
+	char *s;
+
+	(void)state;
+	w = open_session(dir, frames_bin, PMC_CG_FP, &attr);
+	assert_false(attr.sample_type & PERF_SAMPLE_REGS_USER); /* samples.data's attr */
+	assert_int_equal(ses_info_read(dir, &in, NULL, 0), 0);
+	in.callgraph_leaf_bytes = 64;
+	assert_int_equal(ses_info_write(dir, &in), 0);
+	lw = ses_leaf_writer_open(dir, (1ULL << R_BP) | (1ULL << R_SP) | (1ULL << R_IP), 64);
+	assert_non_null(lw);
+	rec_fp_sample(w, 10, after_pop, chain_leaf, 2);
+	add_leaf(lw, 0, 10, after_pop, STACK + 8, epilogue, 4);
+	rec_fp_sample(w, 11, fp_ret - 5, chain_fp, 2);
+	add_leaf(lw, 1, 11, fp_ret - 5, STACK + 8, epilogue, 4);
+	rec_fp_sample(w, 12, after_pop, chain_leaf, 2); /* seq 2: no record */
+	assert_int_equal(ses_leaf_writer_close(lw), 0);
+	assert_int_equal(ses_writer_close(w), 0);
+	r = open_report(dir);
+	s = folded(r);
+	print_message("%s", s);
+	assert_non_null(strstr(s, "app;uw_rsp_func;uw_fp_func;uw_leaf 1\n"));
+	assert_non_null(strstr(s, "app;uw_rsp_func;uw_fp_func 1\n"));
+	assert_non_null(strstr(s, "app;uw_rsp_func;uw_leaf 1\n"));
+	rpt_stack_summary(r, &cs);
+	assert_int_equal(cs.leaf_fixed, 1);
+	assert_null(cs.leaf_note);
+	/* no stack reaches an entry point: all of them end early */
+	assert_true(cs.early);
+	assert_true(cs.early_pct > 99.9);
+	assert_string_equal(cs.early_module, "unwind_frames");
 	free(s);
 	rpt_free(r);
 	rm_session(dir);
@@ -504,6 +592,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dwarf_frames),
+		cmocka_unit_test(fp_leaf_callers),
 		cmocka_unit_test(label_names),
 		cmocka_unit_test(plt_names),
 		cmocka_unit_test(plt_truncated_corrupted),

@@ -8,6 +8,7 @@ stacks.py outer FOLDED FUNC               % of FUNC's samples where the frame ou
                                           is a marker ([truncated] or [unwind failed])
 stacks.py outermost FOLDED OK,...         % of samples whose outermost frame is in OK
 stacks.py maxdepth FOLDED                 most frames in one stack (the comm excluded)
+stacks.py perf-share PERFSCRIPT CHAIN LEAF  share, on perf script's stacks
 stacks.py perf-agree FOLDED PERFSCRIPT F,...   both projected onto functions F: prints the
                                           share of samples on which they disagree (0..100)
 stacks.py svg SVG FOLDED                  flame graph well-formed, widths = folded counts
@@ -117,7 +118,7 @@ def perf_stacks(path, keep):
         for line in f:
             if not line.strip():
                 if cur is not None:
-                    out[tuple(reversed([x for x in cur if x in keep]))] += 1
+                    out[tuple(reversed([x for x in cur if keep is None or x in keep]))] += 1
                 cur = None
             elif not line[0].isspace():
                 cur = []
@@ -126,8 +127,22 @@ def perf_stacks(path, keep):
                 if m and "(inlined)" not in line:
                     cur.append(m.group(1))
     if cur is not None:
-        out[tuple(reversed([x for x in cur if x in keep]))] += 1
+        out[tuple(reversed([x for x in cur if keep is None or x in keep]))] += 1
     return out
+
+
+def cmd_perf_share(a):
+    chain, leaf = a[1].split(";"), a[2]
+    tot = hit = 0
+    for fr, n in perf_stacks(a[0], None).items():
+        fr = list(fr)
+        if leaf not in fr:
+            continue
+        tot += n
+        i = max(i for i, x in enumerate(fr) if x == leaf)
+        if fr[max(0, i + 1 - len(chain)):i + 1] == chain:
+            hit += n
+    print("%.2f" % (100.0 * hit / tot if tot else -1))
 
 
 def cmd_perf_agree(a):
@@ -302,7 +317,7 @@ def cmd_corrupt(a):
 
 
 def main():
-    cmds = {"sum": cmd_sum, "share": cmd_share, "outer": cmd_outer, "outermost": cmd_outermost,
+    cmds = {"sum": cmd_sum, "share": cmd_share, "perf-share": cmd_perf_share, "outer": cmd_outer, "outermost": cmd_outermost,
             "garbage": cmd_garbage,
             "maxdepth": cmd_maxdepth, "perf-agree": cmd_perf_agree, "svg": cmd_svg,
             "trace": cmd_trace, "trace-tasks": cmd_trace_tasks, "corrupt": cmd_corrupt}
