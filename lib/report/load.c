@@ -288,10 +288,12 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	return ret;
 }
 
-static int replay(struct rpt *r, struct ses_reader *rd, const struct loaded *l)
+static int replay(struct rpt *r, struct ses_reader *rd, struct ses_leaf_reader *lr,
+		  const struct loaded *l)
 {
-	size_t handed = 0; /* what replay handed back of the file (time order is close to
-			    * file order: the stack copies, most of a dwarf file, come in order) */
+	/* what replay handed back of samples.data and leafstack.data (time order is close to
+	 * file order: the stack copies, most of either file, come in order) */
+	size_t handed = 0, handed_leaf = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < l->n && !ret; i++) {
@@ -303,12 +305,21 @@ static int replay(struct rpt *r, struct ses_reader *rd, const struct loaded *l)
 								 .of_records = l->n });
 		const struct ses_decoded *d = e->side == NO_SIDE ? NULL : &l->side[e->side];
 
-		if (d && e->type == PERF_RECORD_SAMPLE && (d->u.sample.stack || d->u.sample.ips)) {
-			size_t at = ses_reader_offset_of(rd, d->u.sample.stack ? d->u.sample.stack
-										: (const void *)d->u.sample.ips);
+		if (d && e->type == PERF_RECORD_SAMPLE) {
+			/* where the sample lies in the file: its stack copy or its fp chain (a
+			 * -g leaf copy points into leafstack.data, not here) */
+			size_t at = d->u.sample.stack ? ses_reader_offset_of(rd, d->u.sample.stack)
+						      : SIZE_MAX;
+			size_t leaf = d->u.sample.stack && at == SIZE_MAX
+					      ? ses_leaf_reader_offset_of(lr, d->u.sample.stack)
+					      : SIZE_MAX;
 
+			if (at == SIZE_MAX && d->u.sample.ips)
+				at = ses_reader_offset_of(rd, d->u.sample.ips);
 			if (at != SIZE_MAX && at > handed)
 				handed = ses_reader_hand_back(rd, handed, at);
+			if (leaf != SIZE_MAX && leaf > handed_leaf)
+				handed_leaf = ses_leaf_reader_hand_back(lr, handed_leaf, leaf);
 		}
 		switch (e->type) {
 		case PERF_RECORD_SAMPLE:
@@ -403,7 +414,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	if (!ret && r->opts.walk)
 		ret = rpt_walk_reserve(r, l.nsamples);
 	if (!ret)
-		ret = replay(r, rd, &l);
+		ret = replay(r, rd, lr, &l);
 	rpt_leafg_close(r, lr);
 out:
 	loaded_release(&l);

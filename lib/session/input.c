@@ -151,6 +151,28 @@ out:
 	return ret;
 }
 
+/* Pages of a mapping behind what a reader still needs are handed back, so a large
+ * samples.data or leafstack.data does not stay resident (samples.data was 46 of report's
+ * 89 MB peak on a 46 MB make -j2 dwarf session). The mapping is private and never
+ * written, so a page touched again is read back from the file, the same bytes: this
+ * only changes what stays in memory. */
+#define HAND_BACK_KEEP (1u << 20) /* before @to, kept */
+#define HAND_BACK_STEP (2u << 20) /* handed back in pieces of at least this */
+
+size_t ses_file_hand_back(const void *map, size_t map_len, size_t from, size_t to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!map || to > map_len || to < HAND_BACK_KEEP ||
+	    (to - HAND_BACK_KEEP) < from + HAND_BACK_STEP)
+		return from;
+	to = (to - HAND_BACK_KEEP) & ~(page - 1);
+	from &= ~(page - 1);
+	if (madvise((unsigned char *)map + from, to - from, MADV_DONTNEED))
+		return from;
+	return to;
+}
+
 void ses_file_unmap(const void *map, size_t len)
 {
 	if (map && len)

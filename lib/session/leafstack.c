@@ -213,6 +213,7 @@ struct ses_leaf_reader {
 	uint64_t regs_mask;
 	uint64_t damage_off;
 	const char *damage_why;
+	size_t handed;	      /* the walk handed back the mapping below this */
 	bool have;	      /* @next holds the entry at @pos, decoded */
 	struct ses_leaf next;
 	size_t next_size;
@@ -318,6 +319,19 @@ static void take(struct ses_leaf_reader *r)
 {
 	r->pos += r->next_size;
 	r->have = false;
+	r->handed = ses_file_hand_back(r->map, r->map_len, r->handed, r->pos);
+}
+
+size_t ses_leaf_reader_hand_back(struct ses_leaf_reader *r, size_t from, size_t to)
+{
+	return r ? ses_file_hand_back(r->map, r->map_len, from, to) : from;
+}
+
+size_t ses_leaf_reader_offset_of(const struct ses_leaf_reader *r, const void *p)
+{
+	const unsigned char *c = p;
+
+	return r && c >= r->buf && c < r->buf + r->len ? (size_t)(c - r->buf) : SIZE_MAX;
 }
 
 int ses_leaf_join(struct ses_leaf_reader *r, uint64_t seq, const struct ses_sample *s,

@@ -109,6 +109,12 @@ int ses_leaf_reader_open_file(struct ses_leaf_reader **out, const char *path, ch
 			      size_t errlen);
 void ses_leaf_reader_free(struct ses_leaf_reader *r);
 uint64_t ses_leaf_reader_regs_mask(const struct ses_leaf_reader *r);
+
+/* As ses_reader_hand_back() and ses_reader_offset_of() for samples.data (session.h): the
+ * walk of ses_leaf_join() hands back what it passed; a later walk over the joined copies
+ * (report's replay) hands back with these. NULL @r: nothing. */
+size_t ses_leaf_reader_hand_back(struct ses_leaf_reader *r, size_t from, size_t to);
+size_t ses_leaf_reader_offset_of(const struct ses_leaf_reader *r, const void *p);
 /*
  * The merge walk: the record of sample number @seq of samples.data, which must have the
  * key of @s (pid, tid, time, id). Calls come with increasing @seq. 1 with *@l set

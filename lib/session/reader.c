@@ -268,26 +268,9 @@ static int add_attr(struct ses_reader *r, const unsigned char *p, size_t size)
 	return 0;
 }
 
-/* Pages of the mapping behind what a reader still needs are handed back, so a large
- * samples.data does not stay resident (it was 46 of report's 89 MB peak on a 46 MB make
- * -j2 dwarf session). The mapping is private and never written, so a page touched again
- * (a consumer holding an older record) is read back from the file, the same bytes: this
- * only changes what stays in memory. */
-#define READER_KEEP (4u << 20)	    /* behind the cursor, kept */
-#define READER_DROP_STEP (8u << 20) /* handed back in pieces of at least this */
-
 size_t ses_reader_hand_back(struct ses_reader *r, size_t from, size_t to)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-	if (!r->map || to > r->map_len || to < READER_KEEP ||
-	    (to - READER_KEEP) < from + READER_DROP_STEP)
-		return from;
-	to = (to - READER_KEEP) & ~(page - 1);
-	from &= ~(page - 1);
-	if (madvise((unsigned char *)r->map + from, to - from, MADV_DONTNEED))
-		return from;
-	return to;
+	return ses_file_hand_back(r->map, r->map_len, from, to);
 }
 
 size_t ses_reader_offset_of(const struct ses_reader *r, const void *p)

@@ -709,6 +709,15 @@ int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, cha
 /* Regular file @path mapped read-only into *@map, *@len bytes (an empty file: NULL, 0).
  * 0 or -errno. Undo with ses_file_unmap(). */
 int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen);
+
+/*
+ * The bytes [@from, @to) of a mapping from ses_file_map() are no longer needed (less a few
+ * MiB before @to): its pages there go back to the kernel, in pieces of several MiB; they
+ * stay readable (read back from the file when touched). Returns where the next call
+ * should start: the end of what was handed back, or @from when nothing was (also for a
+ * NULL @map).
+ */
+size_t ses_file_hand_back(const void *map, size_t map_len, size_t from, size_t to);
 void ses_file_unmap(const void *map, size_t len); /* NULL, 0 is fine */
 /* "a FIFO", "a directory", ... for a st_mode. */
 const char *ses_file_kind(unsigned int mode);

@@ -71,8 +71,10 @@ if have_perf; then
 		"$pm% main;leaf"
 	check "perf script lacks caller_a/caller_b above leaf ($pa + $pb %)" \
 		near "$(python3 -c "print($pa + $pb)")" 0 5
+	# (a chain may end in two 0 addresses, the kernel's walk past a thread's first frame:
+	# those are not frames perf made)
 	check "perf script: no duplicated frames (perf did not unwind a copy itself)" \
-		awk '/^[^ \t]/ { prev = "" } /^[ \t]/ { if ($0 == prev) dup = 1; prev = $0 } END { exit dup }' "$SCRATCH/g.perf"
+		awk '/^[^ \t]/ { prev = "" } /^[ \t]+0 / { next } /^[ \t]/ { if ($0 == prev) dup = 1; prev = $0 } END { exit dup }' "$SCRATCH/g.perf"
 	perf report -i "$S/samples.data" --stdio -g caller >"$SCRATCH/g.pr" 2>"$SCRATCH/g.pr.err"
 	check "perf report reads samples.data (exit 0, no error)" \
 		bash -c "[ -s '$SCRATCH/g.pr' ] && ! grep -qiE 'failed to process|error' '$SCRATCH/g.pr.err'"
