@@ -78,6 +78,16 @@ long smp_ring_drain(struct smp_ring *r, struct smp_stats *st, unsigned char *bou
 			break;
 		}
 		if (off + h.size <= r->data_size) {
+			/* a run is one piece of the ring: a record that ended exactly at the
+			 * ring's end is followed by one at its start, not by the bytes after
+			 * the ring (appending it wrote those into samples.data) */
+			if (run.p && run.p + run.len != r->data + off) {
+				ret = run_flush(&run, st, sink, arg);
+				if (ret) {
+					tail = run.from;
+					goto out;
+				}
+			}
 			if (!run.p) {
 				run.p = r->data + off;
 				run.from = tail;

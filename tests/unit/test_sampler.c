@@ -170,6 +170,34 @@ static void test_ring_sink_failure_keeps_unsent(void **state)
 	assert_int_equal(fr.page.data_tail, 248);
 }
 
+/* A record ending exactly at the ring's end, then one at its start: two pieces. The
+ * reader once sent them as one run, and the second record's bytes came from past the
+ * ring's end (samples.data damaged under load with --call-graph dwarf's large records). */
+static void test_ring_record_ending_at_the_end(void **state)
+{
+	struct fake_ring fr;
+	struct smp_ring r;
+	struct smp_stats st = { 0 };
+	struct captured c = { .len = 0 };
+	unsigned char bounce[65536];
+
+	(void)state;
+	ring_init(&r, &fr);
+	fr.page.data_tail = 208;
+	put_record(&fr, 208, PERF_RECORD_SAMPLE, 48, 0xb1); /* 208..255: ends at the end */
+	put_record(&fr, 256, PERF_RECORD_SAMPLE, 40, 0xb2); /* at offset 0 */
+	put_record(&fr, 296, PERF_RECORD_SAMPLE, 24, 0xb3);
+	fr.page.data_head = 320;
+	assert_int_equal(smp_ring_drain(&r, &st, bounce, capture, &c), 112);
+	assert_int_equal(c.len, 112);
+	assert_int_equal(c.calls, 2);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(c.buf[48 + 8], 0xb2);
+	assert_int_equal(c.buf[48 + 39], 0xb2);
+	assert_int_equal(c.buf[88 + 8], 0xb3);
+	assert_int_equal(fr.page.data_tail, 320);
+}
+
 /* Two contiguous records, the sink refuses them: both stay, nothing is counted. */
 static void test_ring_failing_sink_keeps_contiguous_run(void **state)
 {
@@ -669,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_ring_wraps_and_counts),
 		cmocka_unit_test(test_ring_sink_failure_keeps_unsent),
 		cmocka_unit_test(test_ring_failing_sink_keeps_contiguous_run),
+		cmocka_unit_test(test_ring_record_ending_at_the_end),
 		cmocka_unit_test(test_ring_failing_sink_keeps_second_run),
 		cmocka_unit_test(test_ring_bad_size_drops_rest),
 		cmocka_unit_test(test_exec_error_comes_back),
