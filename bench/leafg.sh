@@ -32,7 +32,7 @@ command -v "$PERF" >/dev/null || die "perf not found (set PERF=)"
 "$UPROF" --version >/dev/null 2>&1 || die "$UPROF is missing or broken (run make)"
 mkdir -p "$BDIR"
 gcc -O2 -g -fno-omit-frame-pointer -o "$BDIR/leafg" "$ROOT/tests/targets/leafg.c"
-TMP=$(mktemp -d /tmp/uprof-bench-leafg.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/uprof-bench-leafg.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
 timeit() { # VAR cmd...: wall time in microseconds

@@ -19,7 +19,7 @@ done
 shift $((OPTIND - 1))
 (($# == 1)) || { echo "usage: $0 [-r ROUNDS] [-s SESSION] UPROF" >&2; exit 2; }
 U=$1
-T=$(mktemp -d /tmp/bench_translate.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/bench_translate.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 if [ -z "$SES" ]; then
 	mkdir -p "$T/tree"

@@ -12,6 +12,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -323,7 +325,7 @@ static void make_session(struct sess *s)
 	uint64_t id = 1;
 	FILE *f;
 
-	snprintf(s->dir, sizeof(s->dir), "/tmp/uprof-tr.XXXXXX");
+	test_tmp_path(s->dir, sizeof(s->dir), "uprof-tr.XXXXXX");
 	assert_non_null(mkdtemp(s->dir));
 	snprintf(s->bin, sizeof(s->bin), "%s/bin/unwind_frames", s->dir);
 	snprintf(cmd, sizeof(cmd), "mkdir %s/bin && cp %s %s", s->dir, frames_bin, s->bin);

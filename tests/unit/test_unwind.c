@@ -13,6 +13,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include <errno.h>
 #include <gelf.h>
 #include <limits.h>
@@ -203,7 +205,9 @@ static void rm_session(const char *dir)
  */
 static void dwarf_frames(void **state)
 {
-	char dir[] = "/tmp/uprof-uw.XXXXXX";
+	char dir[PATH_MAX];
+
+	test_tmp_path(dir, sizeof(dir), "uprof-uw.XXXXXX");
 	uint64_t fp_ret = BASE + at(frames_bin, "uw_fp_ret"),
 		 rsp_ret = BASE + at(frames_bin, "uw_rsp_ret"),
 		 entry_ret = BASE + at(frames_bin, "uw_entry_ret");
@@ -276,7 +280,9 @@ static void add_leaf(struct ses_leaf_writer *lw, uint64_t seq, uint64_t t, uint6
  */
 static void fp_leaf_callers(void **state)
 {
-	char dir[] = "/tmp/uprof-uw.XXXXXX";
+	char dir[PATH_MAX];
+
+	test_tmp_path(dir, sizeof(dir), "uprof-uw.XXXXXX");
 	uint64_t fp_ret = BASE + at(frames_bin, "uw_fp_ret"),
 		 rsp_ret = BASE + at(frames_bin, "uw_rsp_ret"),
 		 after_pop = BASE + at(frames_bin, "uw_leaf_after_pop");
@@ -540,7 +546,9 @@ static void inline_chains(void **state)
  * self time goes to chain_outer, the function the code is in, as the flat profile has it. */
 static void self_past_inlined(void **state)
 {
-	char dir[] = "/tmp/uprof-uw.XXXXXX";
+	char dir[PATH_MAX];
+
+	test_tmp_path(dir, sizeof(dir), "uprof-uw.XXXXXX");
 	struct rpt_inlines *il = rpt_inlines_new(NULL);
 	uint64_t from = at(chain_bin, "chain_outer"), ip = 0;
 	struct perf_event_attr attr;
