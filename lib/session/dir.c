@@ -54,6 +54,24 @@ int ses_private_mkdir(const char *path)
 	return 0;
 }
 
+int ses_write_full(int fd, const void *p, size_t len)
+{
+	const unsigned char *c = p;
+
+	while (len) {
+		ssize_t n = write(fd, c, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int ses_file_create(const char *path, int flags)
 {
 	int fd = open(path, flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW, SES_FILE_MODE);

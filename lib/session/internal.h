@@ -12,6 +12,10 @@
 /* Largest attr we accept in a HEADER_ATTR record (kernel's is ~136 bytes today). */
 #define SES_ATTR_MAX 512
 
+/* write(2) all @len bytes of @p to @fd, again after EINTR and short writes: 0 or -errno.
+ * (dir.c; the one loop every writer of a session file uses.) */
+int ses_write_full(int fd, const void *p, size_t len);
+
 void ses_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

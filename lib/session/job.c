@@ -57,21 +57,6 @@ void ses_job_rank_init(struct ses_job_rank *r, int rank)
 			     ((int64_t)rt.tv_nsec - mono.tv_nsec);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w, n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* A job directory another rank made: it must be a real directory (not a link planted
  * where ours was to be), ours, and private. */
 static int check_found_dir(const char *path)
@@ -105,7 +90,7 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 			       SES_JOB_FORMAT_VERSION, job, (int)ses_app_name_len(app), app);
 		if (r->size > 0)
 			len += snprintf(buf + len, sizeof(buf) - len, "ranks = %d\n", r->size);
-		ret = write_all(fd, buf, (size_t)len);
+		ret = ses_write_full(fd, buf, (size_t)len);
 		if (ret)
 			return ret;
 	}
@@ -121,7 +106,7 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 		       r->rank, r->rank, host, r->pid, r->clock_offset_ns);
 	if (r->local_rank >= 0)
 		len += snprintf(buf + len, sizeof(buf) - len, "local_rank = %d\n", r->local_rank);
-	ret = write_all(fd, buf, (size_t)len);
+	ret = ses_write_full(fd, buf, (size_t)len);
 	if (ret)
 		rmdir(path);
 	return ret;

@@ -117,28 +117,10 @@ struct ses_leaf_writer {
 	unsigned char buf[LEAF_BUF];
 };
 
-static int write_full(int fd, const void *p, size_t len)
-{
-	const unsigned char *c = p;
-
-	while (len) {
-		ssize_t n = write(fd, c, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int ses_leaf_writer_flush(struct ses_leaf_writer *w)
 {
 	if (!w->err && w->used)
-		w->err = write_full(w->fd, w->buf, w->used);
+		w->err = ses_write_full(w->fd, w->buf, w->used);
 	w->used = 0;
 	return w->err;
 }

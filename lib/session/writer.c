@@ -32,24 +32,6 @@ struct ses_writer {
 	unsigned char buf[WRITER_BUF];
 };
 
-static int write_full(int fd, const void *p, size_t len)
-{
-	const unsigned char *c = p;
-
-	while (len) {
-		ssize_t n = write(fd, c, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void release_reserve(struct ses_writer *w)
 {
 	if (w->reserve_fd >= 0)
@@ -76,7 +58,7 @@ static void take_reserve(struct ses_writer *w, const char *dir)
 int ses_writer_flush(struct ses_writer *w)
 {
 	if (!w->err && w->used)
-		w->err = write_full(w->fd, w->buf, w->used);
+		w->err = ses_write_full(w->fd, w->buf, w->used);
 	w->used = 0;
 	if (w->err)
 		release_reserve(w);
@@ -92,7 +74,7 @@ int ses_writer_write(struct ses_writer *w, const void *records, size_t len)
 		if (ses_writer_flush(w))
 			return w->err;
 		if (len > sizeof(w->buf)) {
-			w->err = write_full(w->fd, records, len);
+			w->err = ses_write_full(w->fd, records, len);
 			if (w->err)
 				release_reserve(w);
 			return w->err;
