@@ -340,8 +340,8 @@ static int replay(struct rpt *r, struct ses_reader *rd, struct ses_leaf_reader *
 			break;
 		case PERF_RECORD_EXIT:
 			/* a process's end (not a thread's): its unwinder state can go */
-			if (!e->decoded && d && d->u.task.pid == d->u.task.tid && r->stacks)
-				rpt_unwinder_forget(r->stacks->unwinder, (int)d->u.task.pid);
+			if (!e->decoded && d && d->u.task.pid == d->u.task.tid)
+				rpt_stacks_process_gone(r->stacks, (int)d->u.task.pid);
 			ret = rpt_world_apply(&r->world, d, e->decoded);
 			if (ret == -EINVAL) {
 				r->unparsable++;
@@ -415,6 +415,9 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		ret = rpt_walk_reserve(r, l.nsamples);
 	if (!ret)
 		ret = replay(r, rd, lr, &l);
+	/* its decompressed CFI is the largest thing a dwarf report holds: not kept while
+	 * the call graph opens every module's DWARF */
+	rpt_stacks_unwound(r->stacks);
 	rpt_leafg_close(r, lr);
 out:
 	loaded_release(&l);

@@ -471,6 +471,20 @@ out:
 	return ret;
 }
 
+void rpt_stacks_process_gone(struct rpt_stacks *st, int pid)
+{
+	if (st)
+		rpt_unwinder_forget(st->unwinder, pid);
+}
+
+void rpt_stacks_unwound(struct rpt_stacks *st)
+{
+	if (!st)
+		return;
+	rpt_unwinder_free(st->unwinder);
+	st->unwinder = NULL;
+}
+
 void rpt_stacks_finish(struct rpt_stacks *st)
 {
 	if (st->sorted)

@@ -149,6 +149,11 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 		      uint32_t thread, int module, uint64_t addr);
 /* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
 int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
+/* Process @pid ended: what the unwinder holds for it (its module files) can go. */
+void rpt_stacks_process_gone(struct rpt_stacks *st, int pid);
+/* Every sample is read: the unwinder (module files, decompressed CFI, rules) can go;
+ * a later unwind would open a new one. */
+void rpt_stacks_unwound(struct rpt_stacks *st);
 /* Sort the kept samples by (tid, time), once: for the task view and exports only. */
 void rpt_stacks_finish(struct rpt_stacks *st);
 /* rpt_stacks_span() is in internal.h: tasks.c calls it. */
