@@ -14,13 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, s, RPT_ESC_CSV);
-	fputc('"', f);
-}
-
 /* A source line's text: any bytes, up to its length (no NUL of its own); tabs expanded
  * to 8 columns, as an editor shows them (the escaper would make them '?') */
 static void quoted_n(FILE *f, const char *s, size_t len)
@@ -38,7 +31,7 @@ static void quoted_n(FILE *f, const char *s, size_t len)
 		}
 	}
 	buf[o] = 0;
-	quoted(f, buf);
+	rpt_put_quoted(f, buf);
 }
 
 /* What one sample stands for in the sort event's unit. */
@@ -56,9 +49,9 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 	fputs("\nFunction Detail Data\n", f);
 	fputs("FUNCTION,", f);
-	quoted(f, v->function);
+	rpt_put_quoted(f, v->function);
 	fputs(",MODULE,", f);
-	quoted(f, v->module);
+	rpt_put_quoted(f, v->module);
 	fprintf(f, ",SAMPLES,%llu,RANGE,\"0x%llx-0x%llx\"\n", (unsigned long long)v->samples,
 		(unsigned long long)v->start, (unsigned long long)v->end);
 	for (int k = 0; k < 3; k++) {
@@ -66,7 +59,7 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 		if (why) {
 			fputs("Note,", f);
-			quoted(f, why);
+			rpt_put_quoted(f, why);
 			fputc('\n', f);
 		}
 	}
@@ -76,10 +69,10 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 		for (size_t i = 0; i < v->nlines; i++) {
 			const struct rpt_annot_line *l = &v->lines[i];
 
-			quoted(f, l->file);
+			rpt_put_quoted(f, l->file);
 			fprintf(f, ",%d,%.4f,%llu,%.2f,", l->line, (double)l->samples * u,
 				(unsigned long long)l->samples, l->share);
-			quoted(f, l->inlined ? l->inlined : "");
+			rpt_put_quoted(f, l->inlined ? l->inlined : "");
 			fputc(',', f);
 			if (l->text)
 				quoted_n(f, l->text, l->text_len);
@@ -94,9 +87,9 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 		fprintf(f, "\"0x%llx\",%.4f,%llu,%.2f,", (unsigned long long)in->addr,
 			(double)in->samples * u, (unsigned long long)in->samples, in->share);
-		quoted(f, l ? l->file : "");
+		rpt_put_quoted(f, l ? l->file : "");
 		fprintf(f, ",%d,", l ? l->line : 0);
-		quoted(f, in->text);
+		rpt_put_quoted(f, in->text);
 		fputc('\n', f);
 	}
 }

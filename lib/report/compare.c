@@ -261,27 +261,20 @@ void rpt_compare_release(struct rpt_compare *c)
 	c->nrows = 0;
 }
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, nz(s), RPT_ESC_CSV); /* names from targets may be any bytes */
-	fputc('"', f);
-}
-
 static const char *const KIND[] = { "FUNCTION", "MODULE", "PROGRAM" };
 
 int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const char *dir_b,
 			  FILE *f)
 {
 	fprintf(f, "COMPARISON\nBaseline:,");
-	quoted(f, dir_a);
+	rpt_put_quoted(f, dir_a);
 	fprintf(f, "\nWith:,");
-	quoted(f, dir_b);
+	rpt_put_quoted(f, dir_b);
 	fprintf(f, "\nValues:,%s", c->unit);
 	fputc('\n', f);
 	for (int i = 0; i < c->nnotes && i < RPT_CMP_NOTES; i++) {
 		fprintf(f, "Note:,");
-		quoted(f, c->notes[i]);
+		rpt_put_quoted(f, c->notes[i]);
 		fputc('\n', f);
 	}
 	fprintf(f, "\nKIND,NAME,MODULE,BASELINE,WITH,DELTA,RATIO\n");
@@ -289,9 +282,9 @@ int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const 
 		const struct rpt_cmp_row *r = &c->rows[i];
 
 		fprintf(f, "%s,", KIND[r->kind]);
-		quoted(f, r->name);
+		rpt_put_quoted(f, r->name);
 		fputc(',', f);
-		quoted(f, r->module);
+		rpt_put_quoted(f, r->module);
 		fprintf(f, ",%.6f,%.6f,%+.6f,", r->a, r->b, r->delta);
 		/* only in the other session: no ratio to give */
 		if (isinf(r->ratio))

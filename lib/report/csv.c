@@ -19,17 +19,10 @@
 
 #define EVENT "\"CPU_TIME\" (seconds)"
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, s, RPT_ESC_CSV); /* names from targets may be any bytes */
-	fputc('"', f);
-}
-
 static void kv(FILE *f, const char *key, const char *value)
 {
 	fprintf(f, "%s:,", key);
-	quoted(f, value);
+	rpt_put_quoted(f, value);
 	fputc('\n', f);
 }
 
@@ -136,7 +129,7 @@ static void write_events(const struct rpt *r, FILE *f)
 		if (!strcmp(e->name, "CPU_TIME"))
 			continue;
 		fprintf(f, ",");
-		quoted(f, e->name);
+		rpt_put_quoted(f, e->name);
 		fprintf(f, ",%" PRIu64 ",0x%" PRIx64 ",%s,%s\n", e->period, e->config,
 			e->exclude_user ? "False" : "True", e->exclude_kernel ? "False" : "True");
 	}
@@ -180,7 +173,7 @@ static void write_module_states(const struct rpt *r, FILE *f)
 		if (st != RPT_FILE_MISSING && st != RPT_FILE_CHANGED)
 			continue;
 		fprintf(f, "%s:,", st == RPT_FILE_MISSING ? "Module Missing" : "Module Changed");
-		quoted(f, m->path);
+		rpt_put_quoted(f, m->path);
 		fprintf(f, ",\"%" PRIu64 " samples not symbolized: %s\"\n", m->samples,
 			st == RPT_FILE_MISSING
 				? "no such file now (deleted or moved since collection)"
@@ -355,17 +348,17 @@ static void header(const struct rpt *r, FILE *f, const char *lead, const char *t
 static void func_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int func,
 		     uint64_t samples)
 {
-	quoted(f, r->funcs[func].name);
+	rpt_put_quoted(f, r->funcs[func].name);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)func, samples);
 	fputc(',', f);
-	quoted(f, r->world.modules[r->funcs[func].module].path);
+	rpt_put_quoted(f, r->world.modules[r->funcs[func].module].path);
 	fputc('\n', f);
 }
 
 static void named_row(const struct rpt *r, FILE *f, const char *name, int kind, uint32_t owner,
 		      int item, uint64_t samples)
 {
-	quoted(f, name);
+	rpt_put_quoted(f, name);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)item, samples);
 	fputc('\n', f);
 }
@@ -377,7 +370,7 @@ static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, i
 
 	(void)kind, (void)owner;
 	rpt_thread_name(r, thread, name, sizeof(name));
-	quoted(f, name);
+	rpt_put_quoted(f, name);
 	fprintf(f, ",\"%d\"", r->world.threads[thread].tid);
 	rpt_events_cells(r, f, RPT_K_THREAD, 0, (uint32_t)thread, samples);
 	fputc('\n', f);
@@ -388,11 +381,11 @@ static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, i
 static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int prog,
 			uint64_t samples)
 {
-	quoted(f, r->programs[prog].name);
+	rpt_put_quoted(f, r->programs[prog].name);
 	fprintf(f, ",\"%d\"", r->programs[prog].nprocs);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)prog, samples);
 	fputc(',', f);
-	quoted(f, rpt_program_path(r, prog));
+	rpt_put_quoted(f, rpt_program_path(r, prog));
 	fputc('\n', f);
 }
 
@@ -401,9 +394,9 @@ static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, 
 static void task_row(FILE *f, const char *domain, const char *name, uint64_t count,
 		     double elapsed, double cpu)
 {
-	quoted(f, domain);
+	rpt_put_quoted(f, domain);
 	fputc(',', f);
-	quoted(f, name);
+	rpt_put_quoted(f, name);
 	fprintf(f, ",%" PRIu64 ",%.4f,%.4f\n", count, elapsed, cpu);
 }
 

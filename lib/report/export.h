@@ -24,6 +24,8 @@ enum rpt_escape { RPT_ESC_XML, RPT_ESC_JSON, RPT_ESC_JSON_FRAME, RPT_ESC_CSV, RP
  * bytes that are not valid UTF-8 and control characters become U+FFFD / '?' (CSV and
  * text: a space for line breaks) so the output always parses, also as UTF-8. */
 void rpt_put_escaped(FILE *f, const char *s, enum rpt_escape how);
+/* @s as one quoted CSV cell (quotes around RPT_ESC_CSV's escaping); NULL: "". */
+void rpt_put_quoted(FILE *f, const char *s);
 
 /* The writers the exporter table (export.c) registers. */
 int rpt_export_folded(const struct rpt *r, FILE *f);

@@ -149,6 +149,13 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+void rpt_put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	rpt_put_escaped(f, s ? s : "", RPT_ESC_CSV); /* names from targets may be any bytes */
+	fputc('"', f);
+}
+
 void rpt_put_escaped(FILE *f, const char *str, enum rpt_escape how)
 {
 	const unsigned char *s = (const unsigned char *)str;

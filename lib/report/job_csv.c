@@ -17,13 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, s, RPT_ESC_CSV);
-	fputc('"', f);
-}
-
 static void kvf(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void kvf(FILE *f, const char *key, const char *fmt, ...)
 {
@@ -34,7 +27,7 @@ static void kvf(FILE *f, const char *key, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(f, "%s:,", key);
-	quoted(f, buf);
+	rpt_put_quoted(f, buf);
 	fputc('\n', f);
 }
 
@@ -155,7 +148,7 @@ static void value_header(const struct rpt_job *j, FILE *f)
 	if (j->timer)
 		fprintf(f, "\"CPU_TIME\" (seconds)");
 	else
-		quoted(f, j->event);
+		rpt_put_quoted(f, j->event);
 }
 
 static void write_ranks(const struct rpt_job *j, FILE *f)
@@ -167,9 +160,9 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		const struct rpt_job_rank *r = &j->ranks[i];
 
 		fprintf(f, "%d,", r->rank);
-		quoted(f, r->host);
+		rpt_put_quoted(f, r->host);
 		fprintf(f, ",%d,", r->pid);
-		quoted(f, state_name(r->state));
+		rpt_put_quoted(f, state_name(r->state));
 		fprintf(f, j->timer ? ",%.4f" : ",%.0f", r->cpu_s);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.4f\n", r->samples, r->lost, r->elapsed_s);
 	}
@@ -202,17 +195,17 @@ static int write_table(const struct rpt_job *j, FILE *f, int t, const char *what
 	for (int i = 0; i < n && (cut <= 0 || i < cut); i++) {
 		const struct rpt_job_item *it = v[i];
 
-		quoted(f, it->name);
+		rpt_put_quoted(f, it->name);
 		if (t == RPT_JOB_THREADS)
 			fprintf(f, ",\"%d\"", it->id);
 		if (it->rank >= 0) {
 			fprintf(f, ",%d,", it->rank);
-			quoted(f, host_of(j, it->rank));
+			rpt_put_quoted(f, host_of(j, it->rank));
 		}
 		fprintf(f, j->timer ? ",%.4f" : ",%.4f", it->value);
 		if (t == RPT_JOB_FUNCS) {
 			fputc(',', f);
-			quoted(f, it->module ? it->module : "");
+			rpt_put_quoted(f, it->module ? it->module : "");
 		}
 		fputc('\n', f);
 	}

@@ -6,6 +6,7 @@
  * __libc_start_main, a thread start, main...): at RPT_EARLY_PCT % or more, report.csv and
  * the terminal say once to use --call-graph dwarf, naming the module most of them end in.
  */
+#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -102,9 +103,16 @@ void rpt_leafg_write_details(const struct rpt *r, FILE *f)
 		fprintf(f, "Frameless Leaf Callers Recovered:,\"%" PRIu64 " (CFI at the leaf; %"
 			   PRIu64 " leaves had frames, %" PRIu64 " unknown)\"\n",
 			st->leaf_fixed, st->leaf_fp, st->leaf_unknown);
-	if (st->leaf_note[0])
-		fprintf(f, "Note:,\"%s\"\n", st->leaf_note);
-	if (rpt_leafg_hint(r, &pct, &mod))
-		fprintf(f, "Note:,\"%.0f %% of the -g stacks end early (frame pointers missing in "
-			   "%s): use --call-graph dwarf\"\n", pct, mod);
+	if (st->leaf_note[0]) {
+		fputs("Note:,", f);
+		rpt_put_quoted(f, st->leaf_note); /* may name a path */
+		fputc('\n', f);
+	}
+	if (rpt_leafg_hint(r, &pct, &mod)) {
+		/* the module's name is the target's: any bytes */
+		fprintf(f, "Note:,\"%.0f %% of the -g stacks end early (frame pointers missing in ",
+			pct);
+		rpt_put_escaped(f, mod, RPT_ESC_CSV);
+		fputs("): use --call-graph dwarf\"\n", f);
+	}
 }
