@@ -42,7 +42,6 @@ struct rl_bench {
 	enum rl_isa isa;
 	struct pmc_cpus cpus; /* one pinned thread per CPU for the all-cores figures */
 	int ncpus, ncores;
-	bool quick;	      /* fewer repetitions (tests) */
 };
 /*
  * Measure every ceiling into @r (compute, memory, nominal) and add the facts about how.

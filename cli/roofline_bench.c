@@ -346,7 +346,7 @@ static int fma_ceilings(const struct rl_bench *b, struct mtr_roofline *r, double
 		 b->isa == RL_ISA_SSE2 ? " (SSE2: a multiply and an add)" : "");
 	for (int sp = 0; sp < 2 && !ret; sp++)
 		for (int all = 0; all < 2 && !ret; all++) {
-			struct job j = { .kind = JOB_FMA, .isa = b->isa, .sp = sp, .reps = b->quick ? 3 : 7 };
+			struct job j = { .kind = JOB_FMA, .isa = b->isa, .sp = sp, .reps = 7 };
 			struct mtr_rl_ceiling c = { .kind = MTR_RL_COMPUTE };
 			struct rate rt;
 
@@ -419,7 +419,7 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		bytes = (size_t)32 << 20;
 	for (int all = 1; all >= 0 && !ret; all--) {
 		int nt = all ? b->ncpus : 1;
-		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = b->quick ? 4 : 40 };
+		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = 40 };
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY };
 		struct rate rt;
 
@@ -446,7 +446,7 @@ static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, cons
 
 	for (int l = 1; l <= 3 && !ret; l++) {
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY, .value = NAN };
-		struct job j = { .kind = JOB_READ, .isa = b->isa, .reps = b->quick ? 3 : 7 };
+		struct job j = { .kind = JOB_READ, .isa = b->isa, .reps = 7 };
 		struct rate rt;
 
 		snprintf(c.name, sizeof(c.name), "L%d read (one core)", l);
