@@ -22,7 +22,6 @@
 #include <string.h>
 
 #define MAX_SYM_FRAMES 4096 /* a symbolized stack (inline chains included) */
-#define MAX_INLINE 16
 #define EVENT "\"CPU_TIME\" (seconds)"
 
 static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]" };
@@ -73,7 +72,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 {
 	struct rpt_stacks *st = r->stacks;
 	uint64_t *slot = rpt_hash_slot(&st->frame_index, fr->module, fr->addr, 0);
-	const char *inl[MAX_INLINE];
+	const char *inl[RPT_MAX_INLINE];
 	struct rpt_sym sym;
 	const char *path, *name;
 	int ninl = 0;
@@ -102,13 +101,10 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 		path = r->world.modules[fr->module].path;
 		rpt_symtab_lookup(r->symtab, path, &r->world.modules[fr->module].id, fr->addr,
 				  &sym);
-		if (st->inlined && sym.resolved && path[0] == '/' && !rpt_perfmap_is_path(path)) {
-			if (!st->inlines)
-				st->inlines = rpt_inlines_new(r->locator);
-			ninl = st->inlines ? rpt_inlines_at(st->inlines, path, fr->addr, inl,
-							    MAX_INLINE)
-					   : 0;
-		}
+		if (st->inlined && sym.resolved) /* fetched module by module before */
+			ninl = rpt_callgraph_inlines(r, fr, inl);
+		if (ninl < 0)
+			return ninl;
 	}
 	for (int i = 0; i < ninl; i++) {
 		const char *disp = NULL, *base = rpt_strpool_intern(&st->names, inl[i]);
@@ -330,6 +326,10 @@ void rpt_callgraph_reset(struct rpt_stacks *st)
 	st->nsyms = st->capsyms = st->nedges = st->capedges = 0;
 	rpt_hash_release(&st->func_index);
 	rpt_hash_release(&st->frame_index);
+	rpt_hash_release(&st->inline_index);
+	free(st->inline_names);
+	st->inline_names = NULL;
+	st->ninline_names = st->capinline_names = 0;
 	rpt_hash_release(&st->sym_index);
 	rpt_hash_release(&st->proc_total);
 	rpt_hash_release(&st->proc_self);
@@ -349,6 +349,8 @@ int rpt_callgraph_build(struct rpt *r, bool inlines)
 	if (st->built)
 		rpt_callgraph_reset(st);
 	st->inlined = inlines;
+	if (inlines && (ret = rpt_callgraph_fetch_inlines(r)))
+		return ret;
 	tmp = malloc(sizeof(*tmp) * MAX_SYM_FRAMES);
 	if (!tmp)
 		return -ENOMEM;
@@ -380,13 +382,6 @@ const char *rpt_callgraph_module(const struct rpt *r, const struct rpt_cfunc *f)
 
 /* ---- CSV ---- */
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, s, RPT_ESC_CSV);
-	fputc('"', f);
-}
-
 static double secs(const struct rpt *r, uint64_t samples)
 {
 	return (double)samples * rpt_sample_s(r);
@@ -416,7 +411,7 @@ static int cmp_sorted(const void *a, const void *b)
 
 static void func_cells(FILE *f, const struct rpt_cfunc *fn)
 {
-	quoted(f, fn->name);
+	rpt_put_quoted(f, fn->name);
 }
 
 static int write_task_view(const struct rpt *r, FILE *f)
@@ -448,13 +443,13 @@ static int write_task_view(const struct rpt *r, FILE *f)
 		for (int j = 0; j < limit(r, k); j++) {
 			const struct rpt_cfunc *fn = &st->funcs[v[j].item];
 
-			quoted(f, rows[i].module);
+			rpt_put_quoted(f, rows[i].module);
 			fputc(',', f);
-			quoted(f, rows[i].name);
+			rpt_put_quoted(f, rows[i].name);
 			fputc(',', f);
 			func_cells(f, fn);
 			fprintf(f, ",%.4f,", secs(r, v[j].samples));
-			quoted(f, rpt_callgraph_module(r, fn));
+			rpt_put_quoted(f, rpt_callgraph_module(r, fn));
 			fputc('\n', f);
 		}
 		if (item >= 0)
@@ -487,7 +482,7 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 
 			func_cells(f, fn);
 			fprintf(f, ",%.4f,%.4f,", secs(r, fn->total), secs(r, fn->self));
-			quoted(f, rpt_callgraph_module(r, fn));
+			rpt_put_quoted(f, rpt_callgraph_module(r, fn));
 			fputc('\n', f);
 		}
 		free(v);
@@ -531,7 +526,7 @@ void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *re
 	if (self)
 		fprintf(f, "%" PRIu64, *self);
 	fputc(',', f);
-	quoted(f, rpt_callgraph_module(r, c));
+	rpt_put_quoted(f, rpt_callgraph_module(r, c));
 	fputc('\n', f);
 }
 

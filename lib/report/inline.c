@@ -4,7 +4,8 @@
  * (DW_TAG_inlined_subroutine) around it, innermost first. Each module file with DWARF is
  * opened once with libdwfl at its link-time addresses (and read for source lines too,
  * rpt_inlines_line) and kept open (up to MAX_OPEN of
- * them); a file without DWARF is remembered as such and costs nothing more.
+ * them) until rpt_inlines_close(); a file without DWARF is remembered as such and costs
+ * nothing more.
  */
 #include "report/dwfl.h"
 #include "report/stacks.h"
@@ -27,6 +28,7 @@ struct imod {
 	char *path;
 	Dwfl *dwfl; /* NULL: no DWARF (or not readable) */
 	Dwfl_Module *mod;
+	bool closed; /* rpt_inlines_close()d: opened again when asked */
 	int nsegs;
 	struct {
 		uint64_t off, vaddr, filesz;
@@ -87,8 +89,14 @@ static struct imod *module_for(struct rpt_inlines *il, const char *path)
 	uintptr_t got = (uintptr_t)rpt_strmap_get(&il->index, path);
 	struct imod *m;
 
-	if (got)
-		return &il->mods[got - 1];
+	if (got) {
+		m = &il->mods[got - 1];
+		if (m->closed) {
+			m->closed = false;
+			open_module(il, m);
+		}
+		return m;
+	}
 	if (il->nmods == il->capmods) {
 		int cap = il->capmods ? il->capmods * 2 : 16;
 		struct imod *g = realloc(il->mods, sizeof(*g) * cap);
@@ -215,6 +223,21 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 	}
 	free(scopes);
 	return n;
+}
+
+void rpt_inlines_close(struct rpt_inlines *il, const char *path)
+{
+	uintptr_t got = il ? (uintptr_t)rpt_strmap_get(&il->index, path) : 0;
+	struct imod *m = got ? &il->mods[got - 1] : NULL;
+
+	if (!m || !m->dwfl)
+		return;
+	dwfl_end(m->dwfl);
+	m->dwfl = NULL;
+	m->mod = NULL;
+	m->nsegs = 0;
+	m->closed = true;
+	il->nopen--;
 }
 
 struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc)

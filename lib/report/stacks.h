@@ -139,7 +139,20 @@ struct rpt_stacks {
 	struct rpt_hash task_func;		/* (item, func) -> samples */
 	struct rpt_strpool names;		/* interned display names */
 	struct rpt_inlines *inlines;
+	/* callgraph_inline.c: (module, addr) -> first + 1 in inline_names, n in val>>40 */
+	struct rpt_hash inline_index;
+	const char **inline_names; /* inline chains, innermost first (inline.c's names) */
+	size_t ninline_names, capinline_names;
 };
+
+/* The most inlined functions a frame's chain lists. */
+#define RPT_MAX_INLINE 16
+
+/* callgraph_inline.c: the inline chain of frame @fr into @names[RPT_MAX_INLINE] (kept by
+ * (module, addr)): its count, or -ENOMEM. */
+int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char **names);
+/* Look up the chain of every frame, one module file at a time, each closed after. */
+int rpt_callgraph_fetch_inlines(struct rpt *r);
 
 /* stacks.c */
 struct rpt_stacks *rpt_stacks_new(const struct rpt *r);
@@ -219,6 +232,9 @@ void rpt_inlines_free(struct rpt_inlines *il);
  * The functions inlined at @file_offset of @path, innermost first, as names borrowed from
  * @il (valid until it is freed): up to @max. 0 when there is no DWARF or nothing inlined.
  */
+/* Close @path's DWARF (NULL @il or an unknown path: nothing); a later lookup opens it
+ * again. */
+void rpt_inlines_close(struct rpt_inlines *il, const char *path);
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max);
 /* The source file and line of @file_offset of @path from its DWARF line table (the
