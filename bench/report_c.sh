@@ -2,24 +2,29 @@
 # Just bench (c): `uprof report` against `perf report --stdio` on one samples.data, in
 # interleaved rounds; medians of wall time and of CPU time (user + sys, which another job
 # on the machine disturbs less than wall), the ratio of the medians, and peak RSS.
-#   bench/report_c.sh [-r ROUNDS] [-s SESSION] UPROF [OTHER_UPROF...]
+#   bench/report_c.sh [-r ROUNDS] [-s SESSION | -m] UPROF [OTHER_UPROF...]
 # Without -s, collects the session as run.sh does: uprof collect --timer-interval 0.1
-# -m 512 spin 2 650 (~180k samples here). Each UPROF is timed beside perf.
+# -m 512 spin 2 650 (~180k samples here); with -m, a large multi-process dwarf session
+# (bench/tools/make_session.sh: make -j2 under --call-graph dwarf), for issue 11's "peak
+# RSS at most perf report's, >= 5x faster". Each UPROF is timed beside perf.
 set -u
-ROUNDS=10 SES=""
-while getopts r:s: o; do
+ROUNDS=10 SES="" MAKE_SES=0
+while getopts r:s:m o; do
 	case $o in
 	r) ROUNDS=$OPTARG ;;
 	s) SES=$OPTARG ;;
+	m) MAKE_SES=1 ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-(($#)) || { echo "usage: $0 [-r ROUNDS] [-s SESSION] UPROF [OTHER_UPROF...]" >&2; exit 2; }
+(($#)) || { echo "usage: $0 [-r ROUNDS] [-s SESSION | -m] UPROF [OTHER_UPROF...]" >&2; exit 2; }
 PERF=${PERF:-perf}
-T=$(mktemp -d /tmp/report_c.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/report_c.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-if [ -z "$SES" ]; then
+if [ "$MAKE_SES" = 1 ]; then
+	SES=$("$(dirname "$0")/tools/make_session.sh" "$1" "$T") || exit 1
+elif [ -z "$SES" ]; then
 	gcc -O2 -g -pthread "$(dirname "$0")/workloads/spin.c" -o "$T/spin" || exit 1
 	"$1" collect --timer-interval 0.1 -m 512 -o "$T/c" "$T/spin" 2 650 >/dev/null 2>&1 || exit 1
 	SES=$(ls -d "$T"/c/uprof-* | head -n1)

@@ -5,8 +5,8 @@
 # (user + sys), peak RSS; the ratios of the medians. Every round checks that the two
 # report.csv files are byte-identical (a faster report that says something else is no win).
 #   bench/translate.sh [-r ROUNDS] [-s SESSION] UPROF
-# Without -s, collects one: uprof collect --call-graph dwarf of make -j2 (three builds, -B)
-# of a tree of 16 C files: many short processes (make, sh, gcc, cc1, as, ld), deep stacks.
+# Without -s, collects one with bench/tools/make_session.sh: uprof collect --call-graph dwarf
+# of make -j2 (three builds, -B) of a tree of 16 C files: many short processes, deep stacks.
 set -u
 ROUNDS=5 SES=""
 while getopts r:s: o; do
@@ -21,34 +21,7 @@ shift $((OPTIND - 1))
 U=$1
 T=$(mktemp -d "${TMPDIR:-/tmp}/bench_translate.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-if [ -z "$SES" ]; then
-	mkdir -p "$T/tree"
-	for i in $(seq 1 16); do
-		cat >"$T/tree/f$i.c" <<EOF
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-struct s$i { int a[64]; char name[32]; double d[16]; };
-static int cmp$i(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
-int work$i(int n)
-{
-	struct s$i v;
-	for (int k = 0; k < 64; k++)
-		v.a[k] = (k * 7919 + n) % 101;
-	qsort(v.a, 64, sizeof(int), cmp$i);
-	for (int k = 0; k < 16; k++)
-		v.d[k] = v.a[k] * 0.5 + n;
-	snprintf(v.name, sizeof(v.name), "w%d %.1f", v.a[n % 64], v.d[n % 16]);
-	return (int)strlen(v.name);
-}
-EOF
-	done
-	printf 'all: %s\n%%.o: %%.c\n\tgcc -O2 -g -c -o $@ $<\n' "$(cd "$T/tree" && ls *.c | sed 's/\.c$/.o/' | tr '\n' ' ')" \
-		>"$T/tree/Makefile"
-	"$U" collect --call-graph dwarf -o "$T/c" sh -c \
-		"for i in 1 2 3; do make -s -B -j2 -C '$T/tree' || exit 1; done" >/dev/null 2>&1 || exit 1
-	SES=$(ls -d "$T"/c/uprof-* | head -n1)
-fi
+[ -n "$SES" ] || SES=$("$(dirname "$0")/tools/make_session.sh" "$U" "$T") || exit 1
 echo "session: $SES ($(sed -n 's/^samples = //p' "$SES/session.ini") samples, $(du -h "$SES/samples.data" | cut -f1), call graph $(awk '/^\[/ { sec = $0 } sec == "[callgraph]" && $1 == "mode" { print $3 }' "$SES/session.ini"))"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 saved=""
