@@ -45,9 +45,9 @@ static void print_foreign(const struct rpt_summary *s, const char *head)
 		fprintf(stderr, "%s%s", i ? ", " : "", in->events[i].name);
 	fprintf(stderr, "; %d process%s, %d thread%s\n", s->nprocesses,
 		s->nprocesses == 1 ? "" : "es", s->nthreads, s->nthreads == 1 ? "" : "s");
-	fprintf(stderr, "note: each sample counts its own period: CPU_TIME is the sum of the "
-			"cpu-clock/task-clock samples' periods (ns), other events the sum of theirs "
-			"(events)\n");
+	fprintf(stderr, "note: each sample is weighted by its period (its own where the file "
+			"records one): CPU_TIME is the sum of the cpu-clock/task-clock samples' "
+			"periods (ns), any other event the sum of its samples' periods (events)\n");
 }
 
 /* What the report says about the session (rate, damage, warnings) on stderr, then the ten

@@ -8,6 +8,7 @@
  * event's value is the sum of its samples' periods (events).
  */
 #include "report/internal.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -55,11 +56,7 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
+	rpt_put_escaped(f, s, RPT_ESC_CSV); /* names from the file may be any bytes */
 	fputc('"', f);
 }
 
@@ -70,22 +67,32 @@ static const char *mode(const struct ses_event *e)
 							: "user and kernel mode";
 }
 
-/* How one event's samples were weighted. */
-static void sampled(FILE *f, const struct ses_event *e)
+/* How one event's samples were weighted, into @buf. */
+static const char *sampled(const struct ses_event *e, char *buf, size_t len)
 {
+	const char *unit = ses_event_is_timer(e) ? "ns" : "events";
+
 	if (e->weighted)
-		fprintf(f, "each sample counts its own period (%s)",
-			ses_event_is_timer(e) ? "ns" : "events");
+		snprintf(buf, len, "each sample counts its own period (%s)", unit);
 	else if (e->period > 1)
-		fprintf(f, "one sample every %" PRIu64 " %s", e->period,
-			ses_event_is_timer(e) ? "ns" : "events");
+		snprintf(buf, len, "one sample every %" PRIu64 " %s", e->period, unit);
 	else
-		fprintf(f, "no per-sample period in the file: each sample counts 1");
+		snprintf(buf, len, "no per-sample period in the file: each sample counts 1");
+	return buf;
+}
+
+/* A 'Key:,"value"' line, as the rest of the header. */
+static void kv(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s:,", key);
+	quoted(f, value);
+	fputc('\n', f);
 }
 
 void rpt_foreign_csv_events(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
+	char how[96];
 
 	fprintf(f, "perf Events:,Name,Type,Config,Sampling,User,OS\n");
 	for (int i = 0; i < in->nevents; i++) {
@@ -93,9 +100,8 @@ void rpt_foreign_csv_events(const struct rpt *r, FILE *f)
 
 		fprintf(f, ",");
 		quoted(f, e->name);
-		fprintf(f, ",%u,0x%" PRIx64 ",\"", e->type, e->config);
-		sampled(f, e);
-		fprintf(f, "\",%s,%s\n", e->exclude_user ? "False" : "True",
+		fprintf(f, ",%u,0x%" PRIx64 ",\"%s\",%s,%s\n", e->type, e->config,
+			sampled(e, how, sizeof(how)), e->exclude_user ? "False" : "True",
 			e->exclude_kernel ? "False" : "True");
 	}
 }
@@ -103,24 +109,32 @@ void rpt_foreign_csv_events(const struct rpt *r, FILE *f)
 void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *s)
 {
 	const struct ses_info *in = &r->info;
+	char buf[256], how[96];
 
 	for (int i = 0; i < in->nevents; i++) {
 		const struct ses_event *e = &in->events[i];
 
-		fprintf(f, "%s,\"%s (%s; ", i ? "Event" : "Event Used", e->name, mode(e));
-		sampled(f, e);
-		fprintf(f, ")\"\n");
+		snprintf(buf, sizeof(buf), "%s (%s; %s)", e->name, mode(e),
+			 sampled(e, how, sizeof(how)));
+		kv(f, i ? "Event" : "Event Used", buf);
 	}
-	fprintf(f, "Achieved Sampling Rate,\"unknown (a perf file: target CPU time not "
-		   "recorded)\"\n");
-	fprintf(f, "Samples,%" PRIu64 "\n", s->kept_samples);
-	fprintf(f, "Lost Samples,%" PRIu64 "\n", s->lost);
-	if (s->throttles)
-		fprintf(f, "Throttled,\"%" PRIu64 " times\"\n", s->throttles);
-	fprintf(f, "Note,\"Read from a perf pipe file: CPU_TIME of a cpu-clock or task-clock "
-		   "event is the sum of its samples' periods in ns; every other event shows the "
-		   "sum of its samples' periods (event counts)\"\n");
-	if (r->foreign_skipped)
-		fprintf(f, "Note,\"%d more sampling events in the file: uprof reports the first %d\"\n",
-			r->foreign_skipped, SES_MAX_EVENTS);
+	kv(f, "Achieved Sampling Rate", "unknown (a perf file: target CPU time not recorded)");
+	snprintf(buf, sizeof(buf), "%" PRIu64, s->kept_samples);
+	kv(f, "Samples", buf);
+	snprintf(buf, sizeof(buf), "%" PRIu64, s->lost);
+	kv(f, "Lost Samples", buf);
+	if (s->throttles) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " times", s->throttles);
+		kv(f, "Throttled", buf);
+	}
+	kv(f, "Values", "read from a perf pipe file, each sample weighted by its period (its "
+			"own where the file records one, else the event's): CPU_TIME of a "
+			"cpu-clock or task-clock event is the sum of its samples' periods in ns, "
+			"shown in seconds; every other event shows the sum of its samples' periods "
+			"(event counts)");
+	if (r->foreign_skipped) {
+		snprintf(buf, sizeof(buf), "%d more sampling events in the file; uprof reports the "
+			 "first %d", r->foreign_skipped, SES_MAX_EVENTS);
+		kv(f, "Events Not Reported", buf);
+	}
 }

@@ -127,8 +127,9 @@ struct rpt {
 	struct rpt_hash func_index;   /* (module, name ptr) -> func + 1 */
 	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
-	uint64_t kept_samples;	 /* sample records in @samples (foreign files: @samples is
-				  * in units of the sort event's period, ses_sample_units) */
+	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
+				  * the sort event's, in units of its period; foreign files
+				  * weight them, ses_sample_units) */
 	int foreign_skipped;	 /* foreign files: sampling attrs past SES_MAX_EVENTS */
 	const char *damage;
 	uint64_t file_samples;	 /* SAMPLE records in samples.data, whatever became of them */

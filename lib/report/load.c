@@ -284,6 +284,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	if (ev < 0)
 		return 0; /* not a sampling event of the session */
 	units = units_of(r, ev, period);
+	r->kept_samples++;
 	if (r->opts.walk && rpt_walk_note(r, &(struct rpt_wsample){
 				time, e->ip, addr, (uint32_t)(t - r->world.threads), UINT32_MAX,
 				module, e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
@@ -299,7 +300,6 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return -ENOMEM;
 	*slot += units;
 	r->samples += units;
-	r->kept_samples++;
 	if (!full) {
 		/* no stack: what stacks need of it, rebuilt from the entry */
 		s = (struct ses_sample){ .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = time,

@@ -184,8 +184,8 @@ struct rpt_summary {
 	 * process table (2 programs or more, fewer than the processes) or --group-by program */
 	int nprograms;
 	bool by_program;
-	/* sample records in the tables: @samples counts them too, except in a foreign
-	 * file's weighted events, where @samples is the sum of their periods */
+	/* sample records of every event in the tables (@samples: the sort event's, in units
+	 * of its period: the sum of their periods in a foreign file's weighted events) */
 	uint64_t kept_samples;
 };
 

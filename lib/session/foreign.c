@@ -59,21 +59,6 @@ bool ses_attr_is_timer(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
-bool ses_event_is_timer(const struct ses_event *e)
-{
-	return !strcmp(e->name, "CPU_TIME") || !strncmp(e->name, "CPU_TIME (", 10);
-}
-
-uint64_t ses_sample_units(const struct ses_event *e, const struct ses_sample *s)
-{
-	return e->weighted ? s->period : 1;
-}
-
-uint64_t ses_sample_weight(const struct ses_event *e, const struct ses_sample *s)
-{
-	return ses_sample_units(e, s) * e->period;
-}
-
 static const char *const SW_NAMES[] = {
 	"cpu-clock",	  "task-clock",	   "page-faults",   "context-switches",
 	"cpu-migrations", "minor-faults",  "major-faults",  "alignment-faults",

@@ -18,10 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-struct ses_info;
-struct ses_event;
-struct ses_sample;
+/* struct ses_info, ses_event and ses_sample: session.h, which includes this after them */
 
 /* perf's pipe-mode metadata record types (tools/lib/perf/include/perf/event.h) */
 #define SES_RECORD_HEADER_EVENT_TYPE 65
@@ -128,13 +127,24 @@ void ses_perf_event_name(const struct perf_event_attr *a, char *buf, size_t len)
 bool ses_attr_is_timer(const struct perf_event_attr *a);
 
 /* Is event @e the timer (CPU_TIME, or a foreign file's "CPU_TIME (cpu-clock)")? Its
- * values are seconds; every other event's are event counts. */
-bool ses_event_is_timer(const struct ses_event *e);
+ * values are seconds; every other event's are event counts. (Inline, as the next two:
+ * lib/report's users need no more of lib/session for it.) */
+static inline bool ses_event_is_timer(const struct ses_event *e)
+{
+	return !strcmp(e->name, "CPU_TIME") || !strncmp(e->name, "CPU_TIME (", 10);
+}
 
 /* What one sample @s of event @e adds to its tallies, in units of @e->period: its own
- * period when @e->weighted, else 1. ses_sample_weight(): the same in the event's own
- * units (ns for a timer, events otherwise). */
-uint64_t ses_sample_units(const struct ses_event *e, const struct ses_sample *s);
-uint64_t ses_sample_weight(const struct ses_event *e, const struct ses_sample *s);
+ * period when @e->weighted, else 1. */
+static inline uint64_t ses_sample_units(const struct ses_event *e, const struct ses_sample *s)
+{
+	return e->weighted ? s->period : 1;
+}
+
+/* The same in the event's own units (ns for a timer, events otherwise). */
+static inline uint64_t ses_sample_weight(const struct ses_event *e, const struct ses_sample *s)
+{
+	return ses_sample_units(e, s) * e->period;
+}
 
 #endif
