@@ -47,6 +47,8 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 		if (ret == -EINVAL)
 			snprintf(err, errlen, "%s: a perf pipe file with nothing to report: %s", path,
 				 why);
+		else if (ret == -EOPNOTSUPP)
+			snprintf(err, errlen, "%s: %s; record without -z to report it", path, why);
 		break;
 	}
 	ses_file_unmap(map, len);

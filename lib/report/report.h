@@ -89,7 +89,8 @@ struct rpt;
  * A samples.data cut short is not an error: what was written is reported.
  * @dir may also be a perf pipe file (perf record -o -, perf inject -o -): a foreign
  * session, its facts synthesized from the file (foreign.c; -EPROTO for a perf.data in
- * file mode, -EINVAL for any other file, -SES_ENOTREG for a FIFO or device).
+ * file mode, -EOPNOTSUPP for one of zstd-compressed records (perf record -z), -EINVAL
+ * for any other file, -SES_ENOTREG for a FIFO or device).
  */
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);

@@ -38,6 +38,7 @@ struct scan {
 	int nside_pids;
 	int last_pid;
 	bool any_time;
+	uint64_t compressed_at; /* offset of the first COMPRESSED record, 0 none */
 };
 
 enum ses_perf_kind ses_perf_kind_of(const void *buf, size_t len)
@@ -223,6 +224,11 @@ static void take_record(struct scan *s, const struct ses_record *rec)
 	case SES_RECORD_HEADER_FEATURE:
 		take_feature(s, rec);
 		break;
+	case SES_RECORD_COMPRESSED:
+	case SES_RECORD_COMPRESSED2:
+		if (!s->compressed_at)
+			s->compressed_at = rec->offset;
+		break;
 	case SES_RECORD_EVENT_UPDATE:
 		if (!ses_decode_event_update(rec->data, rec->size, &u) && u.name)
 			put_name(s, (struct name_ent){ BY_ID, u.id, 0, 0, -1, "" }, u.name,
@@ -362,6 +368,12 @@ int ses_foreign_info(const void *buf, size_t len, struct ses_info *info, int *sk
 	if (ret < 0)
 		goto out;
 	nattrs = ses_reader_nattrs(s->rd);
+	if (s->compressed_at) {
+		ses_errf(err, errlen, "offset %llu: zstd-compressed records (perf record -z), "
+				      "which uprof does not unpack", (unsigned long long)s->compressed_at);
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (!nattrs) {
 		const char *why = NULL;
 		uint64_t at = ses_reader_damage(s->rd, &why);

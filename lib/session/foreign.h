@@ -26,6 +26,8 @@
 #define SES_RECORD_HEADER_EVENT_TYPE 65
 #define SES_RECORD_EVENT_UPDATE 78
 #define SES_RECORD_HEADER_FEATURE 80
+#define SES_RECORD_COMPRESSED 81	/* zstd frames of records: perf record -z */
+#define SES_RECORD_COMPRESSED2 83
 #define SES_EVENT_UPDATE_NAME 2 /* PERF_EVENT_UPDATE__NAME */
 
 /* HEADER_FEATURE ids (tools/perf/util/header.h, HEADER_*) this reader uses */
@@ -112,7 +114,8 @@ int ses_event_desc_next(const struct ses_feature *f, struct ses_desc_iter *it,
  * command line from HEADER_FEATUREs; config "foreign", status complete; @info->samples
  * and lost_samples are what the file holds. @info->foreign is set.
  * 0; -EINVAL with @err ("offset N: what") when @buf is not a pipe stream or holds no
- * HEADER_ATTR before its first kernel record; -ENOMEM.
+ * sampling event; -EOPNOTSUPP when it holds zstd-compressed records (perf record -z),
+ * which this reader does not unpack; -ENOMEM.
  */
 int ses_foreign_info(const void *buf, size_t len, struct ses_info *info, int *skipped_attrs,
 		     char *err, size_t errlen);

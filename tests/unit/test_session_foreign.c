@@ -446,6 +446,23 @@ static void test_corruptions(void **state)
 	}
 }
 
+/* perf record -z: the kernel records inside zstd frames are not read, and it is said. */
+static void test_compressed(void **state)
+{
+	struct ses_info in;
+	struct img m;
+	char err[256];
+	size_t at;
+
+	(void)state;
+	build(&m, true);
+	at = begin(&m);
+	put64(&m, 0x28b52ffd); /* a zstd frame's magic, then whatever */
+	end(&m, at, SES_RECORD_COMPRESSED, true);
+	assert_int_equal(ses_foreign_info(m.b, m.n, &in, NULL, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "perf record -z"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_derived_names),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_only_dummy),
+		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_meta_decoders_refuse),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_corruptions),
