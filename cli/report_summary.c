@@ -114,8 +114,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr, "note: %.0f %% of the -g stacks end early (frame pointers missing in "
 				"%s): use --call-graph dwarf\n", cs.early_pct, cs.early_module);
 	if (s.damaged_at)
-		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
+		fprintf(stderr, "warning: %s is damaged from offset %llu (%s); "
 				"reported what comes before\n",
+			s.info->foreign ? "the perf file" : "samples.data",
 			(unsigned long long)s.damaged_at, s.damage);
 	if (s.count_damage && s.counted_samples != s.file_samples)
 		fprintf(stderr, "warning: damaged: session.ini counted %llu samples, samples.data "

@@ -288,8 +288,9 @@ static void write_details(const struct rpt *r, FILE *f)
 	else
 		write_sampling(r, f, &s, all_paused);
 	if (s.damaged_at)
-		kvf(f, "Data Damage", "samples.data unreadable from offset %" PRIu64 ": %s",
-		    s.damaged_at, s.damage ? s.damage : "?");
+		kvf(f, "Data Damage", "%s unreadable from offset %" PRIu64 ": %s",
+		    in->foreign ? "the perf file" : "samples.data", s.damaged_at,
+		    s.damage ? s.damage : "?");
 	if (s.count_damage && s.counted_samples != s.file_samples)
 		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " samples, samples.data holds "
 				      "%" PRIu64, s.counted_samples, s.file_samples);

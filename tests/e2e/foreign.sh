@@ -103,7 +103,7 @@ else
 	"$UPROF" report "$SCRATCH/half.pipe" >/dev/null 2>"$SCRATCH/half.err"
 	rc=$?
 	check_sh "a file cut mid-stream is reported with its damage (exit $rc)" \
-		'[ $rc -eq 0 ] && grep -q "damaged from offset" "$SCRATCH/half.err"'
+		'[ $rc -eq 0 ] && grep -q "warning: the perf file is damaged from offset" "$SCRATCH/half.err"'
 
 	# perf record -z: zstd frames uprof does not unpack, said in one line
 	if perf record -z -e cpu-clock -o - "$SPIN" 50 >"$SCRATCH/z.pipe" 2>/dev/null; then
