@@ -293,7 +293,7 @@ static void set_unit(struct annotate_state *st, const struct rpt *r)
 
 	rpt_summary(r, &s);
 	ev = s.info->nevents ? &s.info->events[0] : NULL;
-	if (!ev || !strcmp(ev->name, "CPU_TIME")) {
+	if (!ev || ses_event_is_timer(ev)) {
 		st->unit = s.period_s * (s.time_scale > 0 ? s.time_scale : 1);
 		st->unit_name = "  CPU_TIME(s)";
 	} else {

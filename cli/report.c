@@ -22,6 +22,7 @@ enum { PATHS_BIN, PATHS_SYMBOL, PATHS_SRC };
 
 struct report_state {
 	const char *input;
+	bool foreign;		/* input is a perf pipe file, not a session directory */
 	const char *output;	/* --report-output */
 	bool to_stdout, quiet;
 	struct cli_progress prog; /* reading samples.data (progress.c) */
@@ -302,7 +303,8 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 		return cli_usage_error(CMD, msg);
 	}
 	if (!st->input)
-		return cli_usage_error(CMD, "no session given: use -i <session-dir>");
+		return cli_usage_error(CMD, "no session given: use -i <session-dir> (or a perf "
+					    "pipe file)");
 	return -1;
 }
 
@@ -314,8 +316,9 @@ static int output_path(struct report_state *st)
 	size_t len = o ? strlen(o) : 0;
 	struct stat sb;
 
-	if (!o) {
-		snprintf(st->out_path, sizeof(st->out_path), "%s/report.csv", st->input);
+	if (!o) { /* a perf file's beside it: FILE.report.csv */
+		snprintf(st->out_path, sizeof(st->out_path), "%s%sreport.csv", st->input,
+			 st->foreign ? "." : "/");
 		return -1;
 	}
 	while (len > 1 && o[len - 1] == '/') /* "dir/" and "dir" are the same directory */
@@ -337,11 +340,12 @@ static int output_path(struct report_state *st)
 	return -1;
 }
 
-/* Where export @e goes: --export-dir, or the session directory. */
+/* Where export @e goes: --export-dir, or the session directory (a perf file's beside
+ * it, FILE.<name>). */
 static const char *export_path(const struct report_state *st, int e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s", st->export_dir ? st->export_dir : st->input,
-		 rpt_export_filename(e));
+	snprintf(buf, len, "%s%s%s", st->export_dir ? st->export_dir : st->input,
+		 st->foreign && !st->export_dir ? "." : "/", rpt_export_filename(e));
 	return buf;
 }
 
@@ -517,6 +521,21 @@ static int run_job(struct report_state *st)
 	return report_job(&a);
 }
 
+/* What a perf pipe file cannot do: tools and translated.bin are a session's. -1 to go
+ * on, or an exit code. */
+static int check_foreign(const struct report_state *st)
+{
+	if (!st->foreign)
+		return -1;
+	if (st->tools.n)
+		return cli_error(EXIT_USAGE, CMD, "--tool takes a uprof session; '%s' is not a "
+						  "directory", st->input);
+	if (st->opts.retranslate)
+		return cli_error(EXIT_USAGE, CMD, "--retranslate writes a uprof session's "
+						  "translated.bin; '%s' is not a directory", st->input);
+	return -1;
+}
+
 /* --function names that matched no sampled function: said, the report goes on */
 static void warn_unmatched(const struct rpt *r)
 {
@@ -538,9 +557,15 @@ int cmd_report(int argc, char **argv)
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.input, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
-				 st.input);
+	if (stat(st.input, &sb))
+		return cli_error(1, CMD, "'%s': %s; give a session directory or a perf pipe file "
+					 "with -i", st.input, strerror(errno));
+	/* anything else may be a perf pipe file: rpt_open says what it is (a FIFO or device
+	 * is refused there, never read) */
+	st.foreign = !S_ISDIR(sb.st_mode);
+	ret = check_foreign(&st);
+	if (ret >= 0)
+		return ret;
 	record_command(&st, argc, argv);
 	/* a tool that is refused or given a bad knob is said before the long part */
 	ret = cli_tools_probe(&st.tools, false, NULL, CMD);

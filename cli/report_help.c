@@ -7,11 +7,15 @@
 void report_help(void)
 {
 	printf("usage: uprof report -i <session-dir> [<options>]\n"
-	       "       uprof report [<options>] <session-dir>\n\n"
+	       "       uprof report [<options>] <session-dir>\n"
+	       "       uprof report [<options>] <perf-pipe-file>\n\n"
 	       "Symbolize and aggregate a session written by 'uprof collect' into\n"
 	       "<session-dir>/report.csv (uProf's layout). The ten hottest functions go to\n"
-	       "standard output, what the report says about the session to standard error.\n\n"
-	       "  -i, --input-dir <dir>      the session directory (required)\n"
+	       "standard output, what the report says about the session to standard error.\n"
+	       "A perf pipe file (perf record -o - > FILE, perf inject -o -) is reported\n"
+	       "too, into FILE.report.csv: every event, each sample weighted by its period.\n\n"
+	       "  -i, --input-dir <dir>      the session directory, or a perf pipe file\n"
+	       "                             (required)\n"
 	       "  --detail                   add a section per process (see --group-by)\n"
 	       "  --group-by <what>          process (default), thread, module or program:\n"
 	       "                             how --detail splits its sections; program\n"

@@ -34,6 +34,22 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
 }
 
+/* A perf pipe file's status line: its events, and what their values are. */
+static void print_foreign(const struct rpt_summary *s, const char *head)
+{
+	const struct ses_info *in = s->info;
+
+	fprintf(stderr, "%s (a perf pipe file): %llu samples (%llu lost) of ", head,
+		(unsigned long long)s->kept_samples, (unsigned long long)s->lost);
+	for (int i = 0; i < in->nevents; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", in->events[i].name);
+	fprintf(stderr, "; %d process%s, %d thread%s\n", s->nprocesses,
+		s->nprocesses == 1 ? "" : "es", s->nthreads, s->nthreads == 1 ? "" : "s");
+	fprintf(stderr, "note: each sample is weighted by its period (its own where the file "
+			"records one): CPU_TIME is the sum of the cpu-clock/task-clock samples' "
+			"periods (ns), any other event the sum of its samples' periods (events)\n");
+}
+
 /* What the report says about the session (rate, damage, warnings) on stderr, then the ten
  * hottest functions on @table: stdout, so that `uprof report -i S | grep fn` finds them
  * (stderr when the CSV takes stdout). */
@@ -54,10 +70,12 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	       : s.damaged_at || s.count_damage ? "Session DAMAGED"
 						 : "Session complete";
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
-	timer = !ev0 || !strcmp(ev0->name, "CPU_TIME");
+	timer = !ev0 || ses_event_is_timer(ev0);
 	if (written)
 		fprintf(stderr, "Generated report file: %s\n", written);
-	if (timer)
+	if (s.info->foreign)
+		print_foreign(&s, head);
+	else if (timer)
 		fprintf(stderr, "%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
 				"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
 			head,
@@ -96,8 +114,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr, "note: %.0f %% of the -g stacks end early (frame pointers missing in "
 				"%s): use --call-graph dwarf\n", cs.early_pct, cs.early_module);
 	if (s.damaged_at)
-		fprintf(stderr, "warning: samples.data is damaged from offset %llu (%s); "
+		fprintf(stderr, "warning: %s is damaged from offset %llu (%s); "
 				"reported what comes before\n",
+			s.info->foreign ? "the perf file" : "samples.data",
 			(unsigned long long)s.damaged_at, s.damage);
 	if (s.count_damage && s.counted_samples != s.file_samples)
 		fprintf(stderr, "warning: damaged: session.ini counted %llu samples, samples.data "

@@ -17,6 +17,12 @@ $(BUILD)/fuzz/fuzz_session_ini: fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS) $(F
 
 fuzz: $(FUZZ_BINS)
 
+# a perf pipe file of another tool: the facts synthesized from it, perf's metadata records
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_foreign
+$(BUILD)/fuzz/fuzz_foreign: fuzz/fuzz_foreign.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_foreign.c $(FUZZ_SESSION_SRCS)
+
 # every perf record decoder of lib/session's codec, one record at a time, with round trips
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_records
 $(BUILD)/fuzz/fuzz_records: fuzz/fuzz_records.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)

@@ -24,6 +24,10 @@ $(BUILD)/tests/test_session_record: tests/unit/test_session_record.c $(SESSION_L
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_record
+$(BUILD)/tests/test_session_foreign: tests/unit/test_session_foreign.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_foreign
 # leafstack.data and the split of fp samples with a leaf copy
 $(BUILD)/tests/test_session_leafstack: tests/unit/test_session_leafstack.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)

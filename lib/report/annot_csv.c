@@ -37,7 +37,7 @@ static void quoted_n(FILE *f, const char *s, size_t len)
 /* What one sample stands for in the sort event's unit. */
 static double unit(const struct rpt *r, bool *timer)
 {
-	*timer = !r->info.nevents || !strcmp(r->info.events[0].name, "CPU_TIME");
+	*timer = !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
 	return *timer ? rpt_sample_s(r) : (double)r->info.events[0].period;
 }
 

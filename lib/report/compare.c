@@ -127,7 +127,7 @@ void rpt_compare_sort(struct rpt_cmp_row *rows, size_t n)
 
 static bool timer_first(const struct rpt *r)
 {
-	return !r->info.nevents || !strcmp(r->info.events[0].name, "CPU_TIME");
+	return !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
 }
 
 /* what one sample of @r stands for: CPU_TIME seconds, or the sort event's period */

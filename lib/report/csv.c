@@ -61,7 +61,7 @@ static double secs(const struct rpt *r, uint64_t samples)
  * apply, and values are event counts (samples x interval). */
 static bool timer_first(const struct ses_info *in)
 {
-	return !in->nevents || !strcmp(in->events[0].name, "CPU_TIME");
+	return !in->nevents || ses_event_is_timer(&in->events[0]);
 }
 
 static const char *sort_event(const struct ses_info *in)
@@ -181,48 +181,14 @@ static void write_module_states(const struct rpt *r, FILE *f)
 	}
 }
 
-static void write_details(const struct rpt *r, FILE *f)
+/* SAMPLING of a uprof session: the sort event, rates, counts, the target's exit. */
+static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *sp,
+			   bool all_paused)
 {
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
-	double run_ns = in->end_mono_ns > in->start_mono_ns
-				? (double)(in->end_mono_ns - in->start_mono_ns) : 0.0;
-	struct rpt_summary s;
-	char start[64], end[64];
-	bool all_paused;
+	const struct rpt_summary s = *sp;
 
-	rpt_summary(r, &s);
-	/* in whole ns: pause_s * 1e9 comes back a hair under the run for ~3 % of lengths,
-	 * which made a never-resumed run "0.0 Hz" */
-	all_paused = in->end_mono_ns > in->start_mono_ns &&
-		     r->pause_total_ns >= in->end_mono_ns - in->start_mono_ns;
-	ctime_ns(in->start_epoch_ns, start, sizeof(start));
-	ctime_ns(in->end_epoch_ns, end, sizeof(end));
-	fprintf(f, "\nPROFILE DETAILS\n");
-	kv(f, "Profile Session Type", session_type(in));
-	kv(f, "Profile Scope", in->system_wide ? "System-wide"
-			       : in->attached ? "Attach Process"
-					      : "Single Application");
-	if (in->cpu_mask[0])
-		kv(f, "CPU Mask", in->cpu_mask);
-	else
-		kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
-	kv(f, "Profile Start Time", start);
-	kv(f, "Profile End Time", end);
-	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
-	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
-	kvf(f, "Number Of Pauses", "%zu", s.npauses);
-	kv(f, "Data Folder", r->dir);
-	if (timer_first(in))
-		kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
-	else
-		kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
-	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
-	rpt_omp_write_details(r, f);
-	kv(f, "Session Status", ses_status_name(in->status));
-	fprintf(f, "\nMONITORED EVENTS\n");
-	write_events(r, f);
-	fprintf(f, "\nSAMPLING\n");
 	if (timer_first(in)) {
 		kvf(f, "Event Used", "cpu-clock (software timer, %s)",
 		    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
@@ -261,9 +227,63 @@ static void write_details(const struct rpt *r, FILE *f)
 		kvf(f, "Target Exit", "exit status %d", in->exit_code);
 	else
 		kv(f, "Target Exit", "unknown (still running when collection ended)");
+}
+
+static void write_details(const struct rpt *r, FILE *f)
+{
+	const struct ses_info *in = &r->info;
+	const struct ses_event *ev = &in->events[0];
+	double run_ns = in->end_mono_ns > in->start_mono_ns
+				? (double)(in->end_mono_ns - in->start_mono_ns) : 0.0;
+	struct rpt_summary s;
+	char start[64], end[64];
+	bool all_paused;
+
+	rpt_summary(r, &s);
+	/* in whole ns: pause_s * 1e9 comes back a hair under the run for ~3 % of lengths,
+	 * which made a never-resumed run "0.0 Hz" */
+	all_paused = in->end_mono_ns > in->start_mono_ns &&
+		     r->pause_total_ns >= in->end_mono_ns - in->start_mono_ns;
+	ctime_ns(in->start_epoch_ns, start, sizeof(start));
+	ctime_ns(in->end_epoch_ns, end, sizeof(end));
+	fprintf(f, "\nPROFILE DETAILS\n");
+	kv(f, "Profile Session Type", session_type(in));
+	kv(f, "Profile Scope", in->system_wide ? "System-wide"
+			       : in->attached ? "Attach Process"
+					      : "Single Application");
+	if (in->cpu_mask[0])
+		kv(f, "CPU Mask", in->cpu_mask);
+	else
+		kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
+	kv(f, "Profile Start Time", start);
+	kv(f, "Profile End Time", end);
+	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
+	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
+	kvf(f, "Number Of Pauses", "%zu", s.npauses);
+	kv(f, "Data Folder", r->dir);
+	if (in->foreign)
+		kv(f, "Sampling Interval", "per event: see SAMPLING");
+	else if (timer_first(in))
+		kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
+	else
+		kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
+	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
+	rpt_omp_write_details(r, f);
+	kv(f, "Session Status", ses_status_name(in->status));
+	fprintf(f, "\nMONITORED EVENTS\n");
+	if (in->foreign)
+		rpt_foreign_csv_events(r, f);
+	else
+		write_events(r, f);
+	fprintf(f, "\nSAMPLING\n");
+	if (in->foreign)
+		rpt_foreign_csv_sampling(r, f, &s);
+	else
+		write_sampling(r, f, &s, all_paused);
 	if (s.damaged_at)
-		kvf(f, "Data Damage", "samples.data unreadable from offset %" PRIu64 ": %s",
-		    s.damaged_at, s.damage ? s.damage : "?");
+		kvf(f, "Data Damage", "%s unreadable from offset %" PRIu64 ": %s",
+		    in->foreign ? "the perf file" : "samples.data", s.damaged_at,
+		    s.damage ? s.damage : "?");
 	if (s.count_damage && s.counted_samples != s.file_samples)
 		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " samples, samples.data holds "
 				      "%" PRIu64, s.counted_samples, s.file_samples);

@@ -66,28 +66,35 @@ int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
 	for (int i = 0; a && i < r->info.nevents; i++) {
 		const struct ses_event *e = &r->info.events[i];
 
+		if (r->info.foreign) { /* synthesized from the attrs: it names its own */
+			if (e->attr == attr)
+				r->attr_event[attr] = i + 2;
+			continue;
+		}
 		if (e->type == a->type && e->config == a->config && e->period == a->sample_period) {
 			r->attr_event[attr] = i + 2;
 			break;
 		}
 	}
 	/* a session with one event and one sampling attr: whatever it is, it is that one */
-	if (r->attr_event[attr] == 1 && r->info.nevents <= 1 && a && a->sample_period &&
+	if (r->attr_event[attr] == 1 && !r->info.foreign && r->info.nevents <= 1 && a &&
+	    a->sample_period &&
 	    !(a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
 		r->attr_event[attr] = 2;
 	return r->attr_event[attr] - 2;
 }
 
-int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr)
+int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr,
+		     uint64_t units)
 {
 	uint64_t *slot = rpt_hash_slot(&r->extra_addr, (uint64_t)thread | (uint64_t)ev << 40,
 				       (uint64_t)module, addr);
 
 	if (!slot)
 		return -ENOMEM;
-	(*slot)++;
+	*slot += units;
 	if (ev < SES_MAX_EVENTS)
-		r->event_samples[ev]++;
+		r->event_samples[ev] += units;
 	return 0;
 }
 
@@ -137,7 +144,7 @@ int rpt_events_aggregate(struct rpt *r)
 
 static bool is_timer(const struct ses_event *e)
 {
-	return !strcmp(e->name, "CPU_TIME");
+	return ses_event_is_timer(e);
 }
 
 /* One sample of event @i is worth this much: seconds for the timer, events otherwise. */

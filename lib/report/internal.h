@@ -127,6 +127,10 @@ struct rpt {
 	struct rpt_hash func_index;   /* (module, name ptr) -> func + 1 */
 	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
+	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
+				  * the sort event's, in units of its period; foreign files
+				  * weight them, ses_sample_units) */
+	int foreign_skipped;	 /* foreign files: sampling attrs past SES_MAX_EVENTS */
 	const char *damage;
 	uint64_t file_samples;	 /* SAMPLE records in samples.data, whatever became of them */
 	uint64_t throttles;	 /* THROTTLE records: the kernel stopped the event for a while */
@@ -303,7 +307,9 @@ int rpt_events_init(struct rpt *r, char *err, size_t errlen);
 void rpt_events_release(struct rpt *r);
 /* The session event a reader attr index samples, or -1 (the tracking event). */
 int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr);
-int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr);
+/* Add @units (ses_sample_units: 1 but in foreign files) for event @ev at the address. */
+int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr,
+		     uint64_t units);
 int rpt_events_aggregate(struct rpt *r);
 /* CSV: the value columns' header (one per event, then the metrics), and one row's cells
  * (each preceded by a comma). */
@@ -324,6 +330,13 @@ int rpt_sorted_cmp(const void *a, const void *b);
 /* Display names (static buffers per call site are not used: the caller passes one). */
 void rpt_process_name(const struct rpt *r, int proc, char *buf, size_t len);
 void rpt_thread_name(const struct rpt *r, int thread, char *buf, size_t len);
+
+/* ---- foreign.c: perf pipe files (r->info.foreign; r->dir is the file) ---- */
+/* Synthesize r->info from the file @path; -errno with @err: one line naming it. */
+int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen);
+/* The CSV's MONITORED EVENTS and SAMPLING lines of a foreign file. */
+void rpt_foreign_csv_events(const struct rpt *r, FILE *f);
+void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *s);
 
 /* csv.c: report.csv's EXECUTION block of @r (the job report's head, job_csv.c). */
 void rpt_csv_execution(const struct rpt *r, FILE *f);

@@ -254,7 +254,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	}
 	rpt_summary(r, &s);
 	if (!j->head) {
-		j->timer = !r->info.nevents || !strcmp(r->info.events[0].name, "CPU_TIME");
+		j->timer = !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
 		snprintf(j->event, sizeof(j->event), "%s",
 			 r->info.nevents ? r->info.events[0].name : "CPU_TIME");
 	}

@@ -78,6 +78,7 @@ struct loaded {
 	struct key *k;
 	size_t n, cap;
 	size_t nsamples; /* of n */
+	uint64_t *periods; /* foreign files: each record's sample period (0: none) */
 	struct ses_decoded *side;
 	size_t nside, capside;
 };
@@ -86,6 +87,7 @@ static void loaded_release(struct loaded *l)
 {
 	free(l->e);
 	free(l->k);
+	free(l->periods);
 	free(l->side);
 }
 
@@ -180,6 +182,11 @@ static int grow_entries(struct loaded *l)
 	k = e ? realloc(l->k, cap * sizeof(*l->k)) : NULL;
 	if (k)
 		l->k = k;
+	if (k && l->periods) {
+		k = realloc(l->periods, cap * sizeof(*l->periods));
+		if (k)
+			l->periods = k;
+	}
 	if (!e || !k)
 		return -ENOMEM;
 	l->cap = cap;
@@ -200,6 +207,8 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	d = &l->side[l->nside];
 	ret = ses_reader_decode(rd, rec, d);
 	e = &l->e[l->n];
+	if (l->periods)
+		l->periods[l->n] = !ret && rec->type == PERF_RECORD_SAMPLE ? d->u.sample.period : 0;
 	*e = (struct entry){ 0, 0, 0, NO_SIDE, rec->type < TYPE_OTHER ? rec->type : TYPE_OTHER,
 			     (int16_t)ret, 0, 0, 0 };
 	if (rec->type != PERF_RECORD_SAMPLE) {
@@ -223,9 +232,21 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	return 0;
 }
 
-static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct entry *e,
-			const struct ses_sample *full, uint64_t time)
+/* What a sample of event @ev adds to the tallies (ses_sample_units): 1, or a foreign
+ * file's per-sample period. */
+static uint64_t units_of(const struct rpt *r, int ev, uint64_t period)
 {
+	const struct ses_sample s = { .period = period };
+
+	return r->info.foreign && ev >= 0 && ev < r->info.nevents
+		       ? ses_sample_units(&r->info.events[ev], &s)
+		       : 1;
+}
+
+static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct entry *e,
+			const struct ses_sample *full, uint64_t time, uint64_t period)
+{
+	uint64_t units;
 	struct rpt_thread *t;
 	struct ses_sample s;
 	uint64_t *slot, addr;
@@ -262,27 +283,31 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	ev = rpt_events_of_attr(r, rd, e->attr);
 	if (ev < 0)
 		return 0; /* not a sampling event of the session */
+	units = units_of(r, ev, period);
+	r->kept_samples++;
 	if (r->opts.walk && rpt_walk_note(r, &(struct rpt_wsample){
 				time, e->ip, addr, (uint32_t)(t - r->world.threads), UINT32_MAX,
 				module, e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
 		return -ENOMEM;
 	if (ev > 0) /* a further event: a column beside the sort event */
-		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr);
+		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr,
+					units);
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
 		return -ENOMEM;
 	slot = rpt_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			     addr);
 	if (!slot)
 		return -ENOMEM;
-	(*slot)++;
-	r->samples++;
+	*slot += units;
+	r->samples += units;
 	if (!full) {
 		/* no stack: what stacks need of it, rebuilt from the entry */
 		s = (struct ses_sample){ .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = time,
 					 .attr_index = e->attr, .cpumode = e->cpumode };
 		full = &s;
 	}
-	ret = rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr);
+	ret = rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr,
+				units);
 	if (!ret && r->opts.walk)
 		r->wsamples[r->nwsamples - 1].stack = r->stacks->last_stack;
 	return ret;
@@ -324,7 +349,8 @@ static int replay(struct rpt *r, struct ses_reader *rd, struct ses_leaf_reader *
 		switch (e->type) {
 		case PERF_RECORD_SAMPLE:
 			r->tr_seq = l->k[i].seq;
-			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time);
+			ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, l->k[i].time,
+					   l->periods ? l->periods[l->k[i].seq] : 0);
 			break;
 		case PERF_RECORD_THROTTLE:
 			if (e->decoded)
@@ -370,7 +396,10 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	uint64_t nrec = 0, size = 0;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
+	if (r->info.foreign) /* a perf pipe file: r->dir is the file */
+		snprintf(path, sizeof(path), "%s", r->dir);
+	else
+		snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
 	ret = ses_reader_open_file(&rd, path, why, sizeof(why));
 	if (ret == -SES_ENOTREG)
 		errf(err, errlen, NOT_REGULAR, path, "", "", why);
@@ -383,7 +412,12 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		return ret;
 	if (r->opts.progress && !stat(path, &sb))
 		size = (uint64_t)sb.st_size;
-	lr = rpt_leafg_open(r); /* its bytes back fp samples' leaf copies until replay ends */
+	/* its bytes back fp samples' leaf copies until replay ends (a session's own file) */
+	lr = r->info.foreign ? NULL : rpt_leafg_open(r);
+	if (r->info.foreign && !(l.periods = malloc(sizeof(*l.periods)))) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
 		if (r->opts.progress && ++nrec % RPT_PROGRESS_EVERY == 0)
 			r->opts.progress(r->opts.progress_arg,
@@ -482,7 +516,9 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	     size_t errlen)
 {
 	struct rpt *r;
+	struct stat sb;
 	char why[256];
+	bool foreign;
 	int ret;
 
 	*out = NULL;
@@ -491,8 +527,16 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		return -ENOMEM;
 	r->opts = *opts;
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	ret = ses_info_read(dir, &r->info, why, sizeof(why));
-	if (ret) {
+	/* anything but a directory may be a perf pipe file (a FIFO or device is refused
+	 * there, unopened by stat) */
+	foreign = !stat(dir, &sb) && !S_ISDIR(sb.st_mode);
+	if (foreign)
+		ret = rpt_foreign_open(r, dir, err, errlen);
+	else
+		ret = ses_info_read(dir, &r->info, why, sizeof(why));
+	if (ret && foreign) {
+		goto fail;
+	} else if (ret) {
 		if (ret == -ENOENT)
 			explain_no_info(dir, err, errlen);
 		else if (ret == -SES_ENOTREG)
@@ -503,21 +547,22 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	}
 	/* collect rewrites session.ini with its final counts at the end; one left running
 	 * holds the counts of the start */
-	r->counts_final = r->info.status != SES_STATUS_RUNNING;
+	r->counts_final = r->info.status != SES_STATUS_RUNNING || r->info.foreign;
 	settle_status(&r->info);
 	ret = check_arch(r, err, errlen);
 	if (!ret)
 		ret = rpt_events_init(r, err, errlen);
 	if (ret)
 		goto fail;
-	ret = rpt_pauses_load(r, err, errlen);
+	/* a foreign file has none of a session's other files (pauses, tasks, vdso.so) */
+	ret = r->info.foreign ? 0 : rpt_pauses_load(r, err, errlen);
 	if (ret)
 		goto fail;
-	r->has_tasks = rpt_tasks_present(dir);
+	r->has_tasks = !r->info.foreign && rpt_tasks_present(dir);
 	ret = rpt_world_init(&r->world);
 	if (ret)
 		goto fail;
-	r->symtab = rpt_symtab_new(dir, opts->kallsyms);
+	r->symtab = rpt_symtab_new(r->info.foreign ? NULL : dir, opts->kallsyms);
 	r->stacks = rpt_stacks_new(r);
 	r->locator = rpt_locator_new(&(struct rpt_locate_opts){
 		opts->bin_paths, opts->nbin_paths, opts->symbol_paths, opts->nsymbol_paths,
@@ -527,7 +572,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	}
 	rpt_symtab_set_locator(r->symtab, r->locator);
-	ret = rpt_tr_open(r);
+	ret = r->info.foreign ? 0 : rpt_tr_open(r); /* translated.bin: a session's */
 	if (!ret)
 		ret = read_samples(r, err, errlen);
 	if (ret)
@@ -539,7 +584,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	if (ret)
 		goto fail;
 	ret = rpt_tasks_load(r);
-	if (!ret)
+	if (!ret && !r->info.foreign)
 		ret = rpt_omp_load(r);
 	if (!ret)
 		/* inline chains only show in call stack and task sections; exports ask later */

@@ -3,7 +3,7 @@ REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report
 	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c lib/report/strmap.c \
 	lib/report/perfmap.c lib/report/programs.c lib/report/walk.c \
 	lib/report/job.c lib/report/job_csv.c lib/report/job_mpi.c \
-	lib/report/locate.c lib/report/buildid.c lib/report/rates.c \
+	lib/report/locate.c lib/report/buildid.c lib/report/rates.c lib/report/foreign.c \
 	lib/report/openmp.c lib/report/openmp_csv.c lib/report/openmp_target.c lib/report/openmp_sites.c
 REPORT_SRCS += lib/report/stacks.c lib/report/leafg.c lib/report/leafg_join.c lib/report/unwind.c lib/report/inline.c lib/report/callgraph.c lib/report/callgraph_inline.c \
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c

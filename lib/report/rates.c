@@ -28,7 +28,7 @@ static double timer_period_s(const struct rpt *r)
 
 static bool timer_first(const struct ses_info *in)
 {
-	return !in->nevents || !strcmp(in->events[0].name, "CPU_TIME");
+	return !in->nevents || ses_event_is_timer(&in->events[0]);
 }
 
 /* The CPU time the sort event sampled, ns: user or system time alone when it sampled one

@@ -87,6 +87,10 @@ struct rpt;
  * Load @dir (borrowed). -ENOENT if it is not a session directory, -EINVAL/-EPROTO for a
  * broken session.ini or samples.data header; @err names the file and what is wrong.
  * A samples.data cut short is not an error: what was written is reported.
+ * @dir may also be a perf pipe file (perf record -o -, perf inject -o -): a foreign
+ * session, its facts synthesized from the file (foreign.c; -EPROTO for a perf.data in
+ * file mode, -EOPNOTSUPP for one of zstd-compressed records (perf record -z), -EINVAL
+ * for any other file, -SES_ENOTREG for a FIFO or device).
  */
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);
@@ -181,6 +185,9 @@ struct rpt_summary {
 	 * process table (2 programs or more, fewer than the processes) or --group-by program */
 	int nprograms;
 	bool by_program;
+	/* sample records of every event in the tables (@samples: the sort event's, in units
+	 * of its period: the sum of their periods in a foreign file's weighted events) */
+	uint64_t kept_samples;
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);

@@ -72,6 +72,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	memset(s, 0, sizeof(*s));
 	s->info = &r->info;
 	s->samples = r->samples;
+	s->kept_samples = r->kept_samples;
 	s->lost = r->lost > r->info.lost_samples ? r->lost : r->info.lost_samples;
 	s->damaged_at = r->damaged_at;
 	s->damage = r->damage;

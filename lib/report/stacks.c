@@ -324,7 +324,7 @@ static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stac
 }
 
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
-		      uint32_t thread, int module, uint64_t addr)
+		      uint32_t thread, int module, uint64_t addr, uint64_t units)
 {
 	struct rpt_stacks *st = r->stacks;
 	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
@@ -367,7 +367,7 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	idx = intern_stack(st, thread, f, b.n);
 	if (idx < 0)
 		return (int)idx;
-	st->stacks[idx].count++;
+	st->stacks[idx].count += units;
 	st->last_stack = (uint32_t)idx;
 	return st->keep ? note(st, s, (uint32_t)idx) : 0;
 }

@@ -157,9 +157,10 @@ int rpt_callgraph_fetch_inlines(struct rpt *r);
 /* stacks.c */
 struct rpt_stacks *rpt_stacks_new(const struct rpt *r);
 void rpt_stacks_free(struct rpt_stacks *st);
-/* The stack of sample @s of @thread, whose IP resolved to (@module, @addr). 0 or -ENOMEM. */
+/* The stack of sample @s of @thread, whose IP resolved to (@module, @addr); it counts
+ * @units (ses_sample_units: 1 but in foreign files). 0 or -ENOMEM. */
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
-		      uint32_t thread, int module, uint64_t addr);
+		      uint32_t thread, int module, uint64_t addr, uint64_t units);
 /* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
 int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
 /* Process @pid ended: what the unwinder holds for it (its module files) can go. */

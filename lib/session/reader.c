@@ -330,6 +330,11 @@ const struct perf_event_attr *ses_reader_attr(const struct ses_reader *r, size_t
 	return i < r->nattrs ? &r->attrs[i].attr : NULL;
 }
 
+int ses_reader_attr_of_id(const struct ses_reader *r, uint64_t id)
+{
+	return (int)id_find(r, id) - 1;
+}
+
 const struct perf_event_attr *ses_reader_attr_of(const struct ses_reader *r,
 						 const struct ses_record *rec, int *idx)
 {

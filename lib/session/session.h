@@ -45,6 +45,10 @@ struct ses_event {
 	uint64_t period;	/* sample_period: ns for timer events, events otherwise */
 	bool exclude_kernel;
 	bool exclude_user;
+	/* foreign sessions only (session/foreign.h; session.ini holds neither): each sample
+	 * counts its own period (@period is then 1), and the reader attr index it samples */
+	bool weighted;
+	int attr;
 };
 
 /* A derived metric: @formula over event names (the part of an event's name before
@@ -121,6 +125,7 @@ struct ses_info {
 					  * none, sessions before it or turned off) */
 	int callgraph_depth;		 /* frames kept per stack (0: the kernel's default) */
 	char callgraph_scope[8];	 /* "user", "kernel" or "all" */
+	bool foreign;	/* synthesized from a perf pipe file (ses_foreign_info), no session.ini */
 };
 
 /* ---- session.ini ---------------------------------------------------------------- */
@@ -435,6 +440,8 @@ size_t ses_reader_hand_back(struct ses_reader *r, size_t from, size_t to);
  * not in the file. */
 size_t ses_reader_offset_of(const struct ses_reader *r, const void *p);
 const struct perf_event_attr *ses_reader_attr(const struct ses_reader *r, size_t i);
+/* The index of the attr whose HEADER_ATTR names sample id @id, or -1. */
+int ses_reader_attr_of_id(const struct ses_reader *r, uint64_t id);
 
 /*
  * The attr whose layout @rec has (its event's own attr), and its index in @idx (may be
@@ -691,6 +698,7 @@ int ses_file_create(const char *path, int flags);
 FILE *ses_file_fopen(const char *path);
 
 #include "session/input.h" /* reading a session's files: ses_file_open_read, _map, ... */
+#include "session/foreign.h" /* perf pipe files of other tools: ses_foreign_info, ... */
 
 /* The program's name in @prog (a path or a name): a pointer into @prog. */
 const char *ses_app_base(const char *prog);

@@ -282,7 +282,7 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 		/* the timer's period in seconds (times the report's time_scale: a timer that
 		 * fell behind stands for more, as in report.csv); any other event stands for
 		 * its interval */
-		d->weight[i] = !strcmp(in->events[i].name, "CPU_TIME")
+		d->weight[i] = ses_event_is_timer(&in->events[i])
 				       ? (double)in->events[i].period / 1e9 * sum.time_scale
 				       : (double)in->events[i].period;
 	}

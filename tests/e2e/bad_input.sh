@@ -43,7 +43,7 @@ expect_fail 2 "option without its value" "needs a value" "$UPROF" collect -o
 expect_fail 2 "no program" "no program" "$UPROF" collect -o "$O"
 expect_fail 2 "unknown command" "not a command" "$UPROF" frobnicate
 expect_fail 2 "report without -i" "no session given" "$UPROF" report
-expect_fail 1 "report on a missing dir" "not a directory" "$UPROF" report -i /no/such/dir
+expect_fail 1 "report on a missing dir" "/no/such/dir.: No such file or directory" "$UPROF" report -i /no/such/dir
 expect_fail 1 "report on a non-session dir" "not a uprof session" "$UPROF" report -i "$SCRATCH"
 expect_fail 2 "report --cutoff -1" "cutoff" "$UPROF" report -i "$SCRATCH" --cutoff -1
 expect_fail 2 "report --group-by bad" "group-by" "$UPROF" report -i "$SCRATCH" --group-by cpu
