@@ -118,9 +118,11 @@ dump_refused "a dump cut short"
 rm -f "$DUMP"
 dump_refused "no dump"
 
-if node --version >/dev/null 2>&1 && node --perf-prof -e 0 >/dev/null 2>&1; then
+mkdir -p "$SCRATCH/node"
+# (node writes its dump and log into its working directory: the probe runs in scratch)
+if (cd "$SCRATCH/node" && node --perf-prof -e 0) >/dev/null 2>&1; then
 	# the hot function runs long per call: optimized on the stack (OSR), not inlined
-	mkdir -p "$SCRATCH/node" && rm -f "$SCRATCH"/node/jit-*.dump
+	rm -f "$SCRATCH"/node/jit-*.dump
 	(cd "$SCRATCH/node" && "$UPROF" collect -o "$SCRATCH/out3" node --perf-prof -e \
 		'function hot(n){let s=0;for(let i=0;i<n;i++)s+=i%7;return s}
 		 let t=Date.now(),x=0; while(Date.now()-t<600) x+=hot(3e6); console.log(x>0)' \
