@@ -104,6 +104,14 @@ $(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/report/perfmap.c lib/report/
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/report/perfmap.c
 fuzz: $(FUZZ_BINS)
+# report's reading of perf's jitdump files, jit-<pid>.dump (binary a JIT wrote)
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_jitdump
+$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/jitdump.h \
+		lib/report/perfmap.c lib/report/perfmap.h lib/report/table.c lib/report/strmap.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/perfmap.c \
+		lib/report/table.c lib/report/strmap.c
+fuzz: $(FUZZ_BINS)
 
 # mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_mpi

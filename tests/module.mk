@@ -62,6 +62,10 @@ $(BUILD)/tests/test_perfmap: tests/unit/test_perfmap.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_perfmap
+$(BUILD)/tests/test_jitdump: tests/unit/test_jitdump.c $(REPORT_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_jitdump
 $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka

@@ -7,6 +7,7 @@
  * and the file is closed before the next, so a report holds one module's DWARF at a time.
  * The chains are kept by (module, address) for callgraph.c's symbolize_frame.
  */
+#include "report/jitdump.h"
 #include "report/perfmap.h"
 #include "report/stacks.h"
 
@@ -33,7 +34,8 @@ static int cmp_key(const void *a, const void *b)
 	return x->module < y->module ? -1 : x->module > y->module;
 }
 
-/* A frame whose module file may have DWARF of its own (not the kernel, a mark, a JIT map). */
+/* A frame whose module file may have DWARF of its own (not the kernel, a mark, a JIT
+ * map or dump). */
 static const char *dwarf_path(const struct rpt *r, const struct rpt_frame *fr)
 {
 	const char *path;
@@ -41,7 +43,9 @@ static const char *dwarf_path(const struct rpt *r, const struct rpt_frame *fr)
 	if (fr->module == RPT_FRAME_MARK || fr->module == RPT_MODULE_KERNEL)
 		return NULL;
 	path = r->world.modules[fr->module].path;
-	return path[0] == '/' && !rpt_perfmap_is_path(path) ? path : NULL;
+	if (path[0] != '/' || rpt_perfmap_is_path(path) || rpt_jitdump_is_path(path))
+		return NULL;
+	return path;
 }
 
 int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char **names)

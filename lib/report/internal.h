@@ -54,6 +54,7 @@ struct rpt_process {
 	int exe;	    /* module of its program's executable + 1; 0 = unknown */
 	int program;	    /* programs.c: its index in rpt.programs */
 	signed char perfmap; /* /tmp/perf-<pid>.map: 0 not looked for, 1 there, -1 not */
+	int jitdump;	     /* module of the jit-<pid>.dump it mapped + 1; 0: none */
 	struct rpt_map *maps;
 	int nmaps, capmaps;
 	uint64_t samples;

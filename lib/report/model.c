@@ -6,6 +6,7 @@
  * code); COMM with the exec flag starts a fresh address space.
  */
 #include "report/internal.h"
+#include "report/jitdump.h"
 #include "report/perfmap.h"
 
 #include <errno.h>
@@ -253,6 +254,28 @@ static bool has_perfmap(struct rpt_process *p)
 	return p->perfmap > 0;
 }
 
+/* @p mapped its JIT's dump @mm: its JIT code, mapped before or after, is named from the
+ * dump. A dump wins over a perf map: the runtime named it in the process's own records,
+ * where a perf map is only a file found at a fixed path. */
+static int apply_jitdump(struct rpt_world *w, struct rpt_process *p, const struct ses_mmap *mm)
+{
+	int mod = rpt_world_module(w, mm->filename, mm->filename_len);
+
+	if (mod < 0)
+		return mod;
+	p->jitdump = mod + 1;
+	for (int i = 0; i < p->nmaps; i++) {
+		const char *path = w->modules[p->maps[i].module].path;
+
+		if (rpt_perfmap_anon(path) || rpt_perfmap_is_path(path)) {
+			p->maps[i].module = mod;
+			p->maps[i].pgoff = p->maps[i].start;
+		}
+	}
+	/* the dump's own mapping is no code (nothing runs there): not a map */
+	return 0;
+}
+
 static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 {
 	struct rpt_process *p;
@@ -268,13 +291,21 @@ static int apply_mmap(struct rpt_world *w, const struct ses_mmap *mm)
 	p = rpt_world_process(w, (int)mm->pid);
 	if (!p)
 		return -ENOMEM;
+	if (!memchr(mm->filename, 0, mm->filename_len) &&
+	    rpt_jitdump_path_pid(mm->filename, mm->filename_len) == p->pid)
+		return apply_jitdump(w, p, mm);
 	if (mm->filename_len < sizeof(jit) && !memchr(mm->filename, 0, mm->filename_len)) {
 		memcpy(jit, mm->filename, mm->filename_len);
 		jit[mm->filename_len] = 0;
 	} else {
 		jit[0] = 0;
 	}
-	if (rpt_perfmap_anon(jit) && has_perfmap(p)) {
+	if (rpt_perfmap_anon(jit) && p->jitdump) {
+		/* JIT code named by the dump the process mapped (jitdump.h); addresses are
+		 * the process's own, as for a perf map */
+		mod = p->jitdump - 1;
+		m.pgoff = m.start;
+	} else if (rpt_perfmap_anon(jit) && has_perfmap(p)) {
 		/* JIT code, named by the process's perf map as perf does: the map is the
 		 * module, and its addresses are the process's own (no file offsets) */
 		rpt_perfmap_path(p->pid, jit, sizeof(jit));

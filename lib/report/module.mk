@@ -1,7 +1,7 @@
 REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report/table.c lib/report/model.c lib/report/load.c \
 	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/pauses.c lib/report/tasks.c lib/report/taskmatch.c lib/report/events.c lib/report/callgraph_thread.c lib/report/kallsyms.c \
 	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c lib/report/strmap.c \
-	lib/report/perfmap.c lib/report/programs.c lib/report/walk.c \
+	lib/report/perfmap.c lib/report/jitdump.c lib/report/programs.c lib/report/walk.c \
 	lib/report/job.c lib/report/job_csv.c lib/report/job_mpi.c \
 	lib/report/locate.c lib/report/buildid.c lib/report/rates.c lib/report/foreign.c \
 	lib/report/openmp.c lib/report/openmp_csv.c lib/report/openmp_target.c lib/report/openmp_sites.c

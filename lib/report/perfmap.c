@@ -95,8 +95,7 @@ static int cmp_ordered(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Sort by start; at one start the last line (the JIT's latest code there) wins. */
-static int sort_syms(struct rpt_perfmap *pm)
+int rpt_perfmap_sort(struct rpt_perfmap *pm)
 {
 	struct ordered *o = malloc(sizeof(*o) * (pm->nsyms ? pm->nsyms : 1));
 	size_t n = 0;
@@ -146,7 +145,7 @@ int rpt_perfmap_parse(struct rpt_perfmap *pm, const char *buf, size_t len)
 	}
 	for (size_t i = 0; i < pm->nsyms; i++)
 		pm->syms[i].name = pm->names + (uintptr_t)pm->syms[i].name;
-	ret = sort_syms(pm);
+	ret = rpt_perfmap_sort(pm);
 	if (ret)
 		rpt_perfmap_release(pm);
 	return ret;
@@ -193,14 +192,11 @@ static int slurp(int fd, char **out, size_t *outlen)
 	return ret;
 }
 
-int rpt_perfmap_read(struct rpt_perfmap *pm, const char *path, uid_t owner)
+int rpt_perfmap_open(const char *path, uid_t owner, uint64_t max, uint64_t *size)
 {
 	struct stat sb;
-	char *buf = NULL;
-	size_t len = 0;
 	int fd, ret;
 
-	rpt_perfmap_release(pm);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -210,10 +206,30 @@ int rpt_perfmap_read(struct rpt_perfmap *pm, const char *path, uid_t owner)
 		ret = -EINVAL;
 	else if (sb.st_uid != owner && sb.st_uid != 0)
 		ret = -EPERM;
-	else if ((uint64_t)sb.st_size > RPT_PERFMAP_MAX_BYTES)
+	else if ((uint64_t)sb.st_size > max)
 		ret = -EFBIG;
 	else
-		ret = slurp(fd, &buf, &len);
+		ret = 0;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	*size = (uint64_t)sb.st_size;
+	return fd;
+}
+
+int rpt_perfmap_read(struct rpt_perfmap *pm, const char *path, uid_t owner)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	uint64_t size;
+	int fd, ret;
+
+	rpt_perfmap_release(pm);
+	fd = rpt_perfmap_open(path, owner, RPT_PERFMAP_MAX_BYTES, &size);
+	if (fd < 0)
+		return fd;
+	ret = slurp(fd, &buf, &len);
 	close(fd);
 	if (!ret)
 		ret = rpt_perfmap_parse(pm, buf ? buf : "", len);

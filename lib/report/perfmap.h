@@ -48,6 +48,18 @@ int rpt_perfmap_parse(struct rpt_perfmap *pm, const char *buf, size_t len);
  */
 int rpt_perfmap_read(struct rpt_perfmap *pm, const char *path, uid_t owner);
 
+/*
+ * Open @path, a file another user may have planted, as rpt_perfmap_read() does: with
+ * O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC, a regular file owned by @owner or root, at most @max
+ * bytes. The fd (the caller closes it), its size in *@size; or -EPERM, -ELOOP, -EINVAL,
+ * -EFBIG as above, -errno from open/fstat. The one home of these checks (jitdump.c too).
+ */
+int rpt_perfmap_open(const char *path, uid_t owner, uint64_t max, uint64_t *size);
+
+/* Sort @pm->syms (their names already pointers) by start, dropping all but the last
+ * entry at each start (the JIT's latest code there). 0 or -ENOMEM. */
+int rpt_perfmap_sort(struct rpt_perfmap *pm);
+
 /* The symbol holding @addr, or NULL. */
 const struct rpt_perfmap_sym *rpt_perfmap_find(const struct rpt_perfmap *pm, uint64_t addr);
 

@@ -23,6 +23,7 @@
 #include "report/fdes.h"
 #include "report/plt.h"
 #include "report/kallsyms.h"
+#include "report/jitdump.h"
 #include "report/perfmap.h"
 #include "report/locate.h"
 
@@ -78,7 +79,7 @@ struct dso {
 	char *strs; /* raw names */
 	struct rpt_fdes fdes; /* function ranges from the CFI, read on first need */
 	bool fdes_read;
-	bool jit;		/* a perf map (/tmp/perf-<pid>.map), not an ELF file */
+	bool jit;		/* a perf map (/tmp/perf-<pid>.map) or jitdump, not an ELF */
 	struct rpt_perfmap map; /* its symbols (absolute addresses) */
 };
 
@@ -505,11 +506,13 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 	if (!strcmp(path, VDSO_NAME)) {
 		d->module = VDSO_NAME;
 		ret = load_vdso(st, d);
-	} else if (rpt_perfmap_is_path(path)) {
-		/* a JIT's map: a map we may not read (another user's) names nothing */
+	} else if (rpt_perfmap_is_path(path) || rpt_jitdump_is_path(path)) {
+		/* a JIT's map or dump: one we may not read (another user's) names nothing */
 		d->module = d->path;
 		d->jit = d->fdes_read = true;
-		ret = rpt_perfmap_read(&d->map, path, st->owner) == -ENOMEM ? -ENOMEM : 0;
+		ret = rpt_perfmap_is_path(path) ? rpt_perfmap_read(&d->map, path, st->owner)
+						: rpt_jitdump_read(&d->map, NULL, path, st->owner);
+		ret = ret == -ENOMEM ? -ENOMEM : 0;
 	} else if (names_file(path)) {
 		struct rpt_located at;
 

@@ -185,7 +185,8 @@ $(TGT)/unusual: tests/targets/unusual.c
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/unusual
 # by_program.sh: a program that starts others by exec (as make does), a program to start;
-# jit.sh: a JIT in miniature that writes perf's /tmp/perf-<pid>.map
+# jit.sh: a JIT in miniature that writes perf's /tmp/perf-<pid>.map (or, given a DIR, a
+# jitdump DIR/jit-<pid>.dump)
 $(TGT)/forker: tests/targets/forker.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
