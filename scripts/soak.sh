@@ -7,7 +7,8 @@
 # seconds, load average at the end, the suite's summary line and the files that failed)
 # and keeps each log under $SOAK_DIR (default /tmp/uprof-soak). Exit 0 only when every
 # run passed. This is the check issue 10 asks for ("5 of 5, 3 of 3 beside two hogs,
-# SANITIZE=1"); a clean run takes ~5 min on 2 idle CPUs, a hogged one ~11, SANITIZE ~13.
+# SANITIZE=1"); on 2 idle CPUs a clean run takes ~17 min, a SANITIZE one ~60; beside two
+# hogs (and a niced build or two) ~70.
 # SOAK_MAKE_ARGS is added to every make (e.g. "T=cli" to try the script itself).
 #
 # -f FUZZDIR: the hogs are the fuzz targets of FUZZDIR/build/fuzz (a built checkout), so the
