@@ -5,6 +5,9 @@
 
 #include "session/session.h"
 
+#include <stdint.h>
+#include <string.h>
+
 /* perf's pipe header: magic then the header size (16 in pipe mode). */
 #define SES_PIPE_MAGIC "PERFILE2"
 #define SES_PIPE_HDR_SIZE 16
@@ -15,6 +18,24 @@
 /* write(2) all @len bytes of @p to @fd, again after EINTR and short writes: 0 or -errno.
  * (dir.c; the one loop every writer of a session file uses.) */
 int ses_write_full(int fd, const void *p, size_t len);
+
+/* Unaligned native-endian loads from a file's bytes (one home for every lib/session
+ * decoder; memcpy, so a record at any offset of a mapping is read safely). */
+static inline uint64_t ses_get_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t ses_get_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 void ses_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -25,22 +25,6 @@ static void put64(unsigned char *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static size_t entry_size(uint32_t nregs, uint32_t stack_len)
 {
 	return (SES_LEAF_FIXED + (size_t)nregs * 8 + stack_len + 7) & ~(size_t)7;
@@ -83,8 +67,8 @@ int ses_leaf_decode(const void *buf, size_t len, uint64_t regs_mask, struct ses_
 
 	if (len < 8)
 		return -EINVAL;
-	type = get32(p);
-	n = get32(p + 4);
+	type = ses_get_u32(p);
+	n = ses_get_u32(p + 4);
 	if (n < 8 || n % 8 || n > len)
 		return -EINVAL;
 	*size = n;
@@ -92,15 +76,15 @@ int ses_leaf_decode(const void *buf, size_t len, uint64_t regs_mask, struct ses_
 		return 0;
 	if (n < SES_LEAF_FIXED)
 		return -EINVAL;
-	nregs = get32(p + 48);
-	stack_len = get32(p + 52);
+	nregs = ses_get_u32(p + 48);
+	stack_len = ses_get_u32(p + 52);
 	if ((nregs && nregs != (uint32_t)__builtin_popcountll(regs_mask)) ||
 	    nregs > SES_LEAF_MAX_REGS || stack_len > SES_LEAF_MAX_STACK ||
 	    entry_size(nregs, stack_len) != n)
 		return -EINVAL;
 	*l = (struct ses_leaf){
-		.seq = get64(p + 8), .id = get64(p + 16), .pid = get32(p + 24),
-		.tid = get32(p + 28), .time = get64(p + 32), .regs_abi = get64(p + 40),
+		.seq = ses_get_u64(p + 8), .id = ses_get_u64(p + 16), .pid = ses_get_u32(p + 24),
+		.tid = ses_get_u32(p + 28), .time = ses_get_u64(p + 32), .regs_abi = ses_get_u64(p + 40),
 		.nregs = nregs, .regs = nregs ? p + SES_LEAF_FIXED : NULL,
 		.stack_len = stack_len,
 		.stack = stack_len ? p + SES_LEAF_FIXED + (size_t)nregs * 8 : NULL,
@@ -215,17 +199,17 @@ int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size
 			 SES_LEAF_MAGIC);
 		return -EINVAL;
 	}
-	hsize = get32(p + 12);
-	if (get32(p + 8) != SES_LEAF_VERSION) {
+	hsize = ses_get_u32(p + 12);
+	if (ses_get_u32(p + 8) != SES_LEAF_VERSION) {
 		ses_errf(err, errlen, "offset 8: version %u, this uprof reads version %d",
-			 get32(p + 8), SES_LEAF_VERSION);
+			 ses_get_u32(p + 8), SES_LEAF_VERSION);
 		return -EINVAL;
 	}
 	if (hsize < SES_LEAF_HDR_SIZE || hsize % 8 || hsize > len) {
 		ses_errf(err, errlen, "offset 12: bad header size %u", hsize);
 		return -EINVAL;
 	}
-	if (__builtin_popcountll(get64(p + 16)) > SES_LEAF_MAX_REGS) {
+	if (__builtin_popcountll(ses_get_u64(p + 16)) > SES_LEAF_MAX_REGS) {
 		ses_errf(err, errlen, "offset 16: more than %d registers", SES_LEAF_MAX_REGS);
 		return -EINVAL;
 	}
@@ -235,7 +219,7 @@ int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size
 	r->buf = p;
 	r->len = len;
 	r->pos = hsize;
-	r->regs_mask = get64(p + 16);
+	r->regs_mask = ses_get_u64(p + 16);
 	*out = r;
 	return 0;
 }

@@ -50,14 +50,6 @@ struct ses_reader {
 	bool same_trailer;     /* every attr lays out the sample_id trailer the same way */
 };
 
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, char *err,
 			size_t errlen)
 {
@@ -72,9 +64,9 @@ int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, ch
 		ses_errf(err, errlen, "offset 0: no PERFILE2 magic (not a uprof/perf data file)");
 		return -EINVAL;
 	}
-	if (get_u64((const unsigned char *)buf + 8) != SES_PIPE_HDR_SIZE) {
+	if (ses_get_u64((const unsigned char *)buf + 8) != SES_PIPE_HDR_SIZE) {
 		ses_errf(err, errlen, "offset 8: header size %llu is not pipe mode (16)",
-			 (unsigned long long)get_u64((const unsigned char *)buf + 8));
+			 (unsigned long long)ses_get_u64((const unsigned char *)buf + 8));
 		return -EINVAL;
 	}
 	r = calloc(1, sizeof(*r));
@@ -351,7 +343,7 @@ const struct perf_event_attr *ses_reader_attr_of(const struct ses_reader *r,
 		/* the id says which event: also needed when the layouts agree (a sample's
 		 * attr_index says which event it counts for) */
 		if (rec->size >= 8 + 8 * (size_t)(pos + 1))
-			v = id_find(r, get_u64(sample ? d + 8 + 8 * pos
+			v = id_find(r, ses_get_u64(sample ? d + 8 + 8 * pos
 						      : d + rec->size - 8 * (pos + 1)));
 		else
 			v = 0;

@@ -22,22 +22,6 @@ struct cursor {
 	bool bad;
 };
 
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 static uint64_t take_u64(struct cursor *c)
 {
 	uint64_t v;
@@ -46,7 +30,7 @@ static uint64_t take_u64(struct cursor *c)
 		c->bad = true;
 		return 0;
 	}
-	v = get_u64(c->p);
+	v = ses_get_u64(c->p);
 	c->p += 8;
 	return v;
 }
@@ -200,7 +184,7 @@ int ses_decode_attr(const void *rec, size_t len, struct ses_attr_rec *a)
 	body = (size_t)(c.end - c.p);
 	if (body < PERF_ATTR_SIZE_VER0)
 		return -EINVAL;
-	asize = get_u32(c.p + 4);
+	asize = ses_get_u32(c.p + 4);
 	if (asize < PERF_ATTR_SIZE_VER0 || asize > body || asize > SES_ATTR_MAX ||
 	    (body - asize) % 8)
 		return -EINVAL;
@@ -249,7 +233,7 @@ static void sample_tail(struct cursor *c, const struct perf_event_attr *a, struc
 		if (c->bad || c->end - c->p < 4)
 			c->bad = true;
 		else /* the kernel pads u32 + data to 8 bytes */
-			take_bytes(c, 4 + (uint64_t)get_u32(c->p));
+			take_bytes(c, 4 + (uint64_t)ses_get_u32(c->p));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t bst = a->branch_sample_type;

@@ -12,22 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* The body of @rec (header checked, type @type): *@body, *@n bytes. */
 static int body_of(const void *rec, size_t len, uint32_t type, const unsigned char **body,
 		   size_t *n)
@@ -67,7 +51,7 @@ int ses_decode_event_type(const void *rec, size_t len, struct ses_event_type *t)
 		return ret;
 	if (n < 8 + 1)
 		return -EINVAL;
-	t->event_id = get_u64(b);
+	t->event_id = ses_get_u64(b);
 	t->name = str_in(b + 8, n - 8 < 64 ? n - 8 : 64, &t->name_len);
 	return t->name ? 0 : -EINVAL;
 }
@@ -84,8 +68,8 @@ int ses_decode_event_update(const void *rec, size_t len, struct ses_event_update
 		return ret;
 	if (n < 16)
 		return -EINVAL;
-	u->type = get_u64(b);
-	u->id = get_u64(b + 8);
+	u->type = ses_get_u64(b);
+	u->id = ses_get_u64(b + 8);
 	if (u->type != SES_EVENT_UPDATE_NAME)
 		return 0;
 	u->name = str_in(b + 16, n - 16, &u->name_len);
@@ -104,7 +88,7 @@ int ses_decode_feature(const void *rec, size_t len, struct ses_feature *f)
 		return ret;
 	if (n < 8)
 		return -EINVAL;
-	f->id = get_u64(b);
+	f->id = ses_get_u64(b);
 	f->data = b + 8;
 	f->len = n - 8;
 	return 0;
@@ -119,7 +103,7 @@ int ses_feature_string(const struct ses_feature *f, size_t *off, const char **s,
 	*slen = 0;
 	if (*off > f->len || f->len - *off < 4)
 		return -EINVAL;
-	n = get_u32(f->data + *off);
+	n = ses_get_u32(f->data + *off);
 	if (n > f->len - *off - 4)
 		return -EINVAL;
 	*s = str_in(f->data + *off + 4, n, slen);
@@ -139,8 +123,8 @@ int ses_event_desc_next(const struct ses_feature *f, struct ses_desc_iter *it,
 	if (!it->started) {
 		if (f->len < 8)
 			return -EINVAL;
-		it->left = get_u32(f->data);
-		it->attr_size = get_u32(f->data + 4);
+		it->left = ses_get_u32(f->data);
+		it->attr_size = ses_get_u32(f->data + 4);
 		it->off = 8;
 		it->started = true;
 		/* an event takes at least its attr, a u32 count and a string's u32 */
@@ -155,7 +139,7 @@ int ses_event_desc_next(const struct ses_feature *f, struct ses_desc_iter *it,
 	a = f->data + it->off;
 	memcpy(&d->attr, a, it->attr_size < sizeof(d->attr) ? it->attr_size : sizeof(d->attr));
 	d->attr.size = it->attr_size;
-	nids = get_u32(a + it->attr_size);
+	nids = ses_get_u32(a + it->attr_size);
 	it->off += (size_t)it->attr_size + 4;
 	if (ses_feature_string(f, &it->off, &d->name, &d->name_len))
 		return -EINVAL;
