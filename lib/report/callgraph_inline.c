@@ -63,7 +63,8 @@ int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char 
 	if (*slot) {
 		first = (size_t)((*slot & ((1ULL << 40) - 1)) - 1);
 		n = (int)(*slot >> 40);
-		memcpy(names, &st->inline_names[first], sizeof(*names) * (size_t)n);
+		if (n > 0) /* n == 0 (no chain, cached) may come before any name is stored */
+			memcpy(names, &st->inline_names[first], sizeof(*names) * (size_t)n);
 		return n;
 	}
 	if (path) {
@@ -88,9 +89,11 @@ int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char 
 		st->capinline_names = cap;
 	}
 	first = st->ninline_names;
+	*slot = ((uint64_t)n << 40) | (first + 1);
+	if (n <= 0) /* cached as "no chain"; inline_names may not exist yet */
+		return n;
 	memcpy(&st->inline_names[first], got, sizeof(*got) * (size_t)n);
 	st->ninline_names += (size_t)n;
-	*slot = ((uint64_t)n << 40) | (first + 1);
 	memcpy(names, got, sizeof(*names) * (size_t)n);
 	return n;
 }

@@ -229,13 +229,13 @@ void rpt_leafg_write_details(const struct rpt *r, FILE *f);
 /* inline.c: inline chains from DWARF, cached per module file. */
 struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc);
 void rpt_inlines_free(struct rpt_inlines *il);
+/* Close @path's DWARF (NULL @il or an unknown path: nothing); a later lookup opens it
+ * again. */
+void rpt_inlines_close(struct rpt_inlines *il, const char *path);
 /*
  * The functions inlined at @file_offset of @path, innermost first, as names borrowed from
  * @il (valid until it is freed): up to @max. 0 when there is no DWARF or nothing inlined.
  */
-/* Close @path's DWARF (NULL @il or an unknown path: nothing); a later lookup opens it
- * again. */
-void rpt_inlines_close(struct rpt_inlines *il, const char *path);
 int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 		   const char **names, int max);
 /* The source file and line of @file_offset of @path from its DWARF line table (the
