@@ -63,7 +63,7 @@ int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char 
 	if (*slot) {
 		first = (size_t)((*slot & ((1ULL << 40) - 1)) - 1);
 		n = (int)(*slot >> 40);
-		if (n > 0) /* n == 0 (no chain, cached) may come before any name is stored */
+		if (n > 0) /* a cached "no chain" has no names, maybe not even the array */
 			memcpy(names, &st->inline_names[first], sizeof(*names) * (size_t)n);
 		return n;
 	}
@@ -75,6 +75,10 @@ int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char 
 			st->inlines = rpt_inlines_new(r->locator);
 		if (sym.resolved && st->inlines)
 			n = rpt_inlines_at(st->inlines, path, fr->addr, got, RPT_MAX_INLINE);
+	}
+	if (n == 0) {
+		*slot = 1; /* cached as "no chain": count 0, no names stored */
+		return 0;
 	}
 	if (st->ninline_names + (size_t)n > st->capinline_names) {
 		size_t cap = st->capinline_names ? st->capinline_names * 2 : 1024;
@@ -89,11 +93,9 @@ int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char 
 		st->capinline_names = cap;
 	}
 	first = st->ninline_names;
-	*slot = ((uint64_t)n << 40) | (first + 1);
-	if (n <= 0) /* cached as "no chain"; inline_names may not exist yet */
-		return n;
 	memcpy(&st->inline_names[first], got, sizeof(*got) * (size_t)n);
 	st->ninline_names += (size_t)n;
+	*slot = ((uint64_t)n << 40) | (first + 1);
 	memcpy(names, got, sizeof(*names) * (size_t)n);
 	return n;
 }
