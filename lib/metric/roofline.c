@@ -394,6 +394,10 @@ static int one_line(struct parser *ps, const char *p, size_t len)
 		len--;
 	if (!len)
 		return 0;
+	/* the writer drops CR and LF from cells (so a key of CRs would come back empty and
+	 * the file would not read again): one inside a line is damage, not text */
+	if (memchr(p, '\r', len))
+		return fail(ps, "a carriage return inside the line");
 	n = split(p, len, store, c);
 	if (n < 0)
 		return fail(ps, "more than %d cells or an unclosed quote", MAX_CELLS);
