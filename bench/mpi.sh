@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MPI interposer's cost (DESIGN.md §7: <= 100 ns added per MPI call), and what
+# The MPI interposer's cost (docs/DESIGN.md §7: <= 100 ns added per MPI call), and what
 # collect --trace mpi adds to a 4-rank job, side by side with the bare job.
 #   bench/mpi.sh [quick]      Open MPI (mpicc, mpirun); MPICH the same with MPI=mpich
 # Medians of alternating rounds, bare and interposed, so that load drifts hit both.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The OMPT tool's cost (issue 13, must show 6; DESIGN.md §7: <= 50 ns per callback):
+# The OMPT tool's cost (issue 13, must show 6; docs/DESIGN.md §7: <= 50 ns per callback):
 #  1. bench/ompt_cost.c: ns of CPU per callback in the target, the tool driven as a
 #     runtime drives it (6 callbacks per region), with room in the ring and with it full;
 #  2. a program of 100,000 tiny parallel regions (2 threads; tests/targets/omp_regions.c

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The OMPT tool's cost per callback in the target (DESIGN.md §7: <= 50 ns). The tool of
+ * The OMPT tool's cost per callback in the target (docs/DESIGN.md §7: <= 50 ns). The tool of
  * build/lib/libAMDProfileController.so is started as a runtime would start it (its
  * ompt_start_tool, then initialize with a lookup of our own that keeps the callbacks it
  * registers), with a launch-mode control page (UPROF_SESSION set, as under uprof

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof collect --mpi (DESIGN.md §10): this collect is one rank of a job that a launcher
+ * uprof collect --mpi (docs/DESIGN.md §10): this collect is one rank of a job that a launcher
  * started (`mpirun -np N uprof collect --mpi ... ./app`). Which rank, of how many, and
  * which job come from the launcher's environment; the rank's session goes into the job
  * directory that every rank of the job shares (lib/session/job.c).

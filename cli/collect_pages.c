@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof collect and the control pages of instrumented processes (DESIGN.md §5).
+ * uprof collect and the control pages of instrumented processes (docs/DESIGN.md §5).
  *
  * Discovery: inotify on /dev/shm reports each new uprof.<pid>; a page is taken when its
  * session token is ours (every process of the run inherits UPROF_SESSION). A page is

@@ -84,7 +84,7 @@ $(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/repo
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
 fuzz: $(FUZZ_BINS)
 
-# report's matching of a tasks file's records (DESIGN §6) and the pause arbitration
+# report's matching of a tasks file's records (docs/DESIGN.md §6) and the pause arbitration
 FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c \
 	lib/report/strmap.c
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch

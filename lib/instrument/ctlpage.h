@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The control page: the one thing the instrumented target and the profiler share
- * (DESIGN.md §5). The target owns it: /dev/shm/uprof.<pid>, mode 0600, created on first
+ * (docs/DESIGN.md §5). The target owns it: /dev/shm/uprof.<pid>, mode 0600, created on first
  * use when instrumentation is enabled, unlinked at exit after a bounded wait for the
  * profiler to drain it.
  *
@@ -25,7 +25,7 @@
  * The profiler treats every field as hostile: offsets, counts, ids and lengths are
  * checked before use, and a page that fails is ignored.
  *
- * Versions (libpfm4's rule for a struct that grows; DESIGN.md §5). An application linked
+ * Versions (libpfm4's rule for a struct that grows; docs/DESIGN.md §5). An application linked
  * statically against an older libAMDProfileController.a keeps the page of its day, so:
  *  - version = major | minor << 16. A page from before minors existed says plain 2: 2.0.
  *  - The first 24 bytes (magic, version, size, header_size, pid) never move in any

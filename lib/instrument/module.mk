@@ -6,7 +6,7 @@ INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/itt.c li
 	lib/instrument/ompt_target.c
 INSTR_CFLAGS := -fPIC -fvisibility=hidden
 INSTR_OBJS := $(patsubst %.c,$(OBJ)/pic/%.o,$(INSTR_SRCS))
-# the OMPT tool for size (its callbacks stay under DESIGN §7's 50 ns at -Os: bench/ompt.sh),
+# the OMPT tool for size (its callbacks stay under docs/DESIGN.md §7's 50 ns at -Os: bench/ompt.sh),
 # so that the library keeps to its .text budget (tests/e2e/instrument.sh)
 $(OBJ)/pic/lib/instrument/ompt.o $(OBJ)/pic/lib/instrument/ompt_target.o: INSTR_CFLAGS += -Os
 INSTR_SO := $(BUILD)/lib/libAMDProfileController.so

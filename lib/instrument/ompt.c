@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The OMPT tool (DESIGN.md §9): libAMDProfileController exports ompt_start_tool, which
+ * The OMPT tool (docs/DESIGN.md §9): libAMDProfileController exports ompt_start_tool, which
  * answers NULL unless `uprof collect --trace openmp` asked for it (UPROF_OMPT=basic|full
  * in the environment and a control page to send to), so instrumented programs pay
  * nothing otherwise.

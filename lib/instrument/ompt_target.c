@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The OMPT tool's target-offload part (DESIGN.md §9; ompt.c is the host part).
+ * The OMPT tool's target-offload part (docs/DESIGN.md §9; ompt.c is the host part).
  *
  * Host side: the EMI callbacks of OpenMP 5.1 (target_emi, target_data_op_emi,
  * target_submit_emi), as LLVM 19's libomptarget delivers them: each op once at its begin

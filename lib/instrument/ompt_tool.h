@@ -2,7 +2,7 @@
 /*
  * lib/instrument internal: what the OMPT tool's two files share. ompt.c has the host
  * callbacks, the start and the chaining to a user's tool; ompt_target.c the target
- * offload callbacks (EMI) and the device-tracing consumer (DESIGN.md §9).
+ * offload callbacks (EMI) and the device-tracing consumer (docs/DESIGN.md §9).
  */
 #ifndef UPROF_OMPT_TOOL_H
 #define UPROF_OMPT_TOOL_H

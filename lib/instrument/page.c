@@ -177,7 +177,7 @@ static void at_fork_child(void)
 
 /* Is the profiler that attached to @h gone (SIGKILLed, crashed)? Then nobody will ever
  * acknowledge: detach for it, so this and every later call stops waiting at once and
- * records are dropped, as with no profiler (DESIGN.md §5). Only a profiler that is
+ * records are dropped, as with no profiler (docs/DESIGN.md §5). Only a profiler that is
  * surely gone counts: EPERM (it runs as root, we do not) means it is there. A pid reused
  * since is taken for the profiler: the bounded wait still ends it. The caller keeps
  * errno. */
@@ -333,7 +333,7 @@ static inline uint32_t handle_id(struct ins_handle *h)
 }
 
 /* Claim a slot of @ring (Vyukov, see ctlpage.h) and publish one record in it. Inlined
- * into both callers so that the task path, the one DESIGN §7 puts a price on, is one
+ * into both callers so that the task path, the one docs/DESIGN.md §7 puts a price on, is one
  * function: a TSC read, a CAS, the record's stores and the publishing one. */
 static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,

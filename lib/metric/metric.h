@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/metric: formulas of derived metrics (IPC, CPI, ... PTI), the small neutral module
- * that collect (configs, pcm) and report both use (DESIGN.md §3): it knows no PMU and no
+ * that collect (configs, pcm) and report both use (docs/DESIGN.md §3): it knows no PMU and no
  * session, only names and numbers. Nothing here prints or exits.
  *
  *   expr   one formula: compiled once (mtr_expr_parse), evaluated per row

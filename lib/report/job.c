@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The job report (DESIGN.md §10): job.ini names the ranks; each rank's session is
+ * The job report (docs/DESIGN.md §10): job.ini names the ranks; each rank's session is
  * reported on its own (rpt_open, as for any session), its rows copied into the job's
  * tables, and its report freed before the next is opened, so a job of many ranks costs
  * the memory of one rank's report plus the merged rows. Functions and modules are summed

@@ -389,7 +389,7 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
-/* ---- an MPI job (DESIGN.md §10, job.c): every rank's session in one report ---- */
+/* ---- an MPI job (docs/DESIGN.md §10, job.c): every rank's session in one report ---- */
 
 /* Which ranks a job report covers: a bitmap of SES_JOB_MAX_RANKS bits (NULL: all), and
  * a comma list of host names (NULL or "all": all). Both borrowed. */

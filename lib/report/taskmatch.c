@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Task, event and pause semantics (DESIGN.md §6) as pure functions: see taskmatch.h. */
+/* Task, event and pause semantics (docs/DESIGN.md §6) as pure functions: see taskmatch.h. */
 #include "report/taskmatch.h"
 
 #include <errno.h>

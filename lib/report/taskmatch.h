@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DESIGN.md §6's task, event and pause semantics as pure functions: records in, instances
+ * docs/DESIGN.md §6's task, event and pause semantics as pure functions: records in, instances
  * out; no clock, no files, no report state. lib/report/tasks.c feeds them one process's
  * instrument/<pid>.tasks at a time; tests/unit/test_semantics.c feeds them synthetic ones.
  *

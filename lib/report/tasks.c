@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tasks and events (DESIGN.md §6), from instrument/<pid>.tasks. The rules (pairing, pauses,
+ * Tasks and events (docs/DESIGN.md §6), from instrument/<pid>.tasks. The rules (pairing, pauses,
  * unmatched records, CPU time) are taskmatch.c's pure functions, documented in
  * taskmatch.h; this file reads the files, resolves names and tallies the instances:
  *  - a task item is (domain, name); events are reported under domain "User";

@@ -200,7 +200,7 @@ void smp_page_sync_clock(struct smp_page *p);
 typedef void (*smp_page_rec_fn)(void *arg, const struct uprof_ctl_record *rec);
 long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg);
 
-/* Pause records the target's ring dropped (DESIGN.md §5): the session's pause state is
+/* Pause records the target's ring dropped (docs/DESIGN.md §5): the session's pause state is
  * unknown from @from_ns, the stamp of the last record surely made before them, to @to_ns,
  * the first surely made after (CLOCK_MONOTONIC ns). @from_ns is INT64_MIN when no record
  * came before them, @to_ns INT64_MAX when none came after (the page ended first).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The session directory (DESIGN.md §4): its name, its race-free creation, and the modes
+ * The session directory (docs/DESIGN.md §4): its name, its race-free creation, and the modes
  * of everything in it. samples.data holds copies of the target's stack and registers, so
  * the directory is 0700 and its files 0600 whatever the umask (perf writes 0600 too):
  * the mode given to mkdir/open is only an upper bound the umask can lower, so each is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Opening a session's files for reading (DESIGN.md §4): the one place every reader of
+ * Opening a session's files for reading (docs/DESIGN.md §4): the one place every reader of
  * session.ini, samples.data, pauses.csv, instrument/ and job.ini goes through. The files
  * are untrusted, and so is their type: a FIFO in place of samples.data would block open()
  * and read() forever, /dev/zero would feed zeros without end, a directory fails late and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The MPI job directory (DESIGN.md §10): uprof-<app>-HPC_MPI_<job>/ with job.ini and one
+ * The MPI job directory (docs/DESIGN.md §10): uprof-<app>-HPC_MPI_<job>/ with job.ini and one
  * session per rank in rank-<r>/. Every rank's collect joins the job on its own, at the
  * same moment as the others: mkdir decides who creates the directory (the others find
  * it), and an exclusive flock on job.ini orders the ranks' appends, so N ranks agree on

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi/<pid>.mpi: what lib/mpi's PMPI interposer recorded in one rank (DESIGN.md §10), and
+ * mpi/<pid>.mpi: what lib/mpi's PMPI interposer recorded in one rank (docs/DESIGN.md §10), and
  * its bounded reader (mpi.c). The interposer includes this header alone (it needs only
  * <stdint.h>); lib/session/session.h includes it for everything else.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * openmp/<pid>.ompt: what the OMPT tool inside one process recorded (DESIGN.md §9),
+ * openmp/<pid>.ompt: what the OMPT tool inside one process recorded (docs/DESIGN.md §9),
  * drained by collect from the process's control page. Included by session.h.
  *
  * Little-endian. Header (24 bytes): "UPOMPT01", u32 version (1), u32 header size (24),

@@ -1,4 +1,4 @@
-/* lib/session/order.c -- the one time order of a session's records (DESIGN.md §6).
+/* lib/session/order.c -- the one time order of a session's records (docs/DESIGN.md §6).
  *
  * Task records and pause calls are ordered by their time stamps, and two records with the
  * same stamp keep the order they were written in: the task matcher and the pause arbiter

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/session: the session directory, the only contract between collect and report
- * (DESIGN.md §4).
+ * (docs/DESIGN.md §4).
  *
  *   session.ini   key = value lines in [sections]; written at start, rewritten at the end
  *   samples.data  perf.data pipe-mode stream: "PERFILE2", header size 16, then records
@@ -548,7 +548,7 @@ void ses_tasks_release(struct ses_tasks *t);
  * Hashed: a file of 500k names costs no more per record than one of two. */
 const char *ses_tasks_string(const struct ses_tasks *t, uint32_t id);
 
-/* ---- the time order of records (DESIGN.md §6) ---------------------------------------
+/* ---- the time order of records (docs/DESIGN.md §6) ----------------------------------
  * Fill @order[0..@n) with the indices 0..@n-1 sorted by @keys (stamps), equal keys in
  * index order: the one order the task matcher and the pause arbiter both use. 0 or
  * -ENOMEM. ses_time_key() turns a signed stamp into a key of the same order.
@@ -560,7 +560,7 @@ uint64_t ses_time_key(int64_t t);
  * "pid,paused_at_ns,resumed_at_ns,how" then rows; pid is a number or "all"; times are
  * CLOCK_MONOTONIC ns; how is start-paused, api, api-strict or itt, or unknown: pause
  * records of that process were dropped (its ring was full) between the two times, so
- * whether the session was paused then is not known (DESIGN.md §5). An "unknown" row is
+ * whether the session was paused then is not known (docs/DESIGN.md §5). An "unknown" row is
  * never also paused time; a reader that predates it refuses the file with its line
  * rather than count it as a pause. The header stays: the columns mean what they did.
  */
@@ -577,7 +577,7 @@ struct ses_pause {
 int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n);
 
 /*
- * Arbitration of pause and resume calls across the processes of a run (DESIGN.md §5): the
+ * Arbitration of pause and resume calls across the processes of a run (docs/DESIGN.md §5): the
  * collection state is the session's, so a call from any process applies to all, and the
  * call with the newest time stamp decides (ties: the one seen last). Pure: no clock, no
  * files; collect uses it live (the kernel's on/off) and at the end (pauses.csv).
@@ -673,7 +673,7 @@ size_t ses_pauses_cap(struct ses_pause *rows, size_t *n, size_t max);
 int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
 		     char *err, size_t errlen);
 
-/* ---- the session directory (DESIGN.md §4) and the MPI job directory (§10) ----------
+/* ---- the session directory (docs/DESIGN.md §4) and the MPI job directory (§10) -----
  *
  * A session directory is mode 0700 and every file in it 0600, whatever the umask:
  * samples.data holds copies of the target's stack and registers. Every writer of a file

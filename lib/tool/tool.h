@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/tool: the plug-in host of include/uprof_tool.h (DESIGN.md §11).
+ * lib/tool: the plug-in host of include/uprof_tool.h (docs/DESIGN.md §11).
  *
  *   tool_probe()   load a tool, run its entry point, check its descriptor and parse its
  *                  knobs: what `uprof info --tool` lists and `collect --tool` asks for

@@ -60,8 +60,8 @@ for i in 1 2; do
 	# (on a loaded machine fewer do). Each whole tick lasts at least 20 ms; only the first
 	# and the last can be cut, at the window's edges (a tick begun after the target's page
 	# was told of the attach but before sampling started is clipped to the profile's start,
-	# DESIGN §6; on a loaded machine that gap is milliseconds): every other tick must keep
-	# its 20 ms. How much longer they last is load.
+	# docs/DESIGN.md §6; on a loaded machine that gap is milliseconds): every other tick must
+	# keep its 20 ms. How much longer they last is load.
 	check "attach $i: its window's ticks only (${count:-0} in 0.6 s)" bash -c "[ ${count:-0} -ge 1 ] && [ ${count:-0} -le 13 ]"
 	check "attach $i: no tick cut but at the window's edges (${elapsed:-0} s for ${count:-0} >= 0.02 s each but two)" \
 		python3 -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} >= 0.0199 * max(${count:-0} - 2, 0) else 1)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Control pages a hostile process made or broke (issue 12, items 1, 2, 3, 6; DESIGN.md §5),
+# Control pages a hostile process made or broke (issue 12, items 1, 2, 3, 6; docs/DESIGN.md §5),
 # as root with an unprivileged user (uid 65534 through setpriv) as the attacker:
 #  - a target truncating its own page while profiled (launched, and under -p as another
 #    user): collect survives, exits 0, the session is complete, sampling is normal, one

@@ -14,7 +14,7 @@
 #    running, and once collect is gone (reaped), none of its next 50 strict pairs fails,
 #    waits (a voluntary context switch: the futex wait for a profiler) or takes 1 ms
 #    (wall time of the calls the scheduler did not preempt: on a loaded machine any call
-#    may be; that is not a wait): it measures its own calls (DESIGN.md §5: a dead
+#    may be; that is not a wait): it measures its own calls (docs/DESIGN.md §5: a dead
 #    profiler is noticed at once).
 . "$(dirname "$0")/lib/common.sh"
 

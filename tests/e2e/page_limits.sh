@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bounded lists of collect's control pages say when they overflow, and a page name
 # another user made before its process existed is said (issue 12: every bounded list in
-# the profiler says so when it overflows, DESIGN.md §5; a pre-created /dev/shm/uprof.<pid>
+# the profiler says so when it overflows, docs/DESIGN.md §5; a pre-created /dev/shm/uprof.<pid>
 # hides that process's tasks):
 #  - at most N pages read at once (4096; UPROF_TEST_MAX_PAGES=4 here, a test seam that can
 #    only lower it): 10 instrumented children, 4 read, one warning counting the other 6

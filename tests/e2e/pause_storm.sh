@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A pause storm (issue 12, item 5 / Must show 3; DESIGN.md §5 last bullet): a target makes
+# A pause storm (issue 12, item 5 / Must show 3; docs/DESIGN.md §5 last bullet): a target makes
 # 3 x 300,000 amdProfilePause/Resume pairs back to back, far more than its page's pause
 # ring (1024 records) holds, with quiet work and a 100 ms real pause after each storm.
 # Dropped records must become "unknown" rows of pauses.csv, never pauses: every paused row

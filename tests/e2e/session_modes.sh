@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DESIGN.md §4: a session directory is mode 0700 and every file in it 0600 whatever the
+# docs/DESIGN.md §4: a session directory is mode 0700 and every file in it 0600 whatever the
 # umask (samples.data holds copies of the target's stack and registers); report.csv and
 # exports written into it too.
 . "$(dirname "$0")/lib/common.sh"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Domain/Task/Event semantics under uprof (DESIGN.md §6), with known answers:
+ * Domain/Task/Event semantics under uprof (docs/DESIGN.md §6), with known answers:
  *   DomA/Twice     run twice, 0.05 s spin each        count 2, elapsed ~0.10, cpu ~0.10
  *   DomA/Outer     0.05 s spin + nested Inner         count 1, elapsed ~0.10, cpu ~0.10
  *   DomA/Inner     0.05 s spin inside Outer           count 1, elapsed ~0.05

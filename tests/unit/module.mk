@@ -81,7 +81,7 @@ $(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_pause_arbiter
-# DESIGN §6's task, event and pause semantics (lib/report/taskmatch.c), on synthetic records
+# docs/DESIGN.md §6's task, event and pause semantics (lib/report/taskmatch.c), on synthetic records
 $(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The arbitration of pause and resume calls across processes (lib/session/pauses.c,
- * DESIGN.md §5): synthetic calls in, the session's paused intervals out, exact to the ns.
+ * docs/DESIGN.md §5): synthetic calls in, the session's paused intervals out, exact to the ns.
  * The collection state is the session's, so a call from any process applies to all and
  * the newest stamp decides.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pause records a full ring dropped (lib/sampler/pausegap.c, DESIGN.md §5): a synthetic
+ * Pause records a full ring dropped (lib/sampler/pausegap.c, docs/DESIGN.md §5): a synthetic
  * page, a producer that does what lib/instrument's emit() does (a full ring drops the
  * record and counts it), drains between its calls as collect's worker makes them. The
  * gap handed out runs from the last record surely made before the drops to the first

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * DESIGN.md §6 on synthetic records: lib/report/taskmatch.c's pure functions (pairing,
+ * docs/DESIGN.md §6 on synthetic records: lib/report/taskmatch.c's pure functions (pairing,
  * pauses, unmatched and dropped records, CPU time) and pauses.c's span rules. Every test
  * states the records, the paused intervals and the samples, and asserts the exact
  * instances (thread, name, begin and end in ns) and the exact count of each rule that
