@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof pcm output, in AMDuProfPcm's layout (reference/uprof-cli.md §7): "Key:,value"
+ * uprof pcm output, in AMDuProfPcm's layout (docs/reference/uprof-cli.md §7): "Key:,value"
  * metadata, the CPU topology, a 3-row header (group titles, components, metric names),
  * one row per interval with a leading Timestamp and a trailing comma, and a cumulative
  * table "Metric,<component>,...". Values have 2 decimals; a value that cannot be computed

@@ -3,7 +3,7 @@
  * libAMDProfileController as an Intel ITT collector: the "dynamic part" that the ITT
  * static part (libittnotify.a in the application, or the copy inside LLVM's libomp)
  * dlopen()s from $INTEL_LIBITTNOTIFY64 and hands its table to through __itt_api_init.
- * Written from shared/reference/itt-ompt.md; no Intel code.
+ * Written from docs/reference/itt-ompt.md; no Intel code.
  *
  * What is bound, and what it records (through the same control page and records as the
  * native API, so the report treats both alike):

@@ -3,7 +3,7 @@
  * The ITT "dynamic part" ABI that libAMDProfileController implements as a collector
  * (INTEL_LIBITTNOTIFY64=.../libAMDProfileController.so). Our own mirrors of the structures
  * Intel's static part (ittnotify_static.c, linked into the application or into LLVM's
- * libomp) hands us, written from the measured layout in shared/reference/itt-ompt.md
+ * libomp) hands us, written from the measured layout in docs/reference/itt-ompt.md
  * (A3), not from Intel's headers. x86-64 SysV, natural alignment.
  *
  * The static part calls __itt_api_init(global, groups) once per global; we fill the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * uProf's predefined core PMC events (reference/uprof-cli.md §3, Family 19h codes; the
+ * uProf's predefined core PMC events (docs/reference/uprof-cli.md §3, Family 19h codes; the
  * same codes hold on Family 17h Zen2 except where noted in tests/unit/test_pmc_encode.c)
  * and perf's software events.
  */

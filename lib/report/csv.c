@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.csv in uProf's layout (reference/uprof-cli.md §5.1): "Key:,"value"" header
+ * report.csv in uProf's layout (docs/reference/uprof-cli.md §5.1): "Key:,"value"" header
  * lines, blank-line separated sections, quoted text cells, numbers with 4 decimals.
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.csv of an MPI job, in uProf's layout (reference/uprof-cli.md §5.1, §6): a rank's
+ * report.csv of an MPI job, in uProf's layout (docs/reference/uprof-cli.md §5.1, §6): a rank's
  * EXECUTION block, the job's PROFILE DETAILS (its wall-clock span, and every rank that is
  * missing or damaged, named), APPLICATION PERFORMANCE SNAPSHOT with the MPI lines, MPI
  * Ranks Per Node, a RANKS table, then the hottest tables over all ranks: functions and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The job report's MPI part (reference/uprof-cli.md §6): each rank's mpi/<pid>.mpi (what
+ * The job report's MPI part (docs/reference/uprof-cli.md §6): each rank's mpi/<pid>.mpi (what
  * lib/mpi's interposer recorded) read with lib/session's bounded reader, then uProf's MPI
  * TRACING REPORT: ENVIRONMENT, RANK SUMMARY TABLE, MPI FUNCTION SUMMARY TABLE (All Ranks),
  * COMMUNICATION MATRIX, COLLECTIVE EVENTS SUMMARY; values separated by ", " in %g style,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report.csv's OpenMP parts (openmp.h), in uProf's layout (reference/uprof-cli.md §6):
+ * report.csv's OpenMP parts (openmp.h), in uProf's layout (docs/reference/uprof-cli.md §6):
  * the snapshot's OPENMP SUMMARY and the OpenMP TRACING REPORT (OVERVIEW, PARALLEL-REGION
  * METRIC and THREAD METRIC per process), with uprof's columns appended after uProf's:
  * instances, imbalance, lock and taskwait time, tasks, CPU time per region; and a LOCK

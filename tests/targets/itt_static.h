@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A stand-in for Intel's ITT "static part" (ittnotify_static.c), written by us from
- * shared/reference/itt-ompt.md (A1-A4) so that uprof's collector can be tested without
+ * docs/reference/itt-ompt.md (A1-A4) so that uprof's collector can be tested without
  * Intel's code. itt_static.c is compiled twice (-DITT_PART=a and -DITT_PART=b) into one
  * program: two static parts with their own __itt_global, as an application linked with
  * libittnotify.a that also uses LLVM's libomp has.

@@ -4,7 +4,7 @@
  * expected perf_event_attr type/config or error, one entry per line (__LINE__ names the
  * failing one). Each table runs once per Zen PMU with LIBPFM_FORCE_PMU and
  * LIBPFM_ENCODE_INACTIVE, so libpfm4's own tables for Zen2, Zen3 and Zen4 cross-check
- * that the codes of uProf's predefined events (reference/uprof-cli.md §3) and of every
+ * that the codes of uProf's predefined events (docs/reference/uprof-cli.md §3) and of every
  * config's events mean the events their names say on each family.
  */
 #include <stdarg.h>
