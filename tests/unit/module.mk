@@ -140,3 +140,8 @@ $(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(PMC_LIB) $(SE
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_rates
+# lib/launcher: rank and job id from the launcher's environment; the PMI-1 client on a socketpair
+$(BUILD)/tests/test_launcher: tests/unit/test_launcher.c $(LAUNCHER_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_launcher
