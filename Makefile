@@ -43,6 +43,7 @@ CLEAN :=
 
 include lib/session/module.mk
 include lib/metric/module.mk
+include lib/launcher/module.mk
 include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof pcm roofline: measure the machine's ceilings (roofline_bench.c), run the program
- * with its FP counter (configs/pcm/fp.ini's FLOPS) and the memory group's Data Fabric
- * events (configs/pcm/memory.ini) where the PMU has them, and write the roofline file
- * (lib/metric's format) and, with --html, its chart. Where a counter cannot be opened the
- * file says which and why, and has no point. -i re-draws a saved file without measuring.
+ * uprof pcm roofline: measure the machine's ceilings (lib/metric's roofline_bench.c), run
+ * the program with its FP counter (configs/pcm/fp.ini's FLOPS) and the memory group's
+ * Data Fabric events (configs/pcm/memory.ini) where the PMU has them, and write the
+ * roofline file (lib/metric's format) and, with --html, its chart. Where a counter cannot
+ * be opened the file says which and why, and has no point. -i re-draws a saved file
+ * without measuring.
  */
 #include "cli/pcm.h"
 #include "cli/roofline.h"
@@ -390,8 +391,12 @@ static void facts(struct rl_state *st)
 
 static int measure(struct rl_state *st)
 {
-	struct rl_bench b = { .isa = rl_isa_best() };
-	char err[256] = "";
+	struct mtr_rl_bench b = { .kernels = arch_rl_kernels(0),
+				  .sysfs_root = pmc_sysfs_root(),
+				  .procfs_root = pmc_procfs_root() };
+	struct pmc_cpus cpus;
+	int cpu_list[PMC_MAX_CPUS];
+	char err[256] = "", cpus_text[256];
 	int ret = pmc_pmus_load(&st->pmus);
 
 	if (ret)
@@ -406,19 +411,25 @@ static int measure(struct rl_state *st)
 	cpu_set_t mask;
 	if (sched_getaffinity(0, sizeof(mask), &mask))
 		CPU_ZERO(&mask);
+	pmc_cpus_clear(&cpus);
 	for (int c = pmc_cpus_next(pmc_topo_online(st->topo), 0); c >= 0;
 	     c = pmc_cpus_next(pmc_topo_online(st->topo), c + 1))
-		if (c < CPU_SETSIZE && CPU_ISSET(c, &mask))
-			pmc_cpus_set(&b.cpus, c);
-	b.ncpus = pmc_cpus_count(&b.cpus);
+		if (c < CPU_SETSIZE && CPU_ISSET(c, &mask)) {
+			pmc_cpus_set(&cpus, c);
+			cpu_list[b.ncpus++] = c;
+		}
+	pmc_cpus_format(&cpus, cpus_text, sizeof(cpus_text));
+	b.cpus = cpu_list;
+	b.cpus_text = cpus_text;
 	b.ncores = pmc_topo_cores(st->topo);
+	b.cpuinfo_mhz = st->cpuid.mhz;
 	if (!b.ncpus)
 		return cli_error(1, CMD, "no online CPU is in this process's affinity mask");
 	if (b.ncores > b.ncpus)
 		b.ncores = b.ncpus;
 	fprintf(stderr, "uprof pcm roofline: measuring the ceilings on %d CPUs (%s)...\n", b.ncpus,
-		rl_isa_name(b.isa));
-	ret = rl_bench_run(&b, st->r, err, sizeof(err));
+		b.kernels->isa);
+	ret = mtr_rl_bench_run(&b, st->r, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "measuring the ceilings: %s", err[0] ? err : strerror(-ret));
 	if (!st->prog_argv)

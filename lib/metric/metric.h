@@ -135,4 +135,62 @@ int mtr_rl_write(const struct mtr_roofline *r, FILE *f);
 int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err,
 		 size_t errlen);
 
+/* ---- measuring the ceilings (roofline_bench.c) ----
+ * Every measurement runs one thread pinned per CPU (or one, for the per-core figures);
+ * thread 0 first calibrates the repetition to about 20 ms of its CPU time, then all
+ * threads run the repetitions together. A repetition's rate is the sum over threads of
+ * work / that thread's CPU time; the ceiling is the best repetition, the median stated.
+ * The kernels are lib/arch's (arch_rl_kernels). */
+
+struct arch_rl_kernels;
+
+struct mtr_rl_bench {
+	const struct arch_rl_kernels *kernels; /* borrowed: the set to measure with */
+	const int *cpus;	/* borrowed: one pinned thread per CPU for the all-cores
+				 * figures; cpus[0] for the one-core ones */
+	int ncpus;
+	const char *cpus_text;	/* the same CPUs as a list ("0-3"), for the descriptions */
+	int ncores;		/* cores among them: the nominal all-cores peak */
+	double cpuinfo_mhz;	/* cpuinfo's "cpu MHz"; 0 when unknown (no nominal peak) */
+	const char *sysfs_root;	/* the cache sizes: <root>/devices/system/cpu/cpu0/cache */
+	const char *procfs_root; /* the vector width of the nominal peak: <root>/cpuinfo */
+};
+
+/*
+ * Measure every ceiling into @r (compute, memory, nominal) and add the facts about how.
+ * 0, -ENOMEM (@err "too many ceilings" when @r is full), or -errno of a thread that could
+ * not be started or pinned (@err says which).
+ */
+int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char *err,
+		     size_t errlen);
+
+/* What one call of a kernel does, for the rates (exact arithmetic):
+ *   FMA    @count iterations: ARCH_RL_ACC x lanes x 2 FLOPs each (lanes: bits / 64 DP,
+ *          bits / 32 SP)
+ *   READ   @count passes over @n doubles: 8 bytes each
+ *   TRIAD  @count passes over @n elements: 24 bytes each (b, c read; a written)
+ *   CLOCK  @count iterations of 16 dependent adds: 16 cycles each */
+enum mtr_rl_job { MTR_RL_JOB_FMA, MTR_RL_JOB_READ, MTR_RL_JOB_TRIAD, MTR_RL_JOB_CLOCK };
+double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp,
+		       size_t n, uint64_t count);
+
+/* One thread's repetition: its work (FLOPs, bytes, cycles), its CPU time and its span on
+ * the monotonic clock, in ns. */
+struct mtr_rl_sample {
+	double work, cpu_ns;
+	int64_t wall0, wall1;
+};
+/* The rates of @reps repetitions by @nthreads threads, @s[rep * nthreads + thread]:
+ * a repetition's CPU rate is the sum over threads of work / cpu_ns (0 for cpu_ns 0), its
+ * wall rate nthreads x thread 0's work / (the last end - the first start); best_cpu and
+ * best_wall are the highest, median_cpu the CPU rates' upper median (sorted[reps / 2]).
+ * In work per ns (GFLOP/s, GB/s). @reps in [1, MTR_RL_MAX_REPS]; others give zeros. */
+#define MTR_RL_MAX_REPS 48
+struct mtr_rl_rate {
+	double best_cpu, median_cpu, best_wall, work; /* work: thread 0's, last repetition */
+	int reps, threads;
+};
+void mtr_rl_summarize(const struct mtr_rl_sample *s, int reps, int nthreads,
+		      struct mtr_rl_rate *out);
+
 #endif

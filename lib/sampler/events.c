@@ -240,11 +240,6 @@ static int ioctl_matching(struct smp *s, int attr, unsigned long req)
 	return ret;
 }
 
-int smp_enable(struct smp *s)
-{
-	return ioctl_matching(s, -1, PERF_EVENT_IOC_ENABLE);
-}
-
 int smp_disable(struct smp *s)
 {
 	return ioctl_matching(s, -1, PERF_EVENT_IOC_DISABLE);

@@ -55,8 +55,8 @@ void smp_close(struct smp *s);
 /* Kernel ids of attr @i's fds (for PERF_RECORD_HEADER_ATTR); owned by @s. */
 const uint64_t *smp_ids(const struct smp *s, int i, size_t *n);
 
-/* Enable or disable every event now (ioctl on each fd). 0 or -errno. */
-int smp_enable(struct smp *s);
+/* Disable every event now (ioctl on each fd): the collection's end. 0 or -errno. (Events
+ * start enabled, or by enable_on_exec.) */
 int smp_disable(struct smp *s);
 /* The same for the events of attr @i only (pause/resume of sampling, while the tracking
  * event keeps recording mappings). Safe to call from any thread. */

@@ -163,11 +163,6 @@ void tool_host_init(struct tool_host *h, const char *path, bool collect, struct 
 	tool_driver_core(&h->core);
 }
 
-void tool_host_release(struct tool_host *h)
-{
-	tool_knobs_release(&h->knobs);
-}
-
 static void fill_info(struct tool_host *h)
 {
 	struct tool_info *in = h->info;

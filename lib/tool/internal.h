@@ -87,9 +87,9 @@ struct tool_host {
 	const struct rpt_walk_sample *sample; /* the sample being called back */
 };
 
-/* Set up @h's core table. */
+/* Set up @h's core table. No release: a host lives only in the child process that loads
+ * the tool (child.c), and its knobs' strings end with that process. */
 void tool_host_init(struct tool_host *h, const char *path, bool collect, struct tool_info *info);
-void tool_host_release(struct tool_host *h);
 /* Load the tool of @spec into @h: its file, its entry point, its descriptor, its knobs
  * from the command line. 0 or -errno (tool.h's list) with @err naming the tool. */
 int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errlen);

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof pcm roofline: measuring the ceilings. Every measurement runs one thread pinned
- * per CPU (or one, for the per-core figures); thread 0 first calibrates the repetition to
- * REP_CPU_NS of its CPU time (which also warms up caches and clocks), then all threads run
- * the repetitions together, a barrier between them. Each repetition's rate is the sum over
- * threads of work / that thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so a machine busy
- * with other work (which takes wall time, not the thread's CPU time) changes it little;
- * the wall-clock rate (all work / the repetition's wall span) is written beside it. The
- * ceiling is the best repetition; the median is stated.
+ * uprof pcm roofline: measuring the ceilings (metric.h). Every measurement runs one
+ * thread pinned per CPU (or one, for the per-core figures); thread 0 first calibrates the
+ * repetition to REP_CPU_NS of its CPU time (which also warms up caches and clocks), then
+ * all threads run the repetitions together, a barrier between them. Each repetition's
+ * rate is the sum over threads of work / that thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
+ * so a machine busy with other work (which takes wall time, not the thread's CPU time)
+ * changes it little; the wall-clock rate (all work / the repetition's wall span) is
+ * written beside it. The ceiling is the best repetition; the median is stated. The
+ * kernels are lib/arch's, for the architecture and the ISA the CPU runs.
  */
-#include "cli/roofline.h"
+#include "metric/metric.h"
+#include "arch/arch.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,16 +24,19 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define MAX_REPS 48
+#define MAX_REPS MTR_RL_MAX_REPS
 #define REP_CPU_NS 20000000.0 /* 20 ms */
 #define TRIAD_REP_CPU_NS 8000000.0 /* 8 ms: more, shorter repetitions for the triad */
 #define FMA_PIPES 2	      /* FMA pipes per core (Zen 1-5, Skylake-class) */
 
-enum job_kind { JOB_FMA, JOB_READ, JOB_TRIAD, JOB_CLOCK };
+#define JOB_FMA MTR_RL_JOB_FMA
+#define JOB_READ MTR_RL_JOB_READ
+#define JOB_TRIAD MTR_RL_JOB_TRIAD
+#define JOB_CLOCK MTR_RL_JOB_CLOCK
 
 struct job {
-	enum job_kind kind;
-	enum rl_isa isa;
+	enum mtr_rl_job kind;
+	const struct arch_rl_kernels *k;
 	bool sp;
 	size_t n;	 /* doubles per array, per thread (READ, TRIAD) */
 	uint64_t count;	 /* iterations (FMA) or passes (READ, TRIAD) per repetition */
@@ -41,6 +46,7 @@ struct job {
 	pthread_cond_t cond;
 	int go; /* 0 until every thread is started; 1 run, -1 leave (one could not start) */
 	struct worker *w;
+	struct mtr_rl_sample *s; /* [rep * nthreads + thread] */
 	int err;
 };
 
@@ -49,19 +55,15 @@ struct worker {
 	int idx, cpu;
 	pthread_t tid;
 	double *a, *b, *c;
-	double work; /* FLOPs or bytes per repetition */
-	double cpu_ns[MAX_REPS];
-	int64_t w0[MAX_REPS], w1[MAX_REPS];
 	double sink;
 	double mhz_best, fma_best; /* JOB_CLOCK: the best clock (MHz) and DP rate (FLOP/ns) */
 	int err;
 };
 
 struct rate {
-	double best_cpu, median_cpu, best_wall, work;
+	struct mtr_rl_rate r;
 	double fpc, fpc_mhz; /* JOB_CLOCK */
 	uint64_t count;
-	int reps, threads;
 };
 
 static int64_t now(clockid_t id)
@@ -72,43 +74,64 @@ static int64_t now(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* One unit of work (@count of them); returns FLOPs or bytes done. */
+double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp,
+		       size_t n, uint64_t count)
+{
+	switch (kind) {
+	case MTR_RL_JOB_FMA:
+		return (double)ARCH_RL_ACC * (k->bits / (sp ? 32 : 64)) * 2 * (double)count;
+	case MTR_RL_JOB_READ:
+		return 8.0 * (double)n * (double)count;
+	case MTR_RL_JOB_CLOCK:
+		return 16.0 * (double)count;
+	default:
+		return 24.0 * (double)n * (double)count;
+	}
+}
+
+/* One unit of work (@count of them); returns FLOPs, bytes or cycles done. */
 static double run_unit(struct worker *w, uint64_t count)
 {
 	const struct job *j = w->job;
 
 	switch (j->kind) {
 	case JOB_FMA:
-		w->sink += rl_fma(j->isa, j->sp, count);
-		return rl_fma_flops_per_iter(j->isa, j->sp) * (double)count;
+		w->sink += j->k->fma(j->sp, count);
+		break;
 	case JOB_READ:
-		w->sink += rl_read(j->isa, w->a, j->n, (unsigned)count);
-		return 8.0 * (double)j->n * (double)count;
+		for (uint64_t k = 0; k < count; k++) {
+			w->sink += j->k->read(w->a, j->n);
+			__asm__ volatile("" ::: "memory"); /* each pass reads the memory again */
+		}
+		break;
 	case JOB_CLOCK: {
 		/* the clock, then the DP FMA kernel right after it (about as long): FLOPs per
 		 * cycle from the two, at one and the same clock */
 		int64_t t0 = now(CLOCK_THREAD_CPUTIME_ID), t1, t2;
 		double mhz, fma;
 
-		w->sink += (double)rl_clock_chain(count);
+		w->sink += (double)arch_rl_clock_chain(count);
 		t1 = now(CLOCK_THREAD_CPUTIME_ID);
-		w->sink += rl_fma(j->isa, false, count * 3);
+		w->sink += j->k->fma(false, count * 3);
 		t2 = now(CLOCK_THREAD_CPUTIME_ID);
 		mhz = t1 > t0 ? 16.0 * (double)count / (double)(t1 - t0) * 1e3 : 0;
-		fma = t2 > t1 ? rl_fma_flops_per_iter(j->isa, false) * (double)(count * 3) /
+		fma = t2 > t1 ? mtr_rl_job_work(j->k, JOB_FMA, false, 0, count * 3) /
 					(double)(t2 - t1)
 			      : 0;
 		/* each best on its own: time the VM takes away (steal) only ever lowers a rate */
 		w->mhz_best = mhz > w->mhz_best ? mhz : w->mhz_best;
 		w->fma_best = fma > w->fma_best ? fma : w->fma_best;
-		return 16.0 * (double)count; /* cycles */
+		break;
 	}
 	default:
-		for (uint64_t k = 0; k < count; k++)
-			rl_triad(j->isa, w->a, w->b, w->c, 3.0, j->n);
+		for (uint64_t k = 0; k < count; k++) {
+			j->k->triad(w->a, w->b, w->c, 3.0, j->n);
+			__asm__ volatile("" ::: "memory"); /* each pass is stored, not merged */
+		}
 		w->sink += w->a[j->n / 2];
-		return 24.0 * (double)j->n * (double)count;
+		break;
 	}
+	return mtr_rl_job_work(j->k, j->kind, j->sp, j->n, count);
 }
 
 /* @bytes of zeroed memory on 2 MiB pages where the kernel gives them (MADV_HUGEPAGE: with
@@ -199,17 +222,18 @@ static void *worker_main(void *arg)
 		calibrate(w);
 	pthread_barrier_wait(&j->bar);
 	for (int r = 0; r < j->reps; r++) {
+		struct mtr_rl_sample *s = &j->s[r * j->nthreads + w->idx];
 		int64_t c0;
 
 		pthread_barrier_wait(&j->bar);
 		if (j->err)
 			break;
-		w->w0[r] = now(CLOCK_MONOTONIC);
+		s->wall0 = now(CLOCK_MONOTONIC);
 		c0 = now(CLOCK_THREAD_CPUTIME_ID);
 		if (!w->err)
-			w->work = run_unit(w, j->count);
-		w->cpu_ns[r] = (double)(now(CLOCK_THREAD_CPUTIME_ID) - c0);
-		w->w1[r] = now(CLOCK_MONOTONIC);
+			s->work = run_unit(w, j->count);
+		s->cpu_ns = (double)(now(CLOCK_THREAD_CPUTIME_ID) - c0);
+		s->wall1 = now(CLOCK_MONOTONIC);
 	}
 	unmap(w->a, j->n * sizeof(double));
 	unmap(w->b, j->n * sizeof(double));
@@ -224,57 +248,56 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void summarize(const struct job *j, struct rate *out)
+void mtr_rl_summarize(const struct mtr_rl_sample *s, int reps, int nthreads,
+		      struct mtr_rl_rate *out)
 {
 	double cpu[MAX_REPS];
 
 	memset(out, 0, sizeof(*out));
-	for (int r = 0; r < j->reps; r++) {
+	if (reps < 1 || reps > MAX_REPS || nthreads < 1)
+		return;
+	for (int r = 0; r < reps; r++) {
+		const struct mtr_rl_sample *row = &s[r * nthreads];
 		int64_t lo = INT64_MAX, hi = INT64_MIN;
 		double wall;
 
 		cpu[r] = 0;
-		for (int t = 0; t < j->nthreads; t++) {
-			const struct worker *w = &j->w[t];
-
-			cpu[r] += w->cpu_ns[r] > 0 ? w->work / w->cpu_ns[r] : 0;
-			lo = w->w0[r] < lo ? w->w0[r] : lo;
-			hi = w->w1[r] > hi ? w->w1[r] : hi;
+		for (int t = 0; t < nthreads; t++) {
+			cpu[r] += row[t].cpu_ns > 0 ? row[t].work / row[t].cpu_ns : 0;
+			lo = row[t].wall0 < lo ? row[t].wall0 : lo;
+			hi = row[t].wall1 > hi ? row[t].wall1 : hi;
 		}
-		wall = hi > lo ? j->nthreads * j->w[0].work / (double)(hi - lo) : 0;
+		wall = hi > lo ? nthreads * row[0].work / (double)(hi - lo) : 0;
 		out->best_cpu = cpu[r] > out->best_cpu ? cpu[r] : out->best_cpu;
 		out->best_wall = wall > out->best_wall ? wall : out->best_wall;
 	}
-	qsort(cpu, (size_t)j->reps, sizeof(cpu[0]), cmp_double);
-	out->median_cpu = cpu[j->reps / 2];
-	out->work = j->w[0].work;
-	out->count = j->count;
-	out->reps = j->reps;
-	out->threads = j->nthreads;
+	out->work = s[(reps - 1) * nthreads].work;
+	qsort(cpu, (size_t)reps, sizeof(cpu[0]), cmp_double);
+	out->median_cpu = cpu[reps / 2];
+	out->reps = reps;
+	out->threads = nthreads;
 }
 
 /* Run @j on the first @nthreads CPUs of @b; rates in units per ns (GFLOP/s, GB/s). */
-static int measure(const struct rl_bench *b, struct job *j, int nthreads, struct rate *out,
-		   char *err, size_t errlen)
+static int measure(const struct mtr_rl_bench *b, struct job *j, int nthreads,
+		   struct rate *out, char *err, size_t errlen)
 {
-	int started = 0, ret = 0, cpu = -1;
+	int started = 0, ret = 0;
 
 	j->nthreads = nthreads;
 	j->err = 0;
 	j->go = 0;
 	j->w = calloc((size_t)nthreads, sizeof(*j->w));
-	if (!j->w)
-		return -ENOMEM;
-	if (pthread_barrier_init(&j->bar, NULL, (unsigned)nthreads)) {
+	j->s = calloc((size_t)nthreads * (size_t)j->reps, sizeof(*j->s));
+	if (!j->w || !j->s || pthread_barrier_init(&j->bar, NULL, (unsigned)nthreads)) {
 		free(j->w);
+		free(j->s);
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->cond, NULL);
-	for (int t = 0; t < nthreads; t++) {
-		cpu = pmc_cpus_next(&b->cpus, cpu + 1);
-		j->w[t] = (struct worker){ .job = j, .idx = t, .cpu = cpu };
-	}
+	for (int t = 0; t < nthreads; t++)
+		j->w[t] = (struct worker){ .job = j, .idx = t, .cpu = b->cpus[t] };
 	for (; started < nthreads; started++) {
 		ret = -pthread_create(&j->w[started].tid, NULL, worker_main, &j->w[started]);
 		if (ret)
@@ -294,8 +317,10 @@ static int measure(const struct rl_bench *b, struct job *j, int nthreads, struct
 				 ret == -EINVAL ? "cannot pin it there" : strerror(-ret));
 		}
 	}
-	if (!ret)
-		summarize(j, out);
+	if (!ret) {
+		mtr_rl_summarize(j->s, j->reps, nthreads, &out->r);
+		out->count = j->count;
+	}
 	if (!ret && j->kind == JOB_CLOCK) {
 		out->fpc_mhz = j->w[0].mhz_best;
 		out->fpc = out->fpc_mhz > 0 ? j->w[0].fma_best / (out->fpc_mhz * 1e-3) : 0;
@@ -304,6 +329,7 @@ static int measure(const struct rl_bench *b, struct job *j, int nthreads, struct
 	pthread_mutex_destroy(&j->lock);
 	pthread_cond_destroy(&j->cond);
 	free(j->w);
+	free(j->s);
 	return ret;
 }
 
@@ -311,21 +337,17 @@ static int measure(const struct rl_bench *b, struct job *j, int nthreads, struct
 
 enum { D_KERNEL, D_ISA, D_BITS, D_THREADS, D_WORK, D_REPS, D_STAT, D_CLOCK, D_NOTE };
 
-static void describe(struct mtr_rl_ceiling *c, const struct rl_bench *b, const struct rate *r,
-		     const char *kernel, const char *work_unit)
+static void describe(struct mtr_rl_ceiling *c, const struct mtr_rl_bench *b,
+		     const struct mtr_rl_rate *r, const char *kernel, const char *work_unit)
 {
-	char cpus[256];
-
-	pmc_cpus_format(&b->cpus, cpus, sizeof(cpus));
 	snprintf(c->desc[D_KERNEL], sizeof(c->desc[0]), "%s", kernel);
-	snprintf(c->desc[D_ISA], sizeof(c->desc[0]), "%s", rl_isa_name(b->isa));
-	snprintf(c->desc[D_BITS], sizeof(c->desc[0]), "%d", rl_isa_bits(b->isa));
+	snprintf(c->desc[D_ISA], sizeof(c->desc[0]), "%s", b->kernels->isa);
+	snprintf(c->desc[D_BITS], sizeof(c->desc[0]), "%d", b->kernels->bits);
 	if (r->threads == 1)
-		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "1 (pinned to CPU %d)",
-			 pmc_cpus_next(&b->cpus, 0));
+		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "1 (pinned to CPU %d)", b->cpus[0]);
 	else
 		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "%d (one pinned per CPU %s)",
-			 r->threads, cpus);
+			 r->threads, b->cpus_text);
 	snprintf(c->desc[D_WORK], sizeof(c->desc[0]), "%.4g %s per thread", r->work, work_unit);
 	snprintf(c->desc[D_REPS], sizeof(c->desc[0]), "%d", r->reps);
 	snprintf(c->desc[D_STAT], sizeof(c->desc[0]), "best of %d (median %.4g)", r->reps,
@@ -336,17 +358,17 @@ static void describe(struct mtr_rl_ceiling *c, const struct rl_bench *b, const s
 	c->value = r->best_cpu;
 }
 
-static int fma_ceilings(const struct rl_bench *b, struct mtr_roofline *r, double *dp_core,
+static int fma_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, double *dp_core,
 			double *dp_all, char *err, size_t errlen)
 {
 	char kernel[160];
 	int ret = 0;
 
-	snprintf(kernel, sizeof(kernel), "fma: 12 independent accumulators, acc = acc * m + a%s",
-		 b->isa == RL_ISA_SSE2 ? " (SSE2: a multiply and an add)" : "");
+	snprintf(kernel, sizeof(kernel), "fma: %d independent accumulators, acc = acc * m + a%s",
+		 ARCH_RL_ACC, b->kernels->fma_how);
 	for (int sp = 0; sp < 2 && !ret; sp++)
 		for (int all = 0; all < 2 && !ret; all++) {
-			struct job j = { .kind = JOB_FMA, .isa = b->isa, .sp = sp, .reps = 7 };
+			struct job j = { .kind = JOB_FMA, .k = b->kernels, .sp = sp, .reps = 7 };
 			struct mtr_rl_ceiling c = { .kind = MTR_RL_COMPUTE };
 			struct rate rt;
 
@@ -355,9 +377,9 @@ static int fma_ceilings(const struct rl_bench *b, struct mtr_roofline *r, double
 				break;
 			snprintf(c.name, sizeof(c.name), "Peak %s FLOP/s (%s)", sp ? "SP" : "DP",
 				 all ? "all cores" : "one core");
-			describe(&c, b, &rt, kernel, "FLOP");
+			describe(&c, b, &rt.r, kernel, "FLOP");
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]), "%" PRIu64 " iterations of %.0f FLOP",
-				 rt.count, rl_fma_flops_per_iter(b->isa, sp));
+				 rt.count, mtr_rl_job_work(b->kernels, JOB_FMA, sp, 0, 1));
 			if (!sp)
 				*(all ? dp_all : dp_core) = c.value;
 			ret = mtr_rl_add_ceiling(r, &c);
@@ -369,7 +391,7 @@ static int fma_ceilings(const struct rl_bench *b, struct mtr_roofline *r, double
 
 /* <sysfs>/devices/system/cpu/cpu0/cache/index*: data/unified cache sizes by level (bytes);
  * 0 where unknown. */
-static void cache_sizes(long size[4])
+static void cache_sizes(const char *sysfs, long size[4])
 {
 	for (int l = 0; l < 4; l++)
 		size[l] = 0;
@@ -380,7 +402,7 @@ static void cache_sizes(long size[4])
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/level",
-			 pmc_sysfs_root(), i);
+			 sysfs, i);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
@@ -388,14 +410,14 @@ static void cache_sizes(long size[4])
 			level = 0;
 		fclose(f);
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/type",
-			 pmc_sysfs_root(), i);
+			 sysfs, i);
 		if ((f = fopen(path, "re"))) {
 			if (fscanf(f, "%31s", type) != 1)
 				type[0] = '\0';
 			fclose(f);
 		}
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/size",
-			 pmc_sysfs_root(), i);
+			 sysfs, i);
 		if ((f = fopen(path, "re"))) {
 			if (fscanf(f, "%ld%c", &kb, &unit) < 1)
 				kb = 0;
@@ -408,7 +430,7 @@ static void cache_sizes(long size[4])
 	}
 }
 
-static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long llc,
+static int triad_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, long llc,
 			  char *err, size_t errlen)
 {
 	/* 4 x the LLC per array when it is known (at least 32 MiB), 64 MiB when not */
@@ -419,7 +441,7 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		bytes = (size_t)32 << 20;
 	for (int all = 1; all >= 0 && !ret; all--) {
 		int nt = all ? b->ncpus : 1;
-		struct job j = { .kind = JOB_TRIAD, .isa = b->isa, .reps = 40 };
+		struct job j = { .kind = JOB_TRIAD, .k = b->kernels, .reps = 40 };
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY };
 		struct rate rt;
 
@@ -428,7 +450,7 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 		if (ret)
 			break;
 		snprintf(c.name, sizeof(c.name), "DRAM triad (%s)", all ? "all cores" : "one core");
-		describe(&c, b, &rt, "STREAM triad a[i] = b[i] + s * c[i]", "bytes");
+		describe(&c, b, &rt.r, "STREAM triad a[i] = b[i] + s * c[i]", "bytes");
 		snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 			 "3 arrays of %zu MiB in all (%s; 2 MiB pages asked for); 24 B per element counted (b and c read, a "
 			 "written); the write-allocate read of a is not (it would add a third); threads "
@@ -439,21 +461,21 @@ static int triad_ceilings(const struct rl_bench *b, struct mtr_roofline *r, long
 	return ret;
 }
 
-static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, const long size[4],
+static int cache_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, const long size[4],
 			  char *err, size_t errlen)
 {
 	int ret = 0;
 
 	for (int l = 1; l <= 3 && !ret; l++) {
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_MEMORY, .value = NAN };
-		struct job j = { .kind = JOB_READ, .isa = b->isa, .reps = 7 };
+		struct job j = { .kind = JOB_READ, .k = b->kernels, .reps = 7 };
 		struct rate rt;
 
 		snprintf(c.name, sizeof(c.name), "L%d read (one core)", l);
 		if (!size[l]) {
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 				 "unknown: no size in %s/devices/system/cpu/cpu0/cache/index*/",
-				 pmc_sysfs_root());
+				 b->sysfs_root);
 			ret = mtr_rl_add_ceiling(r, &c);
 			continue;
 		}
@@ -463,7 +485,7 @@ static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, cons
 		ret = measure(b, &j, 1, &rt, err, errlen);
 		if (ret)
 			break;
-		describe(&c, b, &rt, "read: sum of every double, 8 accumulators", "bytes");
+		describe(&c, b, &rt.r, "read: sum of every double, 8 accumulators", "bytes");
 		snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 			 "working set %zu KiB (half the %ld KiB L%d of sysfs), %" PRIu64 " passes", j.n * 8 / 1024,
 			 size[l] / 1024, l, rt.count);
@@ -476,10 +498,10 @@ static int cache_ceilings(const struct rl_bench *b, struct mtr_roofline *r, cons
 
 /* The clock the core runs at, and the DP FMA kernel's FLOPs per cycle at that clock:
  * dependent adds, then the kernel, timed apart in each repetition on one pinned core. */
-static int clock_fact(const struct rl_bench *b, struct mtr_roofline *r, double *fpc, char *err,
+static int clock_fact(const struct mtr_rl_bench *b, struct mtr_roofline *r, double *fpc, char *err,
 		      size_t errlen)
 {
-	struct job j = { .kind = JOB_CLOCK, .isa = b->isa, .reps = 7 };
+	struct job j = { .kind = JOB_CLOCK, .k = b->kernels, .reps = 7 };
 	struct rate rt;
 	char buf[256];
 	int ret = measure(b, &j, 1, &rt, err, errlen);
@@ -498,13 +520,13 @@ static int clock_fact(const struct rl_bench *b, struct mtr_roofline *r, double *
 }
 
 /* The first "flags" line of <procfs>/cpuinfo has @flag. */
-static bool cpuinfo_flag(const char *flag)
+static bool cpuinfo_flag(const char *procfs, const char *flag)
 {
 	char path[512], line[8192];
 	bool found = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cpuinfo", pmc_procfs_root());
+	snprintf(path, sizeof(path), "%s/cpuinfo", procfs);
 	if (!(f = fopen(path, "re")))
 		return false;
 	while (fgets(line, sizeof(line), f)) {
@@ -521,32 +543,31 @@ static bool cpuinfo_flag(const char *flag)
 	return found;
 }
 
-static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all,
+static int nominal(const struct mtr_rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all,
 		   double fpc)
 {
-	struct pmc_cpuid id;
-	int bits = cpuinfo_flag("avx512f") ? 512 : cpuinfo_flag("avx2") ? 256 : 128;
+	const char *procfs = b->procfs_root;
+	int bits = cpuinfo_flag(procfs, "avx512f") ? 512 : cpuinfo_flag(procfs, "avx2") ? 256 : 128;
+	double mhz = b->cpuinfo_mhz;
 	int ret = 0;
 
-	memset(&id, 0, sizeof(id));
-	pmc_cpuid_read(&id);
 	for (int all = 0; all < 2 && !ret; all++) {
 		struct mtr_rl_ceiling c = { .kind = MTR_RL_NOMINAL, .value = NAN };
 		int cores = all ? b->ncores : 1;
 		double meas = all ? dp_all : dp_core;
 
 		snprintf(c.name, sizeof(c.name), "Nominal peak DP (%s)", all ? "all cores" : "one core");
-		snprintf(c.desc[D_KERNEL], sizeof(c.desc[0]), "none: from %s/cpuinfo", pmc_procfs_root());
+		snprintf(c.desc[D_KERNEL], sizeof(c.desc[0]), "none: from %s/cpuinfo", procfs);
 		snprintf(c.desc[D_BITS], sizeof(c.desc[0]), "%d", bits);
 		snprintf(c.desc[D_THREADS], sizeof(c.desc[0]), "%d core%s", cores, cores > 1 ? "s" : "");
-		if (id.mhz <= 0) {
+		if (mhz <= 0) {
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]), "unknown: cpuinfo has no 'cpu MHz'");
 		} else {
-			c.value = bits / 64.0 * 2 * FMA_PIPES * id.mhz * 1e-3 * cores;
+			c.value = bits / 64.0 * 2 * FMA_PIPES * mhz * 1e-3 * cores;
 			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
 				 "%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d core(s); "
 				 "measured / nominal = %.3f; per cycle: %.2f of %.0f DP FLOP = %.3f",
-				 bits, FMA_PIPES, id.mhz, cores, meas / c.value, fpc,
+				 bits, FMA_PIPES, mhz, cores, meas / c.value, fpc,
 				 bits / 64.0 * 2 * FMA_PIPES, fpc / (bits / 64.0 * 2 * FMA_PIPES));
 		}
 		ret = mtr_rl_add_ceiling(r, &c);
@@ -554,23 +575,24 @@ static int nominal(const struct rl_bench *b, struct mtr_roofline *r, double dp_c
 	return ret;
 }
 
-int rl_bench_run(const struct rl_bench *b, struct mtr_roofline *r, char *err, size_t errlen)
+int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char *err,
+		     size_t errlen)
 {
 	long size[4];
 	double dp_core = NAN, dp_all = NAN, fpc = NAN;
 	char buf[256];
 	int ret;
 
-	cache_sizes(size);
+	cache_sizes(b->sysfs_root, size);
 	if (size[1] || size[2] || size[3])
 		snprintf(buf, sizeof(buf), "L1d %ld KiB, L2 %ld KiB, L3 %ld KiB (0: unknown)",
 			 size[1] / 1024, size[2] / 1024, size[3] / 1024);
 	else
 		snprintf(buf, sizeof(buf), "unknown (no %s/devices/system/cpu/cpu0/cache/index*/size)",
-			 pmc_sysfs_root());
+			 b->sysfs_root);
 	mtr_rl_add_fact(r, "Caches (sysfs)", buf);
-	snprintf(buf, sizeof(buf), "%s (%d bit), chosen at run time", rl_isa_name(b->isa),
-		 rl_isa_bits(b->isa));
+	snprintf(buf, sizeof(buf), "%s (%d bit), chosen at run time", b->kernels->isa,
+		 b->kernels->bits);
 	mtr_rl_add_fact(r, "Kernel ISA", buf);
 	ret = fma_ceilings(b, r, &dp_core, &dp_all, err, errlen);
 	if (!ret)

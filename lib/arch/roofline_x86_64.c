@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprof pcm roofline: the measuring kernels, one per ISA, chosen at run time
+ * x86-64 roofline kernels (arch.h), one set per ISA, chosen at run time
  * (__builtin_cpu_supports), each compiled for its ISA with a target attribute so that
  * the binary (built for plain x86-64) runs on any x86-64 CPU.
  *
- *   fma    RL_ACC independent accumulators, each acc = acc * m + a: enough independent
- *          chains to cover the FMA latency (4 cycles) on 2 pipes (8 in flight) with room;
- *          SSE2 has no FMA: a multiply and an add per element (the same 2 FLOPs).
- *   read   a sum of every double of a buffer, RL_ACC accumulators (load bandwidth)
+ *   fma    ARCH_RL_ACC independent accumulators, each acc = acc * m + a; SSE2 has no FMA:
+ *          a multiply and an add per element (the same 2 FLOPs).
+ *   read   a sum of every double of a buffer, 8 accumulators (load bandwidth)
  *   triad  a[i] = b[i] + s * c[i] (STREAM), vector loads and ordinary stores
- *
- * Nothing here times or prints; roofline_bench.c does.
  */
-#include "cli/roofline.h"
+#include "arch/arch.h"
 
 #include <immintrin.h>
 #include <stddef.h>
@@ -25,7 +22,7 @@
 #define M_F 0.9999f
 #define A_F 1e-4f
 
-/* RL_ACC (12) accumulators as named variables, so that they live in registers: the loop
+/* ARCH_RL_ACC (12) accumulators as named variables, so that they live in registers: the loop
  * body is 12 independent FMAs and nothing else. */
 #define FMA_LOOP(T, SET1, FMA, ADD, M, A)                                                  \
 	const T m_ = SET1(M), a_ = SET1(A);                                                \
@@ -104,43 +101,6 @@ static double fma_sse2_sp(uint64_t iters)
 	return (double)out[0] + out[1] + out[2] + out[3];
 }
 
-enum rl_isa rl_isa_best(void)
-{
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f"))
-		return RL_ISA_AVX512;
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		return RL_ISA_AVX2;
-	return RL_ISA_SSE2;
-}
-
-const char *rl_isa_name(enum rl_isa isa)
-{
-	return isa == RL_ISA_AVX512 ? "avx512f" : isa == RL_ISA_AVX2 ? "avx2+fma" : "sse2";
-}
-
-int rl_isa_bits(enum rl_isa isa)
-{
-	return isa == RL_ISA_AVX512 ? 512 : isa == RL_ISA_AVX2 ? 256 : 128;
-}
-
-double rl_fma_flops_per_iter(enum rl_isa isa, bool sp)
-{
-	return 12.0 * (rl_isa_bits(isa) / (sp ? 32 : 64)) * 2;
-}
-
-double rl_fma(enum rl_isa isa, bool sp, uint64_t iters)
-{
-	switch (isa) {
-	case RL_ISA_AVX512:
-		return sp ? fma_avx512_sp(iters) : fma_avx512_dp(iters);
-	case RL_ISA_AVX2:
-		return sp ? fma_avx2_sp(iters) : fma_avx2_dp(iters);
-	default:
-		return sp ? fma_sse2_sp(iters) : fma_sse2_dp(iters);
-	}
-}
-
 /* 8 accumulators as named variables, 8 vectors loaded per step. */
 #define READ_LOOP(T, ZERO, LOAD, ADD, LANES)                                               \
 	T r0 = ZERO(), r1 = ZERO(), r2 = ZERO(), r3 = ZERO(), r4 = ZERO(), r5 = ZERO();    \
@@ -181,20 +141,7 @@ static double read_sse2(const double *p, size_t n)
 	return out[0] + out[1];
 }
 
-double rl_read(enum rl_isa isa, const double *buf, size_t n, unsigned passes)
-{
-	double s = 0;
-
-	for (unsigned k = 0; k < passes; k++) {
-		s += isa == RL_ISA_AVX512 ? read_avx512(buf, n)
-		     : isa == RL_ISA_AVX2 ? read_avx2(buf, n)
-					  : read_sse2(buf, n);
-		__asm__ volatile("" ::: "memory");
-	}
-	return s;
-}
-
-/* n is a multiple of 64 (roofline_bench.c sizes the arrays so); ordinary stores */
+/* n is a multiple of 64 (lib/metric's roofline_bench.c sizes the arrays so); ordinary stores */
 __attribute__((target("avx512f"))) static void triad_avx512(double *restrict a, const double *restrict b,
 							    const double *restrict c, double s, size_t n)
 {
@@ -222,20 +169,48 @@ static void triad_sse2(double *restrict a, const double *restrict b, const doubl
 		_mm_store_pd(a + i, _mm_add_pd(_mm_load_pd(b + i), _mm_mul_pd(vs, _mm_load_pd(c + i))));
 }
 
-void rl_triad(enum rl_isa isa, double *a, const double *b, const double *c, double s, size_t n)
+static double fma_avx512(bool sp, uint64_t iters)
 {
-	if (isa == RL_ISA_AVX512)
-		triad_avx512(a, b, c, s, n);
-	else if (isa == RL_ISA_AVX2)
-		triad_avx2(a, b, c, s, n);
-	else
-		triad_sse2(a, b, c, s, n);
-	__asm__ volatile("" ::: "memory");
+	return sp ? fma_avx512_sp(iters) : fma_avx512_dp(iters);
+}
+
+static double fma_avx2(bool sp, uint64_t iters)
+{
+	return sp ? fma_avx2_sp(iters) : fma_avx2_dp(iters);
+}
+
+static double fma_sse2(bool sp, uint64_t iters)
+{
+	return sp ? fma_sse2_sp(iters) : fma_sse2_dp(iters);
+}
+
+static const struct arch_rl_kernels avx512 = { .isa = "avx512f", .fma_how = "", .bits = 512,
+					       .fma = fma_avx512, .read = read_avx512,
+					       .triad = triad_avx512 };
+static const struct arch_rl_kernels avx2 = { .isa = "avx2+fma", .fma_how = "", .bits = 256,
+					     .fma = fma_avx2, .read = read_avx2, .triad = triad_avx2 };
+static const struct arch_rl_kernels sse2 = { .isa = "sse2",
+					     .fma_how = " (SSE2: a multiply and an add)",
+					     .bits = 128, .fma = fma_sse2, .read = read_sse2,
+					     .triad = triad_sse2 };
+
+const struct arch_rl_kernels *arch_rl_kernels(int i)
+{
+	const struct arch_rl_kernels *runs[3];
+	int n = 0;
+
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		runs[n++] = &avx512;
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		runs[n++] = &avx2;
+	runs[n++] = &sse2; /* every x86-64 CPU */
+	return i >= 0 && i < n ? runs[i] : NULL;
 }
 
 /* 16 dependent integer adds per iteration (one cycle each on every x86-64 core since the
  * Pentium Pro; the loop's own decrement and branch run beside them): cycles = 16 x @iters. */
-uint64_t rl_clock_chain(uint64_t iters)
+uint64_t arch_rl_clock_chain(uint64_t iters)
 {
 	uint64_t x = 0;
 
