@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/launcher: what an MPI launcher tells one rank it started (DESIGN.md §10): which rank,
+ * lib/launcher: what an MPI launcher tells one rank it started (docs/DESIGN.md §10): which rank,
  * of how many, and which job; and which MPI family a program is linked with. collect
  * --mpi asks it before the program starts; the words for the user stay in cli/.
  *
