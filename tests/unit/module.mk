@@ -140,3 +140,8 @@ $(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(PMC_LIB) $(SE
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_rates
+# cli/options.c: the option tables' parser and --help generator (no library needed)
+$(BUILD)/tests/test_options: tests/unit/test_options.c cli/options.c cli/options.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_options
