@@ -67,7 +67,8 @@ static bool same_target(const struct cli_option *a, size_t abase, const struct c
 			size_t bbase)
 {
 	return a->kind == b->kind && abase + a->offset == bbase + b->offset && a->fn == b->fn &&
-	       a->data == b->data && a->what == b->what && a->flags == b->flags;
+	       a->data == b->data && a->what == b->what &&
+	       (a->flags & CLI_OPT_NOARG) == (b->flags & CLI_OPT_NOARG);
 }
 
 static bool match_long(const struct cli_option *o, size_t base, void *arg)
@@ -334,6 +335,8 @@ static int parse_long(const struct cli_command *c, void *state, struct cursor *k
 	struct hit h;
 
 	q.len = eq ? (size_t)(eq - name) : strlen(name);
+	if (!q.len) /* "--=x" */
+		return unknown_long(c, name, q.len);
 	walk(c->options, 0, match_long, &q);
 	h = q.exact.o ? q.exact : q.first;
 	if (!q.exact.o && q.ambiguous) {
@@ -343,7 +346,7 @@ static int parse_long(const struct cli_command *c, void *state, struct cursor *k
 			c->name);
 		return EXIT_USAGE;
 	}
-	if (!h.o || !q.len)
+	if (!h.o)
 		return unknown_long(c, name, q.len);
 	if (!cli_option_takes_value(h.o) && arg)
 		return usage_error(c, "option '--%s' takes no value", h.o->long_name);
@@ -440,6 +443,8 @@ out:
 
 /* ---- --help ---- */
 
+#define HELP_WIDTH 80 /* columns a help line fills at most, where it is ours to break */
+
 struct help_walk {
 	const struct cli_command *c;
 	FILE *f;
@@ -450,6 +455,7 @@ struct help_walk {
 static void help_lines(FILE *f, int column, int used, const char *text, bool repeatable)
 {
 	const char *p = text;
+	size_t n;
 
 	if (used + 1 > column) {
 		fputc('\n', f);
@@ -457,8 +463,7 @@ static void help_lines(FILE *f, int column, int used, const char *text, bool rep
 	}
 	fprintf(f, "%*s", column - used, "");
 	for (;;) {
-		size_t n = strcspn(p, "\n");
-
+		n = strcspn(p, "\n");
 		fwrite(p, 1, n, f);
 		p += n;
 		if (!*p || !p[1])
@@ -466,7 +471,12 @@ static void help_lines(FILE *f, int column, int used, const char *text, bool rep
 		fprintf(f, "\n%*s", column, "");
 		p++;
 	}
-	fprintf(f, "%s\n", repeatable ? " (repeatable)" : "");
+	/* on the last line while the line stays within HELP_WIDTH, else on its own */
+	if (repeatable && column + n + strlen(" (repeatable)") > HELP_WIDTH)
+		fprintf(f, "\n%*s(repeatable)", column, "");
+	else if (repeatable)
+		fputs(" (repeatable)", f);
+	fputc('\n', f);
 }
 
 static bool help_visit(const struct cli_option *o, size_t base, void *arg)

@@ -65,6 +65,8 @@ static const struct cli_option demo_options[] = {
 	OPT_BOOL('q', "quiet", struct demo, quiet, "no progress line"),
 	OPT_BOOL('g', NULL, struct demo, detail, "call graphs\nwith --detail"),
 	OPT_STRING('o', "output", struct demo, out, "<file>", "where it goes"),
+	{ .kind = CLI_OPTK_STRING, .long_name = "output-file", .offset = offsetof(struct demo, out),
+	  .flags = CLI_OPT_HIDDEN }, /* an alias: the same value, not in --help */
 	OPT_INT(0, "cutoff", struct demo, cutoff, "<n>", 0, 100, "a row count (0 = all)",
 		"rows per section"),
 	OPT_CALLBACK(0, "tool", "<t.so>", "run a tool", note, 3),
@@ -291,6 +293,11 @@ static void aliases_are_no_ambiguity(void **unused)
 	/* --limit abbreviates two names of one thing */
 	assert_int_equal(PARSE(&demo, &d, argv, &first, "--limit", "5"), -1);
 	assert_string_equal(d.said, "demo:4:5");
+	/* --outp: --output and its hidden alias --output-file */
+	assert_int_equal(PARSE(&demo, &d, argv, &first, "--outp", "x"), -1);
+	assert_string_equal(d.out, "x");
+	assert_int_equal(PARSE(&demo, &d, argv, &first, "--output-file=y"), -1);
+	assert_string_equal(d.out, "y");
 }
 
 static void refused_options_say_why(void **unused)
