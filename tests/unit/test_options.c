@@ -62,6 +62,7 @@ static const struct cli_option paths_group[] = {
 
 static const struct cli_option demo_options[] = {
 	OPT_INCLUDE(paths_group, struct demo, paths),
+	OPT_GROUP("Output:"),
 	OPT_BOOL('q', "quiet", struct demo, quiet, "no progress line"),
 	OPT_BOOL('g', NULL, struct demo, detail, "call graphs\nwith --detail"),
 	OPT_STRING('o', "output", struct demo, out, "<file>", "where it goes"),
@@ -364,6 +365,8 @@ static void help_is_generated_from_the_table(void **unused)
 			    "  -i, --input-dir <dir>\n"
 			    "                    the session directory\n"
 			    "  --bin-path <dir>  where binaries are\n"
+			    "\n"
+			    "Output:\n"
 			    "  -q, --quiet       no progress line\n"
 			    "  -g                call graphs\n"
 			    "                    with --detail\n"
