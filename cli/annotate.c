@@ -5,11 +5,9 @@
  * instructions, each with its samples and share of the function, the hottest lines
  * marked. Also the options report shares for the same data in report.csv.
  */
-#include "cli/cli.h"
-#include "report/report.h"
+#include "cli/report_args.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,185 +16,68 @@
 
 static const char *const CMD = "annotate";
 
-#define MAX_PATHS 32
 #define HOT_MARKED 5 /* lines marked as the hottest, by rank */
-
-int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
-		const char *cmd)
-{
-	struct stat sb;
-
-	if (!*arg)
-		return cli_error(EXIT_USAGE, cmd, "--%s needs a directory", opt);
-	if (stat(arg, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(EXIT_USAGE, cmd, "--%s '%s' is not a directory", opt, arg);
-	if (*n == max)
-		return cli_error(EXIT_USAGE, cmd, "--%s: at most %d directories", opt, max);
-	list[(*n)++] = arg;
-	return -1;
-}
-
-int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const char *arg,
-		     const char *cmd)
-{
-	switch (c) {
-	case CLI_OPT_DISASM:
-	case CLI_OPT_DISASM_FULL: /* uProf 5.3's: every instruction, which --disasm shows */
-		o->annotate = true;
-		break;
-	case CLI_OPT_DISASM_ONLY:
-		o->annotate = o->disasm_only = true;
-		break;
-	case CLI_OPT_DISASM_STYLE:
-		if (strcmp(arg, "att") && strcmp(arg, "intel"))
-			return cli_error(EXIT_USAGE, cmd, "--disasm-style '%s': use att or intel",
-					 arg);
-		o->att = !strcmp(arg, "att");
-		break;
-	case CLI_OPT_FUNCTION:
-		if (!*arg)
-			return cli_error(EXIT_USAGE, cmd, "--function needs a function name");
-		if (a->n == CLI_MAX_FUNCTIONS)
-			return cli_error(EXIT_USAGE, cmd, "--function: at most %d functions",
-					 CLI_MAX_FUNCTIONS);
-		a->functions[a->n++] = arg;
-		o->annotate = true;
-		o->functions = a->functions;
-		o->nfunctions = a->n;
-		break;
-	}
-	return -1;
-}
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 struct annotate_state {
-	const char *input;
-	struct rpt_options opts;
-	struct cli_annot funcs;
-	const char *paths[3][MAX_PATHS]; /* --bin-path, --symbol-path, --src-path */
+	struct cli_report_args a; /* -i, the paths, --function, ... */
 	char buildid_dir[PATH_MAX];
 	bool events;	  /* --show-event-count: the sort event's value beside the samples */
 	double unit;	  /* its value per sample: seconds (CPU_TIME) or events */
 	const char *unit_name;
 };
 
-enum { OPT_CUTOFF = 256, OPT_KALLSYMS, OPT_BIN_PATH, OPT_SYMBOL_PATH, OPT_SRC_PATH,
-       OPT_EVENTS };
+#define STATE struct annotate_state
 
-static const struct option annotate_options[] = {
-	{ "input-dir", required_argument, NULL, 'i' },
-	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "show-event-count", no_argument, NULL, OPT_EVENTS },
-	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
-	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
-	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
-	CLI_ANNOT_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_option annotate_options[] = {
+	OPT_INCLUDE(cli_input_options, STATE, a),
+	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000,
+		"a function count (0 = all)",
+		"without a function named, the n hottest\n"
+		"(default 1; 0 = all)"),
+	OPT_INCLUDE(cli_function_detail_options, STATE, a),
+	OPT_BOOL(0, "show-event-count", STATE, events,
+		 "also the sort event's value of each line and\n"
+		 "instruction: event counts (samples x interval)\n"
+		 "or, for CPU_TIME, seconds"),
+	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	OPT_INCLUDE(cli_source_path_options, STATE, a),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static void annotate_help(void)
-{
-	printf("usage: uprof annotate -i <session-dir> [<options>] [<function>...]\n\n"
-	       "Show where inside a function its samples fell: its source lines, each\n"
-	       "followed by its instructions, with the samples of each and their share of\n"
-	       "the function; the %d hottest lines are marked (>> and their rank). Without\n"
-	       "a function named, the hottest function (or --cutoff of them). A name matches\n"
-	       "a function whole, or the part before its argument list ('step' for\n"
-	       "'step(double)'). The same data goes into report.csv with 'uprof report\n"
-	       "--disasm' (Function Detail Data).\n\n"
-	       "  -i, --input-dir <dir>      the session directory (required)\n"
-	       "  --cutoff <n>               without a function named, the n hottest\n"
-	       "                             (default 1; 0 = all)\n"
-	       "  --function <name>          a function to show (repeatable; the same as\n"
-	       "                             naming it after the options)\n"
-	       "  --disasm                   accepted: the view always has assembly\n"
-	       "  --disasm-only              assembly only, no source lines\n"
-	       "  --disasm-style <s>         att or intel (default intel, as uProf's)\n"
-	       "  --show-event-count         also the sort event's value of each line and\n"
-	       "                             instruction: event counts (samples x interval)\n"
-	       "                             or, for CPU_TIME, seconds\n"
-	       "  --bin-path <dir>           where to find a binary that moved or was\n"
-	       "                             rebuilt (repeatable; see uprof report --help)\n"
-	       "  --symbol-path <dir>        where to find separate debug files (repeatable)\n"
-	       "  --src-path <dir>           where source files are, when not at the path\n"
-	       "                             DWARF gives (repeatable): dir/<path>, then\n"
-	       "                             with leading directories left out\n"
-	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
-	       "  -h, --help                 this text\n\n"
-	       "Code without DWARF line information (stripped) is shown as assembly only,\n"
-	       "with a note saying why. man uprof-annotate has the rest.\n",
-	       HOT_MARKED);
-}
+static const struct cli_command annotate_cmd = {
+	.name = "annotate",
+	.usage = "usage: uprof annotate -i <session-dir> [<options>] [<function>...]\n",
+	.intro = "Show where inside a function its samples fell: its source lines, each\n"
+		 "followed by its instructions, with the samples of each and their share of\n"
+		 "the function; the " XSTR(HOT_MARKED) " hottest lines are marked (>> and their rank). Without\n"
+		 "a function named, the hottest function (or --cutoff of them). A name matches\n"
+		 "a function whole, or the part before its argument list ('step' for\n"
+		 "'step(double)'). The same data goes into report.csv with 'uprof report\n"
+		 "--disasm' (Function Detail Data).\n",
+	.outro = "Code without DWARF line information (stripped) is shown as assembly only,\n"
+		 "with a note saying why. man uprof-annotate has the rest.\n",
+	.options = annotate_options,
+	.column = 29,
+};
 
 static int parse_options(struct annotate_state *st, int argc, char **argv)
 {
-	int c, ret, *counts[3] = { &st->opts.nbin_paths, &st->opts.nsymbol_paths,
-				   &st->opts.nsrc_paths };
+	int first, ret;
 
-	st->opts.cutoff = 1;
-	st->opts.annotate = true;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:h", annotate_options, NULL)) != -1) {
-		char *end;
-		long v;
-
-		switch (c) {
-		case 'i':
-			st->input = optarg;
-			break;
-		case OPT_CUTOFF:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 0 || v > 1000000)
-				return cli_error(EXIT_USAGE, CMD,
-						 "--cutoff '%s' is not a function count (0 = all)",
-						 optarg);
-			st->opts.cutoff = (int)v;
-			break;
-		case OPT_KALLSYMS:
-			st->opts.kallsyms = optarg;
-			break;
-		case OPT_EVENTS:
-			st->events = true;
-			break;
-		case OPT_BIN_PATH:
-		case OPT_SYMBOL_PATH:
-		case OPT_SRC_PATH:
-			ret = cli_add_dir(st->paths[c - OPT_BIN_PATH], counts[c - OPT_BIN_PATH],
-					  MAX_PATHS,
-					  (const char *[]){ "bin-path", "symbol-path",
-							    "src-path" }[c - OPT_BIN_PATH],
-					  optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case CLI_OPT_DISASM:
-		case CLI_OPT_DISASM_FULL:
-		case CLI_OPT_DISASM_ONLY:
-		case CLI_OPT_DISASM_STYLE:
-		case CLI_OPT_FUNCTION:
-			ret = cli_annot_option(&st->funcs, &st->opts, c, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case 'h':
-			annotate_help();
-			return 0;
-		default:
-			return cli_getopt_error(CMD, c, argv);
-		}
-	}
-	for (; optind < argc; optind++) {
-		ret = cli_annot_option(&st->funcs, &st->opts, CLI_OPT_FUNCTION, argv[optind], CMD);
+	st->a.opts.cutoff = 1;
+	st->a.opts.annotate = true;
+	ret = cli_options_parse(&annotate_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	for (; first < argc; first++) {
+		ret = cli_report_args_function(&st->a, argv[first], CMD);
 		if (ret >= 0)
 			return ret;
 	}
-	st->opts.bin_paths = st->paths[0];
-	st->opts.symbol_paths = st->paths[1];
-	st->opts.src_paths = st->paths[2];
-	if (!st->input)
+	if (!st->a.input)
 		return cli_usage_error(CMD, "no session given: use -i <session-dir>");
 	return -1;
 }
@@ -316,15 +197,15 @@ int cmd_annotate(int argc, char **argv)
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.input, &sb) || !S_ISDIR(sb.st_mode))
+	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
 		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
-				 st.input);
-	if (rpt_is_job_dir(st.input))
+				 st.a.input);
+	if (rpt_is_job_dir(st.a.input))
 		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job directory: annotate one "
-						  "rank's session in it", st.input);
+						  "rank's session in it", st.a.input);
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.opts.buildid_dir = st.buildid_dir;
-	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
+		st.a.opts.buildid_dir = st.buildid_dir;
+	ret = rpt_open(&r, st.a.input, &st.a.opts, err, sizeof(err));
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	set_unit(&st, r);

@@ -55,11 +55,10 @@ int cli_parse_time_filter(struct rpt_options *o, const char *arg, const char *cm
 int cli_translated_say(struct rpt *r, bool write, const char *cmd);
 
 /* ---- uprof profile: collect's and report's options, from their own tables ---- */
-struct option;
-/* The getopt_long table (NULL-terminated) and short-option string of each command:
- * static, never freed. */
-const struct option *cli_collect_options(const char **shortopts);
-const struct option *cli_report_options(const char **shortopts);
+struct cli_option;
+/* The option table of each command (cli/options.h): static, never freed. */
+const struct cli_option *cli_collect_options(void);
+const struct cli_option *cli_report_options(void);
 /* The session (or MPI job) directory the last cmd_collect() wrote, "" when none was
  * made (static storage, overwritten by the next collect). */
 const char *cli_collect_last_session(void);
@@ -68,46 +67,16 @@ const char *cli_collect_last_session(void);
  * before it collects, so that a bad report option costs no run). */
 int cli_report_check_options(int argc, char **argv);
 
-/* ---- Function Detail Data options, shared by report and annotate (cli/annotate.c) ---- */
-struct rpt_options;
+/* ---- Function Detail Data options, shared by report and annotate (cli/report_args.c) ---- */
 #define CLI_MAX_FUNCTIONS 64
 struct cli_annot {
 	const char *functions[CLI_MAX_FUNCTIONS]; /* --function, borrowed from argv */
 	int n;
 };
-enum { CLI_OPT_DISASM = 340, CLI_OPT_DISASM_ONLY, CLI_OPT_DISASM_STYLE, CLI_OPT_FUNCTION,
-       CLI_OPT_DISASM_FULL };
-/* The getopt_long entries of those options, for a command's table. */
-#define CLI_ANNOT_OPTIONS                                                     \
-	{ "disasm", no_argument, NULL, CLI_OPT_DISASM },                      \
-	{ "disasm-full", no_argument, NULL, CLI_OPT_DISASM_FULL },            \
-	{ "disasm-only", no_argument, NULL, CLI_OPT_DISASM_ONLY },            \
-	{ "disasm-style", required_argument, NULL, CLI_OPT_DISASM_STYLE },    \
-	{ "function", required_argument, NULL, CLI_OPT_FUNCTION }
-/* Apply option @c (one of CLI_OPT_DISASM..) with @arg to @o; -1 to go on, or the exit
- * code of the message said. */
-int cli_annot_option(struct cli_annot *a, struct rpt_options *o, int c, const char *arg,
-		     const char *cmd);
 /* A --bin-path/--symbol-path/--src-path directory @arg onto @list (@n of at most @max):
  * -1 to go on, or the exit code of the message said (not a directory, too many). */
 int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
 		const char *cmd);
-
-/* ---- uProf's report options answered with a reason (cli/report_compat.c) ---- */
-enum { CLI_OPT_COMPAT = 600, CLI_REPORT_COMPAT_COUNT = 9 };
-#define CLI_REPORT_COMPAT_OPTIONS                                                     \
-	{ "sort-by", required_argument, NULL, CLI_OPT_COMPAT },                       \
-	{ "view", required_argument, NULL, CLI_OPT_COMPAT + 1 },                      \
-	{ "show-percentage", no_argument, NULL, CLI_OPT_COMPAT + 2 },                 \
-	{ "show-sample-count", no_argument, NULL, CLI_OPT_COMPAT + 3 },               \
-	{ "show-event-count", no_argument, NULL, CLI_OPT_COMPAT + 4 },                \
-	{ "agg-interval", required_argument, NULL, CLI_OPT_COMPAT + 5 },              \
-	{ "ignore-system-module", no_argument, NULL, CLI_OPT_COMPAT + 6 },            \
-	{ "inline", no_argument, NULL, CLI_OPT_COMPAT + 7 },                          \
-	{ "category", required_argument, NULL, CLI_OPT_COMPAT + 8 }
-/* Option @c (CLI_OPT_COMPAT.., or 's' for -s) with @arg (NULL: none): -1 when it is
- * taken (--category cpu), else the exit code of the reason said. */
-int cli_report_compat(int c, const char *arg, const char *cmd);
 
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)
@@ -142,12 +111,9 @@ struct rpt_progress;
 /* rpt_options.progress for report: @arg is its struct cli_progress. */
 void cli_report_progress(void *arg, const struct rpt_progress *rp);
 
-/* An unknown option or a missing argument, as getopt reports it: exit code 2. */
+/* A usage error: "<what>; see 'uprof <cmd> --help'", exit code 2. */
 int cli_usage_error(const char *cmd, const char *what);
 
-/* getopt_long (with a leading ':' in its option string) returned @c, ':' or '?', for
- * argv[optind - 1]: say which option and why, exit code 2. */
-int cli_getopt_error(const char *cmd, int c, char **argv);
 
 /* An [event.N] section: an event spec (lib/pmc syntax, as for -e), an optional name the
  * [metric.N] formulas use instead of the event's own (RETIRED_INST, PMCx0C4), and whether

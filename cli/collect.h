@@ -126,10 +126,8 @@ int collect_tools_apply(struct collect_state *st);
 void collect_tools_info(struct collect_state *st);
 void collect_tools_release(struct collect_state *st);
 
-/* collect_help.c: --help. */
-void collect_help(void);
-/* collect_opts.c: the command line into @st. -1 to go on, or an exit code (0 after
- * --help) after printing the error. */
+/* collect_opts.c: the command line into @st, read by collect's option table (its --help
+ * too). -1 to go on, or an exit code (0 after --help) after printing the error. */
 int collect_parse_options(struct collect_state *st, int argc, char **argv);
 /* collect_prog.c: st->prog_argv[0] found as execvp would, into st->prog_path (resolved)
  * and st->exec_path (as found). -1 or an exit code. */

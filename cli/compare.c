@@ -4,11 +4,9 @@
  * report loads it; lib/report/compare.c matches their functions, modules and programs
  * and orders them by the largest change. A table on the terminal; -o FILE writes CSV.
  */
-#include "cli/cli.h"
-#include "report/report.h"
+#include "cli/report_args.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,58 +16,17 @@
 
 static const char *const CMD = "compare";
 
-#define MAX_PATHS 32
 #define DEFAULT_ROWS 20
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 struct compare_state {
 	const char *dir[2];	/* the baseline, the other */
 	const char *output;	/* -o: CSV file, "-" for stdout; NULL: none */
 	int cutoff;		/* rows on the terminal; 0 = all */
-	struct rpt_options opts;
-	const char *paths[2][MAX_PATHS]; /* --bin-path, --symbol-path */
+	struct cli_report_args a; /* the paths */
 	char buildid_dir[PATH_MAX];
 };
-
-enum { OPT_CUTOFF = 256, OPT_KALLSYMS, OPT_BIN_PATH, OPT_SYMBOL_PATH, OPT_BASELINE, OPT_WITH };
-
-static const struct option compare_options[] = {
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "with", required_argument, NULL, OPT_WITH },
-	{ "output", required_argument, NULL, 'o' },
-	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
-	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
-	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void compare_help(void)
-{
-	printf("usage: uprof compare [<options>] <baseline-session> <other-session>\n"
-	       "       uprof diff ...  (the same command)\n\n"
-	       "Compare two sessions: every function, module and program (a program's\n"
-	       "processes summed, so that runs with other pids compare) with samples in\n"
-	       "either, with the baseline's value, the other's, the change and the ratio\n"
-	       "(other / baseline), the largest change first. Values are CPU_TIME seconds,\n"
-	       "or event counts when the sort event is not the timer. A Note line says when\n"
-	       "the sessions sampled another event or interval, or a module is another\n"
-	       "build (its build id differs).\n\n"
-	       "  --baseline <dir>           the baseline session (uProf's spelling; the\n"
-	       "                             same as the first directory named)\n"
-	       "  --with <dir>               the session compared with it (the second)\n"
-	       "  -o, --output <file>        also write the whole comparison as CSV to\n"
-	       "                             <file> ('-': CSV on stdout, no table)\n"
-	       "  --cutoff <n>               rows in the terminal table (default %d; 0 = all)\n"
-	       "  --bin-path <dir>           where to find a binary that moved or was\n"
-	       "                             rebuilt (repeatable; as uprof report's)\n"
-	       "  --symbol-path <dir>        where to find separate debug files (repeatable)\n"
-	       "  --kallsyms <file>          kernel symbols (default /proc/kallsyms)\n"
-	       "  -h, --help                 this text\n\n"
-	       "A ratio of 'new' marks a row only the other session has. man uprof-compare\n"
-	       "has the rest.\n",
-	       DEFAULT_ROWS);
-}
 
 static int set_dir(struct compare_state *st, int k, const char *arg)
 {
@@ -80,64 +37,76 @@ static int set_dir(struct compare_state *st, int k, const char *arg)
 	return -1;
 }
 
+/* --baseline (o->data 0), --with (1) */
+static int dir_option(const struct cli_option *o, const char *arg, void *state,
+		      const char *cmd)
+{
+	(void)cmd;
+	return set_dir(state, (int)o->data, arg);
+}
+
+static int output(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o;
+	if (!*arg)
+		return cli_error(EXIT_USAGE, cmd, "-o needs a file name");
+	((struct compare_state *)state)->output = arg;
+	return -1;
+}
+
+#define STATE struct compare_state
+
+static const struct cli_option compare_options[] = {
+	OPT_CALLBACK(0, "baseline", "<dir>",
+		     "the baseline session (uProf's spelling; the\n"
+		     "same as the first directory named)",
+		     dir_option, 0),
+	OPT_CALLBACK(0, "with", "<dir>", "the session compared with it (the second)", dir_option,
+		     1),
+	OPT_CALLBACK('o', "output", "<file>",
+		     "also write the whole comparison as CSV to\n"
+		     "<file> ('-': CSV on stdout, no table)",
+		     output, 0),
+	OPT_INT(0, "cutoff", STATE, cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
+		"rows in the terminal table (default " XSTR(DEFAULT_ROWS) "; 0 = all)"),
+	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct cli_command compare_cmd = {
+	.name = "compare",
+	.usage = "usage: uprof compare [<options>] <baseline-session> <other-session>\n"
+		 "       uprof diff ...  (the same command)\n",
+	.intro = "Compare two sessions: every function, module and program (a program's\n"
+		 "processes summed, so that runs with other pids compare) with samples in\n"
+		 "either, with the baseline's value, the other's, the change and the ratio\n"
+		 "(other / baseline), the largest change first. Values are CPU_TIME seconds,\n"
+		 "or event counts when the sort event is not the timer. A Note line says when\n"
+		 "the sessions sampled another event or interval, or a module is another\n"
+		 "build (its build id differs).\n",
+	.outro = "A ratio of 'new' marks a row only the other session has. man uprof-compare\n"
+		 "has the rest.\n",
+	.options = compare_options,
+	.column = 29,
+};
+
 static int parse_options(struct compare_state *st, int argc, char **argv)
 {
-	int c, ret, *counts[2] = { &st->opts.nbin_paths, &st->opts.nsymbol_paths };
+	int first, ret;
 
 	st->cutoff = DEFAULT_ROWS;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", compare_options, NULL)) != -1) {
-		char *end;
-		long v;
-
-		ret = -1;
-		switch (c) {
-		case OPT_BASELINE:
-		case OPT_WITH:
-			ret = set_dir(st, c == OPT_WITH, optarg);
-			break;
-		case 'o':
-			if (!*optarg)
-				return cli_error(EXIT_USAGE, CMD, "-o needs a file name");
-			st->output = optarg;
-			break;
-		case OPT_CUTOFF:
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 0 || v > 1000000)
-				return cli_error(EXIT_USAGE, CMD,
-						 "--cutoff '%s' is not a row count (0 = all)", optarg);
-			st->cutoff = (int)v;
-			break;
-		case OPT_KALLSYMS:
-			st->opts.kallsyms = optarg;
-			break;
-		case OPT_BIN_PATH:
-		case OPT_SYMBOL_PATH:
-			ret = cli_add_dir(st->paths[c - OPT_BIN_PATH], counts[c - OPT_BIN_PATH],
-					  MAX_PATHS, c == OPT_BIN_PATH ? "bin-path" : "symbol-path",
-					  optarg, CMD);
-			break;
-		case 'h':
-			compare_help();
-			return 0;
-		default:
-			return cli_getopt_error(CMD, c, argv);
-		}
-		if (ret >= 0)
-			return ret;
-	}
-	for (; optind < argc; optind++) {
+	ret = cli_options_parse(&compare_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	for (; first < argc; first++) {
 		if (st->dir[0] && st->dir[1])
 			return cli_error(EXIT_USAGE, CMD, "'%s': compare takes two sessions",
-					 argv[optind]);
-		ret = set_dir(st, st->dir[0] != NULL, argv[optind]);
+					 argv[first]);
+		ret = set_dir(st, st->dir[0] != NULL, argv[first]);
 		if (ret >= 0)
 			return ret;
 	}
-	st->opts.bin_paths = st->paths[0];
-	st->opts.symbol_paths = st->paths[1];
 	if (!st->dir[0] || !st->dir[1])
 		return cli_usage_error(CMD, "give two session directories: the baseline, then "
 					    "the one to compare with it");
@@ -154,7 +123,7 @@ static int open_one(struct compare_state *st, const char *dir, struct rpt **r)
 	if (rpt_is_job_dir(dir))
 		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job directory: compare one "
 						  "rank's session in it", dir);
-	if (rpt_open(r, dir, &st->opts, err, sizeof(err)))
+	if (rpt_open(r, dir, &st->a.opts, err, sizeof(err)))
 		return cli_error(1, CMD, "%s", err);
 	return -1;
 }
@@ -225,7 +194,7 @@ int cmd_compare(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.opts.buildid_dir = st.buildid_dir;
+		st.a.opts.buildid_dir = st.buildid_dir;
 	for (int k = 0; k < 2 && ret < 0; k++)
 		ret = open_one(&st, st.dir[k], &r[k]);
 	if (ret >= 0)

@@ -1,34 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* uprof info: what configs exist, and what this machine can sample. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "pmc/pmc.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char *const CMD = "info";
-
-static void info_help(void)
-{
-	printf("usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
-	       "                  [--collect-config <name>] [--tool <tool.so>]\n\n"
-	       "  --list collect-configs     the configurations 'collect --config' accepts\n"
-	       "  --collect-config <name>    what a configuration samples: its events with their\n"
-	       "                             intervals, and the metrics report derives\n"
-	       "  --list predefined-events   uProf's event names and their PMCx codes (AMD Zen)\n"
-	       "  --list pmu-events          libpfm4's events for this machine's PMUs, as -e takes\n"
-	       "                             them (PMU::EVENT)\n"
-	       "  --system                   this machine: CPU, topology, kernel, perf_event access,\n"
-	       "                             PMUs (core, L3, Data Fabric) and their counters,\n"
-	       "                             hypervisor\n"
-	       "  --tool <tool.so>           a tool of the tool API (uprof-tool(3)): its name,\n"
-	       "                             version, API version, what it asks collect for,\n"
-	       "                             and its knobs with types, defaults and help\n"
-	       "  -h, --help                 this text\n");
-}
 
 static int list_predefined(void)
 {
@@ -231,59 +212,93 @@ static int show_system(void)
 	return 0;
 }
 
+enum { LIST, SYSTEM, COLLECT_CONFIG, TOOL };
+
+struct info_state {
+	int ret; /* of what was shown last; -1 while nothing was */
+};
+
+/* Each option shows its part at once, in the order given. */
+static int info_option(const struct cli_option *o, const char *arg, void *state,
+		       const char *cmd)
+{
+	struct info_state *st = state;
+	int ret = 0;
+
+	switch (o->data) {
+	case LIST:
+		if (!strcmp(arg, "predefined-events"))
+			ret = list_predefined();
+		else if (!strcmp(arg, "collect-configs"))
+			ret = list_configs();
+		else if (!strcmp(arg, "pmu-events"))
+			ret = list_pmu_events();
+		else
+			return cli_error(EXIT_USAGE, cmd,
+					 "--list '%s': collect-configs, predefined-events or "
+					 "pmu-events",
+					 arg);
+		break;
+	case SYSTEM: /* what it could not read is said; the other options still run */
+		st->ret = show_system();
+		return -1;
+	case COLLECT_CONFIG:
+		ret = show_config(arg);
+		break;
+	case TOOL:
+		ret = cli_tool_show(arg, cmd);
+		break;
+	}
+	if (ret)
+		return ret;
+	st->ret = 0;
+	return -1;
+}
+
+static const struct cli_option info_options[] = {
+	OPT_CALLBACK(0, "list", "<what>",
+		     "collect-configs: the configurations 'collect\n"
+		     "--config' accepts; predefined-events: uProf's\n"
+		     "event names and their PMCx codes (AMD Zen);\n"
+		     "pmu-events: libpfm4's events for this machine's\n"
+		     "PMUs, as -e takes them (PMU::EVENT)",
+		     info_option, LIST),
+	OPT_CALLBACK(0, "collect-config", "<name>",
+		     "what a configuration samples: its events with their\n"
+		     "intervals, and the metrics report derives",
+		     info_option, COLLECT_CONFIG),
+	OPT_CALLBACK_NOARG(0, "system",
+			   "this machine: CPU, topology, kernel, perf_event access,\n"
+			   "PMUs (core, L3, Data Fabric) and their counters,\n"
+			   "hypervisor",
+			   info_option, SYSTEM),
+	OPT_CALLBACK(0, "tool", "<tool.so>",
+		     "a tool of the tool API (uprof-tool(3)): its name,\n"
+		     "version, API version, what it asks collect for,\n"
+		     "and its knobs with types, defaults and help",
+		     info_option, TOOL),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct cli_command info_cmd = {
+	.name = "info",
+	.usage = "usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
+		 "                  [--collect-config <name>] [--tool <tool.so>]\n",
+	.options = info_options,
+	.column = 29,
+};
+
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "list", required_argument, NULL, 'l' },
-		{ "system", no_argument, NULL, 's' },
-		{ "collect-config", required_argument, NULL, 'c' },
-		{ "tool", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret = -1;
+	struct info_state st = { .ret = -1 };
+	int first, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			if (!strcmp(optarg, "predefined-events"))
-				ret = list_predefined();
-			else if (!strcmp(optarg, "collect-configs"))
-				ret = list_configs();
-			else if (!strcmp(optarg, "pmu-events"))
-				ret = list_pmu_events();
-			else
-				return cli_error(EXIT_USAGE, CMD,
-						 "--list '%s': collect-configs, predefined-events or "
-						 "pmu-events",
-						 optarg);
-			if (ret)
-				return ret;
-			break;
-		case 's':
-			ret = show_system();
-			break;
-		case 'c':
-			ret = show_config(optarg);
-			if (ret)
-				return ret;
-			break;
-		case 't':
-			ret = cli_tool_show(optarg, CMD);
-			if (ret)
-				return ret;
-			break;
-		case 'h':
-			info_help();
-			return 0;
-		default: /* ':' (a value is missing) or '?' (unknown) */
-			return cli_getopt_error(CMD, c, argv);
-		}
-	}
-	if (ret < 0)
+	ret = cli_options_parse(&info_cmd, &st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (st.ret < 0)
 		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events|pmu-events, "
 					    "--collect-config <name>, --tool <tool.so> or --system");
-	return ret;
+	return st.ret;
 }

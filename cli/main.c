@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uprof: the command table. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +57,20 @@ static int finish_stdout(int rc)
 	return rc ? rc : 1;
 }
 
+/* "uprof: '<word>' is not a command (did you mean <near>?); ..." on stderr, exit code 2 */
+static int not_a_command(const char *who, const char *word)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	const char *near;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	near = cli_suggest_word(names, sizeof(names) / sizeof(names[0]), word);
+	fprintf(stderr, "%s: '%s' is not a command%s%s%s; try 'uprof --help'\n", who, word,
+		near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+	return EXIT_USAGE;
+}
+
 /* "help <command>": the command's own --help, exactly as "<command> --help" prints it. */
 static int help(int argc, char **argv)
 {
@@ -66,8 +81,7 @@ static int help(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(2, (char *[]){ argv[1], "--help", NULL });
-	fprintf(stderr, "uprof help: '%s' is not a command; try 'uprof --help'\n", argv[1]);
-	return EXIT_USAGE;
+	return not_a_command("uprof help", argv[1]);
 }
 
 static int run(int argc, char **argv)
@@ -89,8 +103,7 @@ static int run(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "uprof: '%s' is not a command; try 'uprof --help'\n", cmd);
-	return EXIT_USAGE;
+	return not_a_command("uprof", cmd);
 }
 
 int main(int argc, char **argv)

@@ -5,9 +5,9 @@
  * pcm_run() does the rest.
  */
 #include "cli/pcm.h"
+#include "cli/options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,35 +15,6 @@
 #include <unistd.h>
 
 static const char *const CMD = "pcm";
-
-static void pcm_help(void)
-{
-	printf("usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
-	       "       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n\n"
-	       "Count core, L3, Data Fabric and software events and print metrics per interval.\n\n"
-	       "  -m, --metrics <g,...>    metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
-	       "                           (Data Fabric), swi (OS: CPU utilization, context\n"
-	       "                           switches, migrations, page faults)\n"
-	       "  -a, --system-wide        count on every CPU\n"
-	       "  -c, --cpu <spec>         count on core=N[-M] (CPUs), ccx=N, package=N or numa=N\n"
-	       "  -A, --aggregate <l,...>  levels to show: system, package, ccx, core (default system)\n"
-	       "  -C, --cumulative         one value per metric for the whole run (not with -I)\n"
-	       "  -I, --interval <ms>      logging interval (default 1000, at least 10)\n"
-	       "  -t, --mux-interval <ms>  multiplexing interval of the PMUs in use (root)\n"
-	       "  -d, --duration <s>       stop after this long\n"
-	       "  -o, --output <file.csv>  write the CSV here (default: standard output)\n"
-	       "  -O, --output-dir <dir>   write <dir>/report.csv (the directory is made if needed)\n"
-	       "      --html               also write report.html beside the CSV: a chart per metric\n"
-	       "                           and unit, the run's facts, the cumulative table (needs -o\n"
-	       "                           or -O)\n"
-	       "      --dry-run            print every counter's perf_event_attr and CPU; open nothing\n"
-	       "  -h, --help               this text\n\n"
-	       "With a program and neither -a nor -c, the program (and its threads and children) is\n"
-	       "counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
-	       "'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
-	       "roofline chart ('uprof pcm roofline --help').\n"
-	       "See 'man uprof-pcm'.\n");
-}
 
 static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
@@ -129,45 +100,65 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	return EXIT_USAGE;
 }
 
+static int pcm_option(const struct cli_option *o, const char *arg, void *state,
+		      const char *cmd)
+{
+	int ret = parse_opt(state, (int)o->data, arg);
+
+	(void)cmd;
+	return ret ? ret : -1;
+}
+
+#define VALUE(s, l, a, h) OPT_CALLBACK(s, l, a, h, pcm_option, s)
+#define FLAG(s, l, h, d) OPT_CALLBACK_NOARG(s, l, h, pcm_option, d)
+
+static const struct cli_option pcm_options[] = {
+	VALUE('m', "metrics", "<g,...>",
+	      "metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
+	      "(Data Fabric), swi (OS: CPU utilization, context\n"
+	      "switches, migrations, page faults)"),
+	FLAG('a', "system-wide", "count on every CPU", 'a'),
+	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
+	VALUE('A', "aggregate", "<l,...>", "levels to show: system, package, ccx, core (default system)"),
+	FLAG('C', "cumulative", "one value per metric for the whole run (not with -I)", 'C'),
+	VALUE('I', "interval", "<ms>", "logging interval (default 1000, at least 10)"),
+	VALUE('t', "mux-interval", "<ms>", "multiplexing interval of the PMUs in use (root)"),
+	VALUE('d', "duration", "<s>", "stop after this long"),
+	VALUE('o', "output", "<file.csv>", "write the CSV here (default: standard output)"),
+	VALUE('O', "output-dir", "<dir>", "write <dir>/report.csv (the directory is made if needed)"),
+	FLAG(0, "html",
+	     "also write report.html beside the CSV: a chart per metric\n"
+	     "and unit, the run's facts, the cumulative table (needs -o\n"
+	     "or -O)", 'H'),
+	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct cli_command pcm_cmd = {
+	.name = "pcm",
+	.usage = "usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		 "       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
+	.intro = "Count core, L3, Data Fabric and software events and print metrics per interval.\n",
+	.outro = "With a program and neither -a nor -c, the program (and its threads and children) is\n"
+		 "counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+		 "'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
+		 "roofline chart ('uprof pcm roofline --help').\n"
+		 "See 'man uprof-pcm'.\n",
+	.options = pcm_options,
+	.column = 27,
+	.flags = CLI_STOP_AT_OPERAND | CLI_ALIGN_LONG,
+};
+
 /* Options; -1 to go on, else the exit code. */
 static int parse_args(struct pcm_state *st, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "system-wide", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "aggregate", required_argument, NULL, 'A' },
-		{ "cumulative", no_argument, NULL, 'C' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "mux-interval", required_argument, NULL, 't' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "output-dir", required_argument, NULL, 'O' },
-		{ "html", no_argument, NULL, 'H' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char msg[256];
-	int c, ret;
+	int first, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:ac:A:CI:t:d:o:O:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			pcm_help();
-			return 0;
-		}
-		if (c == ':' || c == '?') {
-			snprintf(msg, sizeof(msg), c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-				 argv[optind - 1]);
-			return cli_usage_error(CMD, msg);
-		}
-		ret = parse_opt(st, c, optarg);
-		if (ret)
-			return ret;
-	}
-	st->prog_argv = optind < argc ? argv + optind : NULL;
+	ret = cli_options_parse(&pcm_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	st->prog_argv = first < argc ? argv + first : NULL;
 	return -1;
 }
 

@@ -2,13 +2,13 @@
 /*
  * uprof profile: collect, then report on the session it wrote, in one command (uProf's
  * profile). Each option goes to the command whose table has it: collect's and report's
- * own getopt tables (cli_collect_options, cli_report_options), so that the two commands
+ * own option tables (cli_collect_options, cli_report_options), so that the two commands
  * and profile never disagree on an option. An option both know (-p, -g, --tool,
  * --tool-timeout, -h) is collect's: it shapes the run; report reads what the run recorded.
  */
 #include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,48 +22,27 @@ struct profile_state {
 
 enum owner { NONE, COLLECT, REPORT };
 
-/* Does the table or short-option string have @name (long, @len bytes) or @c (short)? Its
- * has_arg into *@arg. */
-static bool has_long(const struct option *t, const char *name, size_t len, int *arg)
-{
-	for (; t->name; t++)
-		if (strlen(t->name) == len && !strncmp(t->name, name, len)) {
-			*arg = t->has_arg;
-			return true;
-		}
-	return false;
-}
-
-static bool has_short(const char *opts, int c, int *arg)
-{
-	const char *p = c != ':' && c != '+' ? strchr(opts, c) : NULL;
-
-	if (!p)
-		return false;
-	*arg = p[1] == ':' ? required_argument : no_argument;
-	return true;
-}
-
 /* Who takes option @a (an argv word starting with '-'), and whether it takes a value */
-static enum owner owner_of(const char *a, int *arg)
+static enum owner owner_of(const char *a, bool *value)
 {
-	const char *cs, *rs;
-	const struct option *ct = cli_collect_options(&cs), *rt = cli_report_options(&rs);
+	const struct cli_option *t[] = { cli_collect_options(), cli_report_options() };
+	static const enum owner owners[] = { COLLECT, REPORT };
 
-	if (a[1] == '-') {
-		const char *name = a + 2, *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	for (int k = 0; k < 2; k++) {
+		const struct cli_option *o;
 
-		if (has_long(ct, name, len, arg))
-			return COLLECT;
-		if (has_long(rt, name, len, arg))
-			return REPORT;
-		return NONE;
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+
+			o = cli_options_find_long(t[k], name, eq ? (size_t)(eq - name) : strlen(name));
+		} else {
+			o = cli_options_find_short(t[k], (unsigned char)a[1]);
+		}
+		if (o) {
+			*value = cli_option_takes_value(o);
+			return owners[k];
+		}
 	}
-	if (has_short(cs, a[1], arg))
-		return COLLECT;
-	if (has_short(rs, a[1], arg))
-		return REPORT;
 	return NONE;
 }
 
@@ -90,7 +69,7 @@ static int split(struct profile_state *st, int argc, char **argv)
 	st->rargv[st->rargc++] = "report";
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		const char *a = argv[i];
-		int arg = no_argument;
+		bool value = false;
 		enum owner o;
 		bool inline_val;
 
@@ -100,7 +79,7 @@ static int split(struct profile_state *st, int argc, char **argv)
 			profile_help();
 			return 0;
 		}
-		o = owner_of(a, &arg);
+		o = owner_of(a, &value);
 		if (o == NONE)
 			return cli_error(EXIT_USAGE, CMD, "unknown option '%s': see 'uprof collect "
 							  "--help' and 'uprof report --help'", a);
@@ -113,7 +92,7 @@ static int split(struct profile_state *st, int argc, char **argv)
 			st->cargv[st->cargc++] = argv[i];
 		else
 			st->rargv[st->rargc++] = argv[i];
-		if (arg == required_argument && !inline_val) {
+		if (value && !inline_val) {
 			if (i + 1 == argc)
 				return cli_error(EXIT_USAGE, CMD, "'%s' needs a value", a);
 			i++;

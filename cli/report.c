@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
+#include "cli/report_args.h"
 #include "cli/report_job.h"
 #include "report/report.h"
 #include "session/session.h"
 
 #include <errno.h>
 #include <stddef.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +17,12 @@
 
 static const char *const CMD = "report";
 
-#define MAX_PATHS 32 /* of each of --bin-path, --symbol-path, --src-path */
-enum { PATHS_BIN, PATHS_SYMBOL, PATHS_SRC };
-
 struct report_state {
-	const char *input;
+	struct cli_report_args a; /* -i, the paths, --time-filter, --host, --function, ... */
 	bool foreign;		/* input is a perf pipe file, not a session directory */
 	const char *output;	/* --report-output */
 	bool to_stdout, quiet;
 	struct cli_progress prog; /* reading samples.data (progress.c) */
-	struct rpt_options opts;
 	char command[1024];
 	char out_path[PATH_MAX];
 	bool exports[RPT_EXPORT_COUNT]; /* --export */
@@ -35,65 +31,37 @@ struct report_state {
 	const char *export_dir;		/* --export-dir; default: the session directory */
 	int pids[64];			/* -p */
 	struct cli_tools tools;		/* --tool */
-	const char *ranks, *hosts;	/* --rank, --host: a job's ranks */
-	/* --bin-path, --symbol-path, --src-path (each repeatable) */
-	const char *paths[3][MAX_PATHS];
+	const char *ranks;		/* --rank: a job's ranks */
 	char buildid_dir[PATH_MAX];	/* the build-id cache: ~/.debug */
-	struct cli_annot annot;		/* --function (Function Detail Data) */
 };
 
-enum { OPT_DETAIL = 256, OPT_GROUP, OPT_CUTOFF, OPT_OUTPUT, OPT_STDOUT, OPT_KALLSYMS };
-enum { OPT_EXPORT = 300, OPT_EXPORT_DIR, OPT_TIME_FILTER, OPT_TOOL, OPT_TOOL_TIMEOUT, OPT_RANK,
-       OPT_HOST, OPT_RETRANSLATE };
-/* their own range: in this order (add_path indexes by c - OPT_BIN_PATH) */
-enum { OPT_BIN_PATH = 320, OPT_SYMBOL_PATH, OPT_SRC_PATH };
-
-static const struct option report_options[] = {
-	{ "input-dir", required_argument, NULL, 'i' },
-	{ "detail", no_argument, NULL, OPT_DETAIL },
-	{ "group-by", required_argument, NULL, OPT_GROUP },
-	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
-	{ "report-output", required_argument, NULL, OPT_OUTPUT },
-	{ "stdout", no_argument, NULL, OPT_STDOUT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "export", required_argument, NULL, OPT_EXPORT },
-	{ "export-dir", required_argument, NULL, OPT_EXPORT_DIR },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
-	{ "tool", required_argument, NULL, OPT_TOOL },
-	{ "tool-timeout", required_argument, NULL, OPT_TOOL_TIMEOUT },
-	{ "rank", required_argument, NULL, OPT_RANK },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
-	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
-	{ "src-path", required_argument, NULL, OPT_SRC_PATH },
-	{ "retranslate", no_argument, NULL, OPT_RETRANSLATE },
-	CLI_ANNOT_OPTIONS,
-	CLI_REPORT_COMPAT_OPTIONS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-#define REPORT_SHORTOPTS ":i:hgp:s:q"
-
-const struct option *cli_report_options(const char **shortopts)
+static int group_by(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
-	*shortopts = REPORT_SHORTOPTS;
-	return report_options;
+	struct report_state *st = state;
+
+	(void)o;
+	if (!strcmp(arg, "process"))
+		st->a.opts.group_by = RPT_GROUP_PROCESS;
+	else if (!strcmp(arg, "thread"))
+		st->a.opts.group_by = RPT_GROUP_THREAD;
+	else if (!strcmp(arg, "module"))
+		st->a.opts.group_by = RPT_GROUP_MODULE;
+	else if (!strcmp(arg, "program"))
+		st->a.opts.group_by = RPT_GROUP_PROGRAM;
+	else
+		return cli_error(EXIT_USAGE, cmd,
+				 "--group-by '%s': use process, thread, module or program", arg);
+	return -1;
 }
 
-static int parse_cutoff(const char *s, int *out)
+static int report_output(const struct cli_option *o, const char *arg, void *state,
+			 const char *cmd)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > 1000000)
-		return -EINVAL;
-	*out = (int)v;
-	return 0;
+	(void)o;
+	if (!*arg)
+		return cli_usage_error(cmd, "--report-output needs a path");
+	((struct report_state *)state)->output = arg;
+	return -1;
 }
 
 /* -p PID[,PID..]: 0, or -EINVAL (not a list of pids) / -E2BIG (too many) */
@@ -117,35 +85,50 @@ static int parse_pids(struct report_state *st, const char *arg)
 	} while (*p);
 	if (arg[strlen(arg) - 1] == ',')
 		return -EINVAL;
-	st->opts.only_pids = st->pids;
-	st->opts.nonly_pids = n;
+	st->a.opts.only_pids = st->pids;
+	st->a.opts.nonly_pids = n;
 	return 0;
 }
 
-/* --bin-path, --symbol-path or --src-path @arg, kept in list @which. -1 or an exit code. */
-static int add_path(struct report_state *st, int which, const char *opt, const char *arg)
+static int pids(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
-	static const int ofs[] = { offsetof(struct rpt_options, nbin_paths),
-				   offsetof(struct rpt_options, nsymbol_paths),
-				   offsetof(struct rpt_options, nsrc_paths) };
-	int *n = (int *)((char *)&st->opts + ofs[which]);
-	int ret = cli_add_dir(st->paths[which], n, MAX_PATHS, opt, arg, CMD);
+	struct report_state *st = state;
+	int ret = parse_pids(st, arg);
 
-	if (ret >= 0)
-		return ret;
-	st->opts.bin_paths = st->paths[PATHS_BIN];
-	st->opts.symbol_paths = st->paths[PATHS_SYMBOL];
-	st->opts.src_paths = st->paths[PATHS_SRC];
+	(void)o;
+	if (ret == -E2BIG)
+		return cli_error(EXIT_USAGE, cmd, "-p '%s': at most 64 processes", arg);
+	if (ret)
+		return cli_error(EXIT_USAGE, cmd,
+				 "-p '%s': give process ids separated by commas, e.g. -p 1234,1240",
+				 arg);
+	st->a.opts.detail = true;
 	return -1;
 }
 
-/* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
-static int parse_exports(struct report_state *st, const char *arg)
+static int tool(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
+	struct report_state *st = state;
+	int ret;
+
+	if (o->data) /* --tool-timeout */
+		return cli_tools_timeout(&st->tools, arg, cmd);
+	ret = cli_tools_add(&st->tools, arg, cmd);
+	if (ret < 0)
+		st->a.opts.walk = true; /* the tools are walked through every sample */
+	return ret;
+}
+
+/* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
+static int parse_exports(const struct cli_option *o, const char *arg, void *state,
+			 const char *cmd)
+{
+	struct report_state *st = state;
 	char buf[256], *save = NULL, *tok;
 
+	(void)o;
 	snprintf(buf, sizeof(buf), "%s", arg);
-	st->opts.exports = true; /* report keeps what exports need (or it fails on bad names) */
+	st->a.opts.exports = true; /* report keeps what exports need (or it fails on bad names) */
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int e = rpt_export_parse(tok);
 
@@ -158,7 +141,7 @@ static int parse_exports(struct report_state *st, const char *arg)
 			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names),
 					 "%s, ", rpt_exporter(i)->name);
-			return cli_error(EXIT_USAGE, CMD, "--export '%s': use %sor all", tok, names);
+			return cli_error(EXIT_USAGE, cmd, "--export '%s': use %sor all", tok, names);
 		} else {
 			st->exports[e] = true;
 		}
@@ -166,143 +149,109 @@ static int parse_exports(struct report_state *st, const char *arg)
 	return -1;
 }
 
+/* --export's list of what it writes */
+static void export_names(FILE *f, int column)
+{
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++) {
+		const struct rpt_exporter *x = rpt_exporter(e);
+
+		fprintf(f, "%*s%-11s %s: %s\n", column + 2, "", x->name, x->file, x->help);
+	}
+}
+
+#define STATE struct report_state
+
+static const struct cli_option report_options[] = {
+	OPT_INCLUDE(cli_input_options, STATE, a),
+	OPT_BOOL(0, "detail", STATE, a.opts.detail, "add a section per process (see --group-by)"),
+	OPT_CALLBACK(0, "group-by", "<what>",
+		     "process (default), thread, module or program:\n"
+		     "how --detail splits its sections; program\n"
+		     "also shows the table of programs (the\n"
+		     "processes of one executable summed)",
+		     group_by, 0),
+	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
+		"rows per section (default 10; 0 = all)"),
+	OPT_CALLBACK(0, "report-output", "<path>",
+		     "write the CSV here: a path ending in .csv is the\n"
+		     "file, any other path a directory for report.csv",
+		     report_output, 0),
+	OPT_BOOL(0, "stdout", STATE, to_stdout,
+		 "write the CSV to standard output instead (the\n"
+		 "table of hottest functions goes to standard error)"),
+	OPT_BOOL('q', "quiet", STATE, quiet,
+		 "no progress line (shown on a terminal after a second)"),
+	OPT_CALLBACK('p', "pid", "<PID,..>", "only these processes (implies --detail)", pids, 0),
+	OPT_INCLUDE(cli_time_filter_options, STATE, a),
+	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	OPT_BOOL(0, "retranslate", STATE, a.opts.retranslate,
+		 "unwind every stack again rather than use\n"
+		 "translated.bin (uprof translate), and write\n"
+		 "it anew"),
+	OPT_INCLUDE(cli_source_path_options, STATE, a),
+	OPT_INCLUDE(cli_function_detail_options, STATE, a),
+	OPT_BOOL('g', NULL, STATE, a.opts.detail,
+		 "with --detail (implied): a CALLGRAPH section per\n"
+		 "process when call stacks were collected"),
+	{ .kind = CLI_OPTK_CALLBACK, .long_name = "export", .argh = "<what>",
+	  .help = "also write one of these (repeat it or give a\n"
+		  "comma list; 'all' is every one):",
+	  .fn = parse_exports, .help_more = export_names },
+	OPT_STRING(0, "export-dir", STATE, export_dir, "<dir>",
+		   "where exports go (default: the session directory)"),
+	{ .kind = CLI_OPTK_CALLBACK, .long_name = "tool", .argh = "<t.so>[,k=v,...]",
+	  .help = "run a tool of the tool API (uprof-tool(3)) over the\n"
+		  "session with these knob values: its sections are\n"
+		  "appended to the CSV, its files go to\n"
+		  "<session>/tools/<name>/ (see 'uprof info --tool\n"
+		  "<t.so>' for its knobs)",
+	  .flags = CLI_OPT_REPEATABLE, .fn = tool },
+	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
+	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
+	OPT_INCLUDE(cli_host_options, STATE, a),
+	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
+	OPT_INCLUDE(cli_refused_report_options, STATE, a),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct cli_command report_cmd = {
+	.name = "report",
+	.usage = "usage: uprof report -i <session-dir> [<options>]\n"
+		 "       uprof report [<options>] <session-dir>\n"
+		 "       uprof report [<options>] <perf-pipe-file>\n",
+	.intro = "Symbolize and aggregate a session written by 'uprof collect' into\n"
+		 "<session-dir>/report.csv (uProf's layout). The ten hottest functions go to\n"
+		 "standard output, what the report says about the session to standard error.\n"
+		 "A perf pipe file (perf record -o - > FILE, perf inject -o -) is reported\n"
+		 "too (-i FILE), into FILE.report.csv: every event, each sample weighted by\n"
+		 "its period.\n",
+	.options = report_options,
+	.column = 29,
+};
+
+const struct cli_option *cli_report_options(void)
+{
+	return report_options;
+}
+
 static int parse_options(struct report_state *st, int argc, char **argv)
 {
 	char msg[256];
-	int c;
+	int ret, first;
 
-	st->opts.cutoff = 10;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, REPORT_SHORTOPTS, report_options, NULL)) != -1) {
-		int ret;
-
-		switch (c) {
-		case 'i':
-			st->input = optarg;
-			break;
-		case OPT_DETAIL:
-			st->opts.detail = true;
-			break;
-		case OPT_GROUP:
-			if (!strcmp(optarg, "process"))
-				st->opts.group_by = RPT_GROUP_PROCESS;
-			else if (!strcmp(optarg, "thread"))
-				st->opts.group_by = RPT_GROUP_THREAD;
-			else if (!strcmp(optarg, "module"))
-				st->opts.group_by = RPT_GROUP_MODULE;
-			else if (!strcmp(optarg, "program"))
-				st->opts.group_by = RPT_GROUP_PROGRAM;
-			else
-				return cli_error(EXIT_USAGE, CMD,
-						 "--group-by '%s': use process, thread, module or program",
-						 optarg);
-			break;
-		case OPT_CUTOFF:
-			if (parse_cutoff(optarg, &st->opts.cutoff))
-				return cli_error(EXIT_USAGE, CMD,
-						 "--cutoff '%s' is not a row count (0 = all)", optarg);
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg)
-				return cli_usage_error(CMD, "--report-output needs a path");
-			st->output = optarg;
-			break;
-		case OPT_STDOUT:
-			st->to_stdout = true;
-			break;
-		case 'q':
-			st->quiet = true;
-			break;
-		case OPT_KALLSYMS:
-			st->opts.kallsyms = optarg;
-			break;
-		case 'g':
-			st->opts.detail = true;
-			break;
-		case OPT_EXPORT:
-			ret = parse_exports(st, optarg);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_EXPORT_DIR:
-			st->export_dir = optarg;
-			break;
-		case 'p':
-			ret = parse_pids(st, optarg);
-			if (ret == -E2BIG)
-				return cli_error(EXIT_USAGE, CMD, "-p '%s': at most 64 processes", optarg);
-			if (ret)
-				return cli_error(EXIT_USAGE, CMD,
-						 "-p '%s': give process ids separated by commas, "
-						 "e.g. -p 1234,1240",
-						 optarg);
-			st->opts.detail = true;
-			break;
-		case OPT_TIME_FILTER:
-			ret = cli_parse_time_filter(&st->opts, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_RETRANSLATE:
-			st->opts.retranslate = true;
-			break;
-		case OPT_TOOL:
-			ret = cli_tools_add(&st->tools, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			st->opts.walk = true; /* the tools are walked through every sample */
-			break;
-		case OPT_TOOL_TIMEOUT:
-			ret = cli_tools_timeout(&st->tools, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_RANK:
-			st->ranks = optarg;
-			break;
-		case OPT_HOST:
-			st->hosts = optarg;
-			break;
-		case OPT_BIN_PATH:
-		case OPT_SYMBOL_PATH:
-		case OPT_SRC_PATH:
-			ret = add_path(st, c - OPT_BIN_PATH,
-				       (const char *[]){ "bin-path", "symbol-path",
-							 "src-path" }[c - OPT_BIN_PATH],
-				       optarg);
-			if (ret >= 0)
-				return ret;
-			break;
-		case CLI_OPT_DISASM:
-		case CLI_OPT_DISASM_FULL:
-		case CLI_OPT_DISASM_ONLY:
-		case CLI_OPT_DISASM_STYLE:
-		case CLI_OPT_FUNCTION:
-			ret = cli_annot_option(&st->annot, &st->opts, c, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case 'h':
-			report_help();
-			return 0;
-		default: /* uProf's, answered; ':' (a value is missing) or '?' (unknown) */
-			if (c == 's' || c >= CLI_OPT_COMPAT)
-				ret = cli_report_compat(c, optarg, CMD);
-			else
-				ret = cli_getopt_error(CMD, c, argv);
-			if (ret >= 0)
-				return ret;
-		}
-	}
+	st->a.opts.cutoff = 10;
+	ret = cli_options_parse(&report_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
 	/* "uprof report DIR": the session without -i, as uProf takes it */
-	if (!st->input && optind == argc - 1)
-		st->input = argv[optind++];
-	if (optind < argc) {
-		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
+	if (!st->a.input && first == argc - 1)
+		st->a.input = argv[first++];
+	if (first < argc) {
+		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[first]);
 		return cli_usage_error(CMD, msg);
 	}
-	if (!st->input)
+	if (!st->a.input)
 		return cli_usage_error(CMD, "no session given: use -i <session-dir> (or a perf "
 					    "pipe file)");
 	return -1;
@@ -317,7 +266,7 @@ static int output_path(struct report_state *st)
 	struct stat sb;
 
 	if (!o) { /* a perf file's beside it: FILE.report.csv */
-		snprintf(st->out_path, sizeof(st->out_path), "%s%sreport.csv", st->input,
+		snprintf(st->out_path, sizeof(st->out_path), "%s%sreport.csv", st->a.input,
 			 st->foreign ? "." : "/");
 		return -1;
 	}
@@ -344,7 +293,7 @@ static int output_path(struct report_state *st)
  * it, FILE.<name>). */
 static const char *export_path(const struct report_state *st, int e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", st->export_dir ? st->export_dir : st->input,
+	snprintf(buf, len, "%s%s%s", st->export_dir ? st->export_dir : st->a.input,
 		 st->foreign && !st->export_dir ? "." : "/", rpt_export_filename(e));
 	return buf;
 }
@@ -373,7 +322,7 @@ static void print_terminal(const struct report_state *st, const struct rpt *r,
  * st->export_error, said last. 0 or -errno. */
 static int write_exports(struct report_state *st, struct rpt *r)
 {
-	const char *dir = st->export_dir ? st->export_dir : st->input;
+	const char *dir = st->export_dir ? st->export_dir : st->a.input;
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 72];
 	struct stat sb;
 	int ret = 0;
@@ -428,7 +377,7 @@ static void record_command(struct report_state *st, int argc, char **argv)
 
 	for (int i = 1; i < argc && used < sizeof(st->command); i++)
 		used += snprintf(st->command + used, sizeof(st->command) - used, " %s", argv[i]);
-	st->opts.report_command = st->command;
+	st->a.opts.report_command = st->command;
 }
 
 /* report.csv, or the CSV on stdout (--stdout). 0; the exit code of a failure already
@@ -473,7 +422,7 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 	if (!have)
 		return cli_error(1, CMD, "out of memory");
 	rpt_process_ids(r, have, n);
-	for (int i = 0; i < st->opts.nonly_pids && !missing; i++) {
+	for (int i = 0; i < st->a.opts.nonly_pids && !missing; i++) {
 		int k = 0;
 
 		while (k < n && have[k] != st->pids[i])
@@ -495,23 +444,23 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 /* An MPI job directory (job.ini): its ranks merged (report_job.c). */
 static int run_job(struct report_state *st)
 {
-	struct report_job_args a = { .input = st->input, .opts = &st->opts, .ranks = st->ranks,
-				     .hosts = st->hosts };
+	struct report_job_args a = { .input = st->a.input, .opts = &st->a.opts, .ranks = st->ranks,
+				     .hosts = st->a.hosts };
 	int ret;
 
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
 		if (st->exports[e])
 			return cli_error(EXIT_USAGE, CMD, "--export takes one session: give a rank's, "
-							  "-i %s/rank-<r>", st->input);
+							  "-i %s/rank-<r>", st->a.input);
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD, "--tool takes one session: give a rank's, "
-						  "-i %s/rank-<r>", st->input);
-	if (st->opts.annotate)
+						  "-i %s/rank-<r>", st->a.input);
+	if (st->a.opts.annotate)
 		return cli_error(EXIT_USAGE, CMD, "--disasm and --function take one session: give "
-						  "a rank's, -i %s/rank-<r>", st->input);
-	if (st->opts.nonly_pids)
+						  "a rank's, -i %s/rank-<r>", st->a.input);
+	if (st->a.opts.nonly_pids)
 		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
-						  "-i %s/rank-<r>, or select ranks with --rank", st->input);
+						  "-i %s/rank-<r>, or select ranks with --rank", st->a.input);
 	if (!st->to_stdout) {
 		ret = output_path(st);
 		if (ret >= 0)
@@ -529,10 +478,10 @@ static int check_foreign(const struct report_state *st)
 		return -1;
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD, "--tool takes a uprof session; '%s' is not a "
-						  "directory", st->input);
-	if (st->opts.retranslate)
+						  "directory", st->a.input);
+	if (st->a.opts.retranslate)
 		return cli_error(EXIT_USAGE, CMD, "--retranslate writes a uprof session's "
-						  "translated.bin; '%s' is not a directory", st->input);
+						  "translated.bin; '%s' is not a directory", st->a.input);
 	return -1;
 }
 
@@ -557,9 +506,9 @@ int cmd_report(int argc, char **argv)
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.input, &sb))
+	if (stat(st.a.input, &sb))
 		return cli_error(1, CMD, "'%s': %s; give a session directory or a perf pipe file "
-					 "with -i", st.input, strerror(errno));
+					 "with -i", st.a.input, strerror(errno));
 	/* anything else may be a perf pipe file: rpt_open says what it is (a FIFO or device
 	 * is refused there, never read) */
 	st.foreign = !S_ISDIR(sb.st_mode);
@@ -572,25 +521,25 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* the header's Data Folder is absolute, as uProf writes it */
-	if (realpath(st.input, abs_input))
-		st.input = abs_input;
+	if (realpath(st.a.input, abs_input))
+		st.a.input = abs_input;
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.opts.buildid_dir = st.buildid_dir;
-	if (rpt_is_job_dir(st.input))
+		st.a.opts.buildid_dir = st.buildid_dir;
+	if (rpt_is_job_dir(st.a.input))
 		return run_job(&st);
-	if (st.ranks || st.hosts)
+	if (st.ranks || st.a.hosts)
 		return cli_error(EXIT_USAGE, CMD, "--rank and --host select ranks of an MPI job: "
-						  "'%s' is a single session", st.input);
+						  "'%s' is a single session", st.a.input);
 	/* a progress line past a second of reading, never with --stdout (the report is
 	 * the terminal's then) */
 	cli_progress_init(&st.prog, !st.to_stdout && cli_progress_wanted(st.quiet), 1.0);
-	st.opts.progress = cli_report_progress;
-	st.opts.progress_arg = &st.prog;
-	ret = rpt_open(&r, st.input, &st.opts, err, sizeof(err));
+	st.a.opts.progress = cli_report_progress;
+	st.a.opts.progress_arg = &st.prog;
+	ret = rpt_open(&r, st.a.input, &st.a.opts, err, sizeof(err));
 	cli_progress_clear(&st.prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
-	cli_translated_say(r, st.opts.retranslate, CMD);
+	cli_translated_say(r, st.a.opts.retranslate, CMD);
 	warn_unmatched(r);
 	ret = check_pids(&st, r);
 	if (ret) {
@@ -610,7 +559,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		ret = cli_error(1, CMD, "%s", st.export_error);
 	/* after the base report is written whole: a tool that fails costs only its own */
-	tret = cli_tools_report(&st.tools, r, st.input, st.to_stdout ? NULL : st.out_path, CMD);
+	tret = cli_tools_report(&st.tools, r, st.a.input, st.to_stdout ? NULL : st.out_path, CMD);
 	ret = ret ? ret : tret;
 out:
 	rpt_free(r);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli/report_job.c: `uprof report` over an MPI job directory; cli/report_help.c: its --help;
- * cli/report_summary.c: its terminal summary. */
+/* cli/report_job.c: `uprof report` over an MPI job directory; cli/report_summary.c: its
+ * terminal summary. */
 #ifndef UPROF_CLI_REPORT_JOB_H
 #define UPROF_CLI_REPORT_JOB_H
 
@@ -21,8 +21,6 @@ struct report_job_args {
 /* The job's report.csv and the terminal summary; uprof's exit code. */
 int report_job(const struct report_job_args *a);
 
-/* cli/report_help.c: report --help. */
-void report_help(void);
 /* cli/report_summary.c: the session's notes and warnings on stderr, then the hottest
  * functions (and programs) on @table; @written names the CSV written, or NULL. */
 void report_summary(const struct rpt *r, const char *written, FILE *table);

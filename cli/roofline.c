@@ -9,10 +9,10 @@
  */
 #include "cli/pcm.h"
 #include "cli/roofline.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -43,60 +43,43 @@ struct rl_state {
 	bool launch_failed; /* the program could not be started: no file */
 };
 
-static void help(void)
-{
-	printf("usage: uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
-	       "       uprof pcm roofline -i <dir|file.csv> [-o <file.csv> | -O <dir>] [--html]\n\n"
-	       "Measure this machine's ceilings with built-in kernels (peak DP and SP FLOP/s per core\n"
-	       "and for all cores, DRAM triad bandwidth, L1/L2/L3 read bandwidth where sysfs gives\n"
-	       "the cache sizes, the nominal peak from /proc/cpuinfo) and place the program's point\n"
-	       "(FLOPs per DRAM byte, GFLOP/s) from its FP and Data Fabric counters where the PMU\n"
-	       "has them; where it does not, the file says which counter could not be opened and why.\n\n"
-	       "  -o, --output <file.csv>  write the roofline file here\n"
-	       "  -O, --output-dir <dir>   write <dir>/report.csv (the directory is made if needed)\n"
-	       "      --html               also write report.html beside it: the log-log chart\n"
-	       "  -i, --input <dir|file>   draw a saved run (<dir>/report.csv) again: no measuring;\n"
-	       "                           the point is recomputed from its recorded counts\n"
-	       "  -h, --help               this text\n\n"
-	       "The measured ceilings take a few seconds. See 'man uprof-pcm' (ROOFLINE).\n");
-}
+#define STATE struct rl_state
+
+static const struct cli_option roofline_options[] = {
+	OPT_STRING('o', "output", STATE, out_path, "<file.csv>", "write the roofline file here"),
+	OPT_STRING('O', "output-dir", STATE, out_dir, "<dir>",
+		   "write <dir>/report.csv (the directory is made if needed)"),
+	OPT_BOOL(0, "html", STATE, html, "also write report.html beside it: the log-log chart"),
+	OPT_STRING('i', "input", STATE, in_path, "<dir|file>",
+		   "draw a saved run (<dir>/report.csv) again: no measuring;\n"
+		   "the point is recomputed from its recorded counts"),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+static const struct cli_command roofline_cmd = {
+	.name = "pcm roofline",
+	.usage = "usage: uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
+		 "       uprof pcm roofline -i <dir|file.csv> [-o <file.csv> | -O <dir>] [--html]\n",
+	.intro = "Measure this machine's ceilings with built-in kernels (peak DP and SP FLOP/s per core\n"
+		 "and for all cores, DRAM triad bandwidth, L1/L2/L3 read bandwidth where sysfs gives\n"
+		 "the cache sizes, the nominal peak from /proc/cpuinfo) and place the program's point\n"
+		 "(FLOPs per DRAM byte, GFLOP/s) from its FP and Data Fabric counters where the PMU\n"
+		 "has them; where it does not, the file says which counter could not be opened and why.\n",
+	.outro = "The measured ceilings take a few seconds. See 'man uprof-pcm' (ROOFLINE).\n",
+	.options = roofline_options,
+	.column = 27,
+	.flags = CLI_STOP_AT_OPERAND | CLI_ALIGN_LONG,
+};
 
 static int parse_args(struct rl_state *st, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "output-dir", required_argument, NULL, 'O' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "html", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int first, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:O:i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			help();
-			return 0;
-		case 'o':
-			st->out_path = optarg;
-			break;
-		case 'O':
-			st->out_dir = optarg;
-			break;
-		case 'i':
-			st->in_path = optarg;
-			break;
-		case 'H':
-			st->html = true;
-			break;
-		default:
-			return cli_getopt_error(CMD, c, argv);
-		}
-	}
-	st->prog_argv = optind < argc ? argv + optind : NULL;
+	ret = cli_options_parse(&roofline_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	st->prog_argv = first < argc ? argv + first : NULL;
 	return -1;
 }
 

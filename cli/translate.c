@@ -6,12 +6,11 @@
  * (lib/report/translated.h); report uses it while it still matches the session, its
  * module files and the options that change an unwind. translate writes no CSV.
  */
-#include "cli/cli.h"
+#include "cli/report_args.h"
 #include "report/report.h"
 #include "session/session.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,154 +19,79 @@
 
 static const char *const CMD = "translate";
 
-#define MAX_PATHS 32
-
 struct translate_state {
-	const char *input;
+	struct cli_report_args a; /* -i, the paths, --time-filter, --host */
 	bool quiet;
-	struct rpt_options opts;
-	const char *paths[2][MAX_PATHS]; /* --bin-path, --symbol-path */
 	char buildid_dir[PATH_MAX];
 	struct cli_progress prog;
-	const char *hosts; /* --host: a job's ranks on these hosts (NULL, "all": every one) */
 };
 
-enum { OPT_BIN_PATH = 256, OPT_SYMBOL_PATH, OPT_KALLSYMS, OPT_TIME_FILTER, OPT_RETRANSLATE,
-       OPT_HOST, OPT_VMLINUX, OPT_INLINE, OPT_AGG, OPT_CATEGORY };
+/* uProf's option that does not apply here: its reason, exit 2. */
+static int vmlinux(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o;
+	(void)state;
+	return cli_error(EXIT_USAGE, cmd, "--vmlinux-path %s: not used: kernel frames come "
+			 "from the kernel's own callchain and are named from kallsyms "
+			 "(--kallsyms-path)", arg);
+}
 
-static const struct option translate_options[] = {
-	{ "input-dir", required_argument, NULL, 'i' },
-	{ "bin-path", required_argument, NULL, OPT_BIN_PATH },
-	{ "symbol-path", required_argument, NULL, OPT_SYMBOL_PATH },
-	{ "kallsyms-path", required_argument, NULL, OPT_KALLSYMS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "time-filter", required_argument, NULL, OPT_TIME_FILTER },
-	{ "retranslate", no_argument, NULL, OPT_RETRANSLATE },
-	{ "category", required_argument, NULL, OPT_CATEGORY },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "vmlinux-path", required_argument, NULL, OPT_VMLINUX },
-	{ "inline", no_argument, NULL, OPT_INLINE },
-	{ "agg-interval", required_argument, NULL, OPT_AGG },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define STATE struct translate_state
+
+static const struct cli_option translate_options[] = {
+	OPT_INCLUDE(cli_input_options, STATE, a),
+	OPT_BOOL(0, "retranslate", STATE, a.opts.retranslate,
+		 "translate again even when translated.bin is\n"
+		 "up to date"),
+	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	{ .kind = CLI_OPTK_STRING, .long_name = "kallsyms-path", .offset =
+	  offsetof(STATE, a.opts.kallsyms), .flags = CLI_OPT_HIDDEN }, /* uProf's name */
+	OPT_INCLUDE(cli_time_filter_options, STATE, a),
+	OPT_INCLUDE(cli_host_options, STATE, a),
+	OPT_BOOL('q', "quiet", STATE, quiet, "no progress line"),
+	{ .kind = CLI_OPTK_CALLBACK, .long_name = "vmlinux-path", .fn = vmlinux,
+	  .flags = CLI_OPT_HIDDEN },
+	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
+	OPT_HELP(),
+	OPT_END(),
 };
 
-static void translate_help(void)
-{
-	printf("usage: uprof translate -i <session-dir> [<options>]\n"
-	       "       uprof translate [<options>] <session-dir>\n\n"
-	       "Prepare a session for faster reports: unwind every sample's user stack\n"
-	       "(sessions of --call-graph dwarf) once, and store the stacks in\n"
-	       "<session-dir>/translated.bin (mode 0600). 'uprof report' then uses them\n"
-	       "while samples.data, the module files and the options below are as they\n"
-	       "were, and unwinds again (saying why) when not: report.csv is the same\n"
-	       "either way. Writes no CSV. A session without dwarf stacks gains nothing.\n\n"
-	       "  -i, --input-dir <dir>      the session directory (required)\n"
-	       "  --retranslate              translate again even when translated.bin is\n"
-	       "                             up to date\n"
-	       "  --bin-path <dir>           where to find a profiled binary no longer at\n"
-	       "                             its path (repeatable; as uprof report's)\n"
-	       "  --symbol-path <dir>        where to find separate debug files (repeatable)\n"
-	       "  --kallsyms-path <file>     kernel symbols (default /proc/kallsyms)\n"
-	       "  --time-filter <T1:T2>      only the samples from T1 to T2 seconds after\n"
-	       "                             the profile start (report unwinds the others)\n"
-	       "  --category <name>          cpu (the only category translated)\n"
-	       "  --host <name,..>           an MPI job directory: only the ranks on these\n"
-	       "                             hosts ('all', the default, is every host);\n"
-	       "                             each rank's session is translated\n"
-	       "  -q, --quiet                no progress line\n"
-	       "  -h, --help                 this text\n\n"
-	       "uProf's --inline, --agg-interval and --vmlinux-path are refused with their\n"
-	       "reason. man uprof-translate has the rest.\n");
-}
-
-static int add_path(struct translate_state *st, int which, const char *arg)
-{
-	int *n = which ? &st->opts.nsymbol_paths : &st->opts.nbin_paths;
-	int ret = cli_add_dir(st->paths[which], n, MAX_PATHS, which ? "symbol-path" : "bin-path",
-			      arg, CMD);
-
-	st->opts.bin_paths = st->paths[0];
-	st->opts.symbol_paths = st->paths[1];
-	return ret;
-}
-
-/* uProf's options that do not apply here: their reason, exit 2. */
-static int refuse(int c, const char *arg)
-{
-	switch (c) {
-	case OPT_VMLINUX:
-		return cli_error(EXIT_USAGE, CMD, "--vmlinux-path %s: not used: kernel frames come "
-				 "from the kernel's own callchain and are named from kallsyms "
-				 "(--kallsyms-path)", arg);
-	case OPT_INLINE:
-		return cli_report_compat(CLI_OPT_COMPAT + 7, NULL, CMD);
-	case OPT_AGG:
-		return cli_report_compat(CLI_OPT_COMPAT + 5, arg, CMD);
-	default:
-		return cli_report_compat(CLI_OPT_COMPAT + 8, arg, CMD); /* --category */
-	}
-}
+static const struct cli_command translate_cmd = {
+	.name = "translate",
+	.usage = "usage: uprof translate -i <session-dir> [<options>]\n"
+		 "       uprof translate [<options>] <session-dir>\n",
+	.intro = "Prepare a session for faster reports: unwind every sample's user stack\n"
+		 "(sessions of --call-graph dwarf) once, and store the stacks in\n"
+		 "<session-dir>/translated.bin (mode 0600). 'uprof report' then uses them\n"
+		 "while samples.data, the module files and the options below are as they\n"
+		 "were, and unwinds again (saying why) when not: report.csv is the same\n"
+		 "either way. Writes no CSV. A session without dwarf stacks gains nothing.\n",
+	.outro = "The options read as uprof report's. --time-filter: report unwinds the\n"
+		 "samples outside it. --host: each rank's session of the job is translated.\n"
+		 "--kallsyms-path is --kallsyms (uProf's name); --category cpu is taken (the\n"
+		 "only category translated). uProf's --inline, --agg-interval and\n"
+		 "--vmlinux-path are refused with their reason. man uprof-translate has the\n"
+		 "rest.\n",
+	.options = translate_options,
+	.column = 29,
+};
 
 static int parse_options(struct translate_state *st, int argc, char **argv)
 {
-	int c, ret;
+	int first, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:qh", translate_options, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			st->input = optarg;
-			break;
-		case OPT_BIN_PATH:
-		case OPT_SYMBOL_PATH:
-			ret = add_path(st, c - OPT_BIN_PATH, optarg);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_KALLSYMS:
-			st->opts.kallsyms = optarg;
-			break;
-		case OPT_TIME_FILTER:
-			ret = cli_parse_time_filter(&st->opts, optarg, CMD);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_RETRANSLATE:
-			st->opts.retranslate = true;
-			break;
-		case OPT_HOST:
-			st->hosts = optarg;
-			break;
-		case OPT_CATEGORY:
-		case OPT_VMLINUX:
-		case OPT_INLINE:
-		case OPT_AGG:
-			ret = refuse(c, optarg);
-			if (ret >= 0)
-				return ret;
-			break;
-		case 'q':
-			st->quiet = true;
-			break;
-		case 'h':
-			translate_help();
-			return 0;
-		default:
-			return cli_getopt_error(CMD, c, argv);
-		}
-	}
-	if (!st->input && optind == argc - 1)
-		st->input = argv[optind++];
-	if (optind < argc) {
+	ret = cli_options_parse(&translate_cmd, st, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (!st->a.input && first == argc - 1)
+		st->a.input = argv[first++];
+	if (first < argc) {
 		char msg[PATH_MAX + 32];
 
-		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
+		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[first]);
 		return cli_usage_error(CMD, msg);
 	}
-	if (!st->input)
+	if (!st->a.input)
 		return cli_usage_error(CMD, "no session given: use -i <session-dir>");
 	return -1;
 }
@@ -191,7 +115,7 @@ int cli_translated_say(struct rpt *r, bool write, const char *cmd)
 /* Translate session @dir (absolute). 0, or the exit code of the message said. */
 static int translate_one(struct translate_state *st, const char *dir)
 {
-	struct rpt_options o = st->opts;
+	struct rpt_options o = st->a.opts;
 	struct rpt_translated_stats stats;
 	char err[PATH_MAX + 256], why[640];
 	struct rpt *r = NULL;
@@ -254,7 +178,7 @@ static int translate_job(struct translate_state *st, const char *jobdir)
 	for (size_t i = 0; i < j.nranks && ret != EXIT_USAGE; i++) {
 		int rc;
 
-		if (!host_selected(st->hosts, j.ranks[i].host))
+		if (!host_selected(st->a.hosts, j.ranks[i].host))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", jobdir, j.ranks[i].session);
 		printf("rank %d (%s):\n", j.ranks[i].rank, j.ranks[i].host);
@@ -264,11 +188,11 @@ static int translate_job(struct translate_state *st, const char *jobdir)
 		done++;
 	}
 	ses_job_release(&j);
-	if (!done && (!st->hosts || !strcmp(st->hosts, "all")))
+	if (!done && (!st->a.hosts || !strcmp(st->a.hosts, "all")))
 		return cli_error(1, CMD, "%s/" SES_JOB_FILE " lists no rank", jobdir);
 	if (!done)
-		return cli_error(1, CMD, "--host %s: no rank of the job ran on %s", st->hosts,
-				 strchr(st->hosts, ',') ? "those hosts" : "that host");
+		return cli_error(1, CMD, "--host %s: no rank of the job ran on %s", st->a.hosts,
+				 strchr(st->a.hosts, ',') ? "those hosts" : "that host");
 	return ret;
 }
 
@@ -282,17 +206,17 @@ int cmd_translate(int argc, char **argv)
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.input, &sb) || !S_ISDIR(sb.st_mode))
+	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
 		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
-				 st.input);
-	if (realpath(st.input, abs_input))
-		st.input = abs_input;
+				 st.a.input);
+	if (realpath(st.a.input, abs_input))
+		st.a.input = abs_input;
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.opts.buildid_dir = st.buildid_dir;
-	if (rpt_is_job_dir(st.input))
-		return translate_job(&st, st.input);
-	if (st.hosts)
+		st.a.opts.buildid_dir = st.buildid_dir;
+	if (rpt_is_job_dir(st.a.input))
+		return translate_job(&st, st.a.input);
+	if (st.a.hosts)
 		return cli_error(EXIT_USAGE, CMD, "--host selects ranks of an MPI job: '%s' is a "
-				 "single session", st.input);
-	return translate_one(&st, st.input);
+				 "single session", st.a.input);
+	return translate_one(&st, st.a.input);
 }

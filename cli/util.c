@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -65,15 +64,6 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 int cli_usage_error(const char *cmd, const char *what)
 {
 	return cli_error(EXIT_USAGE, cmd, "%s; see 'uprof %s --help'", what, cmd);
-}
-
-int cli_getopt_error(const char *cmd, int c, char **argv)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-		 argv[optind - 1]);
-	return cli_usage_error(cmd, msg);
 }
 
 int64_t cli_now_ns(int clock)

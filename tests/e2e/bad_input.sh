@@ -42,6 +42,15 @@ expect_fail 2 "unknown collect option" "unknown option '--frobnicate'" "$UPROF" 
 expect_fail 2 "option without its value" "needs a value" "$UPROF" collect -o
 expect_fail 2 "no program" "no program" "$UPROF" collect -o "$O"
 expect_fail 2 "unknown command" "not a command" "$UPROF" frobnicate
+# a near name is suggested, in the one line (options: from the command's table)
+expect_fail 2 "a misspelt option is suggested" "unknown option '--detial' \\(did you mean --detail\\?\\)" \
+	"$UPROF" report --detial /no/such/dir
+expect_fail 2 "a shared option is suggested in translate" "did you mean --bin-path\\?" \
+	"$UPROF" translate --bin-paht /tmp /no/such/dir
+expect_fail 2 "a misspelt command is suggested" "'reprot' is not a command \\(did you mean report\\?\\)" \
+	"$UPROF" reprot
+expect_fail 2 "an ambiguous abbreviation names its options" \
+	"option '--no' is ambiguous \\(--no-inherit, --no-buildid-cache" "$UPROF" collect --no /bin/true
 expect_fail 2 "report without -i" "no session given" "$UPROF" report
 expect_fail 1 "report on a missing dir" "/no/such/dir.: No such file or directory" "$UPROF" report -i /no/such/dir
 expect_fail 1 "report on a non-session dir" "not a uprof session" "$UPROF" report -i "$SCRATCH"

@@ -157,3 +157,8 @@ $(BUILD)/tests/test_roofline_bench_generic: tests/unit/test_roofline_bench.c $(M
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DBASELINE='"generic"' -o $@ $^ $(LDFLAGS) -lcmocka -lm -pthread
 UNIT_TESTS += $(BUILD)/tests/test_roofline_bench_generic
+# cli/options.c: the option tables' parser and --help generator (no library needed)
+$(BUILD)/tests/test_options: tests/unit/test_options.c cli/options.c cli/options.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_options
