@@ -91,3 +91,8 @@ $(BUILD)/tests/test_session_sidefiles_v1: tests/unit/test_session_sidefiles_v1.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_sidefiles_v1
+# the side-file container on its own: bytes, versions, both framings, every cut and corruption
+$(BUILD)/tests/test_session_container: tests/unit/test_session_container.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_container
