@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* lib/session: leafstack.data (leafstack.c) and the split of fp samples with a leaf copy
- * (leafsplit.c): a sample with REGS_USER + STACK_USER in gives a samples.data record
+ * (leafstack_split.c): a sample with REGS_USER + STACK_USER in gives a samples.data record
  * without them plus a side record; the join finds it by (seq, key); damage and
  * mismatches are counted, never crash. */
 #include <setjmp.h>
