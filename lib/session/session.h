@@ -541,8 +541,9 @@ struct ses_tasks {
 	size_t capslots; /* a power of two, over twice the distinct ids */
 };
 
-/* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header;
- * damage after the header only sets t->damaged_at. Free with ses_tasks_release(). */
+/* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header,
+ * -EPROTO for a major version this uprof does not read (ses_ct_open); damage after the
+ * header only sets t->damaged_at. Free with ses_tasks_release(). */
 int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen);
 void ses_tasks_release(struct ses_tasks *t);
 /* The string @id (its last definition in the file), or NULL (unknown id). Owned by @t.
