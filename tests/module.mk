@@ -86,3 +86,13 @@ $(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_compare
+# side files as the release before the one container wrote them (tests/fixtures/sidefiles-v1)
+$(BUILD)/tests/test_session_sidefiles_v1: tests/unit/test_session_sidefiles_v1.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_sidefiles_v1
+# the side-file container on its own: bytes, versions, both framings, every cut and corruption
+$(BUILD)/tests/test_session_container: tests/unit/test_session_container.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_container

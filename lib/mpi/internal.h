@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "instrument/ctlpage.h" /* uprof_ctl_tsc(): the one TSC reader */
+#include "session/container.h" /* the encoder of every side file */
 #include "session/mpi.h"
 
 #define UPROF_MPI_FUNCS(X)                                                                   \

@@ -105,18 +105,12 @@ void umpi_peer_recv(int world, uint64_t bytes)
 
 /* ---- the flush ---- */
 
+/* A record in the buffer (the side-file container's encoder): the new offset, or @off
+ * unchanged when it does not fit. */
 static size_t put(size_t off, uint32_t code, const void *p, uint32_t len, const void *tail,
 		  uint32_t tail_len)
 {
-	struct ses_mpi_rec_header h = { code, len + tail_len };
-
-	if (off + sizeof(h) + len + tail_len > buf_cap)
-		return off;
-	memcpy(buf + off, &h, sizeof(h));
-	memcpy(buf + off + sizeof(h), p, len);
-	if (tail_len)
-		memcpy(buf + off + sizeof(h) + len, tail, tail_len);
-	return off + sizeof(h) + len + tail_len;
+	return off + ses_ct_put_record(buf + off, buf_cap - off, code, p, len, tail, tail_len);
 }
 
 static uint64_t rd(const uint64_t *p)
@@ -144,10 +138,7 @@ static void write_file(uint32_t how, int sig)
 	int fd;
 
 	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, SES_MPI_MAGIC, 8);
-	h.major = SES_MPI_MAJOR;
-	h.minor = SES_MPI_MINOR;
-	h.header_size = sizeof(h);
+	/* magic, major, minor and header_size: ses_ct_put_header() below */
 	h.rank = umpi.rank;
 	h.size = umpi.size;
 	h.family = UPROF_MPI_FAMILY;
@@ -220,7 +211,8 @@ static void write_file(uint32_t how, int sig)
 		end.nrecords++;
 	}
 	off = put(off, SES_MPI_REC_END, &end, sizeof(end), NULL, 0);
-	memcpy(buf, &h, sizeof(h));
+	ses_ct_put_header(buf, buf_cap, SES_MPI_MAGIC, SES_MPI_MAJOR, SES_MPI_MINOR,
+			  (const char *)&h + SES_CT_PREFIX, sizeof(h) - SES_CT_PREFIX);
 	fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * leafstack.data (the format is in leafstack.h): its entry codec, the writer collect
- * uses, and the reader report joins to samples.data's samples with.
+ * leafstack.data (the format is in leafstack.h): its record codec, the writer collect
+ * uses, and the reader report joins to samples.data's samples with; the framing is the
+ * side-file container's (container.c).
  */
 #include "session/internal.h"
 
@@ -14,6 +15,12 @@
 #include <unistd.h>
 
 #define LEAF_BUF (64 * 1024)
+#define LEAF_MINOR 0
+
+static const struct ses_ct_kind leaf_kind = {
+	.magic = SES_LEAF_MAGIC, .what = "leafstack", .major = SES_LEAF_VERSION,
+	.legacy_major = 1, .min_header = SES_LEAF_HDR_SIZE, .known = 1u << SES_LEAF_RECORD,
+};
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -25,9 +32,16 @@ static void put64(unsigned char *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
-static size_t entry_size(uint32_t nregs, uint32_t stack_len)
+/* The value's bytes: fixed part, registers, stack. */
+static size_t value_size(uint32_t nregs, uint32_t stack_len)
 {
-	return (SES_LEAF_FIXED + (size_t)nregs * 8 + stack_len + 7) & ~(size_t)7;
+	return SES_LEAF_FIXED + (size_t)nregs * 8 + stack_len;
+}
+
+static bool encodable(const struct ses_leaf *l)
+{
+	return l->nregs <= SES_LEAF_MAX_REGS && l->stack_len <= SES_LEAF_MAX_STACK &&
+	       (!l->nregs || l->regs) && (!l->stack_len || l->stack);
 }
 
 int ses_leaf_encode(void *buf, size_t cap, const struct ses_leaf *l)
@@ -35,23 +49,19 @@ int ses_leaf_encode(void *buf, size_t cap, const struct ses_leaf *l)
 	unsigned char *p = buf;
 	size_t n;
 
-	if (l->nregs > SES_LEAF_MAX_REGS || l->stack_len > SES_LEAF_MAX_STACK ||
-	    (l->nregs && !l->regs) || (l->stack_len && !l->stack))
+	if (!encodable(l))
 		return -EINVAL;
-	n = entry_size(l->nregs, l->stack_len);
+	n = value_size(l->nregs, l->stack_len);
 	if (n > cap)
 		return -ENOSPC;
-	memset(p, 0, n);
-	put32(p, SES_LEAF_RECORD);
-	put32(p + 4, (uint32_t)n);
-	put64(p + 8, l->seq);
-	put64(p + 16, l->id);
-	put32(p + 24, l->pid);
-	put32(p + 28, l->tid);
-	put64(p + 32, l->time);
-	put64(p + 40, l->regs_abi);
-	put32(p + 48, l->nregs);
-	put32(p + 52, l->stack_len);
+	put64(p, l->seq);
+	put64(p + 8, l->id);
+	put32(p + 16, l->pid);
+	put32(p + 20, l->tid);
+	put64(p + 24, l->time);
+	put64(p + 32, l->regs_abi);
+	put32(p + 40, l->nregs);
+	put32(p + 44, l->stack_len);
 	if (l->nregs)
 		memcpy(p + SES_LEAF_FIXED, l->regs, (size_t)l->nregs * 8);
 	if (l->stack_len)
@@ -59,54 +69,42 @@ int ses_leaf_encode(void *buf, size_t cap, const struct ses_leaf *l)
 	return (int)n;
 }
 
-int ses_leaf_decode(const void *buf, size_t len, uint64_t regs_mask, struct ses_leaf *l,
-		    size_t *size)
+int ses_leaf_decode(const void *value, size_t len, uint64_t regs_mask, struct ses_leaf *l)
 {
-	const unsigned char *p = buf;
-	uint32_t type, n, nregs, stack_len;
+	const unsigned char *p = value;
+	uint32_t nregs, stack_len;
+	size_t need;
 
-	if (len < 8)
+	if (len < SES_LEAF_FIXED)
 		return -EINVAL;
-	type = ses_get_u32(p);
-	n = ses_get_u32(p + 4);
-	if (n < 8 || n % 8 || n > len)
-		return -EINVAL;
-	*size = n;
-	if (type != SES_LEAF_RECORD)
-		return 0;
-	if (n < SES_LEAF_FIXED)
-		return -EINVAL;
-	nregs = ses_get_u32(p + 48);
-	stack_len = ses_get_u32(p + 52);
+	nregs = ses_get_u32(p + 40);
+	stack_len = ses_get_u32(p + 44);
 	if ((nregs && nregs != (uint32_t)__builtin_popcountll(regs_mask)) ||
-	    nregs > SES_LEAF_MAX_REGS || stack_len > SES_LEAF_MAX_STACK ||
-	    entry_size(nregs, stack_len) != n)
+	    nregs > SES_LEAF_MAX_REGS || stack_len > SES_LEAF_MAX_STACK)
+		return -EINVAL;
+	/* exact, or (the legacy framing, container.c) zero-padded to 8 */
+	need = value_size(nregs, stack_len);
+	if (len != need && len != ((need + 7) & ~(size_t)7))
 		return -EINVAL;
 	*l = (struct ses_leaf){
-		.seq = ses_get_u64(p + 8), .id = ses_get_u64(p + 16), .pid = ses_get_u32(p + 24),
-		.tid = ses_get_u32(p + 28), .time = ses_get_u64(p + 32), .regs_abi = ses_get_u64(p + 40),
-		.nregs = nregs, .regs = nregs ? p + SES_LEAF_FIXED : NULL,
-		.stack_len = stack_len,
+		.seq = ses_get_u64(p), .id = ses_get_u64(p + 8), .pid = ses_get_u32(p + 16),
+		.tid = ses_get_u32(p + 20), .time = ses_get_u64(p + 24),
+		.regs_abi = ses_get_u64(p + 32), .nregs = nregs,
+		.regs = nregs ? p + SES_LEAF_FIXED : NULL, .stack_len = stack_len,
 		.stack = stack_len ? p + SES_LEAF_FIXED + (size_t)nregs * 8 : NULL,
 	};
-	return 1;
+	return 0;
 }
 
 /* ---- the writer ---- */
 
 struct ses_leaf_writer {
-	int fd;
-	int err; /* first error, sticky */
-	size_t used;
-	unsigned char buf[LEAF_BUF];
+	struct ses_ct_writer *ct;
 };
 
 int ses_leaf_writer_flush(struct ses_leaf_writer *w)
 {
-	if (!w->err && w->used)
-		w->err = ses_write_full(w->fd, w->buf, w->used);
-	w->used = 0;
-	return w->err;
+	return ses_ct_writer_flush(w->ct);
 }
 
 struct ses_leaf_writer *ses_leaf_writer_open(const char *dir, uint64_t regs_mask,
@@ -114,6 +112,8 @@ struct ses_leaf_writer *ses_leaf_writer_open(const char *dir, uint64_t regs_mask
 {
 	char path[PATH_MAX];
 	struct ses_leaf_writer *w;
+	unsigned char fields[SES_LEAF_HDR_SIZE - SES_CT_PREFIX];
+	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/" SES_LEAF_FILE, dir) >= (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
@@ -122,37 +122,39 @@ struct ses_leaf_writer *ses_leaf_writer_open(const char *dir, uint64_t regs_mask
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600 */
-	if (w->fd < 0) {
-		int e = -w->fd;
+	fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600 */
+	if (fd < 0) {
+		free(w);
+		errno = -fd;
+		return NULL;
+	}
+	put64(fields, regs_mask);
+	put32(fields + 8, stack_bytes);
+	put32(fields + 12, 0);
+	w->ct = ses_ct_writer_new(fd, LEAF_BUF, SES_LEAF_MAGIC, SES_LEAF_VERSION, LEAF_MINOR,
+				  fields, sizeof(fields));
+	if (!w->ct) {
+		int e = errno;
 
 		free(w);
 		errno = e;
 		return NULL;
 	}
-	memcpy(w->buf, SES_LEAF_MAGIC, 8);
-	put32(w->buf + 8, SES_LEAF_VERSION);
-	put32(w->buf + 12, SES_LEAF_HDR_SIZE);
-	put64(w->buf + 16, regs_mask);
-	put32(w->buf + 24, stack_bytes);
-	put32(w->buf + 28, 0);
-	w->used = SES_LEAF_HDR_SIZE;
 	return w;
 }
 
 int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l)
 {
-	size_t need = entry_size(l->nregs, l->stack_len);
-	int n;
+	size_t n;
+	void *p;
 
-	if (w->err)
-		return w->err;
-	if (w->used + need > sizeof(w->buf) && ses_leaf_writer_flush(w))
-		return w->err;
-	n = ses_leaf_encode(w->buf + w->used, sizeof(w->buf) - w->used, l);
-	if (n < 0)
-		return n;
-	w->used += (size_t)n;
+	if (!encodable(l))
+		return -EINVAL; /* this record only: the writer goes on */
+	n = value_size(l->nregs, l->stack_len);
+	p = ses_ct_writer_reserve(w->ct, SES_LEAF_RECORD, n);
+	if (!p)
+		return ses_ct_writer_flush(w->ct); /* the sticky error */
+	ses_leaf_encode(p, n, l);
 	return 0;
 }
 
@@ -162,9 +164,7 @@ int ses_leaf_writer_close(struct ses_leaf_writer *w)
 
 	if (!w)
 		return 0;
-	ret = ses_leaf_writer_flush(w);
-	if (close(w->fd) && !ret)
-		ret = -errno;
+	ret = ses_ct_writer_close(w->ct);
 	free(w);
 	return ret;
 }
@@ -172,54 +172,40 @@ int ses_leaf_writer_close(struct ses_leaf_writer *w)
 /* ---- the reader ---- */
 
 struct ses_leaf_reader {
-	const unsigned char *buf;
-	size_t len, pos;
+	struct ses_ct_reader ct;
 	const void *map; /* owned when opened from a file */
 	size_t map_len;
 	uint64_t regs_mask;
 	uint64_t damage_off;
 	const char *damage_why;
 	size_t handed;	      /* the walk handed back the mapping below this */
-	bool have;	      /* @next holds the entry at @pos, decoded */
+	bool have;	      /* @next holds the record before ct.pos, decoded */
 	struct ses_leaf next;
-	size_t next_size;
 	uint64_t joined, skipped, mismatched;
 };
 
 int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len,
 			     char *err, size_t errlen)
 {
-	const unsigned char *p = buf;
 	struct ses_leaf_reader *r;
-	uint32_t hsize;
+	struct ses_ct_reader ct;
+	uint64_t mask;
+	int ret;
 
 	*out = NULL;
-	if (len < SES_LEAF_HDR_SIZE || memcmp(p, SES_LEAF_MAGIC, 8)) {
-		ses_errf(err, errlen, "offset 0: not a leafstack file (no %s header)",
-			 SES_LEAF_MAGIC);
-		return -EINVAL;
-	}
-	hsize = ses_get_u32(p + 12);
-	if (ses_get_u32(p + 8) != SES_LEAF_VERSION) {
-		ses_errf(err, errlen, "offset 8: version %u, this uprof reads version %d",
-			 ses_get_u32(p + 8), SES_LEAF_VERSION);
-		return -EINVAL;
-	}
-	if (hsize < SES_LEAF_HDR_SIZE || hsize % 8 || hsize > len) {
-		ses_errf(err, errlen, "offset 12: bad header size %u", hsize);
-		return -EINVAL;
-	}
-	if (__builtin_popcountll(ses_get_u64(p + 16)) > SES_LEAF_MAX_REGS) {
+	ret = ses_ct_open(&ct, &leaf_kind, buf, len, err, errlen);
+	if (ret)
+		return ret == -EPROTO ? -EINVAL : ret;
+	mask = ses_get_u64(ses_ct_fields(&ct));
+	if (__builtin_popcountll(mask) > SES_LEAF_MAX_REGS) {
 		ses_errf(err, errlen, "offset 16: more than %d registers", SES_LEAF_MAX_REGS);
 		return -EINVAL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->buf = p;
-	r->len = len;
-	r->pos = hsize;
-	r->regs_mask = ses_get_u64(p + 16);
+	r->ct = ct;
+	r->regs_mask = mask;
 	*out = r;
 	return 0;
 }
@@ -258,34 +244,35 @@ uint64_t ses_leaf_reader_regs_mask(const struct ses_leaf_reader *r)
 	return r->regs_mask;
 }
 
-/* The record at the cursor, decoded once (entries of other types skipped): false at the
- * end or at damage. */
+/* The next record, decoded once (records of other types skipped): false at the end or at
+ * damage. */
 static bool peek(struct ses_leaf_reader *r)
 {
-	while (!r->have && r->pos < r->len) {
-		int ret = ses_leaf_decode(r->buf + r->pos, r->len - r->pos, r->regs_mask,
-					  &r->next, &r->next_size);
+	struct ses_ct_record rec;
 
-		if (ret < 0) {
-			r->damage_off = r->pos;
-			r->damage_why = r->len - r->pos < 8 ? "an entry cut short"
-							    : "a malformed entry";
-			r->pos = r->len;
-			return false;
+	if (r->have)
+		return true;
+	if (!ses_ct_next(&r->ct, &rec)) {
+		if (r->ct.damage && !r->damage_why) {
+			r->damage_off = r->ct.damaged_at;
+			r->damage_why = r->ct.damage;
 		}
-		if (ret == 0)
-			r->pos += r->next_size;
-		else
-			r->have = true;
+		return false;
 	}
-	return r->have;
+	if (ses_leaf_decode(rec.value, rec.len, r->regs_mask, &r->next)) {
+		ses_ct_damage(&r->ct, rec.offset, "a malformed entry");
+		r->damage_off = rec.offset;
+		r->damage_why = "a malformed entry";
+		return false;
+	}
+	r->have = true;
+	return true;
 }
 
 static void take(struct ses_leaf_reader *r)
 {
-	r->pos += r->next_size;
 	r->have = false;
-	r->handed = ses_file_hand_back(r->map, r->map_len, r->handed, r->pos);
+	r->handed = ses_file_hand_back(r->map, r->map_len, r->handed, r->ct.pos);
 }
 
 size_t ses_leaf_reader_hand_back(struct ses_leaf_reader *r, size_t from, size_t to)
@@ -297,7 +284,8 @@ size_t ses_leaf_reader_offset_of(const struct ses_leaf_reader *r, const void *p)
 {
 	const unsigned char *c = p;
 
-	return r && c >= r->buf && c < r->buf + r->len ? (size_t)(c - r->buf) : SIZE_MAX;
+	return r && c >= r->ct.buf && c < r->ct.buf + r->ct.len ? (size_t)(c - r->ct.buf)
+								: SIZE_MAX;
 }
 
 int ses_leaf_join(struct ses_leaf_reader *r, uint64_t seq, const struct ses_sample *s,
@@ -335,4 +323,9 @@ void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined,
 	*joined = r->joined;
 	*skipped = r->skipped;
 	*mismatched = r->mismatched;
+}
+
+uint64_t ses_leaf_reader_unknown(const struct ses_leaf_reader *r)
+{
+	return r->ct.unknown;
 }

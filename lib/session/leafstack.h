@@ -10,17 +10,15 @@
  * is written (ses_split_write): the record without them goes to samples.data, the two
  * fields with the sample's key to leafstack.data, in the same order.
  *
- * Little-endian, mode 0600. Header (32 bytes):
- *   "UPLEAFS1", u32 version (1), u32 header size (32), u64 regs mask (perf's
- *   sample_regs_user of every record), u32 stack bytes asked for, u32 reserved (0)
- * Then entries, each a multiple of 8 bytes:
- *   u32 type, u32 size (the whole entry)
+ * Mode 0600. A side-file container (container.c), magic "UPLEAFS1", version 2.0 (1.0:
+ * the legacy framing, values zero-padded to 8). Header fields (32 bytes in all): u64 regs
+ * mask (perf's sample_regs_user of every record), u32 stack bytes asked for, u32 reserved
+ * (0). Records:
  *   SES_LEAF_RECORD  u64 seq (the sample's number among samples.data's SAMPLE records,
  *                    from 0), u64 sample id, u32 pid, u32 tid, u64 time, u64 regs abi,
  *                    u32 nregs (0 or the mask's popcount), u32 stack bytes (valid ones),
- *                    nregs u64 registers (lowest mask bit first), the stack bytes, zero
- *                    padding to 8
- * Unknown types are skipped. A file cut short reads up to its last whole entry.
+ *                    nregs u64 registers (lowest mask bit first), the stack bytes
+ * Unknown types are skipped (counted). A file cut short reads up to its last whole record.
  */
 #ifndef UPROF_SESSION_LEAFSTACK_H
 #define UPROF_SESSION_LEAFSTACK_H
@@ -32,10 +30,10 @@
 
 #define SES_LEAF_FILE "leafstack.data"
 #define SES_LEAF_MAGIC "UPLEAFS1"
-#define SES_LEAF_VERSION 1
+#define SES_LEAF_VERSION 2	 /* the container's major (1: the legacy framing) */
 #define SES_LEAF_HDR_SIZE 32
 #define SES_LEAF_RECORD 1
-#define SES_LEAF_FIXED 56	 /* a record before its registers */
+#define SES_LEAF_FIXED 48	 /* a record's value before its registers */
 #define SES_LEAF_MAX_REGS 16	 /* registers per record */
 #define SES_LEAF_MAX_STACK 4096	 /* stack bytes per record */
 #define SES_LEAF_DEFAULT_STACK 512
@@ -52,14 +50,13 @@ struct ses_leaf {
 	const void *stack;
 };
 
-/* Encode @l into @buf (@cap bytes): its size, or -ENOSPC, or -EINVAL (too many registers
- * or stack bytes). */
+/* Encode @l as a record's value into @buf (@cap bytes): its size, or -ENOSPC, or -EINVAL
+ * (too many registers or stack bytes). */
 int ses_leaf_encode(void *buf, size_t cap, const struct ses_leaf *l);
-/* Decode the entry at @buf (@len bytes left in the file): 1 with *@l set (pointers into
- * @buf) and *@size the entry's size; 0 with *@size for an entry of another type (skip
- * it); -EINVAL for a bad entry (short, wrong size, more registers than @regs_mask has). */
-int ses_leaf_decode(const void *buf, size_t len, uint64_t regs_mask, struct ses_leaf *l,
-		    size_t *size);
+/* Decode a record's value of @len bytes at @value: 0 with *@l set (pointers into @value);
+ * -EINVAL for a bad one (short, a size that is not its contents', more registers than
+ * @regs_mask has). */
+int ses_leaf_decode(const void *value, size_t len, uint64_t regs_mask, struct ses_leaf *l);
 
 /* ---- collect: the writer and the split ---- */
 
@@ -101,7 +98,8 @@ void ses_split_counts(const struct ses_split *sp, uint64_t *samples, uint64_t *s
 struct ses_leaf_reader;
 struct ses_sample;
 
-/* Check the header of @len bytes at @buf (borrowed). -EINVAL with @err for a bad one. */
+/* Check the header of @len bytes at @buf (borrowed). -EINVAL with @err for a bad one (a
+ * newer major version too). */
 int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len,
 			     char *err, size_t errlen);
 /* Map @path and open it; -ENOENT when there is none. */
@@ -128,5 +126,7 @@ uint64_t ses_leaf_reader_damage(const struct ses_leaf_reader *r, const char **wh
 /* Records joined, records skipped (no sample of theirs asked), keys that differed. */
 void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined,
 			    uint64_t *skipped, uint64_t *mismatched);
+/* Records of types this uprof does not know (a newer minor's), skipped so far. */
+uint64_t ses_leaf_reader_unknown(const struct ses_leaf_reader *r);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * mpi/<pid>.mpi (format in mpi.h): the bounded reader. The file is written by the PMPI
+ * mpi/<pid>.mpi (format in mpi.h): the bounded reader, over the side-file container's
+ * (container.c). The file is written by the PMPI
  * interposer inside the rank, which may have been killed while writing, or be anyone's
  * program: every length is checked against what remains, counts are capped before
  * anything is allocated, and a record that cannot be read ends the parse with what came
@@ -31,29 +32,19 @@ static void damage(struct ses_mpi *m, size_t off, const char *why)
 	snprintf(m->damage, sizeof(m->damage), "%s", why);
 }
 
-static int header(const uint8_t *p, size_t len, struct ses_mpi *m, size_t *hdr_size, char *err,
-		  size_t errlen)
+static const struct ses_ct_kind mpi_kind = {
+	.magic = SES_MPI_MAGIC, .what = "MPI", .major = SES_MPI_MAJOR,
+	.min_header = sizeof(struct ses_mpi_file_header),
+	.known = 1u << SES_MPI_REC_ENV | 1u << SES_MPI_REC_FUNC | 1u << SES_MPI_REC_PEER |
+		 1u << SES_MPI_REC_END | 1u << SES_MPI_REC_INFLIGHT | 1u << SES_MPI_REC_HIST,
+};
+
+/* The kind's header fields (the container checked the prefix and the size). */
+static int header(const struct ses_ct_reader *r, struct ses_mpi *m, char *err, size_t errlen)
 {
 	struct ses_mpi_file_header h;
 
-	if (len < 16 || memcmp(p, SES_MPI_MAGIC, 8)) {
-		ses_errf(err, errlen, "not an MPI data file (no %s magic)", SES_MPI_MAGIC);
-		return -EINVAL;
-	}
-	memset(&h, 0, sizeof(h));
-	memcpy(&h, p, len < sizeof(h) ? len : sizeof(h));
-	if (h.major != SES_MPI_MAJOR) {
-		ses_errf(err, errlen, "format version %u.%u is not one this uprof reads (%d.x)",
-			 h.major, h.minor, SES_MPI_MAJOR);
-		return -EPROTO;
-	}
-	/* an older writer's smaller header would be read short: refuse a header smaller than
-	 * this version's (there is none yet), and skip what a newer minor appended */
-	if (h.header_size < sizeof(h) || h.header_size > len || h.header_size > 4096) {
-		ses_errf(err, errlen, "header of %u bytes in a file of %zu (%zu expected)",
-			 h.header_size, len, sizeof(h));
-		return -EINVAL;
-	}
+	memcpy(&h, r->buf, sizeof(h));
 	if (h.size < 1 || h.size > SES_MPI_MAX_WORLD || h.rank < 0 || h.rank >= h.size) {
 		ses_errf(err, errlen, "rank %d of %d ranks is impossible", h.rank, h.size);
 		return -EINVAL;
@@ -66,7 +57,6 @@ static int header(const uint8_t *p, size_t len, struct ses_mpi *m, size_t *hdr_s
 	m->signal = h.signal;
 	m->init_mono_ns = h.init_mono_ns;
 	m->end_mono_ns = h.end_mono_ns;
-	*hdr_size = h.header_size;
 	return 0;
 }
 
@@ -203,9 +193,9 @@ bad:
 
 int ses_mpi_parse(const void *buf, size_t len, struct ses_mpi *m, char *err, size_t errlen)
 {
-	const uint8_t *p = buf;
-	size_t off, fcap = 0, pcap = 0;
-	uint64_t nrec = 0;
+	struct ses_ct_reader r;
+	struct ses_ct_record rec;
+	size_t fcap = 0, pcap = 0;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -213,33 +203,27 @@ int ses_mpi_parse(const void *buf, size_t len, struct ses_mpi *m, char *err, siz
 		ses_errf(err, errlen, "file is %zu bytes, more than an MPI data file can be", len);
 		return -EFBIG;
 	}
-	ret = header(p, len, m, &off, err, errlen);
+	ret = ses_ct_open(&r, &mpi_kind, buf, len, err, errlen);
+	if (!ret)
+		ret = header(&r, m, err, errlen);
 	if (ret)
 		return ret;
-	while (off < len) {
-		struct ses_mpi_rec_header rh;
-
-		if (len - off < sizeof(rh)) {
-			damage(m, off, "cut inside a record header");
-			break;
-		}
-		memcpy(&rh, p + off, sizeof(rh));
-		if (rh.len > len - off - sizeof(rh)) {
-			damage(m, off, "cut inside a record");
-			break;
-		}
-		ret = record(m, rh.code, p + off + sizeof(rh), rh.len, off, nrec, &fcap, &pcap);
+	while (ses_ct_next(&r, &rec)) {
+		/* END counts every record before it, of types this reader knows or not */
+		ret = record(m, rec.type, rec.value, rec.len, rec.offset, r.records - 1 + r.unknown,
+			     &fcap, &pcap);
 		if (ret < 0) {
 			ses_mpi_release(m);
 			return ret;
 		}
-		off += sizeof(rh) + rh.len;
-		nrec++;
 		if (ret)
 			break;
 	}
+	m->unknown_records = r.unknown;
+	if (r.damage)
+		damage(m, r.damaged_at, r.damage);
 	if (!m->complete && !m->damage[0])
-		damage(m, off, "no end record (the rank was killed while writing, or the file was cut)");
+		damage(m, r.pos, "no end record (the rank was killed while writing, or the file was cut)");
 	return 0;
 }
 

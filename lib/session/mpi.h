@@ -4,12 +4,13 @@
  * its bounded reader (mpi.c). The interposer includes this header alone (it needs only
  * <stdint.h>); lib/session/session.h includes it for everything else.
  *
- * The file, in the writer's byte order (little-endian on every platform uprof runs on):
- *   header (struct ses_mpi_file_header, 64 bytes): magic "UPROFMPI", major.minor,
- *     header_size, the rank and world size, the MPI family, how the data was flushed
+ * A side-file container (container.c; the format had this framing from its first
+ * version), in the writer's byte order (little-endian on every platform uprof runs on):
+ *   header (struct ses_mpi_file_header, 64 bytes): the container's prefix (magic
+ *     "UPROFMPI", major.minor, header_size), then the rank and world size, the MPI family, how the data was flushed
  *     (MPI_Finalize, a signal, exit without MPI_Finalize) and the monotonic clock at
  *     MPI_Init and at the flush
- *   records: a u32 code and a u32 payload length, then the payload:
+ *   records: the container's (a u32 code and a u32 payload length, then the payload):
  *     ENV   library version string, MPI standard version, thread level
  *     FUNC  per MPI function: kind, calls, time, bytes sent and received, name
  *     PEER  per world rank this rank talked to point-to-point: sends (transfers, bytes,
@@ -141,6 +142,7 @@ struct ses_mpi {
 	bool inflight;		    /* INFLIGHT: the call it was in at the flush */
 	char inflight_name[SES_MPI_NAME_MAX + 1];
 	uint64_t inflight_ns;
+	uint64_t unknown_records;   /* of a newer minor's types: skipped */
 	uint64_t damaged_at;	    /* offset of the first record that could not be read */
 	char damage[128];	    /* why, "" when none */
 };

@@ -1,19 +1,30 @@
 // SPDX-License-Identifier: MIT
-/* openmp/<pid>.ompt (openmp.h): writer (collect) and bounded reader (report). */
+/* openmp/<pid>.ompt (openmp.h): writer (collect) and bounded reader (report), in the
+ * side-file container (container.c). */
 #include "session/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HDR_SIZE 24
+#define OMPT_MAJOR 2 /* 2: the container's framing; 1: the legacy one (container.c) */
+#define OMPT_MINOR 0
+#define OMPT_HEADER 24 /* the prefix, i32 pid, u16 impl, u16 scope */
+#define WRITE_BUF 8192 /* a string of SES_OMPT_MAX_STRING bytes fits */
 #define MAX_EVENTS (64u << 20) /* 2 GiB of records: refuse more than that */
 #define MAX_VALUES (4u << 20)  /* the tool sends at most 256 threads x 128 sites x 64 */
 #define MAX_SITES (1u << 16)
 #define MAX_STRINGS SES_OMPT_MAX_STRINGS /* the runtime's and the devices' names */
 #define MAX_TARGETS (16u << 20) /* 512 MiB of target and device records */
+
+static const struct ses_ct_kind ompt_kind = {
+	.magic = SES_OMPT_MAGIC, .what = "OpenMP", .major = OMPT_MAJOR, .legacy_major = 1,
+	.min_header = OMPT_HEADER,
+	.known = 1u << SES_OMPT_STRING | 1u << SES_OMPT_RECORD | 1u << SES_OMPT_DROPPED,
+};
 
 struct ses_ompt_str {
 	uint32_t id;
@@ -21,30 +32,17 @@ struct ses_ompt_str {
 };
 
 struct ses_ompt_writer {
-	FILE *f;
-	int err;
+	struct ses_ct_writer *ct;
 };
-
-static void put(struct ses_ompt_writer *w, const void *p, size_t n)
-{
-	if (!w->err && fwrite(p, 1, n, w->f) != n)
-		w->err = -(errno ? errno : EIO);
-}
-
-static void entry(struct ses_ompt_writer *w, uint32_t type, uint32_t size)
-{
-	uint32_t h[2] = { type, size };
-
-	put(w, h, sizeof(h));
-}
 
 struct ses_ompt_writer *ses_ompt_writer_open(const char *dir, int pid, uint16_t impl,
 					     uint16_t scope)
 {
 	char path[PATH_MAX];
 	struct ses_ompt_writer *w;
-	uint32_t v[3] = { 1, HDR_SIZE, (uint32_t)pid };
-	uint16_t how[2] = { impl, scope };
+	unsigned char fields[8];
+	int32_t p = pid;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/" SES_OMPT_DIR, dir);
 	if (ses_private_mkdir(path) && errno != EEXIST)
@@ -53,34 +51,34 @@ struct ses_ompt_writer *ses_ompt_writer_open(const char *dir, int pid, uint16_t 
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->f = ses_file_fopen(path);
-	if (!w->f) {
+	fd = ses_file_create(path, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		free(w);
+		errno = -fd;
+		return NULL;
+	}
+	memcpy(fields, &p, 4);
+	memcpy(fields + 4, &impl, 2);
+	memcpy(fields + 6, &scope, 2);
+	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_OMPT_MAGIC, OMPT_MAJOR, OMPT_MINOR, fields,
+				  sizeof(fields));
+	if (!w->ct) {
 		int e = errno;
 
 		free(w);
 		errno = e;
 		return NULL;
 	}
-	put(w, SES_OMPT_MAGIC, 8);
-	put(w, v, sizeof(v));
-	put(w, how, sizeof(how));
 	return w;
 }
 
 int ses_ompt_write_string(struct ses_ompt_writer *w, uint32_t id, const char *s, size_t len)
 {
-	static const char zero[8];
 	uint32_t body[2] = { id, (uint32_t)len };
-	size_t size;
 
 	if (len > SES_OMPT_MAX_STRING)
 		len = SES_OMPT_MAX_STRING, body[1] = (uint32_t)len;
-	size = (16 + len + 7) & ~(size_t)7;
-	entry(w, SES_OMPT_STRING, (uint32_t)size);
-	put(w, body, sizeof(body));
-	put(w, s, len);
-	put(w, zero, size - 16 - len);
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_OMPT_STRING, body, sizeof(body), s, len);
 }
 
 int ses_ompt_write_record(struct ses_ompt_writer *w, const struct ses_ompt_record *r)
@@ -93,16 +91,12 @@ int ses_ompt_write_record(struct ses_ompt_writer *w, const struct ses_ompt_recor
 	memcpy(b + 14, &r->how, 2);
 	memcpy(b + 16, &r->site, 4);
 	memcpy(b + 20, &r->slot, 4);
-	entry(w, SES_OMPT_RECORD, 8 + sizeof(b));
-	put(w, b, sizeof(b));
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_OMPT_RECORD, b, sizeof(b), NULL, 0);
 }
 
 int ses_ompt_write_dropped(struct ses_ompt_writer *w, uint64_t records)
 {
-	entry(w, SES_OMPT_DROPPED, 16);
-	put(w, &records, 8);
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_OMPT_DROPPED, &records, 8, NULL, 0);
 }
 
 int ses_ompt_writer_close(struct ses_ompt_writer *w)
@@ -111,11 +105,7 @@ int ses_ompt_writer_close(struct ses_ompt_writer *w)
 
 	if (!w)
 		return 0;
-	ret = w->err;
-	if (!ret && fflush(w->f))
-		ret = -errno;
-	if (fclose(w->f) && !ret)
-		ret = -errno;
+	ret = ses_ct_writer_close(w->ct);
 	free(w);
 	return ret;
 }
@@ -223,57 +213,48 @@ static int add_record(struct ses_ompt *o, const unsigned char *p)
 	return ret;
 }
 
-static int stop(struct ses_ompt *o, size_t pos, const char *why)
+/* The records of @r into @o. 0 (damage ends the walk, said in @r) or -ENOMEM. */
+static int parse_records(struct ses_ompt *o, struct ses_ct_reader *r)
 {
-	o->damaged_at = pos;
-	o->damage = why;
-	return 0;
-}
+	struct ses_ct_record rec;
 
-static int parse_entries(struct ses_ompt *o, const unsigned char *b, size_t len)
-{
-	size_t pos = HDR_SIZE;
-
-	while (pos < len) {
-		uint32_t type, size, slen, id;
+	while (ses_ct_next(r, &rec)) {
+		uint32_t slen, id;
+		const char *bad = NULL;
 		int ret = 0;
 
-		if (len - pos < 8)
-			return stop(o, pos, "entry header cut short");
-		memcpy(&type, b + pos, 4);
-		memcpy(&size, b + pos + 4, 4);
-		if (size < 8 || size % 8)
-			return stop(o, pos, "impossible entry size");
-		if (size > len - pos)
-			return stop(o, pos, "entry runs past the end of the file");
-		switch (type) {
+		switch (rec.type) {
 		case SES_OMPT_STRING:
-			if (size < 16)
-				return stop(o, pos, "string entry too short");
-			memcpy(&slen, b + pos + 12, 4);
-			if (slen > size - 16 || slen > SES_OMPT_MAX_STRING)
-				return stop(o, pos, "string longer than its entry");
-			memcpy(&id, b + pos + 8, 4);
-			ret = add_string(o, id, b + pos + 16, slen);
+			if (rec.len < 8) {
+				bad = "string entry too short";
+				break;
+			}
+			memcpy(&id, rec.value, 4);
+			memcpy(&slen, rec.value + 4, 4);
+			if (slen > rec.len - 8 || slen > SES_OMPT_MAX_STRING)
+				bad = "string longer than its entry";
+			else
+				ret = add_string(o, id, rec.value + 8, slen);
 			break;
 		case SES_OMPT_RECORD:
-			if (size < 32)
-				return stop(o, pos, "record entry too short");
-			ret = add_record(o, b + pos + 8);
+			if (rec.len < 24)
+				bad = "record entry too short";
+			else
+				ret = add_record(o, rec.value);
 			break;
 		case SES_OMPT_DROPPED:
-			if (size < 16)
-				return stop(o, pos, "dropped entry too short");
-			memcpy(&o->dropped_records, b + pos + 8, 8);
+			if (rec.len < 8)
+				bad = "dropped entry too short";
+			else
+				memcpy(&o->dropped_records, rec.value, 8);
 			break;
-		default:
-			break; /* a newer writer's entry */
 		}
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret)
-			return stop(o, pos, "too many records");
-		pos += size;
+			bad = "too many records";
+		if (bad)
+			ses_ct_damage(r, rec.offset, bad);
 	}
 	return 0;
 }
@@ -301,32 +282,24 @@ static void name_runtime(struct ses_ompt *o)
 
 int ses_ompt_parse(const void *buf, size_t len, struct ses_ompt *o, char *err, size_t errlen)
 {
-	const unsigned char *b = buf;
-	uint32_t version, hsize;
-	int32_t pid;
+	struct ses_ct_reader r;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	if (len < HDR_SIZE || memcmp(b, SES_OMPT_MAGIC, 8)) {
-		ses_errf(err, errlen, "offset 0: not a uprof OpenMP file (no UPOMPT01 header)");
-		return -EINVAL;
-	}
-	memcpy(&version, b + 8, 4);
-	memcpy(&hsize, b + 12, 4);
-	memcpy(&pid, b + 16, 4);
-	if (version != 1 || hsize != HDR_SIZE) {
-		ses_errf(err, errlen, "offset 8: OpenMP file version %u is not one this uprof reads",
-			 version);
-		return -EPROTO;
-	}
-	o->pid = pid;
-	memcpy(&o->impl, b + 20, 2);
-	memcpy(&o->scope, b + 22, 2);
-	ret = parse_entries(o, b, len);
+	ret = ses_ct_open(&r, &ompt_kind, buf, len, err, errlen);
+	if (ret)
+		return ret;
+	memcpy(&o->pid, ses_ct_fields(&r), 4);
+	memcpy(&o->impl, ses_ct_fields(&r) + 4, 2);
+	memcpy(&o->scope, ses_ct_fields(&r) + 6, 2);
+	ret = parse_records(o, &r);
 	if (ret) {
 		ses_ompt_release(o);
 		return ret;
 	}
+	o->damaged_at = r.damaged_at;
+	o->damage = r.damage;
+	o->unknown_records = r.unknown;
 	name_runtime(o);
 	return 0;
 }

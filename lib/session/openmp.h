@@ -3,17 +3,16 @@
  * openmp/<pid>.ompt: what the OMPT tool inside one process recorded (docs/DESIGN.md §9),
  * drained by collect from the process's control page. Included by session.h.
  *
- * Little-endian. Header (24 bytes): "UPOMPT01", u32 version (1), u32 header size (24),
- * i32 pid, u16 impl (SES_OMPT_IMPL_*), u16 scope (SES_OMPT_SCOPE_*). Then entries, each a
- * multiple of 8 bytes:
- *   u32 type, u32 size (the whole entry)
- *   SES_OMPT_STRING   u32 id, u32 length, the bytes (no NUL), zero padding
+ * A side-file container (container.c), magic "UPOMPT01", version 2.0 (1.0: the legacy
+ * framing). Header fields (24 bytes in all): i32 pid, u16 impl (SES_OMPT_IMPL_*), u16
+ * scope (SES_OMPT_SCOPE_*). Records:
+ *   SES_OMPT_STRING   u32 id, u32 length, the bytes (no NUL)
  *   SES_OMPT_RECORD   u64 value, u32 tid, u16 kind, u16 how, u32 site, u32 slot
  *                     (kind: enum ses_ompt_kind; value is a CLOCK_MONOTONIC ns stamp for
  *                     BEGIN, END and the WAITs, else what the kind says)
  *   SES_OMPT_DROPPED  u64 records the process's ring dropped (cumulative: the last counts)
- * Unknown entry types, record kinds and fields are skipped, so later versions can add
- * them. A file cut short reads up to its last whole entry (and says where it was cut).
+ * Unknown record types (counted), record kinds and fields are skipped, so later minors
+ * can add them. A file cut short reads up to its last whole record (and says where).
  *
  * The codes are this file's own, fixed forever (collect translates the control page's):
  *   BEGIN/END  thread tid entered/left an implicit task of region site `site` as team
@@ -204,6 +203,7 @@ struct ses_ompt {
 	uint64_t dropped_records;
 	uint64_t damaged_at; /* offset of the first unreadable byte, 0 = none */
 	const char *damage;
+	uint64_t unknown_records; /* of a newer writer's types: skipped */
 	/* private */
 	size_t capsites, capvalues, capevents, captargets;
 	uint32_t runtime_id;

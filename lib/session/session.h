@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "session/container.h" /* the side files' framing */
 #include "session/mpi.h" /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
 #include "session/openmp.h" /* openmp/<pid>.ompt */
 #include "session/leafstack.h" /* leafstack.data */
@@ -471,17 +472,16 @@ int ses_reader_sample_id(const struct ses_reader *r, const struct ses_record *re
 
 /* ---- instrument/<pid>.tasks: records drained from one instrumented process ---------
  *
- * Little-endian. Header (24 bytes): "UPTASKS1", u32 version (1), u32 header size (24),
- * i32 pid, u32 reserved. Then entries, each a multiple of 8 bytes:
- *   u32 type, u32 size (the whole entry)
- *   SES_TASKS_STRING   u32 id, u32 length, the bytes (no NUL), zero padding
+ * A side-file container (container.c), magic "UPTASKS1", version 2.0 (1.0: the legacy
+ * framing). Header fields (24 bytes in all): i32 pid, u32 reserved. Records:
+ *   SES_TASKS_STRING   u32 id, u32 length, the bytes (no NUL)
  *   SES_TASKS_RECORD   u64 time_ns, u32 tid, u16 kind, u16 how, u32 domain id, u32 name id
  *                      (kind: enum ses_task_kind, how: SES_TASK_GAP or 0; ids name STRING
  *                      entries that come earlier in the file, 0 = none)
  *   SES_TASKS_DROPPED  u64 records dropped by the target's full ring, u64 names dropped
  *                      by its full string table (cumulative: the last one counts)
- * Unknown types are skipped, so later versions can add entries. A file cut short reads
- * up to its last whole entry.
+ * Unknown types are skipped (counted), so later minors can add records. A file cut short
+ * reads up to its last whole record.
  */
 #define SES_TASKS_DIR "instrument"
 #define SES_TASKS_MAGIC "UPTASKS1"
@@ -532,6 +532,7 @@ struct ses_tasks {
 	uint64_t dropped_records, dropped_names;
 	uint64_t damaged_at; /* offset of the first unreadable byte, 0 = none */
 	const char *damage;
+	uint64_t unknown_records; /* of a newer writer's types: skipped */
 	/* private */
 	struct ses_tasks_str *strs;
 	size_t nstrs, capstrs;
@@ -540,8 +541,9 @@ struct ses_tasks {
 	size_t capslots; /* a power of two, over twice the distinct ids */
 };
 
-/* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header;
- * damage after the header only sets t->damaged_at. Free with ses_tasks_release(). */
+/* Parse @len bytes at @buf into @t (zeroed first). -EINVAL with @err for a bad header,
+ * -EPROTO for a major version this uprof does not read (ses_ct_open); damage after the
+ * header only sets t->damaged_at. Free with ses_tasks_release(). */
 int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen);
 void ses_tasks_release(struct ses_tasks *t);
 /* The string @id (its last definition in the file), or NULL (unknown id). Owned by @t.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* instrument/<pid>.tasks: writer (collect) and bounded reader (report). */
+/* instrument/<pid>.tasks: writer (collect) and bounded reader (report), in the side-file
+ * container (container.c). */
 #include "session/internal.h"
 
 #include <errno.h>
@@ -11,9 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HDR_SIZE 24
+#define TASKS_MAJOR 2 /* 2: the container's framing; 1: the legacy one (container.c) */
+#define TASKS_MINOR 0
+#define TASKS_HEADER 24 /* the prefix, i32 pid, u32 reserved */
+#define WRITE_BUF 8192	/* a string of SES_TASKS_MAX_STRING bytes fits */
 #define MAX_RECORDS (64u << 20) /* 2 GiB of records: refuse more than that */
 #define MAX_STRINGS (1u << 20)
+
+static const struct ses_ct_kind tasks_kind = {
+	.magic = SES_TASKS_MAGIC, .what = "tasks", .major = TASKS_MAJOR, .legacy_major = 1,
+	.min_header = TASKS_HEADER,
+	.known = 1u << SES_TASKS_STRING | 1u << SES_TASKS_RECORD | 1u << SES_TASKS_DROPPED,
+};
 
 struct ses_tasks_str {
 	uint32_t id;
@@ -21,21 +31,15 @@ struct ses_tasks_str {
 };
 
 struct ses_tasks_writer {
-	FILE *f;
-	int err;
+	struct ses_ct_writer *ct;
 };
-
-static void put(struct ses_tasks_writer *w, const void *p, size_t n)
-{
-	if (!w->err && fwrite(p, 1, n, w->f) != n)
-		w->err = -(errno ? errno : EIO);
-}
 
 struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid)
 {
 	char path[PATH_MAX];
 	struct ses_tasks_writer *w;
-	uint32_t v[4] = { 1, HDR_SIZE, (uint32_t)pid, 0 };
+	int32_t fields[2] = { pid, 0 };
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR, dir);
 	if (ses_private_mkdir(path) && errno != EEXIST) /* 0700 (dir.c) */
@@ -44,40 +48,31 @@ struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->f = ses_file_fopen(path);
-	if (!w->f) {
+	fd = ses_file_create(path, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		free(w);
+		errno = -fd;
+		return NULL;
+	}
+	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR,
+				  fields, sizeof(fields));
+	if (!w->ct) {
 		int e = errno;
 
 		free(w);
 		errno = e;
 		return NULL;
 	}
-	put(w, SES_TASKS_MAGIC, 8);
-	put(w, v, sizeof(v));
 	return w;
-}
-
-static void entry(struct ses_tasks_writer *w, uint32_t type, uint32_t size)
-{
-	uint32_t h[2] = { type, size };
-
-	put(w, h, sizeof(h));
 }
 
 int ses_tasks_write_string(struct ses_tasks_writer *w, uint32_t id, const char *s, size_t len)
 {
-	static const char zero[8];
 	uint32_t body[2] = { id, (uint32_t)len };
-	size_t size;
 
 	if (len > SES_TASKS_MAX_STRING)
 		len = SES_TASKS_MAX_STRING, body[1] = (uint32_t)len;
-	size = (8 + 8 + len + 7) & ~(size_t)7;
-	entry(w, SES_TASKS_STRING, (uint32_t)size);
-	put(w, body, sizeof(body));
-	put(w, s, len);
-	put(w, zero, size - 16 - len);
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_TASKS_STRING, body, sizeof(body), s, len);
 }
 
 int ses_tasks_write_record(struct ses_tasks_writer *w, const struct ses_task_record *r)
@@ -90,25 +85,19 @@ int ses_tasks_write_record(struct ses_tasks_writer *w, const struct ses_task_rec
 	memcpy(b + 14, &r->how, 2);
 	memcpy(b + 16, &r->domain, 4);
 	memcpy(b + 20, &r->name, 4);
-	entry(w, SES_TASKS_RECORD, 8 + sizeof(b));
-	put(w, b, sizeof(b));
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_TASKS_RECORD, b, sizeof(b), NULL, 0);
 }
 
 int ses_tasks_write_dropped(struct ses_tasks_writer *w, uint64_t records, uint64_t names)
 {
 	uint64_t b[2] = { records, names };
 
-	entry(w, SES_TASKS_DROPPED, 8 + sizeof(b));
-	put(w, b, sizeof(b));
-	return w->err;
+	return ses_ct_writer_add(w->ct, SES_TASKS_DROPPED, b, sizeof(b), NULL, 0);
 }
 
 int ses_tasks_writer_flush(struct ses_tasks_writer *w)
 {
-	if (!w->err && fflush(w->f))
-		w->err = -errno;
-	return w->err;
+	return ses_ct_writer_flush(w->ct);
 }
 
 int ses_tasks_writer_close(struct ses_tasks_writer *w)
@@ -117,9 +106,7 @@ int ses_tasks_writer_close(struct ses_tasks_writer *w)
 
 	if (!w)
 		return 0;
-	ret = ses_tasks_writer_flush(w);
-	if (fclose(w->f) && !ret)
-		ret = -errno;
+	ret = ses_ct_writer_close(w->ct);
 	free(w);
 	return ret;
 }
@@ -217,87 +204,73 @@ static int add_record(struct ses_tasks *t, const unsigned char *p)
 	return 0;
 }
 
-static int stop(struct ses_tasks *t, size_t pos, const char *why)
+/* The records of @r into @t. 0 (damage ends the walk, said in @r) or -ENOMEM. */
+static int parse_records(struct ses_tasks *t, struct ses_ct_reader *r)
 {
-	t->damaged_at = pos;
-	t->damage = why;
-	return 0;
-}
+	struct ses_ct_record rec;
 
-static int parse_entries(struct ses_tasks *t, const unsigned char *b, size_t len)
-{
-	size_t pos = HDR_SIZE;
-
-	while (pos < len) {
-		uint32_t type, size, slen, id;
+	while (ses_ct_next(r, &rec)) {
+		uint32_t slen, id;
+		const char *bad = NULL;
 		int ret = 0;
 
-		if (len - pos < 8)
-			return stop(t, pos, "entry header cut short");
-		memcpy(&type, b + pos, 4);
-		memcpy(&size, b + pos + 4, 4);
-		if (size < 8 || size % 8)
-			return stop(t, pos, "impossible entry size");
-		if (size > len - pos)
-			return stop(t, pos, "entry runs past the end of the file");
-		switch (type) {
+		switch (rec.type) {
 		case SES_TASKS_STRING:
-			if (size < 16)
-				return stop(t, pos, "string entry too short");
-			memcpy(&slen, b + pos + 12, 4);
-			if (slen > size - 16 || slen > SES_TASKS_MAX_STRING)
-				return stop(t, pos, "string longer than its entry");
-			memcpy(&id, b + pos + 8, 4);
-			ret = add_string(t, id, b + pos + 16, slen);
+			if (rec.len < 8) {
+				bad = "string entry too short";
+				break;
+			}
+			memcpy(&id, rec.value, 4);
+			memcpy(&slen, rec.value + 4, 4);
+			if (slen > rec.len - 8 || slen > SES_TASKS_MAX_STRING)
+				bad = "string longer than its entry";
+			else
+				ret = add_string(t, id, rec.value + 8, slen);
 			break;
 		case SES_TASKS_RECORD:
-			if (size < 32)
-				return stop(t, pos, "record entry too short");
-			ret = add_record(t, b + pos + 8);
+			if (rec.len < 24)
+				bad = "record entry too short";
+			else
+				ret = add_record(t, rec.value);
 			break;
 		case SES_TASKS_DROPPED:
-			if (size < 24)
-				return stop(t, pos, "dropped entry too short");
-			memcpy(&t->dropped_records, b + pos + 8, 8);
-			memcpy(&t->dropped_names, b + pos + 16, 8);
+			if (rec.len < 16) {
+				bad = "dropped entry too short";
+				break;
+			}
+			memcpy(&t->dropped_records, rec.value, 8);
+			memcpy(&t->dropped_names, rec.value + 8, 8);
 			break;
-		default:
-			break; /* a newer writer's entry */
 		}
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret)
-			return stop(t, pos, "too many entries");
-		pos += size;
+			bad = "too many entries";
+		if (bad)
+			ses_ct_damage(r, rec.offset, bad);
 	}
 	return 0;
 }
 
 int ses_tasks_parse(const void *buf, size_t len, struct ses_tasks *t, char *err, size_t errlen)
 {
-	const unsigned char *b = buf;
-	uint32_t version, hsize;
-	int32_t pid;
+	struct ses_ct_reader r;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (len < HDR_SIZE || memcmp(b, SES_TASKS_MAGIC, 8)) {
-		ses_errf(err, errlen, "offset 0: not a uprof tasks file (no UPTASKS1 header)");
-		return -EINVAL;
-	}
-	memcpy(&version, b + 8, 4);
-	memcpy(&hsize, b + 12, 4);
-	memcpy(&pid, b + 16, 4);
-	if (version != 1 || hsize != HDR_SIZE) {
-		ses_errf(err, errlen, "offset 8: tasks file version %u is not one this uprof reads",
-			 version);
-		return -EPROTO;
-	}
-	t->pid = pid;
-	ret = parse_entries(t, b, len);
+	ret = ses_ct_open(&r, &tasks_kind, buf, len, err, errlen);
 	if (ret)
+		return ret;
+	memcpy(&t->pid, ses_ct_fields(&r), 4);
+	ret = parse_records(t, &r);
+	if (ret) {
 		ses_tasks_release(t);
-	return ret;
+		return ret;
+	}
+	t->damaged_at = r.damaged_at;
+	t->damage = r.damage;
+	t->unknown_records = r.unknown;
+	return 0;
 }
 
 void ses_tasks_release(struct ses_tasks *t)

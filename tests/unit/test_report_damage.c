@@ -218,7 +218,7 @@ static void test_bad_tasks_files_noted(void **state)
 	assert_int_equal(ses_tasks_write_record(w, &rec), 0);
 	assert_int_equal(ses_tasks_writer_close(w), 0);
 	snprintf(path, sizeof(path), "%s/instrument/100.tasks", dir);
-	assert_int_equal(truncate(path, 24 + 24 + 24 + 20), 0); /* inside the record */
+	assert_int_equal(truncate(path, 24 + 19 + 20 + 20), 0); /* inside the record */
 	snprintf(path, sizeof(path), "%s/instrument/101.tasks", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	snprintf(path, sizeof(path), "%s/instrument/102.tasks", dir);
@@ -239,7 +239,7 @@ static void test_bad_tasks_files_noted(void **state)
 	rpt_summary(r, &s);
 	assert_int_equal(s.nfile_notes, 5);
 	assert_string_equal(note_of(&s, "instrument/100.tasks")->why,
-			    "damaged from offset 72 (entry runs past the end of the file); 0 "
+			    "damaged from offset 63 (entry runs past the end of the file); 0 "
 			    "records before it reported");
 	assert_string_equal(note_of(&s, "instrument/101.tasks")->why,
 			    "is a FIFO, not a regular file; its tasks are not reported");

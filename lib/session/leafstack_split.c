@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The split of fp samples that carry a leaf copy (leafstack.h): each such sample is
+ * Splitting leafstack.data off samples.data as collect writes it (was leafsplit.c): the
+ * split of fp samples that carry a leaf copy (leafstack.h): each such sample is
  * decoded with its attr as opened, written to samples.data re-encoded with the attr
  * samples.data declares (REGS_USER and STACK_USER gone), and its registers and stack
  * bytes go to leafstack.data under the sample's key. Every other record, and a sample
