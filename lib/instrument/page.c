@@ -207,8 +207,11 @@ static bool launcher_alive(void)
 	return launcher > 0 && (kill(launcher, 0) == 0 || errno == EPERM);
 }
 
-/* At exit: give the profiler a bounded chance to take what is in the rings, then
- * remove the page. A launch-mode page the profiler has not found yet, while that
+/* At exit: turn recording off, give the profiler a bounded chance to take what is in the
+ * rings, then remove the page's name. The mapping stays: other threads may still be
+ * inside a call that passed ins_on() before recording went off, and write to the page
+ * until _exit ends them; the kernel unmaps it then (a page unmapped or a NULL ins_page
+ * here crashed such a thread: tests/unit/test_instrument.c, exit_while_threads_record). A launch-mode page the profiler has not found yet, while that
  * profiler runs, is left for it: it reads the page of an ended process and removes it
  * (1000 children exiting at once on 2 CPUs kept collect from finding some within the
  * second, and their tasks were lost unsaid; issue 12, item 4). */
@@ -222,6 +225,9 @@ static void at_exit(void)
 		return;
 	if (ins_exit_hook)
 		ins_exit_hook(); /* the OMPT tool's aggregates, before the drain wait */
+	/* no new call records from here (the rings can drain while threads still run) */
+	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
+	amdProfileControllerGate = 0;
 	__atomic_store_n(&h->exiting, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&h->req_seq, 1, __ATOMIC_RELEASE);
 	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
@@ -240,10 +246,6 @@ static void at_exit(void)
 			break; /* nobody will drain it */
 		usleep(1000);
 	}
-	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
-	amdProfileControllerGate = 0;
-	ins_page = NULL;
-	munmap(h, UPROF_CTL_SIZE);
 	if (!leave)
 		shm_unlink(page_name);
 	errno = saved;
