@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +358,18 @@ static void finish(struct smp_pageset_page *w)
 	free(w);
 }
 
+/* The drain thread takes no signal: they are the caller's (collect reads SIGCHLD from a
+ * signalfd, which sees only signals blocked in every thread). */
+static void start_thread(struct smp_pageset *s)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->started = !pthread_create(&s->thread, NULL, drain_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 int smp_pageset_start(struct smp_pageset **out, const struct smp_pageset_opts *opts)
 {
 	struct smp_pageset *s = calloc(1, sizeof(*s));
@@ -384,7 +397,7 @@ int smp_pageset_start(struct smp_pageset **out, const struct smp_pageset_opts *o
 	s->kernel_paused = s->programs.paused || s->held;
 	smp_pageset_watch(s);
 	smp_pageset_rescan(s); /* page files made before the run: no inotify event */
-	s->started = !pthread_create(&s->thread, NULL, drain_main, s);
+	start_thread(s);
 	*out = s;
 	return 0;
 }
