@@ -160,6 +160,7 @@ struct smp_pageset_page {
 	struct ses_ompt_writer *ompt; /* --trace openmp */
 	struct smp_pageset *set;
 	bool done; /* exited or faulted: read to the end, not looked at again until stop */
+	int64_t last_look; /* when the drain thread last serviced it (CLOCK_MONOTONIC ns) */
 };
 
 struct smp_pageset {

@@ -194,11 +194,20 @@ static void service(struct smp_pageset_page *w, bool signaled)
 		smp_page_strings(w->page, on_string, w);
 }
 
-/* A look at one page by the drain thread. A page whose process ended (or truncated it)
- * is read to its end and left alone until stop. */
-static void look(struct smp_pageset_page *w)
+/* A look at one page by the drain thread. A page with nothing new (its doorbell still,
+ * no record published, not exiting) costs a few loads; it is serviced all the same every
+ * SAFETY_MS, for the pause ring's drop count and state word (pausegap.c). A page whose
+ * process ended (or truncated it) is read to its end and left alone until stop. */
+static void look(struct smp_pageset_page *w, int64_t now)
 {
-	service(w, smp_page_take_signal(w->page));
+	bool signaled = smp_page_take_signal(w->page);
+
+	if (!signaled && now - w->last_look < SAFETY_MS * 1000000LL &&
+	    !smp_page_pending(w->page) && !smp_page_exiting(w->page) &&
+	    !smp_page_faulted(w->page))
+		return;
+	w->last_look = now;
+	service(w, signaled);
 	if (smp_page_faulted(w->page)) {
 		w->done = true; /* its process truncated it: nothing more to read */
 	} else if (smp_page_exiting(w->page)) {
@@ -252,6 +261,7 @@ static void *drain_main(void *arg)
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint32_t wake = __atomic_load_n(&s->wake, __ATOMIC_ACQUIRE);
 		bool pending = false;
+		int64_t now;
 		int n = 0;
 
 		pthread_mutex_lock(&s->lock);
@@ -267,8 +277,9 @@ static void *drain_main(void *arg)
 			if (!s->pages[i]->done)
 				v[n++] = s->pages[i];
 		pthread_mutex_unlock(&s->lock);
+		now = smp_pageset_now();
 		for (int i = 0; i < n; i++)
-			look(v[i]);
+			look(v[i], now);
 		/* pairs with the target's fence between publishing a pause record and reading
 		 * our tail (lib/instrument/page.c): a record published after the look is seen
 		 * here, or its process saw our tail and rang */
@@ -358,13 +369,18 @@ static void finish(struct smp_pageset_page *w)
 	free(w);
 }
 
-/* The drain thread takes no signal: they are the caller's (collect reads SIGCHLD from a
- * signalfd, which sees only signals blocked in every thread). */
+/* The drain thread takes no signal sent to the process: they are the caller's (collect
+ * reads SIGCHLD from a signalfd, which sees only signals blocked in every thread). Those
+ * its own accesses raise stay open: a SIGBUS blocked would kill the process instead of
+ * reaching the page guard (pageguard.c: a page truncated under us). */
 static void start_thread(struct smp_pageset *s)
 {
+	static const int own[] = { SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP };
 	sigset_t all, old;
 
 	sigfillset(&all);
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		sigdelset(&all, own[i]);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	s->started = !pthread_create(&s->thread, NULL, drain_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
