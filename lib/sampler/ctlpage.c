@@ -694,6 +694,11 @@ uint32_t *smp_page_doorbell(struct smp_page *p, uint32_t *seen)
 	return p->faulted ? NULL : &p->h->req_seq;
 }
 
+bool smp_page_gap_open(const struct smp_page *p)
+{
+	return p->gap.open;
+}
+
 bool smp_page_rings(const struct smp_page *p)
 {
 	return UPROF_CTL_MINOR_OF(p->version) >= UPROF_CTL_DOORBELL_MINOR;

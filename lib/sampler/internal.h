@@ -126,6 +126,9 @@ bool smp_page_take_signal(struct smp_page *p);
 uint32_t *smp_page_doorbell(struct smp_page *p, uint32_t *seen);
 /* Does the page ring its doorbell for every record that needs a look (minor 2.4 on)? */
 bool smp_page_rings(const struct smp_page *p);
+/* Did the pause ring drop records its later looks have not placed yet (pausegap.c)? The
+ * gap ends at two looks in a row that find the ring quiet: look often meanwhile. */
+bool smp_page_gap_open(const struct smp_page *p);
 /* Is a published record waiting at either ring's position (a drain would take it)? */
 bool smp_page_pending(struct smp_page *p);
 

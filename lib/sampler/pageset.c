@@ -196,13 +196,15 @@ static void service(struct smp_pageset_page *w, bool signaled)
 
 /* A look at one page by the drain thread. A page with nothing new (its doorbell still,
  * no record published, not exiting) costs a few loads; it is serviced all the same every
- * SAFETY_MS, for the pause ring's drop count and state word (pausegap.c). A page whose
+ * SAFETY_MS, for the pause ring's drop count and state word (pausegap.c), and every look
+ * while its pause ring has a gap open (two quiet looks end it). A page whose
  * process ended (or truncated it) is read to its end and left alone until stop. */
 static void look(struct smp_pageset_page *w, int64_t now)
 {
 	bool signaled = smp_page_take_signal(w->page);
 
 	if (!signaled && now - w->last_look < SAFETY_MS * 1000000LL &&
+	    !smp_page_gap_open(w->page) &&
 	    !smp_page_pending(w->page) && !smp_page_exiting(w->page) &&
 	    !smp_page_faulted(w->page))
 		return;
@@ -234,7 +236,8 @@ static void sleep_on(struct smp_pageset *s, struct smp_pageset_page **v, int n, 
 
 		if (!word)
 			continue;
-		all_ring = all_ring && smp_page_rings(v[i]->page);
+		/* a gap in its pause ring ends at two quiet looks: 10 ms apart, as before */
+		all_ring = all_ring && smp_page_rings(v[i]->page) && !smp_page_gap_open(v[i]->page);
 		w[k++] = (struct pageset_waitv){ seen, (uintptr_t)word, FUTEX_32, 0 };
 	}
 	ms = all_ring ? SAFETY_MS : POLL_MS;
