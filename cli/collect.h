@@ -228,12 +228,12 @@ bool collect_attach_owns(const struct collect_state *st, int pid);
 
 /*
  * collect_pages.c: the control pages of instrumented processes of the run, through
- * lib/sampler's page set (smp_pageset_*: found through inotify on /dev/shm, drained by one
+ * lib/sampler's page set (smp_pageset_*: found as they appear in /dev/shm, drained by one
  * thread that applies pause/resume to the kernel events, acknowledges strict callers and
  * writes task records into instrument/<pid>.tasks), and what collect says about them.
  */
 int collect_pages_start(struct collect_state *st);
-int collect_pages_fd(const struct collect_state *st);	/* inotify fd to poll, or -1 */
+int collect_pages_fd(const struct collect_state *st);	/* the page set's fd to poll, or -1 */
 bool collect_pages_busy(const struct collect_state *st); /* pages still being looked for */
 void collect_pages_poll(struct collect_state *st);
 /* Attach mode: take the pages the attached processes made before we came. */
