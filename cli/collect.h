@@ -17,7 +17,6 @@ enum { COLLECT_TRACKING, COLLECT_TIMER };
 #define COLLECT_MAX_ATTRS (1 + SES_MAX_EVENTS)
 #define COLLECT_MAX_ENV 64
 
-struct collect_pages; /* collect_pages.c */
 
 /* collect_mpi.c: --mpi, this collect as one rank of a launcher's job */
 struct collect_mpi {
@@ -116,7 +115,7 @@ struct collect_state {
 	bool write_failed;
 	bool never_started;	/* the program could not be started: remove the session */
 	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
-	struct collect_pages *pages;
+	struct smp_pageset *pages; /* collect_pages.c */
 	struct collect_mpi mpi;
 };
 
@@ -206,11 +205,6 @@ int collect_omp_parse_option(struct collect_state *st, bool impl, const char *ar
 int collect_omp_check(const struct collect_state *st);
 int collect_omp_env(struct collect_state *st);
 
-/* collect_omp.c: a control page's OpenMP record (ctlpage.h 2.2) as the .ompt file's own
- * (session/openmp.h); false for one that fails its checks. */
-struct uprof_ctl_record;
-bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out);
-
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);
 /* CPU time so far of a running process, all its threads, in ns (0 if gone) */
@@ -231,12 +225,13 @@ int64_t collect_attach_cpu_ns(const struct collect_state *st);
 bool collect_attach_owns(const struct collect_state *st, int pid);
 
 /*
- * collect_pages.c: the control pages of instrumented processes of the run. Found through
- * inotify on /dev/shm; each gets a thread that applies pause/resume to the kernel events,
- * acknowledges strict callers and drains task records into instrument/<pid>.tasks.
+ * collect_pages.c: the control pages of instrumented processes of the run, through
+ * lib/sampler's page set (smp_pageset_*: found as they appear in /dev/shm, drained by one
+ * thread that applies pause/resume to the kernel events, acknowledges strict callers and
+ * writes task records into instrument/<pid>.tasks), and what collect says about them.
  */
 int collect_pages_start(struct collect_state *st);
-int collect_pages_fd(const struct collect_state *st);	/* inotify fd to poll, or -1 */
+int collect_pages_fd(const struct collect_state *st);	/* the page set's fd to poll, or -1 */
 bool collect_pages_busy(const struct collect_state *st); /* pages still being looked for */
 void collect_pages_poll(struct collect_state *st);
 /* Attach mode: take the pages the attached processes made before we came. */

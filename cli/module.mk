@@ -1,9 +1,9 @@
 CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.c cli/roofline.c cli/roofline_html.c cli/main.c cli/util.c cli/progress.c cli/config.c cli/collect.c cli/collect_opts.c \
 	cli/collect_prog.c cli/collect_words.c cli/collect_info.c cli/collect_open.c \
 	cli/collect_explain.c cli/collect_run.c cli/info.c \
-	cli/report.c cli/collect_pages.c cli/collect_pages_say.c cli/collect_attach.c cli/collect_events.c \
+	cli/report.c cli/collect_pages.c cli/collect_attach.c cli/collect_events.c \
 	cli/collect_launch.c cli/exec_error.c cli/tool.c cli/collect_tool.c \
-	cli/collect_mpi.c cli/report_job.c cli/report_summary.c cli/collect_trace.c cli/collect_openmp.c cli/collect_omp.c \
+	cli/collect_mpi.c cli/report_job.c cli/report_summary.c cli/collect_trace.c cli/collect_openmp.c \
 	cli/annotate.c cli/compare.c cli/profile.c cli/report_compat.c cli/translate.c cli/options.c cli/report_args.c
 UPROF := $(BUILD)/bin/uprof
 $(UPROF): $(call objs,$(CLI_SRCS)) $(TOOL_LIB) $(REPORT_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(LAUNCHER_LIB) $(METRIC_LIB) $(ARCH_LIB)

@@ -20,7 +20,16 @@
  *
  * Futex words (shared, cross-process): req_seq is bumped by the target on a strict
  * pause/resume (and at exit), and the profiler waits on it; ack_seq is set by the profiler
- * to the req_seq it has applied, and a strict caller waits on it (bounded).
+ * to the req_seq it has applied, and a strict caller waits on it (bounded). From 2.4
+ * req_seq is also the page's doorbell: the target bumps it and wakes the profiler when a
+ * pause/resume record finds the pause ring drained up to itself (the first since the
+ * profiler last looked), and when a task record fills a quarter of the task ring. The
+ * profiler's one drain thread sleeps on the doorbells of all its pages (futex_waitv) and
+ * looks at them all when one rings; a page of an older minor rings only for strict calls
+ * and exit, so while one is read the thread also wakes every 10 ms (as each page's thread
+ * did before). An older profiler reading a 2.4 page waits on req_seq as before: it only
+ * wakes more often, and acknowledges a larger req_seq, which a strict caller takes as
+ * applied exactly as before (its own bump is below it).
  *
  * The profiler treats every field as hostile: offsets, counts, ids and lengths are
  * checked before use, and a page that fails is ignored.
@@ -45,8 +54,8 @@
  * History: 1 (unreleased): no clock fields. 2.0: clock_kind, tsc0, mono0 (TSC stamps).
  * 2.1: lib_version. 2.2: the OpenMP record kinds (UPROF_REC_OMP_*, on the task ring),
  * no new header field. 2.3: the target-offload and device-tracing kinds (UPROF_REC_OMP_TARGET_BEGIN
- * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. Bump the minor for each
- * addition and list it here.
+ * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. 2.4: req_seq rings as a
+ * doorbell (above), no new header field. Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -59,7 +68,7 @@
 /* The minor this library writes. Overridable only so that tests can build the library of
  * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
 #ifndef UPROF_CTL_MINOR
-#define UPROF_CTL_MINOR 3
+#define UPROF_CTL_MINOR 4
 #endif
 #ifndef UPROF_CTL_WRITE_MAJOR
 #define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
@@ -73,6 +82,7 @@
 #define UPROF_CTL_STR_BYTES (64 * 1024)
 #define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
 #define UPROF_CTL_PAUSE_RECORDS 1024 /* power of two */
+#define UPROF_CTL_DOORBELL_MINOR 4 /* pages of this minor on ring req_seq as a doorbell */
 #define UPROF_CTL_NAME_MAX 1024	     /* longest domain/task/event name kept */
 #define UPROF_CTL_SHM_PREFIX "uprof."  /* /dev/shm/uprof.<pid> */
 #define UPROF_CTL_SESSION_MAX 64

@@ -207,8 +207,11 @@ static bool launcher_alive(void)
 	return launcher > 0 && (kill(launcher, 0) == 0 || errno == EPERM);
 }
 
-/* At exit: give the profiler a bounded chance to take what is in the rings, then
- * remove the page. A launch-mode page the profiler has not found yet, while that
+/* At exit: turn recording off, give the profiler a bounded chance to take what is in the
+ * rings, then remove the page's name. The mapping stays: other threads may still be
+ * inside a call that passed ins_on() before recording went off, and write to the page
+ * until _exit ends them; the kernel unmaps it then (a page unmapped or a NULL ins_page
+ * here crashed such a thread: tests/unit/test_instrument.c, exit_while_threads_record). A launch-mode page the profiler has not found yet, while that
  * profiler runs, is left for it: it reads the page of an ended process and removes it
  * (1000 children exiting at once on 2 CPUs kept collect from finding some within the
  * second, and their tasks were lost unsaid; issue 12, item 4). */
@@ -222,6 +225,9 @@ static void at_exit(void)
 		return;
 	if (ins_exit_hook)
 		ins_exit_hook(); /* the OMPT tool's aggregates, before the drain wait */
+	/* no new call records from here (the rings can drain while threads still run) */
+	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
+	amdProfileControllerGate = 0;
 	__atomic_store_n(&h->exiting, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&h->req_seq, 1, __ATOMIC_RELEASE);
 	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
@@ -240,10 +246,6 @@ static void at_exit(void)
 			break; /* nobody will drain it */
 		usleep(1000);
 	}
-	__atomic_store_n(&ins_state, INS_OFF, __ATOMIC_RELEASE);
-	amdProfileControllerGate = 0;
-	ins_page = NULL;
-	munmap(h, UPROF_CTL_SIZE);
 	if (!leave)
 		shm_unlink(page_name);
 	errno = saved;
@@ -337,7 +339,7 @@ static inline uint32_t handle_id(struct ins_handle *h)
  * function: a TSC read, a CAS, the record's stores and the publishing one. */
 static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
-     uint16_t kind, uint16_t how, uint32_t domain, uint32_t name, uint32_t who)
+     uint16_t kind, uint16_t how, uint32_t domain, uint32_t name, uint32_t who, uint64_t *at)
 {
 	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 	struct uprof_ctl_record *slot;
@@ -366,6 +368,7 @@ emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask,
 	slot->domain = domain;
 	slot->name = name;
 	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+	*at = pos;
 	return true;
 dropped:
 	__atomic_add_fetch(&ring->dropped, 1, __ATOMIC_RELAXED);
@@ -378,15 +381,41 @@ static inline bool nobody_to_read(const struct uprof_ctl_header *h)
 	return !h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
 }
 
+/* The doorbell (ctlpage.h, 2.4): wake the profiler's drain thread. */
+static void ring_doorbell(struct uprof_ctl_header *h)
+{
+	__atomic_add_fetch(&h->req_seq, 1, __ATOMIC_RELEASE);
+	futex(&h->req_seq, FUTEX_WAKE, 1, NULL);
+}
+
 void ins_emit_pause(uint16_t kind, uint16_t how)
 {
 	struct uprof_ctl_header *h = ins_page;
+	uint64_t pos;
 
 	if (nobody_to_read(h))
 		return;
-	emit(&h->pauses, (struct uprof_ctl_record *)((char *)h + PAUSE_OFFSET),
-	     UPROF_CTL_PAUSE_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind, how, 0,
-	     0, 0);
+	if (!emit(&h->pauses, (struct uprof_ctl_record *)((char *)h + PAUSE_OFFSET),
+		  UPROF_CTL_PAUSE_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind, how,
+		  0, 0, 0, &pos))
+		return;
+	/* ring when the profiler has taken everything before this record: it may sleep.
+	 * The fence pairs with the drain thread's after it stores the tail and before it
+	 * looks for a published record (lib/sampler/pageset.c): one of the two sees the
+	 * other, so a record never waits for the safety timeout. A storm of calls between
+	 * two drains rings once. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&h->pauses.tail, __ATOMIC_RELAXED) == pos)
+		ring_doorbell(h);
+}
+
+/* A quarter of the task ring filled since the last ring: the hot path pays a mask and a
+ * branch; a lone record waits for the profiler's next look (it wakes at least every
+ * 100 ms, and at exit the page rings). */
+static inline void task_posted(struct uprof_ctl_header *h, uint64_t pos)
+{
+	if (__builtin_expect(((pos + 1) & (UPROF_CTL_RING_RECORDS / 4 - 1)) == 0, 0))
+		ring_doorbell(h);
 }
 
 /* The hot path. Nothing here can touch errno: setup (the only step that can) keeps it. */
@@ -394,6 +423,7 @@ void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *nam
 {
 	struct uprof_ctl_header *h;
 	uint32_t d, n;
+	uint64_t pos;
 
 	if (!ins_on())
 		return;
@@ -406,10 +436,12 @@ void ins_record(uint16_t kind, struct ins_handle *domain, struct ins_handle *nam
 	 * thread's open tasks instead of pairing this end with the wrong begin */
 	if (emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
 		 UPROF_CTL_RING_RECORDS - 1, use_tsc ? uprof_ctl_tsc() : ins_now_ns(), kind,
-		 my_gap ? UPROF_FLAG_GAP : 0, d, n, 0))
+		 my_gap ? UPROF_FLAG_GAP : 0, d, n, 0, &pos)) {
 		my_gap = false;
-	else
+		task_posted(h, pos);
+	} else {
 		my_gap = true;
+	}
 }
 
 #define GONE_CHECK_NS 10000000ULL /* while waiting, look for a dead profiler this often */
@@ -474,9 +506,13 @@ bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, ui
 		  uint64_t value)
 {
 	struct uprof_ctl_header *h = ins_page;
+	uint64_t pos;
 
 	if (!h || nobody_to_read(h))
 		return true; /* nobody will ever read it: not a loss to count */
-	return emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
-		    UPROF_CTL_RING_RECORDS - 1, value, kind, how, domain, name, who);
+	if (!emit(&h->ring, (struct uprof_ctl_record *)((char *)h + RING_OFFSET),
+		  UPROF_CTL_RING_RECORDS - 1, value, kind, how, domain, name, who, &pos))
+		return false;
+	task_posted(h, pos);
+	return true;
 }

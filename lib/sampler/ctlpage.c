@@ -660,9 +660,8 @@ void smp_page_flush_gap(struct smp_page *p)
 		p->gap_fn(p->gap_arg, &gap);
 }
 
-bool smp_page_wait(struct smp_page *p, int timeout_ms)
+bool smp_page_take_signal(struct smp_page *p)
 {
-	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
 	struct smp_guard g;
 	uint32_t now;
 	bool signaled;
@@ -672,14 +671,55 @@ bool smp_page_wait(struct smp_page *p, int timeout_ms)
 	GUARD(p, g, return false);
 	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
 	smp_guard_pop(&g);
-	if (now == p->seen_req) /* EFAULT, not a signal, if the page is gone meanwhile */
-		syscall(SYS_futex, &p->h->req_seq, FUTEX_WAIT, now, &ts, NULL, 0);
-	GUARD(p, g, return false);
-	now = __atomic_load_n(&p->h->req_seq, __ATOMIC_ACQUIRE);
-	smp_guard_pop(&g);
 	signaled = now != p->seen_req;
 	p->seen_req = now;
 	return signaled;
+}
+
+bool smp_page_wait(struct smp_page *p, int timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
+	uint32_t seen = p->seen_req;
+
+	if (p->faulted)
+		return false;
+	/* EFAULT, not a signal, if the page is gone meanwhile */
+	syscall(SYS_futex, &p->h->req_seq, FUTEX_WAIT, seen, &ts, NULL, 0);
+	return smp_page_take_signal(p);
+}
+
+uint32_t *smp_page_doorbell(struct smp_page *p, uint32_t *seen)
+{
+	*seen = p->seen_req;
+	return p->faulted ? NULL : &p->h->req_seq;
+}
+
+bool smp_page_gap_open(const struct smp_page *p)
+{
+	return p->gap.open;
+}
+
+bool smp_page_rings(const struct smp_page *p)
+{
+	return UPROF_CTL_MINOR_OF(p->version) >= UPROF_CTL_DOORBELL_MINOR;
+}
+
+bool smp_page_pending(struct smp_page *p)
+{
+	struct smp_guard g;
+	bool pending = false;
+
+	if (p->faulted)
+		return false;
+	GUARD(p, g, return false);
+	for (int i = 0; i < 2 && !pending; i++) {
+		struct page_ring *r = i ? &p->pauses : &p->ring;
+		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
+
+		pending = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == r->pos + 1;
+	}
+	smp_guard_pop(&g);
+	return pending;
 }
 
 void smp_page_ack(struct smp_page *p)

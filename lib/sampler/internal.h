@@ -118,4 +118,111 @@ bool smp_gap_taken(struct smp_gap_track *g, uint64_t q, bool valid, int64_t t,
 /* The end of the page: a gap still open is handed out with to_ns INT64_MAX. */
 bool smp_gap_flush(struct smp_gap_track *g, struct smp_pause_gap *out);
 
+/* ctlpage.c, for the drain thread (pageset.c). Take the page's req_seq: true when it moved
+ * since the last take (a strict call, an exit or a doorbell). */
+bool smp_page_take_signal(struct smp_page *p);
+/* The page's req_seq word to sleep on, and the value it had at the last take; NULL once
+ * the page faulted. */
+uint32_t *smp_page_doorbell(struct smp_page *p, uint32_t *seen);
+/* Does the page ring its doorbell for every record that needs a look (minor 2.4 on)? */
+bool smp_page_rings(const struct smp_page *p);
+/* Did the pause ring drop records its later looks have not placed yet (pausegap.c)? The
+ * gap ends at two looks in a row that find the ring quiet: look often meanwhile. */
+bool smp_page_gap_open(const struct smp_page *p);
+/* Is a published record waiting at either ring's position (a drain would take it)? */
+bool smp_page_pending(struct smp_page *p);
+
+/* ---- pageset*.c: the control pages of a run ---- */
+#include "session/session.h"
+#include <pthread.h>
+
+#define SMP_PAGESET_MAX_PAGES 4096    /* pages read at once; more are counted */
+#define SMP_PAGESET_MAX_PENDING 65536 /* pages waiting to be published; more are counted */
+#define SMP_PAGESET_MAX_WARNED 4096   /* pids warned about; later refusals only counted */
+
+/* A page seen but not yet published. Anyone can make an empty /dev/shm/uprof.<pid> for a
+ * process of their own, and leave it empty: such entries age out of the fast retry and
+ * never crowd out a real page (the list grows; issue 12, item 3). */
+struct smp_pending {
+	int pid;
+	int64_t seen_ns;
+};
+
+/* A growable list of pids. */
+struct smp_pidlist {
+	int *v;
+	size_t n, cap;
+};
+bool smp_pidlist_has(const struct smp_pidlist *l, int pid);
+/* Add @pid unless the list holds @max already. False when it could not. */
+bool smp_pidlist_add(struct smp_pidlist *l, int pid, size_t max);
+
+struct smp_pageset_page {
+	struct smp_page *page;
+	struct ses_tasks_writer *tasks;
+	struct ses_ompt_writer *ompt; /* --trace openmp */
+	struct smp_pageset *set;
+	bool done; /* exited or faulted: read to the end, not looked at again until stop */
+	int64_t last_look; /* when the drain thread last serviced it (CLOCK_MONOTONIC ns) */
+};
+
+struct smp_pageset {
+	struct smp_pageset_opts o;
+	char dir[256];
+	char token[UPROF_SMP_TOKEN_MAX];
+	char session_dir[4096];
+	int inotify_fd;
+	/* the drain thread */
+	pthread_t thread;
+	bool started;
+	int stop;	   /* atomic */
+	uint32_t wake;	   /* private futex word: pages were added, or stop */
+	pthread_mutex_t lock; /* pages[], pause calls and the kernel's on/off state */
+	struct smp_pageset_page *pages[SMP_PAGESET_MAX_PAGES];
+	int npages;
+	uint64_t wakeups;  /* times the drain thread woke (tests, bench) */
+	/* pause arbitration */
+	struct ses_pause_call *events;
+	size_t nevents, capevents;
+	struct ses_pause_unknown *gaps; /* where a page's pause ring dropped records */
+	size_t ngaps, capgaps;
+	uint64_t gap_records;	/* the records dropped in them */
+	struct ses_pause_unknown gap_all; /* to > from: the first gap found no memory */
+	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
+	bool held;	     /* uprof itself holds sampling off until it ends */
+	bool kernel_paused;  /* the sampling events are off (either of the two) */
+	uint64_t future_stamps; /* pause/resume calls stamped later than when they were read */
+	/* discovery (pageset_find.c), main thread only */
+	struct smp_pending *pending;
+	size_t npending, cappending;
+	int64_t last_old_retry;
+	struct smp_pidlist refused; /* pages of this run we do not read: removed at the end */
+	struct smp_pidlist warned;  /* pids a refusal was said for: once each */
+	struct smp_pidlist squatted; /* other users' page files named after no process yet */
+	struct smp_pidlist over;     /* pids counted in over_pages */
+	struct smp_pidlist unwaited; /* pids counted in over_pending */
+	struct smp_pageset_counts counts;
+};
+
+/* pageset.c: take @page (opened and validated) of @pid into the set. 0 or -errno. */
+int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page);
+/* Tell the caller (opts.say) in the caller's thread. */
+void smp_pageset_say(struct smp_pageset *s, enum smp_pageset_what what, int pid, int err,
+		     const struct smp_page_why *why);
+int64_t smp_pageset_now(void);
+/* Remove the page file of @pid from the set's directory if its process has ended. */
+void smp_pageset_unlink_if_dead(const struct smp_pageset *s, int pid);
+/* pageset_find.c: watch the directory (said when it cannot be), and look at every page
+ * file in it. */
+void smp_pageset_watch(struct smp_pageset *s);
+void smp_pageset_rescan(struct smp_pageset *s);
+/* pageset_find.c: the end of discovery: pages refused and over the bound, removed when
+ * their process ended; the inotify fd closed; lists freed. */
+void smp_pageset_find_end(struct smp_pageset *s);
+/* pagecodes.c: the control page's codes as the session files' own (session.h), so the
+ * ABI can be renumbered without changing what sessions on disk mean. */
+uint16_t smp_page_session_how(uint16_t how);
+uint16_t smp_page_session_kind(uint16_t kind);
+bool smp_page_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out);
+
 #endif

@@ -238,6 +238,121 @@ void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *nam
  * is a no-op (drain takes nothing, wait returns false at once) and close only unmaps. */
 bool smp_page_faulted(const struct smp_page *p);
 
+/* ---- the control pages of a run: discovery, one drain thread, pause arbitration ----
+ *
+ * Discovery: inotify on the pages' directory reports each new uprof.<pid>; a page is
+ * taken when its session token is ours (launch mode: every process of the run inherits
+ * UPROF_SESSION) or its process is one the caller attached to (opts.owns). A page is
+ * created empty and published a moment later, so one not ready yet is retried.
+ *
+ * One drain thread reads every page taken: it sleeps on the pages' doorbells (their
+ * req_seq words, futex_waitv; ctlpage.h 2.4), 100 ms at most, 10 ms while a page of an
+ * older minor or more pages than one wait takes are read. Awake, it applies the pause and
+ * resume records to the sampling (opts.set_sampling: the latest call by time stamp wins,
+ * across all processes of the run), acknowledges strict callers and writes the task
+ * records and new strings into <session_dir>/instrument/<pid>.tasks (and .ompt). A page
+ * another user made, or one its process scribbles on, is refused or read within bounds:
+ * it cannot crash, hang or stall the reading of the others (lib/sampler/ctlpage.c).
+ *
+ * Use (discovery calls and the notes come in the caller's thread):
+ *   smp_pageset_start()   rescan the directory, start the thread
+ *   loop: poll(smp_pageset_fd) ; smp_pageset_poll()   (sooner while smp_pageset_busy)
+ *   smp_pageset_stop()    last discovery, join, read each page to its end
+ *   smp_pageset_counts(), smp_pageset_write_pauses()   pauses.csv
+ *   smp_pageset_free()
+ */
+struct smp_pageset;
+struct ses_pause_state;
+
+#define UPROF_SMP_TOKEN_MAX 64
+
+/* What the caller is told, once each (it words the message). */
+enum smp_pageset_what {
+	SMP_PAGESET_UNWATCHED,	    /* @err: the directory cannot be watched */
+	SMP_PAGESET_REFUSED,	    /* @why: a page of this run is not read (once a pid) */
+	SMP_PAGESET_VERSION,	    /* a page of this run of an ABI major we do not read */
+	SMP_PAGESET_HELD_ELSEWHERE, /* attach mode: another profiler reads the page */
+	SMP_PAGESET_NO_TASKS_FILE,  /* @err: its .tasks file cannot be made (not read) */
+	SMP_PAGESET_NO_OMPT_FILE,   /* @err: its .ompt file cannot be made (tasks still are) */
+	SMP_PAGESET_TRUNCATED,	    /* at stop: it was truncated while we read it */
+	SMP_PAGESET_OMPT_FAILED,    /* at stop: its .ompt file could not be written */
+};
+typedef void (*smp_pageset_say_fn)(void *arg, enum smp_pageset_what what, int pid, int err,
+				   const struct smp_page_why *why);
+
+struct smp_pageset_opts {
+	const char *dir;	 /* the pages' directory; NULL: /dev/shm (borrowed, copied) */
+	const char *token;	 /* launch mode: the run's UPROF_SESSION; NULL: attach mode */
+	const char *session_dir; /* where instrument/<pid>.tasks go (copied) */
+	bool ompt;		 /* --trace openmp: .ompt files too, of this impl and scope */
+	int ompt_impl, ompt_scope; /* SES_OMPT_IMPL_*, SES_OMPT_SCOPE_* */
+	bool start_paused;	 /* the programs start paused */
+	bool held;		 /* sampling stays off until smp_pageset_release_hold */
+	int max_pages;		 /* 0: 4096 pages read at once (lower only for tests) */
+	size_t max_pending;	 /* 0: 65536 pages waited for at once */
+	/* sampling on or off (from the drain thread, the set's lock held) */
+	void (*set_sampling)(void *arg, bool on);
+	/* attach mode: is @pid a process we attached to, or a descendant? */
+	bool (*owns)(void *arg, int pid);
+	smp_pageset_say_fn say;
+	void *arg;
+};
+
+/* What was not read or kept, for the caller's messages (after smp_pageset_stop). */
+struct smp_pageset_counts {
+	uint64_t over_pages;	/* pages not read: max_pages were */
+	uint64_t over_pending;	/* pages not waited for: max_pending were */
+	uint64_t over_squatted; /* other users' page files named after no process, not kept */
+	uint64_t over_warned;	/* refusals not said: SMP_PAGESET_MAX_WARNED were */
+	uint64_t vanished;	/* pages of this run removed before they could be read */
+	uint64_t lost_calls;	/* pause/resume calls not kept (no memory) */
+	uint64_t lost_task_records; /* task records the targets' rings dropped */
+	int max_pages;
+	size_t max_pending;
+	int max_warned;
+};
+
+/* Start: the pages already there are looked at, the thread started. 0 or -errno
+ * (-ENOMEM). A directory that cannot be watched is said (SMP_PAGESET_UNWATCHED), not an
+ * error: no page made later is seen. */
+int smp_pageset_start(struct smp_pageset **out, const struct smp_pageset_opts *opts);
+/* The inotify fd to poll for POLLIN, or -1. */
+int smp_pageset_fd(const struct smp_pageset *s);
+/* Pages made in the last second and not published yet: poll again within a few ms. */
+bool smp_pageset_busy(const struct smp_pageset *s);
+/* Take the pages inotify reported, and retry those not ready. */
+void smp_pageset_poll(struct smp_pageset *s);
+/* Attach mode: take the page of @pid, made before we came. */
+void smp_pageset_add_pid(struct smp_pageset *s, int pid);
+/* opts.held is over: sampling follows the programs' pause/resume from now on. */
+void smp_pageset_release_hold(struct smp_pageset *s);
+/* The last discovery, the thread stopped, each page read to its end and closed, its
+ * files written; the page files of ended processes of this run removed. */
+void smp_pageset_stop(struct smp_pageset *s);
+/* Pages taken so far, and times the drain thread woke up. */
+int smp_pageset_npages(const struct smp_pageset *s);
+uint64_t smp_pageset_wakeups(const struct smp_pageset *s);
+void smp_pageset_counts(const struct smp_pageset *s, struct smp_pageset_counts *out);
+
+/* What writing pauses.csv came to, for the caller's messages. */
+struct smp_pageset_pauses {
+	int err;	      /* the arbitration failed (-errno): nothing below is filled */
+	uint64_t future;      /* calls stamped later than they were read (counted as read) */
+	bool unknown_lost;    /* the stretches of dropped records could not be marked */
+	uint64_t folded;      /* rows folded into the last "unknown" one (max_rows were) */
+	int max_rows;
+	double folded_s;      /* that row's length */
+	uint64_t gap_records; /* pause records the targets' full rings dropped */
+	int64_t total_ns, unknown_ns;
+	int write_err;	      /* pauses.csv could not be written (-errno) */
+};
+/* Arbitrate every process's calls into intervals from @start_mono to @end_mono (<= 0:
+ * now) and write <session_dir>/pauses.csv. After smp_pageset_stop. */
+void smp_pageset_write_pauses(struct smp_pageset *s, int64_t start_mono, int64_t end_mono,
+			      struct smp_pageset_pauses *out);
+/* NULL is fine. Stops first if smp_pageset_stop was not called. */
+void smp_pageset_free(struct smp_pageset *s);
+
 /* ---- running processes (attach) ---- */
 
 /* Threads of process @pid, from <procfs>/<pid>/task. Count (up to @max) or -errno

@@ -101,6 +101,11 @@ $(BUILD)/tests/test_ctlpage_open: tests/unit/test_ctlpage_open.c $(SAMPLER_LIB) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_ctlpage_open
+# lib/sampler's page set: discovery, the one drain thread, pause arbitration (real pages)
+$(BUILD)/tests/test_pageset: tests/unit/test_pageset.c $(SAMPLER_LIB) $(SESSION_LIB) $(PMC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
+UNIT_TESTS += $(BUILD)/tests/test_pageset
 # lib/session's tasks files and pauses.csv: round trips, 0.1.0's files, cuts and corruption
 $(BUILD)/tests/test_session_tasks: tests/unit/test_session_tasks.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)

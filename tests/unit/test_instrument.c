@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +29,7 @@
 
 static char msg[512];
 static int msg_fd = -1;
+static pid_t last_child; /* in the parent: the child in_child ran last */
 
 /* In the child: fail with a message the parent prints. */
 #define CHECK(cond, ...)                                                   \
@@ -71,6 +73,7 @@ static void in_child(void (*fn)(void), const char *env1, const char *env2)
 		exit(0); /* not _exit: the library's exit handler removes the page */
 	}
 	close(p[1]);
+	last_child = pid;
 	n = read(p[0], msg, sizeof(msg) - 1);
 	close(p[0]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -290,6 +293,46 @@ static void strict_call_notices_dead_profiler(void)
 	smp_page_close(page);
 }
 
+/* Threads that record for as long as the process lives: tasks (the path ITT's tasks take
+ * too, ins_record) and pause/resume pairs (the state word, then the pause ring). */
+#define EXIT_THREADS 16
+static void *record_forever(void *arg)
+{
+	amdDomainHandle d = arg;
+	amdStringHandle s = amdStringHandleCreate("busy");
+
+	kept(s);
+	for (;;) {
+		amdTaskBegin(d, 0, 0, s);
+		amdTaskEnd(d);
+		amdProfilePause();
+		amdProfileResume();
+	}
+	return NULL;
+}
+
+/* main returns while EXIT_THREADS threads still record: the exit handler must leave
+ * them a page to write to (it turns recording off; the kernel unmaps at _exit). */
+/* Exit work of the program that runs after the library's exit handler (registered
+ * before it, so run after it): the threads go on recording meanwhile. */
+static void slow_exit_work(void)
+{
+	usleep(5000);
+}
+
+static void exit_while_threads_record(void)
+{
+	amdDomainHandle d = kept(amdDomainCreate("exit"));
+	pthread_t t;
+
+	atexit(slow_exit_work);
+	amdTaskBegin(d, 0, 0, NULL); /* the page exists before the threads start */
+	amdTaskEnd(d);
+	for (int i = 0; i < EXIT_THREADS; i++)
+		CHECK(!pthread_create(&t, NULL, record_forever, d), "pthread_create");
+	usleep(2000);
+}
+
 /* ---- tests ---- */
 
 static void test_gate_closes_without_session(void **state)
@@ -329,6 +372,37 @@ static void test_fork(void **state)
 	in_child(fork_child_gets_own_page, "UPROF_SESSION=test-session", NULL);
 }
 
+/* Runs of exit_while_threads_record: a page torn down under the threads (a NULL page or
+ * an unmapped one) crashed the first run or so on the old exit handler. */
+#define EXIT_RUNS 10
+static void test_exit_while_threads_record(void **state)
+{
+	char name[64];
+
+	(void)state;
+	/* attach mode with no profiler: the exit handler has nothing to wait for, so main's
+	 * return meets the threads at once */
+	for (int run = 0; run < EXIT_RUNS; run++) {
+		in_child(exit_while_threads_record, "AMDUPROF_INSTRUMENT_ENABLE=1", NULL);
+		snprintf(name, sizeof(name), "/dev/shm/uprof.%d", (int)last_child);
+		assert_int_equal(access(name, F_OK), -1); /* unlinked all the same */
+	}
+}
+
+/* Launch mode: records go to the rings while the exit handler waits its second for a
+ * profiler that never comes. */
+static void test_exit_while_threads_record_launch(void **state)
+{
+	char name[64];
+
+	(void)state;
+	for (int run = 0; run < 3; run++) {
+		in_child(exit_while_threads_record, "UPROF_SESSION=test-session", NULL);
+		snprintf(name, sizeof(name), "/dev/shm/uprof.%d", (int)last_child);
+		assert_int_equal(access(name, F_OK), -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +412,8 @@ int main(void)
 		cmocka_unit_test(test_full_ring),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_dead_profiler),
+		cmocka_unit_test(test_exit_while_threads_record),
+		cmocka_unit_test(test_exit_while_threads_record_launch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

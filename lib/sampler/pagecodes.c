@@ -1,12 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
- * The control page's OpenMP records (lib/instrument/ctlpage.h 2.2) as openmp/<pid>.ompt
- * holds them (lib/session/openmp.h): every code is translated, never copied, so that the
- * ABI and the file can each be renumbered alone; a record whose codes or fields the ABI
- * does not allow (a scribbled page) is refused.
+ * The control page's codes as the session files' own (session.h): pause/resume how and
+ * task kinds for pauses.csv and the .tasks files, and the OpenMP records
+ * (lib/instrument/ctlpage.h 2.2) as openmp/<pid>.ompt holds them (lib/session/openmp.h).
+ * Every code is translated, never copied, so that the ABI and the files can each be
+ * renumbered alone; a record whose codes or fields the ABI does not allow (a scribbled
+ * page) is refused.
  */
-#include "cli/collect.h"
+#include "sampler/internal.h"
 #include "instrument/ctlpage.h"
+
+uint16_t smp_page_session_how(uint16_t how)
+{
+	switch (how) {
+	case UPROF_HOW_API_STRICT:
+		return SES_PAUSE_API_STRICT;
+	case UPROF_HOW_ITT:
+		return SES_PAUSE_ITT;
+	default:
+		return SES_PAUSE_API;
+	}
+}
+
+/* 0 for a kind the .tasks file has no code for */
+uint16_t smp_page_session_kind(uint16_t kind)
+{
+	switch (kind) {
+	case UPROF_REC_TASK_BEGIN:
+		return SES_TASK_BEGIN;
+	case UPROF_REC_TASK_END:
+		return SES_TASK_END;
+	case UPROF_REC_EVENT_START:
+		return SES_EVENT_START;
+	case UPROF_REC_EVENT_END:
+		return SES_EVENT_END;
+	case UPROF_REC_THREAD_NAME:
+		return SES_THREAD_NAME;
+	default:
+		return 0;
+	}
+}
 
 #define MAX_SITE 65536 /* far over what the tool keeps: a larger site id is garbage */
 #define MAX_DEPTH 64
@@ -173,7 +206,7 @@ static bool target_record(const struct uprof_ctl_record *r, struct ses_ompt_reco
 	return out->how != 0;
 }
 
-bool collect_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out)
+bool smp_page_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_record *out)
 {
 	*out = (struct ses_ompt_record){ r->time_ns, r->tid, 0, 0, r->domain, r->name };
 	if (r->domain >= MAX_SITE)
