@@ -41,6 +41,7 @@ BINS :=
 UNIT_TESTS :=
 CLEAN :=
 
+include lib/util/module.mk
 include lib/session/module.mk
 include lib/metric/module.mk
 include lib/arch/module.mk

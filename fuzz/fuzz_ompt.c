@@ -32,7 +32,7 @@ static void report_targets(const struct ses_ompt *o)
 		rpt_omp_write_target(&p, null);
 	rpt_omp_target_free(&p);
 	free(p.sites);
-	rpt_hash_release(&p.index);
+	util_hash_release(&p.index);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -85,8 +85,8 @@ $(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/repo
 fuzz: $(FUZZ_BINS)
 
 # report's matching of a tasks file's records (DESIGN §6) and the pause arbitration
-FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c \
-	lib/report/strmap.c
+FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/util/hash.c lib/report/pauses.c \
+	lib/util/strmap.c
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch
 $(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_TASKMATCH_SRCS) lib/report/taskmatch.h
 	@mkdir -p $(dir $@)
@@ -107,10 +107,10 @@ fuzz: $(FUZZ_BINS)
 # report's reading of perf's jitdump files, jit-<pid>.dump (binary a JIT wrote)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_jitdump
 $(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/jitdump.h \
-		lib/report/perfmap.c lib/report/perfmap.h lib/report/table.c lib/report/strmap.c
+		lib/report/perfmap.c lib/report/perfmap.h lib/util/hash.c lib/util/strmap.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/perfmap.c \
-		lib/report/table.c lib/report/strmap.c
+		lib/util/hash.c lib/util/strmap.c
 fuzz: $(FUZZ_BINS)
 
 # mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
@@ -123,8 +123,8 @@ fuzz: $(FUZZ_BINS)
 # the OMPT tool's openmp/<pid>.ompt files
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_ompt
 # and the report's reading of their target and device records (no libdw needed)
-FUZZ_OMPT_REPORT := lib/report/openmp_target.c lib/report/openmp_sites.c lib/report/table.c \
-	lib/report/strmap.c
+FUZZ_OMPT_REPORT := lib/report/openmp_target.c lib/report/openmp_sites.c lib/util/hash.c \
+	lib/util/strmap.c
 $(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_OMPT_REPORT) \
 		lib/report/openmp.h lib/report/internal.h
 	@mkdir -p $(dir $@)
@@ -148,9 +148,9 @@ $(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c li
 
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
-$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h
+$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h lib/util/escape.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c lib/util/escape.c -lm
 
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_leafstack

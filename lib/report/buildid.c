@@ -15,7 +15,7 @@
  */
 #include "report/report.h"
 #include "report/locate.h"
-#include "report/strmap.h"
+#include "util/util.h"
 #include "report/symtab.h"
 
 #include <elfutils/libdwelf.h>
@@ -162,7 +162,7 @@ out:
 int rpt_buildid_cache_fill(const char *dir, const char *cache_dir, struct rpt_cache_stats *st)
 {
 	char path[PATH_MAX + 32], why[256], name[PATH_MAX];
-	struct rpt_strmap seen = { 0 };
+	struct util_strmap seen = { 0 };
 	struct ses_reader *rd = NULL;
 	struct ses_record rec;
 	struct ses_decoded d;
@@ -186,16 +186,16 @@ int rpt_buildid_cache_fill(const char *dir, const char *cache_dir, struct rpt_ca
 		memcpy(name, m->filename, m->filename_len);
 		name[m->filename_len] = 0;
 		if (strlen(name) != m->filename_len || strstr(name, "/../") ||
-		    rpt_strmap_get(&seen, name))
+		    util_strmap_get(&seen, name))
 			continue;
-		ret = rpt_strmap_put(&seen, name, (void *)1);
+		ret = util_strmap_put(&seen, name, (void *)1);
 		if (ret)
 			break;
 		id.build_id_len = m->build_id_size;
 		memcpy(id.build_id, m->build_id, m->build_id_size);
 		add_file(cache_dir, name, &id, st);
 	}
-	rpt_strmap_release(&seen);
+	util_strmap_release(&seen);
 	ses_reader_free(rd);
 	return ret < 0 ? ret : 0;
 }

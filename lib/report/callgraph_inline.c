@@ -51,7 +51,7 @@ static const char *dwarf_path(const struct rpt *r, const struct rpt_frame *fr)
 int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char **names)
 {
 	struct rpt_stacks *st = r->stacks;
-	uint64_t *slot = rpt_hash_slot(&st->inline_index, fr->module, fr->addr, 0);
+	uint64_t *slot = util_hash_slot(&st->inline_index, fr->module, fr->addr, 0);
 	const char *path = dwarf_path(r, fr);
 	const char *got[RPT_MAX_INLINE];
 	struct rpt_sym sym;

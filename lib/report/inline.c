@@ -38,7 +38,7 @@ struct imod {
 struct rpt_inlines {
 	struct imod *mods;
 	int nmods, capmods, nopen;
-	struct rpt_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
+	struct util_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
 	struct rpt_strpool names;
 	const struct rpt_locator *loc; /* borrowed; NULL: files at their recorded paths */
 };
@@ -86,7 +86,7 @@ static void open_module(struct rpt_inlines *il, struct imod *m)
 
 static struct imod *module_for(struct rpt_inlines *il, const char *path)
 {
-	uintptr_t got = (uintptr_t)rpt_strmap_get(&il->index, path);
+	uintptr_t got = (uintptr_t)util_strmap_get(&il->index, path);
 	struct imod *m;
 
 	if (got) {
@@ -109,7 +109,7 @@ static struct imod *module_for(struct rpt_inlines *il, const char *path)
 	m = &il->mods[il->nmods];
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(path);
-	if (!m->path || rpt_strmap_put(&il->index, path, (void *)(uintptr_t)(il->nmods + 1))) {
+	if (!m->path || util_strmap_put(&il->index, path, (void *)(uintptr_t)(il->nmods + 1))) {
 		free(m->path);
 		return NULL;
 	}
@@ -227,7 +227,7 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 
 void rpt_inlines_close(struct rpt_inlines *il, const char *path)
 {
-	uintptr_t got = il ? (uintptr_t)rpt_strmap_get(&il->index, path) : 0;
+	uintptr_t got = il ? (uintptr_t)util_strmap_get(&il->index, path) : 0;
 	struct imod *m = got ? &il->mods[got - 1] : NULL;
 
 	if (!m || !m->dwfl)
@@ -260,6 +260,6 @@ void rpt_inlines_free(struct rpt_inlines *il)
 	}
 	rpt_strpool_release(&il->names);
 	free(il->mods);
-	rpt_strmap_release(&il->index);
+	util_strmap_release(&il->index);
 	free(il);
 }

@@ -4,36 +4,15 @@
 #define UPROF_REPORT_INTERNAL_H
 
 #include "report/report.h"
-#include "report/strmap.h"
+#include "util/util.h"
 #include "report/symtab.h"
 
 #include <stddef.h>
 
-/* ---- table.c: open-addressing hash from a (a, b, c) key to a u64 ---- */
-
-struct rpt_hent {
-	uint64_t a, b, c;
-	uint64_t val;
-	bool used;
-};
-
-struct rpt_hash {
-	struct rpt_hent *e;
-	size_t cap, n;
-};
-
-/* The value slot for (a, b, c), created as 0 if absent. NULL only when out of memory. */
-uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
-/* The value for (a, b, c) or NULL. */
-uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
-void rpt_hash_release(struct rpt_hash *h);
-/* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
-int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n);
-
 /* Interned strings: equal strings get one pointer, valid until the pool is released
- * (the one string map of report, strmap.h). */
+ * (over util_strmap, lib/util). */
 struct rpt_strpool {
-	struct rpt_strmap map;
+	struct util_strmap map;
 };
 
 /* Our copy of @s; NULL on out-of-memory. */
@@ -90,7 +69,7 @@ struct rpt_world {
 	int nthreads, capthreads;
 	struct rpt_module *modules;
 	int nmodules, capmodules;
-	struct rpt_hash pid_index, tid_index, module_index;
+	struct util_hash pid_index, tid_index, module_index;
 };
 
 int rpt_world_init(struct rpt_world *w);
@@ -124,9 +103,9 @@ struct rpt {
 	struct rpt_locator *locator; /* where module files are now (locate.h) */
 	struct rpt_func *funcs;
 	int nfuncs, capfuncs;
-	struct rpt_hash addr_counts;  /* (thread, module, addr) -> samples */
-	struct rpt_hash func_index;   /* (module, name ptr) -> func + 1 */
-	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
+	struct util_hash addr_counts;  /* (thread, module, addr) -> samples */
+	struct util_hash func_index;   /* (module, name ptr) -> func + 1 */
+	struct util_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
 	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
 				  * the sort event's, in units of its period; foreign files
@@ -141,8 +120,8 @@ struct rpt {
 
 	/* events.c */
 	int attr_event[64];		/* reader attr -> session event + 2 (0 = unknown) */
-	struct rpt_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
-	struct rpt_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
+	struct util_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
+	struct util_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
 	uint64_t event_samples[SES_MAX_EVENTS];
 
 	/* pauses.c: paused intervals, merged and sorted */
@@ -169,7 +148,7 @@ struct rpt {
 	int nitems, capitems;
 	struct rpt_task_stat *tstats;
 	size_t ntstats, captstats;
-	struct rpt_hash item_index, proc_task, thread_task;
+	struct util_hash item_index, proc_task, thread_task;
 	struct rpt_strpool names;
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	uint64_t task_names_dropped, task_unnamed;
@@ -186,13 +165,13 @@ struct rpt {
 	/* walk.c: every kept sample in time order, with opts.walk */
 	struct rpt_wsample *wsamples;
 	size_t nwsamples, capwsamples;
-	struct rpt_hash walk_funcs; /* (module, addr) -> func + 1 */
+	struct util_hash walk_funcs; /* (module, addr) -> func + 1 */
 
 	/* programs.c: processes of one executable, summed */
 	struct rpt_program *programs;
 	int nprograms, capprograms;
-	struct rpt_hash program_index;	   /* (exe, name ptr) -> program + 1 */
-	struct rpt_hash prog_func, prog_module; /* (program, item) -> samples */
+	struct util_hash program_index;	   /* (exe, name ptr) -> program + 1 */
+	struct util_hash prog_func, prog_module; /* (program, item) -> samples */
 
 	/* annotate.c: Function Detail Data, with opts.annotate (NULL otherwise) */
 	struct rpt_annots *annots;
@@ -324,7 +303,7 @@ struct rpt_sorted {
 	int item;
 	uint64_t samples;
 };
-int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out);
+int rpt_collect(const struct util_hash *h, uint64_t owner, struct rpt_sorted **out);
 /* qsort order of rpt_sorted: most samples first, ties by item */
 int rpt_sorted_cmp(const void *a, const void *b);
 

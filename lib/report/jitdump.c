@@ -73,7 +73,7 @@ struct parse {
 	struct rpt_jitdump_stats *st;
 	bool swap;
 	size_t cap, names_used, names_cap;
-	struct rpt_hash by_index; /* code_index -> offset of its latest name in names + 1 */
+	struct util_hash by_index; /* code_index -> offset of its latest name in names + 1 */
 };
 
 static uint32_t u32(const struct parse *ps, const unsigned char *p)
@@ -170,7 +170,7 @@ static int code_load(struct parse *ps, struct src *s, uint64_t off, uint64_t siz
 	ret = add_sym(ps, addr, code_size, (size_t)name_off);
 	if (ret)
 		return ret;
-	slot = rpt_hash_slot(&ps->by_index, index, 0, 0);
+	slot = util_hash_slot(&ps->by_index, index, 0, 0);
 	if (!slot)
 		return -ENOMEM;
 	*slot = (uint64_t)name_off + 1;
@@ -187,7 +187,7 @@ static int code_move(struct parse *ps, struct src *s, uint64_t off, uint64_t siz
 
 	if (!p)
 		return s->err ? s->err : 1;
-	slot = rpt_hash_find(&ps->by_index, u64(ps, p + 56), 0, 0);
+	slot = util_hash_find(&ps->by_index, u64(ps, p + 56), 0, 0);
 	if (!slot) {
 		ps->st->unmatched++;
 		return 0;
@@ -276,7 +276,7 @@ static int parse_src(struct rpt_perfmap *pm, struct rpt_jitdump_stats *st, struc
 		ret = rpt_perfmap_sort(pm);
 	if (ret)
 		rpt_perfmap_release(pm);
-	rpt_hash_release(&ps.by_index);
+	util_hash_release(&ps.by_index);
 	return ret;
 }
 

@@ -156,7 +156,7 @@ static int add_item(struct rpt_job *j, int t, const struct rpt_row *row, int ran
 
 	if (rank < 0) {
 		snprintf(key, sizeof(key), "%s\x1f%s", row->name, row->module ? row->module : "");
-		found = rpt_strmap_get(&tab->index, key);
+		found = util_strmap_get(&tab->index, key);
 	}
 	if (found) {
 		it = &tab->v[(uintptr_t)found - 1];
@@ -177,7 +177,7 @@ static int add_item(struct rpt_job *j, int t, const struct rpt_row *row, int ran
 	it->value = value;
 	it->samples = row->samples;
 	tab->n++;
-	if (rank < 0 && rpt_strmap_put(&tab->index, key, (void *)(uintptr_t)tab->n))
+	if (rank < 0 && util_strmap_put(&tab->index, key, (void *)(uintptr_t)tab->n))
 		return -ENOMEM;
 	return 0;
 }
@@ -356,7 +356,7 @@ void rpt_job_free(struct rpt_job *j)
 	rpt_free(j->head);
 	for (int t = 0; t < RPT_JOB_NTABLES; t++) {
 		free(j->t[t].v);
-		rpt_strmap_release(&j->t[t].index);
+		util_strmap_release(&j->t[t].index);
 	}
 	rpt_strpool_release(&j->pool);
 	rpt_job_mpi_release(j);

@@ -21,7 +21,7 @@ struct rpt_job_item {
 struct rpt_job_items {
 	struct rpt_job_item *v;
 	size_t n, cap;
-	struct rpt_strmap index; /* merged rows: key -> index + 1 */
+	struct util_strmap index; /* merged rows: key -> index + 1 */
 };
 
 enum { RPT_JOB_FUNCS, RPT_JOB_MODS, RPT_JOB_PROCS, RPT_JOB_THREADS, RPT_JOB_NTABLES };

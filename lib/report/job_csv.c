@@ -27,7 +27,7 @@ static void kvf(FILE *f, const char *key, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(f, "%s:,", key);
-	rpt_put_quoted(f, buf);
+	util_csv_quoted(f, buf);
 	fputc('\n', f);
 }
 
@@ -126,7 +126,7 @@ static void write_hosts(const struct rpt_job *j, FILE *f)
 			continue;
 		for (int k = i; k < j->nranks; k++)
 			n += j->ranks[k].state < RPT_RANK_MISSING && !strcmp(j->ranks[k].host, r->host);
-		rpt_put_escaped(f, r->host, RPT_ESC_CSV);
+		util_put_escaped(f, r->host, UTIL_ESC_CSV);
 		fprintf(f, ",%d\n", n);
 	}
 }
@@ -148,7 +148,7 @@ static void value_header(const struct rpt_job *j, FILE *f)
 	if (j->timer)
 		fprintf(f, "\"CPU_TIME\" (seconds)");
 	else
-		rpt_put_quoted(f, j->event);
+		util_csv_quoted(f, j->event);
 }
 
 static void write_ranks(const struct rpt_job *j, FILE *f)
@@ -160,9 +160,9 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		const struct rpt_job_rank *r = &j->ranks[i];
 
 		fprintf(f, "%d,", r->rank);
-		rpt_put_quoted(f, r->host);
+		util_csv_quoted(f, r->host);
 		fprintf(f, ",%d,", r->pid);
-		rpt_put_quoted(f, state_name(r->state));
+		util_csv_quoted(f, state_name(r->state));
 		fprintf(f, j->timer ? ",%.4f" : ",%.0f", r->cpu_s);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.4f\n", r->samples, r->lost, r->elapsed_s);
 	}
@@ -195,17 +195,17 @@ static int write_table(const struct rpt_job *j, FILE *f, int t, const char *what
 	for (int i = 0; i < n && (cut <= 0 || i < cut); i++) {
 		const struct rpt_job_item *it = v[i];
 
-		rpt_put_quoted(f, it->name);
+		util_csv_quoted(f, it->name);
 		if (t == RPT_JOB_THREADS)
 			fprintf(f, ",\"%d\"", it->id);
 		if (it->rank >= 0) {
 			fprintf(f, ",%d,", it->rank);
-			rpt_put_quoted(f, host_of(j, it->rank));
+			util_csv_quoted(f, host_of(j, it->rank));
 		}
 		fprintf(f, j->timer ? ",%.4f" : ",%.4f", it->value);
 		if (t == RPT_JOB_FUNCS) {
 			fputc(',', f);
-			rpt_put_quoted(f, it->module ? it->module : "");
+			util_csv_quoted(f, it->module ? it->module : "");
 		}
 		fputc('\n', f);
 	}

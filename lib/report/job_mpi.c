@@ -268,7 +268,7 @@ static void write_env(const struct rpt_job *j, FILE *f, int nranks)
 			m = &j->mpi[i].m;
 	fprintf(f, "\nENVIRONMENT\nTotal Ranks, %d\n", m ? m->size : nranks);
 	fprintf(f, "Library version, \"");
-	rpt_put_escaped(f, m ? m->lib_version : "unknown", RPT_ESC_CSV);
+	util_put_escaped(f, m ? m->lib_version : "unknown", UTIL_ESC_CSV);
 	fprintf(f, "\"\nMPI Std Version, %u.%06u\n", m ? m->std_major : 0, m ? m->std_minor * 100000 : 0);
 	fprintf(f, "Thread Model, %s\n", thread_model(m ? m->thread_level : 9));
 	fprintf(f, "MPI Family, %s\n", !m ? "unknown" : m->family == SES_MPI_OPENMPI ? "openmpi"
@@ -277,7 +277,7 @@ static void write_env(const struct rpt_job *j, FILE *f, int nranks)
 	for (int i = 0; i < j->nranks; i++)
 		if (j->mpi[i].traced && j->mpi[i].why[0]) {
 			fprintf(f, "Rank MPI Data, %d, \"", j->ranks[i].rank);
-			rpt_put_escaped(f, j->mpi[i].why, RPT_ESC_CSV);
+			util_put_escaped(f, j->mpi[i].why, UTIL_ESC_CSV);
 			fprintf(f, "\"\n");
 		}
 }

@@ -6,7 +6,7 @@
  */
 #include "report/kallsyms.h"
 
-#include "report/text.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -41,7 +41,7 @@ static int parse_line(char *p, char *end, struct rpt_ksym *sym, char *type)
 	int ndig = 0, v;
 	char *name;
 
-	while (p < end && (v = rpt_hex_digit(*p)) >= 0) {
+	while (p < end && (v = util_hex_digit(*p)) >= 0) {
 		if (++ndig > 16)
 			return -1;
 		addr = addr << 4 | (uint64_t)v;

@@ -105,14 +105,14 @@ void rpt_leafg_write_details(const struct rpt *r, FILE *f)
 			st->leaf_fixed, st->leaf_fp, st->leaf_unknown);
 	if (st->leaf_note[0]) {
 		fputs("Note:,", f);
-		rpt_put_quoted(f, st->leaf_note); /* may name a path */
+		util_csv_quoted(f, st->leaf_note); /* may name a path */
 		fputc('\n', f);
 	}
 	if (rpt_leafg_hint(r, &pct, &mod)) {
 		/* the module's name is the target's: any bytes */
 		fprintf(f, "Note:,\"%.0f %% of the -g stacks end early (frame pointers missing in ",
 			pct);
-		rpt_put_escaped(f, mod, RPT_ESC_CSV);
+		util_put_escaped(f, mod, UTIL_ESC_CSV);
 		fputs("): use --call-graph dwarf\"\n", f);
 	}
 }

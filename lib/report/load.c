@@ -294,7 +294,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 					units);
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
 		return -ENOMEM;
-	slot = rpt_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
+	slot = util_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			     addr);
 	if (!slot)
 		return -ENOMEM;
@@ -615,18 +615,18 @@ void rpt_free(struct rpt *r)
 	rpt_stacks_free(r->stacks);
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
-	rpt_hash_release(&r->addr_counts);
-	rpt_hash_release(&r->func_index);
-	rpt_hash_release(&r->proc_func);
-	rpt_hash_release(&r->proc_module);
-	rpt_hash_release(&r->thread_func);
-	rpt_hash_release(&r->thread_module);
-	rpt_hash_release(&r->module_func);
+	util_hash_release(&r->addr_counts);
+	util_hash_release(&r->func_index);
+	util_hash_release(&r->proc_func);
+	util_hash_release(&r->proc_module);
+	util_hash_release(&r->thread_func);
+	util_hash_release(&r->thread_module);
+	util_hash_release(&r->module_func);
 	rpt_programs_release(r);
 	rpt_tasks_release(r);
 	rpt_omp_free(r->omp);
-	rpt_hash_release(&r->extra_addr);
-	rpt_hash_release(&r->extra);
+	util_hash_release(&r->extra_addr);
+	util_hash_release(&r->extra);
 	free(r->pauses);
 	rpt_walk_release(r);
 	rpt_annot_free(r);

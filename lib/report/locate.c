@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Where a profiled module's file is now (locate.h). */
 #include "report/locate.h"
-#include "report/strmap.h"
+#include "util/util.h"
 
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -25,7 +25,7 @@ struct rpt_locator {
 	char **bin, **sym;
 	int nbin, nsym;
 	char *cache; /* NULL: no build-id cache */
-	struct rpt_strmap done; /* recorded path -> struct found (owned) */
+	struct util_strmap done; /* recorded path -> struct found (owned) */
 };
 
 bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned char *bits,
@@ -172,11 +172,11 @@ void rpt_locate(struct rpt_locator *l, const char *path, const struct rpt_file_i
 		struct rpt_located *out)
 {
 	static struct found none = { NULL, RPT_FILE_UNREADABLE, RPT_FOUND_NONE }; /* no memory */
-	struct found *f = rpt_strmap_get(&l->done, path);
+	struct found *f = util_strmap_get(&l->done, path);
 
 	if (!f) {
 		f = calloc(1, sizeof(*f));
-		if (!f || find(l, path, id, f) || rpt_strmap_put(&l->done, path, f)) {
+		if (!f || find(l, path, id, f) || util_strmap_put(&l->done, path, f)) {
 			if (f)
 				free(f->file);
 			free(f);
@@ -240,13 +240,13 @@ void rpt_locator_free(struct rpt_locator *l)
 {
 	if (!l)
 		return;
-	rpt_strmap_for_each(&l->done, e) {
+	util_strmap_for_each(&l->done, e) {
 		struct found *f = e->val;
 
 		free(f->file);
 		free(f);
 	}
-	rpt_strmap_release(&l->done);
+	util_strmap_release(&l->done);
 	free_list(l->bin, l->nbin);
 	free_list(l->sym, l->nsym);
 	free(l->cache);

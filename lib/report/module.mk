@@ -1,6 +1,6 @@
-REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report/table.c lib/report/model.c lib/report/load.c \
+REPORT_SRCS := lib/report/symtab.c lib/report/plt.c lib/report/fdes.c lib/report/model.c lib/report/load.c \
 	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/pauses.c lib/report/tasks.c lib/report/taskmatch.c lib/report/events.c lib/report/callgraph_thread.c lib/report/kallsyms.c \
-	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c lib/report/strmap.c \
+	lib/report/filter.c lib/report/fileid.c lib/report/dwfl.c \
 	lib/report/perfmap.c lib/report/jitdump.c lib/report/programs.c lib/report/walk.c \
 	lib/report/job.c lib/report/job_csv.c lib/report/job_mpi.c \
 	lib/report/locate.c lib/report/buildid.c lib/report/rates.c lib/report/foreign.c \
@@ -22,5 +22,6 @@ REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := -ldw -lelf -lstdc++ $(REPORT_DISASM_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
+	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
 LIBS += $(REPORT_LIB)

@@ -109,7 +109,7 @@ struct rpt_omp_proc {
 	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
-	struct rpt_hash index;
+	struct util_hash index;
 };
 
 struct rpt_omp {

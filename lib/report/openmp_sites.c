@@ -16,7 +16,7 @@
  * out of memory. Hashed: a forged file of many ids costs no more per record. */
 struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full)
 {
-	uint64_t *slot = rpt_hash_slot(&p->index, 1, id, 0);
+	uint64_t *slot = util_hash_slot(&p->index, 1, id, 0);
 	struct rpt_omp_site *g;
 
 	*full = false;

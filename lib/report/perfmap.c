@@ -8,7 +8,7 @@
  */
 #include "report/perfmap.h"
 
-#include "report/text.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +37,7 @@ static bool hex_field(const char **p, const char *end, uint64_t *out)
 
 	if (end - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	while (s < end && (d = rpt_hex_digit(*s)) >= 0) {
+	while (s < end && (d = util_hex_digit(*s)) >= 0) {
 		if (++ndig > 16)
 			return false;
 		v = v << 4 | (uint64_t)d;

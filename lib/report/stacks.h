@@ -99,7 +99,7 @@ struct rpt_stacks {
 	size_t nframes, capframes;
 	struct rpt_stack *stacks;
 	size_t nstacks, capstacks;
-	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
+	struct util_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
 	bool keep;   /* samples[] kept: for tasks or exports */
@@ -123,24 +123,24 @@ struct rpt_stacks {
 	bool inlined; /* built with inline chains (DWARF, costly: only for output showing them) */
 	struct rpt_cfunc *funcs;
 	uint32_t nfuncs, capfuncs;
-	struct rpt_hash func_index;  /* (module, name, kind) -> func + 1 */
-	struct rpt_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
+	struct util_hash func_index;  /* (module, name, kind) -> func + 1 */
+	struct util_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
 	uint32_t *fpool;	     /* frame -> functions (inline chains) */
 	size_t nfpool, capfpool;
 	uint32_t *fids;		     /* symbolized stacks */
 	size_t nfids, capfids;
 	struct rpt_symstack *syms;
 	size_t nsyms, capsyms;
-	struct rpt_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
-	struct rpt_hash proc_total, proc_self;	/* (proc, func) -> samples */
-	struct rpt_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
+	struct util_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
+	struct util_hash proc_total, proc_self;	/* (proc, func) -> samples */
+	struct util_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
 	struct rpt_edge *edges;
 	size_t nedges, capedges;
-	struct rpt_hash task_func;		/* (item, func) -> samples */
+	struct util_hash task_func;		/* (item, func) -> samples */
 	struct rpt_strpool names;		/* interned display names */
 	struct rpt_inlines *inlines;
 	/* callgraph_inline.c: (module, addr) -> first + 1 in inline_names, n in val>>40 */
-	struct rpt_hash inline_index;
+	struct util_hash inline_index;
 	const char **inline_names; /* inline chains, innermost first (inline.c's names) */
 	size_t ninline_names, capinline_names;
 };

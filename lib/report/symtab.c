@@ -18,7 +18,7 @@
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
 #include "report/symtab.h"
-#include "report/strmap.h"
+#include "util/util.h"
 #include "report/dwfl.h"
 #include "report/fdes.h"
 #include "report/plt.h"
@@ -86,8 +86,8 @@ struct dso {
 struct rpt_symtab {
 	char *session_dir;
 	char *kallsyms_path;
-	struct rpt_strmap dsos; /* path -> struct dso (owned) */
-	struct rpt_strmap strs; /* interned names */
+	struct util_strmap dsos; /* path -> struct dso (owned) */
+	struct util_strmap strs; /* interned names */
 	struct rpt_ksyms ksyms;
 	bool ksyms_loaded;
 	struct rpt_locator *loc; /* where module files are now (borrowed, or own_loc) */
@@ -99,7 +99,7 @@ struct rpt_symtab {
 /* The interned copy of @s, owned by @st; NULL on out-of-memory. */
 static const char *intern(struct rpt_symtab *st, const char *s)
 {
-	return rpt_strmap_intern(&st->strs, s);
+	return util_strmap_intern(&st->strs, s);
 }
 
 /* ---- reading a module ---- */
@@ -541,12 +541,12 @@ out:
 
 static struct dso *dso_get(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
 {
-	struct dso *d = rpt_strmap_get(&st->dsos, path);
+	struct dso *d = util_strmap_get(&st->dsos, path);
 
 	if (d)
 		return d;
 	d = dso_new(st, path, id);
-	if (d && rpt_strmap_put(&st->dsos, d->path, d)) {
+	if (d && util_strmap_put(&st->dsos, d->path, d)) {
 		dso_free(d);
 		d = NULL;
 	}
@@ -717,14 +717,14 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 
 enum rpt_file_state rpt_symtab_file_state(const struct rpt_symtab *st, const char *path)
 {
-	const struct dso *d = rpt_strmap_get(&st->dsos, path);
+	const struct dso *d = util_strmap_get(&st->dsos, path);
 
 	return d ? d->state : RPT_FILE_OK;
 }
 
 int rpt_symtab_file_found(const struct rpt_symtab *st, const char *path)
 {
-	const struct dso *d = rpt_strmap_get(&st->dsos, path);
+	const struct dso *d = util_strmap_get(&st->dsos, path);
 
 	return d && d->readable ? (int)d->found : 0;
 }
@@ -786,10 +786,10 @@ void rpt_symtab_free(struct rpt_symtab *st)
 {
 	if (!st)
 		return;
-	rpt_strmap_for_each(&st->dsos, e)
+	util_strmap_for_each(&st->dsos, e)
 		dso_free(e->val);
-	rpt_strmap_release(&st->dsos);
-	rpt_strmap_release(&st->strs);
+	util_strmap_release(&st->dsos);
+	util_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);
 	if (st->own_loc)
 		rpt_locator_free(st->loc);

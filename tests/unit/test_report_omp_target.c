@@ -61,7 +61,7 @@ static void release(struct rpt_omp_proc *p)
 	for (int i = 0; i < p->nsites; i++)
 		free(p->sites[i].threads);
 	free(p->sites);
-	rpt_hash_release(&p->index);
+	util_hash_release(&p->index);
 }
 
 static const struct rpt_omp_xfer *xfer(const struct rpt_omp_proc *p, int dev, uint16_t op)

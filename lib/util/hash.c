@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* A small open-addressing hash table: the report's only container for tallies. */
-#include "report/internal.h"
+/* A small open-addressing hash table (util.h): the report's container for tallies. */
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 	return h * 0xd6e8feb86659fd93ULL;
 }
 
-static struct rpt_hent *probe(struct rpt_hent *e, size_t cap, uint64_t a, uint64_t b,
+static struct util_hent *probe(struct util_hent *e, size_t cap, uint64_t a, uint64_t b,
 			      uint64_t c)
 {
 	size_t i = mix(a, b, c) & (cap - 1);
@@ -26,10 +26,10 @@ static struct rpt_hent *probe(struct rpt_hent *e, size_t cap, uint64_t a, uint64
 	return &e[i];
 }
 
-static int grow(struct rpt_hash *h)
+static int grow(struct util_hash *h)
 {
 	size_t cap = h->cap ? h->cap * 2 : 64;
-	struct rpt_hent *e = calloc(cap, sizeof(*e));
+	struct util_hent *e = calloc(cap, sizeof(*e));
 
 	if (!e)
 		return -ENOMEM;
@@ -42,23 +42,23 @@ static int grow(struct rpt_hash *h)
 	return 0;
 }
 
-uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c)
+uint64_t *util_hash_slot(struct util_hash *h, uint64_t a, uint64_t b, uint64_t c)
 {
-	struct rpt_hent *e;
+	struct util_hent *e;
 
 	if ((h->n + 1) * 4 > h->cap * 3 && grow(h))
 		return NULL;
 	e = probe(h->e, h->cap, a, b, c);
 	if (!e->used) {
-		*e = (struct rpt_hent){ a, b, c, 0, true };
+		*e = (struct util_hent){ a, b, c, 0, true };
 		h->n++;
 	}
 	return &e->val;
 }
 
-uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c)
+uint64_t *util_hash_find(const struct util_hash *h, uint64_t a, uint64_t b, uint64_t c)
 {
-	struct rpt_hent *e;
+	struct util_hent *e;
 
 	if (!h->cap)
 		return NULL;
@@ -66,9 +66,9 @@ uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64
 	return e->used ? &e->val : NULL;
 }
 
-int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
+int util_hash_add(struct util_hash *h, uint64_t a, uint64_t b, uint64_t n)
 {
-	uint64_t *slot = rpt_hash_slot(h, a, b, 0);
+	uint64_t *slot = util_hash_slot(h, a, b, 0);
 
 	if (!slot)
 		return -ENOMEM;
@@ -76,19 +76,9 @@ int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n)
 	return 0;
 }
 
-void rpt_hash_release(struct rpt_hash *h)
+void util_hash_release(struct util_hash *h)
 {
 	free(h->e);
 	h->e = NULL;
 	h->cap = h->n = 0;
-}
-
-const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s)
-{
-	return rpt_strmap_intern(&p->map, s);
-}
-
-void rpt_strpool_release(struct rpt_strpool *p)
-{
-	rpt_strmap_release(&p->map);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* The string map of report (strmap.h). */
-#include "report/strmap.h"
+/* The string-keyed map (util.h): modules by path, interned names. */
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t rpt_fnv(const char *s)
+uint64_t util_fnv(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -16,7 +16,7 @@ uint64_t rpt_fnv(const char *s)
 	return h;
 }
 
-static struct rpt_strmap_ent *slot(const struct rpt_strmap *m, const char *key, uint64_t h)
+static struct util_strmap_ent *slot(const struct util_strmap *m, const char *key, uint64_t h)
 {
 	size_t i = h & (m->cap - 1);
 
@@ -25,20 +25,20 @@ static struct rpt_strmap_ent *slot(const struct rpt_strmap *m, const char *key, 
 	return &m->e[i];
 }
 
-void *rpt_strmap_get(const struct rpt_strmap *m, const char *key)
+void *util_strmap_get(const struct util_strmap *m, const char *key)
 {
-	struct rpt_strmap_ent *e;
+	struct util_strmap_ent *e;
 
 	if (!m->cap)
 		return NULL;
-	e = slot(m, key, rpt_fnv(key));
+	e = slot(m, key, util_fnv(key));
 	return e->key ? e->val : NULL;
 }
 
 /* Room for one more at a load under 1/2. 0 or -ENOMEM. */
-static int reserve(struct rpt_strmap *m)
+static int reserve(struct util_strmap *m)
 {
-	struct rpt_strmap grown;
+	struct util_strmap grown;
 
 	if ((m->n + 1) * 2 <= m->cap)
 		return 0;
@@ -56,11 +56,11 @@ static int reserve(struct rpt_strmap *m)
 }
 
 /* The entry of @key, added with @val if absent (*@added then true). NULL on OOM. */
-static struct rpt_strmap_ent *upsert(struct rpt_strmap *m, const char *key, void *val,
+static struct util_strmap_ent *upsert(struct util_strmap *m, const char *key, void *val,
 				     bool *added)
 {
-	uint64_t h = rpt_fnv(key);
-	struct rpt_strmap_ent *e;
+	uint64_t h = util_fnv(key);
+	struct util_strmap_ent *e;
 
 	*added = false;
 	if (m->cap) {
@@ -81,25 +81,25 @@ static struct rpt_strmap_ent *upsert(struct rpt_strmap *m, const char *key, void
 	return e;
 }
 
-int rpt_strmap_put(struct rpt_strmap *m, const char *key, void *val)
+int util_strmap_put(struct util_strmap *m, const char *key, void *val)
 {
 	bool added;
-	struct rpt_strmap_ent *e = upsert(m, key, val, &added);
+	struct util_strmap_ent *e = upsert(m, key, val, &added);
 
 	if (!e)
 		return -ENOMEM;
 	return added ? 0 : -EEXIST;
 }
 
-const char *rpt_strmap_intern(struct rpt_strmap *m, const char *key)
+const char *util_strmap_intern(struct util_strmap *m, const char *key)
 {
 	bool added;
-	struct rpt_strmap_ent *e = upsert(m, key, NULL, &added);
+	struct util_strmap_ent *e = upsert(m, key, NULL, &added);
 
 	return e ? e->key : NULL;
 }
 
-void rpt_strmap_release(struct rpt_strmap *m)
+void util_strmap_release(struct util_strmap *m)
 {
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->e[i].key);
