@@ -47,6 +47,7 @@ include lib/metric/module.mk
 include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
+include lib/symbols/module.mk
 include lib/report/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk

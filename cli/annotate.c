@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 #include "report/report.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <getopt.h>

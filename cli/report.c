@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/report_job.h"
 #include "report/report.h"
+#include "symbols/symbols.h"
 #include "session/session.h"
 
 #include <errno.h>

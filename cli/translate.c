@@ -8,6 +8,7 @@
  */
 #include "cli/cli.h"
 #include "report/report.h"
+#include "symbols/symbols.h"
 #include "session/session.h"
 
 #include <errno.h>

@@ -65,23 +65,23 @@ $(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC)
 fuzz: $(FUZZ_BINS)
 
-# lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
-# PLT stubs named from a whole ELF file (lib/report/plt.c)
+# lib/symbols' reading of call frame information (.eh_frame/.debug_frame FDEs)
+# PLT stubs named from a whole ELF file (lib/symbols/plt.c)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_plt
-$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/report/plt.c lib/report/plt.h
+$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/symbols/plt.c lib/symbols/plt.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/report/plt.c -lelf
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/symbols/plt.c -lelf
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_fdes
-$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/report/fdes.c lib/report/fdes.h
+$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/symbols/fdes.c lib/symbols/fdes.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/report/fdes.c -ldw -lelf
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/symbols/fdes.c -ldw -lelf
 fuzz: $(FUZZ_BINS)
 
 # report --kallsyms FILE: the kernel symbol list parser
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_kallsyms
-$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/report/kallsyms.h
+$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c lib/symbols/kallsyms.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c
 fuzz: $(FUZZ_BINS)
 
 # report's matching of a tasks file's records (DESIGN §6) and the pause arbitration
@@ -100,16 +100,16 @@ $(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESS
 fuzz: $(FUZZ_BINS)
 # report's reading of perf's JIT maps, /tmp/perf-<pid>.map (any user may write one)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_perfmap
-$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/report/perfmap.c lib/report/perfmap.h
+$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/symbols/perfmap.c lib/symbols/perfmap.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/report/perfmap.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/symbols/perfmap.c
 fuzz: $(FUZZ_BINS)
 # report's reading of perf's jitdump files, jit-<pid>.dump (binary a JIT wrote)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_jitdump
-$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/jitdump.h \
-		lib/report/perfmap.c lib/report/perfmap.h lib/util/hash.c lib/util/strmap.c
+$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/jitdump.h \
+		lib/symbols/perfmap.c lib/symbols/perfmap.h lib/util/hash.c lib/util/strmap.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/perfmap.c \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/perfmap.c \
 		lib/util/hash.c lib/util/strmap.c
 fuzz: $(FUZZ_BINS)
 

@@ -6,8 +6,7 @@
  * and the bytes of that range read through the file's PT_LOAD segments.
  */
 #include "report/annot.h"
-#include "report/fdes.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
  * CSV: the header lines about stacks, "HOTTEST FUNCTIONS BY TOTAL TIME", the task view,
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 #include "report/export.h"
 #include "report/stacks.h"
 

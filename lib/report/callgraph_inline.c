@@ -7,8 +7,7 @@
  * and the file is closed before the next, so a report holds one module's DWARF at a time.
  * The chains are kept by (module, address) for callgraph.c's symbolize_frame.
  */
-#include "report/jitdump.h"
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 #include "report/stacks.h"
 
 #include <errno.h>

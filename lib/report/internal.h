@@ -5,7 +5,7 @@
 
 #include "report/report.h"
 #include "util/util.h"
-#include "report/symtab.h"
+#include "symbols/symbols.h"
 
 #include <stddef.h>
 

@@ -10,7 +10,7 @@
 #include "report/annot.h"
 #include "arch/arch.h"
 #include "report/stacks.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "report/openmp.h"
 #include "report/translated.h"
 

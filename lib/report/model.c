@@ -6,8 +6,7 @@
  * code); COMM with the exec flag starts a fresh address space.
  */
 #include "report/internal.h"
-#include "report/jitdump.h"
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * timer samples labelled with the region their thread was in.
  */
 #include "report/internal.h"
-#include "report/dwfl.h"
+#include "symbols/symbols.h"
 #include "report/openmp.h"
 #include "report/taskmatch.h"
 

@@ -192,28 +192,6 @@ struct rpt_summary {
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
 
-/* ---- the build-id cache (buildid.c), in perf's ~/.debug layout, so that perf and report
- * find a profiled binary after it moved or was rebuilt ---- */
-
-/* $PERF_BUILDID_DIR (perf's override), else $HOME/.debug (the home of the user from the
- * password database when HOME is unset), into @buf; false when there is no home. */
-bool rpt_buildid_default_dir(char *buf, size_t len);
-
-struct rpt_cache_stats {
-	int added;   /* files copied into the cache */
-	int present; /* already there */
-	int skipped; /* not added: gone, another file now, too big, or not an ELF file */
-	int failed;  /* could not be written (the cache's file system full, permissions) */
-	int first_error; /* -errno of the first failure */
-};
-
-/* Add every file the session in @dir (borrowed) mapped executable, with the build id its
- * MMAP2 record carries, to the cache in @cache_dir: the file copied to
- * <cache_dir>/<its path>/<build id>/elf (mode 0600, directories 0700) and linked from
- * <cache_dir>/.build-id/<xx>/<rest>. A file whose build id differs from the recorded one
- * now is not added. 0 or -errno (samples.data unreadable, out of memory); @st counts. */
-int rpt_buildid_cache_fill(const char *dir, const char *cache_dir, struct rpt_cache_stats *st);
-
 /* The pids of the session's processes (from side-band records and samples), at most
  * @max of them in @pids; returns how many there are in all. */
 int rpt_process_ids(const struct rpt *r, int *pids, int max);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Read access to a loaded report: the summary and the hottest rows of each section. */
 #include "report/internal.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -226,28 +226,6 @@ int rpt_leafg_early(struct rpt *r);
 bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module);
 void rpt_leafg_write_details(const struct rpt *r, FILE *f);
 
-/* inline.c: inline chains from DWARF, cached per module file. */
-struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc);
-void rpt_inlines_free(struct rpt_inlines *il);
-/* Close @path's DWARF (NULL @il or an unknown path: nothing); a later lookup opens it
- * again. */
-void rpt_inlines_close(struct rpt_inlines *il, const char *path);
-/*
- * The functions inlined at @file_offset of @path, innermost first, as names borrowed from
- * @il (valid until it is freed): up to @max. 0 when there is no DWARF or nothing inlined.
- */
-int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-		   const char **names, int max);
-/* The source file and line of @file_offset of @path from its DWARF line table (the
- * innermost: an inlined function's own line). 0, or -ENOENT (no DWARF, no line); *@file
- * is borrowed from @il. */
-int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-		     const char **file, int *line);
-/* The same, and the directory a relative *@file is relative to (DW_AT_comp_dir of its
- * unit; NULL when none is recorded), borrowed from @il. */
-int rpt_inlines_srcline(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-			const char **file, int *line, const char **comp_dir);
-
 /*
  * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions
  * DWARF says were inlined there. Building again with @inlines after a build without

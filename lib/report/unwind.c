@@ -26,8 +26,7 @@
  * entry point code without CFI (ld.so's _start) has ended, not failed (at_entry()).
  */
 #include "arch/arch.h"
-#include "report/dwfl.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>

@@ -13,10 +13,9 @@
  * this copies, mode 0600 in 0700 directories, as the session's own files are (§4: a
  * private binary's code stays private): a copy made once per build id.
  */
-#include "report/report.h"
-#include "report/locate.h"
+#include "session/session.h"
+#include "symbols/symbols.h"
 #include "util/util.h"
-#include "report/symtab.h"
 
 #include <elfutils/libdwelf.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: names for the PLT's stubs, which no symbol table names, made the
+ * lib/symbols internal: names for the PLT's stubs, which no symbol table names, made the
  * way perf makes them ("malloc@plt"): the i-th relocation of .rela.plt fills the i-th
  * stub, in .plt.sec where the file has one (IBT), else in .plt after its header; a stub
  * of .plt.got is named by the GOT slot it jumps through. Only

@@ -4,7 +4,7 @@
  * bounded by its line, and the buffer is never assumed to be NUL-terminated.
  * Symbols carry no size, so a symbol runs to the next one, as perf assumes.
  */
-#include "report/kallsyms.h"
+#include "symbols/kallsyms.h"
 
 #include "util/util.h"
 

@@ -17,15 +17,14 @@
  * Files are untrusted: anything libelf/libdwfl cannot read leaves a module with no
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
-#include "report/symtab.h"
+#include "symbols/symbols.h"
 #include "util/util.h"
-#include "report/dwfl.h"
-#include "report/fdes.h"
-#include "report/plt.h"
-#include "report/kallsyms.h"
-#include "report/jitdump.h"
-#include "report/perfmap.h"
-#include "report/locate.h"
+#include "symbols/dwfl.h"
+#include "symbols/fdes.h"
+#include "symbols/plt.h"
+#include "symbols/kallsyms.h"
+#include "symbols/jitdump.h"
+#include "symbols/perfmap.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>

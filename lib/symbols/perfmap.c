@@ -6,7 +6,7 @@
  * FIFO forever). Every field is bounded by its line, the buffer is never assumed to be
  * NUL-terminated, and the file is checked before a byte of it is read.
  */
-#include "report/perfmap.h"
+#include "symbols/perfmap.h"
 
 #include "util/util.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Where a profiled module's file is now (locate.h). */
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "util/util.h"
 
 #include <elfutils/libdwelf.h>

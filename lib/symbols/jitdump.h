@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: perf's jitdump files, jit-<pid>.dump (linux
+ * lib/symbols internal: perf's jitdump files, jit-<pid>.dump (linux
  * tools/perf/Documentation/jitdump-specification.txt). A JIT (node --perf-prof, a JVM
  * agent, LLVM's PerfJITEventListener) writes one, in any directory, and maps it
  * PROT_EXEC once so that the kernel's MMAP record names it; each JIT_CODE_LOAD record
@@ -11,7 +11,7 @@
 #ifndef UPROF_REPORT_JITDUMP_H
 #define UPROF_REPORT_JITDUMP_H
 
-#include "report/perfmap.h"
+#include "symbols/perfmap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,11 +65,5 @@ int rpt_jitdump_parse(struct rpt_perfmap *pm, struct rpt_jitdump_stats *st, cons
  */
 int rpt_jitdump_read(struct rpt_perfmap *pm, struct rpt_jitdump_stats *st, const char *path,
 		     uid_t owner);
-
-/* The pid in @path's last component if that is "jit-<digits>.dump" (perf's pattern;
- * @len bytes, no NUL needed), else -1. */
-int rpt_jitdump_path_pid(const char *path, size_t len);
-/* Is NUL-terminated @path a jitdump's name? (its module is read as one, not an ELF) */
-bool rpt_jitdump_is_path(const char *path);
 
 #endif

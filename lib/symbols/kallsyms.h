@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: the kernel's symbol list ("addr type name [module]" lines, as in
+ * lib/symbols internal: the kernel's symbol list ("addr type name [module]" lines, as in
  * /proc/kallsyms), sorted once so that a lookup is one binary search. Used by symtab.c.
  */
 #ifndef UPROF_REPORT_KALLSYMS_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The libdwfl callbacks of report (dwfl.h). */
-#include "report/dwfl.h"
-#include "report/locate.h"
+#include "symbols/dwfl.h"
+#include "symbols/symbols.h"
 
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>

@@ -7,9 +7,9 @@
  * them) until rpt_inlines_close(); a file without DWARF is remembered as such and costs
  * nothing more.
  */
-#include "report/dwfl.h"
-#include "report/stacks.h"
-#include "report/locate.h"
+#include "symbols/dwfl.h"
+#include "symbols/symbols.h"
+#include "util/util.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -39,7 +39,7 @@ struct rpt_inlines {
 	struct imod *mods;
 	int nmods, capmods, nopen;
 	struct util_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
-	struct rpt_strpool names;
+	struct util_strmap names; /* interned function names */
 	const struct rpt_locator *loc; /* borrowed; NULL: files at their recorded paths */
 };
 
@@ -132,7 +132,7 @@ static const char *die_name(struct rpt_inlines *il, Dwarf_Die *die)
 	if (link && !strncmp(link, "_Z", 2))
 		dem = __cxa_demangle(link, NULL, NULL, &status);
 	name = status == 0 && dem ? dem : dwarf_diename(die);
-	out = name ? rpt_strpool_intern(&il->names, name) : NULL;
+	out = name ? util_strmap_intern(&il->names, name) : NULL;
 	free(dem);
 	return out;
 }
@@ -258,7 +258,7 @@ void rpt_inlines_free(struct rpt_inlines *il)
 			dwfl_end(il->mods[i].dwfl);
 		free(il->mods[i].path);
 	}
-	rpt_strpool_release(&il->names);
+	util_strmap_release(&il->names);
 	free(il->mods);
 	util_strmap_release(&il->index);
 	free(il);

@@ -5,7 +5,7 @@
  * must lend neither its symbols nor its CFI to the samples: they would name, or unwind,
  * other code.
  */
-#include "report/symtab.h"
+#include "symbols/symbols.h"
 
 #include <elfutils/libdwelf.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /* PLT stubs as symbols (plt.h): .plt/.plt.sec by .rela.plt, .plt.got by the GOT slots
  * its jumps read. The file is untrusted: every index and address is checked against its
  * section before use. */
-#include "report/plt.h"
+#include "symbols/plt.h"
 
 #include <gelf.h>
 #include <string.h>

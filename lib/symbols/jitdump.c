@@ -6,9 +6,9 @@
  * file. A dump is mostly code bytes, which we never need: a file is read through a
  * window, record by record, and the code is skipped, not held.
  */
-#include "report/jitdump.h"
+#include "symbols/jitdump.h"
 
-#include "report/internal.h"
+#include "util/util.h"
 
 #include <byteswap.h>
 #include <errno.h>

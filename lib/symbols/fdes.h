@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: where functions start and end according to a module's call frame
+ * lib/symbols internal: where functions start and end according to a module's call frame
  * information (.eh_frame, else .debug_frame), for addresses no symbol covers (stripped
  * files). Each FDE describes one function's code range; they are read once into one
  * sorted array, so that a lookup is one binary search. Used by symtab.c.
@@ -8,22 +8,12 @@
 #ifndef UPROF_REPORT_FDES_H
 #define UPROF_REPORT_FDES_H
 
+#include "symbols/symbols.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct Elf;
-
-/* The code range [start, end) of one FDE, in the file's link-time virtual addresses. */
-struct rpt_fde {
-	uint64_t start, end;
-};
-
-/* Embedded in its owner; zero-initialise, then parse or read, then release. */
-struct rpt_fdes {
-	struct rpt_fde *v; /* sorted by start, non-empty ranges */
-	size_t n, cap;
-};
 
 /*
  * Add the FDEs of the CFI section of @len bytes at @buf (borrowed), loaded at @vaddr,
@@ -37,15 +27,5 @@ int rpt_fdes_parse(struct rpt_fdes *f, const unsigned char *e_ident, const void 
 
 /* Sort what was parsed; rpt_fdes_find() needs it. */
 void rpt_fdes_sort(struct rpt_fdes *f);
-
-/* Parse and sort the .eh_frame of @elf (borrowed), or its .debug_frame when it has no
- * .eh_frame FDEs. A file without either leaves @f empty. 0 or -ENOMEM. */
-int rpt_fdes_read(struct rpt_fdes *f, struct Elf *elf);
-
-/* The FDE whose range holds @vaddr, or NULL; valid until @f is released. */
-const struct rpt_fde *rpt_fdes_find(const struct rpt_fdes *f, uint64_t vaddr);
-
-/* Free the contents; safe on a zeroed or already released table. */
-void rpt_fdes_release(struct rpt_fdes *f);
 
 #endif

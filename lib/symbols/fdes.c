@@ -11,7 +11,7 @@
  * Sections are untrusted: every read is checked against the entry's end, and an entry
  * that does not parse is skipped.
  */
-#include "report/fdes.h"
+#include "symbols/fdes.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>

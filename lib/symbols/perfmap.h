@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: perf's JIT symbol maps, /tmp/perf-<pid>.map. A JIT (V8, the JVM
+ * lib/symbols internal: perf's JIT symbol maps, /tmp/perf-<pid>.map. A JIT (V8, the JVM
  * with perf-map-agent, CPython 3.12's perf trampolines, LuaJIT...) writes one line per
  * piece of code it generated, "START SIZE name" with START and SIZE in hex; perf and
  * uprof read it at report time to name samples in the process's anonymous executable
@@ -8,6 +8,8 @@
  */
 #ifndef UPROF_REPORT_PERFMAP_H
 #define UPROF_REPORT_PERFMAP_H
+
+#include "symbols/symbols.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,13 +67,5 @@ const struct rpt_perfmap_sym *rpt_perfmap_find(const struct rpt_perfmap *pm, uin
 
 /* Free the contents; safe on a zeroed or already released map. */
 void rpt_perfmap_release(struct rpt_perfmap *pm);
-
-/* Where the JIT of process @pid writes its map: "/tmp/perf-<pid>.map" (perf's place,
- * fixed: JITs do not ask). @buf of @len bytes; returns @buf. */
-const char *rpt_perfmap_path(int pid, char *buf, size_t len);
-/* Is @path such a map's name? (a module named so is read as a perf map, not an ELF) */
-bool rpt_perfmap_is_path(const char *path);
-/* Is an MMAP2 filename @path anonymous memory, where only a perf map can name code? */
-bool rpt_perfmap_anon(const char *path);
 
 #endif
