@@ -48,7 +48,9 @@ include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/symbols/module.mk
+include lib/annotate/module.mk
 include lib/report/module.mk
+include lib/job/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk
 include cli/module.mk

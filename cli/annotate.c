@@ -6,6 +6,7 @@
  * marked. Also the options report shares for the same data in report.csv.
  */
 #include "cli/cli.h"
+#include "job/job.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
 

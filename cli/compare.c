@@ -5,6 +5,7 @@
  * and orders them by the largest change. A table on the terminal; -o FILE writes CSV.
  */
 #include "cli/cli.h"
+#include "job/job.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
 

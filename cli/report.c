@@ -2,6 +2,7 @@
 /* uprof report: a session directory in, report.csv and a terminal summary out. */
 #include "cli/cli.h"
 #include "cli/report_job.h"
+#include "job/job.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
 #include "session/session.h"

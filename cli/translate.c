@@ -7,6 +7,7 @@
  * module files and the options that change an unwind. translate writes no CSV.
  */
 #include "cli/cli.h"
+#include "job/job.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
 #include "session/session.h"

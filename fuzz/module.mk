@@ -133,11 +133,11 @@ fuzz: $(FUZZ_BINS)
 
 # Function Detail Data: source files split into lines, a module's code disassembled
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_annot
-$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/report/disasm_%,$(REPORT_SRCS)) \
-		lib/report/annot.h lib/report/disasm.h
+$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/annotate/annot_src.c $(ANNOTATE_DISASM_SRCS) \
+		lib/annotate/annotate.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
-		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/annotate/annot_src.c \
+		$(ANNOTATE_DISASM_SRCS) $(ANNOTATE_DISASM_LDLIBS)
 fuzz: $(FUZZ_BINS)
 
 # translated.bin (uprof translate's stacks), parsed, looked up and written back

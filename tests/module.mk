@@ -42,7 +42,7 @@ $(BUILD)/tests/test_session_input: tests/unit/test_session_input.c $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_input
-$(BUILD)/tests/test_report_omp_target: tests/unit/test_report_omp_target.c $(REPORT_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_report_omp_target: tests/unit/test_report_omp_target.c $(REPORT_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report_omp_target
@@ -50,19 +50,8 @@ $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi
-# lib/report's Function Detail Data: line aggregation, shares, source text, disassembly
-$(BUILD)/tests/test_annot: tests/unit/test_annot.c $(REPORT_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_annot
-$(BUILD)/tests/test_annot_elf: tests/unit/test_annot_elf.c $(REPORT_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB) \
-		$(BUILD)/targets/annotate
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
-		$(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_annot_elf
 # lib/report's comparison of two sessions (uprof compare), on made-up rows
-$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_compare

@@ -6,7 +6,7 @@
  * in the sort event's unit (CPU_TIME seconds, or event counts), samples, and the share
  * of the function.
  */
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "report/export.h"
 #include "report/internal.h"
 

@@ -3,12 +3,11 @@
  * Function Detail Data: for the chosen functions (named, or the hottest), the samples of
  * each instruction (the samples' own IPs, never callchain frames) and of each source
  * line (DWARF's line table through inline.c, so that inlined code counts on the inlined
- * function's own lines), the function's code disassembled (disasm.h), and the source
+ * function's own lines), the function's code disassembled (lib/annotate), and the source
  * text (annot_src.c). Built once by rpt_open() with opts.annotate; read by the CSV
  * writer and, through rpt_annots(), by `uprof annotate`.
  */
-#include "report/annot.h"
-#include "report/disasm.h"
+#include "annotate/annotate.h"
 #include "report/internal.h"
 #include "report/stacks.h"
 

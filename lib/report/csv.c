@@ -5,7 +5,7 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "report/export.h"
 #include "report/stacks.h"
 #include "report/openmp.h"

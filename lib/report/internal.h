@@ -318,7 +318,13 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen);
 void rpt_foreign_csv_events(const struct rpt *r, FILE *f);
 void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *s);
 
-/* csv.c: report.csv's EXECUTION block of @r (the job report's head, job_csv.c). */
-void rpt_csv_execution(const struct rpt *r, FILE *f);
+/* csv.c: rpt_csv_execution (report.h) writes report.csv's EXECUTION block. */
+
+/* ---- annotate.c: Function Detail Data (lib/annotate) with opts.annotate, called by rpt_open once the report is built ---- */
+struct rpt;
+int rpt_annot_build(struct rpt *r);
+void rpt_annot_free(struct rpt *r);
+/* annot_csv.c: the Function Detail Data section of report.csv */
+int rpt_annot_write_csv(const struct rpt *r, FILE *f);
 
 #endif

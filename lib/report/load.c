@@ -7,7 +7,7 @@
  * (thread, module, address) here; symbols come after, once per distinct address.
  */
 #include "report/internal.h"
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "arch/arch.h"
 #include "report/stacks.h"
 #include "symbols/symbols.h"

@@ -145,8 +145,6 @@ void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);
 void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
 void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
 void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
-/* The same for a rank of a job (report over a job directory): @rank ("RANK-2") in the
- * report's title and in each table's, "(RANK-2 PID-123)"; NULL: rpt_omp_write_report. */
-void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f);
+/* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
 
 #endif

@@ -228,6 +228,11 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f)
 	rpt_omp_write_report_of(r, NULL, f);
 }
 
+bool rpt_omp_traced(const struct rpt *r)
+{
+	return r->omp && r->omp->traced;
+}
+
 void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 {
 	char who[64] = "";

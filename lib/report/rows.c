@@ -140,6 +140,11 @@ static int cmp_keyed(const void *a, const void *b)
 	return x->idx - y->idx;
 }
 
+int rpt_rows_max(const struct rpt *r)
+{
+	return r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads + 1;
+}
+
 int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max)
 {
 	const struct rpt_world *w = &r->world;

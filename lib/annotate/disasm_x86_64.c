@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The assembly view's disassembler on x86-64: Zydis 4 (disasm.h says why Zydis). */
-#include "report/disasm.h"
+/* The assembly view's disassembler on x86-64: Zydis 4 (annotate.h says why Zydis). */
+#include "annotate/annotate.h"
 
 #include <Zydis/Zydis.h>
 #include <errno.h>

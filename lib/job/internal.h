@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/report/job*.c: the job report's model (job.c loads it, job_csv.c writes it). */
-#ifndef UPROF_REPORT_JOB_H
-#define UPROF_REPORT_JOB_H
+/* lib/job internal: the job report's model (job.c loads it, job_csv.c writes it,
+ * job_mpi.c reads the ranks' MPI traces). */
+#ifndef UPROF_JOB_INTERNAL_H
+#define UPROF_JOB_INTERNAL_H
 
-#include "report/internal.h"
+#include "job/job.h"
+#include "util/util.h"
 
 #include <limits.h>
 
@@ -41,7 +43,7 @@ struct rpt_job {
 	struct rpt_job_rank *ranks; /* the selected ranks, by rank */
 	int nranks;
 	struct rpt *head;	    /* the first reported rank's report: EXECUTION's facts */
-	struct rpt_strpool pool;
+	struct util_strmap pool; /* interned names */
 	struct rpt_job_items t[RPT_JOB_NTABLES];
 	bool timer;
 	char event[64];		    /* the sort event's name */

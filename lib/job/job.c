@@ -8,7 +8,7 @@
  * (or that the world size says should be there) without a readable session is listed as
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
-#include "report/job.h"
+#include "job/internal.h"
 #include "report/openmp.h"
 
 #include <errno.h>
@@ -168,8 +168,8 @@ static int add_item(struct rpt_job *j, int t, const struct rpt_row *row, int ran
 		return -ENOMEM;
 	it = &tab->v[tab->n];
 	memset(it, 0, sizeof(*it));
-	it->name = rpt_strpool_intern(&j->pool, row->name);
-	it->module = row->module ? rpt_strpool_intern(&j->pool, row->module) : NULL;
+	it->name = util_strmap_intern(&j->pool, row->name);
+	it->module = row->module ? util_strmap_intern(&j->pool, row->module) : NULL;
 	if (!it->name || (row->module && !it->module))
 		return -ENOMEM;
 	it->rank = rank;
@@ -187,11 +187,12 @@ static const enum rpt_section sections[RPT_JOB_NTABLES] = {
 	[RPT_JOB_PROCS] = RPT_PROCESSES, [RPT_JOB_THREADS] = RPT_THREADS,
 };
 
-/* Rank @rank's rows into the job's tables. */
-static int add_rows(struct rpt_job *j, const struct rpt *r, int rank)
+/* Rank @rank's rows into the job's tables; @info is its session's. */
+static int add_rows(struct rpt_job *j, const struct rpt *r, const struct ses_info *info,
+		    int rank)
 {
-	int max = r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads + 1;
-	double period = r->info.nevents ? (double)r->info.events[0].period : 1.0;
+	int max = rpt_rows_max(r);
+	double period = info->nevents ? (double)info->events[0].period : 1.0;
 	struct rpt_row *rows = malloc(sizeof(*rows) * (size_t)max);
 	int ret = 0;
 
@@ -217,7 +218,7 @@ static int keep_omp(struct rpt_job *j, int i, const struct rpt *r)
 	size_t len = 0;
 	FILE *f;
 
-	if (!r->omp || !r->omp->traced)
+	if (!rpt_omp_traced(r))
 		return 0;
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -238,6 +239,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 {
 	char path[PATH_MAX + 80], err[512];
 	struct rpt_summary s;
+	const struct ses_info *info;
 	struct rpt *r = NULL;
 	int ret;
 
@@ -253,17 +255,18 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 		return 0;
 	}
 	rpt_summary(r, &s);
+	info = s.info;
 	if (!j->head) {
-		j->timer = !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
+		j->timer = !info->nevents || ses_event_is_timer(&info->events[0]);
 		snprintf(j->event, sizeof(j->event), "%s",
-			 r->info.nevents ? r->info.events[0].name : "CPU_TIME");
+			 info->nevents ? info->events[0].name : "CPU_TIME");
 	}
-	o->pid = r->info.npids ? r->info.pids[0] : 0;
+	o->pid = info->npids ? info->pids[0] : 0;
 	o->cpu_s = s.cpu_time_s;
 	o->samples = s.samples;
 	o->lost = s.lost;
-	o->elapsed_s = r->info.end_mono_ns > r->info.start_mono_ns
-			       ? (double)(r->info.end_mono_ns - r->info.start_mono_ns) / 1e9 : 0;
+	o->elapsed_s = info->end_mono_ns > info->start_mono_ns
+			       ? (double)(info->end_mono_ns - info->start_mono_ns) / 1e9 : 0;
 	if (s.info->status != SES_STATUS_COMPLETE) {
 		o->state = RPT_RANK_INTERRUPTED;
 		snprintf(o->why, sizeof(o->why), "%s: interrupted (session %s: its collect did not "
@@ -275,13 +278,13 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 						 "collect wrote); what it holds is reported",
 			 session);
 	}
-	if (r->info.start_epoch_ns && (!j->start_epoch_ns || r->info.start_epoch_ns < j->start_epoch_ns))
-		j->start_epoch_ns = r->info.start_epoch_ns;
-	if (r->info.end_epoch_ns > j->end_epoch_ns)
-		j->end_epoch_ns = r->info.end_epoch_ns;
+	if (info->start_epoch_ns && (!j->start_epoch_ns || info->start_epoch_ns < j->start_epoch_ns))
+		j->start_epoch_ns = info->start_epoch_ns;
+	if (info->end_epoch_ns > j->end_epoch_ns)
+		j->end_epoch_ns = info->end_epoch_ns;
 	j->nprocesses += s.nprocesses;
 	j->nthreads += s.nthreads;
-	ret = add_rows(j, r, o->rank);
+	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), path);
 	if (!ret)
@@ -358,7 +361,7 @@ void rpt_job_free(struct rpt_job *j)
 		free(j->t[t].v);
 		util_strmap_release(&j->t[t].index);
 	}
-	rpt_strpool_release(&j->pool);
+	util_strmap_release(&j->pool);
 	rpt_job_mpi_release(j);
 	for (int i = 0; j->omp && i < j->nranks; i++)
 		free(j->omp[i]);

@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: Function Detail Data (annotate.c builds it, annot_csv.c writes it,
- * rpt_annots() hands it to the terminal view). The parts here are pure, so that cmocka
- * tests drive them with made-up input:
+ * lib/annotate: the pure parts of Function Detail Data, where inside a function the
+ * samples fell (lib/report's annotate.c builds it from the report, annot_csv.c writes it,
+ * rpt_annots() hands it to the terminal view). Nothing here knows the report, so that
+ * cmocka tests drive it with made-up input:
  *   annot_lines.c  samples placed on instructions, instructions gathered into source
  *                  lines, shares of the function, the hottest lines
  *   annot_src.c    a source file's text split into lines (untrusted bytes: fuzzed), and
  *                  where a file DWARF names is found (its path, then --src-path)
  *   annot_elf.c    the code of a function from its module file: range and bytes
+ *   disasm_*.c     machine code to text for the assembly view
  */
-#ifndef UPROF_REPORT_ANNOT_H
-#define UPROF_REPORT_ANNOT_H
-
-#include "report/report.h"
+#ifndef UPROF_ANNOTATE_H
+#define UPROF_ANNOTATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* One source line of a function and its samples. */
+struct rpt_annot_line {
+	const char *file;    /* as DWARF names it (borrowed from the report) */
+	int line;
+	const char *inlined; /* the function inlined here whose own line it is; NULL: the
+			      * annotated function's */
+	uint64_t samples;
+	double share;	     /* % of the function's samples */
+	const char *text;    /* the source line (not NUL-terminated: @text_len), NULL when
+			      * its file was not found */
+	size_t text_len;
+};
+
+struct rpt_annot_insn {
+	uint64_t addr;	     /* link-time virtual address, as objdump and perf show it */
+	uint64_t samples;    /* samples whose IP was this instruction */
+	double share;
+	int line;	     /* index in the function's lines, -1: no line known */
+	uint8_t len;	     /* bytes; 0: a sampled address with no disassembly */
+	char text[96];	     /* the instruction, "" when there is no disassembly */
+};
 
 /* ---- annot_lines.c ---- */
 
@@ -109,11 +131,32 @@ int rpt_annot_code_read(struct rpt_locator *loc, const char *path, uint64_t file
 bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offset,
 			  uint64_t *vaddr);
 
-/* ---- annotate.c: with opts.annotate, called by rpt_open once the report is built ---- */
-struct rpt;
-int rpt_annot_build(struct rpt *r);
-void rpt_annot_free(struct rpt *r);
-/* annot_csv.c: the Function Detail Data section of report.csv */
-int rpt_annot_write_csv(const struct rpt *r, FILE *f);
+/* ---- disasm_*.c ----
+ *
+ * Machine code to text for the assembly view (lib/report's annotate.c). One file
+ * per architecture, chosen by the Makefile as lib/arch chooses its own (disasm_x86_64.c
+ * through Zydis 4, disasm_generic.c for the rest): no #ifdef in the logic. Only these
+ * files touch the disassembler library.
+ *
+ * Zydis rather than Capstone: uprof profiles x86-64 (uProf's platform) and Zydis 4 is
+ * x86-only but current (Debian 12 has 4.0.0, 2022; Capstone is 4.0.2, from 2020, which
+ * misses later AVX-512 and AMX forms), decodes the whole ISA table-driven, and has
+ * Intel and AT&T formatters of its own.
+ */
+
+
+enum rpt_disasm_style { RPT_DISASM_INTEL, RPT_DISASM_ATT };
+
+#define RPT_DISASM_TEXT 96
+
+/*
+ * Decode one instruction from @code (@len bytes, borrowed, untrusted) at address @addr,
+ * its text in @style into @text (RPT_DISASM_TEXT bytes, NUL-terminated; branch targets
+ * as absolute addresses). Returns its length in bytes (1..15), -EILSEQ for bytes that
+ * are no instruction (the caller steps one byte: "(bad)"), -EOPNOTSUPP when this build
+ * has no disassembler (@text then says why).
+ */
+int rpt_disasm_one(const uint8_t *code, size_t len, uint64_t addr, enum rpt_disasm_style style,
+		   char *text);
 
 #endif

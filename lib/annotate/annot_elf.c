@@ -5,7 +5,7 @@
  * .dynsym), or for a stripped file the range its call frame information gives (fdes.h),
  * and the bytes of that range read through the file's PT_LOAD segments.
  */
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* lib/report/job.c: --rank lists, and a job whose ranks have no sessions. */
+/* lib/job/job.c: --rank lists, and a job whose ranks have no sessions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "job/job.h"
 
 static bool has(const uint8_t *bits, int r)
 {

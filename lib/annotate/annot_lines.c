@@ -4,7 +4,7 @@
  * gathered into source lines, shares of the function, the hottest lines. Pure: no files,
  * no libraries (tests/unit/test_annot.c).
  */
-#include "report/annot.h"
+#include "annotate/annotate.h"
 
 #include <errno.h>
 #include <stdlib.h>

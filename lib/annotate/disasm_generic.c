@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* No disassembler for this architecture (Zydis is x86 only): source lines and sampled
  * addresses still show, the assembly view says why it is missing. */
-#include "report/disasm.h"
+#include "annotate/annotate.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * split into lines. A source file is untrusted input (fuzz/fuzz_srcfile.c): any bytes,
  * bounded size, no assumption of a final newline or of no NUL bytes.
  */
-#include "report/annot.h"
+#include "annotate/annotate.h"
 
 #include <errno.h>
 #include <fcntl.h>

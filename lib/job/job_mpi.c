@@ -8,7 +8,7 @@
  * ranks (man uprof-mpi(7) has the formulas) and, with --detail, each rank's functions.
  * A traced rank without its file, or with a file cut or flushed by a signal, is named.
  */
-#include "report/job.h"
+#include "job/internal.h"
 #include "report/export.h"
 
 #include <dirent.h>

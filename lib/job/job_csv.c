@@ -7,7 +7,7 @@
  * modules summed, processes and threads each a row of its rank (a RANK column); the MPI
  * TRACING REPORT; and each traced rank's OpenMP TRACING REPORT, its titles naming it.
  */
-#include "report/job.h"
+#include "job/internal.h"
 #include "report/export.h"
 
 #include <errno.h>
