@@ -9,7 +9,6 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "job/internal.h"
-#include "report/openmp.h"
 
 #include <errno.h>
 #include <stdint.h>

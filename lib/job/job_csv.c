@@ -8,7 +8,7 @@
  * TRACING REPORT; and each traced rank's OpenMP TRACING REPORT, its titles naming it.
  */
 #include "job/internal.h"
-#include "report/export.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

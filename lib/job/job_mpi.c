@@ -9,7 +9,7 @@
  * A traced rank without its file, or with a file cut or flushed by a signal, is named.
  */
 #include "job/internal.h"
-#include "report/export.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
