@@ -593,5 +593,5 @@ void rpt_callgraph_write_details(const struct rpt *r, FILE *f)
 			st->depth, in->callgraph_scope[0] ? in->callgraph_scope : "all");
 	fprintf(f, "Stacks Truncated:,\"%" PRIu64 "\"\n", st->truncated);
 	fprintf(f, "Stacks Unwind Failed:,\"%" PRIu64 "\"\n", st->unwind_failed);
-	rpt_leafg_write_details(r, f);
+	rpt_fpstack_write_details(r, f);
 }

@@ -26,7 +26,7 @@ void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s)
 	s->unwind_failed = st->unwind_failed;
 	s->leaf_fixed = st->leaf_fixed;
 	s->leaf_note = st->leaf_note[0] ? st->leaf_note : NULL;
-	s->early = rpt_leafg_hint(r, &s->early_pct, &s->early_module);
+	s->early = rpt_fpstack_hint(r, &s->early_pct, &s->early_module);
 }
 
 /* @name as a folded frame: ';' and line breaks replaced. */

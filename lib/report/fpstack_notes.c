@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * -g stacks, better than perf's: (1) what the leaf copies did (leafg_join.c joins
+ * -g stacks, better than perf's: (1) what the leaf copies did (leafstack_join.c joins
  * leafstack.data to the samples, stacks.c puts frameless leaves' callers back). (2) How
  * many fp stacks end early, before an entry point (no frame of the stack is _start,
  * __libc_start_main, a thread start, main...): at RPT_EARLY_PCT % or more, report.csv and
@@ -32,7 +32,7 @@ static bool is_entry(const char *name)
 	return false;
 }
 
-int rpt_leafg_early(struct rpt *r)
+int rpt_fpstack_early(struct rpt *r)
 {
 	struct rpt_stacks *st = r->stacks;
 	uint64_t *per = NULL, best = 0;
@@ -79,7 +79,7 @@ int rpt_leafg_early(struct rpt *r)
 	return 0;
 }
 
-bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module)
+bool rpt_fpstack_hint(const struct rpt *r, double *pct, const char **module)
 {
 	const struct rpt_stacks *st = r->stacks;
 	const char *path, *slash;
@@ -93,7 +93,7 @@ bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module)
 	return true;
 }
 
-void rpt_leafg_write_details(const struct rpt *r, FILE *f)
+void rpt_fpstack_write_details(const struct rpt *r, FILE *f)
 {
 	const struct rpt_stacks *st = r->stacks;
 	const char *mod;
@@ -108,7 +108,7 @@ void rpt_leafg_write_details(const struct rpt *r, FILE *f)
 		util_csv_quoted(f, st->leaf_note); /* may name a path */
 		fputc('\n', f);
 	}
-	if (rpt_leafg_hint(r, &pct, &mod)) {
+	if (rpt_fpstack_hint(r, &pct, &mod)) {
 		/* the module's name is the target's: any bytes */
 		fprintf(f, "Note:,\"%.0f %% of the -g stacks end early (frame pointers missing in ",
 			pct);

@@ -3,7 +3,7 @@
  * leafstack.data joined to samples.data's fp samples while they load (load.c), so that
  * stacks.c can give a frameless leaf its caller back (one CFI step, rpt_unwind_leaf). A
  * missing or damaged file, or one that does not match, leaves the stacks as the kernel
- * walked them, said in one note (leafg.c writes it). Apart from leafg.c, which programs
+ * walked them, said in one note (fpstack_notes.c writes it). Apart from fpstack_notes.c, which programs
  * that read no session link without this file's lib/session calls.
  */
 #include "report/stacks.h"
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct ses_leaf_reader *rpt_leafg_open(struct rpt *r)
+struct ses_leaf_reader *rpt_leafstack_open(struct rpt *r)
 {
 	struct rpt_stacks *st = r->stacks;
 	struct ses_leaf_reader *lr = NULL;
@@ -39,8 +39,8 @@ struct ses_leaf_reader *rpt_leafg_open(struct rpt *r)
 	return lr;
 }
 
-void rpt_leafg_attach(struct ses_leaf_reader *lr, uint64_t seq,
-		      const struct perf_event_attr *attr, struct ses_sample *s)
+void rpt_leafstack_attach(struct ses_leaf_reader *lr, uint64_t seq,
+			  const struct perf_event_attr *attr, struct ses_sample *s)
 {
 	struct ses_leaf l;
 
@@ -57,7 +57,7 @@ void rpt_leafg_attach(struct ses_leaf_reader *lr, uint64_t seq,
 		s->regs_mask = s->nregs = 0;
 }
 
-void rpt_leafg_close(struct rpt *r, struct ses_leaf_reader *lr)
+void rpt_leafstack_close(struct rpt *r, struct ses_leaf_reader *lr)
 {
 	struct rpt_stacks *st = r->stacks;
 	uint64_t joined, skipped, mismatched, off;

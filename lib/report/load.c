@@ -216,7 +216,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	} else if (!ret) {
 		struct ses_sample *s = &d->u.sample;
 
-		rpt_leafg_attach(lr, seq, ses_reader_attr(rd, (size_t)s->attr_index), s);
+		rpt_leafstack_attach(lr, seq, ses_reader_attr(rd, (size_t)s->attr_index), s);
 		l->nsamples++;
 		e->ip = s->ip;
 		e->pid = s->pid;
@@ -413,7 +413,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	if (r->opts.progress && !stat(path, &sb))
 		size = (uint64_t)sb.st_size;
 	/* its bytes back fp samples' leaf copies until replay ends (a session's own file) */
-	lr = r->info.foreign ? NULL : rpt_leafg_open(r);
+	lr = r->info.foreign ? NULL : rpt_leafstack_open(r);
 	if (r->info.foreign && !(l.periods = malloc(sizeof(*l.periods)))) {
 		ret = -ENOMEM;
 		goto out;
@@ -452,7 +452,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	/* its decompressed CFI is the largest thing a dwarf report holds: not kept while
 	 * the call graph opens every module's DWARF */
 	rpt_stacks_unwound(r->stacks);
-	rpt_leafg_close(r, lr);
+	rpt_leafstack_close(r, lr);
 out:
 	loaded_release(&l);
 	ses_leaf_reader_free(lr);
@@ -590,7 +590,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (!ret)
-		ret = rpt_leafg_early(r);
+		ret = rpt_fpstack_early(r);
 	if (!ret && opts->annotate)
 		ret = rpt_annot_build(r);
 	if (ret)

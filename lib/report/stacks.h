@@ -111,7 +111,7 @@ struct rpt_stacks {
 	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
 	bool leaf_expected;	/* session.ini says collect wrote leafstack.data */
 	char leaf_note[256];	/* "" or why leafstack.data could not be used (fully) */
-	/* fp stacks that end before an entry point (rpt_leafg_early) */
+	/* fp stacks that end before an entry point (rpt_fpstack_early) */
 	uint64_t user_stacks, early_stacks;
 	int early_module;	/* the module most early stacks end in, -1 none */
 	uint32_t last_stack; /* the stack rpt_stacks_sample() gave its sample (rpt_walk) */
@@ -209,22 +209,23 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
 		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
 
-/* leafg.c: leafstack.data joined to fp samples, and fp stacks that end early. */
+/* leafstack_join.c: leafstack.data joined to fp samples; fpstack_notes.c: fp stacks
+ * that end early, and the note on both. */
 #define RPT_EARLY_PCT 20 /* the share of early fp stacks that makes report say "dwarf" */
 /* Open the session's leafstack.data: NULL when there is none (a note when session.ini
  * says collect wrote one) or it is unusable (a note). */
-struct ses_leaf_reader *rpt_leafg_open(struct rpt *r);
+struct ses_leaf_reader *rpt_leafstack_open(struct rpt *r);
 /* Give fp sample number @seq (@s, of @attr) its leaf copy, when @lr has it. */
-void rpt_leafg_attach(struct ses_leaf_reader *lr, uint64_t seq,
-		      const struct perf_event_attr *attr, struct ses_sample *s);
+void rpt_leafstack_attach(struct ses_leaf_reader *lr, uint64_t seq,
+			  const struct perf_event_attr *attr, struct ses_sample *s);
 /* After the last sample: a note for damage or records that matched no sample. */
-void rpt_leafg_close(struct rpt *r, struct ses_leaf_reader *lr);
+void rpt_leafstack_close(struct rpt *r, struct ses_leaf_reader *lr);
 /* Count the fp stacks that end before an entry point (after rpt_callgraph_build). */
-int rpt_leafg_early(struct rpt *r);
+int rpt_fpstack_early(struct rpt *r);
 /* At RPT_EARLY_PCT % or more early stacks: true with the share and the module most of
  * them end in (its file name, borrowed). */
-bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module);
-void rpt_leafg_write_details(const struct rpt *r, FILE *f);
+bool rpt_fpstack_hint(const struct rpt *r, double *pct, const char **module);
+void rpt_fpstack_write_details(const struct rpt *r, FILE *f);
 
 /*
  * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions

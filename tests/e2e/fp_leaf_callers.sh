@@ -17,7 +17,7 @@ UNITS=${UNITS:-300}
 
 # the premise: leaf has no frame of its own
 if objdump -d --no-show-raw-insn "$BIN" | awk '/<leaf>:/,/ret/' | grep -q 'push *%rbp'; then
-	ok "leafg # SKIP the compiler gave leaf a frame: nothing for the leaf copy to fix"
+	ok "fp_leaf_callers # SKIP the compiler gave leaf a frame: nothing for the leaf copy to fix"
 	exit 0
 fi
 ok "leaf is frameless (no push %rbp) in $BIN"
