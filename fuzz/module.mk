@@ -123,10 +123,10 @@ fuzz: $(FUZZ_BINS)
 # the OMPT tool's openmp/<pid>.ompt files
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_ompt
 # and the report's reading of their target and device records (no libdw needed)
-FUZZ_OMPT_REPORT := lib/report/openmp_target.c lib/report/openmp_sites.c lib/util/hash.c \
+FUZZ_OMPT_REPORT := lib/openmp/openmp_target.c lib/openmp/openmp_sites.c lib/util/hash.c \
 	lib/util/strmap.c
 $(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_OMPT_REPORT) \
-		lib/report/openmp.h lib/report/internal.h
+		lib/openmp/openmp.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT)
 fuzz: $(FUZZ_BINS)

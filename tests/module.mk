@@ -42,16 +42,12 @@ $(BUILD)/tests/test_session_input: tests/unit/test_session_input.c $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_input
-$(BUILD)/tests/test_report_omp_target: tests/unit/test_report_omp_target.c $(REPORT_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_report_omp_target
 $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi
 # lib/report's comparison of two sessions (uprof compare), on made-up rows
-$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_compare

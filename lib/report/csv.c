@@ -8,7 +8,7 @@
 #include "annotate/annotate.h"
 #include "report/export.h"
 #include "report/stacks.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -3,6 +3,7 @@
 #ifndef UPROF_REPORT_INTERNAL_H
 #define UPROF_REPORT_INTERNAL_H
 
+#include "openmp/openmp.h"
 #include "report/report.h"
 #include "util/util.h"
 #include "symbols/symbols.h"
@@ -326,5 +327,19 @@ int rpt_annot_build(struct rpt *r);
 void rpt_annot_free(struct rpt *r);
 /* annot_csv.c: the Function Detail Data section of report.csv */
 int rpt_annot_write_csv(const struct rpt *r, FILE *f);
+
+/* ---- the OpenMP model (lib/openmp) of a report ---- */
+
+/* openmp.c: read the session's openmp/ files, name the sites, label the samples (after
+ * rpt_tasks_load, whose sorted sample times it uses). 0 or -ENOMEM; a file that cannot
+ * be used is noted (r->file_notes), never fatal. */
+int rpt_omp_load(struct rpt *r);
+void rpt_omp_free(struct rpt_omp *o);
+
+/* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
+void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
+void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
+void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
+/* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
 
 #endif

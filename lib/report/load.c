@@ -11,7 +11,7 @@
 #include "arch/arch.h"
 #include "report/stacks.h"
 #include "symbols/symbols.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 #include "report/translated.h"
 
 #include <dirent.h>

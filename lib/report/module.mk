@@ -3,7 +3,7 @@ REPORT_SRCS := lib/report/model.c lib/report/load.c \
 	lib/report/filter.c \
 	lib/report/programs.c lib/report/walk.c \
 	lib/report/rates.c lib/report/foreign.c \
-	lib/report/openmp.c lib/report/openmp_csv.c lib/report/openmp_target.c lib/report/openmp_sites.c
+	lib/report/openmp.c lib/report/openmp_csv.c
 REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafstack_join.c lib/report/unwind.c lib/report/callgraph.c lib/report/callgraph_inline.c \
 	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c

@@ -6,7 +6,7 @@
  */
 #include "report/internal.h"
 #include "symbols/symbols.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 #include "report/taskmatch.h"
 
 #include <dirent.h>
@@ -37,16 +37,6 @@ static void note(struct rpt *r, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(n->why, sizeof(n->why), fmt, ap);
 	va_end(ap);
-}
-
-void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead)
-{
-	double span = (double)f[SES_OMPT_F_SPAN], s = (double)f[SES_OMPT_F_SYNC];
-	double lock = (double)f[SES_OMPT_F_LOCKWAIT], joined = (double)f[SES_OMPT_F_JOINED];
-
-	*sync = s;
-	*work = span > s + lock ? span - s - lock : 0;
-	*overhead = joined > span ? joined - span : 0;
 }
 
 /* The thread @slot of @s, made on first sight (with @p: through its index; without: by

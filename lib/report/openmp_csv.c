@@ -7,7 +7,7 @@
  * METRIC table per process. Region rows use 6 decimals and end with a comma, as uProf's.
  */
 #include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 
 #include <inttypes.h>
 #include <math.h>

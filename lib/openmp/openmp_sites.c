@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * A process's table of OpenMP sites while its .ompt file is loaded (openmp.h): by id,
- * hashed, bounded. Apart from openmp.c (which names the sites with libdw) so that the
+ * hashed, bounded. Apart from lib/report/openmp.c (which names the sites with libdw) so that the
  * fuzz target of the .ompt records (fuzz/fuzz_ompt.c) runs the target loader over it.
  */
-#include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,4 +37,14 @@ struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool 
 	g->id = id;
 	*slot = (uint64_t)p->nsites;
 	return g;
+}
+
+void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead)
+{
+	double span = (double)f[SES_OMPT_F_SPAN], s = (double)f[SES_OMPT_F_SYNC];
+	double lock = (double)f[SES_OMPT_F_LOCKWAIT], joined = (double)f[SES_OMPT_F_JOINED];
+
+	*sync = s;
+	*work = span > s + lock ? span - s - lock : 0;
+	*overhead = joined > span ? joined - span : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/report/openmp_target.c: the .ompt file's target and device records into figures.
+ * lib/openmp/openmp_target.c: the .ompt file's target and device records into figures.
  * Records come from a file the target process wrote (untrusted): a well-formed run of two
  * threads interleaved gives exact counts and bytes; ends without begins, begins never
  * ended and ops of another kind count as unpaired, never as pairs; threads, devices and
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
+#include "util/util.h"
 
 #define DEVS(src, dest) ((uint32_t)((src) + 1) | (uint32_t)((dest) + 1) << 16)
 

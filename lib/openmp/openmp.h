@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: the OpenMP model of a session traced with --trace openmp, from
- * its openmp/<pid>.ompt files (lib/session/openmp.h), and its sections of report.csv.
+ * lib/openmp: the OpenMP model of a session traced with --trace openmp, from its
+ * openmp/<pid>.ompt files (lib/session/openmp.h): sites, threads, target offload, and
+ * their time split. lib/report loads it for a report (openmp.c, which names the sites
+ * with libdw and labels the samples) and writes its sections of report.csv
+ * (openmp_csv.c); those functions are declared in report's internal.h.
  *
  * Per region site and thread (times from the tool, ns):
  *   Work     = span - sync - lock wait        (span: the thread's implicit tasks)
@@ -13,14 +16,16 @@
  * region (BEGIN/END records), times the sampling period; nested regions count in the
  * enclosing region too.
  */
-#ifndef UPROF_REPORT_OPENMP_H
-#define UPROF_REPORT_OPENMP_H
+#ifndef UPROF_OPENMP_H
+#define UPROF_OPENMP_H
+
+#include "session/session.h"
+#include "util/util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-struct rpt;
 
 struct rpt_omp_tstat {
 	uint32_t tid, slot, team_index;
@@ -120,15 +125,10 @@ struct rpt_omp {
 	uint64_t files_bad;
 };
 
-/* openmp.c: read the session's openmp/ files, name the sites, label the samples (after
- * rpt_tasks_load, whose sorted sample times it uses). 0 or -ENOMEM; a file that cannot
- * be used is noted (r->file_notes), never fatal. */
-int rpt_omp_load(struct rpt *r);
-void rpt_omp_free(struct rpt_omp *o);
-/* Work, Sync, Overhead (ns) of @t; the formulas above. */
+/* openmp_sites.c: Work, Sync, Overhead (ns) of @t; the formulas above. */
 void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead);
 
-/* openmp.c: the site @id of @p while loading (made on first sight); NULL past the bounds
+/* openmp_sites.c: the site @id of @p while loading (made on first sight); NULL past the bounds
  * (*@full) or without memory. */
 struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full);
 /* openmp_target.c: the target and device records of @o into @p (after the sites, before
@@ -140,11 +140,5 @@ int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
 /* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;
  * nothing when it had no offload. */
 void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);
-
-/* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
-void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
-void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
-void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
-/* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
 
 #endif

@@ -15,8 +15,8 @@
  * delete or a disassociate (LLVM 19 gives the host's number, omp_get_initial_device(),
  * on the other side, and -1 where there is none).
  */
-#include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
