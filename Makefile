@@ -41,13 +41,18 @@ BINS :=
 UNIT_TESTS :=
 CLEAN :=
 
+include lib/util/module.mk
 include lib/session/module.mk
 include lib/metric/module.mk
 include lib/launcher/module.mk
 include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
+include lib/symbols/module.mk
+include lib/openmp/module.mk
+include lib/annotate/module.mk
 include lib/report/module.mk
+include lib/job/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk
 include cli/module.mk

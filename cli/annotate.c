@@ -5,7 +5,11 @@
  * instructions, each with its samples and share of the function, the hottest lines
  * marked. Also the options report shares for the same data in report.csv.
  */
+#include "cli/cli.h"
 #include "cli/report_args.h"
+#include "job/job.h"
+#include "report/report.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <limits.h>

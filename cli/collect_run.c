@@ -6,7 +6,7 @@
  * order with ring data and nothing is written from a signal context.
  */
 #include "cli/collect.h"
-#include "report/report.h"
+#include "symbols/symbols.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -4,7 +4,11 @@
  * report loads it; lib/report/compare.c matches their functions, modules and programs
  * and orders them by the largest change. A table on the terminal; -o FILE writes CSV.
  */
+#include "cli/cli.h"
 #include "cli/report_args.h"
+#include "job/job.h"
+#include "report/report.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <limits.h>

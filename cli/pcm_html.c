@@ -8,6 +8,7 @@
  * them), formatted by the same pmc_value_format(), so the page cannot disagree with the CSV.
  */
 #include "cli/pcm.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -99,24 +100,7 @@ void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *va
 /* @n bytes of @p, escaped for HTML text and attribute values. */
 static void esc_n(FILE *f, const char *p, size_t n)
 {
-	for (size_t i = 0; i < n && p[i]; i++) {
-		switch (p[i]) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(p[i], f);
-		}
-	}
+	util_put_escaped_n(f, p, n, UTIL_ESC_HTML_PLAIN);
 }
 
 void pcm_html_esc(FILE *f, const char *s)

@@ -7,26 +7,17 @@
  * (x/0, a counter that never ran) is an empty cell.
  */
 #include "cli/pcm.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
-/* A CSV cell: quoted when it holds a comma or a quote. */
+/* A CSV cell: quoted when it holds a comma, a quote or a newline. */
 static void cell(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	util_csv_cell(f, s, UTIL_CSV_WHEN_NEEDED);
 }
 
 static void value_cell(FILE *f, double v)

@@ -3,7 +3,9 @@
 #include "cli/cli.h"
 #include "cli/report_args.h"
 #include "cli/report_job.h"
+#include "job/job.h"
 #include "report/report.h"
+#include "symbols/symbols.h"
 #include "session/session.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * uprof report -i JOBDIR: an MPI job's directory (job.ini, rank-<r>/ sessions) into one
- * report.csv (lib/report/job*.c); the ranks that are missing or damaged named on stderr,
+ * report.csv (lib/job); the ranks that are missing or damaged named on stderr,
  * the hottest functions over every rank on stdout, as for a single session.
  */
 #include "cli/report_job.h"

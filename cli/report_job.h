@@ -5,7 +5,7 @@
 #define UPROF_CLI_REPORT_JOB_H
 
 #include "cli/cli.h"
-#include "report/report.h"
+#include "job/job.h"
 
 #include <limits.h>
 #include <stdio.h>

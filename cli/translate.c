@@ -6,8 +6,11 @@
  * (lib/report/translated.h); report uses it while it still matches the session, its
  * module files and the options that change an unwind. translate writes no CSV.
  */
+#include "cli/cli.h"
 #include "cli/report_args.h"
+#include "job/job.h"
 #include "report/report.h"
+#include "symbols/symbols.h"
 #include "session/session.h"
 
 #include <errno.h>

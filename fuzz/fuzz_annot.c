@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target for the untrusted bytes of Function Detail Data: a source file split
- * into lines (lib/report/annot_src.c; any file DWARF or --src-path names), and a module's
+ * into lines (lib/annotate/annot_src.c; any file DWARF or --src-path names), and a module's
  * code run through the disassembler seam the way annotate.c walks a function
  * (disasm_x86_64.c over Zydis). Aborts when a line leaves the buffer or holds its own end
  * of line, or an instruction is longer than x86's 15 bytes or its text is unterminated. */
@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/annot.h"
-#include "report/disasm.h"
+#include "annotate/annotate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for the FDE reader (lib/report/fdes.c) on a CFI section's bytes. The
+/* libFuzzer target for the FDE reader (lib/symbols/fdes.c) on a CFI section's bytes. The
  * first byte picks the ELF class, byte order and .eh_frame or .debug_frame. */
 #include <elf.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fdes.h"
+#include "symbols/fdes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for perf's jitdump parser (lib/report/jitdump.c): jit-<pid>.dump is
+/* libFuzzer target for perf's jitdump parser (lib/symbols/jitdump.c): jit-<pid>.dump is
  * binary a JIT wrote wherever it liked, so any bytes must parse or be refused, and every
  * lookup afterwards must stay inside the table and find a symbol that holds it. */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jitdump.h"
+#include "symbols/jitdump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for the kallsyms parser (lib/report/kallsyms.c): report --kallsyms
+/* libFuzzer target for the kallsyms parser (lib/symbols/kallsyms.c): report --kallsyms
  * reads a file the user names, so any bytes must parse or be skipped, and every lookup
  * afterwards must stay inside the table. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/kallsyms.h"
+#include "symbols/kallsyms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

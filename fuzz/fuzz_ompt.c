@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target for the openmp/<pid>.ompt reader (lib/session/openmp.c), and for the
- * report's reading of its target and device records (lib/report/openmp_target.c) with
+ * report's reading of its target and device records (lib/openmp/openmp_target.c) with
  * its sections written to /dev/null. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
+#include "util/util.h"
 #include "session/session.h"
 
 #include <stdio.h>
@@ -32,7 +32,7 @@ static void report_targets(const struct ses_ompt *o)
 		rpt_omp_write_target(&p, null);
 	rpt_omp_target_free(&p);
 	free(p.sites);
-	rpt_hash_release(&p.index);
+	util_hash_release(&p.index);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

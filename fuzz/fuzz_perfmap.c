@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for perf's JIT map parser (lib/report/perfmap.c): /tmp/perf-<pid>.map
+/* libFuzzer target for perf's JIT map parser (lib/symbols/perfmap.c): /tmp/perf-<pid>.map
  * may be written by any user of the machine, so any bytes must parse or be skipped, and
  * every lookup afterwards must stay inside the table and find a symbol that holds it. */
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/perfmap.h"
+#include "symbols/perfmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

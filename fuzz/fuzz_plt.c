@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target for the PLT stub reader (lib/report/plt.c) on a whole ELF file's
+/* libFuzzer target for the PLT stub reader (lib/symbols/plt.c) on a whole ELF file's
  * bytes, read by libelf from memory as report reads a module's file. */
 #include <gelf.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plt.h"
+#include "symbols/plt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

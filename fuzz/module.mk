@@ -65,28 +65,28 @@ $(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC)
 fuzz: $(FUZZ_BINS)
 
-# lib/report's reading of call frame information (.eh_frame/.debug_frame FDEs)
-# PLT stubs named from a whole ELF file (lib/report/plt.c)
+# lib/symbols' reading of call frame information (.eh_frame/.debug_frame FDEs)
+# PLT stubs named from a whole ELF file (lib/symbols/plt.c)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_plt
-$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/report/plt.c lib/report/plt.h
+$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/symbols/plt.c lib/symbols/plt.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/report/plt.c -lelf
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/symbols/plt.c -lelf
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_fdes
-$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/report/fdes.c lib/report/fdes.h
+$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/symbols/fdes.c lib/symbols/fdes.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/report/fdes.c -ldw -lelf
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/symbols/fdes.c -ldw -lelf
 fuzz: $(FUZZ_BINS)
 
 # report --kallsyms FILE: the kernel symbol list parser
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_kallsyms
-$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/report/kallsyms.c lib/report/kallsyms.h
+$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c lib/symbols/kallsyms.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/report/kallsyms.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c
 fuzz: $(FUZZ_BINS)
 
 # report's matching of a tasks file's records (docs/DESIGN.md §6) and the pause arbitration
-FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/report/table.c lib/report/pauses.c \
-	lib/report/strmap.c
+FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/util/hash.c lib/report/pauses.c \
+	lib/util/strmap.c
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch
 $(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_TASKMATCH_SRCS) lib/report/taskmatch.h
 	@mkdir -p $(dir $@)
@@ -100,17 +100,17 @@ $(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESS
 fuzz: $(FUZZ_BINS)
 # report's reading of perf's JIT maps, /tmp/perf-<pid>.map (any user may write one)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_perfmap
-$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/report/perfmap.c lib/report/perfmap.h
+$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/symbols/perfmap.c lib/symbols/perfmap.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/report/perfmap.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/symbols/perfmap.c
 fuzz: $(FUZZ_BINS)
 # report's reading of perf's jitdump files, jit-<pid>.dump (binary a JIT wrote)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_jitdump
-$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/jitdump.h \
-		lib/report/perfmap.c lib/report/perfmap.h lib/report/table.c lib/report/strmap.c
+$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/jitdump.h \
+		lib/symbols/perfmap.c lib/symbols/perfmap.h lib/util/hash.c lib/util/strmap.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/report/jitdump.c lib/report/perfmap.c \
-		lib/report/table.c lib/report/strmap.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/perfmap.c \
+		lib/util/hash.c lib/util/strmap.c
 fuzz: $(FUZZ_BINS)
 
 # mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
@@ -123,21 +123,21 @@ fuzz: $(FUZZ_BINS)
 # the OMPT tool's openmp/<pid>.ompt files
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_ompt
 # and the report's reading of their target and device records (no libdw needed)
-FUZZ_OMPT_REPORT := lib/report/openmp_target.c lib/report/openmp_sites.c lib/report/table.c \
-	lib/report/strmap.c
+FUZZ_OMPT_REPORT := lib/openmp/openmp_target.c lib/openmp/openmp_sites.c lib/util/hash.c \
+	lib/util/strmap.c
 $(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_OMPT_REPORT) \
-		lib/report/openmp.h lib/report/internal.h
+		lib/openmp/openmp.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT)
 fuzz: $(FUZZ_BINS)
 
 # Function Detail Data: source files split into lines, a module's code disassembled
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_annot
-$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/report/annot_src.c $(filter lib/report/disasm_%,$(REPORT_SRCS)) \
-		lib/report/annot.h lib/report/disasm.h
+$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/annotate/annot_src.c $(ANNOTATE_DISASM_SRCS) \
+		lib/annotate/annotate.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/report/annot_src.c \
-		$(filter lib/report/disasm_%,$(REPORT_SRCS)) $(REPORT_DISASM_LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/annotate/annot_src.c \
+		$(ANNOTATE_DISASM_SRCS) $(ANNOTATE_DISASM_LDLIBS)
 fuzz: $(FUZZ_BINS)
 
 # translated.bin (uprof translate's stacks), parsed, looked up and written back
@@ -148,9 +148,9 @@ $(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c li
 
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
-$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h
+$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h lib/util/escape.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c lib/util/escape.c -lm
 
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_leafstack

@@ -7,7 +7,7 @@
 # clang-19 builds the OpenMP offload tests; Open MPI and MPICH install side by side (mpicc
 # and mpirun stay Open MPI's; MPICH's are mpicc.mpich and mpirun.mpich).
 # debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
-# libzydis-dev: the disassembler of report's assembly view (lib/report/disasm.h says why).
+# libzydis-dev: the disassembler of report's assembly view (lib/annotate/annotate.h says why).
 # chromium: tests/e2e/pcm_html.sh looks at pcm's report.html in it, headless.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf

@@ -33,14 +33,6 @@ $(BUILD)/tests/test_session_leafstack: tests/unit/test_session_leafstack.c $(SES
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_leafstack
-$(BUILD)/tests/test_symtab: tests/unit/test_symtab.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_symtab
-$(BUILD)/tests/test_kallsyms: tests/unit/test_kallsyms.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_kallsyms
 $(BUILD)/tests/test_session_dir: tests/unit/test_session_dir.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
@@ -50,39 +42,12 @@ $(BUILD)/tests/test_session_input: tests/unit/test_session_input.c $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_input
-$(BUILD)/tests/test_report_omp_target: tests/unit/test_report_omp_target.c $(REPORT_LIB) $(SESSION_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_report_omp_target
-$(BUILD)/tests/test_strmap: tests/unit/test_strmap.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
-UNIT_TESTS += $(BUILD)/tests/test_strmap
-$(BUILD)/tests/test_perfmap: tests/unit/test_perfmap.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_perfmap
-$(BUILD)/tests/test_jitdump: tests/unit/test_jitdump.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_jitdump
 $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi
-# lib/report's Function Detail Data: line aggregation, shares, source text, disassembly
-$(BUILD)/tests/test_annot: tests/unit/test_annot.c $(REPORT_LIB) $(ARCH_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_annot
-$(BUILD)/tests/test_annot_elf: tests/unit/test_annot_elf.c $(REPORT_LIB) $(ARCH_LIB) \
-		$(BUILD)/targets/annotate
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
-		$(REPORT_LDLIBS)
-UNIT_TESTS += $(BUILD)/tests/test_annot_elf
 # lib/report's comparison of two sessions (uprof compare), on made-up rows
-$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_compare

@@ -17,6 +17,7 @@
  * bounded sizes, every number checked, errors name the line.
  */
 #include "metric/metric.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -109,20 +110,10 @@ int mtr_rl_add_counter(struct mtr_roofline *r, const struct mtr_rl_counter *c)
 
 /* ---- writing ---- */
 
+/* A cell on one line: the reader takes a line per row and refuses a CR inside one. */
 static void cell(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		if (*s != '\n' && *s != '\r')
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	util_csv_cell(f, s, UTIL_CSV_WHEN_NEEDED_ONE_LINE);
 }
 
 static void num(FILE *f, double v)

@@ -12,7 +12,7 @@
 
 static int func_for(struct rpt *r, int module, const char *name)
 {
-	uint64_t *slot = rpt_hash_slot(&r->func_index, (uint64_t)module, (uintptr_t)name, 0);
+	uint64_t *slot = util_hash_slot(&r->func_index, (uint64_t)module, (uintptr_t)name, 0);
 	struct rpt_func *f;
 
 	if (!slot)
@@ -50,14 +50,14 @@ int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func,
 	*func = func_for(r, module, sym.name);
 	if (*func < 0)
 		return *func;
-	slot = rpt_hash_find(&w->pid_index, (uint32_t)w->threads[thread].pid, 0, 0);
+	slot = util_hash_find(&w->pid_index, (uint32_t)w->threads[thread].pid, 0, 0);
 	if (!slot)
 		return -EINVAL;
 	*proc = (int)(*slot - 1);
 	return 0;
 }
 
-static int tally(struct rpt *r, const struct rpt_hent *e)
+static int tally(struct rpt *r, const struct util_hent *e)
 {
 	struct rpt_world *w = &r->world;
 	int thread = (int)e->a, module = (int)e->b, func, proc, ret;
@@ -75,10 +75,10 @@ static int tally(struct rpt *r, const struct rpt_hent *e)
 	r->programs[prog].nprocs += !w->procs[proc].samples;
 	r->programs[prog].samples += n;
 	w->procs[proc].samples += n;
-	if (rpt_hash_add(&r->proc_func, proc, func, n) || rpt_hash_add(&r->proc_module, proc, module, n) ||
-	    rpt_hash_add(&r->prog_func, prog, func, n) || rpt_hash_add(&r->prog_module, prog, module, n) ||
-	    rpt_hash_add(&r->thread_func, thread, func, n) || rpt_hash_add(&r->thread_module, thread, module, n) ||
-	    rpt_hash_add(&r->module_func, module, func, n))
+	if (util_hash_add(&r->proc_func, proc, func, n) || util_hash_add(&r->proc_module, proc, module, n) ||
+	    util_hash_add(&r->prog_func, prog, func, n) || util_hash_add(&r->prog_module, prog, module, n) ||
+	    util_hash_add(&r->thread_func, thread, func, n) || util_hash_add(&r->thread_module, thread, module, n) ||
+	    util_hash_add(&r->module_func, module, func, n))
 		return -ENOMEM;
 	return 0;
 }
@@ -110,7 +110,7 @@ int rpt_sorted_cmp(const void *a, const void *b)
 	return x->item - y->item;
 }
 
-int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out)
+int rpt_collect(const struct util_hash *h, uint64_t owner, struct rpt_sorted **out)
 {
 	struct rpt_sorted *v;
 	int n = 0;

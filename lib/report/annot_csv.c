@@ -6,7 +6,7 @@
  * in the sort event's unit (CPU_TIME seconds, or event counts), samples, and the share
  * of the function.
  */
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "report/export.h"
 #include "report/internal.h"
 
@@ -31,7 +31,7 @@ static void quoted_n(FILE *f, const char *s, size_t len)
 		}
 	}
 	buf[o] = 0;
-	rpt_put_quoted(f, buf);
+	util_csv_quoted(f, buf);
 }
 
 /* What one sample stands for in the sort event's unit. */
@@ -49,9 +49,9 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 	fputs("\nFunction Detail Data\n", f);
 	fputs("FUNCTION,", f);
-	rpt_put_quoted(f, v->function);
+	util_csv_quoted(f, v->function);
 	fputs(",MODULE,", f);
-	rpt_put_quoted(f, v->module);
+	util_csv_quoted(f, v->module);
 	fprintf(f, ",SAMPLES,%llu,RANGE,\"0x%llx-0x%llx\"\n", (unsigned long long)v->samples,
 		(unsigned long long)v->start, (unsigned long long)v->end);
 	for (int k = 0; k < 3; k++) {
@@ -59,7 +59,7 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 		if (why) {
 			fputs("Note,", f);
-			rpt_put_quoted(f, why);
+			util_csv_quoted(f, why);
 			fputc('\n', f);
 		}
 	}
@@ -69,10 +69,10 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 		for (size_t i = 0; i < v->nlines; i++) {
 			const struct rpt_annot_line *l = &v->lines[i];
 
-			rpt_put_quoted(f, l->file);
+			util_csv_quoted(f, l->file);
 			fprintf(f, ",%d,%.4f,%llu,%.2f,", l->line, (double)l->samples * u,
 				(unsigned long long)l->samples, l->share);
-			rpt_put_quoted(f, l->inlined ? l->inlined : "");
+			util_csv_quoted(f, l->inlined ? l->inlined : "");
 			fputc(',', f);
 			if (l->text)
 				quoted_n(f, l->text, l->text_len);
@@ -87,9 +87,9 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 
 		fprintf(f, "\"0x%llx\",%.4f,%llu,%.2f,", (unsigned long long)in->addr,
 			(double)in->samples * u, (unsigned long long)in->samples, in->share);
-		rpt_put_quoted(f, l ? l->file : "");
+		util_csv_quoted(f, l ? l->file : "");
 		fprintf(f, ",%d,", l ? l->line : 0);
-		rpt_put_quoted(f, in->text);
+		util_csv_quoted(f, in->text);
 		fputc('\n', f);
 	}
 }

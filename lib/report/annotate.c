@@ -3,12 +3,11 @@
  * Function Detail Data: for the chosen functions (named, or the hottest), the samples of
  * each instruction (the samples' own IPs, never callchain frames) and of each source
  * line (DWARF's line table through inline.c, so that inlined code counts on the inlined
- * function's own lines), the function's code disassembled (disasm.h), and the source
+ * function's own lines), the function's code disassembled (lib/annotate), and the source
  * text (annot_src.c). Built once by rpt_open() with opts.annotate; read by the CSV
  * writer and, through rpt_annots(), by `uprof annotate`.
  */
-#include "report/annot.h"
-#include "report/disasm.h"
+#include "annotate/annotate.h"
 #include "report/internal.h"
 #include "report/stacks.h"
 
@@ -103,10 +102,10 @@ static int choose_hottest(struct rpt *r, struct rpt_annots *a)
 }
 
 /* Add @samples at @off to chosen function @k; @index maps (k, off) to a hit + 1. */
-static int add_hit(struct rpt_annots *a, struct rpt_hash *index, int k, uint64_t off,
+static int add_hit(struct rpt_annots *a, struct util_hash *index, int k, uint64_t off,
 		   uint64_t samples)
 {
-	uint64_t *slot = rpt_hash_slot(index, (uint64_t)k, off, 1);
+	uint64_t *slot = util_hash_slot(index, (uint64_t)k, off, 1);
 	struct afunc *f = &a->af[k];
 
 	if (!slot)
@@ -133,11 +132,11 @@ static int add_hit(struct rpt_annots *a, struct rpt_hash *index, int k, uint64_t
 /* Every sampled (thread, module, offset) of a chosen function, summed over threads. */
 static int gather(struct rpt *r, struct rpt_annots *a)
 {
-	struct rpt_hash chosen = { 0 }, index = { 0 }; /* func -> afunc + 1; add_hit's */
+	struct util_hash chosen = { 0 }, index = { 0 }; /* func -> afunc + 1; add_hit's */
 	int ret = 0;
 
 	for (int i = 0; i < a->n && !ret; i++) {
-		uint64_t *slot = rpt_hash_slot(&chosen, (uint64_t)a->af[i].func, 0, 0);
+		uint64_t *slot = util_hash_slot(&chosen, (uint64_t)a->af[i].func, 0, 0);
 
 		if (!slot)
 			ret = -ENOMEM;
@@ -145,18 +144,18 @@ static int gather(struct rpt *r, struct rpt_annots *a)
 			*slot = (uint64_t)i + 1;
 	}
 	for (size_t i = 0; i < r->addr_counts.cap && !ret; i++) {
-		const struct rpt_hent *e = &r->addr_counts.e[i];
+		const struct util_hent *e = &r->addr_counts.e[i];
 		uint64_t *slot;
 		int func, proc;
 
 		if (!e->used || !e->val)
 			continue;
 		ret = rpt_resolve(r, (int)e->a, (int)e->b, e->c, &func, &proc);
-		if (!ret && (slot = rpt_hash_find(&chosen, (uint64_t)func, 0, 0)))
+		if (!ret && (slot = util_hash_find(&chosen, (uint64_t)func, 0, 0)))
 			ret = add_hit(a, &index, (int)(*slot - 1), e->c, e->val);
 	}
-	rpt_hash_release(&chosen);
-	rpt_hash_release(&index);
+	util_hash_release(&chosen);
+	util_hash_release(&index);
 	return ret;
 }
 

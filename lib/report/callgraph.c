@@ -12,7 +12,7 @@
  * CSV: the header lines about stacks, "HOTTEST FUNCTIONS BY TOTAL TIME", the task view,
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 #include "report/export.h"
 #include "report/stacks.h"
 
@@ -31,7 +31,7 @@ static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]" }
 static long func_for(struct rpt_stacks *st, int module, const char *name, const char *base,
 		     enum rpt_cfunc_kind kind)
 {
-	uint64_t *slot = rpt_hash_slot(&st->func_index, (uint64_t)(int64_t)module,
+	uint64_t *slot = util_hash_slot(&st->func_index, (uint64_t)(int64_t)module,
 				       (uintptr_t)name, kind);
 
 	if (!slot)
@@ -71,7 +71,7 @@ static int fpool_push(struct rpt_stacks *st, uint32_t fid)
 static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *first, int *n)
 {
 	struct rpt_stacks *st = r->stacks;
-	uint64_t *slot = rpt_hash_slot(&st->frame_index, fr->module, fr->addr, 0);
+	uint64_t *slot = util_hash_slot(&st->frame_index, fr->module, fr->addr, 0);
 	const char *inl[RPT_MAX_INLINE];
 	struct rpt_sym sym;
 	const char *path, *name;
@@ -148,7 +148,7 @@ static long intern_sym(struct rpt_stacks *st, uint32_t proc, const uint32_t *v, 
 	uint64_t h = hash_fids(proc, v, n);
 
 	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&st->sym_index, h, proc, chain);
+		uint64_t *slot = util_hash_slot(&st->sym_index, h, proc, chain);
 		struct rpt_symstack *s;
 
 		if (!slot)
@@ -192,7 +192,7 @@ static int symbolize_stack(struct rpt *r, struct rpt_stack *s, uint32_t *tmp)
 {
 	struct rpt_stacks *st = r->stacks;
 	const struct rpt_thread *t = &r->world.threads[s->thread];
-	uint64_t *pslot = rpt_hash_find(&r->world.pid_index, (uint32_t)t->pid, 0, 0);
+	uint64_t *pslot = util_hash_find(&r->world.pid_index, (uint32_t)t->pid, 0, 0);
 	uint32_t n = 0;
 	long sym;
 
@@ -218,7 +218,7 @@ static int symbolize_stack(struct rpt *r, struct rpt_stack *s, uint32_t *tmp)
 static int add_edge(struct rpt_stacks *st, uint32_t proc, uint32_t caller, uint32_t callee,
 		    uint64_t stamp, uint64_t n)
 {
-	uint64_t *slot = rpt_hash_slot(&st->edge_index, proc, caller, callee);
+	uint64_t *slot = util_hash_slot(&st->edge_index, proc, caller, callee);
 	struct rpt_edge *e;
 
 	if (!slot)
@@ -270,7 +270,7 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 		return 0;
 	self = rpt_callgraph_self(st, s);
 	st->funcs[self].self += s->count;
-	if (rpt_hash_add(&st->proc_self, s->proc, self, s->count))
+	if (util_hash_add(&st->proc_self, s->proc, self, s->count))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct rpt_cfunc *f = &st->funcs[v[i]];
@@ -278,7 +278,7 @@ static int tally_sym(struct rpt_stacks *st, size_t idx)
 		if (f->stamp != stamp) {
 			f->stamp = stamp;
 			f->total += s->count;
-			if (rpt_hash_add(&st->proc_total, s->proc, v[i], s->count))
+			if (util_hash_add(&st->proc_total, s->proc, v[i], s->count))
 				return -ENOMEM;
 		}
 		if (i + 1 < s->n && add_edge(st, s->proc, v[i + 1], v[i], stamp, s->count))
@@ -300,7 +300,7 @@ static int tally_tasks(struct rpt_stacks *st)
 		for (size_t k = first; k < first + n; k++) {
 			const struct rpt_symstack *s = &st->syms[st->stacks[st->samples[k].stack].sym];
 
-			if (s->n && rpt_hash_add(&st->task_func, (uint64_t)sp->item,
+			if (s->n && util_hash_add(&st->task_func, (uint64_t)sp->item,
 						 rpt_callgraph_self(st, s), 1))
 				return -ENOMEM;
 		}
@@ -324,17 +324,17 @@ void rpt_callgraph_reset(struct rpt_stacks *st)
 	st->nfuncs = st->capfuncs = 0;
 	st->nfpool = st->capfpool = st->nfids = st->capfids = 0;
 	st->nsyms = st->capsyms = st->nedges = st->capedges = 0;
-	rpt_hash_release(&st->func_index);
-	rpt_hash_release(&st->frame_index);
-	rpt_hash_release(&st->inline_index);
+	util_hash_release(&st->func_index);
+	util_hash_release(&st->frame_index);
+	util_hash_release(&st->inline_index);
 	free(st->inline_names);
 	st->inline_names = NULL;
 	st->ninline_names = st->capinline_names = 0;
-	rpt_hash_release(&st->sym_index);
-	rpt_hash_release(&st->proc_total);
-	rpt_hash_release(&st->proc_self);
-	rpt_hash_release(&st->edge_index);
-	rpt_hash_release(&st->task_func);
+	util_hash_release(&st->sym_index);
+	util_hash_release(&st->proc_total);
+	util_hash_release(&st->proc_self);
+	util_hash_release(&st->edge_index);
+	util_hash_release(&st->task_func);
 	st->built = false;
 }
 
@@ -411,7 +411,7 @@ static int cmp_sorted(const void *a, const void *b)
 
 static void func_cells(FILE *f, const struct rpt_cfunc *fn)
 {
-	rpt_put_quoted(f, fn->name);
+	util_csv_quoted(f, fn->name);
 }
 
 static int write_task_view(const struct rpt *r, FILE *f)
@@ -443,13 +443,13 @@ static int write_task_view(const struct rpt *r, FILE *f)
 		for (int j = 0; j < limit(r, k); j++) {
 			const struct rpt_cfunc *fn = &st->funcs[v[j].item];
 
-			rpt_put_quoted(f, rows[i].module);
+			util_csv_quoted(f, rows[i].module);
 			fputc(',', f);
-			rpt_put_quoted(f, rows[i].name);
+			util_csv_quoted(f, rows[i].name);
 			fputc(',', f);
 			func_cells(f, fn);
 			fprintf(f, ",%.4f,", secs(r, v[j].samples));
-			rpt_put_quoted(f, rpt_callgraph_module(r, fn));
+			util_csv_quoted(f, rpt_callgraph_module(r, fn));
 			fputc('\n', f);
 		}
 		if (item >= 0)
@@ -482,7 +482,7 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 
 			func_cells(f, fn);
 			fprintf(f, ",%.4f,%.4f,", secs(r, fn->total), secs(r, fn->self));
-			rpt_put_quoted(f, rpt_callgraph_module(r, fn));
+			util_csv_quoted(f, rpt_callgraph_module(r, fn));
 			fputc('\n', f);
 		}
 		free(v);
@@ -495,14 +495,14 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 static int related(const struct rpt_stacks *st, uint32_t proc, uint32_t fn, bool callers,
 		   struct rpt_sorted **out)
 {
-	const struct rpt_hash *h = &st->edge_index;
+	const struct util_hash *h = &st->edge_index;
 	struct rpt_sorted *v = malloc(sizeof(*v) * (h->n ? h->n : 1));
 	int n = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->cap; i++) {
-		const struct rpt_hent *e = &h->e[i];
+		const struct util_hent *e = &h->e[i];
 
 		if (!e->used || e->a != proc || (callers ? e->c : e->b) != fn)
 			continue;
@@ -526,7 +526,7 @@ void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *re
 	if (self)
 		fprintf(f, "%" PRIu64, *self);
 	fputc(',', f);
-	rpt_put_quoted(f, rpt_callgraph_module(r, c));
+	util_csv_quoted(f, rpt_callgraph_module(r, c));
 	fputc('\n', f);
 }
 
@@ -544,13 +544,13 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc)
 		return n;
 	rpt_process_name(r, proc, name, sizeof(name));
 	fputs("\nCALLGRAPH FOR PROCESS - ", f);
-	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	util_put_escaped(f, name, UTIL_ESC_TEXT);
 	fputc('\n', f);
 	fprintf(f, "FUNCTION,RELATION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),"
 		   "DEEP SAMPLES,SELF SAMPLES,Module\n");
 	for (int i = 0, shown = 0; i < n && shown < limit(r, n); i++) {
 		uint32_t fn = (uint32_t)v[i].item;
-		uint64_t *self = rpt_hash_find(&st->proc_self, (uint64_t)proc, fn, 0), zero = 0;
+		uint64_t *self = util_hash_find(&st->proc_self, (uint64_t)proc, fn, 0), zero = 0;
 
 		if (st->funcs[fn].kind == RPT_CF_MARK)
 			continue;
@@ -593,5 +593,5 @@ void rpt_callgraph_write_details(const struct rpt *r, FILE *f)
 			st->depth, in->callgraph_scope[0] ? in->callgraph_scope : "all");
 	fprintf(f, "Stacks Truncated:,\"%" PRIu64 "\"\n", st->truncated);
 	fprintf(f, "Stacks Unwind Failed:,\"%" PRIu64 "\"\n", st->unwind_failed);
-	rpt_leafg_write_details(r, f);
+	rpt_fpstack_write_details(r, f);
 }

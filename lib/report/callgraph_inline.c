@@ -7,8 +7,7 @@
  * and the file is closed before the next, so a report holds one module's DWARF at a time.
  * The chains are kept by (module, address) for callgraph.c's symbolize_frame.
  */
-#include "report/jitdump.h"
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 #include "report/stacks.h"
 
 #include <errno.h>
@@ -51,7 +50,7 @@ static const char *dwarf_path(const struct rpt *r, const struct rpt_frame *fr)
 int rpt_callgraph_inlines(struct rpt *r, const struct rpt_frame *fr, const char **names)
 {
 	struct rpt_stacks *st = r->stacks;
-	uint64_t *slot = rpt_hash_slot(&st->inline_index, fr->module, fr->addr, 0);
+	uint64_t *slot = util_hash_slot(&st->inline_index, fr->module, fr->addr, 0);
 	const char *path = dwarf_path(r, fr);
 	const char *got[RPT_MAX_INLINE];
 	struct rpt_sym sym;

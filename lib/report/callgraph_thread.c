@@ -15,16 +15,16 @@
 #include <string.h>
 
 struct thread_cg {
-	struct rpt_hash total, self; /* (0, func, 0) -> samples */
-	struct rpt_hash edges;	     /* (caller, callee, 0) -> samples */
-	struct rpt_hash seen;	     /* (kind, a, b) -> the stack that counted it last */
+	struct util_hash total, self; /* (0, func, 0) -> samples */
+	struct util_hash edges;	     /* (caller, callee, 0) -> samples */
+	struct util_hash seen;	     /* (kind, a, b) -> the stack that counted it last */
 };
 
 /* Once per stack: true the first time (@kind, @a, @b) is met in stack @stamp. */
 static int first_in_stack(struct thread_cg *t, uint64_t kind, uint64_t a, uint64_t b,
 			  uint64_t stamp)
 {
-	uint64_t *slot = rpt_hash_slot(&t->seen, kind << 32 | a, b, 0);
+	uint64_t *slot = util_hash_slot(&t->seen, kind << 32 | a, b, 0);
 
 	if (!slot)
 		return -ENOMEM;
@@ -43,15 +43,15 @@ static int tally(struct thread_cg *t, const struct rpt_stacks *st, const struct 
 
 	if (!sym->n || !s->count)
 		return 0;
-	ret = rpt_hash_add(&t->self, 0, rpt_callgraph_self(st, sym), s->count);
+	ret = util_hash_add(&t->self, 0, rpt_callgraph_self(st, sym), s->count);
 	for (uint32_t i = 0; i < sym->n && !ret; i++) {
 		ret = first_in_stack(t, 0, v[i], 0, stamp);
 		if (ret > 0)
-			ret = rpt_hash_add(&t->total, 0, v[i], s->count);
+			ret = util_hash_add(&t->total, 0, v[i], s->count);
 		if (!ret && i + 1 < sym->n) {
 			ret = first_in_stack(t, 1, v[i + 1], v[i], stamp);
 			if (ret > 0)
-				ret = rpt_hash_add(&t->edges, v[i + 1], v[i], s->count);
+				ret = util_hash_add(&t->edges, v[i + 1], v[i], s->count);
 		}
 	}
 	return ret < 0 ? ret : 0;
@@ -60,14 +60,14 @@ static int tally(struct thread_cg *t, const struct rpt_stacks *st, const struct 
 /* Callers or callees of @fn, largest first; a malloc'ed array in *@out. */
 static int related(const struct thread_cg *t, uint32_t fn, bool callers, struct rpt_sorted **out)
 {
-	const struct rpt_hash *h = &t->edges;
+	const struct util_hash *h = &t->edges;
 	struct rpt_sorted *v = malloc(sizeof(*v) * (h->n ? h->n : 1));
 	int n = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->cap; i++) {
-		const struct rpt_hent *e = &h->e[i];
+		const struct util_hent *e = &h->e[i];
 
 		if (e->used && (callers ? e->b : e->a) == fn)
 			v[n++] = (struct rpt_sorted){ (int)(callers ? e->a : e->b), e->val };
@@ -84,10 +84,10 @@ static int related(const struct thread_cg *t, uint32_t fn, bool callers, struct 
 
 static void release(struct thread_cg *t)
 {
-	rpt_hash_release(&t->total);
-	rpt_hash_release(&t->self);
-	rpt_hash_release(&t->edges);
-	rpt_hash_release(&t->seen);
+	util_hash_release(&t->total);
+	util_hash_release(&t->self);
+	util_hash_release(&t->edges);
+	util_hash_release(&t->seen);
 }
 
 static int write_rows(const struct rpt *r, FILE *f, const struct thread_cg *t)
@@ -101,7 +101,7 @@ static int write_rows(const struct rpt *r, FILE *f, const struct thread_cg *t)
 		return n;
 	for (int i = 0, shown = 0; i < n && shown < lim; i++) {
 		uint32_t fn = (uint32_t)v[i].item;
-		uint64_t *self = rpt_hash_find(&t->self, 0, fn, 0), zero = 0;
+		uint64_t *self = util_hash_find(&t->self, 0, fn, 0), zero = 0;
 
 		if (st->funcs[fn].kind == RPT_CF_MARK)
 			continue;
@@ -140,7 +140,7 @@ int rpt_callgraph_write_thread(const struct rpt *r, FILE *f, int thread)
 	if (!ret) {
 		rpt_thread_name(r, thread, name, sizeof(name));
 		fputs("\nCALLGRAPH FOR THREAD - ", f);
-		rpt_put_escaped(f, name, RPT_ESC_TEXT);
+		util_put_escaped(f, name, UTIL_ESC_TEXT);
 		fprintf(f, " (TID:%d)\n", r->world.threads[thread].tid);
 		fprintf(f, "FUNCTION,RELATION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" "
 			   "(seconds),DEEP SAMPLES,SELF SAMPLES,Module\n");

@@ -267,14 +267,14 @@ int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const 
 			  FILE *f)
 {
 	fprintf(f, "COMPARISON\nBaseline:,");
-	rpt_put_quoted(f, dir_a);
+	util_csv_quoted(f, dir_a);
 	fprintf(f, "\nWith:,");
-	rpt_put_quoted(f, dir_b);
+	util_csv_quoted(f, dir_b);
 	fprintf(f, "\nValues:,%s", c->unit);
 	fputc('\n', f);
 	for (int i = 0; i < c->nnotes && i < RPT_CMP_NOTES; i++) {
 		fprintf(f, "Note:,");
-		rpt_put_quoted(f, c->notes[i]);
+		util_csv_quoted(f, c->notes[i]);
 		fputc('\n', f);
 	}
 	fprintf(f, "\nKIND,NAME,MODULE,BASELINE,WITH,DELTA,RATIO\n");
@@ -282,9 +282,9 @@ int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const 
 		const struct rpt_cmp_row *r = &c->rows[i];
 
 		fprintf(f, "%s,", KIND[r->kind]);
-		rpt_put_quoted(f, r->name);
+		util_csv_quoted(f, r->name);
 		fputc(',', f);
-		rpt_put_quoted(f, r->module);
+		util_csv_quoted(f, r->module);
 		fprintf(f, ",%.6f,%.6f,%+.6f,", r->a, r->b, r->delta);
 		/* only in the other session: no ratio to give */
 		if (isinf(r->ratio))

@@ -5,10 +5,10 @@
  * Our additions (pause duration, sampling honesty, damage) use the same key style.
  */
 #include "report/internal.h"
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "report/export.h"
 #include "report/stacks.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,7 +22,7 @@
 static void kv(FILE *f, const char *key, const char *value)
 {
 	fprintf(f, "%s:,", key);
-	rpt_put_quoted(f, value);
+	util_csv_quoted(f, value);
 	fputc('\n', f);
 }
 
@@ -129,7 +129,7 @@ static void write_events(const struct rpt *r, FILE *f)
 		if (!strcmp(e->name, "CPU_TIME"))
 			continue;
 		fprintf(f, ",");
-		rpt_put_quoted(f, e->name);
+		util_csv_quoted(f, e->name);
 		fprintf(f, ",%" PRIu64 ",0x%" PRIx64 ",%s,%s\n", e->period, e->config,
 			e->exclude_user ? "False" : "True", e->exclude_kernel ? "False" : "True");
 	}
@@ -173,7 +173,7 @@ static void write_module_states(const struct rpt *r, FILE *f)
 		if (st != RPT_FILE_MISSING && st != RPT_FILE_CHANGED)
 			continue;
 		fprintf(f, "%s:,", st == RPT_FILE_MISSING ? "Module Missing" : "Module Changed");
-		rpt_put_quoted(f, m->path);
+		util_csv_quoted(f, m->path);
 		fprintf(f, ",\"%" PRIu64 " samples not symbolized: %s\"\n", m->samples,
 			st == RPT_FILE_MISSING
 				? "no such file now (deleted or moved since collection)"
@@ -368,17 +368,17 @@ static void header(const struct rpt *r, FILE *f, const char *lead, const char *t
 static void func_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int func,
 		     uint64_t samples)
 {
-	rpt_put_quoted(f, r->funcs[func].name);
+	util_csv_quoted(f, r->funcs[func].name);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)func, samples);
 	fputc(',', f);
-	rpt_put_quoted(f, r->world.modules[r->funcs[func].module].path);
+	util_csv_quoted(f, r->world.modules[r->funcs[func].module].path);
 	fputc('\n', f);
 }
 
 static void named_row(const struct rpt *r, FILE *f, const char *name, int kind, uint32_t owner,
 		      int item, uint64_t samples)
 {
-	rpt_put_quoted(f, name);
+	util_csv_quoted(f, name);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)item, samples);
 	fputc('\n', f);
 }
@@ -390,7 +390,7 @@ static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, i
 
 	(void)kind, (void)owner;
 	rpt_thread_name(r, thread, name, sizeof(name));
-	rpt_put_quoted(f, name);
+	util_csv_quoted(f, name);
 	fprintf(f, ",\"%d\"", r->world.threads[thread].tid);
 	rpt_events_cells(r, f, RPT_K_THREAD, 0, (uint32_t)thread, samples);
 	fputc('\n', f);
@@ -401,11 +401,11 @@ static void thread_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, i
 static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, int prog,
 			uint64_t samples)
 {
-	rpt_put_quoted(f, r->programs[prog].name);
+	util_csv_quoted(f, r->programs[prog].name);
 	fprintf(f, ",\"%d\"", r->programs[prog].nprocs);
 	rpt_events_cells(r, f, kind, owner, (uint32_t)prog, samples);
 	fputc(',', f);
-	rpt_put_quoted(f, rpt_program_path(r, prog));
+	util_csv_quoted(f, rpt_program_path(r, prog));
 	fputc('\n', f);
 }
 
@@ -414,14 +414,14 @@ static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, 
 static void task_row(FILE *f, const char *domain, const char *name, uint64_t count,
 		     double elapsed, double cpu)
 {
-	rpt_put_quoted(f, domain);
+	util_csv_quoted(f, domain);
 	fputc(',', f);
-	rpt_put_quoted(f, name);
+	util_csv_quoted(f, name);
 	fprintf(f, ",%" PRIu64 ",%.4f,%.4f\n", count, elapsed, cpu);
 }
 
 /* Task summary of one process or thread: (owner, item) entries of @h. */
-static int write_task_summary(const struct rpt *r, FILE *f, const struct rpt_hash *h,
+static int write_task_summary(const struct rpt *r, FILE *f, const struct util_hash *h,
 			      uint64_t owner)
 {
 	struct rpt_sorted *v;
@@ -515,7 +515,7 @@ static int write_top(const struct rpt *r, FILE *f)
 
 /* One block of "(owner, item) -> samples" rows from @h, printed by @row; @kind names
  * the further events' tally of the same rows. */
-static int write_tally(const struct rpt *r, FILE *f, const struct rpt_hash *h, int owner,
+static int write_tally(const struct rpt *r, FILE *f, const struct util_hash *h, int owner,
 		       int kind,
 		       void (*row)(const struct rpt *, FILE *, int, uint32_t, int, uint64_t))
 {
@@ -546,7 +546,7 @@ static int write_process_block(const struct rpt *r, FILE *f, int proc)
 	rpt_process_name(r, proc, name, sizeof(name));
 	/* names are the target's (comm, thread names, paths): one line, valid UTF-8 */
 	fputs("\n\nPROFILE REPORT FOR PROCESS - ", f);
-	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	util_put_escaped(f, name, UTIL_ESC_TEXT);
 	fputc('\n', f);
 	header(r, f, "\nTHREAD SUMMARY\nTHREAD,THREAD ID,", "");
 	v = malloc(sizeof(*v) * (size_t)(w->nthreads ? w->nthreads : 1));
@@ -583,7 +583,7 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 
 	rpt_thread_name(r, thread, name, sizeof(name));
 	fputs("\n\nPROFILE REPORT FOR THREAD - ", f);
-	rpt_put_escaped(f, name, RPT_ESC_TEXT);
+	util_put_escaped(f, name, UTIL_ESC_TEXT);
 	fprintf(f, " (TID:%d)\n", r->world.threads[thread].tid);
 	header(r, f, "\nMODULE SUMMARY\nMODULE,", "");
 	n = write_tally(r, f, &r->thread_module, thread, RPT_K_THREAD_MOD, module_row);
@@ -600,7 +600,7 @@ static int write_thread_block(const struct rpt *r, FILE *f, int thread)
 static int write_module_block(const struct rpt *r, FILE *f, int module)
 {
 	fputs("\n\nPROFILE REPORT FOR MODULE - ", f);
-	rpt_put_escaped(f, r->world.modules[module].path, RPT_ESC_TEXT);
+	util_put_escaped(f, r->world.modules[module].path, UTIL_ESC_TEXT);
 	fputc('\n', f);
 	header(r, f, "\nFUNCTION SUMMARY\nFUNCTION,", ",Module");
 	return write_tally(r, f, &r->module_func, module, RPT_K_MOD_FUNC, func_row);
@@ -614,7 +614,7 @@ static int write_program_block(const struct rpt *r, FILE *f, int prog)
 	int k = 0, n;
 
 	fputs("\n\nPROFILE REPORT FOR PROGRAM - ", f);
-	rpt_put_escaped(f, r->programs[prog].name, RPT_ESC_TEXT);
+	util_put_escaped(f, r->programs[prog].name, UTIL_ESC_TEXT);
 	fprintf(f, " (%d process%s)\n", r->programs[prog].nprocs,
 		r->programs[prog].nprocs == 1 ? "" : "es");
 	header(r, f, "\nPROCESS SUMMARY\nPROCESS,", "");

@@ -87,7 +87,7 @@ int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
 int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr,
 		     uint64_t units)
 {
-	uint64_t *slot = rpt_hash_slot(&r->extra_addr, (uint64_t)thread | (uint64_t)ev << 40,
+	uint64_t *slot = util_hash_slot(&r->extra_addr, (uint64_t)thread | (uint64_t)ev << 40,
 				       (uint64_t)module, addr);
 
 	if (!slot)
@@ -100,7 +100,7 @@ int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_
 
 static int add(struct rpt *r, int kind, uint32_t owner, uint32_t item, int ev, uint64_t n)
 {
-	uint64_t *slot = rpt_hash_slot(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)ev);
+	uint64_t *slot = util_hash_slot(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)ev);
 
 	if (!slot)
 		return -ENOMEM;
@@ -111,7 +111,7 @@ static int add(struct rpt *r, int kind, uint32_t owner, uint32_t item, int ev, u
 int rpt_events_aggregate(struct rpt *r)
 {
 	for (size_t i = 0; i < r->extra_addr.cap; i++) {
-		const struct rpt_hent *e = &r->extra_addr.e[i];
+		const struct util_hent *e = &r->extra_addr.e[i];
 		int thread, module, ev, func, proc, ret;
 		uint64_t n;
 
@@ -176,7 +176,7 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 
 	v[0] = (double)ev0_samples * (r->info.nevents ? scale(r, 0) : 1e-3);
 	for (int i = 1; i < n; i++) {
-		uint64_t *c = rpt_hash_find(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)i);
+		uint64_t *c = util_hash_find(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)i);
 
 		v[i] = c ? (double)*c * scale(r, i) : 0.0;
 	}

@@ -40,14 +40,14 @@ struct node {
 struct tree {
 	struct node *v;
 	size_t n, cap;
-	struct rpt_hash index; /* (parent, key) -> node + 1 */
+	struct util_hash index; /* (parent, key) -> node + 1 */
 	uint32_t *kidv;
 	uint32_t maxdepth;
 };
 
 static long child(struct tree *t, uint32_t parent, int64_t key, const char *name, int kind)
 {
-	uint64_t *slot = rpt_hash_slot(&t->index, parent, (uint64_t)key, 0);
+	uint64_t *slot = util_hash_slot(&t->index, parent, (uint64_t)key, 0);
 
 	if (!slot)
 		return -ENOMEM;
@@ -212,7 +212,7 @@ static void put_frame(FILE *f, const struct tree *t, const struct node *n, doubl
 	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\">"
 		   "<title>",
 		n->x, n->count, n->depth);
-	rpt_put_escaped(f, n->name, RPT_ESC_XML);
+	util_put_escaped(f, n->name, UTIL_ESC_XML);
 	fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->count,
 		t->v[0].count ? 100.0 * (double)n->count / (double)t->v[0].count : 0.0);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.4f\" height=\"%d\" fill=\"%s\" rx=\"2\" "
@@ -225,7 +225,7 @@ static void put_frame(FILE *f, const struct tree *t, const struct node *n, doubl
 			while (shown && *shown && fit > 2 && ((unsigned char)shown[strlen(shown) - 1] & 0x80))
 				shown[strlen(shown) - 1] = 0;
 		}
-		rpt_put_escaped(f, shown ? shown : n->name, RPT_ESC_XML);
+		util_put_escaped(f, shown ? shown : n->name, UTIL_ESC_XML);
 		if (shown)
 			fputs("..", f);
 	}
@@ -330,7 +330,7 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 		height);
 	fprintf(f, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
 		WIDTH / 2);
-	rpt_put_escaped(f, r->info.target_path[0] ? r->info.target_path : "uprof", RPT_ESC_XML);
+	util_put_escaped(f, r->info.target_path[0] ? r->info.target_path : "uprof", UTIL_ESC_XML);
 	fprintf(f, " - CPU_TIME, %" PRIu64 " samples%s</text>\n", t.v[0].count,
 		r->stacks->collected ? "" : " (no call stacks collected: leaf functions only)");
 	fprintf(f, "<text id=\"reset\" class=\"ui\" x=\"%.0f\" y=\"48\">Reset Zoom</text>\n", XPAD);
@@ -347,6 +347,6 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 out:
 	free(t.v);
 	free(t.kidv);
-	rpt_hash_release(&t.index);
+	util_hash_release(&t.index);
 	return ret;
 }

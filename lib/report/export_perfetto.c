@@ -36,7 +36,7 @@ struct out {
 	uint64_t base;
 	bool first;
 	uint32_t *sf;	      /* symstack -> its stackFrames id */
-	struct rpt_hash frames; /* (parent id, fid) -> id */
+	struct util_hash frames; /* (parent id, fid) -> id */
 	uint32_t nframes;
 	struct frame_def {
 		uint32_t parent;
@@ -62,7 +62,7 @@ static void meta(struct out *o, const char *what, uint32_t pid, uint32_t tid, co
 	sep(o);
 	fprintf(o->f, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\",\"args\":{\"name\":\"",
 		pid, tid, what);
-	rpt_put_escaped(o->f, name, RPT_ESC_JSON);
+	util_put_escaped(o->f, name, UTIL_ESC_JSON);
 	fprintf(o->f, "%s\"}}", suffix);
 }
 
@@ -79,7 +79,7 @@ static int frame_id(struct out *o, uint32_t sym, uint32_t *id)
 	}
 	for (uint32_t k = s->n; k-- > 0;) {
 		uint32_t fid = st->fids[s->first + k];
-		uint64_t *slot = rpt_hash_slot(&o->frames, parent, fid, 0);
+		uint64_t *slot = util_hash_slot(&o->frames, parent, fid, 0);
 
 		if (!slot)
 			return -ENOMEM;
@@ -118,15 +118,15 @@ static int put_sample(struct out *o, uint32_t pid, uint32_t tid, const struct rp
 		pid, tid);
 	ts(o, smp->time);
 	fputs(",\"name\":\"", o->f);
-	rpt_put_escaped(o->f, leaf ? leaf->name : "?", RPT_ESC_JSON);
+	util_put_escaped(o->f, leaf ? leaf->name : "?", UTIL_ESC_JSON);
 	fprintf(o->f, "\",\"sf\":\"%u\",\"args\":{\"stack\":\"", id);
 	for (uint32_t k = s->n; k-- > 0;) {
-		rpt_put_escaped(o->f, st->funcs[st->fids[s->first + k]].name, RPT_ESC_JSON_FRAME);
+		util_put_escaped(o->f, st->funcs[st->fids[s->first + k]].name, UTIL_ESC_JSON_FRAME);
 		if (k)
 			fputc(';', o->f);
 	}
 	fputs("\",\"module\":\"", o->f);
-	rpt_put_escaped(o->f, leaf ? rpt_callgraph_module(o->r, leaf) : "", RPT_ESC_JSON);
+	util_put_escaped(o->f, leaf ? rpt_callgraph_module(o->r, leaf) : "", UTIL_ESC_JSON);
 	fputs("\"}}", o->f);
 	return 0;
 }
@@ -138,11 +138,11 @@ static void put_slice(struct out *o, uint32_t pid, uint32_t tid, uint64_t from, 
 	fprintf(o->f, "{\"ph\":\"X\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", cat, pid, tid);
 	ts(o, from);
 	fprintf(o->f, ",\"dur\":%.3f,\"name\":\"", (double)dur / 1e3);
-	rpt_put_escaped(o->f, name, RPT_ESC_JSON);
+	util_put_escaped(o->f, name, UTIL_ESC_JSON);
 	fputs("\"", o->f);
 	if (domain) {
 		fputs(",\"args\":{\"domain\":\"", o->f);
-		rpt_put_escaped(o->f, domain, RPT_ESC_JSON);
+		util_put_escaped(o->f, domain, UTIL_ESC_JSON);
 		fputs("\"}", o->f);
 	}
 	fputs("}", o->f);
@@ -174,7 +174,7 @@ static int cmp_ev(const void *a, const void *b)
 
 static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t len)
 {
-	uint64_t *slot = rpt_hash_find(&r->world.tid_index, tid, 0, 0);
+	uint64_t *slot = util_hash_find(&r->world.tid_index, tid, 0, 0);
 	const struct rpt_thread *t = slot ? &r->world.threads[*slot - 1] : NULL;
 
 	if (t && t->name)
@@ -250,7 +250,7 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 
 static uint32_t pid_of(const struct rpt *r, uint32_t tid, uint32_t fallback)
 {
-	uint64_t *slot = rpt_hash_find(&r->world.tid_index, tid, 0, 0);
+	uint64_t *slot = util_hash_find(&r->world.tid_index, tid, 0, 0);
 
 	return slot ? (uint32_t)r->world.threads[*slot - 1].pid : fallback;
 }
@@ -317,9 +317,9 @@ static void put_frames(struct out *o)
 		const char *mod = rpt_callgraph_module(o->r, fn), *slash = strrchr(mod, '/');
 
 		fprintf(o->f, "%s\n\"%u\":{\"name\":\"", i ? "," : "", i + 1);
-		rpt_put_escaped(o->f, fn->name, RPT_ESC_JSON);
+		util_put_escaped(o->f, fn->name, UTIL_ESC_JSON);
 		fputs("\",\"category\":\"", o->f);
-		rpt_put_escaped(o->f, slash ? slash + 1 : mod, RPT_ESC_JSON);
+		util_put_escaped(o->f, slash ? slash + 1 : mod, UTIL_ESC_JSON);
 		fputc('"', o->f);
 		if (o->defs[i].parent)
 			fprintf(o->f, ",\"parent\":\"%u\"", o->defs[i].parent);
@@ -356,7 +356,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	fputs("\n],\n\"displayTimeUnit\":\"ms\",\n", f);
 	put_frames(&o);
 	fprintf(f, "\"otherData\":{\"tool\":\"uprof %s\",\"session\":\"", UPROF_VERSION);
-	rpt_put_escaped(f, r->dir, RPT_ESC_JSON);
+	util_put_escaped(f, r->dir, UTIL_ESC_JSON);
 	fprintf(f, "\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"}}\n",
 		r->samples, r->info.nevents ? r->info.events[0].period : 0,
 		st->collected ? (r->info.callgraph_mode[0] ? r->info.callgraph_mode : "yes") : "none");
@@ -364,6 +364,6 @@ out:
 	free(spans);
 	free(o.sf);
 	free(o.defs);
-	rpt_hash_release(&o.frames);
+	util_hash_release(&o.frames);
 	return ret;
 }

@@ -55,13 +55,6 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 	return ret;
 }
 
-static void quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	rpt_put_escaped(f, s, RPT_ESC_CSV); /* names from the file may be any bytes */
-	fputc('"', f);
-}
-
 static const char *mode(const struct ses_event *e)
 {
 	return e->exclude_kernel && !e->exclude_user	? "user mode only"
@@ -87,7 +80,7 @@ static const char *sampled(const struct ses_event *e, char *buf, size_t len)
 static void kv(FILE *f, const char *key, const char *value)
 {
 	fprintf(f, "%s:,", key);
-	quoted(f, value);
+	util_csv_quoted(f, value); /* names from the file may be any bytes */
 	fputc('\n', f);
 }
 
@@ -101,7 +94,7 @@ void rpt_foreign_csv_events(const struct rpt *r, FILE *f)
 		const struct ses_event *e = &in->events[i];
 
 		fprintf(f, ",");
-		quoted(f, e->name);
+		util_csv_quoted(f, e->name);
 		fprintf(f, ",%u,0x%" PRIx64 ",\"%s\",%s,%s\n", e->type, e->config,
 			sampled(e, how, sizeof(how)), e->exclude_user ? "False" : "True",
 			e->exclude_kernel ? "False" : "True");

@@ -3,37 +3,17 @@
 #ifndef UPROF_REPORT_INTERNAL_H
 #define UPROF_REPORT_INTERNAL_H
 
+#include "openmp/openmp.h"
 #include "report/report.h"
-#include "report/strmap.h"
-#include "report/symtab.h"
+#include "util/util.h"
+#include "symbols/symbols.h"
 
 #include <stddef.h>
 
-/* ---- table.c: open-addressing hash from a (a, b, c) key to a u64 ---- */
-
-struct rpt_hent {
-	uint64_t a, b, c;
-	uint64_t val;
-	bool used;
-};
-
-struct rpt_hash {
-	struct rpt_hent *e;
-	size_t cap, n;
-};
-
-/* The value slot for (a, b, c), created as 0 if absent. NULL only when out of memory. */
-uint64_t *rpt_hash_slot(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
-/* The value for (a, b, c) or NULL. */
-uint64_t *rpt_hash_find(const struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t c);
-void rpt_hash_release(struct rpt_hash *h);
-/* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
-int rpt_hash_add(struct rpt_hash *h, uint64_t a, uint64_t b, uint64_t n);
-
 /* Interned strings: equal strings get one pointer, valid until the pool is released
- * (the one string map of report, strmap.h). */
+ * (over util_strmap, lib/util). */
 struct rpt_strpool {
-	struct rpt_strmap map;
+	struct util_strmap map;
 };
 
 /* Our copy of @s; NULL on out-of-memory. */
@@ -90,7 +70,7 @@ struct rpt_world {
 	int nthreads, capthreads;
 	struct rpt_module *modules;
 	int nmodules, capmodules;
-	struct rpt_hash pid_index, tid_index, module_index;
+	struct util_hash pid_index, tid_index, module_index;
 };
 
 int rpt_world_init(struct rpt_world *w);
@@ -124,9 +104,9 @@ struct rpt {
 	struct rpt_locator *locator; /* where module files are now (locate.h) */
 	struct rpt_func *funcs;
 	int nfuncs, capfuncs;
-	struct rpt_hash addr_counts;  /* (thread, module, addr) -> samples */
-	struct rpt_hash func_index;   /* (module, name ptr) -> func + 1 */
-	struct rpt_hash proc_func, proc_module, thread_func, thread_module, module_func;
+	struct util_hash addr_counts;  /* (thread, module, addr) -> samples */
+	struct util_hash func_index;   /* (module, name ptr) -> func + 1 */
+	struct util_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
 	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
 				  * the sort event's, in units of its period; foreign files
@@ -141,8 +121,8 @@ struct rpt {
 
 	/* events.c */
 	int attr_event[64];		/* reader attr -> session event + 2 (0 = unknown) */
-	struct rpt_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
-	struct rpt_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
+	struct util_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
+	struct util_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
 	uint64_t event_samples[SES_MAX_EVENTS];
 
 	/* pauses.c: paused intervals, merged and sorted */
@@ -169,7 +149,7 @@ struct rpt {
 	int nitems, capitems;
 	struct rpt_task_stat *tstats;
 	size_t ntstats, captstats;
-	struct rpt_hash item_index, proc_task, thread_task;
+	struct util_hash item_index, proc_task, thread_task;
 	struct rpt_strpool names;
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	uint64_t task_names_dropped, task_unnamed;
@@ -186,13 +166,13 @@ struct rpt {
 	/* walk.c: every kept sample in time order, with opts.walk */
 	struct rpt_wsample *wsamples;
 	size_t nwsamples, capwsamples;
-	struct rpt_hash walk_funcs; /* (module, addr) -> func + 1 */
+	struct util_hash walk_funcs; /* (module, addr) -> func + 1 */
 
 	/* programs.c: processes of one executable, summed */
 	struct rpt_program *programs;
 	int nprograms, capprograms;
-	struct rpt_hash program_index;	   /* (exe, name ptr) -> program + 1 */
-	struct rpt_hash prog_func, prog_module; /* (program, item) -> samples */
+	struct util_hash program_index;	   /* (exe, name ptr) -> program + 1 */
+	struct util_hash prog_func, prog_module; /* (program, item) -> samples */
 
 	/* annotate.c: Function Detail Data, with opts.annotate (NULL otherwise) */
 	struct rpt_annots *annots;
@@ -324,7 +304,7 @@ struct rpt_sorted {
 	int item;
 	uint64_t samples;
 };
-int rpt_collect(const struct rpt_hash *h, uint64_t owner, struct rpt_sorted **out);
+int rpt_collect(const struct util_hash *h, uint64_t owner, struct rpt_sorted **out);
 /* qsort order of rpt_sorted: most samples first, ties by item */
 int rpt_sorted_cmp(const void *a, const void *b);
 
@@ -339,7 +319,27 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen);
 void rpt_foreign_csv_events(const struct rpt *r, FILE *f);
 void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *s);
 
-/* csv.c: report.csv's EXECUTION block of @r (the job report's head, job_csv.c). */
-void rpt_csv_execution(const struct rpt *r, FILE *f);
+/* csv.c: rpt_csv_execution (report.h) writes report.csv's EXECUTION block. */
+
+/* ---- annotate.c: Function Detail Data (lib/annotate) with opts.annotate, called by rpt_open once the report is built ---- */
+struct rpt;
+int rpt_annot_build(struct rpt *r);
+void rpt_annot_free(struct rpt *r);
+/* annot_csv.c: the Function Detail Data section of report.csv */
+int rpt_annot_write_csv(const struct rpt *r, FILE *f);
+
+/* ---- the OpenMP model (lib/openmp) of a report ---- */
+
+/* openmp.c: read the session's openmp/ files, name the sites, label the samples (after
+ * rpt_tasks_load, whose sorted sample times it uses). 0 or -ENOMEM; a file that cannot
+ * be used is noted (r->file_notes), never fatal. */
+int rpt_omp_load(struct rpt *r);
+void rpt_omp_free(struct rpt_omp *o);
+
+/* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
+void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
+void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
+void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
+/* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
 
 #endif

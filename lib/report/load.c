@@ -7,11 +7,11 @@
  * (thread, module, address) here; symbols come after, once per distinct address.
  */
 #include "report/internal.h"
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "arch/arch.h"
 #include "report/stacks.h"
-#include "report/locate.h"
-#include "report/openmp.h"
+#include "symbols/symbols.h"
+#include "openmp/openmp.h"
 #include "report/translated.h"
 
 #include <dirent.h>
@@ -216,7 +216,7 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	} else if (!ret) {
 		struct ses_sample *s = &d->u.sample;
 
-		rpt_leafg_attach(lr, seq, ses_reader_attr(rd, (size_t)s->attr_index), s);
+		rpt_leafstack_attach(lr, seq, ses_reader_attr(rd, (size_t)s->attr_index), s);
 		l->nsamples++;
 		e->ip = s->ip;
 		e->pid = s->pid;
@@ -294,7 +294,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 					units);
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
 		return -ENOMEM;
-	slot = rpt_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
+	slot = util_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			     addr);
 	if (!slot)
 		return -ENOMEM;
@@ -413,7 +413,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	if (r->opts.progress && !stat(path, &sb))
 		size = (uint64_t)sb.st_size;
 	/* its bytes back fp samples' leaf copies until replay ends (a session's own file) */
-	lr = r->info.foreign ? NULL : rpt_leafg_open(r);
+	lr = r->info.foreign ? NULL : rpt_leafstack_open(r);
 	if (r->info.foreign && !(l.periods = malloc(sizeof(*l.periods)))) {
 		ret = -ENOMEM;
 		goto out;
@@ -452,7 +452,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	/* its decompressed CFI is the largest thing a dwarf report holds: not kept while
 	 * the call graph opens every module's DWARF */
 	rpt_stacks_unwound(r->stacks);
-	rpt_leafg_close(r, lr);
+	rpt_leafstack_close(r, lr);
 out:
 	loaded_release(&l);
 	ses_leaf_reader_free(lr);
@@ -590,7 +590,7 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		/* inline chains only show in call stack and task sections; exports ask later */
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (!ret)
-		ret = rpt_leafg_early(r);
+		ret = rpt_fpstack_early(r);
 	if (!ret && opts->annotate)
 		ret = rpt_annot_build(r);
 	if (ret)
@@ -615,18 +615,18 @@ void rpt_free(struct rpt *r)
 	rpt_stacks_free(r->stacks);
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
-	rpt_hash_release(&r->addr_counts);
-	rpt_hash_release(&r->func_index);
-	rpt_hash_release(&r->proc_func);
-	rpt_hash_release(&r->proc_module);
-	rpt_hash_release(&r->thread_func);
-	rpt_hash_release(&r->thread_module);
-	rpt_hash_release(&r->module_func);
+	util_hash_release(&r->addr_counts);
+	util_hash_release(&r->func_index);
+	util_hash_release(&r->proc_func);
+	util_hash_release(&r->proc_module);
+	util_hash_release(&r->thread_func);
+	util_hash_release(&r->thread_module);
+	util_hash_release(&r->module_func);
 	rpt_programs_release(r);
 	rpt_tasks_release(r);
 	rpt_omp_free(r->omp);
-	rpt_hash_release(&r->extra_addr);
-	rpt_hash_release(&r->extra);
+	util_hash_release(&r->extra_addr);
+	util_hash_release(&r->extra);
 	free(r->pauses);
 	rpt_walk_release(r);
 	rpt_annot_free(r);

@@ -6,8 +6,7 @@
  * code); COMM with the exec flag starts a fresh address space.
  */
 #include "report/internal.h"
-#include "report/jitdump.h"
-#include "report/perfmap.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -49,14 +48,14 @@ void rpt_world_release(struct rpt_world *w)
 	free(w->procs);
 	free(w->threads);
 	free(w->modules);
-	rpt_hash_release(&w->pid_index);
-	rpt_hash_release(&w->tid_index);
-	rpt_hash_release(&w->module_index);
+	util_hash_release(&w->pid_index);
+	util_hash_release(&w->tid_index);
+	util_hash_release(&w->module_index);
 }
 
 struct rpt_process *rpt_world_process(struct rpt_world *w, int pid)
 {
-	uint64_t *slot = rpt_hash_slot(&w->pid_index, (uint32_t)pid, 0, 0);
+	uint64_t *slot = util_hash_slot(&w->pid_index, (uint32_t)pid, 0, 0);
 	struct rpt_process *p;
 
 	if (!slot)
@@ -79,7 +78,7 @@ struct rpt_process *rpt_world_process(struct rpt_world *w, int pid)
 
 struct rpt_thread *rpt_world_thread(struct rpt_world *w, int pid, int tid)
 {
-	uint64_t *slot = rpt_hash_slot(&w->tid_index, (uint32_t)tid, 0, 0);
+	uint64_t *slot = util_hash_slot(&w->tid_index, (uint32_t)tid, 0, 0);
 	struct rpt_process *p;
 	struct rpt_thread *t;
 
@@ -116,7 +115,7 @@ int rpt_world_module(struct rpt_world *w, const char *path, size_t len)
 	uint64_t h = fnv(path, len);
 
 	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&w->module_index, h, len, chain);
+		uint64_t *slot = util_hash_slot(&w->module_index, h, len, chain);
 		struct rpt_module *m;
 
 		if (!slot)
@@ -348,7 +347,7 @@ int rpt_world_apply(struct rpt_world *w, const struct ses_decoded *d, int decode
 
 const struct rpt_map *rpt_world_find_map(struct rpt_world *w, int pid, uint64_t ip)
 {
-	uint64_t *slot = rpt_hash_find(&w->pid_index, (uint32_t)pid, 0, 0);
+	uint64_t *slot = util_hash_find(&w->pid_index, (uint32_t)pid, 0, 0);
 	const struct rpt_process *p;
 
 	if (!slot)
@@ -358,4 +357,16 @@ const struct rpt_map *rpt_world_find_map(struct rpt_world *w, int pid, uint64_t 
 		if (ip >= p->maps[i].start && ip < p->maps[i].end)
 			return &p->maps[i];
 	return NULL;
+}
+
+/* ---- interned names ---- */
+
+const char *rpt_strpool_intern(struct rpt_strpool *p, const char *s)
+{
+	return util_strmap_intern(&p->map, s);
+}
+
+void rpt_strpool_release(struct rpt_strpool *p)
+{
+	util_strmap_release(&p->map);
 }

@@ -5,8 +5,8 @@
  * timer samples labelled with the region their thread was in.
  */
 #include "report/internal.h"
-#include "report/dwfl.h"
-#include "report/openmp.h"
+#include "symbols/symbols.h"
+#include "openmp/openmp.h"
 #include "report/taskmatch.h"
 
 #include <dirent.h>
@@ -39,16 +39,6 @@ static void note(struct rpt *r, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
-void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead)
-{
-	double span = (double)f[SES_OMPT_F_SPAN], s = (double)f[SES_OMPT_F_SYNC];
-	double lock = (double)f[SES_OMPT_F_LOCKWAIT], joined = (double)f[SES_OMPT_F_JOINED];
-
-	*sync = s;
-	*work = span > s + lock ? span - s - lock : 0;
-	*overhead = joined > span ? joined - span : 0;
-}
-
 /* The thread @slot of @s, made on first sight (with @p: through its index; without: by
  * a scan, for the few threads of a site being merged); NULL with *@full set past
  * MAX_SITE_THREADS, else out of memory. */
@@ -59,7 +49,7 @@ static struct rpt_omp_tstat *tstat_for(struct rpt_omp_proc *p, struct rpt_omp_si
 
 	*full = false;
 	if (p) {
-		h = rpt_hash_find(&p->index, 2, s->id, slot);
+		h = util_hash_find(&p->index, 2, s->id, slot);
 		if (h)
 			return &s->threads[*h - 1];
 	} else {
@@ -85,10 +75,10 @@ static struct rpt_omp_tstat *tstat_for(struct rpt_omp_proc *p, struct rpt_omp_si
 	s->threads[s->nthreads].tid = tid;
 	/* one slot at a time: making a slot may move the table's others */
 	if (p) {
-		if (!(h = rpt_hash_slot(&p->index, 2, s->id, slot)))
+		if (!(h = util_hash_slot(&p->index, 2, s->id, slot)))
 			return NULL;
 		*h = (uint64_t)s->nthreads + 1;
-		if (!(h = rpt_hash_slot(&p->index, 3, s->id, tid)))
+		if (!(h = util_hash_slot(&p->index, 3, s->id, tid)))
 			return NULL;
 		if (!*h)
 			*h = (uint64_t)s->nthreads + 1;
@@ -174,8 +164,8 @@ static int cmp_event(const void *a, const void *b)
 
 static void add_samples(struct rpt_omp_proc *p, uint32_t tid, uint32_t site, uint64_t n)
 {
-	uint64_t *hs = rpt_hash_find(&p->index, 1, site, 0);
-	uint64_t *ht = rpt_hash_find(&p->index, 3, site, tid);
+	uint64_t *hs = util_hash_find(&p->index, 1, site, 0);
+	uint64_t *ht = util_hash_find(&p->index, 3, site, tid);
 	struct rpt_omp_site *s;
 
 	if (!hs)
@@ -620,7 +610,7 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
-	rpt_hash_release(&p->index); /* sorting the sites leaves it stale */
+	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
 	for (int i = 0; i < r->world.nprocs; i++)
@@ -672,7 +662,7 @@ void rpt_omp_free(struct rpt_omp *o)
 		for (int k = 0; k < o->procs[i].nsites; k++)
 			free(o->procs[i].sites[k].threads);
 		free(o->procs[i].sites);
-		rpt_hash_release(&o->procs[i].index);
+		util_hash_release(&o->procs[i].index);
 	}
 	free(o->procs);
 	free(o);

@@ -7,7 +7,7 @@
  * METRIC table per process. Region rows use 6 decimals and end with a comma, as uProf's.
  */
 #include "report/internal.h"
-#include "report/openmp.h"
+#include "openmp/openmp.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -226,6 +226,11 @@ static void lock_rows(const struct rpt_omp_proc *p, const char *who, FILE *f)
 void rpt_omp_write_report(const struct rpt *r, FILE *f)
 {
 	rpt_omp_write_report_of(r, NULL, f);
+}
+
+bool rpt_omp_traced(const struct rpt *r)
+{
+	return r->omp && r->omp->traced;
 }
 
 void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)

@@ -75,7 +75,7 @@ static void program_name(const struct rpt *r, const struct rpt_process *p, char 
 
 static int program_for(struct rpt *r, int exe, const char *name)
 {
-	uint64_t *slot = rpt_hash_slot(&r->program_index, (uint64_t)exe, (uintptr_t)name, 0);
+	uint64_t *slot = util_hash_slot(&r->program_index, (uint64_t)exe, (uintptr_t)name, 0);
 	struct rpt_program *pg;
 
 	if (!slot)
@@ -122,9 +122,9 @@ void rpt_programs_release(struct rpt *r)
 	free(r->programs);
 	r->programs = NULL;
 	r->nprograms = r->capprograms = 0;
-	rpt_hash_release(&r->program_index);
-	rpt_hash_release(&r->prog_func);
-	rpt_hash_release(&r->prog_module);
+	util_hash_release(&r->program_index);
+	util_hash_release(&r->prog_func);
+	util_hash_release(&r->prog_module);
 }
 
 const char *rpt_program_path(const struct rpt *r, int program)

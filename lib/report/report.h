@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "annotate/annotate.h"
 #include "session/session.h"
 
 enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE, RPT_GROUP_PROGRAM };
@@ -192,28 +193,6 @@ struct rpt_summary {
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
 
-/* ---- the build-id cache (buildid.c), in perf's ~/.debug layout, so that perf and report
- * find a profiled binary after it moved or was rebuilt ---- */
-
-/* $PERF_BUILDID_DIR (perf's override), else $HOME/.debug (the home of the user from the
- * password database when HOME is unset), into @buf; false when there is no home. */
-bool rpt_buildid_default_dir(char *buf, size_t len);
-
-struct rpt_cache_stats {
-	int added;   /* files copied into the cache */
-	int present; /* already there */
-	int skipped; /* not added: gone, another file now, too big, or not an ELF file */
-	int failed;  /* could not be written (the cache's file system full, permissions) */
-	int first_error; /* -errno of the first failure */
-};
-
-/* Add every file the session in @dir (borrowed) mapped executable, with the build id its
- * MMAP2 record carries, to the cache in @cache_dir: the file copied to
- * <cache_dir>/<its path>/<build id>/elf (mode 0600, directories 0700) and linked from
- * <cache_dir>/.build-id/<xx>/<rest>. A file whose build id differs from the recorded one
- * now is not added. 0 or -errno (samples.data unreadable, out of memory); @st counts. */
-int rpt_buildid_cache_fill(const char *dir, const char *cache_dir, struct rpt_cache_stats *st);
-
 /* The pids of the session's processes (from side-band records and samples), at most
  * @max of them in @pids; returns how many there are in all. */
 int rpt_process_ids(const struct rpt *r, int *pids, int max);
@@ -244,27 +223,6 @@ int rpt_write_csv(const struct rpt *r, FILE *f);
 
 /* ---- Function Detail Data (annotate.c): where inside a function the samples fell, per
  * source line and per instruction ---- */
-
-struct rpt_annot_line {
-	const char *file;    /* as DWARF names it (borrowed from the report) */
-	int line;
-	const char *inlined; /* the function inlined here whose own line it is; NULL: the
-			      * annotated function's */
-	uint64_t samples;
-	double share;	     /* % of the function's samples */
-	const char *text;    /* the source line (not NUL-terminated: @text_len), NULL when
-			      * its file was not found */
-	size_t text_len;
-};
-
-struct rpt_annot_insn {
-	uint64_t addr;	     /* link-time virtual address, as objdump and perf show it */
-	uint64_t samples;    /* samples whose IP was this instruction */
-	double share;
-	int line;	     /* index in the function's lines, -1: no line known */
-	uint8_t len;	     /* bytes; 0: a sampled address with no disassembly */
-	char text[96];	     /* the instruction, "" when there is no disassembly */
-};
 
 struct rpt_annot {
 	const char *function, *module; /* borrowed from the report */
@@ -389,73 +347,6 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
-/* ---- an MPI job (docs/DESIGN.md §10, job.c): every rank's session in one report ---- */
-
-/* Which ranks a job report covers: a bitmap of SES_JOB_MAX_RANKS bits (NULL: all), and
- * a comma list of host names (NULL or "all": all). Both borrowed. */
-struct rpt_job_select {
-	const uint8_t *ranks;
-	const char *hosts;
-};
-#define RPT_RANK_BITMAP_BYTES (SES_JOB_MAX_RANKS / 8)
-/* "0-3,8" into @bits (RPT_RANK_BITMAP_BYTES, zeroed first). 0, -EINVAL (not a list),
- * -ERANGE (a rank past SES_JOB_MAX_RANKS - 1). */
-int rpt_rank_list_parse(const char *s, uint8_t *bits);
-
-/* Does @dir hold a job.ini (a job directory rather than a session)? */
-bool rpt_is_job_dir(const char *dir);
-
-enum rpt_rank_state {
-	RPT_RANK_OK,
-	RPT_RANK_INTERRUPTED, /* its collect did not finish: reported, and listed */
-	RPT_RANK_DAMAGED,     /* its files hold less than its collect wrote: the same */
-	RPT_RANK_MISSING,     /* in the job (job.ini, or under its world size) with no session */
-	RPT_RANK_UNREADABLE,  /* a session that report cannot open */
-};
-
-struct rpt_job_rank {
-	int rank;
-	char host[128];
-	int pid;		/* the rank's program (0: unknown) */
-	enum rpt_rank_state state;
-	char why[256];		/* what is wrong with it, "" when OK */
-	double cpu_s;		/* its CPU_TIME */
-	uint64_t samples, lost;
-	double elapsed_s;	/* its profile duration */
-	bool mpi_traced;	/* collected with --trace mpi */
-	char mpi_why[256];	/* its MPI data missing or partial, "" when whole */
-};
-
-struct rpt_job_summary {
-	const char *id, *app, *dir;
-	int size;		/* the launcher's world size (0: unknown) */
-	int nranks;		/* ranks selected (the world, or --rank/--host) */
-	int nreported;		/* of them, with a session reported */
-	int nmissing, ndamaged; /* missing or unreadable; interrupted or damaged */
-	int nhosts;		/* hosts of the reported ranks */
-	int nprocesses, nthreads;
-	double cpu_s;
-	uint64_t samples, lost;
-	bool timer;		/* CPU_TIME sorts (else the first event's count) */
-};
-
-struct rpt_job;
-
-/* Load the job in @jobdir (borrowed): job.ini, then each selected rank's session with
- * @opts (borrowed). A rank that cannot be read is listed, not an error; -ENOENT/-EINVAL
- * for a job.ini that is missing or broken, -ENODATA when no selected rank has a session
- * (@err says which ranks and why). */
-int rpt_job_open(struct rpt_job **out, const char *jobdir, const struct rpt_options *opts,
-		 const struct rpt_job_select *sel, char *err, size_t errlen);
-void rpt_job_free(struct rpt_job *j);
-void rpt_job_summary(const struct rpt_job *j, struct rpt_job_summary *s);
-/* The selected ranks in rank order (owned by @j); returns how many. */
-int rpt_job_ranks(const struct rpt_job *j, const struct rpt_job_rank **ranks);
-/* The hottest @max functions over every reported rank (names borrowed from @j). */
-int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
-/* report.csv of the job: the hottest tables over all ranks (a Rank column where rows are
- * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
-int rpt_job_write_csv(const struct rpt_job *j, FILE *f);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 
@@ -506,5 +397,17 @@ void rpt_compare_release(struct rpt_compare *c);
  * KIND,NAME,MODULE,A,B,DELTA,RATIO rows. 0 or -errno. */
 int rpt_compare_write_csv(const struct rpt_compare *c, const char *dir_a, const char *dir_b,
 			  FILE *f);
+
+/* ---- what lib/job reads of each rank's report ---- */
+
+/* The most rows rpt_rows() can give for any section of @r. */
+int rpt_rows_max(const struct rpt *r);
+/* report.csv's EXECUTION block of @r (the job report's head). */
+void rpt_csv_execution(const struct rpt *r, FILE *f);
+/* Was the session traced with --trace openmp (an OpenMP TRACING REPORT to write)? */
+bool rpt_omp_traced(const struct rpt *r);
+/* The OpenMP TRACING REPORT of a rank of a job: @rank ("RANK-2") in the report's title
+ * and in each table's, "(RANK-2 PID-123)"; NULL: as report.csv has it. */
+void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Read access to a loaded report: the summary and the hottest rows of each section. */
 #include "report/internal.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +138,11 @@ static int cmp_keyed(const void *a, const void *b)
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
 	return x->idx - y->idx;
+}
+
+int rpt_rows_max(const struct rpt *r)
+{
+	return r->nfuncs + r->world.nprocs + r->world.nmodules + r->world.nthreads + 1;
 }
 
 int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max)

@@ -54,7 +54,7 @@ void rpt_stacks_free(struct rpt_stacks *st)
 	free(st->stacks);
 	free(st->samples);
 	free(st->spans);
-	rpt_hash_release(&st->index);
+	util_hash_release(&st->index);
 	rpt_callgraph_reset(st);
 	rpt_strpool_release(&st->names);
 	free(st);
@@ -253,7 +253,7 @@ static long intern_stack(struct rpt_stacks *st, uint32_t thread, const struct rp
 	uint64_t h = hash_frames(thread, f, n);
 
 	for (uint64_t chain = 0;; chain++) {
-		uint64_t *slot = rpt_hash_slot(&st->index, h, thread, chain);
+		uint64_t *slot = util_hash_slot(&st->index, h, thread, chain);
 		struct rpt_stack *s;
 
 		if (!slot)
@@ -329,7 +329,7 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	struct rpt_stacks *st = r->stacks;
 	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
 	struct rpt_frame f[MAX_FRAMES];
-	uint64_t *slot = rpt_hash_find(&r->world.pid_index, s->pid, 0, 0);
+	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
 	struct builder b = { r, slot ? &r->world.procs[*slot - 1] : NULL, -1, f, 0, st->depth,
 			     false, false, false, 0, 0 };
 	/* registers without REGS_USER in the attr: the leaf copy of an fp sample */

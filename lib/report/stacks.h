@@ -99,7 +99,7 @@ struct rpt_stacks {
 	size_t nframes, capframes;
 	struct rpt_stack *stacks;
 	size_t nstacks, capstacks;
-	struct rpt_hash index; /* (hash, thread, chain) -> stack + 1 */
+	struct util_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
 	bool keep;   /* samples[] kept: for tasks or exports */
@@ -111,7 +111,7 @@ struct rpt_stacks {
 	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
 	bool leaf_expected;	/* session.ini says collect wrote leafstack.data */
 	char leaf_note[256];	/* "" or why leafstack.data could not be used (fully) */
-	/* fp stacks that end before an entry point (rpt_leafg_early) */
+	/* fp stacks that end before an entry point (rpt_fpstack_early) */
 	uint64_t user_stacks, early_stacks;
 	int early_module;	/* the module most early stacks end in, -1 none */
 	uint32_t last_stack; /* the stack rpt_stacks_sample() gave its sample (rpt_walk) */
@@ -123,24 +123,24 @@ struct rpt_stacks {
 	bool inlined; /* built with inline chains (DWARF, costly: only for output showing them) */
 	struct rpt_cfunc *funcs;
 	uint32_t nfuncs, capfuncs;
-	struct rpt_hash func_index;  /* (module, name, kind) -> func + 1 */
-	struct rpt_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
+	struct util_hash func_index;  /* (module, name, kind) -> func + 1 */
+	struct util_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
 	uint32_t *fpool;	     /* frame -> functions (inline chains) */
 	size_t nfpool, capfpool;
 	uint32_t *fids;		     /* symbolized stacks */
 	size_t nfids, capfids;
 	struct rpt_symstack *syms;
 	size_t nsyms, capsyms;
-	struct rpt_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
-	struct rpt_hash proc_total, proc_self;	/* (proc, func) -> samples */
-	struct rpt_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
+	struct util_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
+	struct util_hash proc_total, proc_self;	/* (proc, func) -> samples */
+	struct util_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
 	struct rpt_edge *edges;
 	size_t nedges, capedges;
-	struct rpt_hash task_func;		/* (item, func) -> samples */
+	struct util_hash task_func;		/* (item, func) -> samples */
 	struct rpt_strpool names;		/* interned display names */
 	struct rpt_inlines *inlines;
 	/* callgraph_inline.c: (module, addr) -> first + 1 in inline_names, n in val>>40 */
-	struct rpt_hash inline_index;
+	struct util_hash inline_index;
 	const char **inline_names; /* inline chains, innermost first (inline.c's names) */
 	size_t ninline_names, capinline_names;
 };
@@ -209,44 +209,23 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
 		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
 
-/* leafg.c: leafstack.data joined to fp samples, and fp stacks that end early. */
+/* leafstack_join.c: leafstack.data joined to fp samples; fpstack_notes.c: fp stacks
+ * that end early, and the note on both. */
 #define RPT_EARLY_PCT 20 /* the share of early fp stacks that makes report say "dwarf" */
 /* Open the session's leafstack.data: NULL when there is none (a note when session.ini
  * says collect wrote one) or it is unusable (a note). */
-struct ses_leaf_reader *rpt_leafg_open(struct rpt *r);
+struct ses_leaf_reader *rpt_leafstack_open(struct rpt *r);
 /* Give fp sample number @seq (@s, of @attr) its leaf copy, when @lr has it. */
-void rpt_leafg_attach(struct ses_leaf_reader *lr, uint64_t seq,
-		      const struct perf_event_attr *attr, struct ses_sample *s);
+void rpt_leafstack_attach(struct ses_leaf_reader *lr, uint64_t seq,
+			  const struct perf_event_attr *attr, struct ses_sample *s);
 /* After the last sample: a note for damage or records that matched no sample. */
-void rpt_leafg_close(struct rpt *r, struct ses_leaf_reader *lr);
+void rpt_leafstack_close(struct rpt *r, struct ses_leaf_reader *lr);
 /* Count the fp stacks that end before an entry point (after rpt_callgraph_build). */
-int rpt_leafg_early(struct rpt *r);
+int rpt_fpstack_early(struct rpt *r);
 /* At RPT_EARLY_PCT % or more early stacks: true with the share and the module most of
  * them end in (its file name, borrowed). */
-bool rpt_leafg_hint(const struct rpt *r, double *pct, const char **module);
-void rpt_leafg_write_details(const struct rpt *r, FILE *f);
-
-/* inline.c: inline chains from DWARF, cached per module file. */
-struct rpt_inlines *rpt_inlines_new(const struct rpt_locator *loc);
-void rpt_inlines_free(struct rpt_inlines *il);
-/* Close @path's DWARF (NULL @il or an unknown path: nothing); a later lookup opens it
- * again. */
-void rpt_inlines_close(struct rpt_inlines *il, const char *path);
-/*
- * The functions inlined at @file_offset of @path, innermost first, as names borrowed from
- * @il (valid until it is freed): up to @max. 0 when there is no DWARF or nothing inlined.
- */
-int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-		   const char **names, int max);
-/* The source file and line of @file_offset of @path from its DWARF line table (the
- * innermost: an inlined function's own line). 0, or -ENOENT (no DWARF, no line); *@file
- * is borrowed from @il. */
-int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-		     const char **file, int *line);
-/* The same, and the directory a relative *@file is relative to (DW_AT_comp_dir of its
- * unit; NULL when none is recorded), borrowed from @il. */
-int rpt_inlines_srcline(struct rpt_inlines *il, const char *path, uint64_t file_offset,
-			const char **file, int *line, const char **comp_dir);
+bool rpt_fpstack_hint(const struct rpt *r, double *pct, const char **module);
+void rpt_fpstack_write_details(const struct rpt *r, FILE *f);
 
 /*
  * callgraph.c. Symbolize the stacks and count; with @inlines, frames get the functions

@@ -25,7 +25,7 @@ struct matcher {
 	const struct rpt_span *pauses;
 	size_t npauses;
 	const struct rpt_tk_names *names;
-	struct rpt_hash index; /* (tid, key, event) -> stack + 1 */
+	struct util_hash index; /* (tid, key, event) -> stack + 1 */
 	struct stack *stacks;
 	size_t nstacks, capstacks;
 	struct rpt_tk_result *out;
@@ -33,7 +33,7 @@ struct matcher {
 
 static struct stack *stack_for(struct matcher *m, uint32_t tid, const void *key, bool event)
 {
-	uint64_t *slot = rpt_hash_slot(&m->index, tid, (uintptr_t)key, event);
+	uint64_t *slot = util_hash_slot(&m->index, tid, (uintptr_t)key, event);
 
 	if (!slot)
 		return NULL;
@@ -218,7 +218,7 @@ int rpt_tk_match(const struct ses_task_record *recs, size_t n, const struct rpt_
 	for (size_t i = 0; i < m.nstacks; i++)
 		free(m.stacks[i].v);
 	free(m.stacks);
-	rpt_hash_release(&m.index);
+	util_hash_release(&m.index);
 	free(order);
 	if (ret)
 		rpt_tk_result_release(out);

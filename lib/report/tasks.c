@@ -52,7 +52,7 @@ int rpt_tasks_note_sample(struct rpt *r, uint32_t tid, uint64_t time)
 
 static int item_for(struct rpt *r, const char *domain, const char *name)
 {
-	uint64_t *slot = rpt_hash_slot(&r->item_index, (uintptr_t)domain, (uintptr_t)name, 0);
+	uint64_t *slot = util_hash_slot(&r->item_index, (uintptr_t)domain, (uintptr_t)name, 0);
 
 	if (!slot)
 		return -ENOMEM;
@@ -74,9 +74,9 @@ static int item_for(struct rpt *r, const char *domain, const char *name)
 
 /* The tally of @item for @owner, made on first sight: its index in r->tstats, or
  * -ENOMEM. An index, not a pointer: the next call may move the array. */
-static long stat_for(struct rpt *r, struct rpt_hash *h, uint64_t owner, int item)
+static long stat_for(struct rpt *r, struct util_hash *h, uint64_t owner, int item)
 {
-	uint64_t *slot = rpt_hash_slot(h, owner, (uint64_t)item, 0);
+	uint64_t *slot = util_hash_slot(h, owner, (uint64_t)item, 0);
 
 	if (!slot)
 		return -ENOMEM;
@@ -125,7 +125,7 @@ static void file_tally_release(struct file_tally *ft)
 }
 
 /* The tally of @item for @owner in @h, through @b's cache; -ENOMEM. */
-static long cached_stat(struct rpt *r, struct by_item *b, struct rpt_hash *h, uint64_t owner,
+static long cached_stat(struct rpt *r, struct by_item *b, struct util_hash *h, uint64_t owner,
 			int item)
 {
 	if ((size_t)item >= b->cap) {
@@ -241,16 +241,16 @@ struct resolver {
 	const struct ses_tasks *t;
 	uintptr_t *dense; /* id -> its name's cell, MEMO_UNKNOWN, MEMO_COMMA; 0 = not yet */
 	size_t ndense;
-	struct rpt_hash sparse; /* the same for ids from MEMO_DENSE up */
-	struct rpt_hash cells;	/* interned string -> its cell */
+	struct util_hash sparse; /* the same for ids from MEMO_DENSE up */
+	struct util_hash cells;	/* interned string -> its cell */
 	struct cell_chunk *chunks;
 };
 
 static void resolver_release(struct resolver *rs)
 {
 	free(rs->dense);
-	rpt_hash_release(&rs->sparse);
-	rpt_hash_release(&rs->cells);
+	util_hash_release(&rs->sparse);
+	util_hash_release(&rs->cells);
 	while (rs->chunks) {
 		struct cell_chunk *next = rs->chunks->next;
 
@@ -262,7 +262,7 @@ static void resolver_release(struct resolver *rs)
 /* The one cell of interned string @str (NULL: out of memory before); NULL on OOM. */
 static struct name_cell *cell_for(struct resolver *rs, const char *str)
 {
-	uint64_t *slot = str ? rpt_hash_slot(&rs->cells, (uintptr_t)str, 0, 0) : NULL;
+	uint64_t *slot = str ? util_hash_slot(&rs->cells, (uintptr_t)str, 0, 0) : NULL;
 	struct name_cell *c;
 
 	if (!slot)
@@ -289,7 +289,7 @@ static uintptr_t *memo_slot(struct resolver *rs, uint32_t id)
 {
 	if (id >= MEMO_DENSE) {
 		_Static_assert(sizeof(uint64_t) >= sizeof(uintptr_t), "a pointer fits a slot");
-		return (uintptr_t *)rpt_hash_slot(&rs->sparse, id, 0, 0);
+		return (uintptr_t *)util_hash_slot(&rs->sparse, id, 0, 0);
 	}
 	if (id >= rs->ndense) {
 		size_t n = rs->ndense ? rs->ndense : 256;
@@ -356,7 +356,7 @@ static int name_thread(struct rpt *r, const struct ses_tasks *t,
 		       const struct ses_task_record *rec)
 {
 	const char *s = rec->name ? ses_tasks_string(t, rec->name) : NULL;
-	uint64_t *slot = rpt_hash_find(&r->world.tid_index, rec->tid, 0, 0);
+	uint64_t *slot = util_hash_find(&r->world.tid_index, rec->tid, 0, 0);
 	struct rpt_thread *th;
 
 	if (!s || !*s) {
@@ -508,7 +508,7 @@ void rpt_tasks_release(struct rpt *r)
 	free(r->stimes);
 	free(r->items);
 	free(r->tstats);
-	rpt_hash_release(&r->item_index);
-	rpt_hash_release(&r->proc_task);
-	rpt_hash_release(&r->thread_task);
+	util_hash_release(&r->item_index);
+	util_hash_release(&r->proc_task);
+	util_hash_release(&r->thread_task);
 }

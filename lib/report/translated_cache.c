@@ -17,7 +17,7 @@
  * (rpt_translated_note), and the report goes the normal way.
  */
 #include "report/internal.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "report/stacks.h"
 #include "report/translated.h"
 

@@ -26,8 +26,7 @@
  * entry point code without CFI (ld.so's _start) has ended, not failed (at_entry()).
  */
 #include "arch/arch.h"
-#include "report/dwfl.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "report/stacks.h"
 
 #include <dwarf.h>
@@ -104,7 +103,7 @@ struct rpt_unwinder {
 	bool *act;
 	int n, max;
 	/* fast path: rules by (build, pc) */
-	struct rpt_hash rule_index;
+	struct util_hash rule_index;
 	struct rule *rules;
 	size_t nrules, caprules;
 	uint64_t fast, slow;
@@ -442,7 +441,7 @@ out:
 
 static const struct rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, uint64_t pc)
 {
-	uint64_t *slot = rpt_hash_slot(&u->rule_index, stamp, pc, 0);
+	uint64_t *slot = util_hash_slot(&u->rule_index, stamp, pc, 0);
 
 	if (!slot)
 		return NULL;
@@ -693,6 +692,6 @@ void rpt_unwinder_free(struct rpt_unwinder *u)
 	free(u->mods);
 	free(u->vdso);
 	free(u->rules);
-	rpt_hash_release(&u->rule_index);
+	util_hash_release(&u->rule_index);
 	free(u);
 }

@@ -45,13 +45,13 @@ void rpt_walk_release(struct rpt *r)
 	free(r->wsamples);
 	r->wsamples = NULL;
 	r->nwsamples = r->capwsamples = 0;
-	rpt_hash_release(&r->walk_funcs);
+	util_hash_release(&r->walk_funcs);
 }
 
 /* The function of (thread, module, addr): the symbol table's answer, cached. -errno. */
 static int func_of(struct rpt *r, const struct rpt_wsample *s)
 {
-	uint64_t *slot = rpt_hash_slot(&r->walk_funcs, (uint64_t)(uint32_t)s->module, s->addr, 0);
+	uint64_t *slot = util_hash_slot(&r->walk_funcs, (uint64_t)(uint32_t)s->module, s->addr, 0);
 	int func, proc, ret;
 
 	if (!slot)

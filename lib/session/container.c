@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The side-file container: one framing, one reader and one writer for every file the
- * session directory holds beside samples.data (DESIGN.md §4): instrument/<pid>.tasks
+ * session directory holds beside samples.data (docs/DESIGN.md §4): instrument/<pid>.tasks
  * (tasks.c), openmp/<pid>.ompt (openmp.c), mpi/<pid>.mpi (written by lib/mpi in the rank,
  * read by mpi.c) and leafstack.data (leafstack.c).
  *

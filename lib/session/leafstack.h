@@ -4,7 +4,7 @@
  * sample (-g, --call-graph fp), kept beside samples.data so that samples.data stays what
  * perf reads as a plain fp file (a HEADER_ATTR with REGS_USER/STACK_USER makes perf
  * unwind the copy itself and append it to the chain). Report takes one CFI step from the
- * leaf with them, and so gives a frameless leaf its caller back (lib/report/leafg.c).
+ * leaf with them, and so gives a frameless leaf its caller back (lib/report/leafstack_join.c, stacks.c).
  *
  * Collect asks the kernel for both fields on the fp events and splits every sample as it
  * is written (ses_split_write): the record without them goes to samples.data, the two

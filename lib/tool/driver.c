@@ -7,7 +7,7 @@
  * a tool built against an older minor version reads the prefix it knows.
  */
 #include "tool/internal.h"
-#include "report/export.h"
+#include "util/util.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -41,7 +41,7 @@ static int section(const struct uprof_tool_core *c, const char *title, const cha
 		fputc('\n', h->out);
 	/* the base report's title style: "10 HOTTEST FUNCTIONS (Sort Event - CPU_TIME)" */
 	fputs("\n\"", h->out);
-	rpt_put_escaped(h->out, title, RPT_ESC_CSV);
+	util_put_escaped(h->out, title, UTIL_ESC_CSV);
 	fprintf(h->out, " (Tool - %s)\"\n%s\n", h->desc.name, columns);
 	h->in_section = true;
 	h->row_open = false;
@@ -67,9 +67,7 @@ static int cell_text(const struct uprof_tool_core *c, const char *text)
 
 	if (!h)
 		return -EINVAL;
-	fputc('"', h->out);
-	rpt_put_escaped(h->out, text ? text : "", RPT_ESC_CSV);
-	fputc('"', h->out);
+	util_csv_quoted(h->out, text);
 	return ferror(h->out) ? -EIO : 0;
 }
 

@@ -142,7 +142,7 @@ $(TGT)/callgraph_nofp: tests/targets/callgraph.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -o $@ $<
 TEST_TARGETS += $(TGT)/callgraph_fp $(TGT)/callgraph_nofp
-# a frameless leaf with two callers, as gcc -O2 -fno-omit-frame-pointer makes it (leafg.sh)
+# a frameless leaf with two callers, as gcc -O2 -fno-omit-frame-pointer makes it (fp_leaf_callers.sh)
 $(TGT)/leafg: tests/targets/leafg.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-omit-frame-pointer -o $@ $<

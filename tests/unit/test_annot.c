@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Function Detail Data's pure parts (lib/report/annot_lines.c, annot_src.c) and the
+/* Function Detail Data's pure parts (lib/annotate/annot_lines.c, annot_src.c) and the
  * disassembler seam (disasm_x86_64.c), on made-up input. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,8 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/annot.h"
-#include "report/disasm.h"
+#include "annotate/annotate.h"
 
 static void shares_of_a_total(void **state)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* lib/report/annot_elf.c: a function's code range and bytes from its module file, on the
+/* lib/annotate/annot_elf.c: a function's code range and bytes from its module file, on the
  * programs of build/targets and on files cut short, made of garbage, or not files. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/annot.h"
+#include "annotate/annotate.h"
 #include "target_bins.h"
 
 /* the file offset of link-time address @vaddr in @bin (through its own segments) */

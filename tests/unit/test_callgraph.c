@@ -365,11 +365,11 @@ static void self_total_edges(void **state)
 	assert_int_equal(func(r, "[unwind failed]")->total, 1);
 	assert_int_equal(func(r, "[truncated]")->total, 1);
 	/* recurse -> recurse once per sample */
-	edge = rpt_hash_find(&r->stacks->edge_index, 0, func(r, "recurse") - r->stacks->funcs,
+	edge = util_hash_find(&r->stacks->edge_index, 0, func(r, "recurse") - r->stacks->funcs,
 			     func(r, "recurse") - r->stacks->funcs);
 	assert_non_null(edge);
 	assert_int_equal(r->stacks->edges[*edge - 1].count, 2);
-	edge = rpt_hash_find(&r->stacks->edge_index, 0, func(r, "chain_b") - r->stacks->funcs,
+	edge = util_hash_find(&r->stacks->edge_index, 0, func(r, "chain_b") - r->stacks->funcs,
 			     func(r, "chain_leaf") - r->stacks->funcs);
 	assert_non_null(edge);
 	assert_int_equal(r->stacks->edges[*edge - 1].count, 3);
@@ -454,75 +454,6 @@ static void exports(void **state)
 	rm_session(dir);
 }
 
-/* JSON and XML escaping: quotes, control characters, invalid UTF-8. */
-static void escaping(void **state)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f;
-
-	(void)state;
-	f = open_memstream(&s, &n);
-	rpt_put_escaped(f, "a\"b\\c\n<&>\xff\xc3\xa9", RPT_ESC_JSON);
-	fputc('|', f);
-	rpt_put_escaped(f, "a\"b'<&>\x01\xff\xc3\xa9", RPT_ESC_XML);
-	fclose(f);
-	assert_string_equal(s, "a\\\"b\\\\c\\u000a<&>\\ufffd\xc3\xa9|"
-			       "a&quot;b&apos;&lt;&amp;&gt;?\xef\xbf\xbd\xc3\xa9");
-	free(s);
-}
-
-/* Byte sequences shaped like UTF-8 that are not (surrogates, overlong forms, above
- * U+10FFFF, U+FFFF) must not reach a JSON or XML file, where parsers reject them; the
- * longest valid forms pass through. */
-static void escaping_invalid_utf8(void **state)
-{
-	static const struct {
-		const char *in, *json;
-	} cases[] = {
-		{ "\xed\xa0\x80", "\\ufffd\\ufffd\\ufffd" },	 /* U+D800, a surrogate */
-		{ "\xed\x9f\xbf", "\xed\x9f\xbf" },		 /* U+D7FF */
-		{ "\xe0\x80\x80", "\\ufffd\\ufffd\\ufffd" },	 /* overlong NUL */
-		{ "\xe0\xa0\x80", "\xe0\xa0\x80" },		 /* U+0800 */
-		{ "\xf0\x8f\xbf\xbf", "\\ufffd\\ufffd\\ufffd\\ufffd" }, /* overlong U+FFFF */
-		{ "\xf4\x90\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd" }, /* U+110000 */
-		{ "\xf5\x80\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd" },
-		{ "\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf" }, /* U+10FFFF */
-		{ "\xef\xbf\xbf", "\\ufffd\\ufffd\\ufffd" },	 /* U+FFFF, not XML */
-		{ "\xef\xbf\xbd", "\xef\xbf\xbd" },		 /* U+FFFD */
-		{ "\xc3", "\\ufffd" },			 /* cut short */
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *s = NULL;
-		size_t n = 0;
-		FILE *f = open_memstream(&s, &n);
-
-		rpt_put_escaped(f, cases[i].in, RPT_ESC_JSON);
-		fclose(f);
-		assert_string_equal(s, cases[i].json);
-		free(s);
-	}
-}
-
-/* A frame in trace.json's ';'-separated args.stack, and a CSV section title (one line,
- * quotes as they are). */
-static void escaping_frame_and_title(void **state)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
-
-	(void)state;
-	rpt_put_escaped(f, "weird;name \"q\"", RPT_ESC_JSON_FRAME);
-	fputc('|', f);
-	rpt_put_escaped(f, "a\"b\nc\x01;\xed\xa0\x80", RPT_ESC_TEXT);
-	fclose(f);
-	assert_string_equal(s, "weird:name \\\"q\\\"|a\"b c?;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
-	free(s);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,9 +463,6 @@ int main(void)
 		cmocka_unit_test(self_total_edges),
 		cmocka_unit_test(csv_sections),
 		cmocka_unit_test(exports),
-		cmocka_unit_test(escaping),
-		cmocka_unit_test(escaping_invalid_utf8),
-		cmocka_unit_test(escaping_frame_and_title),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

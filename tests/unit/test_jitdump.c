@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/report/jitdump.c and its use by symtab.c: perf's jitdump files (jit-<pid>.dump),
+ * lib/symbols/jitdump.c and its use by symtab.c: perf's jitdump files (jit-<pid>.dump),
  * binary a JIT wrote, to names of JIT code. Dumps are built here by hand, record by
  * record, in either byte order; cut, corrupted or planted ones must name nothing wrong.
  */
@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/jitdump.h"
-#include "report/symtab.h"
+#include "symbols/jitdump.h"
+#include "symbols/symbols.h"
 
 static char tmp[64];
 

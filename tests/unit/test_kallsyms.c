@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/report/kallsyms.c and the kernel side of symtab.c: /proc/kallsyms text (or the file
+ * lib/symbols/kallsyms.c and the kernel side of symtab.c: /proc/kallsyms text (or the file
  * report --kallsyms names) to kernel function names, whatever the file holds.
  */
 #include <setjmp.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/kallsyms.h"
-#include "report/symtab.h"
+#include "symbols/kallsyms.h"
+#include "symbols/symbols.h"
 
 static char tmp[64];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/report/locate.c and buildid.c: a profiled binary that moved or was rebuilt is read
+ * lib/symbols/locate.c and buildid.c: a profiled binary that moved or was rebuilt is read
  * from the build-id cache collect filled (perf's layout, exact paths and modes) or from a
  * --bin-path directory, only when its build id is the recorded one; a stripped binary
  * gets its names from a debug file under --symbol-path. Real files: build/targets/demo
@@ -24,7 +24,7 @@
 
 #include "pmc/pmc.h"
 #include "report/internal.h"
-#include "report/locate.h"
+#include "symbols/symbols.h"
 #include "report_fixture.h"
 
 static char work[] = "/tmp/uprof-locate.XXXXXX";

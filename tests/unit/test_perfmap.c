@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/report/perfmap.c and its use by symtab.c: perf's JIT maps (/tmp/perf-<pid>.map),
+ * lib/symbols/perfmap.c and its use by symtab.c: perf's JIT maps (/tmp/perf-<pid>.map),
  * text any user may have written, to names of JIT code: lines cut short or corrupted are
  * skipped and counted, a file that is not a regular one of ours is refused unread.
  */
@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/perfmap.h"
-#include "report/symtab.h"
+#include "symbols/perfmap.h"
+#include "symbols/symbols.h"
 
 static char tmp[64];
 

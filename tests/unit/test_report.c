@@ -279,22 +279,6 @@ static void test_programs_left_out(void **state)
 	rm_session(dir);
 }
 
-static void test_hash_grows_and_finds(void **state)
-{
-	struct rpt_hash h = { 0 };
-
-	(void)state;
-	for (uint64_t i = 0; i < 10000; i++)
-		*rpt_hash_slot(&h, i, i * 7, i ^ 3) += i + 1;
-	assert_int_equal(h.n, 10000);
-	for (uint64_t i = 0; i < 10000; i++)
-		assert_int_equal(*rpt_hash_find(&h, i, i * 7, i ^ 3), i + 1);
-	assert_null(rpt_hash_find(&h, 1, 2, 3));
-	rpt_hash_release(&h);
-	rpt_hash_release(&h);
-	assert_null(rpt_hash_find(&h, 0, 0, 3));
-}
-
 /* A run paused from its start to its end reads "paused for the whole run", whatever its
  * length: the comparison is in whole ns (pause_s * 1e9 came back a hair under the run for
  * ~3 % of lengths, and such a run read "0.0 Hz"). 400 lengths, each from 1 s up in steps
@@ -426,7 +410,6 @@ int main(void)
 		cmocka_unit_test(test_programs),
 		cmocka_unit_test(test_programs_left_out),
 		cmocka_unit_test(test_paused_whole_run_any_length),
-		cmocka_unit_test(test_hash_grows_and_finds),
 		cmocka_unit_test(test_progress),
 	};
 

@@ -316,12 +316,12 @@ static void test_task_names_per_record(void **state)
 	/* per thread: 3 and 3 on thread 100, one on each of the others, with its elapsed */
 	for (int item = 0; item < r->nitems; item++) {
 		bool task = !strcmp(r->items[item].name, "Task");
-		uint64_t *slot = rpt_hash_find(&r->thread_task, 100, (uint64_t)item, 0);
+		uint64_t *slot = util_hash_find(&r->thread_task, 100, (uint64_t)item, 0);
 
 		assert_non_null(slot);
 		assert_int_equal(r->tstats[*slot - 1].count, 3);
 		for (uint32_t tid = 200; tid < 206; tid++) {
-			slot = rpt_hash_find(&r->thread_task, tid, (uint64_t)item, 0);
+			slot = util_hash_find(&r->thread_task, tid, (uint64_t)item, 0);
 			if (!task) {
 				assert_null(slot);
 				continue;
@@ -330,7 +330,7 @@ static void test_task_names_per_record(void **state)
 			assert_int_equal(r->tstats[*slot - 1].count, 1);
 			assert_int_equal(r->tstats[*slot - 1].elapsed_ns, tid + 1);
 		}
-		slot = rpt_hash_find(&r->proc_task, 100, (uint64_t)item, 0);
+		slot = util_hash_find(&r->proc_task, 100, (uint64_t)item, 0);
 		assert_non_null(slot);
 		assert_int_equal(r->tstats[*slot - 1].count, task ? 9 : 3);
 	}

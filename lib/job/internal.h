@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/job internal: the job report's model (job.c loads it, job_csv.c writes it,
+ * job_mpi.c reads the ranks' MPI traces). */
+#ifndef UPROF_JOB_INTERNAL_H
+#define UPROF_JOB_INTERNAL_H
+
+#include "job/job.h"
+#include "util/util.h"
+
+#include <limits.h>
+
+/* A merged row: a function or module summed over ranks, or a process or thread of one
+ * rank (@rank >= 0). Names interned in the job's pool. */
+struct rpt_job_item {
+	const char *name;
+	const char *module; /* functions */
+	int rank;	    /* processes and threads; -1 for merged rows */
+	int id;		    /* pid or tid */
+	double value;	    /* CPU_TIME seconds, or event count */
+	uint64_t samples;
+};
+
+struct rpt_job_items {
+	struct rpt_job_item *v;
+	size_t n, cap;
+	struct util_strmap index; /* merged rows: key -> index + 1 */
+};
+
+enum { RPT_JOB_FUNCS, RPT_JOB_MODS, RPT_JOB_PROCS, RPT_JOB_THREADS, RPT_JOB_NTABLES };
+
+/* A rank's MPI data (job_mpi.c): its mpi/<pid>.mpi, when it was traced. */
+struct rpt_job_mpi {
+	bool traced;	   /* its session has an mpi/ directory (--trace mpi) */
+	bool has;	   /* and a file in it that could be read */
+	struct ses_mpi m;  /* owned: ses_mpi_release() */
+	char why[256];	   /* what is missing or partial, "" when whole */
+};
+
+struct rpt_job {
+	char dir[PATH_MAX];
+	struct ses_job job;
+	struct rpt_options opts;
+	struct rpt_job_rank *ranks; /* the selected ranks, by rank */
+	int nranks;
+	struct rpt *head;	    /* the first reported rank's report: EXECUTION's facts */
+	struct util_strmap pool; /* interned names */
+	struct rpt_job_items t[RPT_JOB_NTABLES];
+	bool timer;
+	char event[64];		    /* the sort event's name */
+	int64_t start_epoch_ns, end_epoch_ns;
+	int nthreads, nprocesses;
+	struct rpt_job_mpi *mpi; /* [nranks], parallel to ranks */
+	int ntraced;		 /* ranks with an mpi/ directory */
+	/* [nranks]: each rank's OpenMP TRACING REPORT (--trace openmp), written when the
+	 * rank was reported (its report is freed before the next); NULL where untraced */
+	char **omp;
+	int nomp;		 /* ranks with one */
+};
+
+/* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
+int rpt_job_mpi_load(struct rpt_job *j, int i, const char *session_dir);
+void rpt_job_mpi_release(struct rpt_job *j);
+/* The MPI lines of APPLICATION PERFORMANCE SNAPSHOT; MPI TRACING REPORT (uProf's blocks,
+ * and the imbalance per function). Nothing when no rank was traced. */
+void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f);
+int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
+
+/* Items of table @t sorted by value, largest first, into a malloc'ed array of
+ * pointers (*out; free it). Returns how many, or -ENOMEM. */
+int rpt_job_sorted(const struct rpt_job *j, int t, const struct rpt_job_item ***out);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/util: the small containers and writers the other libraries share, so that each has
+ * one home:
+ * - a string-keyed map (strmap.c): modules by path, interned names; open addressing on
+ *   FNV-1a, keys copied and owned by the map;
+ * - a hash from a (a, b, c) key to a u64 (hash.c): report's container for tallies;
+ * - a growing string (sbuf.c);
+ * - escaping for CSV, XML/HTML and JSON (escape.c): the one CSV quoter and the one HTML
+ *   escaper of uprof, with the differences its writers need named as options;
+ * - the hex digit reader of the text parsers (header-only, so each parser and its fuzz
+ *   target stays a single source file).
+ * Nothing here prints on its own or exits; constructors fail with -ENOMEM or NULL.
+ */
+#ifndef UPROF_UTIL_H
+#define UPROF_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- strmap.c: string keys ---- */
+
+struct util_strmap_ent {
+	uint64_t hash;
+	char *key; /* NULL: empty slot */
+	void *val;
+};
+
+/* Zero-initialised is empty. */
+struct util_strmap {
+	struct util_strmap_ent *e;
+	size_t cap, n; /* cap is a power of two */
+};
+
+/* FNV-1a of a string. */
+uint64_t util_fnv(const char *s);
+
+/* The value of @key, or NULL when absent. */
+void *util_strmap_get(const struct util_strmap *m, const char *key);
+/* Map @key (copied) to @val (borrowed: the caller owns what it points to). 0, -EEXIST
+ * when @key is mapped already (nothing changes), -ENOMEM. */
+int util_strmap_put(struct util_strmap *m, const char *key, void *val);
+/* The map's own copy of @key, made (with a NULL value) if absent: equal strings get one
+ * pointer, valid until the map is released. NULL on out-of-memory. */
+const char *util_strmap_intern(struct util_strmap *m, const char *key);
+/* Every value, in no particular order (to free them). */
+#define util_strmap_for_each(m, ent) \
+	for (struct util_strmap_ent *ent = (m)->e; ent && ent < (m)->e + (m)->cap; ent++) \
+		if (ent->key)
+/* Free the keys and the table; the values are the caller's. Safe twice. */
+void util_strmap_release(struct util_strmap *m);
+
+/* ---- hash.c: open-addressing hash from a (a, b, c) key to a u64 ---- */
+
+struct util_hent {
+	uint64_t a, b, c;
+	uint64_t val;
+	bool used;
+};
+
+/* Zero-initialised is empty. */
+struct util_hash {
+	struct util_hent *e;
+	size_t cap, n;
+};
+
+/* The value slot for (a, b, c), created as 0 if absent. NULL only when out of memory. */
+uint64_t *util_hash_slot(struct util_hash *h, uint64_t a, uint64_t b, uint64_t c);
+/* The value for (a, b, c) or NULL. */
+uint64_t *util_hash_find(const struct util_hash *h, uint64_t a, uint64_t b, uint64_t c);
+/* Free the table. Safe twice. */
+void util_hash_release(struct util_hash *h);
+/* Add @n to the value of (a, b, 0). 0 or -ENOMEM. */
+int util_hash_add(struct util_hash *h, uint64_t a, uint64_t b, uint64_t n);
+
+/* ---- sbuf.c: a growing string ---- */
+
+/* {0} is empty; free(b.s) when done (s is NUL-terminated once anything was added). */
+struct util_sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+/* Append @n bytes of @s. 0 or -ENOMEM. */
+int util_sbuf_add(struct util_sbuf *b, const char *s, size_t n);
+
+/* ---- escape.c: text for CSV, XML/HTML and JSON ---- */
+
+enum util_escape {
+	UTIL_ESC_XML,	     /* XML/HTML attribute or text: & < > " ' as entities */
+	UTIL_ESC_JSON,	     /* a JSON string's contents */
+	UTIL_ESC_JSON_FRAME, /* a frame in a JSON string of ';'-separated frames: ';' as ':' */
+	UTIL_ESC_CSV,	     /* a quoted CSV cell's contents (without the quotes) */
+	UTIL_ESC_TEXT,	     /* plain text on one line (a CSV section title: quotes kept) */
+	/* HTML text and attribute values as pcm's page writes them: & < > " as entities,
+	 * every other byte as it is (no UTF-8 check, ' and control bytes kept). The page
+	 * shows pcm's own CSV, which it wrote from counter names and numbers. */
+	UTIL_ESC_HTML_PLAIN,
+};
+
+/* @s escaped as @how. But for UTIL_ESC_HTML_PLAIN, bytes that are not valid UTF-8 and
+ * control characters become U+FFFD / '?' (CSV and text: a space for line breaks) so the
+ * output always parses, also as UTF-8. */
+void util_put_escaped(FILE *f, const char *s, enum util_escape how);
+/* The same for at most @n bytes of @s (it stops early at a NUL). */
+void util_put_escaped_n(FILE *f, const char *s, size_t n, enum util_escape how);
+
+/* How a CSV cell is quoted. */
+enum util_csv_quoting {
+	/* Always quoted, UTIL_ESC_CSV inside: report.csv and everything that reads like it
+	 * (names from targets may be any bytes). NULL is "". */
+	UTIL_CSV_ALWAYS,
+	/* Quoted only when it holds a comma, a quote or a newline; quotes doubled, every
+	 * other byte as it is (pcm's CSV: counter and component names). */
+	UTIL_CSV_WHEN_NEEDED,
+	/* Quoted only when it holds a comma, a quote, a newline or a CR; quotes doubled,
+	 * newlines and CRs dropped (roofline files: their reader takes one line per row
+	 * and refuses a CR inside a line). */
+	UTIL_CSV_WHEN_NEEDED_ONE_LINE,
+};
+
+/* @s as one CSV cell, quoted as @q. */
+void util_csv_cell(FILE *f, const char *s, enum util_csv_quoting q);
+/* util_csv_cell(@f, @s, UTIL_CSV_ALWAYS): the report's cell. */
+void util_csv_quoted(FILE *f, const char *s);
+
+/* ---- text parsing ---- */
+
+/* The value of hex digit @c, or -1: the one digit reader of the text parsers (kallsyms,
+ * perf maps). */
+static inline int util_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+#endif
