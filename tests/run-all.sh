@@ -12,6 +12,12 @@ set -u
 BUILD=${BUILD:-build}
 export UPROF=${UPROF:-$PWD/$BUILD/bin/uprof}
 export BUILD
+# python resolved once for every file: the system's, not a version manager's shim on PATH
+# (tests/e2e/lib/common.sh says why)
+if [ -z "${PYTHON:-}" ]; then
+	if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=$(command -v python3 || echo python3); fi
+fi
+export PYTHON
 T=${T:-}
 pass=0 fail=0 skip=0
 failed_names=()

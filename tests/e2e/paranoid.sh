@@ -33,7 +33,7 @@ export PERF_BUILDID_DIR="$SCRATCH/u/.debug"
 # and how many of them have exclude_kernel and exclude_hv set (bits 5 and 6 of the flags
 # word at offset 40 of the attr; PERF_RECORD_HEADER_ATTR is type 64)
 attrs() {
-	python3 - "$1" <<'PY'
+	"$PYTHON" - "$1" <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 pos, n, m = 16, 0, 0

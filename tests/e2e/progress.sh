@@ -43,7 +43,7 @@ fi
 # a second, and this report takes less)
 R=$(session_in "$SCRATCH/c1")
 size=$(stat -c %s "$R/samples.data")
-mb=$(python3 -c "print(f'{$size / 1e6:.1f}')")
+mb=$("$PYTHON" -c "print(f'{$size / 1e6:.1f}')")
 UPROF_PROGRESS_DELAY=0 pty "'$UPROF' report -i '$R'" >"$SCRATCH/r1" 2>&1
 check "report on a terminal: 'Reading samples.data: N records, X of $mb MB'" \
 	grep -aqE "Reading samples.data: [0-9]+ records, [0-9.]+ of $mb MB" "$SCRATCH/r1"

@@ -41,7 +41,7 @@ EOF
 gcc -O1 -static -o "$SCRATCH/mix" "$SCRATCH/mix.c" 2>/dev/null || gcc -O1 -o "$SCRATCH/mix" "$SCRATCH/mix.c"
 check "the test program builds" [ -x "$SCRATCH/mix" ]
 ini() { sed -n "s/^$2 = //p" "$1/session.ini"; }
-py() { python3 -c "import sys; sys.exit(0 if ($1) else 1)"; }
+py() { "$PYTHON" -c "import sys; sys.exit(0 if ($1) else 1)"; }
 
 # --- hotspots (user mode only): the rate over user time
 "$UPROF" collect --no-buildid-cache --config hotspots -o "$SCRATCH/h" "$SCRATCH/mix" 60 "$SCRATCH/ru1" \
@@ -58,7 +58,7 @@ check "the rate is samples per user CPU second ($n / $user ns = $rate Hz)" \
 	py "abs($rate - $n / ($user / 1e9)) <= 0.1"
 check "report.csv says so" grep -q 'Achieved Sampling Rate:,"[0-9.]* Hz (samples per second of target user-mode CPU time)"' "$S/report.csv"
 check "at most one sample per ms of user time ($n in $user ns)" py "$n <= $user / 1e6 * 1.1 + 2"
-check "about the requested 1000 Hz: over 800 ($rate Hz; over all CPU time it would read $(python3 -c "print(round($n / ($cpu / 1e9), 1))"))" \
+check "about the requested 1000 Hz: over 800 ($rate Hz; over all CPU time it would read $("$PYTHON" -c "print(round($n / ($cpu / 1e9), 1))"))" \
 	py "$rate > 800"
 
 # --- --timer-interval 0.01 (100 kHz asked): CPU_TIME is the target's own getrusage. Three
@@ -73,7 +73,7 @@ total=$(sed -n 's/^Total CPU_TIME,"\([0-9.]*\) seconds"/\1/p' "$S/report.csv")
 rate=$(csvq "$S/report.csv" --key "Achieved Sampling Rate" | awk '{print $1}')
 own=$(cat "$SCRATCH/ru2")
 n=$(csvq "$S/report.csv" --key Samples)
-echo "# 10 us timer: $n samples, $rate Hz of 100000; CPU_TIME $total s; the target's getrusage $own us; samples x 10 us = $(python3 -c "print($n * 1e-5)") s"
+echo "# 10 us timer: $n samples, $rate Hz of 100000; CPU_TIME $total s; the target's getrusage $own us; samples x 10 us = $("$PYTHON" -c "print($n * 1e-5)") s"
 if py "$rate < 50000"; then
 	check "CPU_TIME within 5 % of the target's getrusage ($total s vs $own us)" \
 		py "abs($total - $own / 1e6) <= 0.05 * $own / 1e6"

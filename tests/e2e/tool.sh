@@ -91,7 +91,7 @@ check "--time-filter: the tool's lines sum to the filtered Samples ($lines_sum =
 # --- 5. timeline: each thread's column sums to its CPU_TIME; its own file, 0600
 "$UPROF" report -i "$S" --cutoff 0 --tool "$TL,interval=0.1,file=1" >/dev/null 2>&1
 check "report --tool timeline exits 0" test $? = 0
-python3 - "$R" "$S/tools/timeline/timeline.csv" >"$SCRATCH/tl" 2>&1 <<'EOF'
+"$PYTHON" - "$R" "$S/tools/timeline/timeline.csv" >"$SCRATCH/tl" 2>&1 <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 def section(title):
