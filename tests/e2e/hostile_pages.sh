@@ -16,6 +16,8 @@
 #    (none of 50 pairs fails, the page is detached), and its page is gone at its exit.
 # Facts of the order of events, never how fast the machine is. Every /dev/shm file made
 # here is removed at the end.
+# run-alone: collect -a takes every control page in /dev/shm (another test's too), and it
+# squats the page names of pids
 . "$(dirname "$0")/lib/common.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then

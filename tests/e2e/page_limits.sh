@@ -14,6 +14,7 @@
 #    tasks reported; a file made for the running target's own pid is said too.
 # Facts of what was made, not of timing: which pids were squatted is read back, and the
 # checks are on those. Every /dev/shm file made here is removed at the end.
+# run-alone: it squats the pids the next forks get (ns_last_pid): another test's forks take them
 . "$(dirname "$0")/lib/common.sh"
 
 made=()   # /dev/shm/uprof.<pid> files this file made (removed at the end if still there)

@@ -5,11 +5,12 @@
 # "no profiling for users"), or with -a at 2: one line saying what to change.
 #
 # This file changes the sysctl, the only one that does: it sets it, runs, and puts the
-# old value back in its EXIT trap. tests/run-all.sh (make check) runs the e2e files one
-# at a time, in one loop, so no other file of the same suite runs meanwhile. Another
+# old value back in its EXIT trap. tests/run-all.sh (make check) runs it alone (its
+# run-alone line), so no other file of the same suite runs meanwhile. Another
 # suite running on the same machine at the same time (a second checkout's make check)
 # would see the change; the suite's own profiling runs as root, which the sysctl does not
 # bind, so only unprivileged profiling beside it could be affected.
+# run-alone: it changes kernel.perf_event_paranoid, which every process on the machine reads
 . "$(dirname "$0")/lib/common.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null ||

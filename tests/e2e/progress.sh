@@ -3,6 +3,8 @@
 # lost, samples/s) and report's reading line, on stderr of a terminal only (script(1)
 # gives uprof a pty): never in a pipe, never with CI set, never with -q, never with
 # report --stdout; at most 4 lines a second; erased at the end.
+# run-alone: collect -a takes every control page in /dev/shm (another test's, from its own
+# collect)
 . "$(dirname "$0")/lib/common.sh"
 command -v script >/dev/null || { ok "# SKIP script(1) is not installed"; echo "1..$_n"; exit 0; }
 # pty CMD...: run under a pseudo-terminal with CI unset; everything it wrote, on stdout

@@ -3,6 +3,8 @@
 # run before the collection (their mappings synthesized from /proc) and ones started
 # during it (the kernel's records) are both symbolized; idle time is the swapper's; the
 # session is named SWP and says System-wide; perf reads samples.data too.
+# run-alone: collect -a samples every process and takes every control page in /dev/shm
+# (another test's, from its own collect); what runs beside it would be counted
 . "$(dirname "$0")/lib/common.sh"
 
 if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
