@@ -12,6 +12,9 @@
 # bind, so only unprivileged profiling beside it could be affected.
 # run-alone: it changes kernel.perf_event_paranoid, which every process on the machine reads
 . "$(dirname "$0")/lib/common.sh"
+# its collect -a must say one line: control pages that another suite on this machine left
+# in /dev/shm (a squatting test's, another user's) would each add a warning
+own_dev_shm "$0" "$@"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null ||
 	[ ! -w /proc/sys/kernel/perf_event_paranoid ]; then
