@@ -11,8 +11,8 @@
 #   UPROF_TEST_JOBS=N     files run at once (default: the online CPUs; make check J=N)
 #
 # Files run N at a time, the longest first (by the seconds each took in the last run here,
-# kept in $BUILD/test-times; a file never timed goes by its size, e2e before unit), so the
-# run's tail is short. Each file's block is printed whole when it ends. An e2e script with
+# kept in $BUILD/test-times, else in tests/test-times, a full run's; a file never timed goes
+# by its size, e2e before unit), so the run's tail is short. Each file's block is printed whole when it ends. An e2e script with
 # a line "# run-alone: REASON" runs with nothing beside it (one that changes what the whole
 # machine sees, or whose checks another test's load or control pages would disturb); those
 # run first, one by one, then the rest.
@@ -137,13 +137,17 @@ fi
 # names[i], cmds[i] (the command, words joined by tabs), limits[i], alone[i], est[i]: the
 # seconds it is expected to take (the last run's, else a guess from its size)
 names=() cmds=() limits=() alone=() est=()
-declare -A last=()
+declare -A last=() seed=()
 if [ -r "$TIMES" ]; then
 	while read -r n secs; do [[ "$secs" =~ ^[0-9]+$ ]] && last[$n]=$secs; done <"$TIMES"
 fi
+# a fresh clone's order: tests/test-times, the seconds of a full run (committed)
+if [ -r tests/test-times ]; then
+	while read -r n secs; do [[ "$secs" =~ ^[0-9]+$ ]] && seed[$n]=$secs; done <tests/test-times
+fi
 add_file() { # NAME LIMIT ALONE GUESS CMD...
 	local n=$1
-	names+=("$n") limits+=("$2") alone+=("$3") est+=("${last[$n]:-$4}")
+	names+=("$n") limits+=("$2") alone+=("$3") est+=("${last[$n]:-${seed[$n]:-$4}}")
 	shift 4
 	local IFS=$'\t'
 	cmds+=("$*")
