@@ -2,6 +2,8 @@
 #   make                 build/bin/uprof and the libraries
 #   make check           unit + end-to-end tests; last line "N passed, N failed, N skipped"
 #   make check T=cli,test_session  only these test files (e2e script or unit binary names)
+#   make check J=1       one test file at a time (default: as many as CPUs; J=N, or
+#                        UPROF_TEST_JOBS=N in the environment); "# run-alone:" files run alone
 #                        each file may run UPROF_TEST_TIMEOUT s (default 300 unit, 900 e2e)
 #   make check SANITIZE=1  the same under ASan+UBSan (separate build dir)
 #   make demo            profile the bundled example and show the report
@@ -77,7 +79,7 @@ all: $(BINS) $(LIBS) $(BUILD_CONFIGS)
 # the fuzz targets too, when clang is there (tests/e2e/fuzz_corpus.sh runs their seeds)
 CHECK_FUZZ := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BINS))
 check: all $(UNIT_TESTS) $(TEST_TARGETS) $(CHECK_FUZZ)
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) T="$(T)" tests/run-all.sh $(UNIT_TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) T="$(T)" $(if $(J),UPROF_TEST_JOBS=$(J)) tests/run-all.sh $(UNIT_TESTS)
 
 demo: all $(BUILD)/targets/demo
 	@BUILD=$(BUILD) scripts/demo.sh

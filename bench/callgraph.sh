@@ -14,6 +14,8 @@
 # uprof/perf ratio are printed. Nothing passes or fails: goals are printed next to the
 # numbers ("met"/"MISSED"). Environment: UPROF, PERF, RUNS_A, RUNS_B, STACK (bytes).
 set -euo pipefail
+# the system's python, not a version manager's shim on PATH (tests/e2e/lib/common.sh)
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 python3 | head -1)}
 export LC_ALL=C
 
 MODE=${1:-full}
@@ -126,9 +128,9 @@ log "b. report: $B_SAMPLES samples ($(du -h "$B_SESSION/samples.data" | cut -f1)
 rounds b "$RUNS_B" uprof uprofx perf
 # what both unwound: share of samples with the full chain
 "$UPROF_RUN" report -i "$B_SESSION" --export folded >/dev/null 2>&1
-U_CHAIN=$(python3 "$ROOT/tests/e2e/lib/stacks.py" share "$B_SESSION/stacks.folded" "main;chain_a;chain_b;chain_leaf" chain_leaf)
+U_CHAIN=$("$PYTHON" "$ROOT/tests/e2e/lib/stacks.py" share "$B_SESSION/stacks.folded" "main;chain_a;chain_b;chain_leaf" chain_leaf)
 "$PERF" script -i "$B_SESSION/samples.data" >"$TMP/perf.script" 2>/dev/null
-P_DIFF=$(python3 "$ROOT/tests/e2e/lib/stacks.py" perf-agree "$B_SESSION/stacks.folded" "$TMP/perf.script" \
+P_DIFF=$("$PYTHON" "$ROOT/tests/e2e/lib/stacks.py" perf-agree "$B_SESSION/stacks.folded" "$TMP/perf.script" \
 	main,chain_a,chain_b,chain_leaf,recurse,recurse_leaf,outer_with_inline)
 
 # ---- results

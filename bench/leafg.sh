@@ -13,6 +13,8 @@
 # Rounds are interleaved with a rotating order; median and min wall times and ratios are
 # printed. Nothing passes or fails. Environment: UPROF, PERF, RUNS.
 set -euo pipefail
+# the system's python, not a version manager's shim on PATH (tests/e2e/lib/common.sh)
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 python3 | head -1)}
 export LC_ALL=C
 
 MODE=${1:-full}
@@ -102,7 +104,7 @@ run_b_perf() { "$PERF" report --stdio -i "$B/samples.data"; }
 log "b. report: $N samples, $RUNS rounds"
 rounds b side noside perf
 "$UPROF" report -i "$B" --export folded >/dev/null 2>&1
-share=$(python3 "$ROOT/tests/e2e/lib/stacks.py" share "$B/stacks.folded" "main;caller_a;leaf" leaf)
+share=$("$PYTHON" "$ROOT/tests/e2e/lib/stacks.py" share "$B/stacks.folded" "main;caller_a;leaf" leaf)
 
 echo
 echo "== -g leaf copy: cost ($("$PERF" --version), $(nproc) CPUs, $(uname -r))"

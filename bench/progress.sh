@@ -6,6 +6,8 @@
 # collect's own CPU time (user+sys of uprof itself, children excluded: -d fixes the wall
 # time) on a -d 2 run. Nothing passes or fails.
 set -euo pipefail
+# the system's python, not a version manager's shim on PATH (tests/e2e/lib/common.sh)
+PYTHON=${PYTHON:-$(command -v /usr/bin/python3 python3 | head -1)}
 export LC_ALL=C
 UPROF=${UPROF:-build/bin/uprof}
 RUNS=${1:-7}
@@ -15,7 +17,7 @@ make -s build/targets/demo >/dev/null
 # one session of about 30k samples (0.1 ms timer, 3 s)
 "$UPROF" collect -q --timer-interval 0.1 -d 3 -b -o "$T/s" build/targets/demo 8000 >/dev/null 2>&1 || true  # -b: the demo is killed
 S=$(ls -d "$T"/s/uprof-*)
-python3 - "$UPROF" "$S" "$RUNS" "$T" <<'PY'
+"$PYTHON" - "$UPROF" "$S" "$RUNS" "$T" <<'PY'
 import os, resource, statistics, subprocess, sys, time
 uprof, sess, runs, tmp = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 env = dict(os.environ, UPROF_PROGRESS_DELAY="0")

@@ -30,10 +30,10 @@ check "report --disasm exits 0" [ $? -eq 0 ]
 
 # jq-less reads of one function's detail: py EXPR over d (the detail as a dict)
 py() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$SCRATCH/$1.json"
+	"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$SCRATCH/$1.json"
 }
 for f in hot_loop inl_caller lib_hot strip_hot; do
-	python3 "$AQ" detail "$S/report.csv" "$f" >"$SCRATCH/$f.json"
+	"$PYTHON" "$AQ" detail "$S/report.csv" "$f" >"$SCRATCH/$f.json"
 	check "report.csv has Function Detail Data of $f" py "$f" "sys.exit(0 if d and d['samples'] > 50 else 1)"
 	check "$f: its instructions' samples sum to the function's ($(py "$f" "print(d['samples'])"))" \
 		py "$f" "sys.exit(0 if sum(i['samples'] for i in d['insns']) == d['samples'] else 1)"
@@ -43,7 +43,7 @@ done
 share() { py "$1" "print(sum(l['share'] for l in d['lines'] if l['line'] == $2 and l['file'].endswith('annotate.c')))"; }
 hs=$(share hot_loop "$HOT")
 check "hot_loop: the hot loop line $HOT holds >= 90 % of the function's samples ($hs %)" \
-	python3 -c "import sys; sys.exit(0 if $hs >= 90 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if $hs >= 90 else 1)"
 check "hot_loop: the cold line $COLD is listed, with under 5 % ($(share hot_loop "$COLD") %)" \
 	py hot_loop "sys.exit(0 if [l for l in d['lines'] if l['line'] == $COLD] and sum(l['share'] for l in d['lines'] if l['line'] == $COLD) < 5 else 1)"
 check "hot_loop: line shares sum to 100 % (every instruction has its line)" \
@@ -61,17 +61,17 @@ for f in hot_loop inl_caller lib_hot strip_hot; do
 	fi
 	(cd "$SCRATCH" && timeout 120 perf annotate --stdio --print-line -i "$S/samples.data" "$f") \
 		>"$SCRATCH/$f.perf" 2>/dev/null
-	python3 "$AQ" compare "$S/report.csv" "$f" "$SCRATCH/$f.perf" 5 >"$SCRATCH/$f.cmp"
+	"$PYTHON" "$AQ" compare "$S/report.csv" "$f" "$SCRATCH/$f.perf" 5 >"$SCRATCH/$f.cmp"
 	sed 's/^/# /' "$SCRATCH/$f.cmp"
 	worst=$(sed -n 's/^max-diff //p' "$SCRATCH/$f.cmp")
 	check "$f: the 5 hottest lines and instructions agree with perf annotate within 2 points (worst $worst)" \
-		python3 -c "import sys; sys.exit(0 if float('$worst'.split()[0]) <= 2 else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if float('$worst'.split()[0]) <= 2 else 1)"
 done
 
 # ---- inlined code on the inlined function's own lines ----
 inl=$(py inl_caller "print(sum(l['share'] for l in d['lines'] if l['line'] in ($INL1, $INL2) and l['inlined'] == 'inl_step'))")
 check "inl_caller: >= 80 % of its samples are on inl_step's lines $INL1/$INL2, marked inlined ($inl %)" \
-	python3 -c "import sys; sys.exit(0 if $inl >= 80 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if $inl >= 80 else 1)"
 check "inl_caller: its own loop line is not marked inlined" \
 	py inl_caller "sys.exit(0 if any(l['inlined'] == '' for l in d['lines']) and not any(l['inlined'] and l['line'] not in ($INL1, $INL2) for l in d['lines']) else 1)"
 
@@ -91,7 +91,7 @@ check_sh "annotate hot_loop exits 0 with nothing on stderr" '[ $rc -eq 0 ] && [ 
 check "annotate: the hot line is marked first (>>1 annotate.c:$HOT)" grep -q "^>>1 .*annotate.c:$HOT .*ANNOT_HOT" "$SCRATCH/an.out"
 check "annotate: the cold line is shown, not marked first" grep -q "^[> ][> ][2-5 ] .*annotate.c:$COLD .*ANNOT_COLD" "$SCRATCH/an.out"
 check "annotate: instructions follow their source line (the divsd after line $HOT)" \
-	python3 -c "
+	"$PYTHON" -c "
 import sys; t = open('$SCRATCH/an.out').read().splitlines()
 i = next(k for k, l in enumerate(t) if l.startswith('>>') and 'annotate.c:$HOT ' in l)
 sys.exit(0 if any('divsd xmm' in l for l in t[i:i + 20]) else 1)"
@@ -132,13 +132,13 @@ timeout 120 "$UPROF" collect -e event=task-clock,interval=500000 -o "$SCRATCH/ev
 EV=$(session_in "$SCRATCH/ev")
 "$UPROF" annotate -i "$EV" --show-event-count hot_loop >"$SCRATCH/ev.out" 2>&1
 check "--show-event-count on a task-clock session: the hot line's EVENTS = its samples x 500000" \
-	python3 -c "
+	"$PYTHON" -c "
 import sys; t = open('$SCRATCH/ev.out').read().splitlines()
 assert any('EVENTS' in l for l in t)
 l = next(l for l in t if l.startswith('>>1')).split()
 sys.exit(0 if int(l[3]) == int(l[2]) * 500000 and int(l[2]) > 50 else 1)"
 "$UPROF" report -i "$EV" --function hot_loop >/dev/null 2>&1
-python3 "$AQ" detail "$EV/report.csv" hot_loop >"$SCRATCH/ev.json"
+"$PYTHON" "$AQ" detail "$EV/report.csv" hot_loop >"$SCRATCH/ev.json"
 check "report.csv of it: each line's task-clock value is its samples x 500000" \
 	py ev "sys.exit(0 if d['lines'] and all(l['value'] == l['samples'] * 500000 for l in d['lines']) else 1)"
 

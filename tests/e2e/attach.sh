@@ -33,7 +33,7 @@ for fn in early_work late_work child_work main plugin_loop; do
 	check "$fn is in the report" grep -qx $fn <<<"$f"
 done
 check "plugin_loop symbolized in the library dlopen'ed before attach" \
-	bash -c "csvq() { python3 '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | grep -q \"^plugin_loop	.*	$PLUGIN\$\""
+	bash -c "csvq() { \"$PYTHON\" '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | grep -q \"^plugin_loop	.*	$PLUGIN\$\""
 nthreads=$(csvq "$S/report.csv" THREADS | grep -c "PID:$SRV)")
 check "every thread of the process is there ($nthreads of 4)" [ "$nthreads" -eq 4 ]
 check "the child forked after the attach is there" [ "$(csvq "$S/report.csv" PROCESSES | wc -l)" -eq 2 ]
@@ -64,7 +64,7 @@ for i in 1 2; do
 	# keep its 20 ms. How much longer they last is load.
 	check "attach $i: its window's ticks only (${count:-0} in 0.6 s)" bash -c "[ ${count:-0} -ge 1 ] && [ ${count:-0} -le 13 ]"
 	check "attach $i: no tick cut but at the window's edges (${elapsed:-0} s for ${count:-0} >= 0.02 s each but two)" \
-		python3 -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} >= 0.0199 * max(${count:-0} - 2, 0) else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if ${count:-0} > 0 and ${elapsed:-0} >= 0.0199 * max(${count:-0} - 2, 0) else 1)"
 done
 
 # --- 3: the target exits while attached

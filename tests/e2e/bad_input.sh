@@ -16,7 +16,7 @@ printf '#!/nonexistent/bin/interp -x\necho hi\n' >"$SCRATCH/badsh"; chmod +x "$S
 expect_fail 1 "a script whose #! interpreter is missing: named" \
 	"cannot exec .*: its interpreter '/nonexistent/bin/interp' \(the #! line\) does not exist" \
 	"$UPROF" collect -o "$O" "$SCRATCH/badsh"
-python3 - "$TGT/demo" "$SCRATCH/badld" <<'PY'
+"$PYTHON" - "$TGT/demo" "$SCRATCH/badld" <<'PY'
 import sys
 d = bytearray(open(sys.argv[1], "rb").read())
 i = d.find(b"/lib64/ld-linux-x86-64.so.2")
@@ -82,7 +82,7 @@ expect_fail 1 "session.ini from a future format" "format_version 99" "$UPROF" re
 
 # corruption inside the record stream is survivable: report what can be read
 damage flipped
-python3 - "$D/samples.data" <<'PY'
+"$PYTHON" - "$D/samples.data" <<'PY'
 import sys, random
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); random.seed(7)
 for _ in range(200):

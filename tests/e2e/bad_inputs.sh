@@ -21,7 +21,7 @@ replace() {
 	fifo) mkfifo "$1" ;;
 	dir) mkdir "$1" ;;
 	devzero) ln -s /dev/zero "$1" ;;
-	socket) python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$1" ;;
+	socket) "$PYTHON" -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$1" ;;
 	esac
 }
 declare -A WHAT=([fifo]="a FIFO" [dir]="a directory" [devzero]="a character device" [socket]="a socket")
@@ -42,7 +42,7 @@ expect_fail 1 "pauses.csv as a FIFO: refused, and what to do" \
 
 # 2. samples.data cut at a record boundary: it reads cleanly, the counts tell
 fresh boundary "$G"
-read -r counted kept < <(python3 - "$D/samples.data" "$D/session.ini" <<'PY'
+read -r counted kept < <("$PYTHON" - "$D/samples.data" "$D/session.ini" <<'PY'
 import re, struct, sys
 p, ini = sys.argv[1], sys.argv[2]
 b = open(p, "rb").read()
@@ -115,7 +115,7 @@ check "the tasks session reports complete, without damage" \
 	bash -c "$T20 '$UPROF' report -i '$D' 2>&1 >/dev/null | grep -q '^Session complete: ' && ! grep -q Damage '$D/report.csv'"
 check "the tasks session has pauses to lose" bash -c "[ \$(wc -l <'$D/pauses.csv') -ge 2 ]"
 sed -i '2d' "$D/pauses.csv"
-read -r want have < <(python3 - "$D/session.ini" "$D/pauses.csv" <<'PY'
+read -r want have < <("$PYTHON" - "$D/session.ini" "$D/pauses.csv" <<'PY'
 import re, sys
 total = int(re.search(r"^pause_total_ns = (\d+)$", open(sys.argv[1]).read(), re.M).group(1))
 rows = [l.split(",") for l in open(sys.argv[2]).read().split("\n")[1:] if l]

@@ -8,7 +8,7 @@
 # neither crash nor hang report, and stacks end in a marked frame, never in garbage.
 . "$(dirname "$0")/lib/common.sh"
 
-stk() { python3 "$HERE/stacks.py" "$@"; }
+stk() { "$PYTHON" "$HERE/stacks.py" "$@"; }
 have_perf() { command -v perf >/dev/null; }
 FUNCS=main,chain_a,chain_b,chain_leaf,recurse,recurse_leaf,outer_with_inline
 CHAIN="main;chain_a;chain_b;chain_leaf"
@@ -51,7 +51,7 @@ chains_match() {
 	tt=$(csvq "$S/report.csv" "BY TOTAL TIME" | awk -F'\t' '$1=="chain_a"{a=$2} $1=="chain_leaf"{l=$2; s=$3} END{print a" "l" "s}')
 	# chain_a does nothing but call chain_b, which only calls chain_leaf
 	check "$1: total time: chain_a = chain_leaf >= chain_leaf's self time ($tt)" \
-		bash -c "python3 -c 'import sys; a,t,s=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-t)<=0.01*a+0.002 and t>=s>0 else 1)' $tt"
+		bash -c "\"$PYTHON\" -c 'import sys; a,t,s=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-t)<=0.01*a+0.002 and t>=s>0 else 1)' $tt"
 	check "$1: main's total time is set ($total s)" [ -n "$total" ]
 }
 
@@ -124,7 +124,7 @@ check "without -g: no call-graph sections" \
 # ---- must-show 3: deep recursion ----
 UNITS=300 run deep-fp callgraph_fp deep -g
 check "deep-fp: frame-pointer stacks are cut at the kernel's limit and marked [truncated]" \
-	bash -c "[ \"\$(python3 '$HERE/stacks.py' outermost '$F' '[truncated]')\" != 0.00 ]"
+	bash -c "[ \"\$(\"$PYTHON\" '$HERE/stacks.py' outermost '$F' '[truncated]')\" != 0.00 ]"
 check "deep-fp: no stack is longer than the limit plus its marker" [ "$(stk maxdepth "$F")" -le 129 ]
 UNITS=300 run deep-dwarf callgraph_nofp deep --call-graph dwarf
 v=$(stk outermost "$F" "[truncated]")
@@ -188,7 +188,7 @@ check "--group-by thread: one CALLGRAPH per thread ($ncg of $nthr)" [ "$ncg" -eq
 row=$(sed -n '/^CALLGRAPH FOR THREAD - worker-a/,/^$/p' "$S/report.csv" | grep '^"thread_a_work",function,')
 tot=$(cut -d, -f5 <<<"$row"); self=$(cut -d, -f6 <<<"$row")
 check "worker-a's call graph: thread_a_work is mostly self time ($self of $tot samples)" \
-	python3 -c "import sys; sys.exit(0 if ${tot:-0} > 0 and ${self:-0} >= 0.9 * ${tot:-0} else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if ${tot:-0} > 0 and ${self:-0} >= 0.9 * ${tot:-0} else 1)"
 check "and none of the other threads' functions" \
 	bash -c "! sed -n '/^CALLGRAPH FOR THREAD - worker-a/,/^\$/p' '$S/report.csv' | grep -q '\"thread_b_work\"\\|\"main_work\"'"
 exit 0

@@ -25,7 +25,7 @@ check "compare exits 0, nothing on stderr" [ $? -eq 0 -a ! -s "$SCRATCH/c.err" ]
 cat "$SCRATCH/c.out" | sed 's/^/# /' | head -12
 # cq PY: evaluate over rows (dicts of the CSV's table) and hdr (its header lines)
 cq() {
-	python3 - "$SCRATCH/c.csv" "$1" <<'PY'
+	"$PYTHON" - "$SCRATCH/c.csv" "$1" <<'PY'
 import csv, sys
 lines = open(sys.argv[1]).read().split("\n")
 blank = lines.index("")
@@ -44,8 +44,8 @@ check "the first function is tunable, the one made slower ($first)" [ "$first" =
 rt=$(cq "round([r for r in $funcs if r['NAME'] == 'tunable'][0]['RATIO'], 3)")
 rs=$(cq "round([r for r in $funcs if r['NAME'] == 'steady'][0]['RATIO'], 3)")
 echo "# tunable ratio $rt, steady ratio $rs"
-check "tunable's ratio is ~2 (1.6-2.5): $rt" python3 -c "import sys; sys.exit(0 if 1.6 <= $rt <= 2.5 else 1)"
-check "steady's ratio is ~1 (0.7-1.4): $rs" python3 -c "import sys; sys.exit(0 if 0.7 <= $rs <= 1.4 else 1)"
+check "tunable's ratio is ~2 (1.6-2.5): $rt" "$PYTHON" -c "import sys; sys.exit(0 if 1.6 <= $rt <= 2.5 else 1)"
+check "steady's ratio is ~1 (0.7-1.4): $rs" "$PYTHON" -c "import sys; sys.exit(0 if 0.7 <= $rs <= 1.4 else 1)"
 check "the terminal table's first function row is tunable" \
 	bash -c "grep -m1 '^function' '$SCRATCH/c.out' | grep -q ' tunable (compare_two)$'"
 check "every delta is WITH - BASELINE, every ratio WITH / BASELINE (3 decimals)" \
@@ -79,8 +79,9 @@ check "-o - writes the CSV to stdout and no table" \
 
 # a rebuilt program at the same path (another build id): said in a Note naming it
 mkdir -p "$SCRATCH/bin"
-gcc -O2 -g -Wl,--build-id -o "$SCRATCH/bin/compare_two" tests/targets/compare_two.c
+cp "$TGT/compare_two" "$SCRATCH/bin/compare_two"
 run_collect ba "$SCRATCH/bin/compare_two" x 20
+# compiled here, not by make: the rebuild between the two runs is what this checks
 gcc -O2 -g -Wl,--build-id -DREBUILT=1 -o "$SCRATCH/bin/compare_two" tests/targets/compare_two.c
 run_collect bb "$SCRATCH/bin/compare_two" x 20
 ida=$(readelf -n "$SCRATCH/bin/compare_two" | awk '/Build ID/ {print $3}')

@@ -82,7 +82,7 @@ S=$(session_in "$SCRATCH/dur")
 duration_checks "$S" 0.5 "-d 0.5 -b"
 # (how long starting and ending take on a loaded machine is no fact: that uprof did not
 # wait for demo 8000, several seconds of CPU, is: -b killed it and nothing is left)
-check "-d 0.5 -b: uprof returned without waiting for the target: killed by -b ($(python3 -c "print(round($end - $start, 2))") s)" \
+check "-d 0.5 -b: uprof returned without waiting for the target: killed by -b ($("$PYTHON" -c "print(round($end - $start, 2))") s)" \
 	bash -c "grep -Eq '^exit_signal = [1-9]' '$S/session.ini' && ! kill -0 \$(sed -n 's/^pids = //p' '$S/session.ini') 2>/dev/null"
 check "-d 0.5 -b: the target is gone" gone "$(target_pid)"
 "$UPROF" collect -o "$SCRATCH/dur2" -d 0.3 "$TGT/demo" 9000 >/dev/null 2>"$SCRATCH/err"

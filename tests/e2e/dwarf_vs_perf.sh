@@ -15,7 +15,7 @@
 # Without perf every comparison is skipped and counted.
 . "$(dirname "$0")/lib/common.sh"
 
-PY=$(command -v /usr/bin/python3 python3 | head -1) # a real binary, not pyenv's shim
+PY=$(command -v "$PYTHON") # a real binary, not pyenv's shim (common.sh)
 have_perf=true
 command -v perf >/dev/null || have_perf=false
 
@@ -43,7 +43,7 @@ compare() {
 	perf script -i "$S/samples.data" -F tid,time,ip,sym --ns --inline >"$SCRATCH/$name.inl" 2>/dev/null
 	perf script -i "$S/samples.data" -F tid,time,ip,sym,dso --ns --no-inline \
 		>"$SCRATCH/$name.plain" 2>/dev/null
-	python3 "$HERE/perfcmp.py" "$S/trace.json" "$S/session.ini" "$SCRATCH/$name.inl" \
+	"$PYTHON" "$HERE/perfcmp.py" "$S/trace.json" "$S/session.ini" "$SCRATCH/$name.inl" \
 		"$SCRATCH/$name.plain" >"$SCRATCH/$name.cmp"
 	line=$(head -1 "$SCRATCH/$name.cmp")
 	read -r _ n _ m _ e _ f _ d _ r <<<"$line"
@@ -53,11 +53,11 @@ compare() {
 	# perf script drops a few samples at times (15 of 1055 in one loaded run, none in
 	# the next on the same program): at least 99 % of ours must be found in perf's.
 	check "$name: the trace's samples are perf's ($m of $n, >= 99 %)" \
-		python3 -c "import sys; sys.exit(0 if '$n'.isdigit() and '$m'.isdigit() and int('$n') > 100 and int('$m') <= int('$n') and int('$m') >= 0.99 * int('$n') else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if '$n'.isdigit() and '$m'.isdigit() and int('$n') > 100 and int('$m') <= int('$n') and int('$m') >= 0.99 * int('$n') else 1)"
 	check "$name: >= 99.5 % of the stacks equal perf's, inlined frames included, or go on where perf's stopped, or hold every frame of perf's and more ($e + $d + $r of $m)" \
-		python3 -c "import sys; sys.exit(0 if $e + $d + $r >= 0.995 * $m else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $e + $d + $r >= 0.995 * $m else 1)"
 	check "$name: [unwind failed] where perf unwinds on < 0.5 % ($f of $m)" \
-		python3 -c "import sys; sys.exit(0 if $f < 0.005 * $m else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $f < 0.005 * $m else 1)"
 }
 
 # ---- the C++ STL program ----
@@ -66,7 +66,7 @@ compare stl
 F=$S/stacks.folded
 op=$(grep -F 'std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::operator[](int&&) (inlined)' "$F" |
 	awk '{n += $NF} END {print n+0}')
-deep=$(python3 -c "
+deep=$("$PYTHON" -c "
 import sys
 best = 0
 for line in open(sys.argv[1]):

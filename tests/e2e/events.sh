@@ -71,7 +71,7 @@ cs=$(csvq "$S/report.csv" PROCESSES | awk -F'\t' '{s+=$4} END{print s+0}')
 check "page faults were counted per process ($pf)" [ "${pf%.*}" -gt 100 ]
 check "context switches were counted per process ($cs)" [ "${cs%.*}" -gt 10 ]
 check "values are event counts (samples x interval): page-faults a multiple of 10" \
-	bash -c "csvq() { python3 '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' PROCESSES | awk -F'\t' '{if (\$3 % 10) bad=1} END{exit bad}'"
+	bash -c "csvq() { \"$PYTHON\" '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' PROCESSES | awk -F'\t' '{if (\$3 % 10) bad=1} END{exit bad}'"
 top=$(csvq "$S/report.csv" FUNCTIONS | head -1 | cut -f1)
 check "sorted by the first event (top: $top)" [ "$top" = exec_child_work ]
 
@@ -89,7 +89,7 @@ check "-e: session.ini says the session is a custom one, not the default config'
 
 # derived metrics on recorded values: rename the events to core events and give the
 # session the formulas a config would have carried
-python3 - "$S/session.ini" <<'PY'
+"$PYTHON" - "$S/session.ini" <<'PY'
 import sys
 p = sys.argv[1]; t = open(p).read()
 t = t.replace("name = CPU_TIME", "name = CYCLES_NOT_IN_HALT (PMCx076)", 1)
@@ -103,7 +103,7 @@ check "report with metrics exits 0" [ $? -eq 0 ]
 check "metric columns follow the events" grep -q '^PROCESS,"CYCLES_NOT_IN_HALT (PMCx076)","RETIRED_INST (PMCx0C0)","context-switches","IPC","CPI"$' "$S/report.csv"
 bad=$(csvq "$S/report.csv" PROCESSES | awk -F'\t' '$2>0 { ipc=$3/$2; if ((ipc-$5)^2 > 1e-6 || ($5>0 && (1/$5-$6)^2 > 1e-4)) n++ } END{print n+0}')
 check "IPC = RETIRED_INST / CYCLES and CPI = 1/IPC on every row ($bad wrong)" [ "$bad" -eq 0 ]
-check "a row without instructions has an IPC of 0 and an empty CPI" bash -c "csvq() { python3 '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | awk -F'\t' '\$3==0 {if (\$6!=\"\") bad=1} END{exit bad}'"
+check "a row without instructions has an IPC of 0 and an empty CPI" bash -c "csvq() { \"$PYTHON\" '$(dirname "$0")/lib/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | awk -F'\t' '\$3==0 {if (\$6!=\"\") bad=1} END{exit bad}'"
 sed -i 's/^formula = 1 \/ IPC$/formula = 1 \/ (IPC/' "$S/session.ini"
 expect_fail 1 "a broken formula in session.ini" "metric formula" "$UPROF" report -i "$S"
 exit 0

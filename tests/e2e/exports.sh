@@ -5,7 +5,7 @@
 # slices that nest, and one sample event per sample. Exports work without -g too.
 . "$(dirname "$0")/lib/common.sh"
 
-stk() { python3 "$HERE/stacks.py" "$@"; }
+stk() { "$PYTHON" "$HERE/stacks.py" "$@"; }
 
 # exports NAME: all three exports of session $S checked
 exports() {
@@ -40,7 +40,7 @@ check "fp: trace has process and thread names" \
 "$UPROF" collect --call-graph dwarf -o "$SCRATCH/d" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/d")
 exports dwarf-multi
-tracks=$(python3 -c "import json,sys; print(len({(e['pid'],e['tid']) for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph']=='i'}))" "$S/trace.json")
+tracks=$("$PYTHON" -c "import json,sys; print(len({(e['pid'],e['tid']) for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph']=='i'}))" "$S/trace.json")
 check "dwarf-multi: one track per sampled thread ($tracks)" [ "$tracks" -ge 3 ]
 
 # without call stacks: each sample is its leaf function
@@ -59,7 +59,7 @@ check "tasks: paused intervals on a 'paused' track" \
 	bash -c "grep -q '\"name\":\"paused\"' '$S/trace.json' && grep -q '\"cat\":\"pause\"' '$S/trace.json'"
 "$UPROF" report -i "$S" >/dev/null 2>&1
 check "tasks: the task view lists each hot task's own functions" \
-	bash -c "python3 '$HERE/csvq.py' '$S/report.csv' 'TASKS - HOTTEST FUNCTIONS' | grep -qP '^DomA\tOuter\tspin\t'"
+	bash -c "\"$PYTHON\" '$HERE/csvq.py' '$S/report.csv' 'TASKS - HOTTEST FUNCTIONS' | grep -qP '^DomA\tOuter\tspin\t'"
 
 # odd names: ';' and spaces in a function name, a process name with a space and ';',
 # threads named with quotes, a newline, UTF-8, and bytes that are not UTF-8
@@ -72,7 +72,7 @@ exports odd-names
 check "odd-names: folded stacks have ':' for ';' in the comm and frames" \
 	grep -q '^odd f:x;.*;main;weird:name with spaces;spin[.a-z0-9]* [0-9]*$' "$S/stacks.folded"
 check "odd-names: trace.json keeps the names, and its ';'-separated args.stack has ':'" \
-	python3 - "$S/trace.json" <<'PY'
+	"$PYTHON" - "$S/trace.json" <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1], encoding="utf-8"))
 names = {e["args"]["name"] for e in ev["traceEvents"] if e.get("name") == "thread_name"}
@@ -83,7 +83,7 @@ sys.exit(not ({"odd f;x", 'q"t\'<&>\nnl', "\u00fcn\u00ef\u20acode"} <= names
               and {"weird;name with spaces", "quote'<&>"} <= frames))
 PY
 check "odd-names: report.csv is UTF-8, one title line per thread section" \
-	python3 -c "import sys; t = open(sys.argv[1], encoding='utf-8').read(); \
+	"$PYTHON" -c "import sys; t = open(sys.argv[1], encoding='utf-8').read(); \
 sys.exit(not (t.count('PROFILE REPORT FOR THREAD - ') == 4 and 'PROFILE REPORT FOR THREAD - q\"t\'<&> nl (PID:' in t))" \
 	"$S/report.csv"
 

@@ -52,4 +52,4 @@ check "Thread-N's hottest function is thread_b_work" [ "$(tfunc "Thread-")" = th
 total=$(csvq "$R" "FUNCTIONS" | awk -F'\t' '{t+=$2} END{print t}')
 cpu=$(sed -n 's/^cpu_ns = //p' "$S/session.ini")
 check "total CPU_TIME is the targets' CPU time, sampled ($total s of ${cpu:-?} ns)" \
-	python3 -c "import sys; c = ${cpu:-0} / 1e9; sys.exit(0 if c / 2 < $total <= c * 1.1 + 0.002 else 1)"
+	"$PYTHON" -c "import sys; c = ${cpu:-0} / 1e9; sys.exit(0 if c / 2 < $total <= c * 1.1 + 0.002 else 1)"

@@ -62,7 +62,7 @@ else
 	pf_p=$(perf_total "$F" page-faults)
 	echo "# cpu-clock: uprof $cpu_s s, perf $cpu_p ns; page-faults: uprof $pf_u, perf $pf_p"
 	check "cpu-clock total is perf's within 0.5 % (uprof $cpu_s s, perf $cpu_p ns)" \
-		python3 -c "import sys; u, p = $cpu_s * 1e9, float('${cpu_p:-0}'); sys.exit(0 if p > 0 and abs(u - p) <= 0.005 * p else 1)"
+		"$PYTHON" -c "import sys; u, p = $cpu_s * 1e9, float('${cpu_p:-0}'); sys.exit(0 if p > 0 and abs(u - p) <= 0.005 * p else 1)"
 	check "page-faults total is perf's (uprof $pf_u, perf $pf_p)" [ -n "$pf_p" -a "$pf_u" = "$pf_p" ]
 	# the fact that makes the comparison mean something: page-faults samples of perf's -F
 	# mode do not all weigh 1, so counting samples instead of periods gives another total

@@ -10,7 +10,7 @@
 # failure; fp stacks that end early make report say "use --call-graph dwarf", and only then.
 . "$(dirname "$0")/lib/common.sh"
 
-stk() { python3 "$HERE/stacks.py" "$@"; }
+stk() { "$PYTHON" "$HERE/stacks.py" "$@"; }
 have_perf() { command -v perf >/dev/null; }
 BIN=$TGT/leafg
 UNITS=${UNITS:-300}
@@ -46,7 +46,7 @@ fixed=$(csvq "$S/report.csv" --key "Frameless Leaf Callers Recovered" | cut -d' 
 echo "# uprof -g: $N samples; of leaf's: $a% main;caller_a;leaf, $b% main;caller_b;leaf;" \
 	"$fixed callers recovered"
 check "uprof -g: every stack of leaf is main;caller_a;leaf or main;caller_b;leaf ($a + $b %)" \
-	near "$(python3 -c "print($a + $b)")" 100 3
+	near "$("$PYTHON" -c "print($a + $b)")" 100 3
 # caller_a calls leaf twice per round, caller_b once: 66.7 % and 33.3 % of leaf's time
 check "uprof -g: caller_a has 2/3 of leaf's samples ($a%)" near "$a" 66.7 8
 check "uprof -g: caller_b has 1/3 of leaf's samples ($b%)" near "$b" 33.3 8
@@ -70,7 +70,7 @@ if have_perf; then
 	echo "# perf script, same samples.data: of leaf's: $pa% caller_a;leaf, $pb% caller_b;leaf," \
 		"$pm% main;leaf"
 	check "perf script lacks caller_a/caller_b above leaf ($pa + $pb %)" \
-		near "$(python3 -c "print($pa + $pb)")" 0 5
+		near "$("$PYTHON" -c "print($pa + $pb)")" 0 5
 	# (a chain may end in two 0 addresses, the kernel's walk past a thread's first frame:
 	# those are not frames perf made)
 	check "perf script: no duplicated frames (perf did not unwind a copy itself)" \
@@ -85,7 +85,7 @@ if have_perf; then
 	rb=$(stk perf-share "$SCRATCH/perf.rec" "caller_b;leaf" leaf)
 	echo "# perf record -g on the target: of leaf's: $ra% caller_a;leaf, $rb% caller_b;leaf"
 	check "perf record -g lacks caller_a/caller_b above leaf ($ra + $rb %)" \
-		near "$(python3 -c "print($ra + $rb)")" 0 5
+		near "$("$PYTHON" -c "print($ra + $rb)")" 0 5
 else
 	ok "perf cross-checks # SKIP perf not installed"
 fi
@@ -99,14 +99,14 @@ echo "# missing: $a% of leaf's stacks have caller_a (the kernel's stacks)"
 check "missing: the note says so, in report.csv and on the terminal" \
 	bash -c "grep -q 'leafstack.data is missing' '$SCRATCH/missing/report.csv' && grep -q 'leafstack.data is missing' '$SCRATCH/missing.err'"
 check "missing: stacks are the kernel's, every sample still counted" \
-	bash -c "[ \"\$(python3 '$HERE/stacks.py' sum '$F')\" = '$N' ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 5 else 1)' $a"
+	bash -c "[ \"\$(\"$PYTHON\" '$HERE/stacks.py' sum '$F')\" = '$N' ] && \"$PYTHON\" -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 5 else 1)' $a"
 
 cp -r "$S" "$SCRATCH/damaged"
 rm -f "$SCRATCH/damaged/report.csv"
 sz=$(stat -c %s "$S/leafstack.data")
 # 2 KiB of garbage in the middle (over a record's header: more than a record), then the
 # file cut short
-python3 -c "
+"$PYTHON" -c "
 import sys; p, n = sys.argv[1], int(sys.argv[2])
 b = bytearray(open(p, 'rb').read()); h = n // 2
 b[h:h + 2048] = b'\xff' * 2048; open(p, 'wb').write(bytes(b[:n - 100]))" \
@@ -117,7 +117,7 @@ echo "# damaged: $a% of leaf's stacks have main;caller_a (those before the damag
 check "damaged: a note names the offset" grep -q 'leafstack.data is damaged from offset' \
 	"$SCRATCH/damaged/report.csv"
 check "damaged: every sample counted, the part before the damage fixed ($a%)" \
-	bash -c "[ \"\$(python3 '$HERE/stacks.py' sum '$F')\" = '$N' ] && python3 -c 'import sys; a=float(sys.argv[1]); sys.exit(0 if 15 < a < 55 else 1)' $a"
+	bash -c "[ \"\$(\"$PYTHON\" '$HERE/stacks.py' sum '$F')\" = '$N' ] && \"$PYTHON\" -c 'import sys; a=float(sys.argv[1]); sys.exit(0 if 15 < a < 55 else 1)' $a"
 
 cp -r "$S" "$SCRATCH/garbage"
 rm -f "$SCRATCH/garbage/report.csv"

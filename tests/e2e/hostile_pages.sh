@@ -16,6 +16,8 @@
 #    (none of 50 pairs fails, the page is detached), and its page is gone at its exit.
 # Facts of the order of events, never how fast the machine is. Every /dev/shm file made
 # here is removed at the end.
+# run-alone: collect -a takes every control page in /dev/shm (another test's too), and it
+# squats the page names of pids
 . "$(dirname "$0")/lib/common.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -180,7 +182,7 @@ check "future: the resume ends it at its own stamp: in [$t1, $t2] +- 1 ms ($ra)"
 	bash -c "[ ${ra:-0} -ge $((t1 - 1000000)) ] && [ ${ra:-0} -le $((t2 + 1000000)) ]"
 check "future: session.ini's paused time is that interval" \
 	[ "$(sed -n 's/^pause_total_ns = //p' "$S/session.ini")" = "$((ra - pa))" ]
-from=$(python3 -c "print(($t2 - $start) / 1e9 + 0.1)")
+from=$("$PYTHON" -c "print(($t2 - $start) / 1e9 + 0.1)")
 n=$(kept "$S" --time-filter "$from:")
 check "future: sampling goes on after the resume ($n samples after $from s)" [ "${n:-0}" -gt 0 ]
 

@@ -10,7 +10,7 @@ funcs() { csvq "$1/report.csv" FUNCTIONS | cut -f1; }
 # the machine's load, so these checks state what holds under any load (lower bounds that
 # the spins' wall time sets, and relations between tasks); the exact task, event and pause
 # arithmetic is tested on synthetic records by the unit tests of lib/report's tasks.
-ge() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) - 1e-9 else 1)" "$1" "$2"; }
+ge() { "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) - 1e-9 else 1)" "$1" "$2"; }
 key() { csvq "$1/report.csv" --key "$2"; }
 # task DOMAIN NAME [--after X]: "count<TAB>elapsed<TAB>cpu" of a task row
 task() {
@@ -33,16 +33,16 @@ for mode in strict async; do
 	# inside() spins for 0.3 s of wall time; the CPU it gets depends on what else runs,
 	# but it is all the program does while resumed
 	check "$mode: inside() has most of the samples (${inside:-0} s of $n samples)" \
-		ge "${inside:-0}" "$(python3 -c "print(0.8 * $n / 1000)")"
+		ge "${inside:-0}" "$("$PYTHON" -c "print(0.8 * $n / 1000)")"
 	# paused: the start, outside() and outside_again(), 0.3 s of wall time each; resumed:
 	# inside()'s 0.3 s (async requests take effect a poll later: 0.1 s of slack)
 	pd=$(key "$S" "Pause Duration" | awk '{print $1}')
 	dur=$(key "$S" "Profile Duration" | awk '{print $1}')
 	slack=0.002; [ $mode = async ] && slack=0.1 # strict: the 3 decimals' rounding
 	check "$mode: Pause Duration covers outside() and outside_again() ($pd s >= 0.6 - $slack)" \
-		ge "$pd" "$(python3 -c "print(0.6 - $slack)")"
+		ge "$pd" "$("$PYTHON" -c "print(0.6 - $slack)")"
 	check "$mode: ... and not inside() ($pd s <= profile $dur s - 0.3 + $slack)" \
-		ge "$(python3 -c "print($dur - 0.3 + $slack)")" "$pd"
+		ge "$("$PYTHON" -c "print($dur - 0.3 + $slack)")" "$pd"
 	check "$mode: pauses.csv has the start-paused and the API interval" \
 		bash -c "grep -q '^all,.*,start-paused$' '$S/pauses.csv' && grep -Eq '^[0-9]+,.*,api(-strict)?$' '$S/pauses.csv'"
 	inpause=$(key "$S" "Samples In Pauses" 2>/dev/null | awk '{print $1}')
@@ -63,13 +63,13 @@ IFS=$'\t' read -r oc oe ou <<<"$(task "$S" DomA Outer)"
 IFS=$'\t' read -r c e u <<<"$(task "$S" DomA Inner)"
 check "nested: inner elapsed holds its 0.05 s spin ($e)" ge "$e" 0.05
 check "nested: outer elapsed includes the inner task and its own spin ($oe >= $e + 0.05)" \
-	ge "$oe" "$(python3 -c "print($e + 0.05)")"
+	ge "$oe" "$("$PYTHON" -c "print($e + 0.05)")"
 check "nested: outer CPU_TIME includes the inner task's ($ou >= $u)" ge "$ou" "$u"
 IFS=$'\t' read -r c e1 u <<<"$(task "$S" DomA Over1)"
 IFS=$'\t' read -r c e2 u <<<"$(task "$S" DomB Over2)"
 check "overlapping across domains: Over1 holds its 0.05 s ($e1)" ge "$e1" 0.05
 check "overlapping across domains: Over2 began inside Over1 and spans both spins ($e2 >= 0.10, >= $e1)" \
-	ge "$e2" "$(python3 -c "print(max($e1, 0.10))")"
+	ge "$e2" "$("$PYTHON" -c "print(max($e1, 0.10))")"
 IFS=$'\t' read -r c e u <<<"$(task "$S" DomB Sleep)"
 check "a sleeping task: elapsed at least its 0.15 s usleep ($e)" ge "$e" 0.15
 check "a sleeping task: CPU_TIME ~0 ($u)" near "$u" 0 0.01
@@ -79,7 +79,7 @@ check "two threads and a forked child: summed to 3 instances ($c)" [ "$c" = 3 ]
 # time is the load's; that it is sampled CPU time, unlike the sleeping task's ~0 (above),
 # is the fact
 check "a spinning task: sampled CPU_TIME, elapsed at least its 0.05 s ($u of $e)" \
-	bash -c "python3 -c 'import sys; sys.exit(0 if $u >= 0.005 else 1)' && python3 -c 'import sys; sys.exit(0 if $e >= 0.15 - 1e-9 else 1)'"
+	bash -c "\"$PYTHON\" -c 'import sys; sys.exit(0 if $u >= 0.005 else 1)' && \"$PYTHON\" -c 'import sys; sys.exit(0 if $e >= 0.15 - 1e-9 else 1)'"
 IFS=$'\t' read -r c e u <<<"$(task "$S" User Ev)"
 check "an event is listed under User ($c)" [ "$c" = 1 ]
 IFS=$'\t' read -r c e u <<<"$(task "$S" User Unended)"

@@ -20,7 +20,7 @@ check "one warning for the comma" [ "$(grep -c '^warning: .*comma' "$SCRATCH/err
 check "one warning for the dropped names" [ "$(grep -c '^warning: .*did not fit' "$SCRATCH/err")" = 1 ]
 dropped=$(csvq "$S/report.csv" --key "Task Names Dropped")
 check "report.csv counts the dropped names ($dropped)" [ "${dropped%% *}" -gt 0 ]
-check "report.csv is UTF-8 CSV (python csv, strict decoding)" python3 -c "
+check "report.csv is UTF-8 CSV (python csv, strict decoding)" "$PYTHON" -c "
 import csv, sys
 with open(sys.argv[1], newline='', encoding='utf-8') as f:
     rows = list(csv.reader(f))
@@ -32,7 +32,7 @@ assert not any(',' in n for n in names)
 IFS=$'\t' read -r count elapsed _ <<<"$(csvq "$S/report.csv" "HOTTEST TASKS" | awk -F'\t' '$2 == "Outer" {print $3 "\t" $4}')"
 check "Outer: one instance ($count)" [ "$count" = 1 ]
 check "Outer: not closed early by a dropped or refused task's end ($elapsed s)" \
-	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.045 else 1)" "${elapsed:-0}"
+	"$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.045 else 1)" "${elapsed:-0}"
 
 "$UPROF" collect -o "$SCRATCH/t" "$TGT/stress" 10 200 >/dev/null 2>&1
 S=$(session_in "$SCRATCH/t")

@@ -53,7 +53,7 @@ while read -r d n c e what; do
 	IFS=$'\t' read -r gc ge gu <<<"$(task "$S" "$d" "$n")"
 	check "$what: $d/$n count $c (${gc:-none})" [ "${gc:-0}" = "$c" ]
 	check "$what: $d/$n elapsed at least its $e s spin, within the profile's $dur s (${ge:-none})" \
-		python3 -c "import sys; sys.exit(0 if $e - 0.00005 <= ${ge:-0} <= $dur else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $e - 0.00005 <= ${ge:-0} <= $dur else 1)"
 done <<'EOF'
 IttEarly Before 1 0.05 domain+string made by the static part before init
 IttDom After 1 0.05 handles made by the collector
@@ -77,7 +77,7 @@ pd=$(csvq "$S/report.csv" --key "Pause Duration" | awk '{print $1}')
 read -r w0 w1 <<<"$(sed -n 's/^harness: pause window //p' "$SCRATCH/out")"
 read -r p0 p1 <<<"$(awk -F, '$4 == "itt" {print $2, $3}' "$S/pauses.csv")"
 check "pause (part a) to resume (part b): over paused_work's 0.15 s, inside the harness's window ($pd s; $p0..$p1 in $w0..$w1)" \
-	python3 -c "import sys; sys.exit(0 if ${w0:-1} <= ${p0:-0} and ${p0:-0} + 150000000 <= ${p1:-0} <= ${w1:-0} and abs($pd - (${p1:-0} - ${p0:-0}) / 1e9) <= 0.0006 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if ${w0:-1} <= ${p0:-0} and ${p0:-0} + 150000000 <= ${p1:-0} <= ${w1:-0} and abs($pd - (${p1:-0} - ${p0:-0}) / 1e9) <= 0.0006 else 1)"
 t=$(threads "$S")
 check "__itt_thread_set_name names the thread in the per-thread report" \
 	grep -q '^itt harness worker #1 (PID:[0-9]*)$' <<<"$t"

@@ -37,7 +37,7 @@ check "the JIT code is named from the map: jitted_spin_loop in $MAP" \
 	[ "$(cut -f1 <<<"$row")" = jitted_spin_loop ]
 secs=$(cut -f2 <<<"$row")
 check "it holds most of the samples ($secs s of $total samples)" \
-	python3 -c "import sys; sys.exit(0 if $secs * 1000 > 0.5 * $total else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if $secs * 1000 > 0.5 * $total else 1)"
 check "the terminal names it too" grep -qE ' jitted_spin_loop +perf-[0-9]+\.map$' "$SCRATCH/table"
 check "no anon!0x row is left for it" bash -c "! grep -q '\"anon!0x' '$S/report.csv'"
 if perf version >/dev/null 2>&1; then
@@ -91,7 +91,7 @@ check "the moved JIT code is named from the dump: jitdump_spin_loop in $DUMP" \
 	[ "$(cut -f1 <<<"$row")" = jitdump_spin_loop ]
 secs=$(cut -f2 <<<"$row")
 check "it holds most of the samples ($secs s of $total samples)" \
-	python3 -c "import sys; sys.exit(0 if $secs * 1000 > 0.5 * $total else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if $secs * 1000 > 0.5 * $total else 1)"
 check "the terminal names it too" grep -qE ' jitdump_spin_loop +jit-[0-9]+\.dump$' "$SCRATCH/table"
 check "no anon!0x row is left for it" bash -c "! grep -q '\"anon!0x' '$S/report.csv'"
 # a dump that must not be read: the module stays the dump (its MMAP named it), unnamed

@@ -102,10 +102,10 @@ point() {
 	local D=$SCRATCH/$name rc S out lines seen
 	mkdir -p "$D"
 	if [ "$mode" = busy ]; then
-		seen=$(python3 "$SCRATCH/killer.py" "$D" 0 "$what" "$arg" \
+		seen=$("$PYTHON" "$SCRATCH/killer.py" "$D" 0 "$what" "$arg" \
 			"$UPROF" collect -o "$D" "$TGT/kill_target" "$D/go" "$D/out" 50)
 	else
-		seen=$(python3 "$SCRATCH/killer.py" "$D" "$HOLD" "$what" "$arg" \
+		seen=$("$PYTHON" "$SCRATCH/killer.py" "$D" "$HOLD" "$what" "$arg" \
 			"$UPROF" collect -o "$D" "$TGT/kill_target" - "$D/mark" 0.4)
 	fi
 	rc=${seen##* }

@@ -21,9 +21,9 @@ S=$(session_in "$SCRATCH/sd")
 R=$S/report.csv
 start=$(sed -n 's/^start_mono_ns = //p' "$S/session.ini")
 read -r e1 b2 e2 <<<"$(awk '$1=="one" && $4=="two" {print $3, $5, $6}' "$SCRATCH/out" |
-	python3 -c "import sys; print(*['%.6f' % ((int(x) - int(sys.argv[1])) / 1e9) for x in sys.stdin.read().split()])" "$start")"
+	"$PYTHON" -c "import sys; print(*['%.6f' % ((int(x) - int(sys.argv[1])) / 1e9) for x in sys.stdin.read().split()])" "$start")"
 echo "# task one ends at $e1 s, two runs $b2..$e2 s after the profile start"
-if python3 -c "import sys; sys.exit(0 if $e1 < 0 else 1)"; then
+if "$PYTHON" -c "import sys; sys.exit(0 if $e1 < 0 else 1)"; then
 	check "phase_two sampled, phase_one (before the start) not ($(funcs "$R"))" \
 		bash -c "grep -qw phase_two <<<'$(funcs "$R")' && ! grep -qw phase_one <<<'$(funcs "$R")'"
 	tasks=$(csvq "$R" "HOTTEST TASKS (Sort" | cut -f1,2 | paste -sd' ')
@@ -35,11 +35,11 @@ else
 	check "task one (running at the start) counts from the start: $e1 s ($el)" near "${el:-0}" "$e1" 0.002
 fi
 el=$(csvq "$R" "HOTTEST TASKS (Sort" | awk -F'\t' '$2=="two"{print $4}')
-want=$(python3 -c "print(min($e2 - $b2, $e2))")
+want=$("$PYTHON" -c "print(min($e2 - $b2, $e2))")
 check "task two counts from the start: $want s ($el)" near "${el:-0}" "$want" 0.002
 dur=$(key "$R" "Profile Duration" | awk '{print $1}')
 check "the profile lasts from the delay's end to the program's end ($dur s >= $e2)" \
-	python3 -c "import sys; sys.exit(0 if $dur >= $e2 - 0.002 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if $dur >= $e2 - 0.002 else 1)"
 # the CPU time before the delay's end (0.5 s of 0.8) in the rate would put it near 375 Hz
 rate_checks "$S" 1 "--start-delay 0.5: CPU time from the delay's end"
 check "no pause is reported for the delay" [ "$(key "$R" "Number Of Pauses")" = 0 ]

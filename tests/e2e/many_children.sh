@@ -8,7 +8,7 @@
 
 N=1000
 # children N 3: child i records 3 + i % 3 DomK/Kid and one DomK/Kid<i % 7>
-kid=$(python3 -c "print(sum(3 + i % 3 for i in range($N)))")
+kid=$("$PYTHON" -c "print(sum(3 + i % 3 for i in range($N)))")
 "$UPROF" collect -o "$SCRATCH/c" "$TGT/children" $N 3 >/dev/null 2>"$SCRATCH/err"
 check "collect exits 0" [ $? -eq 0 ]
 S=$(session_in "$SCRATCH/c")
@@ -28,7 +28,7 @@ rows >"$SCRATCH/rows"
 got=$(awk -F'\t' '$1=="Kid"{print $2}' "$SCRATCH/rows")
 check "DomK/Kid counts every child's instances (${got:-none}, want $kid)" [ "${got:-0}" = "$kid" ]
 for j in 0 1 2 3 4 5 6; do
-	want=$(python3 -c "print(sum(1 for i in range($N) if i % 7 == $j))")
+	want=$("$PYTHON" -c "print(sum(1 for i in range($N) if i % 7 == $j))")
 	got=$(awk -F'\t' -v n="Kid$j" '$1==n{print $2}' "$SCRATCH/rows")
 	check "DomK/Kid$j: one per child i with i % 7 = $j (${got:-none}, want $want)" [ "${got:-0}" = "$want" ]
 done

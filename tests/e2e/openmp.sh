@@ -13,14 +13,14 @@
 # same rule in CPU time (the threads' timer samples), which holds on any load.
 . "$(dirname "$0")/lib/common.sh"
 
-ompq() { python3 "$HERE/ompq.py" "$@"; }
-rel() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if b > 0 and abs(a/b-1)<=t else 1)" "$@"; }
+ompq() { "$PYTHON" "$HERE/ompq.py" "$@"; }
+rel() { "$PYTHON" -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if b > 0 and abs(a/b-1)<=t else 1)" "$@"; }
 # between X LO HI: LO - 0.5 ms - 1 % <= X <= HI + 0.5 ms + 1 % (X in s, LO and HI in ms; the
 # slack is the ms the program prints to and the tool's tick-to-ns calibration); a bound
 # the program did not print is nan, which fails
-between() { python3 -c "import sys; x,lo,hi=float(sys.argv[1]),float(sys.argv[2])/1e3,float(sys.argv[3])/1e3; sys.exit(0 if lo-abs(lo)*0.01-5e-4 <= x <= hi*1.01+5e-4 else 1)" "$@"; }
+between() { "$PYTHON" -c "import sys; x,lo,hi=float(sys.argv[1]),float(sys.argv[2])/1e3,float(sys.argv[3])/1e3; sys.exit(0 if lo-abs(lo)*0.01-5e-4 <= x <= hi*1.01+5e-4 else 1)" "$@"; }
 # imb A B: max/avg - 1 of two numbers
-imb() { python3 -c "import sys; w=list(map(float,sys.argv[1:3])); print(round(max(w)/(sum(w)/2)-1, 4) if sum(w) else 0)" "$@"; }
+imb() { "$PYTHON" -c "import sys; w=list(map(float,sys.argv[1:3])); print(round(max(w)/(sum(w)/2)-1, 4) if sum(w) else 0)" "$@"; }
 skipped=0
 skip() { skipped=$((skipped + 1)); ok "# SKIP $*"; }
 SRC=tests/targets/omp_regions.c
@@ -68,9 +68,9 @@ else
 	B="\$omp\$parallel_for:1@omp_regions.c:$lb"
 	echo "# regions: $(ompq "$R" regions | tr '\n' ' ')"
 	check "the imbalanced region is named with its pragma's line ($A)" \
-		bash -c "python3 '$HERE/ompq.py' '$R' regions | grep -qF 'balance$A'"
+		bash -c "\"$PYTHON\" '$HERE/ompq.py' '$R' regions | grep -qF 'balance$A'"
 	check "the balanced one too, as a parallel for ($B)" \
-		bash -c "python3 '$HERE/ompq.py' '$R' regions | grep -qF 'balance$B'"
+		bash -c "\"$PYTHON\" '$HERE/ompq.py' '$R' regions | grep -qF 'balance$B'"
 	for reg in "$A" "$B"; do
 		check "$reg: 10 instances" [ "$(ompq "$R" region "$reg" Instances)" = 10 ]
 		check "$reg: 2 threads" [ "$(ompq "$R" region "$reg" "Thread Count")" = 2 ]
@@ -84,7 +84,7 @@ else
 	s0=$(ompq "$R" thread "$A" 0 "Total Sync Time")
 	ia=$(ompq "$R" region "$A" "Imbalance")
 	read -r pel pw0 pw1 pwait <<<"$(sed -n 's/^wall_ms elapsed=\([0-9.]*\) work0=\([0-9.]*\) work1=\([0-9.]*\) wait1=\([0-9.]*\)/\1 \2 \3 \4/p' "$SCRATCH/out")"
-	pimb=$(python3 -c "w=(${pw0:-0},${pw1:-0}); print(max(w)/(sum(w)/2)-1 if sum(w) else 0)")
+	pimb=$("$PYTHON" -c "w=(${pw0:-0},${pw1:-0}); print(max(w)/(sum(w)/2)-1 if sum(w) else 0)")
 	echo "# imbalanced: the program measured ${pel:-?} ms elapsed, work ${pw0:-?} / ${pw1:-?} ms, thread 1 waiting ${pwait:-?} ms"
 	read -r plag pwait0 <<<"$(sed -n 's/^wall_ms end0_after_end1=\([0-9.-]*\) wait0=\([0-9.]*\)/\1 \2/p' "$SCRATCH/out")"
 	# thread 1's barrier wait begins when its work ends and ends after thread 0's work has:
@@ -95,9 +95,9 @@ else
 	check "imbalanced: thread 0's Sync no more than its own wait the program measured ($s0 s, ${pwait0:-?} ms)" \
 		between "$s0" 0 "${pwait0:-nan}"
 	# thread 0 ends its 3 U last only when it ran at least a third of thread 1's rate
-	if python3 -c "import sys; sys.exit(0 if ${pwait0:-1e9} < 0.05 * $el * 1e3 else 1)"; then
+	if "$PYTHON" -c "import sys; sys.exit(0 if ${pwait0:-1e9} < 0.05 * $el * 1e3 else 1)"; then
 		check "imbalanced: thread 0 hardly waits (Sync $s0 s < 5 % of $el s)" \
-			python3 -c "import sys; sys.exit(0 if $s0 < 0.05 * $el else 1)"
+			"$PYTHON" -c "import sys; sys.exit(0 if $s0 < 0.05 * $el else 1)"
 	else
 		skip "thread 0 hardly waits: thread 1 ran at under a third of its rate here (it waited ${pwait0:-?} ms)"
 	fi
@@ -105,9 +105,9 @@ else
 		near "$ia" "$pimb" 0.1
 	# 3:1 of CPU time is 3:1 of wall time only when both threads ran at one rate; the
 	# program's own clock says whether they did (a loaded machine, a niced test)
-	if rel "${pwait:-0}" "$(python3 -c "print(${pel:-0} * 2 / 3)")" 0.10; then
+	if rel "${pwait:-0}" "$("$PYTHON" -c "print(${pel:-0} * 2 / 3)")" 0.10; then
 		check "imbalanced: thread 1's Sync is 2/3 of the region's elapsed within 10 % ($s1 of $el s)" \
-			rel "$s1" "$(python3 -c "print($el * 2 / 3)")" 0.10
+			rel "$s1" "$("$PYTHON" -c "print($el * 2 / 3)")" 0.10
 		check "imbalanced: max/avg - 1 of work is 0.5 within 0.1 ($ia)" near "$ia" 0.5 0.1
 	else
 		skip "2/3 and 0.5: the threads did not run at one rate here (the program's own wait was ${pwait:-?} of ${pel:-?} ms)"
@@ -117,7 +117,7 @@ else
 	u0=$(ompq "$R" thread "$A" 0 "CPU Time")
 	u1=$(ompq "$R" thread "$A" 1 "CPU Time")
 	check "imbalanced: thread 0's CPU time is 3x thread 1's within 10 % ($u0 s, $u1 s)" \
-		rel "$u0" "$(python3 -c "print(3 * $u1)")" 0.10
+		rel "$u0" "$("$PYTHON" -c "print(3 * $u1)")" 0.10
 	ib=$(ompq "$R" region "$B" "Imbalance")
 	cb=$(ompq "$R" region "$B" "Work CV")
 	read -r bw0 bw1 <<<"$(sed -n 's/^wall_ms balanced work0=\([0-9.]*\) work1=\([0-9.]*\)/\1 \2/p' "$SCRATCH/out")"
@@ -126,9 +126,9 @@ else
 	check "balanced: max/avg - 1 of work within 0.05 of the program's wall times' ($ib, $pib)" \
 		near "$ib" "$pib" 0.05
 	# its work is balanced in wall time only when both threads ran at one rate
-	if python3 -c "import sys; sys.exit(0 if $pib <= 0.05 else 1)"; then
+	if "$PYTHON" -c "import sys; sys.exit(0 if $pib <= 0.05 else 1)"; then
 		check "balanced: imbalance about 0 (max/avg - 1 = $ib <= 0.1, CV $cb <= 0.1)" \
-			python3 -c "import sys; sys.exit(0 if $ib <= 0.1 and $cb <= 0.1 else 1)"
+			"$PYTHON" -c "import sys; sys.exit(0 if $ib <= 0.1 and $cb <= 0.1 else 1)"
 	else
 		skip "balanced, about 0: the threads did not run at one rate here (the program's own work ${bw0:-?} / ${bw1:-?} ms)"
 	fi
@@ -140,11 +140,11 @@ else
 	ua=$(ompq "$R" region "$A" "CPU Time")
 	ub=$(ompq "$R" region "$B" "CPU Time")
 	check "imbalanced: CPU time per region within 5 % of the program's own ($ua s, ${ca:-?} ms)" \
-		rel "$ua" "$(python3 -c "print(${ca:-0} / 1e3)")" 0.05
+		rel "$ua" "$("$PYTHON" -c "print(${ca:-0} / 1e3)")" 0.05
 	check "balanced: CPU time per region within 5 % of the program's own ($ub s, ${cbal:-?} ms)" \
-		rel "$ub" "$(python3 -c "print(${cbal:-0} / 1e3)")" 0.05
+		rel "$ub" "$("$PYTHON" -c "print(${cbal:-0} / 1e3)")" 0.05
 	check "the mechanism is said: OMPT" \
-		bash -c "[ \"\$(python3 '$HERE/ompq.py' '$R' overview 'Tracing Mechanism')\" = \"OMPT (the runtime's tool interface)\" ]"
+		bash -c "[ \"\$(\"$PYTHON\" '$HERE/ompq.py' '$R' overview 'Tracing Mechanism')\" = \"OMPT (the runtime's tool interface)\" ]"
 	check "no records lost" bash -c "! grep -q '^Records Lost' '$R'"
 
 	# --- must show 5: a user's tool in OMP_TOOL_LIBRARIES still gets its events
@@ -210,15 +210,15 @@ else
 	check "critical: the waiter's wait between the holder's exit after the ask and its own measure (${ac:-?} <= $cw s <= ${wc:-?} ms)" \
 		between "$cw" "${ac:-nan}" "${wc:-nan}"
 	h0=$(ompq "$R" lock "contended\$omp\$lock:1@" "Total Wait Time")
-	check "the holder's own acquire hardly waits ($h0 s < 1 ms)" python3 -c "import sys; sys.exit(0 if $h0 < 0.001 else 1)"
+	check "the holder's own acquire hardly waits ($h0 s < 1 ms)" "$PYTHON" -c "import sys; sys.exit(0 if $h0 < 0.001 else 1)"
 	CR="contended\$omp\$parallel:1@omp_regions.c:$c1"
 	check "the region's lock wait is the two waits (within 1 ms of $lw + $cw)" \
-		near "$(ompq "$R" region "$CR" "Lock Wait Time")" "$(python3 -c "print($lw + $cw)")" 0.001
+		near "$(ompq "$R" region "$CR" "Lock Wait Time")" "$("$PYTHON" -c "print($lw + $cw)")" 0.001
 	D="dynamic\$omp\$parallel_for:1@omp_regions.c:$d1"
 	check "dynamic: one loop of 64 iterations on 2 threads" \
 		[ "$(ompq "$R" region "$D" "Loop Iterations") $(ompq "$R" region "$D" "Thread Count")" = "64 2" ]
 	check "--openmp-scope full is said" \
-		bash -c "[ \"\$(python3 '$HERE/ompq.py' '$R' overview 'Tracing Scope')\" = full ]"
+		bash -c "[ \"\$(\"$PYTHON\" '$HERE/ompq.py' '$R' overview 'Tracing Scope')\" = full ]"
 
 	# --- bad cases: a damaged openmp/ file costs what follows the damage, said; a file
 	# that is no .ompt file costs its process's OpenMP data, said; the runtime told to load
@@ -238,7 +238,7 @@ else
 	# a forged file of 300,000 values, each of another site and thread: bounded tables
 	# (4096 sites, 1024 threads a site), the rest counted, no hang
 	rm -f "$SCRATCH/dmg/openmp/1.ompt"
-	python3 - "$SCRATCH/dmg/openmp/2.ompt" <<'PY'
+	"$PYTHON" - "$SCRATCH/dmg/openmp/2.ompt" <<'PY'
 import struct, sys
 with open(sys.argv[1], "wb") as f:
     f.write(b"UPOMPT01" + struct.pack("<IIiHH", 1, 24, 2, 1, 1))
@@ -281,7 +281,7 @@ else
 	GB="@omp_regions.c:$lb"
 	echo "# gcc regions: $(ompq "$R" regions | tr '\n' ' ')"
 	check "gcc: the mechanism is said (omplib)" \
-		bash -c "python3 '$HERE/ompq.py' '$R' overview 'Tracing Mechanism' | grep -q '^omplib: LLVM libomp standing in'"
+		bash -c "\"$PYTHON\" '$HERE/ompq.py' '$R' overview 'Tracing Mechanism' | grep -q '^omplib: LLVM libomp standing in'"
 	check "gcc: both regions named with their pragma lines, 10 instances each" \
 		[ "$(ompq "$R" region "$GA" Instances) $(ompq "$R" region "$GB" Instances)" = "10 10" ]
 	read -r pel pw0 pw1 pwait <<<"$(sed -n 's/^wall_ms elapsed=\([0-9.]*\) work0=\([0-9.]*\) work1=\([0-9.]*\) wait1=\([0-9.]*\)/\1 \2 \3 \4/p' "$SCRATCH/gout")"
@@ -296,9 +296,9 @@ else
 	echo "# gcc balanced: the program measured work ${bw0:-?} / ${bw1:-?} ms (max/avg - 1 = $pib)"
 	check "gcc: the balanced region's max/avg - 1 within 0.05 of the program's wall times' ($gib, $pib)" \
 		near "$gib" "$pib" 0.05
-	if python3 -c "import sys; sys.exit(0 if $pib <= 0.05 else 1)"; then
+	if "$PYTHON" -c "import sys; sys.exit(0 if $pib <= 0.05 else 1)"; then
 		check "gcc: the balanced region's imbalance about 0 ($gib)" \
-			python3 -c "import sys; sys.exit(0 if $gib <= 0.1 else 1)"
+			"$PYTHON" -c "import sys; sys.exit(0 if $gib <= 0.1 else 1)"
 	else
 		skip "gcc balanced, about 0: the threads did not run at one rate here (${bw0:-?} / ${bw1:-?} ms)"
 	fi
@@ -309,14 +309,14 @@ else
 	u0=$(ompq "$R" thread "$GA" 0 "CPU Time")
 	u1=$(ompq "$R" thread "$GA" 1 "CPU Time")
 	check "gcc: imbalanced, thread 0's CPU time is 3x thread 1's within 10 % ($u0 s, $u1 s)" \
-		rel "$u0" "$(python3 -c "print(3 * $u1)")" 0.10
+		rel "$u0" "$("$PYTHON" -c "print(3 * $u1)")" 0.10
 	ua=$(ompq "$R" region "$GA" "CPU Time")
 	check "gcc: CPU time per region within 5 % of the program's own ($ua s, ${ca:-?} ms)" \
-		rel "$ua" "$(python3 -c "print(${ca:-0} / 1e3)")" 0.05
-	if [ -n "${pwait:-}" ] && rel "$pwait" "$(python3 -c "print(${pel:-0} * 2 / 3)")" 0.10; then
+		rel "$ua" "$("$PYTHON" -c "print(${ca:-0} / 1e3)")" 0.05
+	if [ -n "${pwait:-}" ] && rel "$pwait" "$("$PYTHON" -c "print(${pel:-0} * 2 / 3)")" 0.10; then
 		el=$(ompq "$R" region "$GA" "Total Elapsed Time")
 		check "gcc: thread 1's Sync is 2/3 of the elapsed within 10 % ($s1 of $el s)" \
-			rel "$s1" "$(python3 -c "print($el * 2 / 3)")" 0.10
+			rel "$s1" "$("$PYTHON" -c "print($el * 2 / 3)")" 0.10
 	else
 		skip "gcc 2/3: the threads did not run at one rate here (${pwait:-?} of ${pel:-?} ms)"
 	fi

@@ -28,7 +28,7 @@ else
 	R=$S/report.csv
 	check "report written" [ -s "$R" ]
 	# libomptarget's own account of the same run
-	read -r ik ito nto ifrom nfrom <<<"$(python3 - "$SCRATCH/err" <<'PY'
+	read -r ik ito nto ifrom nfrom <<<"$("$PYTHON" - "$SCRATCH/err" <<'PY'
 import re, sys
 k = to = nto = fr = nfr = 0
 for l in open(sys.argv[1], errors="replace"):
@@ -72,9 +72,9 @@ PY
 	check "every device initialized says 'no device tracing: <why>' ($notr of $ndev)" \
 		[ "$ndev" -ge 1 -a "$notr" = "$ndev" ]
 	check "the why: the device's lookup has no tracing entry points" \
-		bash -c "csvq() { python3 '$HERE/csvq.py' \"\$@\"; }; csvq '$R' 'OpenMP DEVICES' | cut -f6 | grep -q 'lookup returns NULL for ompt_set_trace_ompt'"
+		bash -c "csvq() { \"$PYTHON\" '$HERE/csvq.py' \"\$@\"; }; csvq '$R' 'OpenMP DEVICES' | cut -f6 | grep -q 'lookup returns NULL for ompt_set_trace_ompt'"
 	check "device 0 initialized, its image loaded, finalized" \
-		bash -c "python3 '$HERE/csvq.py' '$R' 'OpenMP DEVICES' | awk -F'\t' '\$1==0 && \$3==\"Yes\" && \$4==\"Yes\" && \$5==1' | grep -q ."
+		bash -c "\"$PYTHON\" '$HERE/csvq.py' '$R' 'OpenMP DEVICES' | awk -F'\t' '\$1==0 && \$3==\"Yes\" && \$4==\"Yes\" && \$5==1' | grep -q ."
 	check "no target record unpaired" bash -c "! grep -q '^Target Records Unpaired' '$R'"
 fi
 

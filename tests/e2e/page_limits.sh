@@ -14,6 +14,7 @@
 #    tasks reported; a file made for the running target's own pid is said too.
 # Facts of what was made, not of timing: which pids were squatted is read back, and the
 # checks are on those. Every /dev/shm file made here is removed at the end.
+# run-alone: it squats the pids the next forks get (ns_last_pid): another test's forks take them
 . "$(dirname "$0")/lib/common.sh"
 
 made=()   # /dev/shm/uprof.<pid> files this file made (removed at the end if still there)
@@ -36,7 +37,7 @@ for p in $(seq 32700 32760); do
 	[ -e "/proc/$p" ] || [ -e "/dev/shm/uprof.$p" ] || stale+=("$p")
 done
 for p in "${stale[@]}"; do
-	python3 -c "import sys; b = bytearray(4096); b[144:144 + 12] = b'1.2345678901'; open(sys.argv[1], 'wb').write(b)" \
+	"$PYTHON" -c "import sys; b = bytearray(4096); b[144:144 + 12] = b'1.2345678901'; open(sys.argv[1], 'wb').write(b)" \
 		"/dev/shm/uprof.$p" && made+=("$p")
 done
 mkdir -p "$SCRATCH/p"
@@ -50,7 +51,7 @@ check "pages: one warning counts the 6 not read, with the bound (another run's $
 grep 'warning' "$SCRATCH/p.err" | grep -v 'uprof reads at most' | sed 's/^/# pages: also said: /' 
 # a page of this run carries its token, "<collect's pid>.<ns>", at offset 144 (ctlpage.h)
 cpid=$(sed -n 's/^collector_pid = //p' "$S/session.ini")
-left=$(python3 - "$cpid" <<'PY'
+left=$("$PYTHON" - "$cpid" <<'PY'
 import glob, sys
 n = 0
 for f in glob.glob("/dev/shm/uprof.*"):

@@ -5,12 +5,16 @@
 # "no profiling for users"), or with -a at 2: one line saying what to change.
 #
 # This file changes the sysctl, the only one that does: it sets it, runs, and puts the
-# old value back in its EXIT trap. tests/run-all.sh (make check) runs the e2e files one
-# at a time, in one loop, so no other file of the same suite runs meanwhile. Another
+# old value back in its EXIT trap. tests/run-all.sh (make check) runs it alone (its
+# run-alone line), so no other file of the same suite runs meanwhile. Another
 # suite running on the same machine at the same time (a second checkout's make check)
 # would see the change; the suite's own profiling runs as root, which the sysctl does not
 # bind, so only unprivileged profiling beside it could be affected.
+# run-alone: it changes kernel.perf_event_paranoid, which every process on the machine reads
 . "$(dirname "$0")/lib/common.sh"
+# its collect -a must say one line: control pages that another suite on this machine left
+# in /dev/shm (a squatting test's, another user's) would each add a warning
+own_dev_shm "$0" "$@"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null ||
 	[ ! -w /proc/sys/kernel/perf_event_paranoid ]; then
@@ -33,7 +37,7 @@ export PERF_BUILDID_DIR="$SCRATCH/u/.debug"
 # and how many of them have exclude_kernel and exclude_hv set (bits 5 and 6 of the flags
 # word at offset 40 of the attr; PERF_RECORD_HEADER_ATTR is type 64)
 attrs() {
-	python3 - "$1" <<'PY'
+	"$PYTHON" - "$1" <<'PY'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 pos, n, m = 16, 0, 0

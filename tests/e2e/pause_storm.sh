@@ -17,7 +17,7 @@ echo "# pause_storm: a pause ring overflowing"
 # "known N unknown U covered C pauses P" and fails on a row outside every real pause or
 # a real pause neither a row nor in an unknown row
 check_rows() {
-	python3 - "$1/pauses.csv" "$2" <<'PY'
+	"$PYTHON" - "$1/pauses.csv" "$2" <<'PY'
 import struct, sys
 SLACK = 2000  # ns: the library's TSC stamps converted to CLOCK_MONOTONIC
 rows = [l.split(",") for l in open(sys.argv[1]).read().split("\n")[1:] if l]
@@ -80,7 +80,7 @@ lost=$(sed -n 's/^lost_pause_records = //p' "$S/session.ini")
 echo "# storm: $lost pause/resume records dropped; $(grep -c unknown "$S/pauses.csv") unknown rows"
 check "storm: the target made 900003 pauses" grep -qx "pauses 900003" "$SCRATCH/s.out"
 check "storm: records were dropped (session.ini: $lost), at most the 1800006 the target made" \
-	python3 -c "import sys; sys.exit(0 if 0 < $lost <= 1800006 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if 0 < $lost <= 1800006 else 1)"
 check "storm: collect says so once, with the count" \
 	bash -c "[ \$(grep -c 'pause/resume records were dropped' '$SCRATCH/s.err') -eq 1 ] && grep -q '^uprof collect: warning: $lost pause/resume records' '$SCRATCH/s.err'"
 check "storm: pauses.csv has unknown rows" grep -q ',unknown$' "$S/pauses.csv"
@@ -88,7 +88,7 @@ res=$(check_rows "$S" "$SCRATCH/s.log")
 echo "# storm: $res"
 check "storm: every paused row inside a real pause, every real pause a row or unknown ($res)" \
 	bash -c "[[ '$res' == *' covered 900003 pauses 900003 bad 0' ]]"
-check "storm: session.ini's paused and unknown totals are pauses.csv's" python3 - "$S" <<'PY'
+check "storm: session.ini's paused and unknown totals are pauses.csv's" "$PYTHON" - "$S" <<'PY'
 import sys
 S = sys.argv[1]
 ini = dict(l.split(" = ", 1) for l in open(S + "/session.ini").read().split("\n") if " = " in l)

@@ -84,7 +84,7 @@ PIN=""
 command -v taskset >/dev/null && PIN="taskset -c $(($(nproc) - 1))"
 $PIN "$UPROF" pcm -m swi -I 100 -d 1 -o "$SCRATCH/swi.csv" -- "$W" >"$SCRATCH/swi.sum" 2>"$SCRATCH/swi.err"
 check "swi run exits 0 and says where the CSV is" bash -c "grep -q 'Generated data file path: $SCRATCH/swi.csv' '$SCRATCH/swi.err'"
-python3 - "$SCRATCH/swi.csv" >"$SCRATCH/rows.txt" <<'EOF'
+"$PYTHON" - "$SCRATCH/swi.csv" >"$SCRATCH/rows.txt" <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 i = next(k for k, r in enumerate(rows) if r and r[0] == "Timestamp")
@@ -140,7 +140,7 @@ same_run_with_perf_stat() {
 if perf stat -h 2>&1 | grep -q -- --control && perf stat -e task-clock true >/dev/null 2>&1; then
 	same_run_with_perf_stat
 	check "gated run: uprof pcm and perf stat -p both finish" [ $? = 0 ]
-	cmp=$(python3 - "$SCRATCH" <<'EOF'
+	cmp=$("$PYTHON" - "$SCRATCH" <<'EOF'
 import csv, sys
 d = sys.argv[1]
 perf = {}
@@ -176,7 +176,7 @@ check "-a -I 200 -d 1: 1 to 5 rows ($n)" bash -c "[ '$n' -ge 1 ] && [ '$n' -le 5
 gaps=$(grep -oE '^[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{3},' "$SCRATCH/sys.csv" |
 	awk -F'[:,]' '{t = (($1 * 60 + $2) * 60 + $3) * 1000 + $4; if (NR > 1) printf "%d ", t - p; p = t}')
 check "-a -I 200: rows at least 200 ms apart, the last one the partial interval ($gaps)" \
-	python3 -c "import sys; g = list(map(int, sys.argv[1:])); sys.exit(0 if all(x >= 199 for x in g[:-1]) and all(x >= 0 for x in g) else 1)" $gaps
+	"$PYTHON" -c "import sys; g = list(map(int, sys.argv[1:])); sys.exit(0 if all(x >= 199 for x in g[:-1]) and all(x >= 0 for x in g) else 1)" $gaps
 # (idle time comes from /proc/stat in clock ticks, so allow half a percent either way)
 bad=$(grep -E '^[0-9]{2}:' "$SCRATCH/sys.csv" | awk -F, '$2 == "" || $2 + 0 < -0.5 || $2 + 0 > 100.5')
 check "-a: CPU utilization between 0 and 100 $bad" [ -z "$bad" ]

@@ -19,7 +19,7 @@ check "-O DIR: DIR/report.csv and DIR/report.html, both named on stderr" bash -c
 
 # compare CSV [CUMULATIVE]: the page against the CSV; prints "ok|bad <what>" lines
 compare() {
-	python3 - "$@" <<'EOF'
+	"$PYTHON" - "$@" <<'EOF'
 import csv, sys
 from html.parser import HTMLParser
 
@@ -164,7 +164,7 @@ else
 	chrome --window-size=1000,1600 --screenshot="$SCRATCH/shot.png" "file://$D/report.html" \
 		>/dev/null 2>"$SCRATCH/shot.err"
 	# pixel variety: the PNG decoded with zlib; a blank page is one colour
-	stats=$(python3 - "$SCRATCH/shot.png" <<'EOF'
+	stats=$("$PYTHON" - "$SCRATCH/shot.png" <<'EOF'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n"

@@ -3,6 +3,8 @@
 # lost, samples/s) and report's reading line, on stderr of a terminal only (script(1)
 # gives uprof a pty): never in a pipe, never with CI set, never with -q, never with
 # report --stdout; at most 4 lines a second; erased at the end.
+# run-alone: collect -a takes every control page in /dev/shm (another test's, from its own
+# collect)
 . "$(dirname "$0")/lib/common.sh"
 command -v script >/dev/null || { ok "# SKIP script(1) is not installed"; echo "1..$_n"; exit 0; }
 # pty CMD...: run under a pseudo-terminal with CI unset; everything it wrote, on stdout
@@ -43,7 +45,7 @@ fi
 # a second, and this report takes less)
 R=$(session_in "$SCRATCH/c1")
 size=$(stat -c %s "$R/samples.data")
-mb=$(python3 -c "print(f'{$size / 1e6:.1f}')")
+mb=$("$PYTHON" -c "print(f'{$size / 1e6:.1f}')")
 UPROF_PROGRESS_DELAY=0 pty "'$UPROF' report -i '$R'" >"$SCRATCH/r1" 2>&1
 check "report on a terminal: 'Reading samples.data: N records, X of $mb MB'" \
 	grep -aqE "Reading samples.data: [0-9]+ records, [0-9.]+ of $mb MB" "$SCRATCH/r1"

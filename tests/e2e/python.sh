@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/common.sh"
 
 LIB=$PWD/$BUILD/lib/libAMDProfileController.so
-PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+PY=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null)
 if [ -z "$PY" ]; then
 	ok "# SKIP python3 is not installed"
 	exit 0
@@ -47,7 +47,7 @@ check "pauses.csv: start-paused, group 1 and strict intervals" \
 	bash -c "grep -q ',start-paused$' '$S/pauses.csv' && grep -q '^$pid,.*,api$' '$S/pauses.csv' && grep -q '^$pid,.*,api-strict$' '$S/pauses.csv'"
 pd=$(csvq "$S/report.csv" --key "Pause Duration" | awk '{print $1}')
 # paused: interpreter start + 0.2 s, the 0.2 s paused_work, the 0.1 s after the strict pause
-check "Pause Duration covers the paused work (>= 0.5 s: $pd)" python3 -c "import sys; sys.exit(0 if float('$pd') >= 0.5 else 1)"
+check "Pause Duration covers the paused work (>= 0.5 s: $pd)" "$PYTHON" -c "import sys; sys.exit(0 if float('$pd') >= 0.5 else 1)"
 # all the script's zlib work is paused (0.4 s); the same work unpaused is sampled in libz
 mods=$(csvq "$S/report.csv" "ALL MODULES" | cut -f1)
 check "paused work is absent: no sample in libz" bash -c "! grep -q '/libz\.so' <<<'$mods'"
@@ -60,7 +60,7 @@ check "(control: the same zlib work unpaused is sampled in libz)" grep -q '/libz
 cpu=$(csvq "$S/report.csv" "ALL PROCESSES" | head -1 | cut -f2)
 # resumed work is ~0.42 s of wall time; with the paused work (0.5 s) it would be ~0.9 s
 check "only resumed work was sampled (CPU_TIME $cpu <= 0.6 s)" \
-	python3 -c "import sys; sys.exit(0 if 0 < float('${cpu:-0}') <= 0.6 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if 0 < float('${cpu:-0}') <= 0.6 else 1)"
 
 # --- fails soft without the library: one warning, then no-ops
 mkdir -p "$SCRATCH/alone"

@@ -7,44 +7,15 @@
 . "$(dirname "$0")/lib/common.sh"
 
 echo "# rates: the achieved rate over the modes sampled; CPU_TIME of a timer that cannot keep up"
-# a loop of user work and write(2)s: a good share of system time
-cat >"$SCRATCH/mix.c" <<'EOF'
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/resource.h>
-#include <unistd.h>
-__attribute__((noinline)) double user_part(long n)
-{ volatile double x = 0; for (long i = 0; i < n; i++) x += i * 0.5; return x; }
-__attribute__((noinline)) void sys_part(int fd, long n)
-{ char c = 0; for (long i = 0; i < n; i++) if (write(fd, &c, 1) != 1) exit(2); }
-int main(int argc, char **argv)
-{
-	long rounds = atol(argv[1]), writes = argc > 3 ? atol(argv[3]) : 20000;
-	int fd = open("/dev/null", O_WRONLY);
-	struct rusage ru;
-	FILE *f;
-	for (long r = 0; r < rounds; r++) {
-		user_part(2000000);
-		sys_part(fd, writes);
-	}
-	getrusage(RUSAGE_SELF, &ru);
-	f = fopen(argv[2], "w");
-	fprintf(f, "%ld\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L +
-		ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-	fclose(f);
-	return 0;
-}
-EOF
-# static: its start and exit (outside what its getrusage sees) cost as good as nothing,
-# which counts when every microsecond of it runs 2000x slower under a 10 us timer
-gcc -O1 -static -o "$SCRATCH/mix" "$SCRATCH/mix.c" 2>/dev/null || gcc -O1 -o "$SCRATCH/mix" "$SCRATCH/mix.c"
-check "the test program builds" [ -x "$SCRATCH/mix" ]
+# a loop of user work and write(2)s: a good share of system time (tests/targets/rates_mix.c,
+# built static by make: see tests/targets/module.mk)
+MIX=$TGT/rates_mix
+check "the test program is built" [ -x "$MIX" ]
 ini() { sed -n "s/^$2 = //p" "$1/session.ini"; }
-py() { python3 -c "import sys; sys.exit(0 if ($1) else 1)"; }
+py() { "$PYTHON" -c "import sys; sys.exit(0 if ($1) else 1)"; }
 
 # --- hotspots (user mode only): the rate over user time
-"$UPROF" collect --no-buildid-cache --config hotspots -o "$SCRATCH/h" "$SCRATCH/mix" 60 "$SCRATCH/ru1" \
+"$UPROF" collect --no-buildid-cache --config hotspots -o "$SCRATCH/h" "$MIX" 60 "$SCRATCH/ru1" \
 	>/dev/null 2>&1
 S=$(session_in "$SCRATCH/h")
 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
@@ -58,14 +29,14 @@ check "the rate is samples per user CPU second ($n / $user ns = $rate Hz)" \
 	py "abs($rate - $n / ($user / 1e9)) <= 0.1"
 check "report.csv says so" grep -q 'Achieved Sampling Rate:,"[0-9.]* Hz (samples per second of target user-mode CPU time)"' "$S/report.csv"
 check "at most one sample per ms of user time ($n in $user ns)" py "$n <= $user / 1e6 * 1.1 + 2"
-check "about the requested 1000 Hz: over 800 ($rate Hz; over all CPU time it would read $(python3 -c "print(round($n / ($cpu / 1e9), 1))"))" \
+check "about the requested 1000 Hz: over 800 ($rate Hz; over all CPU time it would read $("$PYTHON" -c "print(round($n / ($cpu / 1e9), 1))"))" \
 	py "$rate > 800"
 
 # --- --timer-interval 0.01 (100 kHz asked): CPU_TIME is the target's own getrusage. Three
 # rounds of user work (~15 ms alone): with a sample costing more than the interval, the
 # timer fires again as soon as its handler returns and the program runs ~1000x slower (20 s
 # of CPU here); its start and exit, which its getrusage does not see, then stay under 1 %
-"$UPROF" collect --no-buildid-cache --timer-interval 0.01 -o "$SCRATCH/t" "$SCRATCH/mix" 3 "$SCRATCH/ru2" 0 \
+"$UPROF" collect --no-buildid-cache --timer-interval 0.01 -o "$SCRATCH/t" "$MIX" 3 "$SCRATCH/ru2" 0 \
 	>/dev/null 2>&1
 S=$(session_in "$SCRATCH/t")
 "$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/err"
@@ -73,7 +44,7 @@ total=$(sed -n 's/^Total CPU_TIME,"\([0-9.]*\) seconds"/\1/p' "$S/report.csv")
 rate=$(csvq "$S/report.csv" --key "Achieved Sampling Rate" | awk '{print $1}')
 own=$(cat "$SCRATCH/ru2")
 n=$(csvq "$S/report.csv" --key Samples)
-echo "# 10 us timer: $n samples, $rate Hz of 100000; CPU_TIME $total s; the target's getrusage $own us; samples x 10 us = $(python3 -c "print($n * 1e-5)") s"
+echo "# 10 us timer: $n samples, $rate Hz of 100000; CPU_TIME $total s; the target's getrusage $own us; samples x 10 us = $("$PYTHON" -c "print($n * 1e-5)") s"
 if py "$rate < 50000"; then
 	check "CPU_TIME within 5 % of the target's getrusage ($total s vs $own us)" \
 		py "abs($total - $own / 1e6) <= 0.05 * $own / 1e6"

@@ -10,7 +10,7 @@ share() {
 	local secs total
 	secs=$(csvq "$2" "FUNCTIONS" | awk -F'\t' -v f="$1" '$1==f{print $2; exit}')
 	total=$(key "$2" "Samples")
-	python3 -c "import sys; print(round(100 * float(sys.argv[1] or 0) / 0.001 / max(int(sys.argv[2]), 1), 1))" \
+	"$PYTHON" -c "import sys; print(round(100 * float(sys.argv[1] or 0) / 0.001 / max(int(sys.argv[2]), 1), 1))" \
 		"${secs:-0}" "$total"
 }
 # task_elapsed NAME REPORT: elapsed seconds of Phases/NAME in HOTTEST TASKS (empty if absent)
@@ -33,7 +33,7 @@ mostly() {
 	# hogs): the phase need only hold most of the window
 	[ "$o" = 0 ] && [ "$n" -gt 0 ] && [ $((2 * n)) -gt "$total" ]
 }
-py() { python3 -c "import sys; a = sys.argv[1:]; $1" "${@:2}"; }
+py() { "$PYTHON" -c "import sys; a = sys.argv[1:]; $1" "${@:2}"; }
 
 # ---- --time-filter on a program with two 0.4 s phases (each inside a task) ----
 # The windows are set from the times phases prints for its tasks (CLOCK_MONOTONIC, as the

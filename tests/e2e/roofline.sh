@@ -11,7 +11,7 @@ FIX=$PWD/tests/fixtures/roofline-zen3
 # rlq FILE ceiling NAME [CELL]: a ceiling's cell (default 2, the value; 12 the note);
 #     rlq FILE fact KEY: a "Key:,value" line's value; rlq FILE count: ceilings
 rlq() {
-	python3 - "$@" <<'EOF'
+	"$PYTHON" - "$@" <<'EOF'
 import csv, sys
 path, what = sys.argv[1], sys.argv[2]
 rows = list(csv.reader(open(path)))
@@ -28,7 +28,7 @@ print(hits[0])
 EOF
 }
 export -f rlq
-ratio_in() { python3 -c "import sys; a,b,lo,hi=map(float,sys.argv[1:5]); sys.exit(0 if b > 0 and lo <= a/b <= hi else 1)" "$@"; }
+ratio_in() { "$PYTHON" -c "import sys; a,b,lo,hi=map(float,sys.argv[1:5]); sys.exit(0 if b > 0 and lo <= a/b <= hi else 1)" "$@"; }
 
 # ---- ceilings, no program ----
 "$UPROF" pcm roofline -O "$SCRATCH/r1" >"$SCRATCH/r1.out" 2>"$SCRATCH/r1.err"; rc=$?
@@ -38,7 +38,7 @@ check "nothing on stdout (the summary is on stderr)" [ ! -s "$SCRATCH/r1.out" ]
 for n in "Peak DP FLOP/s (one core)" "Peak DP FLOP/s (all cores)" "Peak SP FLOP/s (one core)" \
 	"Peak SP FLOP/s (all cores)" "DRAM triad (all cores)" "DRAM triad (one core)"; do
 	v=$(rlq "$C" ceiling "$n")
-	check "$n measured: $v" python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$v"
+	check "$n measured: $v" "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$v"
 	check_sh "$n says how: kernel, ISA, threads, repetitions, best of N, CPU time and wall" \
 		'[ -n "$(rlq "$C" ceiling "$n" 4)" ] && [ -n "$(rlq "$C" ceiling "$n" 5)" ] &&
 		 [ -n "$(rlq "$C" ceiling "$n" 7)" ] && rlq "$C" ceiling "$n" 10 | grep -q "^best of [0-9]* (median" &&
@@ -77,7 +77,7 @@ if [ -n "$mhz" ] && grep -q '^flags' /proc/cpuinfo; then
 	check "DP FLOP per cycle within 20 % of the nominal per cycle ($pc; clock: $(rlq "$C" fact "Clock measured" | cut -d' ' -f1-2))" ratio_in $pc 0.8 1.2
 	one=$(rlq "$C" ceiling "Peak DP FLOP/s (one core)"); all=$(rlq "$C" ceiling "Peak DP FLOP/s (all cores)")
 	cores=$(rlq "$C" ceiling "Nominal peak DP (all cores)" 7 | cut -d' ' -f1)
-	check "all cores ($all) = $cores x one core ($one) within 20 %" ratio_in "$all" "$(python3 -c "print($one * $cores)")" 0.8 1.2
+	check "all cores ($all) = $cores x one core ($one) within 20 %" ratio_in "$all" "$("$PYTHON" -c "print($one * $cores)")" 0.8 1.2
 	check "the nominal line states its formula and both ratios" bash -c "rlq '$C' ceiling 'Nominal peak DP (all cores)' 12 | grep -qE 'FMA pipes x .* MHz x [0-9]+ core\(s\); measured / nominal = [0-9.]+; per cycle: [0-9.]+ of [0-9]+ DP FLOP = [0-9.]+\$'"
 else
 	for k in 1 2 3 4 5; do ok "peak against nominal # SKIP /proc/cpuinfo gives no cpu MHz or flags"; done
@@ -103,7 +103,7 @@ fi
 
 # the page: parses, a roof per known ceiling, the point or the sentence saying why not
 htmlq() {
-	python3 - "$@" <<'EOF'
+	"$PYTHON" - "$@" <<'EOF'
 import sys
 from html.parser import HTMLParser
 class P(HTMLParser):
@@ -124,7 +124,7 @@ EOF
 }
 H=$(htmlq "$SCRATCH/report.html" 2>&1)
 # report.html lands beside -o's file: $SCRATCH/report.html
-known=$(python3 - "$SCRATCH/p.csv" <<'EOF'
+known=$("$PYTHON" - "$SCRATCH/p.csv" <<'EOF'
 import csv, sys
 print(sum(1 for r in csv.reader(open(sys.argv[1])) if len(r) == 13 and r[0] in ("compute","memory","nominal") and r[2] != "unknown"))
 EOF
@@ -137,7 +137,7 @@ else
 fi
 
 # ---- the Zen fixture: the point from its recorded counts, exactly ----
-want=$(python3 - "$FIX/report.csv" <<'EOF'
+want=$("$PYTHON" - "$FIX/report.csv" <<'EOF'
 import csv, sys
 flops = dram = 0.0
 elapsed = None
@@ -171,7 +171,7 @@ else
 		--user-data-dir="$SCRATCH/chrome" "$@"; }
 	chrome --window-size=1000,700 --screenshot="$SCRATCH/shot.png" "file://$SCRATCH/re/report.html" \
 		>/dev/null 2>"$SCRATCH/shot.err"
-	read -r w h ncol ink red <<<"$(python3 "$HERE/pngstats.py" "$SCRATCH/shot.png" d2381f 2>/dev/null)"
+	read -r w h ncol ink red <<<"$("$PYTHON" "$HERE/pngstats.py" "$SCRATCH/shot.png" d2381f 2>/dev/null)"
 	check "screenshot: ${w:-?}x${h:-?}, ${ncol:-0} colours, ${ink:-0} non-white pixels, ${red:-0} of the point's red" \
 		bash -c "[ '${ncol:-0}' -ge 16 ] && [ '${ink:-0}' -ge 10000 ] && [ '${red:-0}' -ge 20 ]"
 	chrome --enable-logging=stderr --v=0 --dump-dom "file://$SCRATCH/re/report.html" >"$SCRATCH/dom" \
@@ -216,7 +216,7 @@ done
 UPROF_SYSFS_ROOT=$FS "$UPROF" pcm roofline -o "$SCRATCH/c.csv" >/dev/null 2>&1
 l1=$(rlq "$SCRATCH/c.csv" ceiling "L1 read (one core)"); l2=$(rlq "$SCRATCH/c.csv" ceiling "L2 read (one core)")
 l3=$(rlq "$SCRATCH/c.csv" ceiling "L3 read (one core)")
-check "cache sizes known: L1 $l1 > L2 $l2 > L3 $l3 GB/s" python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(0 if a > b > c > 0 else 1)" "$l1" "$l2" "$l3"
+check "cache sizes known: L1 $l1 > L2 $l2 > L3 $l3 GB/s" "$PYTHON" -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(0 if a > b > c > 0 else 1)" "$l1" "$l2" "$l3"
 check "each working set is half its cache, stated" bash -c "rlq '$SCRATCH/c.csv' ceiling 'L2 read (one core)' 12 | grep -q 'working set 256 KiB (half the 512 KiB L2 of sysfs)'"
 check "the LLC sizes the triad: 4 x 16 MiB = 64 MiB per array" bash -c "rlq '$SCRATCH/c.csv' ceiling 'DRAM triad (one core)' 12 | grep -q '3 arrays of 64 MiB in all (4 x the LLC each; 2 MiB pages asked for)'"
 
@@ -230,13 +230,13 @@ check "the LLC sizes the triad: 4 x 16 MiB = 64 MiB per array" bash -c "rlq '$SC
 # every thread over the same 3 arrays, the same in all three runs).
 for k in 1 2 3; do "$UPROF" pcm roofline -o "$SCRATCH/q$k.csv" >/dev/null 2>&1; done
 v=$(for k in 1 2 3; do rlq "$SCRATCH/q$k.csv" ceiling "DRAM triad (all cores)"; done | paste -sd' ')
-check "triad (all cores), three runs, each a positive rate: $v" python3 -c "import sys; v=list(map(float,sys.argv[1:])); sys.exit(0 if len(v) == 3 and min(v) > 0 else 1)" $v
+check "triad (all cores), three runs, each a positive rate: $v" "$PYTHON" -c "import sys; v=list(map(float,sys.argv[1:])); sys.exit(0 if len(v) == 3 and min(v) > 0 else 1)" $v
 # threads (one per CPU), repetitions (40) and the arrays (the note) do not change
 for col in 7 9 12; do
 	check "triad (all cores), three runs: column $((col + 1)) the same in all" [ "$(for k in 1 2 3; do rlq "$SCRATCH/q$k.csv" ceiling "DRAM triad (all cores)" $col; done | sort -u | wc -l)" = 1 ]
 done
 check "triad (all cores): best of 40 repetitions, the median stated" bash -c "rlq '$SCRATCH/q1.csv' ceiling 'DRAM triad (all cores)' 10 | grep -qx 'best of 40 (median [0-9.e+]*)'"
-echo "# triad (all cores) three runs within 10 %: $(python3 -c "import sys; v=list(map(float,sys.argv[1:])); print('yes' if v and max(v) / min(v) <= 1.10 else 'no: %.1f %% apart' % (100 * (max(v) / min(v) - 1)))" $v)"
+echo "# triad (all cores) three runs within 10 %: $("$PYTHON" -c "import sys; v=list(map(float,sys.argv[1:])); print('yes' if v and max(v) / min(v) <= 1.10 else 'no: %.1f %% apart' % (100 * (max(v) / min(v) - 1)))" $v)"
 echo "# triad (one core), three runs: $(for k in 1 2 3; do rlq "$SCRATCH/q$k.csv" ceiling "DRAM triad (one core)"; done | paste -sd' ')"
 # beside two busy loops it does not hold for all cores (its threads' repetitions overlap or
 # not, as the scheduler has it): measured and shown, not checked

@@ -57,7 +57,7 @@ check "report 2>/dev/null shows the table (as stdout had it)" \
 
 # both streams into one file keep the terminal's order: status, empty line, table, exports
 "$UPROF" report -i "$S" --export folded >"$SCRATCH/both" 2>&1
-check "2>&1: status lines, an empty line, the table, then the export" python3 - "$SCRATCH/both" <<'EOF'
+check "2>&1: status lines, an empty line, the table, then the export" "$PYTHON" - "$SCRATCH/both" <<'EOF'
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")[:-1]
 blank = lines.index("")
@@ -98,14 +98,14 @@ check "installed: both variables name <prefix>/lib's library ($v)" \
 	[ "$v" -ef "$SCRATCH/prefix/lib/libAMDProfileController.so" ]
 
 # --- the README's Python command from the top of the tree, nothing else set
-PY=$(command -v python3)
+PY=$(command -v "$PYTHON")
 if [ -z "$PY" ]; then
 	ok "# SKIP python3 is not installed"
 elif [ -n "$(cd / && "$PY" -c 'import ctypes.util; print(ctypes.util.find_library("AMDProfileController") or "")')" ]; then
 	ok "# SKIP libAMDProfileController is on the linker's path: it would be found without uprof"
 else
 	env -u AMDUPROF_LIB PYTHONPATH=python "$UPROF" collect --start-paused -o "$SCRATCH/py" \
-		python3 examples/python/tasks.py >"$SCRATCH/py.out" 2>"$SCRATCH/py.err"
+		"$PY" examples/python/tasks.py >"$SCRATCH/py.out" 2>"$SCRATCH/py.err"
 	check "PYTHONPATH=python uprof collect --start-paused python3 tasks.py: exit 0, ran to its end" \
 		grep -qx 'tasks.py: done' "$SCRATCH/py.out"
 	check "... the module found the library (no warning)" bash -c "! grep -q '^amd_instrument:' '$SCRATCH/py.err'"

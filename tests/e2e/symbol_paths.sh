@@ -9,18 +9,11 @@
 echo "# symbol_paths: moved binaries, build-id cache, --bin-path, --symbol-path, debuginfod"
 CACHE=$PERF_BUILDID_DIR # common.sh: the scratch dir's
 unset DEBUGINFOD_URLS # only the server of this test, never the network
-cat >"$SCRATCH/hot.c" <<'EOF'
-#include <stdlib.h>
-__attribute__((noinline)) double spin_hot(long n)
-{ volatile double x = 0; for (long i = 0; i < n; i++) x += i * 0.5; return x; }
-__attribute__((noinline)) double spin_cold(long n)
-{ volatile double x = 0; for (long i = 0; i < n; i++) x += i * 0.25; return x; }
-int main(int c, char **v)
-{ long n = c > 1 ? atol(v[1]) : 1000; return (int)(spin_hot(3 * n) + spin_cold(n)) & 1; }
-EOF
+# the program (tests/targets/symbol_hot.c, built by make), a copy of it per use: this script
+# moves and strips them
 mkdir -p "$SCRATCH/bin"
-gcc -O1 -g -Wl,--build-id -o "$SCRATCH/bin/hot" "$SCRATCH/hot.c"
-check "the test program builds" [ -x "$SCRATCH/bin/hot" ]
+cp "$TGT/symbol_hot" "$SCRATCH/bin/hot"
+check "the test program is there" [ -x "$SCRATCH/bin/hot" ]
 BID=$(readelf -n "$SCRATCH/bin/hot" | awk '/Build ID/ {print $3}')
 N=20000000
 top() { csvq "$1/report.csv" FUNCTIONS | head -1 | cut -f1; }
@@ -67,8 +60,7 @@ PERF_BUILDID_DIR=$SCRATCH/none "$UPROF" report -i "$S" --bin-path "$SCRATCH/move
 check "--bin-path: named ($(top "$S"))" [ "$(top "$S")" = spin_hot ]
 check "--bin-path: the note says so" grep -q "^note: 1 profiled file .* found under --bin-path: $SCRATCH/bin/hot$" "$SCRATCH/err"
 mkdir -p "$SCRATCH/rebuilt"
-sed 's/0\.5/0.75/' "$SCRATCH/hot.c" >"$SCRATCH/hot2.c"
-gcc -O1 -g -Wl,--build-id -o "$SCRATCH/rebuilt/hot" "$SCRATCH/hot2.c"
+cp "$TGT/symbol_hot_rebuilt" "$SCRATCH/rebuilt/hot" # another step in spin_hot: another build id
 PERF_BUILDID_DIR=$SCRATCH/none "$UPROF" report -i "$S" --bin-path "$SCRATCH/rebuilt" >/dev/null 2>&1
 check "--bin-path: a rebuilt file of the name (another build id) is not taken ($(top "$S"))" \
 	grep -q '^hot!0x' <<<"$(top "$S")"
@@ -85,7 +77,7 @@ check "--no-buildid-cache: no cache made" [ ! -e "$SCRATCH/nocache" ]
 
 # --- a stripped binary: names from a debug file under --symbol-path
 mkdir -p "$SCRATCH/st" "$SCRATCH/dbg"
-gcc -O1 -g -Wl,--build-id -o "$SCRATCH/st/hot" "$SCRATCH/hot.c"
+cp "$TGT/symbol_hot" "$SCRATCH/st/hot"
 objcopy --only-keep-debug "$SCRATCH/st/hot" "$SCRATCH/dbg/hot.debug"
 strip -s "$SCRATCH/st/hot"
 SBID=$(readelf -n "$SCRATCH/st/hot" | awk '/Build ID/ {print $3}')

@@ -3,6 +3,8 @@
 # run before the collection (their mappings synthesized from /proc) and ones started
 # during it (the kernel's records) are both symbolized; idle time is the swapper's; the
 # session is named SWP and says System-wide; perf reads samples.data too.
+# run-alone: collect -a samples every process and takes every control page in /dev/shm
+# (another test's, from its own collect); what runs beside it would be counted
 . "$(dirname "$0")/lib/common.sh"
 
 if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
@@ -37,8 +39,8 @@ kill -0 $coll 2>/dev/null && grep -q '^Profiling started' "$SCRATCH/err" && samp
 wait $coll
 check "collect -a -d 2 exits 0" [ $? = 0 ]
 t2=$(cpu_ns $before)
-used=$(python3 -c "print(($t2 - $t0) / 1e9)")
-inner=$(python3 -c "print(($t1s - $t1) / 1e9)")
+used=$("$PYTHON" -c "print(($t2 - $t0) / 1e9)")
+inner=$("$PYTHON" -c "print(($t1s - $t1) / 1e9)")
 check "the start line says system-wide" grep -q "^Profiling started: .*, system-wide on every CPU" "$SCRATCH/err"
 wait $during
 kill $before 2>/dev/null; kill -CONT $before 2>/dev/null; wait $before 2>/dev/null
@@ -55,10 +57,10 @@ t=$(cpu_of "demo (PID:$before)" "$S")
 # window, so it finds most of what demo used between the start line and collect's end
 # (that window also holds collect's own wind-down, when demo runs unsampled: hence half).
 check "... with no more CPU time than it used while collect ran ($t s; schedstat says $used s)" \
-	python3 -c "import sys; sys.exit(0 if 0 < float('${t:-0}') <= $used + 0.003 else 1)"
+	"$PYTHON" -c "import sys; sys.exit(0 if 0 < float('${t:-0}') <= $used + 0.003 else 1)"
 if $sampling; then
 	check "... and at least half of what it used while sampled ($t s of $inner s)" \
-		python3 -c "import sys; sys.exit(0 if float('${t:-0}') >= 0.5 * $inner else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if float('${t:-0}') >= 0.5 * $inner else 1)"
 else
 	ok "... and at least half of what it used while sampled # SKIP collect ended before demo was stopped"
 fi
@@ -69,7 +71,7 @@ funcs=$(csvq "$S/report.csv" "FUNCTION SUMMARY" --after "PROFILE REPORT FOR PROC
 check "... and its functions named (mappings from /proc: $(grep -E '_work$' <<<"$funcs" | paste -sd' '))" \
 	bash -c "grep -qxE 'heavy_work|light_work' <<<'$funcs' && ! grep -q '^demo!0x' <<<'$funcs'"
 check "a process started during collection is there, symbolized" \
-	bash -c "csvq() { python3 '$HERE/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | cut -f1 | grep -qx main_work"
+	bash -c "csvq() { \"$PYTHON\" '$HERE/csvq.py' \"\$@\"; }; csvq '$S/report.csv' FUNCTIONS | cut -f1 | grep -qx main_work"
 check "idle time (pid 0), if any, is the swapper's" bash -c "! grep -q '(PID:0)' <<<'$procs' || grep -qx 'swapper (PID:0)' <<<'$procs'"
 n=$(key "$S" "Samples")
 check "samples: at least the busy process's, at most one per ms per CPU ($n)" \

@@ -6,7 +6,6 @@
 # entry point, bad descriptor) and failing tools (crash, hang, error, exit) leave
 # report.csv and the session intact, exit non-zero and name the tool; knob errors exit 2.
 source "$(dirname "$0")/lib/common.sh"
-TOP=$PWD
 
 # --- 1. install, then build the examples with nothing of the tree but the installed header
 PREFIX=$SCRATCH/prefix
@@ -91,7 +90,7 @@ check "--time-filter: the tool's lines sum to the filtered Samples ($lines_sum =
 # --- 5. timeline: each thread's column sums to its CPU_TIME; its own file, 0600
 "$UPROF" report -i "$S" --cutoff 0 --tool "$TL,interval=0.1,file=1" >/dev/null 2>&1
 check "report --tool timeline exits 0" test $? = 0
-python3 - "$R" "$S/tools/timeline/timeline.csv" >"$SCRATCH/tl" 2>&1 <<'EOF'
+"$PYTHON" - "$R" "$S/tools/timeline/timeline.csv" >"$SCRATCH/tl" 2>&1 <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 def section(title):
@@ -160,15 +159,16 @@ if command -v perf >/dev/null; then
 fi
 
 # --- 6b. a tool that asks for an event and DWARF stacks (tests/tool/wants.c)
-cc -shared -fPIC -I"$PREFIX/include" -o "$SCRATCH/wants.so" tests/tool/wants.c
-"$UPROF" collect --tool "$SCRATCH/wants.so,event=task-clock,stacks=dwarf" -o "$SCRATCH/w" "$TGT/demo" >/dev/null 2>&1
+# tests/tool's tools are built by make (tests/targets/module.mk) into $TGT/tools
+WANTS=$TGT/tools/wants.so
+"$UPROF" collect --tool "$WANTS,event=task-clock,stacks=dwarf" -o "$SCRATCH/w" "$TGT/demo" >/dev/null 2>&1
 W=$(session_in "$SCRATCH/w")
 check "a tool's event is sampled after the config's" \
 	bash -c "grep -A1 -x '\[event.1\]' '$W/session.ini' | grep -qx 'name = task-clock'"
 check "a tool's dwarf stacks are taken" grep -qx "mode = dwarf" "$W/session.ini"
 check "session.ini records the tool's event" \
 	bash -c "grep -A4 -x '\[tool.0\]' '$W/session.ini' | grep -qx 'events = task-clock'"
-"$UPROF" report -i "$W" --cutoff 0 --tool "$SCRATCH/wants.so" >/dev/null 2>&1
+"$UPROF" report -i "$W" --cutoff 0 --tool "$WANTS" >/dev/null 2>&1
 IFS=$'\t' read -r _ p1 n1 < <(csvq "$W/report.csv" "SAMPLES PER EVENT (Tool - wants)" | sed -n 2p)
 col=$(csvq "$W/report.csv" "ALL PROCESSES (Sort Event" | awk -F'\t' '{s += $3} END {printf "%.0f", s}')
 check "the tool's task-clock samples x interval = report.csv's task-clock column ($n1 x $p1 = $col)" \
@@ -178,32 +178,31 @@ check "a tool's own file is where it belongs, and only there (no path escapes)" 
 	bash -c "[ \"\$(cat '$W/tools/wants/counts.txt')\" = '$wsamples' ] && [ \"\$(ls -A '$W/tools')\" = wants ] && [ \"\$(ls -A '$W/tools/wants')\" = counts.txt ] && [ ! -e '$W/escape' ] && [ ! -e '$W/tools/escape' ] && [ ! -e /tmp/escape ]"
 
 # --- 7. a tool built against API 1.0's header still loads and runs
-cc -shared -fPIC -I"$TOP/tests/tool/api-1.0" -o "$SCRATCH/old10.so" tests/tool/old10.c
-"$UPROF" info --tool "$SCRATCH/old10.so" >"$SCRATCH/info" 2>&1
+"$UPROF" info --tool "$TGT/tools/old10.so" >"$SCRATCH/info" 2>&1
 check "an API 1.0 tool loads: info says its API is 1.0" grep -qE "^Tool API: +1\.0 \(this uprof: 1\.[1-9]" "$SCRATCH/info"
-"$UPROF" report -i "$S" --tool "$SCRATCH/old10.so,scale=2" >/dev/null 2>&1
+"$UPROF" report -i "$S" --tool "$TGT/tools/old10.so,scale=2" >/dev/null 2>&1
 check "an API 1.0 tool runs (exit 0)" test $? = 0
 IFS=$'\t' read -r n sess procs thr mods named < <(csvq "$S/report.csv" "OLD TOOL COUNTS (Tool - old10)")
 check "an API 1.0 tool sees every sample with its function, its knob applied ($n = 2 x $sess)" \
 	test "$n" = $((2 * $(csvq "$S/report.csv" --key Samples))) -a "$named" = "$sess"
 
 # --- 8. refused tools: one message naming the tool, exit 1, nothing written
-build_broken() { cc -shared -fPIC -I"$PREFIX/include" -DKIND="$1" -DKIND_"$1"=1 -o "$SCRATCH/broken-$1.so" tests/tool/broken.c; }
-for k in segv hang fail major reserved noreg exit noentry; do build_broken $k; done
+# tests/tool/broken.c built by make once per kind (segv hang fail major reserved noreg exit
+# noentry fork) into $TGT/tools/broken-<kind>.so
 expect_fail 1 "a newer major version is refused" "tool .*broken-major.so: refused: built for tool API 2.0; this uprof has API 1\." \
-	"$UPROF" info --tool "$SCRATCH/broken-major.so"
+	"$UPROF" info --tool "$TGT/tools/broken-major.so"
 expect_fail 1 "a tool without the entry point is refused" "tool .*broken-noentry.so: has no uprof_tool_entry" \
-	"$UPROF" info --tool "$SCRATCH/broken-noentry.so"
+	"$UPROF" info --tool "$TGT/tools/broken-noentry.so"
 expect_fail 1 "a bad descriptor (reserved slot set) is refused" "tool .*broken-reserved.so: refused: reserved slot 2 of its descriptor is not zero" \
-	"$UPROF" info --tool "$SCRATCH/broken-reserved.so"
+	"$UPROF" info --tool "$TGT/tools/broken-reserved.so"
 expect_fail 1 "a tool that never registers is refused" "registered no descriptor" \
-	"$UPROF" info --tool "$SCRATCH/broken-noreg.so"
+	"$UPROF" info --tool "$TGT/tools/broken-noreg.so"
 echo "not an ELF file" >"$SCRATCH/text.so"
 expect_fail 1 "a file that is no shared object is refused" "tool .*text.so: cannot load it" \
 	"$UPROF" info --tool "$SCRATCH/text.so"
 expect_fail 1 "a missing file is said" "tool .*nonesuch.so: no such file" "$UPROF" info --tool "$SCRATCH/nonesuch.so"
 expect_fail 1 "collect refuses a refused tool before it runs anything" "broken-major.so: refused" \
-	"$UPROF" collect --tool "$SCRATCH/broken-major.so" -o "$SCRATCH/never" "$TGT/demo"
+	"$UPROF" collect --tool "$TGT/tools/broken-major.so" -o "$SCRATCH/never" "$TGT/demo"
 check "... and leaves no session behind" test -z "$(session_in "$SCRATCH/never")"
 
 # --- 9. failing tools at report time: report.csv and the session intact, exit 1, named
@@ -212,7 +211,7 @@ cp "$S/report.csv" "$SCRATCH/plain.csv"
 sum_before=$(cd "$S" && sha256sum samples.data session.ini pauses.csv instrument/* | sha256sum)
 for k in segv hang fail exit; do
 	start=$(date +%s)
-	"$UPROF" report -i "$S" --tool-timeout 3 --tool "$SCRATCH/broken-$k.so" --tool "$HOT" \
+	"$UPROF" report -i "$S" --tool-timeout 3 --tool "$TGT/tools/broken-$k.so" --tool "$HOT" \
 		>/dev/null 2>"$SCRATCH/err"
 	rc=$? took=$(($(date +%s) - start))
 	case $k in
@@ -228,9 +227,8 @@ for k in segv hang fail exit; do
 	check "$k: the tool beside it still added its section" grep -q "HOTTEST SOURCE LINES (Tool - hotlines)" "$S/report.csv"
 	[ $k = hang ] && check "hang: stopped at the limit ($took s)" test "$took" -lt 20
 done
-build_broken fork
 start=$(date +%s)
-"$UPROF" report -i "$S" --tool "$SCRATCH/broken-fork.so" >/dev/null 2>&1
+"$UPROF" report -i "$S" --tool "$TGT/tools/broken-fork.so" >/dev/null 2>&1
 rc=$? took=$(($(date +%s) - start))
 check "a tool that leaves a process running: its report is done at once (exit $rc, $took s)" \
 	test "$rc" = 0 -a "$took" -lt 20

@@ -94,7 +94,7 @@ trn "$D" --retranslate
 
 # damaged files: each one note, the normal path, the same CSV
 cp "$D/translated.bin" "$SCRATCH/good.bin"
-python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[len(b)//2]^=1; open(sys.argv[1],'wb').write(b)" "$D/translated.bin"
+"$PYTHON" -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[len(b)//2]^=1; open(sys.argv[1],'wb').write(b)" "$D/translated.bin"
 rep "$D" corrupt
 same corrupt dwarf.base "translated.bin is unusable (checksum mismatch"
 head -c $(($(stat -c %s "$SCRATCH/good.bin") / 3)) "$SCRATCH/good.bin" >"$D/translated.bin"

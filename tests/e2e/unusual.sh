@@ -90,7 +90,7 @@ check "stripped binary: one row per function, each named by its FDE's start ($(w
 check "stripped binary: rows named by light_work's and heavy_work's start" \
 	[ -n "$light" -a -n "$heavy" ]
 check "stripped binary: heavy_work ~75% ($light / $heavy)" \
-	near "$(python3 -c "print(${heavy:-0} / max(${light:-0} + ${heavy:-0}, 1e-9))")" 0.75 0.1
+	near "$("$PYTHON" -c "print(${heavy:-0} / max(${light:-0} + ${heavy:-0}, 1e-9))")" 0.75 0.1
 
 # --- a target that daemonizes: the collection ends when it exits, and says what it left
 "$UPROF" collect -o "$SCRATCH/daemon" "$TGT/unusual" daemon 1 >/dev/null 2>"$SCRATCH/err"
@@ -138,6 +138,6 @@ done
 S=$(session_in "$SCRATCH/args")
 "$UPROF" report -i "$S" >/dev/null 2>&1
 args=$(csvq "$S/report.csv" --key "Command Line Arguments")
-check "arguments are written as shell words ($args)" python3 -c '
+check "arguments are written as shell words ($args)" "$PYTHON" -c '
 import shlex, sys
 sys.exit(shlex.split(sys.argv[1]) != ["spin", "0.05", "a b", "q\"uote", "", "it'"'"'s", "--"])' "$args"

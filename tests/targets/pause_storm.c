@@ -3,8 +3,8 @@
  * A pause storm (issue 12, item 5; tests/e2e/pause_storm.sh): ROUNDS rounds of
  *   storm       PAIRS amdProfilePause/amdProfileResume pairs back to back (far more than
  *               a control page's pause ring holds: records are dropped);
- *   quiet_work  QUIET_MS of work, running;
- *   paused_work 100 ms of work between one pause and its resume.
+ *   quiet_work  QUIET_MS of work (of its CPU time), running;
+ *   paused_work 100 ms of work (CPU time) between one pause and its resume.
  * Every pause is bracketed by CLOCK_MONOTONIC readings taken just before the pause call
  * and just after its resume: the real paused intervals lie inside those brackets. They
  * go to OUT (binary: int64 before, int64 after, in call order); stdout says how many.
@@ -26,12 +26,23 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* This thread's CPU time: the work is MS of it, not of wall time, so that its samples do not
+ * depend on what else the machine runs (a loaded machine gave quiet_work 48 samples of a
+ * wall-clock 600 ms). */
+static int64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static inline __attribute__((always_inline)) void spin_ms(int ms)
 {
-	int64_t end = now_ns() + (int64_t)ms * 1000000;
+	int64_t end = cpu_ns() + (int64_t)ms * 1000000;
 	double x = sink;
 
-	while (now_ns() < end)
+	while (cpu_ns() < end)
 		for (int i = 0; i < 1000; i++)
 			x = x * 1.0000001 + 1e-9;
 	sink = x;

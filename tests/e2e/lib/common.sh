@@ -6,6 +6,13 @@ BUILD=${BUILD:-build}
 TGT=$PWD/$BUILD/targets
 [ -d "$TGT" ] || TGT=$PWD/build/targets
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# python resolved once (run-all.sh does it too): the system's /usr/bin/python3 when there is
+# one, not the first python3 on PATH, which may be a version manager's shim (pyenv's costs
+# ~1.9 s a start against ~0.25 s, and these scripts start python hundreds of times)
+if [ -z "${PYTHON:-}" ]; then
+	if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=$(command -v python3 || echo python3); fi
+fi
+export PYTHON
 SCRATCH=$(mktemp -d /tmp/uprof-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 # uprof's build-id cache (collect fills it, report reads it; perf's ~/.debug otherwise) in
@@ -31,9 +38,9 @@ check_sh() {
 # The one session directory under $1.
 session_in() { ls -d "$1"/uprof-* 2>/dev/null | head -1; }
 # csvq FILE SECTION [COLUMN]: rows of the section whose title contains SECTION
-csvq() { python3 "$HERE/csvq.py" "$@"; }
+csvq() { "$PYTHON" "$HERE/csvq.py" "$@"; }
 # Is |a-b| <= tol (floats)?
-near() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=t else 1)" "$@"; }
+near() { "$PYTHON" -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=t else 1)" "$@"; }
 # expect_fail CODE "description" PATTERN cmd...: exit CODE (or any non-zero for "any"),
 # exactly one line on stderr, matching PATTERN, no sanitizer report
 expect_fail() {
@@ -63,11 +70,11 @@ rate_checks() {
 	cpu=$(sed -n "s/^cpu_ns = //p" "$S/session.ini")
 	echo "# $what: $n samples in ${cpu:-?} ns of target CPU time: $rate Hz"
 	check "$what: the achieved rate is samples per target CPU second ($n / $cpu ns = $rate Hz)" \
-		python3 -c "import sys; sys.exit(0 if $cpu > 0 and abs($rate - $n / ($cpu / 1e9)) <= 0.1 else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $cpu > 0 and abs($rate - $n / ($cpu / 1e9)) <= 0.1 else 1)"
 	check "$what: at most one sample per $ms ms of target CPU time ($n for $cpu ns)" \
-		python3 -c "import sys; sys.exit(0 if $n <= $cpu / ($ms * 1e6) * 1.1 + 2 else 1)"
-	check "$what: over half the requested $(python3 -c "print(round(1000 / $ms))") Hz ($rate Hz)" \
-		python3 -c "import sys; sys.exit(0 if $rate > 1000 / $ms / 2 else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $n <= $cpu / ($ms * 1e6) * 1.1 + 2 else 1)"
+	check "$what: over half the requested $("$PYTHON" -c "print(round(1000 / $ms))") Hz ($rate Hz)" \
+		"$PYTHON" -c "import sys; sys.exit(0 if $rate > 1000 / $ms / 2 else 1)"
 }
 # duration_checks SESSION SECONDS WHAT: -d as facts of the session, not of the machine's
 # speed: the reported profile duration is session.ini's end - start (to the ms it prints),
@@ -78,9 +85,9 @@ duration_checks() {
 	start=$(sed -n 's/^start_mono_ns = //p' "$S/session.ini")
 	end=$(sed -n 's/^end_mono_ns = //p' "$S/session.ini")
 	check "$what: the profile duration is the session's end - start ($dur s)" \
-		python3 -c "import sys; sys.exit(0 if $end > $start and abs($dur - ($end - $start) / 1e9) <= 0.0006 else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if $end > $start and abs($dur - ($end - $start) / 1e9) <= 0.0006 else 1)"
 	check "$what: collect stopped no earlier than $d s after the start ($dur s)" \
-		python3 -c "import sys; sys.exit(0 if ($end - $start) / 1e9 >= $d else 1)"
+		"$PYTHON" -c "import sys; sys.exit(0 if ($end - $start) / 1e9 >= $d else 1)"
 }
 # own_dev_shm "$0" "$@" (first thing in a script): run the script with a /dev/shm of its
 # own (a tmpfs in a new mount namespace), so a check that no control page outlives its
