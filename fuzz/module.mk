@@ -1,160 +1,92 @@
 # libFuzzer targets (clang only): `make fuzz` builds them into $(BUILD)/fuzz/.
-# Each is compiled together with the sources it fuzzes, never with the gcc objects.
-# How to run them: fuzz/README.md.
+# Never linked with the gcc objects: every source a target needs is compiled ONCE with clang
+# and the sanitizers into $(BUILD)/fuzzobj/ and shared by all the targets that use it (each
+# target used to recompile lib/session whole, 23 times a build). How to run them:
+# fuzz/README.md.
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ilib -I. -D_GNU_SOURCE
+FUZZ_CPPFLAGS := -Iinclude -Ilib -I. -D_GNU_SOURCE -DUPROF_VERSION='"fuzz"'
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined $(FUZZ_CPPFLAGS)
+FUZZ_OBJ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_CPPFLAGS) -MMD -MP
+FUZZ_OBJ := $(BUILD)/fuzzobj
+fuzz_objs = $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(1))
+$(FUZZ_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c -o $@ $<
+-include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
+
+# $(call fuzz_target,NAME,SOURCES,LDLIBS): $(BUILD)/fuzz/NAME from fuzz/NAME.c and SOURCES
+define fuzz_target
+FUZZ_BINS += $(BUILD)/fuzz/$(1)
+$(BUILD)/fuzz/$(1): $(call fuzz_objs,fuzz/$(1).c $(2))
+	@mkdir -p $$(dir $$@)
+	$$(FUZZ_CC) $$(FUZZ_FLAGS) -o $$@ $$^ $(3)
+endef
+
 FUZZ_SESSION_SRCS := $(SESSION_SRCS)
-FUZZ_SESSION_HDRS := $(wildcard lib/session/*.h)
-FUZZ_BINS := $(BUILD)/fuzz/fuzz_samples_reader $(BUILD)/fuzz/fuzz_session_ini
-
-$(BUILD)/fuzz/fuzz_samples_reader: fuzz/fuzz_samples_reader.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_samples_reader.c $(FUZZ_SESSION_SRCS)
-
-$(BUILD)/fuzz/fuzz_session_ini: fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_session_ini.c $(FUZZ_SESSION_SRCS)
-
-fuzz: $(FUZZ_BINS)
+FUZZ_BINS :=
+$(eval $(call fuzz_target,fuzz_samples_reader,$(FUZZ_SESSION_SRCS)))
+$(eval $(call fuzz_target,fuzz_session_ini,$(FUZZ_SESSION_SRCS)))
 
 # a perf pipe file of another tool: the facts synthesized from it, perf's metadata records
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_foreign
-$(BUILD)/fuzz/fuzz_foreign: fuzz/fuzz_foreign.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_foreign.c $(FUZZ_SESSION_SRCS)
+$(eval $(call fuzz_target,fuzz_foreign,$(FUZZ_SESSION_SRCS),))
 
 # every perf record decoder of lib/session's codec, one record at a time, with round trips
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_records
-$(BUILD)/fuzz/fuzz_records: fuzz/fuzz_records.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_records.c $(FUZZ_SESSION_SRCS)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_records,$(FUZZ_SESSION_SRCS),))
 
 # tasks files, pauses.csv, and the profiler's reading of a control page
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_tasks_reader $(BUILD)/fuzz/fuzz_pauses $(BUILD)/fuzz/fuzz_ctlpage
-$(BUILD)/fuzz/fuzz_tasks_reader: fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_tasks_reader.c $(FUZZ_SESSION_SRCS)
-$(BUILD)/fuzz/fuzz_pauses: fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_pauses.c $(FUZZ_SESSION_SRCS)
+$(eval $(call fuzz_target,fuzz_tasks_reader,$(FUZZ_SESSION_SRCS),))
+$(eval $(call fuzz_target,fuzz_pauses,$(FUZZ_SESSION_SRCS),))
 FUZZ_CTLPAGE_SRCS := lib/sampler/ctlpage.c lib/sampler/pageguard.c lib/sampler/proc_uid.c \
 	lib/sampler/pausegap.c \
 	lib/pmc/cpus.c
-$(BUILD)/fuzz/fuzz_ctlpage: fuzz/fuzz_ctlpage.c $(FUZZ_CTLPAGE_SRCS) lib/instrument/ctlpage.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ctlpage.c $(FUZZ_CTLPAGE_SRCS) -lrt -pthread
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_ctlpage,$(FUZZ_CTLPAGE_SRCS),-lrt -pthread))
 
 # lib/pmc's event-spec parser (with libpfm4), and config files with their formulas
 FUZZ_PMC_SRCS := $(PMC_SRCS) $(ARCH_SRC)
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_event_spec $(BUILD)/fuzz/fuzz_config
-$(BUILD)/fuzz/fuzz_event_spec: fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) lib/pmc/pmc.h lib/pmc/internal.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_event_spec.c $(FUZZ_PMC_SRCS) -lpfm -lm
+$(eval $(call fuzz_target,fuzz_event_spec,$(FUZZ_PMC_SRCS),-lpfm -lm))
 # (cli/util.c: config.c finds the configs beside the executable through it)
-$(BUILD)/fuzz/fuzz_config: fuzz/fuzz_config.c cli/config.c cli/util.c lib/metric/expr.c cli/cli.h lib/pmc/pmc.h lib/metric/metric.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DUPROF_VERSION='"fuzz"' -o $@ fuzz/fuzz_config.c cli/config.c cli/util.c lib/metric/expr.c -linih -lm
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_config,cli/config.c cli/util.c lib/metric/expr.c,-linih -lm))
 
 # call stacks: callchain, user registers and stack copies in samples; the --call-graph spec
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_callchain
-$(BUILD)/fuzz/fuzz_callchain: fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) lib/pmc/callchain.c lib/pmc/pmc.h lib/arch/arch.h $(ARCH_SRC)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_callchain.c $(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_callchain,$(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC),))
 
 # lib/symbols' reading of call frame information (.eh_frame/.debug_frame FDEs)
 # PLT stubs named from a whole ELF file (lib/symbols/plt.c)
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_plt
-$(BUILD)/fuzz/fuzz_plt: fuzz/fuzz_plt.c lib/symbols/plt.c lib/symbols/plt.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_plt.c lib/symbols/plt.c -lelf
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_fdes
-$(BUILD)/fuzz/fuzz_fdes: fuzz/fuzz_fdes.c lib/symbols/fdes.c lib/symbols/fdes.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_fdes.c lib/symbols/fdes.c -ldw -lelf
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_plt,lib/symbols/plt.c,-lelf))
+$(eval $(call fuzz_target,fuzz_fdes,lib/symbols/fdes.c,-ldw -lelf))
 
 # report --kallsyms FILE: the kernel symbol list parser
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_kallsyms
-$(BUILD)/fuzz/fuzz_kallsyms: fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c lib/symbols/kallsyms.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kallsyms.c lib/symbols/kallsyms.c
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_kallsyms,lib/symbols/kallsyms.c,))
 
 # report's matching of a tasks file's records (docs/DESIGN.md §6) and the pause arbitration
 FUZZ_TASKMATCH_SRCS := lib/report/taskmatch.c lib/util/hash.c lib/report/pauses.c \
 	lib/util/strmap.c
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_taskmatch
-$(BUILD)/fuzz/fuzz_taskmatch: fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_TASKMATCH_SRCS) lib/report/taskmatch.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_taskmatch.c $(FUZZ_SESSION_SRCS) $(FUZZ_TASKMATCH_SRCS)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_taskmatch,$(FUZZ_SESSION_SRCS) $(FUZZ_TASKMATCH_SRCS),))
 # the MPI job directory's job.ini
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_job_ini
-$(BUILD)/fuzz/fuzz_job_ini: fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_job_ini.c $(FUZZ_SESSION_SRCS)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_job_ini,$(FUZZ_SESSION_SRCS),))
 # report's reading of perf's JIT maps, /tmp/perf-<pid>.map (any user may write one)
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_perfmap
-$(BUILD)/fuzz/fuzz_perfmap: fuzz/fuzz_perfmap.c lib/symbols/perfmap.c lib/symbols/perfmap.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_perfmap.c lib/symbols/perfmap.c
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_perfmap,lib/symbols/perfmap.c,))
 # report's reading of perf's jitdump files, jit-<pid>.dump (binary a JIT wrote)
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_jitdump
-$(BUILD)/fuzz/fuzz_jitdump: fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/jitdump.h \
-		lib/symbols/perfmap.c lib/symbols/perfmap.h lib/util/hash.c lib/util/strmap.c
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_jitdump.c lib/symbols/jitdump.c lib/symbols/perfmap.c \
-		lib/util/hash.c lib/util/strmap.c
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_jitdump,lib/symbols/jitdump.c lib/symbols/perfmap.c lib/util/hash.c lib/util/strmap.c,))
 
 # mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_mpi
-$(BUILD)/fuzz/fuzz_mpi: fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_mpi.c $(FUZZ_SESSION_SRCS)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_mpi,$(FUZZ_SESSION_SRCS),))
 
 # the OMPT tool's openmp/<pid>.ompt files
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_ompt
 # and the report's reading of their target and device records (no libdw needed)
 FUZZ_OMPT_REPORT := lib/openmp/openmp_target.c lib/openmp/openmp_sites.c lib/util/hash.c \
 	lib/util/strmap.c
-$(BUILD)/fuzz/fuzz_ompt: fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS) $(FUZZ_OMPT_REPORT) \
-		lib/openmp/openmp.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_ompt.c $(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_ompt,$(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT),))
 
 # Function Detail Data: source files split into lines, a module's code disassembled
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_annot
-$(BUILD)/fuzz/fuzz_annot: fuzz/fuzz_annot.c lib/annotate/annot_src.c $(ANNOTATE_DISASM_SRCS) \
-		lib/annotate/annotate.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_annot.c lib/annotate/annot_src.c \
-		$(ANNOTATE_DISASM_SRCS) $(ANNOTATE_DISASM_LDLIBS)
-fuzz: $(FUZZ_BINS)
+$(eval $(call fuzz_target,fuzz_annot,lib/annotate/annot_src.c $(ANNOTATE_DISASM_SRCS),$(ANNOTATE_DISASM_LDLIBS)))
 
 # translated.bin (uprof translate's stacks), parsed, looked up and written back
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_translated
-$(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c lib/report/translated.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_translated.c lib/report/translated.c
+$(eval $(call fuzz_target,fuzz_translated,lib/report/translated.c,))
 
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline
-$(BUILD)/fuzz/fuzz_roofline: fuzz/fuzz_roofline.c lib/metric/roofline.c lib/metric/metric.h lib/util/escape.c
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_roofline.c lib/metric/roofline.c lib/util/escape.c -lm
+$(eval $(call fuzz_target,fuzz_roofline,lib/metric/roofline.c lib/util/escape.c,-lm))
 
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
-FUZZ_BINS += $(BUILD)/fuzz/fuzz_leafstack
-$(BUILD)/fuzz/fuzz_leafstack: fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS) $(FUZZ_SESSION_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_leafstack.c $(FUZZ_SESSION_SRCS)
+$(eval $(call fuzz_target,fuzz_leafstack,$(FUZZ_SESSION_SRCS),))
 fuzz: $(FUZZ_BINS)
