@@ -148,12 +148,12 @@ $(BUILD)/tests/test_launcher: tests/unit/test_launcher.c $(LAUNCHER_LIB)
 UNIT_TESTS += $(BUILD)/tests/test_launcher
 # pcm roofline's measuring (lib/metric) and kernels (lib/arch): counts, exact kernel
 # results, best/median arithmetic; again with the portable kernels other architectures get
-$(BUILD)/tests/test_roofline_bench: tests/unit/test_roofline_bench.c $(METRIC_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_roofline_bench: tests/unit/test_roofline_bench.c $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DBASELINE='"$(if $(filter x86_64,$(ARCH_MACHINE)),sse2,generic)"' \
 		-o $@ $^ $(LDFLAGS) -lcmocka -lm -pthread
 UNIT_TESTS += $(BUILD)/tests/test_roofline_bench
-$(BUILD)/tests/test_roofline_bench_generic: tests/unit/test_roofline_bench.c $(METRIC_LIB) \
+$(BUILD)/tests/test_roofline_bench_generic: tests/unit/test_roofline_bench.c $(METRIC_LIB) $(UTIL_LIB) \
 		$(call objs,lib/arch/roofline_generic.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DBASELINE='"generic"' -o $@ $^ $(LDFLAGS) -lcmocka -lm -pthread
