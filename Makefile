@@ -54,6 +54,7 @@ include lib/symbols/module.mk
 include lib/openmp/module.mk
 include lib/annotate/module.mk
 include lib/report/module.mk
+include lib/export/module.mk
 include lib/job/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk

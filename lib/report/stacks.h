@@ -7,10 +7,11 @@
  *                 sample's time to (module, file offset); unique stacks with counts, and
  *                 (time, tid, stack) of every kept sample
  *   unwind.c      libdwfl's unwinder over the registers and stack bytes of one sample
- *   inline.c      DWARF inline chains of an address
+ *   callgraph_inline.c  the DWARF inline chains of frames (lib/symbols looks them up)
  *   callgraph.c   stacks symbolized to functions; self/total per function and process,
  *                 caller/callee edges, hottest functions of each task; CSV sections
- *   export_*.c    folded stacks, flame graph SVG, Perfetto/Chrome trace JSON
+ *   stacks_view.c what lib/export (folded stacks, flame graph SVG, Perfetto trace) and
+ *                 the terminal read of them, through report.h's accessors
  *
  * A sample without a stack has a stack of one frame (its IP), so exports and task views
  * work for every session; the CSV only grows call-graph sections when stacks were

@@ -20,7 +20,8 @@
 
 #include "arch/arch.h"
 #include "pmc/pmc.h"
-#include "report/export.h"
+#include "export/export.h"
+#include "report/stacks.h" /* white box: the call graph and stacks themselves */
 
 #define BASE 0x555500000000ULL
 #define KADDR 0xffffffff81000100ULL

@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 #include "pmc/pmc.h"
-#include "report/export.h"
+#include "export/export.h"
+#include "report/stacks.h" /* white box: the call graph and stacks themselves */
 #include "report/translated.h"
 #include "target_bins.h"
 #include "record_builder.h"
