@@ -51,6 +51,7 @@ include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/symbols/module.mk
+include lib/unwind/module.mk
 include lib/openmp/module.mk
 include lib/annotate/module.mk
 include lib/report/module.mk

@@ -142,9 +142,9 @@ fuzz: $(FUZZ_BINS)
 
 # translated.bin (uprof translate's stacks), parsed, looked up and written back
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_translated
-$(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/report/translated.c lib/report/translated.h
+$(BUILD)/fuzz/fuzz_translated: fuzz/fuzz_translated.c lib/unwind/translated.c lib/unwind/unwind.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_translated.c lib/report/translated.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_translated.c lib/unwind/translated.c
 
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_roofline

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * translated.bin (lib/report/translated.c, translated_cache.c): the format's round trip,
+ * translated.bin (lib/unwind/translated.c, lib/report/translated_cache.c): the format's round trip,
  * truncation at every length and every flipped byte refused; then on a dwarf session made
  * by hand over build/targets/unwind_frames (its CFI known to the byte): report.csv the
  * same with and without the file, the file really used (a doctored one changes the
@@ -27,7 +27,7 @@
 #include "pmc/pmc.h"
 #include "export/export.h"
 #include "report/stacks.h" /* white box: the call graph and stacks themselves */
-#include "report/translated.h"
+#include "unwind/unwind.h"
 #include "target_bins.h"
 #include "record_builder.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Dwarf stacks as complete as perf's (issue 11): lib/report's unwinder (unwind.c), inline
+ * Dwarf stacks as complete as perf's (issue 11): lib/unwind's unwinder, inline
  * chains (inline.c), code labels and PLT stubs as names (symtab.c, plt.c) and self time
  * past inlined frames (callgraph.c), on real binaries built by make (and, for the PLT, by
  * the test):
