@@ -9,3 +9,9 @@ $(UNWIND_LIB): $(call objs,$(UNWIND_SRCS))
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
 LIBS += $(UNWIND_LIB)
+# its unit tests: translated.bin's format (the unwinder is tested through reports:
+# tests/unit/test_unwind.c)
+$(BUILD)/tests/test_translated_format: tests/unit/test_translated_format.c $(UNWIND_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_translated_format
