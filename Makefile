@@ -51,9 +51,11 @@ include lib/arch/module.mk
 include lib/pmc/module.mk
 include lib/sampler/module.mk
 include lib/symbols/module.mk
+include lib/unwind/module.mk
 include lib/openmp/module.mk
 include lib/annotate/module.mk
 include lib/report/module.mk
+include lib/export/module.mk
 include lib/job/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk

@@ -4,6 +4,7 @@
 #include "cli/report_args.h"
 #include "cli/report_job.h"
 #include "job/job.h"
+#include "export/export.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
 #include "session/session.h"

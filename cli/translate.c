@@ -3,7 +3,7 @@
  * uprof translate: prepare a session so that later reports are faster. The expensive
  * part of report, unwinding every sample's user stack from its registers and stack copy
  * (--call-graph dwarf), is done once and stored in <session>/translated.bin
- * (lib/report/translated.h); report uses it while it still matches the session, its
+ * (lib/unwind/unwind.h); report uses it while it still matches the session, its
  * module files and the options that change an unwind. translate writes no CSV.
  */
 #include "cli/cli.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for translated.bin's parser (lib/report/translated.c): report reads
+ * libFuzzer target for translated.bin's parser (lib/unwind/translated.c): report reads
  * the file from a session directory, where anyone who can write the directory may put
  * any bytes. Whatever parses is looked up entry by entry (at its own frame limit and at
  * others) and written again, and the copy must parse back to the same key, files and
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/translated.h"
+#include "unwind/unwind.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

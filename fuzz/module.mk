@@ -82,7 +82,7 @@ $(eval $(call fuzz_target,fuzz_ompt,$(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT),))
 $(eval $(call fuzz_target,fuzz_annot,lib/annotate/annot_src.c $(ANNOTATE_DISASM_SRCS),$(ANNOTATE_DISASM_LDLIBS)))
 
 # translated.bin (uprof translate's stacks), parsed, looked up and written back
-$(eval $(call fuzz_target,fuzz_translated,lib/report/translated.c,))
+$(eval $(call fuzz_target,fuzz_translated,lib/unwind/translated.c,))
 
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
 $(eval $(call fuzz_target,fuzz_roofline,lib/metric/roofline.c lib/util/escape.c,-lm))

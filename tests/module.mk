@@ -47,7 +47,7 @@ $(BUILD)/tests/test_session_mpi: tests/unit/test_session_mpi.c $(SESSION_LIB)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi
 # lib/report's comparison of two sessions (uprof compare), on made-up rows
-$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
+$(BUILD)/tests/test_compare: tests/unit/test_compare.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_compare

@@ -8,7 +8,7 @@ $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	$(AR) rcs $@ $^
 LIBS += $(JOB_LIB)
 # its unit tests: rank lists, jobs of made-up ranks merged and written
-$(BUILD)/tests/test_job: tests/unit/test_job.c $(JOB_LIB) $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) \
+$(BUILD)/tests/test_job: tests/unit/test_job.c $(JOB_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) \
 		$(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)

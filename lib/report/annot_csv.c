@@ -7,7 +7,6 @@
  * of the function.
  */
 #include "annotate/annotate.h"
-#include "report/export.h"
 #include "report/internal.h"
 
 #include <errno.h>

@@ -13,7 +13,6 @@
  * and "CALLGRAPH FOR PROCESS - name (PID:n)" in --detail.
  */
 #include "symbols/symbols.h"
-#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>

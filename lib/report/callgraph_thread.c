@@ -6,7 +6,6 @@
  * per stack however deep the recursion, self at the leaf, caller -> callee edges.
  */
 #include "report/internal.h"
-#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>

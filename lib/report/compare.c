@@ -8,7 +8,6 @@
  * rows (rpt_compare_rows), so that its arithmetic is tested on rows made up for it.
  */
 #include "report/internal.h"
-#include "report/export.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,7 +6,6 @@
  */
 #include "report/internal.h"
 #include "annotate/annotate.h"
-#include "report/export.h"
 #include "report/stacks.h"
 #include "openmp/openmp.h"
 

@@ -8,7 +8,6 @@
  * event's value is the sum of its samples' periods (events).
  */
 #include "report/internal.h"
-#include "report/export.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -6,7 +6,6 @@
  * __libc_start_main, a thread start, main...): at RPT_EARLY_PCT % or more, report.csv and
  * the terminal say once to use --call-graph dwarf, naming the module most of them end in.
  */
-#include "report/export.h"
 #include "report/stacks.h"
 
 #include <errno.h>

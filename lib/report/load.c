@@ -12,7 +12,6 @@
 #include "report/stacks.h"
 #include "symbols/symbols.h"
 #include "openmp/openmp.h"
-#include "report/translated.h"
 
 #include <dirent.h>
 #include <errno.h>

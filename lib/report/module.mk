@@ -4,10 +4,10 @@ REPORT_SRCS := lib/report/model.c lib/report/load.c \
 	lib/report/programs.c lib/report/walk.c \
 	lib/report/rates.c lib/report/foreign.c \
 	lib/report/openmp.c lib/report/openmp_csv.c
-REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafstack_join.c lib/report/unwind.c lib/report/callgraph.c lib/report/callgraph_inline.c \
-	lib/report/export.c lib/report/export_folded.c lib/report/export_flamegraph.c lib/report/export_perfetto.c
+REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafstack_join.c lib/report/callgraph.c lib/report/callgraph_inline.c \
+	lib/report/stacks_view.c
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c
-REPORT_SRCS += lib/report/translated.c lib/report/translated_cache.c
+REPORT_SRCS += lib/report/translated_cache.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := $(ANNOTATE_LDLIBS) $(SYMBOLS_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))

@@ -46,8 +46,9 @@ struct rpt_options {
 	 * profile start (a negative bound is open); task instances are clipped to it */
 	bool time_filter;
 	double time_from_s, time_to_s;
-	/* rpt_export() will be called: keep each sample's time, thread and stack (a few MB
-	 * for a long profile, which report.csv alone needs only with tasks) */
+	/* rpt_stacks_ready() will be called (lib/export's rpt_export()): keep each sample's
+	 * time, thread and stack (a few MB for a long profile, which report.csv alone needs
+	 * only with tasks) */
 	bool exports;
 	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
 	 * order (40 bytes a sample) */
@@ -246,36 +247,83 @@ int rpt_annots(const struct rpt *r, const struct rpt_annot **out);
  * @r) lists them. */
 int rpt_annot_unmatched(const struct rpt *r, const char *const **names);
 
-/* ---- exports (stacks.h has the data; every session can be exported: a sample without
- * a stack counts as a stack of its one function) ---- */
+/* ---- the call stacks, read-only, as lib/export (export/export.h) writes them into
+ * folded stacks, a flame graph and a trace (stacks_view.c). Every session has them: a
+ * sample without a stack counts as a stack of its one function. ---- */
 
-/* Indices of the exporter table (export.c), in --help order. */
-enum rpt_export {
-	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
-	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
-	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
-	RPT_EXPORT_COUNT
+/* Ready @r's stacks for reading: functions with the inline chains DWARF names (looked up
+ * the first time: the CSV of a session without stacks or tasks had no need for them),
+ * the kept samples in (tid, time) order. Every accessor below needs it first.
+ * 0, -EINVAL (opened without opts.exports) or -errno. */
+int rpt_stacks_ready(struct rpt *r);
+
+/* What the accessors range over, and the session facts an export names. */
+struct rpt_stacks_facts {
+	const char *dir;	     /* the session directory, or the perf file */
+	const struct ses_info *info; /* owned by the report */
+	uint64_t samples;	     /* samples read from samples.data */
+	bool collected;		     /* the session has call stacks */
+	size_t nstacks;		     /* symbolized stacks: rpt_stack_at() */
+	size_t nsamples;	     /* kept samples, by (tid, time): rpt_stack_sample_at() */
+	size_t nspans;		     /* task and event instances: rpt_task_span_at() */
+	size_t npauses;		     /* paused intervals, merged: rpt_pause_at() */
+	int nprocs;		     /* processes: rpt_process_at() */
 };
+void rpt_stacks_facts(const struct rpt *r, struct rpt_stacks_facts *out);
 
-/* One registered exporter (static: never freed). */
-struct rpt_exporter {
-	const char *name; /* what --export takes: "folded" */
-	const char *file; /* the file it writes in the export directory: "stacks.folded" */
-	const char *what; /* how report announces it: "Generated <what> file: <path>" */
-	const char *help; /* what it is for, for --help */
-	int (*write)(const struct rpt *r, FILE *f);
+/* A symbolized stack: equal stacks of one process, merged. */
+struct rpt_stack_view {
+	uint32_t proc;	       /* rpt_process_at() */
+	uint32_t nfuncs;
+	const uint32_t *funcs; /* leaf first: rpt_stack_func() (borrowed) */
+	uint64_t count;	       /* samples; 0: none left of it */
 };
+void rpt_stack_at(const struct rpt *r, size_t i, struct rpt_stack_view *out);
 
-/* Exporter @e (0 .. RPT_EXPORT_COUNT - 1), or NULL. */
-const struct rpt_exporter *rpt_exporter(int e);
-/* An exporter's name ("folded", ...) -> its index, or -1. */
-int rpt_export_parse(const char *name);
-/* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
-const char *rpt_export_filename(enum rpt_export e);
-/* Write export @e of @r to @f. 0 or -errno (-EINVAL: opened without opts.exports).
- * Not const: the first export looks up the
- * inline chains that the CSV of a session without stacks or tasks had no need for. */
-int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
+/* A function of the stacks. Markers are "[truncated]" and "[unwind failed]"; a kernel
+ * function is of module [kernel.kallsyms] (an inlined one is RPT_FN_INLINED). */
+enum rpt_fn_kind { RPT_FN_FUNCTION, RPT_FN_INLINED, RPT_FN_MARK, RPT_FN_KERNEL };
+struct rpt_stack_fn {
+	const char *name;   /* display name ("b (inlined)"), interned: one pointer per name */
+	const char *module; /* its module's path; "" for markers */
+	enum rpt_fn_kind kind;
+};
+void rpt_stack_func(const struct rpt *r, uint32_t fn, struct rpt_stack_fn *out);
+
+/* A kept sample. */
+struct rpt_stack_sample {
+	uint64_t time;
+	uint32_t tid;
+	uint32_t stack; /* rpt_stack_at() */
+};
+void rpt_stack_sample_at(const struct rpt *r, size_t i, struct rpt_stack_sample *out);
+
+/* A matched task or event instance (domain "User": an event). */
+struct rpt_task_span_view {
+	uint64_t begin, end;
+	uint32_t pid, tid;
+	const char *domain, *name; /* borrowed */
+};
+void rpt_task_span_at(const struct rpt *r, size_t i, struct rpt_task_span_view *out);
+
+struct rpt_process_view {
+	int pid;
+	const char *comm; /* borrowed */
+	uint64_t samples;
+};
+void rpt_process_at(const struct rpt *r, int proc, struct rpt_process_view *out);
+
+struct rpt_thread_view {
+	int tid, pid;
+	const char *comm;
+	const char *name; /* its full name set through ITT, or NULL */
+	bool renamed;	  /* comm set by prctl/pthread_setname_np, not inherited */
+};
+/* Thread @tid: false when the session never saw it. */
+bool rpt_thread_of(const struct rpt *r, uint32_t tid, struct rpt_thread_view *out);
+
+/* Paused interval @i, in the samples' clock (ns). */
+void rpt_pause_at(const struct rpt *r, size_t i, int64_t *from, int64_t *to);
 
 /* Call-stack facts for the terminal summary. */
 struct rpt_stack_summary {

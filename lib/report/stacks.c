@@ -6,7 +6,7 @@
  *    and user addresses; the first address after a marker is where that context was
  *    interrupted, the others are return addresses (looked up at addr - 1, the call);
  *  - in dwarf mode, the user part comes from unwinding the sample's registers and stack
- *    copy (unwind.c);
+ *    copy (lib/unwind);
  *  - a stack that could not be followed to its end gets a marker frame at the outer end:
  *    [truncated] (depth limit, end of the stack copy) or [unwind failed] (an address in
  *    no mapping, no CFI, a corrupt stack): never frames made of garbage.
@@ -16,7 +16,6 @@
  * Equal stacks of one thread are stored once, with a count.
  */
 #include "report/stacks.h"
-#include "report/translated.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +48,7 @@ void rpt_stacks_free(struct rpt_stacks *st)
 	if (!st)
 		return;
 	rpt_unwinder_free(st->unwinder);
+	free(st->umaps);
 	rpt_inlines_free(st->inlines);
 	free(st->frames);
 	free(st->stacks);
@@ -175,20 +175,52 @@ static void from_callchain(struct builder *b, const struct ses_sample *s, uint32
 	b->leaf = false;
 }
 
+/* The sampled process's mappings as lib/unwind reads them, in @view (its maps in a
+ * buffer kept across samples). false when out of memory. */
+static bool unwind_proc(struct builder *b, struct rpt_unwind_proc *view)
+{
+	struct rpt_stacks *st = b->r->stacks;
+	const struct rpt_world *w = &b->r->world;
+	const struct rpt_process *p = b->proc;
+
+	if (p->nmaps > st->capumaps) {
+		int cap = st->capumaps ? st->capumaps : 64;
+		struct rpt_unwind_map *g;
+
+		while (cap < p->nmaps)
+			cap *= 2;
+		g = realloc(st->umaps, sizeof(*g) * (size_t)cap);
+		if (!g)
+			return false;
+		st->umaps = g;
+		st->capumaps = cap;
+	}
+	for (int i = 0; i < p->nmaps; i++) {
+		const struct rpt_map *m = &p->maps[i];
+
+		st->umaps[i] = (struct rpt_unwind_map){ m->start, m->end, m->pgoff, m->module,
+							w->modules[m->module].path,
+							&w->modules[m->module].id };
+	}
+	*view = (struct rpt_unwind_proc){ p->pid, st->umaps, p->nmaps };
+	return true;
+}
+
 /* A frameless leaf's caller from its leaf copy (@s->regs and @s->stack come from
  * leafstack.data: its attr has no REGS_USER), counted. */
 static void leaf_step(struct builder *b, const struct ses_sample *s)
 {
 	struct rpt_stacks *st = b->r->stacks;
+	struct rpt_unwind_proc proc;
 	int ret;
 
 	if (!st->unwinder)
 		st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
-	if (!st->unwinder || !b->proc) {
+	if (!st->unwinder || !b->proc || !unwind_proc(b, &proc)) {
 		st->leaf_unknown++;
 		return;
 	}
-	ret = rpt_unwind_leaf(st->unwinder, &b->r->world, b->proc, s, &b->leaf_pc, &b->leaf_ra);
+	ret = rpt_unwind_leaf(st->unwinder, &proc, s, &b->leaf_pc, &b->leaf_ra);
 	if (ret > 0)
 		b->leaf = true;
 	else if (ret == 0)
@@ -214,12 +246,13 @@ static void from_unwind(struct builder *b, const struct ses_sample *s)
 	if (n >= 0) {
 		end = (enum rpt_unwind_end)cend;
 	} else {
+		struct rpt_unwind_proc proc;
+
 		if (!st->unwinder)
 			st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
-		if (!st->unwinder)
+		if (!st->unwinder || !unwind_proc(b, &proc))
 			return;
-		n = rpt_unwind(st->unwinder, &b->r->world, b->proc, s, pcs, act, b->max - b->n,
-			       &end);
+		n = rpt_unwind(st->unwinder, &proc, s, pcs, act, b->max - b->n, &end);
 		rpt_tr_keep(b->r, b->max - b->n, n, pcs, act, (int)end);
 	}
 	st->unwound++;

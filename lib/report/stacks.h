@@ -3,14 +3,14 @@
  * lib/report internal: call stacks, from samples to call graphs and exports.
  *
  *   stacks.c      per sample: the frames (kernel callchain, frame-pointer chain, or the
- *                 user stack unwound by unwind.c), resolved against the mappings of the
- *                 sample's time to (module, file offset); unique stacks with counts, and
- *                 (time, tid, stack) of every kept sample
- *   unwind.c      libdwfl's unwinder over the registers and stack bytes of one sample
- *   inline.c      DWARF inline chains of an address
+ *                 user stack lib/unwind unwound: --call-graph dwarf), resolved against
+ *                 the mappings of the sample's time to (module, file offset); unique
+ *                 stacks with counts, and (time, tid, stack) of every kept sample
+ *   callgraph_inline.c  the DWARF inline chains of frames (lib/symbols looks them up)
  *   callgraph.c   stacks symbolized to functions; self/total per function and process,
  *                 caller/callee edges, hottest functions of each task; CSV sections
- *   export_*.c    folded stacks, flame graph SVG, Perfetto/Chrome trace JSON
+ *   stacks_view.c what lib/export (folded stacks, flame graph SVG, Perfetto trace) and
+ *                 the terminal read of them, through report.h's accessors
  *
  * A sample without a stack has a stack of one frame (its IP), so exports and task views
  * work for every session; the CSV only grows call-graph sections when stacks were
@@ -20,6 +20,7 @@
 #define UPROF_REPORT_STACKS_H
 
 #include "report/internal.h"
+#include "unwind/unwind.h"
 
 /* ---- frames and unique stacks (stacks.c) ---- */
 
@@ -105,6 +106,8 @@ struct rpt_stacks {
 	bool keep;   /* samples[] kept: for tasks or exports */
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
+	struct rpt_unwind_map *umaps; /* the sampled process's mappings, as the unwinder reads them */
+	int capumaps;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
 	/* fp samples with a leaf copy (leafstack.data): a caller put back, the frame was
 	 * frame-pointer based already, no answer from the CFI; and the file's state */
@@ -175,39 +178,17 @@ void rpt_stacks_finish(struct rpt_stacks *st);
 size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from,
 			  uint64_t to, size_t *first);
 
-/* unwind.c: a libdwfl unwinder for the user stacks of one report. */
-/* Module files are read where @loc (borrowed, may be NULL: at their recorded paths)
- * finds them. */
-struct rpt_locator;
-struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc);
-void rpt_unwinder_free(struct rpt_unwinder *u);
-/* Process @pid exited: its Dwfl (its modules' ELF and CFI, mapped once per process) is
- * closed now rather than when 32 others have pushed it out. */
-void rpt_unwinder_forget(struct rpt_unwinder *u, int pid);
-
-enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED };
-
-/*
- * Unwind the user stack of @s (REGS_USER + STACK_USER) in process @p (its mappings as of
- * the sample's time; module paths from @w). Fills @pcs with up to @max program counters,
- * leaf first; @activation[i] is false for return addresses. Returns the count (0: nothing
- * to unwind), *@end says how it stopped. Never reads outside the sample.
- */
-int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
-	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
-	       enum rpt_unwind_end *end);
-
-/*
- * One CFI step from the leaf of frame-pointer sample @s, whose registers and stack top
- * come from leafstack.data (@s->regs, @s->stack), in process @p. 1 with *@pc the leaf's pc
- * and *@ra its return address when the CFI at the pc says the frame is not built on the
- * frame pointer (a frameless leaf, a prologue, an epilogue): the kernel's walk from the
- * frame pointer skipped that caller. 0 when it is (the chain is right) or nothing is
- * above it; -ENOENT when it cannot tell (no usable CFI row, the slot outside the copy);
- * -EINVAL for a copy without the pc and stack pointer.
- */
-int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
-		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
+/* translated_cache.c: translated.bin (lib/unwind's format) as the report uses it.
+ * Before samples.data is read: the key of samples.data, translated.bin loaded when it
+ * matches (else the note says why), or kept for writing with opts.retranslate. 0 or
+ * -ENOMEM. Undo with rpt_tr_close. */
+int rpt_tr_open(struct rpt *r);
+void rpt_tr_close(struct rpt *r);
+/* The stored unwind of the sample being counted (r->tr_seq) at limit @max, as
+ * rpt_unwind would give it: the frame count, or -1 (unwind it). */
+int rpt_tr_unwound(struct rpt *r, int max, uint64_t *pcs, bool *act, int *end);
+/* Keep an unwind for rpt_translated_write (with opts.retranslate; else nothing). */
+void rpt_tr_keep(struct rpt *r, int max, int n, const uint64_t *pcs, const bool *act, int end);
 
 /* leafstack_join.c: leafstack.data joined to fp samples; fpstack_notes.c: fp stacks
  * that end early, and the note on both. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The report's side of translated.bin (translated.h): a report uses the unwinds stored
- * there while the file still matches what they were made from, and unwinds itself
- * otherwise; `uprof translate` (and report --retranslate) writes it.
+ * The report's side of translated.bin (its format: lib/unwind/unwind.h): a report uses
+ * the unwinds stored there while the file still matches what they were made from, and
+ * unwinds itself otherwise; `uprof translate` (and report --retranslate) writes it.
  *
  * It matches when samples.data has the size, mtime and first 64 KiB it had; when the
  * options that change an unwind (--bin-path, --symbol-path, the build-id cache,
@@ -19,7 +19,6 @@
 #include "report/internal.h"
 #include "symbols/symbols.h"
 #include "report/stacks.h"
-#include "report/translated.h"
 
 #include <errno.h>
 #include <fcntl.h>

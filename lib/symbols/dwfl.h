@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/symbols/dwfl.c: the libdwfl callbacks of every Dwfl report makes (symbols in
- * symtab.c, inlined frames in inline.c, unwinding in unwind.c), declared once so that
- * they find separate debuginfo the same way.
+ * symtab.c, inlined frames in inline.c, unwinding in lib/unwind/unwind.c), declared
+ * once so that they find separate debuginfo the same way.
  */
 #ifndef UPROF_REPORT_DWFL_H
 #define UPROF_REPORT_DWFL_H

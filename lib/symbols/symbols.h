@@ -108,7 +108,8 @@ void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_s
 
 /*
  * locate.c: where the file of a profiled module is now, the one home of that
- * question for symbols (symtab.c), inlined frames (inline.c) and unwinding (unwind.c).
+ * question for symbols (symtab.c), inlined frames (inline.c) and unwinding
+ * (lib/unwind/unwind.c).
  *
  * A module is named by the path its MMAP2 record gave. That path is used when the file
  * there is still the file profiled (build id, else inode: fileid.c). When it is gone or

@@ -7,18 +7,18 @@ $(BUILD)/tests/test_sampler: tests/unit/test_sampler.c $(SAMPLER_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -Wl,--wrap=pmc_sys_perf_event_open -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pmc $(BUILD)/tests/test_sampler
-$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_report: tests/unit/test_report.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
-$(BUILD)/tests/test_report_damage: tests/unit/test_report_damage.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
+$(BUILD)/tests/test_report_damage: tests/unit/test_report_damage.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
 		$(UTIL_LIB) $(ARCH_LIB) $(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report $(BUILD)/tests/test_report_damage
-$(BUILD)/tests/test_report_foreign: tests/unit/test_report_foreign.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) \
+$(BUILD)/tests/test_report_foreign: tests/unit/test_report_foreign.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) \
 		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
@@ -56,21 +56,21 @@ $(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
-$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/callgraph_fp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
 # dwarf unwinding, inline chains, labels and self time on binaries of known CFI and DWARF
-$(BUILD)/tests/test_unwind: tests/unit/test_unwind.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_unwind: tests/unit/test_unwind.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/unwind_frames $(BUILD)/targets/inline_chain
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
 		$(PMC_LDLIBS) $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_unwind
 # translated.bin: its format, and reports with and without it on a dwarf session by hand
-$(BUILD)/tests/test_translated: tests/unit/test_translated.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_translated: tests/unit/test_translated.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/unwind_frames
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
@@ -82,7 +82,7 @@ $(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_pause_arbiter
 # docs/DESIGN.md §6's task, event and pause semantics (lib/report/taskmatch.c), on synthetic records
-$(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(UTIL_LIB)
+$(BUILD)/tests/test_semantics: tests/unit/test_semantics.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_semantics
@@ -128,14 +128,14 @@ $(BUILD)/tests/test_pmc_explain: tests/unit/test_pmc_explain.c $(PMC_LIB) $(ARCH
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_explain
 # lib/symbols/locate.c and buildid.c through a report: moved binaries, the build-id cache, --symbol-path
-$(BUILD)/tests/test_locate: tests/unit/test_locate.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_locate: tests/unit/test_locate.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_locate
 # lib/report/rates.c: achieved rates by mode, throttled and overrun timers
-$(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
+$(BUILD)/tests/test_rates: tests/unit/test_rates.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/demo
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \

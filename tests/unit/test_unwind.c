@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Dwarf stacks as complete as perf's (issue 11): lib/report's unwinder (unwind.c), inline
+ * Dwarf stacks as complete as perf's (issue 11): lib/unwind's unwinder, inline
  * chains (inline.c), code labels and PLT stubs as names (symtab.c, plt.c) and self time
  * past inlined frames (callgraph.c), on real binaries built by make (and, for the PLT, by
  * the test):
@@ -24,7 +24,8 @@
 #include <unistd.h>
 
 #include "pmc/pmc.h"
-#include "report/export.h"
+#include "export/export.h"
+#include "report/stacks.h" /* white box: the call graph and stacks themselves */
 #include "symbols/symbols.h"
 #include "target_bins.h"
 #include "record_builder.h"

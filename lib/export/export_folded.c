@@ -5,29 +5,12 @@
  * counts summing to the samples of the report. Frame names cannot hold ';' (the
  * separator) or line breaks: those become ':' and ' '.
  */
-#include "report/stacks.h"
-#include "report/export.h"
+#include "export/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s)
-{
-	const struct rpt_stacks *st = r->stacks;
-
-	memset(s, 0, sizeof(*s));
-	if (!st)
-		return;
-	s->collected = st->collected;
-	s->stacks = st->nstacks;
-	s->truncated = st->truncated;
-	s->unwind_failed = st->unwind_failed;
-	s->leaf_fixed = st->leaf_fixed;
-	s->leaf_note = st->leaf_note[0] ? st->leaf_note : NULL;
-	s->early = rpt_fpstack_hint(r, &s->early_pct, &s->early_module);
-}
 
 /* @name as a folded frame: ';' and line breaks replaced. */
 int rpt_sbuf_frame(struct util_sbuf *b, const char *name)
@@ -45,7 +28,10 @@ int rpt_sbuf_frame(struct util_sbuf *b, const char *name)
 
 const char *rpt_export_comm(const struct rpt *r, uint32_t proc)
 {
-	return r->world.procs[proc].comm;
+	struct rpt_process_view p;
+
+	rpt_process_at(r, (int)proc, &p);
+	return p.comm;
 }
 
 /* ---- folded ---- */
@@ -62,31 +48,36 @@ static int cmp_line(const void *a, const void *b)
 
 int rpt_export_folded(const struct rpt *r, FILE *f)
 {
-	const struct rpt_stacks *st = r->stacks;
-	struct line *lines = calloc(st->nsyms ? st->nsyms : 1, sizeof(*lines));
+	struct rpt_stacks_facts facts;
+	struct line *lines;
 	size_t n = 0;
 	int ret = 0;
 
+	rpt_stacks_facts(r, &facts);
+	lines = calloc(facts.nstacks ? facts.nstacks : 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;
-	for (size_t i = 0; i < st->nsyms && !ret; i++) {
-		const struct rpt_symstack *s = &st->syms[i];
-		const uint32_t *v = &st->fids[s->first];
+	for (size_t i = 0; i < facts.nstacks && !ret; i++) {
+		struct rpt_stack_view s;
 		struct util_sbuf b = { 0 };
 
-		if (!s->count)
+		rpt_stack_at(r, i, &s);
+		if (!s.count)
 			continue;
-		ret = rpt_sbuf_frame(&b, rpt_export_comm(r, s->proc));
-		for (uint32_t k = s->n; !ret && k-- > 0;) {
+		ret = rpt_sbuf_frame(&b, rpt_export_comm(r, s.proc));
+		for (uint32_t k = s.nfuncs; !ret && k-- > 0;) {
+			struct rpt_stack_fn fn;
+
+			rpt_stack_func(r, s.funcs[k], &fn);
 			ret = util_sbuf_add(&b, ";", 1);
 			if (!ret)
-				ret = rpt_sbuf_frame(&b, st->funcs[v[k]].name);
+				ret = rpt_sbuf_frame(&b, fn.name);
 		}
 		if (ret) {
 			free(b.s);
 			break;
 		}
-		lines[n++] = (struct line){ b.s, s->count };
+		lines[n++] = (struct line){ b.s, s.count };
 	}
 	if (!ret) {
 		qsort(lines, n, sizeof(*lines), cmp_line);

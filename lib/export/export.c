@@ -2,11 +2,10 @@
 /*
  * The exporters, registered in one table: what --export accepts, the file each writes,
  * how report names it, its --help line, and the function that writes it. A new export
- * is one enum entry (report.h) and one row here; report's option parsing and --help
+ * is one enum entry (export.h) and one row here; report's option parsing and --help
  * follow from the table.
  */
-#include "report/stacks.h"
-#include "report/export.h"
+#include "export/internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -49,12 +48,11 @@ int rpt_export(struct rpt *r, enum rpt_export e, FILE *f)
 	const struct rpt_exporter *x = rpt_exporter((int)e);
 	int ret;
 
-	if (!x || !r->stacks || !r->stacks->built || !r->stacks->keep)
+	if (!x)
 		return -EINVAL;
-	ret = rpt_callgraph_build(r, true); /* exports name inlined frames */
+	ret = rpt_stacks_ready(r);
 	if (ret)
 		return ret;
-	rpt_stacks_finish(r->stacks); /* and go through each thread's samples in time order */
 	ret = x->write(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/report internal: SESSION/translated.bin, what `uprof translate` prepares so that
- * later reports skip the expensive part: the user stack of every sample unwound from its
- * registers and stack copy (--call-graph dwarf), as the unwinder gave it.
+ * lib/unwind: user stacks copied with the samples (--call-graph dwarf) turned into
+ * program counters, and the file that keeps them.
  *
- *   translated.c        the file format: parse (untrusted bytes) and serialize; no I/O
- *   translated_cache.c  the report's side: what the file was made from (its key), reading
- *                       it safely, checking it still matches, using and writing it
+ *   unwind.c       libdwfl's unwinder over the registers and stack bytes of one sample,
+ *                  over the process's mappings as its caller gives them
+ *   translated.c   SESSION/translated.bin, what `uprof translate` prepares so that later
+ *                  reports skip the expensive part: the user stack of every sample
+ *                  unwound, as the unwinder gave it. The file format: parse (untrusted
+ *                  bytes) and serialize; no I/O. (lib/report/translated_cache.c is the
+ *                  report's side: the file's key, reading it safely, checking it still
+ *                  matches, using and writing it.)
  *
- * Layout (this machine's byte order, as samples.data's registers are; all sizes bytes):
+ * translated.bin's layout (this machine's byte order, as samples.data's registers are;
+ * all sizes bytes):
  *
  *   preamble (32)  magic "UPROFTR\0", u32 version (RPT_TR_VERSION), u32 flags (0),
  *                  u64 body length, u64 FNV-1a 64 hash of the body
@@ -30,12 +35,68 @@
  * Every count is checked against what remains before anything is allocated; a file that
  * does not parse is refused whole (-EBADMSG, @why says where), never half used.
  */
-#ifndef UPROF_REPORT_TRANSLATED_H
-#define UPROF_REPORT_TRANSLATED_H
+#ifndef UPROF_UNWIND_H
+#define UPROF_UNWIND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "session/session.h"
+#include "symbols/symbols.h"
+
+/* ---- unwind.c: a libdwfl unwinder for the user stacks of one report ---- */
+
+/* A file mapping of a process at a sample's time. */
+struct rpt_unwind_map {
+	uint64_t start, end, pgoff;
+	int module;		       /* the caller's index of its file: the unwinder's cache key */
+	const char *path;	       /* as recorded ("[vdso]": the session's copy) */
+	const struct rpt_file_id *id; /* the file profiled */
+};
+
+/* A process: its mappings as of the sample's time. */
+struct rpt_unwind_proc {
+	int pid;
+	const struct rpt_unwind_map *maps; /* borrowed */
+	int nmaps;
+};
+
+struct rpt_unwinder;
+/* Module files are read where @loc (borrowed, may be NULL: at their recorded paths)
+ * finds them. */
+struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc);
+void rpt_unwinder_free(struct rpt_unwinder *u);
+/* Process @pid exited: its Dwfl (its modules' ELF and CFI, mapped once per process) is
+ * closed now rather than when 32 others have pushed it out. */
+void rpt_unwinder_forget(struct rpt_unwinder *u, int pid);
+
+enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED };
+
+/*
+ * Unwind the user stack of @s (REGS_USER + STACK_USER) in process @p (its mappings as of
+ * the sample's time). Fills @pcs with up to @max program counters,
+ * leaf first; @activation[i] is false for return addresses. Returns the count (0: nothing
+ * to unwind), *@end says how it stopped. Never reads outside the sample.
+ */
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
+	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
+	       enum rpt_unwind_end *end);
+
+/*
+ * One CFI step from the leaf of frame-pointer sample @s, whose registers and stack top
+ * come from leafstack.data (@s->regs, @s->stack), in process @p. 1 with *@pc the leaf's pc
+ * and *@ra its return address when the CFI at the pc says the frame is not built on the
+ * frame pointer (a frameless leaf, a prologue, an epilogue): the kernel's walk from the
+ * frame pointer skipped that caller. 0 when it is (the chain is right) or nothing is
+ * above it; -ENOENT when it cannot tell (no usable CFI row, the slot outside the copy);
+ * -EINVAL for a copy without the pc and stack pointer.
+ */
+int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
+		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
+
+/* ---- translated.c: SESSION/translated.bin ---- */
+
 
 #define RPT_TR_FILE "translated.bin"
 #define RPT_TR_MAGIC "UPROFTR"	 /* with its NUL: 8 bytes */
@@ -113,19 +174,5 @@ void rpt_tr_writer_release(struct rpt_tr_writer *w);
 int rpt_tr_serialize(struct rpt_tr_writer *w, const struct rpt_tr_key *key,
 		     const struct rpt_tr_file *files, uint32_t nfiles, unsigned char **out,
 		     size_t *len);
-
-/* ---- translated_cache.c: the report's use of the file ---- */
-
-struct rpt;
-/* Before samples.data is read: the key of samples.data, translated.bin loaded when it
- * matches (else the note says why), or kept for writing with opts.retranslate. 0 or
- * -ENOMEM. Undo with rpt_tr_close. */
-int rpt_tr_open(struct rpt *r);
-void rpt_tr_close(struct rpt *r);
-/* The stored unwind of the sample being counted (r->tr_seq) at limit @max, as
- * rpt_unwind would give it: the frame count, or -1 (unwind it). */
-int rpt_tr_unwound(struct rpt *r, int max, uint64_t *pcs, bool *act, int *end);
-/* Keep an unwind for rpt_translated_write (with opts.retranslate; else nothing). */
-void rpt_tr_keep(struct rpt *r, int max, int n, const uint64_t *pcs, const bool *act, int end);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* translated.bin's format (translated.h): parsing untrusted bytes, and writing. */
-#include "report/translated.h"
+/* translated.bin's format (unwind.h): parsing untrusted bytes, and writing. */
+#include "unwind/unwind.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
  *   - a "paused" track per process with the paused intervals.
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
-#include "report/export.h"
+#include "export/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,12 +26,13 @@ struct ev {
 	uint64_t ts;
 	uint64_t dur;
 	uint32_t track; /* 0: the thread itself */
-	uint32_t idx;	/* sample or span index */
+	uint32_t idx;	/* sample (rpt_stack_sample_at) or span (the sorted copy) index */
 	bool span;
 };
 
 struct out {
 	const struct rpt *r;
+	struct rpt_stacks_facts facts;
 	FILE *f;
 	uint64_t base;
 	bool first;
@@ -69,16 +70,16 @@ static void meta(struct out *o, const char *what, uint32_t pid, uint32_t tid, co
 /* The stackFrames id of symbolized stack @sym (0: none), made on first use. */
 static int frame_id(struct out *o, uint32_t sym, uint32_t *id)
 {
-	const struct rpt_stacks *st = o->r->stacks;
-	const struct rpt_symstack *s = &st->syms[sym];
+	struct rpt_stack_view s;
 	uint32_t parent = 0;
 
 	if (o->sf[sym]) {
 		*id = o->sf[sym];
 		return 0;
 	}
-	for (uint32_t k = s->n; k-- > 0;) {
-		uint32_t fid = st->fids[s->first + k];
+	rpt_stack_at(o->r, sym, &s);
+	for (uint32_t k = s.nfuncs; k-- > 0;) {
+		uint32_t fid = s.funcs[k];
 		uint64_t *slot = util_hash_slot(&o->frames, parent, fid, 0);
 
 		if (!slot)
@@ -103,30 +104,38 @@ static int frame_id(struct out *o, uint32_t sym, uint32_t *id)
 	return 0;
 }
 
-static int put_sample(struct out *o, uint32_t pid, uint32_t tid, const struct rpt_ssample *smp)
+static int put_sample(struct out *o, uint32_t pid, uint32_t tid, size_t sample)
 {
-	const struct rpt_stacks *st = o->r->stacks;
-	uint32_t sym = st->stacks[smp->stack].sym, id;
-	const struct rpt_symstack *s = &st->syms[sym];
-	const struct rpt_cfunc *leaf = s->n ? &st->funcs[st->fids[s->first]] : NULL;
-	int ret = frame_id(o, sym, &id);
+	struct rpt_stack_sample smp;
+	struct rpt_stack_view s;
+	struct rpt_stack_fn leaf = { "?", "", RPT_FN_FUNCTION }; /* a stack of no frame */
+	uint32_t id;
+	int ret;
 
+	rpt_stack_sample_at(o->r, sample, &smp);
+	rpt_stack_at(o->r, smp.stack, &s);
+	if (s.nfuncs)
+		rpt_stack_func(o->r, s.funcs[0], &leaf);
+	ret = frame_id(o, smp.stack, &id);
 	if (ret)
 		return ret;
 	sep(o);
 	fprintf(o->f, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\",\"pid\":%u,\"tid\":%u,\"ts\":",
 		pid, tid);
-	ts(o, smp->time);
+	ts(o, smp.time);
 	fputs(",\"name\":\"", o->f);
-	util_put_escaped(o->f, leaf ? leaf->name : "?", UTIL_ESC_JSON);
+	util_put_escaped(o->f, leaf.name, UTIL_ESC_JSON);
 	fprintf(o->f, "\",\"sf\":\"%u\",\"args\":{\"stack\":\"", id);
-	for (uint32_t k = s->n; k-- > 0;) {
-		util_put_escaped(o->f, st->funcs[st->fids[s->first + k]].name, UTIL_ESC_JSON_FRAME);
+	for (uint32_t k = s.nfuncs; k-- > 0;) {
+		struct rpt_stack_fn fn;
+
+		rpt_stack_func(o->r, s.funcs[k], &fn);
+		util_put_escaped(o->f, fn.name, UTIL_ESC_JSON_FRAME);
 		if (k)
 			fputc(';', o->f);
 	}
 	fputs("\",\"module\":\"", o->f);
-	util_put_escaped(o->f, leaf ? rpt_callgraph_module(o->r, leaf) : "", UTIL_ESC_JSON);
+	util_put_escaped(o->f, leaf.module, UTIL_ESC_JSON);
 	fputs("\"}}", o->f);
 	return 0;
 }
@@ -150,7 +159,7 @@ static void put_slice(struct out *o, uint32_t pid, uint32_t tid, uint64_t from, 
 
 static int cmp_span(const void *a, const void *b)
 {
-	const struct rpt_task_span *x = a, *y = b;
+	const struct rpt_task_span_view *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -174,8 +183,8 @@ static int cmp_ev(const void *a, const void *b)
 
 static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t len)
 {
-	uint64_t *slot = util_hash_find(&r->world.tid_index, tid, 0, 0);
-	const struct rpt_thread *t = slot ? &r->world.threads[*slot - 1] : NULL;
+	struct rpt_thread_view tv;
+	const struct rpt_thread_view *t = rpt_thread_of(r, tid, &tv) ? &tv : NULL;
 
 	if (t && t->name)
 		snprintf(buf, len, "%s", t->name);
@@ -187,9 +196,8 @@ static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t le
 
 /* Everything of thread @tid: samples [s0, s1), spans [p0, p1) of the sorted copy. */
 static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size_t s1,
-		      const struct rpt_task_span *spans, size_t p0, size_t p1, uint32_t *vtid)
+		      const struct rpt_task_span_view *spans, size_t p0, size_t p1, uint32_t *vtid)
 {
-	const struct rpt_stacks *st = o->r->stacks;
 	uint64_t open[MAX_TRACKS][64];
 	int depth[MAX_TRACKS] = { 0 }, ntracks = 1;
 	struct ev *ev = malloc(sizeof(*ev) * (s1 - s0 + p1 - p0 + 1));
@@ -200,10 +208,14 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 
 	if (!ev)
 		return -ENOMEM;
-	for (size_t i = s0; i < s1; i++)
-		ev[n++] = (struct ev){ st->samples[i].time, 0, 0, (uint32_t)i, false };
+	for (size_t i = s0; i < s1; i++) {
+		struct rpt_stack_sample smp;
+
+		rpt_stack_sample_at(o->r, i, &smp);
+		ev[n++] = (struct ev){ smp.time, 0, 0, (uint32_t)i, false };
+	}
 	for (size_t i = p0; i < p1; i++) {
-		const struct rpt_task_span *sp = &spans[i];
+		const struct rpt_task_span_view *sp = &spans[i];
 		int k;
 
 		/* the first track where it nests inside what is open (or nothing is) */
@@ -234,15 +246,14 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		if (!ev[i].span) {
-			ret = put_sample(o, pid, tid, &st->samples[ev[i].idx]);
+			ret = put_sample(o, pid, tid, ev[i].idx);
 			continue;
 		}
-		const struct rpt_task_span *sp = &spans[ev[i].idx];
-		const struct rpt_task_item *it = &o->r->items[sp->item];
-		bool event = !strcmp(it->domain, "User");
+		const struct rpt_task_span_view *sp = &spans[ev[i].idx];
+		bool event = !strcmp(sp->domain, "User");
 
-		put_slice(o, pid, tids[ev[i].track], sp->begin, ev[i].dur, it->name,
-			  event ? "event" : "task", event ? NULL : it->domain);
+		put_slice(o, pid, tids[ev[i].track], sp->begin, ev[i].dur, sp->name,
+			  event ? "event" : "task", event ? NULL : sp->domain);
 	}
 	free(ev);
 	return ret;
@@ -250,25 +261,35 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 
 static uint32_t pid_of(const struct rpt *r, uint32_t tid, uint32_t fallback)
 {
-	uint64_t *slot = util_hash_find(&r->world.tid_index, tid, 0, 0);
+	struct rpt_thread_view t;
 
-	return slot ? (uint32_t)r->world.threads[*slot - 1].pid : fallback;
+	return rpt_thread_of(r, tid, &t) ? (uint32_t)t.pid : fallback;
 }
 
-static int put_threads(struct out *o, const struct rpt_task_span *spans, size_t nspans)
+/* The tid of kept sample @i, UINT32_MAX past the last. */
+static uint32_t sample_tid(const struct out *o, size_t i)
 {
-	const struct rpt_stacks *st = o->r->stacks;
-	size_t si = 0, pi = 0;
+	struct rpt_stack_sample smp;
+
+	if (i >= o->facts.nsamples)
+		return UINT32_MAX;
+	rpt_stack_sample_at(o->r, i, &smp);
+	return smp.tid;
+}
+
+static int put_threads(struct out *o, const struct rpt_task_span_view *spans, size_t nspans)
+{
+	size_t si = 0, pi = 0, nsamples = o->facts.nsamples;
 	uint32_t vtid = VTID_BASE;
 	int ret = 0;
 
-	while (!ret && (si < st->nsamples || pi < nspans)) {
-		uint32_t tid = si < st->nsamples ? st->samples[si].tid : UINT32_MAX;
+	while (!ret && (si < nsamples || pi < nspans)) {
+		uint32_t tid = sample_tid(o, si);
 		size_t s1 = si, p1 = pi;
 
 		if (pi < nspans && spans[pi].tid < tid)
 			tid = spans[pi].tid;
-		while (s1 < st->nsamples && st->samples[s1].tid == tid)
+		while (s1 < nsamples && sample_tid(o, s1) == tid)
 			s1++;
 		while (p1 < nspans && spans[p1].tid == tid)
 			p1++;
@@ -282,42 +303,49 @@ static int put_threads(struct out *o, const struct rpt_task_span *spans, size_t 
 
 static void put_processes(struct out *o)
 {
-	const struct rpt *r = o->r;
-	uint64_t from = (uint64_t)r->info.start_mono_ns, to = (uint64_t)r->info.end_mono_ns;
+	const struct ses_info *info = o->facts.info;
+	uint64_t from = (uint64_t)info->start_mono_ns, to = (uint64_t)info->end_mono_ns;
 
-	for (int p = 0; p < r->world.nprocs; p++) {
-		const struct rpt_process *proc = &r->world.procs[p];
+	for (int p = 0; p < o->facts.nprocs; p++) {
+		struct rpt_process_view proc;
 		uint32_t ptid = VTID_BASE - 1 - (uint32_t)p;
 
-		if (!proc->samples)
+		rpt_process_at(o->r, p, &proc);
+		if (!proc.samples)
 			continue;
-		meta(o, "process_name", (uint32_t)proc->pid, (uint32_t)proc->pid, proc->comm, "");
-		if (!r->npauses)
+		meta(o, "process_name", (uint32_t)proc.pid, (uint32_t)proc.pid, proc.comm, "");
+		if (!o->facts.npauses)
 			continue;
-		meta(o, "thread_name", (uint32_t)proc->pid, ptid, "paused", "");
-		for (size_t i = 0; i < r->npauses; i++) {
-			uint64_t a = (uint64_t)r->pauses[i].from, b = (uint64_t)r->pauses[i].to;
+		meta(o, "thread_name", (uint32_t)proc.pid, ptid, "paused", "");
+		for (size_t i = 0; i < o->facts.npauses; i++) {
+			int64_t pause_from, pause_to;
+			uint64_t a, b;
+
+			rpt_pause_at(o->r, i, &pause_from, &pause_to);
+			a = (uint64_t)pause_from;
+			b = (uint64_t)pause_to;
 
 			if (to > from) { /* clip to the collection: an open pause ends with it */
 				a = a < from ? from : a > to ? to : a;
 				b = b < a ? a : b > to ? to : b;
 			}
-			put_slice(o, (uint32_t)proc->pid, ptid, a, b - a, "paused", "pause", NULL);
+			put_slice(o, (uint32_t)proc.pid, ptid, a, b - a, "paused", "pause", NULL);
 		}
 	}
 }
 
 static void put_frames(struct out *o)
 {
-	const struct rpt_stacks *st = o->r->stacks;
-
 	fputs("\"stackFrames\":{", o->f);
 	for (uint32_t i = 0; i < o->nframes; i++) {
-		const struct rpt_cfunc *fn = &st->funcs[o->defs[i].fid];
-		const char *mod = rpt_callgraph_module(o->r, fn), *slash = strrchr(mod, '/');
+		struct rpt_stack_fn fn;
+		const char *mod, *slash;
 
+		rpt_stack_func(o->r, o->defs[i].fid, &fn);
+		mod = fn.module;
+		slash = strrchr(mod, '/');
 		fprintf(o->f, "%s\n\"%u\":{\"name\":\"", i ? "," : "", i + 1);
-		util_put_escaped(o->f, fn->name, UTIL_ESC_JSON);
+		util_put_escaped(o->f, fn.name, UTIL_ESC_JSON);
 		fputs("\",\"category\":\"", o->f);
 		util_put_escaped(o->f, slash ? slash + 1 : mod, UTIL_ESC_JSON);
 		fputc('"', o->f);
@@ -330,36 +358,45 @@ static void put_frames(struct out *o)
 
 int rpt_export_perfetto(const struct rpt *r, FILE *f)
 {
-	const struct rpt_stacks *st = r->stacks;
-	struct out o = { r, f, (uint64_t)r->info.start_mono_ns, true, NULL, { 0 }, 0, NULL, 0 };
-	struct rpt_task_span *spans = malloc(sizeof(*spans) * (st->nspans ? st->nspans : 1));
+	struct out o = { .r = r, .f = f, .first = true };
+	const struct rpt_stacks_facts *facts = &o.facts;
+	struct rpt_task_span_view *spans;
 	int ret = -ENOMEM;
 
-	o.sf = calloc(st->nsyms ? st->nsyms : 1, sizeof(*o.sf));
+	rpt_stacks_facts(r, &o.facts);
+	o.base = (uint64_t)facts->info->start_mono_ns;
+	spans = malloc(sizeof(*spans) * (facts->nspans ? facts->nspans : 1));
+	o.sf = calloc(facts->nstacks ? facts->nstacks : 1, sizeof(*o.sf));
 	if (!spans || !o.sf)
 		goto out;
-	if (st->nspans) {
-		memcpy(spans, st->spans, sizeof(*spans) * st->nspans);
-		qsort(spans, st->nspans, sizeof(*spans), cmp_span);
+	if (facts->nspans) {
+		for (size_t i = 0; i < facts->nspans; i++)
+			rpt_task_span_at(r, i, &spans[i]);
+		qsort(spans, facts->nspans, sizeof(*spans), cmp_span);
 	}
-	for (size_t i = 0; i < st->nsamples; i++) /* no negative times: start at the first */
-		if (st->samples[i].time < o.base || !o.base)
-			o.base = st->samples[i].time;
-	for (size_t i = 0; i < st->nspans; i++)
+	for (size_t i = 0; i < facts->nsamples; i++) { /* no negative times: start at the first */
+		struct rpt_stack_sample smp;
+
+		rpt_stack_sample_at(r, i, &smp);
+		if (smp.time < o.base || !o.base)
+			o.base = smp.time;
+	}
+	for (size_t i = 0; i < facts->nspans; i++)
 		if (spans[i].begin < o.base)
 			o.base = spans[i].begin;
 	fputs("{\"traceEvents\":[", f);
 	put_processes(&o);
-	ret = put_threads(&o, spans, st->nspans);
+	ret = put_threads(&o, spans, facts->nspans);
 	if (ret)
 		goto out;
 	fputs("\n],\n\"displayTimeUnit\":\"ms\",\n", f);
 	put_frames(&o);
 	fprintf(f, "\"otherData\":{\"tool\":\"uprof %s\",\"session\":\"", UPROF_VERSION);
-	util_put_escaped(f, r->dir, UTIL_ESC_JSON);
+	util_put_escaped(f, facts->dir, UTIL_ESC_JSON);
 	fprintf(f, "\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"}}\n",
-		r->samples, r->info.nevents ? r->info.events[0].period : 0,
-		st->collected ? (r->info.callgraph_mode[0] ? r->info.callgraph_mode : "yes") : "none");
+		facts->samples, facts->info->nevents ? facts->info->events[0].period : 0,
+		facts->collected ? (facts->info->callgraph_mode[0] ? facts->info->callgraph_mode : "yes")
+				 : "none");
 out:
 	free(spans);
 	free(o.sf);

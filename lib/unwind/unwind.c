@@ -27,7 +27,8 @@
  */
 #include "arch/arch.h"
 #include "symbols/symbols.h"
-#include "report/stacks.h"
+#include "util/util.h"
+#include "unwind/unwind.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -235,7 +236,7 @@ static bool load_bias(const struct modinfo *mi, uint64_t start, uint64_t pgoff, 
 	return false;
 }
 
-static uint64_t maps_sig(const struct rpt_process *p)
+static uint64_t maps_sig(const struct rpt_unwind_proc *p)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)p->nmaps;
 
@@ -247,7 +248,7 @@ static uint64_t maps_sig(const struct rpt_process *p)
 }
 
 /* A Dwfl for the address space of @p now; NULL when nothing in it can be unwound. */
-static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p)
+static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 {
 	uint64_t stamp = ++u->builds;
 	Dwfl *dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
@@ -257,8 +258,8 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 		return NULL;
 	dwfl_report_begin(dwfl);
 	for (int i = 0; i < p->nmaps; i++) {
-		const struct rpt_map *m = &p->maps[i];
-		const char *path = w->modules[m->module].path, *file = path;
+		const struct rpt_unwind_map *m = &p->maps[i];
+		const char *path = m->path, *file = path;
 		const struct rpt_file_id *id;
 		struct modinfo *mi;
 		uint64_t bias;
@@ -268,7 +269,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 		else if (path[0] != '/')
 			continue;
 		/* the vDSO copy is the session's own: nothing to check */
-		id = file == path ? &w->modules[m->module].id : NULL;
+		id = file == path ? m->id : NULL;
 		if (id && u->loc) {
 			struct rpt_located at;
 
@@ -295,8 +296,8 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_world *w, const stru
 	return dwfl;
 }
 
-static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_world *w,
-		      const struct rpt_process *p, uint64_t *stamp)
+static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
+		      uint64_t *stamp)
 {
 	uint64_t sig = maps_sig(p);
 	struct uproc *slot = NULL;
@@ -327,7 +328,7 @@ static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_world *w,
 	slot->pid = p->pid;
 	slot->sig = sig;
 	slot->used = ++u->clock;
-	slot->dwfl = build(u, w, p);
+	slot->dwfl = build(u, p);
 	slot->build = *stamp = u->builds;
 	return slot->dwfl;
 }
@@ -574,7 +575,7 @@ static uint64_t perf_reg(const struct ses_sample *s, int r)
 	return ses_sample_u64(s->regs, (size_t)__builtin_popcountll(s->regs_mask & ((1ULL << r) - 1)));
 }
 
-int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
 	       enum rpt_unwind_end *end)
 {
@@ -586,7 +587,7 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	if (!u || !s->regs || (int64_t)s->regs_abi != REGS_ABI || max <= 0 ||
 	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs)
 		return 0;
-	dwfl = dwfl_for(u, w, p, &stamp);
+	dwfl = dwfl_for(u, p, &stamp);
 	if (!dwfl)
 		return 0;
 	for (int i = 0; i < NDWARF; i++)
@@ -618,7 +619,7 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_world *w, const struct r
 	return u->n;
 }
 
-int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const struct rpt_process *p,
+int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra)
 {
 	const struct rule *ru;
@@ -629,7 +630,7 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_world *w, const str
 	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs ||
 	    !(s->regs_mask & (1ULL << PERF_PC)) || !(s->regs_mask & (1ULL << PERF_SP)))
 		return -EINVAL;
-	dwfl = dwfl_for(u, w, p, &stamp);
+	dwfl = dwfl_for(u, p, &stamp);
 	if (!dwfl)
 		return -ENOENT;
 	*pc = perf_reg(s, PERF_PC);

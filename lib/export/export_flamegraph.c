@@ -9,7 +9,7 @@
  * reset, and tests can check every width against the folded counts. Frames narrower
  * than 0.1 px are left out, as flamegraph.pl does.
  */
-#include "report/export.h"
+#include "export/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -69,48 +69,60 @@ static long child(struct tree *t, uint32_t parent, int64_t key, const char *name
 	return (long)t->n - 1;
 }
 
-static int func_kind(const struct rpt_cfunc *fn)
+static int func_kind(const struct rpt_stack_fn *fn)
 {
-	if (fn->kind == RPT_CF_MARK)
+	switch (fn->kind) {
+	case RPT_FN_MARK:
 		return 2;
-	if (fn->kind == RPT_CF_INLINED)
+	case RPT_FN_INLINED:
 		return 1;
-	return fn->module == RPT_MODULE_KERNEL ? 3 : 0;
+	case RPT_FN_KERNEL:
+		return 3;
+	default:
+		return 0;
+	}
 }
 
 static int build(const struct rpt *r, struct tree *t)
 {
-	const struct rpt_stacks *st = r->stacks;
+	struct rpt_stacks_facts facts;
 
+	rpt_stacks_facts(r, &facts);
 	t->v = malloc(sizeof(*t->v) * 1024);
 	if (!t->v)
 		return -ENOMEM;
 	t->cap = 1024;
 	t->v[0] = (struct node){ 0, -(1LL << 40), 0, 0, 0, 0, 0, "all", 5 };
 	t->n = 1;
-	for (size_t i = 0; i < st->nsyms; i++) {
-		const struct rpt_symstack *s = &st->syms[i];
-		const uint32_t *v = &st->fids[s->first];
-		const char *comm = rpt_export_comm(r, s->proc);
-		uint32_t proc = s->proc;
+	for (size_t i = 0; i < facts.nstacks; i++) {
+		struct rpt_stack_view s;
+		const char *comm;
+		uint32_t proc;
 		long node;
 
-		if (!s->count)
+		rpt_stack_at(r, i, &s);
+		if (!s.count)
 			continue;
+		comm = rpt_export_comm(r, s.proc);
+		proc = s.proc;
 		/* processes with one comm share a root frame, as in the folded file */
-		for (uint32_t p = 0; p < s->proc; p++)
+		for (uint32_t p = 0; p < s.proc; p++)
 			if (!strcmp(rpt_export_comm(r, p), comm)) {
 				proc = p;
 				break;
 			}
-		t->v[0].count += s->count;
+		t->v[0].count += s.count;
 		node = child(t, 0, -1 - (int64_t)proc, comm, 4);
-		for (uint32_t k = s->n; node >= 0; k--) {
-			t->v[node].count += s->count;
+		for (uint32_t k = s.nfuncs; node >= 0; k--) {
+			struct rpt_stack_fn fn;
+
+			t->v[node].count += s.count;
 			if (!k)
 				break;
-			node = child(t, (uint32_t)node, (int64_t)(uintptr_t)st->funcs[v[k - 1]].name,
-				     st->funcs[v[k - 1]].name, func_kind(&st->funcs[v[k - 1]]));
+			rpt_stack_func(r, s.funcs[k - 1], &fn);
+			/* interned names: the pointer is the key, equal names merge */
+			node = child(t, (uint32_t)node, (int64_t)(uintptr_t)fn.name, fn.name,
+				     func_kind(&fn));
 		}
 		if (node < 0)
 			return -ENOMEM;
@@ -306,9 +318,11 @@ static const char SCRIPT[] =
 int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 {
 	struct tree t = { 0 };
+	struct rpt_stacks_facts facts;
 	double height, scale;
 	int ret;
 
+	rpt_stacks_facts(r, &facts);
 	ret = build(r, &t);
 	if (!ret)
 		ret = layout(&t);
@@ -330,9 +344,10 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 		height);
 	fprintf(f, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
 		WIDTH / 2);
-	util_put_escaped(f, r->info.target_path[0] ? r->info.target_path : "uprof", UTIL_ESC_XML);
+	util_put_escaped(f, facts.info->target_path[0] ? facts.info->target_path : "uprof",
+			 UTIL_ESC_XML);
 	fprintf(f, " - CPU_TIME, %" PRIu64 " samples%s</text>\n", t.v[0].count,
-		r->stacks->collected ? "" : " (no call stacks collected: leaf functions only)");
+		facts.collected ? "" : " (no call stacks collected: leaf functions only)");
 	fprintf(f, "<text id=\"reset\" class=\"ui\" x=\"%.0f\" y=\"48\">Reset Zoom</text>\n", XPAD);
 	fprintf(f, "<text id=\"search\" class=\"ui\" x=\"%.0f\" y=\"48\" text-anchor=\"end\">Search"
 		   "</text>\n",

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/export: what a report's call stacks can be turned into, each file from the same
+ * model as report.csv and showing the same numbers. It reads the model only through
+ * report.h's stack accessors (rpt_stacks_ready() and after).
+ *
+ *   export.c             the exporter table: names, files, --help lines, rpt_export()
+ *   export_folded.c      folded stacks (flamegraph.pl, speedscope, inferno)
+ *   export_flamegraph.c  a self-contained flame graph SVG
+ *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
+ */
+#ifndef UPROF_EXPORT_H
+#define UPROF_EXPORT_H
+
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* Indices of the exporter table (export.c), in --help order. */
+enum rpt_export {
+	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
+	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
+	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
+	RPT_EXPORT_COUNT
+};
+
+/* One registered exporter (static: never freed). */
+struct rpt_exporter {
+	const char *name; /* what --export takes: "folded" */
+	const char *file; /* the file it writes in the export directory: "stacks.folded" */
+	const char *what; /* how report announces it: "Generated <what> file: <path>" */
+	const char *help; /* what it is for, for --help */
+	int (*write)(const struct rpt *r, FILE *f);
+};
+
+/* Exporter @e (0 .. RPT_EXPORT_COUNT - 1), or NULL. */
+const struct rpt_exporter *rpt_exporter(int e);
+/* An exporter's name ("folded", ...) -> its index, or -1. */
+int rpt_export_parse(const char *name);
+/* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
+const char *rpt_export_filename(enum rpt_export e);
+/* Write export @e of @r to @f. 0 or -errno (-EINVAL: opened without opts.exports).
+ * Not const: the first export looks up the inline chains that the CSV of a session
+ * without stacks or tasks had no need for (rpt_stacks_ready). */
+int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
+
+#endif
