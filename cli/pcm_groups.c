@@ -55,12 +55,12 @@ static enum pcm_class event_class(const struct pcm_state *st, const struct pmc_e
 	return pmc_pmu_scope(u) == PMC_SCOPE_CCX ? PCM_L3 : PCM_DF;
 }
 
-static int add_events(struct pcm_state *st, struct pcm_group *g, const struct cli_config *cfg,
+static int add_events(struct pcm_state *st, struct pcm_group *g, const struct mtr_config *cfg,
 		      const char *path)
 {
 	g->first_name = st->nnames;
 	for (int i = 0; i < cfg->nevents; i++) {
-		const struct cli_config_event *ce = &cfg->events[i];
+		const struct mtr_config_event *ce = &cfg->events[i];
 		struct pcm_name *n = &st->names[st->nnames];
 		struct pmc_event ev;
 		char err[512];
@@ -111,12 +111,12 @@ static bool known_name(const struct pcm_state *st, const struct pcm_group *g, in
 	return false;
 }
 
-static int add_metrics(struct pcm_state *st, struct pcm_group *g, const struct cli_config *cfg,
+static int add_metrics(struct pcm_state *st, struct pcm_group *g, const struct mtr_config *cfg,
 		       const char *path)
 {
 	g->first_metric = st->nmetrics;
 	for (int i = 0; i < cfg->nmetrics; i++) {
-		const struct cli_config_metric *cm = &cfg->metrics[i];
+		const struct mtr_config_metric *cm = &cfg->metrics[i];
 		struct pcm_metric *m = &st->metrics[st->nmetrics];
 		char err[256];
 
@@ -140,7 +140,7 @@ static int add_metrics(struct pcm_state *st, struct pcm_group *g, const struct c
 static int load_group(struct pcm_state *st, const char *name)
 {
 	struct pcm_group *g = &st->groups[st->ngroups];
-	struct cli_config *cfg = malloc(sizeof(*cfg));
+	struct mtr_config *cfg = malloc(sizeof(*cfg));
 	char path[PATH_MAX], err[256];
 	int ret;
 
@@ -154,7 +154,7 @@ static int load_group(struct pcm_state *st, const char *name)
 						  "%s/pcm: ipc, fp, l1, l2, l3, memory, swi)",
 				 name, cli_config_dir());
 	}
-	ret = cli_config_load_path(path, cfg, err, sizeof(err));
+	ret = mtr_config_load_path(path, cfg, err, sizeof(err));
 	if (ret)
 		ret = cli_error(1, CMD, "%s: %s", path, err[0] ? err : strerror(-ret));
 	if (!ret)

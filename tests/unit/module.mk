@@ -163,3 +163,8 @@ $(BUILD)/tests/test_options: tests/unit/test_options.c cli/options.c cli/options
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_options
+# lib/metric: configuration files read from a directory the caller names
+$(BUILD)/tests/test_metric_config: tests/unit/test_metric_config.c $(METRIC_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih -lm
+UNIT_TESTS += $(BUILD)/tests/test_metric_config
