@@ -168,3 +168,5 @@ $(BUILD)/tests/test_metric_config: tests/unit/test_metric_config.c $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih -lm
 UNIT_TESTS += $(BUILD)/tests/test_metric_config
+# lib/metric's roofline_bench.o pulls roofline.o, which writes CSV cells with lib/util
+$(BUILD)/tests/test_roofline_bench $(BUILD)/tests/test_roofline_bench_generic: $(UTIL_LIB)
