@@ -63,14 +63,14 @@ static void handle_signals(struct pcm_state *st)
 /* -t: the multiplexing interval of every PMU in use (root only). */
 static void set_mux(struct pcm_state *st)
 {
-	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->evl); i++) {
-		const struct pmc_event *ev = pmc_evlist_event(st->evl, i);
+	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->mg.evl); i++) {
+		const struct pmc_event *ev = pmc_evlist_event(st->mg.evl, i);
 		const struct pmc_pmu *u = pmc_pmus_find(st->pmus, ev->pmu);
 		bool seen = false;
 		int ret;
 
 		for (size_t k = 0; k < i; k++)
-			seen |= !strcmp(pmc_evlist_event(st->evl, k)->pmu, ev->pmu);
+			seen |= !strcmp(pmc_evlist_event(st->mg.evl, k)->pmu, ev->pmu);
 		if (!u || seen)
 			continue;
 		ret = pmc_pmu_set_mux_interval(u, st->mux_ms);
@@ -115,7 +115,7 @@ static void free_counts(struct pcm_state *st)
 static int sample(struct pcm_state *st)
 {
 	int64_t before = cli_now_ns(CLOCK_MONOTONIC);
-	int ret = pmc_evlist_read(st->evl, st->cur);
+	int ret = pmc_evlist_read(st->mg.evl, st->cur);
 
 	st->t_cur = before + (cli_now_ns(CLOCK_MONOTONIC) - before) / 2;
 	if (st->target.pid <= 0)
@@ -192,10 +192,10 @@ static int open_counters(struct pcm_state *st)
 	int failed = -1, ret;
 
 	set_mux(st);
-	ret = pmc_evlist_open(st->evl, &failed);
+	ret = pmc_evlist_open(st->mg.evl, &failed);
 	if (!ret)
 		return 0;
-	ev = failed >= 0 ? pmc_evlist_event(st->evl, (size_t)st->cinfo[failed].event) : NULL;
+	ev = failed >= 0 ? pmc_evlist_event(st->mg.evl, (size_t)st->cinfo[failed].event) : NULL;
 	/* a counter on a CPU (CPU mode, uncore) needs what -a needs */
 	pmc_open_what_event(&what, ev, failed >= 0 && st->cinfo[failed].cpu >= 0 &&
 						  st->cinfo[failed].pid < 0
@@ -223,7 +223,7 @@ static int start(struct pcm_state *st)
 	const char *what = "exec";
 	int ret;
 
-	if (st->target.pid <= 0 && pmc_evlist_enable(st->evl))
+	if (st->target.pid <= 0 && pmc_evlist_enable(st->mg.evl))
 		return cli_error(1, CMD, "cannot enable the counters");
 	baseline(st);
 	if (st->have_child) {
@@ -240,14 +240,14 @@ static int start(struct pcm_state *st)
 									       sizeof(why)));
 		}
 	}
-	if (st->target.pid > 0 && pmc_evlist_enable(st->evl)) /* uncore ones; task ones ran at exec */
+	if (st->target.pid > 0 && pmc_evlist_enable(st->mg.evl)) /* uncore ones; task ones ran at exec */
 		return cli_error(1, CMD, "cannot enable the counters");
 	return 0;
 }
 
 static int finish(struct pcm_state *st, uint64_t *idle_delta, FILE *summary)
 {
-	pmc_evlist_disable(st->evl);
+	pmc_evlist_disable(st->mg.evl);
 	deltas(st, st->first, st->idle_first, idle_delta);
 	if (summary) {
 		if (summary == st->out && !st->cumulative)
@@ -356,7 +356,7 @@ int pcm_run(struct pcm_state *st)
 			ret = write_html(st, ret);
 	}
 out:
-	pmc_evlist_close(st->evl);
+	pmc_evlist_close(st->mg.evl);
 	if (st->out && st->out != stdout)
 		fclose(st->out);
 	if (st->sigfd >= 0)
