@@ -4,7 +4,7 @@
  * interval (timeseries CSV) and for the whole run (cumulative), in AMDuProfPcm's layout.
  *   pcm.c         options, the command's flow
  *   pcm_groups.c  -m's groups (loaded by lib/pmc's pmc_groups), their column blocks
- *   pcm_run.c     the launched program, the interval loop, signals, -t
+ *   pcm_run.c     the launched program, signals, -t, rows from lib/pmc's interval loop
  *   pcm_out.c     the CSV (metadata, three header rows, rows, cumulative) and --dry-run
  *   pcm_html.c    --html: report.html drawn from the values pcm_out.c wrote
  */
@@ -69,9 +69,8 @@ struct pcm_state {
 	/* the run */
 	size_t ncounters;
 	struct pmc_counter_info *cinfo;
-	struct pmc_count *first, *prev, *cur, *delta;
-	uint64_t *idle_first, *idle_prev, *idle_cur; /* per CPU, ns (CPU mode) */
-	int64_t t_first, t_prev, t_cur;		     /* CLOCK_MONOTONIC ns */
+	struct pmc_counting *counting;
+	int64_t t_cur; /* the last reading's CLOCK_MONOTONIC ns (the row being written) */
 	FILE *out;
 	int rows;
 	struct pcm_series *series; /* --html only */

@@ -12,6 +12,7 @@
  *   evlist      counting: events planned into kernel groups per CPU or task, opened,
  *               read with TOTAL_TIME_ENABLED/RUNNING
  *   counts      multiplex scaling and deltas (with counter wrap)
+ *   interval    counting an opened evlist at an interval, with idle times, to a callback
  *   groups      pcm's metric groups (configs/pcm/<group>.ini): events into one evlist,
  *               formulas (lib/metric) evaluated over a unit's counter deltas
  *
@@ -596,5 +597,44 @@ double pmc_groups_value(const struct pmc_groups *gs, int group, int m,
 /* "<group>:<name>" of the first group naming evlist event @ev, written to @buf; "?" when
  * no group names it. */
 const char *pmc_groups_event_name(const struct pmc_groups *gs, int ev, char *buf, size_t len);
+
+/* ---- counting at an interval (interval.c) ---- */
+
+/* One interval's readings: every counter's delta (as pmc_evlist_read orders them; scale
+ * with pmc_count_over or pmc_count_scale), each CPU's idle ns (all 0 without idle
+ * reading), the interval's length and its end (CLOCK_MONOTONIC ns). Borrowed: valid until
+ * the next reading. */
+struct pmc_interval {
+	const struct pmc_count *delta;
+	const uint64_t *idle;
+	int64_t elapsed_ns;
+	int64_t t_ns;
+};
+
+struct pmc_interval_ops {
+	int fd; /* polled while waiting (a signalfd); -1: none */
+	void (*on_fd)(void *arg); /* @fd is readable */
+	/* True: read once more, for the partial interval, and end. Asked before each wait. */
+	bool (*stopped)(void *arg);
+	void (*on_interval)(void *arg, const struct pmc_interval *iv);
+	void *arg;
+};
+
+/* The readings of an opened evlist @evl (borrowed; its counters planned), with /proc/stat's
+ * idle times per CPU when @idle. 0 or -ENOMEM; pmc_counting_free. */
+struct pmc_counting;
+int pmc_counting_new(struct pmc_counting **out, struct pmc_evlist *evl, bool idle);
+void pmc_counting_free(struct pmc_counting *c); /* NULL is fine */
+/* Start the clock, once the counters are enabled: counts from zero, idle times from now. */
+void pmc_counting_baseline(struct pmc_counting *c);
+/*
+ * Read every @interval_ns after the previous reading, calling ops->on_interval with each
+ * interval's deltas, until ops->stopped says so or @duration_ns (> 0) after the baseline:
+ * the last interval is the partial one up to then. 0, or pmc_evlist_read's -errno.
+ */
+int pmc_counting_loop(struct pmc_counting *c, int64_t interval_ns, int64_t duration_ns,
+		      const struct pmc_interval_ops *ops);
+/* Deltas from the baseline to the last reading. */
+void pmc_counting_total(struct pmc_counting *c, struct pmc_interval *out);
 
 #endif

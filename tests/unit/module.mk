@@ -175,3 +175,8 @@ $(BUILD)/tests/test_pmc_groups: tests/unit/test_pmc_groups.c $(PMC_LIB) $(METRIC
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_groups
+# lib/pmc: counting at an interval, with this process's software events
+$(BUILD)/tests/test_pmc_counting: tests/unit/test_pmc_counting.c $(PMC_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_counting
