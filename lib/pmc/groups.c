@@ -63,7 +63,8 @@ static int add_events(struct pmc_groups *gs, struct pmc_group *g, const struct m
 		int ret, idx;
 
 		if (gs->nnames == PMC_GROUPS_MAX_NAMES) {
-			snprintf(err, errlen, "too many events (more than %d)", PMC_GROUPS_MAX_NAMES);
+			snprintf(err, errlen, "too many events (more than %d)",
+				 PMC_GROUPS_MAX_NAMES);
 			return -E2BIG;
 		}
 		ret = pmc_event_parse(ce->spec, strlen(ce->spec), pmus, &ev, why, sizeof(why));
@@ -125,7 +126,8 @@ static int add_metrics(struct pmc_groups *gs, struct pmc_group *g, const struct 
 		char why[256];
 
 		if (gs->nmetrics == PMC_GROUPS_MAX_METRICS) {
-			snprintf(err, errlen, "too many metrics (more than %d)", PMC_GROUPS_MAX_METRICS);
+			snprintf(err, errlen, "too many metrics (more than %d)",
+				 PMC_GROUPS_MAX_METRICS);
 			return -E2BIG;
 		}
 		if (mtr_expr_parse(cm->formula, strlen(cm->formula), &m->expr, why, sizeof(why))) {
@@ -137,8 +139,9 @@ static int add_metrics(struct pmc_groups *gs, struct pmc_group *g, const struct 
 		gs->nmetrics++;
 		for (size_t k = 0; k < mtr_expr_nnames(m->expr); k++)
 			if (!known_name(gs, g, gs->nmetrics - 1, mtr_expr_name(m->expr, k))) {
-				snprintf(err, errlen, "%s [metric.%d] '%s' uses '%s': not an event, "
-						      "an earlier metric id or a variable of the group",
+				snprintf(err, errlen,
+					 "%s [metric.%d] '%s' uses '%s': not an event, "
+					 "an earlier metric id or a variable of the group",
 					 path, i, cm->name, mtr_expr_name(m->expr, k));
 				return -EINVAL;
 			}

@@ -20,7 +20,7 @@ struct pmc_counting {
 	bool idle;		/* read /proc/stat's idle times (CPU mode) */
 	struct pmc_count *first, *prev, *cur, *delta;
 	uint64_t *idle_first, *idle_prev, *idle_cur, *idle_delta; /* per CPU, ns */
-	int64_t t_first, t_prev, t_cur;				   /* CLOCK_MONOTONIC ns */
+	int64_t t_first, t_prev, t_cur;				  /* CLOCK_MONOTONIC ns */
 };
 
 static int64_t now_ns(void)
@@ -100,8 +100,8 @@ static int sample(struct pmc_counting *c)
 	return ret;
 }
 
-static void deltas(struct pmc_counting *c, const struct pmc_count *from,
-		   const uint64_t *idle_from, int64_t t_from, struct pmc_interval *out)
+static void deltas(struct pmc_counting *c, const struct pmc_count *from, const uint64_t *idle_from,
+		   int64_t t_from, struct pmc_interval *out)
 {
 	for (size_t i = 0; i < c->n; i++)
 		pmc_count_delta(&from[i], &c->cur[i], 64, &c->delta[i]);

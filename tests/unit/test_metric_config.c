@@ -28,11 +28,12 @@ static int parse(const char *text, char *err, size_t errlen)
 
 static void keys_sections_and_defaults(void **state)
 {
-	static const char text[] = "[config]\nlabel = Branches\ndescription = d\ntitle = T\n"
-				   "user_only = 1\n[event.0]\nspec = RETIRED_INST\n"
-				   "[event.1]\nname = CYC\nspec = CYCLES_NOT_IN_HALT\noptional = 1\n"
-				   "[metric.0]\nname = IPC\nid = ipc\nformula = RETIRED_INST / CYC\n"
-				   "[later]\nwhatever = 1\n";
+	static const char text[] =
+		"[config]\nlabel = Branches\ndescription = d\ntitle = T\n"
+		"user_only = 1\n[event.0]\nspec = RETIRED_INST\n"
+		"[event.1]\nname = CYC\nspec = CYCLES_NOT_IN_HALT\noptional = 1\n"
+		"[metric.0]\nname = IPC\nid = ipc\nformula = RETIRED_INST / CYC\n"
+		"[later]\nwhatever = 1\n";
 	char err[256];
 
 	(void)state;
@@ -67,7 +68,8 @@ static void bad_files_say_what(void **state)
 		  "[event.0]: unknown key 'flavour' (spec, name, optional = 0|1) (config line 3)" },
 		{ "[metric.32]\nname = M\n",
 		  "[metric.32]: sections are numbered metric.0 .. metric.31 (config line 2)" },
-		{ "[config]\ntimer_interval_ms = 0\n", "bad timer_interval_ms '0' (config line 2)" },
+		{ "[config]\ntimer_interval_ms = 0\n",
+		  "bad timer_interval_ms '0' (config line 2)" },
 		{ "[config]\nuser_only = yes\n",
 		  "user_only must be 0 or 1, not 'yes' (config line 2)" },
 		{ "[config\n", "syntax error (config line 1)" },

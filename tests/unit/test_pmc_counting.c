@@ -74,8 +74,9 @@ static struct pmc_evlist *open_self(void)
 	for (int i = 0; i < 2; i++) {
 		struct pmc_event ev;
 
-		assert_int_equal(pmc_event_parse(specs[i], strlen(specs[i]), pmus, &ev, err,
-						 sizeof(err)), 0);
+		assert_int_equal(
+			pmc_event_parse(specs[i], strlen(specs[i]), pmus, &ev, err, sizeof(err)),
+			0);
 		assert_int_equal(pmc_evlist_add(l, &ev), i);
 	}
 	assert_int_equal(pmc_evlist_plan(l, pmus, topo, &t, err, sizeof(err)), 0);

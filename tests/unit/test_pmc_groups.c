@@ -119,12 +119,19 @@ static void values_over_counter_deltas(void **state)
 	struct pmc_counter_info ci[4];
 	/* CPU 1's INST ran half of its enabled time (multiplexed): scaled to 2 x 300 */
 	const struct pmc_count delta[4] = {
-		{ 1000, 1000, 1000 }, { 400, 1000, 1000 }, { 2000, 1000, 1000 }, { 300, 1000, 500 },
+		{ 1000, 1000, 1000 },
+		{ 400, 1000, 1000 },
+		{ 2000, 1000, 1000 },
+		{ 300, 1000, 500 },
 	};
 	const uint64_t idle[2] = { 250, 5000 }; /* CPU 1's is capped at the interval */
 	struct pmc_cpus one, both;
-	struct pmc_group_input in = { .cinfo = ci, .delta = delta, .ncounters = 4,
-				      .measured = &both, .idle = idle, .elapsed_ns = 1000 };
+	struct pmc_group_input in = { .cinfo = ci,
+				      .delta = delta,
+				      .ncounters = 4,
+				      .measured = &both,
+				      .idle = idle,
+				      .elapsed_ns = 1000 };
 	char err[1024];
 
 	(void)state;
@@ -134,7 +141,8 @@ static void values_over_counter_deltas(void **state)
 	assert_int_equal(gs.nnames, 3);
 	assert_int_equal(gs.names[2].event, -1);
 	for (int i = 0; i < 4; i++)
-		ci[i] = (struct pmc_counter_info){ .event = gs.names[i % 2].event, .cpu = i / 2,
+		ci[i] = (struct pmc_counter_info){ .event = gs.names[i % 2].event,
+						   .cpu = i / 2,
 						   .pid = -1 };
 	pmc_cpus_clear(&one);
 	pmc_cpus_set(&one, 1);
@@ -170,8 +178,10 @@ static void bad_groups_say_what(void **state)
 	put("pcm/later.ini", "[event.0]\nname = A\nspec = RETIRED_INST\n"
 			     "[metric.0]\nname = M\nformula = A / B\n");
 	assert_int_equal(add("later", err, sizeof(err)), -EINVAL);
-	snprintf(want, sizeof(want), "%s/pcm/later.ini [metric.0] 'M' uses 'B': not an event, "
-				     "an earlier metric id or a variable of the group", dir);
+	snprintf(want, sizeof(want),
+		 "%s/pcm/later.ini [metric.0] 'M' uses 'B': not an event, "
+		 "an earlier metric id or a variable of the group",
+		 dir);
 	assert_string_equal(err, want);
 	pmc_groups_release(&gs);
 	put("pcm/nopmu.ini", "[event.0]\nspec = nosuchpmu/event=1/\n");
