@@ -115,57 +115,9 @@ void cli_report_progress(void *arg, const struct rpt_progress *rp);
 int cli_usage_error(const char *cmd, const char *what);
 
 
-/* An [event.N] section: an event spec (lib/pmc syntax, as for -e), an optional name the
- * [metric.N] formulas use instead of the event's own (RETIRED_INST, PMCx0C4), and whether
- * the event may be missing (metrics using it are then empty). */
-struct cli_config_event {
-	char name[64];
-	char spec[256];
-	bool optional; /* optional = 1: a system without it still counts the rest */
-};
-
-/* A [metric.N] section: the column name, a formula over event names, variables and the
- * ids of earlier metrics (lib/metric mtr_expr syntax), and an optional id. */
-struct cli_config_metric {
-	char name[64];
-	char id[32];
-	char formula[256];
-};
-
-#define CLI_CONFIG_MAX_EVENTS 32
-#define CLI_CONFIG_MAX_METRICS 32
-
-/* A collect configuration (configs/<name>.ini), or a pcm metric group
- * (configs/pcm/<group>.ini, which also sets title). */
-struct cli_config {
-	char name[64];
-	char label[32];
-	char description[128];
-	char title[32];
-	double timer_interval_ms;
-	bool user_only;
-	int nevents, nmetrics;
-	struct cli_config_event events[CLI_CONFIG_MAX_EVENTS];
-	struct cli_config_metric metrics[CLI_CONFIG_MAX_METRICS];
-};
-
-/* Directory holding the configs: $UPROF_CONFIG_DIR, else <exe>/../share/uprof/configs. */
+/* Directory holding the configs: $UPROF_CONFIG_DIR, else <exe>/../share/uprof/configs
+ * (lib/metric's mtr_config_* read them from the directory given). */
 const char *cli_config_dir(void);
-
-/* Load config @name. 0, -ENOENT (no such config) or -EINVAL (@err says what). */
-int cli_config_load(const char *name, struct cli_config *cfg, char *err, size_t errlen);
-
-/* Load the config file at @path (any name). 0, -ENOENT or -EINVAL (@err says what). */
-int cli_config_load_path(const char *path, struct cli_config *cfg, char *err, size_t errlen);
-
-/* Parse config text @buf (@len bytes) into @cfg (zeroed first, defaults set). 0 or -EINVAL
- * with @err. Events and metrics must be numbered 0.. without gaps; each event needs a
- * spec, each metric a name and a formula that parses. */
-int cli_config_parse(const char *buf, size_t len, struct cli_config *cfg, char *err,
-		     size_t errlen);
-
-/* Names of all configs, sorted; returns count (up to @max), each name @namelen bytes. */
-int cli_config_list(char names[][64], int max);
 
 /* Find program @name like execvp would (a name with '/' is taken as a path) and put its
  * real path in @out. 0, or a message in @err and -errno (-ENOENT not found, -EACCES not

@@ -23,12 +23,12 @@ static int load_config(struct collect_state *st)
 	char err[256], names[32][64];
 	int ret, n;
 
-	ret = cli_config_load(st->config_name ? st->config_name : "tbp", &st->config, err,
-			      sizeof(err));
+	ret = mtr_config_load(cli_config_dir(), st->config_name ? st->config_name : "tbp",
+			      &st->config, err, sizeof(err));
 	if (ret == -ENOENT) {
 		char list[512] = "";
 
-		n = cli_config_list(names, 32);
+		n = mtr_config_list(cli_config_dir(), names, 32);
 		for (int i = 0; i < n; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", names[i]);

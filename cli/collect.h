@@ -4,6 +4,7 @@
 #define UPROF_CLI_COLLECT_H
 
 #include "cli/cli.h"
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 #include "sampler/sampler.h"
 #include "session/session.h"
@@ -83,7 +84,7 @@ struct collect_state {
 	bool attached_gone;		/* every attached process has exited */
 
 	/* derived */
-	struct cli_config config;
+	struct mtr_config config;
 	uint64_t period_ns;
 	char prog_path[PATH_MAX];	/* the program's file, symlinks resolved (Target Path) */
 	char exec_path[PATH_MAX];	/* the path exec'd: absolute, symlinks kept */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* uprof info: what configs exist, and what this machine can sample. */
 #include "cli/cli.h"
+#include "metric/metric.h"
 #include "cli/options.h"
 #include "pmc/pmc.h"
 
@@ -65,14 +66,14 @@ static int list_pmu_events(void)
 static int list_configs(void)
 {
 	char names[64][64], err[256];
-	int n = cli_config_list(names, 64);
+	int n = mtr_config_list(cli_config_dir(), names, 64);
 
 	if (!n)
 		return cli_error(1, CMD, "no configs found in %s", cli_config_dir());
 	for (int i = 0; i < n; i++) {
-		struct cli_config c;
+		struct mtr_config c;
 
-		if (cli_config_load(names[i], &c, err, sizeof(err)))
+		if (mtr_config_load(cli_config_dir(), names[i], &c, err, sizeof(err)))
 			printf("%-12s (broken: %s)\n", names[i], err);
 		else
 			printf("%-12s %s\n", names[i], c.description);
@@ -82,12 +83,12 @@ static int list_configs(void)
 
 static int show_config(const char *name)
 {
-	struct cli_config c;
+	struct mtr_config c;
 	char err[256], names[64][64], list[512] = "";
-	int ret = cli_config_load(name, &c, err, sizeof(err));
+	int ret = mtr_config_load(cli_config_dir(), name, &c, err, sizeof(err));
 
 	if (ret == -ENOENT) {
-		int n = cli_config_list(names, 64);
+		int n = mtr_config_list(cli_config_dir(), names, 64);
 
 		for (int i = 0; i < n; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",

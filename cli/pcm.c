@@ -309,16 +309,16 @@ static int spawn(struct pcm_state *st)
 static int plan(struct pcm_state *st)
 {
 	char err[512];
-	int ret = pmc_evlist_plan(st->evl, st->pmus, st->topo, &st->target, err, sizeof(err));
+	int ret = pmc_evlist_plan(st->mg.evl, st->pmus, st->topo, &st->target, err, sizeof(err));
 
 	if (ret)
 		return cli_error(1, CMD, "-m %s: %s", st->groups_arg, err);
-	st->ncounters = pmc_evlist_ncounters(st->evl);
+	st->ncounters = pmc_evlist_ncounters(st->mg.evl);
 	st->cinfo = calloc(st->ncounters ? st->ncounters : 1, sizeof(*st->cinfo));
 	if (!st->cinfo)
 		return cli_error(1, CMD, "out of memory");
 	for (size_t i = 0; i < st->ncounters; i++)
-		pmc_evlist_counter(st->evl, i, &st->cinfo[i]);
+		pmc_evlist_counter(st->mg.evl, i, &st->cinfo[i]);
 	ret = pcm_comps_build(st);
 	return ret ? ret : -1;
 }

@@ -3,8 +3,8 @@
  * uprof pcm: counting of core, L3, Data Fabric and software events, shown as metrics per
  * interval (timeseries CSV) and for the whole run (cumulative), in AMDuProfPcm's layout.
  *   pcm.c         options, the command's flow
- *   pcm_groups.c  metric groups from configs/pcm/<group>.ini: events, formulas, columns
- *   pcm_run.c     the launched program, the interval loop, signals, -t
+ *   pcm_groups.c  -m's groups (loaded by lib/pmc's pmc_groups), their column blocks
+ *   pcm_run.c     the launched program, signals, -t, rows from lib/pmc's interval loop
  *   pcm_out.c     the CSV (metadata, three header rows, rows, cumulative) and --dry-run
  *   pcm_html.c    --html: report.html drawn from the values pcm_out.c wrote
  */
@@ -17,33 +17,6 @@
 #include "sampler/sampler.h"
 
 #include <stdio.h>
-
-#define PCM_MAX_GROUPS 16
-#define PCM_MAX_METRICS 256
-#define PCM_MAX_NAMES 256
-
-/* A metric group's place in the CSV: which levels its metrics make sense at. */
-enum pcm_class { PCM_CORE, PCM_L3, PCM_DF };
-
-struct pcm_group {
-	char name[32];	/* ipc, l3, ... (-m) */
-	char title[32]; /* CORE METRICS, ... */
-	enum pcm_class cls;
-	int first_metric, nmetrics;
-	int first_name, nnames; /* its event names in pcm_state.names */
-};
-
-struct pcm_metric {
-	char name[64];
-	char id[32];
-	struct mtr_expr *expr;
-};
-
-/* A name a group's formulas use for an event of the evlist. */
-struct pcm_name {
-	char name[64];
-	int event;
-};
 
 /* One column block: a unit (system, package, CCX, core) for one group. */
 struct pcm_comp {
@@ -90,21 +63,14 @@ struct pcm_state {
 	double p0_mhz;
 	/* what is counted */
 	struct pmc_target target;
-	struct pmc_evlist *evl;
-	struct pcm_group groups[PCM_MAX_GROUPS];
-	int ngroups;
-	struct pcm_metric metrics[PCM_MAX_METRICS];
-	int nmetrics;
-	struct pcm_name names[PCM_MAX_NAMES];
-	int nnames;
+	struct pmc_groups mg; /* -m's groups, their events (mg.evl) and metrics */
 	struct pcm_comp *comps;
 	int ncomps;
 	/* the run */
 	size_t ncounters;
 	struct pmc_counter_info *cinfo;
-	struct pmc_count *first, *prev, *cur, *delta;
-	uint64_t *idle_first, *idle_prev, *idle_cur; /* per CPU, ns (CPU mode) */
-	int64_t t_first, t_prev, t_cur;		     /* CLOCK_MONOTONIC ns */
+	struct pmc_counting *counting;
+	int64_t t_cur; /* the last reading's CLOCK_MONOTONIC ns (the row being written) */
 	FILE *out;
 	int rows;
 	struct pcm_series *series; /* --html only */

@@ -25,7 +25,7 @@
 int pcm_html_new(struct pcm_state *st)
 {
 	struct pcm_series *s = calloc(1, sizeof(*s));
-	size_t ncum = (size_t)st->nmetrics * (size_t)(st->ncomps ? st->ncomps : 1);
+	size_t ncum = (size_t)st->mg.nmetrics * (size_t)(st->ncomps ? st->ncomps : 1);
 
 	if (!s)
 		return -ENOMEM;
@@ -208,12 +208,12 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 		lo = 0;
 	span = hi > lo ? hi - lo : 1;
 	fputs("<div class=\"chart\"><h3>", f);
-	pcm_html_esc(f, st->metrics[metric].name);
+	pcm_html_esc(f, st->mg.metrics[metric].name);
 	fputs(" &mdash; ", f);
 	pcm_html_esc(f, st->comps[comp].label);
 	fprintf(f, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "role=\"img\" data-metric=\"", CHART_W, CHART_H);
-	pcm_html_esc(f, st->metrics[metric].name);
+	pcm_html_esc(f, st->mg.metrics[metric].name);
 	fputs("\" data-unit=\"", f);
 	pcm_html_esc(f, st->comps[comp].label);
 	fprintf(f, "\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
@@ -266,7 +266,7 @@ static void charts(const struct pcm_state *st, FILE *f)
 			s->rows, PCM_HTML_MAX_VALUES);
 	fputs(". Hover over a point for its value.</p>\n", f);
 	for (int c = 0; c < st->ncomps; c++) {
-		const struct pcm_group *g = &st->groups[st->comps[c].group];
+		const struct pmc_group *g = &st->mg.groups[st->comps[c].group];
 
 		if (st->comps[c].group != last_group) {
 			fputs("<h2 class=\"group\">", f);
@@ -294,12 +294,12 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
-	for (int g = 0; g < st->ngroups; g++) {
-		const struct pcm_group *gr = &st->groups[g];
+	for (int g = 0; g < st->mg.ngroups; g++) {
+		const struct pmc_group *gr = &st->mg.groups[g];
 
 		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
 			fputs("<tr><th>", f);
-			pcm_html_esc(f, st->metrics[m].name);
+			pcm_html_esc(f, st->mg.metrics[m].name);
 			fputs("</th>", f);
 			for (int c = 0; c < st->ncomps; c++)
 				if (pcm_label_index(st, c) == c)

@@ -88,7 +88,7 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 	/* 1: group titles at the first column of each group's span */
 	fputc(',', f);
 	for (int c = 0; c < st->ncomps; c++) {
-		const struct pcm_group *g = &st->groups[st->comps[c].group];
+		const struct pmc_group *g = &st->mg.groups[st->comps[c].group];
 
 		for (int m = 0; m < g->nmetrics; m++) {
 			if (m == 0 && st->comps[c].group != last_group)
@@ -100,7 +100,7 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 	/* 2: components at the first column of theirs */
 	fputs("\n,", f);
 	for (int c = 0; c < st->ncomps; c++)
-		for (int m = 0; m < st->groups[st->comps[c].group].nmetrics; m++) {
+		for (int m = 0; m < st->mg.groups[st->comps[c].group].nmetrics; m++) {
 			if (m == 0)
 				cell(f, st->comps[c].label);
 			fputc(',', f);
@@ -108,10 +108,10 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 	/* 3: metric names */
 	fputs("\nTimestamp,", f);
 	for (int c = 0; c < st->ncomps; c++) {
-		const struct pcm_group *g = &st->groups[st->comps[c].group];
+		const struct pmc_group *g = &st->mg.groups[st->comps[c].group];
 
 		for (int m = 0; m < g->nmetrics; m++) {
-			cell(f, st->metrics[g->first_metric + m].name);
+			cell(f, st->mg.metrics[g->first_metric + m].name);
 			fputc(',', f);
 		}
 	}
@@ -135,7 +135,7 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 		 (long)(wall % 1000000000 / 1000000));
 	fprintf(f, "%s,", stamp);
 	for (int c = 0; c < st->ncomps; c++) {
-		const struct pcm_group *g = &st->groups[st->comps[c].group];
+		const struct pmc_group *g = &st->mg.groups[st->comps[c].group];
 
 		for (int m = 0; m < g->nmetrics; m++, col++) {
 			double v = pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta, idle,
@@ -159,7 +159,7 @@ int pcm_ncols(const struct pcm_state *st)
 	int n = 0;
 
 	for (int c = 0; c < st->ncomps; c++)
-		n += st->groups[st->comps[c].group].nmetrics;
+		n += st->mg.groups[st->comps[c].group].nmetrics;
 	return n;
 }
 
@@ -182,11 +182,11 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 			cell(f, st->comps[c].label);
 		}
 	fputc('\n', f);
-	for (int g = 0; g < st->ngroups; g++) {
-		const struct pcm_group *gr = &st->groups[g];
+	for (int g = 0; g < st->mg.ngroups; g++) {
+		const struct pmc_group *gr = &st->mg.groups[g];
 
 		for (int m = gr->first_metric; m < gr->first_metric + gr->nmetrics; m++) {
-			cell(f, st->metrics[m].name);
+			cell(f, st->mg.metrics[m].name);
 			for (int c = 0; c < st->ncomps; c++) {
 				if (pcm_label_index(st, c) != c)
 					continue;
@@ -218,19 +218,19 @@ void pcm_out_dry_run(struct pcm_state *st, FILE *f)
 
 	pmc_cpus_format(&st->target.cpus, cpus, sizeof(cpus));
 	fprintf(f, "# uprof pcm --dry-run: %zu counters for %zu events; nothing is opened\n",
-		st->ncounters, pmc_evlist_nevents(st->evl));
+		st->ncounters, pmc_evlist_nevents(st->mg.evl));
 	fprintf(f, "# target: %s%s\n", task ? "the launched program (pid at launch), CPUs " : "CPUs ",
 		task ? "any" : cpus);
-	for (int g = 0; g < st->ngroups; g++)
-		fprintf(f, "# group %s (%s): %d events, %d metrics\n", st->groups[g].name,
-			st->groups[g].title, st->groups[g].nnames, st->groups[g].nmetrics);
+	for (int g = 0; g < st->mg.ngroups; g++)
+		fprintf(f, "# group %s (%s): %d events, %d metrics\n", st->mg.groups[g].name,
+			st->mg.groups[g].title, st->mg.groups[g].nnames, st->mg.groups[g].nmetrics);
 	if (st->mux_ms)
 		fprintf(f, "# multiplex interval: %u ms to <sysfs>/bus/event_source/devices/<pmu>/"
 			   "perf_event_mux_interval_ms of each PMU below\n",
 			st->mux_ms);
 	for (size_t i = 0; i < st->ncounters; i++) {
 		const struct pmc_counter_info *ci = &st->cinfo[i];
-		const struct pmc_event *ev = pmc_evlist_event(st->evl, (size_t)ci->event);
+		const struct pmc_event *ev = pmc_evlist_event(st->mg.evl, (size_t)ci->event);
 
 		pmc_attr_format(ci->attr, attr, sizeof(attr));
 		fprintf(f, "cpu=%d pid=%s group=%d leader=%d pmu=%s event=%s spec=%s attr=%s\n", ci->cpu,

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * uprof pcm: one run. Launch the program (held at a gate), plan and open the counters,
- * release it, then read every -I ms until the program exits, -d runs out, or a signal
- * (SIGINT/SIGTERM/SIGHUP, through a signalfd) arrives; the last row covers the partial
- * interval. Each row is the delta of every counter since the previous reading, scaled
- * for multiplexing; the cumulative table is the delta since the first reading.
+ * release it, then let lib/pmc's pmc_counting read every -I ms until the program exits,
+ * -d runs out, or a signal (SIGINT/SIGTERM/SIGHUP, through a signalfd polled by the loop)
+ * arrives; the last row covers the partial interval. Each row is the delta of every
+ * counter since the previous reading; the cumulative table is the delta since the
+ * baseline. Here: the signals, the program, the messages and the output files.
  */
 #include "cli/pcm.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const CMD = "pcm";
@@ -63,14 +62,14 @@ static void handle_signals(struct pcm_state *st)
 /* -t: the multiplexing interval of every PMU in use (root only). */
 static void set_mux(struct pcm_state *st)
 {
-	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->evl); i++) {
-		const struct pmc_event *ev = pmc_evlist_event(st->evl, i);
+	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->mg.evl); i++) {
+		const struct pmc_event *ev = pmc_evlist_event(st->mg.evl, i);
 		const struct pmc_pmu *u = pmc_pmus_find(st->pmus, ev->pmu);
 		bool seen = false;
 		int ret;
 
 		for (size_t k = 0; k < i; k++)
-			seen |= !strcmp(pmc_evlist_event(st->evl, k)->pmu, ev->pmu);
+			seen |= !strcmp(pmc_evlist_event(st->mg.evl, k)->pmu, ev->pmu);
 		if (!u || seen)
 			continue;
 		ret = pmc_pmu_set_mux_interval(u, st->mux_ms);
@@ -82,105 +81,38 @@ static void set_mux(struct pcm_state *st)
 	}
 }
 
-static int alloc_counts(struct pcm_state *st)
-{
-	size_t n = st->ncounters ? st->ncounters : 1;
+/* ---- the interval loop (lib/pmc's pmc_counting), its callbacks ---- */
 
-	st->first = calloc(n, sizeof(*st->first));
-	st->prev = calloc(n, sizeof(*st->prev));
-	st->cur = calloc(n, sizeof(*st->cur));
-	st->delta = calloc(n, sizeof(*st->delta));
-	st->idle_first = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
-	st->idle_prev = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
-	st->idle_cur = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
-	return st->first && st->prev && st->cur && st->delta && st->idle_first && st->idle_prev &&
-			       st->idle_cur
-		       ? 0
-		       : -ENOMEM;
+static void on_signal_fd(void *arg)
+{
+	handle_signals(arg);
 }
 
-static void free_counts(struct pcm_state *st)
+static bool stopped(void *arg)
 {
-	free(st->first);
-	free(st->prev);
-	free(st->cur);
-	free(st->delta);
-	free(st->idle_first);
-	free(st->idle_prev);
-	free(st->idle_cur);
+	const struct pcm_state *st = arg;
+
+	return st->stop_signal || st->child_exited;
 }
 
-/* Read counters and idle times into cur, stamped with the middle of the reading; 0 or
- * -errno. */
-static int sample(struct pcm_state *st)
+/* One timeseries row. */
+static void on_interval(void *arg, const struct pmc_interval *iv)
 {
-	int64_t before = cli_now_ns(CLOCK_MONOTONIC);
-	int ret = pmc_evlist_read(st->evl, st->cur);
+	struct pcm_state *st = arg;
 
-	st->t_cur = before + (cli_now_ns(CLOCK_MONOTONIC) - before) / 2;
-	if (st->target.pid <= 0)
-		pmc_procstat_idle(st->idle_cur, PMC_MAX_CPUS);
-	return ret;
-}
-
-static void deltas(struct pcm_state *st, const struct pmc_count *from, const uint64_t *idle_from,
-		   uint64_t *idle_out)
-{
-	for (size_t i = 0; i < st->ncounters; i++)
-		pmc_count_delta(&from[i], &st->cur[i], 64, &st->delta[i]);
-	for (int c = 0; c < PMC_MAX_CPUS; c++)
-		idle_out[c] = st->idle_cur[c] - idle_from[c];
-}
-
-/* One timeseries row for [prev, cur]; then cur becomes prev. */
-static void emit_row(struct pcm_state *st, uint64_t *idle_delta)
-{
-	deltas(st, st->prev, st->idle_prev, idle_delta);
+	st->t_cur = iv->t_ns; /* the row's stamp */
 	if (!st->cumulative)
-		pcm_out_row(st, st->out, st->delta, idle_delta, st->t_cur - st->t_prev);
+		pcm_out_row(st, st->out, iv->delta, iv->idle, iv->elapsed_ns);
 	st->rows++;
-	memcpy(st->prev, st->cur, st->ncounters * sizeof(*st->cur));
-	memcpy(st->idle_prev, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
-	st->t_prev = st->t_cur;
 }
 
-/* Wait for the next deadline, a signal or the program's exit. True: keep going. */
-static bool wait_interval(struct pcm_state *st, int64_t deadline)
+static void loop(struct pcm_state *st)
 {
-	struct pollfd pfd = { .fd = st->sigfd, .events = POLLIN };
+	const struct pmc_interval_ops ops = { st->sigfd, on_signal_fd, stopped, on_interval, st };
 
-	for (;;) {
-		int64_t left = deadline - cli_now_ns(CLOCK_MONOTONIC);
-
-		if (st->stop_signal || st->child_exited)
-			return false;
-		if (left <= 0)
-			return true;
-		if (poll(&pfd, 1, (int)((left + 999999) / 1000000)) > 0)
-			handle_signals(st);
-	}
-}
-
-static void loop(struct pcm_state *st, uint64_t *idle_delta)
-{
-	int64_t end = st->duration_s > 0 ? st->t_first + (int64_t)(st->duration_s * 1e9) : 0;
-	int64_t step = (int64_t)st->interval_ms * 1000000;
-
-	for (;;) {
-		int64_t next = st->t_prev + step;
-		bool more;
-
-		if (end && next > end)
-			next = end;
-		more = wait_interval(st, next);
-		if (sample(st)) {
-			cli_error(1, CMD, "reading the counters failed; stopping");
-			return;
-		}
-		emit_row(st, idle_delta); /* the last one covers the partial interval */
-		if (!more || (end && st->t_cur >= end))
-			return;
-	}
+	if (pmc_counting_loop(st->counting, (int64_t)st->interval_ms * 1000000,
+			      st->duration_s > 0 ? (int64_t)(st->duration_s * 1e9) : 0, &ops))
+		cli_error(1, CMD, "reading the counters failed; stopping");
 }
 
 /* Open the counters (the program is already spawned, held at its gate). */
@@ -192,10 +124,10 @@ static int open_counters(struct pcm_state *st)
 	int failed = -1, ret;
 
 	set_mux(st);
-	ret = pmc_evlist_open(st->evl, &failed);
+	ret = pmc_evlist_open(st->mg.evl, &failed);
 	if (!ret)
 		return 0;
-	ev = failed >= 0 ? pmc_evlist_event(st->evl, (size_t)st->cinfo[failed].event) : NULL;
+	ev = failed >= 0 ? pmc_evlist_event(st->mg.evl, (size_t)st->cinfo[failed].event) : NULL;
 	/* a counter on a CPU (CPU mode, uncore) needs what -a needs */
 	pmc_open_what_event(&what, ev, failed >= 0 && st->cinfo[failed].cpu >= 0 &&
 						  st->cinfo[failed].pid < 0
@@ -205,27 +137,14 @@ static int open_counters(struct pcm_state *st)
 	return cli_error(1, CMD, "%s", msg);
 }
 
-/* Counters start at zero when enabled (task counters at the program's exec), so the
- * baseline is zero and the clock starts now; only the idle times need a first reading. */
-static void baseline(struct pcm_state *st)
-{
-	memset(st->first, 0, st->ncounters * sizeof(*st->first));
-	memset(st->prev, 0, st->ncounters * sizeof(*st->prev));
-	st->t_first = st->t_prev = st->t_cur = cli_now_ns(CLOCK_MONOTONIC);
-	if (st->target.pid <= 0)
-		pmc_procstat_idle(st->idle_cur, PMC_MAX_CPUS);
-	memcpy(st->idle_first, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
-	memcpy(st->idle_prev, st->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
-}
-
 static int start(struct pcm_state *st)
 {
 	const char *what = "exec";
 	int ret;
 
-	if (st->target.pid <= 0 && pmc_evlist_enable(st->evl))
+	if (st->target.pid <= 0 && pmc_evlist_enable(st->mg.evl))
 		return cli_error(1, CMD, "cannot enable the counters");
-	baseline(st);
+	pmc_counting_baseline(st->counting);
 	if (st->have_child) {
 		ret = smp_child_release(&st->child, &what);
 		if (ret) {
@@ -240,19 +159,21 @@ static int start(struct pcm_state *st)
 									       sizeof(why)));
 		}
 	}
-	if (st->target.pid > 0 && pmc_evlist_enable(st->evl)) /* uncore ones; task ones ran at exec */
+	if (st->target.pid > 0 && pmc_evlist_enable(st->mg.evl)) /* uncore ones; task ones ran at exec */
 		return cli_error(1, CMD, "cannot enable the counters");
 	return 0;
 }
 
-static int finish(struct pcm_state *st, uint64_t *idle_delta, FILE *summary)
+static int finish(struct pcm_state *st, FILE *summary)
 {
-	pmc_evlist_disable(st->evl);
-	deltas(st, st->first, st->idle_first, idle_delta);
+	struct pmc_interval total;
+
+	pmc_evlist_disable(st->mg.evl);
+	pmc_counting_total(st->counting, &total);
 	if (summary) {
 		if (summary == st->out && !st->cumulative)
 			fputc('\n', summary);
-		pcm_out_cumulative(st, summary, st->delta, idle_delta, st->t_cur - st->t_first);
+		pcm_out_cumulative(st, summary, total.delta, total.idle, total.elapsed_ns);
 	}
 	if (st->have_child && !st->child_exited) {
 		if (!st->stop_signal)
@@ -314,11 +235,12 @@ static int write_html(struct pcm_state *st, int ret)
 
 int pcm_run(struct pcm_state *st)
 {
-	uint64_t *idle_delta = calloc(PMC_MAX_CPUS, sizeof(uint64_t));
 	int ret;
 
 	st->sigfd = -1;
-	ret = !idle_delta || alloc_counts(st) ? cli_error(1, CMD, "out of memory") : 0;
+	ret = pmc_counting_new(&st->counting, st->mg.evl, st->target.pid <= 0)
+		      ? cli_error(1, CMD, "out of memory")
+		      : 0;
 	if (!ret && block_signals(st))
 		ret = cli_error(1, CMD, "cannot block signals: %s", strerror(errno));
 	if (!ret)
@@ -335,8 +257,8 @@ int pcm_run(struct pcm_state *st)
 	metadata(st);
 	if (!st->cumulative)
 		pcm_out_header(st, st->out);
-	loop(st, idle_delta);
-	ret = finish(st, idle_delta, st->out_path && !st->cumulative ? stdout : st->out);
+	loop(st);
+	ret = finish(st, st->out_path && !st->cumulative ? stdout : st->out);
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the
 		 * result, so losing it is an error whatever the program's own status */
@@ -356,13 +278,13 @@ int pcm_run(struct pcm_state *st)
 			ret = write_html(st, ret);
 	}
 out:
-	pmc_evlist_close(st->evl);
+	pmc_evlist_close(st->mg.evl);
 	if (st->out && st->out != stdout)
 		fclose(st->out);
 	if (st->sigfd >= 0)
 		close(st->sigfd);
-	free_counts(st);
+	pmc_counting_free(st->counting);
+	st->counting = NULL;
 	pcm_html_free(st);
-	free(idle_delta);
 	return ret;
 }

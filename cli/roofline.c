@@ -200,7 +200,7 @@ static const char *errno_name(int e)
  * in missing) when one is not there. */
 static bool add_group(struct rl_state *st, const char *group, const char *only)
 {
-	struct cli_config *cfg = malloc(sizeof(*cfg));
+	struct mtr_config *cfg = malloc(sizeof(*cfg));
 	char path[PATH_MAX], err[512];
 	bool ok = cfg != NULL;
 	int ret;
@@ -208,12 +208,12 @@ static bool add_group(struct rl_state *st, const char *group, const char *only)
 	snprintf(path, sizeof(path), "%s/pcm/0x%x/%s.ini", cli_config_dir(), st->cpuid.family, group);
 	if (st->cpuid.family < 0 || access(path, R_OK))
 		snprintf(path, sizeof(path), "%s/pcm/%s.ini", cli_config_dir(), group);
-	if (ok && (ret = cli_config_load_path(path, cfg, err, sizeof(err)))) {
+	if (ok && (ret = mtr_config_load_path(path, cfg, err, sizeof(err)))) {
 		add_missing(st, "%s: %s", path, err[0] ? err : strerror(-ret));
 		ok = false;
 	}
 	for (int i = 0; ok && i < cfg->nevents; i++) {
-		const struct cli_config_event *ce = &cfg->events[i];
+		const struct mtr_config_event *ce = &cfg->events[i];
 		struct pmc_event ev;
 
 		if (only && strcmp(ce->name, only))

@@ -32,6 +32,22 @@ char *cli_beside_exe(const char *rel, char *out, size_t len)
 	return w >= 0 && (size_t)w < len ? out : NULL;
 }
 
+const char *cli_config_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("UPROF_CONFIG_DIR");
+
+	if (env && *env)
+		return env;
+	if (dir[0])
+		return dir;
+	if (!cli_beside_exe("../share/uprof/configs", dir, sizeof(dir))) {
+		dir[0] = 0;
+		return "/usr/local/share/uprof/configs";
+	}
+	return dir;
+}
+
 bool cli_error_said(void)
 {
 	return error_said;

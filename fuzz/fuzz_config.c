@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for config files (cli/config.c: cli_config_parse over inih, with its
- * [event.N] / [metric.N] sections) and metric formulas (lib/pmc/expr.c): the input is
+ * libFuzzer target for config files (lib/metric/config.c: mtr_config_parse over inih, with its
+ * [event.N] / [metric.N] sections) and metric formulas (lib/metric/expr.c): the input is
  * parsed as a config, every formula of it is evaluated, and the input is also parsed and
  * evaluated as one formula.
  */
@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "metric/metric.h"
-#include "pmc/pmc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,10 +37,10 @@ static void eval(const char *s, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct cli_config cfg;
+	static struct mtr_config cfg;
 	char err[256];
 
-	if (!cli_config_parse((const char *)data, size, &cfg, err, sizeof(err)))
+	if (!mtr_config_parse((const char *)data, size, &cfg, err, sizeof(err)))
 		for (int i = 0; i < cfg.nmetrics; i++)
 			eval(cfg.metrics[i].formula, strlen(cfg.metrics[i].formula));
 	eval((const char *)data, size);

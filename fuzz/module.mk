@@ -44,8 +44,7 @@ $(eval $(call fuzz_target,fuzz_ctlpage,$(FUZZ_CTLPAGE_SRCS),-lrt -pthread))
 # lib/pmc's event-spec parser (with libpfm4), and config files with their formulas
 FUZZ_PMC_SRCS := $(PMC_SRCS) $(ARCH_SRC)
 $(eval $(call fuzz_target,fuzz_event_spec,$(FUZZ_PMC_SRCS),-lpfm -lm))
-# (cli/util.c: config.c finds the configs beside the executable through it)
-$(eval $(call fuzz_target,fuzz_config,cli/config.c cli/util.c lib/metric/expr.c,-linih -lm))
+$(eval $(call fuzz_target,fuzz_config,lib/metric/config.c lib/metric/expr.c,-linih -lm))
 
 # call stacks: callchain, user registers and stack copies in samples; the --call-graph spec
 $(eval $(call fuzz_target,fuzz_callchain,$(FUZZ_SESSION_SRCS) lib/pmc/callchain.c $(ARCH_SRC),))

@@ -193,4 +193,58 @@ struct mtr_rl_rate {
 void mtr_rl_summarize(const struct mtr_rl_sample *s, int reps, int nthreads,
 		      struct mtr_rl_rate *out);
 
+/* ---- configuration files (config.c) ---- */
+
+/* An [event.N] section: an event spec (lib/pmc syntax, as for -e), an optional name the
+ * [metric.N] formulas use instead of the event's own (RETIRED_INST, PMCx0C4), and whether
+ * the event may be missing (metrics using it are then empty). */
+struct mtr_config_event {
+	char name[64];
+	char spec[256];
+	bool optional; /* optional = 1: a system without it still counts the rest */
+};
+
+/* A [metric.N] section: the column name, a formula over event names, variables and the
+ * ids of earlier metrics (lib/metric mtr_expr syntax), and an optional id. */
+struct mtr_config_metric {
+	char name[64];
+	char id[32];
+	char formula[256];
+};
+
+#define MTR_CONFIG_MAX_EVENTS 32
+#define MTR_CONFIG_MAX_METRICS 32
+
+/* A collect configuration (configs/<name>.ini), or a pcm metric group
+ * (configs/pcm/<group>.ini, which also sets title). */
+struct mtr_config {
+	char name[64];
+	char label[32];
+	char description[128];
+	char title[32];
+	double timer_interval_ms;
+	bool user_only;
+	int nevents, nmetrics;
+	struct mtr_config_event events[MTR_CONFIG_MAX_EVENTS];
+	struct mtr_config_metric metrics[MTR_CONFIG_MAX_METRICS];
+};
+
+/* Load config @name from @dir (<dir>/<name>.ini). 0, -ENOENT (no such config) or -EINVAL
+ * (@err says what). */
+int mtr_config_load(const char *dir, const char *name, struct mtr_config *cfg, char *err,
+		    size_t errlen);
+
+/* Load the config file at @path (any name). 0, -ENOENT or -EINVAL (@err says what). */
+int mtr_config_load_path(const char *path, struct mtr_config *cfg, char *err, size_t errlen);
+
+/* Parse config text @buf (@len bytes) into @cfg (zeroed first, defaults set). 0 or -EINVAL
+ * with @err. Events and metrics must be numbered 0.. without gaps; each event needs a
+ * spec, each metric a name and a formula that parses. */
+int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err,
+		     size_t errlen);
+
+/* Names of all configs in @dir (its *.ini files, without .ini), sorted; returns the count
+ * (up to @max; 0 when @dir cannot be read). */
+int mtr_config_list(const char *dir, char names[][64], int max);
+
 #endif

@@ -12,6 +12,9 @@
  *   evlist      counting: events planned into kernel groups per CPU or task, opened,
  *               read with TOTAL_TIME_ENABLED/RUNNING
  *   counts      multiplex scaling and deltas (with counter wrap)
+ *   interval    counting an opened evlist at an interval, with idle times, to a callback
+ *   groups      pcm's metric groups (configs/pcm/<group>.ini): events into one evlist,
+ *               formulas (lib/metric) evaluated over a unit's counter deltas
  *
  * Typical use, sampling (collect):
  *   pmc_pmus_load(&pmus);                       // NULL pmus is fine for pure encoding
@@ -513,5 +516,125 @@ int pmc_sys_munmap(void *addr, size_t len);
  * one rule everywhere a metric is printed). Returns the length it needed.
  */
 int pmc_value_format(double v, int decimals, char *buf, size_t len);
+
+/* ---- pcm's metric groups (groups.c, over lib/metric's formulas) ---- */
+
+/* configs/pcm/<group>.ini: events (lib/pmc specs, resolved against this machine's PMUs
+ * into one evlist shared by all groups, identical events counted once) and formulas over
+ * the events' names, the ids of earlier metrics of the group and the variables ELAPSED_NS,
+ * NCPUS, P0_FREQ_MHZ and IDLE_NS. */
+#define PMC_GROUPS_MAX 16
+#define PMC_GROUPS_MAX_METRICS 256
+#define PMC_GROUPS_MAX_NAMES 256
+
+/* The widest unit a group's metrics make sense for: a core's, an L3's (CCX) or a Data
+ * Fabric's (package) counters; the class of the group's widest-scoped event. */
+enum pmc_group_class { PMC_GROUP_CORE, PMC_GROUP_L3, PMC_GROUP_DF };
+
+struct pmc_group {
+	char name[32];	/* ipc, l3, ... */
+	char title[32]; /* CORE METRICS, ... ([config] title; METRICS when unset) */
+	enum pmc_group_class cls;
+	int first_metric, nmetrics; /* its metrics in pmc_groups.metrics */
+	int first_name, nnames;	    /* its event names in pmc_groups.names */
+};
+
+struct mtr_expr; /* lib/metric */
+struct pmc_group_metric {
+	char name[64];
+	char id[32];
+	struct mtr_expr *expr; /* owned */
+};
+
+/* A name a group's formulas use for an event: its evlist index, -1 for an optional event
+ * this machine lacks (metrics using it are NaN). */
+struct pmc_group_name {
+	char name[64];
+	int event;
+};
+
+/* Groups in the order added. Zero it to start; pmc_groups_release frees what it owns. */
+struct pmc_groups {
+	struct pmc_evlist *evl; /* owned; created by the first pmc_groups_add when NULL */
+	struct pmc_group groups[PMC_GROUPS_MAX];
+	int ngroups;
+	struct pmc_group_metric metrics[PMC_GROUPS_MAX_METRICS];
+	int nmetrics;
+	struct pmc_group_name names[PMC_GROUPS_MAX_NAMES];
+	int nnames;
+};
+
+/* @path = <dir>/pcm/0x<family>/<name>.ini when it is readable (a family's own codes; no
+ * such try when @family < 0), else <dir>/pcm/<name>.ini. 0, or -ENOENT when neither is. */
+int pmc_group_path(const char *dir, int family, const char *name, char *path, size_t len);
+
+/* Add group @name read from @path, its events parsed against @pmus (borrowed). 0; -ENODEV
+ * when an event's PMU is missing (@err: which); -ENOMEM; -E2BIG past the PMC_GROUPS_MAX*
+ * limits, -EINVAL for a bad file (@err names the file and section). */
+int pmc_groups_add(struct pmc_groups *gs, const char *path, const char *name,
+		   const struct pmc_pmus *pmus, char *err, size_t errlen);
+void pmc_groups_release(struct pmc_groups *gs);
+
+/* What a group's formulas are evaluated over: counter deltas of an interval (@cinfo and
+ * @delta: pmc_evlist's counters) and the unit they are summed for. All borrowed. */
+struct pmc_group_input {
+	const struct pmc_counter_info *cinfo;
+	const struct pmc_count *delta;
+	size_t ncounters;
+	const struct pmc_cpus *cpus;	 /* the unit: CPU counters on these add up */
+	int ncpus;			 /* NCPUS: CPUs of the unit that are counted */
+	const struct pmc_cpus *measured; /* the CPUs counted, for IDLE_NS */
+	const uint64_t *idle;		 /* per CPU idle ns; NULL: IDLE_NS is 0 (task mode) */
+	double p0_mhz;			 /* P0_FREQ_MHZ; <= 0: unknown (NaN) */
+	int64_t elapsed_ns;
+};
+
+/* Metric @m (an index into gs->metrics) of group @group over @in; NaN when it cannot be
+ * computed (a missing optional event, x/0). */
+double pmc_groups_value(const struct pmc_groups *gs, int group, int m,
+			const struct pmc_group_input *in);
+
+/* "<group>:<name>" of the first group naming evlist event @ev, written to @buf; "?" when
+ * no group names it. */
+const char *pmc_groups_event_name(const struct pmc_groups *gs, int ev, char *buf, size_t len);
+
+/* ---- counting at an interval (interval.c) ---- */
+
+/* One interval's readings: every counter's delta (as pmc_evlist_read orders them; scale
+ * with pmc_count_over or pmc_count_scale), each CPU's idle ns (all 0 without idle
+ * reading), the interval's length and its end (CLOCK_MONOTONIC ns). Borrowed: valid until
+ * the next reading. */
+struct pmc_interval {
+	const struct pmc_count *delta;
+	const uint64_t *idle;
+	int64_t elapsed_ns;
+	int64_t t_ns;
+};
+
+struct pmc_interval_ops {
+	int fd; /* polled while waiting (a signalfd); -1: none */
+	void (*on_fd)(void *arg); /* @fd is readable */
+	/* True: read once more, for the partial interval, and end. Asked before each wait. */
+	bool (*stopped)(void *arg);
+	void (*on_interval)(void *arg, const struct pmc_interval *iv);
+	void *arg;
+};
+
+/* The readings of an opened evlist @evl (borrowed; its counters planned), with /proc/stat's
+ * idle times per CPU when @idle. 0 or -ENOMEM; pmc_counting_free. */
+struct pmc_counting;
+int pmc_counting_new(struct pmc_counting **out, struct pmc_evlist *evl, bool idle);
+void pmc_counting_free(struct pmc_counting *c); /* NULL is fine */
+/* Start the clock, once the counters are enabled: counts from zero, idle times from now. */
+void pmc_counting_baseline(struct pmc_counting *c);
+/*
+ * Read every @interval_ns after the previous reading, calling ops->on_interval with each
+ * interval's deltas, until ops->stopped says so or @duration_ns (> 0) after the baseline:
+ * the last interval is the partial one up to then. 0, or pmc_evlist_read's -errno.
+ */
+int pmc_counting_loop(struct pmc_counting *c, int64_t interval_ns, int64_t duration_ns,
+		      const struct pmc_interval_ops *ops);
+/* Deltas from the baseline to the last reading. */
+void pmc_counting_total(struct pmc_counting *c, struct pmc_interval *out);
 
 #endif

@@ -163,3 +163,20 @@ $(BUILD)/tests/test_options: tests/unit/test_options.c cli/options.c cli/options
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_options
+# lib/metric: configuration files read from a directory the caller names
+$(BUILD)/tests/test_metric_config: tests/unit/test_metric_config.c $(METRIC_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih -lm
+UNIT_TESTS += $(BUILD)/tests/test_metric_config
+# lib/metric's roofline_bench.o pulls roofline.o, which writes CSV cells with lib/util
+$(BUILD)/tests/test_roofline_bench $(BUILD)/tests/test_roofline_bench_generic: $(UTIL_LIB)
+# lib/pmc: pcm's metric groups (events, classes, formula values) on the fake machine
+$(BUILD)/tests/test_pmc_groups: tests/unit/test_pmc_groups.c $(PMC_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_groups
+# lib/pmc: counting at an interval, with this process's software events
+$(BUILD)/tests/test_pmc_counting: tests/unit/test_pmc_counting.c $(PMC_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pmc_counting

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Collect configurations: configs/<name>.ini, parsed with inih. */
-#include "cli/cli.h"
+/* Configuration files: collect configurations (configs/<name>.ini) and pcm metric groups
+ * (configs/pcm/<group>.ini), parsed with inih. Which directory holds them is the caller's
+ * business (the CLI looks beside its executable): every function here takes it. */
 #include "metric/metric.h"
-#include "pmc/pmc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,24 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *cli_config_dir(void)
-{
-	static char dir[PATH_MAX];
-	const char *env = getenv("UPROF_CONFIG_DIR");
-
-	if (env && *env)
-		return env;
-	if (dir[0])
-		return dir;
-	if (!cli_beside_exe("../share/uprof/configs", dir, sizeof(dir))) {
-		dir[0] = 0;
-		return "/usr/local/share/uprof/configs";
-	}
-	return dir;
-}
-
 struct load_ctx {
-	struct cli_config *cfg;
+	struct mtr_config *cfg;
 	char *err;
 	size_t errlen;
 	unsigned seen_events[2], seen_metrics[2]; /* bit N: the section has a needed key */
@@ -40,7 +24,7 @@ struct load_ctx {
 
 static int config_key(struct load_ctx *ctx, const char *name, const char *value)
 {
-	struct cli_config *cfg = ctx->cfg;
+	struct mtr_config *cfg = ctx->cfg;
 	char *end;
 
 	if (!strcmp(name, "label")) {
@@ -93,7 +77,7 @@ static int copy_field(struct load_ctx *ctx, const char *section, const char *key
 static int event_key(struct load_ctx *ctx, const char *section, int i, const char *name,
 		     const char *value)
 {
-	struct cli_config_event *e = &ctx->cfg->events[i];
+	struct mtr_config_event *e = &ctx->cfg->events[i];
 
 	if (i + 1 > ctx->cfg->nevents)
 		ctx->cfg->nevents = i + 1;
@@ -115,7 +99,7 @@ static int event_key(struct load_ctx *ctx, const char *section, int i, const cha
 static int metric_key(struct load_ctx *ctx, const char *section, int i, const char *name,
 		      const char *value)
 {
-	struct cli_config_metric *m = &ctx->cfg->metrics[i];
+	struct mtr_config_metric *m = &ctx->cfg->metrics[i];
 
 	if (i + 1 > ctx->cfg->nmetrics)
 		ctx->cfg->nmetrics = i + 1;
@@ -140,14 +124,14 @@ static int on_key(void *user, const char *section, const char *name, const char 
 
 	if (!strcmp(section, "config"))
 		return config_key(ctx, name, value);
-	if ((i = section_index(section, "event", CLI_CONFIG_MAX_EVENTS)) >= 0)
+	if ((i = section_index(section, "event", MTR_CONFIG_MAX_EVENTS)) >= 0)
 		return event_key(ctx, section, i, name, value);
-	if ((i = section_index(section, "metric", CLI_CONFIG_MAX_METRICS)) >= 0)
+	if ((i = section_index(section, "metric", MTR_CONFIG_MAX_METRICS)) >= 0)
 		return metric_key(ctx, section, i, name, value);
 	if (!strncmp(section, "event", 5) || !strncmp(section, "metric", 6)) {
 		snprintf(ctx->err, ctx->errlen, "[%s]: sections are numbered %s.0 .. %s.%d", section,
 			 section[0] == 'e' ? "event" : "metric", section[0] == 'e' ? "event" : "metric",
-			 section[0] == 'e' ? CLI_CONFIG_MAX_EVENTS - 1 : CLI_CONFIG_MAX_METRICS - 1);
+			 section[0] == 'e' ? MTR_CONFIG_MAX_EVENTS - 1 : MTR_CONFIG_MAX_METRICS - 1);
 		return 0;
 	}
 	return 1; /* other sections belong to later versions */
@@ -156,7 +140,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 /* Every event has a spec, every metric a name and a formula that parses. */
 static int check_sections(struct load_ctx *ctx)
 {
-	struct cli_config *cfg = ctx->cfg;
+	struct mtr_config *cfg = ctx->cfg;
 
 	for (int i = 0; i < cfg->nevents; i++)
 		if (!(ctx->seen_events[0] >> i & 1)) {
@@ -181,7 +165,7 @@ static int check_sections(struct load_ctx *ctx)
 	return 0;
 }
 
-static void config_defaults(struct cli_config *cfg)
+static void config_defaults(struct mtr_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->timer_interval_ms = 1.0;
@@ -203,7 +187,7 @@ static int parse_result(struct load_ctx *ctx, int ret, const char *where)
 	return check_sections(ctx);
 }
 
-int cli_config_parse(const char *buf, size_t len, struct cli_config *cfg, char *err,
+int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err,
 		     size_t errlen)
 {
 	struct load_ctx ctx = { cfg, err, errlen, { 0 }, { 0 } };
@@ -226,7 +210,7 @@ int cli_config_parse(const char *buf, size_t len, struct cli_config *cfg, char *
 	return ret;
 }
 
-int cli_config_load_path(const char *path, struct cli_config *cfg, char *err, size_t errlen)
+int mtr_config_load_path(const char *path, struct mtr_config *cfg, char *err, size_t errlen)
 {
 	struct load_ctx ctx = { cfg, err, errlen, { 0 }, { 0 } };
 	const char *base = strrchr(path, '/');
@@ -253,7 +237,8 @@ static bool valid_name(const char *name)
 	return true;
 }
 
-int cli_config_load(const char *name, struct cli_config *cfg, char *err, size_t errlen)
+int mtr_config_load(const char *dir, const char *name, struct mtr_config *cfg, char *err,
+		    size_t errlen)
 {
 	char path[PATH_MAX];
 
@@ -261,8 +246,8 @@ int cli_config_load(const char *name, struct cli_config *cfg, char *err, size_t 
 	err[0] = 0;
 	if (!valid_name(name))
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/%s.ini", cli_config_dir(), name);
-	return cli_config_load_path(path, cfg, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s.ini", dir, name);
+	return mtr_config_load_path(path, cfg, err, errlen);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -270,9 +255,9 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-int cli_config_list(char names[][64], int max)
+int mtr_config_list(const char *dir, char names[][64], int max)
 {
-	DIR *d = opendir(cli_config_dir());
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
 
