@@ -27,8 +27,8 @@ static const char *const CMD = "annotate";
 struct annotate_state {
 	struct cli_report_args a; /* -i, the paths, --function, ... */
 	char buildid_dir[PATH_MAX];
-	bool events;	  /* --show-event-count: the sort event's value beside the samples */
-	double unit;	  /* its value per sample: seconds (CPU_TIME) or events */
+	bool events; /* --show-event-count: the sort event's value beside the samples */
+	double unit; /* its value per sample: seconds (CPU_TIME) or events */
 	const char *unit_name;
 };
 
@@ -36,8 +36,7 @@ struct annotate_state {
 
 static const struct cli_option annotate_options[] = {
 	OPT_INCLUDE(cli_input_options, STATE, a),
-	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000,
-		"a function count (0 = all)",
+	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000, "a function count (0 = all)",
 		"without a function named, the n hottest\n"
 		"(default 1; 0 = all)"),
 	OPT_INCLUDE(cli_function_detail_options, STATE, a),
@@ -54,13 +53,15 @@ static const struct cli_option annotate_options[] = {
 static const struct cli_command annotate_cmd = {
 	.name = "annotate",
 	.usage = "usage: uprof annotate -i <session-dir> [<options>] [<function>...]\n",
-	.intro = "Show where inside a function its samples fell: its source lines, each\n"
-		 "followed by its instructions, with the samples of each and their share of\n"
-		 "the function; the " XSTR(HOT_MARKED) " hottest lines are marked (>> and their rank). Without\n"
-		 "a function named, the hottest function (or --cutoff of them). A name matches\n"
-		 "a function whole, or the part before its argument list ('step' for\n"
-		 "'step(double)'). The same data goes into report.csv with 'uprof report\n"
-		 "--disasm' (Function Detail Data).\n",
+	.intro =
+		"Show where inside a function its samples fell: its source lines, each\n"
+		"followed by its instructions, with the samples of each and their share of\n"
+		"the function; the " XSTR(
+			HOT_MARKED) " hottest lines are marked (>> and their rank). Without\n"
+				    "a function named, the hottest function (or --cutoff of them). A name matches\n"
+				    "a function whole, or the part before its argument list ('step' for\n"
+				    "'step(double)'). The same data goes into report.csv with 'uprof report\n"
+				    "--disasm' (Function Detail Data).\n",
 	.outro = "Code without DWARF line information (stripped) is shown as assembly only,\n"
 		 "with a note saying why. man uprof-annotate has the rest.\n",
 	.options = annotate_options,
@@ -124,8 +125,8 @@ static void print_line(const struct annotate_state *st, const struct rpt_annot *
 	       ln->inlined ? ln->inlined : "", ln->inlined ? "]" : "");
 }
 
-static void print_one(const struct annotate_state *st, const struct rpt_annot *v,
-		      const char **said, int *nsaid)
+static void print_one(const struct annotate_state *st, const struct rpt_annot *v, const char **said,
+		      int *nsaid)
 {
 	int last = -2;
 
@@ -202,11 +203,14 @@ int cmd_annotate(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
+		return cli_error(1, CMD,
+				 "'%s' is not a directory; give a session directory with -i",
 				 st.a.input);
 	if (rpt_is_job_dir(st.a.input))
-		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job directory: annotate one "
-						  "rank's session in it", st.a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "'%s' is an MPI job directory: annotate one "
+				 "rank's session in it",
+				 st.a.input);
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
 		st.a.opts.buildid_dir = st.buildid_dir;
 	ret = rpt_open(&r, st.a.input, &st.a.opts, err, sizeof(err));
@@ -220,9 +224,12 @@ int cmd_annotate(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		print_one(&st, &v[i], said, &nsaid);
 	/* nothing shown: one line says why (the names, or an empty session) */
-	ret = n ? 0 : nu ? cli_error(1, CMD, "nothing to annotate: no function with samples is "
-					     "named '%s'%s", unmatched[0], nu > 1 ? " (nor the others)" : "")
-		 : cli_error(1, CMD, "nothing to annotate: the session has no samples");
+	ret = n	   ? 0
+	      : nu ? cli_error(1, CMD,
+			       "nothing to annotate: no function with samples is "
+			       "named '%s'%s",
+			       unmatched[0], nu > 1 ? " (nor the others)" : "")
+		   : cli_error(1, CMD, "nothing to annotate: the session has no samples");
 	rpt_free(r);
 	return ret;
 }

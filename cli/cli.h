@@ -114,7 +114,6 @@ void cli_report_progress(void *arg, const struct rpt_progress *rp);
 /* A usage error: "<what>; see 'uprof <cmd> --help'", exit code 2. */
 int cli_usage_error(const char *cmd, const char *what);
 
-
 /* Directory holding the configs: $UPROF_CONFIG_DIR, else <exe>/../share/uprof/configs
  * (lib/metric's mtr_config_* read them from the directory given). */
 const char *cli_config_dir(void);

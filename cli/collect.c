@@ -45,9 +45,10 @@ static int load_config(struct collect_state *st)
 					 "--timer-interval %s is out of range (0.01 to 3600000 ms)",
 					 st->interval_arg);
 		if (ret)
-			return cli_error(EXIT_USAGE, CMD,
-					 "--timer-interval '%s' is not a positive number of milliseconds",
-					 st->interval_arg);
+			return cli_error(
+				EXIT_USAGE, CMD,
+				"--timer-interval '%s' is not a positive number of milliseconds",
+				st->interval_arg);
 	} else {
 		st->period_ns = (uint64_t)(st->config.timer_interval_ms * 1e6 + 0.5);
 	}
@@ -172,10 +173,15 @@ fail:
 /* A run that never started leaves nothing behind: no empty session to trip over. */
 static void remove_session_dir(const struct collect_state *st)
 {
-	static const char *const files[] = { SES_INFO_FILE, SES_DATA_FILE, SES_LEAF_FILE, "vdso.so", SES_PAUSES_FILE,
+	static const char *const files[] = { SES_INFO_FILE,
+					     SES_DATA_FILE,
+					     SES_LEAF_FILE,
+					     "vdso.so",
+					     SES_PAUSES_FILE,
 					     "." SES_INFO_FILE ".tmp",
 					     SES_OMPT_DIR "/omplib/libgomp.so.1",
-					     SES_OMPT_DIR "/omplib", SES_OMPT_DIR };
+					     SES_OMPT_DIR "/omplib",
+					     SES_OMPT_DIR };
 	char path[PATH_MAX + 32];
 
 	if (!st->session_dir[0])
@@ -216,7 +222,8 @@ int cmd_collect(int argc, char **argv)
 		struct stat sb;
 
 		if (stat(st.workdir, &sb) || !S_ISDIR(sb.st_mode))
-			ret = cli_error(1, CMD, "working directory '%s' does not exist", st.workdir);
+			ret = cli_error(1, CMD, "working directory '%s' does not exist",
+					st.workdir);
 	}
 	if (ret < 0)
 		ret = st.attach ? collect_attach_prepare(&st) : collect_resolve_program(&st);

@@ -18,20 +18,19 @@ enum { COLLECT_TRACKING, COLLECT_TIMER };
 #define COLLECT_MAX_ATTRS (1 + SES_MAX_EVENTS)
 #define COLLECT_MAX_ENV 64
 
-
 /* collect_mpi.c: --mpi, this collect as one rank of a launcher's job */
 struct collect_mpi {
 	bool on;
 	int rank, size, local_rank; /* size, local_rank: -1 when the launcher did not say */
 	const char *from;	    /* the variable the rank came from */
 	char job[SES_JOB_ID_MAX + 1];
-	char job_dir[PATH_MAX];	    /* where every rank's session is: "Generated data files" */
+	char job_dir[PATH_MAX]; /* where every rank's session is: "Generated data files" */
 	/* --trace mpi: lib/mpi's interposer preloaded */
 	bool trace;
-	bool full;		    /* scope full (lwt: light-weight, the default) */
-	int family;		    /* enum ses_mpi_family asked for (--trace mpi=, --mpi-impl), 0 */
-	const char *family_from;    /* the option that named it */
-	char lib[PATH_MAX];	    /* the interposer of the family, resolved */
+	bool full;		 /* scope full (lwt: light-weight, the default) */
+	int family;		 /* enum ses_mpi_family asked for (--trace mpi=, --mpi-impl), 0 */
+	const char *family_from; /* the option that named it */
+	char lib[PATH_MAX];	 /* the interposer of the family, resolved */
 };
 
 struct collect_state {
@@ -40,62 +39,62 @@ struct collect_state {
 	const char *outdir;
 	const char *workdir;
 	const char *interval_arg;
-	int ncore;		/* core PMC events among attrs (multiplexed beyond the counters) */
-	uint64_t pmc_interval;	/* --interval: every PMC event's period (0: their own) */
-	double duration_s;	/* 0 = until the program exits */
+	int ncore;	       /* core PMC events among attrs (multiplexed beyond the counters) */
+	uint64_t pmc_interval; /* --interval: every PMC event's period (0: their own) */
+	double duration_s;     /* 0 = until the program exits */
 	bool no_inherit;
-	bool no_buildid_cache;	/* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
+	bool no_buildid_cache; /* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;
-	double start_delay_s;	/* --start-delay: sampling starts this long after launch */
+	double start_delay_s;	     /* --start-delay: sampling starts this long after launch */
 	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */
 	bool terminate;
 	size_t mmap_pages;
-	struct pmc_callgraph cg;	/* -g / --call-graph: call stacks with the samples */
-	char **prog_argv;	/* borrowed from main's argv */
-	bool has_affinity;	/* --affinity */
+	struct pmc_callgraph cg; /* -g / --call-graph: call stacks with the samples */
+	char **prog_argv;	 /* borrowed from main's argv */
+	bool has_affinity;	 /* --affinity */
 	struct pmc_cpus affinity;
-	int nsample_cpus;	/* -c/--cpu: sample on these CPUs only (0: all) */
+	int nsample_cpus; /* -c/--cpu: sample on these CPUs only (0: all) */
 	int sample_cpus[PMC_MAX_CPUS];
 	char sample_cpu_list[256];
-	struct cli_tools tools;	/* --tool: what they ask for (collect_tool.c) */
+	struct cli_tools tools;	      /* --tool: what they ask for (collect_tool.c) */
 	struct tool_info *tool_infos; /* tools.n of them (owned) */
-	int ntool_events;	/* their events, after the config's or -e's */
+	int ntool_events;	      /* their events, after the config's or -e's */
 	const char *tool_events[SES_MAX_EVENTS];
-	struct {		/* --trace openmp (collect_trace.c) */
+	struct { /* --trace openmp (collect_trace.c) */
 		bool on, full, omplib, impl_given, scope_given;
 		char runtime[PATH_MAX]; /* omplib: the libomp standing in for libgomp */
 	} omp;
-	int nenv;		/* --env-var NAME=VALUE (owned) */
+	int nenv; /* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
 	/* attach mode: -p/--pid and --tid, and -a (every process: attach mode with no pids) */
 	bool attach;
 	bool system_wide;
-	bool quiet; /* -q: no status line */
-	int nattach;			/* processes */
+	bool quiet;  /* -q: no status line */
+	int nattach; /* processes */
 	pid_t attach_pids[SES_MAX_PIDS];
-	int ntids_only;			/* --tid: only these threads */
+	int ntids_only; /* --tid: only these threads */
 	pid_t tids_only[SES_MAX_PIDS];
-	int pidfds[SES_MAX_PIDS];	/* readable when that process has exited */
+	int pidfds[SES_MAX_PIDS]; /* readable when that process has exited */
 	int64_t cpu_start[SES_MAX_PIDS], cpu_last[SES_MAX_PIDS];
 	/* user and system time (ns, /proc's ticks) when sampling started: of each attached
 	 * process, and [0] of the launched program after --start-delay */
 	int64_t user_start[SES_MAX_PIDS], sys_start[SES_MAX_PIDS];
-	bool attached_gone;		/* every attached process has exited */
+	bool attached_gone; /* every attached process has exited */
 
 	/* derived */
 	struct mtr_config config;
 	uint64_t period_ns;
-	char prog_path[PATH_MAX];	/* the program's file, symlinks resolved (Target Path) */
-	char exec_path[PATH_MAX];	/* the path exec'd: absolute, symlinks kept */
+	char prog_path[PATH_MAX]; /* the program's file, symlinks resolved (Target Path) */
+	char exec_path[PATH_MAX]; /* the path exec'd: absolute, symlinks kept */
 	char session_dir[PATH_MAX];
 	struct perf_event_attr attrs[COLLECT_MAX_ATTRS];
 	int nattrs;
 	char event_names[COLLECT_MAX_ATTRS][64]; /* as report shows them */
-	const char *specs[SES_MAX_EVENTS];	/* -e, in order */
+	const char *specs[SES_MAX_EVENTS];	 /* -e, in order */
 	int nspecs;
-	bool custom;				/* events from -e: the "Custom" label */
-	bool user_only;	/* the kernel refused kernel samples: every event, the tracking one
+	bool custom;	/* events from -e: the "Custom" label */
+	bool user_only; /* the kernel refused kernel samples: every event, the tracking one
 			 * too, excludes kernel and hypervisor (collect_open.c) */
 
 	/* run */
@@ -112,10 +111,10 @@ struct collect_state {
 	int child_status;
 	int64_t child_cpu_ns;
 	int64_t child_user_ns, child_sys_ns; /* its rusage, for the user/system split */
-	int stop_signal;	/* SIGINT/SIGTERM that stopped us, or 0 */
+	int stop_signal;		     /* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
-	bool never_started;	/* the program could not be started: remove the session */
-	char token[64];		/* UPROF_SESSION: tells our run's control pages from others */
+	bool never_started;	   /* the program could not be started: remove the session */
+	char token[64];		   /* UPROF_SESSION: tells our run's control pages from others */
 	struct smp_pageset *pages; /* collect_pages.c */
 	struct collect_mpi mpi;
 };
@@ -177,7 +176,7 @@ void collect_events_info(struct collect_state *st);
 int collect_launch_parse_affinity(struct collect_state *st, const char *arg);
 int collect_launch_parse_env(struct collect_state *st, const char *arg);
 int collect_parse_sample_cpus(struct collect_state *st, const char *arg); /* -c */
-void collect_launch_env(const struct collect_state *st);	/* into uprof's environ */
+void collect_launch_env(const struct collect_state *st);		  /* into uprof's environ */
 int collect_launch_affinity(const struct collect_state *st); /* the gated child: 0/-errno */
 void collect_launch_release(struct collect_state *st);
 
@@ -232,7 +231,7 @@ bool collect_attach_owns(const struct collect_state *st, int pid);
  * writes task records into instrument/<pid>.tasks), and what collect says about them.
  */
 int collect_pages_start(struct collect_state *st);
-int collect_pages_fd(const struct collect_state *st);	/* the page set's fd to poll, or -1 */
+int collect_pages_fd(const struct collect_state *st);	 /* the page set's fd to poll, or -1 */
 bool collect_pages_busy(const struct collect_state *st); /* pages still being looked for */
 void collect_pages_poll(struct collect_state *st);
 /* Attach mode: take the pages the attached processes made before we came. */

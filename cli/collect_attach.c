@@ -152,7 +152,8 @@ static int open_threads(struct collect_state *st, pid_t pid, pid_t *done, int *n
  * failure nothing stays open. */
 static int attach_once(struct collect_state *st, pid_t *done, int *bad_pid, int *failed)
 {
-	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages,
+				 .cpus = st->sample_cpus,
 				 .ncpus = st->nsample_cpus };
 	int ndone = 0, ret;
 
@@ -208,7 +209,9 @@ int collect_attach_open(struct collect_state *st)
 				 st->nattach > 1 ? "es" : "");
 	if (ret)
 		return collect_explain_open_error(st, ret, st->system_wide ? failed : -1,
-						  st->system_wide ? 0 : bad_pid ? bad_pid : st->attach_pids[0]);
+						  st->system_wide ? 0
+						  : bad_pid	  ? bad_pid
+								  : st->attach_pids[0]);
 	return -1;
 }
 

@@ -36,8 +36,9 @@ static int add_event(struct collect_state *st, const struct pmc_pmus *pmus, cons
 	/* report values are samples x interval; with frequency= each sample has its own
 	 * period, which the report does not weigh: refuse rather than print wrong counts */
 	if (ev.frequency)
-		return cli_error(EXIT_USAGE, CMD, "%s '%s': frequency= is not supported; use "
-						  "interval= (events per sample)",
+		return cli_error(EXIT_USAGE, CMD,
+				 "%s '%s': frequency= is not supported; use "
+				 "interval= (events per sample)",
 				 origin, spec);
 	if (ev.kind == PMC_EV_TIMER) {
 		uint64_t ns = ev.interval ? ev.interval : st->period_ns;
@@ -70,9 +71,10 @@ static void warn_multiplexed(const struct collect_state *st, const struct pmc_pm
 	int counters = cpu ? pmc_pmu_counters(cpu) : 0;
 
 	if (counters > 0 && st->ncore > counters)
-		cli_warn(CMD, "%d core PMC events for %d counters: the kernel multiplexes them, so "
-			      "each is sampled only part of the time and its counts are low; at most "
-			      "%d events give exact counts",
+		cli_warn(CMD,
+			 "%d core PMC events for %d counters: the kernel multiplexes them, so "
+			 "each is sampled only part of the time and its counts are low; at most "
+			 "%d events give exact counts",
 			 st->ncore, counters, counters);
 }
 
@@ -101,8 +103,9 @@ int collect_events_prepare(struct collect_state *st)
 	warn_multiplexed(st, pmus);
 	pmc_pmus_free(pmus);
 	if (ret < 0 && st->nattrs < 2)
-		ret = cli_error(1, CMD, "none of config '%s''s events exists on this machine; "
-					"see 'uprof info --system'",
+		ret = cli_error(1, CMD,
+				"none of config '%s''s events exists on this machine; "
+				"see 'uprof info --system'",
 				st->config.name);
 	st->custom = st->nspecs > 0;
 	return ret;
@@ -119,7 +122,8 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 	}
 	/* --start-paused: sampling stays off until the program's first resume */
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
-		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused && !(st->start_delay_s > 0);
+		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused &&
+					      !(st->start_delay_s > 0);
 	/* perf_event_paranoid 2: no event of the set may count kernel or hypervisor time,
 	 * the tracking one included (the kernel checks each event's own bits) */
 	for (int i = 0; st->user_only && i < st->nattrs; i++) {

@@ -16,8 +16,9 @@ int collect_explain_open_error(struct collect_state *st, int err, int failed, in
 		/* the tracking event has no name of its own in the report */
 		.event = i == COLLECT_TRACKING ? "the tracking event (mmap, comm, fork records)"
 					       : st->event_names[i],
-		.scope = st->system_wide ? PMC_OPEN_CPU : st->attach ? PMC_OPEN_ATTACH
-								    : PMC_OPEN_TASK,
+		.scope = st->system_wide ? PMC_OPEN_CPU
+			 : st->attach	 ? PMC_OPEN_ATTACH
+					 : PMC_OPEN_TASK,
 		.kernel = !st->attrs[i].exclude_kernel,
 		.pid = pid,
 		.uid = (unsigned)geteuid(),

@@ -72,8 +72,10 @@ void collect_fill_info(struct collect_state *st, int argc, char **argv)
 	else if (st->attach)
 		; /* set by attach_details */
 	else if (st->workdir)
-		realpath(st->workdir, in->working_dir) ? (void)0 : (void)snprintf(
-			in->working_dir, sizeof(in->working_dir), "%s", st->workdir);
+		realpath(st->workdir, in->working_dir)
+			? (void)0
+			: (void)snprintf(in->working_dir, sizeof(in->working_dir), "%s",
+					 st->workdir);
 	else if (!getcwd(in->working_dir, sizeof(in->working_dir)))
 		snprintf(in->working_dir, sizeof(in->working_dir), "?");
 	cli_system_facts(in->host, sizeof(in->host), in->cpu_model, sizeof(in->cpu_model),

@@ -47,15 +47,15 @@ static int parse_online_cpus(const char *opt, const char *arg, struct pmc_cpus *
 				 PMC_MAX_CPUS);
 	if (ret || !pmc_cpus_count(out))
 		return cli_error(EXIT_USAGE, CMD,
-				 "%s '%s': give a CPU list such as 0-3,8 (cpus numbered from 0)", opt,
-				 arg);
+				 "%s '%s': give a CPU list such as 0-3,8 (cpus numbered from 0)",
+				 opt, arg);
 	online_cpus(&online);
 	for (int c = pmc_cpus_next(out, 0); c >= 0; c = pmc_cpus_next(out, c + 1)) {
 		if (!pmc_cpus_has(&online, c)) {
 			pmc_cpus_format(&online, list, sizeof(list));
 			return cli_error(EXIT_USAGE, CMD,
-					 "%s '%s': CPU %d is not online; this machine has CPUs %s", opt,
-					 arg, c, list);
+					 "%s '%s': CPU %d is not online; this machine has CPUs %s",
+					 opt, arg, c, list);
 		}
 	}
 	return -1;

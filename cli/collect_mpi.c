@@ -74,12 +74,14 @@ int collect_mpi_make_dir(struct collect_state *st, const char *absout)
 	ret = ses_job_join(absout, st->prog_path, st->mpi.job, &r, st->session_dir,
 			   sizeof(st->session_dir));
 	if (ret == -EEXIST)
-		return cli_error(1, CMD, "--mpi: job %s has a rank %d already (in %s): two ranks "
-					 "with one number, or the job id of an earlier job",
+		return cli_error(1, CMD,
+				 "--mpi: job %s has a rank %d already (in %s): two ranks "
+				 "with one number, or the job id of an earlier job",
 				 st->mpi.job, st->mpi.rank, absout);
 	if (ret == -ENOTDIR || ret == -EPERM)
-		return cli_error(1, CMD, "--mpi: the job directory for job %s in '%s' is not a "
-					 "private directory of this user (a link, or another user's)",
+		return cli_error(1, CMD,
+				 "--mpi: the job directory for job %s in '%s' is not a "
+				 "private directory of this user (a link, or another user's)",
 				 st->mpi.job, absout);
 	if (ret)
 		return cli_error(1, CMD, "--mpi: cannot join job %s in '%s': %s", st->mpi.job,
@@ -142,8 +144,9 @@ int collect_mpi_trace_parse(struct collect_state *st, const char *arg)
 		} else if (n == 4 && !memcmp(p, "full", 4)) {
 			st->mpi.full = true;
 		} else {
-			return cli_error(EXIT_USAGE, CMD, "--trace mpi='%.*s': use openmpi or mpich, "
-							  "and lwt or full (e.g. --trace mpi=mpich,lwt)",
+			return cli_error(EXIT_USAGE, CMD,
+					 "--trace mpi='%.*s': use openmpi or mpich, "
+					 "and lwt or full (e.g. --trace mpi=mpich,lwt)",
 					 (int)n, p);
 		}
 		p += n + (p[n] == ',');
@@ -156,8 +159,9 @@ int collect_mpi_impl_parse(struct collect_state *st, const char *arg)
 	int f = family_of(arg, strlen(arg));
 
 	if (!f)
-		return cli_error(EXIT_USAGE, CMD, "--mpi-impl '%s': use openmpi or mpich (mpich also "
-						  "covers Intel MPI)",
+		return cli_error(EXIT_USAGE, CMD,
+				 "--mpi-impl '%s': use openmpi or mpich (mpich also "
+				 "covers Intel MPI)",
 				 arg);
 	return set_family(st, f, "--mpi-impl");
 }
@@ -174,25 +178,28 @@ int collect_mpi_prepare(struct collect_state *st)
 	}
 	prog = launcher_mpi_family(st->prog_path, linked, sizeof(linked));
 	if (st->mpi.family && prog && prog != st->mpi.family)
-		return cli_error(1, CMD, "%s=%s: '%s' is linked with %s (%s); an interposer of "
-					 "one MPI family aborts under the other: use %s, or leave "
-					 "it out",
+		return cli_error(1, CMD,
+				 "%s=%s: '%s' is linked with %s (%s); an interposer of "
+				 "one MPI family aborts under the other: use %s, or leave "
+				 "it out",
 				 st->mpi.family_from, family_name(st->mpi.family), st->prog_path,
 				 prog == SES_MPI_OPENMPI ? "Open MPI" : "MPICH", linked,
 				 family_name(prog));
 	if (!st->mpi.family && !prog)
-		return cli_error(1, CMD, "--trace mpi: cannot tell the MPI family of '%s' (no "
-					 "libmpi among the libraries it loads): give --mpi-impl "
-					 "openmpi or mpich",
+		return cli_error(1, CMD,
+				 "--trace mpi: cannot tell the MPI family of '%s' (no "
+				 "libmpi among the libraries it loads): give --mpi-impl "
+				 "openmpi or mpich",
 				 st->prog_path);
 	if (!st->mpi.family)
 		st->mpi.family = prog;
 	snprintf(rel, sizeof(rel), "../lib/libuprof_mpi_%s.so", family_name(st->mpi.family));
 	if (!cli_beside_exe(rel, lib, sizeof(lib)) || !realpath(lib, st->mpi.lib) ||
 	    access(st->mpi.lib, R_OK))
-		return cli_error(1, CMD, "--trace mpi: no %s interposer (%s beside uprof); it is "
-					 "built when the family's mpicc is installed "
-					 "(scripts/install-deps.sh)",
+		return cli_error(1, CMD,
+				 "--trace mpi: no %s interposer (%s beside uprof); it is "
+				 "built when the family's mpicc is installed "
+				 "(scripts/install-deps.sh)",
 				 family_name(st->mpi.family), rel + 3);
 	return -1;
 }
@@ -208,7 +215,8 @@ void collect_mpi_env(const struct collect_state *st)
 	snprintf(dir, sizeof(dir), "%s/" SES_MPI_DIR, st->session_dir);
 	ret = ses_private_mkdir(dir);
 	if (ret && ret != -EEXIST) {
-		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir, strerror(-ret));
+		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir,
+			 strerror(-ret));
 		return;
 	}
 	setenv(SES_MPI_ENV_DIR, dir, 1);

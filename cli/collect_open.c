@@ -16,8 +16,9 @@ void collect_callgraph_attr(struct collect_state *st)
 
 	/* the default depth (uProf's 128) quietly becomes the kernel's limit */
 	if (st->cg.mode == PMC_CG_FP && st->cg.depth > kmax && st->cg.depth != PMC_CG_DEFAULT_DEPTH)
-		cli_warn(CMD, "call-graph depth %d is more than kernel.perf_event_max_stack (%d): "
-			      "frame-pointer stacks keep %d frames",
+		cli_warn(CMD,
+			 "call-graph depth %d is more than kernel.perf_event_max_stack (%d): "
+			 "frame-pointer stacks keep %d frames",
 			 st->cg.depth, kmax, kmax);
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
 		pmc_callgraph_attr(&st->cg, kmax, &st->attrs[i]);
@@ -43,8 +44,8 @@ int collect_leaf_open(struct collect_state *st)
 		return -1;
 	st->leaf = ses_leaf_writer_open(st->session_dir, mask, bytes);
 	if (!st->leaf)
-		return cli_error(1, CMD, "cannot create %s/%s: %s", st->session_dir,
-				 SES_LEAF_FILE, strerror(errno));
+		return cli_error(1, CMD, "cannot create %s/%s: %s", st->session_dir, SES_LEAF_FILE,
+				 strerror(errno));
 	st->split = ses_split_new(st->writer, st->leaf);
 	if (!st->split)
 		return cli_error(1, CMD, "out of memory");
@@ -106,15 +107,17 @@ bool collect_user_only_retry(struct collect_state *st, int err)
 void collect_user_only_said(const struct collect_state *st)
 {
 	if (st->user_only)
-		cli_warn(CMD, "kernel samples not allowed (kernel.perf_event_paranoid is 2 or more, "
-			      "and uprof is not root): sampling user code only ('sysctl "
-			      "kernel.perf_event_paranoid=1' or root samples the kernel too)");
+		cli_warn(CMD,
+			 "kernel samples not allowed (kernel.perf_event_paranoid is 2 or more, "
+			 "and uprof is not root): sampling user code only ('sysctl "
+			 "kernel.perf_event_paranoid=1' or root samples the kernel too)");
 }
 
 /* Open the events on the gated child, user-only if the kernel says so. */
 int collect_open_events(struct collect_state *st)
 {
-	struct smp_opts opts = { .mmap_pages = st->mmap_pages, .cpus = st->sample_cpus,
+	struct smp_opts opts = { .mmap_pages = st->mmap_pages,
+				 .cpus = st->sample_cpus,
 				 .ncpus = st->nsample_cpus };
 	int failed, ret;
 

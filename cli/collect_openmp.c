@@ -51,8 +51,9 @@ int collect_omp_parse_option(struct collect_state *st, bool impl, const char *ar
 int collect_omp_check(const struct collect_state *st)
 {
 	if ((st->omp.impl_given || st->omp.scope_given) && !st->omp.on)
-		return cli_usage_error(CMD, "--openmp-impl and --openmp-scope go with --trace openmp "
-					    "(or --omp)");
+		return cli_usage_error(CMD,
+				       "--openmp-impl and --openmp-scope go with --trace openmp "
+				       "(or --omp)");
 	if (st->omp.on && st->attach)
 		return cli_usage_error(CMD, "--trace openmp traces a program uprof launches: an "
 					    "OpenMP runtime picks its tool when it starts, so a "
@@ -181,8 +182,9 @@ int collect_omp_env(struct collect_state *st)
 		return -1;
 	if (!cli_beside_exe("../lib/libAMDProfileController.so", lib, sizeof(lib)) ||
 	    !realpath(lib, real))
-		return cli_error(1, CMD, "--trace openmp: libAMDProfileController.so is not beside "
-					 "uprof (../lib/): it holds the OMPT tool");
+		return cli_error(1, CMD,
+				 "--trace openmp: libAMDProfileController.so is not beside "
+				 "uprof (../lib/): it holds the OMPT tool");
 	setenv("UPROF_OMPT", st->omp.full ? "full" : "basic", 1);
 	prepend("OMP_TOOL_LIBRARIES", real);
 	snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR, st->session_dir);
@@ -192,8 +194,9 @@ int collect_omp_env(struct collect_state *st)
 		char link[PATH_MAX + 64];
 
 		if (find_libomp(libomp, sizeof(libomp)))
-			return cli_error(1, CMD, "--openmp-impl omplib needs LLVM's OpenMP runtime "
-						 "(libomp.so.5, package libomp-dev; or set UPROF_LIBOMP)");
+			return cli_error(1, CMD,
+					 "--openmp-impl omplib needs LLVM's OpenMP runtime "
+					 "(libomp.so.5, package libomp-dev; or set UPROF_LIBOMP)");
 		snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR "/omplib", st->session_dir);
 		snprintf(link, sizeof(link), "%s/libgomp.so.1", dir);
 		if ((ses_private_mkdir(dir) && errno != EEXIST) ||

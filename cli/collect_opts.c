@@ -40,8 +40,11 @@ static int parse_pages(const char *s, size_t *out)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (end != s && end[0] && !end[1])
-		shift = strchr("bB", *end) ? 0 : strchr("kK", *end) ? 10 : strchr("mM", *end) ? 20
-			: strchr("gG", *end) ? 30 : -1;
+		shift = strchr("bB", *end)   ? 0
+			: strchr("kK", *end) ? 10
+			: strchr("mM", *end) ? 20
+			: strchr("gG", *end) ? 30
+					     : -1;
 	if (shift >= 0) {
 		if (v > (1UL << 40) >> shift || page <= 0 || (v << shift) % (unsigned long)page)
 			return -EINVAL;
@@ -56,10 +59,31 @@ static int parse_pages(const char *s, size_t *out)
 
 /* What each option of the table does: data of its entry. */
 enum {
-	O_EVENT, O_SYSTEM_WIDE, O_CPU, O_PID, O_TID, O_CONFIG, O_USE_LINUX_PERF, O_LIMIT_DATA,
-	O_DURATION, O_MMAP_PAGES, O_G, O_CALL_GRAPH, O_CG_DEPTH, O_CG_MODE, O_INTERVAL,
-	O_START_DELAY, O_AFFINITY, O_ENV_VAR, O_TOOL, O_TOOL_TIMEOUT, O_MPI_IMPL, O_TRACE,
-	O_OMP, O_OMP_IMPL, O_OMP_SCOPE,
+	O_EVENT,
+	O_SYSTEM_WIDE,
+	O_CPU,
+	O_PID,
+	O_TID,
+	O_CONFIG,
+	O_USE_LINUX_PERF,
+	O_LIMIT_DATA,
+	O_DURATION,
+	O_MMAP_PAGES,
+	O_G,
+	O_CALL_GRAPH,
+	O_CG_DEPTH,
+	O_CG_MODE,
+	O_INTERVAL,
+	O_START_DELAY,
+	O_AFFINITY,
+	O_ENV_VAR,
+	O_TOOL,
+	O_TOOL_TIMEOUT,
+	O_MPI_IMPL,
+	O_TRACE,
+	O_OMP,
+	O_OMP_IMPL,
+	O_OMP_SCOPE,
 };
 
 /* -g, --call-graph, --call-graph-depth/-mode. Returns -1 to go on, or an exit code. */
@@ -101,8 +125,7 @@ static int parse_interval(struct collect_state *st, const char *arg)
 }
 
 /* Option @o (its data: one of O_*) with @arg: -1 to go on, or an exit code. */
-static int collect_option(const struct cli_option *o, const char *arg, void *state,
-			  const char *cmd)
+static int collect_option(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	struct collect_state *st = state;
 
@@ -125,17 +148,21 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 		/* uProf's last one wins silently; a session has one config here, so two that
 		 * differ are refused rather than one dropped unsaid */
 		if (st->config_name && strcmp(st->config_name, arg))
-			return cli_error(EXIT_USAGE, CMD, "--config given twice ('%s' and '%s'): "
+			return cli_error(EXIT_USAGE, CMD,
+					 "--config given twice ('%s' and '%s'): "
 					 "a session has one config; add events to it with -e",
 					 st->config_name, arg);
 		st->config_name = arg;
 		return -1;
 	case O_USE_LINUX_PERF:
-		fprintf(stderr, "uprof %s: note: --use-linux-perf changes nothing: uprof "
-				"always samples through perf_event_open\n", CMD);
+		fprintf(stderr,
+			"uprof %s: note: --use-linux-perf changes nothing: uprof "
+			"always samples through perf_event_open\n",
+			CMD);
 		return -1;
 	case O_LIMIT_DATA:
-		return cli_error(EXIT_USAGE, CMD, "--limit-data is not supported: a session's "
+		return cli_error(EXIT_USAGE, CMD,
+				 "--limit-data is not supported: a session's "
 				 "size is bounded by -d/--duration; samples.data is not cut at "
 				 "a size (a cut file loses the end of the run unsaid)");
 	case O_DURATION:
@@ -147,10 +174,11 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 		return -1;
 	case O_MMAP_PAGES:
 		if (parse_pages(arg, &st->mmap_pages))
-			return cli_error(EXIT_USAGE, CMD,
-					 "-m/--mmap-pages '%s' must be a power of two from 1 to 65536 "
-					 "pages, or a size of that many (4K, 1M: B, K, M, G)",
-					 arg);
+			return cli_error(
+				EXIT_USAGE, CMD,
+				"-m/--mmap-pages '%s' must be a power of two from 1 to 65536 "
+				"pages, or a size of that many (4K, 1M: B, K, M, G)",
+				arg);
 		return -1;
 	case O_G:
 	case O_CALL_GRAPH:
@@ -190,27 +218,36 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 #define FLAG(s, l, h, d) OPT_CALLBACK_NOARG(s, l, h, collect_option, d)
 
 static const struct cli_option collect_options[] = {
-	{ .kind = CLI_OPTK_CALLBACK, .short_name = 'e', .long_name = "event", .argh = "<spec>",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .short_name = 'e',
+	  .long_name = "event",
+	  .argh = "<spec>",
 	  .help = "sample this event instead of the config's:\n"
 		  "event=NAME|pmcxNNN|timer[,interval=N][,umask=..][,user=..]\n"
 		  "[,os=..], a uProf name (RETIRED_INST), a perf software\n"
 		  "event (page-faults); 'uprof info --list predefined-events'",
-	  .flags = CLI_OPT_REPEATABLE, .fn = collect_option, .data = O_EVENT },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = collect_option,
+	  .data = O_EVENT },
 	VALUE('p', "pid", "<pids>",
 	      "attach to these running processes (comma list): all\n"
 	      "their threads, and what they start later; they run on\n"
-	      "untouched when collection ends (-d or Ctrl-C)", O_PID),
+	      "untouched when collection ends (-d or Ctrl-C)",
+	      O_PID),
 	VALUE(0, "tid", "<tids>", "attach to these threads only (comma list)", O_TID),
 	FLAG('a', "system-wide",
 	     "every process on every CPU, for -d seconds or until\n"
-	     "Ctrl-C (needs root or kernel.perf_event_paranoid <= 0)", O_SYSTEM_WIDE),
+	     "Ctrl-C (needs root or kernel.perf_event_paranoid <= 0)",
+	     O_SYSTEM_WIDE),
 	VALUE('c', "cpu", "<cpus>", "sample on these CPUs only (e.g. 0-3,8)", O_CPU),
 	VALUE(0, "config", "<name>",
 	      "collect configuration: tbp (default) or hotspots;\n"
-	      "'uprof info --list collect-configs' lists them", O_CONFIG),
+	      "'uprof info --list collect-configs' lists them",
+	      O_CONFIG),
 	VALUE(0, "interval", "<n>",
 	      "sample every <n> events, for every PMC event (overrides\n"
-	      "each event's interval=; the timer keeps its own)", O_INTERVAL),
+	      "each event's interval=; the timer keeps its own)",
+	      O_INTERVAL),
 	OPT_STRING(0, "timer-interval", STATE, interval_arg, "<ms>",
 		   "timer period in milliseconds, fractions allowed\n"
 		   "(default 1; from 0.01 to 3600000)"),
@@ -222,9 +259,13 @@ static const struct cli_option collect_options[] = {
 	OPT_STRING('w', "working-dir", STATE, workdir, "<dir>", "the program's working directory"),
 	VALUE(0, "affinity", "<cpus>", "run the program on these CPUs only (e.g. 0-3,8)",
 	      O_AFFINITY),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "env-var", .argh = "<N=V>[;..]",
-	  .help = "add to the program's environment", .flags = CLI_OPT_REPEATABLE,
-	  .fn = collect_option, .data = O_ENV_VAR },
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "env-var",
+	  .argh = "<N=V>[;..]",
+	  .help = "add to the program's environment",
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = collect_option,
+	  .data = O_ENV_VAR },
 	VALUE(0, "trace", "<what>",
 	      "openmp: also trace OpenMP regions, waits and locks,\n"
 	      "through OMPT (man uprof-openmp);\n"
@@ -233,11 +274,13 @@ static const struct cli_option collect_options[] = {
 	      "function, peer and collective; family openmpi or mpich\n"
 	      "(default: the one the program is linked with); with\n"
 	      "--trace openmp too, both in the job's report (each\n"
-	      "rank's OpenMP)", O_TRACE),
+	      "rank's OpenMP)",
+	      O_TRACE),
 	FLAG(0, "omp", "the same as --trace openmp", O_OMP),
 	VALUE(0, "openmp-impl", "<i>",
 	      "ompt (default: the runtime's OMPT, LLVM libomp) or\n"
-	      "omplib (gcc programs: LLVM libomp stands in for libgomp)", O_OMP_IMPL),
+	      "omplib (gcc programs: LLVM libomp stands in for libgomp)",
+	      O_OMP_IMPL),
 	VALUE(0, "openmp-scope", "<s>", "basic (default) or full (every wait recorded too)",
 	      O_OMP_SCOPE),
 	OPT_BOOL(0, "no-inherit", STATE, no_inherit, "do not follow threads and child processes"),
@@ -250,7 +293,8 @@ static const struct cli_option collect_options[] = {
 		 "amdProfileResume() (AMDProfileController.h)"),
 	VALUE(0, "start-delay", "<s>",
 	      "start sampling <s> seconds after the program (0: at once);\n"
-	      "the profile, and -d, start then", O_START_DELAY),
+	      "the profile, and -d, start then",
+	      O_START_DELAY),
 	OPT_BOOL('b', "terminate", STATE, terminate,
 		 "kill the program when collection ends early (-d, signal)"),
 	OPT_BOOL('q', "quiet", STATE, quiet,
@@ -258,14 +302,21 @@ static const struct cli_option collect_options[] = {
 		 "elapsed, samples, lost, samples/s, 4 times a second)"),
 	VALUE('m', "mmap-pages", "<n>",
 	      "ring buffer pages per CPU, a power of two (default 128),\n"
-	      "or their size: 4K, 1M (B, K, M, G)", O_MMAP_PAGES),
+	      "or their size: 4K, 1M (B, K, M, G)",
+	      O_MMAP_PAGES),
 	FLAG(0, "use-linux-perf", "accepted (uProf's): uprof always uses perf_event",
 	     O_USE_LINUX_PERF),
 	/* uProf's, refused in words (issue 16) */
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "limit-data", .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option, .data = O_LIMIT_DATA },
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "limit-size", .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option, .data = O_LIMIT_DATA },
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "limit-data",
+	  .flags = CLI_OPT_HIDDEN,
+	  .fn = collect_option,
+	  .data = O_LIMIT_DATA },
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "limit-size",
+	  .flags = CLI_OPT_HIDDEN,
+	  .fn = collect_option,
+	  .data = O_LIMIT_DATA },
 	FLAG('g', NULL, "collect call stacks (same as --call-graph fp)", O_G),
 	VALUE(0, "call-graph", "<spec>",
 	      "call stacks with every sample: fp[:<bytes>] (frame\n"
@@ -276,15 +327,20 @@ static const struct cli_option collect_options[] = {
 	      "default 8192, unwound by 'uprof report' with the CFI of\n"
 	      "the binaries: works without frame pointers); fpo[:<bytes>]\n"
 	      "is dwarf; uProf's <interval>:<depth>:<scope>:<fp|fpo>\n"
-	      "form (scope user, kernel or all) is accepted too", O_CALL_GRAPH),
+	      "form (scope user, kernel or all) is accepted too",
+	      O_CALL_GRAPH),
 	VALUE(0, "call-graph-depth", "<n>", "most frames kept per stack (2 to 1024, default 128)",
 	      O_CG_DEPTH),
 	VALUE(0, "call-graph-mode", "<m>", "fp, fpo or dwarf (implies call stacks)", O_CG_MODE),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "tool", .argh = "<t.so>[,k=v..]",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "tool",
+	  .argh = "<t.so>[,k=v..]",
 	  .help = "load a tool of the tool API (uprof-tool(3)) and collect\n"
 		  "what it asks for: call stacks (unless -g or\n"
 		  "--call-graph chose), events; recorded in session.ini",
-	  .flags = CLI_OPT_REPEATABLE, .fn = collect_option, .data = O_TOOL },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = collect_option,
+	  .data = O_TOOL },
 	VALUE(0, "tool-timeout", "<s>", "each tool's time limit when it is loaded (default 300)",
 	      O_TOOL_TIMEOUT),
 	OPT_BOOL(0, "mpi", STATE, mpi.on,
@@ -294,7 +350,8 @@ static const struct cli_option collect_options[] = {
 		 "<job>/rank-<r>/ (uprof-mpi(7))"),
 	VALUE(0, "mpi-impl", "<family>",
 	      "openmpi or mpich: the interposer to use (a program of\n"
-	      "the other family is refused)", O_MPI_IMPL),
+	      "the other family is refused)",
+	      O_MPI_IMPL),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -330,8 +387,9 @@ static int check_combinations(struct collect_state *st, int argc, int first)
 	if (st->system_wide && (st->nattach || st->ntids_only))
 		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
 	if (st->system_wide && first < argc)
-		return cli_usage_error(CMD, "-a profiles the whole system for -d seconds (or until "
-					    "Ctrl-C), not a program: leave out -a to profile a program");
+		return cli_usage_error(CMD,
+				       "-a profiles the whole system for -d seconds (or until "
+				       "Ctrl-C), not a program: leave out -a to profile a program");
 	if (st->attach && (st->has_affinity || st->nenv))
 		return cli_usage_error(CMD, "--affinity and --env-var apply to a launched program, "
 					    "not to -p/--tid");

@@ -25,13 +25,15 @@ static void warn_version(int pid)
 	uint32_t v = 0;
 
 	if (smp_page_peek_version(pid, &v))
-		cli_warn(CMD, "pid %d's control page is of an unknown version; its tasks and pauses "
-			      "are not in this session",
+		cli_warn(CMD,
+			 "pid %d's control page is of an unknown version; its tasks and pauses "
+			 "are not in this session",
 			 pid);
 	else
-		cli_warn(CMD, "pid %d's control page is version %u.%u, this uprof reads %u.x: its "
-			      "tasks and pauses are not in this session (use the uprof its "
-			      "libAMDProfileController comes from)",
+		cli_warn(CMD,
+			 "pid %d's control page is version %u.%u, this uprof reads %u.x: its "
+			 "tasks and pauses are not in this session (use the uprof its "
+			 "libAMDProfileController comes from)",
 			 pid, UPROF_CTL_MAJOR_OF(v), UPROF_CTL_MINOR_OF(v), UPROF_CTL_MAJOR);
 }
 
@@ -52,11 +54,12 @@ static void warn_refused(int pid, const struct smp_page_why *why)
 		break;
 	case SMP_PAGE_SIZE:
 		if (why->want)
-			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, its header says %" PRIu64,
-				 why->size, why->want);
+			snprintf(what, sizeof(what),
+				 "it is %" PRIu64 " bytes, its header says %" PRIu64, why->size,
+				 why->want);
 		else
-			snprintf(what, sizeof(what), "it is %" PRIu64 " bytes, too short for a header",
-				 why->size);
+			snprintf(what, sizeof(what),
+				 "it is %" PRIu64 " bytes, too short for a header", why->size);
 		break;
 	case SMP_PAGE_PID:
 		snprintf(what, sizeof(what), "its header names pid %d", (int)why->page_pid);
@@ -68,8 +71,9 @@ static void warn_refused(int pid, const struct smp_page_why *why)
 		snprintf(what, sizeof(what), "it was truncated while uprof read it");
 		break;
 	}
-	cli_warn(CMD, "pid %d's control page is not read: %s; its tasks and pauses are not in "
-		      "this session",
+	cli_warn(CMD,
+		 "pid %d's control page is not read: %s; its tasks and pauses are not in "
+		 "this session",
 		 pid, what);
 }
 
@@ -91,8 +95,9 @@ static void say(void *arg, enum smp_pageset_what what, int pid, int err,
 		break;
 	case SMP_PAGESET_HELD_ELSEWHERE:
 		if (!st->system_wide)
-			cli_warn(CMD, "pid %d's instrumentation is read by another uprof collect; its "
-				      "tasks and pauses are not in this session",
+			cli_warn(CMD,
+				 "pid %d's instrumentation is read by another uprof collect; its "
+				 "tasks and pauses are not in this session",
 				 pid);
 		break;
 	case SMP_PAGESET_NO_TASKS_FILE:
@@ -102,8 +107,9 @@ static void say(void *arg, enum smp_pageset_what what, int pid, int err,
 		cli_warn(CMD, "cannot write the OpenMP records of pid %d: %s", pid, strerror(err));
 		break;
 	case SMP_PAGESET_TRUNCATED:
-		cli_warn(CMD, "pid %d's control page was truncated while uprof read it; its tasks "
-			      "and pauses from then on are not in this session",
+		cli_warn(CMD,
+			 "pid %d's control page was truncated while uprof read it; its tasks "
+			 "and pauses from then on are not in this session",
 			 pid);
 		break;
 	case SMP_PAGESET_OMPT_FAILED:
@@ -202,33 +208,39 @@ void collect_pages_release_hold(struct collect_state *st)
 static void warn_overflows(const struct smp_pageset_counts *c)
 {
 	if (c->over_pages)
-		cli_warn(CMD, "%" PRIu64 " control page%s not read: uprof reads at most %d at "
-			      "once; the tasks and pauses of those processes are not in this "
-			      "session",
+		cli_warn(CMD,
+			 "%" PRIu64 " control page%s not read: uprof reads at most %d at "
+			 "once; the tasks and pauses of those processes are not in this "
+			 "session",
 			 c->over_pages, c->over_pages == 1 ? " was" : "s were", c->max_pages);
 	if (c->over_pending)
-		cli_warn(CMD, "%" PRIu64 " control page%s not waited for: %zu unpublished pages were "
-			      "waiting already",
+		cli_warn(CMD,
+			 "%" PRIu64 " control page%s not waited for: %zu unpublished pages were "
+			 "waiting already",
 			 c->over_pending, c->over_pending == 1 ? " was" : "s were", c->max_pending);
 	if (c->over_squatted)
-		cli_warn(CMD, "%" PRIu64 " page file%s of other users named after no process %s not "
-			      "watched (%d were): a process of this run given one of those pids may "
-			      "lose its tasks and pauses unsaid",
+		cli_warn(CMD,
+			 "%" PRIu64 " page file%s of other users named after no process %s not "
+			 "watched (%d were): a process of this run given one of those pids may "
+			 "lose its tasks and pauses unsaid",
 			 c->over_squatted, c->over_squatted == 1 ? "" : "s",
 			 c->over_squatted == 1 ? "was" : "were", c->max_warned);
 	if (c->over_warned)
-		cli_warn(CMD, "%" PRIu64 " more control page%s not read (no line each: %d were "
-			      "said already)",
+		cli_warn(CMD,
+			 "%" PRIu64 " more control page%s not read (no line each: %d were "
+			 "said already)",
 			 c->over_warned, c->over_warned == 1 ? " was" : "s were", c->max_warned);
 	if (c->vanished)
-		cli_warn(CMD, "%" PRIu64 " instrumented process%s of this run removed %s control "
-			      "page before uprof could read it; %s tasks and pauses are not in this "
-			      "session",
-			 c->vanished, c->vanished == 1 ? "" : "es", c->vanished == 1 ? "its" : "their",
-			 c->vanished == 1 ? "its" : "their");
+		cli_warn(CMD,
+			 "%" PRIu64 " instrumented process%s of this run removed %s control "
+			 "page before uprof could read it; %s tasks and pauses are not in this "
+			 "session",
+			 c->vanished, c->vanished == 1 ? "" : "es",
+			 c->vanished == 1 ? "its" : "their", c->vanished == 1 ? "its" : "their");
 	if (c->lost_calls)
-		cli_warn(CMD, "%" PRIu64 " pause/resume call%s not kept (out of memory): "
-			      "pauses.csv may miss paused time",
+		cli_warn(CMD,
+			 "%" PRIu64 " pause/resume call%s not kept (out of memory): "
+			 "pauses.csv may miss paused time",
 			 c->lost_calls, c->lost_calls == 1 ? " was" : "s were");
 }
 
@@ -243,24 +255,28 @@ static void write_pauses(struct collect_state *st, int64_t end_mono)
 		return;
 	}
 	if (r.future)
-		cli_warn(CMD, "%" PRIu64 " pause/resume call%s stamped later than uprof read %s; "
-			      "counted as made when read",
-			 r.future, r.future == 1 ? " was" : "s were", r.future == 1 ? "it" : "them");
+		cli_warn(CMD,
+			 "%" PRIu64 " pause/resume call%s stamped later than uprof read %s; "
+			 "counted as made when read",
+			 r.future, r.future == 1 ? " was" : "s were",
+			 r.future == 1 ? "it" : "them");
 	if (r.unknown_lost)
 		cli_warn(CMD, "cannot mark the stretches of dropped pause records: out of memory");
 	st->info.pauses_max = (uint64_t)r.max_rows;
 	st->info.pauses_folded = r.folded;
 	if (r.folded)
-		cli_warn(CMD, "pauses.csv holds at most %d rows: the last %" PRIu64 " are one "
-			      "\"unknown\" row (%.3f s), their samples kept and counted",
+		cli_warn(CMD,
+			 "pauses.csv holds at most %d rows: the last %" PRIu64 " are one "
+			 "\"unknown\" row (%.3f s), their samples kept and counted",
 			 r.max_rows, r.folded, r.folded_s);
 	st->info.pause_total_ns = r.total_ns;
 	st->info.pause_unknown_ns = r.unknown_ns;
 	st->info.lost_pause_records = r.gap_records;
 	if (r.gap_records)
-		cli_warn(CMD, "%" PRIu64 " pause/resume record%s dropped by full rings in the "
-			      "target%s: the pause state is unknown for %.3f s (\"unknown\" rows in "
-			      "pauses.csv; report counts their samples)",
+		cli_warn(CMD,
+			 "%" PRIu64 " pause/resume record%s dropped by full rings in the "
+			 "target%s: the pause state is unknown for %.3f s (\"unknown\" rows in "
+			 "pauses.csv; report counts their samples)",
 			 r.gap_records, r.gap_records == 1 ? " was" : "s were",
 			 r.gap_records == 1 ? "" : "s", (double)r.unknown_ns / 1e9);
 	if (r.write_err)

@@ -46,8 +46,9 @@ int collect_resolve_program(struct collect_state *st)
 		if (S_ISDIR(sb.st_mode))
 			return cli_error(1, CMD, "cannot run '%s': it is a directory", name);
 		if (access(name, X_OK))
-			return cli_error(1, CMD, "cannot run '%s': not executable (%s); chmod +x it?",
-					 name, strerror(errno));
+			return cli_error(1, CMD,
+					 "cannot run '%s': not executable (%s); chmod +x it?", name,
+					 strerror(errno));
 		found_at(st, name);
 		return -1;
 	}

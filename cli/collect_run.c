@@ -79,8 +79,10 @@ static void reap_child(struct collect_state *st, int flags)
 		st->child_exited = true;
 		st->child_status = status;
 		st->child_cpu_ns = rusage_ns(&ru);
-		st->child_user_ns = ((int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec) * 1000;
-		st->child_sys_ns = ((int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec) * 1000;
+		st->child_user_ns = ((int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec) *
+				    1000;
+		st->child_sys_ns = ((int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec) *
+				   1000;
 	}
 }
 
@@ -237,8 +239,8 @@ static void loop(struct collect_state *st, int64_t start_mono)
 						       : 0;
 	int n;
 
-	cli_progress_init(&prog, (st->duration_s > 0 || st->system_wide) &&
-					 cli_progress_wanted(st->quiet),
+	cli_progress_init(&prog,
+			  (st->duration_s > 0 || st->system_wide) && cli_progress_wanted(st->quiet),
 			  0);
 
 	n = smp_pollfds(st->smp, fds, MAX_POLLFDS - 2);
@@ -350,7 +352,8 @@ static void split_cpu(const struct collect_state *st, struct ses_info *in)
 	if (user + sys <= 0 || in->target_cpu_ns <= 0)
 		return; /* nothing to split by: the rate stays over the whole CPU time */
 	in->target_user_ns = (int64_t)((double)in->target_cpu_ns * (double)user /
-				       (double)(user + sys) + 0.5);
+					       (double)(user + sys) +
+				       0.5);
 	in->target_sys_ns = in->target_cpu_ns - in->target_user_ns;
 }
 
@@ -369,8 +372,9 @@ static void cache_build_ids(const struct collect_state *st)
 	if (ret)
 		cli_warn(CMD, "the build-id cache %s was not filled: %s", dir, strerror(-ret));
 	else if (cs.failed)
-		cli_warn(CMD, "%d of the profiled files could not be copied into the build-id cache "
-			      "%s: %s (--no-buildid-cache leaves it alone)",
+		cli_warn(CMD,
+			 "%d of the profiled files could not be copied into the build-id cache "
+			 "%s: %s (--no-buildid-cache leaves it alone)",
 			 cs.failed, dir, strerror(-cs.first_error));
 }
 
@@ -385,9 +389,10 @@ static int finish(struct collect_state *st)
 	smp_get_stats(st->smp, &stats);
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
-	in->target_cpu_ns = st->attach	      ? collect_attach_cpu_ns(st)
-			    : st->child_exited ? st->child_cpu_ns - st->cpu_before_start_ns
-					       : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
+	in->target_cpu_ns = st->attach ? collect_attach_cpu_ns(st)
+			    : st->child_exited
+				    ? st->child_cpu_ns - st->cpu_before_start_ns
+				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
 	split_cpu(st, in);
 	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
@@ -426,8 +431,9 @@ static int finish(struct collect_state *st)
 	if (st->system_wide)
 		; /* nothing was attached to, nothing to say about it */
 	else if (st->attach)
-		fprintf(stderr, st->attached_gone ? "The attached process%s exited\n"
-						  : "Detached; the process%s run%s on\n",
+		fprintf(stderr,
+			st->attached_gone ? "The attached process%s exited\n"
+					  : "Detached; the process%s run%s on\n",
 			st->nattach > 1 ? "es" : "", st->nattach > 1 ? "" : "s");
 	else if (st->child_exited && WIFEXITED(st->child_status))
 		fprintf(stderr, "Target %d exited with status %d\n", st->child.pid, in->exit_code);
@@ -438,10 +444,12 @@ static int finish(struct collect_state *st)
 		fprintf(stderr, "Target %d is still running (collection ended first)\n",
 			st->child.pid);
 	if (in->orphans)
-		cli_warn(CMD, "the target left %d process%s running (pid %d%s); %s not profiled "
-			      "after the target exited",
+		cli_warn(CMD,
+			 "the target left %d process%s running (pid %d%s); %s not profiled "
+			 "after the target exited",
 			 in->orphans, in->orphans > 1 ? "es" : "", (int)orphan,
-			 in->orphans > 1 ? " and others" : "", in->orphans > 1 ? "they are" : "it is");
+			 in->orphans > 1 ? " and others" : "",
+			 in->orphans > 1 ? "they are" : "it is");
 	/* stderr as every other line of ours: stdout is the program's (gzip -c > out.gz) */
 	fprintf(stderr, "Generated data files path: %s\n", collect_mpi_data_path(st));
 	if (st->write_failed || ret)
@@ -456,8 +464,10 @@ static const char *stacks_desc(const struct collect_state *st, char *buf, size_t
 	if (st->cg.mode == PMC_CG_NONE)
 		return "";
 	if (st->cg.mode == PMC_CG_DWARF)
-		snprintf(buf, len, ", with call stacks (dwarf: %u bytes of stack per sample, "
-				   "depth %d)", st->cg.stack_bytes, st->cg.depth);
+		snprintf(buf, len,
+			 ", with call stacks (dwarf: %u bytes of stack per sample, "
+			 "depth %d)",
+			 st->cg.stack_bytes, st->cg.depth);
 	else
 		snprintf(buf, len, ", with call stacks (frame pointers%s, depth %d)",
 			 st->split ? " and a leaf copy for frameless leaves" : "",

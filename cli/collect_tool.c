@@ -34,8 +34,8 @@ int collect_tools_apply(struct collect_state *st)
 			stacks = in->stacks; /* dwarf unwinds what fp would, and more */
 		for (int e = 0; e < in->nevents; e++) {
 			if (st->ntool_events == SES_MAX_EVENTS)
-				return cli_error(EXIT_USAGE, CMD, "tool '%s': too many events asked for",
-						 in->name);
+				return cli_error(EXIT_USAGE, CMD,
+						 "tool '%s': too many events asked for", in->name);
 			st->tool_events[st->ntool_events++] = in->events[e];
 		}
 	}
@@ -57,7 +57,8 @@ void collect_tools_info(struct collect_state *st)
 		size_t used = 0;
 
 		snprintf(t->path, sizeof(t->path), "%.*s",
-			 comma ? (int)(comma - st->tools.specs[i]) : (int)strlen(st->tools.specs[i]),
+			 comma ? (int)(comma - st->tools.specs[i])
+			       : (int)strlen(st->tools.specs[i]),
 			 st->tools.specs[i]);
 		snprintf(t->name, sizeof(t->name), "%s", ti->name);
 		snprintf(t->stacks, sizeof(t->stacks), "%s", ti->stacks);

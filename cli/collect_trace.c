@@ -15,7 +15,8 @@ int collect_trace_parse(struct collect_state *st, const char *arg)
 		return collect_omp_trace_parse(st);
 	if (!strncmp(arg, "mpi", 3) && (!arg[3] || arg[3] == '='))
 		return collect_mpi_trace_parse(st, arg + 3);
-	return cli_error(EXIT_USAGE, CMD,
-			 "--trace '%s': what to trace is one of: openmp, mpi[=openmpi|mpich][,lwt|full]",
-			 arg);
+	return cli_error(
+		EXIT_USAGE, CMD,
+		"--trace '%s': what to trace is one of: openmp, mpi[=openmpi|mpich][,lwt|full]",
+		arg);
 }

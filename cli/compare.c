@@ -25,9 +25,9 @@ static const char *const CMD = "compare";
 #define XSTR(x) STR(x)
 
 struct compare_state {
-	const char *dir[2];	/* the baseline, the other */
-	const char *output;	/* -o: CSV file, "-" for stdout; NULL: none */
-	int cutoff;		/* rows on the terminal; 0 = all */
+	const char *dir[2];	  /* the baseline, the other */
+	const char *output;	  /* -o: CSV file, "-" for stdout; NULL: none */
+	int cutoff;		  /* rows on the terminal; 0 = all */
 	struct cli_report_args a; /* the paths */
 	char buildid_dir[PATH_MAX];
 };
@@ -42,8 +42,7 @@ static int set_dir(struct compare_state *st, int k, const char *arg)
 }
 
 /* --baseline (o->data 0), --with (1) */
-static int dir_option(const struct cli_option *o, const char *arg, void *state,
-		      const char *cmd)
+static int dir_option(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	(void)cmd;
 	return set_dir(state, (int)o->data, arg);
@@ -125,8 +124,10 @@ static int open_one(struct compare_state *st, const char *dir, struct rpt **r)
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
 		return cli_error(1, CMD, "'%s' is not a session directory", dir);
 	if (rpt_is_job_dir(dir))
-		return cli_error(EXIT_USAGE, CMD, "'%s' is an MPI job directory: compare one "
-						  "rank's session in it", dir);
+		return cli_error(EXIT_USAGE, CMD,
+				 "'%s' is an MPI job directory: compare one "
+				 "rank's session in it",
+				 dir);
 	if (rpt_open(r, dir, &st->a.opts, err, sizeof(err)))
 		return cli_error(1, CMD, "%s", err);
 	return -1;

@@ -36,8 +36,9 @@ static void elf_interp(int fd, char *out, size_t len)
 	Elf64_Phdr ph;
 
 	out[0] = 0;
-	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph))
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
 		return;
 	for (int i = 0; i < eh.e_phnum && i < 256; i++) {
 		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
@@ -74,12 +75,14 @@ const char *cli_exec_error(const char *path, int err, char *buf, size_t len)
 		snprintf(buf, len, "its interpreter '%s' (the #! line) does not exist", interp);
 	else if (err == ENOENT && (elf_interp(fd, interp, sizeof(interp)), interp[0]) &&
 		 access(interp, F_OK))
-		snprintf(buf, len, "its program interpreter '%s' does not exist (built for another "
-				   "system?)",
+		snprintf(buf, len,
+			 "its program interpreter '%s' does not exist (built for another "
+			 "system?)",
 			 interp);
 	else if (err == ENOEXEC)
-		snprintf(buf, len, "not a program this system can run (no #! line, and not an ELF "
-				   "executable for this machine)");
+		snprintf(buf, len,
+			 "not a program this system can run (no #! line, and not an ELF "
+			 "executable for this machine)");
 	close(fd);
 	return buf;
 }

@@ -50,9 +50,10 @@ static int list_pmu_events(void)
 	if (n < 0)
 		return cli_error(1, CMD, "libpfm4 could not be initialized");
 	if (!n)
-		return cli_error(1, CMD, "no hardware PMU here that libpfm4 knows (in a VM, the "
-					 "host must expose a virtual PMU; see 'uprof info --system'); "
-					 "LIBPFM_FORCE_PMU=amd64_fam19h_zen3 lists Zen3's events");
+		return cli_error(1, CMD,
+				 "no hardware PMU here that libpfm4 knows (in a VM, the "
+				 "host must expose a virtual PMU; see 'uprof info --system'); "
+				 "LIBPFM_FORCE_PMU=amd64_fam19h_zen3 lists Zen3's events");
 	/* libpfm4 goes by the CPU model; the kernel may still have no PMU to count them */
 	if (pmc_pmus_load(&pmus) || !pmc_pmus_find(pmus, "cpu"))
 		fprintf(stderr, "note: these are the CPU model's events, but the kernel exposes no "
@@ -91,10 +92,11 @@ static int show_config(const char *name)
 		int n = mtr_config_list(cli_config_dir(), names, 64);
 
 		for (int i = 0; i < n; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-				 names[i]);
-		return cli_error(EXIT_USAGE, CMD, "--collect-config '%s': no such config; known: %s",
-				 name, n ? list : "none");
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", names[i]);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--collect-config '%s': no such config; known: %s", name,
+				 n ? list : "none");
 	}
 	if (ret)
 		return cli_error(1, CMD, "config '%s' is broken: %s", name, err);
@@ -138,19 +140,21 @@ static void show_cpu(const struct pmc_topo *topo)
 	double mhz = pmc_cpu_nominal_mhz();
 
 	pmc_cpuid_read(&id);
-	printf("[CPU Info]\n  %-28s %s\n  %-28s %s\n", "Model:", id.model_name[0] ? id.model_name : "unknown",
+	printf("[CPU Info]\n  %-28s %s\n  %-28s %s\n",
+	       "Model:", id.model_name[0] ? id.model_name : "unknown",
 	       "Vendor:", id.vendor[0] ? id.vendor : "unknown");
-	printf("  %-28s 0x%x (%d)\n  %-28s 0x%x (%d)\n  %-28s %d\n", "Family:", id.family, id.family,
-	       "Model number:", id.model, id.model, "Stepping:", id.stepping);
+	printf("  %-28s 0x%x (%d)\n  %-28s 0x%x (%d)\n  %-28s %d\n", "Family:", id.family,
+	       id.family, "Model number:", id.model, id.model, "Stepping:", id.stepping);
 	if (mhz > 0)
 		printf("  %-28s %.0f MHz\n", "Nominal frequency:", mhz);
 	if (!topo) {
 		printf("  %-28s %ld\n", "Online CPUs:", sysconf(_SC_NPROCESSORS_ONLN));
 		return;
 	}
-	printf("  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %s\n", "Sockets:",
-	       pmc_topo_packages(topo), "CCXs (L3 complexes):", pmc_topo_ccxs(topo), "Cores:",
-	       pmc_topo_cores(topo), "Threads (online CPUs):", pmc_cpus_count(pmc_topo_online(topo)),
+	printf("  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %d\n  %-28s %s\n",
+	       "Sockets:", pmc_topo_packages(topo), "CCXs (L3 complexes):", pmc_topo_ccxs(topo),
+	       "Cores:", pmc_topo_cores(topo),
+	       "Threads (online CPUs):", pmc_cpus_count(pmc_topo_online(topo)),
 	       "SMT:", pmc_cpus_count(pmc_topo_online(topo)) > pmc_topo_cores(topo) ? "on" : "off");
 }
 
@@ -220,8 +224,7 @@ struct info_state {
 };
 
 /* Each option shows its part at once, in the order given. */
-static int info_option(const struct cli_option *o, const char *arg, void *state,
-		       const char *cmd)
+static int info_option(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	struct info_state *st = state;
 	int ret = 0;
@@ -284,8 +287,9 @@ static const struct cli_option info_options[] = {
 
 static const struct cli_command info_cmd = {
 	.name = "info",
-	.usage = "usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
-		 "                  [--collect-config <name>] [--tool <tool.so>]\n",
+	.usage =
+		"usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
+		"                  [--collect-config <name>] [--tool <tool.so>]\n",
 	.options = info_options,
 	.column = 29,
 };
@@ -299,7 +303,9 @@ int cmd_info(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (st.ret < 0)
-		return cli_usage_error(CMD, "nothing to show: use --list collect-configs|predefined-events|pmu-events, "
-					    "--collect-config <name>, --tool <tool.so> or --system");
+		return cli_usage_error(
+			CMD,
+			"nothing to show: use --list collect-configs|predefined-events|pmu-events, "
+			"--collect-config <name>, --tool <tool.so> or --system");
 	return st.ret;
 }

@@ -17,8 +17,10 @@ static const struct command commands[] = {
 	{ "collect", cmd_collect, "run a program and sample it into a session directory" },
 	{ "report", cmd_report, "turn a session into report.csv and a summary on the terminal" },
 	{ "profile", cmd_profile, "collect, then report on the session, in one command" },
-	{ "translate", cmd_translate, "unwind a session's stacks once, so later reports are faster" },
-	{ "annotate", cmd_annotate, "a function's source lines and instructions with their samples" },
+	{ "translate", cmd_translate,
+	  "unwind a session's stacks once, so later reports are faster" },
+	{ "annotate", cmd_annotate,
+	  "a function's source lines and instructions with their samples" },
 	{ "compare", cmd_compare, "two sessions side by side, the largest changes first" },
 	{ "diff", cmd_compare, "the same as compare" },
 	{ "info", cmd_info, "list collect configurations and describe this system" },
@@ -27,8 +29,9 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uprof [--version] [--help] <command> [<options>] [<program> [<args>]]\n\n"
-		   "commands:\n");
+	fprintf(f,
+		"usage: uprof [--version] [--help] <command> [<options>] [<program> [<args>]]\n\n"
+		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'uprof help <command>' (or 'uprof <command> --help') describes a command;\n"

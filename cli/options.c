@@ -55,11 +55,11 @@ int cli_option_takes_value(const struct cli_option *o)
 struct long_query {
 	const char *name;
 	size_t len;
-	bool prefix;	    /* abbreviations too */
-	struct hit exact;   /* the entry of that name */
-	struct hit first;   /* the first entry it abbreviates */
-	bool ambiguous;	    /* it abbreviates two entries that do different things */
-	const char *other;  /* the second of them */
+	bool prefix;	   /* abbreviations too */
+	struct hit exact;  /* the entry of that name */
+	struct hit first;  /* the first entry it abbreviates */
+	bool ambiguous;	   /* it abbreviates two entries that do different things */
+	const char *other; /* the second of them */
 };
 
 /* Two names for one thing (--limit-data, --limit-size) make no ambiguity, as in getopt. */
@@ -341,9 +341,10 @@ static int parse_long(const struct cli_command *c, void *state, struct cursor *k
 	h = q.exact.o ? q.exact : q.first;
 	if (!q.exact.o && q.ambiguous) {
 		snprintf(full, sizeof(full), "%.*s", (int)q.len, name);
-		fprintf(stderr, "uprof %s: option '--%s' is ambiguous (--%s, --%s, ...); see "
-				"'uprof %s --help'\n", c->name, full, q.first.o->long_name, q.other,
-			c->name);
+		fprintf(stderr,
+			"uprof %s: option '--%s' is ambiguous (--%s, --%s, ...); see "
+			"'uprof %s --help'\n",
+			c->name, full, q.first.o->long_name, q.other, c->name);
 		return EXIT_USAGE;
 	}
 	if (!h.o)
@@ -382,8 +383,7 @@ static int parse_short(const struct cli_command *c, void *state, struct cursor *
 }
 
 /* GNU getopt's order: the options, then "--" if given, then the operands in order. */
-static void permute(struct cursor *k, char **operands, int noperands, bool dashdash,
-		    int *first)
+static void permute(struct cursor *k, char **operands, int noperands, bool dashdash, int *first)
 {
 	int w = 1;
 
@@ -397,8 +397,7 @@ static void permute(struct cursor *k, char **operands, int noperands, bool dashd
 		k->argv[w++] = operands[j];
 }
 
-int cli_options_parse(const struct cli_command *c, void *state, int argc, char **argv,
-		      int *first)
+int cli_options_parse(const struct cli_command *c, void *state, int argc, char **argv, int *first)
 {
 	struct cursor k = { .argc = argc, .argv = argv, .i = 1 };
 	char **operands = calloc((size_t)argc + 1, sizeof(char *));
@@ -493,7 +492,8 @@ static bool help_visit(const struct cli_option *o, size_t base, void *arg)
 	if ((o->flags & CLI_OPT_HIDDEN) || !o->help)
 		return true;
 	if (o->short_name)
-		n = snprintf(left, sizeof(left), "  -%c%s", o->short_name, o->long_name ? ", " : "");
+		n = snprintf(left, sizeof(left), "  -%c%s", o->short_name,
+			     o->long_name ? ", " : "");
 	else
 		n = snprintf(left, sizeof(left), "%s",
 			     w->c->flags & CLI_ALIGN_LONG ? "      " : "  ");

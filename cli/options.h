@@ -45,8 +45,7 @@ struct cli_option;
 /* A callback: @arg is the value (NULL for CLI_OPT_NOARG), @state the command's state
  * (for an included table, the embedded struct), @cmd the command's name for messages.
  * Returns -1 to go on, or the exit code of the message it said. */
-typedef int cli_opt_fn(const struct cli_option *opt, const char *arg, void *state,
-		       const char *cmd);
+typedef int cli_opt_fn(const struct cli_option *opt, const char *arg, void *state, const char *cmd);
 
 struct cli_option {
 	enum cli_opt_kind kind;
@@ -56,45 +55,70 @@ struct cli_option {
 	const char *argh;      /* the value's name in --help: "<dir>" */
 	const char *help;      /* lines separated by '\n', indented by --help */
 	unsigned flags;
-	cli_opt_fn *fn;	       /* CALLBACK */
-	intptr_t data;	       /* CALLBACK: the callback's own (which list); INT: min */
-	intptr_t max;	       /* INT: max */
-	const char *what;      /* INT: "a row count (0 = all)"; REFUSED: the reason */
-	const char *accept;    /* REFUSED: the one value taken silently (--category cpu) */
-	const struct cli_option *include; /* INCLUDE */
+	cli_opt_fn *fn;	    /* CALLBACK */
+	intptr_t data;	    /* CALLBACK: the callback's own (which list); INT: min */
+	intptr_t max;	    /* INT: max */
+	const char *what;   /* INT: "a row count (0 = all)"; REFUSED: the reason */
+	const char *accept; /* REFUSED: the one value taken silently (--category cpu) */
+	const struct cli_option *include;	/* INCLUDE */
 	void (*help_more)(FILE *f, int column); /* extra --help lines after this option's */
 };
 
-#define OPT_END() { .kind = CLI_OPTK_END }
-#define OPT_GROUP(h) { .kind = CLI_OPTK_GROUP, .help = (h) }
+#define OPT_END() \
+	{ \
+		.kind = CLI_OPTK_END \
+	}
+#define OPT_GROUP(h) \
+	{ \
+		.kind = CLI_OPTK_GROUP, .help = (h) \
+	}
 #define OPT_BOOL(s, l, type, field, h) \
-	{ .kind = CLI_OPTK_BOOL, .short_name = (s), .long_name = (l), \
-	  .offset = offsetof(type, field), .help = (h) }
+	{ \
+		.kind = CLI_OPTK_BOOL, .short_name = (s), .long_name = (l), \
+		.offset = offsetof(type, field), .help = (h) \
+	}
 #define OPT_STRING(s, l, type, field, a, h) \
-	{ .kind = CLI_OPTK_STRING, .short_name = (s), .long_name = (l), \
-	  .offset = offsetof(type, field), .argh = (a), .help = (h) }
+	{ \
+		.kind = CLI_OPTK_STRING, .short_name = (s), .long_name = (l), \
+		.offset = offsetof(type, field), .argh = (a), .help = (h) \
+	}
 #define OPT_INT(s, l, type, field, a, lo, hi, w, h) \
-	{ .kind = CLI_OPTK_INT, .short_name = (s), .long_name = (l), \
-	  .offset = offsetof(type, field), .argh = (a), .help = (h), .data = (lo), .max = (hi), \
-	  .what = (w) }
+	{ \
+		.kind = CLI_OPTK_INT, .short_name = (s), .long_name = (l), \
+		.offset = offsetof(type, field), .argh = (a), .help = (h), .data = (lo), \
+		.max = (hi), .what = (w) \
+	}
 #define OPT_CALLBACK(s, l, a, h, f, d) \
-	{ .kind = CLI_OPTK_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), \
-	  .help = (h), .fn = (f), .data = (d) }
+	{ \
+		.kind = CLI_OPTK_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a), \
+		.help = (h), .fn = (f), .data = (d) \
+	}
 #define OPT_CALLBACK_NOARG(s, l, h, f, d) \
-	{ .kind = CLI_OPTK_CALLBACK, .short_name = (s), .long_name = (l), .help = (h), \
-	  .flags = CLI_OPT_NOARG, .fn = (f), .data = (d) }
+	{ \
+		.kind = CLI_OPTK_CALLBACK, .short_name = (s), .long_name = (l), .help = (h), \
+		.flags = CLI_OPT_NOARG, .fn = (f), .data = (d) \
+	}
 /* uProf's option refused with @why; @accepted: the one value taken (or NULL) */
 #define OPT_REFUSED(s, l, a, why, accepted) \
-	{ .kind = CLI_OPTK_REFUSED, .short_name = (s), .long_name = (l), .argh = (a), \
-	  .flags = CLI_OPT_HIDDEN | ((a) ? 0 : CLI_OPT_NOARG), .what = (why), \
-	  .accept = (accepted) }
+	{ \
+		.kind = CLI_OPTK_REFUSED, .short_name = (s), .long_name = (l), .argh = (a), \
+		.flags = CLI_OPT_HIDDEN | ((a) ? 0 : CLI_OPT_NOARG), .what = (why), \
+		.accept = (accepted) \
+	}
 #define OPT_HELP() \
-	{ .kind = CLI_OPTK_HELP, .short_name = 'h', .long_name = "help", .help = "this text" }
+	{ \
+		.kind = CLI_OPTK_HELP, .short_name = 'h', .long_name = "help", .help = "this text" \
+	}
 /* the shared table @t, its state a @field of @type */
 #define OPT_INCLUDE(t, type, field) \
-	{ .kind = CLI_OPTK_INCLUDE, .offset = offsetof(type, field), .include = (t) }
+	{ \
+		.kind = CLI_OPTK_INCLUDE, .offset = offsetof(type, field), .include = (t) \
+	}
 /* the shared table @t over the same state */
-#define OPT_INCLUDE_SAME(t) { .kind = CLI_OPTK_INCLUDE, .offset = 0, .include = (t) }
+#define OPT_INCLUDE_SAME(t) \
+	{ \
+		.kind = CLI_OPTK_INCLUDE, .offset = 0, .include = (t) \
+	}
 
 enum cli_cmd_flags {
 	CLI_STOP_AT_OPERAND = 1 << 0, /* the first operand ends the options (collect, pcm) */
@@ -104,11 +128,11 @@ enum cli_cmd_flags {
 /* A command as its help shows it: usage lines, what it does, the options, the rest. */
 struct cli_command {
 	const char *name;
-	const char *usage;	   /* "usage: uprof x ...\n" (whole lines) */
-	const char *intro;	   /* paragraphs after it, or NULL */
-	const char *outro;	   /* after the options, or NULL */
+	const char *usage; /* "usage: uprof x ...\n" (whole lines) */
+	const char *intro; /* paragraphs after it, or NULL */
+	const char *outro; /* after the options, or NULL */
 	const struct cli_option *options;
-	int column;		   /* where each option's help starts */
+	int column; /* where each option's help starts */
 	unsigned flags;
 };
 
@@ -119,8 +143,7 @@ struct cli_command {
  * (with "did you mean" when a name is near), a missing or unwanted value, or the exit
  * code a callback returned.
  */
-int cli_options_parse(const struct cli_command *c, void *state, int argc, char **argv,
-		      int *first);
+int cli_options_parse(const struct cli_command *c, void *state, int argc, char **argv, int *first);
 /* The help text of @c into @f. */
 void cli_options_help(const struct cli_command *c, FILE *f);
 

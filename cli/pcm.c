@@ -43,8 +43,8 @@ static int parse_levels(struct pcm_state *st, const char *arg)
 			if (!strcmp(tok, names[i]) || (i == 2 && !strcmp(tok, "ccd")))
 				bit = 1u << i;
 		if (!bit)
-			return cli_error(EXIT_USAGE, CMD, "-A '%s': levels are system, package, ccx, core",
-					 tok);
+			return cli_error(EXIT_USAGE, CMD,
+					 "-A '%s': levels are system, package, ccx, core", tok);
 		st->levels |= bit;
 	}
 	st->levels_given = true;
@@ -72,11 +72,13 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 		return 0;
 	case 'I':
 		return parse_uint(arg, 10, 3600000, &st->interval_ms)
-			       ? cli_error(EXIT_USAGE, CMD, "-I '%s': milliseconds, 10 .. 3600000", arg)
+			       ? cli_error(EXIT_USAGE, CMD, "-I '%s': milliseconds, 10 .. 3600000",
+					   arg)
 			       : 0;
 	case 't':
 		return parse_uint(arg, 1, 100000, &st->mux_ms)
-			       ? cli_error(EXIT_USAGE, CMD, "-t '%s': milliseconds, 1 .. 100000", arg)
+			       ? cli_error(EXIT_USAGE, CMD, "-t '%s': milliseconds, 1 .. 100000",
+					   arg)
 			       : 0;
 	case 'd':
 		errno = 0;
@@ -100,8 +102,7 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	return EXIT_USAGE;
 }
 
-static int pcm_option(const struct cli_option *o, const char *arg, void *state,
-		      const char *cmd)
+static int pcm_option(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	int ret = parse_opt(state, (int)o->data, arg);
 
@@ -119,17 +120,20 @@ static const struct cli_option pcm_options[] = {
 	      "switches, migrations, page faults)"),
 	FLAG('a', "system-wide", "count on every CPU", 'a'),
 	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
-	VALUE('A', "aggregate", "<l,...>", "levels to show: system, package, ccx, core (default system)"),
+	VALUE('A', "aggregate", "<l,...>",
+	      "levels to show: system, package, ccx, core (default system)"),
 	FLAG('C', "cumulative", "one value per metric for the whole run (not with -I)", 'C'),
 	VALUE('I', "interval", "<ms>", "logging interval (default 1000, at least 10)"),
 	VALUE('t', "mux-interval", "<ms>", "multiplexing interval of the PMUs in use (root)"),
 	VALUE('d', "duration", "<s>", "stop after this long"),
 	VALUE('o', "output", "<file.csv>", "write the CSV here (default: standard output)"),
-	VALUE('O', "output-dir", "<dir>", "write <dir>/report.csv (the directory is made if needed)"),
+	VALUE('O', "output-dir", "<dir>",
+	      "write <dir>/report.csv (the directory is made if needed)"),
 	FLAG(0, "html",
 	     "also write report.html beside the CSV: a chart per metric\n"
 	     "and unit, the run's facts, the cumulative table (needs -o\n"
-	     "or -O)", 'H'),
+	     "or -O)",
+	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
 	OPT_HELP(),
 	OPT_END(),
@@ -137,14 +141,17 @@ static const struct cli_option pcm_options[] = {
 
 static const struct cli_command pcm_cmd = {
 	.name = "pcm",
-	.usage = "usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
-		 "       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
-	.intro = "Count core, L3, Data Fabric and software events and print metrics per interval.\n",
-	.outro = "With a program and neither -a nor -c, the program (and its threads and children) is\n"
-		 "counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
-		 "'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
-		 "roofline chart ('uprof pcm roofline --help').\n"
-		 "See 'man uprof-pcm'.\n",
+	.usage =
+		"usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
+	.intro =
+		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
+	.outro =
+		"With a program and neither -a nor -c, the program (and its threads and children) is\n"
+		"counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
+		"roofline chart ('uprof pcm roofline --help').\n"
+		"See 'man uprof-pcm'.\n",
 	.options = pcm_options,
 	.column = 27,
 	.flags = CLI_STOP_AT_OPERAND | CLI_ALIGN_LONG,
@@ -196,8 +203,9 @@ static int check_args(struct pcm_state *st)
 	if (st->out_path && st->out_dir)
 		return cli_usage_error(CMD, "-o and -O cannot be used together");
 	if (st->html && !st->out_path && !st->out_dir)
-		return cli_usage_error(CMD, "--html writes report.html beside the CSV: give -o FILE.csv "
-					    "or -O DIR");
+		return cli_usage_error(CMD,
+				       "--html writes report.html beside the CSV: give -o FILE.csv "
+				       "or -O DIR");
 	if (output_paths(st))
 		return cli_usage_error(CMD, "the output path is too long");
 	if (!st->prog_argv && !st->duration_s && !st->dry_run)
@@ -219,7 +227,8 @@ static int parse_cpu_spec(struct pcm_state *st)
 	int len;
 
 	if (!eq || (klen == 4 && !strncmp(a, "core", 4))) {
-		if (pmc_cpus_parse(v, strlen(v), &st->target.cpus) || !pmc_cpus_count(&st->target.cpus))
+		if (pmc_cpus_parse(v, strlen(v), &st->target.cpus) ||
+		    !pmc_cpus_count(&st->target.cpus))
 			return cli_usage_error(CMD, "-c core=<CPU list>, e.g. core=0 or core=0-3");
 	} else if (parse_uint(v, 0, PMC_MAX_CPUS, &n)) {
 		return cli_usage_error(CMD, "-c: the unit number must be a number");
@@ -231,7 +240,8 @@ static int parse_cpu_spec(struct pcm_state *st)
 		if (pmc_topo_unit(st->topo, PMC_LEVEL_PACKAGE, (int)n, &st->target.cpus))
 			return cli_error(EXIT_USAGE, CMD, "-c %s: no such package", a);
 	} else if (klen == 4 && !strncmp(a, "numa", 4)) {
-		snprintf(rel, sizeof(rel), "%s/devices/system/node/node%u/cpulist", pmc_sysfs_root(), n);
+		snprintf(rel, sizeof(rel), "%s/devices/system/node/node%u/cpulist",
+			 pmc_sysfs_root(), n);
 		len = -1;
 		FILE *f = fopen(rel, "re");
 		if (f) {
@@ -243,7 +253,8 @@ static int parse_cpu_spec(struct pcm_state *st)
 	} else {
 		return cli_usage_error(CMD, "-c takes core=N[-M], ccx=N, package=N or numa=N");
 	}
-	for (int c = pmc_cpus_next(&st->target.cpus, 0); c >= 0; c = pmc_cpus_next(&st->target.cpus, c + 1))
+	for (int c = pmc_cpus_next(&st->target.cpus, 0); c >= 0;
+	     c = pmc_cpus_next(&st->target.cpus, c + 1))
 		if (!pmc_cpus_has(pmc_topo_online(st->topo), c))
 			return cli_error(EXIT_USAGE, CMD, "-c %s: CPU %d is not online", a, c);
 	return -1;
@@ -254,10 +265,12 @@ static int load_system(struct pcm_state *st)
 	int ret = pmc_pmus_load(&st->pmus);
 
 	if (ret)
-		return cli_error(1, CMD, "cannot read the PMUs in %s: %s", pmc_sysfs_root(), strerror(-ret));
+		return cli_error(1, CMD, "cannot read the PMUs in %s: %s", pmc_sysfs_root(),
+				 strerror(-ret));
 	ret = pmc_topo_load(&st->topo);
 	if (ret)
-		return cli_error(1, CMD, "cannot read the CPU topology in %s/devices/system/cpu: %s",
+		return cli_error(1, CMD,
+				 "cannot read the CPU topology in %s/devices/system/cpu: %s",
 				 pmc_sysfs_root(), strerror(-ret));
 	pmc_cpuid_read(&st->cpuid);
 	st->p0_mhz = pmc_cpu_nominal_mhz();
@@ -280,8 +293,8 @@ static int choose_target(struct pcm_state *st)
 					    "counted as a whole)");
 	st->target.inherit = true;
 	st->target.pid = INT_MAX; /* placeholder until the program is spawned */
-	if (!st->dry_run &&
-	    cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err, sizeof(err)))
+	if (!st->dry_run && cli_resolve_program(st->prog_argv[0], st->prog_path,
+						sizeof(st->prog_path), err, sizeof(err)))
 		return cli_error(1, CMD, "%s", err);
 	return -1;
 }
@@ -294,8 +307,8 @@ static int spawn(struct pcm_state *st)
 
 	if (!st->prog_argv || st->dry_run)
 		return -1;
-	if (!st->prog_path[0] &&
-	    cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err, sizeof(err)))
+	if (!st->prog_path[0] && cli_resolve_program(st->prog_argv[0], st->prog_path,
+						     sizeof(st->prog_path), err, sizeof(err)))
 		return cli_error(1, CMD, "%s", err);
 	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, NULL);
 	if (ret)

@@ -23,22 +23,22 @@ struct pcm_comp {
 	int group;
 	enum pmc_level level;
 	int unit;
-	char label[48];		/* System (Aggregated), Package (Aggregated)-0, CCX-1, Core-3 */
-	struct pmc_cpus cpus;	/* counters on these CPUs add up here (all CPUs of the unit) */
-	int ncpus;		/* CPUs of the unit that are counted (NCPUS) */
+	char label[48];	      /* System (Aggregated), Package (Aggregated)-0, CCX-1, Core-3 */
+	struct pmc_cpus cpus; /* counters on these CPUs add up here (all CPUs of the unit) */
+	int ncpus;	      /* CPUs of the unit that are counted (NCPUS) */
 };
 
 /* --html: what the CSV writer wrote, kept as it wrote it, so the page shows the CSV's own
  * numbers (one source). Rows past PCM_HTML_MAX_VALUES values are counted, not kept. */
 #define PCM_HTML_MAX_VALUES (1u << 22)
 struct pcm_series {
-	int ncols;		/* values per row: each component's group's metrics, in CSV order */
+	int ncols; /* values per row: each component's group's metrics, in CSV order */
 	int rows, cap, rows_total;
-	double *vals;		/* rows x ncols */
-	char (*stamps)[16];	/* each row's Timestamp cell */
-	double *cum;		/* metric x component (label_index order), NaN where empty */
+	double *vals;	    /* rows x ncols */
+	char (*stamps)[16]; /* each row's Timestamp cell */
+	double *cum;	    /* metric x component (label_index order), NaN where empty */
 	bool have_cum;
-	char *meta;		/* the metadata lines, as written to the CSV */
+	char *meta; /* the metadata lines, as written to the CSV */
 	size_t meta_len;
 };
 
@@ -95,8 +95,8 @@ const char *pcm_event_name(const struct pcm_state *st, int ev);
 /* pcm_out.c */
 void pcm_out_metadata(struct pcm_state *st, FILE *f);
 void pcm_out_header(struct pcm_state *st, FILE *f);
-void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
-		 const uint64_t *idle, int64_t elapsed_ns);
+void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, const uint64_t *idle,
+		 int64_t elapsed_ns);
 void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 			const uint64_t *idle, int64_t elapsed_ns);
 void pcm_out_dry_run(struct pcm_state *st, FILE *f);

@@ -18,8 +18,9 @@ static int load_group(struct pcm_state *st, const char *name)
 	int ret;
 
 	if (pmc_group_path(cli_config_dir(), st->cpuid.family, name, path, sizeof(path)))
-		return cli_error(EXIT_USAGE, CMD, "-m %s: no such metric group (groups are the files in "
-						  "%s/pcm: ipc, fp, l1, l2, l3, memory, swi)",
+		return cli_error(EXIT_USAGE, CMD,
+				 "-m %s: no such metric group (groups are the files in "
+				 "%s/pcm: ipc, fp, l1, l2, l3, memory, swi)",
 				 name, cli_config_dir());
 	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
 	if (ret == -ENOMEM)
@@ -45,10 +46,12 @@ int pcm_groups_load(struct pcm_state *st)
 			dup |= !strcmp(st->mg.groups[i].name, tok);
 		if (dup)
 			continue;
-		if (strlen(tok) >= sizeof(st->mg.groups[0].name) || strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
+		if (strlen(tok) >= sizeof(st->mg.groups[0].name) ||
+		    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
 			return cli_error(EXIT_USAGE, CMD, "-m '%s': not a metric group name", tok);
 		if (st->mg.ngroups == PMC_GROUPS_MAX)
-			return cli_error(EXIT_USAGE, CMD, "-m: more than %d groups", PMC_GROUPS_MAX);
+			return cli_error(EXIT_USAGE, CMD, "-m: more than %d groups",
+					 PMC_GROUPS_MAX);
 		ret = load_group(st, tok);
 	}
 	if (!ret && !st->mg.ngroups)

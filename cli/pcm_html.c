@@ -92,7 +92,8 @@ void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *va
 	s->rows_total++;
 	if (s->rows_total != s->rows + 1 || !grow(s))
 		return; /* once a row is dropped, later ones are too: the charts stay contiguous */
-	memcpy(s->vals + (size_t)s->rows * (size_t)s->ncols, vals, (size_t)s->ncols * sizeof(*vals));
+	memcpy(s->vals + (size_t)s->rows * (size_t)s->ncols, vals,
+	       (size_t)s->ncols * sizeof(*vals));
 	snprintf(s->stamps[s->rows], sizeof(s->stamps[0]), "%s", stamp);
 	s->rows++;
 }
@@ -211,28 +212,34 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 	pcm_html_esc(f, st->mg.metrics[metric].name);
 	fputs(" &mdash; ", f);
 	pcm_html_esc(f, st->comps[comp].label);
-	fprintf(f, "</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "role=\"img\" data-metric=\"", CHART_W, CHART_H);
+	fprintf(f,
+		"</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"role=\"img\" data-metric=\"",
+		CHART_W, CHART_H);
 	pcm_html_esc(f, st->mg.metrics[metric].name);
 	fputs("\" data-unit=\"", f);
 	pcm_html_esc(f, st->comps[comp].label);
-	fprintf(f, "\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
-		   "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+	fprintf(f,
+		"\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
 		PAD_L, PAD_T, PAD_L, PAD_T + plot_h, PAD_L, PAD_T + plot_h, PAD_L + plot_w,
 		PAD_T + plot_h);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
-		   "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, b1, sizeof(b1)), PAD_L - 4, PAD_T + plot_h,
-		fmt(lo, b2, sizeof(b2)));
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, b1, sizeof(b1)), PAD_L - 4,
+		PAD_T + plot_h, fmt(lo, b2, sizeof(b2)));
 	if (s->rows)
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" "
-			   "text-anchor=\"end\">%s</text>\n",
+		fprintf(f,
+			"<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" "
+			"text-anchor=\"end\">%s</text>\n",
 			PAD_L, CHART_H - 10, s->stamps[0], PAD_L + plot_w, CHART_H - 10,
 			s->stamps[s->rows - 1]);
 	fputs("<polyline points=\"", f);
 	for (int r = 0; r < s->rows; r++) {
 		double v = s->vals[(size_t)r * (size_t)s->ncols + (size_t)col];
-		double x = PAD_L + (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
+		double x = PAD_L +
+			   (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
 
 		if (isfinite(v))
 			fprintf(f, "%.1f,%.1f ", x, PAD_T + plot_h - plot_h * (v - lo) / span);
@@ -240,12 +247,14 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 	fputs("\"/>\n", f);
 	for (int r = 0; r < s->rows; r++) {
 		double v = s->vals[(size_t)r * (size_t)s->ncols + (size_t)col];
-		double x = PAD_L + (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
+		double x = PAD_L +
+			   (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
 		double y = isfinite(v) ? PAD_T + plot_h - plot_h * (v - lo) / span : PAD_T + plot_h;
 
 		fmt(v, b1, sizeof(b1));
-		fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" data-row=\"%d\" "
-			   "data-value=\"%s\"><title>%s: %s</title></circle>\n",
+		fprintf(f,
+			"<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" data-row=\"%d\" "
+			"data-value=\"%s\"><title>%s: %s</title></circle>\n",
 			x, y, isfinite(v) ? "3" : "0", r, b1, s->stamps[r],
 			b1[0] ? b1 : "not computable");
 	}
@@ -261,8 +270,9 @@ static void charts(const struct pcm_state *st, FILE *f)
 		return;
 	fprintf(f, "<h2>Timeseries</h2>\n<p>%d intervals of %u ms", s->rows_total, st->interval_ms);
 	if (s->rows < s->rows_total)
-		fprintf(f, "; the charts draw the first %d (at most %u values are kept for the page); "
-			   "the CSV has them all",
+		fprintf(f,
+			"; the charts draw the first %d (at most %u values are kept for the page); "
+			"the CSV has them all",
 			s->rows, PCM_HTML_MAX_VALUES);
 	fputs(". Hover over a point for its value.</p>\n", f);
 	for (int c = 0; c < st->ncomps; c++) {

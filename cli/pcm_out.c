@@ -118,8 +118,8 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 	fputc('\n', f);
 }
 
-void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
-		 const uint64_t *idle, int64_t elapsed_ns)
+void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, const uint64_t *idle,
+		 int64_t elapsed_ns)
 {
 	/* stamped with the reading that ends the row, in wall-clock time, not with when it is
 	 * printed: a row printed late (the machine's load) would move the row after it closer */
@@ -138,8 +138,8 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 		const struct pmc_group *g = &st->mg.groups[st->comps[c].group];
 
 		for (int m = 0; m < g->nmetrics; m++, col++) {
-			double v = pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta, idle,
-						    elapsed_ns);
+			double v = pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta,
+						    idle, elapsed_ns);
 
 			value_cell(f, v);
 			fputc(',', f);
@@ -191,16 +191,19 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 				if (pcm_label_index(st, c) != c)
 					continue;
 				fputc(',', f);
-				for (int k = 0; k < st->ncomps; k++) { /* this group's block of that label */
+				for (int k = 0; k < st->ncomps;
+				     k++) { /* this group's block of that label */
 					double v;
 
 					if (st->comps[k].group != g ||
 					    strcmp(st->comps[k].label, st->comps[c].label))
 						continue;
-					v = pcm_metric_value(st, &st->comps[k], m, delta, idle, elapsed_ns);
+					v = pcm_metric_value(st, &st->comps[k], m, delta, idle,
+							     elapsed_ns);
 					value_cell(f, v);
 					if (st->series)
-						st->series->cum[(size_t)m * (size_t)st->ncomps + (size_t)c] = v;
+						st->series->cum[(size_t)m * (size_t)st->ncomps +
+								(size_t)c] = v;
 				}
 			}
 			fputc('\n', f);
@@ -219,22 +222,24 @@ void pcm_out_dry_run(struct pcm_state *st, FILE *f)
 	pmc_cpus_format(&st->target.cpus, cpus, sizeof(cpus));
 	fprintf(f, "# uprof pcm --dry-run: %zu counters for %zu events; nothing is opened\n",
 		st->ncounters, pmc_evlist_nevents(st->mg.evl));
-	fprintf(f, "# target: %s%s\n", task ? "the launched program (pid at launch), CPUs " : "CPUs ",
+	fprintf(f, "# target: %s%s\n",
+		task ? "the launched program (pid at launch), CPUs " : "CPUs ",
 		task ? "any" : cpus);
 	for (int g = 0; g < st->mg.ngroups; g++)
 		fprintf(f, "# group %s (%s): %d events, %d metrics\n", st->mg.groups[g].name,
 			st->mg.groups[g].title, st->mg.groups[g].nnames, st->mg.groups[g].nmetrics);
 	if (st->mux_ms)
-		fprintf(f, "# multiplex interval: %u ms to <sysfs>/bus/event_source/devices/<pmu>/"
-			   "perf_event_mux_interval_ms of each PMU below\n",
+		fprintf(f,
+			"# multiplex interval: %u ms to <sysfs>/bus/event_source/devices/<pmu>/"
+			"perf_event_mux_interval_ms of each PMU below\n",
 			st->mux_ms);
 	for (size_t i = 0; i < st->ncounters; i++) {
 		const struct pmc_counter_info *ci = &st->cinfo[i];
 		const struct pmc_event *ev = pmc_evlist_event(st->mg.evl, (size_t)ci->event);
 
 		pmc_attr_format(ci->attr, attr, sizeof(attr));
-		fprintf(f, "cpu=%d pid=%s group=%d leader=%d pmu=%s event=%s spec=%s attr=%s\n", ci->cpu,
-			ci->pid > 0 || task ? "<program>" : "-1", ci->group, ci->leader, ev->pmu,
-			pcm_event_name(st, ci->event), ev->name, attr);
+		fprintf(f, "cpu=%d pid=%s group=%d leader=%d pmu=%s event=%s spec=%s attr=%s\n",
+			ci->cpu, ci->pid > 0 || task ? "<program>" : "-1", ci->group, ci->leader,
+			ev->pmu, pcm_event_name(st, ci->event), ev->name, attr);
 	}
 }

@@ -74,10 +74,12 @@ static void set_mux(struct pcm_state *st)
 			continue;
 		ret = pmc_pmu_set_mux_interval(u, st->mux_ms);
 		if (ret)
-			cli_warn(CMD, "-t %u: cannot set the multiplexing interval of PMU %s (%s%s); the "
-				      "kernel's stays",
-				 st->mux_ms, ev->pmu, strerror(-ret),
-				 ret == -EACCES || ret == -EPERM ? ": needs root" : "");
+			cli_warn(
+				CMD,
+				"-t %u: cannot set the multiplexing interval of PMU %s (%s%s); the "
+				"kernel's stays",
+				st->mux_ms, ev->pmu, strerror(-ret),
+				ret == -EACCES || ret == -EPERM ? ": needs root" : "");
 	}
 }
 
@@ -129,10 +131,10 @@ static int open_counters(struct pcm_state *st)
 		return 0;
 	ev = failed >= 0 ? pmc_evlist_event(st->mg.evl, (size_t)st->cinfo[failed].event) : NULL;
 	/* a counter on a CPU (CPU mode, uncore) needs what -a needs */
-	pmc_open_what_event(&what, ev, failed >= 0 && st->cinfo[failed].cpu >= 0 &&
-						  st->cinfo[failed].pid < 0
-					       ? PMC_OPEN_CPU
-					       : PMC_OPEN_TASK);
+	pmc_open_what_event(&what, ev,
+			    failed >= 0 && st->cinfo[failed].cpu >= 0 && st->cinfo[failed].pid < 0
+				    ? PMC_OPEN_CPU
+				    : PMC_OPEN_TASK);
 	pmc_open_strerror(ret, &what, msg, sizeof(msg));
 	return cli_error(1, CMD, "%s", msg);
 }
@@ -152,14 +154,15 @@ static int start(struct pcm_state *st)
 			st->have_child = false;
 			char why[320];
 
-			return cli_error(127, CMD, "cannot run '%s': %s failed: %s", st->prog_argv[0],
-					 what,
+			return cli_error(127, CMD, "cannot run '%s': %s failed: %s",
+					 st->prog_argv[0], what,
 					 strcmp(what, "exec") ? strerror(-ret)
-							      : cli_exec_error(st->prog_path, -ret, why,
-									       sizeof(why)));
+							      : cli_exec_error(st->prog_path, -ret,
+									       why, sizeof(why)));
 		}
 	}
-	if (st->target.pid > 0 && pmc_evlist_enable(st->mg.evl)) /* uncore ones; task ones ran at exec */
+	if (st->target.pid > 0 &&
+	    pmc_evlist_enable(st->mg.evl)) /* uncore ones; task ones ran at exec */
 		return cli_error(1, CMD, "cannot enable the counters");
 	return 0;
 }
@@ -177,7 +180,8 @@ static int finish(struct pcm_state *st, FILE *summary)
 	}
 	if (st->have_child && !st->child_exited) {
 		if (!st->stop_signal)
-			fprintf(stderr, "uprof pcm: collection ended (-d); waiting for the program\n");
+			fprintf(stderr,
+				"uprof pcm: collection ended (-d); waiting for the program\n");
 		reap(st, 0);
 	}
 	if (!st->have_child)

@@ -34,7 +34,8 @@ static enum owner owner_of(const char *a, bool *value)
 		if (a[1] == '-') {
 			const char *name = a + 2, *eq = strchr(name, '=');
 
-			o = cli_options_find_long(t[k], name, eq ? (size_t)(eq - name) : strlen(name));
+			o = cli_options_find_long(t[k], name,
+						  eq ? (size_t)(eq - name) : strlen(name));
 		} else {
 			o = cli_options_find_short(t[k], (unsigned char)a[1]);
 		}
@@ -81,12 +82,16 @@ static int split(struct profile_state *st, int argc, char **argv)
 		}
 		o = owner_of(a, &value);
 		if (o == NONE)
-			return cli_error(EXIT_USAGE, CMD, "unknown option '%s': see 'uprof collect "
-							  "--help' and 'uprof report --help'", a);
-		if (o == REPORT && (!strcmp(a, "-i") || !strncmp(a, "-i", 2) ||
-				    !strncmp(a, "--input-dir", 11)))
-			return cli_error(EXIT_USAGE, CMD, "'%s': profile reports the session it "
-							  "collects; use 'uprof report -i' for another", a);
+			return cli_error(EXIT_USAGE, CMD,
+					 "unknown option '%s': see 'uprof collect "
+					 "--help' and 'uprof report --help'",
+					 a);
+		if (o == REPORT &&
+		    (!strcmp(a, "-i") || !strncmp(a, "-i", 2) || !strncmp(a, "--input-dir", 11)))
+			return cli_error(EXIT_USAGE, CMD,
+					 "'%s': profile reports the session it "
+					 "collects; use 'uprof report -i' for another",
+					 a);
 		inline_val = a[1] == '-' ? strchr(a, '=') != NULL : a[2] != 0;
 		if (o == COLLECT)
 			st->cargv[st->cargc++] = argv[i];

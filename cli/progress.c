@@ -29,7 +29,9 @@ void cli_progress_init(struct cli_progress *p, bool on, double delay_s)
 	if (e && *e)
 		delay_s = atof(e);
 
-	*p = (struct cli_progress){ .on = on, .start = now, .first = now + (int64_t)(delay_s * 1e9),
+	*p = (struct cli_progress){ .on = on,
+				    .start = now,
+				    .first = now + (int64_t)(delay_s * 1e9),
 				    .last = 0 };
 }
 

@@ -22,20 +22,20 @@ static const char *const CMD = "report";
 
 struct report_state {
 	struct cli_report_args a; /* -i, the paths, --time-filter, --host, --function, ... */
-	bool foreign;		/* input is a perf pipe file, not a session directory */
-	const char *output;	/* --report-output */
+	bool foreign;		  /* input is a perf pipe file, not a session directory */
+	const char *output;	  /* --report-output */
 	bool to_stdout, quiet;
 	struct cli_progress prog; /* reading samples.data (progress.c) */
 	char command[1024];
 	char out_path[PATH_MAX];
-	bool exports[RPT_EXPORT_COUNT]; /* --export */
-	bool exported[RPT_EXPORT_COUNT]; /* written: named on the terminal after the table */
+	bool exports[RPT_EXPORT_COUNT];	   /* --export */
+	bool exported[RPT_EXPORT_COUNT];   /* written: named on the terminal after the table */
 	char export_error[PATH_MAX + 160]; /* why an export failed, said last */
-	const char *export_dir;		/* --export-dir; default: the session directory */
-	int pids[64];			/* -p */
-	struct cli_tools tools;		/* --tool */
-	const char *ranks;		/* --rank: a job's ranks */
-	char buildid_dir[PATH_MAX];	/* the build-id cache: ~/.debug */
+	const char *export_dir;		   /* --export-dir; default: the session directory */
+	int pids[64];			   /* -p */
+	struct cli_tools tools;		   /* --tool */
+	const char *ranks;		   /* --rank: a job's ranks */
+	char buildid_dir[PATH_MAX];	   /* the build-id cache: ~/.debug */
 };
 
 static int group_by(const struct cli_option *o, const char *arg, void *state, const char *cmd)
@@ -57,8 +57,7 @@ static int group_by(const struct cli_option *o, const char *arg, void *state, co
 	return -1;
 }
 
-static int report_output(const struct cli_option *o, const char *arg, void *state,
-			 const char *cmd)
+static int report_output(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	(void)o;
 	if (!*arg)
@@ -123,8 +122,7 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 }
 
 /* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
-static int parse_exports(const struct cli_option *o, const char *arg, void *state,
-			 const char *cmd)
+static int parse_exports(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	struct report_state *st = state;
 	char buf[256], *save = NULL, *tok;
@@ -144,7 +142,8 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names),
 					 "%s, ", rpt_exporter(i)->name);
-			return cli_error(EXIT_USAGE, cmd, "--export '%s': use %sor all", tok, names);
+			return cli_error(EXIT_USAGE, cmd, "--export '%s': use %sor all", tok,
+					 names);
 		} else {
 			st->exports[e] = true;
 		}
@@ -196,19 +195,25 @@ static const struct cli_option report_options[] = {
 	OPT_BOOL('g', NULL, STATE, a.opts.detail,
 		 "with --detail (implied): a CALLGRAPH section per\n"
 		 "process when call stacks were collected"),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "export", .argh = "<what>",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "export",
+	  .argh = "<what>",
 	  .help = "also write one of these (repeat it or give a\n"
 		  "comma list; 'all' is every one):",
-	  .fn = parse_exports, .help_more = export_names },
+	  .fn = parse_exports,
+	  .help_more = export_names },
 	OPT_STRING(0, "export-dir", STATE, export_dir, "<dir>",
 		   "where exports go (default: the session directory)"),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "tool", .argh = "<t.so>[,k=v,...]",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "tool",
+	  .argh = "<t.so>[,k=v,...]",
 	  .help = "run a tool of the tool API (uprof-tool(3)) over the\n"
 		  "session with these knob values: its sections are\n"
 		  "appended to the CSV, its files go to\n"
 		  "<session>/tools/<name>/ (see 'uprof info --tool\n"
 		  "<t.so>' for its knobs)",
-	  .flags = CLI_OPT_REPEATABLE, .fn = tool },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = tool },
 	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
@@ -280,12 +285,14 @@ static int output_path(struct report_state *st)
 		return -1;
 	}
 	if (stat(o, &sb))
-		return cli_error(1, CMD, "--report-output '%s': %s; give an existing directory, or "
-					 "a file name ending in .csv",
+		return cli_error(1, CMD,
+				 "--report-output '%s': %s; give an existing directory, or "
+				 "a file name ending in .csv",
 				 o, errno == ENOENT ? "no such directory" : strerror(errno));
 	if (!S_ISDIR(sb.st_mode))
-		return cli_error(1, CMD, "--report-output '%s' is not a directory; give a file name "
-					 "ending in .csv to write the CSV to a file",
+		return cli_error(1, CMD,
+				 "--report-output '%s' is not a directory; give a file name "
+				 "ending in .csv to write the CSV to a file",
 				 o);
 	snprintf(st->out_path, sizeof(st->out_path), "%.*s%sreport.csv", (int)len, o,
 		 len == 1 && o[0] == '/' ? "" : "/");
@@ -301,13 +308,11 @@ static const char *export_path(const struct report_state *st, int e, char *buf, 
 	return buf;
 }
 
-
 /* The terminal, once every file is written (a reader of stdout that goes away early,
  * `| true`, ends us by SIGPIPE and must not cost an export): the summary, then the
  * exports. The table is flushed at once so that stdout and stderr into one file (2>&1)
  * keep the terminal's order. */
-static void print_terminal(const struct report_state *st, const struct rpt *r,
-			   const char *written)
+static void print_terminal(const struct report_state *st, const struct rpt *r, const char *written)
 {
 	FILE *table = st->to_stdout ? stderr : stdout;
 	char path[PATH_MAX + 64];
@@ -447,23 +452,33 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 /* An MPI job directory (job.ini): its ranks merged (report_job.c). */
 static int run_job(struct report_state *st)
 {
-	struct report_job_args a = { .input = st->a.input, .opts = &st->a.opts, .ranks = st->ranks,
+	struct report_job_args a = { .input = st->a.input,
+				     .opts = &st->a.opts,
+				     .ranks = st->ranks,
 				     .hosts = st->a.hosts };
 	int ret;
 
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
 		if (st->exports[e])
-			return cli_error(EXIT_USAGE, CMD, "--export takes one session: give a rank's, "
-							  "-i %s/rank-<r>", st->a.input);
+			return cli_error(EXIT_USAGE, CMD,
+					 "--export takes one session: give a rank's, "
+					 "-i %s/rank-<r>",
+					 st->a.input);
 	if (st->tools.n)
-		return cli_error(EXIT_USAGE, CMD, "--tool takes one session: give a rank's, "
-						  "-i %s/rank-<r>", st->a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--tool takes one session: give a rank's, "
+				 "-i %s/rank-<r>",
+				 st->a.input);
 	if (st->a.opts.annotate)
-		return cli_error(EXIT_USAGE, CMD, "--disasm and --function take one session: give "
-						  "a rank's, -i %s/rank-<r>", st->a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--disasm and --function take one session: give "
+				 "a rank's, -i %s/rank-<r>",
+				 st->a.input);
 	if (st->a.opts.nonly_pids)
-		return cli_error(EXIT_USAGE, CMD, "-p takes one session: give a rank's, "
-						  "-i %s/rank-<r>, or select ranks with --rank", st->a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "-p takes one session: give a rank's, "
+				 "-i %s/rank-<r>, or select ranks with --rank",
+				 st->a.input);
 	if (!st->to_stdout) {
 		ret = output_path(st);
 		if (ret >= 0)
@@ -480,11 +495,15 @@ static int check_foreign(const struct report_state *st)
 	if (!st->foreign)
 		return -1;
 	if (st->tools.n)
-		return cli_error(EXIT_USAGE, CMD, "--tool takes a uprof session; '%s' is not a "
-						  "directory", st->a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--tool takes a uprof session; '%s' is not a "
+				 "directory",
+				 st->a.input);
 	if (st->a.opts.retranslate)
-		return cli_error(EXIT_USAGE, CMD, "--retranslate writes a uprof session's "
-						  "translated.bin; '%s' is not a directory", st->a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--retranslate writes a uprof session's "
+				 "translated.bin; '%s' is not a directory",
+				 st->a.input);
 	return -1;
 }
 
@@ -510,8 +529,10 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (stat(st.a.input, &sb))
-		return cli_error(1, CMD, "'%s': %s; give a session directory or a perf pipe file "
-					 "with -i", st.a.input, strerror(errno));
+		return cli_error(1, CMD,
+				 "'%s': %s; give a session directory or a perf pipe file "
+				 "with -i",
+				 st.a.input, strerror(errno));
 	/* anything else may be a perf pipe file: rpt_open says what it is (a FIFO or device
 	 * is refused there, never read) */
 	st.foreign = !S_ISDIR(sb.st_mode);
@@ -531,8 +552,10 @@ int cmd_report(int argc, char **argv)
 	if (rpt_is_job_dir(st.a.input))
 		return run_job(&st);
 	if (st.ranks || st.a.hosts)
-		return cli_error(EXIT_USAGE, CMD, "--rank and --host select ranks of an MPI job: "
-						  "'%s' is a single session", st.a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--rank and --host select ranks of an MPI job: "
+				 "'%s' is a single session",
+				 st.a.input);
 	/* a progress line past a second of reading, never with --stdout (the report is
 	 * the terminal's then) */
 	cli_progress_init(&st.prog, !st.to_stdout && cli_progress_wanted(st.quiet), 1.0);

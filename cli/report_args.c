@@ -30,8 +30,7 @@ static int add_path(const struct cli_option *o, const char *arg, void *state, co
 {
 	struct cli_report_args *a = state;
 	int *n[] = { &a->opts.nbin_paths, &a->opts.nsymbol_paths, &a->opts.nsrc_paths };
-	int ret = cli_add_dir(a->paths[o->data], n[o->data], CLI_MAX_PATHS, o->long_name, arg,
-			      cmd);
+	int ret = cli_add_dir(a->paths[o->data], n[o->data], CLI_MAX_PATHS, o->long_name, arg, cmd);
 
 	a->opts.bin_paths = a->paths[CLI_PATHS_BIN];
 	a->opts.symbol_paths = a->paths[CLI_PATHS_SYMBOL];
@@ -39,8 +38,7 @@ static int add_path(const struct cli_option *o, const char *arg, void *state, co
 	return ret;
 }
 
-static int time_filter(const struct cli_option *o, const char *arg, void *state,
-		       const char *cmd)
+static int time_filter(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	(void)o;
 	return cli_parse_time_filter(&((struct cli_report_args *)state)->opts, arg, cmd);
@@ -94,30 +92,42 @@ const struct cli_option cli_input_options[] = {
 };
 
 const struct cli_option cli_binary_path_options[] = {
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "bin-path", .argh = "<dir>",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "bin-path",
+	  .argh = "<dir>",
 	  .help = "where to find a profiled binary no longer at its\n"
 		  "path (moved, or rebuilt): dir/<name> or\n"
 		  "dir/<path>, taken when its build id matches;\n"
 		  "before it, the build-id cache (~/.debug) is\n"
 		  "tried",
-	  .flags = CLI_OPT_REPEATABLE, .fn = add_path, .data = CLI_PATHS_BIN },
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "symbol-path", .argh = "<dir>",
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = add_path,
+	  .data = CLI_PATHS_BIN },
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "symbol-path",
+	  .argh = "<dir>",
 	  .help = "where to find separate debug files (.debug,\n"
 		  "/usr/lib/debug's layout, .build-id/); then\n"
 		  "the standard places and, with DEBUGINFOD_URLS\n"
 		  "set, debuginfod",
-	  .flags = CLI_OPT_REPEATABLE, .fn = add_path, .data = CLI_PATHS_SYMBOL },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = add_path,
+	  .data = CLI_PATHS_SYMBOL },
 	OPT_STRING(0, "kallsyms", ARGS, opts.kallsyms, "<file>",
 		   "kernel symbols (default /proc/kallsyms)"),
 	OPT_END(),
 };
 
 const struct cli_option cli_source_path_options[] = {
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "src-path", .argh = "<dir>",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "src-path",
+	  .argh = "<dir>",
 	  .help = "where source files are when not at the path\n"
 		  "DWARF gives: dir/<path>, then with leading\n"
 		  "directories left out",
-	  .flags = CLI_OPT_REPEATABLE, .fn = add_path, .data = CLI_PATHS_SRC },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = add_path,
+	  .data = CLI_PATHS_SRC },
 	OPT_END(),
 };
 
@@ -151,10 +161,14 @@ const struct cli_option cli_function_detail_options[] = {
 			   function_detail, DISASM_ONLY),
 	OPT_CALLBACK(0, "disasm-style", "<s>", "att or intel (default intel, as uProf's)",
 		     function_detail, DISASM_STYLE),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "function", .argh = "<name>",
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "function",
+	  .argh = "<name>",
 	  .help = "detail this function (implies --disasm; for\n"
 		  "annotate, the same as naming it after the\n"
 		  "options)",
-	  .flags = CLI_OPT_REPEATABLE, .fn = function_detail, .data = FUNCTION },
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = function_detail,
+	  .data = FUNCTION },
 	OPT_END(),
 };

@@ -16,12 +16,12 @@
 enum { CLI_PATHS_BIN, CLI_PATHS_SYMBOL, CLI_PATHS_SRC, CLI_PATHS_COUNT };
 
 struct cli_report_args {
-	const char *input;	/* -i: the session (or perf pipe file) */
-	const char *hosts;	/* --host: a job's ranks on these hosts (NULL, "all": every one) */
+	const char *input;	 /* -i: the session (or perf pipe file) */
+	const char *hosts;	 /* --host: a job's ranks on these hosts (NULL, "all": every one) */
 	struct rpt_options opts; /* what the options below set */
 	/* --bin-path, --symbol-path, --src-path: opts' lists point here */
 	const char *paths[CLI_PATHS_COUNT][CLI_MAX_PATHS];
-	struct cli_annot annot;	/* --function */
+	struct cli_annot annot; /* --function */
 };
 
 /* -i, --input-dir */

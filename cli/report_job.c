@@ -23,7 +23,8 @@ static int write_csv(const struct rpt_job *j, const char *out_path)
 	int ret;
 
 	if (!out_path)
-		return rpt_job_write_csv(j, stdout) ? cli_error(1, CMD, "writing to stdout failed") : 0;
+		return rpt_job_write_csv(j, stdout) ? cli_error(1, CMD, "writing to stdout failed")
+						    : 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
 	f = ses_file_fopen(tmp);
 	if (!f)
@@ -51,12 +52,13 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 	rpt_job_summary(j, &s);
 	if (written)
 		fprintf(stderr, "Generated report file: %s\n", written);
-	fprintf(stderr, "MPI job %s: %d of %d rank%s reported, on %d host%s; %llu samples (%llu "
-			"lost); %d process%s, %d thread%s\n",
+	fprintf(stderr,
+		"MPI job %s: %d of %d rank%s reported, on %d host%s; %llu samples (%llu "
+		"lost); %d process%s, %d thread%s\n",
 		s.id, s.nreported, s.nranks, s.nranks == 1 ? "" : "s", s.nhosts,
-		s.nhosts == 1 ? "" : "s", (unsigned long long)s.samples,
-		(unsigned long long)s.lost, s.nprocesses, s.nprocesses == 1 ? "" : "es",
-		s.nthreads, s.nthreads == 1 ? "" : "s");
+		s.nhosts == 1 ? "" : "s", (unsigned long long)s.samples, (unsigned long long)s.lost,
+		s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
+		s.nthreads == 1 ? "" : "s");
 	for (int i = 0; i < n; i++)
 		if (ranks[i].state != RPT_RANK_OK)
 			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,
@@ -80,7 +82,8 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 	for (int i = 0; i < n; i++) {
 		const char *mod = strrchr(rows[i].module, '/');
 
-		fprintf(table, s.timer ? "%12.4f %6.2f%%  %-*.*s %s\n" : "%12.0f %6.2f%%  %-*.*s %s\n",
+		fprintf(table,
+			s.timer ? "%12.4f %6.2f%%  %-*.*s %s\n" : "%12.0f %6.2f%%  %-*.*s %s\n",
 			rows[i].seconds, s.samples ? 100.0 * rows[i].samples / s.samples : 0.0,
 			width, NAME_COLS, rows[i].name, mod ? mod + 1 : rows[i].module);
 	}
@@ -102,8 +105,9 @@ int report_job(const struct report_job_args *a)
 		if (ret) {
 			free(bits);
 			return cli_error(EXIT_USAGE, CMD,
-					 ret == -ERANGE ? "--rank '%s': ranks are numbered below 65536"
-							: "--rank '%s': give ranks such as 0-3,8",
+					 ret == -ERANGE
+						 ? "--rank '%s': ranks are numbered below 65536"
+						 : "--rank '%s': give ranks such as 0-3,8",
 					 a->ranks);
 		}
 		sel.ranks = bits;

@@ -27,8 +27,9 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 		fprintf(table, "\n%12s %7s  %-*s %9s  %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%",
 			width, "PROGRAM", "PROCESSES", "PATH");
 	for (int i = 0; i < n; i++)
-		fprintf(table, timer ? "%12.4f %6.2f%%  %-*.*s %9llu  %s\n"
-				     : "%12.0f %6.2f%%  %-*.*s %9llu  %s\n",
+		fprintf(table,
+			timer ? "%12.4f %6.2f%%  %-*.*s %9llu  %s\n"
+			      : "%12.0f %6.2f%%  %-*.*s %9llu  %s\n",
 			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
 			s->samples ? 100.0 * rows[i].samples / s->samples : 0.0, width, NAME_COLS,
 			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
@@ -66,9 +67,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 
 	rpt_summary(r, &s);
 	/* a complete session whose files do not hold what collect wrote is not "complete" */
-	head = s.info->status != SES_STATUS_COMPLETE	 ? "Session INTERRUPTED"
-	       : s.damaged_at || s.count_damage ? "Session DAMAGED"
-						 : "Session complete";
+	head = s.info->status != SES_STATUS_COMPLETE ? "Session INTERRUPTED"
+	       : s.damaged_at || s.count_damage	     ? "Session DAMAGED"
+						     : "Session complete";
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
 	timer = !ev0 || ses_event_is_timer(ev0);
 	if (written)
@@ -76,113 +77,132 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	if (s.info->foreign)
 		print_foreign(&s, head);
 	else if (timer)
-		fprintf(stderr, "%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
-				"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
-			head,
-			(unsigned long long)s.samples, (unsigned long long)s.lost, s.period_s * 1e3,
-			s.achieved_hz, s.requested_hz, s.nprocesses, s.nprocesses == 1 ? "" : "es",
-			s.nthreads, s.nthreads == 1 ? "" : "s");
+		fprintf(stderr,
+			"%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
+			"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
+			head, (unsigned long long)s.samples, (unsigned long long)s.lost,
+			s.period_s * 1e3, s.achieved_hz, s.requested_hz, s.nprocesses,
+			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
 	else /* a PMC or software event sorts: its interval is in events, not ms */
-		fprintf(stderr, "%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
-				"%d thread%s\n",
-			head,
-			(unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
-			(unsigned long long)ev0->period, s.nprocesses, s.nprocesses == 1 ? "" : "es",
-			s.nthreads, s.nthreads == 1 ? "" : "s");
+		fprintf(stderr,
+			"%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
+			"%d thread%s\n",
+			head, (unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
+			(unsigned long long)ev0->period, s.nprocesses,
+			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
 	/* CPU_TIME made right from the measured CPU time, and why it had to be */
 	if (timer && s.time_scale > 1)
-		fprintf(stderr, "note: the timer fired %.1fx less often than asked (%.1f Hz of %.1f "
-				"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
-				"the samples, %.4f ms each\n",
+		fprintf(stderr,
+			"note: the timer fired %.1fx less often than asked (%.1f Hz of %.1f "
+			"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
+			"the samples, %.4f ms each\n",
 			s.time_scale, s.achieved_hz, s.requested_hz,
 			s.throttles ? "throttled by the kernel"
 				    : "a sample costs more CPU time than the interval",
 			s.period_s * s.time_scale * 1e3);
 	if (timer && s.throttles)
-		fprintf(stderr, "note: throttled %llu times: the kernel stopped the timer for a while "
-				"(perf_event_max_sample_rate)\n",
+		fprintf(stderr,
+			"note: throttled %llu times: the kernel stopped the timer for a while "
+			"(perf_event_max_sample_rate)\n",
 			(unsigned long long)s.throttles);
 	rpt_stack_summary(r, &cs);
 	if (cs.collected)
-		fprintf(stderr, "Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "
-				"to the end\n",
+		fprintf(stderr,
+			"Call stacks: %llu distinct; %llu truncated, %llu could not be unwound "
+			"to the end\n",
 			(unsigned long long)cs.stacks, (unsigned long long)cs.truncated,
 			(unsigned long long)cs.unwind_failed);
 	if (cs.leaf_note)
 		fprintf(stderr, "note: %s\n", cs.leaf_note);
 	if (cs.early)
-		fprintf(stderr, "note: %.0f %% of the -g stacks end early (frame pointers missing in "
-				"%s): use --call-graph dwarf\n", cs.early_pct, cs.early_module);
+		fprintf(stderr,
+			"note: %.0f %% of the -g stacks end early (frame pointers missing in "
+			"%s): use --call-graph dwarf\n",
+			cs.early_pct, cs.early_module);
 	if (s.damaged_at)
-		fprintf(stderr, "warning: %s is damaged from offset %llu (%s); "
-				"reported what comes before\n",
+		fprintf(stderr,
+			"warning: %s is damaged from offset %llu (%s); "
+			"reported what comes before\n",
 			s.info->foreign ? "the perf file" : "samples.data",
 			(unsigned long long)s.damaged_at, s.damage);
 	if (s.count_damage && s.counted_samples != s.file_samples)
-		fprintf(stderr, "warning: damaged: session.ini counted %llu samples, samples.data "
-				"holds %llu%s\n",
+		fprintf(stderr,
+			"warning: damaged: session.ini counted %llu samples, samples.data "
+			"holds %llu%s\n",
 			(unsigned long long)s.counted_samples, (unsigned long long)s.file_samples,
 			s.counted_samples > s.file_samples ? " (cut short or truncated?)" : "");
 	if (s.count_damage && s.counted_lost != s.file_lost)
-		fprintf(stderr, "warning: damaged: session.ini counted %llu lost samples, "
-				"samples.data records %llu\n",
+		fprintf(stderr,
+			"warning: damaged: session.ini counted %llu lost samples, "
+			"samples.data records %llu\n",
 			(unsigned long long)s.counted_lost, (unsigned long long)s.file_lost);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
-		fprintf(stderr, "warning: damaged: session.ini counted %.6f s paused, pauses.csv "
-				"holds %.6f s\n",
+		fprintf(stderr,
+			"warning: damaged: session.ini counted %.6f s paused, pauses.csv "
+			"holds %.6f s\n",
 			(double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
 	for (size_t i = 0; i < s.nfile_notes && i < RPT_FILE_NOTES; i++)
 		fprintf(stderr, "warning: %s %s\n", s.file_notes[i].file, s.file_notes[i].why);
 	if (s.nfile_notes > RPT_FILE_NOTES)
-		fprintf(stderr, "warning: and %zu more files of %s/ could not be used (see "
-				"report.csv's Malformed Task Records)\n",
+		fprintf(stderr,
+			"warning: and %zu more files of %s/ could not be used (see "
+			"report.csv's Malformed Task Records)\n",
 			s.nfile_notes - RPT_FILE_NOTES, SES_TASKS_DIR);
 	if (s.missing_modules)
-		fprintf(stderr, "warning: %d profiled file%s gone since collection (deleted or "
-				"moved), %llu samples not symbolized: %s%s\n",
+		fprintf(stderr,
+			"warning: %d profiled file%s gone since collection (deleted or "
+			"moved), %llu samples not symbolized: %s%s\n",
 			s.missing_modules, s.missing_modules == 1 ? " is" : "s are",
 			(unsigned long long)s.missing_samples, s.missing_module,
 			s.missing_modules > 1 ? " and others (see report.csv)" : "");
 	if (s.changed_modules)
-		fprintf(stderr, "warning: %d profiled file%s been replaced since collection "
-				"(build id or inode differs: rebuilt?), %llu samples not "
-				"symbolized: %s%s\n",
+		fprintf(stderr,
+			"warning: %d profiled file%s been replaced since collection "
+			"(build id or inode differs: rebuilt?), %llu samples not "
+			"symbolized: %s%s\n",
 			s.changed_modules, s.changed_modules == 1 ? " has" : "s have",
 			(unsigned long long)s.changed_samples, s.changed_module,
 			s.changed_modules > 1 ? " and others (see report.csv)" : "");
 	if (s.cache_modules)
-		fprintf(stderr, "note: %d profiled file%s gone or replaced since collection %s read "
-				"from the build-id cache: %s%s\n",
+		fprintf(stderr,
+			"note: %d profiled file%s gone or replaced since collection %s read "
+			"from the build-id cache: %s%s\n",
 			s.cache_modules, s.cache_modules == 1 ? "" : "s",
 			s.cache_modules == 1 ? "was" : "were", s.cache_module,
 			s.cache_modules > 1 ? " and others" : "");
 	if (s.bin_path_modules)
-		fprintf(stderr, "note: %d profiled file%s gone or replaced since collection %s "
-				"found under --bin-path: %s%s\n",
+		fprintf(stderr,
+			"note: %d profiled file%s gone or replaced since collection %s "
+			"found under --bin-path: %s%s\n",
 			s.bin_path_modules, s.bin_path_modules == 1 ? "" : "s",
 			s.bin_path_modules == 1 ? "was" : "were", s.bin_path_module,
 			s.bin_path_modules > 1 ? " and others" : "");
 	if (s.info->orphans > 0)
-		fprintf(stderr, "warning: the target left %d process%s running when it exited; "
-				"not profiled after that\n",
+		fprintf(stderr,
+			"warning: the target left %d process%s running when it exited; "
+			"not profiled after that\n",
 			s.info->orphans, s.info->orphans > 1 ? "es" : "");
 	if (s.task_comma)
-		fprintf(stderr, "warning: %llu task/event records skipped: names may not contain a "
-				"comma (first: \"%s\")\n",
+		fprintf(stderr,
+			"warning: %llu task/event records skipped: names may not contain a "
+			"comma (first: \"%s\")\n",
 			(unsigned long long)s.task_comma, s.task_comma_name);
 	if (s.filtered)
-		fprintf(stderr, "Filtered (-p/--time-filter): %llu samples reported, %llu outside "
-				"the filter not reported\n",
+		fprintf(stderr,
+			"Filtered (-p/--time-filter): %llu samples reported, %llu outside "
+			"the filter not reported\n",
 			(unsigned long long)s.samples, (unsigned long long)s.filtered_samples);
 	if (s.task_names_dropped || s.task_unnamed)
-		fprintf(stderr, "warning: %llu task/event names did not fit the targets' string "
-				"tables (64 KiB per process); %llu records without a name skipped "
-				"(create each name's handle once)\n",
+		fprintf(stderr,
+			"warning: %llu task/event names did not fit the targets' string "
+			"tables (64 KiB per process); %llu records without a name skipped "
+			"(create each name's handle once)\n",
 			(unsigned long long)s.task_names_dropped,
 			(unsigned long long)s.task_unnamed);
 	if (s.task_lost)
-		fprintf(stderr, "warning: the targets dropped %llu task records (ring full); "
-				"task counts and times are incomplete\n",
+		fprintf(stderr,
+			"warning: the targets dropped %llu task records (ring full); "
+			"task counts and times are incomplete\n",
 			(unsigned long long)s.task_lost);
 	n = rpt_rows(r, RPT_FUNCTIONS, rows, 10);
 	if (!n) {

@@ -59,13 +59,15 @@ static const struct cli_option roofline_options[] = {
 
 static const struct cli_command roofline_cmd = {
 	.name = "pcm roofline",
-	.usage = "usage: uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
-		 "       uprof pcm roofline -i <dir|file.csv> [-o <file.csv> | -O <dir>] [--html]\n",
-	.intro = "Measure this machine's ceilings with built-in kernels (peak DP and SP FLOP/s per core\n"
-		 "and for all cores, DRAM triad bandwidth, L1/L2/L3 read bandwidth where sysfs gives\n"
-		 "the cache sizes, the nominal peak from /proc/cpuinfo) and place the program's point\n"
-		 "(FLOPs per DRAM byte, GFLOP/s) from its FP and Data Fabric counters where the PMU\n"
-		 "has them; where it does not, the file says which counter could not be opened and why.\n",
+	.usage =
+		"usage: uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
+		"       uprof pcm roofline -i <dir|file.csv> [-o <file.csv> | -O <dir>] [--html]\n",
+	.intro =
+		"Measure this machine's ceilings with built-in kernels (peak DP and SP FLOP/s per core\n"
+		"and for all cores, DRAM triad bandwidth, L1/L2/L3 read bandwidth where sysfs gives\n"
+		"the cache sizes, the nominal peak from /proc/cpuinfo) and place the program's point\n"
+		"(FLOPs per DRAM byte, GFLOP/s) from its FP and Data Fabric counters where the PMU\n"
+		"has them; where it does not, the file says which counter could not be opened and why.\n",
 	.outro = "The measured ceilings take a few seconds. See 'man uprof-pcm' (ROOFLINE).\n",
 	.options = roofline_options,
 	.column = 27,
@@ -93,10 +95,12 @@ static int check_args(struct rl_state *st)
 	if (st->in_path && st->prog_argv)
 		return cli_usage_error(CMD, "-i draws a saved run: it takes no program");
 	if (!st->in_path && !st->out_path && !st->out_dir)
-		return cli_usage_error(CMD, "say where to write the roofline file: -o FILE.csv or -O DIR");
+		return cli_usage_error(
+			CMD, "say where to write the roofline file: -o FILE.csv or -O DIR");
 	if (st->html && !st->out_path && !st->out_dir)
-		return cli_usage_error(CMD, "--html writes report.html beside the CSV: give -o FILE.csv "
-					    "or -O DIR");
+		return cli_usage_error(CMD,
+				       "--html writes report.html beside the CSV: give -o FILE.csv "
+				       "or -O DIR");
 	if (st->out_dir) {
 		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/report.csv", st->out_dir);
 		if (n < 0 || (size_t)n >= sizeof(st->csv_path))
@@ -159,7 +163,8 @@ static int load_saved(struct rl_state *st)
 
 /* ---- the program's counters ---- */
 
-static void add_missing(struct rl_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_missing(struct rl_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void add_missing(struct rl_state *st, const char *fmt, ...)
 {
 	size_t n = strlen(st->r->missing);
@@ -205,7 +210,8 @@ static bool add_group(struct rl_state *st, const char *group, const char *only)
 	bool ok = cfg != NULL;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/pcm/0x%x/%s.ini", cli_config_dir(), st->cpuid.family, group);
+	snprintf(path, sizeof(path), "%s/pcm/0x%x/%s.ini", cli_config_dir(), st->cpuid.family,
+		 group);
 	if (st->cpuid.family < 0 || access(path, R_OK))
 		snprintf(path, sizeof(path), "%s/pcm/%s.ini", cli_config_dir(), group);
 	if (ok && (ret = mtr_config_load_path(path, cfg, err, sizeof(err)))) {
@@ -224,8 +230,8 @@ static bool add_group(struct rl_state *st, const char *group, const char *only)
 		if (!ret && pmc_evlist_add(st->evl, &ev) < 0)
 			ret = -ENOMEM;
 		if (ret) {
-			add_missing(st, "%s:%s (%s) could not be opened: %s (%s): %s", group, ce->name,
-				    ce->spec, errno_name(-ret), strerror(-ret), err);
+			add_missing(st, "%s:%s (%s) could not be opened: %s (%s): %s", group,
+				    ce->name, ce->spec, errno_name(-ret), strerror(-ret), err);
 			ok = false;
 		}
 	}
@@ -260,7 +266,8 @@ static bool open_counters(struct rl_state *st)
 
 		if (failed >= 0 && !pmc_evlist_counter(st->evl, (size_t)failed, &ci))
 			ev = pmc_evlist_event(st->evl, (size_t)ci.event);
-		pmc_open_what_event(&what, ev, ci.cpu >= 0 && ci.pid < 0 ? PMC_OPEN_CPU : PMC_OPEN_TASK);
+		pmc_open_what_event(&what, ev,
+				    ci.cpu >= 0 && ci.pid < 0 ? PMC_OPEN_CPU : PMC_OPEN_TASK);
 		pmc_open_strerror(ret, &what, err, sizeof(err));
 		add_missing(st, "%s could not be opened: %s (%s): %s", ev ? ev->name : "a counter",
 			    errno_name(-ret), strerror(-ret), err);
@@ -310,7 +317,8 @@ static int run_program(struct rl_state *st)
 	int ret, status = 0;
 
 	st->launch_failed = true;
-	if (cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err, sizeof(err)))
+	if (cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err,
+				sizeof(err)))
 		return cli_error(1, CMD, "%s", err);
 	ret = smp_child_spawn(&st->child, st->prog_path, st->prog_argv, NULL);
 	if (ret)
@@ -322,8 +330,9 @@ static int run_program(struct rl_state *st)
 	if (ret) {
 		waitpid(st->child.pid, NULL, 0);
 		return cli_error(127, CMD, "cannot run '%s': %s failed: %s", st->prog_argv[0], what,
-				 strcmp(what, "exec") ? strerror(-ret)
-						      : cli_exec_error(st->prog_path, -ret, why, sizeof(why)));
+				 strcmp(what, "exec")
+					 ? strerror(-ret)
+					 : cli_exec_error(st->prog_path, -ret, why, sizeof(why)));
 	}
 	st->launch_failed = false;
 	if (counting && pmc_evlist_enable(st->evl)) /* the uncore ones; task ones began at exec */
@@ -355,12 +364,13 @@ static void facts(struct rl_state *st)
 	localtime_r(&now, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %z", &tm);
 	mtr_rl_add_fact(st->r, "Measured", buf);
-	mtr_rl_add_fact(st->r, "System", st->cpuid.model_name[0] ? st->cpuid.model_name : "unknown");
+	mtr_rl_add_fact(st->r, "System",
+			st->cpuid.model_name[0] ? st->cpuid.model_name : "unknown");
 	snprintf(buf, sizeof(buf), "0x%x", st->cpuid.family);
 	mtr_rl_add_fact(st->r, "Family", st->cpuid.family >= 0 ? buf : "unknown");
 	pmc_cpus_format(pmc_topo_online(st->topo), cpus, sizeof(cpus));
-	snprintf(buf, sizeof(buf), "%d (%s), %d cores", pmc_cpus_count(pmc_topo_online(st->topo)), cpus,
-		 pmc_topo_cores(st->topo));
+	snprintf(buf, sizeof(buf), "%d (%s), %d cores", pmc_cpus_count(pmc_topo_online(st->topo)),
+		 cpus, pmc_topo_cores(st->topo));
 	mtr_rl_add_fact(st->r, "CPUs", buf);
 	snprintf(buf, sizeof(buf), "%.3f", st->cpuid.mhz);
 	mtr_rl_add_fact(st->r, "cpu MHz (cpuinfo)", st->cpuid.mhz > 0 ? buf : "unknown");
@@ -368,7 +378,8 @@ static void facts(struct rl_state *st)
 		return;
 	buf[0] = '\0';
 	for (char **a = st->prog_argv; *a && n + 1 < sizeof(buf); a++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", a == st->prog_argv ? "" : " ", *a);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      a == st->prog_argv ? "" : " ", *a);
 	mtr_rl_add_fact(st->r, "Program", buf);
 }
 
@@ -383,10 +394,12 @@ static int measure(struct rl_state *st)
 	int ret = pmc_pmus_load(&st->pmus);
 
 	if (ret)
-		return cli_error(1, CMD, "cannot read the PMUs in %s: %s", pmc_sysfs_root(), strerror(-ret));
+		return cli_error(1, CMD, "cannot read the PMUs in %s: %s", pmc_sysfs_root(),
+				 strerror(-ret));
 	ret = pmc_topo_load(&st->topo);
 	if (ret)
-		return cli_error(1, CMD, "cannot read the CPU topology in %s/devices/system/cpu: %s",
+		return cli_error(1, CMD,
+				 "cannot read the CPU topology in %s/devices/system/cpu: %s",
 				 pmc_sysfs_root(), strerror(-ret));
 	pmc_cpuid_read(&st->cpuid);
 	facts(st);
@@ -414,9 +427,11 @@ static int measure(struct rl_state *st)
 		b.kernels->isa);
 	ret = mtr_rl_bench_run(&b, st->r, err, sizeof(err));
 	if (ret)
-		return cli_error(1, CMD, "measuring the ceilings: %s", err[0] ? err : strerror(-ret));
+		return cli_error(1, CMD, "measuring the ceilings: %s",
+				 err[0] ? err : strerror(-ret));
 	if (!st->prog_argv)
-		add_missing(st, "no program was given (-- PROGRAM): only the ceilings are measured");
+		add_missing(st,
+			    "no program was given (-- PROGRAM): only the ceilings are measured");
 	return -1;
 }
 
@@ -437,7 +452,8 @@ static void summary(const struct rl_state *st)
 	}
 	mtr_rl_point(st->r, &p);
 	if (p.placed)
-		fprintf(stderr, "  point: %.4g FLOP/byte, %.4g GFLOP/s (%.4g FLOPs, %.4g DRAM bytes)\n",
+		fprintf(stderr,
+			"  point: %.4g FLOP/byte, %.4g GFLOP/s (%.4g FLOPs, %.4g DRAM bytes)\n",
 			p.intensity, p.gflops, p.flops, p.dram_bytes);
 	else
 		fprintf(stderr, "  no point: %s\n", st->r->missing[0] ? st->r->missing : p.why);
@@ -462,7 +478,8 @@ static int write_out(struct rl_state *st, int ret)
 	if (st->html) {
 		err = rl_html_write(st->r, st->html_path);
 		if (err)
-			return cli_error(1, CMD, "cannot write '%s': %s", st->html_path, strerror(-err));
+			return cli_error(1, CMD, "cannot write '%s': %s", st->html_path,
+					 strerror(-err));
 		fprintf(stderr, "Generated HTML report path: %s\n", st->html_path);
 	}
 	return ret;

@@ -102,22 +102,26 @@ static void grid(FILE *f, const struct axes *a)
 	for (double e = a->x0; e <= a->x1; e++) {
 		double x = px(a, pow(10, e));
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-			   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+		fprintf(f,
+			"<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
 			x, PT, x, H - PB, x, H - PB + 16, pow(10, e));
 	}
 	for (double e = a->y0; e <= a->y1; e++) {
 		double y = py(a, pow(10, e));
 
-		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
-			   "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		fprintf(f,
+			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 			PL, y, W - PR, y, PL - 6, y + 4, pow(10, e));
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">Arithmetic intensity "
-		   "(FLOP per DRAM byte)</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">Arithmetic intensity "
+		"(FLOP per DRAM byte)</text>\n",
 		(PL + W - PR) / 2, H - 12);
-	fprintf(f, "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" "
-		   "text-anchor=\"middle\">GFLOP/s</text>\n",
+	fprintf(f,
+		"<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" "
+		"text-anchor=\"middle\">GFLOP/s</text>\n",
 		(PT + H - PB) / 2, (PT + H - PB) / 2);
 }
 
@@ -125,7 +129,8 @@ static void grid(FILE *f, const struct axes *a)
  * ending there when @end. */
 static void label(FILE *f, const struct mtr_rl_ceiling *c, double x, double y, double deg, bool end)
 {
-	fprintf(f, "<text class=\"roof\" x=\"%.1f\" y=\"%.1f\" transform=\"rotate(%.1f %.1f %.1f)\"%s>",
+	fprintf(f,
+		"<text class=\"roof\" x=\"%.1f\" y=\"%.1f\" transform=\"rotate(%.1f %.1f %.1f)\"%s>",
 		x, y, deg, x, y, end ? " text-anchor=\"end\"" : "");
 	pcm_html_esc(f, c->name);
 	fprintf(f, " %.4g %s</text>\n", c->value, c->kind == MTR_RL_MEMORY ? "GB/s" : "GFLOP/s");
@@ -156,16 +161,18 @@ static void roofs(FILE *f, const struct mtr_roofline *r, const struct axes *a, d
 		}
 		fprintf(f, "<line class=\"roof %s\" data-ceiling=\"", mtr_rl_kind_name(c->kind));
 		pcm_html_esc(f, c->name);
-		fprintf(f, "\" data-value=\"%.6g\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>",
+		fprintf(f,
+			"\" data-value=\"%.6g\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>",
 			c->value, px(a, x0), py(a, y0), px(a, x1), py(a, y1));
 		pcm_html_esc(f, c->name);
 		fprintf(f, "</title></line>\n");
 		if (c->kind == MTR_RL_MEMORY) /* along the roof, ending near its ridge */
 			label(f, c, px(a, x1) - 8, py(a, y1) - 4,
-			      atan2(py(a, y1) - py(a, y0), px(a, x1) - px(a, x0)) * 180 / M_PI, true);
+			      atan2(py(a, y1) - py(a, y0), px(a, x1) - px(a, x0)) * 180 / M_PI,
+			      true);
 		else /* right of the roof; a nominal one above its line, a measured one below */
-			label(f, c, px(a, x1) + 4, py(a, y1) + (c->kind == MTR_RL_NOMINAL ? -2 : 10), 0,
-			      false);
+			label(f, c, px(a, x1) + 4,
+			      py(a, y1) + (c->kind == MTR_RL_NOMINAL ? -2 : 10), 0, false);
 	}
 }
 
@@ -175,17 +182,19 @@ static void chart(FILE *f, const struct mtr_roofline *r, const struct mtr_rl_poi
 	double pmax, bmax;
 
 	ranges(r, p, &a, &pmax, &bmax);
-	fprintf(f, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		   "height=\"%d\" role=\"img\" id=\"roofline\">\n",
+	fprintf(f,
+		"<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" role=\"img\" id=\"roofline\">\n",
 		W, H);
 	grid(f, &a);
 	roofs(f, r, &a, pmax, bmax);
 	if (p->placed && p->intensity > 0 && p->gflops > 0)
-		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
-			   "data-intensity=\"%.17g\" data-gflops=\"%.17g\"><title>the program: %.4g "
-			   "FLOP/byte, %.4g GFLOP/s</title></circle>\n",
-			px(&a, p->intensity), py(&a, p->gflops), p->intensity, p->gflops, p->intensity,
-			p->gflops);
+		fprintf(f,
+			"<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+			"data-intensity=\"%.17g\" data-gflops=\"%.17g\"><title>the program: %.4g "
+			"FLOP/byte, %.4g GFLOP/s</title></circle>\n",
+			px(&a, p->intensity), py(&a, p->gflops), p->intensity, p->gflops,
+			p->intensity, p->gflops);
 	else
 		fprintf(f, "<text class=\"nopoint\" x=\"%d\" y=\"%d\">no point: see below</text>\n",
 			PL + 10, PT + 16);
@@ -196,9 +205,11 @@ static void point_text(FILE *f, const struct mtr_roofline *r, const struct mtr_r
 {
 	fputs("<h2>The program's point</h2>\n", f);
 	if (p->placed) {
-		fprintf(f, "<p class=\"point\">%.6g FLOP per DRAM byte, %.6g GFLOP/s (%.17g FLOPs, "
-			   "%.17g DRAM bytes over %.6g s).</p>\n",
-			p->intensity, p->gflops, p->flops, p->dram_bytes, (double)r->elapsed_ns * 1e-9);
+		fprintf(f,
+			"<p class=\"point\">%.6g FLOP per DRAM byte, %.6g GFLOP/s (%.17g FLOPs, "
+			"%.17g DRAM bytes over %.6g s).</p>\n",
+			p->intensity, p->gflops, p->flops, p->dram_bytes,
+			(double)r->elapsed_ns * 1e-9);
 		return;
 	}
 	fputs("<p class=\"missing\">No point: ", f);
@@ -208,9 +219,10 @@ static void point_text(FILE *f, const struct mtr_roofline *r, const struct mtr_r
 
 static void tables(FILE *f, const struct mtr_roofline *r)
 {
-	static const char *const head[] = { "Kernel", "ISA", "Vector bits", "Threads",
-					    "Work per repetition", "Repetitions", "Statistic",
-					    "Clock", "Note" };
+	static const char *const head[] = {
+		"Kernel",      "ISA",	    "Vector bits", "Threads", "Work per repetition",
+		"Repetitions", "Statistic", "Clock",	   "Note"
+	};
 
 	fputs("<h2>Ceilings and how they were measured</h2>\n<table class=\"ceilings\">\n"
 	      "<tr><th>Kind</th><th>Ceiling</th><th>Value</th>",
@@ -243,10 +255,12 @@ static void tables(FILE *f, const struct mtr_roofline *r)
 		for (int i = 0; i < r->ncounters; i++) {
 			const struct mtr_rl_counter *c = &r->counters[i];
 
-			fprintf(f, "<tr><td>%s</td><td>", c->role == MTR_RL_FLOPS ? "flops" : "dram");
+			fprintf(f, "<tr><td>%s</td><td>",
+				c->role == MTR_RL_FLOPS ? "flops" : "dram");
 			pcm_html_esc(f, c->event);
-			fprintf(f, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
-				   "<td class=\"num\">%llu</td></tr>\n",
+			fprintf(f,
+				"</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
+				"<td class=\"num\">%llu</td></tr>\n",
 				(unsigned long long)c->value, (unsigned long long)c->enabled,
 				(unsigned long long)c->running);
 		}

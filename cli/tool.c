@@ -19,7 +19,8 @@ static int exit_code(int ret)
 int cli_tools_add(struct cli_tools *t, const char *spec, const char *cmd)
 {
 	if (!*spec)
-		return cli_error(EXIT_USAGE, cmd, "--tool needs a path: --tool ./t.so[,knob=value,...]");
+		return cli_error(EXIT_USAGE, cmd,
+				 "--tool needs a path: --tool ./t.so[,knob=value,...]");
 	if (t->n == CLI_MAX_TOOLS)
 		return cli_error(EXIT_USAGE, cmd, "--tool: at most %d tools", CLI_MAX_TOOLS);
 	t->specs[t->n++] = spec;
@@ -52,8 +53,8 @@ int cli_tools_probe(const struct cli_tools *t, bool collect, struct tool_info *i
 	char err[1024];
 
 	for (int i = 0; i < t->n; i++) {
-		int ret = tool_probe(t->specs[i], collect, timeout_of(t), infos ? &infos[i] : &scratch,
-				     err, sizeof(err));
+		int ret = tool_probe(t->specs[i], collect, timeout_of(t),
+				     infos ? &infos[i] : &scratch, err, sizeof(err));
 
 		if (ret)
 			return cli_error(exit_code(ret), cmd, "%s", err);

@@ -34,9 +34,11 @@ static int vmlinux(const struct cli_option *o, const char *arg, void *state, con
 {
 	(void)o;
 	(void)state;
-	return cli_error(EXIT_USAGE, cmd, "--vmlinux-path %s: not used: kernel frames come "
+	return cli_error(EXIT_USAGE, cmd,
+			 "--vmlinux-path %s: not used: kernel frames come "
 			 "from the kernel's own callchain and are named from kallsyms "
-			 "(--kallsyms-path)", arg);
+			 "(--kallsyms-path)",
+			 arg);
 }
 
 #define STATE struct translate_state
@@ -47,12 +49,16 @@ static const struct cli_option translate_options[] = {
 		 "translate again even when translated.bin is\n"
 		 "up to date"),
 	OPT_INCLUDE(cli_binary_path_options, STATE, a),
-	{ .kind = CLI_OPTK_STRING, .long_name = "kallsyms-path", .offset =
-	  offsetof(STATE, a.opts.kallsyms), .flags = CLI_OPT_HIDDEN }, /* uProf's name */
+	{ .kind = CLI_OPTK_STRING,
+	  .long_name = "kallsyms-path",
+	  .offset = offsetof(STATE, a.opts.kallsyms),
+	  .flags = CLI_OPT_HIDDEN }, /* uProf's name */
 	OPT_INCLUDE(cli_time_filter_options, STATE, a),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_BOOL('q', "quiet", STATE, quiet, "no progress line"),
-	{ .kind = CLI_OPTK_CALLBACK, .long_name = "vmlinux-path", .fn = vmlinux,
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "vmlinux-path",
+	  .fn = vmlinux,
 	  .flags = CLI_OPT_HIDDEN },
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
 	OPT_HELP(),
@@ -210,7 +216,8 @@ int cmd_translate(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
-		return cli_error(1, CMD, "'%s' is not a directory; give a session directory with -i",
+		return cli_error(1, CMD,
+				 "'%s' is not a directory; give a session directory with -i",
 				 st.a.input);
 	if (realpath(st.a.input, abs_input))
 		st.a.input = abs_input;
@@ -219,7 +226,9 @@ int cmd_translate(int argc, char **argv)
 	if (rpt_is_job_dir(st.a.input))
 		return translate_job(&st, st.a.input);
 	if (st.a.hosts)
-		return cli_error(EXIT_USAGE, CMD, "--host selects ranks of an MPI job: '%s' is a "
-				 "single session", st.a.input);
+		return cli_error(EXIT_USAGE, CMD,
+				 "--host selects ranks of an MPI job: '%s' is a "
+				 "single session",
+				 st.a.input);
 	return translate_one(&st, st.a.input);
 }

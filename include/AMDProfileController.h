@@ -51,40 +51,50 @@ AMDPROF_API bool amdProfileStrictPauseImpl(void);
 AMDPROF_API amdDomainHandle amdDomainCreate(const char *name);
 AMDPROF_API amdStringHandle amdStringHandleCreate(const char *name);
 AMDPROF_API amdEventHandle amdEventCreate(const char *name);
-AMDPROF_API void AMDTaskBegin(const char *func, const char *file, int line,
-			      amdDomainHandle domain, unsigned long long id,
-			      unsigned long long parentid, amdStringHandle name);
-AMDPROF_API void AMDTaskEnd(const char *func, const char *file, int line,
-			    amdDomainHandle domain);
-AMDPROF_API void AMDEventStart(const char *func, const char *file, int line,
-			       amdEventHandle event);
-AMDPROF_API void AMDEventEnd(const char *func, const char *file, int line,
-			     amdEventHandle event);
+AMDPROF_API void AMDTaskBegin(const char *func, const char *file, int line, amdDomainHandle domain,
+			      unsigned long long id, unsigned long long parentid,
+			      amdStringHandle name);
+AMDPROF_API void AMDTaskEnd(const char *func, const char *file, int line, amdDomainHandle domain);
+AMDPROF_API void AMDEventStart(const char *func, const char *file, int line, amdEventHandle event);
+AMDPROF_API void AMDEventEnd(const char *func, const char *file, int line, amdEventHandle event);
 
 #ifndef AMDUPROF_DISABLE_INSTRUMENT_API
 
 #define AMDPROF_IF_ON(call) ((void)(amdProfileControllerGate ? (call), 0 : 0))
 #define amdProfileResume() (amdProfileControllerGate ? amdProfileResumeImpl() : true)
 #define amdProfilePause() (amdProfileControllerGate ? amdProfilePauseImpl() : true)
-#define amdProfileStrictResume() \
-	(amdProfileControllerGate ? amdProfileStrictResumeImpl() : true)
+#define amdProfileStrictResume() (amdProfileControllerGate ? amdProfileStrictResumeImpl() : true)
 #define amdProfileStrictPause() (amdProfileControllerGate ? amdProfileStrictPauseImpl() : true)
-#define amdTaskBegin(domain, id, parentid, name)                                         \
-	AMDPROF_IF_ON(AMDTaskBegin(__func__, __FILE__, __LINE__, (domain), (id), (parentid), \
-				   (name)))
+#define amdTaskBegin(domain, id, parentid, name) \
+	AMDPROF_IF_ON( \
+		AMDTaskBegin(__func__, __FILE__, __LINE__, (domain), (id), (parentid), (name)))
 #define amdTaskEnd(domain) AMDPROF_IF_ON(AMDTaskEnd(__func__, __FILE__, __LINE__, (domain)))
-#define amdEventStart(event) \
-	AMDPROF_IF_ON(AMDEventStart(__func__, __FILE__, __LINE__, (event)))
+#define amdEventStart(event) AMDPROF_IF_ON(AMDEventStart(__func__, __FILE__, __LINE__, (event)))
 #define amdEventEnd(event) AMDPROF_IF_ON(AMDEventEnd(__func__, __FILE__, __LINE__, (event)))
 
 #else /* compiled out: no call, no symbol reference, but the arguments still type-check */
 
-static inline bool amdprof_nop_bool(void) { return true; }
-static inline amdDomainHandle amdprof_nop_handle(const char *n) { (void)n; return (void *)0; }
-static inline void amdprof_nop_task(amdDomainHandle d, unsigned long long i,
-				    unsigned long long p, amdStringHandle n)
-{ (void)d; (void)i; (void)p; (void)n; }
-static inline void amdprof_nop_ptr(void *p) { (void)p; }
+static inline bool amdprof_nop_bool(void)
+{
+	return true;
+}
+static inline amdDomainHandle amdprof_nop_handle(const char *n)
+{
+	(void)n;
+	return (void *)0;
+}
+static inline void amdprof_nop_task(amdDomainHandle d, unsigned long long i, unsigned long long p,
+				    amdStringHandle n)
+{
+	(void)d;
+	(void)i;
+	(void)p;
+	(void)n;
+}
+static inline void amdprof_nop_ptr(void *p)
+{
+	(void)p;
+}
 
 #define amdProfileResume() amdprof_nop_bool()
 #define amdProfilePause() amdprof_nop_bool()
@@ -93,7 +103,8 @@ static inline void amdprof_nop_ptr(void *p) { (void)p; }
 #define amdDomainCreate(name) amdprof_nop_handle(name)
 #define amdStringHandleCreate(name) amdprof_nop_handle(name)
 #define amdEventCreate(name) amdprof_nop_handle(name)
-#define amdTaskBegin(domain, id, parentid, name) amdprof_nop_task((domain), (id), (parentid), (name))
+#define amdTaskBegin(domain, id, parentid, name) \
+	amdprof_nop_task((domain), (id), (parentid), (name))
 #define amdTaskEnd(domain) amdprof_nop_ptr(domain)
 #define amdEventStart(event) amdprof_nop_ptr(event)
 #define amdEventEnd(event) amdprof_nop_ptr(event)

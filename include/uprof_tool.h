@@ -65,8 +65,7 @@ extern "C" {
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
 /* Does the struct @s (which begins with its size) hold member @m? */
-#define UPROF_TOOL_HAS(s, m) \
-	((s)->size >= offsetof(__typeof__(*(s)), m) + sizeof((s)->m))
+#define UPROF_TOOL_HAS(s, m) ((s)->size >= offsetof(__typeof__(*(s)), m) + sizeof((s)->m))
 
 /* ---- what the callbacks are given (filled by uprof; each begins with its size) ---- */
 
@@ -80,41 +79,41 @@ struct uprof_tool_session {
 	const char *target_path; /* the profiled program */
 	const char *host, *cpu_model, *kernel;
 	int ncpus;
-	int nevents;		     /* sampling events; event 0 sorts the report */
-	const char *const *events;   /* their names ("CPU_TIME", PMC names) */
-	const uint64_t *periods;     /* their sampling intervals: ns for CPU_TIME, else events */
-	int64_t start_ns, end_ns;    /* CLOCK_MONOTONIC, the samples' clock */
-	double period_s;	     /* the timer's period in s (0 when event 0 is no timer) */
-	uint64_t samples;	     /* samples of event 0 the report counted */
-	uint64_t lost;		     /* samples the kernel could not record */
+	int nevents;		   /* sampling events; event 0 sorts the report */
+	const char *const *events; /* their names ("CPU_TIME", PMC names) */
+	const uint64_t *periods;   /* their sampling intervals: ns for CPU_TIME, else events */
+	int64_t start_ns, end_ns;  /* CLOCK_MONOTONIC, the samples' clock */
+	double period_s;	   /* the timer's period in s (0 when event 0 is no timer) */
+	uint64_t samples;	   /* samples of event 0 the report counted */
+	uint64_t lost;		   /* samples the kernel could not record */
 	int nprocesses, nthreads;
-	double cpu_time_s;	     /* report.csv's Total CPU_TIME */
-	double pause_s;		     /* paused time */
-	bool call_stacks;	     /* the session has call stacks */
-	bool complete;		     /* collect finished normally */
+	double cpu_time_s; /* report.csv's Total CPU_TIME */
+	double pause_s;	   /* paused time */
+	bool call_stacks;  /* the session has call stacks */
+	bool complete;	   /* collect finished normally */
 };
 
 struct uprof_tool_process {
 	uint32_t size;
 	int pid;
-	const char *comm;	/* the kernel's name (15 bytes) */
-	const char *program;	/* its executable's path, "" when unknown */
-	uint64_t samples;	/* of event 0, as in report.csv */
+	const char *comm;    /* the kernel's name (15 bytes) */
+	const char *program; /* its executable's path, "" when unknown */
+	uint64_t samples;    /* of event 0, as in report.csv */
 	double cpu_time_s;
 };
 
 struct uprof_tool_thread {
 	uint32_t size;
 	int pid, tid;
-	const char *name;	/* as report.csv names it: "Thread-123 (PID:120)" */
+	const char *name; /* as report.csv names it: "Thread-123 (PID:120)" */
 	uint64_t samples;
 	double cpu_time_s;
 };
 
 struct uprof_tool_module {
 	uint32_t size;
-	int id;			/* what uprof_tool_sample.module_id refers to */
-	const char *path;	/* "[kernel.kallsyms]", "[unknown]" or a file */
+	int id;		  /* what uprof_tool_sample.module_id refers to */
+	const char *path; /* "[kernel.kallsyms]", "[unknown]" or a file */
 	uint64_t samples;
 };
 
@@ -123,27 +122,27 @@ struct uprof_tool_module {
  * during this callback. */
 struct uprof_tool_sample {
 	uint32_t size;
-	uint32_t event;		/* index in uprof_tool_session.events */
-	int64_t time_ns;	/* CLOCK_MONOTONIC; minus session->start_ns: since the start */
+	uint32_t event;	 /* index in uprof_tool_session.events */
+	int64_t time_ns; /* CLOCK_MONOTONIC; minus session->start_ns: since the start */
 	int pid, tid;
-	int cpu;		/* -1 when unknown */
+	int cpu; /* -1 when unknown */
 	int module_id;
-	uint64_t ip;		/* as sampled */
-	uint64_t offset;	/* ip as an offset in its module file (kernel: the address) */
-	const char *function;	/* "[unknown]" when nothing names it */
+	uint64_t ip;	      /* as sampled */
+	uint64_t offset;      /* ip as an offset in its module file (kernel: the address) */
+	const char *function; /* "[unknown]" when nothing names it */
 	const char *module;
-	double weight_s;	/* the CPU time (or events) this sample stands for */
-	const void *opaque;	/* uprof's; for sample_source and sample_stack */
+	double weight_s;    /* the CPU time (or events) this sample stands for */
+	const void *opaque; /* uprof's; for sample_source and sample_stack */
 };
 
 /* A task or event instance of the Domain/Task/Event or ITT APIs. */
 struct uprof_tool_task {
 	uint32_t size;
 	int pid, tid;
-	const char *domain;	/* "User" for events */
+	const char *domain; /* "User" for events */
 	const char *name;
 	int64_t begin_ns, end_ns;
-	uint64_t samples;	/* samples of its thread inside it (report's CPU_TIME) */
+	uint64_t samples; /* samples of its thread inside it (report's CPU_TIME) */
 };
 
 /* A paused interval (pause/resume API, --start-paused), merged over processes. */
@@ -156,19 +155,19 @@ struct uprof_tool_pause {
 /* ---- knobs ---- */
 
 enum uprof_tool_knob_type {
-	UPROF_TOOL_KNOB_INT = 1,	/* int64_t: decimal or 0x hex */
-	UPROF_TOOL_KNOB_BOOL = 2,	/* 1/0, true/false, yes/no, on/off; bare "name" = true */
+	UPROF_TOOL_KNOB_INT = 1,  /* int64_t: decimal or 0x hex */
+	UPROF_TOOL_KNOB_BOOL = 2, /* 1/0, true/false, yes/no, on/off; bare "name" = true */
 	UPROF_TOOL_KNOB_DOUBLE = 3,
-	UPROF_TOOL_KNOB_STRING = 4,	/* any text without a comma */
+	UPROF_TOOL_KNOB_STRING = 4, /* any text without a comma */
 };
 
 /* ---- what a tool may ask for at collect time (core->collect_want) ---- */
 
 enum uprof_tool_want {
-	UPROF_TOOL_WANT_STACKS = 1,	/* call stacks: arg NULL or "fp" (frame pointers), "dwarf" */
-	UPROF_TOOL_WANT_EVENT = 2,	/* one more sampling event: arg is an -e spec */
-	UPROF_TOOL_WANT_OPENMP = 3,	/* reserved: -ENOTSUP in API 1.0 (no OpenMP trace yet) */
-	UPROF_TOOL_WANT_MPI = 4,	/* reserved: -ENOTSUP in API 1.0 (no MPI trace yet) */
+	UPROF_TOOL_WANT_STACKS = 1, /* call stacks: arg NULL or "fp" (frame pointers), "dwarf" */
+	UPROF_TOOL_WANT_EVENT = 2,  /* one more sampling event: arg is an -e spec */
+	UPROF_TOOL_WANT_OPENMP = 3, /* reserved: -ENOTSUP in API 1.0 (no OpenMP trace yet) */
+	UPROF_TOOL_WANT_MPI = 4,    /* reserved: -ENOTSUP in API 1.0 (no MPI trace yet) */
 };
 
 struct uprof_tool_desc;
@@ -178,14 +177,15 @@ struct uprof_tool_desc;
  * loaded). Functions are only ever appended.
  */
 struct uprof_tool_core {
-	uint32_t size;		/* sizeof the table uprof has: check it with UPROF_TOOL_HAS */
-	uint32_t api_version;	/* UPROF_TOOL_API_VERSION of this uprof */
+	uint32_t size;	      /* sizeof the table uprof has: check it with UPROF_TOOL_HAS */
+	uint32_t api_version; /* UPROF_TOOL_API_VERSION of this uprof */
 	const char *uprof_version;
-	void *host;		/* uprof's; passed back below */
+	void *host; /* uprof's; passed back below */
 
 	/* Register the tool (call once from the entry point). @desc is the tool's (static)
 	 * descriptor; uprof checks it and copies it. 0 or -EINVAL (uprof says why). */
-	int (*register_tool)(const struct uprof_tool_core *core, const struct uprof_tool_desc *desc);
+	int (*register_tool)(const struct uprof_tool_core *core,
+			     const struct uprof_tool_desc *desc);
 
 	/* Declare a knob; its default is stored in *@value at once, and the command line's
 	 * value (if any) once the entry point has returned. @name: letters, digits, '-', '_'.
@@ -196,8 +196,8 @@ struct uprof_tool_core {
 			 bool def, const char *help);
 	int (*knob_double)(const struct uprof_tool_core *core, const char *name, double *value,
 			   double def, const char *help);
-	int (*knob_string)(const struct uprof_tool_core *core, const char *name,
-			   const char **value, const char *def, const char *help);
+	int (*knob_string)(const struct uprof_tool_core *core, const char *name, const char **value,
+			   const char *def, const char *help);
 
 	/* Collect time (only in `uprof collect --tool`; elsewhere a no-op returning 0): ask
 	 * for data (enum uprof_tool_want). 0, -EINVAL (bad arg), -ENOTSUP. */
@@ -238,12 +238,12 @@ typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session 
  * names the tool's sections and its directory).
  */
 struct uprof_tool_desc {
-	uint32_t size;		/* sizeof(struct uprof_tool_desc) as the tool was built */
-	uint32_t api_version;	/* UPROF_TOOL_API_VERSION as the tool was built */
+	uint32_t size;	      /* sizeof(struct uprof_tool_desc) as the tool was built */
+	uint32_t api_version; /* UPROF_TOOL_API_VERSION as the tool was built */
 	const char *name;
-	const char *version;	/* the tool's own, free text */
+	const char *version; /* the tool's own, free text */
 	const char *description;
-	void *ctx;		/* passed to every callback */
+	void *ctx; /* passed to every callback */
 
 	uprof_tool_session_fn session_begin;
 	int (*process)(void *ctx, const struct uprof_tool_process *p);
@@ -264,11 +264,13 @@ struct uprof_tool_desc {
 	 * (uprof says so naming the tool, exit 2), 0 to go on. */
 	int (*knobs_checked)(void *ctx);
 
-	void *reserved[12];	/* zero: later minor versions take them in order */
+	void *reserved[12]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \
-	{ .size = sizeof(struct uprof_tool_desc), .api_version = UPROF_TOOL_API_VERSION }
+	{ \
+		.size = sizeof(struct uprof_tool_desc), .api_version = UPROF_TOOL_API_VERSION \
+	}
 
 /* The one function a tool exports. @argv holds the tool's path and its raw knob
  * settings ("top=20"), for information: uprof parses the knobs itself. Return 0, or a

@@ -16,8 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offset,
-			  uint64_t *vaddr)
+bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offset, uint64_t *vaddr)
 {
 	for (int i = 0; i < code->nsegs; i++)
 		if (file_offset >= code->segs[i].off &&

@@ -93,8 +93,8 @@ int rpt_annot_lines(struct rpt_annot_insn *insns, size_t n, const struct rpt_ann
 			continue;
 		}
 		if (!nout || cmp_pos(&pos[i], &(struct rpt_annot_pos){ out[nout - 1].file,
-									out[nout - 1].line,
-									out[nout - 1].inlined }))
+								       out[nout - 1].line,
+								       out[nout - 1].inlined }))
 			out[nout++] = (struct rpt_annot_line){ .file = pos[i].file,
 							       .line = pos[i].line,
 							       .inlined = pos[i].inlined };

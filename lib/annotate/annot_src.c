@@ -110,8 +110,8 @@ static int slurp(struct rpt_srcfile *s, const char *path)
 	return ret;
 }
 
-int rpt_srcfile_read(struct rpt_srcfile *s, const char *file, const char *const *dirs,
-		     int ndirs, char *found, size_t foundlen)
+int rpt_srcfile_read(struct rpt_srcfile *s, const char *file, const char *const *dirs, int ndirs,
+		     char *found, size_t foundlen)
 {
 	int ret = slurp(s, file);
 
@@ -128,8 +128,8 @@ int rpt_srcfile_read(struct rpt_srcfile *s, const char *file, const char *const 
 
 			while (*p == '/')
 				p++;
-			if (!*p || snprintf(path, sizeof(path), "%s/%s", dirs[d], p) >=
-					   (int)sizeof(path))
+			if (!*p ||
+			    snprintf(path, sizeof(path), "%s/%s", dirs[d], p) >= (int)sizeof(path))
 				break;
 			ret = slurp(s, path);
 			if (ret != -ENOENT) {

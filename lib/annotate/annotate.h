@@ -20,24 +20,24 @@
 
 /* One source line of a function and its samples. */
 struct rpt_annot_line {
-	const char *file;    /* as DWARF names it (borrowed from the report) */
+	const char *file; /* as DWARF names it (borrowed from the report) */
 	int line;
 	const char *inlined; /* the function inlined here whose own line it is; NULL: the
 			      * annotated function's */
 	uint64_t samples;
-	double share;	     /* % of the function's samples */
-	const char *text;    /* the source line (not NUL-terminated: @text_len), NULL when
+	double share;	  /* % of the function's samples */
+	const char *text; /* the source line (not NUL-terminated: @text_len), NULL when
 			      * its file was not found */
 	size_t text_len;
 };
 
 struct rpt_annot_insn {
-	uint64_t addr;	     /* link-time virtual address, as objdump and perf show it */
-	uint64_t samples;    /* samples whose IP was this instruction */
+	uint64_t addr;	  /* link-time virtual address, as objdump and perf show it */
+	uint64_t samples; /* samples whose IP was this instruction */
 	double share;
-	int line;	     /* index in the function's lines, -1: no line known */
-	uint8_t len;	     /* bytes; 0: a sampled address with no disassembly */
-	char text[96];	     /* the instruction, "" when there is no disassembly */
+	int line;      /* index in the function's lines, -1: no line known */
+	uint8_t len;   /* bytes; 0: a sampled address with no disassembly */
+	char text[96]; /* the instruction, "" when there is no disassembly */
 };
 
 /* ---- annot_lines.c ---- */
@@ -75,13 +75,13 @@ void rpt_annot_hottest(const struct rpt_annot_line *lines, size_t n, size_t *ord
 
 /* A source file's text, split into lines. Embedded; zero-initialise, release. */
 struct rpt_srcfile {
-	char *buf;	    /* the file's bytes (owned) */
+	char *buf; /* the file's bytes (owned) */
 	size_t len;
-	size_t *starts;	    /* line i (0-based) starts at buf + starts[i] */
+	size_t *starts; /* line i (0-based) starts at buf + starts[i] */
 	size_t nlines;
 };
 
-#define RPT_SRC_MAX_BYTES (64u << 20)  /* a bigger "source" is not read */
+#define RPT_SRC_MAX_BYTES (64u << 20) /* a bigger "source" is not read */
 #define RPT_SRC_MAX_LINES (4u << 20)
 
 /* Split @len bytes at @buf (taken over: freed by rpt_srcfile_release, also on failure)
@@ -97,8 +97,8 @@ void rpt_srcfile_release(struct rpt_srcfile *s);
  * DIR/<the path less 0, 1, 2 ... leading components>, the first regular file found (a
  * FIFO or device is no source). 0, -ENOENT (nowhere), -EFBIG, -ENOMEM; @found (PATH_MAX)
  * gets the path read. */
-int rpt_srcfile_read(struct rpt_srcfile *s, const char *file, const char *const *dirs,
-		     int ndirs, char *found, size_t foundlen);
+int rpt_srcfile_read(struct rpt_srcfile *s, const char *file, const char *const *dirs, int ndirs,
+		     char *found, size_t foundlen);
 
 /* ---- annot_elf.c ---- */
 
@@ -107,12 +107,12 @@ struct rpt_locator;
 /* The code of one function, read from its module file. */
 #define RPT_ANNOT_SEGS 16
 struct rpt_annot_code {
-	uint64_t start, end;	/* [start, end): link-time virtual addresses */
-	uint8_t *bytes;		/* end - start bytes (owned: free()), NULL when unreadable */
-	bool sized;		/* from a symbol with a size (else an FDE's range, stripped) */
-	bool has_symtab;	/* the file has a .symtab (not stripped) */
-	bool has_debug_line;	/* ... a .debug_line (its own, not a separate debug file) */
-	int nsegs;		/* its PT_LOAD segments: file offsets to addresses */
+	uint64_t start, end; /* [start, end): link-time virtual addresses */
+	uint8_t *bytes;	     /* end - start bytes (owned: free()), NULL when unreadable */
+	bool sized;	     /* from a symbol with a size (else an FDE's range, stripped) */
+	bool has_symtab;     /* the file has a .symtab (not stripped) */
+	bool has_debug_line; /* ... a .debug_line (its own, not a separate debug file) */
+	int nsegs;	     /* its PT_LOAD segments: file offsets to addresses */
 	struct {
 		uint64_t off, vaddr, filesz;
 	} segs[RPT_ANNOT_SEGS];
@@ -128,8 +128,7 @@ int rpt_annot_code_read(struct rpt_locator *loc, const char *path, uint64_t file
 			struct rpt_annot_code *code);
 #define RPT_ANNOT_MAX_CODE (1u << 20)
 /* The link-time address of @file_offset in @code's segments; false when none holds it. */
-bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offset,
-			  uint64_t *vaddr);
+bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offset, uint64_t *vaddr);
 
 /* ---- disasm_*.c ----
  *
@@ -143,7 +142,6 @@ bool rpt_annot_code_vaddr(const struct rpt_annot_code *code, uint64_t file_offse
  * misses later AVX-512 and AMX forms), decodes the whole ISA table-driven, and has
  * Intel and AT&T formatters of its own.
  */
-
 
 enum rpt_disasm_style { RPT_DISASM_INTEL, RPT_DISASM_ATT };
 

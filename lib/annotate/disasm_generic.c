@@ -10,7 +10,8 @@ int rpt_disasm_one(const uint8_t *code, size_t len, uint64_t addr, enum rpt_disa
 		   char *text)
 {
 	(void)code, (void)len, (void)addr, (void)style;
-	snprintf(text, RPT_DISASM_TEXT, "this build of uprof has no disassembler for its "
-					"architecture");
+	snprintf(text, RPT_DISASM_TEXT,
+		 "this build of uprof has no disassembler for its "
+		 "architecture");
 	return -EOPNOTSUPP;
 }

@@ -32,8 +32,9 @@ int rpt_disasm_one(const uint8_t *code, size_t len, uint64_t addr, enum rpt_disa
 		snprintf(text, RPT_DISASM_TEXT, "(bad)");
 		return -EILSEQ;
 	}
-	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&fmt, &insn, ops, insn.operand_count_visible,
-							  text, RPT_DISASM_TEXT, addr, NULL)))
+	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&fmt, &insn, ops,
+							insn.operand_count_visible, text,
+							RPT_DISASM_TEXT, addr, NULL)))
 		snprintf(text, RPT_DISASM_TEXT, "(unformattable)");
 	return insn.length;
 }

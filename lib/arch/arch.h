@@ -26,8 +26,8 @@ struct arch_desc {
 	int64_t regs_abi;	 /* PERF_SAMPLE_REGS_ABI_* of those samples; -1: none */
 	int ndwarf;		 /* DWARF registers 0 .. ndwarf-1 are unwound */
 	int dwarf_to_perf[ARCH_MAX_DWARF_REGS]; /* DWARF register n is perf register [n] */
-	int perf_sp, perf_pc;	 /* perf's numbers of the stack pointer and the pc */
-	int dw_sp, dw_bp;	 /* DWARF numbers of SP and frame pointer for the fast CFA
+	int perf_sp, perf_pc;			/* perf's numbers of the stack pointer and the pc */
+	int dw_sp, dw_bp; /* DWARF numbers of SP and frame pointer for the fast CFA
 				  * path; -1: no fast path (libdwfl unwinds everything) */
 };
 

@@ -21,25 +21,25 @@ typedef float vsp __attribute__((vector_size(16)));
 #define A_F 1e-4f
 
 /* ARCH_RL_ACC (12) accumulators as named variables, so that they live in registers. */
-#define FMA_LOOP(T, E, M, A)                                                                \
-	const T m_ = (T){ 0 } + (E)(M), a_ = (T){ 0 } + (E)(A);                             \
-	T x0 = (T){ 0 } + 1, x1 = (T){ 0 } + 2, x2 = (T){ 0 } + 3, x3 = (T){ 0 } + 4;       \
-	T x4 = (T){ 0 } + 5, x5 = (T){ 0 } + 6, x6 = (T){ 0 } + 7, x7 = (T){ 0 } + 8;       \
-	T x8 = (T){ 0 } + 9, x9 = (T){ 0 } + 10, x10 = (T){ 0 } + 11, x11 = (T){ 0 } + 12;  \
-	for (uint64_t i = 0; i < iters; i++) {                                              \
-		x0 = x0 * m_ + a_;                                                          \
-		x1 = x1 * m_ + a_;                                                          \
-		x2 = x2 * m_ + a_;                                                          \
-		x3 = x3 * m_ + a_;                                                          \
-		x4 = x4 * m_ + a_;                                                          \
-		x5 = x5 * m_ + a_;                                                          \
-		x6 = x6 * m_ + a_;                                                          \
-		x7 = x7 * m_ + a_;                                                          \
-		x8 = x8 * m_ + a_;                                                          \
-		x9 = x9 * m_ + a_;                                                          \
-		x10 = x10 * m_ + a_;                                                        \
-		x11 = x11 * m_ + a_;                                                        \
-	}                                                                                   \
+#define FMA_LOOP(T, E, M, A) \
+	const T m_ = (T){ 0 } + (E)(M), a_ = (T){ 0 } + (E)(A); \
+	T x0 = (T){ 0 } + 1, x1 = (T){ 0 } + 2, x2 = (T){ 0 } + 3, x3 = (T){ 0 } + 4; \
+	T x4 = (T){ 0 } + 5, x5 = (T){ 0 } + 6, x6 = (T){ 0 } + 7, x7 = (T){ 0 } + 8; \
+	T x8 = (T){ 0 } + 9, x9 = (T){ 0 } + 10, x10 = (T){ 0 } + 11, x11 = (T){ 0 } + 12; \
+	for (uint64_t i = 0; i < iters; i++) { \
+		x0 = x0 * m_ + a_; \
+		x1 = x1 * m_ + a_; \
+		x2 = x2 * m_ + a_; \
+		x3 = x3 * m_ + a_; \
+		x4 = x4 * m_ + a_; \
+		x5 = x5 * m_ + a_; \
+		x6 = x6 * m_ + a_; \
+		x7 = x7 * m_ + a_; \
+		x8 = x8 * m_ + a_; \
+		x9 = x9 * m_ + a_; \
+		x10 = x10 * m_ + a_; \
+		x11 = x11 * m_ + a_; \
+	} \
 	T s_ = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)) + ((x8 + x9) + (x10 + x11))
 
 static double fma_dp(uint64_t iters)
@@ -83,8 +83,10 @@ static void triad_generic(double *restrict a, const double *restrict b, const do
 
 static const struct arch_rl_kernels generic = { .isa = "generic",
 						.fma_how = " (portable C vectors)",
-						.bits = 128, .fma = fma_generic,
-						.read = read_generic, .triad = triad_generic };
+						.bits = 128,
+						.fma = fma_generic,
+						.read = read_generic,
+						.triad = triad_generic };
 
 const struct arch_rl_kernels *arch_rl_kernels(int i)
 {

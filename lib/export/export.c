@@ -16,8 +16,7 @@ static const struct rpt_exporter exporters[] = {
 	[RPT_EXPORT_FLAMEGRAPH] = { "flamegraph", "flamegraph.svg", "flame graph",
 				    "zoom and search in a browser", rpt_export_flamegraph },
 	[RPT_EXPORT_PERFETTO] = { "perfetto", "trace.json", "trace",
-				  "ui.perfetto.dev, chrome://tracing",
-				  rpt_export_perfetto },
+				  "ui.perfetto.dev, chrome://tracing", rpt_export_perfetto },
 };
 
 _Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,

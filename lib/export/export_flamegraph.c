@@ -30,7 +30,7 @@ struct node {
 	int64_t key; /* a function's name (interned: equal names merge, as in the folded file),
 		      * -1 - proc for a process, or -2^40 for "all" */
 	uint64_t count;
-	uint64_t x;  /* samples to the left of it, at its depth */
+	uint64_t x; /* samples to the left of it, at its depth */
 	uint32_t depth;
 	uint32_t nkids, kids; /* its children: kidv[kids .. kids + nkids) */
 	const char *name;
@@ -206,7 +206,8 @@ static void color(const struct node *n, char *buf, size_t len)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 200 + a % 30, 200 + b % 30, 225 + c % 30);
 		break;
 	default: /* flamegraph.pl's "hot" palette */
-		snprintf(buf, len, "rgb(%u,%u,%u)", 205 + a * 50 / 256, b * 230 / 256, c * 55 / 256);
+		snprintf(buf, len, "rgb(%u,%u,%u)", 205 + a * 50 / 256, b * 230 / 256,
+			 c * 55 / 256);
 	}
 }
 
@@ -221,20 +222,23 @@ static void put_frame(FILE *f, const struct tree *t, const struct node *n, doubl
 
 	(void)t;
 	color(n, fill, sizeof(fill));
-	fprintf(f, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\">"
-		   "<title>",
+	fprintf(f,
+		"<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\">"
+		"<title>",
 		n->x, n->count, n->depth);
 	util_put_escaped(f, n->name, UTIL_ESC_XML);
 	fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->count,
 		t->v[0].count ? 100.0 * (double)n->count / (double)t->v[0].count : 0.0);
-	fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.4f\" height=\"%d\" fill=\"%s\" rx=\"2\" "
-		   "ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
+	fprintf(f,
+		"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.4f\" height=\"%d\" fill=\"%s\" rx=\"2\" "
+		"ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 		x, y, w, FRAME_H - 1, fill, x + 3, y + FRAME_H - 4.5);
 	if (fit >= 3) {
 		if (fit < len) {
 			shown = strndup(n->name, fit - 2);
 			/* never cut inside a UTF-8 sequence */
-			while (shown && *shown && fit > 2 && ((unsigned char)shown[strlen(shown) - 1] & 0x80))
+			while (shown && *shown && fit > 2 &&
+			       ((unsigned char)shown[strlen(shown) - 1] & 0x80))
 				shown[strlen(shown) - 1] = 0;
 		}
 		util_put_escaped(f, shown ? shown : n->name, UTIL_ESC_XML);
@@ -330,18 +334,19 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 		goto out;
 	height = TOP + BOTTOM + (double)(t.maxdepth + 1) * FRAME_H;
 	scale = t.v[0].count ? (WIDTH - 2 * XPAD) / (double)t.v[0].count : 0;
-	fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		   "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\" onload=\"init()\" data-total=\"%" PRIu64
-		   "\" data-xpad=\"%.0f\">\n",
+	fprintf(f,
+		"<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" onload=\"init()\" data-total=\"%" PRIu64
+		"\" data-xpad=\"%.0f\">\n",
 		WIDTH, height, WIDTH, height, t.v[0].count, XPAD);
 	fputs("<style>text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; } "
 	      "g.f:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; } "
 	      ".ui { cursor: pointer; fill: #335; }</style>\n",
 	      f);
 	fputs(SCRIPT, f);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#f8f8f0\"/>\n", WIDTH,
-		height);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#f8f8f0\"/>\n",
+		WIDTH, height);
 	fprintf(f, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
 		WIDTH / 2);
 	util_put_escaped(f, facts.info->target_path[0] ? facts.info->target_path : "uprof",
@@ -349,8 +354,9 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 	fprintf(f, " - CPU_TIME, %" PRIu64 " samples%s</text>\n", t.v[0].count,
 		facts.collected ? "" : " (no call stacks collected: leaf functions only)");
 	fprintf(f, "<text id=\"reset\" class=\"ui\" x=\"%.0f\" y=\"48\">Reset Zoom</text>\n", XPAD);
-	fprintf(f, "<text id=\"search\" class=\"ui\" x=\"%.0f\" y=\"48\" text-anchor=\"end\">Search"
-		   "</text>\n",
+	fprintf(f,
+		"<text id=\"search\" class=\"ui\" x=\"%.0f\" y=\"48\" text-anchor=\"end\">Search"
+		"</text>\n",
 		WIDTH - XPAD);
 	fprintf(f, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n",
 		WIDTH - XPAD, height - 12);

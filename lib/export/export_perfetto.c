@@ -36,13 +36,13 @@ struct out {
 	FILE *f;
 	uint64_t base;
 	bool first;
-	uint32_t *sf;	      /* symstack -> its stackFrames id */
+	uint32_t *sf;		 /* symstack -> its stackFrames id */
 	struct util_hash frames; /* (parent id, fid) -> id */
 	uint32_t nframes;
 	struct frame_def {
 		uint32_t parent;
 		uint32_t fid;
-	} *defs;
+	} * defs;
 	uint32_t capdefs;
 };
 
@@ -54,7 +54,8 @@ static void sep(struct out *o)
 
 static void ts(struct out *o, uint64_t t)
 {
-	fprintf(o->f, "%.3f", t >= o->base ? (double)(t - o->base) / 1e3 : -(double)(o->base - t) / 1e3);
+	fprintf(o->f, "%.3f",
+		t >= o->base ? (double)(t - o->base) / 1e3 : -(double)(o->base - t) / 1e3);
 }
 
 static void meta(struct out *o, const char *what, uint32_t pid, uint32_t tid, const char *name,
@@ -120,8 +121,9 @@ static int put_sample(struct out *o, uint32_t pid, uint32_t tid, size_t sample)
 	if (ret)
 		return ret;
 	sep(o);
-	fprintf(o->f, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\",\"pid\":%u,\"tid\":%u,\"ts\":",
-		pid, tid);
+	fprintf(o->f,
+		"{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\",\"pid\":%u,\"tid\":%u,\"ts\":", pid,
+		tid);
 	ts(o, smp.time);
 	fputs(",\"name\":\"", o->f);
 	util_put_escaped(o->f, leaf.name, UTIL_ESC_JSON);
@@ -231,7 +233,8 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 			open[k][depth[k]++] = sp->end;
 		if (k + 1 > ntracks)
 			ntracks = k + 1;
-		ev[n++] = (struct ev){ sp->begin, sp->end - sp->begin, (uint32_t)k, (uint32_t)i, true };
+		ev[n++] = (struct ev){ sp->begin, sp->end - sp->begin, (uint32_t)k, (uint32_t)i,
+				       true };
 	}
 	qsort(ev, n, sizeof(*ev), cmp_ev);
 	thread_label(o->r, tid, label, sizeof(label));
@@ -393,10 +396,12 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	put_frames(&o);
 	fprintf(f, "\"otherData\":{\"tool\":\"uprof %s\",\"session\":\"", UPROF_VERSION);
 	util_put_escaped(f, facts->dir, UTIL_ESC_JSON);
-	fprintf(f, "\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"}}\n",
+	fprintf(f,
+		"\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"}}\n",
 		facts->samples, facts->info->nevents ? facts->info->events[0].period : 0,
-		facts->collected ? (facts->info->callgraph_mode[0] ? facts->info->callgraph_mode : "yes")
-				 : "none");
+		facts->collected
+			? (facts->info->callgraph_mode[0] ? facts->info->callgraph_mode : "yes")
+			: "none");
 out:
 	free(spans);
 	free(o.sf);

@@ -75,16 +75,19 @@
 #endif
 #define UPROF_CTL_VERSION_OF(major, minor) ((uint32_t)(major) | (uint32_t)(minor) << 16)
 #define UPROF_CTL_VERSION UPROF_CTL_VERSION_OF(UPROF_CTL_WRITE_MAJOR, UPROF_CTL_MINOR)
+/* (clang-format 14 reads "(uint32_t)(version) & 0xffff" as a cast of "&0xffff") */
+/* clang-format off */
 #define UPROF_CTL_MAJOR_OF(version) ((uint32_t)(version) & 0xffff)
+/* clang-format on */
 #define UPROF_CTL_MINOR_OF(version) ((uint32_t)(version) >> 16)
 #define UPROF_CTL_MAX_SIZE (64u << 20) /* largest page a profiler maps */
 #define UPROF_CTL_HEADER_BYTES 4096
 #define UPROF_CTL_STR_BYTES (64 * 1024)
-#define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
-#define UPROF_CTL_PAUSE_RECORDS 1024 /* power of two */
-#define UPROF_CTL_DOORBELL_MINOR 4 /* pages of this minor on ring req_seq as a doorbell */
-#define UPROF_CTL_NAME_MAX 1024	     /* longest domain/task/event name kept */
-#define UPROF_CTL_SHM_PREFIX "uprof."  /* /dev/shm/uprof.<pid> */
+#define UPROF_CTL_RING_RECORDS 65536  /* power of two: 2 MiB */
+#define UPROF_CTL_PAUSE_RECORDS 1024  /* power of two */
+#define UPROF_CTL_DOORBELL_MINOR 4    /* pages of this minor on ring req_seq as a doorbell */
+#define UPROF_CTL_NAME_MAX 1024	      /* longest domain/task/event name kept */
+#define UPROF_CTL_SHM_PREFIX "uprof." /* /dev/shm/uprof.<pid> */
 #define UPROF_CTL_SESSION_MAX 64
 
 enum uprof_ctl_kind {
@@ -97,42 +100,42 @@ enum uprof_ctl_kind {
 	UPROF_REC_THREAD_NAME = 7, /* task ring: thread @tid is named string @name (ITT) */
 	/* 2.2: the OMPT tool (ompt.c), on the task ring. Stamped kinds carry a time in
 	 * time_ns; the others carry a value there, never converted as a time. */
-	UPROF_REC_OMP_BEGIN = 8,	/* stamped: thread @tid entered an implicit task of
+	UPROF_REC_OMP_BEGIN = 8,       /* stamped: thread @tid entered an implicit task of
 					 * region site @domain as team member @name; how: depth */
-	UPROF_REC_OMP_END = 9,		/* stamped: ... and left it (same fields) */
-	UPROF_REC_OMP_WAIT_BEGIN = 10,	/* stamped (--openmp-scope full): a wait of kind @how
+	UPROF_REC_OMP_END = 9,	       /* stamped: ... and left it (same fields) */
+	UPROF_REC_OMP_WAIT_BEGIN = 10, /* stamped (--openmp-scope full): a wait of kind @how
 					 * (enum uprof_ctl_omp_wait) at site @domain */
 	UPROF_REC_OMP_WAIT_END = 11,
-	UPROF_REC_OMP_SITE = 12,	/* value: site @domain is code address time_ns, of
+	UPROF_REC_OMP_SITE = 12,    /* value: site @domain is code address time_ns, of
 					 * construct @how (enum uprof_ctl_omp_site) */
-	UPROF_REC_OMP_VALUE = 13,	/* value: field @how (enum uprof_ctl_omp_field) of site
+	UPROF_REC_OMP_VALUE = 13,   /* value: field @how (enum uprof_ctl_omp_field) of site
 					 * @domain (0: the thread or process) for thread @tid,
 					 * whose tool slot is @name (0: the process) */
-	UPROF_REC_OMP_RUNTIME = 14,	/* value: the runtime's OpenMP version in time_ns, its
+	UPROF_REC_OMP_RUNTIME = 14, /* value: the runtime's OpenMP version in time_ns, its
 					 * version string @name */
 	/* 2.3: target offload (ompt_target.c), from the host's EMI callbacks. A thread's
 	 * records come in its own order, so an op's records follow each other on @tid. */
 	UPROF_REC_OMP_TARGET_BEGIN = 15, /* stamped: a target construct of kind @how
 					  * (ompt_target_t) at site @domain on device @name */
-	UPROF_REC_OMP_TARGET_END = 16,	/* stamped: ... ended (same fields) */
-	UPROF_REC_OMP_DATA_BEGIN = 17,	/* stamped: a data op of type @how
+	UPROF_REC_OMP_TARGET_END = 16,	 /* stamped: ... ended (same fields) */
+	UPROF_REC_OMP_DATA_BEGIN = 17,	 /* stamped: a data op of type @how
 					 * (ompt_target_data_op_t) of site @domain's region,
 					 * devices @name = UPROF_OMP_DEVPAIR(src, dest) */
-	UPROF_REC_OMP_DATA_END = 18,	/* stamped: ... ended (same fields) */
-	UPROF_REC_OMP_DATA_BYTES = 19,	/* value: the bytes of the data op begun just
+	UPROF_REC_OMP_DATA_END = 18,	 /* stamped: ... ended (same fields) */
+	UPROF_REC_OMP_DATA_BYTES = 19,	 /* value: the bytes of the data op begun just
 					 * before on @tid (same fields) */
 	UPROF_REC_OMP_SUBMIT_BEGIN = 20, /* stamped: a kernel submit in site @domain's region,
 					  * @name teams requested */
 	UPROF_REC_OMP_SUBMIT_END = 21,
-	UPROF_REC_OMP_DEVICE = 22,	/* value: event @how (enum uprof_ctl_omp_dev) of device
+	UPROF_REC_OMP_DEVICE = 22,    /* value: event @how (enum uprof_ctl_omp_dev) of device
 					 * @domain at CLOCK_MONOTONIC ns time_ns (not a stamp),
 					 * @name a string id (the device's type) or 0 */
-	UPROF_REC_OMP_DEV_BEGIN = 23,	/* value: a device trace record of type @how
+	UPROF_REC_OMP_DEV_BEGIN = 23, /* value: a device trace record of type @how
 					 * (ompt_callbacks_t) on device @domain for host op @name
 					 * (low 32 bits) began at time_ns, CLOCK_MONOTONIC ns
 					 * translated from the device's clock */
-	UPROF_REC_OMP_DEV_END = 24,	/* value: ... ended at time_ns (same fields) */
-	UPROF_REC_OMP_DEV_BYTES = 25,	/* value: its bytes (a data op) or granted teams (a
+	UPROF_REC_OMP_DEV_END = 24,   /* value: ... ended at time_ns (same fields) */
+	UPROF_REC_OMP_DEV_BYTES = 25, /* value: its bytes (a data op) or granted teams (a
 					 * kernel), same fields */
 };
 #define UPROF_REC_OMP_FIRST UPROF_REC_OMP_BEGIN
@@ -141,34 +144,39 @@ enum uprof_ctl_kind {
 static inline int uprof_ctl_kind_stamped(unsigned kind)
 {
 	switch (kind) {
-	case UPROF_REC_OMP_SITE: case UPROF_REC_OMP_VALUE: case UPROF_REC_OMP_RUNTIME:
-	case UPROF_REC_OMP_DATA_BYTES: case UPROF_REC_OMP_DEVICE: case UPROF_REC_OMP_DEV_BEGIN:
-	case UPROF_REC_OMP_DEV_END: case UPROF_REC_OMP_DEV_BYTES:
+	case UPROF_REC_OMP_SITE:
+	case UPROF_REC_OMP_VALUE:
+	case UPROF_REC_OMP_RUNTIME:
+	case UPROF_REC_OMP_DATA_BYTES:
+	case UPROF_REC_OMP_DEVICE:
+	case UPROF_REC_OMP_DEV_BEGIN:
+	case UPROF_REC_OMP_DEV_END:
+	case UPROF_REC_OMP_DEV_BYTES:
 		return 0;
 	default:
 		return 1;
 	}
 }
 /* Two device numbers in one u32: each + 1 in 16 bits (0: none, e.g. -1 for "no device"). */
-#define UPROF_OMP_DEVPAIR(src, dest)                                                     \
+#define UPROF_OMP_DEVPAIR(src, dest) \
 	((uint32_t)((src) + 1) & 0xffff) | (((uint32_t)((dest) + 1) & 0xffff) << 16)
 /* What happened to a device (UPROF_REC_OMP_DEVICE's how). */
 enum uprof_ctl_omp_dev {
-	UPROF_OMP_DEV_INIT = 1,		/* device_initialize; @name: its type */
-	UPROF_OMP_DEV_FINI = 2,		/* device_finalize */
-	UPROF_OMP_DEV_LOAD = 3,		/* device_load */
+	UPROF_OMP_DEV_INIT = 1, /* device_initialize; @name: its type */
+	UPROF_OMP_DEV_FINI = 2, /* device_finalize */
+	UPROF_OMP_DEV_LOAD = 3, /* device_load */
 	UPROF_OMP_DEV_UNLOAD = 4,
-	UPROF_OMP_DEV_NO_LOOKUP = 5,	/* no device tracing: the runtime gave no lookup */
-	UPROF_OMP_DEV_NO_ENTRY = 6,	/* no device tracing: its lookup has no
+	UPROF_OMP_DEV_NO_LOOKUP = 5, /* no device tracing: the runtime gave no lookup */
+	UPROF_OMP_DEV_NO_ENTRY = 6,  /* no device tracing: its lookup has no
 					 * ompt_start_trace/set_trace_ompt/... */
-	UPROF_OMP_DEV_REFUSED = 7,	/* no device tracing: set_trace_ompt or start_trace
+	UPROF_OMP_DEV_REFUSED = 7,   /* no device tracing: set_trace_ompt or start_trace
 					 * failed */
-	UPROF_OMP_DEV_TRACING = 8,	/* tracing started; time_ns: the anchor, the host's
+	UPROF_OMP_DEV_TRACING = 8,   /* tracing started; time_ns: the anchor, the host's
 					 * CLOCK_MONOTONIC at the device time the translation
 					 * starts from */
-	UPROF_OMP_DEV_NO_TIME = 9,	/* tracing, but no ompt_get_device_time/translate_time:
+	UPROF_OMP_DEV_NO_TIME = 9,   /* tracing, but no ompt_get_device_time/translate_time:
 					 * its records carry no host times (0) */
-	UPROF_OMP_DEV_LOST = 10,	/* time_ns: records of the device not sent (full ring,
+	UPROF_OMP_DEV_LOST = 10,     /* time_ns: records of the device not sent (full ring,
 					 * bad cursor) */
 };
 
@@ -216,7 +224,7 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_NEST_LEVEL = 23, /* regions of the thread it is inside of, itself too */
 	/* per lock site, per thread */
 	UPROF_OMP_F_ACQUIRES = 32,
-	UPROF_OMP_F_ACQ_WAIT = 33,   /* ns from acquire to acquired */
+	UPROF_OMP_F_ACQ_WAIT = 33, /* ns from acquire to acquired */
 	/* per thread (site 0) */
 	UPROF_OMP_F_THREAD_LIFE = 48, /* ns from thread begin to end (or the flush) */
 	UPROF_OMP_F_THREAD_IN = 49,   /* ns of that in outermost implicit tasks */
@@ -244,52 +252,52 @@ struct uprof_ctl_record {
 	uint64_t seq;	  /* ring slot sequence (atomic) */
 	uint64_t time_ns; /* CLOCK_MONOTONIC, the samples' clock */
 	uint32_t tid;
-	uint16_t kind;	  /* enum uprof_ctl_kind */
-	uint16_t how;	  /* enum uprof_ctl_how, pause/resume only */
-	uint32_t domain;  /* string id; 0 for events */
-	uint32_t name;	  /* string id */
+	uint16_t kind;	 /* enum uprof_ctl_kind */
+	uint16_t how;	 /* enum uprof_ctl_how, pause/resume only */
+	uint32_t domain; /* string id; 0 for events */
+	uint32_t name;	 /* string id */
 };
 _Static_assert(sizeof(struct uprof_ctl_record) == 32, "record ABI");
 
 struct uprof_ctl_ring {
-	uint32_t offset;   /* from the start of the page */
-	uint32_t records;  /* capacity, a power of two */
-	uint64_t head;	   /* producers' claim position (atomic) */
-	uint64_t tail;	   /* consumer's position (atomic, written by the profiler) */
-	uint64_t dropped;  /* records dropped on a full ring (atomic) */
+	uint32_t offset;  /* from the start of the page */
+	uint32_t records; /* capacity, a power of two */
+	uint64_t head;	  /* producers' claim position (atomic) */
+	uint64_t tail;	  /* consumer's position (atomic, written by the profiler) */
+	uint64_t dropped; /* records dropped on a full ring (atomic) */
 };
 _Static_assert(sizeof(struct uprof_ctl_ring) == 32, "ring ABI");
 
 struct uprof_ctl_header {
 	/* fixed in every version: */
 	uint64_t magic;
-	uint32_t version;	/* major | minor << 16 */
-	uint32_t size;		/* whole object, bytes */
-	uint32_t header_size;	/* UPROF_CTL_HEADER_BYTES */
-	int32_t pid;		/* owner */
+	uint32_t version;     /* major | minor << 16 */
+	uint32_t size;	      /* whole object, bytes */
+	uint32_t header_size; /* UPROF_CTL_HEADER_BYTES */
+	int32_t pid;	      /* owner */
 	/* target -> profiler */
-	uint32_t state;		/* last requested state: 0 running, 1 paused (atomic); stored
+	uint32_t state;	      /* last requested state: 0 running, 1 paused (atomic); stored
 				 * before the call's pause record is emitted */
-	uint32_t req_seq;	/* futex word, see above (atomic) */
-	uint32_t exiting;	/* target is in its exit handler (atomic) */
-	uint32_t launch_mode;	/* 1: started by uprof collect (records kept until attach) */
+	uint32_t req_seq;     /* futex word, see above (atomic) */
+	uint32_t exiting;     /* target is in its exit handler (atomic) */
+	uint32_t launch_mode; /* 1: started by uprof collect (records kept until attach) */
 	uint32_t str_offset;
 	uint32_t str_bytes;
-	uint32_t str_used;	/* bytes of the table in use, release-published (atomic) */
-	uint32_t str_lock;	/* target-internal append lock (atomic) */
-	uint64_t str_dropped;	/* names that did not fit (atomic) */
+	uint32_t str_used;    /* bytes of the table in use, release-published (atomic) */
+	uint32_t str_lock;    /* target-internal append lock (atomic) */
+	uint64_t str_dropped; /* names that did not fit (atomic) */
 	struct uprof_ctl_ring ring;
 	struct uprof_ctl_ring pauses;
 	/* profiler -> target */
-	uint32_t attached;	/* profiler generation, 0 = none (atomic) */
-	uint32_t ack_seq;	/* futex word (atomic) */
+	uint32_t attached;	  /* profiler generation, 0 = none (atomic) */
+	uint32_t ack_seq;	  /* futex word (atomic) */
 	uint32_t sampling_active; /* 1 while the kernel events are enabled (atomic) */
 	uint32_t profiler_pid;
 	char session[UPROF_CTL_SESSION_MAX]; /* UPROF_SESSION of the run, NUL-terminated */
 	/* target -> profiler, set once at creation: the unit of task records' time_ns */
-	uint32_t clock_kind;	/* UPROF_CLOCK_MONO or UPROF_CLOCK_TSC */
+	uint32_t clock_kind; /* UPROF_CLOCK_MONO or UPROF_CLOCK_TSC */
 	uint32_t reserved;
-	uint64_t tsc0, mono0;	/* one (TSC, CLOCK_MONOTONIC ns) pair taken at creation */
+	uint64_t tsc0, mono0; /* one (TSC, CLOCK_MONOTONIC ns) pair taken at creation */
 	/* 2.1: the uprof version the library was built from, NUL-terminated (for messages) */
 	char lib_version[16];
 	/* a new minor appends here */
@@ -357,8 +365,8 @@ static inline void uprof_ctl_clock_pair(int64_t (*mono_ns)(void), uint64_t *tsc,
 	}
 }
 
-#define UPROF_CTL_SIZE                                                                   \
-	(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES +                                  \
+#define UPROF_CTL_SIZE \
+	(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES + \
 	 (UPROF_CTL_RING_RECORDS + UPROF_CTL_PAUSE_RECORDS) * sizeof(struct uprof_ctl_record))
 
 #endif

@@ -21,7 +21,7 @@ struct ins_handle {
 	char name[];
 };
 
-extern int ins_state;			/* enum ins_state (atomic) */
+extern int ins_state; /* enum ins_state (atomic) */
 extern struct uprof_ctl_header *ins_page;
 
 /* Slow path of every call: first-use setup from the environment. Returns true when

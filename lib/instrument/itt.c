@@ -42,10 +42,10 @@
 #include <string.h>
 
 #define ITT_EXPORT __attribute__((visibility("default")))
-#define ITT_OURS 0x46525055	/* "UPRF": extra1 of the objects we made */
-#define MAX_WALK 4096		/* longest api_list or object list we follow */
+#define ITT_OURS 0x46525055 /* "UPRF": extra1 of the objects we made */
+#define MAX_WALK 4096	    /* longest api_list or object list we follow */
 #define NAMED_BUCKETS 256
-#define KNOWN_SLOTS 1024	/* address -> handle cache, a power of two */
+#define KNOWN_SLOTS 1024 /* address -> handle cache, a power of two */
 #define MAX_EVENTS 1024
 #define FRAME_TASK "Frame"
 
@@ -57,12 +57,12 @@ struct itt_obj {
 		struct itt_domain d;
 		struct itt_string_handle s;
 	} abi;
-	struct itt_obj *chain;	/* next in its name bucket */
-	struct ins_handle *h;	/* allocated right behind this struct */
+	struct itt_obj *chain; /* next in its name bucket */
+	struct ins_handle *h;  /* allocated right behind this struct */
 };
 
 struct known {
-	const void *key;	/* atomic: published after h */
+	const void *key; /* atomic: published after h */
 	struct ins_handle *h;
 };
 
@@ -73,7 +73,7 @@ static struct itt_obj *named[2][NAMED_BUCKETS];
 static struct known known[KNOWN_SLOTS];
 static unsigned nknown;
 static struct ins_handle *events[MAX_EVENTS];
-static int nevents; /* atomic: published after events[nevents - 1] */
+static int nevents;		      /* atomic: published after events[nevents - 1] */
 static struct ins_handle *frame_name; /* atomic */
 
 static uint32_t hash(const char *s, size_t len)
@@ -269,8 +269,8 @@ static void itt_task_begin(const struct itt_domain *d, struct itt_id id, struct 
 	errno = saved;
 }
 
-static void itt_task_begin_fn(const struct itt_domain *d, struct itt_id id,
-			      struct itt_id parent, void *fn)
+static void itt_task_begin_fn(const struct itt_domain *d, struct itt_id id, struct itt_id parent,
+			      void *fn)
 {
 	int saved = errno;
 
@@ -326,7 +326,7 @@ static int itt_event_create(const char *name, int namelen)
 	if (!name)
 		return -1;
 	len = strnlen(name, namelen > 0 && namelen < UPROF_CTL_NAME_MAX ? (size_t)namelen
-									 : UPROF_CTL_NAME_MAX);
+									: UPROF_CTL_NAME_MAX);
 	pthread_mutex_lock(&lock);
 	o = obj_for(OBJ_STRING, name, len);
 	n = __atomic_load_n(&nevents, __ATOMIC_RELAXED);
@@ -402,7 +402,7 @@ static void itt_thread_set_name(const char *name)
 static int itt_thr_name_set(const char *name, int namelen)
 {
 	thread_name(name, namelen > 0 && namelen < UPROF_CTL_NAME_MAX ? (size_t)namelen
-								       : UPROF_CTL_NAME_MAX);
+								      : UPROF_CTL_NAME_MAX);
 	return 0;
 }
 

@@ -19,11 +19,11 @@
 #define ITT_MAGIC "\xED\xAB\xAB\xEC\x0D\xEE\xDA\x30"
 
 struct itt_domain {
-	volatile int flags;	/* non-zero: the application's macros make the call */
+	volatile int flags; /* non-zero: the application's macros make the call */
 	const char *nameA;
-	void *nameW;		/* Windows only */
-	int extra1;		/* ours: ITT_OURS */
-	void *extra2;		/* ours: our struct ins_handle */
+	void *nameW;  /* Windows only */
+	int extra1;   /* ours: ITT_OURS */
+	void *extra2; /* ours: our struct ins_handle */
 	struct itt_domain *next;
 };
 
@@ -40,10 +40,10 @@ struct itt_id {
 };
 
 struct itt_api_info {
-	const char *name;	/* "__itt_task_begin"; NULL ends the table */
-	void **func_ptr;	/* the static part's pointer slot */
+	const char *name; /* "__itt_task_begin"; NULL ends the table */
+	void **func_ptr;  /* the static part's pointer slot */
 	void *init_func;
-	void *null_func;	/* what an unimplemented entry is set to (may be NULL) */
+	void *null_func; /* what an unimplemented entry is set to (may be NULL) */
 	int group;
 };
 
@@ -51,7 +51,7 @@ struct itt_global {
 	unsigned char magic[8];
 	unsigned long version_major, version_minor, version_build;
 	volatile long api_initialized, mutex_initialized, atomic_counter;
-	unsigned char mutex[40];	/* pthread_mutex_t, held by the caller of api_init */
+	unsigned char mutex[40]; /* pthread_mutex_t, held by the caller of api_init */
 	void *lib;
 	void *error_handler;
 	const char **dll_path_ptr;

@@ -72,8 +72,8 @@ struct frame {
 
 struct othread {
 	uint32_t tid, type, slot;
-	uint64_t ninst;		/* instances this thread encountered */
-	uint64_t last_code;	/* site_of's cache: the last code address and its site */
+	uint64_t ninst;	    /* instances this thread encountered */
+	uint64_t last_code; /* site_of's cache: the last code address and its site */
 	uint32_t last_site, last_kind;
 	struct inst insts[INSTS]; /* the regions it encountered, the last INSTS of them */
 	uint64_t born, died, in_regions;
@@ -455,14 +455,14 @@ static void on_task_create(ompt_data_t *task, const ompt_frame_t *frame, ompt_da
 	     task, frame, newt, flags, deps, codeptr);
 }
 
-static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
-		    uint64_t count, const void *codeptr)
+static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *task, uint64_t count,
+		    const void *codeptr)
 {
 	struct frame *f = on() ? top() : NULL;
 
 	if (f && endpoint == ompt_scope_begin &&
-	    (wstype == ompt_work_loop || (wstype >= ompt_work_loop_static &&
-					  wstype <= ompt_work_loop_other))) {
+	    (wstype == ompt_work_loop ||
+	     (wstype >= ompt_work_loop_static && wstype <= ompt_work_loop_other))) {
 		uint64_t *a = me->agg[f->site];
 
 		a[UPROF_OMP_F_LOOPS]++;
@@ -502,8 +502,8 @@ static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, omp
 				     me->lock_site, 0, me->lock_begin);
 	}
 	NEXT(ompt_callback_mutex_acquire,
-	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl,
-	     wid, codeptr);
+	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl, wid,
+	     codeptr);
 }
 
 static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
@@ -531,10 +531,18 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 static bool is_time(int f)
 {
 	switch (f) {
-	case UPROF_OMP_F_SPAN: case UPROF_OMP_F_JOINED: case UPROF_OMP_F_SYNC:
-	case UPROF_OMP_F_BARRIER: case UPROF_OMP_F_TASKWAIT: case UPROF_OMP_F_TASKGROUP:
-	case UPROF_OMP_F_LOCKWAIT: case UPROF_OMP_F_TASK_TIME: case UPROF_OMP_F_ELAPSED:
-	case UPROF_OMP_F_IDLE: case UPROF_OMP_F_ACQ_WAIT: case UPROF_OMP_F_THREAD_LIFE:
+	case UPROF_OMP_F_SPAN:
+	case UPROF_OMP_F_JOINED:
+	case UPROF_OMP_F_SYNC:
+	case UPROF_OMP_F_BARRIER:
+	case UPROF_OMP_F_TASKWAIT:
+	case UPROF_OMP_F_TASKGROUP:
+	case UPROF_OMP_F_LOCKWAIT:
+	case UPROF_OMP_F_TASK_TIME:
+	case UPROF_OMP_F_ELAPSED:
+	case UPROF_OMP_F_IDLE:
+	case UPROF_OMP_F_ACQ_WAIT:
+	case UPROF_OMP_F_THREAD_LIFE:
 	case UPROF_OMP_F_THREAD_IN:
 		return true;
 	default:
@@ -703,7 +711,8 @@ static ompt_start_tool_result_t *start_next(unsigned int version, const char *ru
 			path[n] = 0;
 			h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 			if (h) {
-				ompt_start_tool_t fn = (ompt_start_tool_t)dlsym(h, "ompt_start_tool");
+				ompt_start_tool_t fn = (ompt_start_tool_t)dlsym(h,
+										"ompt_start_tool");
 				Dl_info where;
 				ompt_start_tool_result_t *r = NULL;
 

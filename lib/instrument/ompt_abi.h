@@ -144,9 +144,8 @@ typedef void ompt_buffer_t;
 
 typedef void (*ompt_callback_buffer_request_t)(int device_num, ompt_buffer_t **buffer,
 					       size_t *bytes);
-typedef void (*ompt_callback_buffer_complete_t)(int device_num, ompt_buffer_t *buffer,
-						size_t bytes, ompt_buffer_cursor_t begin,
-						int buffer_owned);
+typedef void (*ompt_callback_buffer_complete_t)(int device_num, ompt_buffer_t *buffer, size_t bytes,
+						ompt_buffer_cursor_t begin, int buffer_owned);
 typedef ompt_device_time_t (*ompt_get_device_time_t)(ompt_device_t *device);
 typedef double (*ompt_translate_time_t)(ompt_device_t *device, ompt_device_time_t time);
 typedef int (*ompt_set_trace_ompt_t)(ompt_device_t *device, unsigned int enable,

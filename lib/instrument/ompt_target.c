@@ -74,10 +74,10 @@ static void on_target(int kind, int endpoint, int device, ompt_data_t *task,
 						  : UPROF_REC_OMP_TARGET_END,
 		     (uint16_t)kind, 0, site, (uint32_t)device, ins_stamp());
 	errno = saved;
-	OMPT_NEXT(ompt_callback_target_emi,
-		  void (*)(int, int, int, ompt_data_t *, ompt_data_t *, ompt_data_t *,
-			   const void *),
-		  kind, endpoint, device, task, target_task, target_data, codeptr);
+	OMPT_NEXT(
+		ompt_callback_target_emi,
+		void (*)(int, int, int, ompt_data_t *, ompt_data_t *, ompt_data_t *, const void *),
+		kind, endpoint, device, task, target_task, target_data, codeptr);
 }
 
 static void on_data_op(int endpoint, ompt_data_t *target_task, ompt_data_t *target_data,
@@ -93,16 +93,15 @@ static void on_data_op(int endpoint, ompt_data_t *target_task, ompt_data_t *targ
 					: ompt_site(codeptr, UPROF_OMP_SITE_TARGET);
 		ins_emit_raw(UPROF_REC_OMP_DATA_BEGIN, (uint16_t)optype, 0, data_site, devs,
 			     ins_stamp());
-		ins_emit_raw(UPROF_REC_OMP_DATA_BYTES, (uint16_t)optype, 0, data_site, devs,
-			     bytes);
+		ins_emit_raw(UPROF_REC_OMP_DATA_BYTES, (uint16_t)optype, 0, data_site, devs, bytes);
 	} else {
 		ins_emit_raw(UPROF_REC_OMP_DATA_END, (uint16_t)optype, 0,
 			     target_data ? site_in(target_data) : data_site, devs, ins_stamp());
 	}
 	errno = saved;
 	OMPT_NEXT(ompt_callback_target_data_op_emi,
-		  void (*)(int, ompt_data_t *, ompt_data_t *, ompt_id_t *, int, void *, int,
-			   void *, int, size_t, const void *),
+		  void (*)(int, ompt_data_t *, ompt_data_t *, ompt_id_t *, int, void *, int, void *,
+			   int, size_t, const void *),
 		  endpoint, target_task, target_data, host_op_id, optype, src, src_device, dest,
 		  dest_device, bytes, codeptr);
 }
@@ -160,8 +159,9 @@ static void take(struct device *d, int num, const ompt_record_ompt_t *r)
 	switch (r->type) {
 	case ompt_callback_target:
 	case ompt_callback_target_emi:
-		send(d, r->record.target.endpoint == ompt_scope_end ? UPROF_REC_OMP_DEV_END
-								     : UPROF_REC_OMP_DEV_BEGIN,
+		send(d,
+		     r->record.target.endpoint == ompt_scope_end ? UPROF_REC_OMP_DEV_END
+								 : UPROF_REC_OMP_DEV_BEGIN,
 		     type, num, r->target_id, host_ns(d, r->time));
 		break;
 	case ompt_callback_target_data_op:
@@ -237,8 +237,8 @@ static void start_tracing(int num, ompt_device_t *dev, ompt_function_lookup_t lo
 	}
 	set = (ompt_set_trace_ompt_t)lookup("ompt_set_trace_ompt");
 	start = (ompt_start_trace_t)lookup("ompt_start_trace");
-	if (!d || !set || !start || !(d->advance = (ompt_advance_buffer_cursor_t)lookup(
-					      "ompt_advance_buffer_cursor")) ||
+	if (!d || !set || !start ||
+	    !(d->advance = (ompt_advance_buffer_cursor_t)lookup("ompt_advance_buffer_cursor")) ||
 	    !(d->get = (ompt_get_record_ompt_t)lookup("ompt_get_record_ompt"))) {
 		device_event(num, UPROF_OMP_DEV_NO_ENTRY, 0, ins_now_ns());
 		return;
@@ -276,10 +276,10 @@ static void on_device_initialize(int num, const char *type, ompt_device_t *dev,
 	device_event(num, UPROF_OMP_DEV_INIT, ins_intern(type ? type : ""), ins_now_ns());
 	start_tracing(num, dev, lookup);
 	errno = saved;
-	OMPT_NEXT(ompt_callback_device_initialize,
-		  void (*)(int, const char *, ompt_device_t *, ompt_function_lookup_t,
-			   const char *),
-		  num, type, dev, lookup, doc);
+	OMPT_NEXT(
+		ompt_callback_device_initialize,
+		void (*)(int, const char *, ompt_device_t *, ompt_function_lookup_t, const char *),
+		num, type, dev, lookup, doc);
 }
 
 static void say_lost(int num, struct device *d)

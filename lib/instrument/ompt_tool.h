@@ -25,11 +25,11 @@ void ompt_target_init(void);
  * (at finalize or exit) */
 void ompt_target_flush(void);
 
-#define OMPT_NEXT(ev, type, ...)                                                         \
-	do {                                                                             \
-		ompt_callback_t n_ = ompt_next_cb[ev];                                   \
-		if (__builtin_expect(n_ != NULL, 0))                                     \
-			((type)n_)(__VA_ARGS__);                                         \
+#define OMPT_NEXT(ev, type, ...) \
+	do { \
+		ompt_callback_t n_ = ompt_next_cb[ev]; \
+		if (__builtin_expect(n_ != NULL, 0)) \
+			((type)n_)(__VA_ARGS__); \
 	} while (0)
 
 #endif

@@ -25,7 +25,7 @@ __attribute__((visibility("default"))) volatile int amdProfileControllerGate = 1
  * few bytes fit glibc's static TLS reserve when the library is dlopen()ed (ITT, Python) */
 #define INS_TLS __thread __attribute__((tls_model("initial-exec")))
 static INS_TLS bool my_gap; /* a record of this thread was dropped since its last one */
-static bool use_tsc;	      /* task records carry TSC stamps (see ctlpage.h) */
+static bool use_tsc;	    /* task records carry TSC stamps (see ctlpage.h) */
 struct uprof_ctl_header *ins_page;
 void (*ins_exit_hook)(void);
 static uint32_t page_gen; /* bumped for every page this process creates */
@@ -92,7 +92,7 @@ static uint32_t pick_clock(void)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n >= 3 && !strncmp(buf, "tsc", 3) && (n == 3 || buf[3] == '\n') ? UPROF_CLOCK_TSC
-									     : UPROF_CLOCK_MONO;
+									       : UPROF_CLOCK_MONO;
 }
 
 static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch)
@@ -124,8 +124,8 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 		snprintf(h->lib_version, sizeof(h->lib_version), "%s", LIB_VERSION);
 	for (uint32_t r = 0; r < 2; r++) {
 		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
-		struct uprof_ctl_record *slots =
-			(struct uprof_ctl_record *)((char *)h + ring->offset);
+		struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h +
+									     ring->offset);
 
 		for (uint64_t i = 0; i < ring->records; i++)
 			slots[i].seq = i;
@@ -237,8 +237,8 @@ static void at_exit(void)
 		usleep(1000);
 	leave = h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
 		launcher_alive();
-	for (int ms = 0; ms < DRAIN_WAIT_MS && __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) &&
-			 !drained(h);
+	for (int ms = 0;
+	     ms < DRAIN_WAIT_MS && __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE) && !drained(h);
 	     ms++) {
 		uint32_t gen = __atomic_load_n(&h->attached, __ATOMIC_ACQUIRE);
 

@@ -30,10 +30,10 @@ enum { RPT_JOB_FUNCS, RPT_JOB_MODS, RPT_JOB_PROCS, RPT_JOB_THREADS, RPT_JOB_NTAB
 
 /* A rank's MPI data (job_mpi.c): its mpi/<pid>.mpi, when it was traced. */
 struct rpt_job_mpi {
-	bool traced;	   /* its session has an mpi/ directory (--trace mpi) */
-	bool has;	   /* and a file in it that could be read */
-	struct ses_mpi m;  /* owned: ses_mpi_release() */
-	char why[256];	   /* what is missing or partial, "" when whole */
+	bool traced;	  /* its session has an mpi/ directory (--trace mpi) */
+	bool has;	  /* and a file in it that could be read */
+	struct ses_mpi m; /* owned: ses_mpi_release() */
+	char why[256];	  /* what is missing or partial, "" when whole */
 };
 
 struct rpt_job {
@@ -42,11 +42,11 @@ struct rpt_job {
 	struct rpt_options opts;
 	struct rpt_job_rank *ranks; /* the selected ranks, by rank */
 	int nranks;
-	struct rpt *head;	    /* the first reported rank's report: EXECUTION's facts */
+	struct rpt *head;	 /* the first reported rank's report: EXECUTION's facts */
 	struct util_strmap pool; /* interned names */
 	struct rpt_job_items t[RPT_JOB_NTABLES];
 	bool timer;
-	char event[64];		    /* the sort event's name */
+	char event[64]; /* the sort event's name */
 	int64_t start_epoch_ns, end_epoch_ns;
 	int nthreads, nprocesses;
 	struct rpt_job_mpi *mpi; /* [nranks], parallel to ranks */
@@ -54,7 +54,7 @@ struct rpt_job {
 	/* [nranks]: each rank's OpenMP TRACING REPORT (--trace openmp), written when the
 	 * rank was reported (its report is freed before the next); NULL where untraced */
 	char **omp;
-	int nomp;		 /* ranks with one */
+	int nomp; /* ranks with one */
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */

@@ -123,7 +123,8 @@ static int select_ranks(struct rpt_job *j, const struct rpt_job_select *sel)
 		o->rank = r;
 		o->state = RPT_RANK_MISSING;
 		snprintf(o->host, sizeof(o->host), "?");
-		snprintf(o->why, sizeof(o->why), "never joined the job (no [rank.%d] in job.ini)", r);
+		snprintf(o->why, sizeof(o->why), "never joined the job (no [rank.%d] in job.ini)",
+			 r);
 	}
 	free(listed);
 	qsort(j->ranks, j->nranks, sizeof(*j->ranks), cmp_rank);
@@ -182,13 +183,14 @@ static int add_item(struct rpt_job *j, int t, const struct rpt_row *row, int ran
 }
 
 static const enum rpt_section sections[RPT_JOB_NTABLES] = {
-	[RPT_JOB_FUNCS] = RPT_FUNCTIONS, [RPT_JOB_MODS] = RPT_MODULES,
-	[RPT_JOB_PROCS] = RPT_PROCESSES, [RPT_JOB_THREADS] = RPT_THREADS,
+	[RPT_JOB_FUNCS] = RPT_FUNCTIONS,
+	[RPT_JOB_MODS] = RPT_MODULES,
+	[RPT_JOB_PROCS] = RPT_PROCESSES,
+	[RPT_JOB_THREADS] = RPT_THREADS,
 };
 
 /* Rank @rank's rows into the job's tables; @info is its session's. */
-static int add_rows(struct rpt_job *j, const struct rpt *r, const struct ses_info *info,
-		    int rank)
+static int add_rows(struct rpt_job *j, const struct rpt *r, const struct ses_info *info, int rank)
 {
 	int max = rpt_rows_max(r);
 	double period = info->nevents ? (double)info->events[0].period : 1.0;
@@ -203,7 +205,8 @@ static int add_rows(struct rpt_job *j, const struct rpt *r, const struct ses_inf
 		for (int i = 0; i < n && !ret; i++)
 			ret = add_item(j, t, &rows[i],
 				       t == RPT_JOB_PROCS || t == RPT_JOB_THREADS ? rank : -1,
-				       j->timer ? rows[i].seconds : (double)rows[i].samples * period);
+				       j->timer ? rows[i].seconds
+						: (double)rows[i].samples * period);
 	}
 	free(rows);
 	return ret;
@@ -265,19 +268,23 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	o->samples = s.samples;
 	o->lost = s.lost;
 	o->elapsed_s = info->end_mono_ns > info->start_mono_ns
-			       ? (double)(info->end_mono_ns - info->start_mono_ns) / 1e9 : 0;
+			       ? (double)(info->end_mono_ns - info->start_mono_ns) / 1e9
+			       : 0;
 	if (s.info->status != SES_STATUS_COMPLETE) {
 		o->state = RPT_RANK_INTERRUPTED;
-		snprintf(o->why, sizeof(o->why), "%s: interrupted (session %s: its collect did not "
-						 "finish); what it wrote is reported",
+		snprintf(o->why, sizeof(o->why),
+			 "%s: interrupted (session %s: its collect did not "
+			 "finish); what it wrote is reported",
 			 session, ses_status_name(s.info->status));
 	} else if (s.damaged_at || s.count_damage) {
 		o->state = RPT_RANK_DAMAGED;
-		snprintf(o->why, sizeof(o->why), "%s: damaged (samples.data holds less than its "
-						 "collect wrote); what it holds is reported",
+		snprintf(o->why, sizeof(o->why),
+			 "%s: damaged (samples.data holds less than its "
+			 "collect wrote); what it holds is reported",
 			 session);
 	}
-	if (info->start_epoch_ns && (!j->start_epoch_ns || info->start_epoch_ns < j->start_epoch_ns))
+	if (info->start_epoch_ns &&
+	    (!j->start_epoch_ns || info->start_epoch_ns < j->start_epoch_ns))
 		j->start_epoch_ns = info->start_epoch_ns;
 	if (info->end_epoch_ns > j->end_epoch_ns)
 		j->end_epoch_ns = info->end_epoch_ns;
@@ -336,8 +343,9 @@ int rpt_job_open(struct rpt_job **out, const char *jobdir, const struct rpt_opti
 	if (!reported) {
 		ret = -ENODATA;
 		if (!j->nranks)
-			snprintf(err, errlen, "%s: no rank of the job is selected (%zu ranks in "
-					      "job.ini; see --rank and --host)",
+			snprintf(err, errlen,
+				 "%s: no rank of the job is selected (%zu ranks in "
+				 "job.ini; see --rank and --host)",
 				 jobdir, j->job.nranks);
 		else
 			snprintf(err, errlen, "%s: no rank has a session to report; rank %d: %s",

@@ -34,14 +34,14 @@ enum rpt_rank_state {
 struct rpt_job_rank {
 	int rank;
 	char host[128];
-	int pid;		/* the rank's program (0: unknown) */
+	int pid; /* the rank's program (0: unknown) */
 	enum rpt_rank_state state;
-	char why[256];		/* what is wrong with it, "" when OK */
-	double cpu_s;		/* its CPU_TIME */
+	char why[256]; /* what is wrong with it, "" when OK */
+	double cpu_s;  /* its CPU_TIME */
 	uint64_t samples, lost;
-	double elapsed_s;	/* its profile duration */
-	bool mpi_traced;	/* collected with --trace mpi */
-	char mpi_why[256];	/* its MPI data missing or partial, "" when whole */
+	double elapsed_s;  /* its profile duration */
+	bool mpi_traced;   /* collected with --trace mpi */
+	char mpi_why[256]; /* its MPI data missing or partial, "" when whole */
 };
 
 struct rpt_job_summary {
@@ -54,7 +54,7 @@ struct rpt_job_summary {
 	int nprocesses, nthreads;
 	double cpu_s;
 	uint64_t samples, lost;
-	bool timer;		/* CPU_TIME sorts (else the first event's count) */
+	bool timer; /* CPU_TIME sorts (else the first event's count) */
 };
 
 struct rpt_job;

@@ -17,7 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-static void kvf(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void kvf(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void kvf(FILE *f, const char *key, const char *fmt, ...)
 {
 	char buf[1024];
@@ -86,8 +87,9 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 	kvf(f, "Profile Start Time", "%s", start);
 	kvf(f, "Profile End Time", "%s", end);
 	kvf(f, "Profile Duration", "%.3f seconds",
-	    j->end_epoch_ns > j->start_epoch_ns ? (double)(j->end_epoch_ns - j->start_epoch_ns) / 1e9
-						: 0.0);
+	    j->end_epoch_ns > j->start_epoch_ns
+		    ? (double)(j->end_epoch_ns - j->start_epoch_ns) / 1e9
+		    : 0.0);
 	kvf(f, "Data Folder", "%s", j->dir);
 	kvf(f, "MPI Job Id", "%s", j->job.id);
 	if (s->size)
@@ -100,7 +102,8 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 	kvf(f, "MPI Ranks Missing", "%s", list);
 	for (int i = 0; i < j->nranks; i++)
 		if (j->ranks[i].state != RPT_RANK_OK)
-			kvf(f, j->ranks[i].state >= RPT_RANK_MISSING ? "Rank Missing" : "Rank Damaged",
+			kvf(f,
+			    j->ranks[i].state >= RPT_RANK_MISSING ? "Rank Missing" : "Rank Damaged",
 			    "rank %d: %s", j->ranks[i].rank, j->ranks[i].why);
 	if (j->opts.time_filter)
 		kvf(f, "Time Filter", "applied to each rank from its own profile start");
@@ -121,11 +124,13 @@ static void write_hosts(const struct rpt_job *j, FILE *f)
 		int n = 0;
 
 		for (int k = 0; k < i && first; k++)
-			first = j->ranks[k].state >= RPT_RANK_MISSING || strcmp(j->ranks[k].host, r->host);
+			first = j->ranks[k].state >= RPT_RANK_MISSING ||
+				strcmp(j->ranks[k].host, r->host);
 		if (!first)
 			continue;
 		for (int k = i; k < j->nranks; k++)
-			n += j->ranks[k].state < RPT_RANK_MISSING && !strcmp(j->ranks[k].host, r->host);
+			n += j->ranks[k].state < RPT_RANK_MISSING &&
+			     !strcmp(j->ranks[k].host, r->host);
 		util_put_escaped(f, r->host, UTIL_ESC_CSV);
 		fprintf(f, ",%d\n", n);
 	}
@@ -176,8 +181,8 @@ static const char *host_of(const struct rpt_job *j, int rank)
 	return "?";
 }
 
-static int write_table(const struct rpt_job *j, FILE *f, int t, const char *what,
-		       const char *lead, const char *tail)
+static int write_table(const struct rpt_job *j, FILE *f, int t, const char *what, const char *lead,
+		       const char *tail)
 {
 	const struct rpt_job_item **v;
 	int n = rpt_job_sorted(j, t, &v), cut = j->opts.cutoff;
@@ -230,7 +235,8 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 	if (!ret)
 		ret = write_table(j, f, RPT_JOB_MODS, "MODULES", "MODULE,", "");
 	if (!ret)
-		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,", "");
+		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,",
+				  "");
 	if (!ret)
 		ret = rpt_job_mpi_write(j, f);
 	for (int i = 0; !ret && i < j->nranks; i++) /* each rank's OpenMP, in rank order */

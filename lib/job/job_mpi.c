@@ -59,8 +59,9 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 	if (d)
 		closedir(d);
 	if (!files) {
-		snprintf(o->why, sizeof(o->why), "no MPI data: the rank never wrote %s/<pid>.mpi "
-						 "(killed by SIGKILL, or it never called MPI_Init)",
+		snprintf(o->why, sizeof(o->why),
+			 "no MPI data: the rank never wrote %s/<pid>.mpi "
+			 "(killed by SIGKILL, or it never called MPI_Init)",
 			 SES_MPI_DIR);
 		return 0;
 	}
@@ -69,8 +70,8 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
-		snprintf(o->why, sizeof(o->why), "%s/%s: %s; its MPI data is not reported", SES_MPI_DIR,
-			 first, err);
+		snprintf(o->why, sizeof(o->why), "%s/%s: %s; its MPI data is not reported",
+			 SES_MPI_DIR, first, err);
 		return 0;
 	}
 	o->has = true;
@@ -78,27 +79,32 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 		snprintf(o->why, sizeof(o->why), "%s/%s says rank %d, job.ini rank %d", SES_MPI_DIR,
 			 first, o->m.rank, j->ranks[i].rank);
 	else if (!o->m.complete)
-		snprintf(o->why, sizeof(o->why), "%s/%s is damaged at offset %" PRIu64 " (%s); what "
-						 "comes before is reported",
+		snprintf(o->why, sizeof(o->why),
+			 "%s/%s is damaged at offset %" PRIu64 " (%s); what "
+			 "comes before is reported",
 			 SES_MPI_DIR, first, o->m.damaged_at, o->m.damage);
 	else if (o->m.end_how == SES_MPI_END_SIGNAL && o->m.inflight)
-		snprintf(o->why, sizeof(o->why), "flushed when signal %d (%s) ended the rank, before "
-						 "MPI_Finalize: partial; it was in %s for %.3f s",
+		snprintf(o->why, sizeof(o->why),
+			 "flushed when signal %d (%s) ended the rank, before "
+			 "MPI_Finalize: partial; it was in %s for %.3f s",
 			 o->m.signal, sigabbrev_np(o->m.signal) ? sigabbrev_np(o->m.signal) : "?",
 			 o->m.inflight_name, (double)o->m.inflight_ns / 1e9);
 	else if (o->m.end_how == SES_MPI_END_SIGNAL)
-		snprintf(o->why, sizeof(o->why), "flushed when signal %d (%s) ended the rank, before "
-						 "MPI_Finalize: partial; it was in no MPI call",
+		snprintf(o->why, sizeof(o->why),
+			 "flushed when signal %d (%s) ended the rank, before "
+			 "MPI_Finalize: partial; it was in no MPI call",
 			 o->m.signal, sigabbrev_np(o->m.signal) ? sigabbrev_np(o->m.signal) : "?");
 	else if (o->m.end_how == SES_MPI_END_EXIT && o->m.inflight)
 		/* an exit inside an MPI call: the runtime's own abort (Open MPI's when its
 		 * launcher is gone), where the rank hung */
-		snprintf(o->why, sizeof(o->why), "flushed when the rank exited without "
-						 "MPI_Finalize: partial; it was in %s for %.3f s",
+		snprintf(o->why, sizeof(o->why),
+			 "flushed when the rank exited without "
+			 "MPI_Finalize: partial; it was in %s for %.3f s",
 			 o->m.inflight_name, (double)o->m.inflight_ns / 1e9);
 	else if (o->m.end_how == SES_MPI_END_EXIT)
-		snprintf(o->why, sizeof(o->why), "flushed when the rank exited without "
-						 "MPI_Finalize: partial; it was in no MPI call");
+		snprintf(o->why, sizeof(o->why),
+			 "flushed when the rank exited without "
+			 "MPI_Finalize: partial; it was in no MPI call");
 	if (files > 1)
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "%s%d MPI data files; %s reported", o->why[0] ? "; " : "", files, first);
@@ -179,7 +185,8 @@ static int functions(const struct rpt_job *j, struct fn **out, int *nranks)
 				x++;
 			if (x == n) {
 				if (n == cap) {
-					struct fn *g = realloc(v, sizeof(*v) * (cap = cap ? cap * 2 : 64));
+					struct fn *g = realloc(
+						v, sizeof(*v) * (cap = cap ? cap * 2 : 64));
 
 					if (!g) {
 						free(v);
@@ -269,10 +276,14 @@ static void write_env(const struct rpt_job *j, FILE *f, int nranks)
 	fprintf(f, "\nENVIRONMENT\nTotal Ranks, %d\n", m ? m->size : nranks);
 	fprintf(f, "Library version, \"");
 	util_put_escaped(f, m ? m->lib_version : "unknown", UTIL_ESC_CSV);
-	fprintf(f, "\"\nMPI Std Version, %u.%06u\n", m ? m->std_major : 0, m ? m->std_minor * 100000 : 0);
+	fprintf(f, "\"\nMPI Std Version, %u.%06u\n", m ? m->std_major : 0,
+		m ? m->std_minor * 100000 : 0);
 	fprintf(f, "Thread Model, %s\n", thread_model(m ? m->thread_level : 9));
-	fprintf(f, "MPI Family, %s\n", !m ? "unknown" : m->family == SES_MPI_OPENMPI ? "openmpi"
-						 : m->family == SES_MPI_MPICH ? "mpich" : "unknown");
+	fprintf(f, "MPI Family, %s\n",
+		!m			       ? "unknown"
+		: m->family == SES_MPI_OPENMPI ? "openmpi"
+		: m->family == SES_MPI_MPICH   ? "mpich"
+					       : "unknown");
 	fprintf(f, "Ranks Traced, %d\nRanks With MPI Data, %d\n", j->ntraced, nranks);
 	for (int i = 0; i < j->nranks; i++)
 		if (j->mpi[i].traced && j->mpi[i].why[0]) {
@@ -289,9 +300,10 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 	for (int i = 0; i < j->nranks; i++)
 		if (j->mpi[i].has)
 			vol += rank_sent(&j->mpi[i].m);
-	fprintf(f, "\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
-		   "Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
-		   "Time(%%)\n");
+	fprintf(f,
+		"\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
+		"Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
+		"Time(%%)\n");
 	for (int i = 0; i < j->nranks; i++) {
 		const struct ses_mpi *m = &j->mpi[i].m;
 		uint64_t mpi, wait, calls = 0, sent;
@@ -304,11 +316,13 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		sent = rank_sent(m);
 		for (size_t k = 0; k < m->nfuncs; k++)
 			calls += m->funcs[k].calls;
-		el = m->end_mono_ns > m->init_mono_ns ? sec((uint64_t)(m->end_mono_ns - m->init_mono_ns)) : 0;
+		el = m->end_mono_ns > m->init_mono_ns
+			     ? sec((uint64_t)(m->end_mono_ns - m->init_mono_ns))
+			     : 0;
 		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g\n",
-			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total), sec(wait),
-			pct((double)wait, (double)mpi), calls, sent, pct((double)sent, (double)vol), el,
-			pct(sec(mpi), el));
+			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total),
+			sec(wait), pct((double)wait, (double)mpi), calls, sent,
+			pct((double)sent, (double)vol), el, pct(sec(mpi), el));
 	}
 }
 
@@ -316,13 +330,15 @@ static void write_functions(FILE *f, const struct fn *v, int n, int nranks, uint
 			    bool coll)
 {
 	if (coll)
-		fprintf(f, "\nCOLLECTIVE EVENTS SUMMARY\nFunction,Min Time(seconds),Max Time(seconds),"
-			   "Average Time(seconds),MPI Time(%%),Input Volume(Bytes),Output "
-			   "Volume(Bytes),Calls, Total Time(seconds)\n");
+		fprintf(f,
+			"\nCOLLECTIVE EVENTS SUMMARY\nFunction,Min Time(seconds),Max Time(seconds),"
+			"Average Time(seconds),MPI Time(%%),Input Volume(Bytes),Output "
+			"Volume(Bytes),Calls, Total Time(seconds)\n");
 	else
-		fprintf(f, "\nMPI FUNCTION SUMMARY TABLE (All Ranks)\nFunction,Min Time(seconds),"
-			   "Max Time(seconds),Average Time(seconds),MPI Time(%%),Volume(Bytes),Calls,"
-			   "Total Time(seconds)\n");
+		fprintf(f,
+			"\nMPI FUNCTION SUMMARY TABLE (All Ranks)\nFunction,Min Time(seconds),"
+			"Max Time(seconds),Average Time(seconds),MPI Time(%%),Volume(Bytes),Calls,"
+			"Total Time(seconds)\n");
 	for (int x = 0; x < n; x++) {
 		double avg = nranks ? sec(v[x].total_ns) / nranks : 0;
 
@@ -359,8 +375,8 @@ static void write_matrix(const struct rpt_job *j, FILE *f)
 					tns += p->send_time_ns, tb += p->send_bytes;
 					continue;
 				}
-				fprintf(f, "%d ---> %d, %g, %g, %" PRIu64 ", %g, %" PRIu64 "\n", m->rank,
-					p->peer, sec(p->send_time_ns),
+				fprintf(f, "%d ---> %d, %g, %g, %" PRIu64 ", %g, %" PRIu64 "\n",
+					m->rank, p->peer, sec(p->send_time_ns),
 					pct((double)p->send_time_ns, (double)tns), p->send_bytes,
 					pct((double)p->send_bytes, (double)tb), p->send_calls);
 			}
@@ -369,8 +385,7 @@ static void write_matrix(const struct rpt_job *j, FILE *f)
 }
 
 /* Imbalance = max/avg - 1 and CV = stddev/avg of each rank's time in the function. */
-static void write_imbalance(const struct rpt_job *j, FILE *f, const struct fn *v, int n,
-			    int nranks)
+static void write_imbalance(const struct rpt_job *j, FILE *f, const struct fn *v, int n, int nranks)
 {
 	uint64_t max_rank_ns = 0;
 
@@ -406,10 +421,11 @@ static void write_sizes(FILE *f, const struct fn *v, int n)
 			if (!v[x].hist[b])
 				continue;
 			if (b == SES_MPI_HIST_BUCKETS - 1)
-				fprintf(f, "%s, %" PRIu64 ", -, %" PRIu64 "\n", v[x].name, lo, v[x].hist[b]);
-			else
-				fprintf(f, "%s, %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n", v[x].name, lo, hi,
+				fprintf(f, "%s, %" PRIu64 ", -, %" PRIu64 "\n", v[x].name, lo,
 					v[x].hist[b]);
+			else
+				fprintf(f, "%s, %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n", v[x].name,
+					lo, hi, v[x].hist[b]);
 		}
 }
 
@@ -420,13 +436,14 @@ static void write_rank_functions(const struct rpt_job *j, FILE *f)
 
 		if (!j->mpi[i].has)
 			continue;
-		fprintf(f, "\nMPI FUNCTION SUMMARY TABLE (Rank %d)\nFunction,Calls,Total "
-			   "Time(seconds),Volume Sent(Bytes),Volume Received(Bytes)\n",
+		fprintf(f,
+			"\nMPI FUNCTION SUMMARY TABLE (Rank %d)\nFunction,Calls,Total "
+			"Time(seconds),Volume Sent(Bytes),Volume Received(Bytes)\n",
 			j->ranks[i].rank);
 		for (size_t k = 0; k < m->nfuncs; k++)
-			fprintf(f, "%s, %" PRIu64 ", %g, %" PRIu64 ", %" PRIu64 "\n", m->funcs[k].name,
-				m->funcs[k].calls, sec(m->funcs[k].time_ns), m->funcs[k].bytes_sent,
-				m->funcs[k].bytes_recv);
+			fprintf(f, "%s, %" PRIu64 ", %g, %" PRIu64 ", %" PRIu64 "\n",
+				m->funcs[k].name, m->funcs[k].calls, sec(m->funcs[k].time_ns),
+				m->funcs[k].bytes_sent, m->funcs[k].bytes_recv);
 	}
 }
 

@@ -73,12 +73,14 @@ int launcher_job_id(char *out, size_t size)
 		job = getenv(direct[i]);
 	if (!(job && *job) && getenv("SLURM_JOB_ID")) {
 		step = getenv("SLURM_STEP_ID");
-		snprintf(buf, sizeof(buf), "slurm.%s.%s", getenv("SLURM_JOB_ID"), step ? step : "0");
+		snprintf(buf, sizeof(buf), "slurm.%s.%s", getenv("SLURM_JOB_ID"),
+			 step ? step : "0");
 		job = buf;
 	}
 	if (!(job && *job)) {
 		fd = launcher_pmi_fd();
-		ret = fd < 0 ? fd : launcher_pmi_kvsname(fd, LAUNCHER_PMI_TIMEOUT_MS, buf, sizeof(buf));
+		ret = fd < 0 ? fd
+			     : launcher_pmi_kvsname(fd, LAUNCHER_PMI_TIMEOUT_MS, buf, sizeof(buf));
 		job = buf;
 	}
 	if (!ret)

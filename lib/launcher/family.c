@@ -13,8 +13,10 @@
 static const struct {
 	const char *soname;
 	int family;
-} known[] = { { "libmpi.so.40", SES_MPI_OPENMPI }, { "libmpi_mpifh.so.40", SES_MPI_OPENMPI },
-	      { "libmpich.so.12", SES_MPI_MPICH }, { "libmpi.so.12", SES_MPI_MPICH },
+} known[] = { { "libmpi.so.40", SES_MPI_OPENMPI },
+	      { "libmpi_mpifh.so.40", SES_MPI_OPENMPI },
+	      { "libmpich.so.12", SES_MPI_MPICH },
+	      { "libmpi.so.12", SES_MPI_MPICH },
 	      { "libmpichfort.so.12", SES_MPI_MPICH } };
 
 /* The family of one ldd line ("\tlibmpich.so.12 => /usr/lib/... (0x...)"), 0 if none;

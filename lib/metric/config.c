@@ -41,7 +41,8 @@ static int config_key(struct load_ctx *ctx, const char *name, const char *value)
 		}
 	} else if (!strcmp(name, "user_only")) {
 		if (strcmp(value, "0") && strcmp(value, "1")) {
-			snprintf(ctx->err, ctx->errlen, "user_only must be 0 or 1, not '%s'", value);
+			snprintf(ctx->err, ctx->errlen, "user_only must be 0 or 1, not '%s'",
+				 value);
 			return 0;
 		}
 		cfg->user_only = value[0] == '1';
@@ -56,14 +57,15 @@ static int section_index(const char *section, const char *prefix, int max)
 	char *end;
 	long v;
 
-	if (strncmp(section, prefix, n) || section[n] != '.' || !isdigit((unsigned char)section[n + 1]))
+	if (strncmp(section, prefix, n) || section[n] != '.' ||
+	    !isdigit((unsigned char)section[n + 1]))
 		return -1;
 	v = strtol(section + n + 1, &end, 10);
 	return *end || v < 0 || v >= max ? -1 : (int)v;
 }
 
-static int copy_field(struct load_ctx *ctx, const char *section, const char *key,
-		      const char *value, char *dst, size_t len)
+static int copy_field(struct load_ctx *ctx, const char *section, const char *key, const char *value,
+		      char *dst, size_t len)
 {
 	if (strlen(value) >= len) {
 		snprintf(ctx->err, ctx->errlen, "[%s] %s is longer than %zu characters", section,
@@ -113,7 +115,8 @@ static int metric_key(struct load_ctx *ctx, const char *section, int i, const ch
 	}
 	if (!strcmp(name, "id"))
 		return copy_field(ctx, section, name, value, m->id, sizeof(m->id));
-	snprintf(ctx->err, ctx->errlen, "[%s]: unknown key '%s' (name, formula, id)", section, name);
+	snprintf(ctx->err, ctx->errlen, "[%s]: unknown key '%s' (name, formula, id)", section,
+		 name);
 	return 0;
 }
 
@@ -129,9 +132,11 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	if ((i = section_index(section, "metric", MTR_CONFIG_MAX_METRICS)) >= 0)
 		return metric_key(ctx, section, i, name, value);
 	if (!strncmp(section, "event", 5) || !strncmp(section, "metric", 6)) {
-		snprintf(ctx->err, ctx->errlen, "[%s]: sections are numbered %s.0 .. %s.%d", section,
-			 section[0] == 'e' ? "event" : "metric", section[0] == 'e' ? "event" : "metric",
-			 section[0] == 'e' ? MTR_CONFIG_MAX_EVENTS - 1 : MTR_CONFIG_MAX_METRICS - 1);
+		snprintf(ctx->err, ctx->errlen, "[%s]: sections are numbered %s.0 .. %s.%d",
+			 section, section[0] == 'e' ? "event" : "metric",
+			 section[0] == 'e' ? "event" : "metric",
+			 section[0] == 'e' ? MTR_CONFIG_MAX_EVENTS - 1
+					   : MTR_CONFIG_MAX_METRICS - 1);
 		return 0;
 	}
 	return 1; /* other sections belong to later versions */
@@ -152,11 +157,12 @@ static int check_sections(struct load_ctx *ctx)
 		char why[128];
 
 		if (!(ctx->seen_metrics[0] >> i & 1) || !(ctx->seen_metrics[1] >> i & 1)) {
-			snprintf(ctx->err, ctx->errlen, "[metric.%d] missing, or without name/formula", i);
+			snprintf(ctx->err, ctx->errlen,
+				 "[metric.%d] missing, or without name/formula", i);
 			return -EINVAL;
 		}
-		if (mtr_expr_parse(cfg->metrics[i].formula, strlen(cfg->metrics[i].formula), &e, why,
-				   sizeof(why))) {
+		if (mtr_expr_parse(cfg->metrics[i].formula, strlen(cfg->metrics[i].formula), &e,
+				   why, sizeof(why))) {
 			snprintf(ctx->err, ctx->errlen, "[metric.%d] formula: %s", i, why);
 			return -EINVAL;
 		}
@@ -187,8 +193,7 @@ static int parse_result(struct load_ctx *ctx, int ret, const char *where)
 	return check_sections(ctx);
 }
 
-int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err,
-		     size_t errlen)
+int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err, size_t errlen)
 {
 	struct load_ctx ctx = { cfg, err, errlen, { 0 }, { 0 } };
 	char *text;
@@ -232,7 +237,8 @@ static bool valid_name(const char *name)
 	if (!*name || strlen(name) >= 64)
 		return false;
 	for (const char *p = name; *p; p++)
-		if (!(*p == '_' || *p == '-' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+		if (!(*p == '_' || *p == '-' || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9')))
 			return false;
 	return true;
 }

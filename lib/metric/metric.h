@@ -23,8 +23,7 @@ struct mtr_expr;
  * ([A-Za-z_][A-Za-z0-9_.]*), + - * / unary minus and parentheses, usual precedence.
  * 0, -EINVAL (@err: "column N: ..."), -ENOMEM. Free with mtr_expr_free().
  */
-int mtr_expr_parse(const char *s, size_t len, struct mtr_expr **out, char *err,
-		   size_t errlen);
+int mtr_expr_parse(const char *s, size_t len, struct mtr_expr **out, char *err, size_t errlen);
 void mtr_expr_free(struct mtr_expr *e);
 
 /* The names a formula uses, each once, in order of first use (owned by @e). */
@@ -75,7 +74,7 @@ void mtr_set_eval(const struct mtr_set *s, const double *in, double *out);
 #define MTR_RL_MAX_FACTS 32
 #define MTR_RL_MAX_CEILINGS 32
 #define MTR_RL_MAX_COUNTERS 64
-#define MTR_RL_NDESC 9	      /* kernel, ISA, vector bits, threads, work, reps, statistic, clock, note */
+#define MTR_RL_NDESC 9 /* kernel, ISA, vector bits, threads, work, reps, statistic, clock, note */
 #define MTR_RL_MAX_FILE (1u << 20)
 
 enum mtr_rl_kind { MTR_RL_COMPUTE, MTR_RL_MEMORY, MTR_RL_NOMINAL };
@@ -132,8 +131,7 @@ int mtr_rl_write(const struct mtr_roofline *r, FILE *f);
  * "line N: ..." (an unknown line, a bad number, a missing or newer format line), -E2BIG
  * (over MTR_RL_MAX_FILE bytes, a line over 4096, more rows than the limits).
  */
-int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err,
-		 size_t errlen);
+int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err, size_t errlen);
 
 /* ---- measuring the ceilings (roofline_bench.c) ----
  * Every measurement runs one thread pinned per CPU (or one, for the per-core figures);
@@ -146,13 +144,13 @@ struct arch_rl_kernels;
 
 struct mtr_rl_bench {
 	const struct arch_rl_kernels *kernels; /* borrowed: the set to measure with */
-	const int *cpus;	/* borrowed: one pinned thread per CPU for the all-cores
+	const int *cpus; /* borrowed: one pinned thread per CPU for the all-cores
 				 * figures; cpus[0] for the one-core ones */
 	int ncpus;
-	const char *cpus_text;	/* the same CPUs as a list ("0-3"), for the descriptions */
-	int ncores;		/* cores among them: the nominal all-cores peak */
-	double cpuinfo_mhz;	/* cpuinfo's "cpu MHz"; 0 when unknown (no nominal peak) */
-	const char *sysfs_root;	/* the cache sizes: <root>/devices/system/cpu/cpu0/cache */
+	const char *cpus_text;	 /* the same CPUs as a list ("0-3"), for the descriptions */
+	int ncores;		 /* cores among them: the nominal all-cores peak */
+	double cpuinfo_mhz;	 /* cpuinfo's "cpu MHz"; 0 when unknown (no nominal peak) */
+	const char *sysfs_root;	 /* the cache sizes: <root>/devices/system/cpu/cpu0/cache */
 	const char *procfs_root; /* the vector width of the nominal peak: <root>/cpuinfo */
 };
 
@@ -171,8 +169,8 @@ int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char 
  *   TRIAD  @count passes over @n elements: 24 bytes each (b, c read; a written)
  *   CLOCK  @count iterations of 16 dependent adds: 16 cycles each */
 enum mtr_rl_job { MTR_RL_JOB_FMA, MTR_RL_JOB_READ, MTR_RL_JOB_TRIAD, MTR_RL_JOB_CLOCK };
-double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp,
-		       size_t n, uint64_t count);
+double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp, size_t n,
+		       uint64_t count);
 
 /* One thread's repetition: its work (FLOPs, bytes, cycles), its CPU time and its span on
  * the monotonic clock, in ns. */
@@ -240,8 +238,7 @@ int mtr_config_load_path(const char *path, struct mtr_config *cfg, char *err, si
 /* Parse config text @buf (@len bytes) into @cfg (zeroed first, defaults set). 0 or -EINVAL
  * with @err. Events and metrics must be numbered 0.. without gaps; each event needs a
  * spec, each metric a name and a formula that parses. */
-int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err,
-		     size_t errlen);
+int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *err, size_t errlen);
 
 /* Names of all configs in @dir (its *.ini files, without .ini), sorted; returns the count
  * (up to @max; 0 when @dir cannot be read). */

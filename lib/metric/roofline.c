@@ -70,11 +70,13 @@ void mtr_rl_point(const struct mtr_roofline *r, struct mtr_rl_point *out)
 	else if (!r->elapsed_ns)
 		snprintf(out->why, sizeof(out->why), "no elapsed time was recorded");
 	else if (!isfinite(out->flops) || !isfinite(out->dram_bytes))
-		snprintf(out->why, sizeof(out->why), "a counter was enabled but never running "
-						     "(multiplexed out): its count is unknown");
+		snprintf(out->why, sizeof(out->why),
+			 "a counter was enabled but never running "
+			 "(multiplexed out): its count is unknown");
 	else if (out->dram_bytes <= 0)
-		snprintf(out->why, sizeof(out->why), "the DRAM counters counted 0 bytes: the "
-						     "intensity is unbounded");
+		snprintf(out->why, sizeof(out->why),
+			 "the DRAM counters counted 0 bytes: the "
+			 "intensity is unbounded");
 	else {
 		out->intensity = out->flops / out->dram_bytes;
 		out->gflops = out->flops / (double)r->elapsed_ns;
@@ -163,7 +165,8 @@ int mtr_rl_write(const struct mtr_roofline *r, FILE *f)
 
 		fprintf(f, "%s,", roles[c->role]);
 		cell(f, c->event);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c->value, c->enabled, c->running);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c->value, c->enabled,
+			c->running);
 	}
 	snprintf(buf, sizeof(buf), "%" PRIu64, r->elapsed_ns);
 	fact(f, "Elapsed (ns)", buf);
@@ -174,8 +177,9 @@ int mtr_rl_write(const struct mtr_roofline *r, FILE *f)
 	else if (!p.placed)
 		fact(f, "Point missing", p.why);
 	if (p.placed) {
-		fprintf(f, "FLOPs:,%.17g\nDRAM bytes:,%.17g\nArithmetic intensity (FLOP/byte):,%.17g\n"
-			   "Performance (GFLOP/s):,%.17g\n",
+		fprintf(f,
+			"FLOPs:,%.17g\nDRAM bytes:,%.17g\nArithmetic intensity (FLOP/byte):,%.17g\n"
+			"Performance (GFLOP/s):,%.17g\n",
 			p.flops, p.dram_bytes, p.intensity, p.gflops);
 	}
 	return fflush(f) || ferror(f) ? -EIO : 0;
@@ -348,8 +352,10 @@ static int fact_row(struct parser *ps, char **c, int n)
 	key[klen - 1] = '\0';
 	if (!ps->have_format) {
 		if (strcmp(key, "Roofline format"))
-			return fail(ps, "not a roofline file (the first line is not 'Roofline format:,%d')",
-				    MTR_RL_FORMAT);
+			return fail(
+				ps,
+				"not a roofline file (the first line is not 'Roofline format:,%d')",
+				MTR_RL_FORMAT);
 		ret = parse_u64(ps, c[1], &v, "the format");
 		if (!ret && v != MTR_RL_FORMAT)
 			ret = fail(ps, "format %" PRIu64 " is not the one this uprof reads (%d)", v,
@@ -419,8 +425,7 @@ static int one_line(struct parser *ps, const char *p, size_t len)
 	return 0;
 }
 
-int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err,
-		 size_t errlen)
+int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *err, size_t errlen)
 {
 	struct parser ps = { .r = out, .err = err, .errlen = errlen };
 	size_t off = 0;
@@ -451,7 +456,8 @@ int mtr_rl_parse(const char *buf, size_t len, struct mtr_roofline *out, char *er
 	}
 	if (!ret && !ps.have_format) {
 		ps.line = 1;
-		ret = fail(&ps, "not a roofline file (no 'Roofline format:,%d' line)", MTR_RL_FORMAT);
+		ret = fail(&ps, "not a roofline file (no 'Roofline format:,%d' line)",
+			   MTR_RL_FORMAT);
 	}
 	if (!ret && len && buf[len - 1] != '\n')
 		ret = fail(&ps, "the file is cut (no newline at its end)");

@@ -25,9 +25,9 @@
 #include <time.h>
 
 #define MAX_REPS MTR_RL_MAX_REPS
-#define REP_CPU_NS 20000000.0 /* 20 ms */
+#define REP_CPU_NS 20000000.0	   /* 20 ms */
 #define TRIAD_REP_CPU_NS 8000000.0 /* 8 ms: more, shorter repetitions for the triad */
-#define FMA_PIPES 2	      /* FMA pipes per core (Zen 1-5, Skylake-class) */
+#define FMA_PIPES 2		   /* FMA pipes per core (Zen 1-5, Skylake-class) */
 
 #define JOB_FMA MTR_RL_JOB_FMA
 #define JOB_READ MTR_RL_JOB_READ
@@ -38,8 +38,8 @@ struct job {
 	enum mtr_rl_job kind;
 	const struct arch_rl_kernels *k;
 	bool sp;
-	size_t n;	 /* doubles per array, per thread (READ, TRIAD) */
-	uint64_t count;	 /* iterations (FMA) or passes (READ, TRIAD) per repetition */
+	size_t n;	/* doubles per array, per thread (READ, TRIAD) */
+	uint64_t count; /* iterations (FMA) or passes (READ, TRIAD) per repetition */
 	int reps, nthreads;
 	pthread_barrier_t bar;
 	pthread_mutex_t lock;
@@ -74,8 +74,8 @@ static int64_t now(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp,
-		       size_t n, uint64_t count)
+double mtr_rl_job_work(const struct arch_rl_kernels *k, enum mtr_rl_job kind, bool sp, size_t n,
+		       uint64_t count)
 {
 	switch (kind) {
 	case MTR_RL_JOB_FMA:
@@ -200,7 +200,8 @@ static void calibrate(struct worker *w)
 			break;
 		count *= 4;
 	}
-	j->count = (uint64_t)ceil((double)count * (j->kind == JOB_TRIAD ? TRIAD_REP_CPU_NS : REP_CPU_NS) /
+	j->count = (uint64_t)ceil((double)count *
+				  (j->kind == JOB_TRIAD ? TRIAD_REP_CPU_NS : REP_CPU_NS) /
 				  (dt > 0 ? dt : 1));
 	if (j->count < 1)
 		j->count = 1;
@@ -279,8 +280,8 @@ void mtr_rl_summarize(const struct mtr_rl_sample *s, int reps, int nthreads,
 }
 
 /* Run @j on the first @nthreads CPUs of @b; rates in units per ns (GFLOP/s, GB/s). */
-static int measure(const struct mtr_rl_bench *b, struct job *j, int nthreads,
-		   struct rate *out, char *err, size_t errlen)
+static int measure(const struct mtr_rl_bench *b, struct job *j, int nthreads, struct rate *out,
+		   char *err, size_t errlen)
 {
 	int started = 0, ret = 0;
 
@@ -344,7 +345,8 @@ static void describe(struct mtr_rl_ceiling *c, const struct mtr_rl_bench *b,
 	snprintf(c->desc[D_ISA], sizeof(c->desc[0]), "%s", b->kernels->isa);
 	snprintf(c->desc[D_BITS], sizeof(c->desc[0]), "%d", b->kernels->bits);
 	if (r->threads == 1)
-		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "1 (pinned to CPU %d)", b->cpus[0]);
+		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "1 (pinned to CPU %d)",
+			 b->cpus[0]);
 	else
 		snprintf(c->desc[D_THREADS], sizeof(c->desc[0]), "%d (one pinned per CPU %s)",
 			 r->threads, b->cpus_text);
@@ -378,8 +380,9 @@ static int fma_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, do
 			snprintf(c.name, sizeof(c.name), "Peak %s FLOP/s (%s)", sp ? "SP" : "DP",
 				 all ? "all cores" : "one core");
 			describe(&c, b, &rt.r, kernel, "FLOP");
-			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]), "%" PRIu64 " iterations of %.0f FLOP",
-				 rt.count, mtr_rl_job_work(b->kernels, JOB_FMA, sp, 0, 1));
+			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
+				 "%" PRIu64 " iterations of %.0f FLOP", rt.count,
+				 mtr_rl_job_work(b->kernels, JOB_FMA, sp, 0, 1));
 			if (!sp)
 				*(all ? dp_all : dp_core) = c.value;
 			ret = mtr_rl_add_ceiling(r, &c);
@@ -409,15 +412,15 @@ static void cache_sizes(const char *sysfs, long size[4])
 		if (fscanf(f, "%d", &level) != 1)
 			level = 0;
 		fclose(f);
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/type",
-			 sysfs, i);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/type", sysfs,
+			 i);
 		if ((f = fopen(path, "re"))) {
 			if (fscanf(f, "%31s", type) != 1)
 				type[0] = '\0';
 			fclose(f);
 		}
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/size",
-			 sysfs, i);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/size", sysfs,
+			 i);
 		if ((f = fopen(path, "re"))) {
 			if (fscanf(f, "%ld%c", &kb, &unit) < 1)
 				kb = 0;
@@ -425,13 +428,14 @@ static void cache_sizes(const char *sysfs, long size[4])
 		}
 		if (unit == 'M')
 			kb *= 1024;
-		if (level >= 1 && level <= 3 && kb > 0 && kb < (1L << 30) && strcmp(type, "Instruction"))
+		if (level >= 1 && level <= 3 && kb > 0 && kb < (1L << 30) &&
+		    strcmp(type, "Instruction"))
 			size[level] = kb * 1024;
 	}
 }
 
-static int triad_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, long llc,
-			  char *err, size_t errlen)
+static int triad_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, long llc, char *err,
+			  size_t errlen)
 {
 	/* 4 x the LLC per array when it is known (at least 32 MiB), 64 MiB when not */
 	size_t bytes = llc ? (size_t)llc * 4 : (size_t)64 << 20;
@@ -451,11 +455,13 @@ static int triad_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, 
 			break;
 		snprintf(c.name, sizeof(c.name), "DRAM triad (%s)", all ? "all cores" : "one core");
 		describe(&c, b, &rt.r, "STREAM triad a[i] = b[i] + s * c[i]", "bytes");
-		snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
-			 "3 arrays of %zu MiB in all (%s; 2 MiB pages asked for); 24 B per element counted (b and c read, a "
-			 "written); the write-allocate read of a is not (it would add a third); threads "
-			 "run together, but on a busy machine their CPU-time rates may not overlap",
-			 bytes >> 20, llc ? "4 x the LLC each" : "the LLC size is unknown: 64 MiB each");
+		snprintf(
+			c.desc[D_NOTE], sizeof(c.desc[0]),
+			"3 arrays of %zu MiB in all (%s; 2 MiB pages asked for); 24 B per element counted (b and c read, a "
+			"written); the write-allocate read of a is not (it would add a third); threads "
+			"run together, but on a busy machine their CPU-time rates may not overlap",
+			bytes >> 20,
+			llc ? "4 x the LLC each" : "the LLC size is unknown: 64 MiB each");
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
 	return ret;
@@ -487,8 +493,8 @@ static int cache_ceilings(const struct mtr_rl_bench *b, struct mtr_roofline *r, 
 			break;
 		describe(&c, b, &rt.r, "read: sum of every double, 8 accumulators", "bytes");
 		snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
-			 "working set %zu KiB (half the %ld KiB L%d of sysfs), %" PRIu64 " passes", j.n * 8 / 1024,
-			 size[l] / 1024, l, rt.count);
+			 "working set %zu KiB (half the %ld KiB L%d of sysfs), %" PRIu64 " passes",
+			 j.n * 8 / 1024, size[l] / 1024, l, rt.count);
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
 	return ret;
@@ -509,12 +515,14 @@ static int clock_fact(const struct mtr_rl_bench *b, struct mtr_roofline *r, doub
 	if (ret)
 		return ret;
 	*fpc = rt.fpc;
-	snprintf(buf, sizeof(buf), "%.0f MHz (16 dependent adds per step, one core, best of 7 on "
-				   "thread CPU time)",
+	snprintf(buf, sizeof(buf),
+		 "%.0f MHz (16 dependent adds per step, one core, best of 7 on "
+		 "thread CPU time)",
 		 rt.fpc_mhz);
 	ret = mtr_rl_add_fact(r, "Clock measured", buf);
-	snprintf(buf, sizeof(buf), "%.2f (the DP FMA kernel timed right after the adds in each "
-				   "repetition: its best rate / the best clock)",
+	snprintf(buf, sizeof(buf),
+		 "%.2f (the DP FMA kernel timed right after the adds in each "
+		 "repetition: its best rate / the best clock)",
 		 rt.fpc);
 	return ret ? ret : mtr_rl_add_fact(r, "DP FLOP per cycle measured (one core)", buf);
 }
@@ -534,7 +542,8 @@ static bool cpuinfo_flag(const char *procfs, const char *flag)
 
 		if (strncmp(line, "flags", 5))
 			continue;
-		for (tok = strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n", &save);
+		for (tok = strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n",
+				    &save);
 		     tok; tok = strtok_r(NULL, " \t\n", &save))
 			found |= !strcmp(tok, flag);
 		break;
@@ -543,8 +552,8 @@ static bool cpuinfo_flag(const char *procfs, const char *flag)
 	return found;
 }
 
-static int nominal(const struct mtr_rl_bench *b, struct mtr_roofline *r, double dp_core, double dp_all,
-		   double fpc)
+static int nominal(const struct mtr_rl_bench *b, struct mtr_roofline *r, double dp_core,
+		   double dp_all, double fpc)
 {
 	const char *procfs = b->procfs_root;
 	int bits = cpuinfo_flag(procfs, "avx512f") ? 512 : cpuinfo_flag(procfs, "avx2") ? 256 : 128;
@@ -556,27 +565,30 @@ static int nominal(const struct mtr_rl_bench *b, struct mtr_roofline *r, double 
 		int cores = all ? b->ncores : 1;
 		double meas = all ? dp_all : dp_core;
 
-		snprintf(c.name, sizeof(c.name), "Nominal peak DP (%s)", all ? "all cores" : "one core");
+		snprintf(c.name, sizeof(c.name), "Nominal peak DP (%s)",
+			 all ? "all cores" : "one core");
 		snprintf(c.desc[D_KERNEL], sizeof(c.desc[0]), "none: from %s/cpuinfo", procfs);
 		snprintf(c.desc[D_BITS], sizeof(c.desc[0]), "%d", bits);
-		snprintf(c.desc[D_THREADS], sizeof(c.desc[0]), "%d core%s", cores, cores > 1 ? "s" : "");
+		snprintf(c.desc[D_THREADS], sizeof(c.desc[0]), "%d core%s", cores,
+			 cores > 1 ? "s" : "");
 		if (mhz <= 0) {
-			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]), "unknown: cpuinfo has no 'cpu MHz'");
+			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
+				 "unknown: cpuinfo has no 'cpu MHz'");
 		} else {
 			c.value = bits / 64.0 * 2 * FMA_PIPES * mhz * 1e-3 * cores;
-			snprintf(c.desc[D_NOTE], sizeof(c.desc[0]),
-				 "%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d core(s); "
-				 "measured / nominal = %.3f; per cycle: %.2f of %.0f DP FLOP = %.3f",
-				 bits, FMA_PIPES, mhz, cores, meas / c.value, fpc,
-				 bits / 64.0 * 2 * FMA_PIPES, fpc / (bits / 64.0 * 2 * FMA_PIPES));
+			snprintf(
+				c.desc[D_NOTE], sizeof(c.desc[0]),
+				"%d bit / 64 x 2 FLOP per FMA x %d FMA pipes x %.2f MHz x %d core(s); "
+				"measured / nominal = %.3f; per cycle: %.2f of %.0f DP FLOP = %.3f",
+				bits, FMA_PIPES, mhz, cores, meas / c.value, fpc,
+				bits / 64.0 * 2 * FMA_PIPES, fpc / (bits / 64.0 * 2 * FMA_PIPES));
 		}
 		ret = mtr_rl_add_ceiling(r, &c);
 	}
 	return ret;
 }
 
-int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char *err,
-		     size_t errlen)
+int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char *err, size_t errlen)
 {
 	long size[4];
 	double dp_core = NAN, dp_all = NAN, fpc = NAN;
@@ -588,7 +600,8 @@ int mtr_rl_bench_run(const struct mtr_rl_bench *b, struct mtr_roofline *r, char 
 		snprintf(buf, sizeof(buf), "L1d %ld KiB, L2 %ld KiB, L3 %ld KiB (0: unknown)",
 			 size[1] / 1024, size[2] / 1024, size[3] / 1024);
 	else
-		snprintf(buf, sizeof(buf), "unknown (no %s/devices/system/cpu/cpu0/cache/index*/size)",
+		snprintf(buf, sizeof(buf),
+			 "unknown (no %s/devices/system/cpu/cpu0/cache/index*/size)",
 			 b->sysfs_root);
 	mtr_rl_add_fact(r, "Caches (sysfs)", buf);
 	snprintf(buf, sizeof(buf), "%s (%d bit), chosen at run time", b->kernels->isa,

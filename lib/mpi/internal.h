@@ -15,26 +15,31 @@
 #include <time.h>
 
 #include "instrument/ctlpage.h" /* uprof_ctl_tsc(): the one TSC reader */
-#include "session/container.h" /* the encoder of every side file */
+#include "session/container.h"	/* the encoder of every side file */
 #include "session/mpi.h"
 
-#define UPROF_MPI_FUNCS(X)                                                                   \
-	X(Init, OTHER) X(Init_thread, OTHER) X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P)       \
-	X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X(Sendrecv_replace, P2P) X(Isend, P2P)  \
-	X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P) X(Irecv, P2P) X(Send_init, P2P)        \
-	X(Ssend_init, P2P) X(Recv_init, P2P) X(Start, P2P) X(Startall, P2P) X(Probe, P2P)   \
-	X(Iprobe, P2P) X(Wait, WAIT) X(Waitall, WAIT) X(Waitany, WAIT) X(Waitsome, WAIT)    \
-	X(Test, WAIT) X(Testall, WAIT) X(Testany, WAIT) X(Testsome, WAIT) X(Barrier, COLL)  \
-	X(Bcast, COLL) X(Reduce, COLL) X(Allreduce, COLL) X(Gather, COLL) X(Gatherv, COLL)  \
-	X(Allgather, COLL) X(Allgatherv, COLL) X(Scatter, COLL) X(Scatterv, COLL)           \
-	X(Alltoall, COLL) X(Alltoallv, COLL) X(Reduce_scatter, COLL) X(Scan, COLL)         \
-	X(Exscan, COLL) X(Ibarrier, COLL) X(Ibcast, COLL) X(Iallreduce, COLL)
+#define UPROF_MPI_FUNCS(X) \
+	X(Init, OTHER) \
+	X(Init_thread, OTHER) \
+	X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X( \
+		Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P) \
+		X(Irecv, P2P) X(Send_init, P2P) X(Ssend_init, P2P) X(Recv_init, P2P) X( \
+			Start, P2P) X(Startall, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Wait, WAIT) \
+			X(Waitall, WAIT) X(Waitany, WAIT) X(Waitsome, WAIT) X(Test, WAIT) X( \
+				Testall, WAIT) X(Testany, WAIT) X(Testsome, WAIT) X(Barrier, COLL) \
+				X(Bcast, COLL) X(Reduce, COLL) X(Allreduce, COLL) X(Gather, COLL) \
+					X(Gatherv, COLL) X(Allgather, COLL) X(Allgatherv, COLL) X( \
+						Scatter, COLL) X(Scatterv, COLL) X(Alltoall, COLL) \
+						X(Alltoallv, COLL) X(Reduce_scatter, COLL) \
+							X(Scan, COLL) X(Exscan, COLL) \
+								X(Ibarrier, COLL) X(Ibcast, COLL) \
+									X(Iallreduce, COLL)
 
 enum umpi_func {
 #define X(name, kind) UMPI_##name,
 	UPROF_MPI_FUNCS(X)
 #undef X
-	UMPI_NFUNCS
+		UMPI_NFUNCS
 };
 
 struct umpi_fstat {
@@ -47,8 +52,8 @@ struct umpi_peer {
 };
 
 struct umpi_state {
-	int on;		/* collect asked for it (UPROF_MPI_DIR) and MPI_Init ran */
-	int paused;	/* MPI_Pcontrol(0) */
+	int on;	    /* collect asked for it (UPROF_MPI_DIR) and MPI_Init ran */
+	int paused; /* MPI_Pcontrol(0) */
 	int rank, size;
 	int mt;		/* MPI_THREAD_MULTIPLE: counters need atomic adds */
 	int cur;	/* the call in progress + 1, 0 none (below MPI_THREAD_MULTIPLE) */
@@ -56,7 +61,7 @@ struct umpi_state {
 	int tsc;	/* time in TSC ticks (constant, nonstop TSC): a third of a clock read */
 	struct umpi_fstat f[UMPI_NFUNCS];
 	uint64_t hist[UMPI_NFUNCS][SES_MPI_HIST_BUCKETS]; /* messages by size */
-	struct umpi_peer *peers; /* [size], calloc'ed at MPI_Init */
+	struct umpi_peer *peers;			  /* [size], calloc'ed at MPI_Init */
 };
 
 extern struct umpi_state umpi;

@@ -41,10 +41,10 @@ static const struct {
 };
 
 static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
-static char *buf;	/* the file, assembled at the flush */
+static char *buf; /* the file, assembled at the flush */
 static size_t buf_cap;
-static int flushed;	/* 0, 1 being written, 2 written: flush() */
-static pid_t owner;	/* the rank's pid: a forked child's exit is not the rank's */
+static int flushed; /* 0, 1 being written, 2 written: flush() */
+static pid_t owner; /* the rank's pid: a forked child's exit is not the rank's */
 static int64_t init_ns, start_ns;
 static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
 static int thread_level;
@@ -123,7 +123,8 @@ static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
 {
 	if (!umpi.tsc || now_tsc <= init_tsc || now_ns <= init_ns)
 		return umpi.tsc ? 0 : ticks;
-	return (uint64_t)((double)ticks * (double)(now_ns - init_ns) / (double)(now_tsc - init_tsc));
+	return (uint64_t)((double)ticks * (double)(now_ns - init_ns) /
+			  (double)(now_tsc - init_tsc));
 }
 
 /* Only what is async-signal-safe: memcpy, clock_gettime, open, write, rename. */
@@ -149,7 +150,8 @@ static void write_file(uint32_t how, int sig)
 	h.end_mono_ns = umpi_now();
 	now_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
 	memcpy(version, buf + buf_cap - sizeof(version), sizeof(version)); /* kept at init */
-	off = put(off, SES_MPI_REC_ENV, &env, sizeof(env), version, (uint32_t)strnlen(version, 255));
+	off = put(off, SES_MPI_REC_ENV, &env, sizeof(env), version,
+		  (uint32_t)strnlen(version, 255));
 	end.nrecords = 1;
 	for (int i = 0; i < UMPI_NFUNCS; i++) {
 		struct ses_mpi_rec_func f = { .kind = funcs[i].kind };
@@ -352,9 +354,10 @@ void umpi_start(int provided, int64_t t0)
 	umpi.peers = calloc((size_t)umpi.size, sizeof(*umpi.peers));
 	buf_cap = sizeof(struct ses_mpi_file_header) +
 		  (sizeof(struct ses_mpi_rec_header) + sizeof(struct ses_mpi_rec_env) + 256) +
-		  UMPI_NFUNCS * (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
-		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) +
-		  8 + sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
+		  UMPI_NFUNCS *
+			  (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
+		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) + 8 +
+		  sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
 		  MPI_MAX_LIBRARY_VERSION_STRING;
 	buf = calloc(1, buf_cap);
 	if (!umpi.peers || !buf) {
@@ -397,7 +400,8 @@ int MPI_Init(int *argc, char ***argv)
 	if (ret == MPI_SUCCESS)
 		umpi_start(MPI_THREAD_SINGLE, t0);
 	if (umpi.on && !umpi_in_fortran) /* MPICH's Fortran MPI_INIT comes through here */
-		umpi_add(&umpi.f[UMPI_Init].calls, 1), umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
+		umpi_add(&umpi.f[UMPI_Init].calls, 1),
+			umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
 	return ret;
 }
 

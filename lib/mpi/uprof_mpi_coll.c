@@ -34,13 +34,13 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 	return b;
 }
 
-#define COLL(f, call, sent, recv)                                                         \
-	do {                                                                              \
-		int64_t t0_ = umpi_ticks();                                               \
-		umpi_enter(f, t0_);                                                       \
-		ret = (call);                                                             \
-		umpi_leave();                                                             \
-		umpi_count(f, umpi_ticks() - t0_, sent, recv);                            \
+#define COLL(f, call, sent, recv) \
+	do { \
+		int64_t t0_ = umpi_ticks(); \
+		umpi_enter(f, t0_); \
+		ret = (call); \
+		umpi_leave(); \
+		umpi_count(f, umpi_ticks() - t0_, sent, recv); \
 	} while (0)
 
 int MPI_Barrier(MPI_Comm comm)
@@ -106,8 +106,7 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op
 	return ret;
 }
 
-int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-	       MPI_Comm comm)
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t b;
 	int ret;
@@ -148,9 +147,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 	return ret;
 }
 
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-		const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-		MPI_Comm comm)
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+		const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	int ret, root_me;
 	uint64_t r;
@@ -204,7 +202,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 	root_me = comm_rank(comm) == root;
 	s = root_me ? umpi_bytes(scount, stype) * (uint64_t)comm_size(comm) : 0;
 	r = rbuf == MPI_IN_PLACE ? 0 : umpi_bytes(rcount, rtype);
-	COLL(UMPI_Scatter, PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), s, r);
+	COLL(UMPI_Scatter, PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), s,
+	     r);
 	return ret;
 }
 
@@ -238,9 +237,9 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 	return ret;
 }
 
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-		  MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
-		  MPI_Datatype rtype, MPI_Comm comm)
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+		  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+		  MPI_Comm comm)
 {
 	int ret, n;
 

@@ -29,19 +29,19 @@ FDECL(reduce, void *, void *, F *, F *, F *, F *, F *, F *);
 FDECL(allreduce, void *, void *, F *, F *, F *, F *, F *);
 
 /* Run @call with the C wrappers quiet; @rec: count it here. */
-#define FCALL(name, ...)                                                                  \
-	int rec = umpi_active();                                                          \
-	int64_t t0 = umpi_ticks(), ns;                                                    \
-	if (!pmpi_##name##_) {                                                            \
-		*ierr = MPI_ERR_OTHER;                                                    \
-		return;                                                                   \
-	}                                                                                 \
-	umpi_in_fortran++;                                                                \
-	pmpi_##name##_(__VA_ARGS__);                                                      \
-	umpi_in_fortran--;                                                                \
-	ns = umpi_ticks() - t0;                                                           \
-	if (!rec)                                                                         \
-		return
+#define FCALL(name, ...) \
+	int rec = umpi_active(); \
+	int64_t t0 = umpi_ticks(), ns; \
+	if (!pmpi_##name##_) { \
+		*ierr = MPI_ERR_OTHER; \
+		return; \
+	} \
+	umpi_in_fortran++; \
+	pmpi_##name##_(__VA_ARGS__); \
+	umpi_in_fortran--; \
+	ns = umpi_ticks() - t0; \
+	if (!rec) \
+	return
 
 static uint64_t fbytes(const F *count, const F *type)
 {
@@ -68,7 +68,8 @@ void mpi_init_(F *ierr)
 	if (*ierr == MPI_SUCCESS)
 		umpi_start(MPI_THREAD_SINGLE, t0);
 	if (umpi.on)
-		umpi_add(&umpi.f[UMPI_Init].calls, 1), umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
+		umpi_add(&umpi.f[UMPI_Init].calls, 1),
+			umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
 }
 
 void mpi_init_thread_(F *required, F *provided, F *ierr)
@@ -184,7 +185,8 @@ void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *c
 	PMPI_Comm_rank(PMPI_Comm_f2c(*comm), &me);
 	{
 		FCALL(reduce, sbuf, rbuf, count, type, op, root, comm, ierr);
-		umpi_count(UMPI_Reduce, ns, fbytes(count, type), me == *root ? fbytes(count, type) : 0);
+		umpi_count(UMPI_Reduce, ns, fbytes(count, type),
+			   me == *root ? fbytes(count, type) : 0);
 	}
 }
 

@@ -10,14 +10,14 @@
 
 #include <string.h>
 
-#define TIMED(f, call, sent, recv)                                                        \
-	do {                                                                              \
-		int64_t t0_ = umpi_ticks();                                               \
-		umpi_enter(f, t0_);                                                       \
-		ret = (call);                                                             \
-		umpi_leave();                                                             \
-		ns = umpi_ticks() - t0_;                                                  \
-		umpi_count(f, ns, sent, recv);                                            \
+#define TIMED(f, call, sent, recv) \
+	do { \
+		int64_t t0_ = umpi_ticks(); \
+		umpi_enter(f, t0_); \
+		ret = (call); \
+		umpi_leave(); \
+		ns = umpi_ticks() - t0_; \
+		umpi_count(f, ns, sent, recv); \
 	} while (0)
 
 static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype dt, int dest,
@@ -31,35 +31,34 @@ static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype 
 	umpi_peer_send(umpi_world_rank(comm, dest), b, ns);
 }
 
-#define SEND_WRAPPER(name)                                                                \
-	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
-		       MPI_Comm comm)                                                     \
-	{                                                                                 \
-		int64_t ns;                                                               \
-		int ret;                                                                  \
-		if (!umpi_active())                                                       \
-			return PMPI_##name(buf, count, dt, dest, tag, comm);              \
-		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm), 0, 0);   \
-		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns);                    \
-		return ret;                                                               \
+#define SEND_WRAPPER(name) \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
+		       MPI_Comm comm) \
+	{ \
+		int64_t ns; \
+		int ret; \
+		if (!umpi_active()) \
+			return PMPI_##name(buf, count, dt, dest, tag, comm); \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm), 0, 0); \
+		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns); \
+		return ret; \
 	}
 SEND_WRAPPER(Send)
 SEND_WRAPPER(Ssend)
 SEND_WRAPPER(Bsend)
 SEND_WRAPPER(Rsend)
 
-#define ISEND_WRAPPER(name)                                                               \
-	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
-		       MPI_Comm comm, MPI_Request *req)                                   \
-	{                                                                                 \
-		int64_t ns;                                                               \
-		int ret;                                                                  \
-		if (!umpi_active())                                                       \
-			return PMPI_##name(buf, count, dt, dest, tag, comm, req);         \
-		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0,  \
-		      0);                                                                 \
-		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns);                    \
-		return ret;                                                               \
+#define ISEND_WRAPPER(name) \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
+		       MPI_Comm comm, MPI_Request *req) \
+	{ \
+		int64_t ns; \
+		int ret; \
+		if (!umpi_active()) \
+			return PMPI_##name(buf, count, dt, dest, tag, comm, req); \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
+		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns); \
+		return ret; \
 	}
 ISEND_WRAPPER(Isend)
 ISEND_WRAPPER(Issend)
@@ -114,8 +113,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Co
 	return ret;
 }
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
-		 void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+		 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
 		 MPI_Status *status)
 {
 	MPI_Status local;
@@ -127,23 +126,26 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 				     rtag, comm, status);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
-	TIMED(UMPI_Sendrecv, PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
-					    source, rtag, comm, status), 0, 0);
+	TIMED(UMPI_Sendrecv,
+	      PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+			    comm, status),
+	      0, 0);
 	p2p_send(UMPI_Sendrecv, sbuf, scount, stype, dest, comm, ns);
 	if (ret == MPI_SUCCESS)
 		recv_done(UMPI_Sendrecv, status, rcount, rtype, source, comm);
 	return ret;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
-			 int source, int rtag, MPI_Comm comm, MPI_Status *status)
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag, int source,
+			 int rtag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status local;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
-		return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
+		return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm,
+					     status);
 	if (status == MPI_STATUS_IGNORE)
 		status = &local;
 	TIMED(UMPI_Sendrecv_replace,
@@ -182,9 +184,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 
 struct preq {
 	MPI_Request req;
-	int used;	/* 0 free, 1 being written, 2 ready */
-	int send;	/* 1 send, 0 receive */
-	int world;	/* the peer, or -1 */
+	int used;  /* 0 free, 1 being written, 2 ready */
+	int send;  /* 1 send, 0 receive */
+	int world; /* the peer, or -1 */
 	uint64_t bytes;
 };
 
@@ -207,10 +209,11 @@ static void preq_add(MPI_Request r, int send, int world, uint64_t bytes)
 		int expect = 0;
 
 		/* a handle the library reuses after MPI_Request_free: take its slot again */
-		if (__atomic_load_n(&p->used, __ATOMIC_ACQUIRE) == 2 && !memcmp(&p->req, &r, sizeof(r))) {
+		if (__atomic_load_n(&p->used, __ATOMIC_ACQUIRE) == 2 &&
+		    !memcmp(&p->req, &r, sizeof(r))) {
 			__atomic_store_n(&p->used, 1, __ATOMIC_RELAXED);
-		} else if (!__atomic_compare_exchange_n(&p->used, &expect, 1, false, __ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED)) {
+		} else if (!__atomic_compare_exchange_n(&p->used, &expect, 1, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			continue;
 		}
 		p->req = r;
@@ -238,21 +241,19 @@ static const struct preq *preq_find(MPI_Request r)
 	return NULL;
 }
 
-#define SEND_INIT_WRAPPER(name)                                                           \
-	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag,    \
-		       MPI_Comm comm, MPI_Request *req)                                   \
-	{                                                                                 \
-		int64_t ns;                                                               \
-		int ret;                                                                  \
-		if (!umpi_active())                                                       \
-			return PMPI_##name(buf, count, dt, dest, tag, comm, req);         \
-		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0,  \
-		      0);                                                                 \
-		(void)ns;                                                                 \
-		if (ret == MPI_SUCCESS)                                                   \
-			preq_add(*req, 1, umpi_world_rank(comm, dest),                    \
-				 umpi_bytes(count, dt));                                  \
-		return ret;                                                               \
+#define SEND_INIT_WRAPPER(name) \
+	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
+		       MPI_Comm comm, MPI_Request *req) \
+	{ \
+		int64_t ns; \
+		int ret; \
+		if (!umpi_active()) \
+			return PMPI_##name(buf, count, dt, dest, tag, comm, req); \
+		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
+		(void)ns; \
+		if (ret == MPI_SUCCESS) \
+			preq_add(*req, 1, umpi_world_rank(comm, dest), umpi_bytes(count, dt)); \
+		return ret; \
 	}
 SEND_INIT_WRAPPER(Send_init)
 SEND_INIT_WRAPPER(Ssend_init)

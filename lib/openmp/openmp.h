@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
 struct rpt_omp_tstat {
 	uint32_t tid, slot, team_index;
 	uint64_t f[SES_OMPT_F_MAX]; /* the tool's fields for this (site, thread) */
@@ -35,9 +34,9 @@ struct rpt_omp_tstat {
 
 struct rpt_omp_site {
 	uint32_t id;
-	uint16_t kind;		/* enum ses_ompt_site_kind */
+	uint16_t kind; /* enum ses_ompt_site_kind */
 	uint64_t code;
-	char name[320];		/* <func>$omp$<construct>:<n>@<file>:<line> */
+	char name[320]; /* <func>$omp$<construct>:<n>@<file>:<line> */
 	char func[192], file[96];
 	int line;
 	struct rpt_omp_tstat *threads;
@@ -49,11 +48,11 @@ struct rpt_omp_site {
 
 /* A target construct's site: what its instances did (host side, the EMI callbacks). */
 struct rpt_omp_tgt_stat {
-	uint16_t kind;	/* SES_OMPT_TGT_* of the last instance */
-	int device;	/* the device of the last instance */
+	uint16_t kind; /* SES_OMPT_TGT_* of the last instance */
+	int device;    /* the device of the last instance */
 	bool devices_differ;
-	uint64_t count, ns;		/* instances, their time */
-	uint64_t submits, submit_ns;	/* kernel submits in them */
+	uint64_t count, ns;	     /* instances, their time */
+	uint64_t submits, submit_ns; /* kernel submits in them */
 	uint64_t data_ops, bytes_to, bytes_from;
 };
 
@@ -69,7 +68,7 @@ struct rpt_omp_dev {
 	int num;
 	char type[64];
 	bool init, fini;
-	uint16_t tracing;	/* SES_OMPT_DEV_NO_LOOKUP .. TRACING; 0 = never said */
+	uint16_t tracing; /* SES_OMPT_DEV_NO_LOOKUP .. TRACING; 0 = never said */
 	bool no_time;
 	uint64_t anchor, lost, loads;
 	uint64_t records, kernels, data_ops, bytes;
@@ -90,10 +89,10 @@ struct rpt_omp_offload {
 	int ndevs;
 	struct rpt_omp_devrec *recs; /* the first RPT_OMP_DEVRECS of them */
 	size_t nrecs;
-	uint64_t recs_more;	/* past those */
-	uint64_t unpaired;	/* an end without its begin, a begin never ended */
-	uint64_t ignored;	/* past the bounds (threads, devices, sites): a forged file */
-	uint64_t regions;	/* target region instances (any site) */
+	uint64_t recs_more; /* past those */
+	uint64_t unpaired;  /* an end without its begin, a begin never ended */
+	uint64_t ignored;   /* past the bounds (threads, devices, sites): a forged file */
+	uint64_t regions;   /* target region instances (any site) */
 };
 #define RPT_OMP_DEVRECS 4096
 
@@ -106,11 +105,11 @@ struct rpt_omp_proc {
 	uint64_t lost_threads, lost_sites, lost_records;
 	struct rpt_omp_site *sites;
 	int nsites;
-	int nthreads;		/* threads the tool saw */
+	int nthreads; /* threads the tool saw */
 	uint64_t thread_life, thread_in, idle_ns, initial_in;
-	uint64_t samples;	/* of the process, every thread */
-	uint64_t unpaired;	/* BEGIN without END or the reverse */
-	uint64_t ignored;	/* values past MAX sites or threads (a forged file) */
+	uint64_t samples;	     /* of the process, every thread */
+	uint64_t unpaired;	     /* BEGIN without END or the reverse */
+	uint64_t ignored;	     /* values past MAX sites or threads (a forged file) */
 	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
@@ -118,8 +117,8 @@ struct rpt_omp_proc {
 };
 
 struct rpt_omp {
-	bool traced;		/* the session has openmp/ (collect --trace openmp) */
-	bool libgomp_seen;	/* a traced process mapped GCC's libgomp */
+	bool traced;	   /* the session has openmp/ (collect --trace openmp) */
+	bool libgomp_seen; /* a traced process mapped GCC's libgomp */
 	struct rpt_omp_proc *procs;
 	int nprocs;
 	uint64_t files_bad;

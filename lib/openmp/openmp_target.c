@@ -149,8 +149,12 @@ static void host_op(struct loader *l, struct open_ops *t, const struct ses_ompt_
 	switch (r->kind) {
 	case SES_OMPT_TARGET_BEGIN:
 		o->unpaired += t->in_target;
-		*t = (struct open_ops){ .tid = t->tid, .in_target = true, .site = r->site,
-					.kind = r->how, .device = (int)r->slot, .begin = r->value };
+		*t = (struct open_ops){ .tid = t->tid,
+					.in_target = true,
+					.site = r->site,
+					.kind = r->how,
+					.device = (int)r->slot,
+					.begin = r->value };
 		break;
 	case SES_OMPT_TARGET_END:
 		if (!t->in_target || t->site != r->site) {
@@ -259,8 +263,7 @@ static void device_event(struct loader *l, const struct ses_ompt *f,
 
 /* The listed record of @r's device, type and op still open (no end yet), among the last
  * few: a data op's BYTES and END follow its BEGIN, a target's END record comes later. */
-static struct rpt_omp_devrec *open_rec(struct rpt_omp_offload *o,
-				       const struct ses_ompt_record *r)
+static struct rpt_omp_devrec *open_rec(struct rpt_omp_offload *o, const struct ses_ompt_record *r)
 {
 	for (size_t i = o->nrecs, n = 0; i-- > 0 && n < 64; n++) {
 		struct rpt_omp_devrec *d = &o->recs[i];
@@ -292,7 +295,7 @@ static void device_record(struct loader *l, const struct ses_ompt_record *r)
 			return;
 		}
 		o->recs[o->nrecs++] = (struct rpt_omp_devrec){ (int)r->site, r->how, r->slot,
-							       r->value, 0, 0 };
+							       r->value,     0,	     0 };
 		return;
 	}
 	if (r->kind == SES_OMPT_DEV_BYTES && r->how == SES_OMPT_DEVREC_DATA_OP)
@@ -416,8 +419,8 @@ static const char *target_kind(uint16_t k)
 
 static const char *data_op_name(uint16_t op)
 {
-	static const char *const names[] = { "alloc", "to device", "from device", "delete",
-					     "associate", "disassociate" };
+	static const char *const names[] = { "alloc",  "to device", "from device",
+					     "delete", "associate", "disassociate" };
 
 	return op >= 1 && op < SES_OMPT_DATA_MAX ? names[op - 1] : "unknown";
 }
@@ -425,10 +428,14 @@ static const char *data_op_name(uint16_t op)
 static const char *devrec_name(uint16_t t)
 {
 	switch (t) {
-	case SES_OMPT_DEVREC_TARGET: return "target";
-	case SES_OMPT_DEVREC_DATA_OP: return "data op";
-	case SES_OMPT_DEVREC_KERNEL: return "kernel";
-	default: return "other";
+	case SES_OMPT_DEVREC_TARGET:
+		return "target";
+	case SES_OMPT_DEVREC_DATA_OP:
+		return "data op";
+	case SES_OMPT_DEVREC_KERNEL:
+		return "kernel";
+	default:
+		return "other";
 	}
 }
 
@@ -468,8 +475,9 @@ static void target_rows(const struct rpt_omp_proc *p, FILE *f)
 		if (!t)
 			continue;
 		snprintf(dev, sizeof(dev), "%d", t->device);
-		fprintf(f, "\"%s\",\"%s%s\",%s,%" PRIu64 ",%.6f,%.6f,%" PRIu64 ",%.6f,%" PRIu64
-			   ",%" PRIu64 ",%" PRIu64 "\n",
+		fprintf(f,
+			"\"%s\",\"%s%s\",%s,%" PRIu64 ",%.6f,%.6f,%" PRIu64 ",%.6f,%" PRIu64
+			",%" PRIu64 ",%" PRIu64 "\n",
 			s->name, target_kind(t->kind),
 			t->kind & SES_OMPT_TGT_NOWAIT ? " nowait" : "",
 			t->devices_differ ? "several" : dev, t->count, (double)t->ns / 1e9,
@@ -498,8 +506,9 @@ static void device_rows(const struct rpt_omp_offload *o, int pid, FILE *f)
 	for (int i = 0; i < o->ndevs; i++) {
 		const struct rpt_omp_dev *d = &o->devs[i];
 
-		fprintf(f, "%d,\"%s\",%s,%s,%" PRIu64 ",\"%s\",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			   ",%" PRIu64 ",%" PRIu64 "\n",
+		fprintf(f,
+			"%d,\"%s\",%s,%s,%" PRIu64 ",\"%s\",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 "\n",
 			d->num, d->init ? d->type : "", d->init ? "Yes" : "No",
 			d->fini ? "Yes" : "No", d->loads, tracing(d), d->records, d->kernels,
 			d->data_ops, d->bytes, d->lost);
@@ -556,8 +565,8 @@ void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f)
 	device_rows(o, p->pid, f);
 	devrec_rows(o, p->pid, f);
 	if (o->unpaired || o->ignored)
-		fprintf(f, "\nTarget Records Unpaired,\"%" PRIu64
-			   " (records the target's full ring "
-			   "dropped), %" PRIu64 " past the report's bounds\"\n",
+		fprintf(f,
+			"\nTarget Records Unpaired,\"%" PRIu64 " (records the target's full ring "
+			"dropped), %" PRIu64 " past the report's bounds\"\n",
 			o->unpaired, o->ignored);
 }

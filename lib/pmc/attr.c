@@ -20,8 +20,7 @@ int pmc_event_require(const struct pmc_event *ev, const struct pmc_pmus *pmus, c
 	return -ENODEV;
 }
 
-void pmc_event_sample_attr(const struct pmc_event *ev, bool user_only,
-			   struct perf_event_attr *attr)
+void pmc_event_sample_attr(const struct pmc_event *ev, bool user_only, struct perf_event_attr *attr)
 {
 	*attr = ev->attr;
 	attr->size = sizeof(*attr);
@@ -58,7 +57,8 @@ void pmc_event_count_attr(const struct pmc_event *ev, bool task, struct perf_eve
 
 void pmc_event_label(const struct pmc_event *ev, char *buf, size_t len)
 {
-	if (ev->kind == PMC_EV_CORE && strncmp(ev->name, "PMCx", 4) && ev->attr.type == PERF_TYPE_RAW)
+	if (ev->kind == PMC_EV_CORE && strncmp(ev->name, "PMCx", 4) &&
+	    ev->attr.type == PERF_TYPE_RAW)
 		snprintf(buf, len, "%s (PMCx%03X)", ev->name, ev->code);
 	else
 		snprintf(buf, len, "%s", ev->name);
@@ -84,17 +84,15 @@ __attribute__((format(printf, 2, 3))) static void put(struct out *o, const char 
 		o->used += (size_t)n;
 }
 
-#define HEX(f)                                                                           \
-	do {                                                                             \
-		if (a->f)                                                                \
-			put(&o, "%s" #f "=%#llx", o.used ? "," : "",                     \
-			    (unsigned long long)a->f);                                    \
+#define HEX(f) \
+	do { \
+		if (a->f) \
+			put(&o, "%s" #f "=%#llx", o.used ? "," : "", (unsigned long long)a->f); \
 	} while (0)
-#define DEC(f)                                                                           \
-	do {                                                                             \
-		if (a->f)                                                                \
-			put(&o, "%s" #f "=%llu", o.used ? "," : "",                      \
-			    (unsigned long long)a->f);                                    \
+#define DEC(f) \
+	do { \
+		if (a->f) \
+			put(&o, "%s" #f "=%llu", o.used ? "," : "", (unsigned long long)a->f); \
 	} while (0)
 
 int pmc_attr_format(const struct perf_event_attr *a, char *buf, size_t len)
@@ -113,13 +111,36 @@ int pmc_attr_format(const struct perf_event_attr *a, char *buf, size_t len)
 		DEC(sample_period);
 	HEX(sample_type);
 	HEX(read_format);
-	DEC(disabled); DEC(inherit); DEC(pinned); DEC(exclusive);
-	DEC(exclude_user); DEC(exclude_kernel); DEC(exclude_hv); DEC(exclude_idle);
-	DEC(mmap); DEC(comm); DEC(freq); DEC(inherit_stat); DEC(enable_on_exec); DEC(task);
-	DEC(watermark); DEC(precise_ip); DEC(mmap_data); DEC(sample_id_all);
-	DEC(exclude_host); DEC(exclude_guest); DEC(mmap2); DEC(comm_exec); DEC(use_clockid);
-	DEC(context_switch); DEC(wakeup_events); HEX(bp_type); DEC(clockid);
-	HEX(sample_regs_user); DEC(sample_stack_user); DEC(sample_max_stack);
+	DEC(disabled);
+	DEC(inherit);
+	DEC(pinned);
+	DEC(exclusive);
+	DEC(exclude_user);
+	DEC(exclude_kernel);
+	DEC(exclude_hv);
+	DEC(exclude_idle);
+	DEC(mmap);
+	DEC(comm);
+	DEC(freq);
+	DEC(inherit_stat);
+	DEC(enable_on_exec);
+	DEC(task);
+	DEC(watermark);
+	DEC(precise_ip);
+	DEC(mmap_data);
+	DEC(sample_id_all);
+	DEC(exclude_host);
+	DEC(exclude_guest);
+	DEC(mmap2);
+	DEC(comm_exec);
+	DEC(use_clockid);
+	DEC(context_switch);
+	DEC(wakeup_events);
+	HEX(bp_type);
+	DEC(clockid);
+	HEX(sample_regs_user);
+	DEC(sample_stack_user);
+	DEC(sample_max_stack);
 	return (int)o.used;
 }
 

@@ -128,8 +128,8 @@ int pmc_callgraph_set_depth(struct pmc_callgraph *cg, const char *s, char *err, 
 
 	if (ret) {
 		if (err && errlen)
-			snprintf(err, errlen, "call-graph depth '%s' is not a number from %d to %d", s,
-				 PMC_CG_MIN_DEPTH, PMC_CG_MAX_DEPTH);
+			snprintf(err, errlen, "call-graph depth '%s' is not a number from %d to %d",
+				 s, PMC_CG_MIN_DEPTH, PMC_CG_MAX_DEPTH);
 		return ret;
 	}
 	cg->depth = (int)v;
@@ -162,13 +162,15 @@ static int set_leaf(struct pmc_callgraph *cg, const char *p, size_t n, char *err
 		if (err && errlen)
 			snprintf(err, errlen,
 				 "leaf copy size '%.*s' must be 0 or a multiple of 8 from %d to %d "
-				 "bytes", (int)n, p, PMC_CG_MIN_LEAF, PMC_CG_MAX_LEAF);
+				 "bytes",
+				 (int)n, p, PMC_CG_MIN_LEAF, PMC_CG_MAX_LEAF);
 		return -ERANGE;
 	}
 	if (v && !arch_this.leaf_regs_mask) {
 		if (err && errlen)
-			snprintf(err, errlen, "a leaf copy with fp stacks is not supported on "
-					      "this architecture (use fp:0)");
+			snprintf(err, errlen,
+				 "a leaf copy with fp stacks is not supported on "
+				 "this architecture (use fp:0)");
 		return -EOPNOTSUPP;
 	}
 	cg->leaf_bytes = (uint32_t)v;

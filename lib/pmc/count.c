@@ -4,8 +4,8 @@
 
 #include <math.h>
 
-void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur,
-		     unsigned width, struct pmc_count *out)
+void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur, unsigned width,
+		     struct pmc_count *out)
 {
 	uint64_t mask = width == 0 || width >= 64 ? ~0ULL : (1ULL << width) - 1;
 

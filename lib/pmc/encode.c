@@ -24,8 +24,8 @@ const struct pmc_format *pmc_amd_core_format(const char *name)
 	return NULL;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
-						       const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+						      ...)
 {
 	va_list ap;
 
@@ -52,13 +52,14 @@ void pmc_missing_pmu_msg(const char *pmu, char *buf, size_t len)
 		what = "IBS ";
 		why = "needs IBS enabled in BIOS and a kernel with AMD IBS support; VMs rarely have it";
 	}
-	snprintf(buf, len, "the %sPMU '%s' is not available (no %s/bus/event_source/devices/%s: "
-			   "%s); check with 'uprof info --system'",
+	snprintf(buf, len,
+		 "the %sPMU '%s' is not available (no %s/bus/event_source/devices/%s: "
+		 "%s); check with 'uprof info --system'",
 		 what, pmu, pmc_sysfs_root(), pmu, why);
 }
 
-int pmc_encode_core(const struct pmc_pmus *pmus, uint16_t code, uint8_t umask, bool inv,
-		    bool edge, uint8_t cmask, struct perf_event_attr *attr)
+int pmc_encode_core(const struct pmc_pmus *pmus, uint16_t code, uint8_t umask, bool inv, bool edge,
+		    uint8_t cmask, struct perf_event_attr *attr)
 {
 	const struct pmc_pmu *cpu = pmc_pmus_find(pmus, "cpu");
 	const char *names[] = { "event", "umask", "inv", "edge", "cmask" };
@@ -101,8 +102,9 @@ static int finish_core(const struct pmc_pmus *pmus, struct pmc_event *ev, bool e
 		return fail(err, errlen, "umask= is not used with predefined event %s", ev->name);
 	if (encoded) {
 		if (m->have_umask || m->inv || m->edge || m->cmask)
-			return fail(err, errlen, "umask/inv/edge/cmask do not combine with libpfm4 "
-						 "event %s: write them as EVENT:UMASK:i=1:e=1:c=N",
+			return fail(err, errlen,
+				    "umask/inv/edge/cmask do not combine with libpfm4 "
+				    "event %s: write them as EVENT:UMASK:i=1:e=1:c=N",
 				    ev->name);
 		return 0;
 	}
@@ -116,8 +118,8 @@ static int finish_core(const struct pmc_pmus *pmus, struct pmc_event *ev, bool e
 	return 0;
 }
 
-static int finish_ibs(const struct pmc_pmus *pmus, struct pmc_event *ev,
-		      const struct pmc_mods *m, char *err, size_t errlen)
+static int finish_ibs(const struct pmc_pmus *pmus, struct pmc_event *ev, const struct pmc_mods *m,
+		      char *err, size_t errlen)
 {
 	const struct pmc_pmu *u = pmc_pmus_find(pmus, ev->pmu);
 	const struct pmc_format *f;
@@ -136,8 +138,9 @@ static int finish_ibs(const struct pmc_pmus *pmus, struct pmc_event *ev,
 	if (m->l3miss) {
 		f = pmc_pmu_format(u, "l3missonly");
 		if (!f || pmc_format_apply(f, 1, &ev->attr))
-			return fail(err, errlen, "l3miss filtering: %s has no l3missonly format "
-						 "(Zen4 and later)",
+			return fail(err, errlen,
+				    "l3miss filtering: %s has no l3missonly format "
+				    "(Zen4 and later)",
 				    ev->pmu);
 	}
 	return 0;
@@ -157,8 +160,8 @@ int pmc_encode_finish(const struct pmc_pmus *pmus, struct pmc_event *ev, bool en
 	if (ev->interval && ev->frequency)
 		return fail(err, errlen, "interval= and frequency= exclude each other");
 	if (ev->frequency && ev->kind != PMC_EV_CORE)
-		return fail(err, errlen, "frequency= applies to core PMC events, not %s%s", ev->name,
-			    ev->kind == PMC_EV_TIMER ? " (its interval= is in ms)" : "");
+		return fail(err, errlen, "frequency= applies to core PMC events, not %s%s",
+			    ev->name, ev->kind == PMC_EV_TIMER ? " (its interval= is in ms)" : "");
 	if (m->user == 0 && m->os == 0)
 		return fail(err, errlen, "user=0 and os=0 together count nothing");
 	ev->attr.size = sizeof(ev->attr);
@@ -186,8 +189,8 @@ int pmc_encode_finish(const struct pmc_pmus *pmus, struct pmc_event *ev, bool en
 static int apply_term(const struct pmc_pmu *u, struct pmc_event *ev, const struct pmc_term *t,
 		      int depth, char *err, size_t errlen);
 
-static int apply_alias(const struct pmc_pmu *u, struct pmc_event *ev, const char *value,
-		       int col, int depth, char *err, size_t errlen)
+static int apply_alias(const struct pmc_pmu *u, struct pmc_event *ev, const char *value, int col,
+		       int depth, char *err, size_t errlen)
 {
 	struct pmc_term t[PMC_MAX_TERMS];
 	int n, ret;
@@ -221,7 +224,8 @@ static int apply_term(const struct pmc_pmu *u, struct pmc_event *ev, const struc
 	if (alias)
 		return apply_alias(u, ev, alias, t->col, depth, err, errlen);
 	if (!t->has_val && depth == 0) {
-		snprintf(err, errlen, "PMU %s has no event '%s' (see %s/bus/event_source/devices/%s/events)",
+		snprintf(err, errlen,
+			 "PMU %s has no event '%s' (see %s/bus/event_source/devices/%s/events)",
 			 pmc_pmu_name(u), t->key, pmc_sysfs_root(), pmc_pmu_name(u));
 		return -ENOENT;
 	}
@@ -331,8 +335,9 @@ int pmc_encode_uncore_kv(const struct pmc_pmus *pmus, struct pmc_event *ev,
 		else if (!strcmp(t[i].key, "umask") || !strcmp(t[i].key, "mask"))
 			ret = kv_umask(u, ev, &t[i], err, errlen);
 		else
-			ret = fail(err, errlen, "column %d: '%s' does not apply to %s counting events "
-						"(keys: pmu, event, umask)",
+			ret = fail(err, errlen,
+				   "column %d: '%s' does not apply to %s counting events "
+				   "(keys: pmu, event, umask)",
 				   t[i].col, t[i].key, pmc_pmu_name(u));
 	}
 	if (ret)

@@ -134,8 +134,7 @@ static void pmu_cpus(const struct pmc_pmu *u, const struct pmc_topo *topo,
 			pmc_cpus_set(out, c);
 }
 
-static int push_counter(struct pmc_evlist *l, int event, int cpu, pid_t pid, int leader,
-			bool task)
+static int push_counter(struct pmc_evlist *l, int event, int cpu, pid_t pid, int leader, bool task)
 {
 	struct counter *c;
 
@@ -199,7 +198,8 @@ static int plan_pmu(struct pmc_evlist *l, const struct pmc_pmu *u, const char *n
 			ret = plan_group(l, idx + g, k, -1, t->pid, true);
 			continue;
 		}
-		for (int c = pmc_cpus_next(&cpus, 0); c >= 0 && !ret; c = pmc_cpus_next(&cpus, c + 1))
+		for (int c = pmc_cpus_next(&cpus, 0); c >= 0 && !ret;
+		     c = pmc_cpus_next(&cpus, c + 1))
 			ret = plan_group(l, idx + g, k, c, -1, false);
 	}
 	free(idx);
@@ -214,9 +214,8 @@ static bool seen_pmu(const struct pmc_evlist *l, size_t upto, const char *name)
 	return false;
 }
 
-int pmc_evlist_plan(struct pmc_evlist *l, const struct pmc_pmus *pmus,
-		    const struct pmc_topo *topo, const struct pmc_target *t, char *err,
-		    size_t errlen)
+int pmc_evlist_plan(struct pmc_evlist *l, const struct pmc_pmus *pmus, const struct pmc_topo *topo,
+		    const struct pmc_target *t, char *err, size_t errlen)
 {
 	int ret = 0;
 

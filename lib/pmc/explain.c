@@ -58,28 +58,32 @@ static void explain_denied(int err, const struct pmc_open_what *w, const char *n
 	if (w->scope == PMC_OPEN_ATTACH && w->uid) {
 		snprintf(path, sizeof(path), "%s/%d", pmc_procfs_root(), w->pid);
 		if (!stat(path, &sb) && sb.st_uid != w->uid) {
-			snprintf(buf, len, "not permitted to attach to pid %d: it belongs to another "
-					   "user (uid %u); run uprof as that user or as root",
+			snprintf(buf, len,
+				 "not permitted to attach to pid %d: it belongs to another "
+				 "user (uid %u); run uprof as that user or as root",
 				 w->pid, (unsigned)sb.st_uid);
 			return;
 		}
 	}
 	if (w->uid && level != UNKNOWN_LEVEL && level > need) {
-		snprintf(buf, len, "not permitted to open %s (%s): kernel.perf_event_paranoid is %d "
-				   "and %s needs %d or lower; 'sysctl kernel.perf_event_paranoid=%d' "
-				   "or run as root",
+		snprintf(buf, len,
+			 "not permitted to open %s (%s): kernel.perf_event_paranoid is %d "
+			 "and %s needs %d or lower; 'sysctl kernel.perf_event_paranoid=%d' "
+			 "or run as root",
 			 n, strerror(-err), level, needs_what(w), need, need);
 		return;
 	}
 	ptrace = proc_int("sys/kernel/yama/ptrace_scope");
 	if (w->scope == PMC_OPEN_ATTACH && w->uid && ptrace != UNKNOWN_LEVEL && ptrace > 0) {
-		snprintf(buf, len, "not permitted to attach to pid %d (%s): kernel.yama.ptrace_scope "
-				   "is %d; try 0, or run as root",
+		snprintf(buf, len,
+			 "not permitted to attach to pid %d (%s): kernel.yama.ptrace_scope "
+			 "is %d; try 0, or run as root",
 			 w->pid, strerror(-err), ptrace);
 		return;
 	}
-	snprintf(buf, len, "not permitted to open %s (%s) although kernel.perf_event_paranoid "
-			   "allows it: a security policy (capabilities, LSM, seccomp) refuses it",
+	snprintf(buf, len,
+		 "not permitted to open %s (%s) although kernel.perf_event_paranoid "
+		 "allows it: a security policy (capabilities, LSM, seccomp) refuses it",
 		 n, strerror(-err));
 }
 
@@ -98,23 +102,27 @@ void pmc_open_strerror(int err, const struct pmc_open_what *w, char *buf, size_t
 		break;
 	case -ENOENT:
 	case -ENODEV:
-		snprintf(buf, len, "the kernel does not know %s (PMU '%s' missing, or a code this "
-				   "CPU lacks); check with 'uprof info --system'",
+		snprintf(buf, len,
+			 "the kernel does not know %s (PMU '%s' missing, or a code this "
+			 "CPU lacks); check with 'uprof info --system'",
 			 n, w->pmu ? w->pmu : "?");
 		break;
 	case -EOPNOTSUPP:
-		snprintf(buf, len, "%s cannot be sampled on this PMU (uncore PMUs only count): use "
-				   "counting mode, 'uprof pcm'",
+		snprintf(buf, len,
+			 "%s cannot be sampled on this PMU (uncore PMUs only count): use "
+			 "counting mode, 'uprof pcm'",
 			 n);
 		break;
 	case -EBUSY:
-		snprintf(buf, len, "the counters for %s are busy: another profiler, or the NMI "
-				   "watchdog ('sysctl kernel.nmi_watchdog=0')",
+		snprintf(buf, len,
+			 "the counters for %s are busy: another profiler, or the NMI "
+			 "watchdog ('sysctl kernel.nmi_watchdog=0')",
 			 n);
 		break;
 	case -EINVAL:
-		snprintf(buf, len, "the kernel rejected %s (a field this PMU does not support: user=/os= "
-				   "on uncore or IBS events, a code too large?)",
+		snprintf(buf, len,
+			 "the kernel rejected %s (a field this PMU does not support: user=/os= "
+			 "on uncore or IBS events, a code too large?)",
 			 n);
 		break;
 	case -EMFILE:
@@ -122,8 +130,9 @@ void pmc_open_strerror(int err, const struct pmc_open_what *w, char *buf, size_t
 		snprintf(buf, len, "too many open files for %s: raise 'ulimit -n'", n);
 		break;
 	case -ENOMEM:
-		snprintf(buf, len, "not enough locked memory for the ring buffers of %s: lower "
-				   "-m/--mmap-pages or raise kernel.perf_event_mlock_kb",
+		snprintf(buf, len,
+			 "not enough locked memory for the ring buffers of %s: lower "
+			 "-m/--mmap-pages or raise kernel.perf_event_mlock_kb",
 			 n);
 		break;
 	case -ESRCH:

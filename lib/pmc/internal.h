@@ -57,12 +57,12 @@ struct pmc_term {
 
 /* Split "k=v,k2,k3=v3" into terms. 0 or -EINVAL/-E2BIG with @err. @col0 is the column
  * of s[0]. */
-int pmc_terms_split(const char *s, size_t len, int col0, struct pmc_term *t, int max,
-		    int *n, char *err, size_t errlen);
+int pmc_terms_split(const char *s, size_t len, int col0, struct pmc_term *t, int max, int *n,
+		    char *err, size_t errlen);
 
 /* Encode core event @code/@umask with the layout of @pmus' cpu PMU (or AMD's). */
-int pmc_encode_core(const struct pmc_pmus *pmus, uint16_t code, uint8_t umask, bool inv,
-		    bool edge, uint8_t cmask, struct perf_event_attr *attr);
+int pmc_encode_core(const struct pmc_pmus *pmus, uint16_t code, uint8_t umask, bool inv, bool edge,
+		    uint8_t cmask, struct perf_event_attr *attr);
 
 /* Modifiers collected from a spec, applied by pmc_encode_finish(). user/os: -1 = not
  * given (keep the encoding's), else 0/1. */
@@ -97,8 +97,8 @@ int pmc_software_find(const char *name, size_t len, uint64_t *config, const char
  * it, size set; no sampling period). Its period=/freq= modifiers go to *@period and
  * *@freq (0: not given). 0, -ENOENT (not a libpfm4 event), -EINVAL (bad attribute: @err
  * has libpfm's words). */
-int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period,
-		   uint64_t *freq, char *err, size_t errlen);
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period, uint64_t *freq,
+		   char *err, size_t errlen);
 /* libpfm4 reads LIBPFM_FORCE_PMU / LIBPFM_ENCODE_INACTIVE once, at its first use in a
  * process (re-initializing it with another PMU leaves stale per-event state behind). */
 

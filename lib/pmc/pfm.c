@@ -30,8 +30,8 @@ static int errno_of(int pfm_err)
 	}
 }
 
-int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period,
-		   uint64_t *freq, char *err, size_t errlen)
+int pmc_pfm_encode(const char *name, struct perf_event_attr *attr, uint64_t *period, uint64_t *freq,
+		   char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
 	struct perf_event_attr a;

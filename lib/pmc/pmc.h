@@ -43,8 +43,8 @@
 
 /* What every sampling event of a session records: the fields lib/session's reader and
  * perf's pipe-mode reader both need. */
-#define PMC_SAMPLE_TYPE                                                                  \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |  \
+#define PMC_SAMPLE_TYPE \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
 /* Shortest and longest timer period we accept, in ns (0.01 ms .. 1 hour). */
@@ -97,11 +97,11 @@ enum pmc_cg_scope { PMC_CG_ALL, PMC_CG_USER, PMC_CG_KERNEL };
 /* How stacks are collected (a value type). */
 struct pmc_callgraph {
 	enum pmc_cg_mode mode;
-	uint32_t stack_bytes;	/* dwarf: user stack copied per sample, multiple of 8 */
-	uint32_t leaf_bytes;	/* fp: leaf copy per sample (PMC_CG_DEFAULT_LEAF), 0: none */
-	int depth;		/* frames kept per stack */
+	uint32_t stack_bytes;	 /* dwarf: user stack copied per sample, multiple of 8 */
+	uint32_t leaf_bytes;	 /* fp: leaf copy per sample (PMC_CG_DEFAULT_LEAF), 0: none */
+	int depth;		 /* frames kept per stack */
 	enum pmc_cg_scope scope; /* whose frames: user, kernel or both */
-	double interval_ms;	/* uProf 5.x unwind interval: accepted, every sample unwinds */
+	double interval_ms;	 /* uProf 5.x unwind interval: accepted, every sample unwinds */
 };
 
 /* No stacks, 8192 bytes (dwarf), 512 (fp leaf copy), depth 128, scope all. */
@@ -201,7 +201,13 @@ int pmc_topo_ccxs(const struct pmc_topo *t);
 int pmc_topo_cores(const struct pmc_topo *t);
 
 /* Levels a set of CPUs can be grouped by (pcm -c and -A). */
-enum pmc_level { PMC_LEVEL_SYSTEM, PMC_LEVEL_PACKAGE, PMC_LEVEL_CCX, PMC_LEVEL_CORE, PMC_LEVEL_CPU };
+enum pmc_level {
+	PMC_LEVEL_SYSTEM,
+	PMC_LEVEL_PACKAGE,
+	PMC_LEVEL_CCX,
+	PMC_LEVEL_CORE,
+	PMC_LEVEL_CPU
+};
 
 /*
  * The CPUs of unit @idx at @level: package @idx, the @idx-th CCX (numbered in order of
@@ -294,16 +300,16 @@ enum pmc_event_kind {
  * exclude_user/exclude_kernel/exclude_hv only; the *_attr functions below add the rest.
  */
 struct pmc_event {
-	char name[64];	     /* RETIRED_INST, PMCx0C4, task-clock, amd_l3/event=0x4/, ... */
-	char pmu[32];	     /* PMU that must exist: "cpu", "amd_l3", "software", "ibs_op" */
+	char name[64]; /* RETIRED_INST, PMCx0C4, task-clock, amd_l3/event=0x4/, ... */
+	char pmu[32];  /* PMU that must exist: "cpu", "amd_l3", "software", "ibs_op" */
 	enum pmc_event_kind kind;
 	struct perf_event_attr attr;
-	uint64_t interval;   /* sampling period from interval= (events; the timer: ns, from
+	uint64_t interval;  /* sampling period from interval= (events; the timer: ns, from
 				ms, default 1 ms); 0 when not given */
-	uint64_t frequency;  /* frequency= (Hz); 0 when not given */
-	bool call_graph;     /* call-graph key given */
-	uint16_t code;	     /* core events: the 12-bit event select */
-	uint8_t umask;	     /* core events: the unit mask */
+	uint64_t frequency; /* frequency= (Hz); 0 when not given */
+	bool call_graph;    /* call-graph key given */
+	uint16_t code;	    /* core events: the 12-bit event select */
+	uint8_t umask;	    /* core events: the unit mask */
 };
 
 /*
@@ -324,8 +330,8 @@ struct pmc_event {
  * no ibs_op: @err is pmc_event_require's message). Core events parse without a cpu PMU;
  * check them with pmc_event_require() before opening.
  */
-int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus,
-		    struct pmc_event *ev, char *err, size_t errlen);
+int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus, struct pmc_event *ev,
+		    char *err, size_t errlen);
 
 /*
  * Check that @ev's PMU exists in @pmus. 0, or -ENODEV with a one-line message in @err
@@ -388,8 +394,8 @@ struct pmc_count {
  * cur - prev, field by field, modulo 2^@width for value (a counter of @width bits wraps:
  * width 64 for perf read(), 48 for raw AMD counters) and modulo 2^64 for the times.
  */
-void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur,
-		     unsigned width, struct pmc_count *out);
+void pmc_count_delta(const struct pmc_count *prev, const struct pmc_count *cur, unsigned width,
+		     struct pmc_count *out);
 
 /*
  * Multiplex-scaled estimate: value * enabled / running. running == 0: 0 when the event
@@ -446,9 +452,8 @@ const struct pmc_event *pmc_evlist_event(const struct pmc_evlist *l, size_t i);
  * touches (uncore). 0, -ENODEV (a PMU is missing: @err names it and says what to
  * check), -EINVAL (nothing to count on those CPUs). May be called again to re-plan.
  */
-int pmc_evlist_plan(struct pmc_evlist *l, const struct pmc_pmus *pmus,
-		    const struct pmc_topo *topo, const struct pmc_target *t, char *err,
-		    size_t errlen);
+int pmc_evlist_plan(struct pmc_evlist *l, const struct pmc_pmus *pmus, const struct pmc_topo *topo,
+		    const struct pmc_target *t, char *err, size_t errlen);
 
 size_t pmc_evlist_ncounters(const struct pmc_evlist *l);
 /* 0 or -ERANGE. */
@@ -478,9 +483,9 @@ struct pmc_open_what {
 	const char *event; /* as the user named it (NULL: "the event"); borrowed */
 	const char *pmu;   /* its PMU, NULL if unknown */
 	enum pmc_open_scope scope;
-	bool kernel;	   /* kernel code was to be sampled or counted too */
-	int pid;	   /* PMC_OPEN_ATTACH: the process */
-	unsigned uid;	   /* who asked (geteuid()); 0, root, is not bound by paranoid */
+	bool kernel;  /* kernel code was to be sampled or counted too */
+	int pid;      /* PMC_OPEN_ATTACH: the process */
+	unsigned uid; /* who asked (geteuid()); 0, root, is not bound by paranoid */
 };
 
 /*
@@ -612,7 +617,7 @@ struct pmc_interval {
 };
 
 struct pmc_interval_ops {
-	int fd; /* polled while waiting (a signalfd); -1: none */
+	int fd;			  /* polled while waiting (a signalfd); -1: none */
 	void (*on_fd)(void *arg); /* @fd is readable */
 	/* True: read once more, for the partial interval, and end. Asked before each wait. */
 	bool (*stopped)(void *arg);

@@ -37,8 +37,7 @@ struct pmc_pmus {
 
 /* ---- format files ---- */
 
-static int format_range(const char *s, size_t len, size_t *i, uint8_t word,
-			struct pmc_format *f)
+static int format_range(const char *s, size_t len, size_t *i, uint8_t word, struct pmc_format *f)
 {
 	uint64_t lo, hi;
 	size_t start = *i;
@@ -144,8 +143,8 @@ static bool alias_file(const char *name)
 
 	if (name[0] == '.' || strlen(name) >= 64)
 		return false;
-	return !dot || (strcmp(dot, ".scale") && strcmp(dot, ".unit") &&
-			strcmp(dot, ".per-pkg") && strcmp(dot, ".snapshot"));
+	return !dot || (strcmp(dot, ".scale") && strcmp(dot, ".unit") && strcmp(dot, ".per-pkg") &&
+			strcmp(dot, ".snapshot"));
 }
 
 static int load_aliases(struct pmc_pmu *u, const char *dir)
@@ -189,7 +188,8 @@ static int known_counters(const char *name)
 
 	if (!strcmp(name, "cpu")) {
 		n = 6; /* every Zen core */
-		if (pmc_read_file(pmc_procfs_root(), "sys/kernel/nmi_watchdog", buf, sizeof(buf)) > 0 &&
+		if (pmc_read_file(pmc_procfs_root(), "sys/kernel/nmi_watchdog", buf, sizeof(buf)) >
+			    0 &&
 		    buf[0] == '1')
 			n--; /* the NMI watchdog holds one core counter */
 		return n;

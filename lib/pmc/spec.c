@@ -23,8 +23,8 @@ struct spec_ctx {
 	const struct pmc_term *event_term;
 };
 
-__attribute__((format(printf, 3, 4))) static int fail(struct spec_ctx *c, int ret,
-						       const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(struct spec_ctx *c, int ret, const char *fmt,
+						      ...)
 {
 	va_list ap;
 
@@ -34,8 +34,8 @@ __attribute__((format(printf, 3, 4))) static int fail(struct spec_ctx *c, int re
 	return ret;
 }
 
-int pmc_terms_split(const char *s, size_t len, int col0, struct pmc_term *t, int max,
-		    int *n, char *err, size_t errlen)
+int pmc_terms_split(const char *s, size_t len, int col0, struct pmc_term *t, int max, int *n,
+		    char *err, size_t errlen)
 {
 	size_t i = 0;
 
@@ -51,7 +51,8 @@ int pmc_terms_split(const char *s, size_t len, int col0, struct pmc_term *t, int
 			return -EINVAL;
 		}
 		if (*n == max) {
-			snprintf(err, errlen, "column %d: more than %d terms", col0 + (int)start, max);
+			snprintf(err, errlen, "column %d: more than %d terms", col0 + (int)start,
+				 max);
 			return -E2BIG;
 		}
 		term = &t[(*n)++];
@@ -169,10 +170,11 @@ static int resolve_name(struct spec_ctx *c, const char *s, size_t len, int col)
 		return fail(c, -EINVAL, "column %d: bad characters in event name", col);
 	ret = pmc_pfm_encode(name, &c->ev->attr, &period, &freq, why, sizeof(why));
 	if (ret == -ENOENT)
-		return fail(c, -ENOENT,
-			    "unknown event '%s' (uProf names: 'uprof info --list predefined-events';"
-			    " raw codes: pmcxNNN)",
-			    name);
+		return fail(
+			c, -ENOENT,
+			"unknown event '%s' (uProf names: 'uprof info --list predefined-events';"
+			" raw codes: pmcxNNN)",
+			name);
 	if (ret)
 		return fail(c, ret, "event '%s': %s", name, why);
 	c->ev->kind = PMC_EV_CORE;
@@ -180,7 +182,8 @@ static int resolve_name(struct spec_ctx *c, const char *s, size_t len, int col)
 	c->ev->frequency = freq;
 	snprintf(c->ev->pmu, sizeof(c->ev->pmu), "cpu");
 	snprintf(c->ev->name, sizeof(c->ev->name), "%.63s", name);
-	c->ev->code = (uint16_t)((c->ev->attr.config & 0xff) | ((c->ev->attr.config >> 24) & 0xf00));
+	c->ev->code = (uint16_t)((c->ev->attr.config & 0xff) |
+				 ((c->ev->attr.config >> 24) & 0xf00));
 	c->ev->umask = (uint8_t)(c->ev->attr.config >> 8);
 	return 1; /* encoded already */
 }
@@ -226,7 +229,8 @@ static int interval_value(struct spec_ctx *c, const struct pmc_term *t)
 	if (c->ev->kind == PMC_EV_TIMER) {
 		ret = pmc_parse_interval_ms(t->val, &v);
 		if (ret)
-			return fail(c, ret, "column %d: timer interval '%s' must be ms in 0.01..3600000",
+			return fail(c, ret,
+				    "column %d: timer interval '%s' must be ms in 0.01..3600000",
 				    t->col, t->val);
 		c->ev->interval = v;
 		return 0;
@@ -274,8 +278,9 @@ static int apply_key(struct spec_ctx *c, const struct pmc_term *t)
 		   !strcmp(t->key, "ibsfetchl3miss")) {
 		c->m.l3miss = true;
 	} else {
-		ret = fail(c, -EINVAL, "column %d: unknown key '%s' (keys: event, umask, user, os, "
-				       "inv, cmask, interval, frequency, call-graph, pmu)",
+		ret = fail(c, -EINVAL,
+			   "column %d: unknown key '%s' (keys: event, umask, user, os, "
+			   "inv, cmask, interval, frequency, call-graph, pmu)",
 			   t->col, t->key);
 	}
 	return ret;
@@ -299,9 +304,9 @@ static int parse_kv(struct spec_ctx *c, const char *s, size_t len)
 		ret = dup_check(c, t, i);
 	/* the event first: a bare first term is its name */
 	for (int i = 0; !ret && i < n && !c->event_term; i++)
-		if (!strcmp(t[i].key, "event") || (i == 0 && !t[i].has_val &&
-						   strcmp(t[i].key, "call-graph") &&
-						   strncmp(t[i].key, "ibs", 3)))
+		if (!strcmp(t[i].key, "event") ||
+		    (i == 0 && !t[i].has_val && strcmp(t[i].key, "call-graph") &&
+		     strncmp(t[i].key, "ibs", 3)))
 			c->event_term = &t[i];
 	for (int i = 0; !ret && i < n; i++)
 		if (!strcmp(t[i].key, "pmu"))
@@ -336,10 +341,13 @@ static bool pfm_style(const char *s, size_t len)
 	return colon && (!eq || eq > colon) && !memchr(s, ',', len);
 }
 
-int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus,
-		    struct pmc_event *ev, char *err, size_t errlen)
+int pmc_event_parse(const char *s, size_t len, const struct pmc_pmus *pmus, struct pmc_event *ev,
+		    char *err, size_t errlen)
 {
-	struct spec_ctx c = { .pmus = pmus, .ev = ev, .err = err, .errlen = errlen,
+	struct spec_ctx c = { .pmus = pmus,
+			      .ev = ev,
+			      .err = err,
+			      .errlen = errlen,
 			      .m = { .user = -1, .os = -1 } };
 	const char *slash;
 	int ret;

@@ -62,8 +62,8 @@ const char *pmc_attr_name(const struct perf_event_attr *attr)
 	uint16_t code;
 	uint8_t umask;
 
-	if (attr->type == PERF_TYPE_SOFTWARE && (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
-						 attr->config == PERF_COUNT_SW_TASK_CLOCK))
+	if (attr->type == PERF_TYPE_SOFTWARE &&
+	    (attr->config == PERF_COUNT_SW_CPU_CLOCK || attr->config == PERF_COUNT_SW_TASK_CLOCK))
 		return "CPU_TIME";
 	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
 		return "TRACKING";

@@ -266,8 +266,10 @@ int pmc_cpuid_read(struct pmc_cpuid *id)
 
 double pmc_cpu_nominal_mhz(void)
 {
-	static const char *const files[] = { "devices/system/cpu/cpu0/cpufreq/base_frequency",
-					     "devices/system/cpu/cpu0/cpufreq/amd_pstate_nominal_freq" };
+	static const char *const files[] = {
+		"devices/system/cpu/cpu0/cpufreq/base_frequency",
+		"devices/system/cpu/cpu0/cpufreq/amd_pstate_nominal_freq"
+	};
 	struct pmc_cpuid id;
 	char buf[64];
 	uint64_t khz;
@@ -300,8 +302,9 @@ int pmc_procstat_idle(uint64_t *idle_ns, int max)
 
 		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
 			continue;
-		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
-			   &v[4]) != 6 || cpu < 0)
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4]) != 6 ||
+		    cpu < 0)
 			continue;
 		if (cpu < max)
 			idle_ns[cpu] = (v[3] + v[4]) * (1000000000ULL / (unsigned long long)tick);

@@ -45,8 +45,8 @@ int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func,
 	if (module == RPT_MODULE_KERNEL)
 		rpt_symtab_lookup_kernel(r->symtab, addr, &sym);
 	else
-		rpt_symtab_lookup(r->symtab, w->modules[module].path, &w->modules[module].id,
-				  addr, &sym);
+		rpt_symtab_lookup(r->symtab, w->modules[module].path, &w->modules[module].id, addr,
+				  &sym);
 	*func = func_for(r, module, sym.name);
 	if (*func < 0)
 		return *func;
@@ -75,9 +75,12 @@ static int tally(struct rpt *r, const struct util_hent *e)
 	r->programs[prog].nprocs += !w->procs[proc].samples;
 	r->programs[prog].samples += n;
 	w->procs[proc].samples += n;
-	if (util_hash_add(&r->proc_func, proc, func, n) || util_hash_add(&r->proc_module, proc, module, n) ||
-	    util_hash_add(&r->prog_func, prog, func, n) || util_hash_add(&r->prog_module, prog, module, n) ||
-	    util_hash_add(&r->thread_func, thread, func, n) || util_hash_add(&r->thread_module, thread, module, n) ||
+	if (util_hash_add(&r->proc_func, proc, func, n) ||
+	    util_hash_add(&r->proc_module, proc, module, n) ||
+	    util_hash_add(&r->prog_func, prog, func, n) ||
+	    util_hash_add(&r->prog_module, prog, module, n) ||
+	    util_hash_add(&r->thread_func, thread, func, n) ||
+	    util_hash_add(&r->thread_module, thread, module, n) ||
 	    util_hash_add(&r->module_func, module, func, n))
 		return -ENOMEM;
 	return 0;

@@ -63,8 +63,10 @@ static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)
 		}
 	}
 	if (v->nlines) {
-		fprintf(f, "SOURCE FILE,LINE,\"%s\" (%s),SAMPLES,%% OF FUNCTION,INLINED FUNCTION,"
-			   "SOURCE\n", ev, timer ? "seconds" : "events");
+		fprintf(f,
+			"SOURCE FILE,LINE,\"%s\" (%s),SAMPLES,%% OF FUNCTION,INLINED FUNCTION,"
+			"SOURCE\n",
+			ev, timer ? "seconds" : "events");
 		for (size_t i = 0; i < v->nlines; i++) {
 			const struct rpt_annot_line *l = &v->lines[i];
 

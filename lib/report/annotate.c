@@ -18,13 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FUNCS 1000	  /* details kept at most (--cutoff 0 of a huge profile) */
+#define MAX_FUNCS 1000	 /* details kept at most (--cutoff 0 of a huge profile) */
 #define MAX_SRCFILES 256 /* source files kept read */
 
 /* One function's build state: its sampled offsets, then its view. */
 struct afunc {
 	int func;
-	struct { uint64_t off, samples; } *hits;
+	struct {
+		uint64_t off, samples;
+	} * hits;
 	size_t nhits, caphits;
 	struct rpt_annot_insn *insns;
 	struct rpt_annot_line *lines;
@@ -69,7 +71,8 @@ static int choose_named(struct rpt *r, struct rpt_annots *a)
 		for (int i = 0; i < r->nfuncs && a->n < MAX_FUNCS; i++) {
 			bool dup = false;
 
-			if (!r->funcs[i].samples || !name_matches(r->funcs[i].name, r->opts.functions[k]))
+			if (!r->funcs[i].samples ||
+			    !name_matches(r->funcs[i].name, r->opts.functions[k]))
 				continue;
 			any = true;
 			for (int j = 0; j < a->n && !dup; j++)
@@ -191,7 +194,7 @@ static int disassemble(struct rpt *r, const struct rpt_annot_code *code,
 		}
 		in = memset(&v[n], 0, sizeof(*in));
 		k = rpt_disasm_one(code->bytes + off, len - off, code->start + off,
-				       r->opts.att ? RPT_DISASM_ATT : RPT_DISASM_INTEL, in->text);
+				   r->opts.att ? RPT_DISASM_ATT : RPT_DISASM_INTEL, in->text);
 
 		if (k == -EOPNOTSUPP) {
 			snprintf(why, whylen, "%s", in->text);
@@ -246,7 +249,8 @@ static int place(struct afunc *f, const struct rpt_annot_code *code, struct rpt_
 static bool code_offset(const struct rpt_annot_code *code, uint64_t vaddr, uint64_t *off)
 {
 	for (int i = 0; i < code->nsegs; i++)
-		if (vaddr >= code->segs[i].vaddr && vaddr - code->segs[i].vaddr < code->segs[i].filesz) {
+		if (vaddr >= code->segs[i].vaddr &&
+		    vaddr - code->segs[i].vaddr < code->segs[i].filesz) {
 			*off = vaddr - code->segs[i].vaddr + code->segs[i].off;
 			return true;
 		}
@@ -281,8 +285,8 @@ static const struct srcent *source(struct rpt *r, struct rpt_annots *a, const ch
 		return NULL;
 	e = &a->src[a->nsrc++];
 	e->name = name;
-	e->found = !rpt_srcfile_read(&e->text, name, r->opts.src_paths, r->opts.nsrc_paths,
-				     found, sizeof(found));
+	e->found = !rpt_srcfile_read(&e->text, name, r->opts.src_paths, r->opts.nsrc_paths, found,
+				     sizeof(found));
 	return e;
 }
 
@@ -311,9 +315,8 @@ static int add_lines(struct rpt *r, struct rpt_annots *a, struct afunc *f, struc
 			continue;
 		/* a name relative to the unit's build directory is shown (and looked for)
 		 * whole: "/build/src/a.c"; --src-path then finds it under another root */
-		pos[i].file = *file != '/' && dir && *dir
-				      ? fmt_intern(a, "%s/%s", dir, file)
-				      : rpt_strpool_intern(&a->pool, file);
+		pos[i].file = *file != '/' && dir && *dir ? fmt_intern(a, "%s/%s", dir, file)
+							  : rpt_strpool_intern(&a->pool, file);
 		pos[i].line = line;
 		if (rpt_inlines_at(st->inlines, path, off, names, 1) == 1)
 			pos[i].inlined = names[0];
@@ -327,12 +330,16 @@ static int add_lines(struct rpt *r, struct rpt_annots *a, struct afunc *f, struc
 	v->lines = f->lines;
 	if (!known && code->nsegs) /* without the file, the note on the assembly says why */
 		v->no_source = !code->has_symtab && !code->has_debug_line
-				       ? fmt_intern(a, "%s is stripped: no .symtab and no DWARF "
-						       "line table (nor a separate debug file found, "
-						       "see --symbol-path); assembly only", path)
-				       : fmt_intern(a, "no DWARF line table for its code in %s (built "
-						       "without -g, or its debug file not found: see "
-						       "--symbol-path); assembly only", path);
+				       ? fmt_intern(a,
+						    "%s is stripped: no .symtab and no DWARF "
+						    "line table (nor a separate debug file found, "
+						    "see --symbol-path); assembly only",
+						    path)
+				       : fmt_intern(a,
+						    "no DWARF line table for its code in %s (built "
+						    "without -g, or its debug file not found: see "
+						    "--symbol-path); assembly only",
+						    path);
 	for (size_t l = 0; l < v->nlines; l++) {
 		const struct srcent *e = source(r, a, f->lines[l].file);
 
@@ -340,8 +347,10 @@ static int add_lines(struct rpt *r, struct rpt_annots *a, struct afunc *f, struc
 			f->lines[l].text = rpt_srcfile_line(&e->text, f->lines[l].line,
 							    &f->lines[l].text_len);
 		else if (!v->no_text)
-			v->no_text = fmt_intern(a, "source file %s not found (give its directory "
-						   "with --src-path)", f->lines[l].file);
+			v->no_text = fmt_intern(a,
+						"source file %s not found (give its directory "
+						"with --src-path)",
+						f->lines[l].file);
 	}
 out:
 	free(pos);
@@ -352,14 +361,18 @@ static const char *disasm_why(struct rpt_annots *a, int err, const char *path)
 {
 	switch (err) {
 	case -ENOENT:
-		return fmt_intern(a, "%s could not be read (gone, rebuilt, or not a file: see "
-				     "--bin-path); sampled addresses only", path);
+		return fmt_intern(a,
+				  "%s could not be read (gone, rebuilt, or not a file: see "
+				  "--bin-path); sampled addresses only",
+				  path);
 	case -EFBIG:
 		return fmt_intern(a, "its code range is over %u KiB; sampled addresses only",
 				  RPT_ANNOT_MAX_CODE >> 10);
 	default:
-		return fmt_intern(a, "no symbol or call frame information of %s gives its "
-				     "code range; sampled addresses only", path);
+		return fmt_intern(a,
+				  "no symbol or call frame information of %s gives its "
+				  "code range; sampled addresses only",
+				  path);
 	}
 }
 
@@ -381,8 +394,10 @@ static int build_one(struct rpt *r, struct rpt_annots *a, int k)
 		got = rpt_annot_code_read(r->locator, path, f->hits[0].off, &code);
 	if (got && (fn->module == RPT_MODULE_KERNEL || *path != '/')) {
 		/* the kernel, [vdso], anonymous (JIT) code: no file of its code is read */
-		v->no_disasm = fmt_intern(a, "%s: no file of its code is read (kernel, vDSO or "
-					     "JIT code); sampled addresses only", path);
+		v->no_disasm = fmt_intern(a,
+					  "%s: no file of its code is read (kernel, vDSO or "
+					  "JIT code); sampled addresses only",
+					  path);
 	} else if (!got) {
 		v->start = code.start;
 		v->end = code.end;

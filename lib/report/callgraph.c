@@ -25,13 +25,12 @@
 
 static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]" };
 
-
 /* The function (@module, @name, @kind); @name must be interned. -ENOMEM. */
 static long func_for(struct rpt_stacks *st, int module, const char *name, const char *base,
 		     enum rpt_cfunc_kind kind)
 {
-	uint64_t *slot = util_hash_slot(&st->func_index, (uint64_t)(int64_t)module,
-				       (uintptr_t)name, kind);
+	uint64_t *slot = util_hash_slot(&st->func_index, (uint64_t)(int64_t)module, (uintptr_t)name,
+					kind);
 
 	if (!slot)
 		return -ENOMEM;
@@ -297,10 +296,11 @@ static int tally_tasks(struct rpt_stacks *st)
 		size_t first, n = rpt_stacks_between(st, sp->tid, sp->begin, sp->end, &first);
 
 		for (size_t k = first; k < first + n; k++) {
-			const struct rpt_symstack *s = &st->syms[st->stacks[st->samples[k].stack].sym];
+			const struct rpt_symstack
+				*s = &st->syms[st->stacks[st->samples[k].stack].sym];
 
 			if (s->n && util_hash_add(&st->task_func, (uint64_t)sp->item,
-						 rpt_callgraph_self(st, s), 1))
+						  rpt_callgraph_self(st, s), 1))
 				return -ENOMEM;
 		}
 	}
@@ -432,7 +432,8 @@ static int write_task_view(const struct rpt *r, FILE *f)
 		int item = -1, k;
 
 		for (int j = 0; j < r->nitems && item < 0; j++)
-			if (r->items[j].name == rows[i].name && r->items[j].domain == rows[i].module)
+			if (r->items[j].name == rows[i].name &&
+			    r->items[j].domain == rows[i].module)
 				item = j;
 		k = item < 0 ? 0 : rpt_collect(&st->task_func, (uint64_t)item, &v);
 		if (k < 0) {
@@ -475,7 +476,8 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 				v[n++] = (struct rpt_sorted){ (int)i, st->funcs[i].total };
 		qsort(v, n, sizeof(*v), cmp_sorted);
 		title(r, f, "FUNCTIONS BY TOTAL TIME", "TOTAL CPU_TIME");
-		fprintf(f, "FUNCTION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),Module\n");
+		fprintf(f,
+			"FUNCTION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),Module\n");
 		for (int i = 0; i < limit(r, n); i++) {
 			const struct rpt_cfunc *fn = &st->funcs[v[i].item];
 
@@ -505,15 +507,16 @@ static int related(const struct rpt_stacks *st, uint32_t proc, uint32_t fn, bool
 
 		if (!e->used || e->a != proc || (callers ? e->c : e->b) != fn)
 			continue;
-		v[n++] = (struct rpt_sorted){ (int)(callers ? e->b : e->c), st->edges[e->val - 1].count };
+		v[n++] = (struct rpt_sorted){ (int)(callers ? e->b : e->c),
+					      st->edges[e->val - 1].count };
 	}
 	qsort(v, n, sizeof(*v), cmp_sorted);
 	*out = v;
 	return n;
 }
 
-void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel,
-		       uint64_t deep, const uint64_t *self)
+void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel, uint64_t deep,
+		       const uint64_t *self)
 {
 	const struct rpt_cfunc *c = &r->stacks->funcs[fn];
 
@@ -562,8 +565,9 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc)
 				return k;
 			}
 			for (int j = 0; j < limit(r, k); j++)
-				rpt_callgraph_row(r, f, (uint32_t)rel[j].item, pass == 0 ? "caller" : "callee",
-				       rel[j].samples, NULL);
+				rpt_callgraph_row(r, f, (uint32_t)rel[j].item,
+						  pass == 0 ? "caller" : "callee", rel[j].samples,
+						  NULL);
 			free(rel);
 		}
 	}
@@ -582,8 +586,9 @@ void rpt_callgraph_write_details(const struct rpt *r, FILE *f)
 	}
 	fprintf(f, "Call Stack Sampling:,\"True\"\n");
 	if (!strcmp(in->callgraph_mode, "dwarf"))
-		fprintf(f, "Call Stack Mode:,\"dwarf (%u bytes of user stack per sample, unwound "
-			   "with CFI), depth %d, %s\"\n",
+		fprintf(f,
+			"Call Stack Mode:,\"dwarf (%u bytes of user stack per sample, unwound "
+			"with CFI), depth %d, %s\"\n",
 			in->callgraph_stack_bytes, st->depth,
 			in->callgraph_scope[0] ? in->callgraph_scope : "all");
 	else

@@ -15,8 +15,8 @@
 
 struct thread_cg {
 	struct util_hash total, self; /* (0, func, 0) -> samples */
-	struct util_hash edges;	     /* (caller, callee, 0) -> samples */
-	struct util_hash seen;	     /* (kind, a, b) -> the stack that counted it last */
+	struct util_hash edges;	      /* (caller, callee, 0) -> samples */
+	struct util_hash seen;	      /* (kind, a, b) -> the stack that counted it last */
 };
 
 /* Once per stack: true the first time (@kind, @a, @b) is met in stack @stamp. */
@@ -115,7 +115,8 @@ static int write_rows(const struct rpt *r, FILE *f, const struct thread_cg *t)
 			}
 			for (int j = 0; j < k && j < lim; j++)
 				rpt_callgraph_row(r, f, (uint32_t)rel[j].item,
-						  pass == 0 ? "caller" : "callee", rel[j].samples, NULL);
+						  pass == 0 ? "caller" : "callee", rel[j].samples,
+						  NULL);
 			free(rel);
 		}
 	}

@@ -81,8 +81,8 @@ static double take_run(const struct rpt_cmp_in **p, size_t n, size_t *i)
 }
 
 int rpt_compare_rows(enum rpt_cmp_kind kind, const struct rpt_cmp_in *a, size_t na,
-		     const struct rpt_cmp_in *b, size_t nb, struct rpt_cmp_row **rows,
-		     size_t *n, size_t *cap)
+		     const struct rpt_cmp_in *b, size_t nb, struct rpt_cmp_row **rows, size_t *n,
+		     size_t *cap)
 {
 	const struct rpt_cmp_in **pa = sorted(a, na), **pb = sorted(b, nb);
 	size_t i = 0, j = 0;
@@ -140,7 +140,8 @@ static struct rpt_cmp_in *inputs(const struct rpt *r, enum rpt_cmp_kind kind, si
 {
 	const struct rpt_world *w = &r->world;
 	int all = kind == RPT_CMP_FUNCTION ? r->nfuncs
-		  : kind == RPT_CMP_MODULE ? w->nmodules : r->nprograms;
+		  : kind == RPT_CMP_MODULE ? w->nmodules
+					   : r->nprograms;
 	struct rpt_cmp_in *in = malloc(sizeof(*in) * (all ? all : 1));
 	double u = unit(r);
 
@@ -148,13 +149,14 @@ static struct rpt_cmp_in *inputs(const struct rpt *r, enum rpt_cmp_kind kind, si
 	for (int i = 0; in && i < all; i++) {
 		uint64_t s = kind == RPT_CMP_FUNCTION ? r->funcs[i].samples
 			     : kind == RPT_CMP_MODULE ? w->modules[i].samples
-			     : r->programs[i].samples;
+						      : r->programs[i].samples;
 
 		if (!s)
 			continue;
 		in[*n] = (struct rpt_cmp_in){
 			.name = kind == RPT_CMP_FUNCTION ? r->funcs[i].name
-				: kind == RPT_CMP_MODULE ? w->modules[i].path : r->programs[i].name,
+				: kind == RPT_CMP_MODULE ? w->modules[i].path
+							 : r->programs[i].name,
 			.module = kind == RPT_CMP_FUNCTION ? w->modules[r->funcs[i].module].path
 							   : NULL,
 			.value = (double)s * u,
@@ -193,11 +195,15 @@ static void differences(const struct rpt *a, const struct rpt *b, struct rpt_com
 	uint64_t pb = b->info.nevents ? b->info.events[0].period : 0;
 
 	if (strcmp(ea, eb))
-		note(c, "the sessions sampled different events: %s in the baseline, %s in the "
-			"other; their values are compared as they are", ea, eb);
+		note(c,
+		     "the sessions sampled different events: %s in the baseline, %s in the "
+		     "other; their values are compared as they are",
+		     ea, eb);
 	else if (pa != pb)
-		note(c, "the sessions sampled %s at different intervals: %llu in the baseline, "
-			"%llu in the other%s", ea, (unsigned long long)pa, (unsigned long long)pb,
+		note(c,
+		     "the sessions sampled %s at different intervals: %llu in the baseline, "
+		     "%llu in the other%s",
+		     ea, (unsigned long long)pa, (unsigned long long)pb,
 		     timer_first(a) ? " (ns); CPU_TIME is comparable, sample counts are not"
 				    : "; event counts are comparable, sample counts are not");
 	for (int i = 0; i < a->world.nmodules; i++) {
@@ -216,8 +222,10 @@ static void differences(const struct rpt *a, const struct rpt *b, struct rpt_com
 				break;
 			hex(ha, ma->id.build_id, ma->id.build_id_len);
 			hex(hb, mb->id.build_id, mb->id.build_id_len);
-			note(c, "%s is another build in the other session (build id %s, baseline "
-				"%s): its functions may have moved or changed", ma->path, hb, ha);
+			note(c,
+			     "%s is another build in the other session (build id %s, baseline "
+			     "%s): its functions may have moved or changed",
+			     ma->path, hb, ha);
 			break;
 		}
 	}

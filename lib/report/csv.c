@@ -25,7 +25,8 @@ static void kv(FILE *f, const char *key, const char *value)
 	fputc('\n', f);
 }
 
-static void kvf(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void kvf(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void kvf(FILE *f, const char *key, const char *fmt, ...)
 {
 	char buf[1024];
@@ -108,14 +109,16 @@ static void write_events(const struct rpt *r, FILE *f)
 	bool timer = !in->nevents, pmc = false;
 
 	for (int i = 0; i < in->nevents; i++)
-		timer |= !strcmp(in->events[i].name, "CPU_TIME"), pmc |= strcmp(in->events[i].name, "CPU_TIME") != 0;
+		timer |= !strcmp(in->events[i].name, "CPU_TIME"),
+			pmc |= strcmp(in->events[i].name, "CPU_TIME") != 0;
 	if (timer) {
 		fprintf(f, "TBP Events:,Name,Interval,Description\n");
 		for (int i = 0; i < in->nevents || (!in->nevents && !i); i++) {
 			if (in->nevents && strcmp(in->events[i].name, "CPU_TIME"))
 				continue;
-			fprintf(f, ",\"CPU_TIME\",\"%.3f milliseconds\",\"CPU Time is the time in which "
-				   "the CPU core is executing the code.\"\n",
+			fprintf(f,
+				",\"CPU_TIME\",\"%.3f milliseconds\",\"CPU Time is the time in which "
+				"the CPU core is executing the code.\"\n",
 				in->nevents ? (double)in->events[i].period / 1e6 : 1.0);
 		}
 	}
@@ -155,7 +158,8 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 		kvf(f, "Time Filter", "%s:%s seconds after the profile start", from, to);
 	}
 	if (o->nonly_pids || o->time_filter)
-		kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported", s->filtered_samples);
+		kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
+		    s->filtered_samples);
 }
 
 /* A row per sampled module whose file is gone or is another file now: its samples are
@@ -194,13 +198,16 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 		kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
 	} else {
 		kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)", ev->name,
-		    ev->period, ev->exclude_kernel ? "user mode only"
-			       : ev->exclude_user ? "kernel mode only" : "user and kernel mode");
+		    ev->period,
+		    ev->exclude_kernel ? "user mode only"
+		    : ev->exclude_user ? "kernel mode only"
+				       : "user and kernel mode");
 	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
 	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
-		kvf(f, "Achieved Sampling Rate", "%.1f Hz (samples per second of target %s%sCPU time)",
-		    s.achieved_hz, s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
+		kvf(f, "Achieved Sampling Rate",
+		    "%.1f Hz (samples per second of target %s%sCPU time)", s.achieved_hz,
+		    s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
 	else if (all_paused)
 		kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
@@ -211,17 +218,19 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 		kvf(f, "Throttled", "%" PRIu64 " times (the kernel stopped the timer for a while)",
 		    s.throttles);
 	if (s.time_scale > 1)
-		kvf(f, "CPU_TIME Per Sample", "%.4f ms: the timer fired %.1fx less often than "
-					      "asked, so CPU_TIME is the target's measured CPU "
-					      "time shared out over the samples",
+		kvf(f, "CPU_TIME Per Sample",
+		    "%.4f ms: the timer fired %.1fx less often than "
+		    "asked, so CPU_TIME is the target's measured CPU "
+		    "time shared out over the samples",
 		    s.period_s * s.time_scale * 1e3, s.time_scale);
 	if (in->exit_signal)
 		kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 		    sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
 	else if (in->exit_code >= 0 && in->orphans > 0)
-		kvf(f, "Target Exit", "exit status %d; it left %d process%s running, not profiled "
-				      "after it exited", in->exit_code, in->orphans,
-		    in->orphans > 1 ? "es" : "");
+		kvf(f, "Target Exit",
+		    "exit status %d; it left %d process%s running, not profiled "
+		    "after it exited",
+		    in->exit_code, in->orphans, in->orphans > 1 ? "es" : "");
 	else if (in->exit_code >= 0)
 		kvf(f, "Target Exit", "exit status %d", in->exit_code);
 	else
@@ -233,7 +242,8 @@ static void write_details(const struct rpt *r, FILE *f)
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
 	double run_ns = in->end_mono_ns > in->start_mono_ns
-				? (double)(in->end_mono_ns - in->start_mono_ns) : 0.0;
+				? (double)(in->end_mono_ns - in->start_mono_ns)
+				: 0.0;
 	struct rpt_summary s;
 	char start[64], end[64];
 	bool all_paused;
@@ -247,9 +257,10 @@ static void write_details(const struct rpt *r, FILE *f)
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
 	kv(f, "Profile Session Type", session_type(in));
-	kv(f, "Profile Scope", in->system_wide ? "System-wide"
-			       : in->attached ? "Attach Process"
-					      : "Single Application");
+	kv(f, "Profile Scope",
+	   in->system_wide ? "System-wide"
+	   : in->attached  ? "Attach Process"
+			   : "Single Application");
 	if (in->cpu_mask[0])
 		kv(f, "CPU Mask", in->cpu_mask);
 	else
@@ -284,11 +295,15 @@ static void write_details(const struct rpt *r, FILE *f)
 		    in->foreign ? "the perf file" : "samples.data", s.damaged_at,
 		    s.damage ? s.damage : "?");
 	if (s.count_damage && s.counted_samples != s.file_samples)
-		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " samples, samples.data holds "
-				      "%" PRIu64, s.counted_samples, s.file_samples);
+		kvf(f, "Data Damage",
+		    "session.ini counted %" PRIu64 " samples, samples.data holds "
+		    "%" PRIu64,
+		    s.counted_samples, s.file_samples);
 	if (s.count_damage && s.counted_lost != s.file_lost)
-		kvf(f, "Data Damage", "session.ini counted %" PRIu64 " lost samples, samples.data "
-				      "records %" PRIu64, s.counted_lost, s.file_lost);
+		kvf(f, "Data Damage",
+		    "session.ini counted %" PRIu64 " lost samples, samples.data "
+		    "records %" PRIu64,
+		    s.counted_lost, s.file_lost);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
 		kvf(f, "Data Damage", "session.ini counted %.6f s paused, pauses.csv holds %.6f s",
 		    (double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
@@ -410,8 +425,8 @@ static void program_row(const struct rpt *r, FILE *f, int kind, uint32_t owner, 
 
 #define TASK_HEADER "DOMAIN,TASK,TASK COUNT,ELAPSED TIME(seconds)," EVENT "\n"
 
-static void task_row(FILE *f, const char *domain, const char *name, uint64_t count,
-		     double elapsed, double cpu)
+static void task_row(FILE *f, const char *domain, const char *name, uint64_t count, double elapsed,
+		     double cpu)
 {
 	util_csv_quoted(f, domain);
 	fputc(',', f);
@@ -514,8 +529,7 @@ static int write_top(const struct rpt *r, FILE *f)
 
 /* One block of "(owner, item) -> samples" rows from @h, printed by @row; @kind names
  * the further events' tally of the same rows. */
-static int write_tally(const struct rpt *r, FILE *f, const struct util_hash *h, int owner,
-		       int kind,
+static int write_tally(const struct rpt *r, FILE *f, const struct util_hash *h, int owner, int kind,
 		       void (*row)(const struct rpt *, FILE *, int, uint32_t, int, uint64_t))
 {
 	struct rpt_sorted *v;
@@ -641,22 +655,24 @@ static int write_program_block(const struct rpt *r, FILE *f, int prog)
 
 static int write_detail(const struct rpt *r, FILE *f)
 {
-	enum rpt_section sec = r->opts.group_by == RPT_GROUP_THREAD ? RPT_THREADS
-			       : r->opts.group_by == RPT_GROUP_MODULE ? RPT_MODULES
-			       : r->opts.group_by == RPT_GROUP_PROGRAM ? RPT_PROGRAMS : RPT_PROCESSES;
-	int total = sec == RPT_THREADS ? r->world.nthreads
-		    : sec == RPT_MODULES ? r->world.nmodules
-		    : sec == RPT_PROGRAMS ? r->nprograms : r->world.nprocs;
+	enum rpt_section sec = r->opts.group_by == RPT_GROUP_THREAD    ? RPT_THREADS
+			       : r->opts.group_by == RPT_GROUP_MODULE  ? RPT_MODULES
+			       : r->opts.group_by == RPT_GROUP_PROGRAM ? RPT_PROGRAMS
+								       : RPT_PROCESSES;
+	int total = sec == RPT_THREADS	  ? r->world.nthreads
+		    : sec == RPT_MODULES  ? r->world.nmodules
+		    : sec == RPT_PROGRAMS ? r->nprograms
+					  : r->world.nprocs;
 	struct rpt_sorted *order = malloc(sizeof(*order) * (size_t)(total ? total : 1));
 	int k = 0, ret = 0;
 
 	if (!order)
 		return -ENOMEM;
 	for (int i = 0; i < total; i++) {
-		uint64_t s = sec == RPT_THREADS ? r->world.threads[i].samples
-			     : sec == RPT_MODULES ? r->world.modules[i].samples
+		uint64_t s = sec == RPT_THREADS	   ? r->world.threads[i].samples
+			     : sec == RPT_MODULES  ? r->world.modules[i].samples
 			     : sec == RPT_PROGRAMS ? r->programs[i].samples
-			     : r->world.procs[i].samples;
+						   : r->world.procs[i].samples;
 
 		if (s)
 			order[k++] = (struct rpt_sorted){ i, s };
@@ -668,8 +684,8 @@ static int write_detail(const struct rpt *r, FILE *f)
 			order[j] = order[j - 1], order[j - 1] = t;
 		}
 	for (int i = 0; i < k && !ret; i++)
-		ret = sec == RPT_THREADS ? write_thread_block(r, f, order[i].item)
-		      : sec == RPT_MODULES ? write_module_block(r, f, order[i].item)
+		ret = sec == RPT_THREADS    ? write_thread_block(r, f, order[i].item)
+		      : sec == RPT_MODULES  ? write_module_block(r, f, order[i].item)
 		      : sec == RPT_PROGRAMS ? write_program_block(r, f, order[i].item)
 					    : write_process_block(r, f, order[i].item);
 	free(order);

@@ -88,7 +88,7 @@ int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_
 		     uint64_t units)
 {
 	uint64_t *slot = util_hash_slot(&r->extra_addr, (uint64_t)thread | (uint64_t)ev << 40,
-				       (uint64_t)module, addr);
+					(uint64_t)module, addr);
 
 	if (!slot)
 		return -ENOMEM;
@@ -123,17 +123,21 @@ int rpt_events_aggregate(struct rpt *r)
 		n = e->val;
 		ret = rpt_resolve(r, thread, module, e->c, &func, &proc);
 		if (!ret)
-			ret = add(r, RPT_K_FUNC, 0, func, ev, n) || add(r, RPT_K_PROC, 0, proc, ev, n) ||
-			      add(r, RPT_K_MOD, 0, module, ev, n) ||
-			      add(r, RPT_K_THREAD, 0, thread, ev, n) ||
-			      add(r, RPT_K_PROC_FUNC, proc, func, ev, n) ||
-			      add(r, RPT_K_PROC_MOD, proc, module, ev, n) ||
-			      add(r, RPT_K_THREAD_FUNC, thread, func, ev, n) ||
-			      add(r, RPT_K_THREAD_MOD, thread, module, ev, n) ||
-			      add(r, RPT_K_MOD_FUNC, module, func, ev, n) ||
-			      add(r, RPT_K_PROG, 0, r->world.procs[proc].program, ev, n) ||
-			      add(r, RPT_K_PROG_FUNC, r->world.procs[proc].program, func, ev, n) ||
-			      add(r, RPT_K_PROG_MOD, r->world.procs[proc].program, module, ev, n)
+			ret = add(r, RPT_K_FUNC, 0, func, ev, n) ||
+					      add(r, RPT_K_PROC, 0, proc, ev, n) ||
+					      add(r, RPT_K_MOD, 0, module, ev, n) ||
+					      add(r, RPT_K_THREAD, 0, thread, ev, n) ||
+					      add(r, RPT_K_PROC_FUNC, proc, func, ev, n) ||
+					      add(r, RPT_K_PROC_MOD, proc, module, ev, n) ||
+					      add(r, RPT_K_THREAD_FUNC, thread, func, ev, n) ||
+					      add(r, RPT_K_THREAD_MOD, thread, module, ev, n) ||
+					      add(r, RPT_K_MOD_FUNC, module, func, ev, n) ||
+					      add(r, RPT_K_PROG, 0, r->world.procs[proc].program,
+						  ev, n) ||
+					      add(r, RPT_K_PROG_FUNC, r->world.procs[proc].program,
+						  func, ev, n) ||
+					      add(r, RPT_K_PROG_MOD, r->world.procs[proc].program,
+						  module, ev, n)
 				      ? -ENOMEM
 				      : 0;
 		if (ret)

@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define INJECT_HINT "%s is a perf.data in file mode; convert it with `perf inject -i %s -o - > %s.pipe`"
+#define INJECT_HINT \
+	"%s is a perf.data in file mode; convert it with `perf inject -i %s -o - > %s.pipe`"
 
 int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 {
@@ -44,8 +45,8 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 	case SES_PERF_PIPE:
 		ret = ses_foreign_info(map, len, &r->info, &r->foreign_skipped, why, sizeof(why));
 		if (ret == -EINVAL)
-			snprintf(err, errlen, "%s: a perf pipe file with nothing to report: %s", path,
-				 why);
+			snprintf(err, errlen, "%s: a perf pipe file with nothing to report: %s",
+				 path, why);
 		else if (ret == -EOPNOTSUPP)
 			snprintf(err, errlen, "%s: %s; record without -z to report it", path, why);
 		break;
@@ -56,9 +57,9 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen)
 
 static const char *mode(const struct ses_event *e)
 {
-	return e->exclude_kernel && !e->exclude_user	? "user mode only"
+	return e->exclude_kernel && !e->exclude_user   ? "user mode only"
 	       : e->exclude_user && !e->exclude_kernel ? "kernel mode only"
-							: "user and kernel mode";
+						       : "user and kernel mode";
 }
 
 /* How one event's samples were weighted, into @buf. */
@@ -121,14 +122,17 @@ void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_sum
 		snprintf(buf, sizeof(buf), "%" PRIu64 " times", s->throttles);
 		kv(f, "Throttled", buf);
 	}
-	kv(f, "Values", "read from a perf pipe file, each sample weighted by its period (its "
-			"own where the file records one, else the event's): CPU_TIME of a "
-			"cpu-clock or task-clock event is the sum of its samples' periods in ns, "
-			"shown in seconds; every other event shows the sum of its samples' periods "
-			"(event counts)");
+	kv(f, "Values",
+	   "read from a perf pipe file, each sample weighted by its period (its "
+	   "own where the file records one, else the event's): CPU_TIME of a "
+	   "cpu-clock or task-clock event is the sum of its samples' periods in ns, "
+	   "shown in seconds; every other event shows the sum of its samples' periods "
+	   "(event counts)");
 	if (r->foreign_skipped) {
-		snprintf(buf, sizeof(buf), "%d more sampling events in the file; uprof reports the "
-			 "first %d", r->foreign_skipped, SES_MAX_EVENTS);
+		snprintf(buf, sizeof(buf),
+			 "%d more sampling events in the file; uprof reports the "
+			 "first %d",
+			 r->foreign_skipped, SES_MAX_EVENTS);
 		kv(f, "Events Not Reported", buf);
 	}
 }

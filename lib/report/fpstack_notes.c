@@ -18,9 +18,21 @@
 /* ---- stacks that end early ---- */
 
 static const char *const entry_names[] = {
-	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-	"main", "start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal",
-	"thread_start", "_dl_start", "_dl_start_user", "__pthread_start",
+	"_start",
+	"__libc_start_main",
+	"__libc_start_main_impl",
+	"__libc_start_call_main",
+	"main",
+	"start_thread",
+	"clone",
+	"clone3",
+	"__clone",
+	"__clone3",
+	"__clone_internal",
+	"thread_start",
+	"_dl_start",
+	"_dl_start_user",
+	"__pthread_start",
 };
 
 static bool is_entry(const char *name)
@@ -99,8 +111,9 @@ void rpt_fpstack_write_details(const struct rpt *r, FILE *f)
 	double pct;
 
 	if (st->leaf_expected || st->leaf_fixed || st->leaf_fp)
-		fprintf(f, "Frameless Leaf Callers Recovered:,\"%" PRIu64 " (CFI at the leaf; %"
-			   PRIu64 " leaves had frames, %" PRIu64 " unknown)\"\n",
+		fprintf(f,
+			"Frameless Leaf Callers Recovered:,\"%" PRIu64 " (CFI at the leaf; %" PRIu64
+			" leaves had frames, %" PRIu64 " unknown)\"\n",
 			st->leaf_fixed, st->leaf_fp, st->leaf_unknown);
 	if (st->leaf_note[0]) {
 		fputs("Note:,", f);

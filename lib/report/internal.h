@@ -30,9 +30,9 @@ struct rpt_map {
 struct rpt_process {
 	int pid;
 	char comm[16];
-	char exec_comm[16]; /* the name it was exec'd by ("" = no exec seen: comm) */
-	int exe;	    /* module of its program's executable + 1; 0 = unknown */
-	int program;	    /* programs.c: its index in rpt.programs */
+	char exec_comm[16];  /* the name it was exec'd by ("" = no exec seen: comm) */
+	int exe;	     /* module of its program's executable + 1; 0 = unknown */
+	int program;	     /* programs.c: its index in rpt.programs */
 	signed char perfmap; /* /tmp/perf-<pid>.map: 0 not looked for, 1 there, -1 not */
 	int jitdump;	     /* module of the jit-<pid>.dump it mapped + 1; 0: none */
 	struct rpt_map *maps;
@@ -55,12 +55,12 @@ struct rpt_module {
 };
 
 struct rpt_func {
-	const char *name;  /* owned by the symtab */
+	const char *name; /* owned by the symtab */
 	int module;
 	uint64_t samples;
 };
 
-#define RPT_MODULE_KERNEL 0 /* module 0 is always [kernel.kallsyms] */
+#define RPT_MODULE_KERNEL 0  /* module 0 is always [kernel.kallsyms] */
 #define RPT_MODULE_UNKNOWN 1 /* module 1: addresses outside every known mapping */
 
 struct rpt_world {
@@ -104,25 +104,25 @@ struct rpt {
 	struct rpt_locator *locator; /* where module files are now (locate.h) */
 	struct rpt_func *funcs;
 	int nfuncs, capfuncs;
-	struct util_hash addr_counts;  /* (thread, module, addr) -> samples */
-	struct util_hash func_index;   /* (module, name ptr) -> func + 1 */
+	struct util_hash addr_counts; /* (thread, module, addr) -> samples */
+	struct util_hash func_index;  /* (module, name ptr) -> func + 1 */
 	struct util_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
-	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
+	uint64_t kept_samples; /* sample records of every event in the tables (@samples:
 				  * the sort event's, in units of its period; foreign files
 				  * weight them, ses_sample_units) */
-	int foreign_skipped;	 /* foreign files: sampling attrs past SES_MAX_EVENTS */
+	int foreign_skipped;   /* foreign files: sampling attrs past SES_MAX_EVENTS */
 	const char *damage;
-	uint64_t file_samples;	 /* SAMPLE records in samples.data, whatever became of them */
-	uint64_t throttles;	 /* THROTTLE records: the kernel stopped the event for a while */
-	double time_scale;	 /* CPU time a sample stands for over the timer period (rates.c) */
-	bool counts_final;	 /* session.ini was written at the end (not left running) */
+	uint64_t file_samples; /* SAMPLE records in samples.data, whatever became of them */
+	uint64_t throttles;    /* THROTTLE records: the kernel stopped the event for a while */
+	double time_scale;     /* CPU time a sample stands for over the timer period (rates.c) */
+	bool counts_final;     /* session.ini was written at the end (not left running) */
 	int ncpu_mask;
 
 	/* events.c */
-	int attr_event[64];		/* reader attr -> session event + 2 (0 = unknown) */
-	struct util_hash extra_addr;	/* (thread | event << 40, module, addr) -> samples */
-	struct util_hash extra;		/* (kind << 56 | owner, item, event) -> samples */
+	int attr_event[64];	     /* reader attr -> session event + 2 (0 = unknown) */
+	struct util_hash extra_addr; /* (thread | event << 40, module, addr) -> samples */
+	struct util_hash extra;	     /* (kind << 56 | owner, item, event) -> samples */
 	uint64_t event_samples[SES_MAX_EVENTS];
 
 	/* pauses.c: paused intervals, merged and sorted */
@@ -171,7 +171,7 @@ struct rpt {
 	/* programs.c: processes of one executable, summed */
 	struct rpt_program *programs;
 	int nprograms, capprograms;
-	struct util_hash program_index;	   /* (exe, name ptr) -> program + 1 */
+	struct util_hash program_index;		 /* (exe, name ptr) -> program + 1 */
 	struct util_hash prog_func, prog_module; /* (program, item) -> samples */
 
 	/* annotate.c: Function Detail Data, with opts.annotate (NULL otherwise) */
@@ -187,7 +187,7 @@ struct __attribute__((packed, aligned(4))) rpt_wsample {
 	uint64_t time, ip, addr; /* addr: the offset in @module */
 	uint32_t thread, stack;	 /* stack: UINT32_MAX for events but the first */
 	int32_t module;
-	uint16_t cpu, event;	 /* cpu UINT16_MAX: unknown */
+	uint16_t cpu, event; /* cpu UINT16_MAX: unknown */
 };
 /* Room for @n samples at once (doubling a big array copies it). 0 or -ENOMEM. */
 int rpt_walk_reserve(struct rpt *r, size_t n);
@@ -223,8 +223,7 @@ bool rpt_programs_shown(const struct rpt *r);
 
 /* stacks.c: remember a matched task instance for the timeline and the task view.
  * 0 or -ENOMEM. */
-int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin,
-		    uint64_t end);
+int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin, uint64_t end);
 
 /* ---- pauses.c ---- */
 struct rpt_span {
@@ -278,9 +277,18 @@ int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func,
  * Event 0 (the sort event) goes through every tally above; the others are counted per
  * (kind, owner, item) here, for the extra columns of the CSV. */
 enum rpt_kind {
-	RPT_K_FUNC = 1, RPT_K_PROC, RPT_K_MOD, RPT_K_THREAD, /* owner 0 */
-	RPT_K_PROC_FUNC, RPT_K_PROC_MOD, RPT_K_THREAD_FUNC, RPT_K_THREAD_MOD, RPT_K_MOD_FUNC,
-	RPT_K_PROG, RPT_K_PROG_FUNC, RPT_K_PROG_MOD,
+	RPT_K_FUNC = 1,
+	RPT_K_PROC,
+	RPT_K_MOD,
+	RPT_K_THREAD, /* owner 0 */
+	RPT_K_PROC_FUNC,
+	RPT_K_PROC_MOD,
+	RPT_K_THREAD_FUNC,
+	RPT_K_THREAD_MOD,
+	RPT_K_MOD_FUNC,
+	RPT_K_PROG,
+	RPT_K_PROG_FUNC,
+	RPT_K_PROG_MOD,
 };
 /* Compile the session's metric formulas (after session.ini is read); -EINVAL with @err
  * for one that does not parse. Undo with rpt_events_release. */

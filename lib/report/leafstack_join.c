@@ -29,7 +29,8 @@ struct ses_leaf_reader *rpt_leafstack_open(struct rpt *r)
 	if (ret == -ENOENT)
 		snprintf(st->leaf_note, sizeof(st->leaf_note),
 			 "%s is missing: frameless leaves keep the kernel's stacks (their callers "
-			 "missing)", SES_LEAF_FILE);
+			 "missing)",
+			 SES_LEAF_FILE);
 	else if (ret == -ENOMEM)
 		snprintf(st->leaf_note, sizeof(st->leaf_note), "%s: out of memory", SES_LEAF_FILE);
 	else if (ret)
@@ -70,9 +71,11 @@ void rpt_leafstack_close(struct rpt *r, struct ses_leaf_reader *lr)
 	if (off)
 		snprintf(st->leaf_note, sizeof(st->leaf_note),
 			 "%s is damaged from offset %" PRIu64 " (%s): %" PRIu64 " samples joined "
-			 "before it", SES_LEAF_FILE, off, why ? why : "?", joined);
+			 "before it",
+			 SES_LEAF_FILE, off, why ? why : "?", joined);
 	else if (mismatched || skipped)
 		snprintf(st->leaf_note, sizeof(st->leaf_note),
 			 "%s does not match samples.data: %" PRIu64 " records of other samples "
-			 "(%" PRIu64 " joined)", SES_LEAF_FILE, mismatched + skipped, joined);
+			 "(%" PRIu64 " joined)",
+			 SES_LEAF_FILE, mismatched + skipped, joined);
 }

@@ -23,8 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static void errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void errf(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -54,11 +53,11 @@ static void errf(char *err, size_t len, const char *fmt, ...)
 struct __attribute__((packed, aligned(4))) entry {
 	uint64_t ip;
 	uint32_t pid, tid;
-	uint32_t side;	 /* index in side[], or NO_SIDE */
-	uint16_t type;	 /* the record's, TYPE_OTHER past 16 bits (replay tells only
+	uint32_t side;	      /* index in side[], or NO_SIDE */
+	uint16_t type;	      /* the record's, TYPE_OTHER past 16 bits (replay tells only
 			  * SAMPLE and LOST from the others) */
-	int16_t decoded; /* ses_reader_decode()'s result: 0 or -errno */
-	int16_t attr;	 /* a sample's attr index */
+	int16_t decoded;      /* ses_reader_decode()'s result: 0 or -errno */
+	int16_t attr;	      /* a sample's attr index */
 	uint16_t cpumode : 3; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	uint16_t cpu : 13;    /* for rpt_walk(); WALK_CPU_FAR: 8191 or more */
 };
@@ -76,7 +75,7 @@ struct loaded {
 	struct entry *e;
 	struct key *k;
 	size_t n, cap;
-	size_t nsamples; /* of n */
+	size_t nsamples;   /* of n */
 	uint64_t *periods; /* foreign files: each record's sample period (0: none) */
 	struct ses_decoded *side;
 	size_t nside, capside;
@@ -193,8 +192,8 @@ static int grow_entries(struct loaded *l)
 }
 
 /* Decode @rec, once, into the next entry (and a side slot when replay needs more). */
-static int load_record(const struct ses_reader *rd, const struct ses_record *rec,
-		       struct loaded *l, struct ses_leaf_reader *lr, uint64_t seq)
+static int load_record(const struct ses_reader *rd, const struct ses_record *rec, struct loaded *l,
+		       struct ses_leaf_reader *lr, uint64_t seq)
 {
 	struct ses_decoded *d;
 	struct entry *e;
@@ -208,8 +207,10 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	e = &l->e[l->n];
 	if (l->periods)
 		l->periods[l->n] = !ret && rec->type == PERF_RECORD_SAMPLE ? d->u.sample.period : 0;
-	*e = (struct entry){ 0, 0, 0, NO_SIDE, rec->type < TYPE_OTHER ? rec->type : TYPE_OTHER,
-			     (int16_t)ret, 0, 0, 0 };
+	*e = (struct entry){
+		0, 0, 0, NO_SIDE, rec->type < TYPE_OTHER ? rec->type : TYPE_OTHER, (int16_t)ret,
+		0, 0, 0
+	};
 	if (rec->type != PERF_RECORD_SAMPLE) {
 		e->side = (uint32_t)l->nside++;
 	} else if (!ret) {
@@ -284,9 +285,11 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return 0; /* not a sampling event of the session */
 	units = units_of(r, ev, period);
 	r->kept_samples++;
-	if (r->opts.walk && rpt_walk_note(r, &(struct rpt_wsample){
-				time, e->ip, addr, (uint32_t)(t - r->world.threads), UINT32_MAX,
-				module, e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
+	if (r->opts.walk &&
+	    rpt_walk_note(r, &(struct rpt_wsample){
+				     time, e->ip, addr, (uint32_t)(t - r->world.threads),
+				     UINT32_MAX, module,
+				     e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
 		return -ENOMEM;
 	if (ev > 0) /* a further event: a column beside the sort event */
 		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr,
@@ -294,19 +297,22 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
 		return -ENOMEM;
 	slot = util_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
-			     addr);
+			      addr);
 	if (!slot)
 		return -ENOMEM;
 	*slot += units;
 	r->samples += units;
 	if (!full) {
 		/* no stack: what stacks need of it, rebuilt from the entry */
-		s = (struct ses_sample){ .ip = e->ip, .pid = e->pid, .tid = e->tid, .time = time,
-					 .attr_index = e->attr, .cpumode = e->cpumode };
+		s = (struct ses_sample){ .ip = e->ip,
+					 .pid = e->pid,
+					 .tid = e->tid,
+					 .time = time,
+					 .attr_index = e->attr,
+					 .cpumode = e->cpumode };
 		full = &s;
 	}
-	ret = rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr,
-				units);
+	ret = rpt_stacks_sample(r, rd, full, (uint32_t)(t - r->world.threads), module, addr, units);
 	if (!ret && r->opts.walk)
 		r->wsamples[r->nwsamples - 1].stack = r->stacks->last_stack;
 	return ret;
@@ -325,7 +331,8 @@ static int replay(struct rpt *r, struct ses_reader *rd, struct ses_leaf_reader *
 
 		if (r->opts.progress && i % RPT_PROGRESS_EVERY == 0)
 			r->opts.progress(r->opts.progress_arg,
-					 &(struct rpt_progress){ .pass = 2, .records = i,
+					 &(struct rpt_progress){ .pass = 2,
+								 .records = i,
 								 .of_records = l->n });
 		const struct ses_decoded *d = e->side == NO_SIDE ? NULL : &l->side[e->side];
 
@@ -403,8 +410,10 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	if (ret == -SES_ENOTREG)
 		errf(err, errlen, NOT_REGULAR, path, "", "", why);
 	else if (ret && !r->counts_final) /* missing or without its header */
-		errf(err, errlen, "%s: %s: collect was interrupted before it wrote the file's "
-				  "header; nothing to report", path, why);
+		errf(err, errlen,
+		     "%s: %s: collect was interrupted before it wrote the file's "
+		     "header; nothing to report",
+		     path, why);
 	else if (ret)
 		errf(err, errlen, "%s: %s", path, why);
 	if (ret)
@@ -420,7 +429,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	while ((ret = ses_reader_next(rd, &rec)) == 1) {
 		if (r->opts.progress && ++nrec % RPT_PROGRESS_EVERY == 0)
 			r->opts.progress(r->opts.progress_arg,
-					 &(struct rpt_progress){ .pass = 1, .records = nrec,
+					 &(struct rpt_progress){ .pass = 1,
+								 .records = nrec,
 								 .bytes = rec.offset,
 								 .of_bytes = size });
 		if (rec.type == SES_RECORD_HEADER_ATTR || rec.type == SES_RECORD_FINISHED_ROUND)
@@ -504,8 +514,9 @@ static void explain_no_info(const char *dir, char *err, size_t errlen)
 	if (d)
 		closedir(d);
 	if (d && collects)
-		errf(err, errlen, "%s holds no profile: collect was interrupted before it wrote "
-				  "session.ini (killed right after it started?); nothing to report",
+		errf(err, errlen,
+		     "%s holds no profile: collect was interrupted before it wrote "
+		     "session.ini (killed right after it started?); nothing to report",
 		     dir);
 	else
 		errf(err, errlen, "%s is not a uprof session (no session.ini)", dir);
@@ -563,9 +574,9 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		goto fail;
 	r->symtab = rpt_symtab_new(r->info.foreign ? NULL : dir, opts->kallsyms);
 	r->stacks = rpt_stacks_new(r);
-	r->locator = rpt_locator_new(&(struct rpt_locate_opts){
-		opts->bin_paths, opts->nbin_paths, opts->symbol_paths, opts->nsymbol_paths,
-		opts->buildid_dir });
+	r->locator = rpt_locator_new(
+		&(struct rpt_locate_opts){ opts->bin_paths, opts->nbin_paths, opts->symbol_paths,
+					   opts->nsymbol_paths, opts->buildid_dir });
 	if (!r->symtab || !r->stacks || !r->locator) {
 		ret = -ENOMEM;
 		goto fail;

@@ -87,8 +87,7 @@ struct rpt_thread *rpt_world_thread(struct rpt_world *w, int pid, int tid)
 	if (*slot)
 		return &w->threads[*slot - 1];
 	p = rpt_world_process(w, pid);
-	if (!p || grow((void **)&w->threads, &w->capthreads, w->nthreads + 1,
-		       sizeof(*w->threads)))
+	if (!p || grow((void **)&w->threads, &w->capthreads, w->nthreads + 1, sizeof(*w->threads)))
 		return NULL;
 	t = &w->threads[w->nthreads++];
 	memset(t, 0, sizeof(*t));
@@ -249,7 +248,9 @@ static bool has_perfmap(struct rpt_process *p)
 
 	if (!p->perfmap)
 		p->perfmap = !lstat(rpt_perfmap_path(p->pid, path, sizeof(path)), &sb) &&
-				     S_ISREG(sb.st_mode) ? 1 : -1;
+					     S_ISREG(sb.st_mode)
+				     ? 1
+				     : -1;
 	return p->perfmap > 0;
 }
 

@@ -90,7 +90,10 @@ static struct rpt_omp_tstat *tstat_for(struct rpt_omp_proc *p, struct rpt_omp_si
 static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
 {
 	/* per thread: life, time in regions, type; kept by slot until all are seen */
-	struct { uint32_t slot; uint64_t life, in, type; } th[256];
+	struct {
+		uint32_t slot;
+		uint64_t life, in, type;
+	} th[256];
 	int nth = 0;
 
 	for (size_t i = 0; i < o->nvalues; i++) {
@@ -124,7 +127,8 @@ static int take_values(struct rpt_omp_proc *p, const struct ses_ompt *o)
 		} else {
 			bool full;
 			struct rpt_omp_site *s = rpt_omp_site_for(p, v->site, &full);
-			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full) : NULL;
+			struct rpt_omp_tstat *t = s ? tstat_for(p, s, v->slot, v->tid, &full)
+						    : NULL;
 
 			if (!t && full) {
 				p->ignored++;
@@ -206,7 +210,8 @@ static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o
 				p->unpaired++;
 			continue;
 		}
-		if (depth > 0 && stack[depth - 1].how == e->how && stack[depth - 1].site == e->site) {
+		if (depth > 0 && stack[depth - 1].how == e->how &&
+		    stack[depth - 1].site == e->site) {
 			const struct ses_ompt_record *b = &stack[--depth];
 
 			if (r->stimes && e->value >= b->value)
@@ -232,8 +237,7 @@ static bool unit_of(Dwfl_Module *mod, GElf_Addr addr, Dwarf_Die *cu, Dwarf_Addr 
 
 	if (!dw)
 		return false;
-	for (int n = 0; n < 100000 &&
-			!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
+	for (int n = 0; n < 100000 && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
 	     n++, off = next)
 		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr - *bias) > 0)
 			return true;
@@ -289,7 +293,8 @@ static void inlined_at(Dwfl_Module *mod, GElf_Addr addr, char *func, size_t flen
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			break;
 		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine &&
-		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) && (name = dwarf_formstring(&a))) {
+		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) &&
+		    (name = dwarf_formstring(&a))) {
 			snprintf(func, flen, "%s", name);
 			break;
 		}
@@ -349,12 +354,13 @@ static int srcline(const char *path, uint64_t file_offset, char *file, size_t fl
 	for (size_t i = 0; i < phnum && !line; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
-				       most);
+			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file,
+				       flen, most);
 	for (size_t i = 0; i < phnum; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
-			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func, funclen);
+			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func,
+				   funclen);
 			unoutline(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, line, func,
 				  funclen);
 			break;
@@ -400,13 +406,20 @@ static const char *construct(const struct rpt_omp_site *s)
 	switch (s->kind) {
 	case SES_OMPT_SITE_PARALLEL:
 		return s->f[SES_OMPT_F_LOOPS] ? "parallel_for" : "parallel";
-	case SES_OMPT_SITE_LOCK: return "lock";
-	case SES_OMPT_SITE_NEST_LOCK: return "nest_lock";
-	case SES_OMPT_SITE_CRITICAL: return "critical";
-	case SES_OMPT_SITE_ORDERED: return "ordered";
-	case SES_OMPT_SITE_ATOMIC: return "atomic";
-	case SES_OMPT_SITE_TARGET: return "target";
-	default: return "region";
+	case SES_OMPT_SITE_LOCK:
+		return "lock";
+	case SES_OMPT_SITE_NEST_LOCK:
+		return "nest_lock";
+	case SES_OMPT_SITE_CRITICAL:
+		return "critical";
+	case SES_OMPT_SITE_ORDERED:
+		return "ordered";
+	case SES_OMPT_SITE_ATOMIC:
+		return "atomic";
+	case SES_OMPT_SITE_TARGET:
+		return "target";
+	default:
+		return "region";
 	}
 }
 
@@ -438,7 +451,7 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
 	    s->kind == SES_OMPT_SITE_TARGET)
 		s->line = pragma_line(src, s->line,
-				      s->kind == SES_OMPT_SITE_PARALLEL ? "parallel"
+				      s->kind == SES_OMPT_SITE_PARALLEL	  ? "parallel"
 				      : s->kind == SES_OMPT_SITE_CRITICAL ? "critical"
 									  : "target");
 	base = strrchr(src, '/');
@@ -466,7 +479,8 @@ static int cmp_site(const void *a, const void *b)
  * site's place among its function's sites of that construct, by line. */
 static bool max_field(int f)
 {
-	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX || f == SES_OMPT_F_NEST_LEVEL;
+	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX ||
+	       f == SES_OMPT_F_NEST_LEVEL;
 }
 
 static void add_fields(uint64_t *to, const uint64_t *from)
@@ -559,7 +573,8 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret || !len) {
-		note(r, name, "%s; its OpenMP data is not reported", ret ? why : "is empty (0 bytes)");
+		note(r, name, "%s; its OpenMP data is not reported",
+		     ret ? why : "is empty (0 bytes)");
 		return 0;
 	}
 	ret = ses_ompt_parse(map, len, &o, why, sizeof(why));

@@ -25,8 +25,8 @@ static bool is_region(const struct rpt_omp_site *s)
 }
 
 /* Work, sync, overhead and lock wait of a process, summed over regions and threads. */
-static void proc_totals(const struct rpt_omp_proc *p, double *work, double *sync,
-			double *over, double *lock)
+static void proc_totals(const struct rpt_omp_proc *p, double *work, double *sync, double *over,
+			double *lock)
 {
 	*work = *sync = *over = *lock = 0;
 	for (int i = 0; i < p->nsites; i++) {
@@ -87,14 +87,16 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 {
 	const struct ses_info *in = &r->info;
 	double prof = in->end_mono_ns > in->start_mono_ns
-			      ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9 : 0;
+			      ? (double)(in->end_mono_ns - in->start_mono_ns) / 1e9
+			      : 0;
 	double inside = (double)p->initial_in / 1e9, w, s, o, l;
 
 	proc_totals(p, &w, &s, &o, &l);
 	fprintf(f, "\nOpenMP OVERVIEW (%sPID-%d)\n", who, p->pid);
 	fprintf(f, "Profile Time(seconds),%.2f\n", prof);
 	fprintf(f, "Time Inside Parallel Region(seconds),%.2f\n", inside);
-	fprintf(f, "Time Outside Parallel Region(seconds),%.2f\n", prof > inside ? prof - inside : 0);
+	fprintf(f, "Time Outside Parallel Region(seconds),%.2f\n",
+		prof > inside ? prof - inside : 0);
 	fprintf(f, "Parallel Region Time %%,%.2f\n", prof > 0 ? 100 * inside / prof : 0);
 	fprintf(f, "Total threads created,%d\n", p->nthreads);
 	fprintf(f, "CPU Time(seconds),%.2f\n", (double)p->samples * period_s(r));
@@ -108,10 +110,11 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 	fprintf(f, "Tracing Scope,\"%s\"\n", p->scope == SES_OMPT_SCOPE_FULL ? "full" : "basic");
 	if (p->dropped || p->lost_records || p->lost_threads || p->lost_sites || p->unpaired ||
 	    p->ignored)
-		fprintf(f, "Records Lost,\"%" PRIu64 " dropped by the target's full ring, %" PRIu64
-			   " summary records not sent, %" PRIu64 " threads and %" PRIu64
-			   " site events past the tool's tables, %" PRIu64 " unpaired region records, %"
-			   PRIu64 " values past the report's tables\"\n",
+		fprintf(f,
+			"Records Lost,\"%" PRIu64 " dropped by the target's full ring, %" PRIu64
+			" summary records not sent, %" PRIu64 " threads and %" PRIu64
+			" site events past the tool's tables, %" PRIu64
+			" unpaired region records, %" PRIu64 " values past the report's tables\"\n",
 			p->dropped, p->lost_records, p->lost_threads, p->lost_sites, p->unpaired,
 			p->ignored);
 }
@@ -121,11 +124,16 @@ static const char *schedule(const struct rpt_omp_site *s)
 	if (!s->f[SES_OMPT_F_LOOPS])
 		return "";
 	switch (s->f[SES_OMPT_F_LOOP_KIND]) {
-	case 10: return "Static";
-	case 11: return "Dynamic";
-	case 12: return "Guided";
-	case 13: return "Other";
-	default: return "Unknown"; /* OpenMP 5.0's ompt_work_loop: the runtime does not say */
+	case 10:
+		return "Static";
+	case 11:
+		return "Dynamic";
+	case 12:
+		return "Guided";
+	case 13:
+		return "Other";
+	default:
+		return "Unknown"; /* OpenMP 5.0's ompt_work_loop: the runtime does not say */
 	}
 }
 
@@ -213,8 +221,9 @@ static void lock_rows(const struct rpt_omp_proc *p, const char *who, FILE *f)
 		if (is_region(s) || !n)
 			continue;
 		if (!any)
-			fprintf(f, "\nOpenMP LOCK METRIC (%sPID-%d)\nLock Site,Acquires,Total Wait "
-				   "Time(seconds),Avg Wait Time(seconds),Threads\n",
+			fprintf(f,
+				"\nOpenMP LOCK METRIC (%sPID-%d)\nLock Site,Acquires,Total Wait "
+				"Time(seconds),Avg Wait Time(seconds),Threads\n",
 				who, p->pid);
 		any = true;
 		fprintf(f, "\"%s\",%" PRIu64 ",%.6f,%.6f,%d\n", s->name, n,
@@ -242,7 +251,8 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 	if (rank) /* a rank of a job: its name in every title, so each table is found as its */
 		snprintf(who, sizeof(who), "%s ", rank);
 	if (rank)
-		fprintf(f, "\nOpenMP TRACING REPORT (%s)\n(Time/durations are in seconds.)\n", rank);
+		fprintf(f, "\nOpenMP TRACING REPORT (%s)\n(Time/durations are in seconds.)\n",
+			rank);
 	else
 		fprintf(f, "\nOpenMP TRACING REPORT\n(Time/durations are in seconds.)\n");
 	if (!r->omp->nprocs) {
@@ -258,11 +268,12 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 
 		write_overview(r, p, who, f);
 		fprintf(f, "\nOpenMP PARALLEL-REGION METRIC (%sPID-%d)\n", who, p->pid);
-		fprintf(f, "Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
-			   "Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
-			   "Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
-			   "CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
-			   "Time(seconds),CPU Time(seconds),Loop Iterations,\n");
+		fprintf(f,
+			"Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
+			"Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
+			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
+			"CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
+			"Time(seconds),CPU Time(seconds),Loop Iterations,\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				region_row(r, &p->sites[k], f);

@@ -94,8 +94,9 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 	if (ret) {
 		/* without its pauses the report would count paused time as profiled: refused,
 		 * and the user decides */
-		snprintf(err, errlen, "%s%s %s; remove it to report without pauses (samples in "
-				      "paused time are then counted)",
+		snprintf(err, errlen,
+			 "%s%s %s; remove it to report without pauses (samples in "
+			 "paused time are then counted)",
 			 path, ret == -SES_ENOTREG ? "" : ":", why);
 		return ret;
 	}

@@ -57,8 +57,7 @@ static bool whole_from_command(const struct rpt *r, const char *cut, char *buf, 
 }
 
 /* The name the program was run by, into @buf. */
-static void program_name(const struct rpt *r, const struct rpt_process *p, char *buf,
-			 size_t len)
+static void program_name(const struct rpt *r, const struct rpt_process *p, char *buf, size_t len)
 {
 	const char *name = p->exec_comm[0] ? p->exec_comm : p->comm;
 	const char *path = p->exe ? r->world.modules[p->exe - 1].path : "";

@@ -34,10 +34,10 @@ struct rpt_progress {
 };
 
 struct rpt_options {
-	int cutoff;		/* rows per hottest-X section; 0 = all */
-	bool detail;		/* per-process (or --group-by) sections */
+	int cutoff;  /* rows per hottest-X section; 0 = all */
+	bool detail; /* per-process (or --group-by) sections */
 	enum rpt_group group_by;
-	const char *kallsyms;	/* NULL = /proc/kallsyms */
+	const char *kallsyms;	    /* NULL = /proc/kallsyms */
 	const char *report_command; /* shown in the header */
 	/* -p: only these processes (borrowed; 0 = all) */
 	const int *only_pids;
@@ -67,8 +67,8 @@ struct rpt_options {
 	 * the functions named in @functions (borrowed; matched whole, or as the name before
 	 * its "(" argument list), or with none named for the hottest @cutoff ones */
 	bool annotate;
-	bool disasm_only;	/* assembly only: no source lines */
-	bool att;		/* AT&T syntax (default Intel, as uProf's) */
+	bool disasm_only; /* assembly only: no source lines */
+	bool att;	  /* AT&T syntax (default Intel, as uProf's) */
 	const char *const *functions;
 	int nfunctions;
 	/* called every RPT_PROGRESS_EVERY records while rpt_open() reads samples.data and
@@ -106,15 +106,14 @@ int rpt_translated_write(struct rpt *r, char *err, size_t errlen);
 /* Why translated.bin was there and not used (damaged, stale: one line), or NULL. */
 const char *rpt_translated_note(const struct rpt *r);
 struct rpt_translated_stats {
-	bool used;		/* translated.bin's unwinds were used */
-	uint64_t stacks;	/* stacks it holds (or that rpt_translated_write writes) */
-	uint64_t hits, misses;	/* samples found in it, and unwound here instead */
+	bool used;	       /* translated.bin's unwinds were used */
+	uint64_t stacks;       /* stacks it holds (or that rpt_translated_write writes) */
+	uint64_t hits, misses; /* samples found in it, and unwound here instead */
 };
 void rpt_translated_stats(const struct rpt *r, struct rpt_translated_stats *out);
 /* Is @dir's translated.bin up to date for @opts? 0 (yes), 1 (no), with one line in @why
  * either way; -ENOMEM. */
-int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why,
-			 size_t len);
+int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why, size_t len);
 
 /* A file of the session that could not be used, or only in part (instrument/ files:
  * the rest of the session still reports). */
@@ -125,49 +124,49 @@ struct rpt_file_note {
 };
 
 struct rpt_summary {
-	const struct ses_info *info;	/* owned by the report */
-	uint64_t samples;		/* samples read from samples.data */
-	uint64_t lost;			/* from PERF_RECORD_LOST records */
-	uint64_t damaged_at;		/* offset where samples.data became unreadable, 0 = none */
-	const char *damage;		/* why, or NULL */
-	uint64_t unparsable;		/* records skipped as malformed */
+	const struct ses_info *info; /* owned by the report */
+	uint64_t samples;	     /* samples read from samples.data */
+	uint64_t lost;		     /* from PERF_RECORD_LOST records */
+	uint64_t damaged_at;	     /* offset where samples.data became unreadable, 0 = none */
+	const char *damage;	     /* why, or NULL */
+	uint64_t unparsable;	     /* records skipped as malformed */
 	/* session.ini's final counts differ from what samples.data holds (a file cut at a
 	 * record boundary reads cleanly: only the counts tell); false when they agree or
 	 * session.ini has no final count (collect was killed) */
 	bool count_damage;
-	uint64_t counted_samples, file_samples; /* session.ini's samples, SAMPLE records */
-	uint64_t counted_lost, file_lost;	/* session.ini's lost, LOST records' sum */
+	uint64_t counted_samples, file_samples;	 /* session.ini's samples, SAMPLE records */
+	uint64_t counted_lost, file_lost;	 /* session.ini's lost, LOST records' sum */
 	int64_t counted_pause_ns, file_pause_ns; /* session.ini's pause total, pauses.csv's */
-	double period_s;		/* timer period */
-	double cpu_time_s;		/* sum of CPU_TIME */
+	double period_s;			 /* timer period */
+	double cpu_time_s;			 /* sum of CPU_TIME */
 	double requested_hz, achieved_hz; /* achieved: samples per second of target CPU time */
-	const char *rate_mode;		/* the CPU time achieved_hz divides by: "user",
+	const char *rate_mode;		  /* the CPU time achieved_hz divides by: "user",
 					 * "system", NULL (both) */
-	uint64_t throttles;		/* THROTTLE records in samples.data */
+	uint64_t throttles;		  /* THROTTLE records in samples.data */
 	/* CPU_TIME per sample over the timer period: 1, or more when the timer fired much
 	 * less often than asked (throttled, or an interval below what a sample costs) and
 	 * CPU_TIME is the measured target CPU time shared out over the samples */
 	double time_scale;
-	bool interrupted;		/* collect did not finish (killed) */
+	bool interrupted; /* collect did not finish (killed) */
 	int nprocesses, nthreads;
-	double pause_s;			/* paused time, merged over all processes */
-	size_t npauses;			/* rows of pauses.csv */
-	uint64_t paused_samples;	/* samples dropped because they fell in a pause */
-	size_t unknown_rows;		/* pauses.csv's "unknown" rows (dropped pause records) */
-	double unknown_s;		/* their time, merged */
-	uint64_t unknown_samples;	/* samples in them: kept in the tables */
-	uint64_t lost_pause_records;	/* session.ini: pause records the targets dropped */
-	bool filtered;			/* -p or --time-filter was given */
-	uint64_t filtered_samples;	/* samples outside them */
-	bool has_tasks;			/* the session has instrument/ records */
-	uint64_t task_records;		/* task/event records read from instrument/ */
-	uint64_t task_instances;	/* matched task and event instances */
-	uint64_t task_lost;		/* records the targets' full rings dropped */
-	uint64_t task_malformed;	/* records or files that could not be used */
-	uint64_t task_comma;		/* records refused for a comma in a name */
-	const char *task_comma_name;	/* the first such name */
-	uint64_t task_names_dropped;	/* names that did not fit a target's string table */
-	uint64_t task_unnamed;		/* records left out for want of such a name */
+	double pause_s;		     /* paused time, merged over all processes */
+	size_t npauses;		     /* rows of pauses.csv */
+	uint64_t paused_samples;     /* samples dropped because they fell in a pause */
+	size_t unknown_rows;	     /* pauses.csv's "unknown" rows (dropped pause records) */
+	double unknown_s;	     /* their time, merged */
+	uint64_t unknown_samples;    /* samples in them: kept in the tables */
+	uint64_t lost_pause_records; /* session.ini: pause records the targets dropped */
+	bool filtered;		     /* -p or --time-filter was given */
+	uint64_t filtered_samples;   /* samples outside them */
+	bool has_tasks;		     /* the session has instrument/ records */
+	uint64_t task_records;	     /* task/event records read from instrument/ */
+	uint64_t task_instances;     /* matched task and event instances */
+	uint64_t task_lost;	     /* records the targets' full rings dropped */
+	uint64_t task_malformed;     /* records or files that could not be used */
+	uint64_t task_comma;	     /* records refused for a comma in a name */
+	const char *task_comma_name; /* the first such name */
+	uint64_t task_names_dropped; /* names that did not fit a target's string table */
+	uint64_t task_unnamed;	     /* records left out for want of such a name */
 	/* instrument/ files skipped or read only in part: @nfile_notes in all, the first
 	 * RPT_FILE_NOTES of them at @file_notes (owned by the report) */
 	size_t nfile_notes;
@@ -198,21 +197,27 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s);
  * @max of them in @pids; returns how many there are in all. */
 int rpt_process_ids(const struct rpt *r, int *pids, int max);
 
-enum rpt_section { RPT_FUNCTIONS, RPT_PROCESSES, RPT_MODULES, RPT_THREADS, RPT_TASKS,
-		   RPT_PROGRAMS };
+enum rpt_section {
+	RPT_FUNCTIONS,
+	RPT_PROCESSES,
+	RPT_MODULES,
+	RPT_THREADS,
+	RPT_TASKS,
+	RPT_PROGRAMS
+};
 
 struct rpt_row {
-	const char *name;	/* function, "comm (PID:n)", module path, thread name,
+	const char *name;   /* function, "comm (PID:n)", module path, thread name,
 				 * program name */
-	const char *module;	/* functions only; the domain for tasks; a program's
+	const char *module; /* functions only; the domain for tasks; a program's
 				 * executable ("" when unknown) */
-	int id;			/* pid or tid where it applies */
-	double seconds;		/* CPU_TIME */
+	int id;		    /* pid or tid where it applies */
+	double seconds;	    /* CPU_TIME */
 	uint64_t samples;
-	uint64_t count;		/* tasks: instances; programs: processes */
-	int item;		/* the report's index of the function/process/module/thread */
-	double elapsed;		/* tasks: seconds */
-	char buf[96];		/* holds name where it is built (processes, threads) */
+	uint64_t count; /* tasks: instances; programs: processes */
+	int item;	/* the report's index of the function/process/module/thread */
+	double elapsed; /* tasks: seconds */
+	char buf[96];	/* holds name where it is built (processes, threads) */
 };
 
 /* The hottest @max rows of @sec, largest first. Returns how many; names borrowed from
@@ -226,14 +231,14 @@ int rpt_write_csv(const struct rpt *r, FILE *f);
  * source line and per instruction ---- */
 
 struct rpt_annot {
-	const char *function, *module; /* borrowed from the report */
-	uint64_t samples;	/* the function's, every thread and process */
-	uint64_t start, end;	/* its code, link-time addresses; 0, 0: unknown */
+	const char *function, *module;	    /* borrowed from the report */
+	uint64_t samples;		    /* the function's, every thread and process */
+	uint64_t start, end;		    /* its code, link-time addresses; 0, 0: unknown */
 	const struct rpt_annot_line *lines; /* source order (file, line) */
 	size_t nlines;
 	const struct rpt_annot_insn *insns; /* address order */
 	size_t ninsns;
-	const size_t *hottest;	/* indices of lines, most samples first */
+	const size_t *hottest; /* indices of lines, most samples first */
 	/* what is missing, and why (NULL: nothing): no line table for its addresses (no
 	 * DWARF: stripped, or built without -g); source files not found (the first is
 	 * named); no disassembly (module file unreadable, no disassembler) */
@@ -273,7 +278,7 @@ void rpt_stacks_facts(const struct rpt *r, struct rpt_stacks_facts *out);
 
 /* A symbolized stack: equal stacks of one process, merged. */
 struct rpt_stack_view {
-	uint32_t proc;	       /* rpt_process_at() */
+	uint32_t proc; /* rpt_process_at() */
 	uint32_t nfuncs;
 	const uint32_t *funcs; /* leaf first: rpt_stack_func() (borrowed) */
 	uint64_t count;	       /* samples; 0: none left of it */
@@ -327,14 +332,14 @@ void rpt_pause_at(const struct rpt *r, size_t i, int64_t *from, int64_t *to);
 
 /* Call-stack facts for the terminal summary. */
 struct rpt_stack_summary {
-	bool collected;		/* the session has call stacks */
-	uint64_t stacks;	/* distinct stacks */
-	uint64_t truncated;	/* samples whose stack ends in [truncated] */
-	uint64_t unwind_failed; /* ... in [unwind failed] */
-	uint64_t leaf_fixed;	/* fp samples whose frameless leaf got its caller back */
-	const char *leaf_note;	/* NULL, or why leafstack.data was not (fully) used */
-	bool early;		/* RPT_EARLY_PCT % or more fp stacks end early: */
-	double early_pct;	/* their share, */
+	bool collected;		  /* the session has call stacks */
+	uint64_t stacks;	  /* distinct stacks */
+	uint64_t truncated;	  /* samples whose stack ends in [truncated] */
+	uint64_t unwind_failed;	  /* ... in [unwind failed] */
+	uint64_t leaf_fixed;	  /* fp samples whose frameless leaf got its caller back */
+	const char *leaf_note;	  /* NULL, or why leafstack.data was not (fully) used */
+	bool early;		  /* RPT_EARLY_PCT % or more fp stacks end early: */
+	double early_pct;	  /* their share, */
 	const char *early_module; /* and the module most of them end in (borrowed) */
 };
 void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s);
@@ -412,8 +417,8 @@ struct rpt_cmp_row {
 	enum rpt_cmp_kind kind;
 	const char *name, *module; /* borrowed from the inputs */
 	double a, b;
-	double delta;		   /* b - a */
-	double ratio;		   /* b / a; INFINITY when a is 0 (only in b) */
+	double delta; /* b - a */
+	double ratio; /* b / a; INFINITY when a is 0 (only in b) */
 };
 
 /* Match @a's rows (@na) with @b's (@nb) by name and module and append one row per key
@@ -421,8 +426,8 @@ struct rpt_cmp_row {
  * kind @kind. Rows of equal key within one input are summed. 0 or -ENOMEM (what was
  * appended stays, owned by the caller). */
 int rpt_compare_rows(enum rpt_cmp_kind kind, const struct rpt_cmp_in *a, size_t na,
-		     const struct rpt_cmp_in *b, size_t nb, struct rpt_cmp_row **rows,
-		     size_t *n, size_t *cap);
+		     const struct rpt_cmp_in *b, size_t nb, struct rpt_cmp_row **rows, size_t *n,
+		     size_t *cap);
 /* Sort @rows by the largest absolute delta first (ties: kind, then name, module). */
 void rpt_compare_sort(struct rpt_cmp_row *rows, size_t n);
 
@@ -430,7 +435,7 @@ void rpt_compare_sort(struct rpt_cmp_row *rows, size_t n);
 struct rpt_compare {
 	struct rpt_cmp_row *rows; /* largest change first; names borrowed from the reports */
 	size_t nrows;
-	char unit[96];		  /* "\"CPU_TIME\" (seconds)" or "\"<event>\" (events)", @a's */
+	char unit[96]; /* "\"CPU_TIME\" (seconds)" or "\"<event>\" (events)", @a's */
 	/* where the sessions differ so that their figures do not compare one to one: the
 	 * sort event, its sampling period, a module's build id; @nnotes in all */
 	char notes[RPT_CMP_NOTES][256];

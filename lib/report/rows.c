@@ -108,7 +108,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->task_records = r->task_records;
 	s->task_instances = r->task_instances;
 	s->task_lost = r->task_lost > r->info.lost_task_records ? r->task_lost
-								  : r->info.lost_task_records;
+								: r->info.lost_task_records;
 	s->task_malformed = r->task_malformed;
 	s->task_comma = r->task_comma;
 	s->task_names_dropped = r->task_names_dropped;
@@ -148,22 +148,24 @@ int rpt_rows_max(const struct rpt *r)
 int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max)
 {
 	const struct rpt_world *w = &r->world;
-	int n = sec == RPT_FUNCTIONS ? r->nfuncs
+	int n = sec == RPT_FUNCTIONS   ? r->nfuncs
 		: sec == RPT_PROCESSES ? w->nprocs
-		: sec == RPT_MODULES ? w->nmodules
-		: sec == RPT_TASKS ? r->nitems
-		: sec == RPT_PROGRAMS ? r->nprograms : w->nthreads;
+		: sec == RPT_MODULES   ? w->nmodules
+		: sec == RPT_TASKS     ? r->nitems
+		: sec == RPT_PROGRAMS  ? r->nprograms
+				       : w->nthreads;
 	struct keyed *k = malloc(sizeof(*k) * (n ? n : 1));
 	int out = 0;
 
 	if (!k)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		uint64_t s = sec == RPT_FUNCTIONS ? r->funcs[i].samples
+		uint64_t s = sec == RPT_FUNCTIONS   ? r->funcs[i].samples
 			     : sec == RPT_PROCESSES ? w->procs[i].samples
-			     : sec == RPT_MODULES ? w->modules[i].samples
-			     : sec == RPT_TASKS ? r->items[i].samples
-			     : sec == RPT_PROGRAMS ? r->programs[i].samples : w->threads[i].samples;
+			     : sec == RPT_MODULES   ? w->modules[i].samples
+			     : sec == RPT_TASKS	    ? r->items[i].samples
+			     : sec == RPT_PROGRAMS  ? r->programs[i].samples
+						    : w->threads[i].samples;
 
 		k[i] = (struct keyed){ i, s };
 	}

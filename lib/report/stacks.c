@@ -198,7 +198,10 @@ static bool unwind_proc(struct builder *b, struct rpt_unwind_proc *view)
 	for (int i = 0; i < p->nmaps; i++) {
 		const struct rpt_map *m = &p->maps[i];
 
-		st->umaps[i] = (struct rpt_unwind_map){ m->start, m->end, m->pgoff, m->module,
+		st->umaps[i] = (struct rpt_unwind_map){ m->start,
+							m->end,
+							m->pgoff,
+							m->module,
 							w->modules[m->module].path,
 							&w->modules[m->module].id };
 	}
@@ -320,7 +323,8 @@ static long intern_stack(struct rpt_stacks *st, uint32_t thread, const struct rp
 			st->capframes = cap;
 		}
 		memcpy(&st->frames[st->nframes], f, sizeof(*f) * n);
-		st->stacks[st->nstacks] = (struct rpt_stack){ h, st->nframes, (uint32_t)n, thread, 0, 0 };
+		st->stacks[st->nstacks] = (struct rpt_stack){ h,      st->nframes, (uint32_t)n,
+							      thread, 0,	   0 };
 		st->nframes += n;
 		*slot = ++st->nstacks;
 		return (long)st->nstacks - 1;
@@ -363,8 +367,12 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
 	struct rpt_frame f[MAX_FRAMES];
 	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
-	struct builder b = { r, slot ? &r->world.procs[*slot - 1] : NULL, -1, f, 0, st->depth,
-			     false, false, false, 0, 0 };
+	struct builder b = { r,	    slot ? &r->world.procs[*slot - 1] : NULL,
+			     -1,    f,
+			     0,	    st->depth,
+			     false, false,
+			     false, 0,
+			     0 };
 	/* registers without REGS_USER in the attr: the leaf copy of an fp sample */
 	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
 	long idx;
@@ -543,8 +551,8 @@ static size_t lower(const struct rpt_stacks *st, uint32_t tid, uint64_t t)
 	return lo;
 }
 
-size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from,
-			  uint64_t to, size_t *first)
+size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from, uint64_t to,
+			  size_t *first)
 {
 	size_t a, b;
 
@@ -557,8 +565,7 @@ size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t fr
 	return b > a ? b - a : 0;
 }
 
-int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin,
-		    uint64_t end)
+int rpt_stacks_span(struct rpt *r, int pid, uint32_t tid, int item, uint64_t begin, uint64_t end)
 {
 	struct rpt_stacks *st = r->stacks;
 

@@ -45,7 +45,7 @@ struct rpt_stack {
 	uint32_t nframes; /* leaf first */
 	uint32_t thread;  /* index in world.threads */
 	uint64_t count;
-	uint32_t sym;	  /* its symbolized stack, once built */
+	uint32_t sym; /* its symbolized stack, once built */
 };
 
 /* A kept sample, in time order within each thread after rpt_stacks_finish(). */
@@ -106,17 +106,18 @@ struct rpt_stacks {
 	bool keep;   /* samples[] kept: for tasks or exports */
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
-	struct rpt_unwind_map *umaps; /* the sampled process's mappings, as the unwinder reads them */
+	struct rpt_unwind_map
+		*umaps; /* the sampled process's mappings, as the unwinder reads them */
 	int capumaps;
 	uint64_t truncated, unwind_failed, unwound; /* samples */
 	/* fp samples with a leaf copy (leafstack.data): a caller put back, the frame was
 	 * frame-pointer based already, no answer from the CFI; and the file's state */
 	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
-	bool leaf_expected;	/* session.ini says collect wrote leafstack.data */
-	char leaf_note[256];	/* "" or why leafstack.data could not be used (fully) */
+	bool leaf_expected;  /* session.ini says collect wrote leafstack.data */
+	char leaf_note[256]; /* "" or why leafstack.data could not be used (fully) */
 	/* fp stacks that end before an entry point (rpt_fpstack_early) */
 	uint64_t user_stacks, early_stacks;
-	int early_module;	/* the module most early stacks end in, -1 none */
+	int early_module;    /* the module most early stacks end in, -1 none */
 	uint32_t last_stack; /* the stack rpt_stacks_sample() gave its sample (rpt_walk) */
 	struct rpt_task_span *spans;
 	size_t nspans, capspans;
@@ -128,19 +129,19 @@ struct rpt_stacks {
 	uint32_t nfuncs, capfuncs;
 	struct util_hash func_index;  /* (module, name, kind) -> func + 1 */
 	struct util_hash frame_index; /* (module, addr) -> first fid + 1 in fpool, n in val>>32 */
-	uint32_t *fpool;	     /* frame -> functions (inline chains) */
+	uint32_t *fpool;	      /* frame -> functions (inline chains) */
 	size_t nfpool, capfpool;
-	uint32_t *fids;		     /* symbolized stacks */
+	uint32_t *fids; /* symbolized stacks */
 	size_t nfids, capfids;
 	struct rpt_symstack *syms;
 	size_t nsyms, capsyms;
 	struct util_hash sym_index;		/* (hash, proc, chain) -> sym + 1 */
-	struct util_hash proc_total, proc_self;	/* (proc, func) -> samples */
+	struct util_hash proc_total, proc_self; /* (proc, func) -> samples */
 	struct util_hash edge_index;		/* (proc, caller, callee) -> edge + 1 */
 	struct rpt_edge *edges;
 	size_t nedges, capedges;
-	struct util_hash task_func;		/* (item, func) -> samples */
-	struct rpt_strpool names;		/* interned display names */
+	struct util_hash task_func; /* (item, func) -> samples */
+	struct rpt_strpool names;   /* interned display names */
 	struct rpt_inlines *inlines;
 	/* callgraph_inline.c: (module, addr) -> first + 1 in inline_names, n in val>>40 */
 	struct util_hash inline_index;
@@ -175,8 +176,8 @@ void rpt_stacks_unwound(struct rpt_stacks *st);
 void rpt_stacks_finish(struct rpt_stacks *st);
 /* rpt_stacks_span() is in internal.h: tasks.c calls it. */
 /* Kept samples of @tid in [from, to]: *@first and the count. */
-size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from,
-			  uint64_t to, size_t *first);
+size_t rpt_stacks_between(const struct rpt_stacks *st, uint32_t tid, uint64_t from, uint64_t to,
+			  size_t *first);
 
 /* translated_cache.c: translated.bin (lib/unwind's format) as the report uses it.
  * Before samples.data is read: the key of samples.data, translated.bin loaded when it
@@ -232,7 +233,7 @@ int rpt_callgraph_write_process(const struct rpt *r, FILE *f, int proc);
 int rpt_callgraph_write_thread(const struct rpt *r, FILE *f, int thread);
 /* One CALLGRAPH row: function @fn with @rel ("function", "caller", "callee"), @deep
  * samples, and @self samples (NULL: empty cells). */
-void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel,
-		       uint64_t deep, const uint64_t *self);
+void rpt_callgraph_row(const struct rpt *r, FILE *f, uint32_t fn, const char *rel, uint64_t deep,
+		       const uint64_t *self);
 
 #endif

@@ -74,8 +74,8 @@ void rpt_task_span_at(const struct rpt *r, size_t i, struct rpt_task_span_view *
 	const struct rpt_task_span *sp = &r->stacks->spans[i];
 	const struct rpt_task_item *it = &r->items[sp->item];
 
-	*out = (struct rpt_task_span_view){ sp->begin, sp->end, sp->pid, sp->tid, it->domain,
-					    it->name };
+	*out = (struct rpt_task_span_view){ sp->begin, sp->end,	   sp->pid,
+					    sp->tid,   it->domain, it->name };
 }
 
 void rpt_process_at(const struct rpt *r, int proc, struct rpt_process_view *out)

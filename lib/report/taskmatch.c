@@ -171,8 +171,9 @@ static int close_unended(struct matcher *m)
 		}
 		for (size_t k = 0; k < s->n && !ret; k++) {
 			m->out->counts.unended_events++;
-			ret = emit(m->out, &(struct rpt_tk_inst){ s->tid, true, s->key, s->v[k].name,
-								  s->v[k].time, s->v[k].time });
+			ret = emit(m->out,
+				   &(struct rpt_tk_inst){ s->tid, true, s->key, s->v[k].name,
+							  s->v[k].time, s->v[k].time });
 		}
 	}
 	return ret;

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 #define EVENT_DOMAIN "User"
 
 bool rpt_tasks_present(const char *dir)
@@ -203,7 +202,8 @@ static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t 
 	long pi, ti;
 
 	/* -p / --time-filter: the part of the instance inside them, if any */
-	if (end >= begin ? !rpt_filter_clip(r, pid, &begin, &end) : !rpt_filter_keeps(r, pid, begin))
+	if (end >= begin ? !rpt_filter_clip(r, pid, &begin, &end)
+			 : !rpt_filter_keeps(r, pid, begin))
 		return 0;
 	dur = end >= begin ? end - begin : 0;
 	n = end >= begin ? rpt_tk_samples(r->stimes, r->nstimes, tid, begin, end) : 0;
@@ -232,7 +232,7 @@ static int add_instance(struct rpt *r, struct file_tally *ft, int pid, uint32_t 
  * target numbers its strings from 1, so ids below MEMO_DENSE sit in an array indexed by
  * id; others (a forged file) in a hash.
  */
-#define MEMO_DENSE (1u << 21) /* 16 MB of pointers at most */
+#define MEMO_DENSE (1u << 21)	    /* 16 MB of pointers at most */
 #define MEMO_UNKNOWN ((uintptr_t)1) /* below any pointer the pool hands out */
 #define MEMO_COMMA ((uintptr_t)2)
 
@@ -242,7 +242,7 @@ struct resolver {
 	uintptr_t *dense; /* id -> its name's cell, MEMO_UNKNOWN, MEMO_COMMA; 0 = not yet */
 	size_t ndense;
 	struct util_hash sparse; /* the same for ids from MEMO_DENSE up */
-	struct util_hash cells;	/* interned string -> its cell */
+	struct util_hash cells;	 /* interned string -> its cell */
 	struct cell_chunk *chunks;
 };
 
@@ -352,8 +352,7 @@ static const void *resolve(void *arg, uint32_t id, enum rpt_tk_role role)
 }
 
 /* A thread name record: the sampled thread @rec->tid of this process gets the name. */
-static int name_thread(struct rpt *r, const struct ses_tasks *t,
-		       const struct ses_task_record *rec)
+static int name_thread(struct rpt *r, const struct ses_tasks *t, const struct ses_task_record *rec)
 {
 	const char *s = rec->name ? ses_tasks_string(t, rec->name) : NULL;
 	uint64_t *slot = util_hash_find(&r->world.tid_index, rec->tid, 0, 0);

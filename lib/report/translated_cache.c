@@ -34,7 +34,7 @@
 struct rpt_trstate {
 	struct rpt_tr *cache; /* in use: it matches */
 	struct rpt_tr_writer w;
-	bool record;	      /* keep every unwind for rpt_translated_write */
+	bool record; /* keep every unwind for rpt_translated_write */
 	bool have_key;
 	struct rpt_tr_key key; /* samples.data as this report opened it */
 	char note[640];
@@ -107,9 +107,9 @@ static int data_key(const char *dir, const struct rpt_options *o, struct rpt_tr_
 		ret = -errno;
 		goto out;
 	}
-	*k = (struct rpt_tr_key){ (uint64_t)sb.st_size, sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec,
-				  rpt_tr_hash(RPT_TR_HASH0, head, (size_t)n), opts_hash(o),
-				  scope_hash(o) };
+	*k = (struct rpt_tr_key){ (uint64_t)sb.st_size, sb.st_mtim.tv_sec,
+				  sb.st_mtim.tv_nsec,	rpt_tr_hash(RPT_TR_HASH0, head, (size_t)n),
+				  opts_hash(o),		scope_hash(o) };
 out:
 	free(head);
 	close(fd);
@@ -176,14 +176,15 @@ static int load(const char *dir, struct rpt_tr **out, char *why, size_t len)
 	*out = NULL;
 	snprintf(path, sizeof(path), "%s/" RPT_TR_FILE, dir);
 	if (lstat(path, &sb))
-		return errno == ENOENT ? -ENOENT : (snprintf(why, len, "%s", strerror(errno)), -errno);
+		return errno == ENOENT ? -ENOENT
+				       : (snprintf(why, len, "%s", strerror(errno)), -errno);
 	if (S_ISLNK(sb.st_mode)) {
 		snprintf(why, len, "a symbolic link, not a file translate wrote");
 		return -ELOOP;
 	}
 	if (S_ISREG(sb.st_mode) && (sb.st_uid != geteuid() || (sb.st_mode & 022))) {
-		snprintf(why, len, "%s", sb.st_uid != geteuid() ? "owned by another user"
-								: "writable by others");
+		snprintf(why, len, "%s",
+			 sb.st_uid != geteuid() ? "owned by another user" : "writable by others");
 		return -EPERM;
 	}
 	ret = ses_file_read_all(path, RPT_TR_MAX_SIZE, &buf, &n, err, sizeof(err));
@@ -195,8 +196,8 @@ static int load(const char *dir, struct rpt_tr **out, char *why, size_t len)
 }
 
 /* Does @t still match @key and the files? 0, or 1 with @why. */
-static int stale(const char *dir, const struct rpt_tr *t, const struct rpt_tr_key *key,
-		 char *why, size_t len)
+static int stale(const char *dir, const struct rpt_tr *t, const struct rpt_tr_key *key, char *why,
+		 size_t len)
 {
 	const struct rpt_tr_file *f;
 
@@ -206,8 +207,9 @@ static int stale(const char *dir, const struct rpt_tr *t, const struct rpt_tr_ke
 		return 1;
 	}
 	if (t->key.opts != key->opts) {
-		snprintf(why, len, "--bin-path, --symbol-path, the build-id cache, "
-				   "DEBUGINFOD_URLS or uprof's version differ from translate's");
+		snprintf(why, len,
+			 "--bin-path, --symbol-path, the build-id cache, "
+			 "DEBUGINFOD_URLS or uprof's version differ from translate's");
 		return 1;
 	}
 	f = changed_file(dir, t);
@@ -390,8 +392,7 @@ void rpt_translated_stats(const struct rpt *r, struct rpt_translated_stats *out)
 	out->misses = s->misses;
 }
 
-int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why,
-			 size_t len)
+int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why, size_t len)
 {
 	struct rpt_tr_key key;
 	struct rpt_tr *t = NULL;
@@ -413,8 +414,9 @@ int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *
 	else if (stale(dir, t, &key, w, sizeof(w)))
 		snprintf(why, len, RPT_TR_FILE " is stale (%s)", w);
 	else if (t->key.scope && t->key.scope != key.scope)
-		snprintf(why, len, RPT_TR_FILE " holds only the samples of another "
-				   "--time-filter or -p");
+		snprintf(why, len,
+			 RPT_TR_FILE " holds only the samples of another "
+				     "--time-filter or -p");
 	else
 		current = true;
 	if (current)

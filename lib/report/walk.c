@@ -77,10 +77,17 @@ static int walk_samples(struct rpt *r, const struct rpt_walker *w)
 		if (func < 0)
 			return func;
 		ret = w->sample(w->ctx, &(struct rpt_walk_sample){
-			.time = s->time, .ip = s->ip, .offset = s->addr, .pid = t->pid,
-			.tid = t->tid, .cpu = s->cpu == UINT16_MAX ? -1 : s->cpu,
-			.event = s->event, .module = s->module, .function = r->funcs[func].name,
-			.module_path = r->world.modules[s->module].path, .index = i });
+						.time = s->time,
+						.ip = s->ip,
+						.offset = s->addr,
+						.pid = t->pid,
+						.tid = t->tid,
+						.cpu = s->cpu == UINT16_MAX ? -1 : s->cpu,
+						.event = s->event,
+						.module = s->module,
+						.function = r->funcs[func].name,
+						.module_path = r->world.modules[s->module].path,
+						.index = i });
 	}
 	return ret;
 }
@@ -94,14 +101,16 @@ static int walk_world(struct rpt *r, const struct rpt_walker *w)
 		const struct rpt_process *p = &wd->procs[i];
 
 		ret = w->process(w->ctx, &(struct rpt_walk_process){
-			p->pid, p->comm, rpt_program_path(r, p->program), p->samples });
+						 p->pid, p->comm, rpt_program_path(r, p->program),
+						 p->samples });
 	}
 	for (int i = 0; i < wd->nthreads && !ret && w->thread; i++) {
 		char name[96];
 
 		rpt_thread_name(r, i, name, sizeof(name));
-		ret = w->thread(w->ctx, &(struct rpt_walk_thread){
-			wd->threads[i].pid, wd->threads[i].tid, name, wd->threads[i].samples });
+		ret = w->thread(w->ctx,
+				&(struct rpt_walk_thread){ wd->threads[i].pid, wd->threads[i].tid,
+							   name, wd->threads[i].samples });
 	}
 	for (int i = 0; i < wd->nmodules && !ret && w->module; i++)
 		ret = w->module(w->ctx, &(struct rpt_walk_module){ i, wd->modules[i].path,
@@ -121,9 +130,10 @@ static int walk_tasks(struct rpt *r, const struct rpt_walker *w)
 		size_t first;
 
 		ret = w->task(w->ctx, &(struct rpt_walk_task){
-			(int)sp->pid, (int)sp->tid, r->items[sp->item].domain,
-			r->items[sp->item].name, sp->begin, sp->end,
-			rpt_stacks_between(st, sp->tid, sp->begin, sp->end, &first) });
+					      (int)sp->pid, (int)sp->tid, r->items[sp->item].domain,
+					      r->items[sp->item].name, sp->begin, sp->end,
+					      rpt_stacks_between(st, sp->tid, sp->begin, sp->end,
+								 &first) });
 	}
 	return ret;
 }
@@ -158,8 +168,7 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line)
 		st->inlines = rpt_inlines_new(r->locator);
 	if (!st->inlines)
 		return -ENOMEM;
-	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file,
-				line);
+	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file, line);
 }
 
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)

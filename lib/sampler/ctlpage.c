@@ -44,15 +44,15 @@ struct smp_page {
 	char lib_version[sizeof(((struct uprof_ctl_header *)0)->lib_version)];
 	int pid;
 	struct page_ring ring, pauses;
-	const char *strtab;	/* in the page */
+	const char *strtab; /* in the page */
 	uint32_t str_bytes;
-	char *strs;		/* our copy of the table */
+	char *strs; /* our copy of the table */
 	uint32_t str_copied;
-	uint32_t str_walked;	/* entries already handed out */
+	uint32_t str_walked; /* entries already handed out */
 	uint32_t seen_req;
-	bool owned; /* we mapped it: unmap on close */
+	bool owned;   /* we mapped it: unmap on close */
 	bool faulted; /* its process truncated it under us: never touched again */
-	bool tsc;   /* records carry TSC stamps: converted as they are drained */
+	bool tsc;     /* records carry TSC stamps: converted as they are drained */
 	uint64_t tsc0;
 	int64_t mono0;
 	struct smp_gap_track gap; /* where the pause ring dropped records (pausegap.c) */
@@ -67,12 +67,16 @@ struct smp_page {
 /* The accesses that follow, up to smp_guard_pop(&g), are guarded against the page
  * shrinking (pageguard.c); on a fault the page is marked and @on_fault runs. Nothing in
  * between may take a lock or call out: a fault leaves the frame at once. */
-#define GUARD(p, g, on_fault)                                                            \
-	smp_guard_push(&(g), (p)->h, (p)->map_len);                                      \
-	if (sigsetjmp((g).jump, 0)) {                                                    \
-		((struct smp_page *)(p))->faulted = true;                                \
-		on_fault;                                                                \
+#define GUARD(p, g, on_fault) \
+	smp_guard_push(&(g), (p)->h, (p)->map_len); \
+	if (sigsetjmp((g).jump, 0)) { \
+		((struct smp_page *)(p))->faulted = true; \
+		on_fault; \
 	}
+/* the same in a function returning nothing (clang-format 14 would write "return )") */
+/* clang-format off */
+#define GUARD_VOID(p, g) GUARD(p, g, return)
+/* clang-format on */
 
 static bool pow2(uint64_t n)
 {
@@ -281,8 +285,7 @@ static int open_checked(const char *dir, int pid, bool ours_if_gone, struct stat
 	char name[PATH_MAX];
 	int fd, ret;
 
-	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm",
-		 pid);
+	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm", pid);
 	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP ? refuse(why, SMP_PAGE_LINK, -EPERM) : -errno;
@@ -393,8 +396,7 @@ int smp_page_peek_session(const char *dir, int pid, char *buf, size_t len)
 
 	if (!len)
 		return -EINVAL;
-	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm",
-		 pid);
+	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm", pid);
 	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP ? -EPERM : -errno;
@@ -594,13 +596,13 @@ static void look_at_drops(struct smp_page *p)
 	struct smp_guard g;
 	uint32_t state;
 
-	GUARD(p, g, return);
+	GUARD_VOID(p, g);
 	dropped = __atomic_load_n(r->dropped, __ATOMIC_ACQUIRE);
 	head = __atomic_load_n(r->head, __ATOMIC_ACQUIRE);
 	state = __atomic_load_n(&p->h->state, __ATOMIC_ACQUIRE); /* after them: see internal.h */
 	smp_guard_pop(&g);
-	if (smp_gap_observe(&p->gap, dropped, head, r->pos, r->records, state <= 1 ? (int)state : -1,
-			    mono_ns(), &gap) &&
+	if (smp_gap_observe(&p->gap, dropped, head, r->pos, r->records,
+			    state <= 1 ? (int)state : -1, mono_ns(), &gap) &&
 	    p->gap_fn)
 		p->gap_fn(p->gap_arg, &gap);
 }
@@ -630,8 +632,10 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 			/* OpenMP aggregates carry values, not stamps (ctlpage.h 2.2) */
 			if (valid && p->tsc && uprof_ctl_kind_stamped(batch[i].kind))
 				batch[i].time_ns = tsc_to_mono(p, batch[i].time_ns);
-			if (pauses && smp_gap_taken(&p->gap, first + (uint64_t)i, valid,
-						    (int64_t)batch[i].time_ns, &gap) && p->gap_fn)
+			if (pauses &&
+			    smp_gap_taken(&p->gap, first + (uint64_t)i, valid,
+					  (int64_t)batch[i].time_ns, &gap) &&
+			    p->gap_fn)
 				p->gap_fn(p->gap_arg, &gap);
 			if (!valid)
 				continue;
@@ -728,7 +732,7 @@ void smp_page_ack(struct smp_page *p)
 
 	if (p->faulted)
 		return;
-	GUARD(p, g, return);
+	GUARD_VOID(p, g);
 	__atomic_store_n(&p->h->ack_seq, p->seen_req, __ATOMIC_RELEASE);
 	smp_guard_pop(&g);
 	syscall(SYS_futex, &p->h->ack_seq, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
@@ -740,7 +744,7 @@ void smp_page_set_active(struct smp_page *p, bool active)
 
 	if (p->faulted)
 		return;
-	GUARD(p, g, return);
+	GUARD_VOID(p, g);
 	__atomic_store_n(&p->h->sampling_active, active, __ATOMIC_RELEASE);
 	smp_guard_pop(&g);
 }
@@ -765,7 +769,7 @@ void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *nam
 	*records = *names = 0;
 	if (p->faulted)
 		return;
-	GUARD(p, g, return);
+	GUARD_VOID(p, g);
 	/* the pause ring's drops are not lost tasks: they are gaps (smp_page_on_gap) */
 	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED);
 	*names = __atomic_load_n(&p->h->str_dropped, __ATOMIC_RELAXED);

@@ -35,17 +35,17 @@ struct smp_ids {
 
 struct smp {
 	int ncpus;
-	int *cpus;		/* online CPU numbers */
+	int *cpus; /* online CPU numbers */
 	int nattrs;
 	struct perf_event_attr *attrs; /* our copy */
 	size_t pages;
-	struct smp_fd *fds;	/* every open event */
+	struct smp_fd *fds; /* every open event */
 	size_t nfds, capfds;
 	struct smp_ids *ids;	/* [attr] */
-	struct smp_ring *rings;	/* [cpu index]; created with the first task */
+	struct smp_ring *rings; /* [cpu index]; created with the first task */
 	bool have_rings;
 	struct smp_stats stats;
-	unsigned char *bounce;	/* one record that wraps around the ring end */
+	unsigned char *bounce; /* one record that wraps around the ring end */
 };
 
 #define SMP_MAX_CPUS PMC_MAX_CPUS
@@ -89,13 +89,13 @@ struct smp_gap_track {
 	int64_t clean_t;     /* stamp of the last valid record below clean_head */
 	int64_t last_t;	     /* stamp of the last valid record taken */
 	bool have_t;
-	bool open;	     /* a gap waits for its first record surely after it */
+	bool open; /* a gap waits for its first record surely after it */
 	uint64_t from_pos, to_pos;
-	int64_t from_t;	     /* stamp of the last valid record below from_pos */
-	uint64_t dropped;    /* drops counted into the open gap */
-	bool cand;	     /* a look found the ring empty and clean while open: */
-	int64_t cand_t;	     /* when, and */
-	int cand_state;	     /* the state word then */
+	int64_t from_t;	  /* stamp of the last valid record below from_pos */
+	uint64_t dropped; /* drops counted into the open gap */
+	bool cand;	  /* a look found the ring empty and clean while open: */
+	int64_t cand_t;	  /* when, and */
+	int cand_state;	  /* the state word then */
 };
 /* Start at a ring whose consumer is at @pos: one never read before (@pos 0) counts its
  * drops from 0 (launch mode keeps records until we come), a read one from now. */
@@ -162,7 +162,7 @@ struct smp_pageset_page {
 	struct ses_tasks_writer *tasks;
 	struct ses_ompt_writer *ompt; /* --trace openmp */
 	struct smp_pageset *set;
-	bool done; /* exited or faulted: read to the end, not looked at again until stop */
+	bool done;	   /* exited or faulted: read to the end, not looked at again until stop */
 	int64_t last_look; /* when the drain thread last serviced it (CLOCK_MONOTONIC ns) */
 };
 
@@ -175,29 +175,29 @@ struct smp_pageset {
 	/* the drain thread */
 	pthread_t thread;
 	bool started;
-	int stop;	   /* atomic */
-	uint32_t wake;	   /* private futex word: pages were added, or stop */
+	int stop;	      /* atomic */
+	uint32_t wake;	      /* private futex word: pages were added, or stop */
 	pthread_mutex_t lock; /* pages[], pause calls and the kernel's on/off state */
 	struct smp_pageset_page *pages[SMP_PAGESET_MAX_PAGES];
 	int npages;
-	uint64_t wakeups;  /* times the drain thread woke (tests, bench) */
+	uint64_t wakeups; /* times the drain thread woke (tests, bench) */
 	/* pause arbitration */
 	struct ses_pause_call *events;
 	size_t nevents, capevents;
 	struct ses_pause_unknown *gaps; /* where a page's pause ring dropped records */
 	size_t ngaps, capgaps;
-	uint64_t gap_records;	/* the records dropped in them */
+	uint64_t gap_records;		  /* the records dropped in them */
 	struct ses_pause_unknown gap_all; /* to > from: the first gap found no memory */
-	struct ses_pause_state programs; /* the newest pause/resume call of the programs */
-	bool held;	     /* uprof itself holds sampling off until it ends */
-	bool kernel_paused;  /* the sampling events are off (either of the two) */
+	struct ses_pause_state programs;  /* the newest pause/resume call of the programs */
+	bool held;			  /* uprof itself holds sampling off until it ends */
+	bool kernel_paused;		  /* the sampling events are off (either of the two) */
 	uint64_t future_stamps; /* pause/resume calls stamped later than when they were read */
 	/* discovery (pageset_find.c), main thread only */
 	struct smp_pending *pending;
 	size_t npending, cappending;
 	int64_t last_old_retry;
-	struct smp_pidlist refused; /* pages of this run we do not read: removed at the end */
-	struct smp_pidlist warned;  /* pids a refusal was said for: once each */
+	struct smp_pidlist refused;  /* pages of this run we do not read: removed at the end */
+	struct smp_pidlist warned;   /* pids a refusal was said for: once each */
 	struct smp_pidlist squatted; /* other users' page files named after no process yet */
 	struct smp_pidlist over;     /* pids counted in over_pages */
 	struct smp_pidlist unwaited; /* pids counted in over_pending */

@@ -50,8 +50,7 @@ static void child_main(int gate, int errfd, const char *path, char *const argv[]
 	child_fail(errfd, STAGE_EXEC, errno);
 }
 
-int smp_child_spawn(struct smp_child *c, const char *path, char *const argv[],
-		    const char *workdir)
+int smp_child_spawn(struct smp_child *c, const char *path, char *const argv[], const char *workdir)
 {
 	int gate[2], errp[2];
 	pid_t pid;

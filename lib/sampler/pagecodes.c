@@ -87,27 +87,42 @@ static uint16_t field(uint16_t f)
 static uint16_t wait_kind(uint16_t w)
 {
 	switch (w) {
-	case UPROF_OMP_WAIT_BARRIER_IMPLICIT: return SES_OMPT_WAIT_BARRIER_IMPLICIT;
-	case UPROF_OMP_WAIT_BARRIER_EXPLICIT: return SES_OMPT_WAIT_BARRIER_EXPLICIT;
-	case UPROF_OMP_WAIT_TASKWAIT: return SES_OMPT_WAIT_TASKWAIT;
-	case UPROF_OMP_WAIT_TASKGROUP: return SES_OMPT_WAIT_TASKGROUP;
-	case UPROF_OMP_WAIT_OTHER: return SES_OMPT_WAIT_OTHER;
-	case UPROF_OMP_WAIT_MUTEX: return SES_OMPT_WAIT_MUTEX;
-	default: return 0;
+	case UPROF_OMP_WAIT_BARRIER_IMPLICIT:
+		return SES_OMPT_WAIT_BARRIER_IMPLICIT;
+	case UPROF_OMP_WAIT_BARRIER_EXPLICIT:
+		return SES_OMPT_WAIT_BARRIER_EXPLICIT;
+	case UPROF_OMP_WAIT_TASKWAIT:
+		return SES_OMPT_WAIT_TASKWAIT;
+	case UPROF_OMP_WAIT_TASKGROUP:
+		return SES_OMPT_WAIT_TASKGROUP;
+	case UPROF_OMP_WAIT_OTHER:
+		return SES_OMPT_WAIT_OTHER;
+	case UPROF_OMP_WAIT_MUTEX:
+		return SES_OMPT_WAIT_MUTEX;
+	default:
+		return 0;
 	}
 }
 
 static uint16_t site_kind(uint16_t k)
 {
 	switch (k) {
-	case UPROF_OMP_SITE_PARALLEL: return SES_OMPT_SITE_PARALLEL;
-	case UPROF_OMP_SITE_LOCK: return SES_OMPT_SITE_LOCK;
-	case UPROF_OMP_SITE_NEST_LOCK: return SES_OMPT_SITE_NEST_LOCK;
-	case UPROF_OMP_SITE_CRITICAL: return SES_OMPT_SITE_CRITICAL;
-	case UPROF_OMP_SITE_ORDERED: return SES_OMPT_SITE_ORDERED;
-	case UPROF_OMP_SITE_ATOMIC: return SES_OMPT_SITE_ATOMIC;
-	case UPROF_OMP_SITE_TARGET: return SES_OMPT_SITE_TARGET;
-	default: return 0;
+	case UPROF_OMP_SITE_PARALLEL:
+		return SES_OMPT_SITE_PARALLEL;
+	case UPROF_OMP_SITE_LOCK:
+		return SES_OMPT_SITE_LOCK;
+	case UPROF_OMP_SITE_NEST_LOCK:
+		return SES_OMPT_SITE_NEST_LOCK;
+	case UPROF_OMP_SITE_CRITICAL:
+		return SES_OMPT_SITE_CRITICAL;
+	case UPROF_OMP_SITE_ORDERED:
+		return SES_OMPT_SITE_ORDERED;
+	case UPROF_OMP_SITE_ATOMIC:
+		return SES_OMPT_SITE_ATOMIC;
+	case UPROF_OMP_SITE_TARGET:
+		return SES_OMPT_SITE_TARGET;
+	default:
+		return 0;
 	}
 }
 
@@ -134,17 +149,28 @@ static uint16_t data_op(uint16_t op)
 static uint16_t device_event(uint16_t e)
 {
 	switch (e) {
-	case UPROF_OMP_DEV_INIT: return SES_OMPT_DEV_INIT;
-	case UPROF_OMP_DEV_FINI: return SES_OMPT_DEV_FINI;
-	case UPROF_OMP_DEV_LOAD: return SES_OMPT_DEV_LOAD;
-	case UPROF_OMP_DEV_UNLOAD: return SES_OMPT_DEV_UNLOAD;
-	case UPROF_OMP_DEV_NO_LOOKUP: return SES_OMPT_DEV_NO_LOOKUP;
-	case UPROF_OMP_DEV_NO_ENTRY: return SES_OMPT_DEV_NO_ENTRY;
-	case UPROF_OMP_DEV_REFUSED: return SES_OMPT_DEV_REFUSED;
-	case UPROF_OMP_DEV_TRACING: return SES_OMPT_DEV_TRACING;
-	case UPROF_OMP_DEV_NO_TIME: return SES_OMPT_DEV_NO_TIME;
-	case UPROF_OMP_DEV_LOST: return SES_OMPT_DEV_LOST;
-	default: return 0;
+	case UPROF_OMP_DEV_INIT:
+		return SES_OMPT_DEV_INIT;
+	case UPROF_OMP_DEV_FINI:
+		return SES_OMPT_DEV_FINI;
+	case UPROF_OMP_DEV_LOAD:
+		return SES_OMPT_DEV_LOAD;
+	case UPROF_OMP_DEV_UNLOAD:
+		return SES_OMPT_DEV_UNLOAD;
+	case UPROF_OMP_DEV_NO_LOOKUP:
+		return SES_OMPT_DEV_NO_LOOKUP;
+	case UPROF_OMP_DEV_NO_ENTRY:
+		return SES_OMPT_DEV_NO_ENTRY;
+	case UPROF_OMP_DEV_REFUSED:
+		return SES_OMPT_DEV_REFUSED;
+	case UPROF_OMP_DEV_TRACING:
+		return SES_OMPT_DEV_TRACING;
+	case UPROF_OMP_DEV_NO_TIME:
+		return SES_OMPT_DEV_NO_TIME;
+	case UPROF_OMP_DEV_LOST:
+		return SES_OMPT_DEV_LOST;
+	default:
+		return 0;
 	}
 }
 
@@ -152,10 +178,17 @@ static uint16_t device_event(uint16_t e)
 static uint16_t devrec(uint16_t type)
 {
 	switch (type) {
-	case 8: case 33: return SES_OMPT_DEVREC_TARGET;	   /* target, target_emi */
-	case 9: case 34: return SES_OMPT_DEVREC_DATA_OP;   /* target_data_op(_emi) */
-	case 10: case 35: return SES_OMPT_DEVREC_KERNEL;   /* target_submit(_emi) */
-	default: return type ? SES_OMPT_DEVREC_OTHER : 0;
+	case 8:
+	case 33:
+		return SES_OMPT_DEVREC_TARGET; /* target, target_emi */
+	case 9:
+	case 34:
+		return SES_OMPT_DEVREC_DATA_OP; /* target_data_op(_emi) */
+	case 10:
+	case 35:
+		return SES_OMPT_DEVREC_KERNEL; /* target_submit(_emi) */
+	default:
+		return type ? SES_OMPT_DEVREC_OTHER : 0;
 	}
 }
 
@@ -219,7 +252,8 @@ bool smp_page_omp_record(const struct uprof_ctl_record *r, struct ses_ompt_recor
 		return r->how < MAX_DEPTH;
 	case UPROF_REC_OMP_WAIT_BEGIN:
 	case UPROF_REC_OMP_WAIT_END:
-		out->kind = r->kind == UPROF_REC_OMP_WAIT_BEGIN ? SES_OMPT_WAIT_BEGIN : SES_OMPT_WAIT_END;
+		out->kind = r->kind == UPROF_REC_OMP_WAIT_BEGIN ? SES_OMPT_WAIT_BEGIN
+								: SES_OMPT_WAIT_END;
 		out->how = wait_kind(r->how);
 		return out->how != 0;
 	case UPROF_REC_OMP_SITE:

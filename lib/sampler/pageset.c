@@ -38,9 +38,9 @@ struct pageset_waitv {
 	uint32_t reserved;
 };
 
-#define WAITV_MAX 128	  /* the kernel's bound on futex_waitv's words */
-#define SAFETY_MS 100	  /* longest sleep with every page ringing its doorbell */
-#define POLL_MS 10	  /* sleep while some page does not ring (older minor, too many) */
+#define WAITV_MAX 128 /* the kernel's bound on futex_waitv's words */
+#define SAFETY_MS 100 /* longest sleep with every page ringing its doorbell */
+#define POLL_MS 10    /* sleep while some page does not ring (older minor, too many) */
 
 int64_t smp_pageset_now(void)
 {
@@ -157,8 +157,11 @@ static void on_pause_record(void *arg, const struct uprof_ctl_record *r)
 static void on_task_record(void *arg, const struct uprof_ctl_record *r)
 {
 	struct smp_pageset_page *w = arg;
-	struct ses_task_record out = { r->time_ns, r->tid, smp_page_session_kind(r->kind),
-				       r->how & UPROF_FLAG_GAP ? SES_TASK_GAP : 0, r->domain,
+	struct ses_task_record out = { r->time_ns,
+				       r->tid,
+				       smp_page_session_kind(r->kind),
+				       r->how & UPROF_FLAG_GAP ? SES_TASK_GAP : 0,
+				       r->domain,
 				       r->name };
 
 	if (r->kind >= UPROF_REC_OMP_FIRST && r->kind <= UPROF_REC_OMP_LAST) {
@@ -204,9 +207,8 @@ static void look(struct smp_pageset_page *w, int64_t now)
 	bool signaled = smp_page_take_signal(w->page);
 
 	if (!signaled && now - w->last_look < SAFETY_MS * 1000000LL &&
-	    !smp_page_gap_open(w->page) &&
-	    !smp_page_pending(w->page) && !smp_page_exiting(w->page) &&
-	    !smp_page_faulted(w->page))
+	    !smp_page_gap_open(w->page) && !smp_page_pending(w->page) &&
+	    !smp_page_exiting(w->page) && !smp_page_faulted(w->page))
 		return;
 	w->last_look = now;
 	service(w, signaled);
@@ -269,7 +271,8 @@ static void *drain_main(void *arg)
 
 		pthread_mutex_lock(&s->lock);
 		if (cap < s->npages) {
-			struct smp_pageset_page **g = realloc(v, sizeof(*g) * SMP_PAGESET_MAX_PAGES);
+			struct smp_pageset_page **g = realloc(v,
+							      sizeof(*g) * SMP_PAGESET_MAX_PAGES);
 
 			if (g) {
 				v = g;

@@ -99,8 +99,8 @@ bool smp_gap_taken(struct smp_gap_track *g, uint64_t q, bool valid, int64_t t,
 	if (q < g->to_pos)
 		return false; /* made before or after a dropped one: which, nobody knows */
 	g->open = false;
-	*out = (struct smp_pause_gap){ g->from_t, t < g->from_t ? g->from_t : t, g->dropped,
-				       false, false };
+	*out = (struct smp_pause_gap){ g->from_t, t < g->from_t ? g->from_t : t, g->dropped, false,
+				       false };
 	return true;
 }
 

@@ -196,12 +196,14 @@ int64_t smp_proc_start_mono_ns(pid_t pid)
 	/* field 22, starttime: clock ticks after boot (CLOCK_BOOTTIME, which also counts
 	 * suspend); moved onto CLOCK_MONOTONIC by the clocks' current difference */
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
-			  "%*d %*d %llu",
+	    sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		   "%*d %*d %llu",
 		   &start) == 1 &&
 	    !clock_gettime(CLOCK_MONOTONIC, &mono) && !clock_gettime(CLOCK_BOOTTIME, &boot)) {
 		int64_t boot_ns = (int64_t)start * (1000000000 / sysconf(_SC_CLK_TCK));
-		int64_t diff = (boot.tv_sec - mono.tv_sec) * 1000000000LL + boot.tv_nsec - mono.tv_nsec;
+		int64_t diff = (boot.tv_sec - mono.tv_sec) * 1000000000LL + boot.tv_nsec -
+			       mono.tv_nsec;
 
 		ret = boot_ns - diff;
 	}
@@ -219,9 +221,14 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
 {
 	unsigned char buf[256];
 	char comm[64];
-	struct ses_comm c = { .pid = (uint32_t)pid, .tid = (uint32_t)tid, .comm = comm,
-			      .sid = { .pid = (uint32_t)pid, .tid = (uint32_t)tid, .time = time,
-				       .id = id, .valid = true } };
+	struct ses_comm c = { .pid = (uint32_t)pid,
+			      .tid = (uint32_t)tid,
+			      .comm = comm,
+			      .sid = { .pid = (uint32_t)pid,
+				       .tid = (uint32_t)tid,
+				       .time = time,
+				       .id = id,
+				       .valid = true } };
 	int n;
 
 	if (smp_proc_comm(tid, comm, sizeof(comm)))
@@ -239,8 +246,8 @@ static int synth_comm(pid_t pid, pid_t tid, const struct perf_event_attr *attr, 
  * nothing past the first frame of an attached process. Data mappings carry
  * PERF_RECORD_MISC_MMAP_DATA, as the kernel's do, so report keeps ignoring them.
  */
-static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr,
-		     uint64_t id, uint64_t time, smp_sink_fn sink, void *arg)
+static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *attr, uint64_t id,
+		     uint64_t time, smp_sink_fn sink, void *arg)
 {
 	unsigned long long lo, hi, off, ino;
 	unsigned int maj, min;
@@ -251,7 +258,8 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 	int pos = 0, n;
 
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
-		   &ino, &pos) < 7 || strlen(perms) < 4 || hi <= lo)
+		   &ino, &pos) < 7 ||
+	    strlen(perms) < 4 || hi <= lo)
 		return 0;
 	code = perms[2] == 'x';
 	if (!code && !(attr->mmap_data && perms[0] == 'r'))
@@ -278,7 +286,10 @@ static int synth_map(pid_t pid, const char *line, const struct perf_event_attr *
 		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
 		.filename = path,
 		.filename_len = strlen(path),
-		.sid = { .pid = (uint32_t)pid, .tid = (uint32_t)pid, .time = time, .id = id,
+		.sid = { .pid = (uint32_t)pid,
+			 .tid = (uint32_t)pid,
+			 .time = time,
+			 .id = id,
 			 .valid = true },
 	};
 	n = ses_encode_mmap(buf, sizeof(buf), attr, &m);

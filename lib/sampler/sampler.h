@@ -69,8 +69,8 @@ int smp_pollfds(const struct smp *s, struct pollfd *fds, int max);
 typedef int (*smp_sink_fn)(void *arg, const void *records, size_t len);
 
 struct smp_stats {
-	uint64_t samples;	/* PERF_RECORD_SAMPLE seen */
-	uint64_t lost;		/* samples the kernel reported lost (PERF_RECORD_LOST) */
+	uint64_t samples; /* PERF_RECORD_SAMPLE seen */
+	uint64_t lost;	  /* samples the kernel reported lost (PERF_RECORD_LOST) */
 	uint64_t bytes;
 };
 
@@ -95,8 +95,7 @@ struct smp_child {
  * execv(@path, @argv) (both borrowed). 0 or -errno. The child restores default signal
  * dispositions and an empty signal mask before exec.
  */
-int smp_child_spawn(struct smp_child *c, const char *path, char *const argv[],
-		    const char *workdir);
+int smp_child_spawn(struct smp_child *c, const char *path, char *const argv[], const char *workdir);
 
 /*
  * Open the gate and wait until the child has exec'd. 0, or the -errno of a failed
@@ -132,10 +131,10 @@ enum smp_page_reason {
 };
 struct smp_page_why {
 	enum smp_page_reason reason;
-	uint32_t owner;	 /* SMP_PAGE_OWNER: the file's uid */
-	uint32_t uid;	 /* SMP_PAGE_OWNER: the process's effective uid */
-	uint64_t size;	 /* SMP_PAGE_SIZE: the file's size */
-	uint64_t want;	 /* SMP_PAGE_SIZE: the size its header gives (0: none readable) */
+	uint32_t owner;	  /* SMP_PAGE_OWNER: the file's uid */
+	uint32_t uid;	  /* SMP_PAGE_OWNER: the process's effective uid */
+	uint64_t size;	  /* SMP_PAGE_SIZE: the file's size */
+	uint64_t want;	  /* SMP_PAGE_SIZE: the size its header gives (0: none readable) */
 	int32_t page_pid; /* SMP_PAGE_PID: the pid its header names */
 };
 
@@ -281,15 +280,15 @@ typedef void (*smp_pageset_say_fn)(void *arg, enum smp_pageset_what what, int pi
 				   const struct smp_page_why *why);
 
 struct smp_pageset_opts {
-	const char *dir;	 /* the pages' directory; NULL: /dev/shm (borrowed, copied) */
-	const char *token;	 /* launch mode: the run's UPROF_SESSION; NULL: attach mode */
-	const char *session_dir; /* where instrument/<pid>.tasks go (copied) */
-	bool ompt;		 /* --trace openmp: .ompt files too, of this impl and scope */
+	const char *dir;	   /* the pages' directory; NULL: /dev/shm (borrowed, copied) */
+	const char *token;	   /* launch mode: the run's UPROF_SESSION; NULL: attach mode */
+	const char *session_dir;   /* where instrument/<pid>.tasks go (copied) */
+	bool ompt;		   /* --trace openmp: .ompt files too, of this impl and scope */
 	int ompt_impl, ompt_scope; /* SES_OMPT_IMPL_*, SES_OMPT_SCOPE_* */
-	bool start_paused;	 /* the programs start paused */
-	bool held;		 /* sampling stays off until smp_pageset_release_hold */
-	int max_pages;		 /* 0: 4096 pages read at once (lower only for tests) */
-	size_t max_pending;	 /* 0: 65536 pages waited for at once */
+	bool start_paused;	   /* the programs start paused */
+	bool held;		   /* sampling stays off until smp_pageset_release_hold */
+	int max_pages;		   /* 0: 4096 pages read at once (lower only for tests) */
+	size_t max_pending;	   /* 0: 65536 pages waited for at once */
 	/* sampling on or off (from the drain thread, the set's lock held) */
 	void (*set_sampling)(void *arg, bool on);
 	/* attach mode: is @pid a process we attached to, or a descendant? */
@@ -300,12 +299,12 @@ struct smp_pageset_opts {
 
 /* What was not read or kept, for the caller's messages (after smp_pageset_stop). */
 struct smp_pageset_counts {
-	uint64_t over_pages;	/* pages not read: max_pages were */
-	uint64_t over_pending;	/* pages not waited for: max_pending were */
-	uint64_t over_squatted; /* other users' page files named after no process, not kept */
-	uint64_t over_warned;	/* refusals not said: SMP_PAGESET_MAX_WARNED were */
-	uint64_t vanished;	/* pages of this run removed before they could be read */
-	uint64_t lost_calls;	/* pause/resume calls not kept (no memory) */
+	uint64_t over_pages;	    /* pages not read: max_pages were */
+	uint64_t over_pending;	    /* pages not waited for: max_pending were */
+	uint64_t over_squatted;	    /* other users' page files named after no process, not kept */
+	uint64_t over_warned;	    /* refusals not said: SMP_PAGESET_MAX_WARNED were */
+	uint64_t vanished;	    /* pages of this run removed before they could be read */
+	uint64_t lost_calls;	    /* pause/resume calls not kept (no memory) */
 	uint64_t lost_task_records; /* task records the targets' rings dropped */
 	int max_pages;
 	size_t max_pending;
@@ -336,15 +335,15 @@ void smp_pageset_counts(const struct smp_pageset *s, struct smp_pageset_counts *
 
 /* What writing pauses.csv came to, for the caller's messages. */
 struct smp_pageset_pauses {
-	int err;	      /* the arbitration failed (-errno): nothing below is filled */
-	uint64_t future;      /* calls stamped later than they were read (counted as read) */
-	bool unknown_lost;    /* the stretches of dropped records could not be marked */
-	uint64_t folded;      /* rows folded into the last "unknown" one (max_rows were) */
+	int err;	   /* the arbitration failed (-errno): nothing below is filled */
+	uint64_t future;   /* calls stamped later than they were read (counted as read) */
+	bool unknown_lost; /* the stretches of dropped records could not be marked */
+	uint64_t folded;   /* rows folded into the last "unknown" one (max_rows were) */
 	int max_rows;
 	double folded_s;      /* that row's length */
 	uint64_t gap_records; /* pause records the targets' full rings dropped */
 	int64_t total_ns, unknown_ns;
-	int write_err;	      /* pauses.csv could not be written (-errno) */
+	int write_err; /* pauses.csv could not be written (-errno) */
 };
 /* Arbitrate every process's calls into intervals from @start_mono to @end_mono (<= 0:
  * now) and write <session_dir>/pauses.csv. After smp_pageset_stop. */

@@ -53,27 +53,29 @@ static int bad_header(char *err, size_t errlen, int ret, const char *fmt, ...)
 	return ret;
 }
 
-int ses_ct_open(struct ses_ct_reader *r, const struct ses_ct_kind *k, const void *buf,
-		size_t len, char *err, size_t errlen)
+int ses_ct_open(struct ses_ct_reader *r, const struct ses_ct_kind *k, const void *buf, size_t len,
+		char *err, size_t errlen)
 {
 	const unsigned char *p = buf;
 
 	memset(r, 0, sizeof(*r));
 	if (len < SES_CT_PREFIX || memcmp(p, k->magic, 8))
-		return bad_header(err, errlen, -EINVAL, "offset 0: not a uprof %s file (no %.8s header)",
-				  k->what, k->magic);
+		return bad_header(err, errlen, -EINVAL,
+				  "offset 0: not a uprof %s file (no %.8s header)", k->what,
+				  k->magic);
 	memcpy(&r->major, p + 8, 2);
 	memcpy(&r->minor, p + 10, 2);
 	memcpy(&r->header_size, p + 12, 4);
 	if (r->major > k->major)
 		return bad_header(err, errlen, -EPROTO,
 				  "offset 8: %s file format %u.%u is newer than this uprof reads "
-				  "(%u.x): read it with a newer uprof", k->what, r->major, r->minor,
-				  k->major);
-	if (r->major != k->major && (!k->legacy_major || r->major != k->legacy_major))
-		return bad_header(err, errlen, -EPROTO,
-				  "offset 8: %s file format %u.%u is not one this uprof reads (%u.x)",
+				  "(%u.x): read it with a newer uprof",
 				  k->what, r->major, r->minor, k->major);
+	if (r->major != k->major && (!k->legacy_major || r->major != k->legacy_major))
+		return bad_header(
+			err, errlen, -EPROTO,
+			"offset 8: %s file format %u.%u is not one this uprof reads (%u.x)",
+			k->what, r->major, r->minor, k->major);
 	if (r->header_size < k->min_header || r->header_size > SES_CT_MAX_HEADER)
 		return bad_header(err, errlen, -EINVAL,
 				  "offset 12: a %s header of %u bytes (%u to %u expected)", k->what,
@@ -126,7 +128,9 @@ int ses_ct_next(struct ses_ct_reader *r, struct ses_ct_record *rec)
 			step = SES_CT_RECORD_HEADER + (size_t)n;
 		}
 		*rec = (struct ses_ct_record){
-			.type = type, .len = n, .value = r->buf + r->pos + SES_CT_RECORD_HEADER,
+			.type = type,
+			.len = n,
+			.value = r->buf + r->pos + SES_CT_RECORD_HEADER,
 			.offset = r->pos,
 		};
 		r->pos += step;
@@ -142,8 +146,8 @@ int ses_ct_next(struct ses_ct_reader *r, struct ses_ct_record *rec)
 
 /* ---- writing ---- */
 
-size_t ses_ct_put_header(void *buf, size_t cap, const char *magic, uint16_t major,
-			 uint16_t minor, const void *fields, size_t nfields)
+size_t ses_ct_put_header(void *buf, size_t cap, const char *magic, uint16_t major, uint16_t minor,
+			 const void *fields, size_t nfields)
 {
 	unsigned char *p = buf;
 	uint32_t size = (uint32_t)(SES_CT_PREFIX + nfields);
@@ -188,9 +192,8 @@ struct ses_ct_writer {
 	unsigned char *buf;
 };
 
-struct ses_ct_writer *ses_ct_writer_new(int fd, size_t bufsize, const char *magic,
-					uint16_t major, uint16_t minor, const void *fields,
-					size_t nfields)
+struct ses_ct_writer *ses_ct_writer_new(int fd, size_t bufsize, const char *magic, uint16_t major,
+					uint16_t minor, const void *fields, size_t nfields)
 {
 	struct ses_ct_writer *w = calloc(1, sizeof(*w));
 

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SES_CT_PREFIX 16	 /* magic[8], u16 major, u16 minor, u32 header_size */
-#define SES_CT_RECORD_HEADER 8	 /* u32 type, u32 length */
-#define SES_CT_MAX_HEADER 4096	 /* a header_size beyond this is refused */
+#define SES_CT_PREFIX 16       /* magic[8], u16 major, u16 minor, u32 header_size */
+#define SES_CT_RECORD_HEADER 8 /* u32 type, u32 length */
+#define SES_CT_MAX_HEADER 4096 /* a header_size beyond this is refused */
 
 /* What a reader knows of one kind of side file. */
 struct ses_ct_kind {
@@ -54,8 +54,8 @@ struct ses_ct_record {
  * -EINVAL with @err ("offset 0: not a uprof tasks file (no UPTASKS1 header)", a header too
  * short or cut), -EPROTO with @err for a major this uprof does not read (a newer one:
  * "... is newer than this uprof reads"). A newer minor is read. */
-int ses_ct_open(struct ses_ct_reader *r, const struct ses_ct_kind *k, const void *buf,
-		size_t len, char *err, size_t errlen);
+int ses_ct_open(struct ses_ct_reader *r, const struct ses_ct_kind *k, const void *buf, size_t len,
+		char *err, size_t errlen);
 /* The kind's header fields: header_size - SES_CT_PREFIX bytes after the prefix (at least
  * kind->min_header - SES_CT_PREFIX). */
 static inline const unsigned char *ses_ct_fields(const struct ses_ct_reader *r)
@@ -74,8 +74,8 @@ void ses_ct_damage(struct ses_ct_reader *r, size_t offset, const char *why);
 
 /* The prefix and @nfields bytes of the kind's fields at @buf: the bytes written
  * (SES_CT_PREFIX + @nfields, the header_size), 0 when @cap is too small. */
-size_t ses_ct_put_header(void *buf, size_t cap, const char *magic, uint16_t major,
-			 uint16_t minor, const void *fields, size_t nfields);
+size_t ses_ct_put_header(void *buf, size_t cap, const char *magic, uint16_t major, uint16_t minor,
+			 const void *fields, size_t nfields);
 /* A record of type @type whose value is @len bytes at @v then @tail_len at @tail: the bytes
  * written, 0 when @cap is too small (nothing written). */
 size_t ses_ct_put_record(void *buf, size_t cap, uint32_t type, const void *v, size_t len,
@@ -86,9 +86,8 @@ struct ses_ct_writer;
 /* Take over @fd (closed by ses_ct_writer_close, or here on failure), buffer @bufsize
  * bytes (a record's value can be up to @bufsize - 8) and put the header in the buffer.
  * NULL with errno set. */
-struct ses_ct_writer *ses_ct_writer_new(int fd, size_t bufsize, const char *magic,
-					uint16_t major, uint16_t minor, const void *fields,
-					size_t nfields);
+struct ses_ct_writer *ses_ct_writer_new(int fd, size_t bufsize, const char *magic, uint16_t major,
+					uint16_t minor, const void *fields, size_t nfields);
 /* Room for a record of type @type with a value of @len bytes: the caller fills all @len
  * bytes at the pointer before the next call. NULL once an error was seen (-E2BIG for a
  * value larger than the buffer can hold: nothing more is written). */

@@ -108,8 +108,8 @@ const char *ses_app_base(const char *prog)
 
 /* uProf's name, our prefix. mkdir is the arbiter: of two collects that pick one name in
  * one second, one gets EEXIST and tries the next suffix, so no two share a directory. */
-int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when,
-		   char *out, size_t outlen)
+int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when, char *out,
+		   size_t outlen)
 {
 	const char *app = ses_app_base(prog);
 	int applen = (int)ses_app_name_len(app);

@@ -61,14 +61,21 @@ bool ses_attr_is_timer(const struct perf_event_attr *a)
 }
 
 static const char *const SW_NAMES[] = {
-	"cpu-clock",	  "task-clock",	   "page-faults",   "context-switches",
-	"cpu-migrations", "minor-faults",  "major-faults",  "alignment-faults",
-	"emulation-faults", "dummy",	   "bpf-output",    "cgroup-switches",
+	"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
+	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy",	    "bpf-output",   "cgroup-switches",
 };
 static const char *const HW_NAMES[] = {
-	"cycles",	 "instructions",	    "cache-references",	      "cache-misses",
-	"branches",	 "branch-misses",	    "bus-cycles",	      "stalled-cycles-frontend",
-	"stalled-cycles-backend", "ref-cycles",
+	"cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-misses",
+	"bus-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"ref-cycles",
 };
 static const char *const CACHE_NAMES[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
 					   "iTLB",	"branch",    "node" };
@@ -163,8 +170,9 @@ static void take_feature(struct scan *s, const struct ses_record *rec)
 		break;
 	case SES_FEAT_EVENT_DESC:
 		while (ses_event_desc_next(&f, &it, &d) == 1) {
-			struct name_ent e = { BY_DESC, 0, d.attr.type, d.attr.config, s->ndesc++,
-					      "" };
+			struct name_ent e = {
+				BY_DESC, 0, d.attr.type, d.attr.config, s->ndesc++, ""
+			};
 
 			put_name(s, e, d.name, d.name_len);
 			for (size_t k = 0; k < d.nids; k++) {
@@ -236,8 +244,9 @@ static void take_record(struct scan *s, const struct ses_record *rec)
 		break;
 	case SES_RECORD_HEADER_EVENT_TYPE:
 		if (!ses_decode_event_type(rec->data, rec->size, &t))
-			put_name(s, (struct name_ent){ BY_TRACEPOINT, 0, PERF_TYPE_TRACEPOINT,
-						       t.event_id, -1, "" },
+			put_name(s,
+				 (struct name_ent){ BY_TRACEPOINT, 0, PERF_TYPE_TRACEPOINT,
+						    t.event_id, -1, "" },
 				 t.name, t.name_len);
 		break;
 	case PERF_RECORD_COMM:
@@ -329,7 +338,9 @@ static void add_event(struct scan *s, int i, const struct perf_event_attr *a)
 	if (in->callgraph_mode[0]) {
 		in->callgraph_depth = a->sample_max_stack;
 		snprintf(in->callgraph_scope, sizeof(in->callgraph_scope), "%s",
-			 e->exclude_kernel ? "user" : e->exclude_user ? "kernel" : "all");
+			 e->exclude_kernel ? "user"
+			 : e->exclude_user ? "kernel"
+					   : "all");
 	}
 }
 
@@ -369,8 +380,10 @@ int ses_foreign_info(const void *buf, size_t len, struct ses_info *info, int *sk
 		goto out;
 	nattrs = ses_reader_nattrs(s->rd);
 	if (s->compressed_at) {
-		ses_errf(err, errlen, "offset %llu: zstd-compressed records (perf record -z), "
-				      "which uprof does not unpack", (unsigned long long)s->compressed_at);
+		ses_errf(err, errlen,
+			 "offset %llu: zstd-compressed records (perf record -z), "
+			 "which uprof does not unpack",
+			 (unsigned long long)s->compressed_at);
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -394,8 +407,9 @@ int ses_foreign_info(const void *buf, size_t len, struct ses_info *info, int *sk
 			(*skipped_attrs)++;
 	}
 	if (!info->nevents) {
-		ses_errf(err, errlen, "offset 16: no sampling event in the file (only perf's "
-				      "tracking event, or events that only count)");
+		ses_errf(err, errlen,
+			 "offset 16: no sampling event in the file (only perf's "
+			 "tracking event, or events that only count)");
 		ret = -EINVAL;
 		goto out;
 	}

@@ -26,7 +26,7 @@
 #define SES_RECORD_HEADER_EVENT_TYPE 65
 #define SES_RECORD_EVENT_UPDATE 78
 #define SES_RECORD_HEADER_FEATURE 80
-#define SES_RECORD_COMPRESSED 81	/* zstd frames of records: perf record -z */
+#define SES_RECORD_COMPRESSED 81 /* zstd frames of records: perf record -z */
 #define SES_RECORD_COMPRESSED2 83
 #define SES_EVENT_UPDATE_NAME 2 /* PERF_EVENT_UPDATE__NAME */
 
@@ -78,8 +78,7 @@ int ses_decode_feature(const void *rec, size_t len, struct ses_feature *f);
 
 /* perf's string in feature data at *@off: a u32 length, then that many bytes holding a
  * NUL. 0 with @s (into the data) and its length up to the NUL, *@off past it; -EINVAL. */
-int ses_feature_string(const struct ses_feature *f, size_t *off, const char **s,
-		       size_t *slen);
+int ses_feature_string(const struct ses_feature *f, size_t *off, const char **s, size_t *slen);
 
 /* EVENT_DESC, one event at a time: start with @it zeroed; 1 with @d filled, 0 after the
  * last, -EINVAL for a malformed feature (counts capped by what the data can hold). */

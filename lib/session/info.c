@@ -30,7 +30,10 @@ struct field {
 };
 
 #define FLD(sec, key, kind, member) \
-	{ sec, key, kind, offsetof(struct ses_info, member), sizeof(((struct ses_info *)0)->member) }
+	{ \
+		sec, key, kind, offsetof(struct ses_info, member), \
+			sizeof(((struct ses_info *)0)->member) \
+	}
 
 static const struct field info_fields[] = {
 	FLD("session", "format_version", F_INT, format_version),
@@ -82,7 +85,10 @@ static const struct field info_fields[] = {
 };
 
 #define EFLD(key, kind, member) \
-	{ "event", key, kind, offsetof(struct ses_event, member), sizeof(((struct ses_event *)0)->member) }
+	{ \
+		"event", key, kind, offsetof(struct ses_event, member), \
+			sizeof(((struct ses_event *)0)->member) \
+	}
 
 static const struct field event_fields[] = {
 	EFLD("name", F_STR, name),
@@ -94,7 +100,10 @@ static const struct field event_fields[] = {
 };
 
 #define MFLD(key, kind, member) \
-	{ "metric", key, kind, offsetof(struct ses_metric, member), sizeof(((struct ses_metric *)0)->member) }
+	{ \
+		"metric", key, kind, offsetof(struct ses_metric, member), \
+			sizeof(((struct ses_metric *)0)->member) \
+	}
 
 static const struct field metric_fields[] = {
 	MFLD("name", F_STR, name),
@@ -102,7 +111,10 @@ static const struct field metric_fields[] = {
 };
 
 #define TFLD(key, kind, member) \
-	{ "tool", key, kind, offsetof(struct ses_tool, member), sizeof(((struct ses_tool *)0)->member) }
+	{ \
+		"tool", key, kind, offsetof(struct ses_tool, member), \
+			sizeof(((struct ses_tool *)0)->member) \
+	}
 
 static const struct field tool_fields[] = {
 	TFLD("path", F_STR, path),
@@ -211,7 +223,8 @@ static void write_all_fields(FILE *f, const struct ses_info *info)
 {
 	const char *section = "";
 
-	fputs("# uprof session description (lib/session/session.h). Written by uprof collect.\n", f);
+	fputs("# uprof session description (lib/session/session.h). Written by uprof collect.\n",
+	      f);
 	for (size_t i = 0; i < ARRAY_SIZE(info_fields); i++) {
 		if (strcmp(section, info_fields[i].section)) {
 			section = info_fields[i].section;
@@ -257,8 +270,7 @@ int ses_info_write(const char *dir, const struct ses_info *info)
 	write_all_fields(f, info);
 	/* only the final state is made durable: an fsync waits for the whole file system's
 	 * pending writes, and collect rewrites this file while it starts */
-	if (fflush(f) || ferror(f) ||
-	    (info->status != SES_STATUS_RUNNING && fsync(fileno(f))))
+	if (fflush(f) || ferror(f) || (info->status != SES_STATUS_RUNNING && fsync(fileno(f))))
 		ret = -(errno ? errno : EIO);
 	if (fclose(f) && !ret)
 		ret = -errno;

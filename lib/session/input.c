@@ -49,7 +49,8 @@ int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errle
 		ret = -errno;
 		/* open() of a socket fails with ENXIO: say what is there instead */
 		if (ret == -ENXIO && !stat(path, &sb) && !S_ISREG(sb.st_mode)) {
-			ses_errf(err, errlen, "is %s, not a regular file", ses_file_kind(sb.st_mode));
+			ses_errf(err, errlen, "is %s, not a regular file",
+				 ses_file_kind(sb.st_mode));
 			return -SES_ENOTREG;
 		}
 		ses_errf(err, errlen, "cannot open: %s", strerror(-ret));

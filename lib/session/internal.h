@@ -37,7 +37,6 @@ static inline uint32_t ses_get_u32(const unsigned char *p)
 	return v;
 }
 
-void ses_errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void ses_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

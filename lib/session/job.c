@@ -86,7 +86,8 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
 	if (!sb.st_size) {
-		len = snprintf(buf, sizeof(buf), "[job]\nformat_version = %d\nid = %s\napp = %.*s\n",
+		len = snprintf(buf, sizeof(buf),
+			       "[job]\nformat_version = %d\nid = %s\napp = %.*s\n",
 			       SES_JOB_FORMAT_VERSION, job, (int)ses_app_name_len(app), app);
 		if (r->size > 0)
 			len += snprintf(buf + len, sizeof(buf) - len, "ranks = %d\n", r->size);
@@ -100,10 +101,11 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 	if (ret)
 		return ret;
 	put_value(host, sizeof(host), r->host);
-	len = snprintf(buf, sizeof(buf),
-		       "\n[rank.%d]\nsession = rank-%d\nhost = %s\npid = %d\nclock_offset_ns = %" PRId64
-		       "\n",
-		       r->rank, r->rank, host, r->pid, r->clock_offset_ns);
+	len = snprintf(
+		buf, sizeof(buf),
+		"\n[rank.%d]\nsession = rank-%d\nhost = %s\npid = %d\nclock_offset_ns = %" PRId64
+		"\n",
+		r->rank, r->rank, host, r->pid, r->clock_offset_ns);
 	if (r->local_rank >= 0)
 		len += snprintf(buf + len, sizeof(buf) - len, "local_rank = %d\n", r->local_rank);
 	ret = ses_write_full(fd, buf, (size_t)len);

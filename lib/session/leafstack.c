@@ -18,8 +18,12 @@
 #define LEAF_MINOR 0
 
 static const struct ses_ct_kind leaf_kind = {
-	.magic = SES_LEAF_MAGIC, .what = "leafstack", .major = SES_LEAF_VERSION,
-	.legacy_major = 1, .min_header = SES_LEAF_HDR_SIZE, .known = 1u << SES_LEAF_RECORD,
+	.magic = SES_LEAF_MAGIC,
+	.what = "leafstack",
+	.major = SES_LEAF_VERSION,
+	.legacy_major = 1,
+	.min_header = SES_LEAF_HDR_SIZE,
+	.known = 1u << SES_LEAF_RECORD,
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -87,10 +91,15 @@ int ses_leaf_decode(const void *value, size_t len, uint64_t regs_mask, struct se
 	if (len != need && len != ((need + 7) & ~(size_t)7))
 		return -EINVAL;
 	*l = (struct ses_leaf){
-		.seq = ses_get_u64(p), .id = ses_get_u64(p + 8), .pid = ses_get_u32(p + 16),
-		.tid = ses_get_u32(p + 20), .time = ses_get_u64(p + 24),
-		.regs_abi = ses_get_u64(p + 32), .nregs = nregs,
-		.regs = nregs ? p + SES_LEAF_FIXED : NULL, .stack_len = stack_len,
+		.seq = ses_get_u64(p),
+		.id = ses_get_u64(p + 8),
+		.pid = ses_get_u32(p + 16),
+		.tid = ses_get_u32(p + 20),
+		.time = ses_get_u64(p + 24),
+		.regs_abi = ses_get_u64(p + 32),
+		.nregs = nregs,
+		.regs = nregs ? p + SES_LEAF_FIXED : NULL,
+		.stack_len = stack_len,
 		.stack = stack_len ? p + SES_LEAF_FIXED + (size_t)nregs * 8 : NULL,
 	};
 	return 0;
@@ -178,14 +187,14 @@ struct ses_leaf_reader {
 	uint64_t regs_mask;
 	uint64_t damage_off;
 	const char *damage_why;
-	size_t handed;	      /* the walk handed back the mapping below this */
-	bool have;	      /* @next holds the record before ct.pos, decoded */
+	size_t handed; /* the walk handed back the mapping below this */
+	bool have;     /* @next holds the record before ct.pos, decoded */
 	struct ses_leaf next;
 	uint64_t joined, skipped, mismatched;
 };
 
-int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len,
-			     char *err, size_t errlen)
+int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len, char *err,
+			     size_t errlen)
 {
 	struct ses_leaf_reader *r;
 	struct ses_ct_reader ct;
@@ -317,8 +326,8 @@ uint64_t ses_leaf_reader_damage(const struct ses_leaf_reader *r, const char **wh
 	return r->damage_off;
 }
 
-void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined,
-			    uint64_t *skipped, uint64_t *mismatched)
+void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined, uint64_t *skipped,
+			    uint64_t *mismatched)
 {
 	*joined = r->joined;
 	*skipped = r->skipped;

@@ -30,12 +30,12 @@
 
 #define SES_LEAF_FILE "leafstack.data"
 #define SES_LEAF_MAGIC "UPLEAFS1"
-#define SES_LEAF_VERSION 2	 /* the container's major (1: the legacy framing) */
+#define SES_LEAF_VERSION 2 /* the container's major (1: the legacy framing) */
 #define SES_LEAF_HDR_SIZE 32
 #define SES_LEAF_RECORD 1
-#define SES_LEAF_FIXED 48	 /* a record's value before its registers */
-#define SES_LEAF_MAX_REGS 16	 /* registers per record */
-#define SES_LEAF_MAX_STACK 4096	 /* stack bytes per record */
+#define SES_LEAF_FIXED 48	/* a record's value before its registers */
+#define SES_LEAF_MAX_REGS 16	/* registers per record */
+#define SES_LEAF_MAX_STACK 4096 /* stack bytes per record */
 #define SES_LEAF_DEFAULT_STACK 512
 
 /* One record. @regs and @stack are borrowed (into the file, or the caller's). */
@@ -100,8 +100,8 @@ struct ses_sample;
 
 /* Check the header of @len bytes at @buf (borrowed). -EINVAL with @err for a bad one (a
  * newer major version too). */
-int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len,
-			     char *err, size_t errlen);
+int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size_t len, char *err,
+			     size_t errlen);
 /* Map @path and open it; -ENOENT when there is none. */
 int ses_leaf_reader_open_file(struct ses_leaf_reader **out, const char *path, char *err,
 			      size_t errlen);
@@ -124,8 +124,8 @@ int ses_leaf_join(struct ses_leaf_reader *r, uint64_t seq, const struct ses_samp
 /* Offset of the first bad byte (0: none) and why. */
 uint64_t ses_leaf_reader_damage(const struct ses_leaf_reader *r, const char **why);
 /* Records joined, records skipped (no sample of theirs asked), keys that differed. */
-void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined,
-			    uint64_t *skipped, uint64_t *mismatched);
+void ses_leaf_reader_counts(const struct ses_leaf_reader *r, uint64_t *joined, uint64_t *skipped,
+			    uint64_t *mismatched);
 /* Records of types this uprof does not know (a newer minor's), skipped so far. */
 uint64_t ses_leaf_reader_unknown(const struct ses_leaf_reader *r);
 

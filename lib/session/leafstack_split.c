@@ -126,11 +126,16 @@ static int split_one(struct ses_split *sp, int a, const void *rec, size_t size)
 	if (n < 0)
 		return 0;
 	l = (struct ses_leaf){
-		.seq = sp->samples, .id = s.id, .time = s.time, .pid = s.pid, .tid = s.tid,
+		.seq = sp->samples,
+		.id = s.id,
+		.time = s.time,
+		.pid = s.pid,
+		.tid = s.tid,
 		.regs_abi = s.regs_abi,
-		.nregs = s.regs_abi == PERF_SAMPLE_REGS_ABI_NONE ? 0 : s.nregs, .regs = s.regs,
-		.stack_len = (uint32_t)(s.stack_dyn_size < SES_LEAF_MAX_STACK
-						? s.stack_dyn_size : SES_LEAF_MAX_STACK),
+		.nregs = s.regs_abi == PERF_SAMPLE_REGS_ABI_NONE ? 0 : s.nregs,
+		.regs = s.regs,
+		.stack_len = (uint32_t)(s.stack_dyn_size < SES_LEAF_MAX_STACK ? s.stack_dyn_size
+									      : SES_LEAF_MAX_STACK),
 		.stack = s.stack,
 	};
 	if (!l.nregs)
@@ -186,8 +191,7 @@ int ses_split_write(void *arg, const void *records, size_t len)
 	return ses_writer_write(sp->data, run, (size_t)(p + len - run));
 }
 
-void ses_split_counts(const struct ses_split *sp, uint64_t *samples, uint64_t *split,
-		      uint64_t *bad)
+void ses_split_counts(const struct ses_split *sp, uint64_t *samples, uint64_t *split, uint64_t *bad)
 {
 	*samples = sp->samples;
 	*split = sp->split;

@@ -33,7 +33,9 @@ static void damage(struct ses_mpi *m, size_t off, const char *why)
 }
 
 static const struct ses_ct_kind mpi_kind = {
-	.magic = SES_MPI_MAGIC, .what = "MPI", .major = SES_MPI_MAJOR,
+	.magic = SES_MPI_MAGIC,
+	.what = "MPI",
+	.major = SES_MPI_MAJOR,
 	.min_header = sizeof(struct ses_mpi_file_header),
 	.known = 1u << SES_MPI_REC_ENV | 1u << SES_MPI_REC_FUNC | 1u << SES_MPI_REC_PEER |
 		 1u << SES_MPI_REC_END | 1u << SES_MPI_REC_INFLIGHT | 1u << SES_MPI_REC_HIST,
@@ -223,7 +225,8 @@ int ses_mpi_parse(const void *buf, size_t len, struct ses_mpi *m, char *err, siz
 	if (r.damage)
 		damage(m, r.damaged_at, r.damage);
 	if (!m->complete && !m->damage[0])
-		damage(m, r.pos, "no end record (the rank was killed while writing, or the file was cut)");
+		damage(m, r.pos,
+		       "no end record (the rank was killed while writing, or the file was cut)");
 	return 0;
 }
 

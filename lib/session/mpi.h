@@ -45,21 +45,30 @@
 
 enum ses_mpi_family { SES_MPI_OPENMPI = 1, SES_MPI_MPICH = 2 };
 enum ses_mpi_end { SES_MPI_END_FINALIZE = 1, SES_MPI_END_SIGNAL = 2, SES_MPI_END_EXIT = 3 };
-enum ses_mpi_code { SES_MPI_REC_ENV = 1, SES_MPI_REC_FUNC = 2, SES_MPI_REC_PEER = 3,
-		    SES_MPI_REC_END = 4, SES_MPI_REC_INFLIGHT = 5,
-		    SES_MPI_REC_HIST = 6 };
+enum ses_mpi_code {
+	SES_MPI_REC_ENV = 1,
+	SES_MPI_REC_FUNC = 2,
+	SES_MPI_REC_PEER = 3,
+	SES_MPI_REC_END = 4,
+	SES_MPI_REC_INFLIGHT = 5,
+	SES_MPI_REC_HIST = 6
+};
 /* FUNC kinds: what the report's tables take them for */
-enum ses_mpi_kind { SES_MPI_K_OTHER = 0, SES_MPI_K_P2P = 1, SES_MPI_K_COLL = 2,
-		    SES_MPI_K_WAIT = 3 };
+enum ses_mpi_kind {
+	SES_MPI_K_OTHER = 0,
+	SES_MPI_K_P2P = 1,
+	SES_MPI_K_COLL = 2,
+	SES_MPI_K_WAIT = 3
+};
 
 struct ses_mpi_file_header {
 	char magic[8];
 	uint16_t major, minor;
 	uint32_t header_size; /* sizeof(struct ses_mpi_file_header) when written */
 	int32_t rank, size;
-	uint32_t family;      /* enum ses_mpi_family */
-	uint32_t end_how;     /* enum ses_mpi_end */
-	int32_t signal;	      /* SES_MPI_END_SIGNAL: which */
+	uint32_t family;  /* enum ses_mpi_family */
+	uint32_t end_how; /* enum ses_mpi_end */
+	int32_t signal;	  /* SES_MPI_END_SIGNAL: which */
 	int32_t pid;
 	int64_t init_mono_ns; /* CLOCK_MONOTONIC when MPI_Init returned */
 	int64_t end_mono_ns;  /* ... when the data was flushed */
@@ -71,7 +80,7 @@ struct ses_mpi_rec_header {
 	uint32_t code, len; /* len: payload bytes after this header */
 };
 
-struct ses_mpi_rec_env { /* + the library version string, len - 16 bytes, no NUL */
+struct ses_mpi_rec_env {       /* + the library version string, len - 16 bytes, no NUL */
 	uint32_t thread_level; /* MPI_THREAD_SINGLE 0 .. MPI_THREAD_MULTIPLE 3 */
 	uint32_t std_major, std_minor;
 	uint32_t pad;
@@ -137,14 +146,14 @@ struct ses_mpi {
 	size_t nfuncs;
 	struct ses_mpi_peer *peers; /* owned */
 	size_t npeers;
-	bool complete;		    /* an END record that counts every record before it */
+	bool complete;			      /* an END record that counts every record before it */
 	uint64_t mpi_time_ns, wait_ns, calls; /* END's totals (0 without one) */
-	bool inflight;		    /* INFLIGHT: the call it was in at the flush */
+	bool inflight;			      /* INFLIGHT: the call it was in at the flush */
 	char inflight_name[SES_MPI_NAME_MAX + 1];
 	uint64_t inflight_ns;
-	uint64_t unknown_records;   /* of a newer minor's types: skipped */
-	uint64_t damaged_at;	    /* offset of the first record that could not be read */
-	char damage[128];	    /* why, "" when none */
+	uint64_t unknown_records; /* of a newer minor's types: skipped */
+	uint64_t damaged_at;	  /* offset of the first record that could not be read */
+	char damage[128];	  /* why, "" when none */
 };
 
 /* Parse a whole .mpi file of @len bytes (untrusted) into @m (zeroed first). A bad header

@@ -12,16 +12,19 @@
 
 #define OMPT_MAJOR 2 /* 2: the container's framing; 1: the legacy one (container.c) */
 #define OMPT_MINOR 0
-#define OMPT_HEADER 24 /* the prefix, i32 pid, u16 impl, u16 scope */
-#define WRITE_BUF 8192 /* a string of SES_OMPT_MAX_STRING bytes fits */
+#define OMPT_HEADER 24	       /* the prefix, i32 pid, u16 impl, u16 scope */
+#define WRITE_BUF 8192	       /* a string of SES_OMPT_MAX_STRING bytes fits */
 #define MAX_EVENTS (64u << 20) /* 2 GiB of records: refuse more than that */
 #define MAX_VALUES (4u << 20)  /* the tool sends at most 256 threads x 128 sites x 64 */
 #define MAX_SITES (1u << 16)
 #define MAX_STRINGS SES_OMPT_MAX_STRINGS /* the runtime's and the devices' names */
-#define MAX_TARGETS (16u << 20) /* 512 MiB of target and device records */
+#define MAX_TARGETS (16u << 20)		 /* 512 MiB of target and device records */
 
 static const struct ses_ct_kind ompt_kind = {
-	.magic = SES_OMPT_MAGIC, .what = "OpenMP", .major = OMPT_MAJOR, .legacy_major = 1,
+	.magic = SES_OMPT_MAGIC,
+	.what = "OpenMP",
+	.major = OMPT_MAJOR,
+	.legacy_major = 1,
 	.min_header = OMPT_HEADER,
 	.known = 1u << SES_OMPT_STRING | 1u << SES_OMPT_RECORD | 1u << SES_OMPT_DROPPED,
 };

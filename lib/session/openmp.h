@@ -191,8 +191,8 @@ struct ses_ompt {
 	uint16_t impl, scope;
 	bool has_runtime;
 	uint64_t omp_version;
-	char runtime[128];		/* the runtime's version string ("" if none came) */
-	struct ses_ompt_site *sites;	/* the last definition of each id wins */
+	char runtime[128];	     /* the runtime's version string ("" if none came) */
+	struct ses_ompt_site *sites; /* the last definition of each id wins */
 	size_t nsites;
 	struct ses_ompt_record *values; /* VALUE records */
 	size_t nvalues;

@@ -99,8 +99,8 @@ static int parse_row(const char *l, size_t len, struct ses_pause *p)
 	return 0;
 }
 
-int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
-		     char *err, size_t errlen)
+int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n, char *err,
+		     size_t errlen)
 {
 	struct ses_pause *v = NULL, *grown;
 	size_t pos = 0, cap = 0, count = 0;
@@ -128,7 +128,8 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
 		if (!l)
 			continue;
 		if (count >= SES_MAX_PAUSES) {
-			ses_errf(err, errlen, "line %d: more than %d pauses", lineno, SES_MAX_PAUSES);
+			ses_errf(err, errlen, "line %d: more than %d pauses", lineno,
+				 SES_MAX_PAUSES);
 			ret = -E2BIG;
 			goto out;
 		}
@@ -142,7 +143,8 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
 			v = grown;
 		}
 		if (parse_row(line, l, &v[count])) {
-			ses_errf(err, errlen, "line %d: expected pid|all,paused_at_ns,resumed_at_ns,how",
+			ses_errf(err, errlen,
+				 "line %d: expected pid|all,paused_at_ns,resumed_at_ns,how",
 				 lineno);
 			ret = -EINVAL;
 			goto out;
@@ -387,8 +389,7 @@ static int sort_calls(struct ses_pause_call *calls, size_t n)
 	return ret;
 }
 
-static int64_t clamp(int64_t t, int64_t start, int64_t end, int64_t now,
-		     struct ses_pause_clamps *c)
+static int64_t clamp(int64_t t, int64_t start, int64_t end, int64_t now, struct ses_pause_clamps *c)
 {
 	if (t > now)
 		c->future++;
@@ -403,9 +404,9 @@ static int64_t clamp(int64_t t, int64_t start, int64_t end, int64_t now,
 	return t;
 }
 
-int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
-			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
-			 size_t *nout, struct ses_pause_clamps *clamps)
+int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused, int64_t start,
+			 int64_t end, int64_t now, struct ses_pause **out, size_t *nout,
+			 struct ses_pause_clamps *clamps)
 {
 	struct ses_pause_clamps none = { 0, 0, 0 };
 	struct ses_pause *v;

@@ -184,8 +184,8 @@ static int id_grow(struct ses_reader *r, size_t more)
 	return 0;
 }
 
-#define TRAILER_FIELDS                                                                   \
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |   \
+#define TRAILER_FIELDS \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 static struct id_pos id_pos_of(const struct perf_event_attr *a)
@@ -344,7 +344,7 @@ const struct perf_event_attr *ses_reader_attr_of(const struct ses_reader *r,
 		 * attr_index says which event it counts for) */
 		if (rec->size >= 8 + 8 * (size_t)(pos + 1))
 			v = id_find(r, ses_get_u64(sample ? d + 8 + 8 * pos
-						      : d + rec->size - 8 * (pos + 1)));
+							  : d + rec->size - 8 * (pos + 1)));
 		else
 			v = 0;
 		/* an id no attr names: a sample cannot be counted; another record's trailer

@@ -87,8 +87,8 @@ int ses_record_header(const void *rec, size_t len, struct perf_event_header *h)
 	return 0;
 }
 
-#define ID_FIELDS                                                                        \
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |   \
+#define ID_FIELDS \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 size_t ses_sample_id_size(const struct perf_event_attr *attr)
@@ -267,9 +267,9 @@ static void sample_tail(struct cursor *c, const struct perf_event_attr *a, struc
 	}
 }
 
-#define TAIL_FIELDS                                                                      \
-	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |                    \
-	 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
+#define TAIL_FIELDS \
+	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
 
 int ses_decode_sample(const struct perf_event_attr *attr, const void *rec, size_t len,
 		      struct ses_sample *s)

@@ -111,8 +111,8 @@ static int fits(size_t need, size_t cap)
 	return need > cap ? -ENOSPC : 0;
 }
 
-int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr,
-		    const uint64_t *ids, size_t nids)
+int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr, const uint64_t *ids,
+		    size_t nids)
 {
 	struct perf_event_attr sized;
 	size_t asize = attr->size ? attr->size : sizeof(*attr);
@@ -295,8 +295,8 @@ int ses_encode_finished_round(void *buf, size_t cap)
 	return finish(&o, SES_RECORD_FINISHED_ROUND, 0);
 }
 
-int ses_encode_kernel_map(void *buf, size_t cap, const struct perf_event_attr *attr,
-			  uint64_t text, uint64_t time, uint64_t id)
+int ses_encode_kernel_map(void *buf, size_t cap, const struct perf_event_attr *attr, uint64_t text,
+			  uint64_t time, uint64_t id)
 {
 	static const char name[] = "[kernel.kallsyms]_text";
 	struct ses_mmap m = {

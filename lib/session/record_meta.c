@@ -94,8 +94,7 @@ int ses_decode_feature(const void *rec, size_t len, struct ses_feature *f)
 	return 0;
 }
 
-int ses_feature_string(const struct ses_feature *f, size_t *off, const char **s,
-		       size_t *slen)
+int ses_feature_string(const struct ses_feature *f, size_t *off, const char **s, size_t *slen)
 {
 	uint32_t n;
 

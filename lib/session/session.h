@@ -22,8 +22,8 @@
 #include <time.h>
 
 #include "session/container.h" /* the side files' framing */
-#include "session/mpi.h" /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
-#include "session/openmp.h" /* openmp/<pid>.ompt */
+#include "session/mpi.h"       /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
+#include "session/openmp.h"    /* openmp/<pid>.ompt */
 #include "session/leafstack.h" /* leafstack.data */
 
 #define SES_FORMAT_VERSION 1
@@ -40,10 +40,10 @@
 enum ses_status { SES_STATUS_RUNNING, SES_STATUS_COMPLETE, SES_STATUS_INTERRUPTED };
 
 struct ses_event {
-	char name[64];		/* CPU_TIME, or the event's own name */
-	uint32_t type;		/* perf_event_attr.type */
-	uint64_t config;	/* perf_event_attr.config */
-	uint64_t period;	/* sample_period: ns for timer events, events otherwise */
+	char name[64];	 /* CPU_TIME, or the event's own name */
+	uint32_t type;	 /* perf_event_attr.type */
+	uint64_t config; /* perf_event_attr.config */
+	uint64_t period; /* sample_period: ns for timer events, events otherwise */
 	bool exclude_kernel;
 	bool exclude_user;
 	/* foreign sessions only (session/foreign.h; session.ini holds neither): each sample
@@ -66,7 +66,7 @@ struct ses_metric {
 struct ses_tool {
 	char path[SES_STR];
 	char name[64];
-	char stacks[8];	  /* "", "fp", "dwarf" */
+	char stacks[8];	      /* "", "fp", "dwarf" */
 	char events[SES_STR]; /* its event specs, "; " between them */
 };
 
@@ -74,20 +74,20 @@ struct ses_tool {
 struct ses_info {
 	int format_version;
 	char uprof_version[32];
-	char config[64];	/* tbp, hotspots, ... */
-	char label[32];		/* TBP, Hotspots, ... (the directory label) */
-	char description[128];	/* config's one-line description */
-	char command[SES_STR];	/* the whole uprof command line */
+	char config[64];       /* tbp, hotspots, ... */
+	char label[32];	       /* TBP, Hotspots, ... (the directory label) */
+	char description[128]; /* config's one-line description */
+	char command[SES_STR]; /* the whole uprof command line */
 	char target_path[SES_STR];
 	char target_args[SES_STR];
 	char working_dir[SES_STR];
 	char host[128];
 	char cpu_model[128];
 	int ncpus;
-	char cpu_mask[256];	/* -c: the CPUs sampled ("" = all) */
+	char cpu_mask[256]; /* -c: the CPUs sampled ("" = all) */
 	char kernel[128];
 	char os[128];
-	char arch[16];		/* lib/arch's name ("x86_64"); "" in sessions written before
+	char arch[16]; /* lib/arch's name ("x86_64"); "" in sessions written before
 				 * it was recorded: those are x86_64's */
 	int npids;
 	int pids[SES_MAX_PIDS];
@@ -100,33 +100,33 @@ struct ses_info {
 	int ntools;
 	struct ses_tool tools[SES_MAX_TOOLS];
 	int64_t pause_total_ns;
-	int64_t pause_unknown_ns;	/* time in pauses.csv's "unknown" rows */
-	uint64_t lost_pause_records;	/* pause/resume records the targets' rings dropped */
-	uint64_t pauses_max;		/* the most rows collect writes to pauses.csv */
-	uint64_t pauses_folded;		/* rows past it, folded into one unknown row */
+	int64_t pause_unknown_ns;    /* time in pauses.csv's "unknown" rows */
+	uint64_t lost_pause_records; /* pause/resume records the targets' rings dropped */
+	uint64_t pauses_max;	     /* the most rows collect writes to pauses.csv */
+	uint64_t pauses_folded;	     /* rows past it, folded into one unknown row */
 	uint64_t samples;
 	uint64_t lost_samples;
 	uint64_t lost_task_records;
-	int64_t target_cpu_ns;	/* user+sys CPU time of the target and reaped children */
+	int64_t target_cpu_ns; /* user+sys CPU time of the target and reaped children */
 	/* target_cpu_ns split by mode, in the kernel's proportion of user to system time
 	 * (rusage, /proc's ticks); both 0: not recorded (sessions before it was) */
 	int64_t target_user_ns, target_sys_ns;
-	int exit_code;		/* -1 unknown */
-	int exit_signal;	/* 0 none */
-	int orphans;		/* processes the target started and left running when it
+	int exit_code;	   /* -1 unknown */
+	int exit_signal;   /* 0 none */
+	int orphans;	   /* processes the target started and left running when it
 				 * exited (daemons): not profiled after that */
-	int collector_pid;	/* uprof collect's pid, to tell a live session from a dead one */
-	bool attached;		/* -p/--tid: attached to running processes */
-	bool system_wide;	/* -a: every process on every CPU */
+	int collector_pid; /* uprof collect's pid, to tell a live session from a dead one */
+	bool attached;	   /* -p/--tid: attached to running processes */
+	bool system_wide;  /* -a: every process on every CPU */
 	enum ses_status status;
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
-	char callgraph_mode[16];	 /* "fp" (kernel frame-pointer walk) or "dwarf" */
+	char callgraph_mode[16];	/* "fp" (kernel frame-pointer walk) or "dwarf" */
 	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */
-	uint32_t callgraph_leaf_bytes;	 /* fp: stack bytes per sample in leafstack.data (0:
+	uint32_t callgraph_leaf_bytes;	/* fp: stack bytes per sample in leafstack.data (0:
 					  * none, sessions before it or turned off) */
-	int callgraph_depth;		 /* frames kept per stack (0: the kernel's default) */
-	char callgraph_scope[8];	 /* "user", "kernel" or "all" */
-	bool foreign;	/* synthesized from a perf pipe file (ses_foreign_info), no session.ini */
+	int callgraph_depth;		/* frames kept per stack (0: the kernel's default) */
+	char callgraph_scope[8];	/* "user", "kernel" or "all" */
+	bool foreign; /* synthesized from a perf pipe file (ses_foreign_info), no session.ini */
 };
 
 /* ---- session.ini ---------------------------------------------------------------- */
@@ -140,8 +140,7 @@ int ses_info_write(const char *dir, const struct ses_info *info);
  * skipped so newer writers stay readable. On a malformed line returns -EINVAL and puts
  * "line N: what" into @err (@errlen bytes, may be 0).
  */
-int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err,
-		   size_t errlen);
+int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err, size_t errlen);
 
 /* Read and parse @dir/session.ini. -ENOENT when there is none (not a session),
  * -SES_ENOTREG when it is not a regular file; @err says what is wrong, the caller names
@@ -203,7 +202,7 @@ struct ses_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
-	int attr_index; /* which HEADER_ATTR this sample belongs to (set by the reader) */
+	int attr_index;	  /* which HEADER_ATTR this sample belongs to (set by the reader) */
 	uint16_t cpumode; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	/* PERF_SAMPLE_CALLCHAIN: @nr_ips u64 entries at @ips, PERF_CONTEXT_* markers (values
 	 * >= PERF_CONTEXT_MAX as u64) included as the kernel wrote them. @ips points into the
@@ -279,16 +278,16 @@ struct ses_attr_rec {
  * PERF_RECORD_MISC_MMAP_BUILD_ID, @build_id_form) a build id of up to 20 bytes. */
 struct ses_mmap {
 	bool mmap2;
-	uint16_t misc;		/* as in the record: cpumode, MISC_MMAP_DATA, MISC_MMAP_BUILD_ID */
+	uint16_t misc; /* as in the record: cpumode, MISC_MMAP_DATA, MISC_MMAP_BUILD_ID */
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
 	bool build_id_form;
-	uint8_t build_id_size;	/* <= 20 */
+	uint8_t build_id_size; /* <= 20 */
 	uint8_t build_id[20];
 	uint32_t prot, flags;
-	const char *filename;	/* into the record */
+	const char *filename; /* into the record */
 	size_t filename_len;
 	struct ses_sample_id sid;
 };
@@ -302,7 +301,7 @@ struct ses_comm {
 	uint16_t misc;
 	uint32_t pid, tid;
 	bool exec;
-	const char *comm;	/* into the record */
+	const char *comm; /* into the record */
 	size_t comm_len;
 	struct ses_sample_id sid;
 };
@@ -375,8 +374,8 @@ enum ses_map_kind ses_mmap_kind(const struct ses_mmap *m);
 /* When @d happened: a sample's time, another record's trailer time; 0 when it has none. */
 uint64_t ses_decoded_time(const struct ses_decoded *d);
 
-int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr,
-		    const uint64_t *ids, size_t nids);
+int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr, const uint64_t *ids,
+		    size_t nids);
 /* The fields of @attr's sample_type from @s; CALLCHAIN, REGS_USER and STACK_USER from
  * their pointers (borrowed). READ, RAW and BRANCH_STACK: -EOPNOTSUPP. misc = @s->cpumode. */
 int ses_encode_sample(void *buf, size_t cap, const struct perf_event_attr *attr,
@@ -388,8 +387,8 @@ int ses_encode_mmap(void *buf, size_t cap, const struct perf_event_attr *attr,
 int ses_encode_comm(void *buf, size_t cap, const struct perf_event_attr *attr,
 		    const struct ses_comm *c);
 /* @type: PERF_RECORD_FORK or PERF_RECORD_EXIT. */
-int ses_encode_task(void *buf, size_t cap, const struct perf_event_attr *attr,
-		    uint32_t type, const struct ses_task *t);
+int ses_encode_task(void *buf, size_t cap, const struct perf_event_attr *attr, uint32_t type,
+		    const struct ses_task *t);
 int ses_encode_lost(void *buf, size_t cap, const struct perf_event_attr *attr,
 		    const struct ses_lost *l);
 int ses_encode_throttle(void *buf, size_t cap, const struct perf_event_attr *attr,
@@ -398,8 +397,8 @@ int ses_encode_finished_round(void *buf, size_t cap);
 /* perf record's kernel map: an MMAP of "[kernel.kallsyms]_text" for pid -1 from @text
  * (the kernel's _text) to the end of the address space, pgoff @text, misc KERNEL; its
  * trailer says pid -1, tid 0, @time, @id. */
-int ses_encode_kernel_map(void *buf, size_t cap, const struct perf_event_attr *attr,
-			  uint64_t text, uint64_t time, uint64_t id);
+int ses_encode_kernel_map(void *buf, size_t cap, const struct perf_event_attr *attr, uint64_t text,
+			  uint64_t time, uint64_t id);
 
 /*
  * Open a samples.data image of @len bytes at @buf (borrowed: must outlive the reader).
@@ -409,8 +408,7 @@ int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, ch
 			size_t errlen);
 
 /* Map @path and open it; the reader owns the mapping. */
-int ses_reader_open_file(struct ses_reader **out, const char *path, char *err,
-			 size_t errlen);
+int ses_reader_open_file(struct ses_reader **out, const char *path, char *err, size_t errlen);
 
 void ses_reader_free(struct ses_reader *r);
 
@@ -585,7 +583,7 @@ int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n);
  * files; collect uses it live (the kernel's on/off) and at the end (pauses.csv).
  */
 enum ses_pause_how {
-	SES_PAUSE_START = 0, /* --start-paused: the session itself, pid "all" */
+	SES_PAUSE_START = 0,	  /* --start-paused: the session itself, pid "all" */
 	SES_PAUSE_API = 1,	  /* amdProfilePause/Resume (group 1) */
 	SES_PAUSE_API_STRICT = 2, /* amdProfileStrictPause/Resume (group 2) */
 	SES_PAUSE_ITT = 3,	  /* __itt_pause/__itt_resume */
@@ -595,7 +593,7 @@ enum ses_pause_how {
 struct ses_pause_call {
 	int64_t time;
 	int pid;
-	bool paused; /* a pause (true) or a resume */
+	bool paused;  /* a pause (true) or a resume */
 	uint16_t how; /* enum ses_pause_how */
 };
 
@@ -633,9 +631,9 @@ struct ses_pause_clamps {
  * free() it), or -ENOMEM; @clamps (may be NULL) counts the calls stamped outside
  * [@start, @end] and after @now.
  */
-int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused,
-			 int64_t start, int64_t end, int64_t now, struct ses_pause **out,
-			 size_t *nout, struct ses_pause_clamps *clamps);
+int ses_pauses_arbitrate(struct ses_pause_call *calls, size_t n, bool start_paused, int64_t start,
+			 int64_t end, int64_t now, struct ses_pause **out, size_t *nout,
+			 struct ses_pause_clamps *clamps);
 /* "start-paused", "api", "api-strict" or "itt" (pauses.csv's how); "api" when unknown. */
 const char *ses_pause_how_name(uint16_t how);
 /* The sum of the paused intervals' lengths, ns ("unknown" rows are not paused time). */
@@ -672,8 +670,8 @@ int ses_pauses_add_unknown(struct ses_pause **rows, size_t *n, struct ses_pause_
  * (0 when there were no more than @max). */
 size_t ses_pauses_cap(struct ses_pause *rows, size_t *n, size_t max);
 /* Parse pauses.csv text into a malloc'ed array (*out, *n). -EINVAL with "line N: ..." */
-int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n,
-		     char *err, size_t errlen);
+int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t *n, char *err,
+		     size_t errlen);
 
 /* ---- the session directory (docs/DESIGN.md §4) and the MPI job directory (§10) -----
  *
@@ -684,7 +682,7 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
  */
 #define SES_DIR_MODE 0700
 #define SES_FILE_MODE 0600
-#define SES_APP_MAX 64		     /* bytes of the program's name in a directory name */
+#define SES_APP_MAX 64		    /* bytes of the program's name in a directory name */
 #define SES_DIR_MAX_SAME_SECOND 100 /* sessions one -o DIR may start in one second */
 
 /* mkdir -p @dir: parents the user's own (the umask decides their mode). 0 or -errno. */
@@ -699,7 +697,7 @@ int ses_file_create(const char *path, int flags);
 /* The same as fopen(@path, "we"): a stream the caller fcloses, or NULL with errno set. */
 FILE *ses_file_fopen(const char *path);
 
-#include "session/input.h" /* reading a session's files: ses_file_open_read, _map, ... */
+#include "session/input.h"   /* reading a session's files: ses_file_open_read, _map, ... */
 #include "session/foreign.h" /* perf pipe files of other tools: ses_foreign_info, ... */
 
 /* The program's name in @prog (a path or a name): a pointer into @prog. */
@@ -716,8 +714,8 @@ size_t ses_app_name_len(const char *name);
  * label (TBP, Custom, ...). Its path goes into @out (@outlen bytes). 0, -EEXIST when
  * SES_DIR_MAX_SAME_SECOND are taken, -ENAMETOOLONG, -EINVAL (empty name or label), -errno.
  */
-int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when,
-		   char *out, size_t outlen);
+int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when, char *out,
+		   size_t outlen);
 
 /*
  * The job directory: @outdir/uprof-<app>-HPC_MPI_<job>/ holding job.ini and one session
@@ -731,7 +729,7 @@ int ses_dir_create(const char *outdir, const char *prog, const char *label, time
  */
 #define SES_JOB_FILE "job.ini"
 #define SES_JOB_FORMAT_VERSION 1
-#define SES_JOB_ID_MAX 64	     /* letters, digits, '.', '_', '-' */
+#define SES_JOB_ID_MAX 64 /* letters, digits, '.', '_', '-' */
 #define SES_JOB_MAX_RANKS 65536
 #define SES_JOB_MAX_BYTES (16 << 20)
 
@@ -765,7 +763,7 @@ struct ses_job {
 	int format_version;
 	char id[SES_JOB_ID_MAX + 1];
 	char app[SES_APP_MAX + 1];
-	int size; /* [job] ranks: the world size, 0 when unknown */
+	int size;		    /* [job] ranks: the world size, 0 when unknown */
 	struct ses_job_rank *ranks; /* in file order; owned, ses_job_release() */
 	size_t nranks, capranks;
 	bool seen_job; /* private to the parser */

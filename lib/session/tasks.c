@@ -14,13 +14,16 @@
 
 #define TASKS_MAJOR 2 /* 2: the container's framing; 1: the legacy one (container.c) */
 #define TASKS_MINOR 0
-#define TASKS_HEADER 24 /* the prefix, i32 pid, u32 reserved */
-#define WRITE_BUF 8192	/* a string of SES_TASKS_MAX_STRING bytes fits */
+#define TASKS_HEADER 24		/* the prefix, i32 pid, u32 reserved */
+#define WRITE_BUF 8192		/* a string of SES_TASKS_MAX_STRING bytes fits */
 #define MAX_RECORDS (64u << 20) /* 2 GiB of records: refuse more than that */
 #define MAX_STRINGS (1u << 20)
 
 static const struct ses_ct_kind tasks_kind = {
-	.magic = SES_TASKS_MAGIC, .what = "tasks", .major = TASKS_MAJOR, .legacy_major = 1,
+	.magic = SES_TASKS_MAGIC,
+	.what = "tasks",
+	.major = TASKS_MAJOR,
+	.legacy_major = 1,
 	.min_header = TASKS_HEADER,
 	.known = 1u << SES_TASKS_STRING | 1u << SES_TASKS_RECORD | 1u << SES_TASKS_DROPPED,
 };
@@ -54,8 +57,8 @@ struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid)
 		errno = -fd;
 		return NULL;
 	}
-	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR,
-				  fields, sizeof(fields));
+	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR, fields,
+				  sizeof(fields));
 	if (!w->ct) {
 		int e = errno;
 
@@ -120,8 +123,7 @@ static size_t id_hash(uint32_t id, size_t mask)
 }
 
 /* The slot of @id: the one holding it, or the empty one where it would go. */
-static uint32_t *id_slot(uint32_t *slots, size_t cap, const struct ses_tasks_str *strs,
-			 uint32_t id)
+static uint32_t *id_slot(uint32_t *slots, size_t cap, const struct ses_tasks_str *strs, uint32_t id)
 {
 	size_t i = id_hash(id, cap - 1);
 

@@ -108,8 +108,8 @@ static int from_symbol_paths(Dwfl_Module *mod, const struct rpt_locator *loc, co
 	return fd;
 }
 
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  GElf_Addr base, const char *file_name, const char *debuglink_file,
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	int fd = -1;
@@ -120,8 +120,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (fd >= 0)
 		return fd;
 	/* libdwfl's places, then debuginfod by build id when DEBUGINFOD_URLS is set */
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
 const Dwfl_Callbacks rpt_dwfl_file_callbacks = {
@@ -143,8 +143,8 @@ Dwfl_Module *rpt_dwfl_report_elf(Dwfl *dwfl, const struct rpt_locator *loc, cons
 }
 
 /* Hand libdwfl the in-memory copy; it ends the Elf, the caller frees the buffer. */
-static int image_find_elf(Dwfl_Module *mod, void **userdata, const char *name,
-			  Dwarf_Addr base, char **file_name, Elf **elfp)
+static int image_find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+			  char **file_name, Elf **elfp)
 {
 	struct rpt_dwfl_image *img = *userdata;
 

@@ -12,7 +12,6 @@
 #include <elfutils/libdwfl.h>
 #include <stddef.h>
 
-
 /* The same for a module held in memory (the vDSO): its userdata points at a struct
  * rpt_dwfl_image, read with elf_memory; libdwfl ends the Elf, the caller frees @buf. */
 struct rpt_dwfl_image {

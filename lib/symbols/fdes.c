@@ -44,14 +44,19 @@ struct walk {
 static unsigned value_size(const struct walk *w, int enc)
 {
 	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr: return w->addr_size;
+	case DW_EH_PE_absptr:
+		return w->addr_size;
 	case DW_EH_PE_udata2:
-	case DW_EH_PE_sdata2: return 2;
+	case DW_EH_PE_sdata2:
+		return 2;
 	case DW_EH_PE_udata4:
-	case DW_EH_PE_sdata4: return 4;
+	case DW_EH_PE_sdata4:
+		return 4;
 	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8: return 8;
-	default: return 0;
+	case DW_EH_PE_sdata8:
+		return 8;
+	default:
+		return 0;
 	}
 }
 
@@ -172,8 +177,8 @@ static int add_fde(struct rpt_fdes *f, struct walk *w, const Dwarf_FDE *fde)
 	return push(f, start, start + range);
 }
 
-int rpt_fdes_parse(struct rpt_fdes *f, const unsigned char *e_ident, const void *buf,
-		   size_t len, uint64_t vaddr, bool eh_frame)
+int rpt_fdes_parse(struct rpt_fdes *f, const unsigned char *e_ident, const void *buf, size_t len,
+		   uint64_t vaddr, bool eh_frame)
 {
 	struct walk w = { .e_ident = e_ident, .vaddr = vaddr, .eh_frame = eh_frame };
 	Dwarf_Off off = 0, next;
@@ -246,8 +251,7 @@ static int read_section(struct rpt_fdes *f, Elf *elf, const char *name, bool eh_
 		data = elf_rawdata(scn, NULL);
 		if (!data || !data->d_buf)
 			return 0;
-		return rpt_fdes_parse(f, ident, data->d_buf, data->d_size, shdr.sh_addr,
-				      eh_frame);
+		return rpt_fdes_parse(f, ident, data->d_buf, data->d_size, shdr.sh_addr, eh_frame);
 	}
 	return 0;
 }

@@ -38,11 +38,10 @@ struct imod {
 struct rpt_inlines {
 	struct imod *mods;
 	int nmods, capmods, nopen;
-	struct util_strmap index; /* path -> mod + 1 (as a pointer-sized number) */
-	struct util_strmap names; /* interned function names */
+	struct util_strmap index;      /* path -> mod + 1 (as a pointer-sized number) */
+	struct util_strmap names;      /* interned function names */
 	const struct rpt_locator *loc; /* borrowed; NULL: files at their recorded paths */
 };
-
 
 /* Open @m->path if it has DWARF; leaves m->dwfl NULL otherwise. */
 static void open_module(struct rpt_inlines *il, struct imod *m)

@@ -110,7 +110,7 @@ static int add_sym(struct parse *ps, uint64_t start, uint64_t size, size_t name_
 	}
 	/* an offset until names stops moving */
 	pm->syms[pm->nsyms++] = (struct rpt_perfmap_sym){ start, start + size,
-							   (const char *)(uintptr_t)name_off };
+							  (const char *)(uintptr_t)name_off };
 	return 0;
 }
 

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define RPT_JITDUMP_MAGIC 0x4A695444u /* "JiTD" in the writer's byte order */
-#define RPT_JITDUMP_VERSION 1u	      /* newer versions are refused (-EPROTO) */
+#define RPT_JITDUMP_MAGIC 0x4A695444u	   /* "JiTD" in the writer's byte order */
+#define RPT_JITDUMP_VERSION 1u		   /* newer versions are refused (-EPROTO) */
 #define RPT_JITDUMP_MAX_BYTES (4ull << 30) /* a larger file is refused (-EFBIG) */
 /* A CODE_LOAD whose name has no NUL within this many bytes is malformed; names longer
  * than RPT_PERFMAP_MAX_NAME are cut, as in perf maps. */

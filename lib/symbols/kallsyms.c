@@ -23,11 +23,20 @@
 static int type_rank(char t)
 {
 	switch (t) {
-	case 'T': return 0;
-	case 't': return 1;
-	case 'W': case 'w': return 2;
-	case 'D': case 'd': case 'B': case 'b': return 3;
-	default: return -1;
+	case 'T':
+		return 0;
+	case 't':
+		return 1;
+	case 'W':
+	case 'w':
+		return 2;
+	case 'D':
+	case 'd':
+	case 'B':
+	case 'b':
+		return 3;
+	default:
+		return -1;
 	}
 }
 

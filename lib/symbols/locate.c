@@ -24,12 +24,11 @@ struct found {
 struct rpt_locator {
 	char **bin, **sym;
 	int nbin, nsym;
-	char *cache; /* NULL: no build-id cache */
+	char *cache;		 /* NULL: no build-id cache */
 	struct util_strmap done; /* recorded path -> struct found (owned) */
 };
 
-bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned char *bits,
-		      size_t n)
+bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned char *bits, size_t n)
 {
 	size_t at;
 	int w;
@@ -240,7 +239,8 @@ void rpt_locator_free(struct rpt_locator *l)
 {
 	if (!l)
 		return;
-	util_strmap_for_each(&l->done, e) {
+	util_strmap_for_each(&l->done, e)
+	{
 		struct found *f = e->val;
 
 		free(f->file);

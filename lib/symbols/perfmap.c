@@ -162,7 +162,8 @@ static int slurp(int fd, char **out, size_t *outlen)
 		ssize_t n;
 
 		if (cap - len < READ_CHUNK) {
-			char *b = cap >= RPT_PERFMAP_MAX_BYTES ? NULL : realloc(buf, cap + READ_CHUNK);
+			char *b = cap >= RPT_PERFMAP_MAX_BYTES ? NULL
+							       : realloc(buf, cap + READ_CHUNK);
 
 			if (!b) {
 				ret = cap >= RPT_PERFMAP_MAX_BYTES ? -EFBIG : -ENOMEM;

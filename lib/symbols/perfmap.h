@@ -18,7 +18,7 @@
 
 /* Bounds on a file any user of the machine may have written. */
 #define RPT_PERFMAP_MAX_BYTES (256u << 20) /* a larger file is refused (-EFBIG) */
-#define RPT_PERFMAP_MAX_NAME 1024	    /* longer names are cut */
+#define RPT_PERFMAP_MAX_NAME 1024	   /* longer names are cut */
 
 struct rpt_perfmap_sym {
 	uint64_t start, end; /* absolute addresses in the process; end exclusive */

@@ -83,8 +83,7 @@ static int plt_got(Elf *elf, size_t shstrndx,
 	return ret;
 }
 
-int rpt_plt_each(Elf *elf, int (*fn)(void *arg, uint64_t addr, uint64_t size,
-				      const char *name),
+int rpt_plt_each(Elf *elf, int (*fn)(void *arg, uint64_t addr, uint64_t size, const char *name),
 		 void *arg)
 {
 	GElf_Shdr rsh, psh, dsh;
@@ -108,9 +107,9 @@ int rpt_plt_each(Elf *elf, int (*fn)(void *arg, uint64_t addr, uint64_t size,
 		first = STUB; /* the header that calls the dynamic linker */
 	}
 	if (!rscn || !pscn || rsh.sh_type != SHT_RELA || psh.sh_type != SHT_PROGBITS ||
-	    !rsh.sh_entsize || !(dscn = elf_getscn(elf, rsh.sh_link)) || !gelf_getshdr(dscn, &dsh) ||
-	    dsh.sh_type != SHT_DYNSYM || !(rel = elf_getdata(rscn, NULL)) ||
-	    !(dyn = elf_getdata(dscn, NULL)))
+	    !rsh.sh_entsize || !(dscn = elf_getscn(elf, rsh.sh_link)) ||
+	    !gelf_getshdr(dscn, &dsh) || dsh.sh_type != SHT_DYNSYM ||
+	    !(rel = elf_getdata(rscn, NULL)) || !(dyn = elf_getdata(dscn, NULL)))
 		return 0;
 	n = rsh.sh_size / rsh.sh_entsize;
 	for (size_t i = 0; i < n && !ret; i++) {

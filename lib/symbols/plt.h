@@ -20,8 +20,7 @@ struct Elf;
  * @elf's string table, without "@plt"). Stops at the first nonzero return of @fn and
  * returns it; 0 otherwise (also for a file without a PLT, or one that does not parse).
  */
-int rpt_plt_each(struct Elf *elf, int (*fn)(void *arg, uint64_t addr, uint64_t size,
-					    const char *name),
-		 void *arg);
+int rpt_plt_each(struct Elf *elf,
+		 int (*fn)(void *arg, uint64_t addr, uint64_t size, const char *name), void *arg);
 
 #endif

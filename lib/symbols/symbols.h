@@ -38,7 +38,7 @@ struct rpt_sym {
 	uint64_t sym_addr;  /* start of the function (module-relative vaddr): its
 			     * symbol's, or with no symbol its CFI's (FDE); 0 when
 			     * neither is known */
-	bool resolved;      /* a symbol named it */
+	bool resolved;	    /* a symbol named it */
 };
 
 /* What the profiled file was, from its MMAP2 record: its build id (Linux 5.12+), else
@@ -47,14 +47,14 @@ struct rpt_file_id {
 	unsigned char build_id[20];
 	unsigned char build_id_len; /* 0: no build id recorded */
 	uint32_t maj, min;
-	uint64_t ino;		    /* 0: no inode recorded */
+	uint64_t ino; /* 0: no inode recorded */
 };
 
 /* How a module's file compared with the one profiled, once it was looked up. */
 enum rpt_file_state {
-	RPT_FILE_OK,	  /* read, and the same file (or nothing recorded to tell) */
-	RPT_FILE_MISSING, /* no such file any more (deleted or moved) */
-	RPT_FILE_CHANGED, /* a different file now: build id or inode differ (rebuilt) */
+	RPT_FILE_OK,	     /* read, and the same file (or nothing recorded to tell) */
+	RPT_FILE_MISSING,    /* no such file any more (deleted or moved) */
+	RPT_FILE_CHANGED,    /* a different file now: build id or inode differ (rebuilt) */
 	RPT_FILE_UNREADABLE, /* there, but not an ELF file we could read */
 };
 
@@ -140,7 +140,7 @@ enum rpt_found {
 };
 
 struct rpt_located {
-	const char *file;	  /* the file to read (owned by the locator), NULL: none */
+	const char *file;	   /* the file to read (owned by the locator), NULL: none */
 	enum rpt_file_state state; /* of the recorded path */
 	enum rpt_found how;
 };
@@ -165,8 +165,7 @@ const char *const *rpt_locator_symbol_paths(const struct rpt_locator *l, int *n)
 
 /* The cache's entry for a build id: "<dir>/.build-id/<xx>/<rest>" into @buf (@len bytes).
  * false when it does not fit or @n is 0. */
-bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned char *bits,
-		      size_t n);
+bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned char *bits, size_t n);
 
 /* ---- the build-id cache (buildid.c), in perf's ~/.debug layout, so that perf and report
  * find a profiled binary after it moved or was rebuilt ---- */
@@ -176,10 +175,10 @@ bool rpt_buildid_link(char *buf, size_t len, const char *dir, const unsigned cha
 bool rpt_buildid_default_dir(char *buf, size_t len);
 
 struct rpt_cache_stats {
-	int added;   /* files copied into the cache */
-	int present; /* already there */
-	int skipped; /* not added: gone, another file now, too big, or not an ELF file */
-	int failed;  /* could not be written (the cache's file system full, permissions) */
+	int added;	 /* files copied into the cache */
+	int present;	 /* already there */
+	int skipped;	 /* not added: gone, another file now, too big, or not an ELF file */
+	int failed;	 /* could not be written (the cache's file system full, permissions) */
 	int first_error; /* -errno of the first failure */
 };
 

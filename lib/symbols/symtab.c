@@ -52,9 +52,9 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 /* A function symbol; addresses are module-relative virtual addresses. */
 struct sym {
 	uint64_t addr;
-	uint64_t end;     /* exclusive: addr + size, or the next symbol/section end */
-	const char *raw;  /* name as in the ELF file, in dso->strs */
-	const char *name; /* demangled and interned on first use, else NULL */
+	uint64_t end;	    /* exclusive: addr + size, or the next symbol/section end */
+	const char *raw;    /* name as in the ELF file, in dso->strs */
+	const char *name;   /* demangled and interned on first use, else NULL */
 	unsigned char rank; /* tie-break at one address, only while sorting */
 };
 
@@ -64,18 +64,18 @@ struct seg {
 };
 
 struct dso {
-	char *path;         /* the mapped name, also reported as the module */
-	char *file;	    /* the file read: path, or where locate.c found it; NULL: none */
+	char *path; /* the mapped name, also reported as the module */
+	char *file; /* the file read: path, or where locate.c found it; NULL: none */
 	enum rpt_found found;
 	const char *module; /* path, or VDSO_NAME */
 	const char *base;   /* last component of path, for unresolved names */
-	bool readable;      /* an ELF file was read (segs are valid) */
+	bool readable;	    /* an ELF file was read (segs are valid) */
 	enum rpt_file_state state;
 	struct seg *segs;
 	size_t nsegs;
 	struct sym *syms; /* sorted by addr, one per address */
 	size_t nsyms;
-	char *strs; /* raw names */
+	char *strs;	      /* raw names */
 	struct rpt_fdes fdes; /* function ranges from the CFI, read on first need */
 	bool fdes_read;
 	bool jit;		/* a perf map (/tmp/perf-<pid>.map) or jitdump, not an ELF */
@@ -108,14 +108,15 @@ static const char *intern(struct rpt_symtab *st, const char *s)
 /* At one address prefer a sized symbol, then global over weak over local; a label last. */
 static unsigned char sym_rank(const GElf_Sym *s)
 {
-	unsigned char r = GELF_ST_TYPE(s->st_info) == STT_NOTYPE ? RANK_LABEL
-			  : s->st_size				 ? 0
-								 : 4;
+	unsigned char r = GELF_ST_TYPE(s->st_info) == STT_NOTYPE ? RANK_LABEL : s->st_size ? 0 : 4;
 
 	switch (GELF_ST_BIND(s->st_info)) {
-	case STB_GLOBAL: return r;
-	case STB_WEAK: return r + 1;
-	default: return r + 2;
+	case STB_GLOBAL:
+		return r;
+	case STB_WEAK:
+		return r + 1;
+	default:
+		return r + 2;
 	}
 }
 
@@ -616,8 +617,7 @@ static void read_fdes(struct dso *d, const struct rpt_file_id *id)
 }
 
 /* The FDE of the function that holds @vaddr, for an address no symbol covers. */
-static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *id,
-				      uint64_t vaddr)
+static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *id, uint64_t vaddr)
 {
 	if (!d->fdes_read)
 		read_fdes(d, id);
@@ -785,8 +785,7 @@ void rpt_symtab_free(struct rpt_symtab *st)
 {
 	if (!st)
 		return;
-	util_strmap_for_each(&st->dsos, e)
-		dso_free(e->val);
+	util_strmap_for_each(&st->dsos, e) dso_free(e->val);
 	util_strmap_release(&st->dsos);
 	util_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);

@@ -33,7 +33,7 @@ struct answer {
 struct job {
 	const char *spec;
 	bool collect;
-	struct rpt *report;	 /* tool_run */
+	struct rpt *report; /* tool_run */
 	FILE *sections;
 	const char *session_dir;
 	const char *files_dir;
@@ -52,12 +52,12 @@ static void child_work(const struct job *j, struct answer *a)
 		snprintf(h.files_dir, sizeof(h.files_dir), "%s", j->files_dir ? j->files_dir : "");
 		a->ret = tool_driver_run(&h, j->session_dir);
 		if (a->ret)
-			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name,
-				 h.path, h.error);
+			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name, h.path,
+				 h.error);
 		else if (fflush(NULL)) /* h.out, and a tool's own files it left open */
-			a->ret = -errno, snprintf(a->err, sizeof(a->err),
-						  "tool '%s': writing its sections: %s",
-						  a->info.name, strerror(errno));
+			a->ret = -errno,
+			snprintf(a->err, sizeof(a->err), "tool '%s': writing its sections: %s",
+				 a->info.name, strerror(errno));
 	}
 	/* the dlopen'ed tool stays mapped: the child ends right after the answer */
 }
@@ -115,7 +115,8 @@ static bool read_answer(int fd, struct answer *a, int64_t deadline, bool *timed_
 		if (got + (size_t)n > sizeof(*a))
 			return false; /* more than an answer: not ours */
 		got += (size_t)n;
-		if (got == sizeof(*a)) /* whole: a process the tool left holding the pipe is no wait */
+		if (got ==
+		    sizeof(*a)) /* whole: a process the tool left holding the pipe is no wait */
 			return true;
 	}
 }
@@ -171,8 +172,9 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (timed_out) {
-		snprintf(a->err, sizeof(a->err), "tool %.*s: still running after %g s: stopped "
-						 "(a hang? --tool-timeout sets the limit)",
+		snprintf(a->err, sizeof(a->err),
+			 "tool %.*s: still running after %g s: stopped "
+			 "(a hang? --tool-timeout sets the limit)",
 			 what, j->spec, timeout_s);
 		return -ETIMEDOUT;
 	}
@@ -183,8 +185,9 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 		return -ECHILD;
 	}
 	if (!whole || WEXITSTATUS(status)) {
-		snprintf(a->err, sizeof(a->err), "tool %.*s: exited (status %d) before it was done "
-						 "(a tool must not call exit)",
+		snprintf(a->err, sizeof(a->err),
+			 "tool %.*s: exited (status %d) before it was done "
+			 "(a tool must not call exit)",
 			 what, j->spec, WEXITSTATUS(status));
 		return -ECHILD;
 	}
@@ -195,13 +198,14 @@ static int in_child(const struct job *j, double timeout_s, struct answer *a)
 static void say(char *err, size_t errlen, const struct answer *a, const char *spec, int ret)
 {
 	if (ret && !a->err[0])
-		snprintf(err, errlen, "tool %.*s: %s", (int)strcspn(spec, ","), spec, strerror(-ret));
+		snprintf(err, errlen, "tool %.*s: %s", (int)strcspn(spec, ","), spec,
+			 strerror(-ret));
 	else
 		snprintf(err, errlen, "%s", a->err);
 }
 
-int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info,
-	       char *err, size_t errlen)
+int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info, char *err,
+	       size_t errlen)
 {
 	struct job j = { .spec = spec, .collect = collect };
 	struct answer *a = calloc(1, sizeof(*a));
@@ -242,7 +246,7 @@ static int keep_files(const char *tools, const char *tmp, const char *name)
 
 	snprintf(dest, sizeof(dest), "%s/%s", tools, name);
 	remove_flat(dest); /* an earlier run's files are never mistaken for this one's */
-	if (!rmdir(tmp)) /* nothing written */
+	if (!rmdir(tmp))   /* nothing written */
 		return 0;
 	return rename(tmp, dest) ? -errno : 0;
 }
@@ -251,7 +255,9 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 	     double timeout_s, struct tool_info *info, char *err, size_t errlen)
 {
 	char tools[PATH_MAX], tmp[PATH_MAX + 32];
-	struct job j = { .spec = spec, .report = r, .sections = sections,
+	struct job j = { .spec = spec,
+			 .report = r,
+			 .sections = sections,
 			 .session_dir = session_dir };
 	struct answer *a = calloc(1, sizeof(*a));
 	int ret, mk;
@@ -267,8 +273,8 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 	*info = a->info;
 	say(err, errlen, a, spec, ret);
 	if (!ret && j.files_dir && (ret = keep_files(tools, tmp, a->info.name)))
-		snprintf(err, errlen, "tool '%s': keeping its files in %s: %s", a->info.name,
-			 tools, strerror(-ret));
+		snprintf(err, errlen, "tool '%s': keeping its files in %s: %s", a->info.name, tools,
+			 strerror(-ret));
 	if (ret && j.files_dir)
 		remove_flat(tmp);
 	rmdir(tools); /* only when empty: no tool left files */

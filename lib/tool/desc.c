@@ -16,7 +16,8 @@
 _Static_assert(sizeof(struct uprof_tool_desc) >= TOOL_DESC_MIN_SIZE,
 	       "the descriptor only grows: API 1.0's was 232 bytes");
 
-static int refuse(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static int refuse(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -55,21 +56,25 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 	major = d->api_version >> 16;
 	minor = d->api_version & 0xffff;
 	if (!d->api_version)
-		return refuse(err, errlen, "its descriptor has no api_version (start from "
-					   "UPROF_TOOL_DESC_INIT)");
+		return refuse(err, errlen,
+			      "its descriptor has no api_version (start from "
+			      "UPROF_TOOL_DESC_INIT)");
 	if (major != UPROF_TOOL_API_MAJOR)
-		return refuse(err, errlen, "built for tool API %u.%u; this uprof has API %d.%d "
-					   "(rebuild the tool against its uprof_tool.h)",
+		return refuse(err, errlen,
+			      "built for tool API %u.%u; this uprof has API %d.%d "
+			      "(rebuild the tool against its uprof_tool.h)",
 			      major, minor, UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR);
 	if (size < TOOL_DESC_MIN_SIZE || size > TOOL_DESC_MAX_SIZE)
-		return refuse(err, errlen, "its descriptor says it is %u bytes; API %d.x "
-					   "descriptors are %u to %u (start from UPROF_TOOL_DESC_INIT)",
+		return refuse(err, errlen,
+			      "its descriptor says it is %u bytes; API %d.x "
+			      "descriptors are %u to %u (start from UPROF_TOOL_DESC_INIT)",
 			      size, UPROF_TOOL_API_MAJOR, TOOL_DESC_MIN_SIZE, TOOL_DESC_MAX_SIZE);
 	/* a newer minor version's fields past ours: usable only if it uses none of them */
 	for (uint32_t i = sizeof(*d); i < size; i++)
 		if (((const unsigned char *)d)[i])
-			return refuse(err, errlen, "built for tool API %u.%u and uses what it added; "
-						   "this uprof has API %d.%d (upgrade uprof)",
+			return refuse(err, errlen,
+				      "built for tool API %u.%u and uses what it added; "
+				      "this uprof has API %d.%d (upgrade uprof)",
 				      major, minor, UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR);
 	memcpy(out, d, size < sizeof(*out) ? size : sizeof(*out));
 	out->size = sizeof(*out);
@@ -84,11 +89,14 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 		return refuse(err, errlen,
 			      "sets %s, a slot reserved for a trace this uprof (tool API %d.%d) "
 			      "does not have yet; leave it NULL",
-			      out->openmp_region ? "openmp_region" : out->mpi_call ? "mpi_call" : "mpi_rank",
+			      out->openmp_region ? "openmp_region"
+			      : out->mpi_call	 ? "mpi_call"
+						 : "mpi_rank",
 			      UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR);
 	if (!out->name || !good_name(out->name))
-		return refuse(err, errlen, "its descriptor has %s name (1-63 letters, digits, "
-					   "'.', '-', '_', not starting with '.')",
+		return refuse(err, errlen,
+			      "its descriptor has %s name (1-63 letters, digits, "
+			      "'.', '-', '_', not starting with '.')",
 			      out->name ? "a bad" : "no");
 	return 0;
 }

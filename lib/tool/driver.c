@@ -204,9 +204,11 @@ static int failed(struct drive *d, const char *what, int ret)
 static int on_process(void *ctx, const struct rpt_walk_process *p)
 {
 	struct drive *d = ctx;
-	int ret = d->h->desc.process(d->h->desc.ctx, &(struct uprof_tool_process){
-		sizeof(struct uprof_tool_process), p->pid, p->comm, p->program, p->samples,
-		(double)p->samples * d->weight[0] });
+	int ret = d->h->desc.process(
+		d->h->desc.ctx,
+		&(struct uprof_tool_process){ sizeof(struct uprof_tool_process), p->pid, p->comm,
+					      p->program, p->samples,
+					      (double)p->samples * d->weight[0] });
 
 	return ret ? failed(d, "process", ret) : 0;
 }
@@ -214,9 +216,10 @@ static int on_process(void *ctx, const struct rpt_walk_process *p)
 static int on_thread(void *ctx, const struct rpt_walk_thread *t)
 {
 	struct drive *d = ctx;
-	int ret = d->h->desc.thread(d->h->desc.ctx, &(struct uprof_tool_thread){
-		sizeof(struct uprof_tool_thread), t->pid, t->tid, t->name, t->samples,
-		(double)t->samples * d->weight[0] });
+	int ret = d->h->desc.thread(
+		d->h->desc.ctx, &(struct uprof_tool_thread){ sizeof(struct uprof_tool_thread),
+							     t->pid, t->tid, t->name, t->samples,
+							     (double)t->samples * d->weight[0] });
 
 	return ret ? failed(d, "thread", ret) : 0;
 }
@@ -224,8 +227,9 @@ static int on_thread(void *ctx, const struct rpt_walk_thread *t)
 static int on_module(void *ctx, const struct rpt_walk_module *m)
 {
 	struct drive *d = ctx;
-	int ret = d->h->desc.module(d->h->desc.ctx, &(struct uprof_tool_module){
-		sizeof(struct uprof_tool_module), m->id, m->path, m->samples });
+	int ret = d->h->desc.module(d->h->desc.ctx,
+				    &(struct uprof_tool_module){ sizeof(struct uprof_tool_module),
+								 m->id, m->path, m->samples });
 
 	return ret ? failed(d, "module", ret) : 0;
 }
@@ -236,12 +240,22 @@ static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 	int ret;
 
 	d->h->sample = s;
-	ret = d->h->desc.sample(d->h->desc.ctx, &(struct uprof_tool_sample){
-		.size = sizeof(struct uprof_tool_sample), .event = (uint32_t)s->event,
-		.time_ns = (int64_t)s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.module_id = s->module, .ip = s->ip, .offset = s->offset, .function = s->function,
-		.module = s->module_path,
-		.weight_s = s->event < SES_MAX_EVENTS ? d->weight[s->event] : 0, .opaque = s });
+	ret = d->h->desc.sample(
+		d->h->desc.ctx,
+		&(struct uprof_tool_sample){
+			.size = sizeof(struct uprof_tool_sample),
+			.event = (uint32_t)s->event,
+			.time_ns = (int64_t)s->time,
+			.pid = s->pid,
+			.tid = s->tid,
+			.cpu = s->cpu,
+			.module_id = s->module,
+			.ip = s->ip,
+			.offset = s->offset,
+			.function = s->function,
+			.module = s->module_path,
+			.weight_s = s->event < SES_MAX_EVENTS ? d->weight[s->event] : 0,
+			.opaque = s });
 	d->h->sample = NULL;
 	return ret ? failed(d, "sample", ret) : 0;
 }
@@ -249,9 +263,10 @@ static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 static int on_task(void *ctx, const struct rpt_walk_task *t)
 {
 	struct drive *d = ctx;
-	int ret = d->h->desc.task(d->h->desc.ctx, &(struct uprof_tool_task){
-		sizeof(struct uprof_tool_task), t->pid, t->tid, t->domain, t->name,
-		(int64_t)t->begin, (int64_t)t->end, t->samples });
+	int ret = d->h->desc.task(
+		d->h->desc.ctx, &(struct uprof_tool_task){
+					sizeof(struct uprof_tool_task), t->pid, t->tid, t->domain,
+					t->name, (int64_t)t->begin, (int64_t)t->end, t->samples });
 
 	return ret ? failed(d, "task", ret) : 0;
 }
@@ -259,8 +274,9 @@ static int on_task(void *ctx, const struct rpt_walk_task *t)
 static int on_pause(void *ctx, int64_t from, int64_t to)
 {
 	struct drive *d = ctx;
-	int ret = d->h->desc.pause(d->h->desc.ctx, &(struct uprof_tool_pause){
-		sizeof(struct uprof_tool_pause), 0, from, to });
+	int ret = d->h->desc.pause(
+		d->h->desc.ctx,
+		&(struct uprof_tool_pause){ sizeof(struct uprof_tool_pause), 0, from, to });
 
 	return ret ? failed(d, "pause", ret) : 0;
 }
@@ -287,13 +303,27 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 	if (!in->nevents)
 		d->weight[0] = sum.period_s;
 	*s = (struct uprof_tool_session){
-		.size = sizeof(*s), .dir = dir, .config = in->config, .command = in->command,
-		.target_path = in->target_path, .host = in->host, .cpu_model = in->cpu_model,
-		.kernel = in->kernel, .ncpus = in->ncpus, .nevents = in->nevents,
-		.events = names, .periods = periods, .start_ns = in->start_mono_ns,
-		.end_ns = in->end_mono_ns, .period_s = sum.period_s, .samples = sum.samples,
-		.lost = sum.lost, .nprocesses = sum.nprocesses, .nthreads = sum.nthreads,
-		.cpu_time_s = sum.cpu_time_s, .pause_s = sum.pause_s,
+		.size = sizeof(*s),
+		.dir = dir,
+		.config = in->config,
+		.command = in->command,
+		.target_path = in->target_path,
+		.host = in->host,
+		.cpu_model = in->cpu_model,
+		.kernel = in->kernel,
+		.ncpus = in->ncpus,
+		.nevents = in->nevents,
+		.events = names,
+		.periods = periods,
+		.start_ns = in->start_mono_ns,
+		.end_ns = in->end_mono_ns,
+		.period_s = sum.period_s,
+		.samples = sum.samples,
+		.lost = sum.lost,
+		.nprocesses = sum.nprocesses,
+		.nthreads = sum.nthreads,
+		.cpu_time_s = sum.cpu_time_s,
+		.pause_s = sum.pause_s,
 		.complete = in->status == SES_STATUS_COMPLETE,
 	};
 	{

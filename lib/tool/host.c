@@ -81,14 +81,15 @@ static int declare(const struct uprof_tool_core *c, const char *name, int type, 
 	else if (ret == -E2BIG)
 		fail_once(h, -EPROTO, "declares more than %d knobs", TOOL_MAX_KNOBS);
 	else if (ret)
-		fail_once(h, -EPROTO, "declares a bad knob '%.64s' (a name of letters, digits, "
-				      "'-', '_', starting with a letter; a place for its value)",
+		fail_once(h, -EPROTO,
+			  "declares a bad knob '%.64s' (a name of letters, digits, "
+			  "'-', '_', starting with a letter; a place for its value)",
 			  name ? name : "(null)");
 	return ret;
 }
 
-static int knob_int(const struct uprof_tool_core *c, const char *name, int64_t *value,
-		    int64_t def, const char *help)
+static int knob_int(const struct uprof_tool_core *c, const char *name, int64_t *value, int64_t def,
+		    const char *help)
 {
 	return declare(c, name, UPROF_TOOL_KNOB_INT, value, &def, help);
 }
@@ -99,8 +100,8 @@ static int knob_bool(const struct uprof_tool_core *c, const char *name, bool *va
 	return declare(c, name, UPROF_TOOL_KNOB_BOOL, value, &def, help);
 }
 
-static int knob_double(const struct uprof_tool_core *c, const char *name, double *value,
-		       double def, const char *help)
+static int knob_double(const struct uprof_tool_core *c, const char *name, double *value, double def,
+		       const char *help)
 {
 	return declare(c, name, UPROF_TOOL_KNOB_DOUBLE, value, &def, help);
 }
@@ -208,7 +209,8 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 	}
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode)) {
 		snprintf(err, errlen, "tool %s: %s", path,
-			 errno == ENOENT || !S_ISREG(sb.st_mode) ? "no such file" : strerror(errno));
+			 errno == ENOENT || !S_ISREG(sb.st_mode) ? "no such file"
+								 : strerror(errno));
 		return -ENOENT;
 	}
 	so = open_tool(path, file, sizeof(file));
@@ -246,8 +248,10 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 		return -ECANCELED;
 	}
 	if (!h->registered) {
-		snprintf(err, errlen, "tool %s: refused: its entry point registered no descriptor "
-				      "(core->register_tool)", path);
+		snprintf(err, errlen,
+			 "tool %s: refused: its entry point registered no descriptor "
+			 "(core->register_tool)",
+			 path);
 		return -EPROTO;
 	}
 	fill_info(h);
@@ -266,7 +270,8 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 		snprintf(err, errlen, "tool '%s' (%s): %s (its knobs_checked returned %d)",
 			 h->desc.name, path,
 			 ret == -EINVAL ? "refuses these knob values; see 'uprof info --tool'"
-					: "failed", ret);
+					: "failed",
+			 ret);
 		return ret == -EINVAL ? -EINVAL : -ECANCELED;
 	}
 	return 0;

@@ -13,16 +13,16 @@
 
 struct tool_knob {
 	char name[64];
-	int type;		/* enum uprof_tool_knob_type */
+	int type; /* enum uprof_tool_knob_type */
 	char help[256];
-	void *value;		/* the tool's variable (int64_t, bool, double, const char *) */
+	void *value; /* the tool's variable (int64_t, bool, double, const char *) */
 	union {
 		int64_t i;
 		bool b;
 		double d;
 	} def;
-	char *def_s;		/* a string knob's default (owned) */
-	char *set_s;		/* a string knob's value from the command line (owned) */
+	char *def_s; /* a string knob's default (owned) */
+	char *set_s; /* a string knob's value from the command line (owned) */
 };
 
 struct tool_knobs {
@@ -69,21 +69,21 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 struct tool_host {
 	struct uprof_tool_core core;
 	const char *path;
-	bool collect;		/* collect_want records; elsewhere it is a no-op */
+	bool collect; /* collect_want records; elsewhere it is a no-op */
 	bool registered;
 	struct uprof_tool_desc desc;
 	struct tool_knobs knobs;
-	struct tool_info *info; /* what the parent gets back */
-	int first_error;	/* of a core call during the entry point (register, knobs) */
+	struct tool_info *info;	     /* what the parent gets back */
+	int first_error;	     /* of a core call during the entry point (register, knobs) */
 	const char *const *settings; /* the command line's knob settings, during the entry */
 	int nsettings;
 	char error[512];
 
 	/* report time (driver.c) */
 	struct rpt *report;
-	FILE *out;		/* sections */
+	FILE *out; /* sections */
 	bool in_section, row_open;
-	char files_dir[PATH_MAX]; /* the tool's files, before they are kept */
+	char files_dir[PATH_MAX];	      /* the tool's files, before they are kept */
 	const struct rpt_walk_sample *sample; /* the sample being called back */
 };
 

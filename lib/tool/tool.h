@@ -37,8 +37,8 @@ struct rpt;
 
 struct tool_knob_info {
 	char name[64];
-	int type;	/* enum uprof_tool_knob_type */
-	char def[128];	/* the default, as it would be written on the command line */
+	int type;      /* enum uprof_tool_knob_type */
+	char def[128]; /* the default, as it would be written on the command line */
 	char help[256];
 };
 
@@ -62,8 +62,8 @@ const char *tool_knob_type_name(int type);
  * @collect, its collect_want calls are recorded in @info) and parses its knobs, in a
  * child process bounded by @timeout_s. 0 or -errno (see above).
  */
-int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info,
-	       char *err, size_t errlen);
+int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info, char *err,
+	       size_t errlen);
 
 /*
  * Load the tool of @spec and run its callbacks over @r (opened with opts.walk; borrowed

@@ -154,8 +154,11 @@ int rpt_tr_parse(unsigned char *buf, size_t len, struct rpt_tr **out, char *why,
 	t->buf = buf;
 	t->len = len;
 	if (len < RPT_TR_PREAMBLE || memcmp(buf, RPT_TR_MAGIC, 8)) {
-		whyf(why, whylen, len < 8 ? "cut short (%zu bytes)" : "not a uprof translation "
-			"(no magic)", len);
+		whyf(why, whylen,
+		     len < 8 ? "cut short (%zu bytes)"
+			     : "not a uprof translation "
+			       "(no magic)",
+		     len);
 		goto out;
 	}
 	take(&c, 8);
@@ -213,8 +216,7 @@ out:
 	return 0;
 }
 
-int rpt_tr_lookup(const struct rpt_tr *t, uint32_t seq, int max, uint64_t *pcs, bool *act,
-		  int *end)
+int rpt_tr_lookup(const struct rpt_tr *t, uint32_t seq, int max, uint64_t *pcs, bool *act, int *end)
 {
 	size_t lo = 0, hi = t ? t->nentries : 0;
 	const unsigned char *e;
@@ -268,8 +270,8 @@ static unsigned char *put(unsigned char *p, uint64_t v, size_t n)
 	return p + n;
 }
 
-int rpt_tr_writer_note(struct rpt_tr_writer *w, uint32_t seq, int max, int n,
-		       const uint64_t *pcs, const bool *act, int end)
+int rpt_tr_writer_note(struct rpt_tr_writer *w, uint32_t seq, int max, int n, const uint64_t *pcs,
+		       const bool *act, int end)
 {
 	size_t need = ENTRY_LEN + (size_t)n * 8 + ((size_t)n + 7) / 8;
 	unsigned char *p;
@@ -409,8 +411,7 @@ int rpt_tr_serialize(struct rpt_tr_writer *w, const struct rpt_tr_key *key,
 		memcpy(p, w->body + e[i].off, e[i].len);
 		p += e[i].len;
 	}
-	put(buf + 24, rpt_tr_hash(RPT_TR_HASH0, buf + RPT_TR_PREAMBLE, total - RPT_TR_PREAMBLE),
-	    8);
+	put(buf + 24, rpt_tr_hash(RPT_TR_HASH0, buf + RPT_TR_PREAMBLE, total - RPT_TR_PREAMBLE), 8);
 	*out = buf;
 	*len = total;
 	buf = NULL;

@@ -87,7 +87,7 @@ struct uproc {
 };
 
 struct rpt_unwinder {
-	char *vdso; /* the session's copy of the vDSO, or NULL */
+	char *vdso;		       /* the session's copy of the vDSO, or NULL */
 	const struct rpt_locator *loc; /* borrowed, may be NULL */
 	struct modinfo *mods;
 	int nmods;
@@ -296,8 +296,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 	return dwfl;
 }
 
-static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
-		      uint64_t *stamp)
+static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, uint64_t *stamp)
 {
 	uint64_t sig = maps_sig(p);
 	struct uproc *slot = NULL;
@@ -572,12 +571,12 @@ static uint64_t perf_reg(const struct ses_sample *s, int r)
 {
 	if (r < 0 || r > 63 || !(s->regs_mask & (1ULL << r)))
 		return 0;
-	return ses_sample_u64(s->regs, (size_t)__builtin_popcountll(s->regs_mask & ((1ULL << r) - 1)));
+	return ses_sample_u64(s->regs,
+			      (size_t)__builtin_popcountll(s->regs_mask & ((1ULL << r) - 1)));
 }
 
-int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
-	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
-	       enum rpt_unwind_end *end)
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const struct ses_sample *s,
+	       uint64_t *pcs, bool *activation, int max, enum rpt_unwind_end *end)
 {
 	Dwfl *dwfl;
 	uint64_t stamp;

@@ -50,8 +50,8 @@
 /* A file mapping of a process at a sample's time. */
 struct rpt_unwind_map {
 	uint64_t start, end, pgoff;
-	int module;		       /* the caller's index of its file: the unwinder's cache key */
-	const char *path;	       /* as recorded ("[vdso]": the session's copy) */
+	int module;		      /* the caller's index of its file: the unwinder's cache key */
+	const char *path;	      /* as recorded ("[vdso]": the session's copy) */
 	const struct rpt_file_id *id; /* the file profiled */
 };
 
@@ -79,9 +79,8 @@ enum rpt_unwind_end { RPT_UNWIND_DONE, RPT_UNWIND_TRUNCATED, RPT_UNWIND_FAILED }
  * leaf first; @activation[i] is false for return addresses. Returns the count (0: nothing
  * to unwind), *@end says how it stopped. Never reads outside the sample.
  */
-int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
-	       const struct ses_sample *s, uint64_t *pcs, bool *activation, int max,
-	       enum rpt_unwind_end *end);
+int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const struct ses_sample *s,
+	       uint64_t *pcs, bool *activation, int max, enum rpt_unwind_end *end);
 
 /*
  * One CFI step from the leaf of frame-pointer sample @s, whose registers and stack top
@@ -97,12 +96,11 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 
 /* ---- translated.c: SESSION/translated.bin ---- */
 
-
 #define RPT_TR_FILE "translated.bin"
-#define RPT_TR_MAGIC "UPROFTR"	 /* with its NUL: 8 bytes */
+#define RPT_TR_MAGIC "UPROFTR" /* with its NUL: 8 bytes */
 #define RPT_TR_VERSION 1
 #define RPT_TR_PREAMBLE 32
-#define RPT_TR_MAX_FRAMES 1026	 /* stacks.c's MAX_FRAMES */
+#define RPT_TR_MAX_FRAMES 1026 /* stacks.c's MAX_FRAMES */
 #define RPT_TR_MAX_FILES (1u << 20)
 #define RPT_TR_MAX_PATH 4095
 #define RPT_TR_MAX_SIZE (1ULL << 32) /* a bigger file is refused, not read */
@@ -131,8 +129,8 @@ struct rpt_tr {
 	struct rpt_tr_key key;
 	struct rpt_tr_file *files;
 	uint32_t nfiles, nentries;
-	uint32_t *seqs;	 /* sorted */
-	size_t *offs;	 /* of each entry in buf */
+	uint32_t *seqs; /* sorted */
+	size_t *offs;	/* of each entry in buf */
 };
 
 /* FNV-1a 64 of @len bytes, continuing @h (start with RPT_TR_HASH0). */
@@ -164,8 +162,8 @@ struct rpt_tr_writer {
 
 /* Keep the unwind of sample @seq: @n frames of @pcs and @act, how it ended, its limit.
  * 0 or -ENOMEM (the writer is then failed). */
-int rpt_tr_writer_note(struct rpt_tr_writer *w, uint32_t seq, int max, int n,
-		       const uint64_t *pcs, const bool *act, int end);
+int rpt_tr_writer_note(struct rpt_tr_writer *w, uint32_t seq, int max, int n, const uint64_t *pcs,
+		       const bool *act, int end);
 void rpt_tr_writer_release(struct rpt_tr_writer *w);
 
 /* The whole file into *@out (malloc'ed, *@len bytes): @key, @files, the noted entries

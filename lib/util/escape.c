@@ -13,8 +13,12 @@
  * forbids. */
 static int utf8_len(const unsigned char *s, size_t avail)
 {
-	int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3
-		: s[0] < 0xf5 ? 4 : 0;
+	int n = s[0] < 0x80   ? 1
+		: s[0] < 0xc2 ? 0
+		: s[0] < 0xe0 ? 2
+		: s[0] < 0xf0 ? 3
+		: s[0] < 0xf5 ? 4
+			      : 0;
 	/* the range of the second byte, narrower after these lead bytes */
 	unsigned lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
 	unsigned hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
@@ -63,12 +67,23 @@ static void put_ascii(FILE *f, unsigned char c, enum util_escape how)
 			fputc('"', f);
 	} else if (how == UTIL_ESC_XML) {
 		switch (c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(c < 0x20 ? '?' : c, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			fputc(c < 0x20 ? '?' : c, f);
 		}
 	} else if (c == ';' && how == UTIL_ESC_JSON_FRAME) {
 		fputc(':', f);
@@ -96,7 +111,7 @@ void util_put_escaped_n(FILE *f, const char *str, size_t len, enum util_escape h
 
 		if (!n) { /* not UTF-8: the replacement character */
 			fputs(how == UTIL_ESC_JSON || how == UTIL_ESC_JSON_FRAME ? "\\ufffd"
-									       : "\xef\xbf\xbd",
+										 : "\xef\xbf\xbd",
 			      f);
 			s++;
 			continue;

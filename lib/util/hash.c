@@ -16,8 +16,7 @@ static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 	return h * 0xd6e8feb86659fd93ULL;
 }
 
-static struct util_hent *probe(struct util_hent *e, size_t cap, uint64_t a, uint64_t b,
-			      uint64_t c)
+static struct util_hent *probe(struct util_hent *e, size_t cap, uint64_t a, uint64_t b, uint64_t c)
 {
 	size_t i = mix(a, b, c) & (cap - 1);
 

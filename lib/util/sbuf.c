@@ -25,4 +25,3 @@ int util_sbuf_add(struct util_sbuf *b, const char *s, size_t n)
 	b->s[b->len] = 0;
 	return 0;
 }
-

@@ -57,7 +57,7 @@ static int reserve(struct util_strmap *m)
 
 /* The entry of @key, added with @val if absent (*@added then true). NULL on OOM. */
 static struct util_strmap_ent *upsert(struct util_strmap *m, const char *key, void *val,
-				     bool *added)
+				      bool *added)
 {
 	uint64_t h = util_fnv(key);
 	struct util_strmap_ent *e;
