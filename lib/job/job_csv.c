@@ -17,21 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-static void kvf(FILE *f, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void kvf(FILE *f, const char *key, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(f, "%s:,", key);
-	util_csv_quoted(f, buf);
-	fputc('\n', f);
-}
-
 static void ctime_ns(int64_t ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(ns / 1000000000);
@@ -82,36 +67,38 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 	ctime_ns(j->start_epoch_ns, start, sizeof(start));
 	ctime_ns(j->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
-	kvf(f, "Profile Session Type", "%s", "MPI Profile");
-	kvf(f, "Profile Scope", "%s", "MPI Job");
-	kvf(f, "Profile Start Time", "%s", start);
-	kvf(f, "Profile End Time", "%s", end);
-	kvf(f, "Profile Duration", "%.3f seconds",
-	    j->end_epoch_ns > j->start_epoch_ns
-		    ? (double)(j->end_epoch_ns - j->start_epoch_ns) / 1e9
-		    : 0.0);
-	kvf(f, "Data Folder", "%s", j->dir);
-	kvf(f, "MPI Job Id", "%s", j->job.id);
+	util_csv_kvf(f, "Profile Session Type", "%s", "MPI Profile");
+	util_csv_kvf(f, "Profile Scope", "%s", "MPI Job");
+	util_csv_kvf(f, "Profile Start Time", "%s", start);
+	util_csv_kvf(f, "Profile End Time", "%s", end);
+	util_csv_kvf(f, "Profile Duration", "%.3f seconds",
+		     j->end_epoch_ns > j->start_epoch_ns
+			     ? (double)(j->end_epoch_ns - j->start_epoch_ns) / 1e9
+			     : 0.0);
+	util_csv_kvf(f, "Data Folder", "%s", j->dir);
+	util_csv_kvf(f, "MPI Job Id", "%s", j->job.id);
 	if (s->size)
-		kvf(f, "MPI Ranks In Job", "%d", s->size);
+		util_csv_kvf(f, "MPI Ranks In Job", "%d", s->size);
 	else
-		kvf(f, "MPI Ranks In Job", "%zu (the launcher gave no world size)", j->job.nranks);
+		util_csv_kvf(f, "MPI Ranks In Job", "%zu (the launcher gave no world size)",
+			     j->job.nranks);
 	rank_list(j, true, list, sizeof(list));
-	kvf(f, "MPI Ranks Reported", "%s", list);
+	util_csv_kvf(f, "MPI Ranks Reported", "%s", list);
 	rank_list(j, false, list, sizeof(list));
-	kvf(f, "MPI Ranks Missing", "%s", list);
+	util_csv_kvf(f, "MPI Ranks Missing", "%s", list);
 	for (int i = 0; i < j->nranks; i++)
 		if (j->ranks[i].state != RPT_RANK_OK)
-			kvf(f,
-			    j->ranks[i].state >= RPT_RANK_MISSING ? "Rank Missing" : "Rank Damaged",
-			    "rank %d: %s", j->ranks[i].rank, j->ranks[i].why);
+			util_csv_kvf(f,
+				     j->ranks[i].state >= RPT_RANK_MISSING ? "Rank Missing"
+									   : "Rank Damaged",
+				     "rank %d: %s", j->ranks[i].rank, j->ranks[i].why);
 	if (j->opts.time_filter)
-		kvf(f, "Time Filter", "applied to each rank from its own profile start");
+		util_csv_kvf(f, "Time Filter", "applied to each rank from its own profile start");
 	if (j->nomp)
-		kvf(f, "OpenMP Tracing Enabled", "Yes (%d ranks: OpenMP TRACING REPORT (RANK-<r>))",
-		    j->nomp);
-	kvf(f, "Samples", "%" PRIu64, s->samples);
-	kvf(f, "Lost Samples", "%" PRIu64, s->lost);
+		util_csv_kvf(f, "OpenMP Tracing Enabled",
+			     "Yes (%d ranks: OpenMP TRACING REPORT (RANK-<r>))", j->nomp);
+	util_csv_kvf(f, "Samples", "%" PRIu64, s->samples);
+	util_csv_kvf(f, "Lost Samples", "%" PRIu64, s->lost);
 }
 
 /* Hosts in the order their first rank comes, with their reported ranks. */

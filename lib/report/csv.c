@@ -18,26 +18,6 @@
 
 #define EVENT "\"CPU_TIME\" (seconds)"
 
-static void kv(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, "%s:,", key);
-	util_csv_quoted(f, value);
-	fputc('\n', f);
-}
-
-static void kvf(FILE *f, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void kvf(FILE *f, const char *key, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	kv(f, key, buf);
-}
-
 /* ctime style, local time: "Tue Jun 10 10:33:24 2025". */
 static void ctime_ns(int64_t ns, char *buf, size_t len)
 {
@@ -86,14 +66,15 @@ static void write_execution(const struct rpt *r, FILE *f)
 
 	fprintf(f, "\n\"uprof (Version:%s)\"\nPERFORMANCE ANALYSIS REPORT\n\nEXECUTION\n",
 		UPROF_VERSION);
-	kv(f, "Target Path", in->target_path);
-	kv(f, "Command Line Arguments", in->target_args);
-	kv(f, "Working Directory", in->working_dir);
+	util_csv_kv(f, "Target Path", in->target_path);
+	util_csv_kv(f, "Command Line Arguments", in->target_args);
+	util_csv_kv(f, "Working Directory", in->working_dir);
 	fprintf(f, "Environment Variables:\n");
-	kvf(f, "CPU Details", "%s, Number of Cores(%d)", in->cpu_model, in->ncpus);
-	kvf(f, "Operating System", "%s Kernel:%s", in->os, in->kernel);
-	kv(f, "Collect Command", in->command);
-	kv(f, "Report Command", r->opts.report_command ? r->opts.report_command : "uprof report");
+	util_csv_kvf(f, "CPU Details", "%s, Number of Cores(%d)", in->cpu_model, in->ncpus);
+	util_csv_kvf(f, "Operating System", "%s Kernel:%s", in->os, in->kernel);
+	util_csv_kv(f, "Collect Command", in->command);
+	util_csv_kv(f, "Report Command",
+		    r->opts.report_command ? r->opts.report_command : "uprof report");
 }
 
 /* The job report (job_csv.c) heads its report with a rank's EXECUTION block. */
@@ -155,11 +136,11 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 			snprintf(from, sizeof(from), "%.3f", o->time_from_s);
 		if (o->time_to_s >= 0)
 			snprintf(to, sizeof(to), "%.3f", o->time_to_s);
-		kvf(f, "Time Filter", "%s:%s seconds after the profile start", from, to);
+		util_csv_kvf(f, "Time Filter", "%s:%s seconds after the profile start", from, to);
 	}
 	if (o->nonly_pids || o->time_filter)
-		kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
-		    s->filtered_samples);
+		util_csv_kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
+			     s->filtered_samples);
 }
 
 /* A row per sampled module whose file is gone or is another file now: its samples are
@@ -193,48 +174,49 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 	const struct rpt_summary s = *sp;
 
 	if (timer_first(in)) {
-		kvf(f, "Event Used", "cpu-clock (software timer, %s)",
-		    ev->exclude_kernel ? "user mode only" : "user and kernel mode");
-		kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
+		util_csv_kvf(f, "Event Used", "cpu-clock (software timer, %s)",
+			     ev->exclude_kernel ? "user mode only" : "user and kernel mode");
+		util_csv_kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
 	} else {
-		kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)", ev->name,
-		    ev->period,
-		    ev->exclude_kernel ? "user mode only"
-		    : ev->exclude_user ? "kernel mode only"
-				       : "user and kernel mode");
+		util_csv_kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)",
+			     ev->name, ev->period,
+			     ev->exclude_kernel ? "user mode only"
+			     : ev->exclude_user ? "kernel mode only"
+						: "user and kernel mode");
 	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
 	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
-		kvf(f, "Achieved Sampling Rate",
-		    "%.1f Hz (samples per second of target %s%sCPU time)", s.achieved_hz,
-		    s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
+		util_csv_kvf(f, "Achieved Sampling Rate",
+			     "%.1f Hz (samples per second of target %s%sCPU time)", s.achieved_hz,
+			     s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
 	else if (all_paused)
-		kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
+		util_csv_kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
-		kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
-	kvf(f, "Samples", "%" PRIu64, s.samples);
-	kvf(f, "Lost Samples", "%" PRIu64, s.lost);
+		util_csv_kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
+	util_csv_kvf(f, "Samples", "%" PRIu64, s.samples);
+	util_csv_kvf(f, "Lost Samples", "%" PRIu64, s.lost);
 	if (s.throttles)
-		kvf(f, "Throttled", "%" PRIu64 " times (the kernel stopped the timer for a while)",
-		    s.throttles);
+		util_csv_kvf(f, "Throttled",
+			     "%" PRIu64 " times (the kernel stopped the timer for a while)",
+			     s.throttles);
 	if (s.time_scale > 1)
-		kvf(f, "CPU_TIME Per Sample",
-		    "%.4f ms: the timer fired %.1fx less often than "
-		    "asked, so CPU_TIME is the target's measured CPU "
-		    "time shared out over the samples",
-		    s.period_s * s.time_scale * 1e3, s.time_scale);
+		util_csv_kvf(f, "CPU_TIME Per Sample",
+			     "%.4f ms: the timer fired %.1fx less often than "
+			     "asked, so CPU_TIME is the target's measured CPU "
+			     "time shared out over the samples",
+			     s.period_s * s.time_scale * 1e3, s.time_scale);
 	if (in->exit_signal)
-		kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
-		    sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
+		util_csv_kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
+			     sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
 	else if (in->exit_code >= 0 && in->orphans > 0)
-		kvf(f, "Target Exit",
-		    "exit status %d; it left %d process%s running, not profiled "
-		    "after it exited",
-		    in->exit_code, in->orphans, in->orphans > 1 ? "es" : "");
+		util_csv_kvf(f, "Target Exit",
+			     "exit status %d; it left %d process%s running, not profiled "
+			     "after it exited",
+			     in->exit_code, in->orphans, in->orphans > 1 ? "es" : "");
 	else if (in->exit_code >= 0)
-		kvf(f, "Target Exit", "exit status %d", in->exit_code);
+		util_csv_kvf(f, "Target Exit", "exit status %d", in->exit_code);
 	else
-		kv(f, "Target Exit", "unknown (still running when collection ended)");
+		util_csv_kv(f, "Target Exit", "unknown (still running when collection ended)");
 }
 
 static void write_details(const struct rpt *r, FILE *f)
@@ -256,30 +238,30 @@ static void write_details(const struct rpt *r, FILE *f)
 	ctime_ns(in->start_epoch_ns, start, sizeof(start));
 	ctime_ns(in->end_epoch_ns, end, sizeof(end));
 	fprintf(f, "\nPROFILE DETAILS\n");
-	kv(f, "Profile Session Type", session_type(in));
-	kv(f, "Profile Scope",
-	   in->system_wide ? "System-wide"
-	   : in->attached  ? "Attach Process"
-			   : "Single Application");
+	util_csv_kv(f, "Profile Session Type", session_type(in));
+	util_csv_kv(f, "Profile Scope",
+		    in->system_wide ? "System-wide"
+		    : in->attached  ? "Attach Process"
+				    : "Single Application");
 	if (in->cpu_mask[0])
-		kv(f, "CPU Mask", in->cpu_mask);
+		util_csv_kv(f, "CPU Mask", in->cpu_mask);
 	else
-		kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
-	kv(f, "Profile Start Time", start);
-	kv(f, "Profile End Time", end);
-	kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
-	kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
-	kvf(f, "Number Of Pauses", "%zu", s.npauses);
-	kv(f, "Data Folder", r->dir);
+		util_csv_kvf(f, "CPU Mask", "0-%d", in->ncpus > 0 ? in->ncpus - 1 : 0);
+	util_csv_kv(f, "Profile Start Time", start);
+	util_csv_kv(f, "Profile End Time", end);
+	util_csv_kvf(f, "Profile Duration", "%.3f seconds", run_ns / 1e9);
+	util_csv_kvf(f, "Pause Duration", "%.3f seconds", s.pause_s);
+	util_csv_kvf(f, "Number Of Pauses", "%zu", s.npauses);
+	util_csv_kv(f, "Data Folder", r->dir);
 	if (in->foreign)
-		kv(f, "Sampling Interval", "per event: see SAMPLING");
+		util_csv_kv(f, "Sampling Interval", "per event: see SAMPLING");
 	else if (timer_first(in))
-		kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
+		util_csv_kvf(f, "Timer Interval", "%.3fms", s.period_s * 1e3);
 	else
-		kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
+		util_csv_kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	rpt_omp_write_details(r, f);
-	kv(f, "Session Status", ses_status_name(in->status));
+	util_csv_kv(f, "Session Status", ses_status_name(in->status));
 	fprintf(f, "\nMONITORED EVENTS\n");
 	if (in->foreign)
 		rpt_foreign_csv_events(r, f);
@@ -291,51 +273,56 @@ static void write_details(const struct rpt *r, FILE *f)
 	else
 		write_sampling(r, f, &s, all_paused);
 	if (s.damaged_at)
-		kvf(f, "Data Damage", "%s unreadable from offset %" PRIu64 ": %s",
-		    in->foreign ? "the perf file" : "samples.data", s.damaged_at,
-		    s.damage ? s.damage : "?");
+		util_csv_kvf(f, "Data Damage", "%s unreadable from offset %" PRIu64 ": %s",
+			     in->foreign ? "the perf file" : "samples.data", s.damaged_at,
+			     s.damage ? s.damage : "?");
 	if (s.count_damage && s.counted_samples != s.file_samples)
-		kvf(f, "Data Damage",
-		    "session.ini counted %" PRIu64 " samples, samples.data holds "
-		    "%" PRIu64,
-		    s.counted_samples, s.file_samples);
+		util_csv_kvf(f, "Data Damage",
+			     "session.ini counted %" PRIu64 " samples, samples.data holds "
+			     "%" PRIu64,
+			     s.counted_samples, s.file_samples);
 	if (s.count_damage && s.counted_lost != s.file_lost)
-		kvf(f, "Data Damage",
-		    "session.ini counted %" PRIu64 " lost samples, samples.data "
-		    "records %" PRIu64,
-		    s.counted_lost, s.file_lost);
+		util_csv_kvf(f, "Data Damage",
+			     "session.ini counted %" PRIu64 " lost samples, samples.data "
+			     "records %" PRIu64,
+			     s.counted_lost, s.file_lost);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
-		kvf(f, "Data Damage", "session.ini counted %.6f s paused, pauses.csv holds %.6f s",
-		    (double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
+		util_csv_kvf(f, "Data Damage",
+			     "session.ini counted %.6f s paused, pauses.csv holds %.6f s",
+			     (double)s.counted_pause_ns / 1e9, (double)s.file_pause_ns / 1e9);
 	if (s.unparsable)
-		kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
+		util_csv_kvf(f, "Malformed Records", "%" PRIu64 " skipped", s.unparsable);
 	write_module_states(r, f);
 	if (s.paused_samples)
-		kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
+		util_csv_kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
 	if (s.unknown_rows || s.lost_pause_records)
-		kvf(f, "Pause State Unknown",
-		    "%zu interval%s, %.3f s, %" PRIu64 " sample%s in them kept (%" PRIu64
-		    " pause/resume records dropped by the target)",
-		    s.unknown_rows, s.unknown_rows == 1 ? "" : "s", s.unknown_s, s.unknown_samples,
-		    s.unknown_samples == 1 ? "" : "s", s.lost_pause_records);
+		util_csv_kvf(f, "Pause State Unknown",
+			     "%zu interval%s, %.3f s, %" PRIu64 " sample%s in them kept (%" PRIu64
+			     " pause/resume records dropped by the target)",
+			     s.unknown_rows, s.unknown_rows == 1 ? "" : "s", s.unknown_s,
+			     s.unknown_samples, s.unknown_samples == 1 ? "" : "s",
+			     s.lost_pause_records);
 	write_filters(r, f, &s);
 	if (s.has_tasks) {
-		kvf(f, "Task Records", "%" PRIu64, s.task_records);
-		kvf(f, "Task Instances", "%" PRIu64, s.task_instances);
-		kvf(f, "Lost Task Records", "%" PRIu64, s.task_lost);
+		util_csv_kvf(f, "Task Records", "%" PRIu64, s.task_records);
+		util_csv_kvf(f, "Task Instances", "%" PRIu64, s.task_instances);
+		util_csv_kvf(f, "Lost Task Records", "%" PRIu64, s.task_lost);
 		if (s.task_malformed)
-			kvf(f, "Malformed Task Records", "%" PRIu64 " skipped", s.task_malformed);
+			util_csv_kvf(f, "Malformed Task Records", "%" PRIu64 " skipped",
+				     s.task_malformed);
 		for (size_t i = 0; i < s.nfile_notes && i < RPT_FILE_NOTES; i++)
-			kvf(f, "Task File Damage", "%s %s", s.file_notes[i].file,
-			    s.file_notes[i].why);
+			util_csv_kvf(f, "Task File Damage", "%s %s", s.file_notes[i].file,
+				     s.file_notes[i].why);
 		if (s.task_comma)
-			kvf(f, "Task Names With A Comma", "%" PRIu64 " records skipped (first: %s)",
-			    s.task_comma, s.task_comma_name);
+			util_csv_kvf(f, "Task Names With A Comma",
+				     "%" PRIu64 " records skipped (first: %s)", s.task_comma,
+				     s.task_comma_name);
 		if (s.task_names_dropped || s.task_unnamed)
-			kvf(f, "Task Names Dropped",
-			    "%" PRIu64 " names did not fit the string table (64 KiB per process); "
-			    "%" PRIu64 " records without a name skipped",
-			    s.task_names_dropped, s.task_unnamed);
+			util_csv_kvf(f, "Task Names Dropped",
+				     "%" PRIu64
+				     " names did not fit the string table (64 KiB per process); "
+				     "%" PRIu64 " records without a name skipped",
+				     s.task_names_dropped, s.task_unnamed);
 	}
 }
 

@@ -76,14 +76,6 @@ static const char *sampled(const struct ses_event *e, char *buf, size_t len)
 	return buf;
 }
 
-/* A 'Key:,"value"' line, as the rest of the header. */
-static void kv(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, "%s:,", key);
-	util_csv_quoted(f, value); /* names from the file may be any bytes */
-	fputc('\n', f);
-}
-
 void rpt_foreign_csv_events(const struct rpt *r, FILE *f)
 {
 	const struct ses_info *in = &r->info;
@@ -111,28 +103,29 @@ void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_sum
 
 		snprintf(buf, sizeof(buf), "%s (%s; %s)", e->name, mode(e),
 			 sampled(e, how, sizeof(how)));
-		kv(f, i ? "Event" : "Event Used", buf);
+		util_csv_kv(f, i ? "Event" : "Event Used", buf);
 	}
-	kv(f, "Achieved Sampling Rate", "unknown (a perf file: target CPU time not recorded)");
+	util_csv_kv(f, "Achieved Sampling Rate",
+		    "unknown (a perf file: target CPU time not recorded)");
 	snprintf(buf, sizeof(buf), "%" PRIu64, s->kept_samples);
-	kv(f, "Samples", buf);
+	util_csv_kv(f, "Samples", buf);
 	snprintf(buf, sizeof(buf), "%" PRIu64, s->lost);
-	kv(f, "Lost Samples", buf);
+	util_csv_kv(f, "Lost Samples", buf);
 	if (s->throttles) {
 		snprintf(buf, sizeof(buf), "%" PRIu64 " times", s->throttles);
-		kv(f, "Throttled", buf);
+		util_csv_kv(f, "Throttled", buf);
 	}
-	kv(f, "Values",
-	   "read from a perf pipe file, each sample weighted by its period (its "
-	   "own where the file records one, else the event's): CPU_TIME of a "
-	   "cpu-clock or task-clock event is the sum of its samples' periods in ns, "
-	   "shown in seconds; every other event shows the sum of its samples' periods "
-	   "(event counts)");
+	util_csv_kv(f, "Values",
+		    "read from a perf pipe file, each sample weighted by its period (its "
+		    "own where the file records one, else the event's): CPU_TIME of a "
+		    "cpu-clock or task-clock event is the sum of its samples' periods in ns, "
+		    "shown in seconds; every other event shows the sum of its samples' periods "
+		    "(event counts)");
 	if (r->foreign_skipped) {
 		snprintf(buf, sizeof(buf),
 			 "%d more sampling events in the file; uprof reports the "
 			 "first %d",
 			 r->foreign_skipped, SES_MAX_EVENTS);
-		kv(f, "Events Not Reported", buf);
+		util_csv_kv(f, "Events Not Reported", buf);
 	}
 }

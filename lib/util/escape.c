@@ -5,6 +5,8 @@
  */
 #include "util/util.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at @s (1..4) within @avail bytes, or 0 if it is not
@@ -158,4 +160,22 @@ void util_csv_cell(FILE *f, const char *s, enum util_csv_quoting q)
 void util_csv_quoted(FILE *f, const char *s)
 {
 	util_csv_cell(f, s, UTIL_CSV_ALWAYS);
+}
+
+void util_csv_kv(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s:,", key);
+	util_csv_quoted(f, value);
+	fputc('\n', f);
+}
+
+void util_csv_kvf(FILE *f, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	util_csv_kv(f, key, buf);
 }

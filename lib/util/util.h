@@ -125,6 +125,11 @@ enum util_csv_quoting {
 void util_csv_cell(FILE *f, const char *s, enum util_csv_quoting q);
 /* util_csv_cell(@f, @s, UTIL_CSV_ALWAYS): the report's cell. */
 void util_csv_quoted(FILE *f, const char *s);
+/* A report header line 'Key:,"value"' (the value quoted as util_csv_quoted), and the same
+ * with the value formatted (cut at 1023 bytes). */
+void util_csv_kv(FILE *f, const char *key, const char *value);
+void util_csv_kvf(FILE *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- text parsing ---- */
 

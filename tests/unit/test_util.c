@@ -176,6 +176,29 @@ static void csv_always(void **state)
 
 /* pcm's cell: bare unless it holds a comma, a quote or a newline; then quoted, quotes
  * doubled, every byte kept (CR alone does not quote). */
+/* The report header's 'Key:,"value"' lines: the value quoted whole, quotes doubled; the
+ * formatted one cut at 1023 bytes. */
+static void csv_key_value_lines(void **state)
+{
+	(void)state;
+	char *s = NULL, big[1200];
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	assert_non_null(f);
+	util_csv_kv(f, "Target Path", "/a \"b\",c");
+	util_csv_kvf(f, "Samples", "%d of %s", 12, "x");
+	memset(big, 'y', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	util_csv_kvf(f, "Big", "%s", big);
+	fclose(f);
+	const char *want = "Target Path:,\"/a \"\"b\"\",c\"\nSamples:,\"12 of x\"\n";
+	assert_int_equal(strncmp(s, want, strlen(want)), 0);
+	/* "Big:," + quote + 1023 y + quote + newline */
+	assert_int_equal(len, strlen(want) + 5 + 1 + 1023 + 1 + 1);
+	free(s);
+}
+
 static void csv_when_needed(void **state)
 {
 	(void)state;
@@ -293,6 +316,7 @@ int main(void)
 		cmocka_unit_test(hash_grows_and_finds),
 		cmocka_unit_test(sbuf_grows),
 		cmocka_unit_test(csv_always),
+		cmocka_unit_test(csv_key_value_lines),
 		cmocka_unit_test(csv_when_needed),
 		cmocka_unit_test(csv_when_needed_one_line),
 		cmocka_unit_test(html_escapers),
