@@ -280,3 +280,16 @@ int ses_ct_writer_close(struct ses_ct_writer *w)
 	free(w);
 	return ret;
 }
+
+const char *ses_ct_string(const struct ses_ct_record *rec, uint32_t max, uint32_t *id,
+			  const unsigned char **s, uint32_t *slen)
+{
+	if (rec->len < 8)
+		return "string entry too short";
+	memcpy(id, rec->value, 4);
+	memcpy(slen, rec->value + 4, 4);
+	if (*slen > rec->len - 8 || *slen > max)
+		return "string longer than its entry";
+	*s = rec->value + 8;
+	return NULL;
+}

@@ -65,6 +65,11 @@ static inline const unsigned char *ses_ct_fields(const struct ses_ct_reader *r)
 /* The next record of a known type: 1 with *@rec set; 0 at the end of the file or at
  * damage (r->damage and r->damaged_at said). Never reads past @len. */
 int ses_ct_next(struct ses_ct_reader *r, struct ses_ct_record *rec);
+/* A string record's value (u32 id, u32 length, the bytes): its id, bytes and length into
+ * @id, @s, @slen; NULL, or why it is malformed (shorter than 8, or a length past its value
+ * or over @max). The one decoder of the tasks and ompt files' string tables. */
+const char *ses_ct_string(const struct ses_ct_record *rec, uint32_t max, uint32_t *id,
+			  const unsigned char **s, uint32_t *slen);
 /* End the walk at the record at @offset: the caller found its value malformed. */
 void ses_ct_damage(struct ses_ct_reader *r, size_t offset, const char *why);
 

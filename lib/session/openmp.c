@@ -223,21 +223,15 @@ static int parse_records(struct ses_ompt *o, struct ses_ct_reader *r)
 
 	while (ses_ct_next(r, &rec)) {
 		uint32_t slen, id;
+		const unsigned char *str;
 		const char *bad = NULL;
 		int ret = 0;
 
 		switch (rec.type) {
 		case SES_OMPT_STRING:
-			if (rec.len < 8) {
-				bad = "string entry too short";
-				break;
-			}
-			memcpy(&id, rec.value, 4);
-			memcpy(&slen, rec.value + 4, 4);
-			if (slen > rec.len - 8 || slen > SES_OMPT_MAX_STRING)
-				bad = "string longer than its entry";
-			else
-				ret = add_string(o, id, rec.value + 8, slen);
+			bad = ses_ct_string(&rec, SES_OMPT_MAX_STRING, &id, &str, &slen);
+			if (!bad)
+				ret = add_string(o, id, str, slen);
 			break;
 		case SES_OMPT_RECORD:
 			if (rec.len < 24)
