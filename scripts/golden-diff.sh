@@ -55,9 +55,11 @@ one_dir() { find "$1" -mindepth 1 -maxdepth 1 -type d | sort | head -1; }
 
 outputs() {
 	local uprof=$1 dir=$2 final=$3 s name sd
-	# fixed paths, so that the paths the outputs name are the same for both builds
-	local work=/tmp/uprof-golden/work out=/tmp/uprof-golden/out
-	rm -rf /tmp/uprof-golden && mkdir -p "$work" "$out" || die "cannot make /tmp/uprof-golden"
+	# one private place for both builds ($GOLDEN_TMP, made once by `diff`), so that the
+	# paths the outputs name are the same; never a fixed name in a shared /tmp
+	local base=${GOLDEN_TMP:-$(mktemp -d "${TMPDIR:-/tmp}/uprof-golden.XXXXXX")}
+	local work=$base/work out=$base/out
+	rm -rf "$work" "$out" && mkdir -p "$work" "$out" || die "cannot make $base"
 	for s in $(sessions_of "$dir"); do
 		name=$(basename "$s")
 		# the same path for both builds: the copy is made afresh at one place each time
@@ -94,7 +96,8 @@ outputs() {
 			"$(one_dir "$work/demo2")" >"$out/compare.txt" 2>/dev/null
 	fi
 	mkdir -p "$final" && cp -a "$out/." "$final/" || die "cannot write $final"
-	rm -rf /tmp/uprof-golden
+	rm -rf "$work" "$out"
+	[ -n "${GOLDEN_TMP:-}" ] || rmdir "$base"
 }
 
 case $1 in
@@ -102,13 +105,16 @@ sessions) collect_sessions "$2" "$3" ;;
 outputs) [ $# -eq 4 ] || die "usage: $0 outputs UPROF DIR OUT"; outputs "$2" "$3" "$4" ;;
 diff)
 	[ $# -eq 4 ] || die "usage: $0 diff OLD_UPROF NEW_UPROF DIR"
-	o=$(mktemp -d /tmp/golden-old.XXXXXX) n=$(mktemp -d /tmp/golden-new.XXXXXX)
+	T=${TMPDIR:-/tmp}
+	o=$(mktemp -d "$T/golden-old.XXXXXX") n=$(mktemp -d "$T/golden-new.XXXXXX")
+	GOLDEN_TMP=$(mktemp -d "$T/uprof-golden.XXXXXX") || die "mktemp"
+	export GOLDEN_TMP
 	outputs "$2" "$4" "$o"
 	outputs "$3" "$4" "$n"
 	echo "files compared: $(find "$o" -type f | wc -l) ($(du -sh "$o" | cut -f1))"
 	if diff -r "$o" "$n"; then
 		echo "golden-diff: byte-identical"
-		rm -rf "$o" "$n"
+		rm -rf "$o" "$n" "$GOLDEN_TMP"
 	else
 		echo "golden-diff: outputs differ ($o vs $n)"
 		exit 1
