@@ -8,6 +8,7 @@
  * - a growing string (sbuf.c);
  * - escaping for CSV, XML/HTML and JSON (escape.c): the one CSV quoter and the one HTML
  *   escaper of uprof, with the differences its writers need named as options;
+ * - files under a directory held open (dirfd.c): the directory-fd rule of DESIGN §4;
  * - the hex digit reader of the text parsers (header-only, so each parser and its fuzz
  *   target stays a single source file).
  * Nothing here prints on its own or exits; constructors fail with -ENOMEM or NULL.
@@ -19,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* ---- strmap.c: string keys ---- */
 
@@ -130,6 +132,47 @@ void util_csv_quoted(FILE *f, const char *s);
 void util_csv_kv(FILE *f, const char *key, const char *value);
 void util_csv_kvf(FILE *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- dirfd.c: files under a directory held open (docs/DESIGN.md §4) ----
+ * Every name under a directory another user may write is resolved relative to an fd of
+ * that directory, opened once: beneath it, no symlink followed on any component, ".."
+ * refused. @rel may have several components ("openmp/123.ompt"). All return an fd or 0,
+ * or -errno; O_CLOEXEC is always added. */
+
+/* Open the directory @path as the user named it (symlinks in it followed: the user's own
+ * words), once; and the same refusing a symlink as its last component. */
+int util_dir_open(const char *path);
+int util_dir_open_nofollow(const char *path);
+/* openat2(@dfd, @rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) with @flags | O_NOFOLLOW. */
+int util_at_open(int dfd, const char *rel, int flags, mode_t mode);
+/* A directory beneath @dfd, for reading and as a dirfd. */
+int util_at_dir(int dfd, const char *rel);
+/* Open or create a file beneath @dfd with O_CREAT | @flags (add O_EXCL for a new one),
+ * and set its mode to @mode with fchmod whatever the umask. */
+int util_at_create(int dfd, const char *rel, int flags, mode_t mode);
+/* mkdirat then open it (O_NOFOLLOW) and check it is a directory owned by us (-EPERM when
+ * another user's was put there), its mode set to @mode by fchmod. @may_exist: an existing
+ * directory of ours is taken (mkdir -p), else -EEXIST. Returns its fd. */
+int util_at_mkdir(int dfd, const char *rel, mode_t mode, bool may_exist);
+/* A stdio stream on a file beneath @dfd. @how: "r" (a regular file only: a FIFO or device
+ * put there is refused with EINVAL, never waited on), "w" (create or truncate), "wx"
+ * (create, refuse an existing name), "a" (append). Created files get @mode. NULL and
+ * errno on failure. */
+FILE *util_at_fopen(int dfd, const char *rel, const char *how, mode_t mode);
+/* unlinkat / renameat beneath @dfd (a symlink is removed or replaced, never followed). */
+int util_at_unlink(int dfd, const char *rel, int flags);
+int util_at_rename(int dfd, const char *from, const char *to);
+/* Atomic replacement of @rel: open a new temporary file (O_EXCL, mode @mode; its name into
+ * @tmp), write it, then commit: fsync when @sync, close @fd, renameat over @rel (the temp
+ * file is removed on failure). */
+int util_at_replace_open(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen);
+int util_at_replace_commit(int dfd, const char *tmp, const char *rel, int fd, bool sync);
+/* The whole regular file @rel (at most @max bytes, else -EFBIG; not regular: -EINVAL),
+ * NUL-terminated in a malloc'd *@out of *@outlen bytes. */
+int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *outlen);
+/* Can a user other than us make or rename names in the directory @dfd? (group or world
+ * writable, or owned by another user who is not root): collect warns about -o there. */
+bool util_dir_others_can_write(int dfd);
 
 /* ---- text parsing ---- */
 
