@@ -10,6 +10,7 @@
 #include "session/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
 	struct ses_tasks_writer *w;
 	uint64_t records, names, start, end, pairs, step;
 	char name[32];
-	int pid, tid, ret = 0;
+	int pid, tid, dfd, ret = 0;
 
 	if (argc != 8) {
 		fprintf(stderr, "usage: %s SESSION PID TID RECORDS NAMES START_NS END_NS\n", argv[0]);
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	step = (end - start) / pairs ? (end - start) / pairs : 1;
-	w = ses_tasks_writer_open(argv[1], pid);
+	dfd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	w = dfd < 0 ? NULL : ses_tasks_writer_open(dfd, pid);
 	if (!w) {
 		fprintf(stderr, "tasks_gen: %s/%s/%d.tasks: %s\n", argv[1], SES_TASKS_DIR, pid,
 			strerror(errno));

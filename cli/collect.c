@@ -5,8 +5,10 @@
  * collect_prog.c, collect_events.c, collect_open.c, collect_info.c, collect_run.c.
  */
 #include "cli/collect.h"
+#include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +57,49 @@ static int load_config(struct collect_state *st)
 	return -1;
 }
 
-/* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (lib/session names it). */
+/* Open the -o directory once (st->out_fd) and name it in @absout: the path of what was
+ * opened, for messages and for report, which reads the session next. -1 or an exit code. */
+static int open_out_dir(struct collect_state *st, const char *out, char *absout, size_t len)
+{
+	char proc[64];
+	struct stat sb;
+	ssize_t n;
+
+	st->out_fd = util_dir_open_nofollow(out);
+	/* O_NOFOLLOW|O_DIRECTORY on a symlink: ENOTDIR (or ELOOP) */
+	if ((st->out_fd == -ELOOP || st->out_fd == -ENOTDIR) && !lstat(out, &sb) &&
+	    S_ISLNK(sb.st_mode)) {
+		char *real = realpath(out, NULL);
+
+		cli_error(1, CMD,
+			  "output directory '%s' is a symbolic link: give the directory itself "
+			  "(-o %s)",
+			  out, real ? real : "its target");
+		free(real);
+		return 1;
+	}
+	if (st->out_fd < 0)
+		return cli_error(1, CMD, "output directory '%s': %s", out, strerror(-st->out_fd));
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", st->out_fd);
+	n = readlink(proc, absout, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1 || absout[0] != '/')
+		return cli_error(1, CMD, "output directory '%s': cannot tell its path", out);
+	absout[n] = 0;
+	if (faccessat(st->out_fd, ".", W_OK | X_OK, 0))
+		return cli_error(1, CMD, "output directory '%s' is not writable: %s", out,
+				 strerror(errno));
+	if (util_dir_others_can_write(st->out_fd))
+		cli_warn(CMD,
+			 "-o %s can be written by other users: they can rename or remove the "
+			 "session there and put other files in its place after collect ends; "
+			 "collect itself writes only beneath the directory it made and opened, "
+			 "never through a name another user changed",
+			 out);
+	return -1;
+}
+
+/* <out>/uprof-<app>-<LABEL>_<Mon-DD-YYYY>_<HH-MM-SS>[-N] (lib/session names it), made
+ * beneath the -o directory's fd and held open (st->session_fd) to the end of the run. */
 static int make_session_dir(struct collect_state *st)
 {
 	const char *out = st->outdir ? st->outdir : ".";
@@ -63,26 +107,34 @@ static int make_session_dir(struct collect_state *st)
 	char absout[PATH_MAX];
 	int ret;
 
+	/* parents are the user's own directories, named by the user (mkdir -p) */
 	ret = ses_mkdir_p(out);
 	if (ret)
 		return cli_error(1, CMD, "cannot create output directory '%s': %s", out,
 				 strerror(-ret));
-	if (!realpath(out, absout))
-		return cli_error(1, CMD, "output directory '%s': %s", out, strerror(errno));
-	if (access(absout, W_OK | X_OK))
-		return cli_error(1, CMD, "output directory '%s' is not writable: %s", out,
-				 strerror(errno));
+	ret = open_out_dir(st, out, absout, sizeof(absout));
+	if (ret >= 0)
+		return ret;
 	if (st->mpi.on)
 		return collect_mpi_make_dir(st, absout);
-	ret = ses_dir_create(absout, st->prog_path, label, time(NULL), st->session_dir,
-			     sizeof(st->session_dir));
+	ret = ses_dir_create(st->out_fd, st->prog_path, label, time(NULL), st->session_name,
+			     sizeof(st->session_name));
 	if (ret == -ENAMETOOLONG)
 		return cli_error(1, CMD, "output path too long");
 	if (ret == -EEXIST)
 		return cli_error(1, CMD, "too many sessions started this second in '%s'", absout);
-	if (ret)
+	if (ret == -EPERM || ret == -ELOOP || ret == -ENOTDIR)
+		return cli_error(1, CMD,
+				 "the session directory made in '%s' was replaced by another "
+				 "user's file or link before it could be opened: nothing written",
+				 absout);
+	if (ret < 0)
 		return cli_error(1, CMD, "cannot create a session directory in '%s': %s", absout,
 				 strerror(-ret));
+	st->session_fd = ret;
+	if (snprintf(st->session_dir, sizeof(st->session_dir), "%s/%s", absout, st->session_name) >=
+	    (int)sizeof(st->session_dir))
+		return cli_error(1, CMD, "output path too long");
 	return -1;
 }
 
@@ -93,7 +145,6 @@ static int sink_to_writer(void *arg, const void *records, size_t len)
 
 static int start(struct collect_state *st, int argc, char **argv)
 {
-	char vdso[PATH_MAX + 16];
 	size_t nids;
 	const uint64_t *ids;
 	int ret;
@@ -132,13 +183,13 @@ static int start(struct collect_state *st, int argc, char **argv)
 			goto fail;
 	}
 	collect_fill_info(st, argc, argv);
-	ret = ses_info_write(st->session_dir, &st->info);
+	ret = ses_info_write(st->session_fd, &st->info);
 	if (ret) {
 		ret = cli_error(1, CMD, "cannot write %s/session.ini: %s", st->session_dir,
 				strerror(-ret));
 		goto fail;
 	}
-	st->writer = ses_writer_open(st->session_dir);
+	st->writer = ses_writer_open(st->session_fd);
 	if (!st->writer) {
 		ret = cli_error(1, CMD, "cannot create %s/samples.data: %s", st->session_dir,
 				strerror(errno));
@@ -161,8 +212,8 @@ static int start(struct collect_state *st, int argc, char **argv)
 			 st->writer);
 	if (st->attach)
 		collect_attach_synth(st);
-	snprintf(vdso, sizeof(vdso), "%s/vdso.so", st->session_dir);
-	smp_vdso_save(vdso); /* best effort: without it report reads its own vDSO */
+	/* best effort: without it report reads its own vDSO */
+	smp_vdso_save(st->session_fd, "vdso.so");
 	return -1;
 fail:
 	if (!st->attach)
@@ -170,28 +221,13 @@ fail:
 	return ret;
 }
 
-/* A run that never started leaves nothing behind: no empty session to trip over. */
+/* A run that never started leaves nothing behind: no empty session to trip over. All of
+ * it removed beneath the fds held (the names in it are ours: the directory is 0700). */
 static void remove_session_dir(const struct collect_state *st)
 {
-	static const char *const files[] = { SES_INFO_FILE,
-					     SES_DATA_FILE,
-					     SES_LEAF_FILE,
-					     "vdso.so",
-					     SES_PAUSES_FILE,
-					     "." SES_INFO_FILE ".tmp",
-					     SES_OMPT_DIR "/omplib/libgomp.so.1",
-					     SES_OMPT_DIR "/omplib",
-					     SES_OMPT_DIR };
-	char path[PATH_MAX + 32];
-
-	if (!st->session_dir[0])
+	if (st->session_fd < 0)
 		return;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", st->session_dir, files[i]);
-		if (unlink(path) && errno == EISDIR)
-			rmdir(path);
-	}
-	rmdir(st->session_dir);
+	ses_dir_remove_at(st->out_fd, st->session_name, st->session_fd);
 }
 
 static char last_session[PATH_MAX];
@@ -203,7 +239,10 @@ const char *cli_collect_last_session(void)
 
 int cmd_collect(int argc, char **argv)
 {
-	struct collect_state st = { .sigfd = -1 };
+	struct collect_state st = { .sigfd = -1,
+				    .out_fd = -1,
+				    .session_fd = -1,
+				    .omp.omplib_fd = -1 };
 	int ret;
 
 	for (int i = 0; i < SES_MAX_PIDS; i++)
@@ -249,6 +288,12 @@ int cmd_collect(int argc, char **argv)
 	for (int i = 0; i < st.nattach; i++)
 		if (st.pidfds[i] >= 0)
 			close(st.pidfds[i]);
+	if (st.omp.omplib_fd >= 0)
+		close(st.omp.omplib_fd);
+	if (st.session_fd >= 0)
+		close(st.session_fd);
+	if (st.out_fd >= 0)
+		close(st.out_fd);
 	collect_launch_release(&st);
 	collect_tools_release(&st);
 	return ret;

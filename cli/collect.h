@@ -63,6 +63,7 @@ struct collect_state {
 	struct { /* --trace openmp (collect_trace.c) */
 		bool on, full, omplib, impl_given, scope_given;
 		char runtime[PATH_MAX]; /* omplib: the libomp standing in for libgomp */
+		int omplib_fd; /* omplib: openmp/omplib held open, for LD_LIBRARY_PATH (-1) */
 	} omp;
 	int nenv; /* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
@@ -85,9 +86,13 @@ struct collect_state {
 	/* derived */
 	struct mtr_config config;
 	uint64_t period_ns;
-	char prog_path[PATH_MAX]; /* the program's file, symlinks resolved (Target Path) */
-	char exec_path[PATH_MAX]; /* the path exec'd: absolute, symlinks kept */
-	char session_dir[PATH_MAX];
+	char prog_path[PATH_MAX];   /* the program's file, symlinks resolved (Target Path) */
+	char exec_path[PATH_MAX];   /* the path exec'd: absolute, symlinks kept */
+	char session_dir[PATH_MAX]; /* its path: for messages and for report to read */
+	/* the directory-fd rule (docs/DESIGN.md §4): -o opened once, the session made beneath
+	 * it and held open to the end; every file of the session is made beneath session_fd */
+	int out_fd, session_fd;
+	char session_name[2 * NAME_MAX + 2]; /* the session's name beneath out_fd */
 	struct perf_event_attr attrs[COLLECT_MAX_ATTRS];
 	int nattrs;
 	char event_names[COLLECT_MAX_ATTRS][64]; /* as report shows them */

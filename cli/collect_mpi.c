@@ -7,6 +7,7 @@
  */
 #include "cli/collect.h"
 #include "launcher/launcher.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -65,14 +66,13 @@ int collect_mpi_detect(struct collect_state *st)
 int collect_mpi_make_dir(struct collect_state *st, const char *absout)
 {
 	struct ses_job_rank r;
-	char *slash;
+	char jobname[NAME_MAX + 1];
 	int ret;
 
 	ses_job_rank_init(&r, st->mpi.rank);
 	r.size = st->mpi.size > 0 ? st->mpi.size : 0;
 	r.local_rank = st->mpi.local_rank;
-	ret = ses_job_join(absout, st->prog_path, st->mpi.job, &r, st->session_dir,
-			   sizeof(st->session_dir));
+	ret = ses_job_join(st->out_fd, st->prog_path, st->mpi.job, &r, jobname, sizeof(jobname));
 	if (ret == -EEXIST)
 		return cli_error(1, CMD,
 				 "--mpi: job %s has a rank %d already (in %s): two ranks "
@@ -83,13 +83,16 @@ int collect_mpi_make_dir(struct collect_state *st, const char *absout)
 				 "--mpi: the job directory for job %s in '%s' is not a "
 				 "private directory of this user (a link, or another user's)",
 				 st->mpi.job, absout);
-	if (ret)
+	if (ret < 0)
 		return cli_error(1, CMD, "--mpi: cannot join job %s in '%s': %s", st->mpi.job,
 				 absout, strerror(-ret));
-	snprintf(st->mpi.job_dir, sizeof(st->mpi.job_dir), "%s", st->session_dir);
-	slash = strrchr(st->mpi.job_dir, '/');
-	if (slash)
-		*slash = 0;
+	st->session_fd = ret;
+	snprintf(st->session_name, sizeof(st->session_name), "%s/rank-%d", jobname, r.rank);
+	if (snprintf(st->mpi.job_dir, sizeof(st->mpi.job_dir), "%s/%s", absout, jobname) >=
+		    (int)sizeof(st->mpi.job_dir) ||
+	    snprintf(st->session_dir, sizeof(st->session_dir), "%s/%s", absout, st->session_name) >=
+		    (int)sizeof(st->session_dir))
+		return cli_error(1, CMD, "output path too long");
 	return -1;
 }
 
@@ -208,17 +211,17 @@ void collect_mpi_env(const struct collect_state *st)
 {
 	char dir[PATH_MAX + 8], preload[2 * PATH_MAX + 2];
 	const char *old = getenv("LD_PRELOAD");
-	int ret;
+	int fd;
 
 	if (!st->mpi.trace)
 		return;
 	snprintf(dir, sizeof(dir), "%s/" SES_MPI_DIR, st->session_dir);
-	ret = ses_private_mkdir(dir);
-	if (ret && ret != -EEXIST) {
-		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir,
-			 strerror(-ret));
+	fd = util_at_mkdir(st->session_fd, SES_MPI_DIR, SES_DIR_MODE, true);
+	if (fd < 0) {
+		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir, strerror(-fd));
 		return;
 	}
+	close(fd);
 	setenv(SES_MPI_ENV_DIR, dir, 1);
 	snprintf(preload, sizeof(preload), "%s%s%s", st->mpi.lib, old && *old ? ":" : "",
 		 old ? old : "");

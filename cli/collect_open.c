@@ -42,7 +42,7 @@ int collect_leaf_open(struct collect_state *st)
 		}
 	if (!mask)
 		return -1;
-	st->leaf = ses_leaf_writer_open(st->session_dir, mask, bytes);
+	st->leaf = ses_leaf_writer_open(st->session_fd, mask, bytes);
 	if (!st->leaf)
 		return cli_error(1, CMD, "cannot create %s/%s: %s", st->session_dir, SES_LEAF_FILE,
 				 strerror(errno));

@@ -11,6 +11,7 @@
  * OMPT is silently off for target regions.
  */
 #include "cli/collect.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -177,6 +178,7 @@ static int omptarget_dir(const char *prog, char *dir, size_t len)
 int collect_omp_env(struct collect_state *st)
 {
 	char lib[PATH_MAX], real[PATH_MAX], libomp[PATH_MAX], dir[PATH_MAX + 32];
+	int fd, ret;
 
 	if (!st->omp.on)
 		return -1;
@@ -188,20 +190,29 @@ int collect_omp_env(struct collect_state *st)
 	setenv("UPROF_OMPT", st->omp.full ? "full" : "basic", 1);
 	prepend("OMP_TOOL_LIBRARIES", real);
 	snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR, st->session_dir);
-	if (ses_private_mkdir(dir) && errno != EEXIST) /* its presence says: traced */
-		return cli_error(1, CMD, "cannot create %s: %s", dir, strerror(errno));
+	fd = util_at_mkdir(st->session_fd, SES_OMPT_DIR, SES_DIR_MODE, true);
+	if (fd < 0) /* its presence says: traced */
+		return cli_error(1, CMD, "cannot create %s: %s", dir, strerror(-fd));
+	close(fd);
 	if (st->omp.omplib) {
-		char link[PATH_MAX + 64];
-
 		if (find_libomp(libomp, sizeof(libomp)))
 			return cli_error(1, CMD,
 					 "--openmp-impl omplib needs LLVM's OpenMP runtime "
 					 "(libomp.so.5, package libomp-dev; or set UPROF_LIBOMP)");
-		snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR "/omplib", st->session_dir);
-		snprintf(link, sizeof(link), "%s/libgomp.so.1", dir);
-		if ((ses_private_mkdir(dir) && errno != EEXIST) ||
-		    (symlink(libomp, link) && errno != EEXIST))
-			return cli_error(1, CMD, "cannot set up %s: %s", link, strerror(errno));
+		fd = util_at_mkdir(st->session_fd, SES_OMPT_DIR "/omplib", SES_DIR_MODE, true);
+		if (fd < 0 || (symlinkat(libomp, fd, "libgomp.so.1") && errno != EEXIST)) {
+			ret = fd < 0 ? -fd : errno;
+			if (fd >= 0)
+				close(fd);
+			return cli_error(
+				1, CMD, "cannot set up %s/" SES_OMPT_DIR "/omplib/libgomp.so.1: %s",
+				st->session_dir, strerror(ret));
+		}
+		/* the loader of the program finds it by a name: not the session's path, which
+		 * another user could swap before the program starts (a library of theirs
+		 * loaded as root), but this process's fd of the directory it made */
+		st->omp.omplib_fd = fd;
+		snprintf(dir, sizeof(dir), "/proc/%d/fd/%d", (int)getpid(), fd);
 		prepend("LD_LIBRARY_PATH", dir);
 		snprintf(st->omp.runtime, sizeof(st->omp.runtime), "%s", libomp);
 	} else if (mentions(st->prog_path, "libomptarget.so")) {

@@ -161,6 +161,7 @@ int collect_pages_start(struct collect_state *st)
 	struct smp_pageset_opts o = {
 		.token = st->attach ? NULL : st->token,
 		.session_dir = st->session_dir,
+		.session_dfd = st->session_fd,
 		.ompt = st->omp.on,
 		.ompt_impl = st->omp.omplib ? SES_OMPT_IMPL_OMPLIB : SES_OMPT_IMPL_OMPT,
 		.ompt_scope = st->omp.full ? SES_OMPT_SCOPE_FULL : SES_OMPT_SCOPE_BASIC,

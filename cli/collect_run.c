@@ -210,7 +210,7 @@ static void end_delay(struct collect_state *st, int64_t now, int64_t *start_mono
 
 	st->info.start_mono_ns = *start_mono = now;
 	st->info.start_epoch_ns = cli_now_ns(CLOCK_REALTIME);
-	ses_info_write(st->session_dir, &st->info);
+	ses_info_write(st->session_fd, &st->info);
 	/* the achieved rate is over the CPU time the targets used while we sampled */
 	if (st->attach) {
 		for (int i = 0; i < st->nattach; i++) {
@@ -363,12 +363,15 @@ static void split_cpu(const struct collect_state *st, struct ses_info *in)
 static void cache_build_ids(const struct collect_state *st)
 {
 	struct rpt_cache_stats cs;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], session[64];
 	int ret;
 
 	if (st->no_buildid_cache || !rpt_buildid_default_dir(dir, sizeof(dir)))
 		return;
-	ret = rpt_buildid_cache_fill(st->session_dir, dir, &cs);
+	/* the session read through the fd held (docs/DESIGN.md §4), not its path, which
+	 * another user may have swapped by now */
+	snprintf(session, sizeof(session), "/proc/self/fd/%d", st->session_fd);
+	ret = rpt_buildid_cache_fill(session, dir, &cs);
 	if (ret)
 		cli_warn(CMD, "the build-id cache %s was not filled: %s", dir, strerror(-ret));
 	else if (cs.failed)
@@ -415,7 +418,7 @@ static int finish(struct collect_state *st)
 		cli_error(1, CMD, "closing samples.data: %s", strerror(-ret));
 		in->status = SES_STATUS_INTERRUPTED;
 	}
-	ret = ses_info_write(st->session_dir, in);
+	ret = ses_info_write(st->session_fd, in);
 	if (ret)
 		cli_error(1, CMD, "cannot rewrite session.ini: %s", strerror(-ret));
 	cache_build_ids(st);
@@ -503,7 +506,7 @@ static int start_attached(struct collect_state *st)
 
 	st->info.npids = st->nattach;
 	memcpy(st->info.pids, st->attach_pids, sizeof(pid_t) * st->nattach);
-	ses_info_write(st->session_dir, &st->info);
+	ses_info_write(st->session_fd, &st->info);
 	smp_set_enabled(st->smp, COLLECT_TRACKING, true);
 	if (!st->start_paused && !(st->start_delay_s > 0))
 		collect_events_enable(st, true);
@@ -545,7 +548,7 @@ int collect_run(struct collect_state *st)
 	}
 	st->info.npids = 1;
 	st->info.pids[0] = st->child.pid;
-	ses_info_write(st->session_dir, &st->info);
+	ses_info_write(st->session_fd, &st->info);
 	ret = smp_child_release(&st->child, &what);
 	if (ret) {
 		reap_child(st, 0);

@@ -318,7 +318,7 @@ int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page)
 	w->page = page;
 	w->set = s;
 	smp_page_on_gap(page, on_pause_gap, w);
-	w->tasks = ses_tasks_writer_open(s->session_dir, pid);
+	w->tasks = ses_tasks_writer_open(s->o.session_dfd, pid);
 	if (!w->tasks) {
 		smp_pageset_say(s, SMP_PAGESET_NO_TASKS_FILE, pid, errno, NULL);
 		smp_page_close(page);
@@ -326,7 +326,7 @@ int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page)
 		return -EIO;
 	}
 	if (s->o.ompt) {
-		w->ompt = ses_ompt_writer_open(s->session_dir, pid, (uint16_t)s->o.ompt_impl,
+		w->ompt = ses_ompt_writer_open(s->o.session_dfd, pid, (uint16_t)s->o.ompt_impl,
 					       (uint16_t)s->o.ompt_scope);
 		if (!w->ompt)
 			smp_pageset_say(s, SMP_PAGESET_NO_OMPT_FILE, pid, errno, NULL);

@@ -44,6 +44,6 @@ void smp_pageset_write_pauses(struct smp_pageset *s, int64_t start_mono, int64_t
 	out->total_ns = ses_pauses_total(v, n);
 	out->unknown_ns = ses_pauses_unknown_total(v, n);
 	out->gap_records = s->gap_records;
-	out->write_err = ses_pauses_write(s->session_dir, v, n);
+	out->write_err = ses_pauses_write(s->o.session_dfd, v, n);
 	free(v);
 }

@@ -282,7 +282,10 @@ typedef void (*smp_pageset_say_fn)(void *arg, enum smp_pageset_what what, int pi
 struct smp_pageset_opts {
 	const char *dir;	   /* the pages' directory; NULL: /dev/shm (borrowed, copied) */
 	const char *token;	   /* launch mode: the run's UPROF_SESSION; NULL: attach mode */
-	const char *session_dir;   /* where instrument/<pid>.tasks go (copied) */
+	const char *session_dir;   /* the session's path, for messages (copied) */
+	int session_dfd;	   /* the session directory's fd: instrument/<pid>.tasks, openmp/
+				    * and pauses.csv are made beneath it (borrowed: open until
+				    * smp_pageset_free) */
 	bool ompt;		   /* --trace openmp: .ompt files too, of this impl and scope */
 	int ompt_impl, ompt_scope; /* SES_OMPT_IMPL_*, SES_OMPT_SCOPE_* */
 	bool start_paused;	   /* the programs start paused */
@@ -405,8 +408,9 @@ int smp_synth_kernel(const struct perf_event_attr *attr, uint64_t id, uint64_t t
 
 /* ---- side files ---- */
 
-/* Save this process's vDSO image to @path so report can symbolize [vdso] samples with the
- * kernel's own copy (every process on one kernel maps the same image). 0 or -errno. */
-int smp_vdso_save(const char *path);
+/* Save this process's vDSO image as @rel (a new file) beneath the session's fd @dfd so
+ * report can symbolize [vdso] samples with the kernel's own copy (every process on one
+ * kernel maps the same image). 0 or -errno. */
+int smp_vdso_save(int dfd, const char *rel);
 
 #endif

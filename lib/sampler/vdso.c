@@ -2,6 +2,7 @@
 /* Copy of the vDSO for the session: the one ELF image no file on disk holds. */
 #include "sampler/internal.h"
 #include "session/session.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,7 @@ static size_t vdso_size(uintptr_t base)
 	return size;
 }
 
-int smp_vdso_save(const char *path)
+int smp_vdso_save(int dfd, const char *rel)
 {
 	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	const char *p = (const char *)base;
@@ -45,7 +46,7 @@ int smp_vdso_save(const char *path)
 	size = vdso_size(base);
 	if (!size)
 		return -ENOENT;
-	fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600: it is in a session */
+	fd = util_at_create(dfd, rel, O_WRONLY | O_EXCL, SES_FILE_MODE); /* it is in a session */
 	if (fd < 0)
 		return fd;
 	while (done < size) {

@@ -4,10 +4,13 @@
  * of everything in it. samples.data holds copies of the target's stack and registers, so
  * the directory is 0700 and its files 0600 whatever the umask (perf writes 0600 too):
  * the mode given to mkdir/open is only an upper bound the umask can lower, so each is
- * set again with chmod/fchmod.
+ * set again with fchmod. collect makes and writes the session beneath a directory fd
+ * (util.h, the directory-fd rule): the -o directory may be one another user can write.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -106,35 +109,77 @@ const char *ses_app_base(const char *prog)
 	return slash ? slash + 1 : prog;
 }
 
-/* uProf's name, our prefix. mkdir is the arbiter: of two collects that pick one name in
- * one second, one gets EEXIST and tries the next suffix, so no two share a directory. */
-int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when, char *out,
-		   size_t outlen)
+/* uProf's name, our prefix. mkdirat is the arbiter: of two collects that pick one name in
+ * one second, one gets EEXIST and tries the next suffix, so no two share a directory. The
+ * directory is made beneath @outfd and opened at once (util_at_mkdir: a directory of ours,
+ * not a symlink planted in its place), so nothing after this resolves its path again. */
+int ses_dir_create(int outfd, const char *prog, const char *label, time_t when, char *name,
+		   size_t namelen)
 {
 	const char *app = ses_app_base(prog);
 	int applen = (int)ses_app_name_len(app);
 	char stamp[64];
 	struct tm tm;
 
-	if (!*app || !*label || strchr(label, '/'))
+	if (!*app || !*label || strchr(label, '/') || outfd < 0)
 		return -EINVAL;
 	if (!localtime_r(&when, &tm) || !strftime(stamp, sizeof(stamp), "%b-%d-%Y_%H-%M-%S", &tm))
 		return -EINVAL;
 	for (int n = 1; n < SES_DIR_MAX_SAME_SECOND; n++) {
-		int len = n == 1 ? snprintf(out, outlen, "%s/uprof-%.*s-%s_%s", outdir, applen, app,
-					    label, stamp)
-				 : snprintf(out, outlen, "%s/uprof-%.*s-%s_%s-%d", outdir, applen,
-					    app, label, stamp, n);
-		int ret;
+		int len = n == 1 ? snprintf(name, namelen, "uprof-%.*s-%s_%s", applen, app, label,
+					    stamp)
+				 : snprintf(name, namelen, "uprof-%.*s-%s_%s-%d", applen, app,
+					    label, stamp, n);
+		int fd;
 
-		if (len < 0 || (size_t)len >= outlen)
+		if (len < 0 || (size_t)len >= namelen || len > NAME_MAX)
 			return -ENAMETOOLONG;
-		ret = ses_private_mkdir(out);
-		if (ret != -EEXIST)
-			return ret;
+		fd = util_at_mkdir(outfd, name, SES_DIR_MODE, false);
+		if (fd != -EEXIST)
+			return fd;
 	}
-	out[0] = 0;
+	name[0] = 0;
 	return -EEXIST;
+}
+
+/* Depth of subdirectories ses_dir_remove_at empties: tasks/, openmp/omplib/, mpi/. */
+#define REMOVE_DEPTH 3
+
+static void empty_at(int dfd, int depth)
+{
+	int fd = util_at_dir(dfd, ".");
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dfd, e->d_name, 0) || errno != EISDIR || depth <= 0)
+			continue;
+		/* a directory of ours (nothing else can be made in a 0700 one): empty it too */
+		fd = util_at_dir(dfd, e->d_name);
+		if (fd >= 0) {
+			empty_at(fd, depth - 1);
+			close(fd);
+		}
+		unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+void ses_dir_remove_at(int outfd, const char *name, int dfd)
+{
+	if (dfd >= 0)
+		empty_at(dfd, REMOVE_DEPTH);
+	/* a symlink or file put at @name is not a directory: AT_REMOVEDIR leaves it; @name
+	 * may be job/rank-N, resolved beneath @outfd */
+	if (outfd >= 0 && name && *name)
+		util_at_unlink(outfd, name, AT_REMOVEDIR);
 }
 
 FILE *ses_file_fopen(const char *path)

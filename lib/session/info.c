@@ -4,6 +4,7 @@
  * One table of fields drives both directions so they cannot drift apart.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -249,36 +250,35 @@ static void write_all_fields(FILE *f, const struct ses_info *info)
 	}
 }
 
-int ses_info_write(const char *dir, const struct ses_info *info)
+int ses_info_write(int dfd, const struct ses_info *info)
 {
-	char tmp[PATH_MAX], path[PATH_MAX];
+	char tmp[64];
 	FILE *f = NULL;
-	int fd = -1, ret = 0;
+	int fd, ret = 0;
 
-	if (snprintf(path, sizeof(path), "%s/" SES_INFO_FILE, dir) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/." SES_INFO_FILE ".tmp", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = ses_file_create(tmp, O_WRONLY | O_TRUNC);
+	fd = util_at_replace_open(dfd, SES_INFO_FILE, SES_FILE_MODE, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
-	f = fdopen(fd, "w");
+	/* the stream writes through a copy of the fd: the commit closes the original */
+	f = fdopen(dup(fd), "w");
 	if (!f) {
 		ret = -errno;
-		close(fd);
 		goto out_unlink;
 	}
 	write_all_fields(f, info);
-	/* only the final state is made durable: an fsync waits for the whole file system's
-	 * pending writes, and collect rewrites this file while it starts */
-	if (fflush(f) || ferror(f) || (info->status != SES_STATUS_RUNNING && fsync(fileno(f))))
+	if (fflush(f) || ferror(f))
 		ret = -(errno ? errno : EIO);
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-out_unlink:
 	if (ret)
-		unlink(tmp);
+		goto out_unlink;
+	/* only the final state is made durable: an fsync waits for the whole file system's
+	 * pending writes, and collect rewrites this file while it starts */
+	return util_at_replace_commit(dfd, tmp, SES_INFO_FILE, fd,
+				      info->status != SES_STATUS_RUNNING);
+out_unlink:
+	close(fd);
+	util_at_unlink(dfd, tmp, 0);
 	return ret;
 }
 

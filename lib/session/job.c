@@ -2,11 +2,12 @@
 /*
  * The MPI job directory (docs/DESIGN.md §10): uprof-<app>-HPC_MPI_<job>/ with job.ini and one
  * session per rank in rank-<r>/. Every rank's collect joins the job on its own, at the
- * same moment as the others: mkdir decides who creates the directory (the others find
- * it), and an exclusive flock on job.ini orders the ranks' appends, so N ranks agree on
+ * same moment as the others: mkdirat decides who creates the directory (the others find
+ * it; all of it beneath the -o directory's fd, docs/DESIGN.md §4), and an exclusive flock on job.ini orders the ranks' appends, so N ranks agree on
  * one directory and job.ini lists each of them once.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,29 +58,39 @@ void ses_job_rank_init(struct ses_job_rank *r, int rank)
 			     ((int64_t)rt.tv_nsec - mono.tv_nsec);
 }
 
-/* A job directory another rank made: it must be a real directory (not a link planted
- * where ours was to be), ours, and private. */
-static int check_found_dir(const char *path)
+/* The job directory another rank made (mkdirat said EEXIST): opened beneath @outfd with
+ * no symlink followed (a link planted where ours was to be: -ENOTDIR), and it must be ours
+ * and private (-EPERM). Its fd, or -errno. */
+static int open_found_dir(int outfd, const char *name)
 {
 	struct stat sb;
+	int fd = util_at_dir(outfd, name);
 
-	if (lstat(path, &sb))
-		return -errno;
-	if (!S_ISDIR(sb.st_mode))
+	if (fd == -ELOOP)
 		return -ENOTDIR;
-	if (sb.st_uid != geteuid() || (sb.st_mode & 077))
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb)) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	if (sb.st_uid != geteuid() || (sb.st_mode & 077)) {
+		close(fd);
 		return -EPERM;
-	return 0;
+	}
+	return fd;
 }
 
-/* Under the lock: the [job] header if we are the first, our rank's directory, and our
- * [rank.<r>] section. */
-static int join_locked(int fd, const char *jobdir, const char *app, const char *job,
+/* Under the lock: the [job] header if we are the first, our rank's directory (its fd
+ * returned), and our [rank.<r>] section. */
+static int join_locked(int fd, int jobfd, const char *app, const char *job,
 		       const struct ses_job_rank *r)
 {
-	char buf[1024], path[PATH_MAX], host[sizeof(r->host)];
+	char buf[1024], name[32], host[sizeof(r->host)];
 	struct stat sb;
-	int len, ret;
+	int len, ret, rankfd;
 
 	if (fstat(fd, &sb))
 		return -errno;
@@ -95,11 +106,11 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 		if (ret)
 			return ret;
 	}
-	if (snprintf(path, sizeof(path), "%s/rank-%d", jobdir, r->rank) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ret = ses_private_mkdir(path); /* -EEXIST: two ranks with one number */
-	if (ret)
-		return ret;
+	snprintf(name, sizeof(name), "rank-%d", r->rank);
+	rankfd = util_at_mkdir(jobfd, name, SES_DIR_MODE,
+			       false); /* -EEXIST: two ranks, one number */
+	if (rankfd < 0)
+		return rankfd;
 	put_value(host, sizeof(host), r->host);
 	len = snprintf(
 		buf, sizeof(buf),
@@ -109,42 +120,44 @@ static int join_locked(int fd, const char *jobdir, const char *app, const char *
 	if (r->local_rank >= 0)
 		len += snprintf(buf + len, sizeof(buf) - len, "local_rank = %d\n", r->local_rank);
 	ret = ses_write_full(fd, buf, (size_t)len);
-	if (ret)
-		rmdir(path);
-	return ret;
+	if (ret) {
+		close(rankfd);
+		unlinkat(jobfd, name, AT_REMOVEDIR);
+		return ret;
+	}
+	return rankfd;
 }
 
-int ses_job_join(const char *outdir, const char *prog, const char *job,
-		 const struct ses_job_rank *r, char *out, size_t outlen)
+int ses_job_join(int outfd, const char *prog, const char *job, const struct ses_job_rank *r,
+		 char *jobname, size_t jobnamelen)
 {
 	const char *app = ses_app_base(prog);
-	char jobdir[PATH_MAX], ini[PATH_MAX + 16];
-	int fd, ret;
+	int fd, jobfd, ret;
 
 	if (!valid_job_id(job) || !*app || r->rank < 0 || r->rank >= SES_JOB_MAX_RANKS)
 		return -EINVAL;
-	if (snprintf(jobdir, sizeof(jobdir), "%s/uprof-%.*s-HPC_MPI_%s", outdir,
-		     (int)ses_app_name_len(app), app, job) >= (int)sizeof(jobdir))
+	if (snprintf(jobname, jobnamelen, "uprof-%.*s-HPC_MPI_%s", (int)ses_app_name_len(app), app,
+		     job) >= (int)jobnamelen)
 		return -ENAMETOOLONG;
-	ret = ses_private_mkdir(jobdir);
-	if (ret == -EEXIST)
-		ret = check_found_dir(jobdir);
-	if (ret)
-		return ret;
-	snprintf(ini, sizeof(ini), "%s/" SES_JOB_FILE, jobdir);
-	fd = ses_file_create(ini, O_RDWR | O_APPEND);
-	if (fd < 0)
+	jobfd = util_at_mkdir(outfd, jobname, SES_DIR_MODE, false);
+	if (jobfd == -EEXIST)
+		jobfd = open_found_dir(outfd, jobname);
+	if (jobfd < 0)
+		return jobfd;
+	fd = util_at_create(jobfd, SES_JOB_FILE, O_RDWR | O_APPEND, SES_FILE_MODE);
+	if (fd < 0) {
+		close(jobfd);
 		return fd;
+	}
 	while (flock(fd, LOCK_EX))
 		if (errno != EINTR) {
 			ret = -errno;
 			goto out;
 		}
-	ret = join_locked(fd, jobdir, app, job, r);
-	if (!ret && snprintf(out, outlen, "%s/rank-%d", jobdir, r->rank) >= (int)outlen)
-		ret = -ENAMETOOLONG;
+	ret = join_locked(fd, jobfd, app, job, r);
 out:
 	close(fd); /* drops the lock */
+	close(jobfd);
 	return ret;
 }
 

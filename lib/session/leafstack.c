@@ -5,6 +5,7 @@
  * side-file container's (container.c).
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,22 +117,16 @@ int ses_leaf_writer_flush(struct ses_leaf_writer *w)
 	return ses_ct_writer_flush(w->ct);
 }
 
-struct ses_leaf_writer *ses_leaf_writer_open(const char *dir, uint64_t regs_mask,
-					     uint32_t stack_bytes)
+struct ses_leaf_writer *ses_leaf_writer_open(int dfd, uint64_t regs_mask, uint32_t stack_bytes)
 {
-	char path[PATH_MAX];
 	struct ses_leaf_writer *w;
 	unsigned char fields[SES_LEAF_HDR_SIZE - SES_CT_PREFIX];
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/" SES_LEAF_FILE, dir) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600 */
+	fd = util_at_create(dfd, SES_LEAF_FILE, O_WRONLY | O_EXCL, SES_FILE_MODE);
 	if (fd < 0) {
 		free(w);
 		errno = -fd;

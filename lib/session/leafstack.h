@@ -62,9 +62,9 @@ int ses_leaf_decode(const void *value, size_t len, uint64_t regs_mask, struct se
 
 struct ses_leaf_writer;
 
-/* Create @dir/leafstack.data (0600) with its header. NULL with errno set. */
-struct ses_leaf_writer *ses_leaf_writer_open(const char *dir, uint64_t regs_mask,
-					     uint32_t stack_bytes);
+/* Create leafstack.data (0600, a new file) beneath the session's fd @dfd with its header.
+ * NULL with errno set. */
+struct ses_leaf_writer *ses_leaf_writer_open(int dfd, uint64_t regs_mask, uint32_t stack_bytes);
 int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l);
 int ses_leaf_writer_flush(struct ses_leaf_writer *w);
 /* Flush, close, free; NULL is fine. The first error seen, or 0. */

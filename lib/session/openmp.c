@@ -2,6 +2,7 @@
 /* openmp/<pid>.ompt (openmp.h): writer (collect) and bounded reader (report), in the
  * side-file container (container.c). */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define OMPT_MAJOR 2 /* 2: the container's framing; 1: the legacy one (container.c) */
 #define OMPT_MINOR 0
@@ -38,23 +40,24 @@ struct ses_ompt_writer {
 	struct ses_ct_writer *ct;
 };
 
-struct ses_ompt_writer *ses_ompt_writer_open(const char *dir, int pid, uint16_t impl,
-					     uint16_t scope)
+struct ses_ompt_writer *ses_ompt_writer_open(int dfd, int pid, uint16_t impl, uint16_t scope)
 {
-	char path[PATH_MAX];
+	char path[64];
 	struct ses_ompt_writer *w;
 	unsigned char fields[8];
 	int32_t p = pid;
-	int fd;
+	int fd = util_at_mkdir(dfd, SES_OMPT_DIR, SES_DIR_MODE, true);
 
-	snprintf(path, sizeof(path), "%s/" SES_OMPT_DIR, dir);
-	if (ses_private_mkdir(path) && errno != EEXIST)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
-	snprintf(path, sizeof(path), "%s/" SES_OMPT_DIR "/%d.ompt", dir, pid);
+	}
+	close(fd);
+	snprintf(path, sizeof(path), SES_OMPT_DIR "/%d.ompt", pid);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	fd = ses_file_create(path, O_WRONLY | O_TRUNC);
+	fd = util_at_create(dfd, path, O_WRONLY | O_TRUNC, SES_FILE_MODE);
 	if (fd < 0) {
 		free(w);
 		errno = -fd;

@@ -172,9 +172,9 @@ struct ses_ompt_record {
 
 struct ses_ompt_writer;
 
-/* Create @dir/openmp/<pid>.ompt for a run traced with @impl and @scope. NULL, errno set. */
-struct ses_ompt_writer *ses_ompt_writer_open(const char *dir, int pid, uint16_t impl,
-					     uint16_t scope);
+/* Create openmp/<pid>.ompt beneath the session's fd @dfd for a run traced with @impl and
+ * @scope. NULL, errno set. */
+struct ses_ompt_writer *ses_ompt_writer_open(int dfd, int pid, uint16_t impl, uint16_t scope);
 int ses_ompt_write_string(struct ses_ompt_writer *w, uint32_t id, const char *s, size_t len);
 int ses_ompt_write_record(struct ses_ompt_writer *w, const struct ses_ompt_record *rec);
 int ses_ompt_write_dropped(struct ses_ompt_writer *w, uint64_t records);

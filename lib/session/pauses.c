@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* pauses.csv: paused intervals of a session, written by collect, read by report. */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -8,20 +9,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HEADER "pid,paused_at_ns,resumed_at_ns,how"
 
-int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n)
+int ses_pauses_write(int dfd, const struct ses_pause *p, size_t n)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	char tmp[64];
 	FILE *f;
-	int ret = 0;
+	int ret = 0,
+	    fd = util_at_replace_open(dfd, SES_PAUSES_FILE, SES_FILE_MODE, tmp, sizeof(tmp));
 
-	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = ses_file_fopen(tmp); /* 0600 (dir.c) */
-	if (!f)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	/* the stream writes through a copy of the fd: the commit below closes the original */
+	f = fdopen(dup(fd), "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		util_at_unlink(dfd, tmp, 0);
+		return ret;
+	}
 	fprintf(f, HEADER "\n");
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].pid < 0)
@@ -35,11 +43,12 @@ int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n)
 		ret = -(errno ? errno : EIO);
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		remove(tmp);
-	return ret;
+	if (ret) {
+		close(fd);
+		util_at_unlink(dfd, tmp, 0);
+		return ret;
+	}
+	return util_at_replace_commit(dfd, tmp, SES_PAUSES_FILE, fd, false);
 }
 
 static bool valid_how(const char *s, size_t len)

@@ -131,9 +131,10 @@ struct ses_info {
 
 /* ---- session.ini ---------------------------------------------------------------- */
 
-/* Write @info as session.ini in @dir, atomically (temp file + rename); synced to disk
- * once the status is no longer running. 0 or -errno. */
-int ses_info_write(const char *dir, const struct ses_info *info);
+/* Write @info as session.ini beneath the session's fd @dfd, atomically (a new temp file,
+ * renameat over the old); synced to disk once the status is no longer running. 0 or
+ * -errno. */
+int ses_info_write(int dfd, const struct ses_info *info);
 
 /*
  * Parse session.ini text @buf of @len bytes into @info (zeroed first). Unknown keys are
@@ -153,11 +154,12 @@ const char *ses_status_name(enum ses_status s);
 
 struct ses_writer;
 
-/* Create @dir/samples.data and write the pipe header. Returns NULL with errno set.
- * Until the first write error or ses_writer_close(), the writer keeps 64 KiB of @dir's
+/* Create samples.data (a new file) beneath the session's fd @dfd and write the pipe
+ * header. Returns NULL with errno set (EEXIST when the name is taken).
+ * Until the first write error or ses_writer_close(), the writer keeps 64 KiB of @dfd's
  * file system in reserve (an unlinked file), so that the files written after a full
  * disk stopped samples.data (session.ini, pauses.csv) still fit. */
-struct ses_writer *ses_writer_open(const char *dir);
+struct ses_writer *ses_writer_open(int dfd);
 
 /* Append a PERF_RECORD_HEADER_ATTR for @attr with its sample ids @ids (borrowed). */
 int ses_writer_add_attr(struct ses_writer *w, const struct perf_event_attr *attr,
@@ -514,8 +516,8 @@ struct ses_task_record {
 
 struct ses_tasks_writer;
 
-/* Create @dir/instrument/<pid>.tasks. NULL with errno set. */
-struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid);
+/* Create instrument/<pid>.tasks (and instrument/) beneath the session's fd @dfd. NULL, errno set. */
+struct ses_tasks_writer *ses_tasks_writer_open(int dfd, int pid);
 int ses_tasks_write_string(struct ses_tasks_writer *w, uint32_t id, const char *s, size_t len);
 int ses_tasks_write_record(struct ses_tasks_writer *w, const struct ses_task_record *rec);
 int ses_tasks_write_dropped(struct ses_tasks_writer *w, uint64_t records, uint64_t names);
@@ -574,7 +576,8 @@ struct ses_pause {
 	char how[16];
 };
 
-int ses_pauses_write(const char *dir, const struct ses_pause *p, size_t n);
+/* Write pauses.csv beneath the session's fd @dfd, atomically. 0 or -errno. */
+int ses_pauses_write(int dfd, const struct ses_pause *p, size_t n);
 
 /*
  * Arbitration of pause and resume calls across the processes of a run (docs/DESIGN.md §5): the
@@ -676,9 +679,11 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
 /* ---- the session directory (docs/DESIGN.md §4) and the MPI job directory (§10) -----
  *
  * A session directory is mode 0700 and every file in it 0600, whatever the umask:
- * samples.data holds copies of the target's stack and registers. Every writer of a file
- * in it creates the file with ses_file_create() and every subdirectory with
- * ses_private_mkdir().
+ * samples.data holds copies of the target's stack and registers. collect writes it
+ * through the directory's fd, held from ses_dir_create() (or ses_job_join()) to its end:
+ * every writer below takes that fd (@dfd, borrowed) and makes its files and
+ * subdirectories beneath it (util.h: util_at_create, util_at_mkdir), so a directory renamed
+ * or swapped for a symlink by another user never takes a write (docs/DESIGN.md §4).
  */
 #define SES_DIR_MODE 0700
 #define SES_FILE_MODE 0600
@@ -707,15 +712,21 @@ const char *ses_app_base(const char *prog);
 size_t ses_app_name_len(const char *name);
 
 /*
- * Create a new session directory in @outdir (which must exist):
- *   @outdir/uprof-<app>-<label>_<Mon-DD-YYYY>_<HH-MM-SS>/   (@when in local time)
- * with -2, -3, ... appended when another collect made that name first (mkdir decides, so
- * two collects never share one). @prog: the program's path or name; @label: the config's
- * label (TBP, Custom, ...). Its path goes into @out (@outlen bytes). 0, -EEXIST when
- * SES_DIR_MAX_SAME_SECOND are taken, -ENAMETOOLONG, -EINVAL (empty name or label), -errno.
+ * Create a new session directory beneath the directory fd @outfd (the -o directory, opened
+ * once by the caller):
+ *   uprof-<app>-<label>_<Mon-DD-YYYY>_<HH-MM-SS>/   (@when in local time)
+ * with -2, -3, ... appended when another collect made that name first (mkdirat decides,
+ * so two collects never share one). @prog: the program's path or name; @label: the
+ * config's label (TBP, Custom, ...). Its name goes into @name (@namelen bytes). Returns
+ * the new directory's fd (mode SES_DIR_MODE, checked to be ours; the caller closes it),
+ * -EEXIST when SES_DIR_MAX_SAME_SECOND are taken, -ENAMETOOLONG, -EINVAL (empty name or
+ * label), -EPERM or -ELOOP when another user's directory or a symlink took its place, -errno.
  */
-int ses_dir_create(const char *outdir, const char *prog, const char *label, time_t when, char *out,
-		   size_t outlen);
+int ses_dir_create(int outfd, const char *prog, const char *label, time_t when, char *name,
+		   size_t namelen);
+/* Remove a session directory that never started: everything beneath @dfd (its fd, may be
+ * -1), then @name in @outfd if it is still a directory (a symlink put there stays). */
+void ses_dir_remove_at(int outfd, const char *name, int dfd);
 
 /*
  * The job directory: @outdir/uprof-<app>-HPC_MPI_<job>/ holding job.ini and one session
@@ -752,12 +763,14 @@ void ses_job_rank_init(struct ses_job_rank *r, int rank);
  * directory (mode 0700); the others use it once they see it is a directory of theirs
  * (not a link, not another user's: -ENOTDIR, -EPERM). Under an exclusive lock on
  * job.ini, the first writes its [job] part; each creates rank-<r>/ (mode 0700) and
- * appends its [rank.<r>] section. The rank's session directory goes into @out. 0;
+ * appends its [rank.<r>] section. Everything is made beneath @outfd (the -o directory's fd)
+ * and the job directory's fd. The job directory's name goes into @jobname; the rank's
+ * session is rank-<r> in it. Returns the rank directory's fd (the caller closes it);
  * -EEXIST when rank-<r> exists (two ranks with one number); -EINVAL for a job id
  * outside SES_JOB_ID_MAX's alphabet or a rank outside [0, SES_JOB_MAX_RANKS); -errno.
  */
-int ses_job_join(const char *outdir, const char *prog, const char *job,
-		 const struct ses_job_rank *r, char *out, size_t outlen);
+int ses_job_join(int outfd, const char *prog, const char *job, const struct ses_job_rank *r,
+		 char *jobname, size_t jobnamelen);
 
 struct ses_job {
 	int format_version;

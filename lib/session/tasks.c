@@ -2,6 +2,7 @@
 /* instrument/<pid>.tasks: writer (collect) and bounded reader (report), in the side-file
  * container (container.c). */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,21 +38,24 @@ struct ses_tasks_writer {
 	struct ses_ct_writer *ct;
 };
 
-struct ses_tasks_writer *ses_tasks_writer_open(const char *dir, int pid)
+struct ses_tasks_writer *ses_tasks_writer_open(int dfd, int pid)
 {
-	char path[PATH_MAX];
+	char path[64];
 	struct ses_tasks_writer *w;
 	int32_t fields[2] = { pid, 0 };
-	int fd;
+	int fd = util_at_mkdir(dfd, SES_TASKS_DIR, SES_DIR_MODE, true); /* 0700 (dir.c) */
 
-	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR, dir);
-	if (ses_private_mkdir(path) && errno != EEXIST) /* 0700 (dir.c) */
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
-	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR "/%d.tasks", dir, pid);
+	}
+	close(fd);
+	snprintf(path, sizeof(path), SES_TASKS_DIR "/%d.tasks", pid);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	fd = ses_file_create(path, O_WRONLY | O_TRUNC);
+	/* O_TRUNC: a pid the kernel gave again during the run starts its file again */
+	fd = util_at_create(dfd, path, O_WRONLY | O_TRUNC, SES_FILE_MODE);
 	if (fd < 0) {
 		free(w);
 		errno = -fd;

@@ -11,6 +11,7 @@
  * error, for the files collect writes after it.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,18 +40,20 @@ static void release_reserve(struct ses_writer *w)
 	w->reserve_fd = -1;
 }
 
-/* Best effort: without it, a full disk may also cost session.ini's final state. */
-static void take_reserve(struct ses_writer *w, const char *dir)
+/* Best effort: without it, a full disk may also cost session.ini's final state. A file
+ * with no name (O_TMPFILE) where the file system has them, else a name removed at once. */
+static void take_reserve(struct ses_writer *w, int dfd)
 {
-	char path[PATH_MAX];
+	char name[32];
 
-	w->reserve_fd = -1;
-	if (snprintf(path, sizeof(path), "%s/.reserve.%d", dir, (int)getpid()) >= (int)sizeof(path))
-		return;
-	w->reserve_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (w->reserve_fd < 0)
-		return;
-	unlink(path);
+	w->reserve_fd = util_at_open(dfd, ".", O_TMPFILE | O_WRONLY, SES_FILE_MODE);
+	if (w->reserve_fd < 0) {
+		snprintf(name, sizeof(name), ".reserve.%d", (int)getpid());
+		w->reserve_fd = util_at_create(dfd, name, O_WRONLY | O_EXCL, SES_FILE_MODE);
+		if (w->reserve_fd < 0)
+			return;
+		util_at_unlink(dfd, name, 0);
+	}
 	if (posix_fallocate(w->reserve_fd, 0, WRITER_RESERVE))
 		release_reserve(w);
 }
@@ -85,23 +88,19 @@ int ses_writer_write(struct ses_writer *w, const void *records, size_t len)
 	return 0;
 }
 
-struct ses_writer *ses_writer_open(const char *dir)
+struct ses_writer *ses_writer_open(int dfd)
 {
 	static const struct {
 		char magic[8];
 		uint64_t size;
 	} hdr = { SES_PIPE_MAGIC, SES_PIPE_HDR_SIZE };
-	char path[PATH_MAX];
 	struct ses_writer *w;
 
-	if (snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, dir) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->fd = ses_file_create(path, O_WRONLY | O_TRUNC); /* 0600 (dir.c) */
+	/* a new file: O_EXCL, whatever is found at the name is not ours to write */
+	w->fd = util_at_create(dfd, SES_DATA_FILE, O_WRONLY | O_EXCL, SES_FILE_MODE); /* dir.c */
 	if (w->fd < 0) {
 		int e = -w->fd;
 
@@ -109,7 +108,7 @@ struct ses_writer *ses_writer_open(const char *dir)
 		errno = e;
 		return NULL;
 	}
-	take_reserve(w, dir);
+	take_reserve(w, dfd);
 	ses_writer_write(w, &hdr, sizeof(hdr));
 	return w;
 }

@@ -30,6 +30,7 @@ static inline int setup(void **state)
 /* ---- record builders (sample_id trailer: TID, TIME, CPU, IDENTIFIER) ---- */
 
 #include "record_builder.h"
+#include "session_at.h"
 
 static inline void trailer(struct buf *b, uint32_t pid, uint32_t tid, uint64_t time)
 {
@@ -128,8 +129,8 @@ static inline void make_session(char *dir)
 	in.lost_samples = 7;
 	in.target_cpu_ns = 10000000;
 	in.exit_code = 0;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);

@@ -186,6 +186,7 @@ static int setup(void **state)
 }
 
 #include "record_builder.h"
+#include "session_at.h"
 
 
 static void rec_comm(struct ses_writer *w, uint32_t pid, const char *comm)
@@ -273,8 +274,8 @@ static void make_session(char *dir)
 	in.end_mono_ns = 100;
 	snprintf(in.callgraph_mode, sizeof(in.callgraph_mode), "fp");
 	in.callgraph_depth = 8;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	pmc_callgraph_init(&cg);

@@ -190,8 +190,8 @@ static void make_moved_session(char *dir, const char *app, const struct rpt_file
 	in.events[0].period = 1000000;
 	in.status = SES_STATUS_COMPLETE;
 	in.samples = 3;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &sid, 1), 0);

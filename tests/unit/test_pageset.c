@@ -44,6 +44,7 @@ struct fixture {
 	char dir[128];	  /* the pages */
 	char procfs[160]; /* the processes */
 	char session[160];
+	int session_fd; /* the session directory held open, as collect holds it */
 	/* what the set told us */
 	int sampling_calls;
 	bool sampling_on;
@@ -214,6 +215,7 @@ static struct smp_pageset *start(struct fixture *f, int max_pages)
 	struct smp_pageset_opts o = {
 		.dir = f->dir,
 		.session_dir = f->session,
+		.session_dfd = f->session_fd,
 		.max_pages = max_pages,
 		.set_sampling = on_sampling,
 		.owns = owns,
@@ -264,6 +266,8 @@ static int setup(void **state)
 	assert_int_equal(mkdir(f->procfs, 0700), 0);
 	snprintf(f->session, sizeof(f->session), "%s-ses", f->dir);
 	assert_int_equal(mkdir(f->session, 0700), 0);
+	f->session_fd = open(f->session, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(f->session_fd >= 0);
 	setenv("UPROF_PROCFS_ROOT", f->procfs, 1);
 	fake_process(f, PID_A);
 	fake_process(f, PID_B);
@@ -277,6 +281,7 @@ static int teardown(void **state)
 	char cmd[512];
 
 	unsetenv("UPROF_PROCFS_ROOT");
+	close(f->session_fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s'", f->dir, f->procfs, f->session);
 	assert_int_equal(system(cmd), 0);
 	free(f);

@@ -65,8 +65,8 @@ static void make_rate_session(char *dir, const struct shape *sh)
 	in.target_sys_ns = sh->sys_ns;
 	in.start_mono_ns = 1;
 	in.end_mono_ns = 1000000000000;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, sh->period_ns, sh->user_only);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);

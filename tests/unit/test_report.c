@@ -171,8 +171,8 @@ static void make_programs_session(char *dir)
 	snprintf(in.events[0].name, sizeof(in.events[0].name), "CPU_TIME");
 	in.events[0].period = 1000000;
 	in.status = SES_STATUS_COMPLETE;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
@@ -303,7 +303,7 @@ static void test_paused_whole_run_any_length(void **state)
 	in.events[0].period = 1000000;
 	in.status = SES_STATUS_COMPLETE;
 	in.target_cpu_ns = 250000000;
-	w = ses_writer_open(dir);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	assert_int_equal(ses_writer_close(w), 0);
 	snprintf(p.how, sizeof(p.how), "start-paused");
@@ -314,8 +314,8 @@ static void test_paused_whole_run_any_length(void **state)
 		in.end_mono_ns = start + 1000000000LL + (int64_t)k * 7919 * 104729;
 		p.paused_at = in.start_mono_ns;
 		p.resumed_at = in.end_mono_ns;
-		assert_int_equal(ses_info_write(dir, &in), 0);
-		assert_int_equal(ses_pauses_write(dir, &p, 1), 0);
+		assert_int_equal(test_info_write(dir, &in), 0);
+		assert_int_equal(test_pauses_write(dir, &p, 1), 0);
 		assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
 		text = csv_text(r);
 		whole += strstr(text, "Achieved Sampling Rate:,\"none (paused for the whole run)\"") != NULL;
@@ -376,8 +376,8 @@ static void test_progress(void **state)
 	in.status = SES_STATUS_COMPLETE;
 	in.samples = 3000;
 	in.target_cpu_ns = 3000000000LL;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);

@@ -117,7 +117,7 @@ static void test_boundary_cut_counts_damage(void **state)
 	assert_int_equal(ses_info_read(dir, &info, want, sizeof(want)), 0);
 	info.status = SES_STATUS_RUNNING;
 	info.collector_pid = 0;
-	assert_int_equal(ses_info_write(dir, &info), 0);
+	assert_int_equal(test_info_write(dir, &info), 0);
 	r = open_report(dir, false);
 	rpt_summary(r, &s);
 	assert_false(s.count_damage);
@@ -211,7 +211,7 @@ static void test_bad_tasks_files_noted(void **state)
 
 	(void)state;
 	make_session(dir);
-	w = ses_tasks_writer_open(dir, 100);
+	w = test_tasks_writer_open(dir, 100);
 	assert_non_null(w);
 	assert_int_equal(ses_tasks_write_string(w, 1, "Dom", 3), 0);
 	assert_int_equal(ses_tasks_write_string(w, 2, "Task", 4), 0);
@@ -271,7 +271,7 @@ static void test_task_names_per_record(void **state)
 
 	(void)state;
 	make_session(dir);
-	w = ses_tasks_writer_open(dir, 100);
+	w = test_tasks_writer_open(dir, 100);
 	assert_non_null(w);
 	assert_int_equal(ses_tasks_write_string(w, 1, "Dom", 3), 0);
 	assert_int_equal(ses_tasks_write_string(w, 2, "Task", 4), 0);

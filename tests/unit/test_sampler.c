@@ -434,22 +434,29 @@ static void test_open_rejects_bad_pages(void **state)
 
 static void test_vdso_save(void **state)
 {
-	char path[] = "/tmp/uprof-vdso.XXXXXX";
+	char dir[] = "/tmp/uprof-vdso.XXXXXX", path[64];
 	unsigned char magic[4];
 	struct stat sb;
-	int fd = mkstemp(path);
+	int dfd, fd;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(smp_vdso_save(path), 0);
+	assert_non_null(mkdtemp(dir));
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	assert_int_equal(smp_vdso_save(dfd, "vdso.so"), 0);
+	/* a new file of the session: a name already there is not written through */
+	assert_int_equal(smp_vdso_save(dfd, "vdso.so"), -EEXIST);
+	close(dfd);
+	snprintf(path, sizeof(path), "%s/vdso.so", dir);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_true(sb.st_size >= 4096);
+	assert_int_equal(sb.st_mode & 07777, 0600);
 	fd = open(path, 0);
 	assert_int_equal(read(fd, magic, 4), 4);
 	close(fd);
 	assert_memory_equal(magic, "\177ELF", 4);
 	unlink(path);
+	rmdir(dir);
 }
 
 /* A process's start on CLOCK_MONOTONIC: a child forked now started now (to a clock tick). */

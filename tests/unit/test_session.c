@@ -31,6 +31,7 @@
 #include "session_helpers.h"
 
 #include "sample_image.h"
+#include "session_at.h"
 
 /* The reference file: attr, COMM, MMAP2, three samples, a round marker. */
 static void img_reference(struct image *im)
@@ -119,7 +120,7 @@ static void write_reference(const char *dir, const struct image *im)
 {
 	struct perf_event_attr a = mk_attr(ST_ALL, 1000000);
 	size_t body = im->rec[1].off;	/* the records after the attr */
-	struct ses_writer *w = ses_writer_open(dir);
+	struct ses_writer *w = test_writer_open(dir);
 
 	assert_non_null(w);
 	assert_int_equal(ses_writer_add_attr(w, &a, ids1, ARRAY_SIZE(ids1)), 0);
@@ -573,7 +574,7 @@ static void samples_reader_hands_back_what_it_read(void **state)
 
 	(void)state;
 	subdir(dir, sizeof(dir), "hand_back");
-	w = ses_writer_open(dir);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	assert_int_equal(ses_writer_add_attr(w, &a, ids1, ARRAY_SIZE(ids1)), 0);
 	for (i = 0; i < NREC; i++) {

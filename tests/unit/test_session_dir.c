@@ -23,6 +23,7 @@
 #include "session/session.h"
 
 #include "session_helpers.h"
+#include "session_at.h"
 
 #define T0 ((time_t)1700000000) /* Nov-14-2023 22:13:20 UTC */
 
@@ -32,6 +33,41 @@ static mode_t mode_of(const char *path)
 
 	assert_int_equal(lstat(path, &sb), 0);
 	return sb.st_mode & 07777;
+}
+
+/* ses_dir_create beneath @dir's fd; the session's path into @out (as collect names it in
+ * its messages), its fd closed. 0 or -errno (@out then holds what the name was left as). */
+static int dir_create(const char *dir, const char *prog, const char *label, time_t when,
+		      char *out, size_t outlen)
+{
+	char name[NAME_MAX + 1];
+	int dfd = test_dir_open(dir);
+	int fd = ses_dir_create(dfd, prog, label, when, name,
+				outlen < sizeof(name) ? outlen : sizeof(name));
+
+	close(dfd);
+	if (fd < 0) {
+		snprintf(out, outlen, "%s", fd == -EEXIST ? name : "");
+		return fd;
+	}
+	close(fd);
+	snprintf(out, outlen, "%s/%s", dir, name);
+	return 0;
+}
+
+/* ses_job_join beneath @dir's fd; the rank's session path into @out, its fd closed. */
+static int job_join(const char *dir, const char *prog, const char *job,
+		    const struct ses_job_rank *r, char *out, size_t outlen)
+{
+	char name[NAME_MAX + 1];
+	int dfd = test_dir_open(dir), fd = ses_job_join(dfd, prog, job, r, name, sizeof(name));
+
+	close(dfd);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	snprintf(out, outlen, "%s/%s/rank-%d", dir, name, r->rank);
+	return 0;
 }
 
 static int count_entries(const char *dir, const char *prefix)
@@ -53,16 +89,16 @@ static void dir_name_is_uprofs(void **state)
 
 	(void)state;
 	subdir(dir, sizeof(dir), "name");
-	assert_int_equal(ses_dir_create(dir, "/usr/bin/myapp", "TBP", T0, out, sizeof(out)), 0);
+	assert_int_equal(dir_create(dir, "/usr/bin/myapp", "TBP", T0, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/uprof-myapp-TBP_Nov-14-2023_22-13-20", dir);
 	assert_string_equal(out, want);
 	/* a bare name is its own base; another label is another name */
-	assert_int_equal(ses_dir_create(dir, "ls", "Custom", T0, out, sizeof(out)), 0);
+	assert_int_equal(dir_create(dir, "ls", "Custom", T0, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "%s/uprof-ls-Custom_Nov-14-2023_22-13-20", dir);
 	assert_string_equal(out, want);
-	assert_int_equal(ses_dir_create(dir, "/bin/", "TBP", T0, out, sizeof(out)), -EINVAL);
-	assert_int_equal(ses_dir_create(dir, "ls", "a/b", T0, out, sizeof(out)), -EINVAL);
-	assert_int_equal(ses_dir_create(dir, "ls", "TBP", T0, out, 20), -ENAMETOOLONG);
+	assert_int_equal(dir_create(dir, "/bin/", "TBP", T0, out, sizeof(out)), -EINVAL);
+	assert_int_equal(dir_create(dir, "ls", "a/b", T0, out, sizeof(out)), -EINVAL);
+	assert_int_equal(dir_create(dir, "ls", "TBP", T0, out, 20), -ENAMETOOLONG);
 }
 
 /* Two collects in one second into one -o: never one directory. */
@@ -72,9 +108,9 @@ static void dir_same_second_gets_suffix(void **state)
 
 	(void)state;
 	subdir(dir, sizeof(dir), "same");
-	assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, a, sizeof(a)), 0);
-	assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, b, sizeof(b)), 0);
-	assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, c, sizeof(c)), 0);
+	assert_int_equal(dir_create(dir, "app", "TBP", T0, a, sizeof(a)), 0);
+	assert_int_equal(dir_create(dir, "app", "TBP", T0, b, sizeof(b)), 0);
+	assert_int_equal(dir_create(dir, "app", "TBP", T0, c, sizeof(c)), 0);
 	assert_string_equal(b + strlen(a), "-2");
 	assert_string_equal(c + strlen(a), "-3");
 	assert_memory_equal(a, b, strlen(a));
@@ -87,8 +123,8 @@ static void dir_too_many_in_one_second(void **state)
 	(void)state;
 	subdir(dir, sizeof(dir), "many");
 	for (int i = 1; i < SES_DIR_MAX_SAME_SECOND; i++)
-		assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, out, sizeof(out)), 0);
-	assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, out, sizeof(out)), -EEXIST);
+		assert_int_equal(dir_create(dir, "app", "TBP", T0, out, sizeof(out)), 0);
+	assert_int_equal(dir_create(dir, "app", "TBP", T0, out, sizeof(out)), -EEXIST);
 	assert_string_equal(out, "");
 }
 
@@ -112,7 +148,7 @@ static void dir_racing_processes_never_share(void **state)
 			close(fds[1]);
 			/* all start at once: the pipe's close releases them together */
 			_exit(read(fds[0], &go, 1) != 0 ||
-			      ses_dir_create(dir, "app", "TBP", T0, out, sizeof(out)));
+			      dir_create(dir, "app", "TBP", T0, out, sizeof(out)));
 		}
 	}
 	close(fds[0]);
@@ -135,7 +171,7 @@ static void dir_modes_whatever_the_umask(void **state)
 		mode_t old = umask(masks[i]);
 		int fd;
 
-		assert_int_equal(ses_dir_create(dir, "app", "TBP", T0, out, sizeof(out)), 0);
+		assert_int_equal(dir_create(dir, "app", "TBP", T0, out, sizeof(out)), 0);
 		snprintf(file, sizeof(file), "%s/samples.data", out);
 		fd = ses_file_create(file, O_WRONLY | O_TRUNC);
 		snprintf(sub, sizeof(sub), "%s/instrument", out);
@@ -156,6 +192,58 @@ static void dir_modes_whatever_the_umask(void **state)
 	snprintf(sub, sizeof(sub), "%s/link", out);
 	assert_int_equal(symlink(file, sub), 0);
 	assert_int_equal(ses_file_create(sub, O_WRONLY | O_TRUNC), -ELOOP);
+}
+
+/* The session is written through its fd: renamed away by another user and a symlink to
+ * another directory put at its name, every writer still writes into the directory made,
+ * nothing lands where the symlink points, and the clean-up leaves the symlink alone. */
+static void dir_writes_follow_the_fd_not_the_name(void **state)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 1], path[PATH_MAX + 300], moved[PATH_MAX + 320];
+	char victim[PATH_MAX + 16];
+	struct ses_pause p = { .pid = -1, .paused_at = 1, .resumed_at = 2, .how = "api" };
+	struct ses_info in;
+	struct ses_tasks_writer *tw;
+	struct ses_writer *w;
+	struct stat sb;
+	int dfd, sfd;
+
+	(void)state;
+	subdir(dir, sizeof(dir), "swap");
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(mkdir(victim, 0700), 0);
+	dfd = test_dir_open(dir);
+	sfd = ses_dir_create(dfd, "app", "TBP", T0, name, sizeof(name));
+	assert_true(sfd >= 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(moved, sizeof(moved), "%s.moved", path);
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_equal(symlink(victim, path), 0);
+
+	memset(&in, 0, sizeof(in));
+	in.format_version = 1;
+	assert_int_equal(ses_info_write(sfd, &in), 0);
+	assert_int_equal(ses_pauses_write(sfd, &p, 1), 0);
+	w = ses_writer_open(sfd);
+	assert_non_null(w);
+	assert_int_equal(ses_writer_close(w), 0);
+	tw = ses_tasks_writer_open(sfd, 7);
+	assert_non_null(tw);
+	assert_int_equal(ses_tasks_writer_close(tw), 0);
+	assert_int_equal(count_entries(victim, ""), 2); /* . and .. only */
+	/* session.ini, pauses.csv, samples.data, instrument/ (no temp file left) */
+	assert_int_equal(count_entries(moved, ""), 2 + 4);
+	/* samples.data is a new file: a name already there is not written through */
+	assert_null(ses_writer_open(sfd));
+	assert_int_equal(errno, EEXIST);
+
+	ses_dir_remove_at(dfd, name, sfd);
+	assert_int_equal(count_entries(moved, ""), 2);
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(count_entries(victim, ""), 2);
+	close(sfd);
+	close(dfd);
 }
 
 static void dir_mkdir_p_makes_parents(void **state)
@@ -216,7 +304,7 @@ static void job_one_rank(void **state)
 	assert_int_equal(r.local_rank, -1);
 	r.size = 8;
 	r.local_rank = 1;
-	assert_int_equal(ses_job_join(dir, "/opt/app", "4242", &r, out, sizeof(out)), 0);
+	assert_int_equal(job_join(dir, "/opt/app", "4242", &r, out, sizeof(out)), 0);
 	job_dir_path(want, sizeof(want), dir, "4242");
 	assert_int_equal(mode_of(want), 0700);
 	strcat(want, "/" SES_JOB_FILE);
@@ -241,7 +329,7 @@ static void job_one_rank(void **state)
 	ses_job_release(&j);
 	ses_job_release(&j);
 	/* the same rank again: refused, job.ini unchanged */
-	assert_int_equal(ses_job_join(dir, "/opt/app", "4242", &r, out, sizeof(out)), -EEXIST);
+	assert_int_equal(job_join(dir, "/opt/app", "4242", &r, out, sizeof(out)), -EEXIST);
 	assert_int_equal(ses_job_read(want, &j, err, sizeof(err)), 0);
 	assert_int_equal(j.nranks, 1);
 	ses_job_release(&j);
@@ -255,23 +343,23 @@ static void job_refuses_bad_ids_and_foreign_dirs(void **state)
 	(void)state;
 	subdir(dir, sizeof(dir), "jobbad");
 	ses_job_rank_init(&r, 0);
-	assert_int_equal(ses_job_join(dir, "app", "../x", &r, out, sizeof(out)), -EINVAL);
-	assert_int_equal(ses_job_join(dir, "app", "", &r, out, sizeof(out)), -EINVAL);
-	assert_int_equal(ses_job_join(dir, "app", "a b", &r, out, sizeof(out)), -EINVAL);
+	assert_int_equal(job_join(dir, "app", "../x", &r, out, sizeof(out)), -EINVAL);
+	assert_int_equal(job_join(dir, "app", "", &r, out, sizeof(out)), -EINVAL);
+	assert_int_equal(job_join(dir, "app", "a b", &r, out, sizeof(out)), -EINVAL);
 	r.rank = SES_JOB_MAX_RANKS;
-	assert_int_equal(ses_job_join(dir, "app", "1", &r, out, sizeof(out)), -EINVAL);
+	assert_int_equal(job_join(dir, "app", "1", &r, out, sizeof(out)), -EINVAL);
 	r.rank = -1;
-	assert_int_equal(ses_job_join(dir, "app", "1", &r, out, sizeof(out)), -EINVAL);
+	assert_int_equal(job_join(dir, "app", "1", &r, out, sizeof(out)), -EINVAL);
 	r.rank = 0;
 	/* a link planted where the job directory goes */
 	job_dir_path(path, sizeof(path), dir, "link");
 	assert_int_equal(symlink("/tmp", path), 0);
-	assert_int_equal(ses_job_join(dir, "app", "link", &r, out, sizeof(out)), -ENOTDIR);
+	assert_int_equal(job_join(dir, "app", "link", &r, out, sizeof(out)), -ENOTDIR);
 	/* a directory others may enter is not ours to fill */
 	job_dir_path(path, sizeof(path), dir, "open");
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_int_equal(chmod(path, 0755), 0);
-	assert_int_equal(ses_job_join(dir, "app", "open", &r, out, sizeof(out)), -EPERM);
+	assert_int_equal(job_join(dir, "app", "open", &r, out, sizeof(out)), -EPERM);
 	assert_int_equal(count_entries(path, ""), 2); /* . and .. only */
 }
 
@@ -297,7 +385,7 @@ static void job_racing_ranks_agree(void **state)
 			close(fds[1]);
 			ses_job_rank_init(&r, i);
 			_exit(read(fds[0], &go, 1) != 0 ||
-			      ses_job_join(dir, "/x/app", "77", &r, out, sizeof(out)));
+			      job_join(dir, "/x/app", "77", &r, out, sizeof(out)));
 		}
 	}
 	close(fds[0]);
@@ -442,6 +530,7 @@ int main(void)
 		cmocka_unit_test(dir_too_many_in_one_second),
 		cmocka_unit_test(dir_racing_processes_never_share),
 		cmocka_unit_test(dir_modes_whatever_the_umask),
+		cmocka_unit_test(dir_writes_follow_the_fd_not_the_name),
 		cmocka_unit_test(dir_mkdir_p_makes_parents),
 		cmocka_unit_test(dir_app_name_cut_at_character),
 		cmocka_unit_test(job_one_rank),

@@ -23,6 +23,7 @@
 #include "session/session.h"
 
 #include "session_helpers.h"
+#include "session_at.h"
 
 #define MASK 0x1c0ULL /* three registers (x86-64's BP, SP, IP) */
 #define STACK 64
@@ -94,8 +95,8 @@ static void split_writes_both_files(void **state)
 	for (size_t i = 0; i < sizeof(stack_bytes); i++)
 		stack_bytes[i] = (unsigned char)(i * 7 + 1);
 	subdir(dir, sizeof(dir), "split");
-	w = ses_writer_open(dir);
-	lw = ses_leaf_writer_open(dir, MASK, STACK);
+	w = test_writer_open(dir);
+	lw = test_leaf_writer_open(dir, MASK, STACK);
 	assert_non_null(w);
 	assert_non_null(lw);
 	sp = ses_split_new(w, lw);

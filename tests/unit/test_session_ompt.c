@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "session/session.h"
+#include "session_at.h"
 
 static char dir[64];
 static unsigned char *img;
@@ -75,7 +76,7 @@ static int setup(void **state)
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/test_ompt.XXXXXX");
 	assert_non_null(mkdtemp(dir));
-	w = ses_ompt_writer_open(dir, 4242, SES_OMPT_IMPL_OMPLIB, SES_OMPT_SCOPE_FULL);
+	w = test_ompt_writer_open(dir, 4242, SES_OMPT_IMPL_OMPLIB, SES_OMPT_SCOPE_FULL);
 	assert_non_null(w);
 	assert_int_equal(ses_ompt_write_string(w, 1, "LLVM OMP version: 5.0", 21), 0);
 	assert_int_equal(ses_ompt_write_string(w, 2, "generic-64bit", 13), 0);

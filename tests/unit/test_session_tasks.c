@@ -25,6 +25,7 @@
 #include "session/session.h"
 
 #include "session_helpers.h"
+#include "session_at.h"
 
 #define FIXTURE "tests/fixtures/release-0.1.0/session"
 
@@ -40,7 +41,7 @@ static unsigned char *written_tasks(size_t *len)
 	};
 
 	subdir(dir, sizeof(dir), "tasks");
-	w = ses_tasks_writer_open(dir, 4321);
+	w = test_tasks_writer_open(dir, 4321);
 	assert_non_null(w);
 	assert_int_equal(ses_tasks_write_string(w, 1, "Dom", 3), 0);
 	assert_int_equal(ses_tasks_write_string(w, 2, "Task", 4), 0);
@@ -102,7 +103,7 @@ static void tasks_many_names_by_id(void **state)
 
 	(void)state;
 	subdir(dir, sizeof(dir), "many");
-	w = ses_tasks_writer_open(dir, 99);
+	w = test_tasks_writer_open(dir, 99);
 	assert_non_null(w);
 	for (uint32_t i = 0; i < MANY_NAMES; i++) {
 		int n = snprintf(name, sizeof(name), "name-%u", i);
@@ -279,7 +280,7 @@ static void pauses_round_trip(void **state)
 
 	(void)state;
 	subdir(dir, sizeof(dir), "pauses");
-	assert_int_equal(ses_pauses_write(dir, p, ARRAY_SIZE(p)), 0);
+	assert_int_equal(test_pauses_write(dir, p, ARRAY_SIZE(p)), 0);
 	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, dir);
 	b = slurp(path, &len);
 	assert_int_equal(len, strlen("pid,paused_at_ns,resumed_at_ns,how\nall,10,30,start-paused\n"

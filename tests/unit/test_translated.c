@@ -30,6 +30,7 @@
 #include "unwind/unwind.h"
 #include "target_bins.h"
 #include "record_builder.h"
+#include "session_at.h"
 
 #define BASE 0x555500000000ULL
 #define STACK 0x7ffd00001000ULL
@@ -113,7 +114,7 @@ static void write_info(const char *dir, const char *bin, int depth)
 	snprintf(in.callgraph_mode, sizeof(in.callgraph_mode), "dwarf");
 	in.callgraph_depth = depth;
 	in.callgraph_stack_bytes = 64;
-	assert_int_equal(ses_info_write(dir, &in), 0);
+	assert_int_equal(test_info_write(dir, &in), 0);
 }
 
 static uint64_t at(const char *sym)
@@ -151,7 +152,7 @@ static void make_session(struct sess *s)
 	snprintf(cmd, sizeof(cmd), "mkdir %s/bin && cp %s %s", s->dir, frames_bin, s->bin);
 	assert_int_equal(system(cmd), 0);
 	write_info(s->dir, s->bin, 16);
-	w = ses_writer_open(s->dir);
+	w = test_writer_open(s->dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	pmc_callgraph_init(&cg);

@@ -29,6 +29,7 @@
 #include "symbols/symbols.h"
 #include "target_bins.h"
 #include "record_builder.h"
+#include "session_at.h"
 
 #define BASE 0x555500000000ULL
 #define STACK 0x7ffd00001000ULL /* where the sampled %rsp points */
@@ -129,7 +130,7 @@ static void write_info(const char *dir, const char *bin, const char *mode)
 	snprintf(in.callgraph_mode, sizeof(in.callgraph_mode), "%s", mode);
 	in.callgraph_depth = 16;
 	in.callgraph_stack_bytes = 64;
-	assert_int_equal(ses_info_write(dir, &in), 0);
+	assert_int_equal(test_info_write(dir, &in), 0);
 }
 
 static struct ses_writer *open_session(char *dir, const char *bin, enum pmc_cg_mode mode,
@@ -143,7 +144,7 @@ static struct ses_writer *open_session(char *dir, const char *bin, enum pmc_cg_m
 
 	assert_non_null(mkdtemp(dir));
 	write_info(dir, bin, pmc_callgraph_mode_name(mode));
-	w = ses_writer_open(dir);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(attr, 1000000, false);
 	pmc_callgraph_init(&cg);
@@ -302,8 +303,8 @@ static void fp_leaf_callers(void **state)
 	assert_false(attr.sample_type & PERF_SAMPLE_REGS_USER); /* samples.data's attr */
 	assert_int_equal(ses_info_read(dir, &in, NULL, 0), 0);
 	in.callgraph_leaf_bytes = 64;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	lw = ses_leaf_writer_open(dir, (1ULL << R_BP) | (1ULL << R_SP) | (1ULL << R_IP), 64);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	lw = test_leaf_writer_open(dir, (1ULL << R_BP) | (1ULL << R_SP) | (1ULL << R_IP), 64);
 	assert_non_null(lw);
 	rec_fp_sample(w, 10, after_pop, chain_leaf, 2);
 	add_leaf(lw, 0, 10, after_pop, STACK + 8, epilogue, 4);
