@@ -91,9 +91,9 @@ static int open_out_dir(struct collect_state *st, const char *out, char *absout,
 	if (util_dir_others_can_write(st->out_fd))
 		cli_warn(CMD,
 			 "-o %s can be written by other users: they can rename or remove the "
-			 "session there and put other files in its place after collect ends; "
-			 "collect itself writes only beneath the directory it made and opened, "
-			 "never through a name another user changed",
+			 "session made there, and what a later report reads by its name may be "
+			 "theirs; collect itself writes only beneath the directory it made and "
+			 "holds open, never through a name they changed",
 			 out);
 	return -1;
 }
@@ -242,7 +242,8 @@ int cmd_collect(int argc, char **argv)
 	struct collect_state st = { .sigfd = -1,
 				    .out_fd = -1,
 				    .session_fd = -1,
-				    .omp.omplib_fd = -1 };
+				    .omp.omplib_fd = -1,
+				    .mpi.dir_fd = -1 };
 	int ret;
 
 	for (int i = 0; i < SES_MAX_PIDS; i++)
@@ -290,6 +291,8 @@ int cmd_collect(int argc, char **argv)
 			close(st.pidfds[i]);
 	if (st.omp.omplib_fd >= 0)
 		close(st.omp.omplib_fd);
+	if (st.mpi.dir_fd >= 0)
+		close(st.mpi.dir_fd);
 	if (st.session_fd >= 0)
 		close(st.session_fd);
 	if (st.out_fd >= 0)

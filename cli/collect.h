@@ -31,6 +31,7 @@ struct collect_mpi {
 	int family;		 /* enum ses_mpi_family asked for (--trace mpi=, --mpi-impl), 0 */
 	const char *family_from; /* the option that named it */
 	char lib[PATH_MAX];	 /* the interposer of the family, resolved */
+	int dir_fd;		 /* --trace mpi: the session's mpi/, held open (-1) */
 };
 
 struct collect_state {

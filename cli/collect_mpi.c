@@ -93,6 +93,14 @@ int collect_mpi_make_dir(struct collect_state *st, const char *absout)
 	    snprintf(st->session_dir, sizeof(st->session_dir), "%s/%s", absout, st->session_name) >=
 		    (int)sizeof(st->session_dir))
 		return cli_error(1, CMD, "output path too long");
+	if (st->mpi.trace) {
+		/* mpi/, held open for the run: the interposer in the program writes beneath it */
+		st->mpi.dir_fd = util_at_mkdir(st->session_fd, SES_MPI_DIR, SES_DIR_MODE, true);
+		if (st->mpi.dir_fd < 0)
+			cli_warn(CMD,
+				 "--trace mpi: cannot create %s/" SES_MPI_DIR ": %s; no MPI data",
+				 st->session_dir, strerror(-st->mpi.dir_fd));
+	}
 	return -1;
 }
 
@@ -209,19 +217,14 @@ int collect_mpi_prepare(struct collect_state *st)
 
 void collect_mpi_env(const struct collect_state *st)
 {
-	char dir[PATH_MAX + 8], preload[2 * PATH_MAX + 2];
+	char dir[64], preload[2 * PATH_MAX + 2];
 	const char *old = getenv("LD_PRELOAD");
-	int fd;
 
-	if (!st->mpi.trace)
+	if (!st->mpi.trace || st->mpi.dir_fd < 0)
 		return;
-	snprintf(dir, sizeof(dir), "%s/" SES_MPI_DIR, st->session_dir);
-	fd = util_at_mkdir(st->session_fd, SES_MPI_DIR, SES_DIR_MODE, true);
-	if (fd < 0) {
-		cli_warn(CMD, "--trace mpi: cannot create %s: %s; no MPI data", dir, strerror(-fd));
-		return;
-	}
-	close(fd);
+	/* the interposer opens the directory by our fd of it: a name the kernel resolves to
+	 * the directory made, whatever another user renamed in -o since (lib/mpi) */
+	snprintf(dir, sizeof(dir), "/proc/%d/fd/%d", (int)getpid(), st->mpi.dir_fd);
 	setenv(SES_MPI_ENV_DIR, dir, 1);
 	snprintf(preload, sizeof(preload), "%s%s%s", st->mpi.lib, old && *old ? ":" : "",
 		 old ? old : "");

@@ -9,11 +9,12 @@
 # debuginfod is a real server for the symbol tests (tests/e2e/symbol_paths.sh).
 # libzydis-dev: the disassembler of report's assembly view (lib/annotate/annotate.h says why).
 # chromium: tests/e2e/pcm_html.sh looks at pcm's report.html in it, headless.
+# strace: tests/e2e/race_collect.sh checks that collect names no path inside its session.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
-      libzydis-dev chromium"
+      libzydis-dev chromium strace"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

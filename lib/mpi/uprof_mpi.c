@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,7 +41,10 @@ static const struct {
 #undef X
 };
 
-static char path[PATH_MAX], tmp_path[PATH_MAX + 8];
+/* The output directory, opened once at MPI_Init (docs/DESIGN.md §4): the file is made and
+ * renamed beneath it, never by a path another user could swap in between. */
+static int out_dfd = -1;
+static char name[32], tmp_name[40];
 static char *buf; /* the file, assembled at the flush */
 static size_t buf_cap;
 static int flushed; /* 0, 1 being written, 2 written: flush() */
@@ -127,7 +131,7 @@ static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
 			  (double)(now_tsc - init_tsc));
 }
 
-/* Only what is async-signal-safe: memcpy, clock_gettime, open, write, rename. */
+/* Only what is async-signal-safe: memcpy, clock_gettime, openat, write, renameat. */
 static void write_file(uint32_t how, int sig)
 {
 	uint64_t now_tsc;
@@ -215,7 +219,7 @@ static void write_file(uint32_t how, int sig)
 	off = put(off, SES_MPI_REC_END, &end, sizeof(end), NULL, 0);
 	ses_ct_put_header(buf, buf_cap, SES_MPI_MAGIC, SES_MPI_MAJOR, SES_MPI_MINOR,
 			  (const char *)&h + SES_CT_PREFIX, sizeof(h) - SES_CT_PREFIX);
-	fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(out_dfd, tmp_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;
 	for (size_t done = 0; done < off;) {
@@ -225,13 +229,13 @@ static void write_file(uint32_t how, int sig)
 			continue;
 		if (w <= 0) {
 			close(fd);
-			unlink(tmp_path);
+			unlinkat(out_dfd, tmp_name, 0);
 			return;
 		}
 		done += (size_t)w;
 	}
 	close(fd);
-	rename(tmp_path, path);
+	renameat(out_dfd, tmp_name, out_dfd, name);
 }
 
 /* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written.
@@ -340,13 +344,26 @@ void umpi_start(int provided, int64_t t0)
 {
 	const char *dir = getenv(SES_MPI_ENV_DIR);
 	struct sigaction sa;
+	struct stat sb;
 	int len;
 
-	if (!dir || !*dir || umpi.on)
+	if (!dir || !*dir || umpi.on || out_dfd >= 0)
 		return;
-	if (snprintf(path, sizeof(path), "%s/%d.mpi", dir, (int)getpid()) >= (int)sizeof(path))
+	/* collect names its own fd of the directory (/proc/<collect>/fd/<n>, a link the
+	 * kernel resolves to the directory it holds, whatever was renamed since): followed
+	 * there only; any other name's last component is never a symlink */
+	out_dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+				    (strncmp(dir, "/proc/", 6) ? O_NOFOLLOW : 0));
+	if (out_dfd < 0)
 		return;
-	snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", path);
+	/* a directory of ours (collect made it 0700), not one another user put there */
+	if (fstat(out_dfd, &sb) || sb.st_uid != geteuid()) {
+		close(out_dfd);
+		out_dfd = -1;
+		return;
+	}
+	snprintf(name, sizeof(name), "%d.mpi", (int)getpid());
+	snprintf(tmp_name, sizeof(tmp_name), "%s.tmp", name);
 	PMPI_Comm_rank(MPI_COMM_WORLD, &umpi.rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &umpi.size);
 	if (umpi.size < 1 || umpi.size > SES_MPI_MAX_WORLD)

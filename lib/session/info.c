@@ -252,11 +252,13 @@ static void write_all_fields(FILE *f, const struct ses_info *info)
 
 int ses_info_write(int dfd, const struct ses_info *info)
 {
-	char tmp[64];
+	/* one name report knows (a collect killed inside this write, lib/report/load.c); the
+	 * directory is collect's own, 0700: no other user makes a name in it */
+	static const char tmp[] = "." SES_INFO_FILE ".tmp";
 	FILE *f = NULL;
 	int fd, ret = 0;
 
-	fd = util_at_replace_open(dfd, SES_INFO_FILE, SES_FILE_MODE, tmp, sizeof(tmp));
+	fd = util_at_create(dfd, tmp, O_WRONLY | O_TRUNC, SES_FILE_MODE);
 	if (fd < 0)
 		return fd;
 	/* the stream writes through a copy of the fd: the commit closes the original */

@@ -4,6 +4,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,10 +16,10 @@
 
 int ses_pauses_write(int dfd, const struct ses_pause *p, size_t n)
 {
-	char tmp[64];
+	/* a name in collect's own 0700 directory, where no other user makes one */
+	static const char tmp[] = SES_PAUSES_FILE ".tmp";
 	FILE *f;
-	int ret = 0,
-	    fd = util_at_replace_open(dfd, SES_PAUSES_FILE, SES_FILE_MODE, tmp, sizeof(tmp));
+	int ret = 0, fd = util_at_create(dfd, tmp, O_WRONLY | O_TRUNC, SES_FILE_MODE);
 
 	if (fd < 0)
 		return fd;
