@@ -250,3 +250,9 @@ $(TGT)/tools/broken-%.so: tests/tool/broken.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
 TEST_TARGETS += $(TEST_TOOLS)
+# the race harness (tests/e2e/race_*.sh): a command under ptrace, another user's swap of a
+# directory it writes done at its K-th file call
+$(TGT)/swaptrace: tests/tool/swaptrace.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -o $@ $<
+TEST_TARGETS += $(TGT)/swaptrace
