@@ -8,16 +8,20 @@
 # (as uid 65534). For every K: nothing appears in the victim, nothing there changes (bytes
 # or mode), and report ends with a line of its own (exit 0 or 1), never a crash. Two
 # attacks: the session's own entries swapped (the report's outputs planted as links too),
-# and the session directory itself swapped in its parent.
+# and the session directory itself swapped in its parent; the same for translate.
 . "$(dirname "$0")/lib/common.sh"
 
-SWAP=${SWAPTRACE:-$BUILD/tests/swaptrace}
+SWAP=$TGT/swaptrace
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	ok "# SKIP the race needs root and setpriv (a second user)"
 	exit 0
 fi
 if [ ! -x "$SWAP" ]; then
-	ok "# SKIP $SWAP is not built (tests/tool/swaptrace.c)"
+	not_ok "no $SWAP: make builds it (tests/targets/module.mk)"
+	exit 0
+fi
+if ! "$SWAP" --count -- /bin/true 2>/dev/null; then
+	ok "# SKIP ptrace is not allowed here (seccomp or yama): swaptrace cannot run"
 	exit 0
 fi
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
@@ -48,13 +52,14 @@ fresh() {
 }
 OUTS=(--plant report.csv --plant stacks.folded --plant flamegraph.svg --plant trace.json)
 
-# race WHAT DIR [PLANTS...]: report at every file call under DIR, the swap made there
+# race WHAT DIR [PLANTS...]: $CMD at every file call under DIR, the swap made there
+CMD=("$UPROF" report -i "$W/$NAME" --export all)
 race() {
 	local what=$1 dir=$2; shift 2
 	local n k rc bad=0 crashed=0 failed=0 first=""
 	fresh
-	n=$("$SWAP" --count --dir "$dir" -- "$UPROF" report -i "$W/$NAME" --export all 2>&1 \
-		>/dev/null | sed -n 's/^swaptrace: \([0-9]*\) file calls$/\1/p' | tail -1)
+	n=$("$SWAP" --count --dir "$dir" -- "${CMD[@]}" 2>&1 >/dev/null |
+		sed -n 's/^swaptrace: \([0-9]*\) file calls$/\1/p' | tail -1)
 	if [ -z "$n" ] || [ "$n" -lt 2 ]; then
 		not_ok "$what: swaptrace counted no file calls under $dir (${n:-none})"
 		return
@@ -62,7 +67,7 @@ race() {
 	for k in $(seq 1 "$n"); do
 		fresh
 		timeout 60 "$SWAP" --at "$k" --dir "$dir" --victim "$V" --uid 65534 "$@" -- \
-			"$UPROF" report -i "$W/$NAME" --export all >/dev/null 2>"$SCRATCH/err"
+			"${CMD[@]}" >/dev/null 2>"$SCRATCH/err"
 		rc=$?
 		[ "$rc" -gt 1 ] && crashed=$((crashed + 1)) && first=${first:-"K=$k exit $rc: $(grep -v '^swaptrace' "$SCRATCH/err" | tail -1)"}
 		[ "$rc" = 1 ] && failed=$((failed + 1))
@@ -78,3 +83,7 @@ race() {
 
 race "the session's entries swapped for links" "$W/$NAME" "${OUTS[@]}"
 race "the session directory swapped in its parent" "$W"
+# translate writes translated.bin (and reads every module): the same two attacks
+CMD=("$UPROF" translate -i "$W/$NAME" --retranslate)
+race "translate: the session's entries swapped" "$W/$NAME" --plant translated.bin
+race "translate: the session directory swapped in its parent" "$W"
