@@ -9,6 +9,7 @@
 #include "cli/report_args.h"
 #include "job/job.h"
 #include "report/report.h"
+#include "util/util.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static const char *const CMD = "annotate";
@@ -196,24 +198,29 @@ int cmd_annotate(int argc, char **argv)
 	const char *said[64];
 	struct rpt *r = NULL;
 	char err[512];
-	int ret, n, nu, nsaid = 0;
-	struct stat sb;
+	int ret, n, nu, nsaid = 0, dfd;
 
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
+	/* the session directory, opened once: every file of it read beneath the fd
+	 * (docs/DESIGN.md §4) */
+	dfd = util_dir_open(st.a.input);
+	if (dfd < 0)
 		return cli_error(1, CMD,
 				 "'%s' is not a directory; give a session directory with -i",
 				 st.a.input);
-	if (rpt_is_job_dir(st.a.input))
+	if (rpt_is_job_dir_at(dfd)) {
+		close(dfd);
 		return cli_error(EXIT_USAGE, CMD,
 				 "'%s' is an MPI job directory: annotate one "
 				 "rank's session in it",
 				 st.a.input);
+	}
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
 		st.a.opts.buildid_dir = st.buildid_dir;
-	ret = rpt_open(&r, st.a.input, &st.a.opts, err, sizeof(err));
+	ret = rpt_open_at(&r, dfd, st.a.input, &st.a.opts, err, sizeof(err));
+	close(dfd);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	set_unit(&st, r);

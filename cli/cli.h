@@ -130,6 +130,13 @@ int cli_resolve_program(const char *name, char *out, size_t len, char *err, size
 char *cli_beside_exe(const char *rel, char *out, size_t len);
 
 /* Paths, times and system facts shared by the subcommands. */
+/* The absolute path of the directory open as @fd (from /proc/self/fd), into @out; where
+ * /proc cannot say, @fallback and -1. */
+int cli_fd_path(int fd, const char *fallback, char *out, size_t len);
+/* The directory holding the file @path (the user's words, followed as named), opened once
+ * for the file to be made beneath it (util_at_*): its fd, or -errno; the file's own name
+ * into @base. */
+int cli_open_parent(const char *path, char *base, size_t baselen);
 int64_t cli_now_ns(int clock);
 void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel, size_t kl,
 		      char *os, size_t ol);

@@ -8,6 +8,7 @@
 #include "cli/report_args.h"
 #include "job/job.h"
 #include "report/report.h"
+#include "util/util.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static const char *const CMD = "compare";
@@ -119,18 +121,21 @@ static int parse_options(struct compare_state *st, int argc, char **argv)
 static int open_one(struct compare_state *st, const char *dir, struct rpt **r)
 {
 	char err[512];
-	struct stat sb;
+	int dfd, ret = -1;
 
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+	/* opened once: every file of it read beneath the fd (docs/DESIGN.md §4) */
+	dfd = util_dir_open(dir);
+	if (dfd < 0)
 		return cli_error(1, CMD, "'%s' is not a session directory", dir);
-	if (rpt_is_job_dir(dir))
-		return cli_error(EXIT_USAGE, CMD,
-				 "'%s' is an MPI job directory: compare one "
-				 "rank's session in it",
-				 dir);
-	if (rpt_open(r, dir, &st->a.opts, err, sizeof(err)))
-		return cli_error(1, CMD, "%s", err);
-	return -1;
+	if (rpt_is_job_dir_at(dfd))
+		ret = cli_error(EXIT_USAGE, CMD,
+				"'%s' is an MPI job directory: compare one "
+				"rank's session in it",
+				dir);
+	else if (rpt_open_at(r, dfd, dir, &st->a.opts, err, sizeof(err)))
+		ret = cli_error(1, CMD, "%s", err);
+	close(dfd);
+	return ret;
 }
 
 static const char *base_name(const char *p)
@@ -170,17 +175,33 @@ static void print_table(const struct compare_state *st, const struct rpt_compare
 		       c->nrows - n);
 }
 
+/* -o FILE: made beneath its directory's fd, opened once (a new temp file renamed over
+ * FILE, 0600 as report's files: it may be inside a session another user can write). */
 static int write_csv(const struct compare_state *st, const struct rpt_compare *c)
 {
 	bool out = !strcmp(st->output, "-");
-	FILE *f = out ? stdout : fopen(st->output, "w");
-	int ret;
+	char base[NAME_MAX + 1], tmp[NAME_MAX + 1];
+	int dfd = -1, ret;
+	FILE *f;
 
-	if (!f)
-		return cli_error(1, CMD, "cannot write '%s': %s", st->output, strerror(errno));
+	if (out) {
+		f = stdout;
+	} else {
+		dfd = cli_open_parent(st->output, base, sizeof(base));
+		f = dfd < 0 ? (errno = -dfd, NULL)
+			    : util_at_replace_fopen(dfd, base, 0600, tmp, sizeof(tmp));
+	}
+	if (!f) {
+		ret = errno;
+		if (dfd >= 0)
+			close(dfd);
+		return cli_error(1, CMD, "cannot write '%s': %s", st->output, strerror(ret));
+	}
 	ret = rpt_compare_write_csv(c, st->dir[0], st->dir[1], f);
-	if (!out && fclose(f) && !ret)
-		ret = -errno;
+	if (!out) {
+		ret = util_at_replace_fcommit(dfd, tmp, base, f, ret);
+		close(dfd);
+	}
 	if (ret)
 		return cli_error(1, CMD, "writing '%s' failed: %s", st->output, strerror(-ret));
 	if (!out)

@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "symbols/symbols.h"
 #include "session/session.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -28,6 +29,14 @@ struct report_state {
 	struct cli_progress prog; /* reading samples.data (progress.c) */
 	char command[1024];
 	char out_path[PATH_MAX];
+	/* docs/DESIGN.md §4: the session directory opened once (-1: a perf file), and the
+	 * directories report.csv and the exports go in, each opened once; every file made
+	 * beneath them (util_at_*), nothing by path name after */
+	int dfd;
+	int out_dfd;
+	char out_name[NAME_MAX + 1];
+	int input_parent; /* a perf file's directory (its outputs go beside it), or -1 */
+	char input_base[NAME_MAX + 1];
 	bool exports[RPT_EXPORT_COUNT];	   /* --export */
 	bool exported[RPT_EXPORT_COUNT];   /* written: named on the terminal after the table */
 	char export_error[PATH_MAX + 160]; /* why an export failed, said last */
@@ -265,38 +274,105 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	return -1;
 }
 
-/* Where the CSV goes. -1 to go on, or an exit code: a directory that is not one is
- * named as such here, rather than as a failed open of "<it>/report.csv". */
+/* A perf file's directory, opened once: its outputs go beside it (FILE.report.csv). */
+static int open_input_parent(struct report_state *st)
+{
+	if (st->input_parent < 0)
+		st->input_parent = cli_open_parent(st->a.input, st->input_base,
+						   sizeof(st->input_base));
+	return st->input_parent;
+}
+
+/* Where the CSV goes: st->out_path (to name it), st->out_dfd and st->out_name (to make
+ * it). -1 to go on, or an exit code: a directory that is not one is named as such here,
+ * rather than as a failed open of "<it>/report.csv". */
 static int output_path(struct report_state *st)
 {
 	const char *o = st->output;
 	size_t len = o ? strlen(o) : 0;
-	struct stat sb;
+	int fd;
 
 	if (!o) { /* a perf file's beside it: FILE.report.csv */
 		snprintf(st->out_path, sizeof(st->out_path), "%s%sreport.csv", st->a.input,
 			 st->foreign ? "." : "/");
+		fd = st->foreign ? open_input_parent(st) : st->dfd;
+		if (fd < 0)
+			return cli_error(1, CMD,
+					 "cannot write '%s': %s; use --report-output <path>",
+					 st->out_path, strerror(-fd));
+		snprintf(st->out_name, sizeof(st->out_name), "%s%s",
+			 st->foreign ? st->input_base : "",
+			 st->foreign ? ".report.csv" : "report.csv");
+		st->out_dfd = fd;
 		return -1;
 	}
 	while (len > 1 && o[len - 1] == '/') /* "dir/" and "dir" are the same directory */
 		len--;
 	if (len > 4 && !strncmp(o + len - 4, ".csv", 4) && len == strlen(o)) {
 		snprintf(st->out_path, sizeof(st->out_path), "%s", o);
+		fd = cli_open_parent(o, st->out_name, sizeof(st->out_name));
+		if (fd < 0)
+			return cli_error(1, CMD,
+					 "cannot write '%s': %s; use --report-output <path>", o,
+					 strerror(-fd));
+		st->out_dfd = fd;
 		return -1;
 	}
-	if (stat(o, &sb))
-		return cli_error(1, CMD,
-				 "--report-output '%s': %s; give an existing directory, or "
-				 "a file name ending in .csv",
-				 o, errno == ENOENT ? "no such directory" : strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
+	fd = util_dir_open(o); /* the user's path, followed as named, once */
+	if (fd == -ENOTDIR)
 		return cli_error(1, CMD,
 				 "--report-output '%s' is not a directory; give a file name "
 				 "ending in .csv to write the CSV to a file",
 				 o);
+	if (fd < 0)
+		return cli_error(1, CMD,
+				 "--report-output '%s': %s; give an existing directory, or "
+				 "a file name ending in .csv",
+				 o, fd == -ENOENT ? "no such directory" : strerror(-fd));
+	st->out_dfd = fd;
+	snprintf(st->out_name, sizeof(st->out_name), "report.csv");
 	snprintf(st->out_path, sizeof(st->out_path), "%.*s%sreport.csv", (int)len, o,
 		 len == 1 && o[0] == '/' ? "" : "/");
 	return -1;
+}
+
+/* The directory the exports go in, opened once: --export-dir (made, mode 0700, when it
+ * is not there), the session's, or a perf file's. Its fd (st's to close), or -errno with
+ * st->export_error. */
+static int open_export_dir(struct report_state *st)
+{
+	char dir[PATH_MAX], base[NAME_MAX + 1];
+	size_t len;
+	int pfd, fd;
+
+	if (!st->export_dir) {
+		fd = st->foreign ? open_input_parent(st) : st->dfd;
+		if (fd < 0)
+			snprintf(st->export_error, sizeof(st->export_error),
+				 "cannot open the directory of '%s': %s", st->a.input,
+				 strerror(-fd));
+		return fd;
+	}
+	fd = util_dir_open(st->export_dir);
+	if (fd != -ENOENT)
+		goto out;
+	len = strlen(st->export_dir);
+	while (len > 1 && st->export_dir[len - 1] == '/')
+		len--;
+	snprintf(dir, sizeof(dir), "%.*s", (int)len, st->export_dir);
+	pfd = cli_open_parent(dir, base, sizeof(base));
+	if (pfd < 0) {
+		fd = pfd;
+		goto out;
+	}
+	/* made beneath its parent's fd, then checked to be the directory we made */
+	fd = util_at_mkdir(pfd, base, SES_DIR_MODE, true);
+	close(pfd);
+out:
+	if (fd < 0)
+		snprintf(st->export_error, sizeof(st->export_error),
+			 "cannot create --export-dir '%s': %s", st->export_dir, strerror(-fd));
+	return fd;
 }
 
 /* Where export @e goes: --export-dir, or the session directory (a perf file's beside
@@ -330,45 +406,43 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
  * st->export_error, said last. 0 or -errno. */
 static int write_exports(struct report_state *st, struct rpt *r)
 {
-	const char *dir = st->export_dir ? st->export_dir : st->a.input;
-	char path[PATH_MAX + 64], tmp[PATH_MAX + 72];
-	struct stat sb;
-	int ret = 0;
+	char path[PATH_MAX + 64], name[NAME_MAX + 1], tmp[NAME_MAX + 1];
+	int dfd = -1, ret = 0;
 
 	for (int e = 0; e < RPT_EXPORT_COUNT && !ret; e++) {
 		FILE *f;
 
 		if (!st->exports[e])
 			continue;
-		if (st->export_dir && stat(dir, &sb) && (ret = ses_private_mkdir(dir)) &&
-		    ret != -EEXIST) {
-			snprintf(st->export_error, sizeof(st->export_error),
-				 "cannot create --export-dir '%s': %s", dir, strerror(-ret));
-			return ret;
-		}
-		ret = 0;
+		if (dfd < 0 && (dfd = open_export_dir(st)) < 0)
+			return dfd;
 		export_path(st, e, path, sizeof(path));
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = ses_file_fopen(tmp); /* 0600, as the session's own files */
+		if (snprintf(name, sizeof(name), "%s%s%s",
+			     st->foreign && !st->export_dir ? st->input_base : "",
+			     st->foreign && !st->export_dir ? "." : "",
+			     rpt_export_filename(e)) >= (int)sizeof(name)) {
+			ret = -ENAMETOOLONG;
+			snprintf(st->export_error, sizeof(st->export_error),
+				 "cannot write '%s': %s", path, strerror(-ret));
+			break;
+		}
+		f = util_at_replace_fopen(dfd, name, SES_FILE_MODE, tmp, sizeof(tmp));
 		if (!f) {
 			ret = -errno;
 			snprintf(st->export_error, sizeof(st->export_error),
 				 "cannot write '%s': %s", path, strerror(-ret));
-			return ret;
+			break;
 		}
-		ret = rpt_export(r, e, f);
-		if (fclose(f) && !ret)
-			ret = -errno;
-		if (!ret && rename(tmp, path))
-			ret = -errno;
+		ret = util_at_replace_fcommit(dfd, tmp, name, f, rpt_export(r, e, f));
 		if (ret) {
-			unlink(tmp);
 			snprintf(st->export_error, sizeof(st->export_error),
 				 "writing '%s' failed: %s", path, strerror(-ret));
-			return ret;
+			break;
 		}
 		st->exported[e] = true;
 	}
+	if (st->export_dir && dfd >= 0)
+		close(dfd);
 	return ret;
 }
 
@@ -392,7 +466,7 @@ static void record_command(struct report_state *st, int argc, char **argv)
  * said; or -errno for a failed write to stdout, said after the summary. */
 static int write_report(struct report_state *st, struct rpt *r)
 {
-	char tmp[PATH_MAX + 8];
+	char tmp[NAME_MAX + 1];
 	FILE *f;
 	int ret;
 
@@ -401,20 +475,14 @@ static int write_report(struct report_state *st, struct rpt *r)
 	ret = output_path(st);
 	if (ret >= 0)
 		return ret;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", st->out_path);
-	f = ses_file_fopen(tmp);
+	/* a new temp file (O_EXCL) beneath the directory's fd, renamed over report.csv */
+	f = util_at_replace_fopen(st->out_dfd, st->out_name, SES_FILE_MODE, tmp, sizeof(tmp));
 	if (!f)
 		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
 				 st->out_path, strerror(errno));
-	ret = rpt_write_csv(r, f);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, st->out_path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
+	ret = util_at_replace_fcommit(st->out_dfd, tmp, st->out_name, f, rpt_write_csv(r, f));
+	if (ret)
 		return cli_error(1, CMD, "writing '%s' failed: %s", st->out_path, strerror(-ret));
-	}
 	return 0;
 }
 
@@ -453,6 +521,7 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 static int run_job(struct report_state *st)
 {
 	struct report_job_args a = { .input = st->a.input,
+				     .dfd = st->dfd,
 				     .opts = &st->a.opts,
 				     .ranks = st->ranks,
 				     .hosts = st->a.hosts };
@@ -484,6 +553,8 @@ static int run_job(struct report_state *st)
 		if (ret >= 0)
 			return ret;
 		a.out_path = st->out_path;
+		a.out_dfd = st->out_dfd;
+		a.out_name = st->out_name;
 	}
 	return report_job(&a);
 }
@@ -517,75 +588,94 @@ static void warn_unmatched(const struct rpt *r)
 		cli_warn(CMD, "--function '%s': no function with samples has that name", names[i]);
 }
 
+static int run(struct report_state *st, int argc, char **argv);
+
 int cmd_report(int argc, char **argv)
 {
-	struct report_state st = { 0 };
-	struct rpt *r = NULL;
-	char err[512], abs_input[PATH_MAX];
-	struct stat sb;
-	int ret, tret;
+	struct report_state st = { .dfd = -1, .out_dfd = -1, .input_parent = -1 };
+	int ret;
 
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.a.input, &sb))
+	/* the session directory, opened once as the user named it (docs/DESIGN.md §4);
+	 * anything but a directory may be a perf pipe file: rpt_open_at says what it is (a
+	 * FIFO or device is refused there, never read) */
+	st.dfd = util_dir_open(st.a.input);
+	if (st.dfd < 0 && st.dfd != -ENOTDIR)
 		return cli_error(1, CMD,
 				 "'%s': %s; give a session directory or a perf pipe file "
 				 "with -i",
-				 st.a.input, strerror(errno));
-	/* anything else may be a perf pipe file: rpt_open says what it is (a FIFO or device
-	 * is refused there, never read) */
-	st.foreign = !S_ISDIR(sb.st_mode);
-	ret = check_foreign(&st);
+				 st.a.input, strerror(-st.dfd));
+	st.foreign = st.dfd < 0;
+	ret = run(&st, argc, argv);
+	if (st.out_dfd >= 0 && st.out_dfd != st.dfd && st.out_dfd != st.input_parent)
+		close(st.out_dfd);
+	if (st.input_parent >= 0)
+		close(st.input_parent);
+	if (st.dfd >= 0)
+		close(st.dfd);
+	return ret;
+}
+
+static int run(struct report_state *st, int argc, char **argv)
+{
+	struct rpt *r = NULL;
+	char err[512], abs_input[PATH_MAX];
+	int ret, tret;
+
+	ret = check_foreign(st);
 	if (ret >= 0)
 		return ret;
-	record_command(&st, argc, argv);
+	record_command(st, argc, argv);
 	/* a tool that is refused or given a bad knob is said before the long part */
-	ret = cli_tools_probe(&st.tools, false, NULL, CMD);
+	ret = cli_tools_probe(&st->tools, false, NULL, CMD);
 	if (ret >= 0)
 		return ret;
-	/* the header's Data Folder is absolute, as uProf writes it */
-	if (realpath(st.a.input, abs_input))
-		st.a.input = abs_input;
-	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
-		st.a.opts.buildid_dir = st.buildid_dir;
-	if (rpt_is_job_dir(st.a.input))
-		return run_job(&st);
-	if (st.ranks || st.a.hosts)
+	/* the header's Data Folder is absolute, as uProf writes it: the directory opened */
+	if (st->foreign ? realpath(st->a.input, abs_input) != NULL
+			: !cli_fd_path(st->dfd, st->a.input, abs_input, sizeof(abs_input)))
+		st->a.input = abs_input;
+	if (rpt_buildid_default_dir(st->buildid_dir, sizeof(st->buildid_dir)))
+		st->a.opts.buildid_dir = st->buildid_dir;
+	if (!st->foreign && rpt_is_job_dir_at(st->dfd))
+		return run_job(st);
+	if (st->ranks || st->a.hosts)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--rank and --host select ranks of an MPI job: "
 				 "'%s' is a single session",
-				 st.a.input);
+				 st->a.input);
 	/* a progress line past a second of reading, never with --stdout (the report is
 	 * the terminal's then) */
-	cli_progress_init(&st.prog, !st.to_stdout && cli_progress_wanted(st.quiet), 1.0);
-	st.a.opts.progress = cli_report_progress;
-	st.a.opts.progress_arg = &st.prog;
-	ret = rpt_open(&r, st.a.input, &st.a.opts, err, sizeof(err));
-	cli_progress_clear(&st.prog);
+	cli_progress_init(&st->prog, !st->to_stdout && cli_progress_wanted(st->quiet), 1.0);
+	st->a.opts.progress = cli_report_progress;
+	st->a.opts.progress_arg = &st->prog;
+	ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
+	cli_progress_clear(&st->prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
-	cli_translated_say(r, st.a.opts.retranslate, CMD);
+	cli_translated_say(r, st->a.opts.retranslate, CMD);
 	warn_unmatched(r);
-	ret = check_pids(&st, r);
+	ret = check_pids(st, r);
 	if (ret) {
 		rpt_free(r);
 		return ret;
 	}
-	ret = write_report(&st, r);
+	ret = write_report(st, r);
 	if (ret > 0)
 		goto out;
 	if (ret < 0) { /* --stdout: the summary as ever, then why the CSV did not go out */
-		print_terminal(&st, r, NULL);
+		print_terminal(st, r, NULL);
 		ret = cli_error(1, CMD, "writing to stdout: %s", strerror(-ret));
 		goto out;
 	}
-	ret = write_exports(&st, r);
-	print_terminal(&st, r, st.to_stdout ? NULL : st.out_path);
+	ret = write_exports(st, r);
+	print_terminal(st, r, st->to_stdout ? NULL : st->out_path);
 	if (ret)
-		ret = cli_error(1, CMD, "%s", st.export_error);
+		ret = cli_error(1, CMD, "%s", st->export_error);
 	/* after the base report is written whole: a tool that fails costs only its own */
-	tret = cli_tools_report(&st.tools, r, st.a.input, st.to_stdout ? NULL : st.out_path, CMD);
+	tret = cli_tools_report(&st->tools, r, st->a.input, st->to_stdout ? NULL : st->out_path,
+				CMD);
 	ret = ret ? ret : tret;
 out:
 	rpt_free(r);

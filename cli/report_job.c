@@ -5,6 +5,7 @@
  * the hottest functions over every rank on stdout, as for a single session.
  */
 #include "cli/report_job.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,29 +17,24 @@ static const char *const CMD = "report";
 
 #define NAME_COLS 60
 
-static int write_csv(const struct rpt_job *j, const char *out_path)
+/* The CSV into @a->out_name beneath @a->out_dfd, whole or not at all (docs/DESIGN.md §4:
+ * a new temp file renamed into place, nothing by path). */
+static int write_csv(const struct rpt_job *j, const struct report_job_args *a)
 {
-	char tmp[PATH_MAX + 8];
+	char tmp[NAME_MAX + 1];
 	FILE *f;
 	int ret;
 
-	if (!out_path)
+	if (!a->out_path)
 		return rpt_job_write_csv(j, stdout) ? cli_error(1, CMD, "writing to stdout failed")
 						    : 0;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
-	f = ses_file_fopen(tmp);
+	f = util_at_replace_fopen(a->out_dfd, a->out_name, SES_FILE_MODE, tmp, sizeof(tmp));
 	if (!f)
 		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
-				 out_path, strerror(errno));
-	ret = rpt_job_write_csv(j, f);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, out_path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		return cli_error(1, CMD, "writing '%s' failed: %s", out_path, strerror(-ret));
-	}
+				 a->out_path, strerror(errno));
+	ret = util_at_replace_fcommit(a->out_dfd, tmp, a->out_name, f, rpt_job_write_csv(j, f));
+	if (ret)
+		return cli_error(1, CMD, "writing '%s' failed: %s", a->out_path, strerror(-ret));
 	return 0;
 }
 
@@ -112,11 +108,11 @@ int report_job(const struct report_job_args *a)
 		}
 		sel.ranks = bits;
 	}
-	ret = rpt_job_open(&j, a->input, a->opts, &sel, err, sizeof(err));
+	ret = rpt_job_open_at(&j, a->dfd, a->input, a->opts, &sel, err, sizeof(err));
 	free(bits);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
-	ret = write_csv(j, a->out_path);
+	ret = write_csv(j, a);
 	if (!ret) {
 		print_terminal(j, a->out_path, a->out_path ? stdout : stderr);
 		fflush(stdout);

@@ -11,8 +11,11 @@
 #include <stdio.h>
 
 struct report_job_args {
-	const char *input;		/* the job directory, absolute */
+	const char *input;		/* the job directory, absolute: for messages */
+	int dfd;			/* it, opened once (borrowed) */
 	const char *out_path;		/* report.csv's path; NULL: the CSV to stdout */
+	int out_dfd;			/* the directory it goes in, opened once (borrowed) */
+	const char *out_name;		/* its name there */
 	const struct rpt_options *opts; /* each rank's report */
 	const char *ranks;		/* --rank list, or NULL */
 	const char *hosts;		/* --host list, or NULL */

@@ -10,6 +10,7 @@
 #include "cli/report_args.h"
 #include "job/job.h"
 #include "report/report.h"
+#include "util/util.h"
 #include "symbols/symbols.h"
 #include "session/session.h"
 
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static const char *const CMD = "translate";
@@ -121,8 +123,9 @@ int cli_translated_say(struct rpt *r, bool write, const char *cmd)
 	return 0;
 }
 
-/* Translate session @dir (absolute). 0, or the exit code of the message said. */
-static int translate_one(struct translate_state *st, const char *dir)
+/* Translate the session directory open as @dfd (borrowed), @dir its absolute path (for
+ * messages). 0, or the exit code of the message said. */
+static int translate_one(struct translate_state *st, int dfd, const char *dir)
 {
 	struct rpt_options o = st->a.opts;
 	struct rpt_translated_stats stats;
@@ -130,7 +133,7 @@ static int translate_one(struct translate_state *st, const char *dir)
 	struct rpt *r = NULL;
 	int ret;
 
-	if (!o.retranslate && rpt_translated_check(dir, &o, why, sizeof(why)) == 0) {
+	if (!o.retranslate && rpt_translated_check(dfd, &o, why, sizeof(why)) == 0) {
 		printf("%s: nothing to do (--retranslate translates again)\n", why);
 		return 0;
 	}
@@ -139,7 +142,7 @@ static int translate_one(struct translate_state *st, const char *dir)
 	cli_progress_init(&st->prog, cli_progress_wanted(st->quiet), 1.0);
 	o.progress = cli_report_progress;
 	o.progress_arg = &st->prog;
-	ret = rpt_open(&r, dir, &o, err, sizeof(err));
+	ret = rpt_open_at(&r, dfd, dir, &o, err, sizeof(err));
 	cli_progress_clear(&st->prog);
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
@@ -175,24 +178,31 @@ static bool host_selected(const char *hosts, const char *host)
 	return false;
 }
 
-/* An MPI job directory: each selected rank's session, in job.ini's order. */
-static int translate_job(struct translate_state *st, const char *jobdir)
+/* An MPI job directory (open as @jobfd): each selected rank's session, in job.ini's
+ * order, each beneath @jobfd with no symlink followed. */
+static int translate_job(struct translate_state *st, int jobfd, const char *jobdir)
 {
 	struct ses_job j;
 	char err[256], dir[PATH_MAX + 80];
 	int ret = 0, done = 0;
 
-	if (ses_job_read(jobdir, &j, err, sizeof(err)))
+	if (ses_job_read_at(jobfd, &j, err, sizeof(err)))
 		return cli_error(1, CMD, "%s/" SES_JOB_FILE ": %s", jobdir, err);
 	for (size_t i = 0; i < j.nranks && ret != EXIT_USAGE; i++) {
-		int rc;
+		int rc, rfd;
 
 		if (!host_selected(st->a.hosts, j.ranks[i].host))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", jobdir, j.ranks[i].session);
 		printf("rank %d (%s):\n", j.ranks[i].rank, j.ranks[i].host);
 		fflush(stdout);
-		rc = translate_one(st, dir);
+		rfd = util_at_dir(jobfd, j.ranks[i].session);
+		rc = rfd < 0 ? cli_error(1, CMD, "%s: %s", dir,
+					 rfd == -ELOOP ? "a symbolic link; not followed"
+						       : strerror(-rfd))
+			     : translate_one(st, rfd, dir);
+		if (rfd >= 0)
+			close(rfd);
 		ret = ret ? ret : rc;
 		done++;
 	}
@@ -209,26 +219,31 @@ int cmd_translate(int argc, char **argv)
 {
 	struct translate_state st = { 0 };
 	char abs_input[PATH_MAX];
-	struct stat sb;
-	int ret;
+	int ret, dfd;
 
 	ret = parse_options(&st, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (stat(st.a.input, &sb) || !S_ISDIR(sb.st_mode))
+	/* the session (or job) directory, opened once: every file of it read and
+	 * translated.bin written beneath the fd (docs/DESIGN.md §4) */
+	dfd = util_dir_open(st.a.input);
+	if (dfd < 0)
 		return cli_error(1, CMD,
 				 "'%s' is not a directory; give a session directory with -i",
 				 st.a.input);
-	if (realpath(st.a.input, abs_input))
+	if (!cli_fd_path(dfd, st.a.input, abs_input, sizeof(abs_input)))
 		st.a.input = abs_input;
 	if (rpt_buildid_default_dir(st.buildid_dir, sizeof(st.buildid_dir)))
 		st.a.opts.buildid_dir = st.buildid_dir;
-	if (rpt_is_job_dir(st.a.input))
-		return translate_job(&st, st.a.input);
-	if (st.a.hosts)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--host selects ranks of an MPI job: '%s' is a "
-				 "single session",
-				 st.a.input);
-	return translate_one(&st, st.a.input);
+	if (rpt_is_job_dir_at(dfd))
+		ret = translate_job(&st, dfd, st.a.input);
+	else if (st.a.hosts)
+		ret = cli_error(EXIT_USAGE, CMD,
+				"--host selects ranks of an MPI job: '%s' is a "
+				"single session",
+				st.a.input);
+	else
+		ret = translate_one(&st, dfd, st.a.input);
+	close(dfd);
+	return ret;
 }

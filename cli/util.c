@@ -2,6 +2,7 @@
 /* Messages, clocks and system facts shared by the subcommands. */
 #include "cli/cli.h"
 #include "report/report.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -224,4 +225,39 @@ int cli_parse_time_filter(struct rpt_options *o, const char *arg, const char *cm
 				 "--time-filter '%s': the end must come after the start", arg);
 	o->time_filter = true;
 	return -1;
+}
+
+int cli_fd_path(int fd, const char *fallback, char *out, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	/* the directory that was opened, whatever its name became since: what realpath
+	 * would say, without walking the name again */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1 || out[0] != '/') {
+		snprintf(out, len, "%s", fallback);
+		return -1;
+	}
+	out[n] = 0;
+	return 0;
+}
+
+int cli_open_parent(const char *path, char *base, size_t baselen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (snprintf(base, baselen, "%s", slash ? slash + 1 : path) >= (int)baselen || !*base)
+		return -EINVAL;
+	if (!slash)
+		return util_dir_open(".");
+	if (slash == path)
+		return util_dir_open("/");
+	if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = 0;
+	return util_dir_open(dir);
 }

@@ -37,7 +37,8 @@ struct rpt_job_mpi {
 };
 
 struct rpt_job {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX]; /* the job directory as the user named it: for messages */
+	int dfd;	    /* it, opened once (borrowed): every rank read beneath it */
 	struct ses_job job;
 	struct rpt_options opts;
 	struct rpt_job_rank *ranks; /* the selected ranks, by rank */
@@ -58,7 +59,7 @@ struct rpt_job {
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
-int rpt_job_mpi_load(struct rpt_job *j, int i, const char *session_dir);
+int rpt_job_mpi_load(struct rpt_job *j, int i, int session_dfd);
 void rpt_job_mpi_release(struct rpt_job *j);
 /* The MPI lines of APPLICATION PERFORMANCE SNAPSHOT; MPI TRACING REPORT (uProf's blocks,
  * and the imbalance per function). Nothing when no rank was traced. */

@@ -11,11 +11,13 @@
 #include "job/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int rpt_rank_list_parse(const char *s, uint8_t *bits)
 {
@@ -55,12 +57,19 @@ int rpt_rank_list_parse(const char *s, uint8_t *bits)
 
 bool rpt_is_job_dir(const char *dir)
 {
-	char path[PATH_MAX];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool is = dfd >= 0 && rpt_is_job_dir_at(dfd);
+
+	if (dfd >= 0)
+		close(dfd);
+	return is;
+}
+
+bool rpt_is_job_dir_at(int dfd)
+{
 	struct stat sb;
 
-	if (snprintf(path, sizeof(path), "%s/" SES_JOB_FILE, dir) >= (int)sizeof(path))
-		return false;
-	return !lstat(path, &sb) && S_ISREG(sb.st_mode);
+	return !fstatat(dfd, SES_JOB_FILE, &sb, AT_SYMLINK_NOFOLLOW) && S_ISREG(sb.st_mode);
 }
 
 static bool host_selected(const char *hosts, const char *host)
@@ -243,13 +252,26 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	struct rpt_summary s;
 	const struct ses_info *info;
 	struct rpt *r = NULL;
-	int ret;
+	int sfd, ret;
 
-	snprintf(path, sizeof(path), "%s/%s", j->dir, session);
-	ret = rpt_open(&r, path, &j->opts, err, sizeof(err));
-	if (ret == -ENOMEM)
+	snprintf(path, sizeof(path), "%s/%s", j->dir, session); /* to name it */
+	/* beneath the job's fd, no symlink followed: job.ini names it, and job.ini is
+	 * another user's as much as the directory is */
+	sfd = util_at_dir(j->dfd, session);
+	if (sfd == -ELOOP || sfd == -EXDEV)
+		snprintf(err, sizeof(err), "%s: %s; not followed", path,
+			 sfd == -ELOOP ? "a symbolic link" : "outside the job directory");
+	else if (sfd < 0 && sfd != -ENOENT)
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(-sfd));
+	ret = sfd < 0 ? sfd : rpt_open_at(&r, sfd, path, &j->opts, err, sizeof(err));
+	if (ret == -ENOMEM) {
+		if (sfd >= 0)
+			close(sfd);
 		return ret;
+	}
 	if (ret) {
+		if (sfd >= 0)
+			close(sfd);
 		o->state = ret == -ENOENT ? RPT_RANK_MISSING : RPT_RANK_UNREADABLE;
 		snprintf(o->why, sizeof(o->why), "%s: %s", session,
 			 ret == -ENOENT ? "no session (its collect never started or was removed)"
@@ -292,7 +314,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	j->nthreads += s.nthreads;
 	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
-		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), path);
+		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);
+	close(sfd);
 	if (!ret)
 		ret = keep_omp(j, (int)(o - j->ranks), r);
 	if (!j->head)
@@ -313,6 +336,24 @@ static const char *session_of(const struct ses_job *job, int rank)
 int rpt_job_open(struct rpt_job **out, const char *jobdir, const struct rpt_options *opts,
 		 const struct rpt_job_select *sel, char *err, size_t errlen)
 {
+	int dfd = util_dir_open(jobdir);
+	int ret;
+
+	*out = NULL;
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
+			 dfd == -ENOENT ? "no such file (not a job directory)" : strerror(-dfd));
+		return dfd;
+	}
+	ret = rpt_job_open_at(out, dfd, jobdir, opts, sel, err, errlen);
+	close(dfd);
+	return ret;
+}
+
+int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
+		    const struct rpt_options *opts, const struct rpt_job_select *sel, char *err,
+		    size_t errlen)
+{
 	struct rpt_job *j = calloc(1, sizeof(*j));
 	char why[256];
 	int ret, reported = 0;
@@ -321,8 +362,9 @@ int rpt_job_open(struct rpt_job **out, const char *jobdir, const struct rpt_opti
 	if (!j)
 		return -ENOMEM;
 	snprintf(j->dir, sizeof(j->dir), "%s", jobdir);
+	j->dfd = dfd;
 	j->opts = *opts;
-	ret = ses_job_read(jobdir, &j->job, why, sizeof(why));
+	ret = ses_job_read_at(dfd, &j->job, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
 			 ret == -ENOENT ? "no such file (not a job directory)" : why);

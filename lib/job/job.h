@@ -22,6 +22,8 @@ int rpt_rank_list_parse(const char *s, uint8_t *bits);
 
 /* Does @dir hold a job.ini (a job directory rather than a session)? */
 bool rpt_is_job_dir(const char *dir);
+/* The same for the directory fd @dfd: job.ini a regular file beneath it, not followed. */
+bool rpt_is_job_dir_at(int dfd);
 
 enum rpt_rank_state {
 	RPT_RANK_OK,
@@ -65,6 +67,12 @@ struct rpt_job;
  * (@err says which ranks and why). */
 int rpt_job_open(struct rpt_job **out, const char *jobdir, const struct rpt_options *opts,
 		 const struct rpt_job_select *sel, char *err, size_t errlen);
+/* The same on the job directory fd @dfd (borrowed, opened once by the caller): job.ini
+ * and each rank's directory beneath it with no symlink followed (docs/DESIGN.md §4); a
+ * rank directory that is a link is listed as unreadable. @jobdir names it in messages. */
+int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
+		    const struct rpt_options *opts, const struct rpt_job_select *sel, char *err,
+		    size_t errlen);
 void rpt_job_free(struct rpt_job *j);
 void rpt_job_summary(const struct rpt_job *j, struct rpt_job_summary *s);
 /* The selected ranks in rank order (owned by @j); returns how many. */

@@ -13,43 +13,48 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Imbalance flagged: the slowest rank spends this much more than the average ... */
 #define IMBALANCE_FLAG 0.25
 /* ... in a function that costs the slowest rank at least this share of its MPI time */
 #define IMBALANCE_MIN_SHARE 0.01
 
-static int load(struct rpt_job *j, int i, const char *session_dir);
+static int load(struct rpt_job *j, int i, int session_dfd);
 
-int rpt_job_mpi_load(struct rpt_job *j, int i, const char *session_dir)
+int rpt_job_mpi_load(struct rpt_job *j, int i, int session_dfd)
 {
-	int ret = load(j, i, session_dir);
+	int ret = load(j, i, session_dfd);
 
 	j->ranks[i].mpi_traced = j->mpi[i].traced;
 	snprintf(j->ranks[i].mpi_why, sizeof(j->ranks[i].mpi_why), "%s", j->mpi[i].why);
 	return ret;
 }
 
-static int load(struct rpt_job *j, int i, const char *session_dir)
+static int load(struct rpt_job *j, int i, int session_dfd)
 {
 	struct rpt_job_mpi *o = &j->mpi[i];
-	char dir[PATH_MAX + 8], path[PATH_MAX + 300], err[192], first[300] = "";
+	char err[192], first[300] = "", rel[310];
 	struct dirent *e;
 	struct stat sb;
-	int files = 0, ret;
+	int files = 0, fd, ret;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/" SES_MPI_DIR, session_dir);
-	if (lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
+	/* beneath the rank's session fd, nothing followed (docs/DESIGN.md §4) */
+	if (fstatat(session_dfd, SES_MPI_DIR, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(sb.st_mode))
 		return 0;
 	o->traced = true;
 	j->ntraced++;
-	d = opendir(dir);
+	fd = util_at_dir(session_dfd, SES_MPI_DIR);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d && fd >= 0)
+		close(fd);
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
@@ -65,8 +70,8 @@ static int load(struct rpt_job *j, int i, const char *session_dir)
 			 SES_MPI_DIR);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, first);
-	ret = ses_mpi_read(path, &o->m, err, sizeof(err));
+	snprintf(rel, sizeof(rel), SES_MPI_DIR "/%s", first);
+	ret = ses_mpi_read_at(session_dfd, rel, &o->m, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {

@@ -94,7 +94,13 @@ const struct rpt_map *rpt_world_find_map(struct rpt_world *w, int pid, uint64_t 
 
 struct rpt {
 	struct rpt_options opts;
-	char dir[4096];
+	char dir[4096]; /* the session directory as the user named it: for messages only */
+	int dfd;	/* it, opened once: every file of it is read beneath this (-1: foreign) */
+	/* a private copy of its vdso.so (a memfd, read beneath dfd), named for libdw by
+	 * /proc/self/fd: libdw opens a module by name and looks for debug files beside it,
+	 * which must never be inside a directory another user can change; "" and -1: none */
+	int vdso_fd;
+	char vdso_file[32];
 	struct ses_info info;
 	/* the session's [metric.N] formulas over its events (sessions of several events;
 	 * NULL otherwise), compiled by rpt_events_init */
@@ -259,7 +265,7 @@ struct rpt_task_stat {
 };
 
 /* Does the session have instrument/ files? (decides whether sample times are kept) */
-bool rpt_tasks_present(const char *dir);
+bool rpt_tasks_present(const struct rpt *r);
 /* Remember a kept sample's time for CPU_TIME of tasks. 0 or -ENOMEM. */
 int rpt_tasks_note_sample(struct rpt *r, uint32_t tid, uint64_t time);
 /* Read instrument/<pid>.tasks files, match begins and ends, tally. A file that cannot

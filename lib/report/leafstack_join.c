@@ -18,12 +18,11 @@ struct ses_leaf_reader *rpt_leafstack_open(struct rpt *r)
 {
 	struct rpt_stacks *st = r->stacks;
 	struct ses_leaf_reader *lr = NULL;
-	char path[PATH_MAX + 32], why[200];
+	char why[200];
 	int ret;
 
 	st->leaf_expected = r->info.callgraph_leaf_bytes > 0;
-	snprintf(path, sizeof(path), "%s/" SES_LEAF_FILE, r->dir);
-	ret = ses_leaf_reader_open_file(&lr, path, why, sizeof(why));
+	ret = ses_leaf_reader_open_at(&lr, r->dfd, SES_LEAF_FILE, why, sizeof(why));
 	if (ret == -ENOENT && !st->leaf_expected)
 		return NULL; /* none asked for: today's stacks, nothing to say */
 	if (ret == -ENOENT)

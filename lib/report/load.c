@@ -15,13 +15,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void errf(char *err, size_t len, const char *fmt, ...)
@@ -398,17 +401,19 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 	struct ses_leaf_reader *lr = NULL;
 	struct loaded l = { 0 };
 	struct ses_record rec;
-	struct stat sb;
 	uint64_t nrec = 0, size = 0;
 	int ret;
 
-	if (r->info.foreign) /* a perf pipe file: r->dir is the file */
+	if (r->info.foreign) /* a perf pipe file: r->dir is the file, as the user named it */
 		snprintf(path, sizeof(path), "%s", r->dir);
 	else
 		snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, r->dir);
-	ret = ses_reader_open_file(&rd, path, why, sizeof(why));
+	ret = r->info.foreign ? ses_reader_open_file(&rd, path, why, sizeof(why))
+			      : ses_reader_open_at(&rd, r->dfd, SES_DATA_FILE, why, sizeof(why));
 	if (ret == -SES_ENOTREG)
 		errf(err, errlen, NOT_REGULAR, path, "", "", why);
+	else if (ret == -ELOOP || ret == -EXDEV) /* another user's link: not followed */
+		errf(err, errlen, "%s %s", path, why);
 	else if (ret && !r->counts_final) /* missing or without its header */
 		errf(err, errlen,
 		     "%s: %s: collect was interrupted before it wrote the file's "
@@ -418,8 +423,8 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		errf(err, errlen, "%s: %s", path, why);
 	if (ret)
 		return ret;
-	if (r->opts.progress && !stat(path, &sb))
-		size = (uint64_t)sb.st_size;
+	if (r->opts.progress)
+		size = ses_reader_size(rd);
 	/* its bytes back fp samples' leaf copies until replay ends (a session's own file) */
 	lr = r->info.foreign ? NULL : rpt_leafstack_open(r);
 	if (r->info.foreign && !(l.periods = malloc(sizeof(*l.periods)))) {
@@ -469,6 +474,51 @@ out:
 	return ret;
 }
 
+/* vdso.so can be an ELF image of a few pages; a larger one is not the kernel's */
+#define VDSO_MAX_BYTES (16u << 20)
+
+/*
+ * The session's vdso.so, read beneath its fd (a regular file, no symlink followed), into
+ * a memfd of ours that the symbol table and the unwinder read (r->vdso_file). None there,
+ * or refused: they use this process's own vDSO, as when collect saved none. -ENOMEM only.
+ */
+static int copy_vdso(struct rpt *r)
+{
+	struct stat sb;
+	char *buf = NULL;
+	size_t len = 0, done = 0;
+	int fd, ret;
+
+	if (!fstat(r->dfd, &sb))
+		ret = rpt_symtab_set_vdso(r->symtab, NULL, sb.st_uid);
+	else
+		ret = rpt_symtab_set_vdso(r->symtab, NULL, geteuid());
+	if (ret)
+		return ret;
+	ret = util_at_read_all(r->dfd, "vdso.so", VDSO_MAX_BYTES, &buf, &len);
+	if (ret)
+		return ret == -ENOMEM ? ret : 0;
+	fd = memfd_create("vdso.so", MFD_CLOEXEC);
+	while (fd >= 0 && done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			fd = -1;
+			break;
+		}
+		done += (size_t)n;
+	}
+	free(buf);
+	if (fd < 0)
+		return 0;
+	r->vdso_fd = fd;
+	snprintf(r->vdso_file, sizeof(r->vdso_file), "/proc/self/fd/%d", fd);
+	return rpt_symtab_set_vdso(r->symtab, r->vdso_file, sb.st_uid);
+}
+
 /* A session whose collector is gone but whose status still says running was killed. */
 static void settle_status(struct ses_info *in)
 {
@@ -497,15 +547,19 @@ static int check_arch(const struct rpt *r, char *err, size_t errlen)
  * leaves a directory of its own name holding nothing, or only files written before
  * session.ini (vdso.so). That is said as such, not as "not a session".
  */
-static void explain_no_info(const char *dir, char *err, size_t errlen)
+static void explain_no_info(int dfd, const char *dir, char *err, size_t errlen)
 {
 	const char *base = strrchr(dir, '/');
 	bool collects = true;
 	struct dirent *e;
-	DIR *d;
+	DIR *d = NULL;
+	int fd;
 
 	base = base ? base + 1 : dir;
-	d = strncmp(base, "uprof-", 6) ? NULL : opendir(dir);
+	/* a new fd of the directory held: the listing is of what was opened */
+	fd = dfd < 0 || strncmp(base, "uprof-", 6) ? -1 : util_at_dir(dfd, ".");
+	if (fd >= 0 && !(d = fdopendir(fd)))
+		close(fd);
 	while (d && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
 		    strcmp(e->d_name, "vdso.so") && strcmp(e->d_name, SES_DATA_FILE) &&
@@ -525,10 +579,31 @@ static void explain_no_info(const char *dir, char *err, size_t errlen)
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen)
 {
+	/* the user's path, followed as named, once; anything but a directory may be a perf
+	 * pipe file (O_DIRECTORY fails on a FIFO before it could block) */
+	int dfd = util_dir_open(dir);
+	int ret;
+
+	*out = NULL;
+	if (dfd < 0 && dfd != -ENOTDIR) {
+		if (dfd == -ENOENT)
+			explain_no_info(-1, dir, err, errlen);
+		else
+			errf(err, errlen, "%s: %s", dir, strerror(-dfd));
+		return dfd;
+	}
+	ret = rpt_open_at(out, dfd < 0 ? -1 : dfd, dir, opts, err, errlen);
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
+}
+
+int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_options *opts,
+		char *err, size_t errlen)
+{
+	bool foreign = dfd < 0;
 	struct rpt *r;
-	struct stat sb;
 	char why[256];
-	bool foreign;
 	int ret;
 
 	*out = NULL;
@@ -537,20 +612,27 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 		return -ENOMEM;
 	r->opts = *opts;
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	/* anything but a directory may be a perf pipe file (a FIFO or device is refused
-	 * there, unopened by stat) */
-	foreign = !stat(dir, &sb) && !S_ISDIR(sb.st_mode);
+	/* our own fd of the directory, held until rpt_free (the caller's is borrowed) */
+	r->dfd = foreign ? -1 : fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+	r->vdso_fd = -1;
+	if (!foreign && r->dfd < 0) {
+		ret = -errno;
+		errf(err, errlen, "%s: %s", dir, strerror(-ret));
+		goto fail;
+	}
 	if (foreign)
 		ret = rpt_foreign_open(r, dir, err, errlen);
 	else
-		ret = ses_info_read(dir, &r->info, why, sizeof(why));
+		ret = ses_info_read_at(r->dfd, &r->info, why, sizeof(why));
 	if (ret && foreign) {
 		goto fail;
 	} else if (ret) {
 		if (ret == -ENOENT)
-			explain_no_info(dir, err, errlen);
+			explain_no_info(r->dfd, dir, err, errlen);
 		else if (ret == -SES_ENOTREG)
 			errf(err, errlen, NOT_REGULAR, dir, "/", SES_INFO_FILE, why);
+		else if (ret == -ELOOP || ret == -EXDEV) /* another user's link: not followed */
+			errf(err, errlen, "%s/" SES_INFO_FILE " %s", dir, why);
 		else
 			errf(err, errlen, "%s/session.ini: %s", dir, why);
 		goto fail;
@@ -568,11 +650,15 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	ret = r->info.foreign ? 0 : rpt_pauses_load(r, err, errlen);
 	if (ret)
 		goto fail;
-	r->has_tasks = !r->info.foreign && rpt_tasks_present(dir);
+	r->has_tasks = !r->info.foreign && rpt_tasks_present(r);
 	ret = rpt_world_init(&r->world);
 	if (ret)
 		goto fail;
-	r->symtab = rpt_symtab_new(r->info.foreign ? NULL : dir, opts->kallsyms);
+	r->symtab = rpt_symtab_new(NULL, opts->kallsyms);
+	if (r->symtab && !r->info.foreign && copy_vdso(r)) {
+		ret = -ENOMEM;
+		goto fail;
+	}
 	r->stacks = rpt_stacks_new(r);
 	r->locator = rpt_locator_new(
 		&(struct rpt_locate_opts){ opts->bin_paths, opts->nbin_paths, opts->symbol_paths,
@@ -642,5 +728,9 @@ void rpt_free(struct rpt *r)
 	rpt_annot_free(r);
 	rpt_tr_close(r);
 	free(r->unknown);
+	if (r->vdso_fd >= 0) /* after the symtab and the unwinder, which read it */
+		close(r->vdso_fd);
+	if (r->dfd >= 0)
+		close(r->dfd);
 	free(r);
 }

@@ -12,12 +12,14 @@
 #include <dirent.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_NEST 64
 #define MAX_SITE_THREADS 1024 /* the tool keeps 256 */
@@ -559,17 +561,16 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 	return 0;
 }
 
-static int load_file(struct rpt *r, const char *dir, const char *name)
+static int load_file(struct rpt *r, int dfd, const char *name)
 {
-	char path[PATH_MAX + 300], why[256];
+	char why[256];
 	struct rpt_omp_proc *g, *p;
 	struct ses_ompt o;
 	const void *map;
 	size_t len;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	ret = ses_file_map(path, &map, &len, why, sizeof(why));
+	ret = ses_file_map_at(dfd, name, &map, &len, why, sizeof(why));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret || !len) {
@@ -638,14 +639,13 @@ out:
 
 int rpt_omp_load(struct rpt *r)
 {
-	char dir[PATH_MAX];
 	struct dirent *e;
 	struct stat sb;
 	DIR *d;
-	int ret = 0;
+	int fd, ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s/" SES_OMPT_DIR, r->dir);
-	if (lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
+	/* one name beneath the session's fd, not followed: a link there is no trace */
+	if (fstatat(r->dfd, SES_OMPT_DIR, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(sb.st_mode))
 		return 0;
 	r->omp = calloc(1, sizeof(*r->omp));
 	if (!r->omp)
@@ -654,15 +654,20 @@ int rpt_omp_load(struct rpt *r)
 	for (int i = 0; i < r->world.nmodules; i++)
 		if (r->world.modules[i].path && strstr(r->world.modules[i].path, "/libgomp.so"))
 			r->omp->libgomp_seen = true;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOMEM ? -ENOMEM : 0;
+	fd = util_at_dir(r->dfd, SES_OMPT_DIR);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		ret = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret == -ENOMEM ? -ENOMEM : 0;
+	}
 	while (!ret && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
 		if (len < 6 || strcmp(e->d_name + len - 5, ".ompt"))
 			continue;
-		ret = load_file(r, dir, e->d_name);
+		ret = load_file(r, dirfd(d), e->d_name);
 	}
 	closedir(d);
 	return ret;

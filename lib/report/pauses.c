@@ -82,8 +82,9 @@ int rpt_pauses_load(struct rpt *r, char *err, size_t errlen)
 	size_t len = 0, n = 0;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, r->dir);
-	ret = ses_file_read_all(path, PAUSES_MAX_BYTES, &buf, &len, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/" SES_PAUSES_FILE, r->dir); /* to name it */
+	ret = ses_file_read_all_at(r->dfd, SES_PAUSES_FILE, PAUSES_MAX_BYTES, &buf, &len, why,
+				   sizeof(why));
 	if (ret == -ENOENT)
 		return 0; /* no pauses: a session without instrumentation */
 	if (!ret)

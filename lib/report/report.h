@@ -96,6 +96,13 @@ struct rpt;
  */
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);
+/* The same on the session directory fd @dfd, opened once by the caller (util_dir_open: the
+ * user's path, followed as named) and borrowed: every file of the session is read, and
+ * translated.bin written, beneath it with no symlink followed (docs/DESIGN.md §4); @dir
+ * only names it in messages and the report. @dfd -1: @dir is a perf pipe file. rpt_open
+ * opens @dir once and calls this. */
+int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_options *opts,
+		char *err, size_t errlen);
 void rpt_free(struct rpt *r);
 
 /* ---- translated.bin (translated_cache.c) ---- */
@@ -111,9 +118,9 @@ struct rpt_translated_stats {
 	uint64_t hits, misses; /* samples found in it, and unwound here instead */
 };
 void rpt_translated_stats(const struct rpt *r, struct rpt_translated_stats *out);
-/* Is @dir's translated.bin up to date for @opts? 0 (yes), 1 (no), with one line in @why
- * either way; -ENOMEM. */
-int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why, size_t len);
+/* Is translated.bin of the session directory fd @dfd up to date for @opts? 0 (yes), 1
+ * (no), with one line in @why either way; -ENOMEM. */
+int rpt_translated_check(int dfd, const struct rpt_options *opts, char *why, size_t len);
 
 /* A file of the session that could not be used, or only in part (instrument/ files:
  * the rest of the session still reports). */

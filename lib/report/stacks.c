@@ -218,7 +218,8 @@ static void leaf_step(struct builder *b, const struct ses_sample *s)
 	int ret;
 
 	if (!st->unwinder)
-		st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
+		st->unwinder = rpt_unwinder_new(b->r->vdso_file[0] ? b->r->vdso_file : NULL,
+						b->r->locator);
 	if (!st->unwinder || !b->proc || !unwind_proc(b, &proc)) {
 		st->leaf_unknown++;
 		return;
@@ -252,7 +253,8 @@ static void from_unwind(struct builder *b, const struct ses_sample *s)
 		struct rpt_unwind_proc proc;
 
 		if (!st->unwinder)
-			st->unwinder = rpt_unwinder_new(b->r->dir, b->r->locator);
+			st->unwinder = rpt_unwinder_new(b->r->vdso_file[0] ? b->r->vdso_file : NULL,
+							b->r->locator);
 		if (!st->unwinder || !unwind_proc(b, &proc))
 			return;
 		n = rpt_unwind(st->unwinder, &proc, s, pcs, act, b->max - b->n, &end);

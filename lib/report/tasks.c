@@ -20,16 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define EVENT_DOMAIN "User"
 
-bool rpt_tasks_present(const char *dir)
+/* instrument/ is there: a directory, or a symbolic link in its place (refused by
+ * rpt_tasks_load, and said). One name beneath the session's fd, not followed. */
+bool rpt_tasks_present(const struct rpt *r)
 {
-	char path[PATH_MAX];
 	struct stat sb;
 
-	snprintf(path, sizeof(path), "%s/" SES_TASKS_DIR, dir);
-	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+	return !fstatat(r->dfd, SES_TASKS_DIR, &sb, AT_SYMLINK_NOFOLLOW) &&
+	       (S_ISDIR(sb.st_mode) || S_ISLNK(sb.st_mode));
 }
 
 int rpt_tasks_note_sample(struct rpt *r, uint32_t tid, uint64_t time)
@@ -432,16 +434,15 @@ static void note_file(struct rpt *r, const char *name, const char *fmt, ...)
  * tasks file) costs that process its tasks, not the report: it is skipped and named. A
  * file damaged after its header is read up to the damage, which is named too.
  */
-static int load_file(struct rpt *r, const char *dir, const char *name)
+static int load_file(struct rpt *r, int dfd, const char *name)
 {
-	char path[PATH_MAX + 300], why[256];
+	char why[256];
 	struct ses_tasks t;
 	const void *map;
 	size_t len;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	ret = ses_file_map(path, &map, &len, why, sizeof(why));
+	ret = ses_file_map_at(dfd, name, &map, &len, why, sizeof(why));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
@@ -473,21 +474,31 @@ static int load_file(struct rpt *r, const char *dir, const char *name)
 
 int rpt_tasks_load(struct rpt *r)
 {
-	char dir[PATH_MAX];
 	struct dirent *e;
-	DIR *d;
-	int ret = 0;
+	DIR *d = NULL;
+	int fd, ret = 0;
 
-	if (!rpt_tasks_present(r->dir))
+	if (r->info.foreign || !rpt_tasks_present(r))
 		return 0;
 	r->has_tasks = true;
 	rpt_tk_sort_samples(r->stimes, r->nstimes);
-	snprintf(dir, sizeof(dir), "%s/" SES_TASKS_DIR, r->dir);
-	d = opendir(dir);
+	/* beneath the session's fd, no symlink followed: another user's session must not
+	 * send root's reads elsewhere (docs/DESIGN.md §4) */
+	fd = util_at_dir(r->dfd, SES_TASKS_DIR);
+	if (fd >= 0 && !(d = fdopendir(fd))) {
+		int e = -errno;
+
+		close(fd);
+		fd = e;
+	}
 	if (!d) {
-		if (errno == ENOMEM)
+		if (fd == -ENOMEM)
 			return -ENOMEM;
-		note_file(r, "", "cannot be read (%s); no tasks are reported", strerror(errno));
+		if (fd == -ELOOP)
+			note_file(r, "", "is a symbolic link, not followed; no tasks are reported");
+		else
+			note_file(r, "", "cannot be read (%s); no tasks are reported",
+				  strerror(-fd));
 		return 0;
 	}
 	while (!ret && (e = readdir(d))) {
@@ -495,7 +506,7 @@ int rpt_tasks_load(struct rpt *r)
 
 		if (len < 7 || strcmp(e->d_name + len - 6, ".tasks"))
 			continue;
-		ret = load_file(r, dir, e->d_name);
+		ret = load_file(r, dirfd(d), e->d_name);
 	}
 	closedir(d);
 	return ret;

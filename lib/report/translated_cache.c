@@ -83,16 +83,14 @@ static uint64_t scope_hash(const struct rpt_options *o)
 }
 
 /* samples.data's size, mtime and first 64 KiB. 0 or -errno. */
-static int data_key(const char *dir, const struct rpt_options *o, struct rpt_tr_key *k)
+static int data_key(int dfd, const struct rpt_options *o, struct rpt_tr_key *k)
 {
-	char path[PATH_MAX + 32];
 	unsigned char *head = NULL;
 	struct stat sb;
 	ssize_t n;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/" SES_DATA_FILE, dir);
-	fd = ses_file_open_read(path, NULL, NULL, 0);
+	fd = ses_file_open_read_at(dfd, SES_DATA_FILE, NULL, NULL, 0);
 	if (fd < 0)
 		return fd;
 	head = malloc(HEAD_BYTES);
@@ -118,21 +116,29 @@ out:
 
 /* ---- files ---- */
 
-static void file_path(const char *dir, const char *path, char *buf, size_t len)
+/* A module's file: an absolute path as recorded, or one of the session's ("vdso.so")
+ * beneath its fd, no symlink followed (docs/DESIGN.md §4). 0 or -1 with errno. */
+static int stat_path(int dfd, const char *path, struct stat *sb)
 {
+	int fd, ret;
+
 	if (path[0] == '/')
-		snprintf(buf, len, "%s", path);
-	else
-		snprintf(buf, len, "%s/%s", dir, path);
+		return stat(path, sb);
+	fd = util_at_open(dfd, path, O_PATH, 0);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	ret = fstat(fd, sb);
+	close(fd);
+	return ret;
 }
 
-static void stat_file(const char *dir, struct rpt_tr_file *f)
+static void stat_file(int dfd, struct rpt_tr_file *f)
 {
-	char full[PATH_MAX + 64];
 	struct stat sb;
 
-	file_path(dir, f->path, full, sizeof(full));
-	if (stat(full, &sb)) {
+	if (stat_path(dfd, f->path, &sb)) {
 		f->missing = true;
 		f->size = f->ino = f->dev = 0;
 		f->mtime_s = f->mtime_ns = 0;
@@ -147,12 +153,12 @@ static void stat_file(const char *dir, struct rpt_tr_file *f)
 }
 
 /* The first recorded file that is not as it was, or NULL. */
-static const struct rpt_tr_file *changed_file(const char *dir, const struct rpt_tr *t)
+static const struct rpt_tr_file *changed_file(int dfd, const struct rpt_tr *t)
 {
 	for (uint32_t i = 0; i < t->nfiles; i++) {
 		struct rpt_tr_file now = { .path = t->files[i].path };
 
-		stat_file(dir, &now);
+		stat_file(dfd, &now);
 		if (now.missing != t->files[i].missing || now.size != t->files[i].size ||
 		    now.ino != t->files[i].ino || now.dev != t->files[i].dev ||
 		    now.mtime_s != t->files[i].mtime_s || now.mtime_ns != t->files[i].mtime_ns)
@@ -163,40 +169,83 @@ static const struct rpt_tr_file *changed_file(const char *dir, const struct rpt_
 
 /* ---- reading ---- */
 
-/* translated.bin of @dir, parsed, if it is a regular file of ours. 0 with *@out; -ENOENT
- * (none: nothing to say); else -errno with @why. */
-static int load(const char *dir, struct rpt_tr **out, char *why, size_t len)
+/* All of the open regular file @fd, @size bytes at most, into a malloc'ed *@out. */
+static int read_fd(int fd, uint64_t size, unsigned char **out, size_t *n)
 {
-	char path[PATH_MAX + 32], err[256];
-	struct stat sb;
-	char *buf;
-	size_t n;
-	int ret;
+	unsigned char *buf = malloc(size ? (size_t)size : 1);
+	size_t got = 0;
 
 	*out = NULL;
-	snprintf(path, sizeof(path), "%s/" RPT_TR_FILE, dir);
-	if (lstat(path, &sb))
-		return errno == ENOENT ? -ENOENT
-				       : (snprintf(why, len, "%s", strerror(errno)), -errno);
-	if (S_ISLNK(sb.st_mode)) {
+	if (!buf)
+		return -ENOMEM;
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, (size_t)size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int ret = -errno;
+
+			free(buf);
+			return ret;
+		}
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	*out = buf;
+	*n = got;
+	return 0;
+}
+
+/* translated.bin beneath @dfd, parsed, if it is a regular file of ours. 0 with *@out;
+ * -ENOENT (none: nothing to say); else -errno with @why. Owner and mode are checked on
+ * the fd that is read, so no file put there after the check is read. */
+static int load(int dfd, struct rpt_tr **out, char *why, size_t len)
+{
+	unsigned char *buf = NULL;
+	char err[256];
+	struct stat sb;
+	uint64_t size;
+	size_t n = 0;
+	int fd, ret;
+
+	*out = NULL;
+	fd = ses_file_open_read_at(dfd, RPT_TR_FILE, &size, err, sizeof(err));
+	if (fd == -ENOENT)
+		return -ENOENT;
+	if (fd == -ELOOP) {
 		snprintf(why, len, "a symbolic link, not a file translate wrote");
 		return -ELOOP;
 	}
-	if (S_ISREG(sb.st_mode) && (sb.st_uid != geteuid() || (sb.st_mode & 022))) {
+	if (fd < 0) {
+		snprintf(why, len, "%s", err);
+		return fd;
+	}
+	ret = fstat(fd, &sb) ? -errno : 0;
+	if (ret) {
+		snprintf(why, len, "cannot stat: %s", strerror(-ret));
+	} else if (sb.st_uid != geteuid() || (sb.st_mode & 022)) {
 		snprintf(why, len, "%s",
 			 sb.st_uid != geteuid() ? "owned by another user" : "writable by others");
-		return -EPERM;
+		ret = -EPERM;
+	} else if (size > RPT_TR_MAX_SIZE) {
+		snprintf(why, len, "is %llu bytes, more than the %llu this file can be",
+			 (unsigned long long)size, (unsigned long long)RPT_TR_MAX_SIZE);
+		ret = -EFBIG;
+	} else {
+		ret = read_fd(fd, size, &buf, &n);
+		if (ret)
+			snprintf(why, len, "cannot read: %s", strerror(-ret));
 	}
-	ret = ses_file_read_all(path, RPT_TR_MAX_SIZE, &buf, &n, err, sizeof(err));
-	if (ret) {
-		snprintf(why, len, "%s", err);
+	close(fd);
+	if (ret)
 		return ret;
-	}
-	return rpt_tr_parse((unsigned char *)buf, n, out, why, len);
+	return rpt_tr_parse(buf, n, out, why, len);
 }
 
 /* Does @t still match @key and the files? 0, or 1 with @why. */
-static int stale(const char *dir, const struct rpt_tr *t, const struct rpt_tr_key *key, char *why,
+static int stale(int dfd, const struct rpt_tr *t, const struct rpt_tr_key *key, char *why,
 		 size_t len)
 {
 	const struct rpt_tr_file *f;
@@ -212,7 +261,7 @@ static int stale(const char *dir, const struct rpt_tr *t, const struct rpt_tr_ke
 			 "DEBUGINFOD_URLS or uprof's version differ from translate's");
 		return 1;
 	}
-	f = changed_file(dir, t);
+	f = changed_file(dfd, t);
 	if (f) {
 		snprintf(why, len, "%s %s", f->path, f->missing ? "appeared" : "changed");
 		return 1;
@@ -230,10 +279,10 @@ int rpt_tr_open(struct rpt *r)
 		return -ENOMEM;
 	r->tr = s;
 	s->record = r->opts.retranslate;
-	s->have_key = !data_key(r->dir, &r->opts, &s->key);
+	s->have_key = !data_key(r->dfd, &r->opts, &s->key);
 	if (r->opts.retranslate || !s->have_key)
 		return 0;
-	ret = load(r->dir, &s->cache, why, sizeof(why));
+	ret = load(r->dfd, &s->cache, why, sizeof(why));
 	if (ret == -ENOENT)
 		return 0;
 	if (ret == -ENOMEM)
@@ -241,7 +290,7 @@ int rpt_tr_open(struct rpt *r)
 	if (ret)
 		snprintf(s->note, sizeof(s->note), RPT_TR_FILE " is unusable (%s): unwinding again",
 			 why);
-	else if (stale(r->dir, s->cache, &s->key, why, sizeof(why)))
+	else if (stale(r->dfd, s->cache, &s->key, why, sizeof(why)))
 		snprintf(s->note, sizeof(s->note), RPT_TR_FILE " is stale (%s): unwinding again",
 			 why);
 	if (s->note[0]) {
@@ -303,12 +352,12 @@ static int list_files(struct rpt *r, struct rpt_tr_file **out, uint32_t *n)
 		f[k].path = strdup(at.file ? at.file : m->path);
 		if (!f[k].path)
 			goto nomem;
-		stat_file(r->dir, &f[k++]);
+		stat_file(r->dfd, &f[k++]);
 	}
 	f[k].path = strdup("vdso.so");
 	if (!f[k].path)
 		goto nomem;
-	stat_file(r->dir, &f[k++]);
+	stat_file(r->dfd, &f[k++]);
 	*n = k;
 	return 0;
 nomem:
@@ -316,16 +365,15 @@ nomem:
 	return -ENOMEM;
 }
 
-static int write_file(const char *dir, const unsigned char *buf, size_t len)
+/* translated.bin beneath @dfd, replaced whole: a new temporary file (O_EXCL, 0600) renamed
+ * over it, so a link, a FIFO or a damaged file in its place is replaced, never followed. */
+static int write_file(int dfd, const unsigned char *buf, size_t len)
 {
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
+	char tmp[NAME_MAX + 1];
 	size_t done = 0;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/" RPT_TR_FILE, dir);
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	unlink(tmp);
-	fd = ses_file_create(tmp, O_WRONLY | O_TRUNC | O_EXCL);
+	fd = util_at_replace_open(dfd, RPT_TR_FILE, SES_FILE_MODE, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
 	while (done < len && !ret) {
@@ -336,14 +384,12 @@ static int write_file(const char *dir, const unsigned char *buf, size_t len)
 		else if (w > 0)
 			done += (size_t)w;
 	}
-	if (close(fd) && !ret)
-		ret = -errno;
-	/* rename replaces a link, a FIFO or a damaged file in its place, never follows it */
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	if (ret) {
+		close(fd);
+		util_at_unlink(dfd, tmp, 0);
+		return ret;
+	}
+	return util_at_replace_commit(dfd, tmp, RPT_TR_FILE, fd, false);
 }
 
 int rpt_translated_write(struct rpt *r, char *err, size_t errlen)
@@ -363,7 +409,7 @@ int rpt_translated_write(struct rpt *r, char *err, size_t errlen)
 	if (!ret)
 		ret = rpt_tr_serialize(&s->w, &s->key, files, nfiles, &buf, &len);
 	if (!ret)
-		ret = write_file(r->dir, buf, len);
+		ret = write_file(r->dfd, buf, len);
 	if (ret)
 		snprintf(err, errlen, "writing %s/" RPT_TR_FILE " failed: %s", r->dir,
 			 strerror(-ret));
@@ -392,26 +438,26 @@ void rpt_translated_stats(const struct rpt *r, struct rpt_translated_stats *out)
 	out->misses = s->misses;
 }
 
-int rpt_translated_check(const char *dir, const struct rpt_options *opts, char *why, size_t len)
+int rpt_translated_check(int dfd, const struct rpt_options *opts, char *why, size_t len)
 {
 	struct rpt_tr_key key;
 	struct rpt_tr *t = NULL;
 	bool current = false;
 	char w[512];
-	int ret = data_key(dir, opts, &key);
+	int ret = data_key(dfd, opts, &key);
 
 	if (ret) {
 		snprintf(why, len, "samples.data cannot be read: %s", strerror(-ret));
 		return 1;
 	}
-	ret = load(dir, &t, w, sizeof(w));
+	ret = load(dfd, &t, w, sizeof(w));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret == -ENOENT)
 		snprintf(why, len, "there is no " RPT_TR_FILE " yet");
 	else if (ret)
 		snprintf(why, len, RPT_TR_FILE " is unusable (%s)", w);
-	else if (stale(dir, t, &key, w, sizeof(w)))
+	else if (stale(dfd, t, &key, w, sizeof(w)))
 		snprintf(why, len, RPT_TR_FILE " is stale (%s)", w);
 	else if (t->key.scope && t->key.scope != key.scope)
 		snprintf(why, len,

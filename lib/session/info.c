@@ -545,14 +545,26 @@ int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err
 
 int ses_info_read(const char *dir, struct ses_info *info, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
+
+	if (dfd < 0) {
+		ret = -errno;
+		ses_errf(err, errlen, "cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	ret = ses_info_read_at(dfd, info, err, errlen);
+	close(dfd);
+	return ret;
+}
+
+int ses_info_read_at(int dfd, struct ses_info *info, char *err, size_t errlen)
+{
 	char *buf;
 	size_t len;
 	int ret;
 
-	if (snprintf(path, sizeof(path), "%s/" SES_INFO_FILE, dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ret = ses_file_read_all(path, SES_INFO_MAX_BYTES, &buf, &len, err, errlen);
+	ret = ses_file_read_all_at(dfd, SES_INFO_FILE, SES_INFO_MAX_BYTES, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = ses_info_parse(buf, len, info, err, errlen);

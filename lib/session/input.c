@@ -10,6 +10,7 @@
  * what it is.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,21 +40,48 @@ const char *ses_file_kind(unsigned int mode)
 	}
 }
 
-int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errlen)
+/* What is at @name beneath @dfd, unfollowed: for saying what a socket is (its open()
+ * fails with ENXIO). */
+static int kind_at(int dfd, const char *name, struct stat *sb)
 {
+	int fd, ret;
+
+	if (dfd == AT_FDCWD)
+		return stat(name, sb) ? -errno : 0;
+	fd = util_at_open(dfd, name, O_PATH, 0);
+	if (fd < 0)
+		return fd;
+	ret = fstat(fd, sb) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+int ses_file_open_read_at(int dfd, const char *name, uint64_t *size, char *err, size_t errlen)
+{
+	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 	struct stat sb;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* AT_FDCWD: a file the user named, as named; else beneath the session's fd, no
+	 * symlink followed on any component (util_at_open) */
+	fd = dfd == AT_FDCWD ? open(name, flags | O_CLOEXEC) : util_at_open(dfd, name, flags, 0);
 	if (fd < 0) {
-		ret = -errno;
+		ret = dfd == AT_FDCWD ? -errno : fd;
 		/* open() of a socket fails with ENXIO: say what is there instead */
-		if (ret == -ENXIO && !stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+		if (ret == -ENXIO && !kind_at(dfd, name, &sb) && !S_ISREG(sb.st_mode)) {
 			ses_errf(err, errlen, "is %s, not a regular file",
 				 ses_file_kind(sb.st_mode));
 			return -SES_ENOTREG;
 		}
-		ses_errf(err, errlen, "cannot open: %s", strerror(-ret));
+		if (ret == -ELOOP && dfd != AT_FDCWD)
+			/* another user's session must not send root's read elsewhere */
+			ses_errf(err, errlen,
+				 "is a symbolic link, not followed in a session "
+				 "directory");
+		else if (ret == -EXDEV && dfd != AT_FDCWD)
+			ses_errf(err, errlen, "leads out of the session directory, not followed");
+		else
+			ses_errf(err, errlen, "cannot open: %s", strerror(-ret));
 		return ret;
 	}
 	if (fstat(fd, &sb)) {
@@ -72,8 +100,13 @@ int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errle
 	return fd;
 }
 
-int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err,
-		      size_t errlen)
+int ses_file_open_read(const char *path, uint64_t *size, char *err, size_t errlen)
+{
+	return ses_file_open_read_at(AT_FDCWD, path, size, err, errlen);
+}
+
+int ses_file_read_all_at(int dfd, const char *name, size_t max, char **buf, size_t *len, char *err,
+			 size_t errlen)
 {
 	uint64_t size;
 	size_t got = 0;
@@ -82,7 +115,7 @@ int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, cha
 
 	*buf = NULL;
 	*len = 0;
-	fd = ses_file_open_read(path, &size, err, errlen);
+	fd = ses_file_open_read_at(dfd, name, &size, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (size > max) {
@@ -121,7 +154,14 @@ out:
 	return ret;
 }
 
-int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen)
+int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err,
+		      size_t errlen)
+{
+	return ses_file_read_all_at(AT_FDCWD, path, max, buf, len, err, errlen);
+}
+
+int ses_file_map_at(int dfd, const char *name, const void **map, size_t *len, char *err,
+		    size_t errlen)
 {
 	uint64_t size;
 	void *m;
@@ -129,7 +169,7 @@ int ses_file_map(const char *path, const void **map, size_t *len, char *err, siz
 
 	*map = NULL;
 	*len = 0;
-	fd = ses_file_open_read(path, &size, err, errlen);
+	fd = ses_file_open_read_at(dfd, name, &size, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (size > SIZE_MAX / 2) {
@@ -150,6 +190,11 @@ int ses_file_map(const char *path, const void **map, size_t *len, char *err, siz
 out:
 	close(fd);
 	return ret;
+}
+
+int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen)
+{
+	return ses_file_map_at(AT_FDCWD, path, map, len, err, errlen);
 }
 
 /* Pages of a mapping behind what a reader still needs are handed back, so a large

@@ -29,6 +29,14 @@ int ses_file_read_all(const char *path, size_t max, char **buf, size_t *len, cha
 /* Regular file @path mapped read-only into *@map, *@len bytes (an empty file: NULL, 0).
  * 0 or -errno. Undo with ses_file_unmap(). */
 int ses_file_map(const char *path, const void **map, size_t *len, char *err, size_t errlen);
+/* The same for @name beneath the directory fd @dfd (docs/DESIGN.md §4): no symlink
+ * followed on any component (-ELOOP, said in @err), nothing outside @dfd (-EXDEV). @dfd
+ * AT_FDCWD: @name is a path the user gave, opened as named (the three above). */
+int ses_file_open_read_at(int dfd, const char *name, uint64_t *size, char *err, size_t errlen);
+int ses_file_read_all_at(int dfd, const char *name, size_t max, char **buf, size_t *len, char *err,
+			 size_t errlen);
+int ses_file_map_at(int dfd, const char *name, const void **map, size_t *len, char *err,
+		    size_t errlen);
 
 /*
  * The bytes [@from, @to) of a mapping from ses_file_map() are no longer needed (less a few

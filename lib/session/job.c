@@ -385,16 +385,29 @@ void ses_job_release(struct ses_job *j)
 
 int ses_job_read(const char *jobdir, struct ses_job *j, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	int dfd = open(jobdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
+
+	if (dfd < 0) {
+		memset(j, 0, sizeof(*j));
+		ret = -errno;
+		ses_errf(err, errlen, "cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	ret = ses_job_read_at(dfd, j, err, errlen);
+	close(dfd);
+	return ret;
+}
+
+int ses_job_read_at(int dfd, struct ses_job *j, char *err, size_t errlen)
+{
 	char *buf;
 	size_t len;
 	int ret;
 
 	memset(j, 0, sizeof(*j));
-	if (snprintf(path, sizeof(path), "%s/" SES_JOB_FILE, jobdir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
 	/* a FIFO in place of job.ini must not hang report (input.c) */
-	ret = ses_file_read_all(path, SES_JOB_MAX_BYTES, &buf, &len, err, errlen);
+	ret = ses_file_read_all_at(dfd, SES_JOB_FILE, SES_JOB_MAX_BYTES, &buf, &len, err, errlen);
 	if (ret)
 		return ret == -EFBIG || ret == -SES_ENOTREG ? -EINVAL : ret;
 	ret = ses_job_parse(buf, len, j, err, errlen);

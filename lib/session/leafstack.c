@@ -217,12 +217,18 @@ int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size
 int ses_leaf_reader_open_file(struct ses_leaf_reader **out, const char *path, char *err,
 			      size_t errlen)
 {
+	return ses_leaf_reader_open_at(out, AT_FDCWD, path, err, errlen);
+}
+
+int ses_leaf_reader_open_at(struct ses_leaf_reader **out, int dfd, const char *name, char *err,
+			    size_t errlen)
+{
 	const void *map;
 	size_t len;
 	int ret;
 
 	*out = NULL;
-	ret = ses_file_map(path, &map, &len, err, errlen);
+	ret = ses_file_map_at(dfd, name, &map, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = ses_leaf_reader_open_mem(out, map ? map : "", len, err, errlen);

@@ -105,6 +105,9 @@ int ses_leaf_reader_open_mem(struct ses_leaf_reader **out, const void *buf, size
 /* Map @path and open it; -ENOENT when there is none. */
 int ses_leaf_reader_open_file(struct ses_leaf_reader **out, const char *path, char *err,
 			      size_t errlen);
+/* The same for @name beneath the session directory fd @dfd, no symlink followed. */
+int ses_leaf_reader_open_at(struct ses_leaf_reader **out, int dfd, const char *name, char *err,
+			    size_t errlen);
 void ses_leaf_reader_free(struct ses_leaf_reader *r);
 uint64_t ses_leaf_reader_regs_mask(const struct ses_leaf_reader *r);
 

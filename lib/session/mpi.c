@@ -10,6 +10,7 @@
 #include "session/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,12 +233,17 @@ int ses_mpi_parse(const void *buf, size_t len, struct ses_mpi *m, char *err, siz
 
 int ses_mpi_read(const char *path, struct ses_mpi *m, char *err, size_t errlen)
 {
+	return ses_mpi_read_at(AT_FDCWD, path, m, err, errlen);
+}
+
+int ses_mpi_read_at(int dfd, const char *name, struct ses_mpi *m, char *err, size_t errlen)
+{
 	char *buf;
 	size_t len;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = ses_file_read_all(path, SES_MPI_MAX_BYTES, &buf, &len, err, errlen);
+	ret = ses_file_read_all_at(dfd, name, SES_MPI_MAX_BYTES, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = ses_mpi_parse(buf, len, m, err, errlen);

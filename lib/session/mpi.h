@@ -164,6 +164,8 @@ struct ses_mpi {
 int ses_mpi_parse(const void *buf, size_t len, struct ses_mpi *m, char *err, size_t errlen);
 /* Read and parse regular file @path (input.c's rules: a FIFO is refused). */
 int ses_mpi_read(const char *path, struct ses_mpi *m, char *err, size_t errlen);
+/* The same for @name beneath the directory fd @dfd, no symlink followed. */
+int ses_mpi_read_at(int dfd, const char *name, struct ses_mpi *m, char *err, size_t errlen);
 void ses_mpi_release(struct ses_mpi *m); /* NULL is fine; safe twice */
 /* "MPI_Finalize", "signal", "exit without MPI_Finalize" */
 const char *ses_mpi_end_name(uint32_t end_how);

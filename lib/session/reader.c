@@ -81,12 +81,22 @@ int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, ch
 
 int ses_reader_open_file(struct ses_reader **out, const char *path, char *err, size_t errlen)
 {
+	return ses_reader_open_at(out, AT_FDCWD, path, err, errlen);
+}
+
+size_t ses_reader_size(const struct ses_reader *r)
+{
+	return r->len;
+}
+
+int ses_reader_open_at(struct ses_reader **out, int dfd, const char *name, char *err, size_t errlen)
+{
 	const void *map;
 	size_t len;
 	int ret;
 
 	*out = NULL;
-	ret = ses_file_map(path, &map, &len, err, errlen);
+	ret = ses_file_map_at(dfd, name, &map, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = ses_reader_open_mem(out, map ? map : "", len, err, errlen);

@@ -147,6 +147,9 @@ int ses_info_parse(const char *buf, size_t len, struct ses_info *info, char *err
  * -SES_ENOTREG when it is not a regular file; @err says what is wrong, the caller names
  * the file. */
 int ses_info_read(const char *dir, struct ses_info *info, char *err, size_t errlen);
+/* The same beneath the session directory fd @dfd (borrowed): session.ini, no symlink
+ * followed (docs/DESIGN.md §4). */
+int ses_info_read_at(int dfd, struct ses_info *info, char *err, size_t errlen);
 
 const char *ses_status_name(enum ses_status s);
 
@@ -411,6 +414,12 @@ int ses_reader_open_mem(struct ses_reader **out, const void *buf, size_t len, ch
 
 /* Map @path and open it; the reader owns the mapping. */
 int ses_reader_open_file(struct ses_reader **out, const char *path, char *err, size_t errlen);
+/* The same for @name beneath the session directory fd @dfd, no symlink followed
+ * (ses_file_map_at; AT_FDCWD: as ses_reader_open_file). */
+int ses_reader_open_at(struct ses_reader **out, int dfd, const char *name, char *err,
+		       size_t errlen);
+/* The bytes of the image read. */
+size_t ses_reader_size(const struct ses_reader *r);
 
 void ses_reader_free(struct ses_reader *r);
 
@@ -789,6 +798,8 @@ struct ses_job {
 int ses_job_parse(const char *buf, size_t len, struct ses_job *j, char *err, size_t errlen);
 /* Read and parse @jobdir/job.ini (a regular file only). */
 int ses_job_read(const char *jobdir, struct ses_job *j, char *err, size_t errlen);
+/* The same beneath the job directory fd @dfd (borrowed), no symlink followed. */
+int ses_job_read_at(int dfd, struct ses_job *j, char *err, size_t errlen);
 void ses_job_release(struct ses_job *j); /* NULL is fine; safe twice */
 
 #endif

@@ -64,6 +64,10 @@ enum rpt_file_state {
  * NULL on out-of-memory.
  */
 struct rpt_symtab *rpt_symtab_new(const char *session_dir, const char *kallsyms);
+/* Instead of a session_dir path: the vDSO's image is the file @vdso_file (borrowed; a
+ * private copy of the session's vdso.so that report made; NULL: none, this process's own
+ * vDSO), and the perf maps read must be @owner's (the session's owner). 0 or -ENOMEM. */
+int rpt_symtab_set_vdso(struct rpt_symtab *st, const char *vdso_file, uid_t owner);
 void rpt_symtab_free(struct rpt_symtab *st);
 
 /*

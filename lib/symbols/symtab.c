@@ -84,6 +84,8 @@ struct dso {
 
 struct rpt_symtab {
 	char *session_dir;
+	bool vdso_set; /* rpt_symtab_set_vdso: vdso_file (NULL: our own vDSO) */
+	char *vdso_file;
 	char *kallsyms_path;
 	struct util_strmap dsos; /* path -> struct dso (owned) */
 	struct util_strmap strs; /* interned names */
@@ -450,6 +452,8 @@ static int load_vdso(struct rpt_symtab *st, struct dso *d)
 	char *file = NULL;
 	int ret;
 
+	if (st->vdso_set)
+		return st->vdso_file ? load_file(st, d, st->vdso_file, NULL) : load_own_vdso(d);
 	if (st->session_dir && asprintf(&file, "%s/vdso.so", st->session_dir) < 0)
 		return -ENOMEM;
 	if (file && !access(file, R_OK))
@@ -781,6 +785,15 @@ out:
 	return st;
 }
 
+int rpt_symtab_set_vdso(struct rpt_symtab *st, const char *vdso_file, uid_t owner)
+{
+	free(st->vdso_file);
+	st->vdso_file = vdso_file ? strdup(vdso_file) : NULL;
+	st->vdso_set = true;
+	st->owner = owner;
+	return vdso_file && !st->vdso_file ? -ENOMEM : 0;
+}
+
 void rpt_symtab_free(struct rpt_symtab *st)
 {
 	if (!st)
@@ -792,6 +805,7 @@ void rpt_symtab_free(struct rpt_symtab *st)
 	if (st->own_loc)
 		rpt_locator_free(st->loc);
 	free(st->session_dir);
+	free(st->vdso_file);
 	free(st->kallsyms_path);
 	free(st);
 }

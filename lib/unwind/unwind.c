@@ -648,7 +648,7 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	return *ra ? 1 : 0;
 }
 
-struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc)
+struct rpt_unwinder *rpt_unwinder_new(const char *vdso_file, const struct rpt_locator *loc)
 {
 	struct rpt_unwinder *u = calloc(1, sizeof(*u));
 
@@ -656,7 +656,7 @@ struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_
 		return NULL;
 	u->loc = loc;
 	elf_version(EV_CURRENT);
-	if (session_dir && asprintf(&u->vdso, "%s/vdso.so", session_dir) < 0) {
+	if (vdso_file && !(u->vdso = strdup(vdso_file))) {
 		free(u);
 		return NULL;
 	}

@@ -64,8 +64,9 @@ struct rpt_unwind_proc {
 
 struct rpt_unwinder;
 /* Module files are read where @loc (borrowed, may be NULL: at their recorded paths)
- * finds them. */
-struct rpt_unwinder *rpt_unwinder_new(const char *session_dir, const struct rpt_locator *loc);
+ * finds them; the vDSO's from @vdso_file (borrowed; report's private copy of the session's
+ * vdso.so, never a path into the session: docs/DESIGN.md §4), NULL: none. */
+struct rpt_unwinder *rpt_unwinder_new(const char *vdso_file, const struct rpt_locator *loc);
 void rpt_unwinder_free(struct rpt_unwinder *u);
 /* Process @pid exited: its Dwfl (its modules' ELF and CFI, mapped once per process) is
  * closed now rather than when 32 others have pushed it out. */

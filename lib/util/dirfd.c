@@ -116,7 +116,13 @@ int util_dir_open_nofollow(const char *path)
 
 int util_at_dir(int dfd, const char *rel)
 {
-	return util_at_open(dfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	int fd = util_at_open(dfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	struct stat sb;
+
+	/* O_DIRECTORY on a symlink says ENOTDIR: said as the link it is, as for a file */
+	if (fd == -ENOTDIR && !fstatat(dfd, rel, &sb, AT_SYMLINK_NOFOLLOW) && S_ISLNK(sb.st_mode))
+		fd = -ELOOP;
+	return fd;
 }
 
 /* The directory holding the last component of @rel, opened beneath @dfd (@dfd itself,
@@ -354,4 +360,36 @@ bool util_dir_others_can_write(int dfd)
 	 * still a directory where others make names (and squat ours) */
 	return (sb.st_mode & S_IWOTH) || ((sb.st_mode & S_IWGRP) && sb.st_gid != getegid()) ||
 	       (sb.st_uid != geteuid() && sb.st_uid != 0);
+}
+
+FILE *util_at_replace_fopen(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen)
+{
+	int fd = util_at_replace_open(dfd, rel, mode, tmp, tmplen);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		util_at_unlink(dfd, tmp, 0);
+		errno = e;
+	}
+	return f;
+}
+
+int util_at_replace_fcommit(int dfd, const char *tmp, const char *rel, FILE *f, int ret)
+{
+	/* fclose flushes: a full disk shows here, and the file is then not put in place */
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret)
+		ret = util_at_rename(dfd, tmp, rel);
+	if (ret)
+		util_at_unlink(dfd, tmp, 0);
+	return ret;
 }

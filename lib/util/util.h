@@ -145,7 +145,7 @@ int util_dir_open(const char *path);
 int util_dir_open_nofollow(const char *path);
 /* openat2(@dfd, @rel, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) with @flags | O_NOFOLLOW. */
 int util_at_open(int dfd, const char *rel, int flags, mode_t mode);
-/* A directory beneath @dfd, for reading and as a dirfd. */
+/* A directory beneath @dfd, for reading and as a dirfd (-ELOOP: a symlink there). */
 int util_at_dir(int dfd, const char *rel);
 /* Open or create a file beneath @dfd with O_CREAT | @flags (add O_EXCL for a new one),
  * and set its mode to @mode with fchmod whatever the umask. */
@@ -167,6 +167,11 @@ int util_at_rename(int dfd, const char *from, const char *to);
  * file is removed on failure). */
 int util_at_replace_open(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen);
 int util_at_replace_commit(int dfd, const char *tmp, const char *rel, int fd, bool sync);
+/* The same with a stdio stream: util_at_replace_fopen (NULL and errno on failure), then
+ * util_at_replace_fcommit with @ret the writer's result (0 or -errno): fclose, and the
+ * rename only when all went well (else the temp file is removed). 0 or -errno. */
+FILE *util_at_replace_fopen(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen);
+int util_at_replace_fcommit(int dfd, const char *tmp, const char *rel, FILE *f, int ret);
 /* The whole regular file @rel (at most @max bytes, else -EFBIG; not regular: -EINVAL),
  * NUL-terminated in a malloc'd *@out of *@outlen bytes. */
 int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *outlen);

@@ -14,26 +14,34 @@ TS=$(session_in "$SCRATCH/tasks")
 fresh() { # fresh NAME SESSION: a copy of SESSION in $D
 	D=$SCRATCH/d-$1; rm -rf "$D"; cp -r "$2" "$D"
 }
-# replace FILE KIND: FILE (a path) becomes a fifo, dir, socket or devzero
+# replace FILE KIND: FILE (a path) becomes a fifo, dir, socket, devzero (the device itself:
+# mknod, root only) or link (a symlink to /dev/zero: never followed in a session)
 replace() {
 	rm -rf "$1"
 	case $2 in
 	fifo) mkfifo "$1" ;;
 	dir) mkdir "$1" ;;
-	devzero) ln -s /dev/zero "$1" ;;
+	devzero) mknod "$1" c 1 5 ;;
+	link) ln -s /dev/zero "$1" ;;
 	socket) "$PYTHON" -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$1" ;;
 	esac
 }
 declare -A WHAT=([fifo]="a FIFO" [dir]="a directory" [devzero]="a character device" [socket]="a socket")
+KINDS=(fifo dir socket)
+[ "$(id -u)" -eq 0 ] && KINDS+=(devzero) # mknod needs root
 
 # 1. session.ini and samples.data not regular files: one line, exit 1, at once
 for f in samples.data session.ini; do
-	for k in fifo dir devzero socket; do
+	for k in "${KINDS[@]}"; do
 		fresh "$f-$k" "$G"; replace "$D/$f" $k
 		expect_fail 1 "$f as ${WHAT[$k]}: refused by name" \
 			"^uprof report: $D/$f is ${WHAT[$k]}, not a regular file; collect writes a regular file there: nothing to report$" \
 			$T20 "$UPROF" report -i "$D"
 	done
+	fresh "$f-link" "$G"; replace "$D/$f" link
+	expect_fail 1 "$f as a symlink to /dev/zero: refused by name, not followed" \
+		"^uprof report: $D/$f is a symbolic link, not followed in a session directory$" \
+		$T20 "$UPROF" report -i "$D"
 done
 fresh pauses-fifo "$G"; replace "$D/pauses.csv" fifo
 expect_fail 1 "pauses.csv as a FIFO: refused, and what to do" \
@@ -95,7 +103,9 @@ tasks_case() { # tasks_case NAME PREP PATTERN
 check "the tasks session has two .tasks files (parent and child)" \
 	bash -c "[ \$(ls '$TS'/instrument/*.tasks | wc -l) -eq 2 ]"
 tasks_case empty ': >"$f"' "is empty \(0 bytes\); its tasks are not reported"
-tasks_case devzero 'replace "$f" devzero' "is a character device, not a regular file; its tasks are not reported"
+[ "$(id -u)" -eq 0 ] &&
+	tasks_case devzero 'replace "$f" devzero' "is a character device, not a regular file; its tasks are not reported"
+tasks_case link 'replace "$f" link' "is a symbolic link, not followed in a session directory; its tasks are not reported"
 tasks_case fifo 'replace "$f" fifo' "is a FIFO, not a regular file; its tasks are not reported"
 tasks_case zeros 'head -c 4096 /dev/zero >"$f"' "offset 0: not a uprof tasks file \(no UPTASKS1 header\); its tasks are not reported"
 tasks_case cut 'truncate -s $(( $(stat -c %s "$f") - 3 )) "$f"' "damaged from offset [0-9]+ \(entry runs past the end of the file\); [0-9]+ records before it reported"

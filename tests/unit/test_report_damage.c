@@ -245,9 +245,10 @@ static void test_bad_tasks_files_noted(void **state)
 			    "is a FIFO, not a regular file; its tasks are not reported");
 	assert_string_equal(note_of(&s, "instrument/102.tasks")->why,
 			    "is empty (0 bytes); its tasks are not reported");
+	/* a link (to /dev/zero here) in a session is never followed (docs/DESIGN.md §4) */
 	assert_string_equal(note_of(&s, "instrument/103.tasks")->why,
-			    "is a character device, not a regular file; its tasks are not "
-			    "reported");
+			    "is a symbolic link, not followed in a session directory; its "
+			    "tasks are not reported");
 	assert_string_equal(note_of(&s, "instrument/104.tasks")->why,
 			    "offset 0: not a uprof tasks file (no UPTASKS1 header); its tasks "
 			    "are not reported");

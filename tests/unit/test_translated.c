@@ -535,17 +535,21 @@ static void check_says(void **state)
 	struct sess s;
 	struct rpt_options o = { 0 };
 	char why[640];
+	int dfd;
 
 	(void)state;
 	make_session(&s);
-	assert_int_equal(rpt_translated_check(s.dir, &o, why, sizeof(why)), 1);
+	dfd = open(s.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	assert_int_equal(rpt_translated_check(dfd, &o, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "no " RPT_TR_FILE));
 	translate(&s);
-	assert_int_equal(rpt_translated_check(s.dir, &o, why, sizeof(why)), 0);
+	assert_int_equal(rpt_translated_check(dfd, &o, why, sizeof(why)), 0);
 	assert_non_null(strstr(why, "up to date (12 stacks)"));
 	touch(s.bin, 1200000000);
-	assert_int_equal(rpt_translated_check(s.dir, &o, why, sizeof(why)), 1);
+	assert_int_equal(rpt_translated_check(dfd, &o, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "stale"));
+	close(dfd);
 	rm_session(&s);
 }
 
