@@ -19,12 +19,13 @@
 
 static const char *const CMD = "collect";
 
-/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. */
-static void warn_version(int pid)
+/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. A page
+ * handed over comes with its version word (@handed_version); a named one is peeked at. */
+static void warn_version(int pid, uint32_t handed_version)
 {
-	uint32_t v = 0;
+	uint32_t v = handed_version;
 
-	if (smp_page_peek_version(pid, &v))
+	if (!v && smp_page_peek_version(pid, &v))
 		cli_warn(CMD,
 			 "pid %d's control page is of an unknown version; its tasks and pauses "
 			 "are not in this session",
@@ -91,7 +92,7 @@ static void say(void *arg, enum smp_pageset_what what, int pid, int err,
 		warn_refused(pid, why);
 		break;
 	case SMP_PAGESET_VERSION:
-		warn_version(pid);
+		warn_version(pid, (uint32_t)err);
 		break;
 	case SMP_PAGESET_HELD_ELSEWHERE:
 		if (!st->system_wide)

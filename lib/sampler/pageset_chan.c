@@ -121,8 +121,14 @@ static void handle(struct smp_pageset *s, const struct uprof_ctl_handoff *msg, s
 	}
 	ret = smp_page_open_fd(&page, fd, cred->pid, cred->uid, s->token, (uint32_t)getpid(), &why);
 	if (ret == -EPROTONOSUPPORT) {
-		smp_pageset_say(s, SMP_PAGESET_VERSION, cred->pid, 0, NULL);
-		lost(s, cred->pid);
+		uint32_t version = 0;
+
+		/* the version word, for the message (the page has no name to peek at) */
+		if (pread(fd, &version, sizeof(version), 8) != (ssize_t)sizeof(version))
+			version = 0;
+		s->counts.refused++;
+		smp_pageset_note(s, cred->pid);
+		smp_pageset_say(s, SMP_PAGESET_VERSION, cred->pid, (int)version, NULL);
 		return;
 	}
 	if (ret) {

@@ -274,7 +274,8 @@ struct ses_pause_state;
 enum smp_pageset_what {
 	SMP_PAGESET_UNWATCHED,	    /* @err: the directory cannot be watched */
 	SMP_PAGESET_REFUSED,	    /* @why: a page of this run is not read (once a pid) */
-	SMP_PAGESET_VERSION,	    /* a page of this run of an ABI major we do not read */
+	SMP_PAGESET_VERSION,	    /* a page of this run of an ABI major we do not read (@err: its
+				     * version word when handed over, else 0: peek by name) */
 	SMP_PAGESET_HELD_ELSEWHERE, /* attach mode: another profiler reads the page */
 	SMP_PAGESET_NO_TASKS_FILE,  /* @err: its .tasks file cannot be made (not read) */
 	SMP_PAGESET_NO_OMPT_FILE,   /* @err: its .ompt file cannot be made (tasks still are) */
