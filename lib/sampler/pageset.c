@@ -320,8 +320,11 @@ static bool out_of_fds(int err)
 
 bool smp_pageset_fds_spare(const struct smp_pageset *s, int n)
 {
-	int fds[8], k = 0, any = s->poll_fd >= 0 ? s->poll_fd : 2;
+	int fds[8], k = 0;
+	int any = s->poll_fd >= 0 ? s->poll_fd : s->inotify_fd >= 0 ? s->inotify_fd : s->chan_fd;
 
+	if (any < 0)
+		return true; /* nothing of ours to duplicate: the open itself will tell */
 	while (k < n && k < 8 && (fds[k] = fcntl(any, F_DUPFD_CLOEXEC, 0)) >= 0)
 		k++;
 	for (int i = 0; i < k; i++)
