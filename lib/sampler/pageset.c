@@ -629,7 +629,7 @@ void smp_pageset_counts(const struct smp_pageset *s, struct smp_pageset_counts *
  * opened for want of one; what still finds none is counted. */
 static void finish_all(struct smp_pageset *s)
 {
-	for (int round = 0; round < 3; round++) {
+	for (;;) {
 		for (int i = 0; i < s->npages; i++)
 			finish(s->pages[i], false);
 		s->npages = 0;
@@ -644,6 +644,8 @@ static void finish_all(struct smp_pageset *s)
 				smp_pageset_add_pid(s, l.v[i]);
 			free(l.v);
 		}
+		if (!s->npages)
+			break; /* no descriptor came free: what is left is not followed */
 	}
 	say_late(s);
 	for (size_t i = 0; i < s->nparked; i++)

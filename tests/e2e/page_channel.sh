@@ -4,7 +4,8 @@
 #  1. `ulimit -n 32` (soft and hard: collect cannot raise it) and 200 instrumented children
 #     forked at once: every child's tasks are in the session with their exact counts (a page
 #     with no descriptor for its files waits mapped while the files of ended processes are
-#     closed), [pages] says 200 handed over and none lost, report says nothing is missing.
+#     closed), [pages] says 200 handed over and none lost, report says nothing is missing;
+#     the same with named pages (the fallback) and 60 children alive at once.
 #  2. (root) uid 65534 makes files named after the next 300 pids before a run of 20
 #     instrumented children: their pages come over collect's channel, with no name, so all
 #     20 are kept with their exact counts, and [pages] squatted = 0.
@@ -50,6 +51,20 @@ for j in 0 3 6; do
 	got=$(awk -F'\t' -v n="Kid$j" '$1==n{print $2}' "$SCRATCH/c.rows")
 	check "nofile: DomK/Kid$j, one per child i with i % 7 = $j (${got:-none}, want $want)" [ "${got:-0}" = "$want" ]
 done
+# the named fallback (page_attack names its pages) with 60 children alive at once, each
+# spinning 1 s: pages that could not even be opened wait too; all 61 read, none left
+: >"$SCRATCH/go"
+(ulimit -n 32 && exec "$UPROF" collect -o "$SCRATCH/n" "$TGT/page_attack" squat "$SCRATCH/go" 60) \
+	>"$SCRATCH/n.out" 2>"$SCRATCH/n.err"
+check "nofile, named: collect exits 0" [ $? -eq 0 ]
+S=$(session_in "$SCRATCH/n")
+kids=$(grep -c '^child ' "$SCRATCH/n.out")
+files=$(ls "$S/instrument" 2>/dev/null | grep -c '\.tasks$')
+check "nofile, named: the target and its $kids children have their tasks files ($files of 61)" \
+	bash -c "[ $kids -eq 60 ] && [ $files -eq 61 ] && [ '$(ini "$S" named)' = 61 ] && [ '$(ini "$S" not_followed)' = 0 ]"
+left=0
+for f in "$S"/instrument/*.tasks; do [ -e "/dev/shm/uprof.$(basename "$f" .tasks)" ] && left=$((left + 1)); done
+check "nofile, named: none of their pages is left in /dev/shm ($left)" [ "$left" -eq 0 ]
 # the target got the limit it was given, not collect's: a child reads its own
 (ulimit -n 32 && exec "$UPROF" collect -o "$SCRATCH/l" sh -c 'ulimit -n; ulimit -Hn' >"$SCRATCH/l.out" 2>/dev/null)
 check "nofile: the target runs with the limits it was given ($(echo $(cat "$SCRATCH/l.out")))" \
