@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,12 +144,38 @@ static int sink_to_writer(void *arg, const void *records, size_t len)
 	return ses_writer_write(arg, records, len);
 }
 
+/* perf's rule: descriptors up to the hard limit, once, at start: one per instrumented
+ * process's files at a time (lib/sampler parks the rest until some close, and counts
+ * what it could not keep). The target gets the limit it was given (restore_nofile). */
+static void raise_nofile(struct rlimit *orig)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, orig)) {
+		orig->rlim_cur = orig->rlim_max = RLIM_INFINITY;
+		return;
+	}
+	r = *orig;
+	r.rlim_cur = r.rlim_max;
+	if (r.rlim_cur != orig->rlim_cur)
+		setrlimit(RLIMIT_NOFILE, &r);
+}
+
+static void restore_nofile(const struct collect_state *st, pid_t child)
+{
+	struct rlimit now;
+
+	if (!getrlimit(RLIMIT_NOFILE, &now) && now.rlim_cur != st->nofile.rlim_cur)
+		prlimit(child, RLIMIT_NOFILE, &st->nofile, NULL);
+}
+
 static int start(struct collect_state *st, int argc, char **argv)
 {
 	size_t nids;
 	const uint64_t *ids;
 	int ret;
 
+	raise_nofile(&st->nofile);
 	/* every process of the run inherits the token; their control pages carry it */
 	snprintf(st->token, sizeof(st->token), "%d.%lld", (int)getpid(),
 		 (long long)cli_now_ns(CLOCK_MONOTONIC));
@@ -172,6 +199,7 @@ static int start(struct collect_state *st, int argc, char **argv)
 		if (ret)
 			return cli_error(1, CMD, "cannot start '%s': %s", st->prog_path,
 					 strerror(-ret));
+		restore_nofile(st, st->child.pid); /* it waits at the gate until released */
 		ret = collect_launch_affinity(st);
 		if (ret) {
 			ret = cli_error(1, CMD, "--affinity: cannot pin the program: %s",

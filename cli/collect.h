@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 /* attrs[0] is the tracking event; attrs[1..nattrs-1] the sampling events, the first of
  * which (COLLECT_TIMER) sorts the report. */
@@ -46,7 +47,9 @@ struct collect_state {
 	bool no_inherit;
 	bool no_buildid_cache; /* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;
-	double start_delay_s;	     /* --start-delay: sampling starts this long after launch */
+	struct rlimit nofile; /* RLIMIT_NOFILE as given (raised for us, restored for the target) */
+	uint64_t stale_pages; /* pages of dead processes removed at start ([pages]) */
+	double start_delay_s; /* --start-delay: sampling starts this long after launch */
 	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */
 	bool terminate;
 	size_t mmap_pages;

@@ -19,12 +19,13 @@
 
 static const char *const CMD = "collect";
 
-/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. */
-static void warn_version(int pid)
+/* A page of an ABI major this uprof does not read (ctlpage.h's rules): one line. A page
+ * handed over comes with its version word (@handed_version); a named one is peeked at. */
+static void warn_version(int pid, uint32_t handed_version)
 {
-	uint32_t v = 0;
+	uint32_t v = handed_version;
 
-	if (smp_page_peek_version(pid, &v))
+	if (!v && smp_page_peek_version(pid, &v))
 		cli_warn(CMD,
 			 "pid %d's control page is of an unknown version; its tasks and pauses "
 			 "are not in this session",
@@ -91,7 +92,7 @@ static void say(void *arg, enum smp_pageset_what what, int pid, int err,
 		warn_refused(pid, why);
 		break;
 	case SMP_PAGESET_VERSION:
-		warn_version(pid);
+		warn_version(pid, (uint32_t)err);
 		break;
 	case SMP_PAGESET_HELD_ELSEWHERE:
 		if (!st->system_wide)
@@ -166,6 +167,7 @@ int collect_pages_start(struct collect_state *st)
 		.ompt_impl = st->omp.omplib ? SES_OMPT_IMPL_OMPLIB : SES_OMPT_IMPL_OMPT,
 		.ompt_scope = st->omp.full ? SES_OMPT_SCOPE_FULL : SES_OMPT_SCOPE_BASIC,
 		.start_paused = st->start_paused,
+		.channel = !st->attach,
 		.held = st->start_delay_s > 0,
 		.max_pages = (int)test_limit("UPROF_TEST_MAX_PAGES"),
 		.max_pending = (size_t)test_limit("UPROF_TEST_MAX_PENDING"),
@@ -175,8 +177,19 @@ int collect_pages_start(struct collect_state *st)
 		.arg = st,
 	};
 
+	int ret;
+
 	set_library_env();
-	return smp_pageset_start(&st->pages, &o);
+	/* before the directory is looked at: what killed processes left is not read */
+	st->stale_pages = smp_pages_remove_stale(NULL, (uint32_t)geteuid());
+	ret = smp_pageset_start(&st->pages, &o);
+	/* the run's processes hand their pages over it; never one inherited from an outer
+	 * uprof, whose socket is not ours */
+	if (!ret && smp_pageset_channel(st->pages))
+		setenv(UPROF_CTL_CHANNEL_ENV, smp_pageset_channel(st->pages), 1);
+	else
+		unsetenv(UPROF_CTL_CHANNEL_ENV);
+	return ret;
 }
 
 void collect_pages_adopt_attached(struct collect_state *st)
@@ -238,11 +251,49 @@ static void warn_overflows(const struct smp_pageset_counts *c)
 			 "session",
 			 c->vanished, c->vanished == 1 ? "" : "es",
 			 c->vanished == 1 ? "its" : "their", c->vanished == 1 ? "its" : "their");
+	if (c->not_followed)
+		cli_warn(CMD,
+			 "%" PRIu64 " instrumented process%s of this run not followed: %s control "
+			 "page or its files could not be kept (out of descriptors or memory); "
+			 "%s tasks and pauses are not in this session",
+			 c->not_followed, c->not_followed == 1 ? "" : "es",
+			 c->not_followed == 1 ? "its" : "their",
+			 c->not_followed == 1 ? "its" : "their");
+	if (c->channel_refused)
+		cli_warn(CMD,
+			 "%" PRIu64 " control page%s handed to this run by processes not of it "
+			 "refused",
+			 c->channel_refused, c->channel_refused == 1 ? "" : "s");
 	if (c->lost_calls)
 		cli_warn(CMD,
 			 "%" PRIu64 " pause/resume call%s not kept (out of memory): "
 			 "pauses.csv may miss paused time",
 			 c->lost_calls, c->lost_calls == 1 ? " was" : "s were");
+}
+
+/* What the session keeps of the pages ([pages] in session.ini), for report to say. */
+static void record_counts(struct collect_state *st, const struct smp_pageset_counts *c)
+{
+	size_t len = 0;
+
+	st->info.pages_stale_removed = st->stale_pages;
+	st->info.pages_handed = c->handed;
+	st->info.pages_named = c->named;
+	st->info.pages_squatted = c->squatted;
+	st->info.pages_refused = c->refused;
+	st->info.pages_not_followed = c->not_followed;
+	st->info.pages_channel_refused = c->channel_refused;
+	st->info.pages_pids[0] = 0;
+	for (int i = 0; i < c->npids; i++) {
+		int n = snprintf(st->info.pages_pids + len, sizeof(st->info.pages_pids) - len,
+				 "%s%d", i ? "," : "", c->pids[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(st->info.pages_pids) - len) {
+			st->info.pages_pids[len] = 0; /* whole pids only */
+			break;
+		}
+		len += (size_t)n;
+	}
 }
 
 /* The calls of every process, arbitrated into the session's intervals (pauses.csv). */
@@ -293,6 +344,7 @@ void collect_pages_stop(struct collect_state *st, int64_t end_mono)
 	smp_pageset_stop(st->pages);
 	smp_pageset_counts(st->pages, &c);
 	st->info.lost_task_records += c.lost_task_records;
+	record_counts(st, &c);
 	warn_overflows(&c);
 	write_pauses(st, end_mono);
 	smp_pageset_free(st->pages);

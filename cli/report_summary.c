@@ -199,6 +199,15 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"(create each name's handle once)\n",
 			(unsigned long long)s.task_names_dropped,
 			(unsigned long long)s.task_unnamed);
+	if (s.pages_squatted || s.pages_refused || s.pages_not_followed)
+		fprintf(stderr,
+			"warning: instrumented processes not read: %llu page name%s held by "
+			"another user, %llu page%s refused, %llu process%s not followed (pids "
+			"%s); their tasks and pauses are missing\n",
+			(unsigned long long)s.pages_squatted, s.pages_squatted == 1 ? "" : "s",
+			(unsigned long long)s.pages_refused, s.pages_refused == 1 ? "" : "s",
+			(unsigned long long)s.pages_not_followed,
+			s.pages_not_followed == 1 ? "" : "es", s.pages_pids);
 	if (s.task_lost)
 		fprintf(stderr,
 			"warning: the targets dropped %llu task records (ring full); "

@@ -89,6 +89,18 @@
 #define UPROF_CTL_NAME_MAX 1024	      /* longest domain/task/event name kept */
 #define UPROF_CTL_SHM_PREFIX "uprof." /* /dev/shm/uprof.<pid> */
 #define UPROF_CTL_SESSION_MAX 64
+/* Launch mode: the abstract unix socket (its name without the leading NUL) to which the
+ * library hands its page, a memfd, with SCM_RIGHTS, so that no page has a name another
+ * user could squat or a killed process leave behind (docs/DESIGN.md §5). One datagram:
+ * struct uprof_ctl_handoff, the fd, and the kernel's SCM_CREDENTIALS of the sender. */
+#define UPROF_CTL_CHANNEL_ENV "UPROF_PAGE_CHANNEL"
+#define UPROF_CTL_CHANNEL_MAX 96		      /* longest name, NUL included */
+#define UPROF_CTL_HANDOFF_MAGIC 0x314e414843505550ULL /* "UPPCHAN1" little-endian */
+struct uprof_ctl_handoff {
+	uint64_t magic;
+	int32_t pid; /* informational: the kernel's credentials decide */
+	uint32_t version;
+};
 
 enum uprof_ctl_kind {
 	UPROF_REC_TASK_BEGIN = 1,

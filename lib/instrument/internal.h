@@ -77,4 +77,11 @@ bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, ui
 /* Run first by the exit handler while the page is still there (set once by ompt.c). */
 extern void (*ins_exit_hook)(void);
 
+/* channel.c: launch mode's page with no name. A sealed memfd of @size bytes, or -1 (no
+ * channel in the environment, or no memfd): make the named page then. */
+int ins_channel_memfd(size_t size);
+/* Hand @fd (the page, laid out) to collect over UPROF_PAGE_CHANNEL. False: nobody took
+ * it (no such socket here, its queue stayed full): make the named page then. */
+bool ins_channel_send(int fd);
+
 #endif

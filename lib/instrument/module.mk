@@ -2,7 +2,7 @@
 # The .so is also the ITT collector (itt.c). It runs inside other people's programs and
 # is dlopen()ed by them (ITT, Python), so it is never built with sanitizers: a sanitizer
 # runtime cannot be loaded that way. tests/unit/test_itt.c compiles these sources with them.
-INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/itt.c lib/instrument/ompt.c \
+INSTR_SRCS := lib/instrument/api.c lib/instrument/page.c lib/instrument/channel.c lib/instrument/itt.c lib/instrument/ompt.c \
 	lib/instrument/ompt_target.c
 INSTR_CFLAGS := -fPIC -fvisibility=hidden
 INSTR_OBJS := $(patsubst %.c,$(OBJ)/pic/%.o,$(INSTR_SRCS))

@@ -134,11 +134,37 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	__atomic_store_n(&h->magic, UPROF_CTL_MAGIC, __ATOMIC_RELEASE);
 }
 
+/* Launch mode's page with no name (channel.c): laid out before it is handed over, so
+ * collect takes it published. NULL: make the named page. */
+static struct uprof_ctl_header *handed_page(const char *session)
+{
+	struct uprof_ctl_header *h;
+	int fd = ins_channel_memfd(UPROF_CTL_SIZE);
+
+	if (fd < 0)
+		return NULL;
+	h = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (h == MAP_FAILED) {
+		close(fd);
+		return NULL;
+	}
+	lay_out(h, session, true);
+	if (!ins_channel_send(fd)) {
+		munmap(h, UPROF_CTL_SIZE);
+		h = NULL;
+	}
+	close(fd); /* the mapping (and collect's) keeps the memory */
+	return h;
+}
+
 static struct uprof_ctl_header *create_page(const char *session, bool launch)
 {
 	struct uprof_ctl_header *h;
 	int fd;
 
+	page_name[0] = 0; /* a page with no name has nothing to unlink at exit */
+	if (launch && (h = handed_page(session)))
+		return h;
 	snprintf(page_name, sizeof(page_name), "/" UPROF_CTL_SHM_PREFIX "%d", (int)getpid());
 	fd = shm_open(page_name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST) {
@@ -246,7 +272,7 @@ static void at_exit(void)
 			break; /* nobody will drain it */
 		usleep(1000);
 	}
-	if (!leave)
+	if (!leave && page_name[0])
 		shm_unlink(page_name);
 	errno = saved;
 }

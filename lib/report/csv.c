@@ -303,6 +303,14 @@ static void write_details(const struct rpt *r, FILE *f)
 			     s.unknown_samples, s.unknown_samples == 1 ? "" : "s",
 			     s.lost_pause_records);
 	write_filters(r, f, &s);
+	if (s.pages_squatted || s.pages_refused || s.pages_not_followed)
+		util_csv_kvf(f, "Instrumented Processes Not Read",
+			     "%" PRIu64 " page name%s held by another user, %" PRIu64
+			     " page%s refused, %" PRIu64 " process%s not followed (pids %s): "
+			     "their tasks and pauses are missing",
+			     s.pages_squatted, s.pages_squatted == 1 ? "" : "s", s.pages_refused,
+			     s.pages_refused == 1 ? "" : "s", s.pages_not_followed,
+			     s.pages_not_followed == 1 ? "" : "es", s.pages_pids);
 	if (s.has_tasks) {
 		util_csv_kvf(f, "Task Records", "%" PRIu64, s.task_records);
 		util_csv_kvf(f, "Task Instances", "%" PRIu64, s.task_instances);

@@ -174,6 +174,11 @@ struct rpt_summary {
 	const char *task_comma_name; /* the first such name */
 	uint64_t task_names_dropped; /* names that did not fit a target's string table */
 	uint64_t task_unnamed;	     /* records left out for want of such a name */
+	/* session.ini [pages]: instrumented processes whose tasks and pauses are missing */
+	uint64_t pages_squatted;     /* their page name held by another user */
+	uint64_t pages_refused;	     /* their page not read (link, size, layout...) */
+	uint64_t pages_not_followed; /* their page or files not kept (descriptors, memory) */
+	const char *pages_pids;	     /* the first of them, "," between */
 	/* instrument/ files skipped or read only in part: @nfile_notes in all, the first
 	 * RPT_FILE_NOTES of them at @file_notes (owned by the report) */
 	size_t nfile_notes;

@@ -113,6 +113,10 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->task_comma = r->task_comma;
 	s->task_names_dropped = r->task_names_dropped;
 	s->task_unnamed = r->task_unnamed;
+	s->pages_squatted = r->info.pages_squatted;
+	s->pages_refused = r->info.pages_refused;
+	s->pages_not_followed = r->info.pages_not_followed;
+	s->pages_pids = r->info.pages_pids;
 	s->task_comma_name = r->task_comma ? r->task_comma_name : NULL;
 	s->nfile_notes = r->nfile_notes;
 	s->file_notes = r->file_notes;

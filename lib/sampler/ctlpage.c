@@ -359,6 +359,44 @@ int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char
 	return ret;
 }
 
+int smp_page_open_fd(struct smp_page **out, int fd, int pid, uint32_t uid, const char *session,
+		     uint32_t generation, struct smp_page_why *why)
+{
+	struct open_ctx o = { pid, 0, session, generation, why };
+	struct stat sb;
+	size_t len;
+	void *m;
+	int ret;
+
+	*out = NULL;
+	if (why)
+		memset(why, 0, sizeof(*why));
+	if (smp_guard_install())
+		return -ENOTSUP;
+	if (fstat(fd, &sb))
+		return -errno;
+	if (!S_ISREG(sb.st_mode))
+		return refuse(why, SMP_PAGE_NOT_REGULAR, -EPERM);
+	/* the sender's own file (the kernel told us its uid), or one of a uid it has */
+	if (sb.st_uid != uid && (ret = owner_check(pid, (uint32_t)sb.st_uid, false, why)))
+		return ret;
+	if (sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
+		if (why)
+			why->size = (uint64_t)sb.st_size;
+		return refuse(why, SMP_PAGE_SIZE, -EINVAL);
+	}
+	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
+	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
+	/* a descriptor not open for writing cannot be a page handed to us: EACCES */
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	ret = take_page(out, m, len, true, &o);
+	if (ret)
+		munmap(m, len);
+	return ret;
+}
+
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
 {
 	return smp_page_open_at(out, NULL, pid, session, generation, NULL);

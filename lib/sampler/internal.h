@@ -133,6 +133,7 @@ bool smp_page_gap_open(const struct smp_page *p);
 bool smp_page_pending(struct smp_page *p);
 
 /* ---- pageset*.c: the control pages of a run ---- */
+#include "instrument/ctlpage.h"
 #include "session/session.h"
 #include <pthread.h>
 
@@ -163,6 +164,7 @@ struct smp_pageset_page {
 	struct ses_ompt_writer *ompt; /* --trace openmp */
 	struct smp_pageset *set;
 	bool done;	   /* exited or faulted: read to the end, not looked at again until stop */
+	bool named;	   /* a /dev/shm file (removed at the end); else handed over, no name */
 	int64_t last_look; /* when the drain thread last serviced it (CLOCK_MONOTONIC ns) */
 };
 
@@ -172,6 +174,18 @@ struct smp_pageset {
 	char token[UPROF_SMP_TOKEN_MAX];
 	char session_dir[4096];
 	int inotify_fd;
+	int chan_fd;			       /* opts.channel: pages handed over; or -1 */
+	int poll_fd;			       /* epoll of both, for the caller's poll; or -1 */
+	char chan_name[UPROF_CTL_CHANNEL_MAX]; /* the abstract socket's name, "" if none */
+	/* out of descriptors: pages mapped, waiting for their files (caller's thread) */
+	struct smp_pageset_page **parked;
+	size_t nparked, capparked;
+	int short_of_fds; /* atomic: the drain thread closes the files of ended processes */
+	/* notes from the drain thread, said by the caller (pid and smp_pageset_what) */
+	struct {
+		int pid, what;
+	} late[64];
+	int nlate;
 	/* the drain thread */
 	pthread_t thread;
 	bool started;
@@ -201,11 +215,34 @@ struct smp_pageset {
 	struct smp_pidlist squatted; /* other users' page files named after no process yet */
 	struct smp_pidlist over;     /* pids counted in over_pages */
 	struct smp_pidlist unwaited; /* pids counted in over_pending */
+	struct smp_pidlist handed;   /* pids whose page came over the channel */
+	/* channel: pages named after processes of the run, refused: judged at the end */
+	struct smp_suspect {
+		int pid;
+		struct smp_page_why why;
+	} * suspects;
+	size_t nsuspects, capsuspects;
+	struct smp_pidlist nofd; /* pids whose page could not be opened: no fd */
 	struct smp_pageset_counts counts;
 };
 
-/* pageset.c: take @page (opened and validated) of @pid into the set. 0 or -errno. */
-int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page);
+/* pageset.c: take @page (opened and validated) of @pid into the set; @named: a file of the
+ * directory, else handed over the channel. Out of descriptors for its files, it waits
+ * mapped (parked). 0 or -errno. */
+int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page, bool named);
+/* pageset.c: the parked pages given their files where descriptors are free again (the
+ * caller's thread), and the drain thread's notes said. */
+void smp_pageset_unpark(struct smp_pageset *s);
+/* pageset.c: are @n descriptors free (tried, then closed)? */
+bool smp_pageset_fds_spare(const struct smp_pageset *s, int n);
+/* pageset.c: a pid of the run whose page was not read or kept, in the bounded list. */
+void smp_pageset_note(struct smp_pageset *s, int pid);
+/* pageset_chan.c: the channel (opts.channel) made and bound; taken from; closed. */
+void smp_pageset_channel_open(struct smp_pageset *s);
+void smp_pageset_channel_take(struct smp_pageset *s);
+void smp_pageset_channel_close(struct smp_pageset *s);
+/* pageset_find.c: is @pid a process of this run? */
+bool smp_pageset_of_run(const struct smp_pageset *s, int pid);
 /* Tell the caller (opts.say) in the caller's thread. */
 void smp_pageset_say(struct smp_pageset *s, enum smp_pageset_what what, int pid, int err,
 		     const struct smp_page_why *why);

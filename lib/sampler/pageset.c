@@ -14,11 +14,13 @@
 #include "instrument/ctlpage.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -218,7 +220,8 @@ static void look(struct smp_pageset_page *w, int64_t now)
 		service(w, false); /* the target is waiting for exactly this */
 		w->done = true;
 		/* one that ended before we found its page left it to us: all is read */
-		smp_pageset_unlink_if_dead(w->set, smp_page_pid(w->page));
+		if (w->named)
+			smp_pageset_unlink_if_dead(w->set, smp_page_pid(w->page));
 	}
 }
 
@@ -257,6 +260,8 @@ static void sleep_on(struct smp_pageset *s, struct smp_pageset_page **v, int n, 
 	}
 }
 
+static void retire_ended(struct smp_pageset *s);
+
 static void *drain_main(void *arg)
 {
 	struct smp_pageset *s = arg;
@@ -269,6 +274,7 @@ static void *drain_main(void *arg)
 		int64_t now;
 		int n = 0;
 
+		retire_ended(s);
 		pthread_mutex_lock(&s->lock);
 		if (cap < s->npages) {
 			struct smp_pageset_page **g = realloc(v,
@@ -307,9 +313,104 @@ static void wake_drain(struct smp_pageset *s)
 	syscall(SYS_futex, &s->wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page)
+static bool out_of_fds(int err)
+{
+	return err == EMFILE || err == ENFILE;
+}
+
+bool smp_pageset_fds_spare(const struct smp_pageset *s, int n)
+{
+	int fds[8], k = 0;
+	int any = s->poll_fd >= 0 ? s->poll_fd : s->inotify_fd >= 0 ? s->inotify_fd : s->chan_fd;
+
+	if (any < 0)
+		return true; /* nothing of ours to duplicate: the open itself will tell */
+	while (k < n && k < 8 && (fds[k] = fcntl(any, F_DUPFD_CLOEXEC, 0)) >= 0)
+		k++;
+	for (int i = 0; i < k; i++)
+		close(fds[i]);
+	return k == n;
+}
+
+void smp_pageset_note(struct smp_pageset *s, int pid)
+{
+	for (int i = 0; i < s->counts.npids; i++)
+		if (s->counts.pids[i] == pid)
+			return;
+	if (s->counts.npids < SMP_PAGESET_NOTED)
+		s->counts.pids[s->counts.npids++] = pid;
+}
+
+/* @w's files. 0 or -errno. Two descriptors are left free beyond them: the drain thread
+ * needs one now and then to tell an ended process (procfs), and the channel one to take
+ * a page; with fewer, the page waits (parked) as if none were free. */
+static int open_files(struct smp_pageset *s, struct smp_pageset_page *w)
+{
+	int pid = smp_page_pid(w->page);
+
+	if (!smp_pageset_fds_spare(s, 4))
+		return -EMFILE;
+	w->tasks = ses_tasks_writer_open(s->o.session_dfd, pid);
+	if (!w->tasks)
+		return -errno;
+	if (s->o.ompt) {
+		w->ompt = ses_ompt_writer_open(s->o.session_dfd, pid, (uint16_t)s->o.ompt_impl,
+					       (uint16_t)s->o.ompt_scope);
+		if (!w->ompt && out_of_fds(errno)) {
+			int err = errno;
+
+			ses_tasks_writer_close(w->tasks);
+			w->tasks = NULL;
+			return -err;
+		}
+		if (!w->ompt)
+			smp_pageset_say(s, SMP_PAGESET_NO_OMPT_FILE, pid, errno, NULL);
+	}
+	return 0;
+}
+
+static void add_page(struct smp_pageset *s, struct smp_pageset_page *w)
+{
+	pthread_mutex_lock(&s->lock);
+	smp_page_set_active(w->page, !s->kernel_paused);
+	s->pages[s->npages++] = w;
+	pthread_mutex_unlock(&s->lock);
+	wake_drain(s);
+}
+
+/* A page of a process we could not keep: counted, named. */
+static void not_followed(struct smp_pageset *s, struct smp_pageset_page *w)
+{
+	s->counts.not_followed++;
+	smp_pageset_note(s, smp_page_pid(w->page));
+	smp_page_close(w->page);
+	free(w);
+}
+
+/* No descriptor for @w's files: it waits, mapped (no descriptor), for the files of
+ * ended processes to be closed (the drain thread does, while any page waits). */
+static int park(struct smp_pageset *s, struct smp_pageset_page *w)
+{
+	if (s->nparked == s->capparked) {
+		size_t cap = s->capparked ? s->capparked * 2 : 64;
+		struct smp_pageset_page **g = realloc(s->parked, cap * sizeof(*g));
+
+		if (!g) {
+			not_followed(s, w);
+			return -ENOMEM;
+		}
+		s->parked = g;
+		s->capparked = cap;
+	}
+	s->parked[s->nparked++] = w;
+	__atomic_store_n(&s->short_of_fds, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page, bool named)
 {
 	struct smp_pageset_page *w = calloc(1, sizeof(*w));
+	int ret;
 
 	if (!w) {
 		smp_page_close(page);
@@ -317,26 +418,59 @@ int smp_pageset_take(struct smp_pageset *s, int pid, struct smp_page *page)
 	}
 	w->page = page;
 	w->set = s;
+	w->named = named;
 	smp_page_on_gap(page, on_pause_gap, w);
-	w->tasks = ses_tasks_writer_open(s->o.session_dfd, pid);
-	if (!w->tasks) {
-		smp_pageset_say(s, SMP_PAGESET_NO_TASKS_FILE, pid, errno, NULL);
-		smp_page_close(page);
-		free(w);
+	if (named)
+		s->counts.named++;
+	else
+		s->counts.handed++;
+	ret = open_files(s, w);
+	if (ret && out_of_fds(-ret))
+		return park(s, w);
+	if (ret) {
+		smp_pageset_say(s, SMP_PAGESET_NO_TASKS_FILE, pid, -ret, NULL);
+		not_followed(s, w);
 		return -EIO;
 	}
-	if (s->o.ompt) {
-		w->ompt = ses_ompt_writer_open(s->o.session_dfd, pid, (uint16_t)s->o.ompt_impl,
-					       (uint16_t)s->o.ompt_scope);
-		if (!w->ompt)
-			smp_pageset_say(s, SMP_PAGESET_NO_OMPT_FILE, pid, errno, NULL);
-	}
-	pthread_mutex_lock(&s->lock);
-	smp_page_set_active(page, !s->kernel_paused);
-	s->pages[s->npages++] = w;
-	pthread_mutex_unlock(&s->lock);
-	wake_drain(s);
+	add_page(s, w);
 	return 0;
+}
+
+/* Say what the drain thread noted (it does not call the caller). */
+static void say_late(struct smp_pageset *s)
+{
+	int n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->nlate;
+	s->nlate = 0;
+	pthread_mutex_unlock(&s->lock);
+	for (int i = 0; i < n; i++)
+		smp_pageset_say(s, (enum smp_pageset_what)s->late[i].what, s->late[i].pid, 0, NULL);
+}
+
+void smp_pageset_unpark(struct smp_pageset *s)
+{
+	size_t n = 0;
+
+	say_late(s);
+	for (size_t i = 0; i < s->nparked; i++) {
+		struct smp_pageset_page *w = s->parked[i];
+		int ret = s->npages < SMP_PAGESET_MAX_PAGES ? open_files(s, w) : -EMFILE;
+
+		if (ret && out_of_fds(-ret)) {
+			s->parked[n++] = w;
+		} else if (ret) {
+			smp_pageset_say(s, SMP_PAGESET_NO_TASKS_FILE, smp_page_pid(w->page), -ret,
+					NULL);
+			not_followed(s, w);
+		} else {
+			add_page(s, w);
+		}
+	}
+	s->nparked = n;
+	if (!n)
+		__atomic_store_n(&s->short_of_fds, 0, __ATOMIC_RELEASE);
 }
 
 void smp_pageset_release_hold(struct smp_pageset *s)
@@ -352,7 +486,22 @@ void smp_pageset_release_hold(struct smp_pageset *s)
 }
 
 /* The last of a page, at stop: what is left in it, the drops, its files closed. */
-static void finish(struct smp_pageset_page *w)
+/* A note for the caller: said now (its thread), or kept for it (the drain thread's). */
+static void note(struct smp_pageset *s, enum smp_pageset_what what, int pid, bool late)
+{
+	if (!late) {
+		smp_pageset_say(s, what, pid, 0, NULL);
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->nlate < (int)(sizeof(s->late) / sizeof(s->late[0])))
+		s->late[s->nlate++] = (typeof(s->late[0])){ pid, (int)what };
+	else
+		s->counts.over_warned++;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void finish(struct smp_pageset_page *w, bool late)
 {
 	struct smp_pageset *s = w->set;
 	uint64_t records, names;
@@ -361,18 +510,46 @@ static void finish(struct smp_pageset_page *w)
 	service(w, false);
 	smp_page_flush_gap(w->page); /* drops after the last record: unknown to the end */
 	if (smp_page_faulted(w->page))
-		smp_pageset_say(s, SMP_PAGESET_TRUNCATED, pid, 0, NULL);
+		note(s, SMP_PAGESET_TRUNCATED, pid, late);
 	smp_page_dropped(w->page, &records, &names);
 	ses_tasks_write_dropped(w->tasks, records, names);
+	pthread_mutex_lock(&s->lock);
 	s->counts.lost_task_records += records;
+	pthread_mutex_unlock(&s->lock);
 	ses_tasks_writer_close(w->tasks);
 	if (w->ompt)
 		ses_ompt_write_dropped(w->ompt, records);
 	if (ses_ompt_writer_close(w->ompt))
-		smp_pageset_say(s, SMP_PAGESET_OMPT_FAILED, pid, 0, NULL);
+		note(s, SMP_PAGESET_OMPT_FAILED, pid, late);
 	smp_page_close(w->page);
-	smp_pageset_unlink_if_dead(s, pid);
+	if (w->named)
+		smp_pageset_unlink_if_dead(s, pid);
 	free(w);
+}
+
+/* While pages wait for descriptors: the pages of ended processes, read to their end,
+ * are finished now, their files closed (otherwise at stop). The drain thread's, at the
+ * top of its loop: no page it holds is among them. */
+static void retire_ended(struct smp_pageset *s)
+{
+	struct smp_pageset_page *gone[64];
+	int n = 0, k = 0;
+
+	if (!__atomic_load_n(&s->short_of_fds, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (int i = 0; i < s->npages; i++) {
+		struct smp_pageset_page *w = s->pages[i];
+
+		if (n < 64 && w->done && smp_proc_ended(smp_page_pid(w->page)))
+			gone[n++] = w;
+		else
+			s->pages[k++] = w;
+	}
+	s->npages = k;
+	pthread_mutex_unlock(&s->lock);
+	for (int i = 0; i < n; i++)
+		finish(gone[i], true);
 }
 
 /* The drain thread takes no signal sent to the process: they are the caller's (collect
@@ -417,7 +594,15 @@ int smp_pageset_start(struct smp_pageset **out, const struct smp_pageset_opts *o
 	s->programs = (struct ses_pause_state){ INT64_MIN, opts->start_paused };
 	s->held = opts->held;
 	s->kernel_paused = s->programs.paused || s->held;
+	s->chan_fd = s->poll_fd = -1;
+	if (opts->channel && s->o.token)
+		smp_pageset_channel_open(s);
 	smp_pageset_watch(s);
+	if (s->poll_fd >= 0 && s->inotify_fd >= 0) {
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		epoll_ctl(s->poll_fd, EPOLL_CTL_ADD, s->inotify_fd, &ev);
+	}
 	smp_pageset_rescan(s); /* page files made before the run: no inotify event */
 	start_thread(s);
 	*out = s;
@@ -439,6 +624,40 @@ void smp_pageset_counts(const struct smp_pageset *s, struct smp_pageset_counts *
 	*out = s->counts;
 }
 
+/* At stop, the thread gone: every page read to its end; then those that waited for
+ * descriptors, which finishing the others freed, and the named pages that could not be
+ * opened for want of one; what still finds none is counted. */
+static void finish_all(struct smp_pageset *s)
+{
+	for (;;) {
+		for (int i = 0; i < s->npages; i++)
+			finish(s->pages[i], false);
+		s->npages = 0;
+		if (!s->nparked && !s->nofd.n)
+			break;
+		smp_pageset_unpark(s);
+		if (s->nofd.n) { /* tried again by name: a failure puts them back */
+			struct smp_pidlist l = s->nofd;
+
+			memset(&s->nofd, 0, sizeof(s->nofd));
+			for (size_t i = 0; i < l.n; i++)
+				smp_pageset_add_pid(s, l.v[i]);
+			free(l.v);
+		}
+		if (!s->npages)
+			break; /* no descriptor came free: what is left is not followed */
+	}
+	say_late(s);
+	for (size_t i = 0; i < s->nparked; i++)
+		not_followed(s, s->parked[i]);
+	s->nparked = 0;
+	for (size_t i = 0; i < s->nofd.n; i++) {
+		s->counts.not_followed++;
+		smp_pageset_note(s, s->nofd.v[i]);
+	}
+	s->nofd.n = 0;
+}
+
 void smp_pageset_stop(struct smp_pageset *s)
 {
 	if (!s || __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
@@ -452,10 +671,9 @@ void smp_pageset_stop(struct smp_pageset *s)
 	if (s->started)
 		pthread_join(s->thread, NULL);
 	s->started = false;
-	for (int i = 0; i < s->npages; i++)
-		finish(s->pages[i]);
-	s->npages = 0;
+	finish_all(s);
 	smp_pageset_find_end(s);
+	smp_pageset_channel_close(s);
 }
 
 void smp_pageset_free(struct smp_pageset *s)
@@ -466,5 +684,6 @@ void smp_pageset_free(struct smp_pageset *s)
 	pthread_mutex_destroy(&s->lock);
 	free(s->events);
 	free(s->gaps);
+	free(s->parked);
 	free(s);
 }

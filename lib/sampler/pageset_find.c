@@ -44,7 +44,7 @@ bool smp_pidlist_add(struct smp_pidlist *l, int pid, size_t max)
 
 /* Is @pid a process of this run? Attach mode: one we attached to, or a descendant; launch
  * mode: a descendant of ours (a page we cannot read has no session token to tell). */
-static bool of_this_run(const struct smp_pageset *s, int pid)
+bool smp_pageset_of_run(const struct smp_pageset *s, int pid)
 {
 	int self = (int)getpid();
 
@@ -56,6 +56,49 @@ static bool of_this_run(const struct smp_pageset *s, int pid)
 			return true;
 	}
 	return false;
+}
+
+/* Say once why the page of @pid, a process of this run, is not read. Pages of other
+ * processes (another user's run, files anyone may make in /dev/shm) are none of this
+ * session's business: no word. */
+/* Count a refused page of this run, and say it once. */
+static void count_refused(struct smp_pageset *s, int pid, const struct smp_page_why *why)
+{
+	/* another uid's file (or a link, a FIFO) holds the name: squatted */
+	if (why->reason == SMP_PAGE_OWNER || why->reason == SMP_PAGE_LINK ||
+	    why->reason == SMP_PAGE_NOT_REGULAR)
+		s->counts.squatted++;
+	else
+		s->counts.refused++;
+	smp_pageset_note(s, pid);
+	if (!smp_pidlist_add(&s->warned, pid, SMP_PAGESET_MAX_WARNED)) {
+		s->counts.over_warned++;
+		return;
+	}
+	smp_pageset_say(s, SMP_PAGESET_REFUSED, pid, 0, why);
+}
+
+/* With the channel, a process of the run may hand its page over and never use its name:
+ * a refused name is judged at the end (judge_suspects). */
+static void suspect(struct smp_pageset *s, int pid, const struct smp_page_why *why)
+{
+	for (size_t i = 0; i < s->nsuspects; i++)
+		if (s->suspects[i].pid == pid)
+			return;
+	if (s->nsuspects == s->capsuspects) {
+		size_t cap = s->capsuspects ? s->capsuspects * 2 : 16;
+		struct smp_suspect *g = cap <= SMP_PAGESET_MAX_WARNED
+						? realloc(s->suspects, cap * sizeof(*g))
+						: NULL;
+
+		if (!g) {
+			s->counts.over_warned++;
+			return;
+		}
+		s->suspects = g;
+		s->capsuspects = cap;
+	}
+	s->suspects[s->nsuspects++] = (struct smp_suspect){ pid, *why };
 }
 
 /* Say once why the page of @pid, a process of this run, is not read. Pages of other
@@ -75,20 +118,19 @@ static void refused(struct smp_pageset *s, int pid, const struct smp_page_why *w
 	default:
 		return; /* another session's, or its process is gone */
 	}
-	if (smp_pidlist_has(&s->warned, pid) || !of_this_run(s, pid))
+	if (smp_pidlist_has(&s->warned, pid) || !smp_pageset_of_run(s, pid))
 		return;
-	if (!smp_pidlist_add(&s->warned, pid, SMP_PAGESET_MAX_WARNED)) {
-		s->counts.over_warned++;
-		return;
-	}
-	smp_pageset_say(s, SMP_PAGESET_REFUSED, pid, 0, why);
+	if (s->chan_fd >= 0)
+		suspect(s, pid, why);
+	else
+		count_refused(s, pid, why);
 }
 
 /* A page of an ABI major this uprof does not read: said once, remembered: nobody else
  * will remove it when its process ends without its exit handler. */
 static void other_major(struct smp_pageset *s, int pid)
 {
-	if (!of_this_run(s, pid) || smp_pidlist_has(&s->refused, pid))
+	if (!smp_pageset_of_run(s, pid) || smp_pidlist_has(&s->refused, pid))
 		return;
 	smp_pageset_say(s, SMP_PAGESET_VERSION, pid, 0, NULL);
 	if (!smp_pidlist_add(&s->refused, pid, SMP_PAGESET_MAX_PENDING))
@@ -107,6 +149,15 @@ static bool page_predates(const struct smp_page *page, int pid)
 	return created > 0 && started > 0 && created + 20000000 < started;
 }
 
+static void forget(struct smp_pidlist *l, int pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == pid) {
+			l->v[i] = l->v[--l->n];
+			return;
+		}
+}
+
 /* Take the page of @pid. 0, -EAGAIN (retry later) or another -errno (give up); @why
  * says why smp_page_open_at refused it. */
 static int adopt(struct smp_pageset *s, int pid, struct smp_page_why *why)
@@ -118,11 +169,14 @@ static int adopt(struct smp_pageset *s, int pid, struct smp_page_why *why)
 	for (int i = 0; i < s->npages; i++)
 		if (smp_page_pid(s->pages[i]->page) == pid)
 			return 0;
+	for (size_t i = 0; i < s->nparked; i++)
+		if (smp_page_pid(s->parked[i]->page) == pid)
+			return 0;
 	/* launch mode: our token proves the page is of this run; attach mode: the process
 	 * (or an ancestor) is one we attached to, and its page carries no token */
 	if (!s->o.token && !(s->o.owns && s->o.owns(s->o.arg, pid)))
 		return -EPERM;
-	if (s->npages >= s->o.max_pages) { /* before the page is touched: it stays as it is */
+	if (s->npages + (int)s->nparked >= s->o.max_pages) { /* before the page is touched */
 		/* launch mode: only a page of this run counts (its token, read without
 		 * touching it); a page another run or a killed process left is not ours to
 		 * count, and one not published yet is tried again */
@@ -149,7 +203,10 @@ static int adopt(struct smp_pageset *s, int pid, struct smp_page_why *why)
 		smp_page_close(page);
 		return -ESTALE;
 	}
-	return smp_pageset_take(s, pid, page);
+	ret = smp_pageset_take(s, pid, page, true);
+	if (!ret)
+		forget(&s->nofd, pid);
+	return ret;
 }
 
 /* A page file named after a pid no process has (yet): anyone can make one for the pid a
@@ -170,9 +227,17 @@ static bool settle(struct smp_pageset *s, int pid, int ret, const struct smp_pag
 {
 	if (ret == -EAGAIN)
 		return true;
+	/* no descriptor to open it with (RLIMIT_NOFILE): tried again while the run goes
+	 * on and at the end, when the pages read so far have closed theirs; counted then
+	 * if it still cannot be (smp_pageset_stop) */
+	if (ret == -EMFILE || ret == -ENFILE) {
+		if (!smp_pidlist_has(&s->nofd, pid))
+			smp_pidlist_add(&s->nofd, pid, SMP_PAGESET_MAX_PENDING);
+		return true;
+	}
 	/* a process of ours whose page went before we read it: its library leaves it for a
 	 * running uprof, so this is one that removed it some other way; counted */
-	if (ret == -ENOENT && s->o.token && of_this_run(s, pid))
+	if (ret == -ENOENT && s->o.token && smp_pageset_of_run(s, pid))
 		s->counts.vanished++;
 	else if (ret == -EPROTONOSUPPORT)
 		other_major(s, pid);
@@ -315,7 +380,7 @@ void smp_pageset_rescan(struct smp_pageset *s)
 
 int smp_pageset_fd(const struct smp_pageset *s)
 {
-	return s ? s->inotify_fd : -1;
+	return !s ? -1 : s->poll_fd >= 0 ? s->poll_fd : s->inotify_fd;
 }
 
 bool smp_pageset_busy(const struct smp_pageset *s)
@@ -344,6 +409,8 @@ void smp_pageset_poll(struct smp_pageset *s)
 
 	if (!s)
 		return;
+	smp_pageset_channel_take(s); /* before the names: a handed page needs none */
+	smp_pageset_unpark(s);
 	retry_pending(s);
 	recheck_squatted(s);
 	while (s->inotify_fd >= 0 && (len = read(s->inotify_fd, buf, sizeof(buf))) > 0) {
@@ -377,8 +444,21 @@ static void drop_over(struct smp_pageset *s)
 	}
 }
 
+/* Channel: the processes of the run whose page name was refused, and whose page did not
+ * come over the channel either: lost to the squatter (or to a page we do not read). */
+static void judge_suspects(struct smp_pageset *s)
+{
+	for (size_t i = 0; i < s->nsuspects; i++)
+		if (!smp_pidlist_has(&s->handed, s->suspects[i].pid))
+			count_refused(s, s->suspects[i].pid, &s->suspects[i].why);
+	free(s->suspects);
+	s->suspects = NULL;
+	s->nsuspects = s->capsuspects = 0;
+}
+
 void smp_pageset_find_end(struct smp_pageset *s)
 {
+	judge_suspects(s);
 	for (size_t i = 0; i < s->refused.n; i++)
 		smp_pageset_unlink_if_dead(s, s->refused.v[i]);
 	drop_over(s);
@@ -391,6 +471,8 @@ void smp_pageset_find_end(struct smp_pageset *s)
 	free(s->squatted.v);
 	free(s->over.v);
 	free(s->unwaited.v);
+	free(s->handed.v);
+	free(s->nofd.v);
 	s->pending = NULL;
 	s->npending = 0;
 	memset(&s->refused, 0, sizeof(s->refused));
@@ -398,4 +480,6 @@ void smp_pageset_find_end(struct smp_pageset *s)
 	memset(&s->squatted, 0, sizeof(s->squatted));
 	memset(&s->over, 0, sizeof(s->over));
 	memset(&s->unwaited, 0, sizeof(s->unwaited));
+	memset(&s->handed, 0, sizeof(s->handed));
+	memset(&s->nofd, 0, sizeof(s->nofd));
 }

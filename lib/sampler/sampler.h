@@ -158,6 +158,11 @@ struct smp_page_why {
  * page is marked attached with @generation. */
 int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char *session,
 		     uint32_t generation, struct smp_page_why *why);
+/* The same checks on a page handed over as descriptor @fd (borrowed: the caller closes it)
+ * by process @pid of uid @uid (the kernel's credentials of the sender): a regular file of
+ * that uid (or one the process has), mapped read-write through @fd itself. */
+int smp_page_open_fd(struct smp_page **out, int fd, int pid, uint32_t uid, const char *session,
+		     uint32_t generation, struct smp_page_why *why);
 /* smp_page_open_at(out, NULL, pid, session, generation, NULL). */
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation);
 
@@ -269,7 +274,8 @@ struct ses_pause_state;
 enum smp_pageset_what {
 	SMP_PAGESET_UNWATCHED,	    /* @err: the directory cannot be watched */
 	SMP_PAGESET_REFUSED,	    /* @why: a page of this run is not read (once a pid) */
-	SMP_PAGESET_VERSION,	    /* a page of this run of an ABI major we do not read */
+	SMP_PAGESET_VERSION,	    /* a page of this run of an ABI major we do not read (@err: its
+				     * version word when handed over, else 0: peek by name) */
 	SMP_PAGESET_HELD_ELSEWHERE, /* attach mode: another profiler reads the page */
 	SMP_PAGESET_NO_TASKS_FILE,  /* @err: its .tasks file cannot be made (not read) */
 	SMP_PAGESET_NO_OMPT_FILE,   /* @err: its .ompt file cannot be made (tasks still are) */
@@ -290,6 +296,7 @@ struct smp_pageset_opts {
 	int ompt_impl, ompt_scope; /* SES_OMPT_IMPL_*, SES_OMPT_SCOPE_* */
 	bool start_paused;	   /* the programs start paused */
 	bool held;		   /* sampling stays off until smp_pageset_release_hold */
+	bool channel;		   /* launch mode: pages handed over a socket (no name) */
 	int max_pages;		   /* 0: 4096 pages read at once (lower only for tests) */
 	size_t max_pending;	   /* 0: 65536 pages waited for at once */
 	/* sampling on or off (from the drain thread, the set's lock held) */
@@ -300,15 +307,24 @@ struct smp_pageset_opts {
 	void *arg;
 };
 
+#define SMP_PAGESET_NOTED 16 /* pids of pages not read or kept, named in the session */
 /* What was not read or kept, for the caller's messages (after smp_pageset_stop). */
 struct smp_pageset_counts {
-	uint64_t over_pages;	    /* pages not read: max_pages were */
-	uint64_t over_pending;	    /* pages not waited for: max_pending were */
-	uint64_t over_squatted;	    /* other users' page files named after no process, not kept */
-	uint64_t over_warned;	    /* refusals not said: SMP_PAGESET_MAX_WARNED were */
-	uint64_t vanished;	    /* pages of this run removed before they could be read */
-	uint64_t lost_calls;	    /* pause/resume calls not kept (no memory) */
-	uint64_t lost_task_records; /* task records the targets' rings dropped */
+	uint64_t over_pages;	     /* pages not read: max_pages were */
+	uint64_t over_pending;	     /* pages not waited for: max_pending were */
+	uint64_t over_squatted;	     /* other users' page files named after no process, not kept */
+	uint64_t over_warned;	     /* refusals not said: SMP_PAGESET_MAX_WARNED were */
+	uint64_t vanished;	     /* pages of this run removed before they could be read */
+	uint64_t lost_calls;	     /* pause/resume calls not kept (no memory) */
+	uint64_t lost_task_records;  /* task records the targets' rings dropped */
+	uint64_t handed;	     /* pages taken over the channel (no name) */
+	uint64_t named;		     /* pages taken by their name in the directory */
+	uint64_t squatted;	     /* processes of the run whose page name another uid held */
+	uint64_t refused;	     /* other pages of the run not read (smp_page_why) */
+	uint64_t not_followed;	     /* processes of the run whose page or data was not kept */
+	uint64_t channel_refused;    /* pages handed over by processes not of this run */
+	int pids[SMP_PAGESET_NOTED]; /* the first squatted, refused or not followed */
+	int npids;
 	int max_pages;
 	size_t max_pending;
 	int max_warned;
@@ -318,8 +334,16 @@ struct smp_pageset_counts {
  * (-ENOMEM). A directory that cannot be watched is said (SMP_PAGESET_UNWATCHED), not an
  * error: no page made later is seen. */
 int smp_pageset_start(struct smp_pageset **out, const struct smp_pageset_opts *opts);
-/* The inotify fd to poll for POLLIN, or -1. */
+/* The fd to poll for POLLIN (pages handed over, pages named in the directory), or -1. */
 int smp_pageset_fd(const struct smp_pageset *s);
+/* opts.channel: the name of the abstract socket the run's processes hand their pages to
+ * (UPROF_PAGE_CHANNEL), or NULL (none could be made: the processes name their pages). */
+const char *smp_pageset_channel(const struct smp_pageset *s);
+/* At a collect's start: remove the page files of @uid in @dir (NULL: /dev/shm) whose
+ * process is gone, or whose pid a younger process has now (made before it started): left
+ * by a killed process, read by nobody, memory for good. One readdir, nothing opened or
+ * mapped. The count removed. */
+uint64_t smp_pages_remove_stale(const char *dir, uint32_t uid);
 /* Pages made in the last second and not published yet: poll again within a few ms. */
 bool smp_pageset_busy(const struct smp_pageset *s);
 /* Take the pages inotify reported, and retry those not ready. */

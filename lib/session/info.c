@@ -83,6 +83,14 @@ static const struct field info_fields[] = {
 	FLD("callgraph", "leaf_stack_bytes", F_U32, callgraph_leaf_bytes),
 	FLD("callgraph", "depth", F_INT, callgraph_depth),
 	FLD("callgraph", "scope", F_STR, callgraph_scope),
+	FLD("pages", "handed", F_U64, pages_handed),
+	FLD("pages", "named", F_U64, pages_named),
+	FLD("pages", "squatted", F_U64, pages_squatted),
+	FLD("pages", "refused", F_U64, pages_refused),
+	FLD("pages", "not_followed", F_U64, pages_not_followed),
+	FLD("pages", "channel_refused", F_U64, pages_channel_refused),
+	FLD("pages", "stale_removed", F_U64, pages_stale_removed),
+	FLD("pages", "not_read_pids", F_STR, pages_pids),
 };
 
 #define EFLD(key, kind, member) \

@@ -127,6 +127,16 @@ struct ses_info {
 	int callgraph_depth;		/* frames kept per stack (0: the kernel's default) */
 	char callgraph_scope[8];	/* "user", "kernel" or "all" */
 	bool foreign; /* synthesized from a perf pipe file (ses_foreign_info), no session.ini */
+	/* [pages]: the control pages of instrumented processes (docs/DESIGN.md §5) */
+	uint64_t pages_handed;		/* taken over collect's channel: no name */
+	uint64_t pages_named;		/* taken by their /dev/shm name (the fallback) */
+	uint64_t pages_squatted;	/* a process of the run whose name another uid held */
+	uint64_t pages_refused;		/* a page of the run not read (link, size, layout...) */
+	uint64_t pages_not_followed;	/* processes of the run whose page or data was not
+					 * kept (no descriptor, map failure) */
+	uint64_t pages_channel_refused; /* handed pages of processes not of this run */
+	uint64_t pages_stale_removed;	/* pages of dead processes of ours removed at start */
+	char pages_pids[128];		/* the first of those squatted, refused, not followed */
 };
 
 /* ---- session.ini ---------------------------------------------------------------- */

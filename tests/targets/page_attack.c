@@ -256,6 +256,11 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 
+	/* the attacks are on named pages (the fallback of docs/DESIGN.md §5, attach mode): a
+	 * page handed over collect's channel has no name to squat or open, and is sealed
+	 * against shrinking */
+	unsetenv("UPROF_PAGE_CHANNEL");
+
 	if (!strcmp(mode, "forge") && argc == 3)
 		return forge(atoi(argv[2]));
 	if (!strcmp(mode, "empty"))

@@ -30,7 +30,7 @@ $(BUILD)/tests/test_session_callchain: tests/unit/test_session_callchain.c $(SES
 UNIT_TESTS += $(BUILD)/tests/test_session_callchain
 # lib/instrument's ITT collector, built from the library's sources (the library itself is
 # never sanitized) and read back through lib/sampler's control-page reader.
-INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c
+INSTR_TEST_SRCS := lib/instrument/itt.c lib/instrument/api.c lib/instrument/page.c lib/instrument/channel.c
 $(BUILD)/tests/test_itt: tests/unit/test_itt.c $(INSTR_TEST_SRCS) $(SAMPLER_LIB) $(SESSION_LIB) $(PMC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread

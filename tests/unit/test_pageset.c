@@ -23,8 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,7 +41,8 @@
 #define RING 64
 #define PAUSES 16
 #define STR_BYTES 4096
-#define SIZE (UPROF_CTL_HEADER_BYTES + STR_BYTES + (RING + PAUSES) * sizeof(struct uprof_ctl_record))
+#define SIZE \
+	(UPROF_CTL_HEADER_BYTES + STR_BYTES + (RING + PAUSES) * sizeof(struct uprof_ctl_record))
 
 struct fixture {
 	char dir[128];	  /* the pages */
@@ -91,8 +95,13 @@ static void make_page(unsigned char *m, int pid, int minor, int ntasks)
 		slots[i].seq = i;
 	for (int i = 0; i < ntasks; i++)
 		slots[i] = (struct uprof_ctl_record){
-			(uint64_t)i + 1, (uint64_t)(t + i), 77,
-			i % 2 ? UPROF_REC_TASK_END : UPROF_REC_TASK_BEGIN, 0, 1, 0
+			(uint64_t)i + 1,
+			(uint64_t)(t + i),
+			77,
+			i % 2 ? UPROF_REC_TASK_END : UPROF_REC_TASK_BEGIN,
+			0,
+			1,
+			0
 		};
 	h->ring.head = (uint64_t)ntasks;
 	slots = (struct uprof_ctl_record *)(m + h->pauses.offset);
@@ -142,8 +151,7 @@ static struct uprof_ctl_header *map_page(const struct fixture *f, int pid)
  * (2.4) the doorbell. */
 static void post_pause(struct uprof_ctl_header *h, bool paused, int64_t t, bool strict)
 {
-	struct uprof_ctl_record *slots =
-		(struct uprof_ctl_record *)((char *)h + h->pauses.offset);
+	struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h + h->pauses.offset);
 	uint64_t pos = h->pauses.head;
 	struct uprof_ctl_record *s = &slots[pos % PAUSES];
 
@@ -168,8 +176,9 @@ static void fake_process(const struct fixture *f, int pid)
 	snprintf(path, sizeof(path), "%s/%d/status", f->procfs, pid);
 	st = fopen(path, "w");
 	assert_non_null(st);
-	fprintf(st, "Name:\ttarget\nState:\tS (sleeping)\nPid:\t%d\nPPid:\t1\n"
-		    "Uid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
+	fprintf(st,
+		"Name:\ttarget\nState:\tS (sleeping)\nPid:\t%d\nPPid:\t1\n"
+		"Uid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
 		pid, getuid(), getuid(), getuid(), getuid());
 	fclose(st);
 }
@@ -327,11 +336,11 @@ static void finds_and_drains(void **state)
 }
 
 /* Waits (2 s at most) until @cond holds. */
-#define WAIT_FOR(cond)                                             \
-	do {                                                       \
-		for (int i_ = 0; i_ < 2000 && !(cond); i_++)       \
-			usleep(1000);                              \
-		assert_true(cond);                                 \
+#define WAIT_FOR(cond) \
+	do { \
+		for (int i_ = 0; i_ < 2000 && !(cond); i_++) \
+			usleep(1000); \
+		assert_true(cond); \
 	} while (0)
 
 /* Two processes: A pauses, B resumes later: the sampling goes off, then on (the newest
@@ -442,6 +451,127 @@ static void refusals_said_once_and_bounds_counted(void **state)
 	assert_int_equal(f->said[SMP_PAGESET_REFUSED], 1);
 }
 
+/* Send @fd (or none: -1) to the abstract socket @name, as lib/instrument/channel.c does. */
+static void hand_over(const char *name, int fd, int pid)
+{
+	struct uprof_ctl_handoff msg = { UPROF_CTL_HANDOFF_MAGIC, pid, UPROF_CTL_VERSION };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct sockaddr_un to = { .sun_family = AF_UNIX };
+	struct iovec iov = { &msg, sizeof(msg) };
+	struct msghdr mh = { .msg_name = &to,
+			     .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = ctl.buf,
+			     .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c;
+	int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	memset(&ctl, 0, sizeof(ctl));
+	memcpy(to.sun_path + 1, name, strlen(name));
+	mh.msg_namelen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &mh, 0) != (ssize_t)sizeof(msg))
+		_exit(3);
+	close(sock);
+}
+
+/* A page laid out in a memfd for @pid, with the run's token and @ntasks task records. */
+static int memfd_page(int pid, const char *token, int ntasks)
+{
+	int fd = (int)syscall(SYS_memfd_create, "uprof.test", MFD_CLOEXEC);
+	unsigned char *m;
+
+	if (fd < 0 || ftruncate(fd, SIZE))
+		_exit(4);
+	m = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		_exit(5);
+	make_page(m, pid, UPROF_CTL_DOORBELL_MINOR, ntasks);
+	snprintf(((struct uprof_ctl_header *)m)->session, UPROF_CTL_SESSION_MAX, "%s", token);
+	munmap(m, SIZE);
+	return fd;
+}
+
+/* Launch mode's channel (issue 27): a page handed over by a child of ours (the fake
+ * procfs says whose child it is) is taken and drained with no file in the directory; one
+ * handed over by a process not of the run (this one: no parent of ours) is refused and
+ * counted; nothing is left in the pages' directory. */
+static void channel_takes_the_runs_pages_only(void **state)
+{
+	struct fixture *f = *state;
+	struct smp_pageset_opts o = {
+		.dir = f->dir,
+		.token = "99.1",
+		.session_dir = f->session,
+		.channel = true,
+		.say = on_say,
+		.arg = f,
+	};
+	struct smp_pageset_counts c;
+	struct ses_tasks t;
+	struct smp_pageset *s;
+	int go[2], status, fd;
+	char name[UPROF_CTL_CHANNEL_MAX], path[256];
+	pid_t kid;
+
+	assert_int_equal(smp_pageset_start(&s, &o), 0);
+	assert_non_null(smp_pageset_channel(s));
+	snprintf(name, sizeof(name), "%s", smp_pageset_channel(s));
+	fd = memfd_page((int)getpid(), "99.1", 2);
+	hand_over(name, fd, (int)getpid()); /* ours is no process of the run */
+	close(fd);
+	assert_int_equal(pipe(go), 0);
+	kid = fork();
+	assert_true(kid >= 0);
+	if (!kid) {
+		char b;
+
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(2);
+		fd = memfd_page((int)getpid(), "99.1", 6);
+		hand_over(name, fd, (int)getpid());
+		_exit(0);
+	}
+	close(go[0]);
+	fake_process(f, kid);
+	snprintf(path, sizeof(path), "%s/%d/status", f->procfs, kid); /* our child */
+	{
+		FILE *st = fopen(path, "w");
+
+		assert_non_null(st);
+		fprintf(st,
+			"Name:\tkid\nState:\tS (sleeping)\nPid:\t%d\nPPid:\t%d\nUid:\t%u\t%u\t%u\t%u\n",
+			kid, (int)getpid(), getuid(), getuid(), getuid(), getuid());
+		fclose(st);
+	}
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(kid, &status, 0), kid);
+	assert_int_equal(status, 0);
+	poll_until(s, 1);
+	smp_pageset_stop(s);
+	smp_pageset_counts(s, &c);
+	assert_int_equal(c.handed, 1);
+	assert_int_equal(c.named, 0);
+	assert_int_equal(c.channel_refused, 1);
+	assert_int_equal(c.not_followed, 0);
+	read_tasks(f, kid, &t);
+	assert_int_equal(t.nrecords, 6);
+	ses_tasks_release(&t);
+	smp_pageset_free(s);
+	end_process(f, kid);
+	page_path(f, kid, path, sizeof(path));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +580,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sleeps_on_doorbells, setup, teardown),
 		cmocka_unit_test_setup_teardown(refusals_said_once_and_bounds_counted, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(channel_takes_the_runs_pages_only, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
