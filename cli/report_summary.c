@@ -62,6 +62,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	struct rpt_row rows[10];
 	const struct ses_event *ev0;
 	const char *head;
+	char headbuf[64];
 	bool timer;
 	int n;
 
@@ -70,6 +71,14 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	head = s.info->status != SES_STATUS_COMPLETE ? "Session INTERRUPTED"
 	       : s.damaged_at || s.count_damage	     ? "Session DAMAGED"
 						     : "Session complete";
+	/* and by what, where collect recorded the signal that cut it short */
+	if (s.info->status == SES_STATUS_INTERRUPTED && s.info->stop_signal > 0) {
+		const char *abbrev = sigabbrev_np(s.info->stop_signal);
+
+		snprintf(headbuf, sizeof(headbuf), "Session INTERRUPTED by SIG%s",
+			 abbrev ? abbrev : "?");
+		head = headbuf;
+	}
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
 	timer = !ev0 || ses_event_is_timer(ev0);
 	if (written)

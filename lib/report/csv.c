@@ -262,6 +262,12 @@ static void write_details(const struct rpt *r, FILE *f)
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	rpt_omp_write_details(r, f);
 	util_csv_kv(f, "Session Status", ses_status_name(in->status));
+	if (in->stop_signal > 0)
+		util_csv_kvf(f, "Stopped By", "SIG%s%s",
+			     sigabbrev_np(in->stop_signal) ? sigabbrev_np(in->stop_signal) : "?",
+			     in->status == SES_STATUS_INTERRUPTED
+				     ? ": collect got it before the end; the profile is cut short"
+				     : ": the end of an attached or system-wide collection");
 	fprintf(f, "\nMONITORED EVENTS\n");
 	if (in->foreign)
 		rpt_foreign_csv_events(r, f);

@@ -44,6 +44,7 @@ static const struct field info_fields[] = {
 	FLD("session", "command", F_STR, command),
 	FLD("session", "status", F_STATUS, status),
 	FLD("session", "collector_pid", F_INT, collector_pid),
+	FLD("session", "stop_signal", F_INT, stop_signal),
 	FLD("target", "path", F_STR, target_path),
 	FLD("target", "args", F_STR, target_args),
 	FLD("target", "working_dir", F_STR, working_dir),

@@ -119,6 +119,8 @@ struct ses_info {
 	bool attached;	   /* -p/--tid: attached to running processes */
 	bool system_wide;  /* -a: every process on every CPU */
 	enum ses_status status;
+	int stop_signal; /* the signal (SIGINT, SIGTERM, SIGHUP) that ended collect, 0 none;
+			  * with status interrupted it cut the profile short */
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
 	char callgraph_mode[16];	/* "fp" (kernel frame-pointer walk) or "dwarf" */
 	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */
