@@ -417,6 +417,7 @@ static int finish(struct collect_state *st)
 				    ? st->child_cpu_ns - st->cpu_before_start_ns
 				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
 	split_cpu(st, in);
+	collect_setid_at_end(st);
 	in->status = st->write_failed || cut_by_signal(st) ? SES_STATUS_INTERRUPTED
 							   : SES_STATUS_COMPLETE;
 	in->stop_signal = st->stop_signal;
@@ -571,6 +572,7 @@ int collect_run(struct collect_state *st)
 	}
 	st->info.npids = 1;
 	st->info.pids[0] = st->child.pid;
+	collect_setid_at_start(st);
 	ses_info_write(st->session_dir, &st->info);
 	ret = smp_child_release(&st->child, &what);
 	if (ret) {

@@ -186,6 +186,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			s.bin_path_modules, s.bin_path_modules == 1 ? "" : "s",
 			s.bin_path_modules == 1 ? "was" : "were", s.bin_path_module,
 			s.bin_path_modules > 1 ? " and others" : "");
+	if (s.info->not_profiled[0])
+		fprintf(stderr, "warning: the program was not profiled: %s\n",
+			s.info->not_profiled);
 	if (s.info->orphans > 0)
 		fprintf(stderr,
 			"warning: the target left %d process%s running when it exited; "

@@ -205,6 +205,8 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 			     "asked, so CPU_TIME is the target's measured CPU "
 			     "time shared out over the samples",
 			     s.period_s * s.time_scale * 1e3, s.time_scale);
+	if (in->not_profiled[0])
+		util_csv_kv(f, "Target Not Profiled", in->not_profiled);
 	if (in->exit_signal)
 		util_csv_kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 			     sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");

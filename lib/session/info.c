@@ -54,6 +54,7 @@ static const struct field info_fields[] = {
 	FLD("target", "exit_code", F_INT, exit_code),
 	FLD("target", "exit_signal", F_INT, exit_signal),
 	FLD("target", "orphans", F_INT, orphans),
+	FLD("target", "not_profiled", F_STR, not_profiled),
 	FLD("target", "cpu_ns", F_I64, target_cpu_ns),
 	FLD("target", "user_ns", F_I64, target_user_ns),
 	FLD("target", "sys_ns", F_I64, target_sys_ns),
