@@ -118,6 +118,16 @@ static bool proc_ids(pid_t pid, const char *key, unsigned *real, unsigned *eff)
 	return found;
 }
 
+/* The target's CPU time in the modes the timer samples: user time alone for a user-only
+ * timer (a program that spends its time in system calls gets no user-mode samples), 0
+ * where that split was not measured. */
+static int64_t sampled_cpu_ns(const struct ses_info *in, const struct ses_event *ev)
+{
+	if (ev->exclude_kernel)
+		return in->target_user_ns;
+	return ev->exclude_user ? in->target_sys_ns : in->target_cpu_ns;
+}
+
 void collect_setid_at_start(struct collect_state *st)
 {
 	struct ses_info *in = &st->info;
@@ -131,8 +141,8 @@ void collect_setid_at_start(struct collect_state *st)
 /*
  * After the run, where the start saw nothing (a wrapper that execs such a program, a
  * file changed in between): the target, still running, has an effective id other than
- * its real one; or it ran at least two timer intervals of CPU time, never paused, and
- * not one sample came.
+ * its real one; or it ran at least two timer intervals of CPU time in the sampled modes,
+ * never paused or delayed, and not one sample came.
  */
 void collect_setid_at_end(struct collect_state *st)
 {
@@ -150,13 +160,14 @@ void collect_setid_at_end(struct collect_state *st)
 			 "kernel stopped its events; run uprof as root or as the program's owner",
 			 ur, ue, gr, ge);
 	else if (!in->samples && ev && ses_event_is_timer(ev) && !st->start_paused &&
-		 !in->pause_total_ns && in->target_cpu_ns >= 2 * (int64_t)ev->period)
+		 !(st->start_delay_s > 0) && !in->pause_total_ns &&
+		 sampled_cpu_ns(in, ev) >= 2 * (int64_t)ev->period)
 		snprintf(in->not_profiled, sizeof(in->not_profiled),
 			 "the program used %.3f s of CPU time and not one sample came: it (or a "
 			 "program it exec'd) is likely set-user-ID, set-group-ID, with file "
 			 "capabilities or unreadable to you, and the kernel stopped its events "
 			 "at that exec; run uprof as root or as the program's owner",
-			 (double)in->target_cpu_ns / 1e9);
+			 (double)sampled_cpu_ns(in, ev) / 1e9);
 	else
 		return;
 	cli_warn(CMD, "the program was not profiled: %s", in->not_profiled);
