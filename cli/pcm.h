@@ -42,6 +42,8 @@ struct pcm_series {
 	size_t meta_len;
 };
 
+#define PCM_MAX_MUX 32 /* PMUs whose multiplexing interval -t changes (a few in practice) */
+
 struct pcm_state {
 	/* options */
 	char groups_arg[256];
@@ -80,6 +82,9 @@ struct pcm_state {
 	int child_status;
 	int sigfd;
 	int stop_signal;
+	/* -t: the PMUs' multiplexing intervals as they were, put back on every way out */
+	struct pmc_mux_saved mux_saved[PCM_MAX_MUX];
+	int nmux_saved;
 };
 
 /* pcm_groups.c */

@@ -278,9 +278,23 @@ int pmc_pmu_counters(const struct pmc_pmu *u);
 /* Value of event alias @name (events/<name>, e.g. "event=0x04,umask=0xff"), or NULL. */
 const char *pmc_pmu_alias(const struct pmc_pmu *u, const char *name);
 
-/* Write @ms to the PMU's perf_event_mux_interval_ms. 0 or -errno (-EACCES when not
- * root, -ENOENT when the file is absent). */
-int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms);
+/* A PMU's perf_event_mux_interval_ms as it was before pmc_pmu_set_mux_interval changed
+ * it: a system setting, put back on every way out (pmc_mux_restore). The file stays open
+ * so that putting it back is one write(2), which a signal handler may do. */
+struct pmc_mux_saved {
+	int fd;		/* the file, open to write; -1: nothing to put back */
+	char value[24]; /* what it held, as read ("4\n") */
+	int len;
+};
+
+/* Write @ms to the PMU's perf_event_mux_interval_ms, having kept what it held in @saved.
+ * 0 or -errno (-EACCES when not root, -ENOENT when the file is absent); on error nothing
+ * was changed and saved->fd is -1. */
+int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms, struct pmc_mux_saved *saved);
+/* Put the kept value back (one pwrite; async-signal-safe, @saved untouched). 0 or -errno. */
+int pmc_mux_put_back(const struct pmc_mux_saved *saved);
+/* Put it back and close the file (saved->fd becomes -1); safe to call twice. 0 or -errno. */
+int pmc_mux_restore(struct pmc_mux_saved *saved);
 
 /* ==== events ==== */
 
