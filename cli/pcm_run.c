@@ -10,6 +10,7 @@
 #include "cli/pcm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,16 @@ static int finish(struct pcm_state *st, FILE *summary)
 			fputc('\n', summary);
 		pcm_out_cumulative(st, summary, total.delta, total.idle, total.elapsed_ns);
 	}
+	/* the counts are as counted: how much they miss is said, not folded in */
+	if (isnan(st->mux_scale_max))
+		fprintf(stderr, "uprof pcm: note: a counter was multiplexed out for a whole "
+				"interval (never ran): its counts are empty cells\n");
+	else if (st->mux_scale_max > 1)
+		fprintf(stderr,
+			"uprof pcm: note: the counters were multiplexed (up to x%.2f: time enabled "
+			"over time running, the Multiplex Scale column): counts are as counted "
+			"while they ran; derived metrics are over counts scaled by it\n",
+			st->mux_scale_max);
 	if (st->have_child && !st->child_exited) {
 		if (!st->stop_signal)
 			fprintf(stderr,

@@ -563,6 +563,8 @@ struct pmc_group_metric {
 	char name[64];
 	char id[32];
 	struct mtr_expr *expr; /* owned */
+	int count_name;	       /* the formula is this event name alone (an index into
+				* pmc_groups.names): a count, shown as counted; else -1 */
 };
 
 /* A name a group's formulas use for an event: its evlist index, -1 for an optional event
@@ -612,6 +614,22 @@ struct pmc_group_input {
  * computed (a missing optional event, x/0). */
 double pmc_groups_value(const struct pmc_groups *gs, int group, int m,
 			const struct pmc_group_input *in);
+
+/*
+ * A count (a metric whose formula is one event's name) as counted: the sum of its
+ * counters' deltas over @in's unit, no multiplex scaling and no rescaling to the row's
+ * interval (pmc_groups_value scales both: derived metrics use the scaled estimates).
+ * 0; -ENOENT when @m is not a count; -ENODEV when its event is missing here (an optional
+ * one); -ENODATA when one of its counters was enabled but never on a counter (no count).
+ */
+int pmc_groups_count(const struct pmc_groups *gs, int m, const struct pmc_group_input *in,
+		     uint64_t *count);
+
+/* The multiplexing of group @group's counters over @in's unit: the largest enabled /
+ * running among them (1: none was multiplexed; what pmc_groups_value multiplies their
+ * counts by is at most this). NaN when one was enabled but never ran. */
+double pmc_groups_mux_scale(const struct pmc_groups *gs, int group,
+			    const struct pmc_group_input *in);
 
 /* "<group>:<name>" of the first group naming evlist event @ev, written to @buf; "?" when
  * no group names it. */
