@@ -150,8 +150,13 @@ void collect_setid_at_end(struct collect_state *st)
 	const struct ses_event *ev = in->nevents ? &in->events[0] : NULL;
 	unsigned ur = 0, ue = 0, gr = 0, ge = 0;
 
-	if (st->attach || in->not_profiled[0])
+	if (st->attach)
 		return;
+	if (in->not_profiled[0]) { /* said before the run; again by the counts, where it shows */
+		cli_warn(CMD, "the program was not profiled (%llu samples): %s",
+			 (unsigned long long)in->samples, in->not_profiled);
+		return;
+	}
 	if (!st->child_exited && ((proc_ids(st->child.pid, "Uid:", &ur, &ue) && ur != ue) ||
 				  (proc_ids(st->child.pid, "Gid:", &gr, &ge) && gr != ge)))
 		snprintf(in->not_profiled, sizeof(in->not_profiled),

@@ -50,6 +50,8 @@ check "set-user-ID root, as nobody: collect warns before the run, naming the fil
 	grep -qxF "uprof collect: warning: the program will not be profiled: $why" "$SCRATCH/suid.err"
 check "the warning comes before 'Profiling started'" \
 	bash -c "[ \$(grep -n 'will not be profiled' '$SCRATCH/suid.err' | cut -d: -f1) -lt \$(grep -n '^Profiling started' '$SCRATCH/suid.err' | cut -d: -f1) ]"
+check "and again at the end, with the count" \
+	grep -qxF "uprof collect: warning: the program was not profiled (0 samples): $why" "$SCRATCH/suid.err"
 cpu=$(key cpu_ns "$S")
 check "the program ran ($cpu ns of CPU time) and not one sample came ($(key samples "$S"))" \
 	bash -c "[ '$cpu' -gt 0 ] && [ '$(key samples "$S")' = 0 ]"
