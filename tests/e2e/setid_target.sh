@@ -24,6 +24,7 @@ mkdir "$P" && chmod 755 "$P"
 cp "$TGT/demo" "$P/burn" && chmod 4755 "$P/burn"
 cp "$TGT/demo" "$P/plain" && chmod 755 "$P/plain"
 cp "$TGT/demo" "$P/xonly" && chmod 711 "$P/xonly"
+cp "$TGT/demo" "$P/sgid" && chgrp 0 "$P/sgid" && chmod 2755 "$P/sgid"
 if findmnt -no OPTIONS --target "$P" | tr , '\n' | grep -qx nosuid; then
 	ok "# SKIP $P is on a nosuid file system: the set-user-ID bit would not take effect"
 	exit 0
@@ -76,6 +77,24 @@ S=$(session_in "$SCRATCH/u/xonly")
 check "execute-only, as nobody: warned, 0 samples, recorded ($(key samples "$S"))" \
 	bash -c "grep -q 'will not be profiled: $P/xonly is not readable by uid 65534 (nobody)' '$SCRATCH/xonly.err' &&
 		[ '$(key samples "$S")' = 0 ] && [ -n '$(key not_profiled "$S")' ]"
+
+# ---- set-group-ID root: the group changes, the same loss ----
+run_as nobody sgid "$P/sgid" 300
+S=$(session_in "$SCRATCH/u/sgid")
+check "set-group-ID gid 0, as nobody: warned, 0 samples, recorded ($(key samples "$S"))" \
+	bash -c "grep -q 'will not be profiled: $P/sgid is set-group-ID gid 0' '$SCRATCH/sgid.err' &&
+		[ '$(key samples "$S")' = 0 ] && [ -n '$(key not_profiled "$S")' ]"
+
+# ---- file capabilities: privileges gained at the exec ----
+if command -v setcap >/dev/null && cp "$TGT/demo" "$P/caps" && setcap cap_net_raw+ep "$P/caps" 2>/dev/null; then
+	run_as nobody caps "$P/caps" 300
+	S=$(session_in "$SCRATCH/u/caps")
+	check "file capabilities, as nobody: warned, 0 samples, recorded ($(key samples "$S"))" \
+		bash -c "grep -q 'will not be profiled: $P/caps has file capabilities' '$SCRATCH/caps.err' &&
+			[ '$(key samples "$S")' = 0 ] && [ -n '$(key not_profiled "$S")' ]"
+else
+	ok "# SKIP file capabilities: setcap is missing or refused here"
+fi
 
 # ---- behind a shell (the start sees sh), still running when -d ends: its ids say it ----
 run_as nobody wrapped -d 0.5 /bin/sh -c "exec '$P/burn' 100000"
