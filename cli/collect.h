@@ -140,6 +140,16 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv);
 /* collect_prog.c: st->prog_argv[0] found as execvp would, into st->prog_path (resolved)
  * and st->exec_path (as found). -1 or an exit code. */
 int collect_resolve_program(struct collect_state *st);
+/* collect_setid.c: a program the kernel will not let this user profile (its events are
+ * stopped at an exec that changes credentials or of an unreadable file). */
+/* Is @path such a program for this user? Then @why (@len bytes) says why and what to do. */
+bool collect_setid_reason(const char *path, char *why, size_t len);
+/* Before the launched program is released: record and warn (info.not_profiled). */
+void collect_setid_at_start(struct collect_state *st);
+/* After the run (info counts final): what the start could not see, from the target's ids
+ * or from no sample in its CPU time; recorded and warned. */
+void collect_setid_at_end(struct collect_state *st);
+
 /* collect_words.c: @argv (NULL-terminated) as shell words into @dst (@size bytes, cut). */
 void collect_join_args(char *dst, size_t size, char **argv);
 /* collect_info.c: st->info for session.ini, from @st and this system. */

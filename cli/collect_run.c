@@ -381,9 +381,32 @@ static void cache_build_ids(const struct collect_state *st)
 			 cs.failed, dir, strerror(-cs.first_error));
 }
 
+/* A signal cut the profile short: a launched program was still being profiled, or -d had
+ * not run out. Ctrl-C is how an attached or system-wide collection without -d ends. */
+static bool cut_by_signal(const struct collect_state *st)
+{
+	return st->stop_signal && (!st->attach || st->duration_s > 0);
+}
+
+/* How the collection ended, for the terminal line: "completed", or "INTERRUPTED by
+ * SIGINT" (never "completed" for a session whose status says otherwise). */
+static const char *end_words(const struct collect_state *st, const struct ses_info *in, char *buf,
+			     size_t len)
+{
+	const char *abbrev = st->stop_signal ? sigabbrev_np(st->stop_signal) : NULL;
+
+	if (in->status == SES_STATUS_COMPLETE)
+		return "completed";
+	if (!cut_by_signal(st))
+		return "INTERRUPTED (samples.data could not be written)";
+	snprintf(buf, len, "INTERRUPTED by SIG%s", abbrev ? abbrev : "?");
+	return buf;
+}
+
 static int finish(struct collect_state *st)
 {
 	struct ses_info *in = &st->info;
+	char why[64];
 	struct smp_stats stats;
 	int code = 0, ret;
 	pid_t orphan = 0;
@@ -397,7 +420,10 @@ static int finish(struct collect_state *st)
 				    ? st->child_cpu_ns - st->cpu_before_start_ns
 				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
 	split_cpu(st, in);
-	in->status = st->write_failed ? SES_STATUS_INTERRUPTED : SES_STATUS_COMPLETE;
+	collect_setid_at_end(st);
+	in->status = st->write_failed || cut_by_signal(st) ? SES_STATUS_INTERRUPTED
+							   : SES_STATUS_COMPLETE;
+	in->stop_signal = st->stop_signal;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
 		code = in->exit_code;
@@ -423,7 +449,8 @@ static int finish(struct collect_state *st)
 		cli_error(1, CMD, "cannot rewrite session.ini: %s", strerror(-ret));
 	cache_build_ids(st);
 
-	fprintf(stderr, "Profiling (data collection) completed: %.3f s, %llu samples, %llu lost\n",
+	fprintf(stderr, "Profiling (data collection) %s: %.3f s, %llu samples, %llu lost\n",
+		end_words(st, in, why, sizeof(why)),
 		(double)(in->end_mono_ns - in->start_mono_ns) / 1e9,
 		(unsigned long long)in->samples, (unsigned long long)in->lost_samples);
 	if (stats.lost)
@@ -548,6 +575,7 @@ int collect_run(struct collect_state *st)
 	}
 	st->info.npids = 1;
 	st->info.pids[0] = st->child.pid;
+	collect_setid_at_start(st);
 	ses_info_write(st->session_fd, &st->info);
 	ret = smp_child_release(&st->child, &what);
 	if (ret) {

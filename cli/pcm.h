@@ -37,10 +37,18 @@ struct pcm_series {
 	double *vals;	    /* rows x ncols */
 	char (*stamps)[16]; /* each row's Timestamp cell */
 	double *cum;	    /* metric x component (label_index order), NaN where empty */
+	double *cum_scale;  /* per component (label_index order): its multiplex scale */
 	bool have_cum;
 	char *meta; /* the metadata lines, as written to the CSV */
 	size_t meta_len;
 };
+
+/* The column, last in each row, and the cumulative row of how much the counters were
+ * multiplexed: the largest time enabled / time running (1.00: not at all). */
+#define PCM_MUX_SCALE_NAME "Multiplex Scale (enabled/running)"
+#define PCM_MUX_SCALE_UNIT "All Counters" /* its component cell: every unit's counters */
+
+#define PCM_MAX_MUX 32 /* PMUs whose multiplexing interval -t changes (a few in practice) */
 
 struct pcm_state {
 	/* options */
@@ -73,6 +81,7 @@ struct pcm_state {
 	int64_t t_cur; /* the last reading's CLOCK_MONOTONIC ns (the row being written) */
 	FILE *out;
 	int rows;
+	double mux_scale_max;	   /* the most any row's counters were multiplexed (1: never) */
 	struct pcm_series *series; /* --html only */
 	double *rowbuf;		   /* one row's values (pcm_out.c) */
 	struct smp_child child;
@@ -80,15 +89,28 @@ struct pcm_state {
 	int child_status;
 	int sigfd;
 	int stop_signal;
+	/* -t: the PMUs' multiplexing intervals as they were, put back on every way out */
+	struct pmc_mux_saved mux_saved[PCM_MAX_MUX];
+	int nmux_saved;
 };
 
 /* pcm_groups.c */
 int pcm_groups_load(struct pcm_state *st);
 int pcm_comps_build(struct pcm_state *st);
 void pcm_groups_free(struct pcm_state *st);
-/* Metric @m of @comp over @delta (per counter) and @elapsed_ns; NaN when not computable. */
+/* Metric @m of @comp over @delta (per counter) and @elapsed_ns; NaN when not computable.
+ * A count (pcm_metric_is_count) is as counted, an integer; a derived metric is over counts
+ * scaled for multiplexing (enabled/running) and to the row's interval. */
 double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp, int m,
 			const struct pmc_count *delta, const uint64_t *idle, int64_t elapsed_ns);
+/* Is metric @m one event's count (shown without decimals)? */
+bool pcm_metric_is_count(const struct pcm_state *st, int m);
+/* The largest enabled/running of @comp's counters over @delta: 1 when none was
+ * multiplexed, NaN when one never ran (pmc_groups_mux_scale). */
+double pcm_mux_scale(const struct pcm_state *st, const struct pcm_comp *comp,
+		     const struct pmc_count *delta, int64_t elapsed_ns);
+/* Decimals of metric @m's cells, in the CSV and the page alike: 0 for a count, else 2. */
+int pcm_metric_decimals(const struct pcm_state *st, int m);
 /* "<group>:<name>" of the first group naming event @ev. */
 const char *pcm_event_name(const struct pcm_state *st, int ev);
 

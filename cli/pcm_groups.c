@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,10 +140,11 @@ int pcm_comps_build(struct pcm_state *st)
 
 /* ---- values ---- */
 
-double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp, int m,
-			const struct pmc_count *delta, const uint64_t *idle, int64_t elapsed_ns)
+static struct pmc_group_input group_input(const struct pcm_state *st, const struct pcm_comp *comp,
+					  const struct pmc_count *delta, const uint64_t *idle,
+					  int64_t elapsed_ns)
 {
-	const struct pmc_group_input in = {
+	return (struct pmc_group_input){
 		.cinfo = st->cinfo,
 		.delta = delta,
 		.ncounters = st->ncounters,
@@ -153,8 +155,30 @@ double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp,
 		.p0_mhz = st->p0_mhz,
 		.elapsed_ns = elapsed_ns,
 	};
+}
 
-	return pmc_groups_value(&st->mg, comp->group, m, &in);
+bool pcm_metric_is_count(const struct pcm_state *st, int m)
+{
+	return st->mg.metrics[m].count_name >= 0;
+}
+
+double pcm_metric_value(const struct pcm_state *st, const struct pcm_comp *comp, int m,
+			const struct pmc_count *delta, const uint64_t *idle, int64_t elapsed_ns)
+{
+	const struct pmc_group_input in = group_input(st, comp, delta, idle, elapsed_ns);
+	uint64_t count;
+
+	if (!pcm_metric_is_count(st, m))
+		return pmc_groups_value(&st->mg, comp->group, m, &in);
+	return pmc_groups_count(&st->mg, m, &in, &count) ? NAN : (double)count;
+}
+
+double pcm_mux_scale(const struct pcm_state *st, const struct pcm_comp *comp,
+		     const struct pmc_count *delta, int64_t elapsed_ns)
+{
+	const struct pmc_group_input in = group_input(st, comp, delta, NULL, elapsed_ns);
+
+	return pmc_groups_mux_scale(&st->mg, comp->group, &in);
 }
 
 const char *pcm_event_name(const struct pcm_state *st, int ev)

@@ -29,8 +29,8 @@ int pcm_html_new(struct pcm_state *st)
 
 	if (!s)
 		return -ENOMEM;
-	s->ncols = pcm_ncols(st);
-	s->cum = malloc(ncum * sizeof(*s->cum));
+	s->ncols = pcm_ncols(st) + 1; /* and the multiplex scale, last as in the CSV */
+	s->cum = malloc((ncum + (size_t)(st->ncomps ? st->ncomps : 1)) * sizeof(*s->cum));
 	st->rowbuf = calloc((size_t)(s->ncols ? s->ncols : 1), sizeof(*st->rowbuf));
 	if (!s->cum || !st->rowbuf) {
 		free(s->cum);
@@ -39,8 +39,9 @@ int pcm_html_new(struct pcm_state *st)
 		st->rowbuf = NULL;
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < ncum; i++)
+	for (size_t i = 0; i < ncum + (size_t)(st->ncomps ? st->ncomps : 1); i++)
 		s->cum[i] = NAN;
+	s->cum_scale = s->cum + ncum;
 	st->series = s;
 	return 0;
 }
@@ -109,9 +110,9 @@ void pcm_html_esc(FILE *f, const char *s)
 	esc_n(f, s, strlen(s));
 }
 
-static const char *fmt(double v, char *buf, size_t len)
+static const char *fmt(double v, int decimals, char *buf, size_t len)
 {
-	pmc_value_format(v, 2, buf, len);
+	pmc_value_format(v, decimals, buf, len);
 	return buf;
 }
 
@@ -185,10 +186,11 @@ static void facts(const struct pcm_state *st, FILE *f)
 	fputs("</table>\n", f);
 }
 
-/* One metric of one component, column @col: a line through the finite values and a point
- * per row (a row whose value is empty in the CSV gets an invisible point, so the points
- * still count the rows). */
-static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int col)
+/* Column @col, @name of @unit, its values with @decimals: a line through the finite values
+ * and a point per row (a row whose value is empty in the CSV gets an invisible point, so
+ * the points still count the rows). */
+static void chart(const struct pcm_state *st, FILE *f, const char *name, const char *unit,
+		  int decimals, int col)
 {
 	const struct pcm_series *s = st->series;
 	double lo = 0, hi = 0, span;
@@ -209,16 +211,16 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 		lo = 0;
 	span = hi > lo ? hi - lo : 1;
 	fputs("<div class=\"chart\"><h3>", f);
-	pcm_html_esc(f, st->mg.metrics[metric].name);
+	pcm_html_esc(f, name);
 	fputs(" &mdash; ", f);
-	pcm_html_esc(f, st->comps[comp].label);
+	pcm_html_esc(f, unit);
 	fprintf(f,
 		"</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"role=\"img\" data-metric=\"",
 		CHART_W, CHART_H);
-	pcm_html_esc(f, st->mg.metrics[metric].name);
+	pcm_html_esc(f, name);
 	fputs("\" data-unit=\"", f);
-	pcm_html_esc(f, st->comps[comp].label);
+	pcm_html_esc(f, unit);
 	fprintf(f,
 		"\">\n<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
@@ -227,8 +229,8 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 	fprintf(f,
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, b1, sizeof(b1)), PAD_L - 4,
-		PAD_T + plot_h, fmt(lo, b2, sizeof(b2)));
+		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, decimals, b1, sizeof(b1)), PAD_L - 4,
+		PAD_T + plot_h, fmt(lo, decimals, b2, sizeof(b2)));
 	if (s->rows)
 		fprintf(f,
 			"<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" "
@@ -251,7 +253,7 @@ static void chart(const struct pcm_state *st, FILE *f, int comp, int metric, int
 			   (s->rows > 1 ? plot_w * (double)r / (s->rows - 1) : plot_w / 2.0);
 		double y = isfinite(v) ? PAD_T + plot_h - plot_h * (v - lo) / span : PAD_T + plot_h;
 
-		fmt(v, b1, sizeof(b1));
+		fmt(v, decimals, b1, sizeof(b1));
 		fprintf(f,
 			"<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" data-row=\"%d\" "
 			"data-value=\"%s\"><title>%s: %s</title></circle>\n",
@@ -285,8 +287,11 @@ static void charts(const struct pcm_state *st, FILE *f)
 		}
 		last_group = st->comps[c].group;
 		for (int m = 0; m < g->nmetrics; m++, col++)
-			chart(st, f, c, g->first_metric + m, col);
+			chart(st, f, st->mg.metrics[g->first_metric + m].name, st->comps[c].label,
+			      pcm_metric_decimals(st, g->first_metric + m), col);
 	}
+	fputs("<h2 class=\"group\">Multiplexing</h2>\n", f);
+	chart(st, f, PCM_MUX_SCALE_NAME, PCM_MUX_SCALE_UNIT, 2, col);
 }
 
 /* The cumulative table, laid out as the CSV's. */
@@ -316,11 +321,16 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 					fprintf(f, "<td class=\"num\">%s</td>",
 						fmt(st->series->cum[(size_t)m * (size_t)st->ncomps +
 								    (size_t)c],
-						    buf, sizeof(buf)));
+						    pcm_metric_decimals(st, m), buf, sizeof(buf)));
 			fputs("</tr>\n", f);
 		}
 	}
-	fputs("</table>\n", f);
+	fputs("<tr><th>" PCM_MUX_SCALE_NAME "</th>", f);
+	for (int c = 0; c < st->ncomps; c++)
+		if (pcm_label_index(st, c) == c)
+			fprintf(f, "<td class=\"num\">%s</td>",
+				fmt(st->series->cum_scale[c], 2, buf, sizeof(buf)));
+	fputs("</tr>\n</table>\n", f);
 }
 
 int pcm_html_write(const struct pcm_state *st)

@@ -3,7 +3,10 @@
  * uprof pcm output, in AMDuProfPcm's layout (docs/reference/uprof-cli.md §7): "Key:,value"
  * metadata, the CPU topology, a 3-row header (group titles, components, metric names),
  * one row per interval with a leading Timestamp and a trailing comma, and a cumulative
- * table "Metric,<component>,...". Values have 2 decimals; a value that cannot be computed
+ * table "Metric,<component>,...". A count (a metric that is one event's count) is the
+ * integer counted; a derived metric has 2 decimals and is computed over counts scaled for
+ * multiplexing (enabled/running); how much the counters were multiplexed is a column of
+ * its own, the last (Multiplex Scale: 1.00 when not). A value that cannot be computed
  * (x/0, a counter that never ran) is an empty cell.
  */
 #include "cli/pcm.h"
@@ -20,12 +23,17 @@ static void cell(FILE *f, const char *s)
 	util_csv_cell(f, s, UTIL_CSV_WHEN_NEEDED);
 }
 
-static void value_cell(FILE *f, double v)
+static void value_cell(FILE *f, double v, int decimals)
 {
 	char buf[64];
 
-	pmc_value_format(v, 2, buf, sizeof(buf));
+	pmc_value_format(v, decimals, buf, sizeof(buf));
 	fputs(buf, f);
+}
+
+int pcm_metric_decimals(const struct pcm_state *st, int m)
+{
+	return pcm_metric_is_count(st, m) ? 0 : 2;
 }
 
 static void topology(struct pcm_state *st, FILE *f)
@@ -63,7 +71,7 @@ void pcm_out_metadata(struct pcm_state *st, FILE *f)
 	fprintf(f, "Number of Threads :,%d\nSMT Enabled in HW:,%s\n", threads,
 		threads > cores ? "Yes" : "No");
 	fprintf(f, "Core P0 state frequency (MHz):,");
-	value_cell(f, st->p0_mhz > 0 ? st->p0_mhz : NAN);
+	value_cell(f, st->p0_mhz > 0 ? st->p0_mhz : NAN, 2);
 	fprintf(f, "\nMultiplex interval (ms):,");
 	if (st->mux_ms)
 		fprintf(f, "%u", st->mux_ms);
@@ -97,6 +105,7 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 		}
 		last_group = st->comps[c].group;
 	}
+	fputc(',', f); /* the multiplex scale's column: no group */
 	/* 2: components at the first column of theirs */
 	fputs("\n,", f);
 	for (int c = 0; c < st->ncomps; c++)
@@ -105,6 +114,7 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 				cell(f, st->comps[c].label);
 			fputc(',', f);
 		}
+	fputs(PCM_MUX_SCALE_UNIT ",", f);
 	/* 3: metric names */
 	fputs("\nTimestamp,", f);
 	for (int c = 0; c < st->ncomps; c++) {
@@ -115,7 +125,29 @@ void pcm_out_header(struct pcm_state *st, FILE *f)
 			fputc(',', f);
 		}
 	}
-	fputc('\n', f);
+	fputs(PCM_MUX_SCALE_NAME ",\n", f);
+}
+
+/* Keep the run's largest multiplex scale for pcm_run's note; NaN (a counter that never
+ * ran) sticks. */
+static void note_scale(struct pcm_state *st, double scale)
+{
+	if (!isnan(st->mux_scale_max) && (isnan(scale) || scale > st->mux_scale_max))
+		st->mux_scale_max = scale;
+}
+
+/* The most any component's counters were multiplexed over @delta (1: not at all). */
+static double row_mux_scale(struct pcm_state *st, const struct pmc_count *delta, int64_t elapsed_ns)
+{
+	double scale = 1.0;
+
+	for (int c = 0; c < st->ncomps; c++) {
+		double s = pcm_mux_scale(st, &st->comps[c], delta, elapsed_ns);
+
+		scale = isnan(s) || isnan(scale) ? NAN : fmax(scale, s);
+	}
+	note_scale(st, scale);
+	return scale;
 }
 
 void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, const uint64_t *idle,
@@ -128,6 +160,7 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, c
 	struct tm tm;
 
 	char stamp[16];
+	double scale;
 	int col = 0;
 
 	localtime_r(&sec, &tm);
@@ -141,13 +174,17 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, c
 			double v = pcm_metric_value(st, &st->comps[c], g->first_metric + m, delta,
 						    idle, elapsed_ns);
 
-			value_cell(f, v);
+			value_cell(f, v, pcm_metric_decimals(st, g->first_metric + m));
 			fputc(',', f);
 			if (st->series)
 				st->rowbuf[col] = v;
 		}
 	}
-	fputc('\n', f);
+	scale = row_mux_scale(st, delta, elapsed_ns);
+	value_cell(f, scale, 2);
+	fputs(",\n", f);
+	if (st->series)
+		st->rowbuf[col] = scale;
 	fflush(f);
 	if (st->series)
 		pcm_html_keep_row(st->series, stamp, st->rowbuf);
@@ -200,7 +237,7 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 						continue;
 					v = pcm_metric_value(st, &st->comps[k], m, delta, idle,
 							     elapsed_ns);
-					value_cell(f, v);
+					value_cell(f, v, pcm_metric_decimals(st, m));
 					if (st->series)
 						st->series->cum[(size_t)m * (size_t)st->ncomps +
 								(size_t)c] = v;
@@ -209,6 +246,26 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 			fputc('\n', f);
 		}
 	}
+	/* each unit's: the most its counters were multiplexed over the whole run */
+	cell(f, PCM_MUX_SCALE_NAME);
+	for (int c = 0; c < st->ncomps; c++) {
+		double scale = 1.0;
+
+		if (pcm_label_index(st, c) != c)
+			continue;
+		for (int k = 0; k < st->ncomps; k++)
+			if (!strcmp(st->comps[k].label, st->comps[c].label)) {
+				double s = pcm_mux_scale(st, &st->comps[k], delta, elapsed_ns);
+
+				scale = isnan(s) || isnan(scale) ? NAN : fmax(scale, s);
+			}
+		note_scale(st, scale);
+		fputc(',', f);
+		value_cell(f, scale, 2);
+		if (st->series)
+			st->series->cum_scale[c] = scale;
+	}
+	fputc('\n', f);
 	fflush(f);
 	if (st->series)
 		st->series->have_cum = true;

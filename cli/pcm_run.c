@@ -10,6 +10,7 @@
 #include "cli/pcm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,62 @@ static void handle_signals(struct pcm_state *st)
 	}
 }
 
-/* -t: the multiplexing interval of every PMU in use (root only). */
+/*
+ * -t changes a system setting (each PMU's perf_event_mux_interval_ms) that outlives us:
+ * it is put back on every way out. SIGINT, SIGTERM and SIGHUP are read from the signalfd
+ * and end the run the normal way (pcm_run's out:); a signal that would end the process
+ * at once (SIGPIPE when stdout's reader goes, SIGQUIT, a crash) runs put_back_and_die,
+ * which writes the kept values through fds opened beforehand (write(2) only: safe in a
+ * handler) and dies of the same signal. Only SIGKILL leaves the setting changed.
+ */
+static const struct pmc_mux_saved *fatal_mux;
+static volatile sig_atomic_t fatal_nmux;
+static const int fatal_signals[] = { SIGPIPE, SIGQUIT, SIGSEGV,	  SIGBUS,  SIGFPE,  SIGILL,
+				     SIGABRT, SIGTRAP, SIGSYS,	  SIGXCPU, SIGXFSZ, SIGALRM,
+				     SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF };
+
+static void put_back_and_die(int sig)
+{
+	for (int i = 0; i < fatal_nmux; i++)
+		pmc_mux_put_back(&fatal_mux[i]);
+	raise(sig); /* SA_RESETHAND: the default action, once this handler returns */
+}
+
+static void catch_fatal(const struct pcm_state *st, bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? put_back_and_die : SIG_DFL,
+				.sa_flags = on ? SA_RESETHAND : 0 };
+
+	fatal_mux = st->mux_saved;
+	fatal_nmux = on ? st->nmux_saved : 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+		struct sigaction old;
+
+		/* a signal the caller ignores (nohup's SIGHUP, a shell's SIGPIPE) stays so */
+		if (!sigaction(fatal_signals[i], NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+/* Put every changed multiplexing interval back; said when one cannot be. */
+static void restore_mux(struct pcm_state *st)
+{
+	fatal_nmux = 0; /* the handler no longer writes what is being closed */
+	for (int i = 0; i < st->nmux_saved; i++) {
+		int ret = pmc_mux_restore(&st->mux_saved[i]);
+
+		if (ret)
+			cli_warn(CMD, "-t: cannot put the multiplexing interval back (%.*s ms): %s",
+				 st->mux_saved[i].len - 1, st->mux_saved[i].value, strerror(-ret));
+	}
+	if (st->nmux_saved)
+		catch_fatal(st, false);
+	st->nmux_saved = 0;
+}
+
+/* -t: the multiplexing interval of every PMU in use (root only), each old value kept. */
 static void set_mux(struct pcm_state *st)
 {
 	for (size_t i = 0; st->mux_ms && i < pmc_evlist_nevents(st->mg.evl); i++) {
@@ -70,10 +126,13 @@ static void set_mux(struct pcm_state *st)
 
 		for (size_t k = 0; k < i; k++)
 			seen |= !strcmp(pmc_evlist_event(st->mg.evl, k)->pmu, ev->pmu);
-		if (!u || seen)
+		if (!u || seen || st->nmux_saved == PCM_MAX_MUX)
 			continue;
-		ret = pmc_pmu_set_mux_interval(u, st->mux_ms);
-		if (ret)
+		ret = pmc_pmu_set_mux_interval(u, st->mux_ms, &st->mux_saved[st->nmux_saved]);
+		if (!ret) {
+			st->nmux_saved++;
+			catch_fatal(st, true);
+		} else
 			cli_warn(
 				CMD,
 				"-t %u: cannot set the multiplexing interval of PMU %s (%s%s); the "
@@ -172,12 +231,23 @@ static int finish(struct pcm_state *st, FILE *summary)
 	struct pmc_interval total;
 
 	pmc_evlist_disable(st->mg.evl);
+	restore_mux(st); /* counting is over; the program may run on for long */
 	pmc_counting_total(st->counting, &total);
 	if (summary) {
 		if (summary == st->out && !st->cumulative)
 			fputc('\n', summary);
 		pcm_out_cumulative(st, summary, total.delta, total.idle, total.elapsed_ns);
 	}
+	/* the counts are as counted: how much they miss is said, not folded in */
+	if (isnan(st->mux_scale_max))
+		fprintf(stderr, "uprof pcm: note: a counter was multiplexed out for a whole "
+				"interval (never ran): its counts are empty cells\n");
+	else if (st->mux_scale_max > 1)
+		fprintf(stderr,
+			"uprof pcm: note: the counters were multiplexed (up to x%.2f: time enabled "
+			"over time running, the Multiplex Scale column): counts are as counted "
+			"while they ran; derived metrics are over counts scaled by it\n",
+			st->mux_scale_max);
 	if (st->have_child && !st->child_exited) {
 		if (!st->stop_signal)
 			fprintf(stderr,
@@ -282,6 +352,7 @@ int pcm_run(struct pcm_state *st)
 			ret = write_html(st, ret);
 	}
 out:
+	restore_mux(st);
 	pmc_evlist_close(st->mg.evl);
 	if (st->out && st->out != stdout)
 		fclose(st->out);

@@ -62,6 +62,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	struct rpt_row rows[10];
 	const struct ses_event *ev0;
 	const char *head;
+	char headbuf[64];
 	bool timer;
 	int n;
 
@@ -70,6 +71,14 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	head = s.info->status != SES_STATUS_COMPLETE ? "Session INTERRUPTED"
 	       : s.damaged_at || s.count_damage	     ? "Session DAMAGED"
 						     : "Session complete";
+	/* and by what, where collect recorded the signal that cut it short */
+	if (s.info->status == SES_STATUS_INTERRUPTED && s.info->stop_signal > 0) {
+		const char *abbrev = sigabbrev_np(s.info->stop_signal);
+
+		snprintf(headbuf, sizeof(headbuf), "Session INTERRUPTED by SIG%s",
+			 abbrev ? abbrev : "?");
+		head = headbuf;
+	}
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
 	timer = !ev0 || ses_event_is_timer(ev0);
 	if (written)
@@ -177,6 +186,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			s.bin_path_modules, s.bin_path_modules == 1 ? "" : "s",
 			s.bin_path_modules == 1 ? "was" : "were", s.bin_path_module,
 			s.bin_path_modules > 1 ? " and others" : "");
+	if (s.info->not_profiled[0])
+		fprintf(stderr, "warning: the program was not profiled: %s\n",
+			s.info->not_profiled);
 	if (s.info->orphans > 0)
 		fprintf(stderr,
 			"warning: the target left %d process%s running when it exited; "

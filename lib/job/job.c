@@ -292,7 +292,15 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	o->elapsed_s = info->end_mono_ns > info->start_mono_ns
 			       ? (double)(info->end_mono_ns - info->start_mono_ns) / 1e9
 			       : 0;
-	if (s.info->status != SES_STATUS_COMPLETE) {
+	if (s.info->status == SES_STATUS_INTERRUPTED && s.info->stop_signal > 0) {
+		const char *abbrev = sigabbrev_np(s.info->stop_signal);
+
+		o->state = RPT_RANK_INTERRUPTED;
+		snprintf(o->why, sizeof(o->why),
+			 "%s: interrupted (its collect got SIG%s before the rank ended); what "
+			 "it wrote is reported",
+			 session, abbrev ? abbrev : "?");
+	} else if (s.info->status != SES_STATUS_COMPLETE) {
 		o->state = RPT_RANK_INTERRUPTED;
 		snprintf(o->why, sizeof(o->why),
 			 "%s: interrupted (session %s: its collect did not "

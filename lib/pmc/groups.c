@@ -116,6 +116,28 @@ static bool known_name(const struct pmc_groups *gs, const struct pmc_group *g, i
 	return false;
 }
 
+/* The index in gs->names of @formula when it is one event name of @g alone, else -1. */
+static int count_name(const struct pmc_groups *gs, const struct pmc_group *g,
+		      const struct mtr_expr *e, const char *formula)
+{
+	const char *name;
+	size_t len;
+
+	if (mtr_expr_nnames(e) != 1)
+		return -1;
+	name = mtr_expr_name(e, 0);
+	formula += strspn(formula, " \t");
+	len = strlen(formula);
+	while (len && (formula[len - 1] == ' ' || formula[len - 1] == '\t'))
+		len--;
+	if (len != strlen(name) || strncmp(formula, name, len))
+		return -1; /* a formula over the name: derived */
+	for (int i = g->first_name; i < g->first_name + g->nnames; i++)
+		if (!strcmp(gs->names[i].name, name))
+			return i;
+	return -1; /* a variable or an earlier metric's id */
+}
+
 static int add_metrics(struct pmc_groups *gs, struct pmc_group *g, const struct mtr_config *cfg,
 		       const char *path, char *err, size_t errlen)
 {
@@ -136,6 +158,7 @@ static int add_metrics(struct pmc_groups *gs, struct pmc_group *g, const struct 
 		}
 		snprintf(m->name, sizeof(m->name), "%s", cm->name);
 		snprintf(m->id, sizeof(m->id), "%s", cm->id);
+		m->count_name = count_name(gs, g, m->expr, cm->formula);
 		gs->nmetrics++;
 		for (size_t k = 0; k < mtr_expr_nnames(m->expr); k++)
 			if (!known_name(gs, g, gs->nmetrics - 1, mtr_expr_name(m->expr, k))) {
@@ -279,6 +302,56 @@ double pmc_groups_value(const struct pmc_groups *gs, int group, int m,
 	if (mtr_expr_eval(gs->metrics[m].expr, lookup, &x, &v))
 		return NAN;
 	return v;
+}
+
+/* Is counter @i one that @in's unit adds up? */
+static bool in_unit(const struct pmc_group_input *in, size_t i)
+{
+	return in->cinfo[i].cpu < 0 || pmc_cpus_has(in->cpus, in->cinfo[i].cpu);
+}
+
+int pmc_groups_count(const struct pmc_groups *gs, int m, const struct pmc_group_input *in,
+		     uint64_t *count)
+{
+	int name = gs->metrics[m].count_name, ev;
+
+	*count = 0;
+	if (name < 0)
+		return -ENOENT;
+	ev = gs->names[name].event;
+	if (ev < 0)
+		return -ENODEV;
+	for (size_t i = 0; i < in->ncounters; i++) {
+		const struct pmc_count *d = &in->delta[i];
+
+		if (in->cinfo[i].event != ev || !in_unit(in, i))
+			continue;
+		if (!d->running && d->enabled)
+			return -ENODATA;
+		*count += d->value;
+	}
+	return 0;
+}
+
+double pmc_groups_mux_scale(const struct pmc_groups *gs, int group,
+			    const struct pmc_group_input *in)
+{
+	const struct pmc_group *g = &gs->groups[group];
+	double scale = 1.0;
+
+	for (size_t i = 0; i < in->ncounters; i++) {
+		const struct pmc_count *d = &in->delta[i];
+		bool mine = false;
+
+		for (int k = g->first_name; k < g->first_name + g->nnames && !mine; k++)
+			mine = gs->names[k].event >= 0 && gs->names[k].event == in->cinfo[i].event;
+		if (!mine || !in_unit(in, i) || d->running >= d->enabled)
+			continue;
+		if (!d->running)
+			return NAN;
+		scale = fmax(scale, (double)d->enabled / (double)d->running);
+	}
+	return scale;
 }
 
 const char *pmc_groups_event_name(const struct pmc_groups *gs, int ev, char *buf, size_t len)

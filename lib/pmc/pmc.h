@@ -278,9 +278,23 @@ int pmc_pmu_counters(const struct pmc_pmu *u);
 /* Value of event alias @name (events/<name>, e.g. "event=0x04,umask=0xff"), or NULL. */
 const char *pmc_pmu_alias(const struct pmc_pmu *u, const char *name);
 
-/* Write @ms to the PMU's perf_event_mux_interval_ms. 0 or -errno (-EACCES when not
- * root, -ENOENT when the file is absent). */
-int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms);
+/* A PMU's perf_event_mux_interval_ms as it was before pmc_pmu_set_mux_interval changed
+ * it: a system setting, put back on every way out (pmc_mux_restore). The file stays open
+ * so that putting it back is one write(2), which a signal handler may do. */
+struct pmc_mux_saved {
+	int fd;		/* the file, open to write; -1: nothing to put back */
+	char value[24]; /* what it held, as read ("4\n") */
+	int len;
+};
+
+/* Write @ms to the PMU's perf_event_mux_interval_ms, having kept what it held in @saved.
+ * 0 or -errno (-EACCES when not root, -ENOENT when the file is absent); on error nothing
+ * was changed and saved->fd is -1. */
+int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms, struct pmc_mux_saved *saved);
+/* Put the kept value back (one pwrite; async-signal-safe, @saved untouched). 0 or -errno. */
+int pmc_mux_put_back(const struct pmc_mux_saved *saved);
+/* Put it back and close the file (saved->fd becomes -1); safe to call twice. 0 or -errno. */
+int pmc_mux_restore(struct pmc_mux_saved *saved);
 
 /* ==== events ==== */
 
@@ -549,6 +563,8 @@ struct pmc_group_metric {
 	char name[64];
 	char id[32];
 	struct mtr_expr *expr; /* owned */
+	int count_name;	       /* the formula is this event name alone (an index into
+				* pmc_groups.names): a count, shown as counted; else -1 */
 };
 
 /* A name a group's formulas use for an event: its evlist index, -1 for an optional event
@@ -598,6 +614,22 @@ struct pmc_group_input {
  * computed (a missing optional event, x/0). */
 double pmc_groups_value(const struct pmc_groups *gs, int group, int m,
 			const struct pmc_group_input *in);
+
+/*
+ * A count (a metric whose formula is one event's name) as counted: the sum of its
+ * counters' deltas over @in's unit, no multiplex scaling and no rescaling to the row's
+ * interval (pmc_groups_value scales both: derived metrics use the scaled estimates).
+ * 0; -ENOENT when @m is not a count; -ENODEV when its event is missing here (an optional
+ * one); -ENODATA when one of its counters was enabled but never on a counter (no count).
+ */
+int pmc_groups_count(const struct pmc_groups *gs, int m, const struct pmc_group_input *in,
+		     uint64_t *count);
+
+/* The multiplexing of group @group's counters over @in's unit: the largest enabled /
+ * running among them (1: none was multiplexed; what pmc_groups_value multiplies their
+ * counts by is at most this). NaN when one was enabled but never ran. */
+double pmc_groups_mux_scale(const struct pmc_groups *gs, int group,
+			    const struct pmc_group_input *in);
 
 /* "<group>:<name>" of the first group naming evlist event @ev, written to @buf; "?" when
  * no group names it. */

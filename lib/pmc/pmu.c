@@ -357,19 +357,53 @@ const struct pmc_format *pmc_pmu_format(const struct pmc_pmu *u, const char *nam
 	return NULL;
 }
 
-int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms)
+int pmc_pmu_set_mux_interval(const struct pmc_pmu *u, unsigned ms, struct pmc_mux_saved *saved)
 {
 	char path[PATH_MAX], buf[32];
+	ssize_t got;
 	int fd, n, ret = 0;
 
+	saved->fd = -1;
 	snprintf(path, sizeof(path), "%s/" DEVICES "/%s/perf_event_mux_interval_ms",
 		 pmc_sysfs_root(), u->name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* the old value first: a setting we could not put back is not changed at all */
+	got = pread(fd, saved->value, sizeof(saved->value) - 1, 0);
+	if (got <= 0 || !memchr(saved->value, '\n', (size_t)got)) {
+		ret = got < 0 ? -errno : -EIO;
+		goto out;
+	}
+	saved->len = (int)got;
 	n = snprintf(buf, sizeof(buf), "%u\n", ms);
-	if (write(fd, buf, (size_t)n) != n)
-		ret = -errno ? -errno : -EIO;
-	close(fd);
+	if (pwrite(fd, buf, (size_t)n, 0) != n) {
+		ret = errno ? -errno : -EIO;
+		goto out;
+	}
+	saved->fd = fd;
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int pmc_mux_put_back(const struct pmc_mux_saved *saved)
+{
+	if (saved->fd < 0)
+		return 0;
+	return pwrite(saved->fd, saved->value, (size_t)saved->len, 0) == saved->len
+		       ? 0
+		       : (errno ? -errno : -EIO);
+}
+
+int pmc_mux_restore(struct pmc_mux_saved *saved)
+{
+	int ret = pmc_mux_put_back(saved);
+
+	if (saved->fd >= 0)
+		close(saved->fd);
+	saved->fd = -1;
 	return ret;
 }

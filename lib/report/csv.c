@@ -205,6 +205,8 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 			     "asked, so CPU_TIME is the target's measured CPU "
 			     "time shared out over the samples",
 			     s.period_s * s.time_scale * 1e3, s.time_scale);
+	if (in->not_profiled[0])
+		util_csv_kv(f, "Target Not Profiled", in->not_profiled);
 	if (in->exit_signal)
 		util_csv_kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 			     sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");
@@ -262,6 +264,12 @@ static void write_details(const struct rpt *r, FILE *f)
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	rpt_omp_write_details(r, f);
 	util_csv_kv(f, "Session Status", ses_status_name(in->status));
+	if (in->stop_signal > 0)
+		util_csv_kvf(f, "Stopped By", "SIG%s%s",
+			     sigabbrev_np(in->stop_signal) ? sigabbrev_np(in->stop_signal) : "?",
+			     in->status == SES_STATUS_INTERRUPTED
+				     ? ": collect got it before the end; the profile is cut short"
+				     : ": the end of an attached or system-wide collection");
 	fprintf(f, "\nMONITORED EVENTS\n");
 	if (in->foreign)
 		rpt_foreign_csv_events(r, f);

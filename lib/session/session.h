@@ -111,14 +111,18 @@ struct ses_info {
 	/* target_cpu_ns split by mode, in the kernel's proportion of user to system time
 	 * (rusage, /proc's ticks); both 0: not recorded (sessions before it was) */
 	int64_t target_user_ns, target_sys_ns;
-	int exit_code;	   /* -1 unknown */
-	int exit_signal;   /* 0 none */
-	int orphans;	   /* processes the target started and left running when it
+	int exit_code;		    /* -1 unknown */
+	int exit_signal;	    /* 0 none */
+	int orphans;		    /* processes the target started and left running when it
 				 * exited (daemons): not profiled after that */
+	char not_profiled[SES_STR]; /* why the kernel kept the target from this user's
+				     * events (a set-ID exec, an unreadable file), or "" */
 	int collector_pid; /* uprof collect's pid, to tell a live session from a dead one */
 	bool attached;	   /* -p/--tid: attached to running processes */
 	bool system_wide;  /* -a: every process on every CPU */
 	enum ses_status status;
+	int stop_signal; /* the signal (SIGINT, SIGTERM, SIGHUP) that ended collect, 0 none;
+			  * with status interrupted it cut the profile short */
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
 	char callgraph_mode[16];	/* "fp" (kernel frame-pointer walk) or "dwarf" */
 	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */

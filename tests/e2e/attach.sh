@@ -87,6 +87,9 @@ check "SIGINT ends the attach with exit 0 ($?)" [ $? -eq 0 ]
 check "the target keeps running after SIGINT to uprof" kill -0 $SRV
 S=$(session_in "$SCRATCH/c")
 check "SIGINT: session complete" grep -qx "status = complete" "$S/session.ini"
+check "SIGINT: the signal that ended it is recorded, and said as the end of an attach" \
+	bash -c "grep -qx 'stop_signal = 2' '$S/session.ini' && '$UPROF' report -i '$S' >/dev/null 2>&1 &&
+		grep -qx 'Stopped By:,\"SIGINT: the end of an attached or system-wide collection\"' '$S/report.csv'"
 tid=$(ls /proc/$SRV/task | sort -n | sed -n 2p)
 "$UPROF" collect --tid "$tid" -d 0.4 -o "$SCRATCH/t" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/t")

@@ -56,21 +56,39 @@ check "report of a cut samples.data exits 0" [ $? -eq 0 ]
 check "the cut is reported as data damage" grep -q '^Data Damage:,' "$S/report.csv"
 check "and warned about on the terminal" grep -q "damaged from offset" "$SCRATCH/err"
 
-# --- SIGINT and SIGTERM to uprof: clean stop, complete session
+# --- SIGINT and SIGTERM to uprof: a clean stop, and a session that says it was cut short
+# everywhere: collect's terminal line, session.ini, report.csv, report's terminal summary
+# (with -b the target is ended; without it, it runs on and is killed here)
 for sig in INT TERM; do
-	"$UPROF" collect -o "$SCRATCH/$sig" -b "$TGT/demo" 6000 >/dev/null 2>"$SCRATCH/err" &
-	up=$!
-	sleep 0.8
-	kill -$sig $up
-	wait $up
-	rc=$?
-	S=$(session_in "$SCRATCH/$sig")
-	check "SIG$sig: session complete" grep -qx "status = complete" "$S/session.ini"
-	check "SIG$sig: uprof reports the stop" grep -q "Collection stopped by" "$SCRATCH/err"
-	check "SIG$sig: uprof exits non-zero ($rc)" [ "$rc" -ne 0 ]
-	check "SIG$sig: -b terminated the target" gone "$(target_pid)"
-	"$UPROF" report -i "$S" >/dev/null 2>&1
-	check "SIG$sig: report works" [ -s "$S/report.csv" ]
+	for b in -b ""; do
+		"$UPROF" collect -o "$SCRATCH/$sig$b" $b "$TGT/demo" 6000 >/dev/null 2>"$SCRATCH/err" &
+		up=$!
+		sleep 0.8
+		kill -$sig $up
+		wait $up
+		rc=$?
+		S=$(session_in "$SCRATCH/$sig$b")
+		n=$(sed -n 's/^samples = //p' "$S/session.ini")
+		check "SIG$sig$b: session.ini says interrupted, by signal $(kill -l $sig)" \
+			bash -c "grep -qx 'status = interrupted' '$S/session.ini' && grep -qx 'stop_signal = $(kill -l $sig)' '$S/session.ini'"
+		check "SIG$sig$b: collect's terminal line says INTERRUPTED by SIG$sig, with its $n samples" \
+			bash -c "grep -qE '^Profiling \(data collection\) INTERRUPTED by SIG$sig: [0-9.]+ s, $n samples, ' '$SCRATCH/err' && ! grep -q completed '$SCRATCH/err'"
+		check "SIG$sig$b: uprof reports the stop" grep -q "Collection stopped by" "$SCRATCH/err"
+		# the target's end when -b ended it (SIGTERM), else 128 + the signal collect got
+		if [ -n "$b" ]; then want=$((128 + 15)); else want=$((128 + $(kill -l $sig))); fi
+		check "SIG$sig$b: uprof exits $want ($rc)" [ "$rc" -eq "$want" ]
+		if [ -n "$b" ]; then
+			check "SIG$sig$b: -b terminated the target" gone "$(target_pid)"
+		else
+			check "SIG$sig: without -b the target runs on" kill -0 "$(target_pid)"
+			kill -9 "$(target_pid)"
+		fi
+		"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/rerr"
+		check "SIG$sig$b: report.csv says interrupted, stopped by SIG$sig" \
+			bash -c "grep -qx 'Session Status:,\"interrupted\"' '$S/report.csv' && grep -q '^Stopped By:,\"SIG$sig: collect got it before the end' '$S/report.csv'"
+		check "SIG$sig$b: report's summary says INTERRUPTED by SIG$sig" \
+			bash -c "grep -qE '^Session INTERRUPTED by SIG$sig: $n samples ' '$SCRATCH/rerr' && ! grep -q 'Session complete' '$SCRATCH/rerr'"
+	done
 done
 
 # --- -d: stop after a duration; without -b the target keeps running, with -b it is killed

@@ -475,8 +475,11 @@ if have_ompi; then
 		check "rank 1 named as in no MPI call" grep -q "warning: rank 1 MPI data: .*it was in no MPI call" "$SCRATCH/h4.err"
 		check "what they recorded is kept: MPI_Init on 4 ranks" \
 			bash -c "grep -qE '^MPI_Init, .*, 4, [0-9.e+-]+$' '$H4/report.csv'"
-		check "the hung rank's collect wrote its session (status complete)" \
-			grep -qx 'status = complete' "$H4/rank-1/session.ini"
+		# complete where the rank was aborted and its collect saw it exit; interrupted,
+		# with the signal, where mpirun's SIGTERM reached the collect first
+		check "the hung rank's collect wrote its session ($(grep -E '^(status|stop_signal) = ' "$H4/rank-1/session.ini" | tr '\n' ' '))" \
+			bash -c "grep -qx 'status = complete' '$H4/rank-1/session.ini' && grep -qx 'stop_signal = 0' '$H4/rank-1/session.ini' ||
+				{ grep -qx 'status = interrupted' '$H4/rank-1/session.ini' && grep -qx 'stop_signal = 15' '$H4/rank-1/session.ini'; }"
 	fi
 
 	# The launcher's forced exit, made certain: mpirun SIGTERMed twice, 2 s apart (well

@@ -104,6 +104,10 @@ print("gaps", "/".join(map(str, gaps)))
 for col in ("CPU Time (ms)", "Context Switches", "CPU Migrations", "Page Faults"):
     k = hdr.index(col)
     print(col.replace(" ", "_"), sum(float(r[k]) for r in data))
+# counts as counted: every cell of the three counts an integer; the scale a column apart
+counts = [r[hdr.index(c)] for r in data for c in ("Context Switches", "CPU Migrations", "Page Faults")]
+print("int_counts", len(counts) > 0 and all(c.isdigit() for c in counts))
+print("scales", "/".join(sorted(set(r[hdr.index("Multiplex Scale (enabled/running)")] for r in data))))
 EOF
 val() { awk -v k="$1" '$1 == k { print $2 }' "$SCRATCH/rows.txt"; }
 rows=$(val rows)
@@ -116,7 +120,11 @@ check "every header and data row ends with a comma" [ "$(val trailing)" = True ]
 check "cumulative summary on stdout" bash -c "grep -qx 'Metric,System (Aggregated)' '$SCRATCH/swi.sum' && grep -q '^Page Faults,' '$SCRATCH/swi.sum'"
 sum_pf=$(val Page_Faults)
 cum_pf=$(awk -F, '$1 == "Page Faults" { print $2 }' "$SCRATCH/swi.sum")
-check "rows add up to the cumulative value ($sum_pf = $cum_pf)" near "$sum_pf" "$cum_pf" 0.01
+check "rows add up to the cumulative value, exactly ($sum_pf = $cum_pf)" \
+	"$PYTHON" -c "import sys; sys.exit(0 if float('$sum_pf') == int('$cum_pf') else 1)"
+check "counts are integers as counted, in every row" [ "$(val int_counts)" = True ]
+# software events are never multiplexed: each row's scale is 1.00 (the column is there)
+check "the multiplex scale is a column of its own: 1.00 for software events ($(val scales))" [ "$(val scales)" = 1.00 ]
 # same_run_with_perf_stat: uprof pcm -> $SCRATCH/gated.{csv,sum}, perf stat -> perf.txt
 same_run_with_perf_stat() {
 	local d=$SCRATCH/gate up wp pp ack
@@ -182,7 +190,7 @@ bad=$(grep -E '^[0-9]{2}:' "$SCRATCH/sys.csv" | awk -F, '$2 == "" || $2 + 0 < -0
 check "-a: CPU utilization between 0 and 100 $bad" [ -z "$bad" ]
 check "metadata lines" bash -c "grep -q '^Number of Threads :,' '$SCRATCH/sys.csv' && grep -q '^Sample interval (ms):,200$' '$SCRATCH/sys.csv' && grep -q '^Profile Time:,' '$SCRATCH/sys.csv' && grep -q '^CPU Topology:' '$SCRATCH/sys.csv'"
 out=$("$UPROF" pcm -m swi -C -d 0.3 2>/dev/null)
-check "-C: only the cumulative table" bash -c "head -1 <<<'$out' | grep -qx 'Metric,System (Aggregated)' && [ \$(wc -l <<<'$out') = 6 ]"
+check "-C: only the cumulative table (5 metrics and the multiplex scale)" bash -c "head -1 <<<'$out' | grep -qx 'Metric,System (Aggregated)' && [ \$(wc -l <<<'$out') = 7 ]"
 "$UPROF" pcm -m swi -A system,package -a -d 0.2 -o "$SCRATCH/lv.csv" >/dev/null 2>&1
 check "-A system,package: a Package (Aggregated)-0 block" grep -q 'Package (Aggregated)-0' "$SCRATCH/lv.csv"
 

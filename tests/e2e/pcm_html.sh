@@ -129,8 +129,8 @@ mkdir -p "$SCRATCH/o"
 check "-A system,package -o FILE --html: exit 0, report.html beside FILE" \
 	bash -c "[ -s '$SCRATCH/o/report.html' ]"
 compare "$SCRATCH/o/x.csv" "$SCRATCH/sum2" >"$SCRATCH/cmp2" 2>&1
-check "-A system,package: 10 charts (5 metrics x System, Package-0) ($(grep 'one chart' "$SCRATCH/cmp2"))" \
-	grep -q '^ok one chart per metric and unit: 10 charts' "$SCRATCH/cmp2"
+check "-A system,package: 11 charts (5 metrics x System, Package-0, and the multiplex scale) ($(grep 'one chart' "$SCRATCH/cmp2"))" \
+	grep -q '^ok one chart per metric and unit: 11 charts' "$SCRATCH/cmp2"
 check "-A system,package: every point equals the CSV ($(grep -v '^ok' "$SCRATCH/cmp2" | head -3))" \
 	bash -c "! grep -q '^bad' '$SCRATCH/cmp2' && [ \$(grep -c '^ok' '$SCRATCH/cmp2') = 9 ]"
 

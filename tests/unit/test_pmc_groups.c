@@ -169,6 +169,89 @@ static void values_over_counter_deltas(void **state)
 	pmc_groups_release(&gs);
 }
 
+static const char counts_grp[] = "[config]\ntitle = C\n"
+				 "[event.0]\nname = CS\nspec = context-switches\n"
+				 "[event.1]\nname = TC\nspec = task-clock\n"
+				 "[event.2]\nname = GONE\nspec = nosuchpmu/event=1/\noptional = 1\n"
+				 "[metric.0]\nname = Context Switches\nformula =  CS \n"
+				 "[metric.1]\nname = Per ms\nformula = CS * 1000000 / TC\n"
+				 "[metric.2]\nname = Once\nformula = CS * 1\n"
+				 "[metric.3]\nname = Gone\nformula = GONE\n"
+				 "[metric.4]\nname = Elapsed\nformula = ELAPSED_NS\n";
+
+/*
+ * Counts as counted: two CPUs' context-switch counters, recorded as an -a row of 200 ms
+ * read them. CPU 0's was read 1 ms late (enabled 201 ms), CPU 1's ran 3/4 of its enabled
+ * time (multiplexed). The old value, each scaled to the row (pmc_count_over), was
+ * 500 * 200/201 + 300 * 4/3 * 200/200 = 897.51; counted, it is 800, an integer, and the
+ * scale stands apart: 4/3. A derived metric still uses the scaled estimates.
+ */
+static void counts_as_counted_scale_apart(void **state)
+{
+	struct pmc_counter_info ci[4];
+	const struct pmc_count delta[4] = {
+		{ 500, 201000000, 201000000 },	     /* CS, CPU 0 */
+		{ 201000000, 201000000, 201000000 }, /* TC, CPU 0 */
+		{ 300, 200000000, 150000000 },	     /* CS, CPU 1: multiplexed */
+		{ 150000000, 200000000, 150000000 }, /* TC, CPU 1 */
+	};
+	struct pmc_cpus both;
+	struct pmc_group_input in = { .cinfo = ci,
+				      .delta = delta,
+				      .ncounters = 4,
+				      .cpus = &both,
+				      .ncpus = 2,
+				      .measured = &both,
+				      .elapsed_ns = 200000000 };
+	char err[1024];
+	uint64_t n = 1;
+	double scaled;
+
+	(void)state;
+	memset(&gs, 0, sizeof(gs));
+	put("pcm/c.ini", counts_grp);
+	assert_int_equal(add("c", err, sizeof(err)), 0);
+	for (int i = 0; i < 4; i++)
+		ci[i] = (struct pmc_counter_info){ .event = gs.names[i % 2].event,
+						   .cpu = i / 2,
+						   .pid = -1 };
+	pmc_cpus_clear(&both);
+	pmc_cpus_set(&both, 0);
+	pmc_cpus_set(&both, 1);
+	/* which metrics are counts: the bare name (spaces around it), nothing else */
+	assert_int_equal(gs.metrics[0].count_name, 0);
+	assert_int_equal(gs.metrics[1].count_name, -1);
+	assert_int_equal(gs.metrics[2].count_name, -1);
+	assert_int_equal(gs.metrics[3].count_name, 2);
+	assert_int_equal(gs.metrics[4].count_name, -1); /* a variable is no count */
+	assert_int_equal(pmc_groups_count(&gs, 0, &in, &n), 0);
+	assert_int_equal(n, 800);
+	scaled = pmc_groups_value(&gs, 0, 0, &in);
+	assert_true(fabs(scaled - (500.0 * 200 / 201 + 400.0)) < 1e-9); /* the old 897.51 */
+	assert_true(fabs(pmc_groups_value(&gs, 0, 2, &in) - scaled) < 1e-9);
+	assert_int_equal(pmc_groups_count(&gs, 1, &in, &n), -ENOENT);
+	assert_int_equal(pmc_groups_count(&gs, 3, &in, &n), -ENODEV);
+	assert_true(fabs(pmc_groups_mux_scale(&gs, 0, &in) - 4.0 / 3.0) < 1e-12);
+	/* CPU 0 alone: counted 500, not multiplexed */
+	pmc_cpus_clear(&both);
+	pmc_cpus_set(&both, 0);
+	assert_int_equal(pmc_groups_count(&gs, 0, &in, &n), 0);
+	assert_int_equal(n, 500);
+	assert_true(pmc_groups_mux_scale(&gs, 0, &in) == 1.0);
+	/* a counter enabled but never on a counter: no count, the scale NaN */
+	{
+		struct pmc_count never[4];
+
+		memcpy(never, delta, sizeof(never));
+		never[2] = (struct pmc_count){ 0, 200000000, 0 };
+		in.delta = never;
+		pmc_cpus_set(&both, 1);
+		assert_int_equal(pmc_groups_count(&gs, 0, &in, &n), -ENODATA);
+		assert_true(isnan(pmc_groups_mux_scale(&gs, 0, &in)));
+	}
+	pmc_groups_release(&gs);
+}
+
 static void bad_groups_say_what(void **state)
 {
 	char err[1024], want[1024];
@@ -239,6 +322,7 @@ int main(void)
 		cmocka_unit_test(family_file_first_then_the_common_one),
 		cmocka_unit_test(shipped_groups_share_one_evlist),
 		cmocka_unit_test(values_over_counter_deltas),
+		cmocka_unit_test(counts_as_counted_scale_apart),
 		cmocka_unit_test(bad_groups_say_what),
 	};
 

@@ -64,6 +64,7 @@ static void fill_info(struct ses_info *in)
 	in->target_cpu_ns = 1646000;
 	in->exit_code = INT32_MIN;
 	in->exit_signal = 9;
+	in->stop_signal = 15;
 	in->collector_pid = 4241;
 	in->attached = true;
 	in->system_wide = true;
@@ -113,6 +114,7 @@ static void assert_info_eq(const struct ses_info *a, const struct ses_info *b)
 	assert_int_equal(a->target_cpu_ns, b->target_cpu_ns);
 	assert_int_equal(a->exit_code, b->exit_code);
 	assert_int_equal(a->exit_signal, b->exit_signal);
+	assert_int_equal(a->stop_signal, b->stop_signal);
 	assert_int_equal(a->collector_pid, b->collector_pid);
 	assert_int_equal(a->attached, b->attached);
 	assert_int_equal(a->system_wide, b->system_wide);
