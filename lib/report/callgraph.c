@@ -474,7 +474,7 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 		for (uint32_t i = 0; i < st->nfuncs; i++)
 			if (st->funcs[i].total && st->funcs[i].kind != RPT_CF_MARK)
 				v[n++] = (struct rpt_sorted){ (int)i, st->funcs[i].total };
-		qsort(v, n, sizeof(*v), cmp_sorted);
+		util_qsort(v, n, sizeof(*v), cmp_sorted);
 		title(r, f, "FUNCTIONS BY TOTAL TIME", "TOTAL CPU_TIME");
 		fprintf(f,
 			"FUNCTION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),Module\n");
@@ -510,7 +510,7 @@ static int related(const struct rpt_stacks *st, uint32_t proc, uint32_t fn, bool
 		v[n++] = (struct rpt_sorted){ (int)(callers ? e->b : e->c),
 					      st->edges[e->val - 1].count };
 	}
-	qsort(v, n, sizeof(*v), cmp_sorted);
+	util_qsort(v, n, sizeof(*v), cmp_sorted);
 	*out = v;
 	return n;
 }

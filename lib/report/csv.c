@@ -624,7 +624,7 @@ static int write_program_block(const struct rpt *r, FILE *f, int prog)
 	for (int p = 0; p < w->nprocs; p++)
 		if (w->procs[p].program == prog && w->procs[p].samples)
 			v[k++] = (struct rpt_sorted){ p, w->procs[p].samples };
-	qsort(v, (size_t)k, sizeof(*v), rpt_sorted_cmp);
+	util_qsort(v, (size_t)k, sizeof(*v), rpt_sorted_cmp);
 	for (int i = 0; i < limit(r, k); i++) {
 		char name[96];
 

@@ -169,7 +169,7 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 
 		k[i] = (struct keyed){ i, s };
 	}
-	qsort(k, n, sizeof(*k), cmp_keyed);
+	util_qsort(k, n, sizeof(*k), cmp_keyed);
 	/* tasks are listed even with no samples: a sleeping task still has an elapsed time */
 	for (int i = 0; i < n && out < max && (k[i].samples || sec == RPT_TASKS); i++, out++) {
 		struct rpt_row *row = &rows[out];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* pauses.csv: paused intervals of a session, written by collect, read by report. */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -280,7 +281,7 @@ static size_t merge_unknown(struct ses_pause_unknown *u, size_t nu, int64_t star
 			u[k++] = x;
 	}
 	if (k > 1)
-		qsort(u, k, sizeof(*u), cmp_unknown);
+		util_qsort(u, k, sizeof(*u), cmp_unknown);
 	nu = k;
 	k = 0;
 	for (size_t i = 0; i < nu; i++) {
@@ -335,7 +336,7 @@ int ses_pauses_add_unknown(struct ses_pause **rows, size_t *n, struct ses_pause_
 		out[k] = (struct ses_pause){ u[m].pid, u[m].from, u[m].to, "" };
 		snprintf(out[k++].how, sizeof(out->how), "%s", SES_PAUSE_HOW_UNKNOWN);
 	}
-	qsort(out, k, sizeof(*out), cmp_row);
+	util_qsort(out, k, sizeof(*out), cmp_row);
 	free(in);
 	*rows = out;
 	*n = k;
