@@ -30,7 +30,8 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 		fprintf(table,
 			timer ? "%12.4f %6.2f%%  %-*.*s %9llu  %s\n"
 			      : "%12.0f %6.2f%%  %-*.*s %9llu  %s\n",
-			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
+			timer ? rows[i].seconds
+			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
 			s->samples ? 100.0 * rows[i].samples / s->samples : 0.0, width, NAME_COLS,
 			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
 }
@@ -80,14 +81,16 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr,
 			"%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
 			"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
-			head, (unsigned long long)s.samples, (unsigned long long)s.lost,
+			head, (unsigned long long)s.sample_records, (unsigned long long)s.lost,
 			s.period_s * 1e3, s.achieved_hz, s.requested_hz, s.nprocesses,
 			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
-	else /* a PMC or software event sorts: its interval is in events, not ms */
+	else /* a PMC or software event sorts: its interval is in events, not ms; each
+	      * sample counts the period the kernel gave it (rpt_events_weigh) */
 		fprintf(stderr,
-			"%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
-			"%d thread%s\n",
-			head, (unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
+			"%s: %llu samples (%llu lost) of %s, %.0f events (interval asked %llu, "
+			"each sample counts its own period); %d process%s, %d thread%s\n",
+			head, (unsigned long long)s.sample_records, (unsigned long long)s.lost,
+			ev0->name, (double)s.samples * (double)ses_event_unit(ev0),
 			(unsigned long long)ev0->period, s.nprocesses,
 			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
 	/* CPU_TIME made right from the measured CPU time, and why it had to be */
@@ -191,7 +194,8 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr,
 			"Filtered (-p/--time-filter): %llu samples reported, %llu outside "
 			"the filter not reported\n",
-			(unsigned long long)s.samples, (unsigned long long)s.filtered_samples);
+			(unsigned long long)s.sample_records,
+			(unsigned long long)s.filtered_samples);
 	if (s.task_names_dropped || s.task_unnamed)
 		fprintf(stderr,
 			"warning: %llu task/event names did not fit the targets' string "
@@ -229,7 +233,8 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			name = cut;
 		}
 		fprintf(table, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
-			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
+			timer ? rows[i].seconds
+			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}

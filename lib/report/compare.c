@@ -129,10 +129,10 @@ static bool timer_first(const struct rpt *r)
 	return !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
 }
 
-/* what one sample of @r stands for: CPU_TIME seconds, or the sort event's period */
+/* what one tally unit of @r stands for: CPU_TIME seconds, or the sort event's events */
 static double unit(const struct rpt *r)
 {
-	return timer_first(r) ? rpt_sample_s(r) : (double)r->info.events[0].period;
+	return timer_first(r) ? rpt_sample_s(r) : (double)ses_event_unit(&r->info.events[0]);
 }
 
 /* the rows of @r of @kind with samples, into a new array (*@n of them); NULL: no memory */

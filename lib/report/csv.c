@@ -178,7 +178,10 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 			     ev->exclude_kernel ? "user mode only" : "user and kernel mode");
 		util_csv_kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
 	} else {
-		util_csv_kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)",
+		util_csv_kvf(f, "Event Used",
+			     ev->weighted ? "%s (interval asked %" PRIu64 " events; each sample "
+					    "counts the period the kernel recorded in it, %s)"
+					  : "%s (one sample every %" PRIu64 " events, %s)",
 			     ev->name, ev->period,
 			     ev->exclude_kernel ? "user mode only"
 			     : ev->exclude_user ? "kernel mode only"
@@ -193,7 +196,7 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 		util_csv_kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
 		util_csv_kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
-	util_csv_kvf(f, "Samples", "%" PRIu64, s.samples);
+	util_csv_kvf(f, "Samples", "%" PRIu64, s.sample_records);
 	util_csv_kvf(f, "Lost Samples", "%" PRIu64, s.lost);
 	if (s.throttles)
 		util_csv_kvf(f, "Throttled",
@@ -335,10 +338,10 @@ static void write_snapshot(const struct rpt *r, FILE *f)
 	fprintf(f, "Number Of Processes,\"%d\"\n", s.nprocesses);
 	fprintf(f, "Number Of Threads,\"%d\"\n", s.nthreads);
 	if (timer_first(&r->info))
-		fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s.cpu_time_s);
+		fprintf(f, "Total CPU_TIME,\"%.*f seconds\"\n", rpt_value_digits(r), s.cpu_time_s);
 	else
 		fprintf(f, "Total %s,\"%.0f events\"\n", sort_event(&r->info),
-			(double)s.samples * (double)r->info.events[0].period);
+			(double)s.samples * (double)ses_event_unit(&r->info.events[0]));
 	rpt_omp_write_snapshot(r, f);
 }
 

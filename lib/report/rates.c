@@ -87,3 +87,29 @@ double rpt_sample_s(const struct rpt *r)
 {
 	return timer_period_s(r) * r->time_scale;
 }
+
+/*
+ * Decimals of a CPU_TIME value in report.csv: 4 (uProf's), or as many as one sample's
+ * seconds need to be written exactly (a 0.25 ms interval: 5; 10 us: 5; 1 ms: still 4),
+ * up to 9 (the period is whole ns). With 4 for a 0.25 ms timer, 1,485 one-sample rows
+ * of 0.00025 s each printed 0.0003 and summed 2.5 % over the total; with the sample's
+ * own digits every row is a whole number of samples and the rows sum to the total. (A
+ * timer that fell behind, time_scale > 1, shares the measured CPU time out, which no
+ * decimal count writes exactly: rows are then rounded at these digits; so are a perf
+ * file's, whose samples carry periods of their own.)
+ */
+int rpt_value_digits(const struct rpt *r)
+{
+	uint64_t ns = r->info.nevents ? r->info.events[0].period : 1000000, step = 100000;
+	int d = 4;
+
+	/* event counts are whole numbers, exact at any digits; a foreign file's timer sums
+	 * each sample's own ns (weighted), which needs no more than uProf's 4 to read */
+	if (!timer_first(&r->info) || !ns || (r->info.nevents && r->info.events[0].weighted))
+		return 4;
+	while (d < 9 && ns % step) {
+		step /= 10;
+		d++;
+	}
+	return d;
+}

@@ -125,7 +125,9 @@ struct rpt_file_note {
 
 struct rpt_summary {
 	const struct ses_info *info; /* owned by the report */
-	uint64_t samples;	     /* samples read from samples.data */
+	uint64_t samples;	     /* the sort event's, in tally units (ses_event_unit) */
+	uint64_t sample_records;     /* the sort event's samples kept (@samples: 1 unit each
+				      * but where each counts its own period) */
 	uint64_t lost;		     /* from PERF_RECORD_LOST records */
 	uint64_t damaged_at;	     /* offset where samples.data became unreadable, 0 = none */
 	const char *damage;	     /* why, or NULL */
@@ -370,6 +372,8 @@ struct rpt_walk_sample {
 	uint64_t time, ip, offset; /* offset: ip in its module file (the kernel: ip) */
 	int pid, tid, cpu;	   /* cpu -1: unknown */
 	int event, module;
+	uint64_t units; /* what it adds to its event's tallies: 1, or its own period where
+			 * the event counts each sample's (ses_event_unit) */
 	const char *function, *module_path;
 	size_t index; /* for rpt_walk_source() and rpt_walk_stack() */
 };

@@ -16,7 +16,7 @@ static double achieved_hz(const struct rpt *r, const char **mode)
 {
 	double cpu = rpt_rate_cpu_s(r, mode);
 
-	return cpu > 0 ? (double)(r->samples + r->filtered_samples) / cpu : 0;
+	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples) / cpu : 0;
 }
 
 static void module_states(const struct rpt *r, struct rpt_summary *s)
@@ -72,6 +72,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	memset(s, 0, sizeof(*s));
 	s->info = &r->info;
 	s->samples = r->samples;
+	s->sample_records = r->sample_records;
 	s->kept_samples = r->kept_samples;
 	s->lost = r->lost > r->info.lost_samples ? r->lost : r->info.lost_samples;
 	s->damaged_at = r->damaged_at;

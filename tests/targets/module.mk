@@ -250,3 +250,8 @@ $(TGT)/tools/broken-%.so: tests/tool/broken.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
 TEST_TARGETS += $(TEST_TOOLS)
+# a known number of context switches (tests/e2e/switch_count.sh)
+$(TGT)/switches: tests/targets/switches.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/switches
