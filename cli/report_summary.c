@@ -68,9 +68,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 
 	rpt_summary(r, &s);
 	/* a complete session whose files do not hold what collect wrote is not "complete" */
-	head = s.info->status != SES_STATUS_COMPLETE ? "Session INTERRUPTED"
-	       : s.damaged_at || s.count_damage	     ? "Session DAMAGED"
-						     : "Session complete";
+	head = s.info->status != SES_STATUS_COMPLETE		 ? "Session INTERRUPTED"
+	       : s.damaged_at || s.count_damage || s.rate_damage ? "Session DAMAGED"
+								 : "Session complete";
 	ev0 = s.info->nevents ? &s.info->events[0] : NULL;
 	timer = !ev0 || ses_event_is_timer(ev0);
 	if (written)
@@ -80,10 +80,12 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	else if (timer)
 		fprintf(stderr,
 			"%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
-			"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
+			"%s of %.1f Hz requested; %d process%s, %d thread%s\n",
 			head, (unsigned long long)s.sample_records, (unsigned long long)s.lost,
-			s.period_s * 1e3, s.achieved_hz, s.requested_hz, s.nprocesses,
-			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
+			s.period_s * 1e3, s.achieved_hz,
+			s.rate_damage ? "(implausible: damage)" : "achieved", s.requested_hz,
+			s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
+			s.nthreads == 1 ? "" : "s");
 	else /* a PMC or software event sorts: its interval is in events, not ms; each
 	      * sample counts the period the kernel gave it (rpt_events_weigh) */
 		fprintf(stderr,
@@ -139,6 +141,12 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"warning: damaged: session.ini counted %llu lost samples, "
 			"samples.data records %llu\n",
 			(unsigned long long)s.counted_lost, (unsigned long long)s.file_lost);
+	if (s.rate_damage)
+		fprintf(stderr,
+			"warning: damaged: %llu timer samples, more than the %llu that the "
+			"CPUs sampled could give in the run (one per period per CPU); the "
+			"achieved rate is not a rate\n",
+			(unsigned long long)s.rate_samples, (unsigned long long)s.rate_max_samples);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
 		fprintf(stderr,
 			"warning: damaged: session.ini counted %.6f s paused, pauses.csv "

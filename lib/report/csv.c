@@ -188,7 +188,11 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 						: "user and kernel mode");
 	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
-	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
+	if (s.rate_damage)
+		util_csv_kvf(f, "Achieved Sampling Rate",
+			     "implausible (%.1f Hz): the session is damaged (see Data Damage)",
+			     s.achieved_hz);
+	else if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
 		util_csv_kvf(f, "Achieved Sampling Rate",
 			     "%.1f Hz (samples per second of target %s%sCPU time)", s.achieved_hz,
 			     s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
@@ -289,6 +293,12 @@ static void write_details(const struct rpt *r, FILE *f)
 			     "session.ini counted %" PRIu64 " lost samples, samples.data "
 			     "records %" PRIu64,
 			     s.counted_lost, s.file_lost);
+	if (s.rate_damage)
+		util_csv_kvf(f, "Data Damage",
+			     "%" PRIu64 " timer samples, more than the %" PRIu64 " that the CPUs "
+			     "sampled could give in the run (one per period per CPU): the "
+			     "session's times or counts are wrong",
+			     s.rate_samples, s.rate_max_samples);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
 		util_csv_kvf(f, "Data Damage",
 			     "session.ini counted %.6f s paused, pauses.csv holds %.6f s",

@@ -204,6 +204,8 @@ double rpt_rate_cpu_s(const struct rpt *r, const char **mode);
 void rpt_rates_settle(struct rpt *r);
 /* Seconds of CPU_TIME per sample: the timer period, times time_scale. */
 double rpt_sample_s(const struct rpt *r);
+/* The most timer samples the CPUs sampled could give in the run; 0: not known. */
+uint64_t rpt_rate_max_samples(const struct rpt *r);
 /* Decimals that write one sample's CPU_TIME exactly (4 at least, 9 at most). */
 int rpt_value_digits(const struct rpt *r);
 

@@ -16,6 +16,7 @@
  */
 #include "report/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Below this share of the requested rate, samples are taken to stand for more time. */
@@ -112,4 +113,50 @@ int rpt_value_digits(const struct rpt *r)
 		d++;
 	}
 	return d;
+}
+
+/* CPUs in a -c list ("0-3,8"; "" or unreadable: @all). */
+static int cpus_in(const char *list, int all)
+{
+	int n = 0;
+
+	while (*list) {
+		char *end;
+		long a = strtol(list, &end, 10), b = a;
+
+		if (end == list || a < 0)
+			return all;
+		if (*end == '-') {
+			list = end + 1;
+			b = strtol(list, &end, 10);
+			if (end == list || b < a)
+				return all;
+		}
+		n += (int)(b - a + 1);
+		if (*end != ',' && *end)
+			return all;
+		list = *end ? end + 1 : end;
+	}
+	return n > 0 && (all <= 0 || n <= all) ? n : all;
+}
+
+/*
+ * The most timer samples the session could hold, or 0 when that is not known. A
+ * cpu-clock event fires once per period of the CPU time of the task it counts, and a CPU
+ * runs one task at a time, so each CPU sampled gives at most one sample per period of
+ * wall time, whatever the number of threads (a new thread's event starts a full period
+ * from firing). 10 % and one sample per CPU of slack for the edges of the run. More
+ * samples than that (108,146,733 Hz "achieved" on 2 CPUs) is not a rate but a session
+ * whose times or counts are wrong: report calls it damage.
+ */
+uint64_t rpt_rate_max_samples(const struct rpt *r)
+{
+	const struct ses_info *in = &r->info;
+	uint64_t period = in->nevents ? in->events[0].period : 0;
+	int cpus = cpus_in(in->cpu_mask, in->ncpus);
+	double wall_ns = (double)(in->end_mono_ns - in->start_mono_ns);
+
+	if (in->foreign || !timer_first(in) || !period || cpus <= 0 || wall_ns <= 0)
+		return 0;
+	return (uint64_t)((double)cpus * wall_ns / (double)period * 1.1) + (uint64_t)cpus;
 }

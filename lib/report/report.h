@@ -136,6 +136,10 @@ struct rpt_summary {
 	 * record boundary reads cleanly: only the counts tell); false when they agree or
 	 * session.ini has no final count (collect was killed) */
 	bool count_damage;
+	/* more timer samples (@rate_samples: kept and filtered out) than the CPUs
+	 * sampled could give in the run (@rate_max_samples): the achieved rate is damage */
+	bool rate_damage;
+	uint64_t rate_samples, rate_max_samples;
 	uint64_t counted_samples, file_samples;	 /* session.ini's samples, SAMPLE records */
 	uint64_t counted_lost, file_lost;	 /* session.ini's lost, LOST records' sum */
 	int64_t counted_pause_ns, file_pause_ns; /* session.ini's pause total, pauses.csv's */

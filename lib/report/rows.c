@@ -93,6 +93,9 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	/* the rate is the collection's: samples outside -p / --time-filter count too, over
 	 * the CPU time of the modes sampled and the unpaused share of the run */
 	s->achieved_hz = achieved_hz(r, &s->rate_mode);
+	s->rate_samples = r->sample_records + r->filtered_samples;
+	s->rate_max_samples = rpt_rate_max_samples(r);
+	s->rate_damage = s->rate_max_samples && s->rate_samples > s->rate_max_samples;
 	s->throttles = r->throttles;
 	s->time_scale = r->time_scale;
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;

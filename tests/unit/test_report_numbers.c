@@ -259,12 +259,88 @@ static void csv_rows_sum_to_the_total(void **state)
 	rm_session(dir);
 }
 
+/* session.ini's run (of 25 samples): @ncpus CPUs (@mask: -c's list), from @start to @end ns */
+static void set_run(const char *dir, int ncpus, const char *mask, int64_t start, int64_t end)
+{
+	struct ses_info in;
+	char why[256];
+
+	assert_int_equal(ses_info_read(dir, &in, why, sizeof(why)), 0);
+	in.ncpus = ncpus;
+	snprintf(in.cpu_mask, sizeof(in.cpu_mask), "%s", mask);
+	in.start_mono_ns = start;
+	in.end_mono_ns = end;
+	in.target_cpu_ns = 1000; /* 1 us of CPU time: the "rate" of any count is absurd */
+	in.samples = 25;	 /* what samples.data holds: no count damage */
+	assert_int_equal(ses_info_write(dir, &in), 0);
+}
+
+/* A 1 ms timer on 2 CPUs for 10 ms gives at most 2 x 10 samples (+10 % and 1 per CPU
+ * of slack: 24): 24 are a rate, 25 are damage, said so; -c 1 alone: 12. */
+static void samples_the_cpus_cannot_give_are_damage(void **state)
+{
+	static const char *const names[] = { "CPU_TIME" };
+	static const uint64_t configs[] = { 0 };
+	static const uint64_t periods[] = { 1000000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX";
+	struct ses_writer *w;
+	struct rpt_summary s;
+	struct rpt *r;
+	char *text;
+
+	(void)state;
+	w = begin(dir, 1, names, configs, periods, true);
+	for (uint64_t i = 0; i < 25; i++)
+		sample(w, 1, 100, BASE + light_vaddr + 4, 1000 + i, 1000000);
+	assert_int_equal(ses_writer_close(w), 0);
+	set_run(dir, 2, "", 0, 10000000);
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 24);
+	assert_int_equal(s.rate_samples, 25);
+	assert_true(s.rate_damage);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Achieved Sampling Rate:,\"implausible ("));
+	assert_non_null(strstr(text, "Data Damage:,\"25 timer samples, more than the 24 "));
+	free(text);
+	rpt_free(r);
+
+	set_run(dir, 2, "", 0, 10000001); /* 24.000002 allowed: still 24 */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_true(s.rate_damage);
+	rpt_free(r);
+	set_run(dir, 2, "", 0, 10500000); /* 25.1: the 25 are possible */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_false(s.rate_damage);
+	text = csv_of(r);
+	assert_null(strstr(text, "implausible"));
+	assert_null(strstr(text, "Data Damage"));
+	free(text);
+	rpt_free(r);
+	set_run(dir, 2, "1", 0, 10500000); /* -c 1: one CPU sampled */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 12);
+	assert_true(s.rate_damage);
+	rpt_free(r);
+	set_run(dir, 2, "", 0, 0); /* no run time recorded: not known, not damage */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 0);
+	assert_false(s.rate_damage);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_sample_counts_its_own_period),
 		cmocka_unit_test(without_a_period_a_sample_is_the_interval),
 		cmocka_unit_test(csv_rows_sum_to_the_total),
+		cmocka_unit_test(samples_the_cpus_cannot_give_are_damage),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
