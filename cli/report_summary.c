@@ -62,6 +62,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
 	const struct ses_event *ev0;
+	char cause[256];
 	const char *head;
 	bool timer;
 	int n;
@@ -102,9 +103,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
 			"the samples, %.4f ms each\n",
 			s.time_scale, s.achieved_hz, s.requested_hz,
-			s.throttles ? "throttled by the kernel"
-				    : "a sample costs more CPU time than the interval",
-			s.period_s * s.time_scale * 1e3);
+			rpt_rate_cause(r, cause, sizeof(cause)), s.period_s * s.time_scale * 1e3);
 	if (timer && s.throttles)
 		fprintf(stderr,
 			"note: throttled %llu times: the kernel stopped the timer for a while "

@@ -172,6 +172,7 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
 	const struct rpt_summary s = *sp;
+	char cause[256];
 
 	if (timer_first(in)) {
 		util_csv_kvf(f, "Event Used", "cpu-clock (software timer, %s)",
@@ -209,9 +210,10 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 	if (s.time_scale > 1)
 		util_csv_kvf(f, "CPU_TIME Per Sample",
 			     "%.4f ms: the timer fired %.1fx less often than "
-			     "asked, so CPU_TIME is the target's measured CPU "
+			     "asked (%s), so CPU_TIME is the target's measured CPU "
 			     "time shared out over the samples",
-			     s.period_s * s.time_scale * 1e3, s.time_scale);
+			     s.period_s * s.time_scale * 1e3, s.time_scale,
+			     rpt_rate_cause(r, cause, sizeof(cause)));
 	if (in->exit_signal)
 		util_csv_kvf(f, "Target Exit", "killed by signal %d (%s)", in->exit_signal,
 			     sigabbrev_np(in->exit_signal) ? sigabbrev_np(in->exit_signal) : "?");

@@ -16,6 +16,8 @@
  */
 #include "report/internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,4 +161,45 @@ uint64_t rpt_rate_max_samples(const struct rpt *r)
 	if (in->foreign || !timer_first(in) || !period || cpus <= 0 || wall_ns <= 0)
 		return 0;
 	return (uint64_t)((double)cpus * wall_ns / (double)period * 1.1) + (uint64_t)cpus;
+}
+
+/*
+ * Why the timer fired less often than asked, from what was measured: THROTTLE records
+ * (the kernel stopped it), lost samples (the ring was full), else the target's CPU time
+ * against the run's: a target on the CPU less than half the run ran in bursts, and its
+ * rate is its own (its samples per CPU-second), not the cost of a sample; a busy target
+ * neither throttled nor losing samples at an interval under 0.1 ms (a sample costs about
+ * 40 us in this project's VMs) spent the interval on the samples themselves. Said with
+ * the numbers, into @buf.
+ */
+const char *rpt_rate_cause(const struct rpt *r, char *buf, size_t len)
+{
+	const struct ses_info *in = &r->info;
+	double period = timer_period_s(r), run_s = 0, cpu_s;
+	uint64_t n = r->sample_records + r->filtered_samples;
+	const char *mode;
+
+	cpu_s = rpt_rate_cpu_s(r, &mode);
+	if (in->end_mono_ns > in->start_mono_ns)
+		run_s = (double)(in->end_mono_ns - in->start_mono_ns - r->pause_total_ns) / 1e9;
+	if (r->throttles)
+		snprintf(buf, len, "throttled by the kernel %" PRIu64 " times", r->throttles);
+	else if (r->lost)
+		snprintf(buf, len, "%" PRIu64 " samples lost", r->lost);
+	else if (cpu_s > 0 && run_s > 0 && cpu_s < run_s / 2)
+		snprintf(buf, len,
+			 "the target was on a CPU %.1f %% of the run (%.3f s of %.3f s), in "
+			 "bursts; %.1f samples per CPU-second; no sample lost or throttled",
+			 100 * cpu_s / run_s, cpu_s, run_s, cpu_s > 0 ? (double)n / cpu_s : 0.0);
+	else if (period > 0 && period < 100e-6)
+		snprintf(buf, len,
+			 "the target was busy (%.3f s of CPU in %.3f s) and no sample was lost "
+			 "or throttled: a sample costs more CPU time than the %.3f ms interval",
+			 cpu_s, run_s, period * 1e3);
+	else
+		snprintf(buf, len,
+			 "no sample lost or throttled, the target busy (%.3f s of CPU in %.3f "
+			 "s): cause not measured",
+			 cpu_s, run_s);
+	return buf;
 }

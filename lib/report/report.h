@@ -199,6 +199,11 @@ struct rpt_summary {
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
 
+/* Why the timer fired less often than asked (time_scale > 1), from what was measured:
+ * throttled, samples lost, a target running in bursts or a sample costing more than the
+ * interval, with the numbers; into @buf (@len bytes), returned. */
+const char *rpt_rate_cause(const struct rpt *r, char *buf, size_t len);
+
 /* The pids of the session's processes (from side-band records and samples), at most
  * @max of them in @pids; returns how many there are in all. */
 int rpt_process_ids(const struct rpt *r, int *pids, int max);
