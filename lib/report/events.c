@@ -19,19 +19,30 @@
 /*
  * collect asks every event for PERF_SAMPLE_PERIOD (PMC_SAMPLE_TYPE), and the period in a
  * sample is what it stands for. With that bit, the kernel samples a software event
- * (context-switches, page-faults, cpu-migrations...) at every occurrence whatever
- * sample_period says, each sample carrying period 1 (perf_swevent_event(),
- * kernel/events/core.c); a frequency event's period changes from sample to sample. So
- * samples x interval is false for them (250 sleeps came out as 63,000,000 switches);
- * each sample's own period is right for every event. The timer keeps samples x
- * interval: its period is the interval (hrtimer), and rates.c scales its samples to the
- * measured CPU time when the kernel fell behind. One rule with foreign files
- * (ses_event.weighted); @period stays the interval asked for, shown as such.
+ * (context-switches, page-faults, cpu-migrations...) and a tracepoint at every
+ * occurrence whatever sample_period says, each sample carrying period 1
+ * (perf_swevent_event(), kernel/events/core.c); a frequency event's period changes from
+ * sample to sample (rpt_events_of_attr weighs those, seen in the attr). So samples x
+ * interval is false for them (250 sleeps came out as 63,000,000 switches): each sample
+ * counts its own period. Where the kernel's period is the interval (the hrtimer clocks
+ * cpu-clock and task-clock, a PMC at a fixed period) the two are equal, and tallies stay
+ * in samples (annotate's SAMPLES columns); the timer also because rates.c scales its
+ * samples to the measured CPU time when the kernel fell behind. One rule with foreign
+ * files (ses_event.weighted); @period stays the interval asked for, shown as such.
  */
+static bool counts_every_occurrence(const struct ses_event *e)
+{
+	if (e->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return e->type == PERF_TYPE_SOFTWARE && e->config != PERF_COUNT_SW_CPU_CLOCK &&
+	       e->config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
 void rpt_events_weigh(struct rpt *r)
 {
 	for (int i = 0; i < r->info.nevents; i++)
-		r->info.events[i].weighted = !ses_event_is_timer(&r->info.events[i]);
+		r->info.events[i].weighted = !ses_event_is_timer(&r->info.events[i]) &&
+					     counts_every_occurrence(&r->info.events[i]);
 }
 
 /* A formula names an event by the part of its name before " (": "RETIRED_INST (PMCx0C0)"
@@ -91,6 +102,9 @@ int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
 		}
 		if (e->type == a->type && e->config == a->config && e->period == a->sample_period) {
 			r->attr_event[attr] = i + 2;
+			/* sampled by frequency: the kernel's period changes (rpt_events_weigh) */
+			if (a->freq && !ses_event_is_timer(e))
+				r->info.events[i].weighted = true;
 			break;
 		}
 	}

@@ -297,7 +297,8 @@ enum rpt_kind {
 	RPT_K_PROG_MOD,
 };
 /* A session's events (not a foreign file's: its own rule, session/foreign.h) that count
- * each sample by the period the kernel recorded in it: all but the timer. */
+ * each sample by the period the kernel recorded in it: software events but the clocks,
+ * tracepoints (and, from rpt_events_of_attr, events sampled by frequency). */
 void rpt_events_weigh(struct rpt *r);
 /* Compile the session's metric formulas (after session.ini is read); -EINVAL with @err
  * for one that does not parse. Undo with rpt_events_release. */

@@ -47,8 +47,9 @@ struct ses_event {
 	bool exclude_kernel;
 	bool exclude_user;
 	/* each sample counts its own period (ses_event_unit, ses_sample_units): a foreign
-	 * file's events with PERF_SAMPLE_PERIOD (@period is then 1), and a session's every
-	 * event but the timer, set by report (@period stays the interval asked for);
+	 * file's events with PERF_SAMPLE_PERIOD (@period is then 1), and a session's events
+	 * whose kernel period is not the interval (software events but the clocks,
+	 * tracepoints, frequency sampling), set by report (@period stays the interval);
 	 * session.ini holds neither this nor @attr, the reader attr index of a foreign event */
 	bool weighted;
 	int attr;
