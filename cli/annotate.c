@@ -185,7 +185,7 @@ static void set_unit(struct annotate_state *st, const struct rpt *r)
 		st->unit = s.period_s * (s.time_scale > 0 ? s.time_scale : 1);
 		st->unit_name = "  CPU_TIME(s)";
 	} else {
-		st->unit = (double)ev->period;
+		st->unit = (double)ses_event_unit(ev);
 		st->unit_name = "        EVENTS";
 	}
 }

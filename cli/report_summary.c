@@ -30,7 +30,8 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 		fprintf(table,
 			timer ? "%12.4f %6.2f%%  %-*.*s %9llu  %s\n"
 			      : "%12.0f %6.2f%%  %-*.*s %9llu  %s\n",
-			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
+			timer ? rows[i].seconds
+			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
 			s->samples ? 100.0 * rows[i].samples / s->samples : 0.0, width, NAME_COLS,
 			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
 }
@@ -61,6 +62,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	struct rpt_stack_summary cs;
 	struct rpt_row rows[10];
 	const struct ses_event *ev0;
+	char cause[256];
 	const char *head;
 	char headbuf[64];
 	bool timer;
@@ -68,9 +70,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 
 	rpt_summary(r, &s);
 	/* a complete session whose files do not hold what collect wrote is not "complete" */
-	head = s.info->status != SES_STATUS_COMPLETE ? "Session INTERRUPTED"
-	       : s.damaged_at || s.count_damage	     ? "Session DAMAGED"
-						     : "Session complete";
+	head = s.info->status != SES_STATUS_COMPLETE		 ? "Session INTERRUPTED"
+	       : s.damaged_at || s.count_damage || s.rate_damage ? "Session DAMAGED"
+								 : "Session complete";
 	/* and by what, where collect recorded the signal that cut it short */
 	if (s.info->status == SES_STATUS_INTERRUPTED && s.info->stop_signal > 0) {
 		const char *abbrev = sigabbrev_np(s.info->stop_signal);
@@ -88,15 +90,19 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 	else if (timer)
 		fprintf(stderr,
 			"%s: %llu samples (%llu lost) of CPU_TIME every %.3f ms; %.1f Hz "
-			"achieved of %.1f Hz requested; %d process%s, %d thread%s\n",
-			head, (unsigned long long)s.samples, (unsigned long long)s.lost,
-			s.period_s * 1e3, s.achieved_hz, s.requested_hz, s.nprocesses,
-			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
-	else /* a PMC or software event sorts: its interval is in events, not ms */
+			"%s of %.1f Hz requested; %d process%s, %d thread%s\n",
+			head, (unsigned long long)s.sample_records, (unsigned long long)s.lost,
+			s.period_s * 1e3, s.achieved_hz,
+			s.rate_damage ? "(implausible: damage)" : "achieved", s.requested_hz,
+			s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
+			s.nthreads == 1 ? "" : "s");
+	else /* a PMC or software event sorts: its interval is in events, not ms; each
+	      * sample counts the period the kernel gave it (rpt_events_weigh) */
 		fprintf(stderr,
-			"%s: %llu samples (%llu lost) of %s every %llu events; %d process%s, "
-			"%d thread%s\n",
-			head, (unsigned long long)s.samples, (unsigned long long)s.lost, ev0->name,
+			"%s: %llu samples (%llu lost) of %s, %.0f events (interval asked %llu, "
+			"each sample counts its own period); %d process%s, %d thread%s\n",
+			head, (unsigned long long)s.sample_records, (unsigned long long)s.lost,
+			ev0->name, (double)s.samples * (double)ses_event_unit(ev0),
 			(unsigned long long)ev0->period, s.nprocesses,
 			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
 	/* CPU_TIME made right from the measured CPU time, and why it had to be */
@@ -106,9 +112,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"Hz: %s); CPU_TIME is the target's measured CPU time shared out over "
 			"the samples, %.4f ms each\n",
 			s.time_scale, s.achieved_hz, s.requested_hz,
-			s.throttles ? "throttled by the kernel"
-				    : "a sample costs more CPU time than the interval",
-			s.period_s * s.time_scale * 1e3);
+			rpt_rate_cause(r, cause, sizeof(cause)), s.period_s * s.time_scale * 1e3);
 	if (timer && s.throttles)
 		fprintf(stderr,
 			"note: throttled %llu times: the kernel stopped the timer for a while "
@@ -145,6 +149,12 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"warning: damaged: session.ini counted %llu lost samples, "
 			"samples.data records %llu\n",
 			(unsigned long long)s.counted_lost, (unsigned long long)s.file_lost);
+	if (s.rate_damage)
+		fprintf(stderr,
+			"warning: damaged: %llu timer samples, more than the %llu that the "
+			"CPUs sampled could give in the run (one per period per CPU); the "
+			"achieved rate is not a rate\n",
+			(unsigned long long)s.rate_samples, (unsigned long long)s.rate_max_samples);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
 		fprintf(stderr,
 			"warning: damaged: session.ini counted %.6f s paused, pauses.csv "
@@ -203,7 +213,8 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		fprintf(stderr,
 			"Filtered (-p/--time-filter): %llu samples reported, %llu outside "
 			"the filter not reported\n",
-			(unsigned long long)s.samples, (unsigned long long)s.filtered_samples);
+			(unsigned long long)s.sample_records,
+			(unsigned long long)s.filtered_samples);
 	if (s.task_names_dropped || s.task_unnamed)
 		fprintf(stderr,
 			"warning: %llu task/event names did not fit the targets' string "
@@ -250,7 +261,8 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			name = cut;
 		}
 		fprintf(table, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
-			timer ? rows[i].seconds : (double)rows[i].samples * (double)ev0->period,
+			timer ? rows[i].seconds
+			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
 			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
 			mod ? mod + 1 : rows[i].module);
 	}

@@ -5,6 +5,7 @@
  * no libraries (tests/unit/test_annot.c).
  */
 #include "annotate/annotate.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ int rpt_annot_lines(struct rpt_annot_insn *insns, size_t n, const struct rpt_ann
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	sort_pos = pos; /* report is single-threaded (symtab.h): a static comparator context */
-	qsort(idx, n, sizeof(*idx), cmp_index);
+	util_qsort(idx, n, sizeof(*idx), cmp_index);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = idx[k];
 
@@ -128,5 +129,5 @@ void rpt_annot_hottest(const struct rpt_annot_line *lines, size_t n, size_t *ord
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	hot_lines = lines;
-	qsort(order, n, sizeof(*order), cmp_hot);
+	util_qsort(order, n, sizeof(*order), cmp_hot);
 }

@@ -80,7 +80,7 @@ int rpt_export_folded(const struct rpt *r, FILE *f)
 		lines[n++] = (struct line){ b.s, s.count };
 	}
 	if (!ret) {
-		qsort(lines, n, sizeof(*lines), cmp_line);
+		util_qsort(lines, n, sizeof(*lines), cmp_line);
 		for (size_t i = 0; i < n; i++) {
 			uint64_t c = lines[i].count;
 

@@ -236,7 +236,7 @@ static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size
 		ev[n++] = (struct ev){ sp->begin, sp->end - sp->begin, (uint32_t)k, (uint32_t)i,
 				       true };
 	}
-	qsort(ev, n, sizeof(*ev), cmp_ev);
+	util_qsort(ev, n, sizeof(*ev), cmp_ev);
 	thread_label(o->r, tid, label, sizeof(label));
 	tids[0] = tid;
 	meta(o, "thread_name", pid, tid, label, "");
@@ -375,7 +375,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	if (facts->nspans) {
 		for (size_t i = 0; i < facts->nspans; i++)
 			rpt_task_span_at(r, i, &spans[i]);
-		qsort(spans, facts->nspans, sizeof(*spans), cmp_span);
+		util_qsort(spans, facts->nspans, sizeof(*spans), cmp_span);
 	}
 	for (size_t i = 0; i < facts->nsamples; i++) { /* no negative times: start at the first */
 		struct rpt_stack_sample smp;

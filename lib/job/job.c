@@ -136,7 +136,7 @@ static int select_ranks(struct rpt_job *j, const struct rpt_job_select *sel)
 			 r);
 	}
 	free(listed);
-	qsort(j->ranks, j->nranks, sizeof(*j->ranks), cmp_rank);
+	util_qsort(j->ranks, j->nranks, sizeof(*j->ranks), cmp_rank);
 	return 0;
 }
 
@@ -487,7 +487,7 @@ int rpt_job_sorted(const struct rpt_job *j, int t, const struct rpt_job_item ***
 		return -ENOMEM;
 	for (size_t i = 0; i < tab->n; i++)
 		v[i] = &tab->v[i];
-	qsort(v, tab->n, sizeof(*v), cmp_item);
+	util_qsort(v, tab->n, sizeof(*v), cmp_item);
 	return (int)tab->n;
 }
 

@@ -3,6 +3,7 @@
  * (configs/pcm/<group>.ini), parsed with inih. Which directory holds them is the caller's
  * business (the CLI looks beside its executable): every function here takes it. */
 #include "metric/metric.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -279,6 +280,6 @@ int mtr_config_list(const char *dir, char names[][64], int max)
 		}
 	}
 	closedir(d);
-	qsort(names, n, 64, cmp_names);
+	util_qsort(names, n, 64, cmp_names);
 	return n;
 }

@@ -12,6 +12,7 @@
  */
 #include "metric/metric.h"
 #include "arch/arch.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -273,7 +274,7 @@ void mtr_rl_summarize(const struct mtr_rl_sample *s, int reps, int nthreads,
 		out->best_wall = wall > out->best_wall ? wall : out->best_wall;
 	}
 	out->work = s[(reps - 1) * nthreads].work;
-	qsort(cpu, (size_t)reps, sizeof(cpu[0]), cmp_double);
+	util_qsort(cpu, (size_t)reps, sizeof(cpu[0]), cmp_double);
 	out->median_cpu = cpu[reps / 2];
 	out->reps = reps;
 	out->threads = nthreads;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* PMU discovery: <sysfs>/bus/event_source/devices/<pmu>/{type,cpumask,format/,events/}. */
 #include "pmc/internal.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,7 +280,7 @@ int pmc_pmus_load(struct pmc_pmus **out)
 		return ret;
 	}
 	if (p->n)
-		qsort(p->v, p->n, sizeof(*p->v), cmp_pmu);
+		util_qsort(p->v, p->n, sizeof(*p->v), cmp_pmu);
 	*out = p;
 	return 0;
 }

@@ -124,7 +124,7 @@ int rpt_collect(const struct util_hash *h, uint64_t owner, struct rpt_sorted **o
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->e[i].used && h->e[i].a == owner && h->e[i].val)
 			v[n++] = (struct rpt_sorted){ (int)h->e[i].b, h->e[i].val };
-	qsort(v, n, sizeof(*v), rpt_sorted_cmp);
+	util_qsort(v, n, sizeof(*v), rpt_sorted_cmp);
 	*out = v;
 	return n;
 }

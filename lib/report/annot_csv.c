@@ -37,7 +37,7 @@ static void quoted_n(FILE *f, const char *s, size_t len)
 static double unit(const struct rpt *r, bool *timer)
 {
 	*timer = !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
-	return *timer ? rpt_sample_s(r) : (double)r->info.events[0].period;
+	return *timer ? rpt_sample_s(r) : (double)ses_event_unit(&r->info.events[0]);
 }
 
 static void write_one(const struct rpt *r, const struct rpt_annot *v, FILE *f)

@@ -241,7 +241,7 @@ static int place(struct afunc *f, const struct rpt_annot_code *code, struct rpt_
 	}
 	*n += extra;
 	if (extra)
-		qsort(g, *n, sizeof(*g), cmp_insn);
+		util_qsort(g, *n, sizeof(*g), cmp_insn);
 	return 0;
 }
 

@@ -23,7 +23,7 @@
 #define MAX_SYM_FRAMES 4096 /* a symbolized stack (inline chains included) */
 #define EVENT "\"CPU_TIME\" (seconds)"
 
-static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]" };
+static const char *const mark_names[] = { "", "[truncated]", "[unwind failed]", "[ends early]" };
 
 /* The function (@module, @name, @kind); @name must be interned. -ENOMEM. */
 static long func_for(struct rpt_stacks *st, int module, const char *name, const char *base,
@@ -86,7 +86,7 @@ static int symbolize_frame(struct rpt *r, const struct rpt_frame *fr, size_t *fi
 	}
 	*first = st->nfpool;
 	if (fr->module == RPT_FRAME_MARK) {
-		name = rpt_strpool_intern(&st->names, mark_names[fr->addr < 3 ? fr->addr : 2]);
+		name = rpt_strpool_intern(&st->names, mark_names[fr->addr < 4 ? fr->addr : 2]);
 
 		fid = name ? func_for(st, -1, name, name, RPT_CF_MARK) : -ENOMEM;
 		if (fid < 0 || fpool_push(st, (uint32_t)fid))
@@ -204,6 +204,18 @@ static int symbolize_stack(struct rpt *r, struct rpt_stack *s, uint32_t *tmp)
 			return ret;
 		for (int j = 0; j < k && n < MAX_SYM_FRAMES; j++)
 			tmp[n++] = st->fpool[first + j];
+	}
+	/* an fp chain that stopped short of an entry point, with no mark saying why (the
+	 * kernel's walk ends at a frame without a frame pointer, or a 0 return address, or
+	 * there was no user part at all): marked, every one, as report counts them */
+	if (n < MAX_SYM_FRAMES && !strcmp(r->info.callgraph_mode, "fp") &&
+	    rpt_fpstack_ends_early(st, tmp, n, r->world.procs[*pslot - 1].nmaps > 0)) {
+		const char *name = rpt_strpool_intern(&st->names, mark_names[RPT_MARK_ENDS_EARLY]);
+		long fid = name ? func_for(st, -1, name, name, RPT_CF_MARK) : -ENOMEM;
+
+		if (fid < 0)
+			return (int)fid;
+		tmp[n++] = (uint32_t)fid;
 	}
 	sym = intern_sym(st, (uint32_t)(*pslot - 1), tmp, n);
 	if (sym < 0)
@@ -474,7 +486,7 @@ int rpt_callgraph_write_top(const struct rpt *r, FILE *f)
 		for (uint32_t i = 0; i < st->nfuncs; i++)
 			if (st->funcs[i].total && st->funcs[i].kind != RPT_CF_MARK)
 				v[n++] = (struct rpt_sorted){ (int)i, st->funcs[i].total };
-		qsort(v, n, sizeof(*v), cmp_sorted);
+		util_qsort(v, n, sizeof(*v), cmp_sorted);
 		title(r, f, "FUNCTIONS BY TOTAL TIME", "TOTAL CPU_TIME");
 		fprintf(f,
 			"FUNCTION,\"TOTAL CPU_TIME\" (seconds),\"SELF CPU_TIME\" (seconds),Module\n");
@@ -510,7 +522,7 @@ static int related(const struct rpt_stacks *st, uint32_t proc, uint32_t fn, bool
 		v[n++] = (struct rpt_sorted){ (int)(callers ? e->b : e->c),
 					      st->edges[e->val - 1].count };
 	}
-	qsort(v, n, sizeof(*v), cmp_sorted);
+	util_qsort(v, n, sizeof(*v), cmp_sorted);
 	*out = v;
 	return n;
 }

@@ -117,7 +117,7 @@ int rpt_callgraph_fetch_inlines(struct rpt *r)
 		if (path)
 			keys[n++] = (struct fetch_key){ path, fr->addr, fr->module };
 	}
-	qsort(keys, n, sizeof(*keys), cmp_key);
+	util_qsort(keys, n, sizeof(*keys), cmp_key);
 	for (size_t i = 0; i < n && ret >= 0; i++) {
 		const struct rpt_frame fr = { .addr = keys[i].addr, .module = keys[i].module };
 

@@ -39,7 +39,7 @@ static const struct rpt_cmp_in **sorted(const struct rpt_cmp_in *in, size_t n)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		p[i] = &in[i];
-	qsort(p, n, sizeof(*p), cmp_in);
+	util_qsort(p, n, sizeof(*p), cmp_in);
 	return p;
 }
 
@@ -121,7 +121,7 @@ static int cmp_row(const void *x, const void *y)
 
 void rpt_compare_sort(struct rpt_cmp_row *rows, size_t n)
 {
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	util_qsort(rows, n, sizeof(*rows), cmp_row);
 }
 
 static bool timer_first(const struct rpt *r)
@@ -129,10 +129,10 @@ static bool timer_first(const struct rpt *r)
 	return !r->info.nevents || ses_event_is_timer(&r->info.events[0]);
 }
 
-/* what one sample of @r stands for: CPU_TIME seconds, or the sort event's period */
+/* what one tally unit of @r stands for: CPU_TIME seconds, or the sort event's events */
 static double unit(const struct rpt *r)
 {
-	return timer_first(r) ? rpt_sample_s(r) : (double)r->info.events[0].period;
+	return timer_first(r) ? rpt_sample_s(r) : (double)ses_event_unit(&r->info.events[0]);
 }
 
 /* the rows of @r of @kind with samples, into a new array (*@n of them); NULL: no memory */

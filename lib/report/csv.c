@@ -172,20 +172,28 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 	const struct ses_info *in = &r->info;
 	const struct ses_event *ev = &in->events[0];
 	const struct rpt_summary s = *sp;
+	char cause[256];
 
 	if (timer_first(in)) {
 		util_csv_kvf(f, "Event Used", "cpu-clock (software timer, %s)",
 			     ev->exclude_kernel ? "user mode only" : "user and kernel mode");
 		util_csv_kvf(f, "Requested Sampling Rate", "%.1f Hz per busy CPU", s.requested_hz);
 	} else {
-		util_csv_kvf(f, "Event Used", "%s (one sample every %" PRIu64 " events, %s)",
+		util_csv_kvf(f, "Event Used",
+			     ev->weighted ? "%s (interval asked %" PRIu64 " events; each sample "
+					    "counts the period the kernel recorded in it, %s)"
+					  : "%s (one sample every %" PRIu64 " events, %s)",
 			     ev->name, ev->period,
 			     ev->exclude_kernel ? "user mode only"
 			     : ev->exclude_user ? "kernel mode only"
 						: "user and kernel mode");
 	}
 	/* 0 samples of a known CPU time is a rate of 0, not an unknown one */
-	if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
+	if (s.rate_damage)
+		util_csv_kvf(f, "Achieved Sampling Rate",
+			     "implausible (%.1f Hz): the session is damaged (see Data Damage)",
+			     s.achieved_hz);
+	else if (s.achieved_hz > 0 || (in->target_cpu_ns > 0 && !all_paused))
 		util_csv_kvf(f, "Achieved Sampling Rate",
 			     "%.1f Hz (samples per second of target %s%sCPU time)", s.achieved_hz,
 			     s.rate_mode ? s.rate_mode : "", s.rate_mode ? "-mode " : "");
@@ -193,7 +201,7 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 		util_csv_kv(f, "Achieved Sampling Rate", "none (paused for the whole run)");
 	else
 		util_csv_kv(f, "Achieved Sampling Rate", "unknown (target CPU time not recorded)");
-	util_csv_kvf(f, "Samples", "%" PRIu64, s.samples);
+	util_csv_kvf(f, "Samples", "%" PRIu64, s.sample_records);
 	util_csv_kvf(f, "Lost Samples", "%" PRIu64, s.lost);
 	if (s.throttles)
 		util_csv_kvf(f, "Throttled",
@@ -202,9 +210,10 @@ static void write_sampling(const struct rpt *r, FILE *f, const struct rpt_summar
 	if (s.time_scale > 1)
 		util_csv_kvf(f, "CPU_TIME Per Sample",
 			     "%.4f ms: the timer fired %.1fx less often than "
-			     "asked, so CPU_TIME is the target's measured CPU "
+			     "asked (%s), so CPU_TIME is the target's measured CPU "
 			     "time shared out over the samples",
-			     s.period_s * s.time_scale * 1e3, s.time_scale);
+			     s.period_s * s.time_scale * 1e3, s.time_scale,
+			     rpt_rate_cause(r, cause, sizeof(cause)));
 	if (in->not_profiled[0])
 		util_csv_kv(f, "Target Not Profiled", in->not_profiled);
 	if (in->exit_signal)
@@ -294,6 +303,12 @@ static void write_details(const struct rpt *r, FILE *f)
 			     "session.ini counted %" PRIu64 " lost samples, samples.data "
 			     "records %" PRIu64,
 			     s.counted_lost, s.file_lost);
+	if (s.rate_damage)
+		util_csv_kvf(f, "Data Damage",
+			     "%" PRIu64 " timer samples, more than the %" PRIu64 " that the CPUs "
+			     "sampled could give in the run (one per period per CPU): the "
+			     "session's times or counts are wrong",
+			     s.rate_samples, s.rate_max_samples);
 	if (s.count_damage && s.counted_pause_ns != s.file_pause_ns)
 		util_csv_kvf(f, "Data Damage",
 			     "session.ini counted %.6f s paused, pauses.csv holds %.6f s",
@@ -351,10 +366,10 @@ static void write_snapshot(const struct rpt *r, FILE *f)
 	fprintf(f, "Number Of Processes,\"%d\"\n", s.nprocesses);
 	fprintf(f, "Number Of Threads,\"%d\"\n", s.nthreads);
 	if (timer_first(&r->info))
-		fprintf(f, "Total CPU_TIME,\"%.4f seconds\"\n", s.cpu_time_s);
+		fprintf(f, "Total CPU_TIME,\"%.*f seconds\"\n", rpt_value_digits(r), s.cpu_time_s);
 	else
 		fprintf(f, "Total %s,\"%.0f events\"\n", sort_event(&r->info),
-			(double)s.samples * (double)r->info.events[0].period);
+			(double)s.samples * (double)ses_event_unit(&r->info.events[0]));
 	rpt_omp_write_snapshot(r, f);
 }
 
@@ -640,7 +655,7 @@ static int write_program_block(const struct rpt *r, FILE *f, int prog)
 	for (int p = 0; p < w->nprocs; p++)
 		if (w->procs[p].program == prog && w->procs[p].samples)
 			v[k++] = (struct rpt_sorted){ p, w->procs[p].samples };
-	qsort(v, (size_t)k, sizeof(*v), rpt_sorted_cmp);
+	util_qsort(v, (size_t)k, sizeof(*v), rpt_sorted_cmp);
 	for (int i = 0; i < limit(r, k); i++) {
 		char name[96];
 

@@ -16,6 +16,35 @@
 
 #define KIND_KEY(kind, owner) ((uint64_t)(kind) << 56 | (uint64_t)(owner))
 
+/*
+ * collect asks every event for PERF_SAMPLE_PERIOD (PMC_SAMPLE_TYPE), and the period in a
+ * sample is what it stands for. With that bit, the kernel samples a software event
+ * (context-switches, page-faults, cpu-migrations...) and a tracepoint at every
+ * occurrence whatever sample_period says, each sample carrying period 1
+ * (perf_swevent_event(), kernel/events/core.c); a frequency event's period changes from
+ * sample to sample (rpt_events_of_attr weighs those, seen in the attr). So samples x
+ * interval is false for them (250 sleeps came out as 63,000,000 switches): each sample
+ * counts its own period. Where the kernel's period is the interval (the hrtimer clocks
+ * cpu-clock and task-clock, a PMC at a fixed period) the two are equal, and tallies stay
+ * in samples (annotate's SAMPLES columns); the timer also because rates.c scales its
+ * samples to the measured CPU time when the kernel fell behind. One rule with foreign
+ * files (ses_event.weighted); @period stays the interval asked for, shown as such.
+ */
+static bool counts_every_occurrence(const struct ses_event *e)
+{
+	if (e->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return e->type == PERF_TYPE_SOFTWARE && e->config != PERF_COUNT_SW_CPU_CLOCK &&
+	       e->config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
+void rpt_events_weigh(struct rpt *r)
+{
+	for (int i = 0; i < r->info.nevents; i++)
+		r->info.events[i].weighted = !ses_event_is_timer(&r->info.events[i]) &&
+					     counts_every_occurrence(&r->info.events[i]);
+}
+
 /* A formula names an event by the part of its name before " (": "RETIRED_INST (PMCx0C0)"
  * is RETIRED_INST (struct ses_metric). */
 int rpt_events_init(struct rpt *r, char *err, size_t errlen)
@@ -73,6 +102,9 @@ int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr)
 		}
 		if (e->type == a->type && e->config == a->config && e->period == a->sample_period) {
 			r->attr_event[attr] = i + 2;
+			/* sampled by frequency: the kernel's period changes (rpt_events_weigh) */
+			if (a->freq && !ses_event_is_timer(e))
+				r->info.events[i].weighted = true;
 			break;
 		}
 	}
@@ -151,12 +183,12 @@ static bool is_timer(const struct ses_event *e)
 	return ses_event_is_timer(e);
 }
 
-/* One sample of event @i is worth this much: seconds for the timer, events otherwise. */
+/* One tally unit of event @i is worth this much: seconds for the timer, events otherwise. */
 static double scale(const struct rpt *r, int i)
 {
 	const struct ses_event *e = &r->info.events[i];
 
-	return is_timer(e) ? (double)e->period / 1e9 : (double)e->period;
+	return is_timer(e) ? (double)ses_event_unit(e) / 1e9 : (double)ses_event_unit(e);
 }
 
 void rpt_events_header(const struct rpt *r, FILE *f)
@@ -184,8 +216,8 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 
 		v[i] = c ? (double)*c * scale(r, i) : 0.0;
 	}
-	for (int i = 0; i < n; i++)
-		fprintf(f, ",%.4f", v[i]);
+	for (int i = 0; i < n; i++) /* the sort event's digits: rows sum to the total */
+		fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
 	if (n <= 1 || !r->metrics)
 		return;
 	mtr_set_eval(r->metrics, v, m);

@@ -43,6 +43,23 @@ static bool is_entry(const char *name)
 	return false;
 }
 
+bool rpt_fpstack_ends_early(const struct rpt_stacks *st, const uint32_t *fids, uint32_t n,
+			    bool user_process)
+{
+	bool user = user_process;
+
+	if (!n || st->funcs[fids[n - 1]].kind == RPT_CF_MARK)
+		return false; /* its end is said already */
+	for (uint32_t j = 0; j < n; j++) {
+		const struct rpt_cfunc *fn = &st->funcs[fids[j]];
+
+		if (is_entry(fn->base))
+			return false;
+		user |= fn->module > RPT_MODULE_KERNEL;
+	}
+	return user;
+}
+
 int rpt_fpstack_early(struct rpt *r)
 {
 	struct rpt_stacks *st = r->stacks;

@@ -114,10 +114,11 @@ struct rpt {
 	struct util_hash func_index;  /* (module, name ptr) -> func + 1 */
 	struct util_hash proc_func, proc_module, thread_func, thread_module, module_func;
 	uint64_t samples, lost, unparsable, damaged_at;
-	uint64_t kept_samples; /* sample records of every event in the tables (@samples:
+	uint64_t sample_records; /* the sort event's kept samples (@samples: in units) */
+	uint64_t kept_samples;	 /* sample records of every event in the tables (@samples:
 				  * the sort event's, in units of its period; foreign files
 				  * weight them, ses_sample_units) */
-	int foreign_skipped;   /* foreign files: sampling attrs past SES_MAX_EVENTS */
+	int foreign_skipped;	 /* foreign files: sampling attrs past SES_MAX_EVENTS */
 	const char *damage;
 	uint64_t file_samples; /* SAMPLE records in samples.data, whatever became of them */
 	uint64_t throttles;    /* THROTTLE records: the kernel stopped the event for a while */
@@ -194,6 +195,7 @@ struct __attribute__((packed, aligned(4))) rpt_wsample {
 	uint32_t thread, stack;	 /* stack: UINT32_MAX for events but the first */
 	int32_t module;
 	uint16_t cpu, event; /* cpu UINT16_MAX: unknown */
+	uint64_t units;	     /* ses_sample_units: what it adds to its event's tallies */
 };
 /* Room for @n samples at once (doubling a big array copies it). 0 or -ENOMEM. */
 int rpt_walk_reserve(struct rpt *r, size_t n);
@@ -208,6 +210,10 @@ double rpt_rate_cpu_s(const struct rpt *r, const char **mode);
 void rpt_rates_settle(struct rpt *r);
 /* Seconds of CPU_TIME per sample: the timer period, times time_scale. */
 double rpt_sample_s(const struct rpt *r);
+/* The most timer samples the CPUs sampled could give in the run; 0: not known. */
+uint64_t rpt_rate_max_samples(const struct rpt *r);
+/* Decimals that write one sample's CPU_TIME exactly (4 at least, 9 at most). */
+int rpt_value_digits(const struct rpt *r);
 
 /* ---- programs.c ---- */
 struct rpt_program {
@@ -296,13 +302,18 @@ enum rpt_kind {
 	RPT_K_PROG_FUNC,
 	RPT_K_PROG_MOD,
 };
+/* A session's events (not a foreign file's: its own rule, session/foreign.h) that count
+ * each sample by the period the kernel recorded in it: software events but the clocks,
+ * tracepoints (and, from rpt_events_of_attr, events sampled by frequency). */
+void rpt_events_weigh(struct rpt *r);
 /* Compile the session's metric formulas (after session.ini is read); -EINVAL with @err
  * for one that does not parse. Undo with rpt_events_release. */
 int rpt_events_init(struct rpt *r, char *err, size_t errlen);
 void rpt_events_release(struct rpt *r);
 /* The session event a reader attr index samples, or -1 (the tracking event). */
 int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr);
-/* Add @units (ses_sample_units: 1 but in foreign files) for event @ev at the address. */
+/* Add @units (ses_sample_units: 1, or the sample's period for a weighted event) for event
+ * @ev at the address. */
 int rpt_events_count(struct rpt *r, int ev, uint32_t thread, int module, uint64_t addr,
 		     uint64_t units);
 int rpt_events_aggregate(struct rpt *r);

@@ -79,7 +79,7 @@ struct loaded {
 	struct key *k;
 	size_t n, cap;
 	size_t nsamples;   /* of n */
-	uint64_t *periods; /* foreign files: each record's sample period (0: none) */
+	uint64_t *periods; /* each record's sample period (0: none) */
 	struct ses_decoded *side;
 	size_t nside, capside;
 };
@@ -235,15 +235,20 @@ static int load_record(const struct ses_reader *rd, const struct ses_record *rec
 	return 0;
 }
 
-/* What a sample of event @ev adds to the tallies (ses_sample_units): 1, or a foreign
- * file's per-sample period. */
+/* What a sample of event @ev adds to the tallies (ses_sample_units): 1, or the period
+ * the kernel recorded in it for a weighted event (rpt_events_weigh). A session's sample
+ * without one (written without PERF_SAMPLE_PERIOD) stands for the interval asked for. */
 static uint64_t units_of(const struct rpt *r, int ev, uint64_t period)
 {
 	const struct ses_sample s = { .period = period };
+	const struct ses_event *e;
 
-	return r->info.foreign && ev >= 0 && ev < r->info.nevents
-		       ? ses_sample_units(&r->info.events[ev], &s)
-		       : 1;
+	if (ev < 0 || ev >= r->info.nevents)
+		return 1;
+	e = &r->info.events[ev];
+	if (e->weighted && !period && !r->info.foreign)
+		return e->period;
+	return ses_sample_units(e, &s);
 }
 
 static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct entry *e,
@@ -289,10 +294,11 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	units = units_of(r, ev, period);
 	r->kept_samples++;
 	if (r->opts.walk &&
-	    rpt_walk_note(r, &(struct rpt_wsample){
-				     time, e->ip, addr, (uint32_t)(t - r->world.threads),
-				     UINT32_MAX, module,
-				     e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu, (uint16_t)ev }))
+	    rpt_walk_note(r, &(struct rpt_wsample){ time, e->ip, addr,
+						    (uint32_t)(t - r->world.threads), UINT32_MAX,
+						    module,
+						    e->cpu == WALK_CPU_FAR ? UINT16_MAX : e->cpu,
+						    (uint16_t)ev, units }))
 		return -ENOMEM;
 	if (ev > 0) /* a further event: a column beside the sort event */
 		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr,
@@ -305,6 +311,7 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return -ENOMEM;
 	*slot += units;
 	r->samples += units;
+	r->sample_records++;
 	if (!full) {
 		/* no stack: what stacks need of it, rebuilt from the entry */
 		s = (struct ses_sample){ .ip = e->ip,
@@ -427,7 +434,7 @@ static int read_samples(struct rpt *r, char *err, size_t errlen)
 		size = ses_reader_size(rd);
 	/* its bytes back fp samples' leaf copies until replay ends (a session's own file) */
 	lr = r->info.foreign ? NULL : rpt_leafstack_open(r);
-	if (r->info.foreign && !(l.periods = malloc(sizeof(*l.periods)))) {
+	if (!(l.periods = malloc(sizeof(*l.periods)))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -642,6 +649,8 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	r->counts_final = r->info.status != SES_STATUS_RUNNING || r->info.foreign;
 	settle_status(&r->info);
 	ret = check_arch(r, err, errlen);
+	if (!ret && !r->info.foreign)
+		rpt_events_weigh(r);
 	if (!ret)
 		ret = rpt_events_init(r, err, errlen);
 	if (ret)

@@ -196,7 +196,7 @@ static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o
 	for (size_t i = 0; i < o->nevents; i++)
 		if (o->events[i].kind == SES_OMPT_BEGIN || o->events[i].kind == SES_OMPT_END)
 			ev[n++] = o->events[i];
-	qsort(ev, n, sizeof(*ev), cmp_event);
+	util_qsort(ev, n, sizeof(*ev), cmp_event);
 	for (size_t i = 0; i < n; i++) {
 		const struct ses_ompt_record *e = &ev[i];
 
@@ -531,7 +531,7 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 
 	for (int i = 0; i < p->nsites; i++)
 		locate(r, p, &p->sites[i]);
-	qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
+	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
 			if (merge_site(&p->sites[n - 1], &p->sites[i]))

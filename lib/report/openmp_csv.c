@@ -196,7 +196,7 @@ static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, const char 
 	fprintf(f, "ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
 		   "Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
 		   "Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds)\n");
-	qsort(s->threads, (size_t)s->nthreads, sizeof(*s->threads), cmp_team);
+	util_qsort(s->threads, (size_t)s->nthreads, sizeof(*s->threads), cmp_team);
 	for (int k = 0; k < s->nthreads; k++) {
 		const struct rpt_omp_tstat *t = &s->threads[k];
 		double w, y, o;

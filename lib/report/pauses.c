@@ -30,7 +30,7 @@ size_t rpt_spans_merge(struct rpt_span *v, size_t n)
 	size_t k = 0;
 
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_span);
+		util_qsort(v, n, sizeof(*v), cmp_span);
 	for (size_t i = 0; i < n; i++) {
 		if (k && v[i].from <= v[k - 1].to) {
 			if (v[i].to > v[k - 1].to)

@@ -132,7 +132,9 @@ struct rpt_file_note {
 
 struct rpt_summary {
 	const struct ses_info *info; /* owned by the report */
-	uint64_t samples;	     /* samples read from samples.data */
+	uint64_t samples;	     /* the sort event's, in tally units (ses_event_unit) */
+	uint64_t sample_records;     /* the sort event's samples kept (@samples: 1 unit each
+				      * but where each counts its own period) */
 	uint64_t lost;		     /* from PERF_RECORD_LOST records */
 	uint64_t damaged_at;	     /* offset where samples.data became unreadable, 0 = none */
 	const char *damage;	     /* why, or NULL */
@@ -141,6 +143,10 @@ struct rpt_summary {
 	 * record boundary reads cleanly: only the counts tell); false when they agree or
 	 * session.ini has no final count (collect was killed) */
 	bool count_damage;
+	/* more timer samples (@rate_samples: kept and filtered out) than the CPUs
+	 * sampled could give in the run (@rate_max_samples): the achieved rate is damage */
+	bool rate_damage;
+	uint64_t rate_samples, rate_max_samples;
 	uint64_t counted_samples, file_samples;	 /* session.ini's samples, SAMPLE records */
 	uint64_t counted_lost, file_lost;	 /* session.ini's lost, LOST records' sum */
 	int64_t counted_pause_ns, file_pause_ns; /* session.ini's pause total, pauses.csv's */
@@ -204,6 +210,11 @@ struct rpt_summary {
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
+
+/* Why the timer fired less often than asked (time_scale > 1), from what was measured:
+ * throttled, samples lost, a target running in bursts or a sample costing more than the
+ * interval, with the numbers; into @buf (@len bytes), returned. */
+const char *rpt_rate_cause(const struct rpt *r, char *buf, size_t len);
 
 /* The pids of the session's processes (from side-band records and samples), at most
  * @max of them in @pids; returns how many there are in all. */
@@ -382,6 +393,8 @@ struct rpt_walk_sample {
 	uint64_t time, ip, offset; /* offset: ip in its module file (the kernel: ip) */
 	int pid, tid, cpu;	   /* cpu -1: unknown */
 	int event, module;
+	uint64_t units; /* what it adds to its event's tallies: 1, or its own period where
+			 * the event counts each sample's (ses_event_unit) */
 	const char *function, *module_path;
 	size_t index; /* for rpt_walk_source() and rpt_walk_stack() */
 };

@@ -16,7 +16,7 @@ static double achieved_hz(const struct rpt *r, const char **mode)
 {
 	double cpu = rpt_rate_cpu_s(r, mode);
 
-	return cpu > 0 ? (double)(r->samples + r->filtered_samples) / cpu : 0;
+	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples) / cpu : 0;
 }
 
 static void module_states(const struct rpt *r, struct rpt_summary *s)
@@ -72,6 +72,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	memset(s, 0, sizeof(*s));
 	s->info = &r->info;
 	s->samples = r->samples;
+	s->sample_records = r->sample_records;
 	s->kept_samples = r->kept_samples;
 	s->lost = r->lost > r->info.lost_samples ? r->lost : r->info.lost_samples;
 	s->damaged_at = r->damaged_at;
@@ -92,6 +93,9 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	/* the rate is the collection's: samples outside -p / --time-filter count too, over
 	 * the CPU time of the modes sampled and the unpaused share of the run */
 	s->achieved_hz = achieved_hz(r, &s->rate_mode);
+	s->rate_samples = r->sample_records + r->filtered_samples;
+	s->rate_max_samples = rpt_rate_max_samples(r);
+	s->rate_damage = s->rate_max_samples && s->rate_samples > s->rate_max_samples;
 	s->throttles = r->throttles;
 	s->time_scale = r->time_scale;
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
@@ -173,7 +177,7 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 
 		k[i] = (struct keyed){ i, s };
 	}
-	qsort(k, n, sizeof(*k), cmp_keyed);
+	util_qsort(k, n, sizeof(*k), cmp_keyed);
 	/* tasks are listed even with no samples: a sleeping task still has an elapsed time */
 	for (int i = 0; i < n && out < max && (k[i].samples || sec == RPT_TASKS); i++, out++) {
 		struct rpt_row *row = &rows[out];

@@ -478,7 +478,7 @@ static int partition_by_tid(struct rpt_stacks *st)
 			tids[ntids++] = tid;
 		}
 	}
-	qsort(tids, ntids, sizeof(*tids), cmp_u32);
+	util_qsort(tids, ntids, sizeof(*tids), cmp_u32);
 	for (size_t t = 0; t < ntids; t++) {
 		size_t h = (tids[t] * 2654435761u) & (cap - 1);
 
@@ -534,7 +534,7 @@ void rpt_stacks_finish(struct rpt_stacks *st)
 		return;
 	st->sorted = true;
 	if (st->nsamples > 1 && partition_by_tid(st))
-		qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
+		util_qsort(st->samples, st->nsamples, sizeof(*st->samples), cmp_ssample);
 }
 
 static size_t lower(const struct rpt_stacks *st, uint32_t tid, uint64_t t)

@@ -28,6 +28,7 @@
 enum rpt_mark {
 	RPT_MARK_TRUNCATED = 1,	    /* depth limit, or the end of the copied stack */
 	RPT_MARK_UNWIND_FAILED = 2, /* no way further: no CFI, a bad frame, garbage */
+	RPT_MARK_ENDS_EARLY = 3,    /* an fp chain that stopped before an entry point */
 };
 
 /* One frame: module index (RPT_MODULE_KERNEL: a kernel address) and the address to look
@@ -202,6 +203,12 @@ void rpt_leafstack_attach(struct ses_leaf_reader *lr, uint64_t seq,
 			  const struct perf_event_attr *attr, struct ses_sample *s);
 /* After the last sample: a note for damage or records that matched no sample. */
 void rpt_leafstack_close(struct rpt *r, struct ses_leaf_reader *lr);
+/* Does the symbolized fp stack @fids (@n functions, leaf first) of a user process
+ * (@user_process: one with mappings, not a kernel thread) end before an entry point
+ * (_start, main, start_thread...) with nothing saying why (no [truncated] or [unwind
+ * failed] at its end)? Such a stack gets an [ends early] mark (callgraph.c). */
+bool rpt_fpstack_ends_early(const struct rpt_stacks *st, const uint32_t *fids, uint32_t n,
+			    bool user_process);
 /* Count the fp stacks that end before an entry point (after rpt_callgraph_build). */
 int rpt_fpstack_early(struct rpt *r);
 /* At RPT_EARLY_PCT % or more early stacks: true with the share and the module most of

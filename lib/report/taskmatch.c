@@ -244,7 +244,7 @@ static int cmp_stime(const void *a, const void *b)
 void rpt_tk_sort_samples(struct rpt_sample_time *s, size_t n)
 {
 	if (n)
-		qsort(s, n, sizeof(*s), cmp_stime);
+		util_qsort(s, n, sizeof(*s), cmp_stime);
 }
 
 /* First entry not less than (tid, t). */

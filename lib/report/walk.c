@@ -85,6 +85,7 @@ static int walk_samples(struct rpt *r, const struct rpt_walker *w)
 						.cpu = s->cpu == UINT16_MAX ? -1 : s->cpu,
 						.event = s->event,
 						.module = s->module,
+						.units = s->units,
 						.function = r->funcs[func].name,
 						.module_path = r->world.modules[s->module].path,
 						.index = i });

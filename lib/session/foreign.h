@@ -136,7 +136,15 @@ static inline bool ses_event_is_timer(const struct ses_event *e)
 	return !strcmp(e->name, "CPU_TIME") || !strncmp(e->name, "CPU_TIME (", 10);
 }
 
-/* What one sample @s of event @e adds to its tallies, in units of @e->period: its own
+/* What one tally unit of event @e is worth, in its own units (ns for a timer, events
+ * otherwise): 1 when @e->weighted (each sample counts its own period), else @e->period
+ * (each sample counts 1, standing for the interval). */
+static inline uint64_t ses_event_unit(const struct ses_event *e)
+{
+	return e->weighted ? 1 : e->period;
+}
+
+/* What one sample @s of event @e adds to its tallies, in ses_event_unit()s: its own
  * period when @e->weighted, else 1. */
 static inline uint64_t ses_sample_units(const struct ses_event *e, const struct ses_sample *s)
 {
@@ -146,7 +154,7 @@ static inline uint64_t ses_sample_units(const struct ses_event *e, const struct 
 /* The same in the event's own units (ns for a timer, events otherwise). */
 static inline uint64_t ses_sample_weight(const struct ses_event *e, const struct ses_sample *s)
 {
-	return ses_sample_units(e, s) * e->period;
+	return ses_sample_units(e, s) * ses_event_unit(e);
 }
 
 #endif

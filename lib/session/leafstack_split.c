@@ -8,6 +8,7 @@
  * that does not decode, passes through untouched; runs of them are written at once.
  */
 #include "session/internal.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ int ses_split_add_attr(struct ses_split *sp, const struct perf_event_attr *attr,
 	sp->ids = g;
 	for (size_t i = 0; i < nids; i++)
 		sp->ids[sp->nids++] = (struct idmap){ ids[i], sp->nattrs };
-	qsort(sp->ids, sp->nids, sizeof(*sp->ids), cmp_id);
+	util_qsort(sp->ids, sp->nids, sizeof(*sp->ids), cmp_id);
 	sp->full[sp->nattrs] = *attr;
 	sp->stripped[sp->nattrs] = *attr;
 	ses_split_strip_attr(&sp->stripped[sp->nattrs]);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "session.h"
+#include "util/util.h"
 
 struct keyed {
 	uint64_t key;
@@ -35,7 +36,7 @@ int ses_time_order(const uint64_t *keys, size_t n, size_t *order)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		k[i] = (struct keyed){ keys[i], i };
-	qsort(k, n, sizeof(*k), cmp_keyed);
+	util_qsort(k, n, sizeof(*k), cmp_keyed);
 	for (size_t i = 0; i < n; i++)
 		order[i] = k[i].index;
 	free(k);

@@ -290,7 +290,7 @@ static size_t merge_unknown(struct ses_pause_unknown *u, size_t nu, int64_t star
 			u[k++] = x;
 	}
 	if (k > 1)
-		qsort(u, k, sizeof(*u), cmp_unknown);
+		util_qsort(u, k, sizeof(*u), cmp_unknown);
 	nu = k;
 	k = 0;
 	for (size_t i = 0; i < nu; i++) {
@@ -345,7 +345,7 @@ int ses_pauses_add_unknown(struct ses_pause **rows, size_t *n, struct ses_pause_
 		out[k] = (struct ses_pause){ u[m].pid, u[m].from, u[m].to, "" };
 		snprintf(out[k++].how, sizeof(out->how), "%s", SES_PAUSE_HOW_UNKNOWN);
 	}
-	qsort(out, k, sizeof(*out), cmp_row);
+	util_qsort(out, k, sizeof(*out), cmp_row);
 	free(in);
 	*rows = out;
 	*n = k;

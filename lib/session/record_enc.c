@@ -24,7 +24,8 @@ static void put(struct out *o, const void *p, size_t n)
 		o->bad = true;
 		return;
 	}
-	memcpy(o->b + o->n, p, n);
+	if (n) /* @p may be NULL for an empty field (a callchain of 0): memcpy may not */
+		memcpy(o->b + o->n, p, n);
 	o->n += n;
 }
 

@@ -46,8 +46,11 @@ struct ses_event {
 	uint64_t period; /* sample_period: ns for timer events, events otherwise */
 	bool exclude_kernel;
 	bool exclude_user;
-	/* foreign sessions only (session/foreign.h; session.ini holds neither): each sample
-	 * counts its own period (@period is then 1), and the reader attr index it samples */
+	/* each sample counts its own period (ses_event_unit, ses_sample_units): a foreign
+	 * file's events with PERF_SAMPLE_PERIOD (@period is then 1), and a session's events
+	 * whose kernel period is not the interval (software events but the clocks,
+	 * tracepoints, frequency sampling), set by report (@period stays the interval);
+	 * session.ini holds neither this nor @attr, the reader attr index of a foreign event */
 	bool weighted;
 	int attr;
 };

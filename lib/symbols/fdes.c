@@ -12,6 +12,7 @@
  * that does not parse is skipped.
  */
 #include "symbols/fdes.h"
+#include "util/util.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -222,7 +223,7 @@ void rpt_fdes_sort(struct rpt_fdes *f)
 
 	if (!f->n)
 		return;
-	qsort(f->v, f->n, sizeof(*f->v), cmp_fde);
+	util_qsort(f->v, f->n, sizeof(*f->v), cmp_fde);
 	for (i = 1, out = 1; i < f->n; i++)
 		if (f->v[i].start != f->v[out - 1].start)
 			f->v[out++] = f->v[i];

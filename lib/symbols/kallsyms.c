@@ -192,7 +192,7 @@ static int ksyms_finish(struct rpt_ksyms *ks, struct loader *ld)
 		if (tmp[i].addr < tmp[i - 1].addr)
 			break;
 	if (n && i < n) { /* tmp is NULL for an empty list, and qsort wants a pointer */
-		qsort(tmp, n, sizeof(*tmp), cmp_tmp);
+		util_qsort(tmp, n, sizeof(*tmp), cmp_tmp);
 	} else {
 		for (i = 1; i < n; i++) {
 			struct ksym_tmp t = tmp[i];

@@ -104,7 +104,7 @@ int rpt_perfmap_sort(struct rpt_perfmap *pm)
 		return -ENOMEM;
 	for (size_t i = 0; i < pm->nsyms; i++)
 		o[i] = (struct ordered){ pm->syms[i], i };
-	qsort(o, pm->nsyms, sizeof(*o), cmp_ordered);
+	util_qsort(o, pm->nsyms, sizeof(*o), cmp_ordered);
 	for (size_t i = 0; i < pm->nsyms; i++) {
 		if (n && pm->syms[n - 1].start == o[i].sym.start)
 			n--;

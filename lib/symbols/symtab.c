@@ -280,7 +280,7 @@ static int read_syms(struct dso *d, Dwfl_Module *mod, Elf *file, GElf_Addr mainb
 	}
 	for (i = 0; i < d->nsyms; i++) /* the block has stopped moving */
 		d->syms[i].raw = d->strs + (uintptr_t)d->syms[i].raw;
-	qsort(d->syms, d->nsyms, sizeof(*d->syms), cmp_sym);
+	util_qsort(d->syms, d->nsyms, sizeof(*d->syms), cmp_sym);
 	for (i = 0, out = 0; i < d->nsyms; i++) {
 		if (out && d->syms[out - 1].addr == d->syms[i].addr)
 			continue;

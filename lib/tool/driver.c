@@ -240,22 +240,23 @@ static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 	int ret;
 
 	d->h->sample = s;
-	ret = d->h->desc.sample(
-		d->h->desc.ctx,
-		&(struct uprof_tool_sample){
-			.size = sizeof(struct uprof_tool_sample),
-			.event = (uint32_t)s->event,
-			.time_ns = (int64_t)s->time,
-			.pid = s->pid,
-			.tid = s->tid,
-			.cpu = s->cpu,
-			.module_id = s->module,
-			.ip = s->ip,
-			.offset = s->offset,
-			.function = s->function,
-			.module = s->module_path,
-			.weight_s = s->event < SES_MAX_EVENTS ? d->weight[s->event] : 0,
-			.opaque = s });
+	ret = d->h->desc.sample(d->h->desc.ctx,
+				&(struct uprof_tool_sample){
+					.size = sizeof(struct uprof_tool_sample),
+					.event = (uint32_t)s->event,
+					.time_ns = (int64_t)s->time,
+					.pid = s->pid,
+					.tid = s->tid,
+					.cpu = s->cpu,
+					.module_id = s->module,
+					.ip = s->ip,
+					.offset = s->offset,
+					.function = s->function,
+					.module = s->module_path,
+					.weight_s = s->event < SES_MAX_EVENTS
+							    ? (double)s->units * d->weight[s->event]
+							    : 0,
+					.opaque = s });
 	d->h->sample = NULL;
 	return ret ? failed(d, "sample", ret) : 0;
 }
@@ -294,11 +295,13 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 		names[i] = in->events[i].name;
 		periods[i] = in->events[i].period;
 		/* the timer's period in seconds (times the report's time_scale: a timer that
-		 * fell behind stands for more, as in report.csv); any other event stands for
-		 * its interval */
+		 * fell behind stands for more, as in report.csv); any other event's unit
+		 * (ses_event_unit: 1 where each sample counts its own period, times the
+		 * sample's units in on_sample) */
 		d->weight[i] = ses_event_is_timer(&in->events[i])
-				       ? (double)in->events[i].period / 1e9 * sum.time_scale
-				       : (double)in->events[i].period;
+				       ? (double)ses_event_unit(&in->events[i]) / 1e9 *
+						 sum.time_scale
+				       : (double)ses_event_unit(&in->events[i]);
 	}
 	if (!in->nevents)
 		d->weight[0] = sum.period_s;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* translated.bin's format (unwind.h): parsing untrusted bytes, and writing. */
 #include "unwind/unwind.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -294,7 +295,8 @@ int rpt_tr_writer_note(struct rpt_tr_writer *w, uint32_t seq, int max, int n, co
 	p = put(p, (uint64_t)max, 2);
 	p = put(p, (uint64_t)n, 2);
 	p = put(p, (uint64_t)end, 1);
-	memcpy(p, pcs, (size_t)n * 8);
+	if (n) /* @pcs may be NULL for none, which memcpy may not take */
+		memcpy(p, pcs, (size_t)n * 8);
 	p += (size_t)n * 8;
 	memset(p, 0, ((size_t)n + 7) / 8);
 	for (int i = 0; i < n; i++)
@@ -341,7 +343,7 @@ static int index_entries(const struct rpt_tr_writer *w, struct ent **out)
 		at += e[i].len;
 	}
 	if (!w->sorted)
-		qsort(e, w->nentries, sizeof(*e), cmp_ent);
+		util_qsort(e, w->nentries, sizeof(*e), cmp_ent);
 	for (uint32_t i = 1; i < w->nentries; i++)
 		if (e[i].seq == e[i - 1].seq)
 			return -EINVAL;

@@ -20,7 +20,8 @@ int util_sbuf_add(struct util_sbuf *b, const char *s, size_t n)
 		b->s = g;
 		b->cap = cap;
 	}
-	memcpy(b->s + b->len, s, n);
+	if (n) /* @s may be NULL when @n is 0; memcpy may not take it */
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = 0;
 	return 0;

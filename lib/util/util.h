@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 /* ---- strmap.c: string keys ---- */
@@ -192,6 +193,18 @@ static inline int util_hex_digit(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/* ---- sorting ---- */
+
+/* qsort() that accepts an empty array: C says qsort's base must point to an array even
+ * when @n is 0 (UBSan's nonnull check fires on qsort(NULL, 0, ...)), and an empty table
+ * is NULL in our growing arrays. The one way lib/ sorts. */
+static inline void util_qsort(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }
 
 #endif

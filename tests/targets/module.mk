@@ -256,3 +256,8 @@ $(TGT)/swaptrace: tests/tool/swaptrace.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -o $@ $<
 TEST_TARGETS += $(TGT)/swaptrace
+# a known number of context switches (tests/e2e/switch_count.sh)
+$(TGT)/switches: tests/targets/switches.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/switches

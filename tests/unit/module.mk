@@ -180,3 +180,9 @@ $(BUILD)/tests/test_pmc_counting: tests/unit/test_pmc_counting.c $(PMC_LIB) $(AR
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_counting
+$(BUILD)/tests/test_report_numbers: tests/unit/test_report_numbers.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) \
+		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) $(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_report_numbers

@@ -243,24 +243,14 @@ static void rec_sample(struct ses_writer *w, uint32_t pid, uint64_t t, const uin
 #define K (uint64_t) PERF_CONTEXT_KERNEL
 #define AT(x, off) (BASE + (x) + (off))
 
-static void make_session(char *dir)
+/* An fp session of pid 100 ("app") with the binary mapped: its writer, for the samples. */
+static struct ses_writer *begin_session(char *dir)
 {
 	struct ses_info in = { 0 };
 	struct perf_event_attr attr;
 	struct pmc_callgraph cg;
 	struct ses_writer *w;
 	uint64_t id = 1;
-	char ks[PATH_MAX + 16];
-	FILE *f;
-	const uint64_t chain[] = { U, AT(leaf_at, 4), AT(b_at, 9), AT(a_at, 9), AT(main_at, 9) };
-	const uint64_t recur[] = { U, AT(recleaf_at, 4), AT(rec_at, 9), AT(rec_at, 9),
-				   AT(rec_at, 9), AT(main_at, 9) };
-	const uint64_t kern[] = { K, KADDR + 0x10, KADDR + 0x110, U, AT(leaf_at, 4), AT(b_at, 9),
-				  AT(a_at, 9), AT(main_at, 9) };
-	const uint64_t broken[] = { U, AT(leaf_at, 4), 0x1234 };
-	/* as long as sample_max_stack (8): the kernel cut it */
-	const uint64_t cut[] = { U, AT(recleaf_at, 4), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9),
-				 AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9) };
 
 	assert_non_null(mkdtemp(dir));
 	in.format_version = 1;
@@ -286,18 +276,43 @@ static void make_session(char *dir)
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
 	rec_comm(w, 100, "app");
 	rec_mmap2(w, 100);
-	rec_sample(w, 100, 10, chain, 5, false);
-	rec_sample(w, 100, 11, chain, 5, false);
-	rec_sample(w, 100, 12, recur, 6, false);
-	rec_sample(w, 100, 13, kern, 8, true);
-	rec_sample(w, 100, 14, broken, 3, false);
-	rec_sample(w, 100, 15, cut, 9, false);
+	return w;
+}
+
+static void end_session(struct ses_writer *w, const char *dir)
+{
+	char ks[PATH_MAX + 16];
+	FILE *f;
+
 	assert_int_equal(ses_writer_close(w), 0);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
 	f = fopen(ks, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _stext\nffffffff81000100 T kfunc\nffffffff81000200 T kcaller\n");
 	fclose(f);
+}
+
+static void make_session(char *dir)
+{
+	struct ses_writer *w;
+	const uint64_t chain[] = { U, AT(leaf_at, 4), AT(b_at, 9), AT(a_at, 9), AT(main_at, 9) };
+	const uint64_t recur[] = { U, AT(recleaf_at, 4), AT(rec_at, 9), AT(rec_at, 9),
+				   AT(rec_at, 9), AT(main_at, 9) };
+	const uint64_t kern[] = { K, KADDR + 0x10, KADDR + 0x110, U, AT(leaf_at, 4), AT(b_at, 9),
+				  AT(a_at, 9), AT(main_at, 9) };
+	const uint64_t broken[] = { U, AT(leaf_at, 4), 0x1234 };
+	/* as long as sample_max_stack (8): the kernel cut it */
+	const uint64_t cut[] = { U, AT(recleaf_at, 4), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9),
+				 AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9) };
+
+	w = begin_session(dir);
+	rec_sample(w, 100, 10, chain, 5, false);
+	rec_sample(w, 100, 11, chain, 5, false);
+	rec_sample(w, 100, 12, recur, 6, false);
+	rec_sample(w, 100, 13, kern, 8, true);
+	rec_sample(w, 100, 14, broken, 3, false);
+	rec_sample(w, 100, 15, cut, 9, false);
+	end_session(w, dir);
 }
 
 static struct rpt *open_report(const char *dir)
@@ -442,6 +457,53 @@ static void exports(void **state)
 	rm_session(dir);
 }
 
+/* Every fp stack of a user process that stops short of an entry point gets an [ends
+ * early] mark at its end, one stack per way of stopping: the kernel's walk ends (no
+ * frame pointer in a caller), a 0 return address, no user part but the leaf, a kernel
+ * sample with no user part. Complete, cut ([truncated]) and broken ([unwind failed])
+ * stacks are left as they are; report's count of early stacks takes them all. */
+static void every_early_fp_stack_marked(void **state)
+{
+	const uint64_t stops[] = { U, AT(leaf_at, 4), AT(b_at, 9), AT(a_at, 9) };
+	const uint64_t zero[] = { U, AT(leaf_at, 4), AT(b_at, 9), 0, AT(a_at, 9), AT(main_at, 9) };
+	const uint64_t leaf_only[] = { U, AT(leaf_at, 4) };
+	const uint64_t kernel_only[] = { K, KADDR + 0x10, KADDR + 0x110 };
+	const uint64_t whole[] = { U, AT(leaf_at, 4), AT(b_at, 9), AT(a_at, 9), AT(main_at, 9) };
+	const uint64_t broken[] = { U, AT(leaf_at, 4), 0x1234 };
+	const uint64_t cut[] = { U, AT(recleaf_at, 4), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9),
+				 AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9), AT(rec_at, 9) };
+	char dir[] = "/tmp/uprof-cg.XXXXXX";
+	struct ses_writer *w;
+	struct rpt *r;
+	char *s;
+
+	(void)state;
+	w = begin_session(dir);
+	rec_sample(w, 100, 10, stops, 4, false);
+	rec_sample(w, 100, 11, zero, 6, false);
+	rec_sample(w, 100, 12, leaf_only, 2, false);
+	rec_sample(w, 100, 13, kernel_only, 3, true);
+	rec_sample(w, 100, 14, whole, 5, false);
+	rec_sample(w, 100, 15, broken, 3, false);
+	rec_sample(w, 100, 16, cut, 9, false);
+	end_session(w, dir);
+	r = open_report(dir);
+	s = export(r, RPT_EXPORT_FOLDED);
+	assert_string_equal(s, "app;[ends early];chain_a;chain_b;chain_leaf 1\n"
+			       "app;[ends early];chain_b;chain_leaf 1\n"
+			       "app;[ends early];chain_leaf 1\n"
+			       "app;[ends early];kcaller;kfunc 1\n"
+			       "app;[truncated];recurse;recurse;recurse;recurse;recurse;recurse;"
+			       "recurse;recurse_leaf 1\n"
+			       "app;[unwind failed];chain_leaf 1\n"
+			       "app;main;chain_a;chain_b;chain_leaf 1\n");
+	free(s);
+	/* the user stacks that end early: the three marked, and the broken one */
+	assert_int_equal(r->stacks->early_stacks, 4);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +513,7 @@ int main(void)
 		cmocka_unit_test(self_total_edges),
 		cmocka_unit_test(csv_sections),
 		cmocka_unit_test(exports),
+		cmocka_unit_test(every_early_fp_stack_marked),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

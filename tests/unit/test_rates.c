@@ -30,6 +30,7 @@ struct shape {
 	bool user_only;
 	int64_t cpu_ns, user_ns, sys_ns;
 	int throttles;
+	int64_t run_ns; /* start to end; 0: 1000 s */
 };
 
 static void rec_throttle(struct ses_writer *w, uint64_t t)
@@ -64,7 +65,7 @@ static void make_rate_session(char *dir, const struct shape *sh)
 	in.target_user_ns = sh->user_ns;
 	in.target_sys_ns = sh->sys_ns;
 	in.start_mono_ns = 1;
-	in.end_mono_ns = 1000000000000;
+	in.end_mono_ns = 1 + (sh->run_ns ? sh->run_ns : 1000000000000);
 	assert_int_equal(test_info_write(dir, &in), 0);
 	w = test_writer_open(dir);
 	assert_non_null(w);
@@ -103,7 +104,7 @@ static double row_seconds(const struct rpt *r, const char *name)
 static void test_user_only_rate_over_user_time(void **state)
 {
 	/* 400 samples at 1 ms over 0.5 s user + 0.3 s system: 800 Hz, not 500 */
-	struct shape sh = { 400, 1000000, true, 800000000, 500000000, 300000000, 0 };
+	struct shape sh = { 400, 1000000, true, 800000000, 500000000, 300000000, 0, 0 };
 	char dir[] = "/tmp/uprof-rates.XXXXXX";
 	struct rpt_summary s;
 	struct rpt *r;
@@ -128,8 +129,8 @@ static void test_user_only_rate_over_user_time(void **state)
 
 static void test_both_modes_or_no_split_as_before(void **state)
 {
-	struct shape both = { 400, 1000000, false, 800000000, 500000000, 300000000, 0 };
-	struct shape old = { 400, 1000000, true, 800000000, 0, 0, 0 };
+	struct shape both = { 400, 1000000, false, 800000000, 500000000, 300000000, 0, 0 };
+	struct shape old = { 400, 1000000, true, 800000000, 0, 0, 0, 0 };
 	char d1[] = "/tmp/uprof-rates.XXXXXX", d2[] = "/tmp/uprof-rates.XXXXXX";
 	struct rpt_summary s;
 	struct rpt *r;
@@ -159,8 +160,9 @@ static void test_both_modes_or_no_split_as_before(void **state)
 
 static void test_overrun_timer_shares_out_cpu_time(void **state)
 {
-	/* asked 100 kHz (10 us), got 400 samples in 0.04 s: 10 kHz; each sample is 0.1 ms */
-	struct shape sh = { 400, 10000, false, 40000000, 10000000, 30000000, 0 };
+	/* asked 100 kHz (10 us), got 400 samples in 0.04 s: 10 kHz; each sample is 0.1 ms; a
+	 * busy target (0.04 s of CPU in a 0.05 s run), nothing lost or throttled */
+	struct shape sh = { 400, 10000, false, 40000000, 10000000, 30000000, 0, 50000000 };
 	char dir[] = "/tmp/uprof-rates.XXXXXX";
 	struct rpt_summary s;
 	struct rpt *r;
@@ -178,8 +180,11 @@ static void test_overrun_timer_shares_out_cpu_time(void **state)
 	assert_int_equal(s.throttles, 0);
 	csv = csv_text(r);
 	assert_non_null(strstr(csv, "CPU_TIME Per Sample:,\"0.1000 ms: the timer fired 10.0x less "
-				    "often than asked"));
-	assert_non_null(strstr(csv, "Total CPU_TIME,\"0.0400 seconds\""));
+				    "often than asked (the target was busy (0.040 s of CPU in "
+				    "0.050 s) and no sample was lost or throttled: a sample costs "
+				    "more CPU time than the 0.010 ms interval)"));
+	/* 5 decimals: one 10 us sample's */
+	assert_non_null(strstr(csv, "Total CPU_TIME,\"0.04000 seconds\""));
 	free(csv);
 	rpt_free(r);
 	rm_session(dir);
@@ -189,7 +194,7 @@ static void test_throttled_timer_counted_and_made_right(void **state)
 {
 	/* 1 kHz asked, 800 samples over 1 s of CPU: within the share an overrun would need,
 	 * but the kernel said it throttled the event 3 times */
-	struct shape sh = { 800, 1000000, false, 1000000000, 900000000, 100000000, 3 };
+	struct shape sh = { 800, 1000000, false, 1000000000, 900000000, 100000000, 3, 0 };
 	char dir[] = "/tmp/uprof-rates.XXXXXX";
 	struct rpt_summary s;
 	struct rpt *r;
@@ -206,6 +211,7 @@ static void test_throttled_timer_counted_and_made_right(void **state)
 	assert_int_equal(s.unparsable, 0);
 	csv = csv_text(r);
 	assert_non_null(strstr(csv, "Throttled:,\"3 times"));
+	assert_non_null(strstr(csv, "less often than asked (throttled by the kernel 3 times)"));
 	free(csv);
 	rpt_free(r);
 	rm_session(dir);
@@ -214,7 +220,7 @@ static void test_throttled_timer_counted_and_made_right(void **state)
 static void test_rate_as_asked_is_not_scaled(void **state)
 {
 	/* 900 samples at 1 ms over 1 s: 90 % of the rate (a loaded machine): no scaling */
-	struct shape sh = { 900, 1000000, false, 1000000000, 0, 0, 0 };
+	struct shape sh = { 900, 1000000, false, 1000000000, 0, 0, 0, 0 };
 	char dir[] = "/tmp/uprof-rates.XXXXXX";
 	struct rpt_summary s;
 	struct rpt *r;
@@ -229,6 +235,28 @@ static void test_rate_as_asked_is_not_scaled(void **state)
 	rm_session(dir);
 }
 
+/* A target on the CPU in bursts (20 ms of CPU in a 2 s run) whose timer gave 5 samples of
+ * the 20 asked: the cause said is the bursts, with the numbers, not the sample cost. */
+static void test_bursty_target_named_as_the_cause(void **state)
+{
+	struct shape sh = { 5, 1000000, false, 20000000, 15000000, 5000000, 0, 2000000000 };
+	char dir[] = "/tmp/uprof-rates.XXXXXX";
+	struct rpt_summary s;
+	char cause[256];
+	struct rpt *r;
+
+	(void)state;
+	make_rate_session(dir, &sh);
+	r = open_plain(dir);
+	rpt_summary(r, &s);
+	assert_true(fabs(s.time_scale - 4.0) < 1e-9);
+	assert_string_equal(rpt_rate_cause(r, cause, sizeof(cause)),
+			    "the target was on a CPU 1.0 % of the run (0.020 s of 2.000 s), in "
+			    "bursts; 250.0 samples per CPU-second; no sample lost or throttled");
+	rpt_free(r);
+	rm_session(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_overrun_timer_shares_out_cpu_time),
 		cmocka_unit_test(test_throttled_timer_counted_and_made_right),
 		cmocka_unit_test(test_rate_as_asked_is_not_scaled),
+		cmocka_unit_test(test_bursty_target_named_as_the_cause),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

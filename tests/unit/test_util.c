@@ -307,12 +307,34 @@ static void escaping_frame_and_title(void **state)
 	free(s);
 }
 
+static int cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* An empty table is NULL in our growing arrays: util_qsort takes (NULL, 0) (qsort may
+ * not: UBSan's nonnull check under make check SANITIZE=1) and sorts what there is. */
+static void qsort_of_nothing_and_of_some(void **state)
+{
+	int v[] = { 3, -1, 2, 2 }, one = 7;
+
+	(void)state;
+	util_qsort(NULL, 0, sizeof(int), cmp_int);
+	util_qsort(&one, 1, sizeof(int), cmp_int);
+	assert_int_equal(one, 7);
+	util_qsort(v, 4, sizeof(int), cmp_int);
+	assert_true(v[0] == -1 && v[1] == 2 && v[2] == 2 && v[3] == 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(put_get_and_refuse_twice),
 		cmocka_unit_test(intern_gives_one_pointer),
 		cmocka_unit_test(many_keys),
+		cmocka_unit_test(qsort_of_nothing_and_of_some),
 		cmocka_unit_test(hash_grows_and_finds),
 		cmocka_unit_test(sbuf_grows),
 		cmocka_unit_test(csv_always),

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The numbers of lib/report on hand-built sessions, checked exactly: each sample of an
+ * event but the timer weighted by the period the kernel recorded in it (a sample of a
+ * session written without PERF_SAMPLE_PERIOD stands for the interval), and report.csv's
+ * rows summing to its total.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmc/pmc.h"
+#include "report/internal.h"
+#include "report_fixture.h"
+
+/* A sample of attr @id, with PERF_SAMPLE_PERIOD's field when @period is not 0. */
+static void sample(struct ses_writer *w, uint64_t id, uint32_t tid, uint64_t ip, uint64_t t,
+		   uint64_t period)
+{
+	struct buf b = { .n = 8 };
+
+	put64(&b, id);
+	put64(&b, ip);
+	put32x2(&b, 100, tid);
+	put64(&b, t);
+	put32x2(&b, 0, 0);
+	if (period)
+		put64(&b, period);
+	finish(w, &b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+}
+
+/* session.ini for events @names (a software event's config each, or the timer) sampled
+ * every @periods, and samples.data's writer, with the demo binary mapped at BASE. */
+static struct ses_writer *begin(char *dir, int n, const char *const *names,
+				const uint64_t *configs, const uint64_t *periods,
+				bool record_period)
+{
+	struct ses_info in = { 0 };
+	struct ses_writer *w;
+
+	assert_non_null(mkdtemp(dir));
+	in.format_version = 1;
+	snprintf(in.config, sizeof(in.config), "%s", strcmp(names[0], "CPU_TIME") ? "ebp" : "tbp");
+	snprintf(in.target_path, sizeof(in.target_path), "%s", demo);
+	in.nevents = n;
+	in.status = SES_STATUS_COMPLETE;
+	in.exit_code = 0;
+	in.ncpus = 2;
+	for (int i = 0; i < n; i++) {
+		struct ses_event *e = &in.events[i];
+		struct perf_event_attr attr;
+		uint64_t id = (uint64_t)i + 1;
+
+		snprintf(e->name, sizeof(e->name), "%s", names[i]);
+		e->period = periods[i];
+		pmc_timer_attr(&attr, periods[i], false);
+		if (strcmp(names[i], "CPU_TIME")) {
+			e->type = PERF_TYPE_SOFTWARE;
+			e->config = configs[i];
+			attr.config = configs[i];
+		} else {
+			e->type = attr.type;
+			e->config = attr.config;
+		}
+		if (!record_period)
+			attr.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+		if (!i) {
+			assert_int_equal(test_info_write(dir, &in), 0);
+			w = test_writer_open(dir);
+			assert_non_null(w);
+		}
+		assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
+	}
+	assert_int_equal(test_info_write(dir, &in), 0); /* every event */
+	rec_comm(w, 100, 100, "app", true, 10);
+	rec_mmap2(w, 100, BASE, 0x100000, demo, 11);
+	return w;
+}
+
+/* report.csv of @r (owned: free); not report_fixture.h's inline one, whose memstream
+ * buffer gcc takes for a dangling pointer once this file walks through it */
+static __attribute__((noinline)) char *csv_of(const struct rpt *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rpt_write_csv(r, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+static struct rpt *open_all(const char *dir)
+{
+	struct rpt_options o = { .cutoff = 0 };
+	struct rpt *r = NULL;
+	char err[256];
+
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	return r;
+}
+
+/* -e context-switches: the kernel samples each switch (period 1 in the sample) whatever
+ * the interval asked (250,000); samples of other periods count theirs; a second event's
+ * column too. */
+static void each_sample_counts_its_own_period(void **state)
+{
+	static const char *const names[] = { "context-switches", "page-faults" };
+	static const uint64_t configs[] = { PERF_COUNT_SW_CONTEXT_SWITCHES,
+					    PERF_COUNT_SW_PAGE_FAULTS };
+	static const uint64_t periods[] = { 250000, 250000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX";
+	struct ses_writer *w;
+	struct rpt_summary s;
+	struct rpt_row rows[8];
+	const struct rpt_row *x;
+	struct rpt *r;
+	char *text;
+	int n;
+
+	(void)state;
+	w = begin(dir, 2, names, configs, periods, true);
+	sample(w, 1, 100, BASE + light_vaddr + 4, 20, 1);
+	sample(w, 1, 100, BASE + light_vaddr + 4, 21, 1);
+	sample(w, 1, 100, BASE + light_vaddr + 8, 22, 1);
+	sample(w, 1, 100, BASE + light_vaddr + 8, 23, 2);
+	sample(w, 1, 100, BASE + light_vaddr + 8, 24, 5);
+	sample(w, 1, 100, BASE + heavy_vaddr + 4, 25, 3);
+	sample(w, 2, 100, BASE + heavy_vaddr + 4, 26, 4);
+	sample(w, 2, 100, BASE + heavy_vaddr + 4, 27, 6);
+	assert_int_equal(ses_writer_close(w), 0);
+
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.sample_records, 6);
+	assert_int_equal(s.samples, 13); /* 1+1+1+2+5+3 switches, not 6 x 250,000 */
+	n = rpt_rows(r, RPT_FUNCTIONS, rows, 8);
+	x = row_named(rows, n, "light_work");
+	assert_non_null(x);
+	assert_int_equal(x->samples, 10);
+	x = row_named(rows, n, "heavy_work");
+	assert_non_null(x);
+	assert_int_equal(x->samples, 3);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Total context-switches,\"13 events\"\n"));
+	assert_non_null(strstr(text, "Samples:,\"6\"\n"));
+	/* the page-faults column: 4 + 6, beside heavy_work's 3 switches */
+	assert_non_null(strstr(text, "\"heavy_work\",3.0000,10.0000,"));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* A session written before PERF_SAMPLE_PERIOD was read (none in its samples): each sample
+ * stands for the interval, as then. */
+static void without_a_period_a_sample_is_the_interval(void **state)
+{
+	static const char *const names[] = { "context-switches" };
+	static const uint64_t configs[] = { PERF_COUNT_SW_CONTEXT_SWITCHES };
+	static const uint64_t periods[] = { 1000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX";
+	struct ses_writer *w;
+	struct rpt_summary s;
+	struct rpt *r;
+	char *text;
+
+	(void)state;
+	w = begin(dir, 1, names, configs, periods, false);
+	for (int i = 0; i < 4; i++)
+		sample(w, 1, 100, BASE + light_vaddr + 4, 20 + (uint64_t)i, 0);
+	assert_int_equal(ses_writer_close(w), 0);
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.sample_records, 4);
+	assert_int_equal(s.samples, 4000);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Total context-switches,\"4000 events\"\n"));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* The value of @cell ("0.00025" or "0.0003") in units of 10^-@digits, exactly. */
+static int64_t fixed(const char *cell, int digits)
+{
+	const char *dot = strchr(cell, '.');
+	int64_t v = strtoll(cell, NULL, 10);
+	int k = 0;
+
+	for (int i = 0; i < digits; i++)
+		v *= 10;
+	if (dot) {
+		int64_t frac = 0;
+
+		for (k = 1; k <= digits && dot[k] >= '0' && dot[k] <= '9'; k++)
+			frac = frac * 10 + (dot[k] - '0');
+		for (; k <= digits; k++)
+			frac *= 10;
+		v += frac;
+	}
+	return v;
+}
+
+/* A 0.25 ms timer and 1,485 functions of one sample each ([unknown]!0x... addresses of no
+ * mapping, one per address), and 15 samples of light_work: report.csv's function rows sum
+ * to its Total CPU_TIME, exactly. */
+static void csv_rows_sum_to_the_total(void **state)
+{
+	static const char *const names[] = { "CPU_TIME" };
+	static const uint64_t configs[] = { 0 };
+	static const uint64_t periods[] = { 250000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX";
+	const char *at, *total;
+	struct ses_writer *w;
+	struct rpt *r;
+	int64_t sum = 0;
+	int nrows = 0;
+	char *text;
+
+	(void)state;
+	w = begin(dir, 1, names, configs, periods, true);
+	for (uint64_t i = 0; i < 1485; i++)
+		sample(w, 1, 100, 0x7f0000000000ULL + i * 64, 20 + i, 250000);
+	for (uint64_t i = 0; i < 15; i++)
+		sample(w, 1, 100, BASE + light_vaddr + 4, 2000 + i, 250000);
+	assert_int_equal(ses_writer_close(w), 0);
+	r = open_all(dir);
+	text = csv_of(r);
+	total = strstr(text, "Total CPU_TIME,\"");
+	assert_non_null(total);
+	assert_int_equal(fixed(total + 16, 5), 37500); /* 1,500 x 0.00025 s = 0.37500 s */
+	/* the first function table: every function of the session (no cutoff) */
+	at = strstr(text, "FUNCTION,\"CPU_TIME\" (seconds),Module\n");
+	assert_non_null(at);
+	at = strchr(at, '\n') + 1;
+	while (*at == '"') {
+		const char *comma = strstr(at, "\",");
+
+		assert_non_null(comma);
+		sum += fixed(comma + 2, 5);
+		nrows++;
+		at = strchr(at, '\n') + 1;
+	}
+	assert_int_equal(nrows, 1486);
+	assert_int_equal(sum, fixed(total + 16, 5));
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* session.ini's run (of 25 samples): @ncpus CPUs (@mask: -c's list), from @start to @end ns */
+static void set_run(const char *dir, int ncpus, const char *mask, int64_t start, int64_t end)
+{
+	struct ses_info in;
+	char why[256];
+
+	assert_int_equal(ses_info_read(dir, &in, why, sizeof(why)), 0);
+	in.ncpus = ncpus;
+	snprintf(in.cpu_mask, sizeof(in.cpu_mask), "%s", mask);
+	in.start_mono_ns = start;
+	in.end_mono_ns = end;
+	in.target_cpu_ns = 1000; /* 1 us of CPU time: the "rate" of any count is absurd */
+	in.samples = 25;	 /* what samples.data holds: no count damage */
+	assert_int_equal(test_info_write(dir, &in), 0);
+}
+
+/* A 1 ms timer on 2 CPUs for 10 ms gives at most 2 x 10 samples (+10 % and 1 per CPU
+ * of slack: 24): 24 are a rate, 25 are damage, said so; -c 1 alone: 12. */
+static void samples_the_cpus_cannot_give_are_damage(void **state)
+{
+	static const char *const names[] = { "CPU_TIME" };
+	static const uint64_t configs[] = { 0 };
+	static const uint64_t periods[] = { 1000000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX";
+	struct ses_writer *w;
+	struct rpt_summary s;
+	struct rpt *r;
+	char *text;
+
+	(void)state;
+	w = begin(dir, 1, names, configs, periods, true);
+	for (uint64_t i = 0; i < 25; i++)
+		sample(w, 1, 100, BASE + light_vaddr + 4, 1000 + i, 1000000);
+	assert_int_equal(ses_writer_close(w), 0);
+	set_run(dir, 2, "", 0, 10000000);
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 24);
+	assert_int_equal(s.rate_samples, 25);
+	assert_true(s.rate_damage);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Achieved Sampling Rate:,\"implausible ("));
+	assert_non_null(strstr(text, "Data Damage:,\"25 timer samples, more than the 24 "));
+	free(text);
+	rpt_free(r);
+
+	set_run(dir, 2, "", 0, 10000001); /* 24.000002 allowed: still 24 */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_true(s.rate_damage);
+	rpt_free(r);
+	set_run(dir, 2, "", 0, 10500000); /* 25.1: the 25 are possible */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_false(s.rate_damage);
+	text = csv_of(r);
+	assert_null(strstr(text, "implausible"));
+	assert_null(strstr(text, "Data Damage"));
+	free(text);
+	rpt_free(r);
+	set_run(dir, 2, "1", 0, 10500000); /* -c 1: one CPU sampled */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 12);
+	assert_true(s.rate_damage);
+	rpt_free(r);
+	set_run(dir, 2, "", 0, 0); /* no run time recorded: not known, not damage */
+	r = open_all(dir);
+	rpt_summary(r, &s);
+	assert_int_equal(s.rate_max_samples, 0);
+	assert_false(s.rate_damage);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(each_sample_counts_its_own_period),
+		cmocka_unit_test(without_a_period_a_sample_is_the_interval),
+		cmocka_unit_test(csv_rows_sum_to_the_total),
+		cmocka_unit_test(samples_the_cpus_cannot_give_are_damage),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
