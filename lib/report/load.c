@@ -271,6 +271,27 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	return ret;
 }
 
+/* Does where @type falls in time change what replay does with it? Replay counts samples,
+ * lost and throttle records and applies the world's records; every other kind (UNTHROTTLE,
+ * KSYMBOL, perf's own records of time 0 anywhere in a foreign file...) it passes over, so
+ * these are neither held nor let hold the others back. */
+static bool ordered(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_THROTTLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Replay one record, in its turn: @d its decoded record (NULL: a sample without stack),
  * @seq its record number. */
 static int replay_one(struct rpt *r, struct ses_reader *rd, struct ses_leaf_reader *lr,
@@ -357,7 +378,8 @@ static int replay_upto(struct rpt *r, struct ses_reader *rd, struct ses_leaf_rea
 /*
  * Pass 2: record number @seq (@sample: its sample number, when a sample) decoded again
  * and held for its turn. One that does not decode is replayed at once: all replay does
- * with it is count it unparsable, wherever it falls (a sort gave it time 0).
+ * with it is count it unparsable, wherever it falls (a sort gave it time 0); so is one
+ * whose time does not matter (ordered()).
  */
 static int take(struct rpt *r, struct ses_reader *rd, const struct ses_record *rec,
 		struct ses_leaf_reader *lr, struct order *o, uint32_t seq, uint64_t sample)
@@ -393,7 +415,7 @@ static int take(struct rpt *r, struct ses_reader *rd, const struct ses_record *r
 		e->cpu = s->cpu < WALK_CPU_FAR ? s->cpu : WALK_CPU_FAR;
 		e->side = s->ips || s->regs || s->stack;
 	}
-	if (ret) {
+	if (ret || !ordered(rec->type)) {
 		ret = replay_one(r, rd, lr, o, h, 0, seq);
 		o->spare[o->nspare++] = slot;
 		return ret;
@@ -429,7 +451,7 @@ static int scan(struct rpt *r, struct ses_reader *rd, struct order *o, uint64_t 
 				return -ENOMEM;
 			o->after[o->nblocks++] = UINT64_MAX;
 		}
-		if (!ses_reader_decode(rd, &rec, &d)) {
+		if (ordered(rec.type) && !ses_reader_decode(rd, &rec, &d)) {
 			uint64_t t = ses_decoded_time(&d);
 
 			if (t < o->after[o->nblocks - 1])
