@@ -11,6 +11,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <limits.h>
 #include <stdio.h>
@@ -392,6 +393,7 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 {
 	FILE *table = st->to_stdout ? stderr : stdout;
 	char path[PATH_MAX + 64];
+	struct rpt_stacks_facts facts;
 
 	report_summary(r, written, table);
 	fflush(table);
@@ -399,6 +401,14 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 		if (st->exported[e])
 			fprintf(stderr, "Generated %s file: %s\n", rpt_exporter(e)->what,
 				export_path(st, e, path, sizeof(path)));
+	rpt_stacks_facts(r, &facts);
+	if (st->exported[RPT_EXPORT_PERFETTO] && facts.left_out)
+		fprintf(stderr,
+			"note: trace.json's sample tracks show one sample in %" PRIu64 ", evenly "
+			"over the profile (%zu shown, %" PRIu64
+			" left out; its otherData says so): "
+			"report keeps at most %u samples' times\n",
+			facts.stride, facts.nsamples, facts.left_out, RPT_TIMELINE_MAX);
 }
 
 /* Each --export into its file, written whole or not at all (temp file + rename). The
@@ -638,6 +648,8 @@ static int run(struct report_state *st, int argc, char **argv)
 		st->a.input = abs_input;
 	if (rpt_buildid_default_dir(st->buildid_dir, sizeof(st->buildid_dir)))
 		st->a.opts.buildid_dir = st->buildid_dir;
+	/* only the trace reads each sample's time: folded stacks and flame graphs alone keep none */
+	st->a.opts.no_timeline = !st->exports[RPT_EXPORT_PERFETTO];
 	if (!st->foreign && rpt_is_job_dir_at(st->dfd))
 		return run_job(st);
 	if (st->ranks || st->a.hosts)

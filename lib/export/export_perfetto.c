@@ -367,6 +367,8 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	int ret = -ENOMEM;
 
 	rpt_stacks_facts(r, &o.facts);
+	if (!facts->timeline) /* opened for exports without a trace: no sample kept */
+		return -EINVAL;
 	o.base = (uint64_t)facts->info->start_mono_ns;
 	spans = malloc(sizeof(*spans) * (facts->nspans ? facts->nspans : 1));
 	o.sf = calloc(facts->nstacks ? facts->nstacks : 1, sizeof(*o.sf));
@@ -396,12 +398,18 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	put_frames(&o);
 	fprintf(f, "\"otherData\":{\"tool\":\"uprof %s\",\"session\":\"", UPROF_VERSION);
 	util_put_escaped(f, facts->dir, UTIL_ESC_JSON);
-	fprintf(f,
-		"\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"}}\n",
+	fprintf(f, "\",\"samples\":%" PRIu64 ",\"period_ns\":%" PRIu64 ",\"call_stacks\":\"%s\"",
 		facts->samples, facts->info->nevents ? facts->info->events[0].period : 0,
 		facts->collected
 			? (facts->info->callgraph_mode[0] ? facts->info->callgraph_mode : "yes")
 			: "none");
+	/* a long profile's sample tracks show every stride-th sample (report.h) */
+	if (facts->left_out)
+		fprintf(f,
+			",\"sample_tracks\":{\"every\":%" PRIu64
+			",\"shown\":%zu,\"left_out\":%" PRIu64 "}",
+			facts->stride, facts->nsamples, facts->left_out);
+	fputs("}}\n", f);
 out:
 	free(spans);
 	free(o.sf);

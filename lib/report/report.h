@@ -47,9 +47,12 @@ struct rpt_options {
 	bool time_filter;
 	double time_from_s, time_to_s;
 	/* rpt_stacks_ready() will be called (lib/export's rpt_export()): keep each sample's
-	 * time, thread and stack (a few MB for a long profile, which report.csv alone needs
-	 * only with tasks) */
+	 * time, thread and stack for the trace's sample tracks (16 bytes a sample, at most
+	 * RPT_TIMELINE_MAX of them: below), which report.csv alone needs only with tasks */
 	bool exports;
+	/* with @exports: no trace is written (folded stacks and flame graphs need only the
+	 * stacks' counts), so no sample is kept for one */
+	bool no_timeline;
 	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
 	 * order (40 bytes a sample) */
 	bool walk;
@@ -296,7 +299,15 @@ struct rpt_stacks_facts {
 	size_t nspans;		     /* task and event instances: rpt_task_span_at() */
 	size_t npauses;		     /* paused intervals, merged: rpt_pause_at() */
 	int nprocs;		     /* processes: rpt_process_at() */
+	bool timeline;		     /* samples are kept (not opened with opts.no_timeline) */
+	/* the kept samples are every @stride-th of the session's in time order (1: all),
+	 * @left_out of them are not: a session without tasks keeps at most
+	 * RPT_TIMELINE_MAX, so that a report's memory does not grow with its samples */
+	uint64_t stride, left_out;
 };
+/* Kept samples of a session without tasks, at most: past it, every other one goes (and
+ * every other one of those that come) until they fit. 16 MiB; a trace of 175 MB. */
+#define RPT_TIMELINE_MAX (1u << 20)
 void rpt_stacks_facts(const struct rpt *r, struct rpt_stacks_facts *out);
 
 /* A symbolized stack: equal stacks of one process, merged. */

@@ -36,7 +36,9 @@ struct rpt_stacks *rpt_stacks_new(const struct rpt *r)
 		return NULL;
 	st->collected = mode[0] && strcmp(mode, "none");
 	st->dwarf = !strcmp(mode, "dwarf");
-	st->keep = r->has_tasks || r->opts.exports;
+	st->keep = r->has_tasks || (r->opts.exports && !r->opts.no_timeline);
+	st->bounded = !r->has_tasks;
+	st->stride = 1;
 	st->depth = r->info.callgraph_depth > 0 ? r->info.callgraph_depth : DEFAULT_DEPTH;
 	if (st->depth > PMC_CG_MAX_DEPTH_REPORT)
 		st->depth = PMC_CG_MAX_DEPTH_REPORT;
@@ -337,6 +339,8 @@ int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples)
 {
 	struct rpt_ssample *g;
 
+	if (st->bounded && nsamples > RPT_TIMELINE_MAX)
+		nsamples = RPT_TIMELINE_MAX;
 	if (!st->keep || nsamples <= st->capsamples)
 		return 0;
 	g = realloc(st->samples, nsamples * sizeof(*g));
@@ -347,8 +351,30 @@ int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples)
 	return 0;
 }
 
+/* Full (bounded): keep every other kept sample, the ones of an index in the session a
+ * multiple of twice the stride, in place. */
+static void thin(struct rpt_stacks *st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nsamples; i += 2)
+		st->samples[n++] = st->samples[i];
+	st->nsamples = n;
+	st->stride *= 2;
+}
+
 static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stack)
 {
+	if (st->bounded) {
+		/* samples arrive in time order: a stride of them keeps the trace's tracks
+		 * evenly spread over the whole profile */
+		uint64_t i = st->seen++;
+
+		if (i % st->stride == 0 && st->nsamples >= RPT_TIMELINE_MAX)
+			thin(st);
+		if (i % st->stride)
+			return 0;
+	}
 	if (st->nsamples == st->capsamples) {
 		size_t cap = st->capsamples ? st->capsamples * 2 : 4096;
 		struct rpt_ssample *g = realloc(st->samples, cap * sizeof(*g));

@@ -104,7 +104,11 @@ struct rpt_stacks {
 	struct util_hash index; /* (hash, thread, chain) -> stack + 1 */
 	struct rpt_ssample *samples;
 	size_t nsamples, capsamples;
-	bool keep;   /* samples[] kept: for tasks or exports */
+	bool keep; /* samples[] kept: for tasks or exports */
+	/* samples[] holds every @stride-th of @seen samples, at most RPT_TIMELINE_MAX (no
+	 * tasks: only the trace reads them); else every sample (tasks count them) */
+	bool bounded;
+	uint64_t stride, seen;
 	bool sorted; /* samples by (tid, time): rpt_stacks_finish() */
 	struct rpt_unwinder *unwinder;
 	struct rpt_unwind_map

@@ -13,7 +13,7 @@ int rpt_stacks_ready(struct rpt *r)
 {
 	int ret;
 
-	if (!r->stacks || !r->stacks->built || !r->stacks->keep)
+	if (!r->stacks || !r->stacks->built || !r->opts.exports)
 		return -EINVAL;
 	ret = rpt_callgraph_build(r, true); /* exports name inlined frames */
 	if (ret)
@@ -36,6 +36,9 @@ void rpt_stacks_facts(const struct rpt *r, struct rpt_stacks_facts *out)
 		.nspans = st->nspans,
 		.npauses = r->npauses,
 		.nprocs = r->world.nprocs,
+		.timeline = st->keep,
+		.stride = st->stride,
+		.left_out = st->keep && st->bounded ? st->seen - st->nsamples : 0,
 	};
 }
 

@@ -122,6 +122,23 @@ void ses_reader_free(struct ses_reader *r)
 	free(r);
 }
 
+void ses_reader_rewind(struct ses_reader *r)
+{
+	struct ses_reader keep = *r;
+
+	for (size_t i = 0; i < r->nattrs; i++)
+		free(r->attrs[i].ids);
+	free(r->attrs);
+	free(r->idkeys);
+	free(r->idvals);
+	memset(r, 0, sizeof(*r));
+	r->buf = keep.buf;
+	r->len = keep.len;
+	r->map = keep.map;
+	r->map_len = keep.map_len;
+	r->pos = SES_PIPE_HDR_SIZE;
+}
+
 static int damage(struct ses_reader *r, const char *why)
 {
 	r->damage_off = r->pos;

@@ -440,6 +440,11 @@ size_t ses_reader_size(const struct ses_reader *r);
 
 void ses_reader_free(struct ses_reader *r);
 
+/* Back to the first record, as just opened (what was learnt of the attrs is forgotten and
+ * learnt again from the records): a second pass over the same mapping, so that a reader
+ * of a big file need not hold what the first pass found (lib/report's load.c). */
+void ses_reader_rewind(struct ses_reader *r);
+
 /*
  * Next record into @rec: 1 when there is one, 0 at the end. A record that runs past the
  * end (a killed profiler) or has an impossible size ends the stream: 0 is returned and

@@ -18,6 +18,12 @@ $(BUILD)/tests/test_report_damage: tests/unit/test_report_damage.c $(REPORT_LIB)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report $(BUILD)/tests/test_report_damage
+$(BUILD)/tests/test_report_stream: tests/unit/test_report_stream.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) \
+		$(UTIL_LIB) $(ARCH_LIB) $(BUILD)/targets/demo
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_report_stream
 $(BUILD)/tests/test_report_foreign: tests/unit/test_report_foreign.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) \
 		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
