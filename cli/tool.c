@@ -186,6 +186,9 @@ static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *sessio
 				 "tool '%s' ran without Landlock (this kernel has none): "
 				 "the session was not read-only to it",
 				 info.name);
+		if (info.left)
+			cli_warn(cmd, "tool '%s' left %d process%s running: ended", info.name,
+				 info.left, info.left == 1 ? "" : "es");
 		ret = to_csv(csv_path, put_sections, sections);
 		fclose(sections);
 		return ret ? cli_error(1, cmd, "tool '%s': appending its sections to %s: %s",

@@ -206,16 +206,16 @@ static int why_failed(const struct job *j, const struct tool_limits *lim,
 	if (sig) {
 		/* SIGXCPU at RLIMIT_CPU's soft limit, SIGKILL at its hard one */
 		if (lim->cpu_s > 0 &&
-		    (sig == SIGXCPU || (sig == SIGKILL && v->cpu_s >= lim->cpu_s)))
+		    (sig == SIGXCPU || (sig == SIGKILL && v->cpu_s >= lim->cpu_s - 0.5)))
 			snprintf(limit, sizeof(limit),
-				 " at its CPU limit (%.1f s of CPU; --tool-cpu raises it)",
-				 v->cpu_s);
-		/* malloc fails at RLIMIT_AS and a tool that does not check dies of it: said
-		 * when its resident memory came near the limit */
-		else if (lim->memory_mib &&
-			 (uint64_t)v->maxrss_kib >= lim->memory_mib * 1024 / 4 * 3)
+				 " at its CPU limit (%g s of CPU; --tool-cpu raises it)",
+				 lim->cpu_s);
+		/* malloc fails at RLIMIT_AS and a tool that does not check dies of it; which
+		 * allocation failed is not known afterwards, so it is said as likely when the
+		 * tool's resident memory came past half its limit */
+		else if (lim->memory_mib && (uint64_t)v->maxrss_kib >= lim->memory_mib * 1024 / 2)
 			snprintf(limit, sizeof(limit),
-				 " at its memory limit (%ld MiB resident, %" PRIu64
+				 " near its memory limit (%ld MiB resident, %" PRIu64
 				 " MiB allowed; --tool-memory raises it)",
 				 v->maxrss_kib / 1024, lim->memory_mib);
 		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s%s", what, j->spec,
@@ -274,6 +274,7 @@ static int in_child(const struct job *j, const struct tool_limits *lim, struct a
 		ret = v.status; /* no subreaper, no fork: nothing of the tool ran */
 	} else {
 		ret = why_failed(j, lim, &v, whole, a);
+		a->info.left = v.left;
 	}
 out:
 	for (int i = 0; i < 2; i++) {

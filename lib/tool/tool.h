@@ -59,6 +59,7 @@ struct tool_info {
 	/* where it ran: the Landlock ABI version of its domain (everything read-only but
 	 * its own directory), 0 on a kernel without Landlock */
 	int landlock;
+	int left; /* processes it left running, ended when it was done */
 };
 
 /* What a tool may use, each time it runs (report's --tool-timeout, --tool-cpu,

@@ -250,3 +250,9 @@ $(TGT)/tools/broken-%.so: tests/tool/broken.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
 TEST_TARGETS += $(TEST_TOOLS)
+# tests/tool/hostile.c once per attack on the report it runs in (tool_isolation.sh)
+HOSTILE_KINDS := entrysegv escape leak spin tamper
+$(TGT)/tools/hostile-%.so: tests/tool/hostile.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
+TEST_TARGETS += $(patsubst %,$(TGT)/tools/hostile-%.so,$(HOSTILE_KINDS))
