@@ -42,6 +42,9 @@ struct job {
 	FILE *sections;
 	const char *session_dir;
 	int files_dfd; /* the tool's directory, -1: none */
+	/* where it is: removed by the supervisor when uprof ends under it */
+	int session_dfd, tools_dfd;
+	const char *run; /* files_dfd's name beneath tools_dfd */
 };
 
 /* The child's work: load, and with a report run the callbacks. */
@@ -125,6 +128,8 @@ static bool read_fixed(int fd, void *buf, size_t len, int64_t deadline, bool *ti
 	}
 }
 
+static void remove_flat(int dfd, const char *name);
+
 /* The worker: its own process group, in its cell, loads the tool and answers. */
 static _Noreturn void worker(const struct job *j, const struct tool_limits *lim, int answer_fd)
 {
@@ -161,12 +166,18 @@ static _Noreturn void supervisor(const struct job *j, const struct tool_limits *
 				 const int answer[2], const int verdict[2])
 {
 	struct tool_verdict v = { 0 };
+	sigset_t term, old;
 	pid_t pid;
 
 	close(answer[0]);
 	close(verdict[0]);
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* uprof's end (killed, say) is a SIGTERM that ends the wait for the worker: what the
+	 * tool started is still killed and reaped, never left to init */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != uprof) /* uprof ended before the line above */
 		_exit(1);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
@@ -175,6 +186,7 @@ static _Noreturn void supervisor(const struct job *j, const struct tool_limits *
 	}
 	pid = fork();
 	if (!pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(verdict[1]);
 		worker(j, lim, answer[1]);
 	}
@@ -183,6 +195,10 @@ static _Noreturn void supervisor(const struct job *j, const struct tool_limits *
 		v.status = -errno;
 	else
 		tool_supervise(pid, lim->timeout_s, &v);
+	if (v.orphaned && j->run) { /* uprof cannot clean up: its run directory goes here */
+		remove_flat(j->tools_dfd, j->run);
+		util_at_unlink(j->session_dfd, "tools", AT_REMOVEDIR); /* only when empty */
+	}
 out:
 	write_all(verdict[1], &v, sizeof(v));
 	_exit(0);
@@ -384,6 +400,8 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 		tools_dfd = util_at_mkdir(session_dfd, "tools", 0700, true);
 	if (tools_dfd >= 0)
 		j.files_dfd = run_dir(tools_dfd, run);
+	if (j.files_dfd >= 0)
+		j.session_dfd = session_dfd, j.tools_dfd = tools_dfd, j.run = run;
 	ret = in_child(&j, lim, a);
 	*info = a->info;
 	say(err, errlen, a, spec, ret);

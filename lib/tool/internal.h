@@ -113,12 +113,14 @@ int tool_sandbox_enter(const struct tool_limits *lim, int files_dfd, const int *
 struct tool_verdict {
 	int status;	 /* the worker's, as from waitpid */
 	bool timed_out;	 /* killed at the time limit */
+	bool orphaned;	 /* killed because uprof ended: nobody reads this */
 	double cpu_s;	 /* its user + system CPU time */
 	long maxrss_kib; /* its peak resident memory */
 	int left;	 /* processes it left behind, ended by the supervisor */
 };
 
-/* Wait for @worker, a child of the calling process, at most @timeout_s (then kill it);
+/* Wait for @worker, a child of the calling process, at most @timeout_s or until uprof
+ * ends (SIGTERM, blocked by the caller), then kill it;
  * reap it, then kill and reap every process left below us (the caller is their subreaper),
  * until none is left. */
 void tool_supervise(pid_t worker, double timeout_s, struct tool_verdict *v);

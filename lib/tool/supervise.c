@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,35 +91,52 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Has @worker ended within @ms? Its pidfd polled; without pidfd_open (before 5.3), a look
+/* Wait until @worker ends (1), @ms pass (0) or uprof ends (-1). uprof's end comes as
+ * SIGTERM, the supervisor's parent-death signal, blocked by the caller: taken from a
+ * signalfd polled beside the worker's pidfd; without pidfd_open (before 5.3), a look
  * every 10 ms. */
-static bool ended_within(pid_t worker, int64_t ms)
+static int ended_within(pid_t worker, int64_t ms)
 {
 	int64_t deadline = now_ms() + ms;
 	int pfd = (int)syscall(SYS_pidfd_open, worker, 0);
-	bool ended = false;
+	sigset_t term;
+	bool ended = false, gone = false;
+	int sfd;
 
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sfd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
 	while (!ended) {
 		int64_t left = deadline - now_ms();
 
 		if (left <= 0)
 			break;
 		if (pfd >= 0) {
-			struct pollfd p = { pfd, POLLIN, 0 };
+			struct pollfd p[2] = { { pfd, POLLIN, 0 }, { sfd, POLLIN, 0 } };
 
-			ended = poll(&p, 1, left > 60000 ? 60000 : (int)left) > 0;
+			if (poll(p, sfd >= 0 ? 2 : 1, left > 60000 ? 60000 : (int)left) < 0)
+				continue;
+			if (p[1].revents) {
+				gone = true; /* uprof is gone: nothing waits for the tool */
+				break;
+			}
+			ended = p[0].revents;
 		} else {
 			siginfo_t si = { 0 };
 
 			ended = !waitid(P_PID, (id_t)worker, &si, WEXITED | WNOHANG | WNOWAIT) &&
 				si.si_pid == worker;
-			if (!ended)
-				nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+			if (!ended &&
+			    sigtimedwait(&term, NULL, &(struct timespec){ 0, 10 * 1000 * 1000 }) ==
+				    SIGTERM)
+				break;
 		}
 	}
 	if (pfd >= 0)
 		close(pfd);
-	return ended;
+	if (sfd >= 0)
+		close(sfd);
+	return ended ? 1 : gone ? -1 : 0;
 }
 
 void tool_supervise(pid_t worker, double timeout_s, struct tool_verdict *v)
@@ -127,8 +145,11 @@ void tool_supervise(pid_t worker, double timeout_s, struct tool_verdict *v)
 	int status = 0;
 
 	memset(v, 0, sizeof(*v));
-	if (!ended_within(worker, (int64_t)(timeout_s * 1000))) {
-		v->timed_out = true;
+	int ended = ended_within(worker, (int64_t)(timeout_s * 1000));
+
+	if (ended <= 0) {
+		v->timed_out = !ended;
+		v->orphaned = ended < 0;
 		kill(worker, SIGKILL);
 	}
 	while (wait4(worker, &status, 0, &ru) < 0 && errno == EINTR)

@@ -58,6 +58,17 @@ check "escape: said that it left a process and that it was ended ($(said))" \
 check "escape: the base report and the session intact" base_intact
 check "escape: the grandchild in its own session is gone (no 'escapee-$M-escape')" none_left escape
 
+# ... and when report itself is killed while the tool runs: its supervisor still ends it all
+"$UPROF" report -i "$S" --tool "$H/hostile-escape.so,hang=1,marker=$M-killed" >/dev/null 2>&1 &
+rpid=$!
+for _ in $(seq 200); do pgrep -f "escapee-$M-killed" >/dev/null && break; sleep 0.1; done
+check "report killed: the escaped grandchild was running first" pgrep -f "escapee-$M-killed"
+kill -KILL $rpid
+wait $rpid 2>/dev/null
+for _ in $(seq 50); do pgrep -f "$M-killed" >/dev/null || break; sleep 0.1; done
+check "report killed: no process of the tool left, its grandchild included" none_left killed
+check "report killed: its run directory removed, the session as it was" diff <(sums) "$SCRATCH/sums"
+
 # --- a 4 GiB leak (malloc + memset, 64 MiB at a time): stopped at the memory limit
 run leak
 err=$(said)

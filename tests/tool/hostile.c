@@ -4,7 +4,8 @@
  * the base report, the session and the machine must come out as they were.
  *   entrysegv  SIGSEGV in its entry point
  *   escape     setsid() and a grandchild that sleeps forever (SIGTERM, SIGHUP ignored),
- *              its section written as if nothing happened
+ *              its section written as if nothing happened; with hang=1 it then sleeps
+ *              itself, for a test that kills report under it
  *   leak       malloc + memset 64 MiB at a time until mb=<n> MiB (default 4096), then a
  *              section saying how much it got
  *   spin       a busy loop in its entry point
@@ -34,6 +35,7 @@
 static const struct uprof_tool_core *core;
 static const char *marker;
 static int64_t leak_mb;
+static bool hang;
 
 #if KIND_escape
 /* setsid(), then a grandchild that outlives its parent: reparented, in another session
@@ -136,6 +138,8 @@ static int on_end(void *ctx, const struct uprof_tool_session *s)
 	(void)ctx;
 #if KIND_escape
 	escape();
+	while (hang)
+		pause();
 	return core->section(core, "ESCAPED", "MARKER") || core->cell_text(core, marker) ||
 	       core->row_end(core);
 #elif KIND_leak
@@ -173,6 +177,7 @@ int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)
 #endif
 	c->knob_string(c, "marker", &marker, "none", "a text put in what it leaves behind");
 	c->knob_int(c, "mb", &leak_mb, 4096, "MiB to allocate (leak)");
+	c->knob_bool(c, "hang", &hang, false, "sleep after escaping (escape)");
 	d.name = "hostile-" STR(KIND);
 	d.session_end = on_end;
 	return c->register_tool(c, &d);
