@@ -12,3 +12,8 @@ $(BUILD)/tests/test_tool: tests/unit/test_tool.c $(TOOL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_tool
+# the worker's cell and the supervisor's clean-up, in forked processes
+$(BUILD)/tests/test_tool_cell: tests/unit/test_tool_cell.c $(TOOL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_tool_cell
