@@ -7,9 +7,12 @@
 #include "uprof_tool.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A bad knob is a usage error (2); a tool refused, crashed or failed is a failure (1). */
 static int exit_code(int ret)
@@ -132,11 +135,42 @@ static int append(FILE *from, FILE *to)
 	return ferror(from) ? -EIO : 0;
 }
 
+/* @csv_path for appending: its directory opened once, the name resolved beneath it with no
+ * symlink followed (docs/DESIGN.md §4), as report wrote it. NULL and errno. */
+static FILE *open_csv(const char *csv_path)
+{
+	const char *slash = strrchr(csv_path, '/');
+	char dir[PATH_MAX];
+	int dfd, fd;
+	FILE *f;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == csv_path ? 1 : (int)(slash - csv_path),
+			 csv_path);
+	dfd = util_dir_open(dir);
+	if (dfd < 0) {
+		errno = -dfd;
+		return NULL;
+	}
+	fd = util_at_open(dfd, slash ? slash + 1 : csv_path, O_WRONLY | O_APPEND, 0);
+	close(dfd);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "a");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* Open the CSV the sections go to (@csv_path, NULL: stdout), run @fn on it, close it.
  * 0 or -errno. */
 static int to_csv(const char *csv_path, int (*fn)(FILE *, const void *), const void *arg)
 {
-	FILE *csv = csv_path ? fopen(csv_path, "a") : stdout;
+	FILE *csv = csv_path ? open_csv(csv_path) : stdout;
 	int ret = csv ? fn(csv, arg) : -errno;
 
 	if (csv && csv != stdout && fclose(csv) && !ret)
