@@ -219,34 +219,31 @@ static int why_failed(const struct job *j, const struct tool_limits *lim,
 			 what, j->spec, lim->timeout_s);
 		return -ETIMEDOUT;
 	}
-	if (sig) {
-		/* SIGXCPU at RLIMIT_CPU's soft limit, SIGKILL at its hard one */
-		if (lim->cpu_s > 0 &&
-		    (sig == SIGXCPU || (sig == SIGKILL && v->cpu_s >= lim->cpu_s - 0.5)))
-			snprintf(limit, sizeof(limit),
-				 " at its CPU limit (%g s of CPU; --tool-cpu raises it)",
-				 lim->cpu_s);
-		/* malloc fails at RLIMIT_AS and a tool that does not check dies of it; which
-		 * allocation failed is not known afterwards, so it is said as likely when the
-		 * tool's resident memory came past half its limit */
-		else if (lim->memory_mib && (uint64_t)v->maxrss_kib >= lim->memory_mib * 1024 / 2)
-			snprintf(limit, sizeof(limit),
-				 " near its memory limit (%ld MiB resident, %" PRIu64
-				 " MiB allowed; --tool-memory raises it)",
-				 v->maxrss_kib / 1024, lim->memory_mib);
+	if (!sig && whole && !WEXITSTATUS(v->status))
+		return a->ret;
+	/* SIGXCPU at RLIMIT_CPU's soft limit, SIGKILL at its hard one */
+	if (sig && lim->cpu_s > 0 &&
+	    (sig == SIGXCPU || (sig == SIGKILL && v->cpu_s >= lim->cpu_s - 0.5)))
+		snprintf(limit, sizeof(limit),
+			 " at its CPU limit (%g s of CPU; --tool-cpu raises it)", lim->cpu_s);
+	/* malloc fails at RLIMIT_AS and a tool that does not check dies of it (a sanitizer's
+	 * malloc exits); which allocation failed is not known afterwards, so it is said as
+	 * likely when the tool's resident memory came past half its limit */
+	else if (lim->memory_mib && (uint64_t)v->maxrss_kib >= lim->memory_mib * 1024 / 2)
+		snprintf(limit, sizeof(limit),
+			 " near its memory limit (%ld MiB resident, %" PRIu64
+			 " MiB allowed; --tool-memory raises it)",
+			 v->maxrss_kib / 1024, lim->memory_mib);
+	if (sig)
 		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s%s", what, j->spec,
 			 strsignal(sig), limit,
 			 j->report ? "; report.csv holds the report without its sections" : "");
-		return -ECHILD;
-	}
-	if (!whole || WEXITSTATUS(v->status)) {
+	else
 		snprintf(a->err, sizeof(a->err),
-			 "tool %.*s: exited (status %d) before it was done "
-			 "(a tool must not call exit)",
-			 what, j->spec, WEXITSTATUS(v->status));
-		return -ECHILD;
-	}
-	return a->ret;
+			 "tool %.*s: exited (status %d) before it was done%s%s", what, j->spec,
+			 WEXITSTATUS(v->status), limit,
+			 limit[0] ? "" : " (a tool must not call exit)");
+	return -ECHILD;
 }
 
 /* Run @j under a supervisor, bounded by @lim; the answer in @a. 0 or -errno with a->err. */
