@@ -25,11 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The parent of process @pid from /proc/<pid>/stat, or -1 (gone). The name in
- * parentheses may hold anything, ") " included: the fields start after the last ')'. */
-static pid_t parent_of(const char *pid)
+/* The parent of process @pid from /proc/<pid>/stat, or -1 (gone); a zombie's is -1 too
+ * (already dead: reaped, not killed). The name in parentheses may hold anything, ") "
+ * included: the fields start after the last ')'. */
+static pid_t live_parent_of(const char *pid)
 {
-	char path[64], buf[512], *p;
+	char path[64], buf[512], *p, state = 0;
 	int ppid = -1;
 	FILE *f;
 
@@ -38,13 +39,13 @@ static pid_t parent_of(const char *pid)
 	if (!f)
 		return -1;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-	    sscanf(p + 1, " %*c %d", &ppid) != 1)
+	    sscanf(p + 1, " %c %d", &state, &ppid) != 2)
 		ppid = -1;
 	fclose(f);
-	return ppid;
+	return state == 'Z' ? -1 : ppid;
 }
 
-/* SIGKILL every child of ours; how many there were. */
+/* SIGKILL every living child of ours; how many there were. */
 static int kill_children(void)
 {
 	pid_t me = getpid();
@@ -53,7 +54,7 @@ static int kill_children(void)
 	int n = 0;
 
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || parent_of(e->d_name) != me)
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || live_parent_of(e->d_name) != me)
 			continue;
 		kill((pid_t)atoi(e->d_name), SIGKILL);
 		n++;
@@ -63,23 +64,24 @@ static int kill_children(void)
 	return n;
 }
 
-/* End every process below us; the number of processes ended. */
+/* End every process below us; the number of living ones killed. */
 static int end_tree(void)
 {
-	int ended = 0;
+	int killed = 0;
 
 	for (;;) {
-		pid_t pid;
+		/* every living process below us has an ancestor that is our child (those
+		 * between died and were reparented to us): no child, nothing left. The
+		 * /proc walk (a read of every process's stat) only when there is one. */
+		pid_t pid = waitpid(-1, NULL, __WALL | WNOHANG);
 
-		kill_children();
-		/* a child reaped: its own children are ours by now (reparented before it
-		 * became a zombie), and the next pass kills them */
-		pid = waitpid(-1, NULL, __WALL);
-		if (pid < 0 && errno == EINTR)
-			continue;
+		if (pid > 0 || (pid < 0 && errno == EINTR))
+			continue; /* a zombie reaped: its children are ours by now */
 		if (pid < 0)
-			return ended; /* ECHILD: nothing left */
-		ended++;
+			return killed; /* ECHILD */
+		killed += kill_children();
+		while (waitpid(-1, NULL, __WALL) < 0 && errno == EINTR)
+			;
 	}
 }
 
