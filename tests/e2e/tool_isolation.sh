@@ -61,8 +61,8 @@ check "escape: the grandchild in its own session is gone (no 'escapee-$M-escape'
 "$UPROF" report -i "$S" --tool "$H/hostile-escape.so,hang=1,marker=$M-killed" >/dev/null 2>&1 &
 rpid=$!
 for _ in $(seq 200); do pgrep -f "escapee-$M-killed" >/dev/null && break; sleep 0.1; done
-check "report killed: the escaped grandchild was running first" \
-	bash -c "pgrep -f 'escapee-$M-killed' >/dev/null"
+check_sh "report killed: the escaped grandchild was running first" \
+	'pgrep -f "escapee-$M-killed" >/dev/null' # (here: a bash -c would match itself)
 kill -KILL $rpid
 wait $rpid 2>/dev/null
 for _ in $(seq 100); do pgrep -f "$M-killed" >/dev/null || break; sleep 0.1; done
@@ -94,6 +94,13 @@ check "spin: exit 1, one line naming the tool and its CPU limit ($(said))" \
 	bash -c "[ $rc = 1 ] && grep -qE '^uprof report: tool .*hostile-spin.so: crashed \(CPU time limit exceeded\) at its CPU limit \(1 s of CPU; --tool-cpu raises it\)' '$SCRATCH/err'"
 check "spin: the base report and the session intact" base_intact
 check "spin: no process of it left" none_left spin
+
+# ... collect loads a tool under the same limits: it ends before the program runs
+expect_fail 1 "collect --tool-cpu 1: a tool spinning in its entry point is stopped" \
+	"tool .*hostile-spin.so: crashed \(CPU time limit exceeded\) at its CPU limit \(1 s of CPU" \
+	"$UPROF" collect --tool-cpu 1 --tool "$H/hostile-spin.so,marker=$M-cspin" -o "$SCRATCH/never" "$TGT/demo"
+check_sh "... and leaves no session and no process behind" \
+	'[ -z "$(ls -A "$SCRATCH/never" 2>/dev/null)" ] && none_left cspin'
 
 # --- attacks on the session's files, /tmp and its parent
 run tamper
