@@ -10,24 +10,39 @@
 /* ---- --tool (cli/tool.c over lib/tool) ---- */
 #define CLI_MAX_TOOLS 8
 #define CLI_TOOL_TIMEOUT_S 300.0 /* a tool's limit, each time it runs */
+#define CLI_TOOL_CPU_S 300.0	 /* its CPU time (RLIMIT_CPU) */
+#define CLI_TOOL_MEMORY_MIB 1024 /* its memory on top of the report's (RLIMIT_AS) */
 struct rpt;
 struct tool_info;
 struct cli_tools {
 	const char *specs[CLI_MAX_TOOLS]; /* "path.so[,knob=value...]", borrowed from argv */
 	int n;
-	double timeout_s; /* --tool-timeout; 0: CLI_TOOL_TIMEOUT_S */
+	double timeout_s;    /* --tool-timeout; 0: CLI_TOOL_TIMEOUT_S */
+	double cpu_s;	     /* --tool-cpu; 0: CLI_TOOL_CPU_S */
+	uint64_t memory_mib; /* --tool-memory; 0: CLI_TOOL_MEMORY_MIB */
+	/* report: a tool whose entry point crashed, hung or failed when it was loaded,
+	 * said (and noted in report.csv) after the base report, never run over it */
+	char *load_error[CLI_MAX_TOOLS];
 };
 /* Option handlers: -1 to go on, or the exit code of a message said. */
 int cli_tools_add(struct cli_tools *t, const char *spec, const char *cmd);
 int cli_tools_timeout(struct cli_tools *t, const char *arg, const char *cmd);
+int cli_tools_cpu(struct cli_tools *t, const char *arg, const char *cmd);
+int cli_tools_memory(struct cli_tools *t, const char *arg, const char *cmd);
+/* report: load each tool as cli_tools_probe does, but only a bad knob (2) or a refused
+ * tool (1: not a tool, a bad descriptor) stops the report; a tool that crashed, hung or
+ * failed in its entry point is kept in t->load_error and the report goes on. */
+int cli_tools_load(struct cli_tools *t, const char *cmd);
 /* Load each tool (in a child), check it and its knobs; with @collect record what it asks
  * for in @infos (t->n of them; may be NULL). -1 when all are fine, else the exit code
  * (2 for a bad knob) of the message said. */
 int cli_tools_probe(const struct cli_tools *t, bool collect, struct tool_info *infos,
 		    const char *cmd);
-/* Run each tool over @r and append its sections to @csv_path (NULL: stdout). 0, or the
- * exit code of the last failure said (the others still ran). */
-int cli_tools_report(const struct cli_tools *t, struct rpt *r, const char *session_dir,
+/* Run each tool over @r and append its sections to @csv_path (NULL: stdout); a tool
+ * that fails (or failed to load) is said in one line and in a "Note:" line of the CSV.
+ * 0, or the exit code of the last failure said (the others still ran). Frees
+ * t->load_error. */
+int cli_tools_report(struct cli_tools *t, struct rpt *r, const char *session_dir,
 		     const char *csv_path, const char *cmd);
 /* uprof info --tool: name, version, API version, knobs (types, defaults, help), what it
  * asks collect for. 0 or the exit code of the message said. */

@@ -79,6 +79,8 @@ enum {
 	O_ENV_VAR,
 	O_TOOL,
 	O_TOOL_TIMEOUT,
+	O_TOOL_CPU,
+	O_TOOL_MEMORY,
 	O_MPI_IMPL,
 	O_TRACE,
 	O_OMP,
@@ -201,6 +203,10 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 		return cli_tools_add(&st->tools, arg, CMD);
 	case O_TOOL_TIMEOUT:
 		return cli_tools_timeout(&st->tools, arg, CMD);
+	case O_TOOL_CPU:
+		return cli_tools_cpu(&st->tools, arg, CMD);
+	case O_TOOL_MEMORY:
+		return cli_tools_memory(&st->tools, arg, CMD);
 	case O_MPI_IMPL:
 		return collect_mpi_impl_parse(st, arg);
 	case O_TRACE:
@@ -343,6 +349,10 @@ static const struct cli_option collect_options[] = {
 	  .data = O_TOOL },
 	VALUE(0, "tool-timeout", "<s>", "each tool's time limit when it is loaded (default 300)",
 	      O_TOOL_TIMEOUT),
+	VALUE(0, "tool-cpu", "<s>", "each tool's CPU time limit when it is loaded (default 300)",
+	      O_TOOL_CPU),
+	VALUE(0, "tool-memory", "<MiB>",
+	      "the memory each tool may take when it is loaded\n(default 1024)", O_TOOL_MEMORY),
 	OPT_BOOL(0, "mpi", STATE, mpi.on,
 		 "this is one rank of an MPI job (mpirun -np N uprof\n"
 		 "collect --mpi ... ./app): every rank's session goes\n"

@@ -123,8 +123,12 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 	struct report_state *st = state;
 	int ret;
 
-	if (o->data) /* --tool-timeout */
+	if (o->data == 1)
 		return cli_tools_timeout(&st->tools, arg, cmd);
+	if (o->data == 2)
+		return cli_tools_cpu(&st->tools, arg, cmd);
+	if (o->data == 3)
+		return cli_tools_memory(&st->tools, arg, cmd);
 	ret = cli_tools_add(&st->tools, arg, cmd);
 	if (ret < 0)
 		st->a.opts.walk = true; /* the tools are walked through every sample */
@@ -225,6 +229,11 @@ static const struct cli_option report_options[] = {
 	  .flags = CLI_OPT_REPEATABLE,
 	  .fn = tool },
 	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
+	OPT_CALLBACK(0, "tool-cpu", "<s>", "each tool's CPU time limit (default 300)", tool, 2),
+	OPT_CALLBACK(0, "tool-memory", "<MiB>",
+		     "the memory each tool may take on top of the\n"
+		     "report's (default 1024)",
+		     tool, 3),
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
@@ -638,8 +647,9 @@ static int run(struct report_state *st, int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	record_command(st, argc, argv);
-	/* a tool that is refused or given a bad knob is said before the long part */
-	ret = cli_tools_probe(&st->tools, false, NULL, CMD);
+	/* a tool that is refused or given a bad knob is said before the long part; one
+	 * that crashes loading is said after the base report */
+	ret = cli_tools_load(&st->tools, CMD);
 	if (ret >= 0)
 		return ret;
 	/* the header's Data Folder is absolute, as uProf writes it: the directory opened */

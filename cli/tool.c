@@ -3,12 +3,16 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "tool/tool.h"
+#include "util/util.h"
 #include "uprof_tool.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A bad knob is a usage error (2); a tool refused, crashed or failed is a failure (1). */
 static int exit_code(int ret)
@@ -41,23 +45,78 @@ int cli_tools_timeout(struct cli_tools *t, const char *arg, const char *cmd)
 	return -1;
 }
 
-static double timeout_of(const struct cli_tools *t)
+int cli_tools_cpu(struct cli_tools *t, const char *arg, const char *cmd)
 {
-	return t->timeout_s > 0 ? t->timeout_s : CLI_TOOL_TIMEOUT_S;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 1 && v <= 86400))
+		return cli_error(EXIT_USAGE, cmd,
+				 "--tool-cpu '%s': give seconds of CPU time, 1 or more", arg);
+	t->cpu_s = v;
+	return -1;
+}
+
+int cli_tools_memory(struct cli_tools *t, const char *arg, const char *cmd)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < 16 || v > (1ull << 30))
+		return cli_error(EXIT_USAGE, cmd, "--tool-memory '%s': give MiB, 16 or more", arg);
+	t->memory_mib = v;
+	return -1;
+}
+
+static struct tool_limits limits_of(const struct cli_tools *t)
+{
+	return (struct tool_limits){
+		.timeout_s = t->timeout_s > 0 ? t->timeout_s : CLI_TOOL_TIMEOUT_S,
+		.cpu_s = t->cpu_s > 0 ? t->cpu_s : CLI_TOOL_CPU_S,
+		.memory_mib = t->memory_mib ? t->memory_mib : CLI_TOOL_MEMORY_MIB,
+	};
 }
 
 int cli_tools_probe(const struct cli_tools *t, bool collect, struct tool_info *infos,
 		    const char *cmd)
 {
 	static struct tool_info scratch;
+	struct tool_limits lim = limits_of(t);
 	char err[1024];
 
 	for (int i = 0; i < t->n; i++) {
-		int ret = tool_probe(t->specs[i], collect, timeout_of(t),
-				     infos ? &infos[i] : &scratch, err, sizeof(err));
+		int ret = tool_probe(t->specs[i], collect, &lim, infos ? &infos[i] : &scratch, err,
+				     sizeof(err));
 
 		if (ret)
 			return cli_error(exit_code(ret), cmd, "%s", err);
+	}
+	return -1;
+}
+
+/* What the user gave wrong (a knob, a file that is no tool): said before the report. */
+static bool refused(int ret)
+{
+	return ret == -EINVAL || ret == -ENOENT || ret == -ENOEXEC || ret == -EPROTO;
+}
+
+int cli_tools_load(struct cli_tools *t, const char *cmd)
+{
+	static struct tool_info scratch;
+	struct tool_limits lim = limits_of(t);
+	char err[1024];
+
+	for (int i = 0; i < t->n; i++) {
+		int ret = tool_probe(t->specs[i], false, &lim, &scratch, err, sizeof(err));
+
+		if (ret && refused(ret))
+			return cli_error(exit_code(ret), cmd, "%s", err);
+		if (ret && !(t->load_error[i] = strdup(err)))
+			return cli_error(1, cmd, "out of memory");
 	}
 	return -1;
 }
@@ -76,37 +135,118 @@ static int append(FILE *from, FILE *to)
 	return ferror(from) ? -EIO : 0;
 }
 
-int cli_tools_report(const struct cli_tools *t, struct rpt *r, const char *session_dir,
+/* @csv_path for appending: its directory opened once, the name resolved beneath it with no
+ * symlink followed (docs/DESIGN.md §4), as report wrote it. NULL and errno. */
+static FILE *open_csv(const char *csv_path)
+{
+	const char *slash = strrchr(csv_path, '/');
+	char dir[PATH_MAX];
+	int dfd, fd;
+	FILE *f;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == csv_path ? 1 : (int)(slash - csv_path),
+			 csv_path);
+	dfd = util_dir_open(dir);
+	if (dfd < 0) {
+		errno = -dfd;
+		return NULL;
+	}
+	fd = util_at_open(dfd, slash ? slash + 1 : csv_path, O_WRONLY | O_APPEND, 0);
+	close(dfd);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "a");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Open the CSV the sections go to (@csv_path, NULL: stdout), run @fn on it, close it.
+ * 0 or -errno. */
+static int to_csv(const char *csv_path, int (*fn)(FILE *, const void *), const void *arg)
+{
+	FILE *csv = csv_path ? open_csv(csv_path) : stdout;
+	int ret = csv ? fn(csv, arg) : -errno;
+
+	if (csv && csv != stdout && fclose(csv) && !ret)
+		ret = -errno;
+	else if (csv == stdout && fflush(stdout) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int put_sections(FILE *csv, const void *sections)
+{
+	return append((FILE *)sections, csv);
+}
+
+/* The failure of a tool in report.csv, where the reader of the sections looks */
+static int put_note(FILE *csv, const void *why)
+{
+	fputs("\nNote:,", csv);
+	util_csv_quoted(csv, why);
+	fputc('\n', csv);
+	return ferror(csv) ? -EIO : 0;
+}
+
+/* @t's tool @i over @r: its sections appended, or its failure said and noted. The exit
+ * code of a message said, or 0. */
+static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *session_dir,
+		   const char *csv_path, const char *cmd)
+{
+	static struct tool_info info;
+	struct tool_limits lim = limits_of(t);
+	FILE *sections;
+	char err[1024];
+	int ret;
+
+	if (t->load_error[i]) { /* its entry point crashed, hung or failed: not run again */
+		snprintf(err, sizeof(err), "%s", t->load_error[i]);
+		ret = -ECHILD;
+		goto failed;
+	}
+	sections = tmpfile();
+	if (!sections)
+		return cli_error(1, cmd, "--tool: no temporary file: %s", strerror(errno));
+	ret = tool_run(t->specs[i], r, session_dir, sections, &lim, &info, err, sizeof(err));
+	if (!ret) {
+		if (!info.landlock)
+			cli_warn(cmd,
+				 "tool '%s' ran without Landlock (this kernel has none): "
+				 "the session was not read-only to it",
+				 info.name);
+		if (info.left)
+			cli_warn(cmd, "tool '%s' left %d process%s running: ended", info.name,
+				 info.left, info.left == 1 ? "" : "es");
+		ret = to_csv(csv_path, put_sections, sections);
+		fclose(sections);
+		return ret ? cli_error(1, cmd, "tool '%s': appending its sections to %s: %s",
+				       info.name, csv_path ? csv_path : "stdout", strerror(-ret))
+			   : 0;
+	}
+	fclose(sections);
+failed:
+	/* the base report and the sections of the tools that worked stay */
+	to_csv(csv_path, put_note, err);
+	return cli_error(exit_code(ret), cmd, "%s", err);
+}
+
+int cli_tools_report(struct cli_tools *t, struct rpt *r, const char *session_dir,
 		     const char *csv_path, const char *cmd)
 {
 	int code = 0;
 
 	for (int i = 0; i < t->n; i++) {
-		static struct tool_info info;
-		FILE *sections = tmpfile(), *csv;
-		char err[1024];
-		int ret;
+		int ret = run_one(t, i, r, session_dir, csv_path, cmd);
 
-		if (!sections)
-			return cli_error(1, cmd, "--tool: no temporary file: %s", strerror(errno));
-		ret = tool_run(t->specs[i], r, session_dir, sections, timeout_of(t), &info, err,
-			       sizeof(err));
-		if (ret) {
-			/* the base report and the sections of the tools that worked stay */
-			code = cli_error(exit_code(ret), cmd, "%s", err);
-			fclose(sections);
-			continue;
-		}
-		csv = csv_path ? fopen(csv_path, "a") : stdout;
-		ret = csv ? append(sections, csv) : -errno;
-		if (csv && csv != stdout && fclose(csv) && !ret)
-			ret = -errno;
-		else if (csv == stdout && fflush(stdout) && !ret)
-			ret = -errno;
-		fclose(sections);
-		if (ret)
-			code = cli_error(1, cmd, "tool '%s': appending its sections to %s: %s",
-					 info.name, csv_path ? csv_path : "stdout", strerror(-ret));
+		code = ret ? ret : code;
+		free(t->load_error[i]);
+		t->load_error[i] = NULL;
 	}
 	return code;
 }
@@ -119,7 +259,10 @@ int cli_tool_show(const char *spec, const char *cmd)
 
 	if (!in)
 		return cli_error(1, cmd, "out of memory");
-	ret = tool_probe(spec, true, CLI_TOOL_TIMEOUT_S, in, err, sizeof(err));
+	ret = tool_probe(
+		spec, true,
+		&(struct tool_limits){ CLI_TOOL_TIMEOUT_S, CLI_TOOL_CPU_S, CLI_TOOL_MEMORY_MIB },
+		in, err, sizeof(err));
 	if (ret) {
 		free(in);
 		return cli_error(exit_code(ret), cmd, "%s", err);

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where a tool runs: a forked child of uprof, never uprof itself. The child loads the
- * tool, does the work and writes one answer (a fixed struct) into a pipe; the parent
- * reads it within the time limit and then reaps the child. A signal, a hang (killed at
- * the limit), an exit without an answer: the tool failed, and only its own output is
- * lost. The fork is copy-on-write, so a child reads the whole report model in place.
+ * Where a tool runs: never in uprof itself. uprof forks a supervisor (supervise.c), the
+ * subreaper of the tool's tree, which forks the worker: its own process group, in its
+ * cell (sandbox.c), it loads the tool, does the work and writes one answer (a fixed
+ * struct) into a pipe to uprof. The supervisor waits for the worker within the time
+ * limit, ends whatever it left, and writes its verdict (how the worker ended, its CPU time
+ * and memory) into a second pipe. A signal, a hang, a limit, an exit without an answer:
+ * the tool failed, and only its own output is lost. The forks are copy-on-write, so the
+ * worker reads the whole report model in place.
  */
 #include "tool/internal.h"
 #include "report/report.h"
 #include "session/session.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,7 +41,10 @@ struct job {
 	struct rpt *report; /* tool_run */
 	FILE *sections;
 	const char *session_dir;
-	const char *files_dir;
+	int files_dfd; /* the tool's directory, -1: none */
+	/* where it is: removed by the supervisor when uprof ends under it */
+	int session_dfd, tools_dfd;
+	const char *run; /* files_dfd's name beneath tools_dfd */
 };
 
 /* The child's work: load, and with a report run the callbacks. */
@@ -49,7 +57,7 @@ static void child_work(const struct job *j, struct answer *a)
 	if (!a->ret && j->report) {
 		h.report = j->report;
 		h.out = j->sections;
-		snprintf(h.files_dir, sizeof(h.files_dir), "%s", j->files_dir ? j->files_dir : "");
+		h.files_dfd = j->files_dfd;
 		a->ret = tool_driver_run(&h, j->session_dir);
 		if (a->ret)
 			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name, h.path,
@@ -86,8 +94,8 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Read the answer until EOF or @deadline; true when it came whole. */
-static bool read_answer(int fd, struct answer *a, int64_t deadline, bool *timed_out)
+/* Read @len bytes of @fd until EOF or @deadline; true when they came whole. */
+static bool read_fixed(int fd, void *buf, size_t len, int64_t deadline, bool *timed_out)
 {
 	size_t got = 0;
 
@@ -107,91 +115,188 @@ static bool read_answer(int fd, struct answer *a, int64_t deadline, bool *timed_
 			continue;
 		if (pr <= 0)
 			continue;
-		n = read(fd, (char *)a + got, got < sizeof(*a) ? sizeof(*a) - got : 1);
+		n = read(fd, (char *)buf + got, got < len ? len - got : 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return got == sizeof(*a);
-		if (got + (size_t)n > sizeof(*a))
+			return got == len;
+		if (got + (size_t)n > len)
 			return false; /* more than an answer: not ours */
 		got += (size_t)n;
-		if (got ==
-		    sizeof(*a)) /* whole: a process the tool left holding the pipe is no wait */
+		if (got == len) /* whole: a process the tool left holding the pipe is no wait */
 			return true;
 	}
 }
 
-/* Run @j in a child bounded by @timeout_s; the answer in @a. 0 or -errno with a->err. */
-static int in_child(const struct job *j, double timeout_s, struct answer *a)
+static void remove_flat(int dfd, const char *name);
+
+/* The worker: its own process group, in its cell, loads the tool and answers. */
+static _Noreturn void worker(const struct job *j, const struct tool_limits *lim, int answer_fd)
 {
-	int what = (int)strcspn(j->spec, ","); /* the tool's path, without its knobs */
-	int fds[2], status = 0;
-	bool whole, timed_out;
+	static struct answer mine; /* the worker's own copy */
+	int keep[] = { answer_fd, j->sections ? fileno(j->sections) : -1, j->files_dfd };
+	int sandbox;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* ended with its supervisor */
+	signal(SIGPIPE, SIG_IGN);
+	/* a tool's crash is a crash of the worker, said as such: no handler of ours (a
+	 * sanitizer's, say) turns it into an exit */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGXCPU, SIG_DFL);
+	dup2(STDERR_FILENO, STDOUT_FILENO); /* a tool's printf never lands in the CSV */
+	sandbox = tool_sandbox_enter(lim, j->files_dfd, keep, 3);
+	if (sandbox < 0) {
+		mine.ret = sandbox;
+		snprintf(mine.err, sizeof(mine.err), "tool %.*s: cannot enter its sandbox: %s",
+			 (int)strcspn(j->spec, ","), j->spec, strerror(-sandbox));
+	} else {
+		child_work(j, &mine);
+		mine.info.landlock = sandbox;
+	}
+	write_all(answer_fd, &mine, sizeof(mine));
+	_exit(0);
+}
+
+/* The supervisor: the subreaper of all the tool starts (supervise.c). */
+static _Noreturn void supervisor(const struct job *j, const struct tool_limits *lim, pid_t uprof,
+				 const int answer[2], const int verdict[2])
+{
+	struct tool_verdict v = { 0 };
+	sigset_t term, old;
 	pid_t pid;
 
-	memset(a, 0, sizeof(*a));
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	fflush(NULL); /* nothing buffered is written twice by the child's exit */
+	close(answer[0]);
+	close(verdict[0]);
+	setpgid(0, 0);
+	/* uprof's end (killed, say) is a SIGTERM that ends the wait for the worker: what the
+	 * tool started is still killed and reaped, never left to init */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != uprof) /* uprof ended before the line above */
+		_exit(1);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		v.status = -errno;
+		goto out;
+	}
 	pid = fork();
-	if (pid < 0) {
-		int ret = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return ret;
-	}
 	if (!pid) {
-		static struct answer mine; /* the child's own copy */
-
-		close(fds[0]);
-		/* its own process group, ended with uprof: what the tool starts is ended with it */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		signal(SIGPIPE, SIG_IGN);
-		/* a tool's crash is a crash of the child, said as such: no handler of ours
-		 * (a sanitizer's, say) turns it into an exit */
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		dup2(STDERR_FILENO, STDOUT_FILENO); /* a tool's printf never lands in the CSV */
-		child_work(j, &mine);
-		write_all(fds[1], &mine, sizeof(mine));
-		_exit(0);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(verdict[1]);
+		worker(j, lim, answer[1]);
 	}
-	close(fds[1]);
-	whole = read_answer(fds[0], a, now_ms() + (int64_t)(timeout_s * 1000), &timed_out);
-	close(fds[0]);
-	if (timed_out)
-		kill(-pid, SIGKILL);
-	/* ended but not reaped: its group id cannot be anyone else's yet */
-	while (waitid(P_PID, (id_t)pid, &(siginfo_t){ 0 }, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL); /* anything the tool started and left running */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (timed_out) {
+	close(answer[1]);
+	if (pid < 0)
+		v.status = -errno;
+	else
+		tool_supervise(pid, lim->timeout_s, &v);
+	if (v.orphaned && j->run) { /* uprof cannot clean up: its run directory goes here */
+		remove_flat(j->tools_dfd, j->run);
+		util_at_unlink(j->session_dfd, "tools", AT_REMOVEDIR); /* only when empty */
+	}
+out:
+	write_all(verdict[1], &v, sizeof(v));
+	_exit(0);
+}
+
+/* Why a worker that ended without its answer failed, in @a->err. */
+static int why_failed(const struct job *j, const struct tool_limits *lim,
+		      const struct tool_verdict *v, bool whole, struct answer *a)
+{
+	int what = (int)strcspn(j->spec, ","); /* the tool's path, without its knobs */
+	int sig = WIFSIGNALED(v->status) ? WTERMSIG(v->status) : 0;
+	char limit[160] = "";
+
+	if (v->timed_out) {
 		snprintf(a->err, sizeof(a->err),
 			 "tool %.*s: still running after %g s: stopped "
 			 "(a hang? --tool-timeout sets the limit)",
-			 what, j->spec, timeout_s);
+			 what, j->spec, lim->timeout_s);
 		return -ETIMEDOUT;
 	}
-	if (WIFSIGNALED(status)) {
-		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s", what, j->spec,
-			 strsignal(WTERMSIG(status)),
+	if (!sig && whole && !WEXITSTATUS(v->status))
+		return a->ret;
+	/* SIGXCPU at RLIMIT_CPU's soft limit, SIGKILL at its hard one */
+	if (sig && lim->cpu_s > 0 &&
+	    (sig == SIGXCPU || (sig == SIGKILL && v->cpu_s >= lim->cpu_s - 0.5)))
+		snprintf(limit, sizeof(limit),
+			 " at its CPU limit (%g s of CPU; --tool-cpu raises it)", lim->cpu_s);
+	/* malloc fails at RLIMIT_AS and a tool that does not check dies of it (a sanitizer's
+	 * malloc exits); which allocation failed is not known afterwards, so it is said as
+	 * likely when the tool's resident memory came past half its limit */
+	else if (lim->memory_mib && (uint64_t)v->maxrss_kib >= lim->memory_mib * 1024 / 2)
+		snprintf(limit, sizeof(limit),
+			 " near its memory limit (%ld MiB resident, %" PRIu64
+			 " MiB allowed; --tool-memory raises it)",
+			 v->maxrss_kib / 1024, lim->memory_mib);
+	if (sig)
+		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s%s", what, j->spec,
+			 strsignal(sig), limit,
 			 j->report ? "; report.csv holds the report without its sections" : "");
-		return -ECHILD;
-	}
-	if (!whole || WEXITSTATUS(status)) {
+	else
 		snprintf(a->err, sizeof(a->err),
-			 "tool %.*s: exited (status %d) before it was done "
-			 "(a tool must not call exit)",
-			 what, j->spec, WEXITSTATUS(status));
-		return -ECHILD;
+			 "tool %.*s: exited (status %d) before it was done%s%s", what, j->spec,
+			 WEXITSTATUS(v->status), limit,
+			 limit[0] ? "" : " (a tool must not call exit)");
+	return -ECHILD;
+}
+
+/* Run @j under a supervisor, bounded by @lim; the answer in @a. 0 or -errno with a->err. */
+static int in_child(const struct job *j, const struct tool_limits *lim, struct answer *a)
+{
+	/* past the limit, the supervisor's own work: killing and reaping what was left */
+	int64_t deadline = now_ms() + (int64_t)(lim->timeout_s * 1000) + 30000;
+	int answer[2] = { -1, -1 }, verdict[2] = { -1, -1 }, ret = 0;
+	struct tool_verdict v = { 0 };
+	bool whole, got, late;
+	pid_t uprof = getpid(), pid;
+
+	memset(a, 0, sizeof(*a));
+	if (pipe2(answer, O_CLOEXEC) || pipe2(verdict, O_CLOEXEC)) {
+		ret = -errno;
+		goto out;
 	}
-	return a->ret;
+	fflush(NULL); /* nothing buffered is written twice by a child's exit */
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!pid)
+		supervisor(j, lim, uprof, answer, verdict);
+	close(answer[1]);
+	close(verdict[1]);
+	answer[1] = verdict[1] = -1;
+	whole = read_fixed(answer[0], a, sizeof(*a), deadline, &late);
+	got = read_fixed(verdict[0], &v, sizeof(v), deadline, &late);
+	if (!got) /* a supervisor that never answered: nothing of its tree is kept */
+		kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (!got) {
+		snprintf(a->err, sizeof(a->err), "tool %.*s: its supervisor %s",
+			 (int)strcspn(j->spec, ","), j->spec,
+			 late ? "did not end it in time" : "failed");
+		ret = -ECHILD;
+	} else if (v.status < 0) {
+		ret = v.status; /* no subreaper, no fork: nothing of the tool ran */
+	} else {
+		ret = why_failed(j, lim, &v, whole, a);
+		a->info.left = v.left;
+	}
+out:
+	for (int i = 0; i < 2; i++) {
+		if (answer[i] >= 0)
+			close(answer[i]);
+		if (verdict[i] >= 0)
+			close(verdict[i]);
+	}
+	return ret;
 }
 
 /* The child's message, or (a pipe or fork that failed) one of our own. */
@@ -204,80 +309,112 @@ static void say(char *err, size_t errlen, const struct answer *a, const char *sp
 		snprintf(err, errlen, "%s", a->err);
 }
 
-int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info, char *err,
-	       size_t errlen)
+int tool_probe(const char *spec, bool collect, const struct tool_limits *lim,
+	       struct tool_info *info, char *err, size_t errlen)
 {
-	struct job j = { .spec = spec, .collect = collect };
+	struct job j = { .spec = spec, .collect = collect, .files_dfd = -1 };
 	struct answer *a = calloc(1, sizeof(*a));
 	int ret;
 
 	if (!a)
 		return -ENOMEM;
-	ret = in_child(&j, timeout_s, a);
+	ret = in_child(&j, lim, a);
 	*info = a->info;
 	say(err, errlen, a, spec, ret);
 	free(a);
 	return ret;
 }
 
-/* Remove @dir and the plain files in it (a tool's directory holds nothing else). */
-static void remove_flat(const char *dir)
+/* Remove the directory @name beneath @dfd and the plain files in it (a tool's directory
+ * holds nothing else: its domain lets it make no other kind). */
+static void remove_flat(int dfd, const char *name)
 {
-	char path[PATH_MAX + 256];
+	int fd = util_at_dir(dfd, name);
 	struct dirent *e;
-	DIR *d = opendir(dir);
+	DIR *d;
 
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
 	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	util_at_unlink(dfd, name, AT_REMOVEDIR);
 }
 
-/* Keep the files of a tool that succeeded: tools/<name>/, in place of an earlier run's. An
- * empty directory is not kept. 0 or -errno. */
-static int keep_files(const char *tools, const char *tmp, const char *name)
+/* Keep the files of a tool that succeeded: tools/<name>/ (beneath @tools_dfd), in place
+ * of an earlier run's. An empty directory is not kept. 0 or -errno. */
+static int keep_files(int tools_dfd, const char *run, const char *name)
 {
-	char dest[PATH_MAX + 128];
-
-	snprintf(dest, sizeof(dest), "%s/%s", tools, name);
-	remove_flat(dest); /* an earlier run's files are never mistaken for this one's */
-	if (!rmdir(tmp))   /* nothing written */
+	remove_flat(tools_dfd, name); /* an earlier run's files are never mistaken for this one's */
+	if (!util_at_unlink(tools_dfd, run, AT_REMOVEDIR)) /* nothing written */
 		return 0;
-	return rename(tmp, dest) ? -errno : 0;
+	return util_at_rename(tools_dfd, run, name);
+}
+
+/* A new directory .run-XXXXXX beneath @tools_dfd, its name in @run: its fd or -errno. */
+static int run_dir(int tools_dfd, char run[16])
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	int ret = -EEXIST;
+
+	for (int tries = 0; tries < 100 && ret == -EEXIST; tries++) {
+		uint64_t r = (uint64_t)now_ms() * 2654435761u ^ (uint64_t)getpid() << 20 ^
+			     (uint64_t)tries * 0x9e3779b97f4a7c15ull;
+
+		memcpy(run, ".run-", 5);
+		for (int i = 5; i < 11; i++, r /= 36)
+			run[i] = letters[r % 36];
+		run[11] = 0;
+		ret = util_at_mkdir(tools_dfd, run, 0700, false);
+	}
+	return ret;
 }
 
 int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
-	     double timeout_s, struct tool_info *info, char *err, size_t errlen)
+	     const struct tool_limits *lim, struct tool_info *info, char *err, size_t errlen)
 {
-	char tools[PATH_MAX], tmp[PATH_MAX + 32];
 	struct job j = { .spec = spec,
 			 .report = r,
 			 .sections = sections,
-			 .session_dir = session_dir };
+			 .session_dir = session_dir,
+			 .files_dfd = -1 };
 	struct answer *a = calloc(1, sizeof(*a));
-	int ret, mk;
+	int ret, session_dfd, tools_dfd = -1;
+	char run[16] = "";
 
 	if (!a)
 		return -ENOMEM;
-	snprintf(tools, sizeof(tools), "%s/tools", session_dir);
-	snprintf(tmp, sizeof(tmp), "%s/.run-XXXXXX", tools);
-	mk = ses_private_mkdir(tools);
-	if ((!mk || mk == -EEXIST) && mkdtemp(tmp))
-		j.files_dir = tmp; /* else open_file fails, the rest still works */
-	ret = in_child(&j, timeout_s, a);
+	/* tools/ and the run's directory made beneath the session's fd (docs/DESIGN.md §4):
+	 * failing that, open_file fails and the rest still works */
+	session_dfd = util_dir_open(session_dir);
+	if (session_dfd >= 0)
+		tools_dfd = util_at_mkdir(session_dfd, "tools", 0700, true);
+	if (tools_dfd >= 0)
+		j.files_dfd = run_dir(tools_dfd, run);
+	if (j.files_dfd >= 0)
+		j.session_dfd = session_dfd, j.tools_dfd = tools_dfd, j.run = run;
+	ret = in_child(&j, lim, a);
 	*info = a->info;
 	say(err, errlen, a, spec, ret);
-	if (!ret && j.files_dir && (ret = keep_files(tools, tmp, a->info.name)))
-		snprintf(err, errlen, "tool '%s': keeping its files in %s: %s", a->info.name, tools,
-			 strerror(-ret));
-	if (ret && j.files_dir)
-		remove_flat(tmp);
-	rmdir(tools); /* only when empty: no tool left files */
+	if (!ret && j.files_dfd >= 0 && (ret = keep_files(tools_dfd, run, a->info.name)))
+		snprintf(err, errlen, "tool '%s': keeping its files in %s/tools: %s", a->info.name,
+			 session_dir, strerror(-ret));
+	if (ret && j.files_dfd >= 0)
+		remove_flat(tools_dfd, run);
+	if (j.files_dfd >= 0)
+		close(j.files_dfd);
+	if (tools_dfd >= 0)
+		close(tools_dfd);
+	if (session_dfd >= 0) {
+		util_at_unlink(session_dfd, "tools", AT_REMOVEDIR); /* only when empty */
+		close(session_dfd);
+	}
 	free(a);
 	return ret;
 }

@@ -113,7 +113,6 @@ static bool plain_name(const char *s)
 static FILE *open_file(const struct uprof_tool_core *c, const char *name)
 {
 	struct tool_host *h = host_of(c);
-	char path[PATH_MAX + 256];
 	FILE *f;
 	int fd;
 
@@ -121,15 +120,16 @@ static FILE *open_file(const struct uprof_tool_core *c, const char *name)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!h->files_dir[0]) {
+	if (h->files_dfd < 0) {
 		errno = EACCES; /* the session directory would not take a directory for it */
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "%s/%s", h->files_dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
+	/* beneath the tool's directory's fd, 0600 whatever the umask, as every session file */
+	fd = util_at_create(h->files_dfd, name, O_WRONLY | O_TRUNC, 0600);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
-	fchmod(fd, 0600); /* whatever the umask, as every file of the session */
+	}
 	f = fdopen(fd, "w");
 	if (!f)
 		close(fd);

@@ -146,6 +146,7 @@ static int collect_want(const struct uprof_tool_core *c, int what, const char *a
 void tool_host_init(struct tool_host *h, const char *path, bool collect, struct tool_info *info)
 {
 	memset(h, 0, sizeof(*h));
+	h->files_dfd = -1;
 	h->path = path;
 	h->collect = collect;
 	h->info = info;

@@ -8,6 +8,7 @@
 #include "uprof_tool.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* ---- knobs.c ---- */
 
@@ -83,7 +84,7 @@ struct tool_host {
 	struct rpt *report;
 	FILE *out; /* sections */
 	bool in_section, row_open;
-	char files_dir[PATH_MAX];	      /* the tool's files, before they are kept */
+	int files_dfd;			      /* the tool's directory (-1: none) */
 	const struct rpt_walk_sample *sample; /* the sample being called back */
 };
 
@@ -97,5 +98,31 @@ int tool_host_load(struct tool_host *h, const char *spec, char *err, size_t errl
 void tool_driver_core(struct uprof_tool_core *c);
 /* Run @h's callbacks over @h->report. 0, or -ECANCELED with h->error. */
 int tool_driver_run(struct tool_host *h, const char *session_dir);
+
+/* ---- sandbox.c: in the worker, before the tool is loaded ---- */
+
+/* Enter the tool's cell: RLIMIT_CORE 0, RLIMIT_CPU and RLIMIT_AS (on top of the address
+ * space in use) of @lim, every fd open for writing closed but stdio and @keep, then a
+ * Landlock domain: everything read-only, @files_dfd (-1: none) writable for plain files,
+ * no signal out of the domain. Returns the Landlock ABI version in force (> 0), 0 where
+ * the kernel has no Landlock (the rest still done), or -errno. */
+int tool_sandbox_enter(const struct tool_limits *lim, int files_dfd, const int *keep, int nkeep);
+
+/* ---- supervise.c: in the supervisor, the worker's parent and the tool's subreaper ---- */
+
+struct tool_verdict {
+	int status;	 /* the worker's, as from waitpid */
+	bool timed_out;	 /* killed at the time limit */
+	bool orphaned;	 /* killed because uprof ended: nobody reads this */
+	double cpu_s;	 /* its user + system CPU time */
+	long maxrss_kib; /* its peak resident memory */
+	int left;	 /* processes it left behind, ended by the supervisor */
+};
+
+/* Wait for @worker, a child of the calling process, at most @timeout_s or until uprof
+ * ends (SIGTERM, blocked by the caller), then kill it;
+ * reap it, then kill and reap every process left below us (the caller is their subreaper),
+ * until none is left. */
+void tool_supervise(pid_t worker, double timeout_s, struct tool_verdict *v);
 
 #endif

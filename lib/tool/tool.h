@@ -8,11 +8,14 @@
  *                  come back in a file the caller appends to report.csv, its own files
  *                  land in <session>/tools/<name>/
  *
- * A tool never runs in the caller's process: each call forks a child that dlopen()s the
- * tool (RTLD_LOCAL) and does the work, and the parent waits for it with a time limit. A
- * tool that crashes, hangs, fails or is refused costs its own output, never the
- * caller's: the child's answer comes back through a pipe, the sections through a file
- * kept only on success. The child, a copy of the caller, reads the report in place (no
+ * A tool never runs in the caller's process: each call forks a supervisor, the subreaper
+ * of all the tool starts, which forks the worker that dlopen()s the tool (RTLD_LOCAL) and
+ * does the work in its own process group, under CPU and memory limits and a Landlock
+ * domain that leaves it nothing writable but its own directory. The supervisor kills the
+ * worker at the time limit and, once it ended, every process it left (setsid() or not).
+ * A tool that crashes, hangs, fails or is refused costs its own output, never the
+ * caller's: the worker's answer comes back through a pipe, the sections through a file
+ * kept only on success. The worker, a copy of the caller, reads the report in place (no
  * copy, no serialization). Nothing here prints.
  *
  * Errors (-errno; @err names the tool and says why):
@@ -20,7 +23,8 @@
  *   -ENOENT     no such file        -ENOEXEC  not loadable, or no uprof_tool_entry
  *   -EPROTO     refused: descriptor (version, size, fields, reserved slots)
  *   -ECANCELED  the entry point or a callback returned an error
- *   -ECHILD     the tool crashed (a signal)    -ETIMEDOUT  it ran past the limit
+ *   -ECHILD     the tool crashed (a signal, its CPU or memory limit), or exited
+ *   -ETIMEDOUT  it ran past the time limit
  */
 #ifndef UPROF_TOOL_HOST_H
 #define UPROF_TOOL_HOST_H
@@ -52,6 +56,18 @@ struct tool_info {
 	char stacks[8];
 	int nevents;
 	char events[TOOL_MAX_EVENTS][128];
+	/* where it ran: the Landlock ABI version of its domain (everything read-only but
+	 * its own directory), 0 on a kernel without Landlock */
+	int landlock;
+	int left; /* processes it left running, ended when it was done */
+};
+
+/* What a tool may use, each time it runs (report's --tool-timeout, --tool-cpu,
+ * --tool-memory). */
+struct tool_limits {
+	double timeout_s;    /* wall clock: killed past it (with what it started) */
+	double cpu_s;	     /* RLIMIT_CPU; 0: none */
+	uint64_t memory_mib; /* address space on top of the report it shares; 0: none */
 };
 
 /* The type's name for listings: "int", "bool", "double", "string". */
@@ -60,19 +76,19 @@ const char *tool_knob_type_name(int type);
 /*
  * @spec: "path.so[,knob=value...]" (borrowed). Runs the tool's entry point (with
  * @collect, its collect_want calls are recorded in @info) and parses its knobs, in a
- * child process bounded by @timeout_s. 0 or -errno (see above).
+ * child process bounded by @lim. 0 or -errno (see above).
  */
-int tool_probe(const char *spec, bool collect, double timeout_s, struct tool_info *info, char *err,
-	       size_t errlen);
+int tool_probe(const char *spec, bool collect, const struct tool_limits *lim,
+	       struct tool_info *info, char *err, size_t errlen);
 
 /*
  * Load the tool of @spec and run its callbacks over @r (opened with opts.walk; borrowed
- * and left unchanged) of session @session_dir, in a child bounded by @timeout_s. Its
+ * and left unchanged) of session @session_dir, in a child bounded by @lim. Its
  * sections are written to @sections (the caller's file: on failure what is in it must
  * be dropped); its own files are kept in @session_dir/tools/<name>/ only on success.
  * 0 or -errno (see above); @info as tool_probe's.
  */
 int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
-	     double timeout_s, struct tool_info *info, char *err, size_t errlen);
+	     const struct tool_limits *lim, struct tool_info *info, char *err, size_t errlen);
 
 #endif

@@ -261,3 +261,9 @@ $(TGT)/switches: tests/targets/switches.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
 TEST_TARGETS += $(TGT)/switches
+# tests/tool/hostile.c once per attack on the report it runs in (tool_isolation.sh)
+HOSTILE_KINDS := entrysegv escape leak spin tamper
+$(TGT)/tools/hostile-%.so: tests/tool/hostile.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
+TEST_TARGETS += $(patsubst %,$(TGT)/tools/hostile-%.so,$(HOSTILE_KINDS))
