@@ -260,81 +260,43 @@ static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
 	return dwarf_linesrc(dl, NULL, NULL);
 }
 
+/* Where the line table puts a site's code: its line, or for code of line 0 the nearest
+ * line before it (not exact) and the next line after it in the same file (0: none). */
+struct code_line {
+	int line, next;
+	bool exact;
+};
+
 /* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
- * line 0). */
-static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most)
+ * line 0) and the first at most @most bytes after it. */
+static void line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most,
+		    struct code_line *cl)
 {
-	for (GElf_Addr back = 0; back < most && back <= addr; back++) {
+	for (GElf_Addr back = 0; back < most && back <= addr && !cl->line; back++) {
 		int line = 0;
 		const char *src = line_at(mod, addr - back, &line);
 
 		if (src && line > 0) {
 			snprintf(file, flen, "%s", src);
-			return line;
+			cl->line = line;
+			cl->exact = back == 0;
 		}
 	}
-	return 0;
-}
+	for (GElf_Addr fwd = 1; cl->line && !cl->exact && fwd < most; fwd++) {
+		int line = 0;
+		const char *src = line_at(mod, addr + fwd, &line);
 
-/* The innermost function inlined at @addr of @mod into @func (unchanged when none). */
-static void inlined_at(Dwfl_Module *mod, GElf_Addr addr, char *func, size_t flen)
-{
-	Dwarf_Die cu, *scopes = NULL;
-	Dwarf_Addr bias = 0;
-	int n;
-
-	if (!unit_of(mod, addr, &cu, &bias))
-		return;
-	n = dwarf_getscopes(&cu, addr - bias, &scopes);
-	for (int i = 0; i < n; i++) {
-		Dwarf_Attribute a;
-		const char *name;
-
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine &&
-		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) &&
-		    (name = dwarf_formstring(&a))) {
-			snprintf(func, flen, "%s", name);
+		if (src && line > 0) {
+			cl->next = strcmp(src, file) ? 0 : line;
 			break;
 		}
 	}
-	free(scopes);
-}
-
-/* A construct inside a region is in the runtime's outlined function of that region
- * (clang: ".omp_outlined...", gcc: "<func>._omp_fn.<n>"): it is named after the function
- * the source has it in, for clang the unit's function declared last before @line. */
-static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, size_t flen)
-{
-	char *gcc = strstr(func, "._omp_fn.");
-	Dwarf_Die cu, child;
-	Dwarf_Addr bias = 0;
-	int best = -1;
-
-	if (gcc) {
-		*gcc = 0;
-		return;
-	}
-	if (strncmp(func, ".omp_outlined", 13) || !line || !unit_of(mod, addr, &cu, &bias) ||
-	    dwarf_child(&cu, &child))
-		return;
-	do {
-		const char *name = dwarf_diename(&child);
-		int decl = 0;
-
-		if (dwarf_tag(&child) == DW_TAG_subprogram && name && name[0] != '.' &&
-		    !dwarf_decl_line(&child, &decl) && decl <= line && decl > best) {
-			best = decl;
-			snprintf(func, flen, "%s", name);
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
 /* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
- * line 0 looked back from at most @most bytes), and the function inlined there into @func. */
-static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
-		   size_t funclen, GElf_Addr most)
+ * line 0 looked around at most @most bytes). */
+static void srcline(const char *path, uint64_t file_offset, char *file, size_t flen, GElf_Addr most,
+		    struct code_line *cl)
 {
 	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
 	Dwfl_Module *mod;
@@ -342,62 +304,128 @@ static int srcline(const char *path, uint64_t file_offset, char *file, size_t fl
 	GElf_Phdr ph;
 	size_t phnum;
 	Elf *elf;
-	int line = 0;
 
+	memset(cl, 0, sizeof(*cl));
 	if (!d)
-		return 0;
+		return;
 	dwfl_report_begin(d);
 	mod = dwfl_report_elf(d, path, path, -1, 0, true);
 	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
 	    elf_getphdrnum(elf, &phnum))
 		goto out;
-	for (size_t i = 0; i < phnum && !line; i++)
+	for (size_t i = 0; i < phnum && !cl->line; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file,
-				       flen, most);
-	for (size_t i = 0; i < phnum; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
-			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func,
-				   funclen);
-			unoutline(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, line, func,
-				  funclen);
-			break;
-		}
+			line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
+				most, cl);
 out:
 	dwfl_end(d);
-	return line;
+}
+
+/* Is @p (a pragma's text after "#pragma omp ") the construct of site @s? A target site's
+ * kind says which target directive: "target data" begins (enter) and ends (exit) a data
+ * region; a plain target ("target teams ...") is none of the data directives. With
+ * @standalone, an exit is only "target exit data". */
+static bool pragma_is(const char *p, const struct rpt_omp_site *s, bool standalone)
+{
+	static const char *const data_words[] = { "enter", "exit", "update", "data" };
+	uint16_t tk = s->tgt ? s->tgt->kind & (uint16_t)~SES_OMPT_TGT_NOWAIT : 0;
+	const char *w;
+
+	switch (s->kind) {
+	case SES_OMPT_SITE_PARALLEL:
+		return strstr(p, "parallel");
+	case SES_OMPT_SITE_CRITICAL:
+		return strstr(p, "critical");
+	case SES_OMPT_SITE_TARGET:
+		break;
+	default:
+		return false;
+	}
+	if (strncmp(p, "target", 6) || (p[6] != ' ' && p[6] != '\t' && p[6] != '\n'))
+		return false;
+	for (w = p + 6; *w == ' ' || *w == '\t';)
+		w++;
+	switch (tk) {
+	case SES_OMPT_TGT_ENTER_DATA:
+		return !strncmp(w, "enter data", 10) || !strncmp(w, "data", 4);
+	case SES_OMPT_TGT_EXIT_DATA:
+		return !strncmp(w, "exit data", 9) || (!standalone && !strncmp(w, "data", 4));
+	case SES_OMPT_TGT_UPDATE:
+		return !strncmp(w, "update", 6);
+	case SES_OMPT_TGT_REGION:
+		for (size_t i = 0; i < sizeof(data_words) / sizeof(data_words[0]); i++)
+			if (!strncmp(w, data_words[i], strlen(data_words[i])))
+				return false;
+		return true;
+	default:
+		return true; /* no instance told the kind: any target directive */
+	}
+}
+
+/* Is line @text a pragma of site @s's construct? */
+static bool line_is(const char *text, const struct rpt_omp_site *s, bool standalone)
+{
+	while (*text == ' ' || *text == '\t')
+		text++;
+	return !strncmp(text, "#pragma omp ", 12) && pragma_is(text + 12, s, standalone);
 }
 
 /*
  * gcc gives the runtime call of a construct (and the outlined function) the line of the
- * statement or brace before the pragma, clang the pragma's own. When the source is there
- * and line @line is not the construct's pragma, the first such pragma in the next lines
- * is taken (a lock call is its own line: only parallel and critical sites move).
+ * statement or brace before the pragma, clang the pragma's own. clang 19 gives the launch
+ * of a target region and the ends of "target data" regions line 0: between the line
+ * before and the line after it is the last such pragma (for an exit, "target exit
+ * data"); the end of a "target data" region, when none is, is the nearest "target data"
+ * before. Otherwise, when the source is there and line @cl->line is not site @s's
+ * pragma, the first such pragma in the next lines is taken (a lock call is its own line:
+ * only parallel, critical and target sites move).
  */
 #define PRAGMA_LOOKAHEAD 16
-static int pragma_line(const char *src, int line, const char *want)
+#define PRAGMA_LOOKBACK 256
+static int pragma_line(const char *src, const struct code_line *cl, const struct rpt_omp_site *s)
 {
+	typedef char text_line[256];
+	int line = cl->line, got = line, n = 0, have = 0;
+	int first = line > PRAGMA_LOOKBACK ? line - PRAGMA_LOOKBACK + 1 : 1;
+	int last = line + PRAGMA_LOOKAHEAD - 1 > cl->next ? line + PRAGMA_LOOKAHEAD - 1 : cl->next;
+	bool exit_data = s->kind == SES_OMPT_SITE_TARGET && s->tgt &&
+			 (s->tgt->kind & (uint16_t)~SES_OMPT_TGT_NOWAIT) == SES_OMPT_TGT_EXIT_DATA;
+	text_line *text;
 	char buf[512];
 	FILE *f;
-	int n = 0, got = line;
 
-	if (line <= 0 || !(f = fopen(src, "re")))
+	if (line <= 0 || last - first > 4096 || !(f = fopen(src, "re")))
 		return line;
-	while (n < line + PRAGMA_LOOKAHEAD && fgets(buf, sizeof(buf), f)) {
-		const char *p = buf;
-
-		if (++n < line)
-			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!strncmp(p, "#pragma omp ", 12) && strstr(p, want)) {
-			got = n;
+	text = malloc(sizeof(*text) * (size_t)(last - first + 1));
+	/* lines [first, last] kept, each its first 255 bytes */
+	while (text && n < last && fgets(buf, sizeof(buf), f))
+		if (++n >= first)
+			snprintf(text[have++], sizeof(text[0]), "%s", buf);
+	fclose(f);
+	/* a file shorter than @line is not the source compiled */
+	if (!text || line - first >= have)
+		goto out;
+	for (int i = cl->next - first; !cl->exact && cl->next > line && i >= line - first; i--)
+		if (i < have && line_is(text[i], s, exit_data)) {
+			got = first + i;
+			goto out;
+		}
+	if (line_is(text[line - first], s, false))
+		goto out;
+	/* the end of a data region is after its block, the pragma before it */
+	for (int i = line - first - 1; exit_data && i >= 0; i--)
+		if (line_is(text[i], s, false)) {
+			got = first + i;
+			goto out;
+		}
+	for (int i = line - first + 1; i < have && i <= line - first + PRAGMA_LOOKAHEAD - 1; i++)
+		if (line_is(text[i], s, exit_data)) {
+			got = first + i;
 			break;
 		}
-	}
-	fclose(f);
+out:
+	free(text);
 	return got;
 }
 
@@ -423,18 +451,34 @@ static const char *construct(const struct rpt_omp_site *s)
 	}
 }
 
+/* A symbol's name without gcc's outlining: "<f>._omp_fn.<n>", and its demangled form
+ * "<f> [clone ._omp_fn.<n>]" (where there is no DWARF to name the function). */
+static void strip_outlined(char *func)
+{
+	char *c = strstr(func, " [clone ._omp_fn.");
+
+	if (!c)
+		c = strstr(func, "._omp_fn.");
+	if (c)
+		*c = 0;
+}
+
 /* func, file and line of each site: the code before its return address (the call into
- * the runtime, on the pragma's line). */
-static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s)
+ * the runtime, on the pragma's line), named after the function the source has it in
+ * (rpt_inlines_function). */
+static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p,
+		   struct rpt_omp_site *s)
 {
 	char src[PATH_MAX] = "";
-	const char *base;
+	const char *base, *fn = NULL;
 	const struct rpt_map *m = s->code > 1 ? rpt_world_find_map(&r->world, p->pid, s->code - 1)
 					      : NULL;
 	struct rpt_module *mod;
 	struct rpt_sym sym;
 	uint64_t off;
+	struct code_line cl;
 
+	s->line_exact = false;
 	snprintf(s->func, sizeof(s->func), "unknown");
 	snprintf(s->file, sizeof(s->file), "unknown");
 	if (!m)
@@ -443,17 +487,18 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	/* a function inlined where the construct is is where its pragma is; clang 19 gives
-	 * a target construct's whole launch sequence line 0 (about 200 bytes): the line
-	 * before it, then its pragma in the lines after that */
-	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func),
-			  s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16);
+	/* clang 19 gives a target construct's whole launch sequence line 0 (about 200
+	 * bytes): the lines around it, then its pragma among them (pragma_line) */
+	srcline(mod->path, off, src, sizeof(src), s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16, &cl);
+	s->line = cl.line;
 	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
 	    s->kind == SES_OMPT_SITE_TARGET)
-		s->line = pragma_line(src, s->line,
-				      s->kind == SES_OMPT_SITE_PARALLEL	  ? "parallel"
-				      : s->kind == SES_OMPT_SITE_CRITICAL ? "critical"
-									  : "target");
+		s->line = pragma_line(src, &cl, s);
+	s->line_exact = cl.exact && s->line == cl.line;
+	if (il && !rpt_inlines_function(il, mod->path, off, s->line ? src : NULL, s->line, &fn))
+		snprintf(s->func, sizeof(s->func), "%s", fn);
+	else
+		strip_outlined(s->func);
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
@@ -472,6 +517,9 @@ static int cmp_site(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
+	/* a "target data" region's begin (enter) before its end (exit), on its one line */
+	if (x->tgt && y->tgt && x->tgt->kind != y->tgt->kind)
+		return x->tgt->kind < y->tgt->kind ? -1 : 1;
 	return x->code < y->code ? -1 : x->code > y->code;
 }
 
@@ -515,25 +563,31 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 	return 0;
 }
 
+/* Are @a and @b one construct at two code addresses (a function inlined twice, a loop
+ * unrolled)? Only when the line table puts both on the same pragma: a line looked back to
+ * or forward from is a guess, and two guesses landing on one line are two constructs'
+ * sites, each its own row. */
 static bool same_place(const struct rpt_omp_site *a, const struct rpt_omp_site *b)
 {
-	return a->line > 0 && a->line == b->line && a->kind == b->kind &&
-	       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
+	return a->line_exact && b->line_exact && a->line > 0 && a->line == b->line &&
+	       a->kind == b->kind && !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
 }
 
 /* Name each site <func>$omp$<construct>:<n>@<file>:<line>, n its place among its
  * function's sites of that construct, by line; sites of one source place are one. */
 static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 {
-	int n = 0;
+	/* NULL (no memory): sites named from the symbol tables alone */
+	struct rpt_inlines *il = rpt_inlines_new(r->locator);
+	int n = 0, ret = -ENOMEM;
 
 	for (int i = 0; i < p->nsites; i++)
-		locate(r, p, &p->sites[i]);
+		locate(r, il, p, &p->sites[i]);
 	qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
 			if (merge_site(&p->sites[n - 1], &p->sites[i]))
-				return -ENOMEM;
+				goto out;
 			continue;
 		}
 		p->sites[n++] = p->sites[i];
@@ -556,7 +610,10 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 		snprintf(s->name, sizeof(s->name), "%s$omp$%s:%d@%s:%d", s->func, construct(s), k,
 			 s->file, s->line);
 	}
-	return 0;
+	ret = 0;
+out:
+	rpt_inlines_free(il);
+	return ret;
 }
 
 static int load_file(struct rpt *r, const char *dir, const char *name)
