@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,9 +452,42 @@ static const char *construct(const struct rpt_omp_site *s)
 	}
 }
 
-/* A symbol's name without gcc's outlining: "<f>._omp_fn.<n>", and its demangled form
- * "<f> [clone ._omp_fn.<n>]" (where there is no DWARF to name the function). */
-static void strip_outlined(char *func)
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* clang names a target region's function "__omp_offloading_<device>_<file>_<function>_l<line>"
+ * (its outlined bodies after it: "..._l<line>_debug__.omp_outlined"), <function> the
+ * (mangled) function the target construct is in: into @func, demangled. */
+static bool offload_function(char *func, size_t flen)
+{
+	const char *p = func + 17, *end = NULL;
+	char host[192], *dem = NULL;
+	int status = -1;
+
+	if (strncmp(func, "__omp_offloading_", 17))
+		return false;
+	for (int k = 0; k < 2; k++) {
+		p += strspn(p, "0123456789abcdef");
+		if (*p++ != '_')
+			return false;
+	}
+	for (const char *q = p; (q = strstr(q, "_l")); q++)
+		if (q[2] >= '0' && q[2] <= '9')
+			end = q; /* the last: a function's own name may have "_l1" in it */
+	if (!end || end == p || end - p >= (ptrdiff_t)sizeof(host))
+		return false;
+	memcpy(host, p, (size_t)(end - p));
+	host[end - p] = 0;
+	if (!strncmp(host, "_Z", 2))
+		dem = __cxa_demangle(host, NULL, NULL, &status);
+	snprintf(func, flen, "%s", status == 0 && dem ? dem : host);
+	free(dem);
+	return true;
+}
+
+/* A symbol's name without the compiler's outlining, where there is no DWARF to name the
+ * function: gcc's "<f>._omp_fn.<n>" and its demangled form "<f> [clone ._omp_fn.<n>]",
+ * clang's offloaded target regions. */
+static void strip_outlined(char *func, size_t flen)
 {
 	char *c = strstr(func, " [clone ._omp_fn.");
 
@@ -461,6 +495,8 @@ static void strip_outlined(char *func)
 		c = strstr(func, "._omp_fn.");
 	if (c)
 		*c = 0;
+	else
+		offload_function(func, flen);
 }
 
 /* func, file and line of each site: the code before its return address (the call into
@@ -498,7 +534,7 @@ static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p
 	if (il && !rpt_inlines_function(il, mod->path, off, s->line ? src : NULL, s->line, &fn))
 		snprintf(s->func, sizeof(s->func), "%s", fn);
 	else
-		strip_outlined(s->func);
+		strip_outlined(s->func, sizeof(s->func));
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)

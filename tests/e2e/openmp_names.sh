@@ -147,6 +147,14 @@ else
 	echo "# target rows: $(echo "$got" | tr '\n' ';')"
 	check "eight target rows: each directive its own, with its kind, line, $R3 instances and its bytes" \
 		[ "$got" = "$want" ]
+	# the parallel regions of the two target teams run in the offloaded functions
+	# ("__omp_offloading_<ids>_main_l<line>..."): named after main, on the targets' lines
+	want=$(printf '%s\n' "main\$omp\$parallel_for:1@omp_target_kinds.c:$lt" \
+		"main\$omp\$parallel_for:2@omp_target_kinds.c:$li")
+	got=$(rows "$R" "OpenMP PARALLEL-REGION METRIC" | grep -F "@omp_target_kinds.c:" | sort)
+	echo "# offloaded regions: $(echo "$got" | tr '\n' ' ')"
+	check "the target teams' parallel regions: named after main, on their pragmas' lines" \
+		[ "$got" = "$want" ]
 fi
 
 echo "# skipped: $skipped"
