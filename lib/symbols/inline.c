@@ -247,8 +247,9 @@ static bool unit_at(struct imod *m, Dwarf_Addr vaddr, Dwarf_Die *cu, Dwarf_Addr 
 }
 
 /* Is @die a function a compiler made of a construct's body, not one the source has: clang's
- * ".omp_outlined.", ".omp_outlined._debug__", ".omp_task_entry.", "__omp_offloading_*";
- * gcc's "<f>._omp_fn.<n>", "<f>._omp_cpyfn.<n>" (artificial, nested in <f>). */
+ * ".omp_outlined.", ".omp_outlined._debug__", ".omp_task_entry.", "__omp_offloading_*"
+ * (clang 19: "<f>.omp_outlined", "<f>.omp_outlined_debug__", artificial); gcc's
+ * "<f>._omp_fn.<n>", "<f>._omp_cpyfn.<n>" (artificial, nested in <f>). */
 static bool outlined(Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
@@ -258,7 +259,8 @@ static bool outlined(Dwarf_Die *die)
 	if (dwarf_attr_integrate(die, DW_AT_artificial, &a))
 		dwarf_formflag(&a, &artificial);
 	return artificial || !name || name[0] == '.' || !strncmp(name, "__omp_offloading_", 17) ||
-	       strstr(name, "._omp_fn.") || strstr(name, "._omp_cpyfn.");
+	       strstr(name, ".omp_outlined") || strstr(name, "._omp_fn.") ||
+	       strstr(name, "._omp_cpyfn.");
 }
 
 static bool same_file(const char *a, const char *b, bool by_base)

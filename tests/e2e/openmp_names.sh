@@ -7,7 +7,8 @@
 # section in it was named after the header's helper declared last before its line. Each
 # build (clang + LLVM libomp; gcc + libgomp through --openmp-impl omplib) must give
 # exactly the rows the source has: each named <function>$omp$<construct>:1@<file>:<its
-# pragma's line>, with the instances, threads, tasks and acquires the program makes. Then
+# pragma's line>, with the instances, threads, tasks and acquires the program makes
+# (clang 14 and clang 19 with their runtimes, gcc with libomp standing in). Then
 # tests/targets/omp_target_kinds.c (clang-19, offload to the host device): a target enter
 # data, a target update and a target exit data on consecutive lines and a target teams
 # below them are four rows with four kinds, each with its own line, count and bytes; a
@@ -91,6 +92,17 @@ else
 		'grid::Solver::run(long*) const' parallel_for
 	check "clang: both programs computed the known answers" \
 		bash -c "grep -q '$ANSWER' '$SCRATCH/omp_names.out' && grep -q '$ANSWER' '$SCRATCH/omp_names_cxx.out'"
+fi
+# clang 19 names its outlined functions after their function ("solve.omp_outlined")
+if ! command -v clang-19 >/dev/null || [ ! -x "$TGT/omp_names19" ] || [ ! -x "$TGT/omp_names19_cxx" ]; then
+	skip "clang-19 or LLVM 19's runtime missing: omp_names19 not built (clang 19 builds)"
+else
+	names tests/targets/omp_names.c "$TGT/omp_names19" '^__attribute__((noinline)) static double solve(' \
+		solve parallel_for
+	names tests/targets/omp_names.cpp "$TGT/omp_names19_cxx" '^__attribute__((noinline)) double Solver::run(' \
+		'grid::Solver::run(long*) const' parallel_for
+	check "clang 19: both programs computed the known answers" \
+		bash -c "grep -q '$ANSWER' '$SCRATCH/omp_names19.out' && grep -q '$ANSWER' '$SCRATCH/omp_names19_cxx.out'"
 fi
 # gcc lowers a static loop inline: no worksharing event, the region is a "parallel"
 if [ ! -x "$TGT/omp_names_gcc" ] || ! ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/null 2>&1; then

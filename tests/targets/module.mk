@@ -154,6 +154,19 @@ $(TGT)/omp_target_kinds: tests/targets/omp_target_kinds.c scripts/llvm19-omp.sh
 			-fopenmp-targets=x86_64-pc-linux-gnu -L$$L -Wl,-rpath,$$L -o $@ $<; \
 	else echo "omp_target_kinds: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_target_kinds)
+# the same programs as omp_names by clang-19 against LLVM 19's runtime (its outlined
+# functions are "<f>.omp_outlined", artificial; omp.h is the runtime's own)
+$(TGT)/omp_names19 $(TGT)/omp_names19_cxx: $(TGT)/omp_names19%: tests/targets/omp_names.c \
+		tests/targets/omp_names.cpp tests/targets/omp_names.h scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		src=tests/targets/omp_names.c cc=clang-19; \
+		if [ "$*" = _cxx ]; then src=tests/targets/omp_names.cpp cc=clang++-19; fi; \
+		echo "$$cc -fopenmp -o $@ $$src"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH $$cc -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $$src; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_names19 $(TGT)/omp_names19_cxx)
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
