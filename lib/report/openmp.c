@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The OpenMP model (openmp.h): openmp/<pid>.ompt files read as untrusted input (through
- * lib/session's bounded parser), sites named from their code address with libdw, and
- * timer samples labelled with the region their thread was in.
+ * lib/session's bounded parser), sites named from their code address with libdw (the
+ * function by rpt_inlines_function, the line by openmp_source.c), and timer samples
+ * labelled with the region their thread was in.
  */
 #include "report/internal.h"
 #include "symbols/symbols.h"
@@ -10,11 +11,8 @@
 #include "report/taskmatch.h"
 
 #include <dirent.h>
-#include <dwarf.h>
 #include <errno.h>
-#include <gelf.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,208 +226,6 @@ static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o
 	return 0;
 }
 
-/* The unit of @mod's DWARF that holds @addr, found by walking the units: clang emits no
- * .debug_aranges, and libdw 0.188's lookup (dwfl_module_getsrc) relies on them. */
-static bool unit_of(Dwfl_Module *mod, GElf_Addr addr, Dwarf_Die *cu, Dwarf_Addr *bias)
-{
-	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	if (!dw)
-		return false;
-	for (int n = 0; n < 100000 && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
-	     n++, off = next)
-		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr - *bias) > 0)
-			return true;
-	return false;
-}
-
-static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
-{
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
-	Dwarf_Addr bias = 0;
-	Dwarf_Line *dl;
-	Dwarf_Die cu;
-
-	*line = 0;
-	if (l)
-		return dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-	if (!unit_of(mod, addr, &cu, &bias) || !(dl = dwarf_getsrc_die(&cu, addr - bias)) ||
-	    dwarf_lineno(dl, line))
-		return NULL;
-	return dwarf_linesrc(dl, NULL, NULL);
-}
-
-/* Where the line table puts a site's code: its line, or for code of line 0 the nearest
- * line before it (not exact) and the next line after it in the same file (0: none). */
-struct code_line {
-	int line, next;
-	bool exact;
-};
-
-/* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
- * line 0) and the first at most @most bytes after it. */
-static void line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most,
-		    struct code_line *cl)
-{
-	for (GElf_Addr back = 0; back < most && back <= addr && !cl->line; back++) {
-		int line = 0;
-		const char *src = line_at(mod, addr - back, &line);
-
-		if (src && line > 0) {
-			snprintf(file, flen, "%s", src);
-			cl->line = line;
-			cl->exact = back == 0;
-		}
-	}
-	for (GElf_Addr fwd = 1; cl->line && !cl->exact && fwd < most; fwd++) {
-		int line = 0;
-		const char *src = line_at(mod, addr + fwd, &line);
-
-		if (src && line > 0) {
-			cl->next = strcmp(src, file) ? 0 : line;
-			break;
-		}
-	}
-}
-
-/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
- * line 0 looked around at most @most bytes). */
-static void srcline(const char *path, uint64_t file_offset, char *file, size_t flen, GElf_Addr most,
-		    struct code_line *cl)
-{
-	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
-	Dwfl_Module *mod;
-	GElf_Addr bias = 0;
-	GElf_Phdr ph;
-	size_t phnum;
-	Elf *elf;
-
-	memset(cl, 0, sizeof(*cl));
-	if (!d)
-		return;
-	dwfl_report_begin(d);
-	mod = dwfl_report_elf(d, path, path, -1, 0, true);
-	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
-	    elf_getphdrnum(elf, &phnum))
-		goto out;
-	for (size_t i = 0; i < phnum && !cl->line; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
-				most, cl);
-out:
-	dwfl_end(d);
-}
-
-/* Is @p (a pragma's text after "#pragma omp ") the construct of site @s? A target site's
- * kind says which target directive: "target data" begins (enter) and ends (exit) a data
- * region; a plain target ("target teams ...") is none of the data directives. With
- * @standalone, an exit is only "target exit data". */
-static bool pragma_is(const char *p, const struct rpt_omp_site *s, bool standalone)
-{
-	static const char *const data_words[] = { "enter", "exit", "update", "data" };
-	uint16_t tk = s->tgt ? s->tgt->kind & (uint16_t)~SES_OMPT_TGT_NOWAIT : 0;
-	const char *w;
-
-	switch (s->kind) {
-	case SES_OMPT_SITE_PARALLEL:
-		return strstr(p, "parallel");
-	case SES_OMPT_SITE_CRITICAL:
-		return strstr(p, "critical");
-	case SES_OMPT_SITE_TARGET:
-		break;
-	default:
-		return false;
-	}
-	if (strncmp(p, "target", 6) || (p[6] != ' ' && p[6] != '\t' && p[6] != '\n'))
-		return false;
-	for (w = p + 6; *w == ' ' || *w == '\t';)
-		w++;
-	switch (tk) {
-	case SES_OMPT_TGT_ENTER_DATA:
-		return !strncmp(w, "enter data", 10) || !strncmp(w, "data", 4);
-	case SES_OMPT_TGT_EXIT_DATA:
-		return !strncmp(w, "exit data", 9) || (!standalone && !strncmp(w, "data", 4));
-	case SES_OMPT_TGT_UPDATE:
-		return !strncmp(w, "update", 6);
-	case SES_OMPT_TGT_REGION:
-		for (size_t i = 0; i < sizeof(data_words) / sizeof(data_words[0]); i++)
-			if (!strncmp(w, data_words[i], strlen(data_words[i])))
-				return false;
-		return true;
-	default:
-		return true; /* no instance told the kind: any target directive */
-	}
-}
-
-/* Is line @text a pragma of site @s's construct? */
-static bool line_is(const char *text, const struct rpt_omp_site *s, bool standalone)
-{
-	while (*text == ' ' || *text == '\t')
-		text++;
-	return !strncmp(text, "#pragma omp ", 12) && pragma_is(text + 12, s, standalone);
-}
-
-/*
- * gcc gives the runtime call of a construct (and the outlined function) the line of the
- * statement or brace before the pragma, clang the pragma's own. clang 19 gives the launch
- * of a target region and the ends of "target data" regions line 0: between the line
- * before and the line after it is the last such pragma (for an exit, "target exit
- * data"); the end of a "target data" region, when none is, is the nearest "target data"
- * before. Otherwise, when the source is there and line @cl->line is not site @s's
- * pragma, the first such pragma in the next lines is taken (a lock call is its own line:
- * only parallel, critical and target sites move).
- */
-#define PRAGMA_LOOKAHEAD 16
-#define PRAGMA_LOOKBACK 256
-static int pragma_line(const char *src, const struct code_line *cl, const struct rpt_omp_site *s)
-{
-	typedef char text_line[256];
-	int line = cl->line, got = line, n = 0, have = 0;
-	int first = line > PRAGMA_LOOKBACK ? line - PRAGMA_LOOKBACK + 1 : 1;
-	int last = line + PRAGMA_LOOKAHEAD - 1 > cl->next ? line + PRAGMA_LOOKAHEAD - 1 : cl->next;
-	bool exit_data = s->kind == SES_OMPT_SITE_TARGET && s->tgt &&
-			 (s->tgt->kind & (uint16_t)~SES_OMPT_TGT_NOWAIT) == SES_OMPT_TGT_EXIT_DATA;
-	text_line *text;
-	char buf[512];
-	FILE *f;
-
-	if (line <= 0 || last - first > 4096 || !(f = fopen(src, "re")))
-		return line;
-	text = malloc(sizeof(*text) * (size_t)(last - first + 1));
-	/* lines [first, last] kept, each its first 255 bytes */
-	while (text && n < last && fgets(buf, sizeof(buf), f))
-		if (++n >= first)
-			snprintf(text[have++], sizeof(text[0]), "%s", buf);
-	fclose(f);
-	/* a file shorter than @line is not the source compiled */
-	if (!text || line - first >= have)
-		goto out;
-	for (int i = cl->next - first; !cl->exact && cl->next > line && i >= line - first; i--)
-		if (i < have && line_is(text[i], s, exit_data)) {
-			got = first + i;
-			goto out;
-		}
-	if (line_is(text[line - first], s, false))
-		goto out;
-	/* the end of a data region is after its block, the pragma before it */
-	for (int i = line - first - 1; exit_data && i >= 0; i--)
-		if (line_is(text[i], s, false)) {
-			got = first + i;
-			goto out;
-		}
-	for (int i = line - first + 1; i < have && i <= line - first + PRAGMA_LOOKAHEAD - 1; i++)
-		if (line_is(text[i], s, exit_data)) {
-			got = first + i;
-			break;
-		}
-out:
-	free(text);
-	return got;
-}
-
 static const char *construct(const struct rpt_omp_site *s)
 {
 	switch (s->kind) {
@@ -452,53 +248,6 @@ static const char *construct(const struct rpt_omp_site *s)
 	}
 }
 
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
-
-/* clang names a target region's function "__omp_offloading_<device>_<file>_<function>_l<line>"
- * (its outlined bodies after it: "..._l<line>_debug__.omp_outlined"), <function> the
- * (mangled) function the target construct is in: into @func, demangled. */
-static bool offload_function(char *func, size_t flen)
-{
-	const char *p = func + 17, *end = NULL;
-	char host[192], *dem = NULL;
-	int status = -1;
-
-	if (strncmp(func, "__omp_offloading_", 17))
-		return false;
-	for (int k = 0; k < 2; k++) {
-		p += strspn(p, "0123456789abcdef");
-		if (*p++ != '_')
-			return false;
-	}
-	for (const char *q = p; (q = strstr(q, "_l")); q++)
-		if (q[2] >= '0' && q[2] <= '9')
-			end = q; /* the last: a function's own name may have "_l1" in it */
-	if (!end || end == p || end - p >= (ptrdiff_t)sizeof(host))
-		return false;
-	memcpy(host, p, (size_t)(end - p));
-	host[end - p] = 0;
-	if (!strncmp(host, "_Z", 2))
-		dem = __cxa_demangle(host, NULL, NULL, &status);
-	snprintf(func, flen, "%s", status == 0 && dem ? dem : host);
-	free(dem);
-	return true;
-}
-
-/* A symbol's name without the compiler's outlining, where there is no DWARF to name the
- * function: gcc's "<f>._omp_fn.<n>" and its demangled form "<f> [clone ._omp_fn.<n>]",
- * clang's offloaded target regions. */
-static void strip_outlined(char *func, size_t flen)
-{
-	char *c = strstr(func, " [clone ._omp_fn.");
-
-	if (!c)
-		c = strstr(func, "._omp_fn.");
-	if (c)
-		*c = 0;
-	else
-		offload_function(func, flen);
-}
-
 /* func, file and line of each site: the code before its return address (the call into
  * the runtime, on the pragma's line), named after the function the source has it in
  * (rpt_inlines_function). */
@@ -512,7 +261,6 @@ static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p
 	struct rpt_module *mod;
 	struct rpt_sym sym;
 	uint64_t off;
-	struct code_line cl;
 
 	s->line_exact = false;
 	snprintf(s->func, sizeof(s->func), "unknown");
@@ -523,18 +271,11 @@ static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	/* clang 19 gives a target construct's whole launch sequence line 0 (about 200
-	 * bytes): the lines around it, then its pragma among them (pragma_line) */
-	srcline(mod->path, off, src, sizeof(src), s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16, &cl);
-	s->line = cl.line;
-	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
-	    s->kind == SES_OMPT_SITE_TARGET)
-		s->line = pragma_line(src, &cl, s);
-	s->line_exact = cl.exact && s->line == cl.line;
+	s->line = rpt_omp_source_line(mod->path, off, s, src, sizeof(src), &s->line_exact);
 	if (il && !rpt_inlines_function(il, mod->path, off, s->line ? src : NULL, s->line, &fn))
 		snprintf(s->func, sizeof(s->func), "%s", fn);
 	else
-		strip_outlined(s->func, sizeof(s->func));
+		rpt_omp_unoutline(s->func, sizeof(s->func));
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
