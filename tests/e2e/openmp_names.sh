@@ -84,7 +84,7 @@ names() {
 
 ANSWER='^squares=332833500 expected=332833500 tasks=20 expected=20 odds=4 expected=4 top='
 if [ ! -x "$TGT/omp_names" ] || [ ! -x "$TGT/omp_names_cxx" ]; then
-	skip "clang or LLVM libomp missing: omp_names not built (clang builds)"
+	skip "clang, clang++ or LLVM libomp missing: omp_names not built (clang builds)"
 else
 	names tests/targets/omp_names.c "$TGT/omp_names" '^__attribute__((noinline)) static double solve(' \
 		solve parallel_for
@@ -105,8 +105,9 @@ else
 		bash -c "grep -q '$ANSWER' '$SCRATCH/omp_names19.out' && grep -q '$ANSWER' '$SCRATCH/omp_names19_cxx.out'"
 fi
 # gcc lowers a static loop inline: no worksharing event, the region is a "parallel"
-if [ ! -x "$TGT/omp_names_gcc" ] || ! ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/null 2>&1; then
-	skip "gcc or LLVM libomp missing (gcc builds through --openmp-impl omplib)"
+if [ ! -x "$TGT/omp_names_gcc" ] || [ ! -x "$TGT/omp_names_gxx" ] ||
+	! ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/null 2>&1; then
+	skip "gcc, g++ or LLVM libomp missing (gcc builds through --openmp-impl omplib)"
 else
 	names tests/targets/omp_names.c "$TGT/omp_names_gcc" '^__attribute__((noinline)) static double solve(' \
 		solve parallel --openmp-impl omplib
