@@ -271,7 +271,7 @@ static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	s->line = rpt_omp_source_line(mod->path, off, s, src, sizeof(src), &s->line_exact);
+	rpt_omp_source_locate(mod->path, off, s, src, sizeof(src));
 	if (il && !rpt_inlines_function(il, mod->path, off, s->line ? src : NULL, s->line, &fn))
 		snprintf(s->func, sizeof(s->func), "%s", fn);
 	else
@@ -294,6 +294,8 @@ static int cmp_site(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
+	if (x->outlined != y->outlined)
+		return x->outlined < y->outlined ? -1 : 1;
 	/* a "target data" region's begin (enter) before its end (exit), on its one line */
 	if (x->tgt && y->tgt && x->tgt->kind != y->tgt->kind)
 		return x->tgt->kind < y->tgt->kind ? -1 : 1;
@@ -346,6 +348,9 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
  * sites, each its own row. */
 static bool same_place(const struct rpt_omp_site *a, const struct rpt_omp_site *b)
 {
+	if (a->outlined || b->outlined) /* gcc's: the function outlined is the construct */
+		return a->outlined == b->outlined && a->kind == b->kind &&
+		       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
 	return a->line_exact && b->line_exact && a->line > 0 && a->line == b->line &&
 	       a->kind == b->kind && !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
 }

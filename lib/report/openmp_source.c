@@ -82,19 +82,104 @@ static void line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, G
 	}
 }
 
+/* Is @vaddr of @mod the start of one of gcc's outlined functions ("<f>._omp_fn.<n>")? */
+static bool gcc_omp_fn(Dwfl_Module *mod, GElf_Addr vaddr)
+{
+	GElf_Off offset = 1;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(mod, vaddr, &offset, &sym, NULL, NULL, NULL);
+
+	return name && offset == 0 && strstr(name, "._omp_fn.");
+}
+
+/*
+ * gcc passes a region's outlined function "<f>._omp_fn.<n>" to the runtime (GOMP_parallel,
+ * GOMP_parallel_loop_*, GOMP_parallel_sections) in %rdi, set by a "lea disp32(%rip),%rdi"
+ * (48 8d 3d) or, in code that is not position independent, a "mov $imm32,%edi" (bf) a few
+ * instructions before the call that ends at @ret: that function (checked by its symbol),
+ * or 0. It identifies the region where the line table does not: gcc -O2 gives two calls
+ * of two regions the first one's line.
+ */
+#define OUTLINED_SCAN 64
+static GElf_Addr gcc_outlined(Dwfl_Module *mod, Elf *elf, GElf_Addr bias, GElf_Addr ret)
+{
+	GElf_Addr start = ret > OUTLINED_SCAN ? ret - OUTLINED_SCAN : 0, link = start - bias;
+	size_t n = (size_t)(ret - start);
+	const unsigned char *code;
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    (sh.sh_flags & SHF_EXECINSTR) && link >= sh.sh_addr &&
+		    link - sh.sh_addr + n <= sh.sh_size)
+			break;
+	if (!scn || n < 10 || !(data = elf_getdata(scn, NULL)) || !data->d_buf ||
+	    link - sh.sh_addr + n > data->d_size)
+		return 0;
+	code = (const unsigned char *)data->d_buf + (link - sh.sh_addr);
+	/* the closest before the call (its 5 bytes: e8 rel32) first */
+	for (size_t i = n - 5; i-- > 0;) {
+		GElf_Addr target = 0;
+		int32_t disp;
+		uint32_t imm;
+
+		if (i + 7 <= n - 5 && code[i] == 0x48 && code[i + 1] == 0x8d &&
+		    code[i + 2] == 0x3d) {
+			memcpy(&disp, code + i + 3, 4);
+			target = start + i + 7 + (GElf_Addr)(int64_t)disp;
+		} else if (i + 5 <= n - 5 && code[i] == 0xbf) {
+			memcpy(&imm, code + i + 1, 4);
+			target = imm + bias;
+		}
+		if (target && gcc_omp_fn(mod, target))
+			return target;
+	}
+	return 0;
+}
+
+/* The line of the first row of the line table at @addr of @mod (gcc gives an outlined
+ * function's entry its pragma's line first, then its body's at the same address, and
+ * dwfl_module_getsrc takes the last), its file into @file; 0 when none. */
+static int entry_line(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen)
+{
+	Dwarf_Addr bias = 0, at;
+	Dwarf_Lines *lines;
+	Dwarf_Line *l;
+	Dwarf_Die cu;
+	const char *src;
+	size_t n;
+	int line;
+
+	if (!unit_of(mod, addr, &cu, &bias) || dwarf_getsrclines(&cu, &lines, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((l = dwarf_onesrcline(lines, i)) && !dwarf_lineaddr(l, &at) &&
+		    at == addr - bias && !dwarf_lineno(l, &line) && line > 0 &&
+		    (src = dwarf_linesrc(l, NULL, NULL))) {
+			snprintf(file, flen, "%s", src);
+			return line;
+		}
+	return 0;
+}
+
 /* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
- * line 0 looked around at most @most bytes). */
+ * line 0 looked around at most @most bytes). With @parallel, a call to gcc's runtime is
+ * placed by the outlined function it was given (*@outlined, its link-time address; 0:
+ * none found): the line of its entry. */
 static void srcline(const char *path, uint64_t file_offset, char *file, size_t flen, GElf_Addr most,
-		    struct code_line *cl)
+		    bool parallel, struct code_line *cl, uint64_t *outlined)
 {
 	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
 	Dwfl_Module *mod;
-	GElf_Addr bias = 0;
+	GElf_Addr bias = 0, va, fn;
 	GElf_Phdr ph;
 	size_t phnum;
 	Elf *elf;
 
 	memset(cl, 0, sizeof(*cl));
+	*outlined = 0;
 	if (!d)
 		return;
 	dwfl_report_begin(d);
@@ -102,11 +187,20 @@ static void srcline(const char *path, uint64_t file_offset, char *file, size_t f
 	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
 	    elf_getphdrnum(elf, &phnum))
 		goto out;
-	for (size_t i = 0; i < phnum && !cl->line; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file, flen,
-				most, cl);
+	for (size_t i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    file_offset < ph.p_offset || file_offset - ph.p_offset >= ph.p_filesz)
+			continue;
+		va = file_offset - ph.p_offset + ph.p_vaddr + bias;
+		if (parallel && (fn = gcc_outlined(mod, elf, bias, va + 1)) &&
+		    (cl->line = entry_line(mod, fn, file, flen))) {
+			cl->exact = true;
+			*outlined = fn - bias;
+		}
+		if (!cl->line)
+			line_of(mod, va, file, flen, most, cl);
+		break;
+	}
 out:
 	dwfl_end(d);
 }
@@ -269,19 +363,18 @@ void rpt_omp_unoutline(char *func, size_t flen)
 		offload_function(func, flen);
 }
 
-int rpt_omp_source_line(const char *path, uint64_t file_offset, const struct rpt_omp_site *s,
-			char *src, size_t srclen, bool *exact)
+void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_omp_site *s,
+			   char *src, size_t srclen)
 {
 	struct code_line cl;
-	int line;
 
 	/* clang 19 gives a target construct's whole launch sequence line 0 (about 200
 	 * bytes): the lines around it, then its pragma among them (pragma_line) */
-	srcline(path, file_offset, src, srclen, s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16, &cl);
-	line = cl.line;
+	srcline(path, file_offset, src, srclen, s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16,
+		s->kind == SES_OMPT_SITE_PARALLEL, &cl, &s->outlined);
+	s->line = cl.line;
 	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
 	    s->kind == SES_OMPT_SITE_TARGET)
-		line = pragma_line(src, &cl, s);
-	*exact = cl.exact && line == cl.line;
-	return line;
+		s->line = pragma_line(src, &cl, s);
+	s->line_exact = cl.exact && s->line == cl.line;
 }

@@ -116,6 +116,32 @@ else
 	check "gcc: both programs computed the known answers" \
 		bash -c "grep -q '$ANSWER' '$SCRATCH/omp_names_gcc.out' && grep -q '$ANSWER' '$SCRATCH/omp_names_gxx.out'"
 fi
+# regions on nearby lines whose calls gcc -O2 gives one line: a row each, on its pragma
+SRC=tests/targets/omp_sites.c
+if [ ! -x "$TGT/omp_sites_gcc" ] || ! ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/null 2>&1; then
+	skip "gcc or LLVM libomp missing (omp_sites_gcc)"
+else
+	KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp --openmp-impl omplib -o "$SCRATCH/sites" \
+		"$TGT/omp_sites_gcc" >"$SCRATCH/sites.out" 2>/dev/null
+	check "omp_sites_gcc: collect exits 0, the program's sums right ($(cat "$SCRATCH/sites.out"))" \
+		[ $? -eq 0 ]
+	S=$(session_in "$SCRATCH/sites")
+	"$UPROF" report -i "$S" >/dev/null 2>&1
+	R=$S/report.csv
+	want=
+	for l in $(grep -n '^#pragma omp parallel' "$SRC" | cut -d: -f1); do
+		want="$want main@omp_sites.c:$l 1"
+	done
+	# function, place and instances of each row (the construct's label, parallel_for or
+	# parallel, is the runtime's loop events' to say)
+	got=
+	for r in $(rows "$R" "OpenMP PARALLEL-REGION METRIC"); do
+		got="$got ${r%%\$omp\$*}@${r##*@} $(ompq "$R" region "$r" Instances)"
+	done
+	echo "# omp_sites_gcc regions:$got"
+	check "omp_sites_gcc: four regions, each its own row on its pragma's line, one instance each" \
+		[ "$got" = "$want" ]
+fi
 
 # --- target directives on consecutive lines: one row each, its own kind and line
 SRC=tests/targets/omp_target_kinds.c

@@ -127,6 +127,10 @@ $(TGT)/omp_names_gxx: tests/targets/omp_names.cpp tests/targets/omp_names.h
 	g++ -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_names $(if $(shell command -v clang++ 2>/dev/null),$(TGT)/omp_names_cxx)) \
 	$(TGT)/omp_names_gcc $(if $(shell command -v g++ 2>/dev/null),$(TGT)/omp_names_gxx)
+$(TGT)/omp_sites_gcc: tests/targets/omp_sites.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(TGT)/omp_sites_gcc
 # a user's own OMPT tool, which must keep getting its events behind uprof's (clang has
 # omp-tools.h in its own include directory)
 $(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
