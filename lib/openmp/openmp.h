@@ -39,6 +39,10 @@ struct rpt_omp_site {
 	char name[320]; /* <func>$omp$<construct>:<n>@<file>:<line> */
 	char func[192], file[96];
 	int line;
+	bool line_exact;   /* the line table's line for its code, not one looked back to or
+			    * forward from (two sites on one exact line are one construct) */
+	uint64_t outlined; /* gcc: the outlined function the runtime was given, its
+			    * link-time address (one function, one construct); 0: none */
 	struct rpt_omp_tstat *threads;
 	int nthreads, capthreads;
 	uint64_t f[SES_OMPT_F_MAX]; /* summed over its threads */

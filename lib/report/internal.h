@@ -360,6 +360,15 @@ int rpt_annot_write_csv(const struct rpt *r, FILE *f);
  * be used is noted (r->file_notes), never fatal. */
 int rpt_omp_load(struct rpt *r);
 void rpt_omp_free(struct rpt_omp *o);
+/* openmp_source.c: the source line of site @s (its code at @file_offset of the ELF file
+ * @path) into s->line: its pragma's where compilers give the call another (0: not known),
+ * s->line_exact when the line table gave that line to the code itself, s->outlined; its
+ * file into @src. */
+void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_omp_site *s,
+			   char *src, size_t srclen);
+/* openmp_source.c: @func without the compiler's outlining ("<f>._omp_fn.<n>", clang's
+ * offloaded target regions), where no DWARF names the function. */
+void rpt_omp_unoutline(char *func, size_t flen);
 
 /* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
 void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */

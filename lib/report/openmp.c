@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The OpenMP model (openmp.h): openmp/<pid>.ompt files read as untrusted input (through
- * lib/session's bounded parser), sites named from their code address with libdw, and
- * timer samples labelled with the region their thread was in.
+ * lib/session's bounded parser), sites named from their code address with libdw (the
+ * function by rpt_inlines_function, the line by openmp_source.c), and timer samples
+ * labelled with the region their thread was in.
  */
 #include "report/internal.h"
 #include "symbols/symbols.h"
@@ -10,10 +11,8 @@
 #include "report/taskmatch.h"
 
 #include <dirent.h>
-#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -229,180 +228,6 @@ static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o
 	return 0;
 }
 
-/* The unit of @mod's DWARF that holds @addr, found by walking the units: clang emits no
- * .debug_aranges, and libdw 0.188's lookup (dwfl_module_getsrc) relies on them. */
-static bool unit_of(Dwfl_Module *mod, GElf_Addr addr, Dwarf_Die *cu, Dwarf_Addr *bias)
-{
-	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	if (!dw)
-		return false;
-	for (int n = 0; n < 100000 && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
-	     n++, off = next)
-		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr - *bias) > 0)
-			return true;
-	return false;
-}
-
-static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
-{
-	Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
-	Dwarf_Addr bias = 0;
-	Dwarf_Line *dl;
-	Dwarf_Die cu;
-
-	*line = 0;
-	if (l)
-		return dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-	if (!unit_of(mod, addr, &cu, &bias) || !(dl = dwarf_getsrc_die(&cu, addr - bias)) ||
-	    dwarf_lineno(dl, line))
-		return NULL;
-	return dwarf_linesrc(dl, NULL, NULL);
-}
-
-/* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
- * line 0). */
-static int line_of(Dwfl_Module *mod, GElf_Addr addr, char *file, size_t flen, GElf_Addr most)
-{
-	for (GElf_Addr back = 0; back < most && back <= addr; back++) {
-		int line = 0;
-		const char *src = line_at(mod, addr - back, &line);
-
-		if (src && line > 0) {
-			snprintf(file, flen, "%s", src);
-			return line;
-		}
-	}
-	return 0;
-}
-
-/* The innermost function inlined at @addr of @mod into @func (unchanged when none). */
-static void inlined_at(Dwfl_Module *mod, GElf_Addr addr, char *func, size_t flen)
-{
-	Dwarf_Die cu, *scopes = NULL;
-	Dwarf_Addr bias = 0;
-	int n;
-
-	if (!unit_of(mod, addr, &cu, &bias))
-		return;
-	n = dwarf_getscopes(&cu, addr - bias, &scopes);
-	for (int i = 0; i < n; i++) {
-		Dwarf_Attribute a;
-		const char *name;
-
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine &&
-		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a) &&
-		    (name = dwarf_formstring(&a))) {
-			snprintf(func, flen, "%s", name);
-			break;
-		}
-	}
-	free(scopes);
-}
-
-/* A construct inside a region is in the runtime's outlined function of that region
- * (clang: ".omp_outlined...", gcc: "<func>._omp_fn.<n>"): it is named after the function
- * the source has it in, for clang the unit's function declared last before @line. */
-static void unoutline(Dwfl_Module *mod, GElf_Addr addr, int line, char *func, size_t flen)
-{
-	char *gcc = strstr(func, "._omp_fn.");
-	Dwarf_Die cu, child;
-	Dwarf_Addr bias = 0;
-	int best = -1;
-
-	if (gcc) {
-		*gcc = 0;
-		return;
-	}
-	if (strncmp(func, ".omp_outlined", 13) || !line || !unit_of(mod, addr, &cu, &bias) ||
-	    dwarf_child(&cu, &child))
-		return;
-	do {
-		const char *name = dwarf_diename(&child);
-		int decl = 0;
-
-		if (dwarf_tag(&child) == DW_TAG_subprogram && name && name[0] != '.' &&
-		    !dwarf_decl_line(&child, &decl) && decl <= line && decl > best) {
-			best = decl;
-			snprintf(func, flen, "%s", name);
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-/* file:line of @file_offset in the ELF file @path, from its DWARF (0 when not known; a
- * line 0 looked back from at most @most bytes), and the function inlined there into @func. */
-static int srcline(const char *path, uint64_t file_offset, char *file, size_t flen, char *func,
-		   size_t funclen, GElf_Addr most)
-{
-	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
-	Dwfl_Module *mod;
-	GElf_Addr bias = 0;
-	GElf_Phdr ph;
-	size_t phnum;
-	Elf *elf;
-	int line = 0;
-
-	if (!d)
-		return 0;
-	dwfl_report_begin(d);
-	mod = dwfl_report_elf(d, path, path, -1, 0, true);
-	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
-	    elf_getphdrnum(elf, &phnum))
-		goto out;
-	for (size_t i = 0; i < phnum && !line; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz)
-			line = line_of(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, file,
-				       flen, most);
-	for (size_t i = 0; i < phnum; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    file_offset >= ph.p_offset && file_offset - ph.p_offset < ph.p_filesz) {
-			inlined_at(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, func,
-				   funclen);
-			unoutline(mod, file_offset - ph.p_offset + ph.p_vaddr + bias, line, func,
-				  funclen);
-			break;
-		}
-out:
-	dwfl_end(d);
-	return line;
-}
-
-/*
- * gcc gives the runtime call of a construct (and the outlined function) the line of the
- * statement or brace before the pragma, clang the pragma's own. When the source is there
- * and line @line is not the construct's pragma, the first such pragma in the next lines
- * is taken (a lock call is its own line: only parallel and critical sites move).
- */
-#define PRAGMA_LOOKAHEAD 16
-static int pragma_line(const char *src, int line, const char *want)
-{
-	char buf[512];
-	FILE *f;
-	int n = 0, got = line;
-
-	if (line <= 0 || !(f = fopen(src, "re")))
-		return line;
-	while (n < line + PRAGMA_LOOKAHEAD && fgets(buf, sizeof(buf), f)) {
-		const char *p = buf;
-
-		if (++n < line)
-			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!strncmp(p, "#pragma omp ", 12) && strstr(p, want)) {
-			got = n;
-			break;
-		}
-	}
-	fclose(f);
-	return got;
-}
-
 static const char *construct(const struct rpt_omp_site *s)
 {
 	switch (s->kind) {
@@ -426,17 +251,20 @@ static const char *construct(const struct rpt_omp_site *s)
 }
 
 /* func, file and line of each site: the code before its return address (the call into
- * the runtime, on the pragma's line). */
-static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s)
+ * the runtime, on the pragma's line), named after the function the source has it in
+ * (rpt_inlines_function). */
+static void locate(struct rpt *r, struct rpt_inlines *il, struct rpt_omp_proc *p,
+		   struct rpt_omp_site *s)
 {
 	char src[PATH_MAX] = "";
-	const char *base;
+	const char *base, *fn = NULL;
 	const struct rpt_map *m = s->code > 1 ? rpt_world_find_map(&r->world, p->pid, s->code - 1)
 					      : NULL;
 	struct rpt_module *mod;
 	struct rpt_sym sym;
 	uint64_t off;
 
+	s->line_exact = false;
 	snprintf(s->func, sizeof(s->func), "unknown");
 	snprintf(s->file, sizeof(s->file), "unknown");
 	if (!m)
@@ -445,17 +273,11 @@ static void locate(struct rpt *r, struct rpt_omp_proc *p, struct rpt_omp_site *s
 	off = s->code - 1 - m->start + m->pgoff;
 	rpt_symtab_lookup(r->symtab, mod->path, &mod->id, off, &sym);
 	snprintf(s->func, sizeof(s->func), "%s", sym.name);
-	/* a function inlined where the construct is is where its pragma is; clang 19 gives
-	 * a target construct's whole launch sequence line 0 (about 200 bytes): the line
-	 * before it, then its pragma in the lines after that */
-	s->line = srcline(mod->path, off, src, sizeof(src), s->func, sizeof(s->func),
-			  s->kind == SES_OMPT_SITE_TARGET ? 1024 : 16);
-	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
-	    s->kind == SES_OMPT_SITE_TARGET)
-		s->line = pragma_line(src, s->line,
-				      s->kind == SES_OMPT_SITE_PARALLEL	  ? "parallel"
-				      : s->kind == SES_OMPT_SITE_CRITICAL ? "critical"
-									  : "target");
+	rpt_omp_source_locate(mod->path, off, s, src, sizeof(src));
+	if (il && !rpt_inlines_function(il, mod->path, off, s->line ? src : NULL, s->line, &fn))
+		snprintf(s->func, sizeof(s->func), "%s", fn);
+	else
+		rpt_omp_unoutline(s->func, sizeof(s->func));
 	base = strrchr(src, '/');
 	snprintf(s->file, sizeof(s->file), "%s", s->line ? (base ? base + 1 : src) : "unknown");
 	for (char *c = s->func; *c; c++)
@@ -474,6 +296,11 @@ static int cmp_site(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
+	if (x->outlined != y->outlined)
+		return x->outlined < y->outlined ? -1 : 1;
+	/* a "target data" region's begin (enter) before its end (exit), on its one line */
+	if (x->tgt && y->tgt && x->tgt->kind != y->tgt->kind)
+		return x->tgt->kind < y->tgt->kind ? -1 : 1;
 	return x->code < y->code ? -1 : x->code > y->code;
 }
 
@@ -517,25 +344,34 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 	return 0;
 }
 
+/* Are @a and @b one construct at two code addresses (a function inlined twice, a loop
+ * unrolled)? Only when the line table puts both on the same pragma: a line looked back to
+ * or forward from is a guess, and two guesses landing on one line are two constructs'
+ * sites, each its own row. */
 static bool same_place(const struct rpt_omp_site *a, const struct rpt_omp_site *b)
 {
-	return a->line > 0 && a->line == b->line && a->kind == b->kind &&
-	       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
+	if (a->outlined || b->outlined) /* gcc's: the function outlined is the construct */
+		return a->outlined == b->outlined && a->kind == b->kind &&
+		       !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
+	return a->line_exact && b->line_exact && a->line > 0 && a->line == b->line &&
+	       a->kind == b->kind && !strcmp(a->func, b->func) && !strcmp(a->file, b->file);
 }
 
 /* Name each site <func>$omp$<construct>:<n>@<file>:<line>, n its place among its
  * function's sites of that construct, by line; sites of one source place are one. */
 static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 {
-	int n = 0;
+	/* NULL (no memory): sites named from the symbol tables alone */
+	struct rpt_inlines *il = rpt_inlines_new(r->locator);
+	int n = 0, ret = -ENOMEM;
 
 	for (int i = 0; i < p->nsites; i++)
-		locate(r, p, &p->sites[i]);
+		locate(r, il, p, &p->sites[i]);
 	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
 			if (merge_site(&p->sites[n - 1], &p->sites[i]))
-				return -ENOMEM;
+				goto out;
 			continue;
 		}
 		p->sites[n++] = p->sites[i];
@@ -558,7 +394,10 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 		snprintf(s->name, sizeof(s->name), "%s$omp$%s:%d@%s:%d", s->func, construct(s), k,
 			 s->file, s->line);
 	}
-	return 0;
+	ret = 0;
+out:
+	rpt_inlines_free(il);
+	return ret;
 }
 
 static int load_file(struct rpt *r, int dfd, const char *name)

@@ -224,6 +224,150 @@ int rpt_inlines_at(struct rpt_inlines *il, const char *path, uint64_t file_offse
 	return n;
 }
 
+/* The unit of @m's DWARF that holds @vaddr: through the address ranges, else by walking
+ * the units (clang emits no .debug_aranges, and libdw 0.188's lookup relies on them). */
+static bool unit_at(struct imod *m, Dwarf_Addr vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+	Dwarf_Die *got = dwfl_module_addrdie(m->mod, vaddr, bias);
+	Dwarf *dw = dwfl_module_getdwarf(m->mod, bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (got) {
+		*cu = *got;
+		return true;
+	}
+	if (!dw)
+		return false;
+	for (int n = 0; n < 100000 && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL);
+	     n++, off = next)
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, vaddr - *bias) > 0)
+			return true;
+	return false;
+}
+
+/* Is @die a function a compiler made of a construct's body, not one the source has: clang's
+ * ".omp_outlined.", ".omp_outlined._debug__", ".omp_task_entry.", "__omp_offloading_*"
+ * (clang 19: "<f>.omp_outlined", "<f>.omp_outlined_debug__", artificial); gcc's
+ * "<f>._omp_fn.<n>", "<f>._omp_cpyfn.<n>" (artificial, nested in <f>). */
+static bool outlined(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Attribute a;
+	bool artificial = false;
+
+	if (dwarf_attr_integrate(die, DW_AT_artificial, &a))
+		dwarf_formflag(&a, &artificial);
+	return artificial || !name || name[0] == '.' || !strncmp(name, "__omp_offloading_", 17) ||
+	       strstr(name, ".omp_outlined") || strstr(name, "._omp_fn.") ||
+	       strstr(name, "._omp_cpyfn.");
+}
+
+static bool same_file(const char *a, const char *b, bool by_base)
+{
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+
+	if (!by_base)
+		return !strcmp(a, b);
+	return !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+}
+
+struct src_pick {
+	const char *file;
+	int line, best;
+	bool by_base;
+	Dwarf_Files *files; /* of the unit */
+	size_t nfiles;
+	Dwarf_Die die;
+};
+
+/* The file a function is declared in. Not dwarf_decl_file: libdw 0.188 takes index 0 for
+ * "no file", which DWARF 5 (clang 14 on) made the unit's primary source file. */
+static const char *decl_file(Dwarf_Die *die, const struct src_pick *pick)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
+	    idx >= pick->nfiles)
+		return NULL;
+	return dwarf_filesrc(pick->files, idx, NULL, NULL);
+}
+
+/* The function defined in @pick->file whose declaration begins last at or before
+ * @pick->line, among @parent's children (and those of its namespaces): a definition (code,
+ * or an abstract instance of an inlined one), not a declaration, not outlined. */
+static void pick_by_line(Dwarf_Die *parent, struct src_pick *pick, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 8 || dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child), decl = 0;
+		const char *file;
+
+		if (tag == DW_TAG_namespace) {
+			pick_by_line(&child, pick, depth + 1);
+			continue;
+		}
+		if (tag != DW_TAG_subprogram || dwarf_hasattr(&child, DW_AT_declaration) ||
+		    !(dwarf_hasattr(&child, DW_AT_low_pc) || dwarf_hasattr(&child, DW_AT_ranges) ||
+		      dwarf_hasattr(&child, DW_AT_inline)) ||
+		    outlined(&child) || dwarf_decl_line(&child, &decl) || decl > pick->line ||
+		    decl <= pick->best || !(file = decl_file(&child, pick)) ||
+		    !same_file(file, pick->file, pick->by_base))
+			continue;
+		pick->best = decl;
+		pick->die = child;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int rpt_inlines_function(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+			 const char *line_file, int line, const char **name)
+{
+	struct imod *m = module_for(il, path);
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Addr bias = 0, vaddr = 0;
+	struct src_pick pick = { .file = line_file, .line = line, .best = -1, .files = NULL };
+	int ns, ret = -ENOENT;
+
+	*name = NULL;
+	if (!m || !m->dwfl || !link_address(m, file_offset, &vaddr) ||
+	    !unit_at(m, vaddr, &cu, &bias))
+		return -ENOENT;
+	/* the concrete chain from the innermost scope out, as rpt_inlines_at walks it */
+	ns = dwarf_getscopes(&cu, vaddr - bias, &scopes);
+	if (ns > 0 && dwarf_tag(&scopes[0]) != DW_TAG_subprogram) {
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		ns = dwarf_getscopes_die(&inner, &scopes);
+	}
+	for (int i = 0; i < ns && !*name; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) &&
+		    !outlined(&scopes[i]))
+			*name = die_name(il, &scopes[i]);
+	}
+	free(scopes);
+	/* clang's outlined functions are children of the unit, not of the function they were
+	 * taken from: that one is found by where the source has it */
+	if (!*name && line_file && line > 0 && dwarf_getsrcfiles(&cu, &pick.files, &pick.nfiles))
+		line = 0;
+	for (int by_base = 0; !*name && line_file && line > 0 && by_base < 2; by_base++) {
+		pick.by_base = by_base;
+		pick_by_line(&cu, &pick, 0);
+		if (pick.best >= 0)
+			*name = die_name(il, &pick.die);
+	}
+	if (*name)
+		ret = 0;
+	return ret;
+}
+
 void rpt_inlines_close(struct rpt_inlines *il, const char *path)
 {
 	uintptr_t got = il ? (uintptr_t)util_strmap_get(&il->index, path) : 0;

@@ -217,6 +217,20 @@ int rpt_inlines_line(struct rpt_inlines *il, const char *path, uint64_t file_off
 int rpt_inlines_srcline(struct rpt_inlines *il, const char *path, uint64_t file_offset,
 			const char **file, int *line, const char **comp_dir);
 
+/*
+ * The function the source has @file_offset of @path in, named as rpt_inlines_at names
+ * (demangled linkage name, else DW_AT_name; borrowed from @il): the innermost inlined
+ * subroutine or subprogram whose code holds it. Compilers move a construct's body (an
+ * OpenMP region's) into a function of their own: gcc's "<f>._omp_fn.<n>" is nested in
+ * <f> and passed over; clang's ".omp_outlined." is a function of the unit, and for an
+ * address in it the function is the one defined in @line_file (the file of the address's
+ * source line, @line) that begins last at or before @line: its declaration's file and
+ * line both, so a header's inline function is never taken for a .c file's. 0, or -ENOENT
+ * (no DWARF, no function found).
+ */
+int rpt_inlines_function(struct rpt_inlines *il, const char *path, uint64_t file_offset,
+			 const char *line_file, int line, const char **name);
+
 /* ---- fdes.c: function bounds from call frame information ---- */
 
 /* The code range [start, end) of one FDE, in the file's link-time virtual addresses. */

@@ -110,6 +110,27 @@ $(TGT)/omp_regions: tests/targets/omp_regions.c
 $(TGT)/omp_regions_gcc: tests/targets/omp_regions.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
+# constructs beside a header's inline helpers, named after their own functions
+# (tests/e2e/openmp_names.sh): C and C++, by clang (LLVM libomp) and gcc (libgomp, traced
+# through --openmp-impl omplib)
+$(TGT)/omp_names: tests/targets/omp_names.c tests/targets/omp_names.h
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_names_cxx: tests/targets/omp_names.cpp tests/targets/omp_names.h
+	@mkdir -p $(dir $@)
+	clang++ -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_names_gcc: tests/targets/omp_names.c tests/targets/omp_names.h
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_names_gxx: tests/targets/omp_names.cpp tests/targets/omp_names.h
+	@mkdir -p $(dir $@)
+	g++ -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_names $(if $(shell command -v clang++ 2>/dev/null),$(TGT)/omp_names_cxx)) \
+	$(TGT)/omp_names_gcc $(if $(shell command -v g++ 2>/dev/null),$(TGT)/omp_names_gxx)
+$(TGT)/omp_sites_gcc: tests/targets/omp_sites.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(TGT)/omp_sites_gcc
 # a user's own OMPT tool, which must keep getting its events behind uprof's (clang has
 # omp-tools.h in its own include directory)
 $(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
@@ -128,6 +149,28 @@ $(TGT)/omp_offload: tests/targets/omp_offload.c scripts/llvm19-omp.sh
 			-fopenmp-targets=x86_64-pc-linux-gnu -L$$L -Wl,-rpath,$$L -o $@ $<; \
 	else echo "omp_offload: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_offload)
+# target directives on consecutive lines, each its own row (tests/e2e/openmp_names.sh)
+$(TGT)/omp_target_kinds: tests/targets/omp_target_kinds.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp-targets=x86_64-pc-linux-gnu -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-fopenmp-targets=x86_64-pc-linux-gnu -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "omp_target_kinds: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_target_kinds)
+# the same programs as omp_names by clang-19 against LLVM 19's runtime (its outlined
+# functions are "<f>.omp_outlined", artificial; omp.h is the runtime's own)
+$(TGT)/omp_names19 $(TGT)/omp_names19_cxx: $(TGT)/omp_names19%: tests/targets/omp_names.c \
+		tests/targets/omp_names.cpp tests/targets/omp_names.h scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		src=tests/targets/omp_names.c cc=clang-19; \
+		if [ "$*" = _cxx ]; then src=tests/targets/omp_names.cpp cc=clang++-19; fi; \
+		echo "$$cc -fopenmp -o $@ $$src"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH $$cc -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $$src; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_names19 $(TGT)/omp_names19_cxx)
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
