@@ -26,7 +26,9 @@ endif
 
 CPPFLAGS += -Iinclude -Ilib -I. -D_GNU_SOURCE -DUPROF_VERSION='"$(VERSION)"'
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Wno-sign-compare -Wno-format-truncation -fno-omit-frame-pointer -MMD -MP $(SANFLAGS)
+# a pointer where an fd (int) goes is an error, not a warning: call sites by path and by
+# directory fd look alike, and gcc 12 only warns
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-sign-compare -Wno-format-truncation -Werror=int-conversion -Werror=incompatible-pointer-types -Werror=implicit-function-declaration -fno-omit-frame-pointer -MMD -MP $(SANFLAGS)
 LDFLAGS += $(SANFLAGS)
 
 DEPS_OK := $(shell scripts/install-deps.sh --check >/dev/null 2>&1 && echo yes)

@@ -510,6 +510,7 @@ static void channel_takes_the_runs_pages_only(void **state)
 		.dir = f->dir,
 		.token = "99.1",
 		.session_dir = f->session,
+		.session_dfd = f->session_fd,
 		.channel = true,
 		.say = on_say,
 		.arg = f,

@@ -49,8 +49,8 @@ static void make_stream_session(char *dir)
 	in.samples = 2 * PER_RING + 1; /* the one that does not decode too */
 	in.lost_samples = 5;
 	in.target_cpu_ns = 2 * PER_RING * 1000000LL;
-	assert_int_equal(ses_info_write(dir, &in), 0);
-	w = ses_writer_open(dir);
+	assert_int_equal(test_info_write(dir, &in), 0);
+	w = test_writer_open(dir);
 	assert_non_null(w);
 	pmc_timer_attr(&attr, 1000000, false);
 	assert_int_equal(ses_writer_add_attr(w, &attr, &id, 1), 0);
