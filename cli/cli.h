@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- --tool (cli/tool.c over lib/tool) ---- */
 #define CLI_MAX_TOOLS 8
@@ -77,6 +78,13 @@ const struct cli_option *cli_report_options(void);
 /* The session (or MPI job) directory the last cmd_collect() wrote, "" when none was
  * made (static storage, overwritten by the next collect). */
 const char *cli_collect_last_session(void);
+/* That directory's fd, opened by collect beneath its own fds (never by the path again),
+ * handed to the caller (who closes it); -1 when none. */
+int cli_collect_take_session_fd(void);
+/* The next cmd_report() reads the session beneath @dfd (taken: closed by it) instead of
+ * opening its -i path, which then only names it: profile hands over what collect made,
+ * so that nothing another user swaps in between is read or written. */
+void cli_report_give_session_fd(int dfd);
 /* Parse report's @argv (with a session named) as cmd_report would, doing nothing: -1
  * when every option is good, else the exit code of the message said (profile checks
  * before it collects, so that a bad report option costs no run). */
@@ -152,6 +160,14 @@ int cli_fd_path(int fd, const char *fallback, char *out, size_t len);
  * for the file to be made beneath it (util_at_*): its fd, or -errno; the file's own name
  * into @base. */
 int cli_open_parent(const char *path, char *base, size_t baselen);
+/* A result directory the user named (pcm/roofline -O): opened once as named, or made
+ * beneath its parent (0755) when it is not there yet; its fd or -errno. Files go beneath
+ * it with cli_output_fopen_at, so a directory swapped after this is never written. */
+int cli_output_dir(const char *dir);
+/* A result file beneath @dfd (0644 whatever the umask, truncated): a name that was there
+ * is rewritten only when it is a plain file of ours with one name (util_at_create), or a
+ * character device (/dev/null), written as it is. NULL and errno set. */
+FILE *cli_output_fopen_at(int dfd, const char *name);
 int64_t cli_now_ns(int clock);
 void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel, size_t kl,
 		      char *os, size_t ol);

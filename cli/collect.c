@@ -259,10 +259,35 @@ static void remove_session_dir(const struct collect_state *st)
 }
 
 static char last_session[PATH_MAX];
+static int last_session_fd = -1;
 
 const char *cli_collect_last_session(void)
 {
 	return last_session;
+}
+
+int cli_collect_take_session_fd(void)
+{
+	int fd = last_session_fd;
+
+	last_session_fd = -1;
+	return fd;
+}
+
+/* The fd of what profile reports next: the session, or an MPI rank's job directory (the
+ * part of session_name before "/rank-N"), beneath the output directory's fd. */
+static int session_fd_for_report(const struct collect_state *st)
+{
+	char job[sizeof(st->session_name)];
+	const char *slash;
+
+	if (!st->mpi.on)
+		return st->session_fd < 0 ? -1 : fcntl(st->session_fd, F_DUPFD_CLOEXEC, 3);
+	slash = strchr(st->session_name, '/');
+	if (!slash || st->out_fd < 0)
+		return -1;
+	snprintf(job, sizeof(job), "%.*s", (int)(slash - st->session_name), st->session_name);
+	return util_at_dir(st->out_fd, job);
 }
 
 int cmd_collect(int argc, char **argv)
@@ -309,8 +334,15 @@ int cmd_collect(int argc, char **argv)
 	collect_leaf_close(&st);
 	ses_writer_close(st.writer);
 	/* for uprof profile, which reports the session next */
-	if (!st.never_started)
+	if (last_session_fd >= 0)
+		close(last_session_fd);
+	last_session_fd = -1;
+	if (!st.never_started) {
 		snprintf(last_session, sizeof(last_session), "%s", collect_mpi_data_path(&st));
+		last_session_fd = session_fd_for_report(&st);
+		if (last_session_fd < 0)
+			last_session_fd = -1;
+	}
 	smp_close(st.smp);
 	if (st.never_started)
 		remove_session_dir(&st);

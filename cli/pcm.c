@@ -355,6 +355,7 @@ int cmd_pcm(int argc, char **argv)
 	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
+	st->out_dfd = -1;
 	ret = parse_args(st, argc, argv);
 	if (ret < 0)
 		ret = check_args(st);

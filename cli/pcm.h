@@ -62,6 +62,10 @@ struct pcm_state {
 	const char *out_dir; /* -O: <dir>/report.csv (and report.html) */
 	bool html;
 	char csv_path[4096], html_path[4096];
+	/* the directory the CSV and report.html are made beneath (opened once: -O made or
+	 * opened, -o's parent), or -1 for stdout; out_name: the CSV's name in it */
+	int out_dfd;
+	char out_name[256];
 	char **prog_argv;
 	char prog_path[4096];
 	/* the system */
@@ -130,7 +134,8 @@ int pcm_label_index(const struct pcm_state *st, int c);
 void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *vals);
 int pcm_html_new(struct pcm_state *st);
 void pcm_html_free(struct pcm_state *st);
-/* Write st->html_path from st->series; 0 or -errno. */
+/* Write report.html (st->html_path names it) beneath st->out_dfd from st->series; 0 or
+ * -errno. */
 int pcm_html_write(const struct pcm_state *st);
 int pcm_ncols(const struct pcm_state *st);
 /* The page's start (doctype, @title, the shared style plus @css, an <h1>), and text

@@ -335,7 +335,7 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 
 int pcm_html_write(const struct pcm_state *st)
 {
-	FILE *f = fopen(st->html_path, "we");
+	FILE *f = cli_output_fopen_at(st->out_dfd, "report.html");
 	int ret = 0;
 
 	if (!f)

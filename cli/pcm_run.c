@@ -264,12 +264,28 @@ static int finish(struct pcm_state *st, FILE *summary)
 static int open_output(struct pcm_state *st)
 {
 	st->out = stdout;
-	if (st->out_dir && mkdir(st->out_dir, 0777) && errno != EEXIST)
-		return cli_error(1, CMD, "cannot make '%s': %s", st->out_dir, strerror(errno));
+	/* the directory opened once, its files made beneath its fd (docs/DESIGN.md §4):
+	 * pcm often runs as root, -O in a shared /tmp */
+	if (st->out_dir) {
+		st->out_dfd = cli_output_dir(st->out_dir);
+		snprintf(st->out_name, sizeof(st->out_name), "report.csv");
+		if (st->out_dfd < 0)
+			return cli_error(1, CMD, "cannot make or open '%s': %s", st->out_dir,
+					 strerror(-st->out_dfd));
+	} else if (st->out_path) {
+		st->out_dfd = cli_open_parent(st->out_path, st->out_name, sizeof(st->out_name));
+		if (st->out_dfd < 0)
+			return cli_error(1, CMD, "cannot write '%s': %s", st->out_path,
+					 strerror(-st->out_dfd));
+	}
 	if (st->html && pcm_html_new(st))
 		return cli_error(1, CMD, "out of memory");
-	if (st->out_path && !(st->out = fopen(st->out_path, "we")))
-		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(errno));
+	if (st->out_path && !(st->out = cli_output_fopen_at(st->out_dfd, st->out_name)))
+		return cli_error(1, CMD, "cannot write '%s': %s%s", st->out_path, strerror(errno),
+				 errno == EPERM || errno == EMLINK
+					 ? " (a file of another user, or a hard link, is there: "
+					   "not written through)"
+					 : "");
 	return 0;
 }
 
@@ -358,6 +374,9 @@ out:
 		fclose(st->out);
 	if (st->sigfd >= 0)
 		close(st->sigfd);
+	if (st->out_dfd >= 0)
+		close(st->out_dfd);
+	st->out_dfd = -1;
 	pmc_counting_free(st->counting);
 	st->counting = NULL;
 	pcm_html_free(st);

@@ -149,6 +149,8 @@ int cmd_profile(int argc, char **argv)
 	st.rargv[st.rargc] = NULL;
 	/* report's summary after collect's lines, not mixed into them */
 	fflush(stderr);
+	/* the directory collect made, by its fd: the path only names it */
+	cli_report_give_session_fd(cli_collect_take_session_fd());
 	rr = cmd_report(st.rargc, st.rargv);
 	if (!ret)
 		ret = rr;

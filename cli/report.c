@@ -609,18 +609,33 @@ static void warn_unmatched(const struct rpt *r)
 
 static int run(struct report_state *st, int argc, char **argv);
 
+static int given_session_fd = -1;
+
+void cli_report_give_session_fd(int dfd)
+{
+	if (given_session_fd >= 0)
+		close(given_session_fd);
+	given_session_fd = dfd;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_state st = { .dfd = -1, .out_dfd = -1, .input_parent = -1 };
 	int ret;
 
+	st.dfd = given_session_fd;
+	given_session_fd = -1;
 	ret = parse_options(&st, argc, argv);
-	if (ret >= 0)
+	if (ret >= 0) {
+		if (st.dfd >= 0)
+			close(st.dfd);
 		return ret;
-	/* the session directory, opened once as the user named it (docs/DESIGN.md §4);
-	 * anything but a directory may be a perf pipe file: rpt_open_at says what it is (a
-	 * FIFO or device is refused there, never read) */
-	st.dfd = util_dir_open(st.a.input);
+	}
+	/* the session directory, opened once as the user named it (docs/DESIGN.md §4), or
+	 * handed over open by profile; anything but a directory may be a perf pipe file:
+	 * rpt_open_at says what it is (a FIFO or device is refused there, never read) */
+	if (st.dfd < 0)
+		st.dfd = util_dir_open(st.a.input);
 	if (st.dfd < 0 && st.dfd != -ENOTDIR)
 		return cli_error(1, CMD,
 				 "'%s': %s; give a session directory or a perf pipe file "

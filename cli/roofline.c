@@ -461,27 +461,38 @@ static void summary(const struct rl_state *st)
 
 static int write_out(struct rl_state *st, int ret)
 {
+	char name[NAME_MAX + 1];
 	FILE *f;
-	int err;
+	int err, dfd;
 
-	if (st->out_dir && mkdir(st->out_dir, 0777) && errno != EEXIST)
-		return cli_error(1, CMD, "cannot make '%s': %s", st->out_dir, strerror(errno));
-	f = fopen(st->out_path, "we");
-	if (!f)
-		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(errno));
+	/* the directory opened once, its files made beneath its fd (docs/DESIGN.md §4) */
+	dfd = st->out_dir ? cli_output_dir(st->out_dir)
+			  : cli_open_parent(st->out_path, name, sizeof(name));
+	if (dfd < 0)
+		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(-dfd));
+	f = cli_output_fopen_at(dfd, st->out_dir ? "report.csv" : name);
+	if (!f) {
+		err = errno;
+		close(dfd);
+		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(err));
+	}
 	err = mtr_rl_write(st->r, f);
 	if (fclose(f) && !err)
 		err = -EIO;
-	if (err)
+	if (err) {
+		close(dfd);
 		return cli_error(1, CMD, "cannot write '%s': %s", st->out_path, strerror(-err));
+	}
 	fprintf(stderr, "Generated data file path: %s\n", st->out_path);
 	if (st->html) {
-		err = rl_html_write(st->r, st->html_path);
+		err = rl_html_write(st->r, dfd);
 		if (err)
-			return cli_error(1, CMD, "cannot write '%s': %s", st->html_path,
-					 strerror(-err));
-		fprintf(stderr, "Generated HTML report path: %s\n", st->html_path);
+			ret = cli_error(1, CMD, "cannot write '%s': %s", st->html_path,
+					strerror(-err));
+		else
+			fprintf(stderr, "Generated HTML report path: %s\n", st->html_path);
 	}
+	close(dfd);
 	return ret;
 }
 

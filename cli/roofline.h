@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* roofline_html.c: write @r as a self-contained page at @path. 0 or -errno. */
-int rl_html_write(const struct mtr_roofline *r, const char *path);
+/* roofline_html.c: write @r as a self-contained page, report.html beneath the output
+ * directory's fd @dfd (the CSV's). 0 or -errno. */
+int rl_html_write(const struct mtr_roofline *r, int dfd);
 
 #endif

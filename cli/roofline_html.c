@@ -280,9 +280,9 @@ static void tables(FILE *f, const struct mtr_roofline *r)
 		(unsigned long long)r->elapsed_ns);
 }
 
-int rl_html_write(const struct mtr_roofline *r, const char *path)
+int rl_html_write(const struct mtr_roofline *r, int dfd)
 {
-	FILE *f = fopen(path, "we");
+	FILE *f = cli_output_fopen_at(dfd, "report.html");
 	struct mtr_rl_point p;
 	int ret = 0;
 

@@ -5,6 +5,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -260,4 +261,61 @@ int cli_open_parent(const char *path, char *base, size_t baselen)
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = 0;
 	return util_dir_open(dir);
+}
+
+int cli_output_dir(const char *dir)
+{
+	char path[PATH_MAX], base[NAME_MAX + 1];
+	size_t n = strlen(dir);
+	struct stat sb;
+	int fd, pfd;
+
+	/* "out/" names "out": the trailing slashes are no part of its name */
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, dir, n);
+	path[n] = 0;
+	/* the parent as named; the directory itself beneath it, never through a link (in a
+	 * shared /tmp another user may have put one there) and only when it is ours */
+	pfd = cli_open_parent(path, base, sizeof(base));
+	if (pfd < 0)
+		return pfd;
+	fd = util_at_dir(pfd, base);
+	if (fd == -ENOENT)
+		fd = util_at_mkdir(pfd, base, 0755, true);
+	close(pfd);
+	if (fd >= 0 && (fstat(fd, &sb) || (sb.st_uid != geteuid() && sb.st_uid != 0))) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+FILE *cli_output_fopen_at(int dfd, const char *name)
+{
+	struct stat sb;
+	FILE *f;
+	int fd;
+
+	/* a character device (/dev/null, /dev/full) is written as it is: only root makes
+	 * one, and it has no bytes or mode of its own to lose */
+	if (!fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) && S_ISCHR(sb.st_mode))
+		fd = util_at_open(dfd, name, O_WRONLY | O_NOCTTY | O_CLOEXEC, 0);
+	else
+		fd = util_at_create(dfd, name, O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return f;
 }

@@ -691,6 +691,11 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 	return ret;
 }
 
+int rpt_dir_fd(const struct rpt *r)
+{
+	return r->dfd;
+}
+
 int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_options *opts,
 		char *err, size_t errlen)
 {

@@ -107,6 +107,10 @@ int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, 
 int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_options *opts,
 		char *err, size_t errlen);
 void rpt_free(struct rpt *r);
+/* The session directory's fd @r reads beneath (its own, open until rpt_free), or -1 for a
+ * perf pipe file: what code working on @r's session (a tool's files) opens beneath too,
+ * never the path again. */
+int rpt_dir_fd(const struct rpt *r);
 
 /* ---- translated.bin (translated_cache.c) ---- */
 

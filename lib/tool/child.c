@@ -390,9 +390,10 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 
 	if (!a)
 		return -ENOMEM;
-	/* tools/ and the run's directory made beneath the session's fd (docs/DESIGN.md §4):
-	 * failing that, open_file fails and the rest still works */
-	session_dfd = util_dir_open(session_dir);
+	/* tools/ and the run's directory made beneath the fd the report reads the session by
+	 * (docs/DESIGN.md §4), never its path again: failing that, open_file fails and the
+	 * rest still works */
+	session_dfd = rpt_dir_fd(r) < 0 ? -EBADF : fcntl(rpt_dir_fd(r), F_DUPFD_CLOEXEC, 3);
 	if (session_dfd >= 0)
 		tools_dfd = util_at_mkdir(session_dfd, "tools", 0700, true);
 	if (tools_dfd >= 0)

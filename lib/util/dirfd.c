@@ -161,12 +161,26 @@ static void put_parent(int dfd, int pfd)
 
 int util_at_create(int dfd, const char *rel, int flags, mode_t mode)
 {
-	int fd = util_at_open(dfd, rel, flags | O_CREAT, mode);
+	int fd = util_at_open(dfd, rel, (flags | O_CREAT) & ~O_TRUNC, mode);
+	struct stat sb;
 
 	if (fd < 0)
 		return fd;
-	/* the umask may have lowered @mode, and O_CREAT without O_EXCL may have opened a file
-	 * that was there: the mode is ours to say either way */
+	/* O_CREAT without O_EXCL may have opened a file that was there: only a plain file of
+	 * ours with no other name is written (and truncated) — never another user's, which
+	 * root would otherwise rewrite and chmod, nor one hard-linked from elsewhere */
+	if (fstat(fd, &sb))
+		return keep_errno_close(fd, -errno);
+	if (!S_ISREG(sb.st_mode))
+		return keep_errno_close(fd, -EINVAL);
+	if (sb.st_uid != geteuid())
+		return keep_errno_close(fd, -EPERM);
+	if (sb.st_nlink > 1)
+		return keep_errno_close(fd, -EMLINK);
+	if ((flags & O_TRUNC) && ftruncate(fd, 0))
+		return keep_errno_close(fd, -errno);
+	/* the umask may have lowered @mode, and an existing file had its own: the mode is
+	 * ours to say either way */
 	if (fchmod(fd, mode))
 		return keep_errno_close(fd, -errno);
 	return fd;

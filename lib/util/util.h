@@ -149,7 +149,9 @@ int util_at_open(int dfd, const char *rel, int flags, mode_t mode);
 /* A directory beneath @dfd, for reading and as a dirfd (-ELOOP: a symlink there). */
 int util_at_dir(int dfd, const char *rel);
 /* Open or create a file beneath @dfd with O_CREAT | @flags (add O_EXCL for a new one),
- * and set its mode to @mode with fchmod whatever the umask. */
+ * and set its mode to @mode with fchmod whatever the umask. A file that was there is
+ * taken only when it is a plain file of ours with one name (else -EINVAL, -EPERM,
+ * -EMLINK), and only then truncated (O_TRUNC). */
 int util_at_create(int dfd, const char *rel, int flags, mode_t mode);
 /* mkdirat then open it (O_NOFOLLOW) and check it is a directory owned by us (-EPERM when
  * another user's was put there), its mode set to @mode by fchmod. @may_exist: an existing

@@ -211,6 +211,58 @@ static void others_can_write(void **state)
 	assert_int_equal(fchmod(t->dfd, 0700), 0);
 }
 
+/* A name that was there is written only when it is a plain file of ours with one name:
+ * another user's file (root would truncate and chmod it) and a hard link to a file
+ * elsewhere are refused and left as they were. */
+static void existing_names_taken_only_when_ours(void **state)
+{
+	struct tree *t = *state;
+	char path[160], outside[160];
+	struct stat sb;
+	int fd;
+
+	in_root(t, "theirs", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	if (geteuid() == 0) { /* only root can give a file away */
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		assert_int_equal(util_at_create(t->dfd, "theirs", O_WRONLY | O_TRUNC, 0600), -EPERM);
+		assert_int_equal(stat(path, &sb), 0);
+		assert_int_equal(sb.st_size, 4);
+		assert_int_equal(sb.st_mode & 07777, 0644);
+		assert_int_equal(sb.st_uid, 65534);
+	}
+	snprintf(outside, sizeof(outside), "%s/precious", t->victim);
+	fd = open(outside, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	in_root(t, "hard", path, sizeof(path));
+	assert_int_equal(link(outside, path), 0);
+	assert_int_equal(util_at_create(t->dfd, "hard", O_WRONLY | O_TRUNC, 0600), -EMLINK);
+	assert_int_equal(stat(outside, &sb), 0);
+	assert_int_equal(sb.st_size, 4);
+	assert_int_equal(sb.st_mode & 07777, 0644);
+	/* ours, one name: truncated only when asked */
+	in_root(t, "mine", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_int_equal(write(fd, "data", 4), 4);
+	close(fd);
+	fd = util_at_create(t->dfd, "mine", O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, 4);
+	close(fd);
+	fd = util_at_create(t->dfd, "mine", O_WRONLY | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, 0);
+	assert_int_equal(sb.st_mode & 07777, 0600);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +273,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(replace_is_atomic_and_exclusive, setup, teardown),
 		cmocka_unit_test_setup_teardown(readers_refuse_fifos, setup, teardown),
 		cmocka_unit_test_setup_teardown(others_can_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(existing_names_taken_only_when_ours, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
