@@ -128,7 +128,8 @@ check "no session left behind by failed attaches" bash -c "[ -z \"\$(ls -A '$SCR
 if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
 	sleep 5 & victim=$!
 	chmod 755 "$SCRATCH"
-	mkdir -p "$SCRATCH/e2" && chmod 777 "$SCRATCH/e2"
+	# its own directory: one that others can write gets a warning line first
+	mkdir -p "$SCRATCH/e2" && chown 65534:65534 "$SCRATCH/e2"
 	expect_fail 1 "not permitted: another user's process" "another user|not permitted" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$UPROF" collect -p $victim -d 1 -o "$SCRATCH/e2"
 	kill $victim
