@@ -469,6 +469,8 @@ static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *t
 		a[UPROF_OMP_F_LOOP_ITERS] += count;
 		a[UPROF_OMP_F_LOOP_KIND] = (uint64_t)wstype;
 	}
+	if (f && endpoint == ompt_scope_begin)
+		ompt_loop_begin(me->agg, f->site, f->index, wstype, count, codeptr);
 	NEXT(ompt_callback_work,
 	     void (*)(int, int, ompt_data_t *, ompt_data_t *, uint64_t, const void *), wstype,
 	     endpoint, user_pdata(pdata), task, count, codeptr);
