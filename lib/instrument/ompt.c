@@ -47,7 +47,7 @@
 #include <unistd.h>
 
 #define MAX_THREADS 256
-#define MAX_SITES 128	  /* site 0 is "none" */
+#define MAX_SITES 256	  /* site 0 is "none"; loops are sites too (ompt_loops.c) */
 #define MAX_DEPTH 8	  /* nested implicit tasks followed per thread */
 #define MAX_TASK_DEPTH 16 /* explicit tasks running inside each other on one thread */
 #define INSTS 64	  /* a thread's region instances kept (a power of two) */
