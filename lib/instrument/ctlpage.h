@@ -55,8 +55,9 @@
  * 2.1: lib_version. 2.2: the OpenMP record kinds (UPROF_REC_OMP_*, on the task ring),
  * no new header field. 2.3: the target-offload and device-tracing kinds (UPROF_REC_OMP_TARGET_BEGIN
  * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. 2.4: req_seq rings as a
- * doorbell (above), no new header field; the LOOP and TASKLOOP sites and their fields
- * (UPROF_OMP_F_WS_*, UPROF_OMP_F_LOOP_COUNT ..), which an older profiler skips. Bump the minor for each addition and list it here.
+ * doorbell (above), no new header field; later in 2.4, the LOOP and TASKLOOP site
+ * kinds and the loop fields (UPROF_OMP_F_WS_*, UPROF_OMP_F_LOOP_*), which an older
+ * profiler drops (unknown codes). Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H

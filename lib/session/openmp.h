@@ -148,7 +148,8 @@ enum ses_ompt_field {
 	SES_OMPT_F_TASKS = 9,
 	SES_OMPT_F_TASK_TIME = 10,
 	SES_OMPT_F_TEAM_INDEX = 11,
-	/* per region: its loops and taskloops, each instance once (uprof 0.4) */
+	/* per region: its loops and taskloops, each instance once (an older reader ignores
+	 * these fields and the LOOP and TASKLOOP sites) */
 	SES_OMPT_F_WS_LOOPS = 12,
 	SES_OMPT_F_WS_ITERS = 13,
 	SES_OMPT_F_WS_SCHEDS = 14, /* bit n: a loop of ompt_work_t n ran */
@@ -160,7 +161,7 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOOP_ITERS = 21,
 	SES_OMPT_F_LOOP_KIND = 22,
 	SES_OMPT_F_NEST_LEVEL = 23,
-	/* per LOOP or TASKLOOP site and thread (uprof 0.4) */
+	/* per LOOP or TASKLOOP site and thread */
 	SES_OMPT_F_LOOP_INSTANCES = 28,
 	SES_OMPT_F_LOOP_COUNT = 29,
 	SES_OMPT_F_LOOP_SCHEDS = 30, /* bit n: an instance of ompt_work_t n */
