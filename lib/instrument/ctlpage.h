@@ -55,7 +55,9 @@
  * 2.1: lib_version. 2.2: the OpenMP record kinds (UPROF_REC_OMP_*, on the task ring),
  * no new header field. 2.3: the target-offload and device-tracing kinds (UPROF_REC_OMP_TARGET_BEGIN
  * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. 2.4: req_seq rings as a
- * doorbell (above), no new header field. Bump the minor for each addition and list it here.
+ * doorbell (above), no new header field; later in 2.4, the LOOP and TASKLOOP site
+ * kinds and the loop fields (UPROF_OMP_F_WS_*, UPROF_OMP_F_LOOP_*), which an older
+ * profiler drops (unknown codes). Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -200,7 +202,12 @@ enum uprof_ctl_omp_site {
 	UPROF_OMP_SITE_ORDERED = 5,
 	UPROF_OMP_SITE_ATOMIC = 6,
 	UPROF_OMP_SITE_TARGET = 7, /* 2.3: a target construct */
-	UPROF_OMP_SITE_LAST = 7,
+	/* 2.4: a worksharing loop and a taskloop (ompt_loops.c), from the work callback. Their
+	 * code has UPROF_OMP_SITE_LOOP_KEY set: the table is the regions' too, and gcc's
+	 * combined parallel loop may give the loop the region's return address. */
+	UPROF_OMP_SITE_LOOP = 8,
+	UPROF_OMP_SITE_TASKLOOP = 9,
+	UPROF_OMP_SITE_LAST = 9,
 };
 enum uprof_ctl_omp_wait {
 	UPROF_OMP_WAIT_BARRIER_IMPLICIT = 1,
@@ -225,6 +232,11 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_TASKS = 9,	     /* explicit tasks created */
 	UPROF_OMP_F_TASK_TIME = 10,  /* ns running explicit tasks */
 	UPROF_OMP_F_TEAM_INDEX = 11, /* the thread's number in the team (last seen) */
+	/* per region site (2.4, ompt_loops.c): its loops and taskloops, each instance counted
+	 * once (a loop by team member 0, a taskloop by the thread that encountered it) */
+	UPROF_OMP_F_WS_LOOPS = 12,  /* loop and taskloop instances begun */
+	UPROF_OMP_F_WS_ITERS = 13,  /* their iterations, summed */
+	UPROF_OMP_F_WS_SCHEDS = 14, /* bit n: a loop of ompt_work_t n ran (or'ed) */
 	/* per region site, on the thread that encountered it */
 	UPROF_OMP_F_REGIONS = 16,    /* instances */
 	UPROF_OMP_F_ELAPSED = 17,    /* ns, parallel begin to end */
@@ -234,6 +246,11 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_LOOP_ITERS = 21, /* the iterations the runtime gave for them */
 	UPROF_OMP_F_LOOP_KIND = 22,  /* the runtime's ompt_work_t of the last loop */
 	UPROF_OMP_F_NEST_LEVEL = 23, /* regions of the thread it is inside of, itself too */
+	/* per LOOP or TASKLOOP site, per thread (2.4, ompt_loops.c), counted as above */
+	UPROF_OMP_F_LOOP_INSTANCES = 28, /* instances begun */
+	UPROF_OMP_F_LOOP_COUNT = 29,	 /* their iterations, summed */
+	UPROF_OMP_F_LOOP_SCHEDS = 30,	 /* bit n: an instance of ompt_work_t n (or'ed) */
+	UPROF_OMP_F_LOOP_REGION = 31,	 /* the region site it ran in (the last) */
 	/* per lock site, per thread */
 	UPROF_OMP_F_ACQUIRES = 32,
 	UPROF_OMP_F_ACQ_WAIT = 33, /* ns from acquire to acquired */
@@ -249,6 +266,11 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_SCOPE = 60,	       /* 1 basic, 2 full */
 };
 #define UPROF_OMP_F_MAX 64
+/* A LOOP or TASKLOOP site's code: the address in the low 48 bits, UPROF_OMP_SITE_LOOP_KEY
+ * set, and for a TASKLOOP its region's site id in bits 48..62 (libomp gives every
+ * taskloop one return address, inside itself). */
+#define UPROF_OMP_SITE_LOOP_KEY (1ULL << 63)
+#define UPROF_OMP_SITE_ADDR_MASK ((1ULL << 48) - 1)
 
 /* Set in a task record's how field: records of this thread were dropped just before it
  * (full ring), so its open tasks cannot be paired reliably any more. */

@@ -47,7 +47,7 @@
 #include <unistd.h>
 
 #define MAX_THREADS 256
-#define MAX_SITES 128	  /* site 0 is "none" */
+#define MAX_SITES 256	  /* site 0 is "none"; loops are sites too (ompt_loops.c) */
 #define MAX_DEPTH 8	  /* nested implicit tasks followed per thread */
 #define MAX_TASK_DEPTH 16 /* explicit tasks running inside each other on one thread */
 #define INSTS 64	  /* a thread's region instances kept (a power of two) */
@@ -469,6 +469,8 @@ static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *t
 		a[UPROF_OMP_F_LOOP_ITERS] += count;
 		a[UPROF_OMP_F_LOOP_KIND] = (uint64_t)wstype;
 	}
+	if (f && endpoint == ompt_scope_begin)
+		ompt_loop_begin(me->agg, f->site, f->index, wstype, count, codeptr);
 	NEXT(ompt_callback_work,
 	     void (*)(int, int, ompt_data_t *, ompt_data_t *, uint64_t, const void *), wstype,
 	     endpoint, user_pdata(pdata), task, count, codeptr);

@@ -7,8 +7,10 @@
 #ifndef UPROF_OMPT_TOOL_H
 #define UPROF_OMPT_TOOL_H
 
+#include "instrument/ctlpage.h"
 #include "instrument/ompt_abi.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ompt.c: the chained user tool's callback for each event (NULL: none) */
@@ -18,6 +20,12 @@ int ompt_reg(int ev, ompt_callback_t cb);
 /* ompt.c: the site id of @code for a construct of @kind (UPROF_OMP_SITE_*), 0 when the
  * table is full (counted) */
 uint32_t ompt_site(const void *code, uint32_t kind);
+
+/* ompt_loops.c: a loop or taskloop of ompt_work_t @wstype and @count iterations begun at
+ * @codeptr by team member @index of region site @region, into the thread's table @agg
+ * (per site, UPROF_OMP_F_*) */
+void ompt_loop_begin(uint64_t (*agg)[UPROF_OMP_F_MAX], uint32_t region, uint32_t index, int wstype,
+		     uint64_t count, const void *codeptr);
 
 /* ompt_target.c: register the target and device callbacks (at initialize) */
 void ompt_target_init(void);

@@ -115,6 +115,9 @@ struct rpt_omp_proc {
 	uint64_t unpaired;	     /* BEGIN without END or the reverse */
 	uint64_t ignored;	     /* values past MAX sites or threads (a forged file) */
 	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
+	/* (tool id, id kept): sites folded into another (openmp_loops.c) */
+	uint32_t (*aliases)[2];
+	size_t naliases, capaliases;
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;
@@ -143,5 +146,28 @@ int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
 /* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;
  * nothing when it had no offload. */
 void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);
+
+/* openmp_loops.c: worksharing loops and taskloops (LOOP and TASKLOOP sites). */
+bool rpt_omp_is_loop(const struct rpt_omp_site *s);
+/* The schedule said by @bits (bit n: ompt_work_t n ran): "Static", "Dynamic", "Guided",
+ * "Other", "Unknown" (OpenMP 5.0's ompt_work_loop), "Mixed" (more than one), "" (none). */
+const char *rpt_omp_schedule_name(uint64_t bits);
+/* A region site's Schedule Type: of all its loops ("Mixed" when they differ). */
+const char *rpt_omp_region_schedule(const struct rpt_omp_site *s);
+/* A region site's loop iterations into *@iterations: its loops' and taskloops', summed
+ * over them and its instances (a session of an older tool: one loop's); false: none. */
+bool rpt_omp_region_iterations(const struct rpt_omp_site *s, uint64_t *iterations);
+/* Note that the tool's site @from was folded into site @to: 0 or -ENOMEM. */
+int rpt_omp_site_alias(struct rpt_omp_proc *p, uint32_t from, uint32_t to);
+/* The site of @p the tool's id @id is (or was folded into), or NULL. */
+const struct rpt_omp_site *rpt_omp_site_by_id(const struct rpt_omp_proc *p, uint32_t id);
+/* The region @loop ran in (NULL: not known), *@several set when its threads saw more than
+ * one (the last found is returned). */
+const struct rpt_omp_site *rpt_omp_loop_region(const struct rpt_omp_proc *p,
+					       const struct rpt_omp_site *loop, bool *several);
+/* Name each TASKLOOP site that is in no source line (libomp gives taskloops an address
+ * inside itself) after its region: <func>$omp$taskloop:<n>@<file>:<region's line>. */
+void rpt_omp_name_taskloops(struct rpt_omp_proc *p);
+void rpt_omp_loops_free(struct rpt_omp_proc *p);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PROC_SITES 4096 /* the tool keeps 127 */
+#define MAX_PROC_SITES 4096 /* the tool keeps 255 */
 
 /* The site @id, made on first sight; NULL with *@full set past MAX_PROC_SITES, else
  * out of memory. Hashed: a forged file of many ids costs no more per record. */

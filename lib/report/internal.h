@@ -374,6 +374,9 @@ void rpt_omp_unoutline(char *func, size_t flen);
 void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */
 void rpt_omp_write_snapshot(const struct rpt *r, FILE *f); /* .. OPENMP SUMMARY */
 void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REPORT */
+/* openmp_loops.c: the OpenMP LOOP METRIC table of @p (nothing when it has no loop site) */
+struct rpt_omp_proc;
+void rpt_omp_write_loops(const struct rpt_omp_proc *p, const char *who, FILE *f);
 /* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
 
 #endif

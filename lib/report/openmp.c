@@ -245,6 +245,10 @@ static const char *construct(const struct rpt_omp_site *s)
 		return "atomic";
 	case SES_OMPT_SITE_TARGET:
 		return "target";
+	case SES_OMPT_SITE_LOOP:
+		return "for";
+	case SES_OMPT_SITE_TASKLOOP:
+		return "taskloop";
 	default:
 		return "region";
 	}
@@ -309,13 +313,20 @@ static int cmp_site(const void *a, const void *b)
 static bool max_field(int f)
 {
 	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX ||
-	       f == SES_OMPT_F_NEST_LEVEL;
+	       f == SES_OMPT_F_NEST_LEVEL || f == SES_OMPT_F_LOOP_REGION;
+}
+
+static bool bits_field(int f)
+{
+	return f == SES_OMPT_F_WS_SCHEDS || f == SES_OMPT_F_LOOP_SCHEDS;
 }
 
 static void add_fields(uint64_t *to, const uint64_t *from)
 {
 	for (int f = 0; f < SES_OMPT_F_MAX; f++)
-		to[f] = max_field(f) ? (from[f] > to[f] ? from[f] : to[f]) : to[f] + from[f];
+		to[f] = bits_field(f)  ? to[f] | from[f]
+			: max_field(f) ? (from[f] > to[f] ? from[f] : to[f])
+				       : to[f] + from[f];
 }
 
 /* Fold site @b into @a (one construct at several code addresses: a loop the compiler
@@ -370,7 +381,8 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
-			if (merge_site(&p->sites[n - 1], &p->sites[i]))
+			if (merge_site(&p->sites[n - 1], &p->sites[i]) ||
+			    rpt_omp_site_alias(p, p->sites[i].id, p->sites[n - 1].id))
 				goto out;
 			continue;
 		}
@@ -459,6 +471,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		}
 		s->kind = o.sites[i].kind;
 		s->code = o.sites[i].code;
+		if (rpt_omp_is_loop(s)) /* the tool's key, not the address */
+			s->code &= SES_OMPT_SITE_ADDR_MASK;
 	}
 	ret = take_values(p, &o);
 	if (!ret)
@@ -468,6 +482,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
+	if (!ret)
+		rpt_omp_name_taskloops(p);
 	for (int i = 0; i < r->world.nprocs; i++)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;
@@ -518,6 +534,7 @@ void rpt_omp_free(struct rpt_omp *o)
 		return;
 	for (int i = 0; i < o->nprocs; i++) {
 		rpt_omp_target_free(&o->procs[i]);
+		rpt_omp_loops_free(&o->procs[i]);
 		for (int k = 0; k < o->procs[i].nsites; k++)
 			free(o->procs[i].sites[k].threads);
 		free(o->procs[i].sites);

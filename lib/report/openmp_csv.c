@@ -119,24 +119,6 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 			p->ignored);
 }
 
-static const char *schedule(const struct rpt_omp_site *s)
-{
-	if (!s->f[SES_OMPT_F_LOOPS])
-		return "";
-	switch (s->f[SES_OMPT_F_LOOP_KIND]) {
-	case 10:
-		return "Static";
-	case 11:
-		return "Dynamic";
-	case 12:
-		return "Guided";
-	case 13:
-		return "Other";
-	default:
-		return "Unknown"; /* OpenMP 5.0's ompt_work_loop: the runtime does not say */
-	}
-}
-
 /* max/avg - 1 and the coefficient of variation (population) of work over the team. */
 static void imbalance(const struct rpt_omp_site *s, double *imb, double *cv)
 {
@@ -162,7 +144,7 @@ static void imbalance(const struct rpt_omp_site *s, double *imb, double *cv)
 static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *f)
 {
 	double w, y, o, imb, cv, n = s->nthreads ? s->nthreads : 1;
-	uint64_t loops = s->f[SES_OMPT_F_LOOPS];
+	uint64_t iterations;
 
 	rpt_omp_split(s->f, &w, &y, &o);
 	imbalance(s, &imb, &cv);
@@ -170,13 +152,14 @@ static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
 		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
 	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
-	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", schedule(s),
-		s->f[SES_OMPT_F_REGIONS], imb, cv, (double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9,
-		(double)s->f[SES_OMPT_F_TASKWAIT] / 1e9, s->f[SES_OMPT_F_TASKS],
-		(double)s->f[SES_OMPT_F_TASK_TIME] / 1e9, (double)s->samples * period_s(r));
-	/* iterations of one loop (every member reports the whole count) */
-	if (loops)
-		fprintf(f, "%.0f,\n", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
+	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,",
+		rpt_omp_region_schedule(s), s->f[SES_OMPT_F_REGIONS], imb, cv,
+		(double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9, (double)s->f[SES_OMPT_F_TASKWAIT] / 1e9,
+		s->f[SES_OMPT_F_TASKS], (double)s->f[SES_OMPT_F_TASK_TIME] / 1e9,
+		(double)s->samples * period_s(r));
+	/* its loops' iterations, summed over them and its instances */
+	if (rpt_omp_region_iterations(s, &iterations))
+		fprintf(f, "%" PRIu64 ",\n", iterations);
 	else
 		fprintf(f, ",\n");
 }
@@ -277,6 +260,7 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				region_row(r, &p->sites[k], f);
+		rpt_omp_write_loops(p, who, f);
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				thread_rows(r, &p->sites[k], who, f);

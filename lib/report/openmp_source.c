@@ -220,6 +220,10 @@ static bool pragma_is(const char *p, const struct rpt_omp_site *s, bool standalo
 		return strstr(p, "parallel");
 	case SES_OMPT_SITE_CRITICAL:
 		return strstr(p, "critical");
+	case SES_OMPT_SITE_LOOP:
+		return strstr(p, "for");
+	case SES_OMPT_SITE_TASKLOOP:
+		return strstr(p, "taskloop");
 	case SES_OMPT_SITE_TARGET:
 		break;
 	default:
@@ -300,6 +304,12 @@ static int pragma_line(const char *src, const struct code_line *cl, const struct
 		}
 	if (line_is(text[line - first], s, false))
 		goto out;
+	/* gcc gives a loop's dispatch call the line of its for statement, the pragma's next */
+	if (s->kind == SES_OMPT_SITE_LOOP && line > first &&
+	    line_is(text[line - first - 1], s, false)) {
+		got = line - 1;
+		goto out;
+	}
 	/* the end of a data region is after its block, the pragma before it */
 	for (int i = line - first - 1; exit_data && i >= 0; i--)
 		if (line_is(text[i], s, false)) {
@@ -374,7 +384,8 @@ void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_om
 		s->kind == SES_OMPT_SITE_PARALLEL, &cl, &s->outlined);
 	s->line = cl.line;
 	if (s->kind == SES_OMPT_SITE_PARALLEL || s->kind == SES_OMPT_SITE_CRITICAL ||
-	    s->kind == SES_OMPT_SITE_TARGET)
+	    s->kind == SES_OMPT_SITE_TARGET || s->kind == SES_OMPT_SITE_LOOP ||
+	    s->kind == SES_OMPT_SITE_TASKLOOP)
 		s->line = pragma_line(src, &cl, s);
 	s->line_exact = cl.exact && s->line == cl.line;
 }

@@ -118,7 +118,15 @@ enum ses_ompt_site_kind {
 	SES_OMPT_SITE_ORDERED = 5,
 	SES_OMPT_SITE_ATOMIC = 6,
 	SES_OMPT_SITE_TARGET = 7,
+	SES_OMPT_SITE_LOOP = 8,	    /* a worksharing loop (its code: SES_OMPT_SITE_LOOP_KEY) */
+	SES_OMPT_SITE_TASKLOOP = 9, /* a taskloop (likewise) */
 };
+/* A LOOP or TASKLOOP site's code: the address in the low 48 bits (SES_OMPT_SITE_ADDR_MASK),
+ * bit 63 set (the tool keys loops apart from regions, whose return address may be the
+ * same: gcc's combined parallel loop), a TASKLOOP's region site id in bits 48..62 (libomp
+ * gives every taskloop one return address, inside itself). */
+#define SES_OMPT_SITE_LOOP_KEY (1ULL << 63)
+#define SES_OMPT_SITE_ADDR_MASK ((1ULL << 48) - 1)
 enum ses_ompt_wait {
 	SES_OMPT_WAIT_BARRIER_IMPLICIT = 1,
 	SES_OMPT_WAIT_BARRIER_EXPLICIT = 2,
@@ -140,6 +148,11 @@ enum ses_ompt_field {
 	SES_OMPT_F_TASKS = 9,
 	SES_OMPT_F_TASK_TIME = 10,
 	SES_OMPT_F_TEAM_INDEX = 11,
+	/* per region: its loops and taskloops, each instance once (an older reader ignores
+	 * these fields and the LOOP and TASKLOOP sites) */
+	SES_OMPT_F_WS_LOOPS = 12,
+	SES_OMPT_F_WS_ITERS = 13,
+	SES_OMPT_F_WS_SCHEDS = 14, /* bit n: a loop of ompt_work_t n ran */
 	SES_OMPT_F_REGIONS = 16,
 	SES_OMPT_F_ELAPSED = 17,
 	SES_OMPT_F_TEAM_SUM = 18,
@@ -148,6 +161,11 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOOP_ITERS = 21,
 	SES_OMPT_F_LOOP_KIND = 22,
 	SES_OMPT_F_NEST_LEVEL = 23,
+	/* per LOOP or TASKLOOP site and thread */
+	SES_OMPT_F_LOOP_INSTANCES = 28,
+	SES_OMPT_F_LOOP_COUNT = 29,
+	SES_OMPT_F_LOOP_SCHEDS = 30, /* bit n: an instance of ompt_work_t n */
+	SES_OMPT_F_LOOP_REGION = 31, /* the region site it ran in (the last) */
 	SES_OMPT_F_ACQUIRES = 32,
 	SES_OMPT_F_ACQ_WAIT = 33,
 	SES_OMPT_F_THREAD_LIFE = 48,

@@ -171,6 +171,24 @@ $(TGT)/omp_names19 $(TGT)/omp_names19_cxx: $(TGT)/omp_names19%: tests/targets/om
 			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $$src; \
 	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_names19 $(TGT)/omp_names19_cxx)
+# worksharing loops and taskloops with known counts (tests/e2e/omp_loops.sh): clang 14 and
+# LLVM libomp, gcc (traced through --openmp-impl omplib), clang 19 against LLVM 19's runtime
+# (which names each loop's schedule)
+$(TGT)/omp_loops: tests/targets/omp_loops.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_loops_gcc: tests/targets/omp_loops.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_loops19: tests/targets/omp_loops.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_loops) $(TGT)/omp_loops_gcc \
+	$(if $(HAVE_CLANG19),$(TGT)/omp_loops19)
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
