@@ -165,21 +165,22 @@ static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
 		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
 	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
-	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,", schedule(s), s->f[SES_OMPT_F_REGIONS], im.wall,
-		im.wall_cv);
-	/* the CPU way: empty without a sample in the region (unknown, not balanced) */
-	if (im.cpu_samples)
-		fprintf(f, "%.6f,%.6f,", im.cpu, im.cpu_cv);
-	else
-		fprintf(f, ",,");
-	fprintf(f, "%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", (double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9,
-		(double)s->f[SES_OMPT_F_TASKWAIT] / 1e9, s->f[SES_OMPT_F_TASKS],
-		(double)s->f[SES_OMPT_F_TASK_TIME] / 1e9, (double)s->samples * period_s(r));
+	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", schedule(s),
+		s->f[SES_OMPT_F_REGIONS], im.wall, im.wall_cv,
+		(double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9, (double)s->f[SES_OMPT_F_TASKWAIT] / 1e9,
+		s->f[SES_OMPT_F_TASKS], (double)s->f[SES_OMPT_F_TASK_TIME] / 1e9,
+		(double)s->samples * period_s(r));
 	/* iterations of one loop (every member reports the whole count) */
 	if (loops)
-		fprintf(f, "%.0f,\n", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
+		fprintf(f, "%.0f,", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
 	else
-		fprintf(f, ",\n");
+		fprintf(f, ",");
+	/* the CPU way, appended (the columns before keep their places): empty without a
+	 * sample in the region (unknown, not balanced) */
+	if (im.cpu_samples)
+		fprintf(f, "%.6f,%.6f,\n", im.cpu, im.cpu_cv);
+	else
+		fprintf(f, ",,\n");
 }
 
 static int cmp_team(const void *a, const void *b)
@@ -273,9 +274,9 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			"Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
 			"Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
 			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1 of wall "
-			"Work),Work CV(wall),CPU Imbalance(max/avg-1 of CPU time),CPU "
-			"CV(CPU time),Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
-			"Time(seconds),CPU Time(seconds),Loop Iterations,\n");
+			"Work),Work CV(wall),Lock Wait Time(seconds),Taskwait Time(seconds),Tasks "
+			"Created,Task Time(seconds),CPU Time(seconds),Loop Iterations,CPU "
+			"Imbalance(max/avg-1 of CPU time),CPU CV(CPU time),\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				region_row(r, &p->sites[k], f);
