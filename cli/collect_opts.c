@@ -285,7 +285,8 @@ static const struct cli_option collect_options[] = {
 	FLAG(0, "omp", "the same as --trace openmp", O_OMP),
 	VALUE(0, "openmp-impl", "<i>",
 	      "ompt (default: the runtime's OMPT, LLVM libomp) or\n"
-	      "omplib (gcc programs: LLVM libomp stands in for libgomp)",
+	      "omplib (gcc programs: LLVM libomp stands in for libgomp,\n"
+	      "so the timings are libomp's; collect warns)",
 	      O_OMP_IMPL),
 	VALUE(0, "openmp-scope", "<s>", "basic (default) or full (every wait recorded too)",
 	      O_OMP_SCOPE),

@@ -1,7 +1,8 @@
 # lib/openmp: the OpenMP model of a --trace openmp session (openmp/openmp.h): sites and
 # their time split, target offload. Needs lib/session and lib/util; lib/report loads and
 # writes it: link it after libuprof_report.a.
-OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c lib/openmp/openmp_loops.c
+OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c lib/openmp/openmp_loops.c \
+	lib/openmp/openmp_imbalance.c
 OPENMP_LIB := $(BUILD)/lib/libuprof_openmp.a
 $(OPENMP_LIB): $(call objs,$(OPENMP_SRCS))
 	@mkdir -p $(dir $@)
@@ -18,3 +19,8 @@ $(BUILD)/tests/test_openmp_loops: tests/unit/test_openmp_loops.c $(OPENMP_LIB) $
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_openmp_loops
+# the imbalance of a region both ways (wall Work and CPU time), on made-up teams
+$(BUILD)/tests/test_openmp_imbalance: tests/unit/test_openmp_imbalance.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_openmp_imbalance

@@ -134,6 +134,18 @@ struct rpt_omp {
 /* openmp_sites.c: Work, Sync, Overhead (ns) of @t; the formulas above. */
 void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead);
 
+/* A region's imbalance over the n threads of its team (openmp_imbalance.c), each way as
+ * max/avg - 1 and CV = stddev/avg (population), 0 when every value is 0:
+ *   wall: of each thread's Work (wall time, uProf's Imbalance)
+ *   cpu:  of each thread's CPU time in the region's implicit tasks (its timer samples,
+ *         waits that spin included: they use the CPU); unknown without samples */
+struct rpt_omp_imbalance {
+	double wall, wall_cv;
+	double cpu, cpu_cv;
+	uint64_t cpu_samples; /* the team's samples in the region: 0, cpu is unknown */
+};
+void rpt_omp_imbalance(const struct rpt_omp_site *s, struct rpt_omp_imbalance *out);
+
 /* openmp_sites.c: the site @id of @p while loading (made on first sight); NULL past the bounds
  * (*@full) or without memory. */
 struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full);

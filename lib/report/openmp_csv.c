@@ -3,14 +3,15 @@
  * report.csv's OpenMP parts (openmp.h), in uProf's layout (docs/reference/uprof-cli.md §6):
  * the snapshot's OPENMP SUMMARY and the OpenMP TRACING REPORT (OVERVIEW, PARALLEL-REGION
  * METRIC and THREAD METRIC per process), with uprof's columns appended after uProf's:
- * instances, imbalance, lock and taskwait time, tasks, CPU time per region; and a LOCK
- * METRIC table per process. Region rows use 6 decimals and end with a comma, as uProf's.
+ * instances, imbalance both ways (of wall Work and of CPU time), lock and taskwait time,
+ * tasks, CPU time per region; and a LOCK METRIC table per process. Region rows use 6
+ * decimals and end with a comma, as uProf's. CPU and wall times are never nested under
+ * each other, and each summary line says its clock.
  */
 #include "report/internal.h"
 #include "openmp/openmp.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,20 @@ void rpt_omp_write_snapshot(const struct rpt *r, FILE *f)
 		lock += l;
 		idle += (double)p->idle_ns;
 	}
+	/* uProf nests Work and Overhead under CPU Time, but they are wall time of the threads
+	 * (a loaded or oversubscribed run has more of them than of CPU): side by side, each
+	 * saying its clock, none a part of another */
 	fprintf(f, ".. OPENMP SUMMARY\n");
-	fprintf(f, ".. CPU Time,\"%.4f seconds\"\n", cpu);
-	fprintf(f, ".... Work Time,\"%.4f seconds\"\n", work / 1e9);
-	fprintf(f, ".... Overhead Time,\"%.4f seconds\"\n", (sync + over + lock) / 1e9);
-	fprintf(f, "...... Other Overhead Time,\"%.4f seconds\"\n", over / 1e9);
-	fprintf(f, ".. Idle Time,\"%.4f seconds\"\n", idle / 1e9);
+	fprintf(f, ".. CPU Time(CPU seconds: timer samples),\"%.4f seconds\"\n", cpu);
+	fprintf(f, ".. Work Time(wall seconds: summed over threads),\"%.4f seconds\"\n",
+		work / 1e9);
+	fprintf(f,
+		".. Overhead Time(wall seconds: sync + fork/join + lock wait),\"%.4f seconds\"\n",
+		(sync + over + lock) / 1e9);
+	fprintf(f, ".... Other Overhead Time(wall seconds: fork/join),\"%.4f seconds\"\n",
+		over / 1e9);
+	fprintf(f, ".. Idle Time(wall seconds: worker threads outside regions),\"%.4f seconds\"\n",
+		idle / 1e9);
 }
 
 static const char *mechanism(const struct rpt_omp_proc *p)
@@ -99,14 +108,21 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 		prof > inside ? prof - inside : 0);
 	fprintf(f, "Parallel Region Time %%,%.2f\n", prof > 0 ? 100 * inside / prof : 0);
 	fprintf(f, "Total threads created,%d\n", p->nthreads);
-	fprintf(f, "CPU Time(seconds),%.2f\n", (double)p->samples * period_s(r));
-	fprintf(f, ".. Work Time,%.2f\n", w / 1e9);
-	fprintf(f, ".. Overhead Time,%.2f\n", (s + o + l) / 1e9);
-	fprintf(f, ".... Other Overhead Time,%.2f\n", o / 1e9);
-	fprintf(f, "Idle Time(seconds),%.2f\n", (double)p->idle_ns / 1e9);
+	/* CPU and wall time side by side, not one under the other (write_snapshot says why) */
+	fprintf(f, "CPU Time(CPU seconds: timer samples),%.2f\n", (double)p->samples * period_s(r));
+	fprintf(f, "Work Time(wall seconds: summed over threads),%.2f\n", w / 1e9);
+	fprintf(f, "Overhead Time(wall seconds: sync + fork/join + lock wait),%.2f\n",
+		(s + o + l) / 1e9);
+	fprintf(f, ".. Other Overhead Time(wall seconds: fork/join),%.2f\n", o / 1e9);
+	fprintf(f, "Idle Time(wall seconds: worker threads outside regions),%.2f\n",
+		(double)p->idle_ns / 1e9);
 	fprintf(f, "OpenMP Runtime,\"%s\"\n", p->has_runtime ? p->runtime : "unknown");
 	fprintf(f, "OpenMP Version,%" PRIu64 "\n", p->omp_version);
 	fprintf(f, "Tracing Mechanism,\"%s\"\n", mechanism(p));
+	if (p->impl == SES_OMPT_IMPL_OMPLIB) /* what was measured is not what runs untraced */
+		fprintf(f,
+			"Runtime Substituted,\"the program ran on LLVM's libomp in place of GCC's "
+			"libgomp: its OpenMP timings are libomp's, not libgomp's\"\n");
 	fprintf(f, "Tracing Scope,\"%s\"\n", p->scope == SES_OMPT_SCOPE_FULL ? "full" : "basic");
 	if (p->dropped || p->lost_records || p->lost_threads || p->lost_sites || p->unpaired ||
 	    p->ignored)
@@ -119,49 +135,34 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 			p->ignored);
 }
 
-/* max/avg - 1 and the coefficient of variation (population) of work over the team. */
-static void imbalance(const struct rpt_omp_site *s, double *imb, double *cv)
-{
-	double sum = 0, max = 0, sq = 0, mean;
-	int n = s->nthreads;
-
-	*imb = *cv = 0;
-	for (int k = 0; k < n; k++) {
-		double w, y, o;
-
-		rpt_omp_split(s->threads[k].f, &w, &y, &o);
-		sum += w;
-		sq += w * w;
-		max = w > max ? w : max;
-	}
-	if (n < 1 || sum <= 0)
-		return;
-	mean = sum / n;
-	*imb = max / mean - 1;
-	*cv = sqrt(fmax(sq / n - mean * mean, 0)) / mean;
-}
-
 static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *f)
 {
-	double w, y, o, imb, cv, n = s->nthreads ? s->nthreads : 1;
+	double w, y, o, n = s->nthreads ? s->nthreads : 1;
 	uint64_t iterations;
+	struct rpt_omp_imbalance im;
 
 	rpt_omp_split(s->f, &w, &y, &o);
-	imbalance(s, &imb, &cv);
+	rpt_omp_imbalance(s, &im);
 	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%d,", s->name,
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
 		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
 	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
 	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,",
-		rpt_omp_region_schedule(s), s->f[SES_OMPT_F_REGIONS], imb, cv,
+		rpt_omp_region_schedule(s), s->f[SES_OMPT_F_REGIONS], im.wall, im.wall_cv,
 		(double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9, (double)s->f[SES_OMPT_F_TASKWAIT] / 1e9,
 		s->f[SES_OMPT_F_TASKS], (double)s->f[SES_OMPT_F_TASK_TIME] / 1e9,
 		(double)s->samples * period_s(r));
 	/* its loops' iterations, summed over them and its instances */
 	if (rpt_omp_region_iterations(s, &iterations))
-		fprintf(f, "%" PRIu64 ",\n", iterations);
+		fprintf(f, "%" PRIu64 ",", iterations);
 	else
-		fprintf(f, ",\n");
+		fprintf(f, ",");
+	/* the CPU way, appended (the columns before keep their places): empty without a
+	 * sample in the region (unknown, not balanced) */
+	if (im.cpu_samples)
+		fprintf(f, "%.6f,%.6f,\n", im.cpu, im.cpu_cv);
+	else
+		fprintf(f, ",,\n");
 }
 
 static int cmp_team(const void *a, const void *b)
@@ -254,9 +255,10 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 		fprintf(f,
 			"Region,Avg Idle Time(seconds),Avg Sync Time(seconds),Avg Overhead "
 			"Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
-			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
-			"CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
-			"Time(seconds),CPU Time(seconds),Loop Iterations,\n");
+			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1 of wall "
+			"Work),Work CV(wall),Lock Wait Time(seconds),Taskwait Time(seconds),Tasks "
+			"Created,Task Time(seconds),CPU Time(seconds),Loop Iterations,CPU "
+			"Imbalance(max/avg-1 of CPU time),CPU CV(CPU time),\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				region_row(r, &p->sites[k], f);

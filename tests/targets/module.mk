@@ -328,3 +328,12 @@ $(TGT)/tools/hostile-%.so: tests/tool/hostile.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
 TEST_TARGETS += $(patsubst %,$(TGT)/tools/hostile-%.so,$(HOSTILE_KINDS))
+# a region's imbalance both ways, wall and CPU (tests/e2e/omp_imbalance.sh): clang against
+# LLVM libomp, gcc against libgomp (traced through --openmp-impl omplib)
+$(TGT)/omp_imbalance: tests/targets/omp_imbalance.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_imbalance_gcc: tests/targets/omp_imbalance.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_imbalance) $(TGT)/omp_imbalance_gcc

@@ -8,7 +8,9 @@ ompq.py REPORT thread NAME THREADNUM COLUMN    a THREAD METRIC cell of that regi
 ompq.py REPORT lock NAME COLUMN                a LOCK METRIC cell
 ompq.py REPORT overview KEY                    an OVERVIEW value (first process)
 ompq.py REPORT snapshot KEY                    an OPENMP SUMMARY value (".. CPU Time")
-COLUMN is a header's text up to its '(' ("Avg Sync Time", "Instances").
+COLUMN is a header's text up to its '(' ("Avg Sync Time", "Instances"); an OVERVIEW or
+snapshot KEY is the whole label or its text up to its '(', leading dots aside ("Work
+Time" finds ".. Work Time(wall seconds: ...)").
 """
 import csv
 import sys
@@ -50,14 +52,25 @@ def col(hdr, name):
     sys.exit("no column %r in %r" % (name, hdr))
 
 
+def by_label(d, k):
+    """d[k], else the value whose label up to its '(' (dots aside) is k's"""
+    if k in d:
+        return d[k]
+    bare = lambda x: x.split("(")[0].strip().lstrip(".").strip()
+    for label, v in d.items():
+        if bare(label) == bare(k):
+            return v
+    sys.exit("no line %r" % k)
+
+
 def main():
     t, over, snap = tables(sys.argv[1])
     what = sys.argv[2]
     if what == "overview":
-        print(over[sys.argv[3]])
+        print(by_label(over, sys.argv[3]))
         return
     if what == "snapshot":
-        print(snap[sys.argv[3]])
+        print(by_label(snap, sys.argv[3]))
         return
     if what == "regions":
         for title, (hdr, rows) in t.items():
