@@ -310,3 +310,8 @@ $(TGT)/tools/hostile-%.so: tests/tool/hostile.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Iinclude -DKIND=$* -DKIND_$*=1 -o $@ $<
 TEST_TARGETS += $(patsubst %,$(TGT)/tools/hostile-%.so,$(HOSTILE_KINDS))
+# hot functions per OpenMP state and the late thread (tests/e2e/omp_hot.sh): clang + libomp
+$(TGT)/omp_hot: tests/targets/omp_hot.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_hot)
