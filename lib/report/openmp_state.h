@@ -81,6 +81,45 @@ struct rpt_omp_hot {
 	int nlate, caplate;
 };
 
+/* ---- openmp_timeline.c: one process's records as its threads' OpenMP timeline, pure
+ * functions of the records (no report state) ---- */
+struct rpt_omp_timeline;
+/* Pair @o's BEGIN/END and WAIT records per thread, join each site's implicit tasks into
+ * instances. NULL: out of memory. */
+struct rpt_omp_timeline *rpt_omp_timeline_new(const struct ses_ompt *o);
+void rpt_omp_timeline_free(struct rpt_omp_timeline *tl); /* NULL is fine */
+
+/* A point in a thread's time. In: its time, thread, whether its code is the OpenMP
+ * runtime's; out: its state (enum rpt_omp_state) and region site (0: outside regions; a
+ * lock wait outside regions has 0 too). */
+struct rpt_omp_point {
+	uint64_t time;
+	uint32_t tid;
+	bool in_runtime;
+	uint8_t state;
+	uint32_t site;
+};
+/* Label @n points sorted by (tid, time) of the process @pid (its initial thread's tid)
+ * traced with @scope (SES_OMPT_SCOPE_*). */
+void rpt_omp_timeline_label(const struct rpt_omp_timeline *tl, int pid, uint16_t scope,
+			    struct rpt_omp_point *pts, size_t n);
+
+/* One barrier of one instance, as its members arrived (2 at least). */
+struct rpt_omp_episode {
+	uint32_t site;		      /* the region's */
+	uint32_t late_slot, late_tid; /* the last to arrive: its team number and thread */
+	uint32_t arrivals;
+	uint16_t kind;		     /* SES_OMPT_WAIT_BARRIER_IMPLICIT or _EXPLICIT */
+	uint64_t first, last;	     /* the first and the last arrival */
+	uint64_t late_ns, blamed_ns; /* A_last - mean(others' A); sum(A_last - A_i) */
+};
+/* The barrier episodes of the timeline (full scope's WAIT records), by instance and
+ * barrier; *@out malloc'ed (the caller frees it). 0 or -ENOMEM. */
+int rpt_omp_timeline_episodes(const struct rpt_omp_timeline *tl, struct rpt_omp_episode **out,
+			      size_t *n);
+
+/* ---- openmp_state.c ---- */
+
 /* load.c, before the samples are read: keep the samples' places when the session was
  * traced (openmp/ beneath r->dfd). 0 or -ENOMEM. */
 int rpt_omp_samples_begin(struct rpt *r);
