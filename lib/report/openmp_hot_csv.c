@@ -11,11 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_FUNCTIONS 5 /* rows per (region, state) and per late thread */
-
 static double period_s(const struct rpt *r)
 {
 	return r->info.nevents ? (double)r->info.events[0].period / 1e9 : 1e-3;
+}
+
+/* Rows per (region, state) and per late thread: --openmp-top (0: all). */
+static int top_of(const struct rpt *r, int n)
+{
+	return r->opts.openmp_top > 0 && r->opts.openmp_top < n ? r->opts.openmp_top : n;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -51,7 +55,7 @@ static int hot_rows(const struct rpt *r, const char *name, const struct rpt_omp_
 		n = rpt_collect(&h->funcs, (uint64_t)st, &v);
 		if (n < 0)
 			return n;
-		for (int k = 0; k < n && k < TOP_FUNCTIONS; k++) {
+		for (int k = 0; k < top_of(r, n); k++) {
 			util_csv_quoted(f, name);
 			fprintf(f, ",\"%s\",%.6f,%" PRIu64 ",%d", rpt_omp_state_name(st),
 				(double)all * period_s(r), all, k + 1);
@@ -90,7 +94,7 @@ static int late_rows(const struct rpt *r, const char *name, const struct rpt_omp
 
 	if (n < 0)
 		return n;
-	for (int k = 0; k < (n ? n : 1) && k < TOP_FUNCTIONS; k++) {
+	for (int k = 0; k < top_of(r, n ? n : 1); k++) {
 		util_csv_quoted(f, name);
 		fprintf(f, ",\"%s\",%" PRIu64 ",%u,%u,%" PRIu64 ",%.6f,%.6f,%.6f,",
 			barrier_name(l->kind),

@@ -102,6 +102,33 @@ one_run() {
 	inw=$(hq "$R" latefunc "$R1" 1 slow_part Share)
 	check "$name: ... slow_part's share of that time within 10 % of the program's ($inw %, $(calc "100 * ${inwin:-0}") %)" \
 		rel "$inw" "$(calc "100 * ${inwin:-0}")" 0.10
+	[ "$name" = full ] && top_option "$S"
+}
+# rows per (region, state) and per late thread: 5 by default, --openmp-top n, 0 = all
+top_option() {
+	local S=$1 R=$1/report.csv most all
+	# the most rows any (region, state) or late thread has
+	most() { "$PYTHON" -c "
+import csv, sys, collections
+ls = open(sys.argv[1]).read().split('\n')
+n = collections.Counter()
+for t in ('OPENMP HOT FUNCTIONS', 'OPENMP LATE THREADS'):
+    i = next(k for k, l in enumerate(ls) if l.startswith(t))
+    for l in ls[i + 2:]:
+        if not l.strip():
+            break
+        r = next(csv.reader([l]))
+        n[(t, r[0], r[1], r[3] if t.endswith('THREADS') else '', r[4] if t.endswith('THREADS') else '')] += 1
+print(max(n.values()))" "$1"; }
+	check "full: 5 functions at most per (region, state) and late thread by default ($(most "$R"))" \
+		[ "$(most "$R")" -le 5 ]
+	"$UPROF" report -i "$S" --openmp-top 1 >/dev/null 2>&1
+	check "full: --openmp-top 1: one function each ($(most "$R"))" [ "$(most "$R")" = 1 ]
+	"$UPROF" report -i "$S" --openmp-top 0 >/dev/null 2>&1
+	all=$(most "$R")
+	check "full: --openmp-top 0: all of them, more than 5 somewhere ($all)" [ "$all" -gt 5 ]
+	expect_fail 2 "--openmp-top of a negative count" "openmp-top" \
+		"$UPROF" report -i "$S" --openmp-top -1
 }
 check_sh_quiet() { eval "$1"; }
 
