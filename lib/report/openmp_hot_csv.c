@@ -150,5 +150,10 @@ void rpt_omp_write_hot(const struct rpt *r, const struct rpt_omp_proc *p, const 
 			return;
 	if (p->hot && hot_rows(r, "(outside regions)", p->hot, f))
 		return;
+	if (p->hot && p->hot->unpaired_waits) /* lost: said where its samples went */
+		fprintf(f,
+			"Wait Records Unpaired:,%" PRIu64 ",\"dropped: a sample in such a wait "
+			"counts as the state around it\"\n",
+			p->hot->unpaired_waits);
 	write_late(r, p, who, f);
 }

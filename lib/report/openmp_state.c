@@ -264,6 +264,13 @@ int rpt_omp_state_label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_
 	if (!(tl = rpt_omp_timeline_new(o)) || points_of(r, p, &pts, &at, &n))
 		goto out;
 	rpt_omp_timeline_label(tl, p->pid, p->scope, pts, n);
+	if (rpt_omp_timeline_unpaired_waits(tl)) {
+		struct rpt_omp_hot *h = hot_of(p, 0);
+
+		if (!h)
+			goto out;
+		h->unpaired_waits += rpt_omp_timeline_unpaired_waits(tl);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_omp_sample *s = &ss->v[at[i]];
 		int func = func_of(r, s);

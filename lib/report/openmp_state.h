@@ -79,6 +79,7 @@ struct rpt_omp_hot {
 	uint64_t episodes[2];	/* barrier episodes seen: implicit, explicit */
 	struct rpt_omp_late *late;
 	int nlate, caplate;
+	uint64_t unpaired_waits; /* the process's (its own tallies only) */
 };
 
 /* ---- openmp_timeline.c: one process's records as its threads' OpenMP timeline, pure
@@ -88,6 +89,9 @@ struct rpt_omp_timeline;
  * instances. NULL: out of memory. */
 struct rpt_omp_timeline *rpt_omp_timeline_new(const struct ses_ompt *o);
 void rpt_omp_timeline_free(struct rpt_omp_timeline *tl); /* NULL is fine */
+/* WAIT records it could not pair (a full ring dropped their pair, more than 8 open on one
+ * thread): dropped; a sample in them counts as the state around them. */
+uint64_t rpt_omp_timeline_unpaired_waits(const struct rpt_omp_timeline *tl);
 
 /* A point in a thread's time. In: its time, thread, whether its code is the OpenMP
  * runtime's; out: its state (enum rpt_omp_state) and region site (0: outside regions; a

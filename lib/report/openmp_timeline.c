@@ -68,6 +68,7 @@ struct pairing {
 	struct ival task[MAX_NEST], wait[MAX_WAITS];
 	int wait_depth[MAX_WAITS]; /* the task depth each wait opened at */
 	int ntask, nwait;
+	uint64_t unpaired; /* wait records without their pair, dropped */
 };
 
 /* A task's END: close the waits opened inside it at its end (the tool closes a wait still
@@ -100,8 +101,11 @@ static int end_wait(struct pairing *st, const struct ev *e, struct ivals *waits)
 
 	while (k >= 0 && st->wait[k].how != e->how)
 		k--;
-	if (k < 0)
+	if (k < 0) {
+		st->unpaired++;
 		return 0;
+	}
+	st->unpaired += (uint64_t)(st->nwait - 1 - k); /* begun inside it, never ended */
 	iv = st->wait[k];
 	st->nwait = k;
 	iv.e = e->t >= iv.b ? e->t : iv.b;
@@ -110,7 +114,8 @@ static int end_wait(struct pairing *st, const struct ev *e, struct ivals *waits)
 
 /* Pair the BEGIN/END and WAIT records of every thread: tasks and waits, each sorted by
  * (tid, begin) afterwards, a wait's .task the index of the task it is in. */
-static int pair_records(const struct ses_ompt *o, struct ivals *tasks, struct ivals *waits)
+static int pair_records(const struct ses_ompt *o, struct ivals *tasks, struct ivals *waits,
+			uint64_t *unpaired)
 {
 	struct ev *ev = malloc(sizeof(*ev) * (o->nevents ? o->nevents : 1));
 	struct pairing st = { .ntask = 0 };
@@ -130,8 +135,10 @@ static int pair_records(const struct ses_ompt *o, struct ivals *tasks, struct iv
 		const struct ev *e = &ev[i];
 		struct ival iv = { e->t, e->t, e->tid, e->site, e->slot, e->how, -1 };
 
-		if (i && e->tid != ev[i - 1].tid)
-			st.ntask = st.nwait = 0; /* what a thread left open ends with it */
+		if (i && e->tid != ev[i - 1].tid) { /* what a thread left open ends with it */
+			st.unpaired += (uint64_t)st.nwait;
+			st.ntask = st.nwait = 0;
+		}
 		if (e->kind == SES_OMPT_BEGIN) {
 			if (st.ntask < MAX_NEST && e->how == st.ntask)
 				st.task[st.ntask++] = iv;
@@ -141,11 +148,14 @@ static int pair_records(const struct ses_ompt *o, struct ivals *tasks, struct iv
 			if (st.nwait < MAX_WAITS) {
 				st.wait_depth[st.nwait] = st.ntask;
 				st.wait[st.nwait++] = iv;
+			} else {
+				st.unpaired++;
 			}
 		} else if (e->kind == SES_OMPT_WAIT_END) {
 			ret = end_wait(&st, e, waits);
 		}
 	}
+	*unpaired = st.unpaired + (uint64_t)st.nwait;
 	free(ev);
 	return ret;
 }
@@ -181,6 +191,7 @@ struct rpt_omp_timeline {
 	size_t nhulls;
 	struct member *members;
 	size_t nmembers;
+	uint64_t unpaired_waits;
 };
 
 /* A task's place in the order of build_hulls: by site, then begin. */
@@ -382,7 +393,7 @@ struct rpt_omp_timeline *rpt_omp_timeline_new(const struct ses_ompt *o)
 
 	if (!m)
 		return NULL;
-	if (pair_records(o, &m->tasks, &m->waits))
+	if (pair_records(o, &m->tasks, &m->waits, &m->unpaired_waits))
 		goto fail;
 	util_qsort(m->tasks.v, m->tasks.n, sizeof(*m->tasks.v), cmp_ival);
 	util_qsort(m->waits.v, m->waits.n, sizeof(*m->waits.v), cmp_ival);
@@ -393,6 +404,11 @@ struct rpt_omp_timeline *rpt_omp_timeline_new(const struct ses_ompt *o)
 fail:
 	rpt_omp_timeline_free(m);
 	return NULL;
+}
+
+uint64_t rpt_omp_timeline_unpaired_waits(const struct rpt_omp_timeline *m)
+{
+	return m->unpaired_waits;
 }
 
 void rpt_omp_timeline_free(struct rpt_omp_timeline *m)

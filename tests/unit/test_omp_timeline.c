@@ -134,9 +134,15 @@ static void states_full(void **state)
 		{ W, 530, RPT_OMP_WORK, R2 },
 	};
 
+	struct ses_ompt o = ompt_of(run, sizeof(run) / sizeof(run[0]));
+	struct rpt_omp_timeline *tl = rpt_omp_timeline_new(&o);
+
 	(void)state;
 	expect(run, sizeof(run) / sizeof(run[0]), SES_OMPT_SCOPE_FULL, w, sizeof(w) / sizeof(w[0]),
 	       false);
+	assert_non_null(tl);
+	assert_int_equal(rpt_omp_timeline_unpaired_waits(tl), 0);
+	rpt_omp_timeline_free(tl);
 }
 
 /* A lock wait outside every region is a lock wait of no region. */
@@ -202,9 +208,36 @@ static void unpaired_dropped(void **state)
 		{ PID, 280, RPT_OMP_BARRIER, R2 },
 		{ PID, 310, RPT_OMP_SERIAL, 0 },
 	};
+	struct ses_ompt o = ompt_of(recs, sizeof(recs) / sizeof(recs[0]));
+	struct rpt_omp_timeline *tl = rpt_omp_timeline_new(&o);
 
 	(void)state;
 	expect(recs, sizeof(recs) / sizeof(recs[0]), SES_OMPT_SCOPE_FULL, w, 4, false);
+	/* the WAIT_END of another kind, counted; the wait its task's end closed is not */
+	assert_non_null(tl);
+	assert_int_equal(rpt_omp_timeline_unpaired_waits(tl), 1);
+	rpt_omp_timeline_free(tl);
+}
+
+/* Waits left open when their thread's records end, and a ninth wait open at once on one
+ * thread, are counted as unpaired. */
+static void unpaired_waits_counted(void **state)
+{
+	struct ses_ompt_record recs[12];
+	struct ses_ompt o;
+	struct rpt_omp_timeline *tl;
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 9; i++) /* nine nested waits: one past the bound */
+		recs[n++] = (struct ses_ompt_record)WAIT((uint64_t)10 + i, PID, SES_OMPT_WAIT_MUTEX,
+							  LOCK, 0);
+	recs[n++] = (struct ses_ompt_record)WAIT(10, W, IMPL, 0, 1); /* never ended */
+	o = ompt_of(recs, n);
+	tl = rpt_omp_timeline_new(&o);
+	assert_non_null(tl);
+	assert_int_equal(rpt_omp_timeline_unpaired_waits(tl), 10);
+	rpt_omp_timeline_free(tl);
 }
 
 static const struct rpt_omp_episode *find(const struct rpt_omp_episode *e, size_t n,
@@ -315,6 +348,7 @@ int main(void)
 		cmocka_unit_test(lock_outside_regions),
 		cmocka_unit_test(states_basic),
 		cmocka_unit_test(unpaired_dropped),
+		cmocka_unit_test(unpaired_waits_counted),
 		cmocka_unit_test(late_threads),
 		cmocka_unit_test(three_members_two_instances),
 		cmocka_unit_test(empty),
