@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Timer samples of a --trace openmp session labelled with the OpenMP state of their
- * thread at their time (openmp_state.c), tallied per region and function for report.csv's
- * OPENMP HOT FUNCTIONS and OPENMP LATE THREADS (openmp_hot_csv.c). Internal to lib/report.
+ * thread at their time (the timeline: openmp_timeline.c, pure functions of the records),
+ * tallied per region and function (openmp_state.c) for report.csv's OPENMP HOT FUNCTIONS
+ * and OPENMP LATE THREADS (openmp_hot_csv.c). Internal to lib/report.
  *
  * The states, from the tool's records of the sample's own thread (lib/session/openmp.h):
  *   work          inside an implicit task (BEGIN..END), in no wait
@@ -18,6 +19,7 @@
  *   idle          any other thread outside every region (the runtime's pool)
  * A sample is its innermost region's (a nested region's samples are not the outer's here,
  * unlike the CPU Time column, whose nested samples count in the enclosing region too).
+ * An explicit task run inside a barrier is the barrier's: the WAIT records span it.
  *
  * Late threads (full scope): the k-th barrier wait of each member inside one region
  * instance is one barrier episode; its arrivals are the WAIT_BEGIN stamps. The last to
