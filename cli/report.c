@@ -188,6 +188,10 @@ static const struct cli_option report_options[] = {
 		     group_by, 0),
 	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
 		"rows per section (default 10; 0 = all)"),
+	OPT_INT(0, "openmp-top", STATE, a.opts.openmp_top, "<n>", 0, 1000000,
+		"a function count (0 = all)",
+		"functions per OpenMP region and state, and per\n"
+		"late thread (--trace openmp; default 5; 0 = all)"),
 	OPT_CALLBACK(0, "report-output", "<path>",
 		     "write the CSV here: a path ending in .csv is the\n"
 		     "file, any other path a directory for report.csv",
@@ -268,6 +272,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	int ret, first;
 
 	st->a.opts.cutoff = 10;
+	st->a.opts.openmp_top = 5;
 	ret = cli_options_parse(&report_cmd, st, argc, argv, &first);
 	if (ret >= 0)
 		return ret;

@@ -48,6 +48,7 @@ struct rpt_omp_site {
 	uint64_t f[SES_OMPT_F_MAX]; /* summed over its threads */
 	uint64_t samples;
 	struct rpt_omp_tgt_stat *tgt; /* a TARGET site's figures (openmp_target.c), or NULL */
+	struct rpt_omp_hot *hot;      /* its samples by OpenMP state (report's openmp_state.h) */
 };
 
 /* A target construct's site: what its instances did (host side, the EMI callbacks). */
@@ -118,6 +119,7 @@ struct rpt_omp_proc {
 	/* (tool id, id kept): sites folded into another (openmp_loops.c) */
 	uint32_t (*aliases)[2];
 	size_t naliases, capaliases;
+	struct rpt_omp_hot *hot;     /* its samples outside regions (openmp_state.h) */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;

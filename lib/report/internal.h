@@ -166,6 +166,8 @@ struct rpt {
 
 	/* openmp.h: --trace openmp sessions (NULL when not traced) */
 	struct rpt_omp *omp;
+	/* openmp_state.h: their samples' places, for the OpenMP states (NULL: not traced) */
+	struct rpt_omp_samples *omp_samples;
 
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;

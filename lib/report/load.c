@@ -12,6 +12,7 @@
 #include "report/stacks.h"
 #include "symbols/symbols.h"
 #include "openmp/openmp.h"
+#include "report/openmp_state.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -257,6 +258,9 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return rpt_events_count(r, ev, (uint32_t)(t - r->world.threads), module, addr,
 					units);
 	if (r->has_tasks && rpt_tasks_note_sample(r, e->tid, time))
+		return -ENOMEM;
+	if (r->omp_samples && rpt_omp_note_sample(r, e->tid, (uint32_t)(t - r->world.threads),
+						  module, addr, time, units))
 		return -ENOMEM;
 	slot = util_hash_slot(&r->addr_counts, (uint64_t)(t - r->world.threads), (uint64_t)module,
 			      addr);
@@ -770,6 +774,8 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	rpt_symtab_set_locator(r->symtab, r->locator);
 	ret = r->info.foreign ? 0 : rpt_tr_open(r); /* translated.bin: a session's */
 	if (!ret)
+		ret = rpt_omp_samples_begin(r);
+	if (!ret)
 		ret = read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
@@ -821,6 +827,7 @@ void rpt_free(struct rpt *r)
 	rpt_programs_release(r);
 	rpt_tasks_release(r);
 	rpt_omp_free(r->omp);
+	rpt_omp_samples_free(r);
 	util_hash_release(&r->extra_addr);
 	util_hash_release(&r->extra);
 	free(r->pauses);

@@ -3,7 +3,8 @@ REPORT_SRCS := lib/report/model.c lib/report/load.c \
 	lib/report/filter.c \
 	lib/report/programs.c lib/report/walk.c \
 	lib/report/rates.c lib/report/foreign.c \
-	lib/report/openmp.c lib/report/openmp_csv.c
+	lib/report/openmp.c lib/report/openmp_csv.c \
+	lib/report/openmp_state.c lib/report/openmp_timeline.c lib/report/openmp_hot_csv.c
 REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafstack_join.c lib/report/callgraph.c lib/report/callgraph_inline.c \
 	lib/report/stacks_view.c
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c

@@ -9,6 +9,7 @@
 #include "symbols/symbols.h"
 #include "openmp/openmp.h"
 #include "report/taskmatch.h"
+#include "report/openmp_state.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -347,7 +348,7 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
 	}
 	a->samples += b->samples;
-	if (rpt_omp_target_merge(a, b))
+	if (rpt_omp_target_merge(a, b) || rpt_omp_hot_merge(a, b))
 		return -ENOMEM;
 	free(b->threads);
 	b->threads = NULL;
@@ -479,6 +480,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
+	if (!ret)
+		ret = rpt_omp_state_label(r, p, &o);
 	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
@@ -535,8 +538,11 @@ void rpt_omp_free(struct rpt_omp *o)
 	for (int i = 0; i < o->nprocs; i++) {
 		rpt_omp_target_free(&o->procs[i]);
 		rpt_omp_loops_free(&o->procs[i]);
-		for (int k = 0; k < o->procs[i].nsites; k++)
+		for (int k = 0; k < o->procs[i].nsites; k++) {
 			free(o->procs[i].sites[k].threads);
+			rpt_omp_hot_free(o->procs[i].sites[k].hot);
+		}
+		rpt_omp_hot_free(o->procs[i].hot);
 		free(o->procs[i].sites);
 		util_hash_release(&o->procs[i].index);
 	}

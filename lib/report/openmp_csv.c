@@ -10,6 +10,7 @@
  */
 #include "report/internal.h"
 #include "openmp/openmp.h"
+#include "report/openmp_state.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -267,6 +268,7 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			if (is_region(&p->sites[k]))
 				thread_rows(r, &p->sites[k], who, f);
 		lock_rows(p, who, f);
+		rpt_omp_write_hot(r, p, who, f);
 		rpt_omp_write_target(p, f);
 	}
 }

@@ -34,7 +34,9 @@ struct rpt_progress {
 };
 
 struct rpt_options {
-	int cutoff;  /* rows per hottest-X section; 0 = all */
+	int cutoff; /* rows per hottest-X section; 0 = all */
+	/* functions per OpenMP region and state, and per late thread; 0 = all */
+	int openmp_top;
 	bool detail; /* per-process (or --group-by) sections */
 	enum rpt_group group_by;
 	const char *kallsyms;	    /* NULL = /proc/kallsyms */

@@ -337,3 +337,8 @@ $(TGT)/omp_imbalance_gcc: tests/targets/omp_imbalance.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_imbalance) $(TGT)/omp_imbalance_gcc
+# hot functions per OpenMP state and the late thread (tests/e2e/omp_hot.sh): clang + libomp
+$(TGT)/omp_hot: tests/targets/omp_hot.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_hot)

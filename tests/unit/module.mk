@@ -192,3 +192,10 @@ $(BUILD)/tests/test_report_numbers: tests/unit/test_report_numbers.c $(REPORT_LI
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_report_numbers
+# lib/report's OpenMP timeline: states of points and barriers' late threads from records
+$(BUILD)/tests/test_omp_timeline: tests/unit/test_omp_timeline.c $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) \
+		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
+		$(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_omp_timeline
