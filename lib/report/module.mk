@@ -9,6 +9,7 @@ REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafsta
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c
 REPORT_SRCS += lib/report/translated_cache.c
 REPORT_SRCS += lib/report/openmp_source.c
+REPORT_SRCS += lib/report/openmp_trace.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := $(ANNOTATE_LDLIBS) $(SYMBOLS_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))

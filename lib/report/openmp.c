@@ -370,7 +370,8 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
-			if (merge_site(&p->sites[n - 1], &p->sites[i]))
+			if (merge_site(&p->sites[n - 1], &p->sites[i]) ||
+			    rpt_omp_trace_merged(r, p->pid, p->sites[i].id, p->sites[n - 1].id))
 				goto out;
 			continue;
 		}
@@ -465,9 +466,13 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
+	if (!ret)
+		ret = rpt_omp_trace_take(r, p, &o);
 	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
+	if (!ret)
+		ret = rpt_omp_trace_name(r, p);
 	for (int i = 0; i < r->world.nprocs; i++)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;
