@@ -9,7 +9,9 @@
  *     its task and event instances as complete ("X") slices, which nest by containment;
  *     an instance that overlaps another without nesting goes to an extra track of that
  *     thread ("name (overlapping tasks 1)"), so every track nests properly;
- *   - a "paused" track per process with the paused intervals.
+ *   - a "paused" track per process with the paused intervals;
+ *   - a --trace openmp session's implicit tasks and waits on each thread's track (placed
+ *     with its task spans, so they nest too) and its device tracks (export_perfetto_omp.c).
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
 #include "export/internal.h"

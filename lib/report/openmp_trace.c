@@ -16,6 +16,7 @@
  */
 #include "report/internal.h"
 #include "openmp/openmp.h"
+#include "report/omp_trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,34 +25,11 @@
 #define NEST 64	 /* implicit tasks open per thread (the tool follows 8) */
 #define WAITS 16 /* waits open per thread: a lock wait inside a task run in a barrier */
 
-struct slice {
-	uint64_t begin, end, count, bytes;
-	uint32_t tid;
-	uint32_t site; /* while loading: the file's site id; then the site's index + 1 */
-	int32_t proc;  /* r->omp->procs */
-	int32_t device;
-	uint16_t kind, how, depth;
-	uint32_t member;
-};
-
-struct slices {
-	struct slice *v;
-	size_t n, cap;
-};
-
-struct rpt_omp_trace {
-	struct slices thr, dev;
-	size_t thr0, dev0; /* the process being loaded: its first slices */
-	uint64_t left_out, left_from, unpaired, tasks;
-	int full, basic;
-	struct util_hash alias; /* (pid, merged site id) -> the id it was merged into + 1 */
-};
-
-static struct slice *add(struct slices *s)
+static struct rpt_omp_slice *add(struct rpt_omp_slices *s)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct slice *g = realloc(s->v, sizeof(*g) * cap);
+		struct rpt_omp_slice *g = realloc(s->v, sizeof(*g) * cap);
 
 		if (!g)
 			return NULL;
@@ -89,19 +67,19 @@ struct host_state {
 	int ntask, nwait;
 };
 
-static struct slice *wait_slice(struct rpt_omp_trace *t, const struct ses_ompt_record *b,
-				uint64_t end, int32_t proc)
+static struct rpt_omp_slice *wait_slice(struct rpt_omp_trace *t, const struct ses_ompt_record *b,
+					uint64_t end, int32_t proc)
 {
-	struct slice *s = add(&t->thr);
+	struct rpt_omp_slice *s = add(&t->thr);
 
 	if (s)
-		*s = (struct slice){ .begin = b->value,
-				     .end = end > b->value ? end : b->value,
-				     .tid = b->tid,
-				     .site = b->site,
-				     .proc = proc,
-				     .kind = RPT_OMP_SLICE_WAIT,
-				     .how = b->how };
+		*s = (struct rpt_omp_slice){ .begin = b->value,
+					     .end = end > b->value ? end : b->value,
+					     .tid = b->tid,
+					     .site = b->site,
+					     .proc = proc,
+					     .kind = RPT_OMP_SLICE_WAIT,
+					     .how = b->how };
 	return s;
 }
 
@@ -123,7 +101,7 @@ static int close_waits(struct rpt_omp_trace *t, struct host_state *h,
 static int host_record(struct rpt_omp_trace *t, struct host_state *h,
 		       const struct ses_ompt_record *e, int32_t proc)
 {
-	struct slice *s;
+	struct rpt_omp_slice *s;
 	int k;
 
 	switch (e->kind) {
@@ -150,13 +128,13 @@ static int host_record(struct rpt_omp_trace *t, struct host_state *h,
 		if (!(s = add(&t->thr)))
 			return -ENOMEM;
 		h->ntask--;
-		*s = (struct slice){ .begin = h->task[h->ntask].value,
-				     .tid = e->tid,
-				     .site = e->site,
-				     .proc = proc,
-				     .kind = RPT_OMP_SLICE_REGION,
-				     .depth = e->how,
-				     .member = h->task[h->ntask].slot };
+		*s = (struct rpt_omp_slice){ .begin = h->task[h->ntask].value,
+					     .tid = e->tid,
+					     .site = e->site,
+					     .proc = proc,
+					     .kind = RPT_OMP_SLICE_REGION,
+					     .depth = e->how,
+					     .member = h->task[h->ntask].slot };
 		break;
 	case SES_OMPT_WAIT_END:
 		for (k = h->nwait - 1; k >= 0; k--)
@@ -220,22 +198,22 @@ struct target_state {
 static int open_op(struct rpt_omp_trace *t, struct target_state *g, int k,
 		   const struct ses_ompt_record *e, int32_t proc, uint16_t kind, int32_t device)
 {
-	struct slice *s = add(&t->dev);
+	struct rpt_omp_slice *s = add(&t->dev);
 
 	if (!s)
 		return -ENOMEM;
 	t->unpaired += g->is_open[k]; /* the one open before never ended: dropped */
 	if (g->is_open[k])
 		t->dev.v[g->at[k]].kind = 0; /* dropped when the process is done */
-	*s = (struct slice){ .begin = e->value,
-			     .end = 0,
-			     .tid = e->tid,
-			     .site = e->site,
-			     .proc = proc,
-			     .device = device,
-			     .kind = kind,
-			     .how = e->how,
-			     .count = kind == RPT_OMP_SLICE_SUBMIT ? e->slot : 0 };
+	*s = (struct rpt_omp_slice){ .begin = e->value,
+				     .end = 0,
+				     .tid = e->tid,
+				     .site = e->site,
+				     .proc = proc,
+				     .device = device,
+				     .kind = kind,
+				     .how = e->how,
+				     .count = kind == RPT_OMP_SLICE_SUBMIT ? e->slot : 0 };
 	g->at[k] = t->dev.n - 1;
 	g->is_open[k] = true;
 	return 0;
@@ -244,7 +222,7 @@ static int open_op(struct rpt_omp_trace *t, struct target_state *g, int k,
 static void close_op(struct rpt_omp_trace *t, struct target_state *g, int k,
 		     const struct ses_ompt_record *e, bool match)
 {
-	struct slice *s = g->is_open[k] ? &t->dev.v[g->at[k]] : NULL;
+	struct rpt_omp_slice *s = g->is_open[k] ? &t->dev.v[g->at[k]] : NULL;
 
 	if (!s || !match || s->site != e->site) {
 		t->unpaired++;
@@ -260,7 +238,7 @@ static void close_op(struct rpt_omp_trace *t, struct target_state *g, int k,
 static int target_record(struct rpt_omp_trace *t, struct target_state *g,
 			 const struct ses_ompt_record *e, int32_t proc)
 {
-	struct slice *s;
+	struct rpt_omp_slice *s;
 
 	switch (e->kind) {
 	case SES_OMPT_TARGET_BEGIN:
@@ -295,18 +273,18 @@ static int target_record(struct rpt_omp_trace *t, struct target_state *g,
  * device, type and op (among the last few, as openmp_target.c does). */
 static int device_record(struct rpt_omp_trace *t, const struct ses_ompt_record *e, int32_t proc)
 {
-	struct slice *s;
+	struct rpt_omp_slice *s;
 
 	if (e->kind == SES_OMPT_DEV_BEGIN) {
 		if (!(s = add(&t->dev)))
 			return -ENOMEM;
-		*s = (struct slice){ .begin = e->value,
-				     .site = 0,
-				     .proc = proc,
-				     .device = (int32_t)e->site,
-				     .kind = RPT_OMP_SLICE_DEVICE,
-				     .how = e->how,
-				     .member = e->slot };
+		*s = (struct rpt_omp_slice){ .begin = e->value,
+					     .site = 0,
+					     .proc = proc,
+					     .device = (int32_t)e->site,
+					     .kind = RPT_OMP_SLICE_DEVICE,
+					     .how = e->how,
+					     .member = e->slot };
 		return 0;
 	}
 	for (size_t i = t->dev.n, n = 0; i-- > t->dev0 && n < 64; n++) {
@@ -359,31 +337,27 @@ static int take_targets(struct rpt_omp_trace *t, const struct ses_ompt *o, int32
 	return ret;
 }
 
-static struct rpt_omp_trace *trace_of(struct rpt *r)
+int rpt_omp_trace_pair(struct rpt_omp_trace *t, const struct ses_ompt *o, int32_t proc)
 {
-	if (!r->omp_trace)
-		r->omp_trace = calloc(1, sizeof(*r->omp_trace));
-	return r->omp_trace;
-}
-
-int rpt_omp_trace_take(struct rpt *r, const struct rpt_omp_proc *p, const struct ses_ompt *o)
-{
-	struct rpt_omp_trace *t;
-	int32_t proc = (int32_t)(p - r->omp->procs);
 	int ret;
 
-	if (!r->opts.exports || r->opts.no_timeline)
-		return 0;
-	if (!(t = trace_of(r)))
-		return -ENOMEM;
-	t->full += p->scope == SES_OMPT_SCOPE_FULL;
-	t->basic += p->scope != SES_OMPT_SCOPE_FULL;
+	t->full += o->scope == SES_OMPT_SCOPE_FULL;
+	t->basic += o->scope != SES_OMPT_SCOPE_FULL;
 	t->thr0 = t->thr.n;
 	t->dev0 = t->dev.n;
 	ret = take_host(t, o, proc);
 	if (!ret)
 		ret = take_targets(t, o, proc);
 	return ret;
+}
+
+int rpt_omp_trace_take(struct rpt *r, const struct rpt_omp_proc *p, const struct ses_ompt *o)
+{
+	if (!r->opts.exports || r->opts.no_timeline)
+		return 0;
+	if (!r->omp_trace && !(r->omp_trace = calloc(1, sizeof(*r->omp_trace))))
+		return -ENOMEM;
+	return rpt_omp_trace_pair(r->omp_trace, o, (int32_t)(p - r->omp->procs));
 }
 
 int rpt_omp_trace_merged(struct rpt *r, int pid, uint32_t from, uint32_t into)
@@ -425,25 +399,26 @@ static int cmp_begin(const void *a, const void *b)
 
 /* Drop the new slices that did not pair (kind 0), and those past the cap: the earliest
  * are kept. 0 or -ENOMEM. */
-static int bound(struct rpt_omp_trace *t)
+static int bound(struct rpt_omp_trace *t, const struct rpt *r, int pid, size_t cap)
 {
-	struct slices *lists[2] = { &t->thr, &t->dev };
+	struct rpt_omp_slices *lists[2] = { &t->thr, &t->dev };
 	size_t first[2] = { t->thr0, t->dev0 }, kept = t->thr0 + t->dev0, nnew = 0;
-	size_t room = kept < RPT_OMP_SLICES_MAX ? RPT_OMP_SLICES_MAX - kept : 0;
+	size_t room = kept < cap ? cap - kept : 0;
 	uint64_t limit = UINT64_MAX, *begins = NULL;
 
 	for (int l = 0; l < 2; l++) { /* the unpaired ones (kind 0) go first */
 		size_t n = first[l];
 
 		for (size_t i = first[l]; i < lists[l]->n; i++) {
-			const struct slice *s = &lists[l]->v[i];
+			struct rpt_omp_slice *s = &lists[l]->v[i];
 
 			/* a device record without a time (the runtime gave none) is no slice */
 			if (s->kind == RPT_OMP_SLICE_DEVICE && (!s->begin || !s->end)) {
 				t->unpaired += s->begin && !s->end;
 				continue;
 			}
-			if (s->kind)
+			/* -p and --time-filter, as task instances are (clipped: nesting holds) */
+			if (s->kind && (!r || rpt_filter_clip(r, pid, &s->begin, &s->end)))
 				lists[l]->v[n++] = *s;
 		}
 		lists[l]->n = n;
@@ -465,7 +440,7 @@ static int bound(struct rpt_omp_trace *t)
 		size_t n = first[l];
 
 		for (size_t i = first[l]; i < lists[l]->n; i++) {
-			const struct slice *s = &lists[l]->v[i];
+			const struct rpt_omp_slice *s = &lists[l]->v[i];
 
 			if (s->begin >= limit) {
 				if (!t->left_out++ || s->begin < t->left_from)
@@ -481,7 +456,7 @@ static int bound(struct rpt_omp_trace *t)
 
 static int cmp_thread(const void *a, const void *b)
 {
-	const struct slice *x = a, *y = b;
+	const struct rpt_omp_slice *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -496,7 +471,7 @@ static int cmp_thread(const void *a, const void *b)
 
 static int cmp_device(const void *a, const void *b)
 {
-	const struct slice *x = a, *y = b;
+	const struct rpt_omp_slice *x = a, *y = b;
 
 	if (x->proc != y->proc)
 		return x->proc < y->proc ? -1 : 1;
@@ -509,15 +484,26 @@ static int cmp_device(const void *a, const void *b)
 	return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+int rpt_omp_trace_settle(struct rpt_omp_trace *t, const struct rpt *r, int pid, size_t cap)
+{
+	if (bound(t, r, pid, cap))
+		return -ENOMEM;
+	util_qsort(t->thr.v, t->thr.n, sizeof(*t->thr.v), cmp_thread);
+	util_qsort(t->dev.v, t->dev.n, sizeof(*t->dev.v), cmp_device);
+	t->thr0 = t->thr.n;
+	t->dev0 = t->dev.n;
+	return 0;
+}
+
 int rpt_omp_trace_name(struct rpt *r, const struct rpt_omp_proc *p)
 {
 	struct rpt_omp_trace *t = r->omp_trace;
 	struct util_hash ids = { 0 };
-	struct slices *lists[2];
+	struct rpt_omp_slices *lists[2];
 	size_t first[2];
 	int ret = -ENOMEM;
 
-	if (!t || (!r->opts.exports || r->opts.no_timeline))
+	if (!t || !r->opts.exports || r->opts.no_timeline)
 		return 0;
 	lists[0] = &t->thr;
 	lists[1] = &t->dev;
@@ -534,13 +520,7 @@ int rpt_omp_trace_name(struct rpt *r, const struct rpt_omp_proc *p)
 	for (int l = 0; l < 2; l++)
 		for (size_t i = first[l]; i < lists[l]->n; i++)
 			lists[l]->v[i].site = site_index(t, p, &ids, lists[l]->v[i].site);
-	if (bound(t))
-		goto out;
-	util_qsort(t->thr.v, t->thr.n, sizeof(*t->thr.v), cmp_thread);
-	util_qsort(t->dev.v, t->dev.n, sizeof(*t->dev.v), cmp_device);
-	t->thr0 = t->thr.n;
-	t->dev0 = t->dev.n;
-	ret = 0;
+	ret = rpt_omp_trace_settle(t, r, p->pid, RPT_OMP_SLICES_MAX);
 out:
 	util_hash_release(&ids);
 	return ret;
@@ -588,7 +568,7 @@ static const char *wait_name(uint16_t how, const struct rpt_omp_site *site)
 	return how < 6 ? waits[how] : waits[0];
 }
 
-static const char *what(const struct slice *s, const struct rpt_omp_site *site)
+static const char *what(const struct rpt_omp_slice *s, const struct rpt_omp_site *site)
 {
 	static const char *const targets[] = { "target", "target", "target enter data",
 					       "target exit data", "target update" };
@@ -620,7 +600,7 @@ static const char *what(const struct slice *s, const struct rpt_omp_site *site)
 	}
 }
 
-static void view(const struct rpt *r, const struct slice *s, struct rpt_omp_slice_view *out)
+static void view(const struct rpt *r, const struct rpt_omp_slice *s, struct rpt_omp_slice_view *out)
 {
 	const struct rpt_omp_proc *p = &r->omp->procs[s->proc];
 	const struct rpt_omp_site *site = s->site ? &p->sites[s->site - 1] : NULL;
