@@ -57,6 +57,29 @@ else
 	check "otherData says explicit tasks are not shown, and why" \
 		grep -q '^tasks_said=not shown: the tool counts explicit tasks' "$F"
 
+	# --- --time-filter clips the slices as it clips task instances: the middle third of
+	# the regions' time, every OpenMP slice inside it, still nested
+	read -r from to <<<"$("$PYTHON" - "$J" <<'PY'
+import json, sys
+x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "openmp"]
+f = min(e["ts"] for e in x); l = max(e["ts"] + e["dur"] for e in x)
+print("%.6f %.6f" % ((f + (l - f) / 3) / 1e6, (f + 2 * (l - f) / 3) / 1e6))
+PY
+)"
+	"$UPROF" report -i "$S" --time-filter "$from:$to" --export perfetto >/dev/null 2>&1
+	inwin=$("$PYTHON" - "$J" "$from" "$to" <<'PY'
+import json, sys
+lo, hi = float(sys.argv[2]) * 1e6, float(sys.argv[3]) * 1e6
+x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "openmp"]
+print(len(x), sum(1 for e in x if e["ts"] < lo - 1e-3 or e["ts"] + e["dur"] > hi + 1e-3))
+PY
+)
+	"$PYTHON" "$HERE/omptrace.py" threads "$J" "$SITE" >"$F.window"
+	check "--time-filter $from:$to: slices kept, none outside the window ($inwin: kept, outside)" \
+		bash -c "set -- $inwin; [ \$1 -gt 0 -a \$2 = 0 ]"
+	check "--time-filter: fewer than $N region slices per thread ($(fact regions_per_thread "$F.window")), still nested ($(fact misnested "$F.window") not)" \
+		bash -c "[ \"\$(sed -n 's/^misnested=//p' '$F.window')\" = 0 ] && \"$PYTHON\" -c 'import sys; sys.exit(0 if all(int(c) < $N for c in sys.argv[1].split(\",\")) else 1)' \"\$(sed -n 's/^regions_per_thread=//p' '$F.window')\""
+
 	# --- basic scope: region slices, no waits, and otherData says so
 	KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp -o "$SCRATCH/b" "$TGT/omp_trace" $N $T 5 \
 		>"$SCRATCH/out" 2>"$SCRATCH/err"
