@@ -23,7 +23,7 @@
 
 #define VTID_BASE 0x40000000 /* extra tracks: above any kernel pid */
 
-enum ev_kind { EV_SPAN, EV_OMP, EV_SAMPLE }; /* at one time: slices before samples */
+enum ev_kind { EV_SPAN, EV_OMP, EV_SAMPLE };
 
 struct ev {
 	uint64_t ts;
@@ -202,9 +202,15 @@ static int cmp_ev(const void *a, const void *b)
 		return x->track < y->track ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
+	if ((x->kind == EV_SAMPLE) != (y->kind == EV_SAMPLE))
+		return x->kind == EV_SAMPLE ? 1 : -1; /* slices before samples */
+	/* the enclosing slice first, whichever kind: a viewer nests slices of one start by
+	 * the order they come in */
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	return x->dur > y->dur ? -1 : x->dur < y->dur;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t len)
