@@ -408,6 +408,7 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 	FILE *table = st->to_stdout ? stderr : stdout;
 	char path[PATH_MAX + 64];
 	struct rpt_stacks_facts facts;
+	struct rpt_omp_trace_facts omp;
 
 	report_summary(r, written, table);
 	fflush(table);
@@ -423,6 +424,12 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 			" left out; its otherData says so): "
 			"report keeps at most %u samples' times\n",
 			facts.stride, facts.nsamples, facts.left_out, RPT_TIMELINE_MAX);
+	rpt_omp_trace_facts(r, &omp);
+	if (st->exported[RPT_EXPORT_PERFETTO] && omp.left_out)
+		fprintf(stderr,
+			"note: trace.json's OpenMP tracks end where the report's %u slices did: "
+			"%" PRIu64 " later ones left out (its otherData says so)\n",
+			RPT_OMP_SLICES_MAX, omp.left_out);
 }
 
 /* Each --export into its file, written whole or not at all (temp file + rename). The

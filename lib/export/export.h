@@ -8,6 +8,7 @@
  *   export_folded.c      folded stacks (flamegraph.pl, speedscope, inferno)
  *   export_flamegraph.c  a self-contained flame graph SVG
  *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
+ *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H

@@ -9,7 +9,9 @@
  *     its task and event instances as complete ("X") slices, which nest by containment;
  *     an instance that overlaps another without nesting goes to an extra track of that
  *     thread ("name (overlapping tasks 1)"), so every track nests properly;
- *   - a "paused" track per process with the paused intervals.
+ *   - a "paused" track per process with the paused intervals;
+ *   - a --trace openmp session's implicit tasks and waits on each thread's track (placed
+ *     with its task spans, so they nest too) and its device tracks (export_perfetto_omp.c).
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
 #include "export/internal.h"
@@ -20,22 +22,23 @@
 #include <string.h>
 
 #define VTID_BASE 0x40000000 /* extra tracks: above any kernel pid */
-#define MAX_TRACKS 8	     /* task tracks per thread; deeper overlaps share the last */
+
+enum ev_kind { EV_SPAN, EV_OMP, EV_SAMPLE };
 
 struct ev {
 	uint64_t ts;
 	uint64_t dur;
 	uint32_t track; /* 0: the thread itself */
-	uint32_t idx;	/* sample (rpt_stack_sample_at) or span (the sorted copy) index */
-	bool span;
+	uint32_t idx;	/* sample (rpt_stack_sample_at), span (the sorted copy) or OpenMP
+			 * slice (rpt_omp_thread_slice_at) index */
+	enum ev_kind kind;
 };
 
 struct out {
 	const struct rpt *r;
 	struct rpt_stacks_facts facts;
-	FILE *f;
-	uint64_t base;
-	bool first;
+	struct rpt_omp_trace_facts omp;
+	struct rpt_pf w;
 	uint32_t *sf;		 /* symstack -> its stackFrames id */
 	struct util_hash frames; /* (parent id, fid) -> id */
 	uint32_t nframes;
@@ -46,26 +49,46 @@ struct out {
 	uint32_t capdefs;
 };
 
-static void sep(struct out *o)
+void rpt_pf_sep(struct rpt_pf *w)
 {
-	fputs(o->first ? "\n" : ",\n", o->f);
-	o->first = false;
+	fputs(w->first ? "\n" : ",\n", w->f);
+	w->first = false;
 }
 
-static void ts(struct out *o, uint64_t t)
+void rpt_pf_ts(struct rpt_pf *w, uint64_t t)
 {
-	fprintf(o->f, "%.3f",
-		t >= o->base ? (double)(t - o->base) / 1e3 : -(double)(o->base - t) / 1e3);
+	fprintf(w->f, "%.3f",
+		t >= w->base ? (double)(t - w->base) / 1e3 : -(double)(w->base - t) / 1e3);
 }
 
-static void meta(struct out *o, const char *what, uint32_t pid, uint32_t tid, const char *name,
+void rpt_pf_meta(struct rpt_pf *w, const char *what, uint32_t pid, uint32_t tid, const char *name,
 		 const char *suffix)
 {
-	sep(o);
-	fprintf(o->f, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\",\"args\":{\"name\":\"",
+	rpt_pf_sep(w);
+	fprintf(w->f, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\",\"args\":{\"name\":\"",
 		pid, tid, what);
-	util_put_escaped(o->f, name, UTIL_ESC_JSON);
-	fprintf(o->f, "%s\"}}", suffix);
+	util_put_escaped(w->f, name, UTIL_ESC_JSON);
+	fprintf(w->f, "%s\"}}", suffix);
+}
+
+int rpt_pf_lane(struct rpt_pf_lanes *l, uint64_t begin, uint64_t end)
+{
+	int k;
+
+	/* the first lane where it nests inside what is open (or nothing is) */
+	for (k = 0; k < RPT_PF_LANES; k++) {
+		while (l->depth[k] && l->open[k][l->depth[k] - 1] <= begin)
+			l->depth[k]--;
+		if (!l->depth[k] || end <= l->open[k][l->depth[k] - 1])
+			break;
+	}
+	if (k == RPT_PF_LANES)
+		k = RPT_PF_LANES - 1;
+	if (l->depth[k] < RPT_PF_DEPTH)
+		l->open[k][l->depth[k]++] = end;
+	if (k + 1 > l->n)
+		l->n = k + 1;
+	return k;
 }
 
 /* The stackFrames id of symbolized stack @sym (0: none), made on first use. */
@@ -120,43 +143,44 @@ static int put_sample(struct out *o, uint32_t pid, uint32_t tid, size_t sample)
 	ret = frame_id(o, smp.stack, &id);
 	if (ret)
 		return ret;
-	sep(o);
-	fprintf(o->f,
+	rpt_pf_sep(&o->w);
+	fprintf(o->w.f,
 		"{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\",\"pid\":%u,\"tid\":%u,\"ts\":", pid,
 		tid);
-	ts(o, smp.time);
-	fputs(",\"name\":\"", o->f);
-	util_put_escaped(o->f, leaf.name, UTIL_ESC_JSON);
-	fprintf(o->f, "\",\"sf\":\"%u\",\"args\":{\"stack\":\"", id);
+	rpt_pf_ts(&o->w, smp.time);
+	fputs(",\"name\":\"", o->w.f);
+	util_put_escaped(o->w.f, leaf.name, UTIL_ESC_JSON);
+	fprintf(o->w.f, "\",\"sf\":\"%u\",\"args\":{\"stack\":\"", id);
 	for (uint32_t k = s.nfuncs; k-- > 0;) {
 		struct rpt_stack_fn fn;
 
 		rpt_stack_func(o->r, s.funcs[k], &fn);
-		util_put_escaped(o->f, fn.name, UTIL_ESC_JSON_FRAME);
+		util_put_escaped(o->w.f, fn.name, UTIL_ESC_JSON_FRAME);
 		if (k)
-			fputc(';', o->f);
+			fputc(';', o->w.f);
 	}
-	fputs("\",\"module\":\"", o->f);
-	util_put_escaped(o->f, leaf.module, UTIL_ESC_JSON);
-	fputs("\"}}", o->f);
+	fputs("\",\"module\":\"", o->w.f);
+	util_put_escaped(o->w.f, leaf.module, UTIL_ESC_JSON);
+	fputs("\"}}", o->w.f);
 	return 0;
 }
 
 static void put_slice(struct out *o, uint32_t pid, uint32_t tid, uint64_t from, uint64_t dur,
 		      const char *name, const char *cat, const char *domain)
 {
-	sep(o);
-	fprintf(o->f, "{\"ph\":\"X\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", cat, pid, tid);
-	ts(o, from);
-	fprintf(o->f, ",\"dur\":%.3f,\"name\":\"", (double)dur / 1e3);
-	util_put_escaped(o->f, name, UTIL_ESC_JSON);
-	fputs("\"", o->f);
+	rpt_pf_sep(&o->w);
+	fprintf(o->w.f, "{\"ph\":\"X\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":", cat, pid,
+		tid);
+	rpt_pf_ts(&o->w, from);
+	fprintf(o->w.f, ",\"dur\":%.3f,\"name\":\"", (double)dur / 1e3);
+	util_put_escaped(o->w.f, name, UTIL_ESC_JSON);
+	fputs("\"", o->w.f);
 	if (domain) {
-		fputs(",\"args\":{\"domain\":\"", o->f);
-		util_put_escaped(o->f, domain, UTIL_ESC_JSON);
-		fputs("\"}", o->f);
+		fputs(",\"args\":{\"domain\":\"", o->w.f);
+		util_put_escaped(o->w.f, domain, UTIL_ESC_JSON);
+		fputs("\"}", o->w.f);
 	}
-	fputs("}", o->f);
+	fputs("}", o->w.f);
 }
 
 static int cmp_span(const void *a, const void *b)
@@ -178,9 +202,15 @@ static int cmp_ev(const void *a, const void *b)
 		return x->track < y->track ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	if (x->span != y->span)
-		return x->span ? -1 : 1;
-	return x->dur > y->dur ? -1 : x->dur < y->dur;
+	if ((x->kind == EV_SAMPLE) != (y->kind == EV_SAMPLE))
+		return x->kind == EV_SAMPLE ? 1 : -1; /* slices before samples */
+	/* the enclosing slice first, whichever kind: a viewer nests slices of one start by
+	 * the order they come in */
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t len)
@@ -196,69 +226,90 @@ static void thread_label(const struct rpt *r, uint32_t tid, char *buf, size_t le
 		snprintf(buf, len, "Thread-%u", tid);
 }
 
-/* Everything of thread @tid: samples [s0, s1), spans [p0, p1) of the sorted copy. */
-static int put_thread(struct out *o, uint32_t pid, uint32_t tid, size_t s0, size_t s1,
-		      const struct rpt_task_span_view *spans, size_t p0, size_t p1, uint32_t *vtid)
+/* What one thread has: kept samples [s0, s1), task spans [p0, p1) of the sorted copy,
+ * OpenMP slices [q0, q1) (rpt_omp_thread_slice_at). */
+struct thread_range {
+	size_t s0, s1, p0, p1, q0, q1;
+};
+
+/* The slices of @t (spans and OpenMP ones, each in (begin, longest first) order) merged
+ * into @ev in that order, each on the first of the thread's tracks where it nests. */
+static size_t put_lanes(struct out *o, const struct rpt_task_span_view *spans,
+			const struct thread_range *t, struct rpt_pf_lanes *lanes, struct ev *ev)
 {
-	uint64_t open[MAX_TRACKS][64];
-	int depth[MAX_TRACKS] = { 0 }, ntracks = 1;
-	struct ev *ev = malloc(sizeof(*ev) * (s1 - s0 + p1 - p0 + 1));
-	uint32_t tids[MAX_TRACKS];
+	size_t p = t->p0, q = t->q0, n = 0;
+	struct rpt_omp_slice_view sl = { 0 };
+
+	if (q < t->q1)
+		rpt_omp_thread_slice_at(o->r, q, &sl);
+	while (p < t->p1 || q < t->q1) {
+		bool span = q >= t->q1 ||
+			    (p < t->p1 && (spans[p].begin < sl.begin ||
+					   (spans[p].begin == sl.begin && spans[p].end >= sl.end)));
+		uint64_t begin = span ? spans[p].begin : sl.begin;
+		uint64_t end = span ? spans[p].end : sl.end;
+		int k = rpt_pf_lane(lanes, begin, end);
+
+		ev[n++] = (struct ev){ begin, end - begin, (uint32_t)k,
+				       (uint32_t)(span ? p++ : q++), span ? EV_SPAN : EV_OMP };
+		if (!span && q < t->q1)
+			rpt_omp_thread_slice_at(o->r, q, &sl);
+	}
+	return n;
+}
+
+/* Everything of thread @tid (@t). */
+static int put_thread(struct out *o, uint32_t pid, uint32_t tid, const struct thread_range *t,
+		      const struct rpt_task_span_view *spans, uint32_t *vtid)
+{
+	struct rpt_pf_lanes *lanes = calloc(1, sizeof(*lanes));
+	struct ev *ev = malloc(sizeof(*ev) * (t->s1 - t->s0 + t->p1 - t->p0 + t->q1 - t->q0 + 1));
+	uint32_t tids[RPT_PF_LANES];
 	char label[96];
-	int ret = 0;
+	int ret = -ENOMEM;
 	size_t n = 0;
 
-	if (!ev)
-		return -ENOMEM;
-	for (size_t i = s0; i < s1; i++) {
+	if (!ev || !lanes)
+		goto out;
+	lanes->n = 1;
+	for (size_t i = t->s0; i < t->s1; i++) {
 		struct rpt_stack_sample smp;
 
 		rpt_stack_sample_at(o->r, i, &smp);
-		ev[n++] = (struct ev){ smp.time, 0, 0, (uint32_t)i, false };
+		ev[n++] = (struct ev){ smp.time, 0, 0, (uint32_t)i, EV_SAMPLE };
 	}
-	for (size_t i = p0; i < p1; i++) {
-		const struct rpt_task_span_view *sp = &spans[i];
-		int k;
-
-		/* the first track where it nests inside what is open (or nothing is) */
-		for (k = 0; k < MAX_TRACKS; k++) {
-			while (depth[k] && open[k][depth[k] - 1] <= sp->begin)
-				depth[k]--;
-			if (!depth[k] || sp->end <= open[k][depth[k] - 1])
-				break;
-		}
-		if (k == MAX_TRACKS)
-			k = MAX_TRACKS - 1;
-		if (depth[k] < 64)
-			open[k][depth[k]++] = sp->end;
-		if (k + 1 > ntracks)
-			ntracks = k + 1;
-		ev[n++] = (struct ev){ sp->begin, sp->end - sp->begin, (uint32_t)k, (uint32_t)i,
-				       true };
-	}
+	n += put_lanes(o, spans, t, lanes, ev + n);
 	util_qsort(ev, n, sizeof(*ev), cmp_ev);
 	thread_label(o->r, tid, label, sizeof(label));
 	tids[0] = tid;
-	meta(o, "thread_name", pid, tid, label, "");
-	for (int k = 1; k < ntracks; k++) {
+	rpt_pf_meta(&o->w, "thread_name", pid, tid, label, "");
+	for (int k = 1; k < lanes->n; k++) {
 		char suffix[32];
 
 		tids[k] = (*vtid)++;
 		snprintf(suffix, sizeof(suffix), " (overlapping tasks %d)", k);
-		meta(o, "thread_name", pid, tids[k], label, suffix);
+		rpt_pf_meta(&o->w, "thread_name", pid, tids[k], label, suffix);
 	}
+	ret = 0;
 	for (size_t i = 0; i < n && !ret; i++) {
-		if (!ev[i].span) {
+		const struct rpt_task_span_view *sp = &spans[ev[i].idx];
+		bool event;
+
+		if (ev[i].kind == EV_SAMPLE) {
 			ret = put_sample(o, pid, tid, ev[i].idx);
 			continue;
 		}
-		const struct rpt_task_span_view *sp = &spans[ev[i].idx];
-		bool event = !strcmp(sp->domain, "User");
-
+		if (ev[i].kind == EV_OMP) {
+			rpt_pf_omp_slice(&o->w, o->r, tids[ev[i].track], ev[i].idx);
+			continue;
+		}
+		event = !strcmp(sp->domain, "User");
 		put_slice(o, pid, tids[ev[i].track], sp->begin, ev[i].dur, sp->name,
 			  event ? "event" : "task", event ? NULL : sp->domain);
 	}
+out:
 	free(ev);
+	free(lanes);
 	return ret;
 }
 
@@ -280,26 +331,48 @@ static uint32_t sample_tid(const struct out *o, size_t i)
 	return smp.tid;
 }
 
-static int put_threads(struct out *o, const struct rpt_task_span_view *spans, size_t nspans)
+/* The tid of OpenMP slice @i, UINT32_MAX past the last. */
+static uint32_t omp_tid(const struct out *o, size_t i, int *pid)
 {
-	size_t si = 0, pi = 0, nsamples = o->facts.nsamples;
-	uint32_t vtid = VTID_BASE;
-	int ret = 0;
+	struct rpt_omp_slice_view sl;
 
-	while (!ret && (si < nsamples || pi < nspans)) {
-		uint32_t tid = sample_tid(o, si);
-		size_t s1 = si, p1 = pi;
+	if (i >= o->omp.nthread)
+		return UINT32_MAX;
+	rpt_omp_thread_slice_at(o->r, i, &sl);
+	*pid = sl.pid;
+	return sl.tid;
+}
+
+static int put_threads(struct out *o, const struct rpt_task_span_view *spans, size_t nspans,
+		       uint32_t *vtid)
+{
+	size_t si = 0, pi = 0, qi = 0, nsamples = o->facts.nsamples;
+	int ret = 0, omp_pid = 0;
+
+	while (!ret && (si < nsamples || pi < nspans || qi < o->omp.nthread)) {
+		uint32_t tid = sample_tid(o, si), otid = omp_tid(o, qi, &omp_pid);
+		struct thread_range t = { si, si, pi, pi, qi, qi };
+		int pid_seen;
 
 		if (pi < nspans && spans[pi].tid < tid)
 			tid = spans[pi].tid;
-		while (s1 < nsamples && sample_tid(o, s1) == tid)
-			s1++;
-		while (p1 < nspans && spans[p1].tid == tid)
-			p1++;
-		ret = put_thread(o, pid_of(o->r, tid, pi < p1 ? spans[pi].pid : tid), tid, si, s1,
-				 spans, pi, p1, &vtid);
-		si = s1;
-		pi = p1;
+		if (otid < tid)
+			tid = otid;
+		while (t.s1 < nsamples && sample_tid(o, t.s1) == tid)
+			t.s1++;
+		while (t.p1 < nspans && spans[t.p1].tid == tid)
+			t.p1++;
+		while (omp_tid(o, t.q1, &pid_seen) == tid)
+			t.q1++;
+		ret = put_thread(o,
+				 pid_of(o->r, tid,
+					pi < t.p1   ? spans[pi].pid
+					: qi < t.q1 ? (uint32_t)omp_pid
+						    : tid),
+				 tid, &t, spans, vtid);
+		si = t.s1;
+		pi = t.p1;
+		qi = t.q1;
 	}
 	return ret;
 }
@@ -316,10 +389,11 @@ static void put_processes(struct out *o)
 		rpt_process_at(o->r, p, &proc);
 		if (!proc.samples)
 			continue;
-		meta(o, "process_name", (uint32_t)proc.pid, (uint32_t)proc.pid, proc.comm, "");
+		rpt_pf_meta(&o->w, "process_name", (uint32_t)proc.pid, (uint32_t)proc.pid,
+			    proc.comm, "");
 		if (!o->facts.npauses)
 			continue;
-		meta(o, "thread_name", (uint32_t)proc.pid, ptid, "paused", "");
+		rpt_pf_meta(&o->w, "thread_name", (uint32_t)proc.pid, ptid, "paused", "");
 		for (size_t i = 0; i < o->facts.npauses; i++) {
 			int64_t pause_from, pause_to;
 			uint64_t a, b;
@@ -339,7 +413,7 @@ static void put_processes(struct out *o)
 
 static void put_frames(struct out *o)
 {
-	fputs("\"stackFrames\":{", o->f);
+	fputs("\"stackFrames\":{", o->w.f);
 	for (uint32_t i = 0; i < o->nframes; i++) {
 		struct rpt_stack_fn fn;
 		const char *mod, *slash;
@@ -347,29 +421,31 @@ static void put_frames(struct out *o)
 		rpt_stack_func(o->r, o->defs[i].fid, &fn);
 		mod = fn.module;
 		slash = strrchr(mod, '/');
-		fprintf(o->f, "%s\n\"%u\":{\"name\":\"", i ? "," : "", i + 1);
-		util_put_escaped(o->f, fn.name, UTIL_ESC_JSON);
-		fputs("\",\"category\":\"", o->f);
-		util_put_escaped(o->f, slash ? slash + 1 : mod, UTIL_ESC_JSON);
-		fputc('"', o->f);
+		fprintf(o->w.f, "%s\n\"%u\":{\"name\":\"", i ? "," : "", i + 1);
+		util_put_escaped(o->w.f, fn.name, UTIL_ESC_JSON);
+		fputs("\",\"category\":\"", o->w.f);
+		util_put_escaped(o->w.f, slash ? slash + 1 : mod, UTIL_ESC_JSON);
+		fputc('"', o->w.f);
 		if (o->defs[i].parent)
-			fprintf(o->f, ",\"parent\":\"%u\"", o->defs[i].parent);
-		fputc('}', o->f);
+			fprintf(o->w.f, ",\"parent\":\"%u\"", o->defs[i].parent);
+		fputc('}', o->w.f);
 	}
-	fputs("},\n", o->f);
+	fputs("},\n", o->w.f);
 }
 
 int rpt_export_perfetto(const struct rpt *r, FILE *f)
 {
-	struct out o = { .r = r, .f = f, .first = true };
+	struct out o = { .r = r, .w = { .f = f, .first = true } };
+	uint32_t vtid = VTID_BASE;
 	const struct rpt_stacks_facts *facts = &o.facts;
 	struct rpt_task_span_view *spans;
 	int ret = -ENOMEM;
 
 	rpt_stacks_facts(r, &o.facts);
+	rpt_omp_trace_facts(r, &o.omp);
 	if (!facts->timeline) /* opened for exports without a trace: no sample kept */
 		return -EINVAL;
-	o.base = (uint64_t)facts->info->start_mono_ns;
+	o.w.base = (uint64_t)facts->info->start_mono_ns;
 	spans = malloc(sizeof(*spans) * (facts->nspans ? facts->nspans : 1));
 	o.sf = calloc(facts->nstacks ? facts->nstacks : 1, sizeof(*o.sf));
 	if (!spans || !o.sf)
@@ -383,15 +459,18 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 		struct rpt_stack_sample smp;
 
 		rpt_stack_sample_at(r, i, &smp);
-		if (smp.time < o.base || !o.base)
-			o.base = smp.time;
+		if (smp.time < o.w.base || !o.w.base)
+			o.w.base = smp.time;
 	}
 	for (size_t i = 0; i < facts->nspans; i++)
-		if (spans[i].begin < o.base)
-			o.base = spans[i].begin;
+		if (spans[i].begin < o.w.base)
+			o.w.base = spans[i].begin;
+	o.w.base = rpt_pf_omp_base(r, o.w.base);
 	fputs("{\"traceEvents\":[", f);
 	put_processes(&o);
-	ret = put_threads(&o, spans, facts->nspans);
+	ret = put_threads(&o, spans, facts->nspans, &vtid);
+	if (!ret)
+		ret = rpt_pf_omp_devices(&o.w, r, &vtid);
 	if (ret)
 		goto out;
 	fputs("\n],\n\"displayTimeUnit\":\"ms\",\n", f);
@@ -409,6 +488,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 			",\"sample_tracks\":{\"every\":%" PRIu64
 			",\"shown\":%zu,\"left_out\":%" PRIu64 "}",
 			facts->stride, facts->nsamples, facts->left_out);
+	rpt_pf_omp_other(&o.w, r);
 	fputs("}}\n", f);
 out:
 	free(spans);

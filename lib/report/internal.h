@@ -168,6 +168,8 @@ struct rpt {
 	struct rpt_omp *omp;
 	/* openmp_state.h: their samples' places, for the OpenMP states (NULL: not traced) */
 	struct rpt_omp_samples *omp_samples;
+	/* openmp_trace.c: its slices for trace.json (NULL when not kept) */
+	struct rpt_omp_trace *omp_trace;
 
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
@@ -371,6 +373,17 @@ void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_om
 /* openmp_source.c: @func without the compiler's outlining ("<f>._omp_fn.<n>", clang's
  * offloaded target regions), where no DWARF names the function. */
 void rpt_omp_unoutline(char *func, size_t flen);
+
+/* openmp_trace.c: the slices of a trace (report.h), kept with opts.exports and a
+ * timeline. openmp.c's load_file calls take with the process's parsed file before its
+ * sites are named, merged for each site folded into another (the file's ids), and name
+ * once they are named. Each 0 or -ENOMEM. */
+struct rpt_omp_proc;
+struct ses_ompt;
+int rpt_omp_trace_take(struct rpt *r, const struct rpt_omp_proc *p, const struct ses_ompt *o);
+int rpt_omp_trace_merged(struct rpt *r, int pid, uint32_t from, uint32_t into);
+int rpt_omp_trace_name(struct rpt *r, const struct rpt_omp_proc *p);
+void rpt_omp_trace_free(struct rpt_omp_trace *t);
 
 /* openmp_csv.c: report.csv's OpenMP parts, each nothing when the session was not traced. */
 void rpt_omp_write_details(const struct rpt *r, FILE *f);  /* PROFILE DETAILS line */

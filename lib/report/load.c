@@ -828,6 +828,7 @@ void rpt_free(struct rpt *r)
 	rpt_tasks_release(r);
 	rpt_omp_free(r->omp);
 	rpt_omp_samples_free(r);
+	rpt_omp_trace_free(r->omp_trace);
 	util_hash_release(&r->extra_addr);
 	util_hash_release(&r->extra);
 	free(r->pauses);

@@ -10,6 +10,7 @@ REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafsta
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c
 REPORT_SRCS += lib/report/translated_cache.c
 REPORT_SRCS += lib/report/openmp_source.c lib/report/openmp_loops.c
+REPORT_SRCS += lib/report/openmp_trace.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := $(ANNOTATE_LDLIBS) $(SYMBOLS_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
@@ -17,3 +18,10 @@ $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
 LIBS += $(REPORT_LIB)
+# trace.json's OpenMP slices paired from synthetic .ompt records (lib/report/openmp_trace.c)
+$(BUILD)/tests/test_omp_trace: tests/unit/test_omp_trace.c $(REPORT_LIB) $(UNWIND_LIB) \
+		$(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) \
+		$(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_omp_trace

@@ -383,7 +383,8 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
 			if (merge_site(&p->sites[n - 1], &p->sites[i]) ||
-			    rpt_omp_site_alias(p, p->sites[i].id, p->sites[n - 1].id))
+			    rpt_omp_site_alias(p, p->sites[i].id, p->sites[n - 1].id) ||
+			    rpt_omp_trace_merged(r, p->pid, p->sites[i].id, p->sites[n - 1].id))
 				goto out;
 			continue;
 		}
@@ -482,11 +483,15 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		ret = label(r, p, &o);
 	if (!ret)
 		ret = rpt_omp_state_label(r, p, &o);
+	if (!ret)
+		ret = rpt_omp_trace_take(r, p, &o);
 	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
 	if (!ret)
 		rpt_omp_name_taskloops(p);
+	if (!ret)
+		ret = rpt_omp_trace_name(r, p);
 	for (int i = 0; i < r->world.nprocs; i++)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;

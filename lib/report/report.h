@@ -505,4 +505,49 @@ bool rpt_omp_traced(const struct rpt *r);
  * and in each table's, "(RANK-2 PID-123)"; NULL: as report.csv has it. */
 void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f);
 
+/* ---- OpenMP slices for a trace (openmp_trace.c): what the OMPT tool recorded of a
+ * --trace openmp session, paired into intervals on the samples' clock (CLOCK_MONOTONIC
+ * ns), kept with opts.exports (and a timeline). ---- */
+
+enum rpt_omp_slice_kind {
+	RPT_OMP_SLICE_REGION = 1, /* a thread's implicit task of a parallel region */
+	RPT_OMP_SLICE_WAIT,	  /* a wait (--openmp-scope full): how = SES_OMPT_WAIT_* */
+	RPT_OMP_SLICE_TARGET,	  /* a target construct on the host: how = SES_OMPT_TGT_* */
+	RPT_OMP_SLICE_DATA,	  /* a data op: how = SES_OMPT_DATA_*, @bytes */
+	RPT_OMP_SLICE_SUBMIT,	  /* a kernel submit: @count = the teams asked for */
+	RPT_OMP_SLICE_DEVICE,	  /* a device trace record: how = SES_OMPT_DEVREC_*, @bytes */
+};
+
+struct rpt_omp_slice_view {
+	uint64_t begin, end;
+	int pid;
+	uint32_t tid; /* the host thread (0 for a device trace record) */
+	int device;   /* target, data, submit and device slices: the device's number */
+	enum rpt_omp_slice_kind kind;
+	uint16_t how;
+	uint16_t depth;	 /* region: its nesting level on the thread, 0 outermost */
+	uint32_t member; /* region: the thread's number in the team */
+	uint64_t count;	 /* submit: teams asked for; device kernel: teams granted */
+	uint64_t bytes;	 /* data op */
+	/* the construct's row name in report.csv ("" when its site is not known), and what
+	 * the slice is: "implicit barrier", "to device", ... (both borrowed from @r) */
+	const char *site, *what;
+};
+
+struct rpt_omp_trace_facts {
+	bool kept;	    /* the session was traced and its slices kept (opts.exports) */
+	size_t nthread;	    /* region and wait slices, by (tid, begin): rpt_omp_thread_slice_at */
+	size_t ndevice;	    /* target, data, submit and device slices, by (pid, device, begin) */
+	uint64_t left_out;  /* slices past RPT_OMP_SLICES_MAX: not kept */
+	uint64_t left_from; /* the earliest begin of those (ns) */
+	uint64_t unpaired;  /* a begin never ended, an end without its begin */
+	int full, basic;    /* processes traced with --openmp-scope full, basic */
+	uint64_t tasks;	    /* explicit tasks the tool counted (no record of each: none shown) */
+};
+/* Slices kept per report at most: the earliest, so the trace is whole up to a time. */
+#define RPT_OMP_SLICES_MAX (1u << 20)
+void rpt_omp_trace_facts(const struct rpt *r, struct rpt_omp_trace_facts *out);
+void rpt_omp_thread_slice_at(const struct rpt *r, size_t i, struct rpt_omp_slice_view *out);
+void rpt_omp_device_slice_at(const struct rpt *r, size_t i, struct rpt_omp_slice_view *out);
+
 #endif

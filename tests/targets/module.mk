@@ -110,6 +110,11 @@ $(TGT)/omp_regions: tests/targets/omp_regions.c
 $(TGT)/omp_regions_gcc: tests/targets/omp_regions.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
+# known barrier waits for trace.json's OpenMP slices (tests/e2e/omp_trace.sh)
+$(TGT)/omp_trace: tests/targets/omp_trace.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_trace)
 # constructs beside a header's inline helpers, named after their own functions
 # (tests/e2e/openmp_names.sh): C and C++, by clang (LLVM libomp) and gcc (libgomp, traced
 # through --openmp-impl omplib)
