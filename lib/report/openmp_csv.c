@@ -159,16 +159,19 @@ static void imbalance(const struct rpt_omp_site *s, double *imb, double *cv)
 	*cv = sqrt(fmax(sq / n - mean * mean, 0)) / mean;
 }
 
-static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *f)
+static void region_row(const struct rpt *r, const struct rpt_omp_proc *p,
+		       const struct rpt_omp_site *s, FILE *f)
 {
 	double w, y, o, imb, cv, n = s->nthreads ? s->nthreads : 1;
 	uint64_t loops = s->f[SES_OMPT_F_LOOPS];
+	char team[64];
 
 	rpt_omp_split(s->f, &w, &y, &o);
 	imbalance(s, &imb, &cv);
-	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%d,", s->name,
+	rpt_omp_team_size(s, team, sizeof(team));
+	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%s,", s->name,
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
-		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
+		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, team);
 	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
 	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,", schedule(s),
 		s->f[SES_OMPT_F_REGIONS], imb, cv, (double)s->f[SES_OMPT_F_LOCKWAIT] / 1e9,
@@ -176,9 +179,11 @@ static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *
 		(double)s->f[SES_OMPT_F_TASK_TIME] / 1e9, (double)s->samples * period_s(r));
 	/* iterations of one loop (every member reports the whole count) */
 	if (loops)
-		fprintf(f, "%.0f,\n", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
+		fprintf(f, "%.0f,", (double)s->f[SES_OMPT_F_LOOP_ITERS] / (double)loops);
 	else
-		fprintf(f, ",\n");
+		fprintf(f, ",");
+	rpt_omp_write_nest_cells(p, s, f);
+	fprintf(f, "\n");
 }
 
 static int cmp_team(const void *a, const void *b)
@@ -193,20 +198,21 @@ static int cmp_team(const void *a, const void *b)
 static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, const char *who, FILE *f)
 {
 	fprintf(f, "\nOpenMP THREAD METRIC (%s%s)\n", who, s->name);
-	fprintf(f, "ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
-		   "Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
-		   "Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds)\n");
+	fprintf(f,
+		"ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
+		"Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
+		"Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds),Nested Time(seconds)\n");
 	util_qsort(s->threads, (size_t)s->nthreads, sizeof(*s->threads), cmp_team);
 	for (int k = 0; k < s->nthreads; k++) {
 		const struct rpt_omp_tstat *t = &s->threads[k];
 		double w, y, o;
 
 		rpt_omp_split(t->f, &w, &y, &o);
-		fprintf(f, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f\n", t->team_index,
-			t->tid, 0.0, y / 1e9, o / 1e9, w / 1e9,
+		fprintf(f, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f\n",
+			t->team_index, t->tid, 0.0, y / 1e9, o / 1e9, w / 1e9,
 			(double)t->f[SES_OMPT_F_LOCKWAIT] / 1e9,
 			(double)t->f[SES_OMPT_F_TASKWAIT] / 1e9, t->f[SES_OMPT_F_ITASKS],
-			(double)t->samples * period_s(r));
+			(double)t->samples * period_s(r), (double)t->f[SES_OMPT_F_NESTED] / 1e9);
 	}
 }
 
@@ -273,10 +279,11 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			"Time(seconds),Avg Work Time(seconds),Total Elapsed Time(seconds),Thread "
 			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1),Work "
 			"CV,Lock Wait Time(seconds),Taskwait Time(seconds),Tasks Created,Task "
-			"Time(seconds),CPU Time(seconds),Loop Iterations,\n");
+			"Time(seconds),CPU Time(seconds),Loop Iterations,Avg Nested "
+			"Time(seconds),Nest Level,Parent Region,\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
-				region_row(r, &p->sites[k], f);
+				region_row(r, p, &p->sites[k], f);
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
 				thread_rows(r, &p->sites[k], who, f);
