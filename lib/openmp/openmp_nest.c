@@ -46,16 +46,19 @@ static int site_index(const struct rpt_omp_proc *p, uint32_t id)
 
 void rpt_omp_nest_link(struct rpt_omp_proc *p)
 {
+	/* parents first (one scan each), then levels along them: a forged file of many sites
+	 * costs sites^2, not sites^2 x levels */
+	for (int i = 0; i < p->nsites; i++)
+		p->sites[i].parent = p->sites[i].nested ? site_index(p, p->sites[i].parent_id) : -1;
 	for (int i = 0; i < p->nsites; i++) {
-		struct rpt_omp_site *s = &p->sites[i];
-		int at = i, level = 1;
+		int at = p->sites[i].parent, level = 1;
 
-		s->parent = s->nested ? site_index(p, s->parent_id) : -1;
-		/* level: 1 + the parents above it; a parent merged away or lost ends the chain */
-		while (level < MAX_LEVEL && p->sites[at].nested &&
-		       (at = site_index(p, p->sites[at].parent_id)) >= 0)
+		/* a parent merged away or lost ends the chain */
+		while (at >= 0 && level < MAX_LEVEL) {
 			level++;
-		s->level = level;
+			at = p->sites[at].parent;
+		}
+		p->sites[i].level = level;
 	}
 }
 
