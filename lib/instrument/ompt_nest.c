@@ -8,38 +8,7 @@
 #include "instrument/ctlpage.h"
 #include "instrument/ompt_nest.h"
 
-#define LEAGUE 0x40000000 /* ompt_parallel_league */
-#define TEAM 0x80000000u  /* ompt_parallel_team */
-#define MAX_CHAIN 16	  /* ancestors followed (the tool follows 8 levels per thread) */
-
-uint64_t ompt_nest_new_id(uint32_t slot, uint64_t *ninst, const uint64_t *open, int nopen,
-			  uint32_t insts)
-{
-	uint64_t id;
-	bool taken;
-
-	/* at most nopen (<= 8) places are taken of insts (64): ends within nopen + 1 tries */
-	do {
-		id = (uint64_t)(slot + 1) << 32 | (++*ninst & 0xffffffffu);
-		taken = false;
-		for (int k = 0; k < nopen; k++)
-			taken |= open[k] && ((open[k] ^ id) & (insts - 1)) == 0;
-	} while (taken);
-	return id;
-}
-
-uint32_t ompt_nest_begin(struct ompt_nest *n, uint64_t parent, uint32_t parent_site,
-			 const struct ompt_nest_thread *t, int flags, const void *codeptr)
-{
-	n->busy = 0;
-	n->league = (flags & LEAGUE) != 0;
-	/* a team's own parallel: the runtime's, no code address, run by a league's team
-	 * primary outside any region of the program's inside the team */
-	n->hidden = !codeptr && ((unsigned)flags & TEAM) && t->league && !n->league;
-	n->parent = n->hidden ? t->league : parent;
-	n->parent_site = n->hidden ? t->site : parent_site;
-	return n->hidden ? t->site : 0;
-}
+#define MAX_CHAIN 16 /* ancestors followed (the tool follows 8 levels per thread) */
 
 void ompt_nest_end(const struct ompt_nest *n, uint64_t *a, uint64_t *up, uint32_t team, uint64_t e,
 		   int live)

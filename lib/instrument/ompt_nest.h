@@ -8,6 +8,8 @@
  * spent there beyond their primary thread (busy): the instance's idle is then the
  * process's threads in no team of it at any level, (live - team) x elapsed - busy.
  *
+ * The two calls of parallel_begin are inline: they run for every region instance.
+ *
  * Host teams (libomp): a teams construct is a league (parallel_begin with
  * ompt_parallel_league) whose teams' primaries get an initial implicit task each; each
  * team then runs its body in a parallel of the runtime's own, with no code address
@@ -36,6 +38,9 @@ struct ompt_nest_thread {
 	uint32_t site, team;
 };
 
+#define OMPT_NEST_LEAGUE 0x40000000 /* ompt_parallel_league */
+#define OMPT_NEST_TEAM 0x80000000u  /* ompt_parallel_team */
+
 /* ompt.c: the nest part of instance @id, NULL once it is gone */
 struct ompt_nest *ompt_nest_of(uint64_t id);
 
@@ -43,14 +48,38 @@ struct ompt_nest *ompt_nest_of(uint64_t id);
  * next whose place in its table of @insts (a power of two) holds none of the instances
  * still open on it (@open, @nopen of them: a region in a nested loop must not take its
  * enclosing region's place). */
-uint64_t ompt_nest_new_id(uint32_t slot, uint64_t *ninst, const uint64_t *open, int nopen,
-			  uint32_t insts);
+static inline uint64_t ompt_nest_new_id(uint32_t slot, uint64_t *ninst, const uint64_t *open,
+					int nopen, uint32_t insts)
+{
+	uint64_t id;
+	bool taken;
+
+	/* at most nopen (<= 8) places are taken of insts (64): ends within nopen + 1 tries */
+	do {
+		id = (uint64_t)(slot + 1) << 32 | (++*ninst & 0xffffffffu);
+		taken = false;
+		for (int k = 0; k < nopen; k++)
+			taken |= open[k] && ((open[k] ^ id) & (insts - 1)) == 0;
+	} while (taken);
+	return id;
+}
 
 /* parallel_begin: fill @n for an instance begun with @flags at @codeptr inside the
  * implicit task of instance @parent at @parent_site (0: none) by a thread of @t. The
  * site the instance takes when hidden (the league's), else 0. */
-uint32_t ompt_nest_begin(struct ompt_nest *n, uint64_t parent, uint32_t parent_site,
-			 const struct ompt_nest_thread *t, int flags, const void *codeptr);
+static inline uint32_t ompt_nest_begin(struct ompt_nest *n, uint64_t parent, uint32_t parent_site,
+				       const struct ompt_nest_thread *t, int flags,
+				       const void *codeptr)
+{
+	n->busy = 0;
+	n->league = (flags & OMPT_NEST_LEAGUE) != 0;
+	/* a team's own parallel: the runtime's, no code address, run by a league's team
+	 * primary outside any region of the program's inside the team */
+	n->hidden = !codeptr && ((unsigned)flags & OMPT_NEST_TEAM) && t->league && !n->league;
+	n->parent = n->hidden ? t->league : parent;
+	n->parent_site = n->hidden ? t->site : parent_site;
+	return n->hidden ? t->site : 0;
+}
 
 /* parallel_end on the encountering thread: the instance's aggregates into @a (its site's
  * row of the thread's table), its elapsed into @up (the row of the implicit task the
