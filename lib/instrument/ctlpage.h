@@ -246,6 +246,14 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_LOOP_ITERS = 21, /* the iterations the runtime gave for them */
 	UPROF_OMP_F_LOOP_KIND = 22,  /* the runtime's ompt_work_t of the last loop */
 	UPROF_OMP_F_NEST_LEVEL = 23, /* regions of the thread it is inside of, itself too */
+	/* nesting (ompt_nest.c) */
+	UPROF_OMP_F_NESTED = 24,   /* per (region site, thread): ns of its implicit tasks spent
+				    * in regions it encountered in them (their elapsed) */
+	UPROF_OMP_F_ENCLOSED = 25, /* per region site, encountering thread: bit 32, an
+				    * instance began inside an implicit task of site bits
+				    * 0..31 (the last such); bit 33, a teams construct */
+	UPROF_OMP_F_TEAM_MAX = 26, /* per region site, encountering thread: team sizes */
+	UPROF_OMP_F_TEAM_MIN = 27,
 	/* per LOOP or TASKLOOP site, per thread (2.4, ompt_loops.c), counted as above */
 	UPROF_OMP_F_LOOP_INSTANCES = 28, /* instances begun */
 	UPROF_OMP_F_LOOP_COUNT = 29,	 /* their iterations, summed */

@@ -24,6 +24,10 @@
  * add per region instance. Times are the page's stamps (TSC ticks), turned into ns once,
  * when the aggregates are sent at finalize or exit.
  *
+ * Nesting and host teams (ompt_nest.c): each instance knows the instance it was
+ * encountered in, so that a thread of a nested team is not idle of the enclosing
+ * region, and a teams construct's hidden per-team parallel is the teams' frames.
+ *
  * Transport: records on the control page's task ring (ctlpage.h 2.2): OMP_BEGIN/END per
  * implicit task (the timeline the report labels samples with), OMP_WAIT_* with
  * --openmp-scope full, and at the end OMP_SITE and OMP_VALUE records for the aggregates.
@@ -36,6 +40,7 @@
  */
 #include "instrument/internal.h"
 #include "instrument/ompt_abi.h"
+#include "instrument/ompt_nest.h"
 #include "instrument/ompt_tool.h"
 
 #include <dlfcn.h>
@@ -63,6 +68,7 @@ struct inst {
 	uint64_t id, begin, end; /* atomic; end 0 while the region runs */
 	uint32_t site, team;
 	ompt_data_t user; /* the chained tool's parallel_data (the runtime's is ours) */
+	struct ompt_nest nest;
 };
 
 struct frame {
@@ -84,6 +90,7 @@ struct othread {
 	uint32_t task_wait[MAX_TASK_DEPTH]; /* wait kind a task paused (0: none) */
 	uint64_t lock_begin;
 	uint32_t lock_site;
+	struct ompt_nest_thread nt;
 	uint64_t agg[MAX_SITES][NF];
 };
 
@@ -102,6 +109,8 @@ static inline uint64_t stamp(void)
 {
 	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
 }
+
+static struct frame *top(void);
 
 static ompt_set_callback_t real_set;
 static ompt_function_lookup_t real_lookup;
@@ -179,6 +188,13 @@ static struct inst *inst_of(const ompt_data_t *pdata)
 	return pdata ? inst_get(pdata->value) : NULL;
 }
 
+struct ompt_nest *ompt_nest_of(uint64_t id)
+{
+	struct inst *in = inst_get(id);
+
+	return in ? &in->nest : NULL;
+}
+
 /* What a chained tool sees as parallel_data: its own slot, kept beside our instance. */
 static ompt_data_t *user_pdata(ompt_data_t *pdata)
 {
@@ -228,11 +244,15 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 			      unsigned int requested, int flags, const void *codeptr)
 {
 	if (on() && me->pdepth < MAX_DEPTH) {
-		uint64_t id = (uint64_t)(me->slot + 1) << 32 | (++me->ninst & 0xffffffffu);
+		uint64_t id = ompt_nest_new_id(me->slot, &me->ninst, me->pinst, me->pdepth, INSTS);
 		struct inst *in = &me->insts[id & (INSTS - 1)];
+		struct frame *up = top();
 
 		__atomic_store_n(&in->id, 0, __ATOMIC_RELAXED);
-		in->site = site_of(codeptr, UPROF_OMP_SITE_PARALLEL);
+		in->site = ompt_nest_begin(&in->nest, up ? up->inst : 0, up ? up->site : 0, &me->nt,
+					   flags, codeptr);
+		if (!in->site)
+			in->site = site_of(codeptr, UPROF_OMP_SITE_PARALLEL);
 		in->team = requested;
 		in->user.value = 0;
 		in->begin = stamp();
@@ -257,17 +277,13 @@ static void on_parallel_end(ompt_data_t *pdata, ompt_data_t *task, int flags, co
 		struct inst *in = inst_get(me->pinst[me->pdepth]);
 
 		if (in) {
-			uint64_t now = stamp(), e = now - in->begin;
-			uint64_t *a = me->agg[in->site];
-			int live = __atomic_load_n(&live_threads, __ATOMIC_RELAXED);
+			uint64_t now = stamp();
+			struct frame *up = top();
 
 			__atomic_store_n(&in->end, now, __ATOMIC_RELEASE);
-			a[UPROF_OMP_F_REGIONS]++;
-			a[UPROF_OMP_F_ELAPSED] += e;
-			a[UPROF_OMP_F_TEAM_SUM] += in->team;
-			a[UPROF_OMP_F_JOINED] += e; /* the encountering thread is member 0 */
-			if (live > (int)in->team)
-				a[UPROF_OMP_F_IDLE] += (uint64_t)(live - (int)in->team) * e;
+			ompt_nest_end(&in->nest, me->agg[in->site], up ? me->agg[up->site] : NULL,
+				      in->team, now - in->begin,
+				      __atomic_load_n(&live_threads, __ATOMIC_RELAXED));
 		}
 	}
 	NEXT(ompt_callback_parallel_end, void (*)(ompt_data_t *, ompt_data_t *, int, const void *),
@@ -323,9 +339,25 @@ static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t 
 	ins_emit_raw(UPROF_REC_OMP_END, (uint16_t)depth, t->tid, f->site, f->index, end);
 }
 
+/* A team primary's initial task of a league (a teams construct): the team it runs
+ * (ompt_nest.h), the league's size from its first. */
+static void team_of_league(int endpoint, struct inst *league, unsigned int actual,
+			   unsigned int index)
+{
+	if (endpoint != ompt_scope_begin) {
+		me->nt.league = 0;
+	} else if (league && league->nest.league) {
+		if (index == 0)
+			league->team = actual;
+		me->nt = (struct ompt_nest_thread){ league->id, league->site, index };
+	}
+}
+
 static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task,
 			     unsigned int actual, unsigned int index, int flags)
 {
+	if (on() && (flags & ompt_task_initial))
+		team_of_league(endpoint, inst_of(pdata), actual, index);
 	if (!on() || (flags & ompt_task_initial))
 		goto next;
 	if (endpoint == ompt_scope_begin) {
@@ -337,7 +369,7 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		f = &me->fr[me->depth - 1];
 		f->inst = in ? in->id : 0;
 		f->site = in ? in->site : 0;
-		f->index = index;
+		f->index = in && in->nest.hidden ? me->nt.team : index;
 		f->wait_begin = 0;
 		if (in && index == 0)
 			in->team = actual;
@@ -546,6 +578,7 @@ static bool is_time(int f)
 	case UPROF_OMP_F_ACQ_WAIT:
 	case UPROF_OMP_F_THREAD_LIFE:
 	case UPROF_OMP_F_THREAD_IN:
+	case UPROF_OMP_F_NESTED:
 		return true;
 	default:
 		return false;

@@ -7,14 +7,25 @@
  * (openmp_csv.c); those functions are declared in report's internal.h.
  *
  * Per region site and thread (times from the tool, ns):
- *   Work     = span - sync - lock wait        (span: the thread's implicit tasks)
- *   Sync     = waits in barriers, taskwait and taskgroup
+ *   Work     = span - nested - sync - lock wait   (span: the thread's implicit tasks)
+ *   Nested   = the elapsed of the regions the thread encountered in its implicit tasks
+ *              (as a nested region's primary: their time is theirs, so a thread-second
+ *              is Work of one region only, and the process's totals count it once)
+ *   Sync     = waits in barriers, taskwait and taskgroup (of this region, not of the
+ *              regions nested in it)
  *   Overhead = joined - span                  (joined: the elapsed of the instances it
  *                                              was in; fork and join outside its task)
- *   Idle     = the process's other threads, outside the team, while the region ran
+ *   Idle     = the process's threads in no team of the region at any level while it ran:
+ *              (threads alive - team) x elapsed - the threads of nested teams beyond
+ *              their primaries x their elapsed. A thread working in an inner team is
+ *              not idle of the outer region; it is Work (or Sync) of the inner one.
+ * Thread Count is the team size (the largest, with the range when the teams differed),
+ * not the threads seen over instances. A teams construct on the host is a row of its
+ * own (its "threads" the teams' primaries, its Thread Count the teams); the runtime's
+ * per-team parallel inside it is part of it, not a region.
  * CPU time per region: timer samples of a thread inside one of its implicit tasks of the
- * region (BEGIN/END records), times the sampling period; nested regions count in the
- * enclosing region too.
+ * region (BEGIN/END records), times the sampling period; those inside a region nested in
+ * it on that thread are the nested region's (as Work is), so no sample counts twice.
  */
 #ifndef UPROF_OPENMP_H
 #define UPROF_OPENMP_H
@@ -49,6 +60,12 @@ struct rpt_omp_site {
 	uint64_t samples;
 	struct rpt_omp_tgt_stat *tgt; /* a TARGET site's figures (openmp_target.c), or NULL */
 	struct rpt_omp_hot *hot;      /* its samples by OpenMP state (report's openmp_state.h) */
+	/* nesting (openmp_nest.c) */
+	bool teams;	    /* a teams construct (a league of teams), not a parallel */
+	bool nested;	    /* an instance began inside another region's implicit task */
+	uint32_t parent_id; /* that region's site id (the last such) */
+	int parent;	    /* its index in the sorted sites, -1: none or not found */
+	int level;	    /* 1 + the parents above it */
 };
 
 /* A target construct's site: what its instances did (host side, the EMI callbacks). */
@@ -132,6 +149,18 @@ struct rpt_omp {
 	int nprocs;
 	uint64_t files_bad;
 };
+
+/* openmp_nest.c: which sites are teams constructs, and their parents' ids (after the
+ * values are taken, before the sites are named) */
+void rpt_omp_nest_prepare(struct rpt_omp_proc *p);
+/* openmp_nest.c: each site's parent and level (once the sites are sorted and merged) */
+void rpt_omp_nest_link(struct rpt_omp_proc *p);
+/* openmp_nest.c: a region's Thread Count: its largest team, and the range when the teams
+ * differed ("4", "4 (2-4)") */
+void rpt_omp_team_size(const struct rpt_omp_site *s, char *buf, size_t len);
+/* openmp_nest.c: the region row's cells Avg Nested Time, Nest Level, Parent Region (each
+ * ending in a comma) */
+void rpt_omp_write_nest_cells(const struct rpt_omp_proc *p, const struct rpt_omp_site *s, FILE *f);
 
 /* openmp_sites.c: Work, Sync, Overhead (ns) of @t; the formulas above. */
 void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhead);

@@ -43,8 +43,9 @@ void rpt_omp_split(const uint64_t *f, double *work, double *sync, double *overhe
 {
 	double span = (double)f[SES_OMPT_F_SPAN], s = (double)f[SES_OMPT_F_SYNC];
 	double lock = (double)f[SES_OMPT_F_LOCKWAIT], joined = (double)f[SES_OMPT_F_JOINED];
+	double nested = (double)f[SES_OMPT_F_NESTED]; /* the inner regions' own */
 
 	*sync = s;
-	*work = span > s + lock ? span - s - lock : 0;
+	*work = span > s + lock + nested ? span - s - lock - nested : 0;
 	*overhead = joined > span ? joined - span : 0;
 }

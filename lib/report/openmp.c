@@ -182,10 +182,12 @@ static void add_samples(struct rpt_omp_proc *p, uint32_t tid, uint32_t site, uin
 		s->threads[*ht - 1].samples += n;
 }
 
-/* Timer samples inside each implicit task: BEGIN/END paired per thread by depth. */
+/* Timer samples inside each implicit task: BEGIN/END paired per thread by depth; those in
+ * a task nested in it on the thread are the nested region's only (openmp.h). */
 static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o)
 {
 	struct ses_ompt_record *ev, stack[MAX_NEST];
+	uint64_t inner[MAX_NEST]; /* samples of the tasks nested in each, on the thread */
 	size_t n = 0;
 	int depth = 0;
 	uint32_t tid = 0;
@@ -206,20 +208,24 @@ static int label(struct rpt *r, struct rpt_omp_proc *p, const struct ses_ompt *o
 			tid = e->tid;
 		}
 		if (e->kind == SES_OMPT_BEGIN) {
-			if (depth < MAX_NEST && e->how == depth)
+			if (depth < MAX_NEST && e->how == depth) {
+				inner[depth] = 0;
 				stack[depth++] = *e;
-			else
+			} else
 				p->unpaired++;
 			continue;
 		}
 		if (depth > 0 && stack[depth - 1].how == e->how &&
 		    stack[depth - 1].site == e->site) {
 			const struct ses_ompt_record *b = &stack[--depth];
+			uint64_t n = 0;
 
 			if (r->stimes && e->value >= b->value)
-				add_samples(p, e->tid, e->site,
-					    rpt_tk_samples(r->stimes, r->nstimes, e->tid, b->value,
-							   e->value));
+				n = rpt_tk_samples(r->stimes, r->nstimes, e->tid, b->value,
+						   e->value);
+			add_samples(p, e->tid, e->site, n > inner[depth] ? n - inner[depth] : 0);
+			if (depth > 0)
+				inner[depth - 1] += n;
 		} else {
 			p->unpaired++;
 		}
@@ -233,6 +239,8 @@ static const char *construct(const struct rpt_omp_site *s)
 {
 	switch (s->kind) {
 	case SES_OMPT_SITE_PARALLEL:
+		if (s->teams)
+			return "teams";
 		return s->f[SES_OMPT_F_LOOPS] ? "parallel_for" : "parallel";
 	case SES_OMPT_SITE_LOCK:
 		return "lock";
@@ -314,7 +322,8 @@ static int cmp_site(const void *a, const void *b)
 static bool max_field(int f)
 {
 	return f == SES_OMPT_F_LOOP_KIND || f == SES_OMPT_F_TEAM_INDEX ||
-	       f == SES_OMPT_F_NEST_LEVEL || f == SES_OMPT_F_LOOP_REGION;
+	       f == SES_OMPT_F_NEST_LEVEL || f == SES_OMPT_F_LOOP_REGION ||
+	       f == SES_OMPT_F_TEAM_MAX || f == SES_OMPT_F_ENCLOSED;
 }
 
 static bool bits_field(int f)
@@ -324,10 +333,14 @@ static bool bits_field(int f)
 
 static void add_fields(uint64_t *to, const uint64_t *from)
 {
+	uint64_t lo = to[SES_OMPT_F_TEAM_MIN], from_lo = from[SES_OMPT_F_TEAM_MIN];
+
 	for (int f = 0; f < SES_OMPT_F_MAX; f++)
 		to[f] = bits_field(f)  ? to[f] | from[f]
 			: max_field(f) ? (from[f] > to[f] ? from[f] : to[f])
 				       : to[f] + from[f];
+	/* the smallest team either saw (0: none seen) */
+	to[SES_OMPT_F_TEAM_MIN] = !lo ? from_lo : !from_lo || lo < from_lo ? lo : from_lo;
 }
 
 /* Fold site @b into @a (one construct at several code addresses: a loop the compiler
@@ -478,6 +491,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 	}
 	ret = take_values(p, &o);
 	if (!ret)
+		rpt_omp_nest_prepare(p);
+	if (!ret)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
@@ -492,6 +507,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		rpt_omp_name_taskloops(p);
 	if (!ret)
 		ret = rpt_omp_trace_name(r, p);
+	if (!ret)
+		rpt_omp_nest_link(p);
 	for (int i = 0; i < r->world.nprocs; i++)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;

@@ -136,17 +136,20 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 			p->ignored);
 }
 
-static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *f)
+static void region_row(const struct rpt *r, const struct rpt_omp_proc *p,
+		       const struct rpt_omp_site *s, FILE *f)
 {
 	double w, y, o, n = s->nthreads ? s->nthreads : 1;
 	uint64_t iterations;
 	struct rpt_omp_imbalance im;
+	char team[64];
 
 	rpt_omp_split(s->f, &w, &y, &o);
 	rpt_omp_imbalance(s, &im);
-	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%d,", s->name,
+	rpt_omp_team_size(s, team, sizeof(team));
+	fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%s,", s->name,
 		(double)s->f[SES_OMPT_F_IDLE] / 1e9 / n, y / 1e9 / n, o / 1e9 / n, w / 1e9 / n,
-		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, s->nthreads);
+		(double)s->f[SES_OMPT_F_ELAPSED] / 1e9, team);
 	/* the chunk size: OMPT 5.0's work callback does not give it (left empty) */
 	fprintf(f, ",%s,%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f,",
 		rpt_omp_region_schedule(s), s->f[SES_OMPT_F_REGIONS], im.wall, im.wall_cv,
@@ -161,9 +164,12 @@ static void region_row(const struct rpt *r, const struct rpt_omp_site *s, FILE *
 	/* the CPU way, appended (the columns before keep their places): empty without a
 	 * sample in the region (unknown, not balanced) */
 	if (im.cpu_samples)
-		fprintf(f, "%.6f,%.6f,\n", im.cpu, im.cpu_cv);
+		fprintf(f, "%.6f,%.6f,", im.cpu, im.cpu_cv);
 	else
-		fprintf(f, ",,\n");
+		fprintf(f, ",,");
+	/* nesting, appended after them */
+	rpt_omp_write_nest_cells(p, s, f);
+	fprintf(f, "\n");
 }
 
 static int cmp_team(const void *a, const void *b)
@@ -178,20 +184,21 @@ static int cmp_team(const void *a, const void *b)
 static void thread_rows(const struct rpt *r, struct rpt_omp_site *s, const char *who, FILE *f)
 {
 	fprintf(f, "\nOpenMP THREAD METRIC (%s%s)\n", who, s->name);
-	fprintf(f, "ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
-		   "Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
-		   "Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds)\n");
+	fprintf(f,
+		"ThreadNum,ThreadId,Total Idle Time(seconds),Total Sync Time(seconds),"
+		"Total Overhead Time(seconds),Total Work Time(seconds),Lock Wait Time(seconds),"
+		"Taskwait Time(seconds),Implicit Tasks,CPU Time(seconds),Nested Time(seconds)\n");
 	util_qsort(s->threads, (size_t)s->nthreads, sizeof(*s->threads), cmp_team);
 	for (int k = 0; k < s->nthreads; k++) {
 		const struct rpt_omp_tstat *t = &s->threads[k];
 		double w, y, o;
 
 		rpt_omp_split(t->f, &w, &y, &o);
-		fprintf(f, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f\n", t->team_index,
-			t->tid, 0.0, y / 1e9, o / 1e9, w / 1e9,
+		fprintf(f, "%u,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%.6f,%.6f\n",
+			t->team_index, t->tid, 0.0, y / 1e9, o / 1e9, w / 1e9,
 			(double)t->f[SES_OMPT_F_LOCKWAIT] / 1e9,
 			(double)t->f[SES_OMPT_F_TASKWAIT] / 1e9, t->f[SES_OMPT_F_ITASKS],
-			(double)t->samples * period_s(r));
+			(double)t->samples * period_s(r), (double)t->f[SES_OMPT_F_NESTED] / 1e9);
 	}
 }
 
@@ -259,10 +266,11 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			"Count,Loop Chunk Size,Schedule Type,Instances,Imbalance(max/avg-1 of wall "
 			"Work),Work CV(wall),Lock Wait Time(seconds),Taskwait Time(seconds),Tasks "
 			"Created,Task Time(seconds),CPU Time(seconds),Loop Iterations,CPU "
-			"Imbalance(max/avg-1 of CPU time),CPU CV(CPU time),\n");
+			"Imbalance(max/avg-1 of CPU time),CPU CV(CPU time),Avg Nested Time(seconds),Nest "
+			"Level,Parent Region,\n");
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))
-				region_row(r, &p->sites[k], f);
+				region_row(r, p, &p->sites[k], f);
 		rpt_omp_write_loops(p, who, f);
 		for (int k = 0; k < p->nsites; k++)
 			if (is_region(&p->sites[k]))

@@ -217,7 +217,7 @@ static bool pragma_is(const char *p, const struct rpt_omp_site *s, bool standalo
 
 	switch (s->kind) {
 	case SES_OMPT_SITE_PARALLEL:
-		return strstr(p, "parallel");
+		return strstr(p, s->teams ? "teams" : "parallel");
 	case SES_OMPT_SITE_CRITICAL:
 		return strstr(p, "critical");
 	case SES_OMPT_SITE_LOOP:

@@ -161,6 +161,10 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOOP_ITERS = 21,
 	SES_OMPT_F_LOOP_KIND = 22,
 	SES_OMPT_F_NEST_LEVEL = 23,
+	SES_OMPT_F_NESTED = 24,	  /* ns of the implicit tasks in regions encountered in them */
+	SES_OMPT_F_ENCLOSED = 25, /* SES_OMPT_ENCLOSED_* bits, the parent's site in bits 0..31 */
+	SES_OMPT_F_TEAM_MAX = 26,
+	SES_OMPT_F_TEAM_MIN = 27,
 	/* per LOOP or TASKLOOP site and thread */
 	SES_OMPT_F_LOOP_INSTANCES = 28,
 	SES_OMPT_F_LOOP_COUNT = 29,
@@ -178,6 +182,9 @@ enum ses_ompt_field {
 	SES_OMPT_F_SCOPE = 60,
 	SES_OMPT_F_MAX = 64,
 };
+
+#define SES_OMPT_ENCLOSED_NESTED (1ULL << 32) /* begun inside another region's task */
+#define SES_OMPT_ENCLOSED_TEAMS (1ULL << 33)  /* the site is a teams construct */
 
 struct ses_ompt_record {
 	uint64_t value;

@@ -132,6 +132,15 @@ $(TGT)/omp_names_gxx: tests/targets/omp_names.cpp tests/targets/omp_names.h
 	g++ -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_names $(if $(shell command -v clang++ 2>/dev/null),$(TGT)/omp_names_cxx)) \
 	$(TGT)/omp_names_gcc $(if $(shell command -v g++ 2>/dev/null),$(TGT)/omp_names_gxx)
+# nested teams and host teams with known answers (tests/e2e/omp_nested.sh): clang (LLVM
+# libomp) and gcc (libgomp, traced through --openmp-impl omplib)
+$(TGT)/omp_nested: tests/targets/omp_nested.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_nested_gcc: tests/targets/omp_nested.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_nested) $(TGT)/omp_nested_gcc
 $(TGT)/omp_sites_gcc: tests/targets/omp_sites.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -fopenmp -o $@ $<

@@ -62,6 +62,11 @@ $(BUILD)/tests/test_instrument: tests/unit/test_instrument.c $(INSTR_TEST_SRCS) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lrt -pthread
 UNIT_TESTS += $(BUILD)/tests/test_instrument
+# nested parallelism: the OMPT tool's part (built from its source) and the report model's
+$(BUILD)/tests/test_ompt_nest: tests/unit/test_ompt_nest.c lib/instrument/ompt_nest.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_ompt_nest
 $(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/callgraph_fp
 	@mkdir -p $(dir $@)

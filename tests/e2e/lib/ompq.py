@@ -5,6 +5,9 @@ ompq.py REPORT regions                         the region names, one a line
 ompq.py REPORT region NAME COLUMN              a PARALLEL-REGION METRIC cell of the first
                                                region whose name contains NAME
 ompq.py REPORT thread NAME THREADNUM COLUMN    a THREAD METRIC cell of that region
+ompq.py REPORT total NAME COLUMN               a PARALLEL-REGION METRIC "Avg" cell times
+                                               the rows of the region's THREAD METRIC
+                                               (the threads the average is over)
 ompq.py REPORT lock NAME COLUMN                a LOCK METRIC cell
 ompq.py REPORT overview KEY                    an OVERVIEW value (first process)
 ompq.py REPORT snapshot KEY                    an OPENMP SUMMARY value (".. CPU Time")
@@ -78,6 +81,16 @@ def main():
                 for r in rows:
                     print(r[0])
         return
+    if what == "total":
+        for title, (hdr, rows) in t.items():
+            if "PARALLEL-REGION" in title:
+                for r in rows:
+                    if sys.argv[3] in r[0]:
+                        n = [len(rs) for tt, (h, rs) in t.items()
+                             if tt.startswith("OpenMP THREAD METRIC") and tt.endswith("%s)" % r[0])]
+                        print("%.6f" % (float(r[col(hdr, sys.argv[4])]) * (n[0] if n else 0)))
+                        return
+        sys.exit("no region %r" % sys.argv[3])
     if what in ("region", "lock"):
         key = "PARALLEL-REGION" if what == "region" else "LOCK METRIC"
         for title, (hdr, rows) in t.items():
