@@ -2,6 +2,7 @@
 # their time split, target offload. Needs lib/session and lib/util; lib/report loads and
 # writes it: link it after libuprof_report.a.
 OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c
+OPENMP_SRCS += lib/openmp/openmp_window.c
 OPENMP_LIB := $(BUILD)/lib/libuprof_openmp.a
 $(OPENMP_LIB): $(call objs,$(OPENMP_SRCS))
 	@mkdir -p $(dir $@)

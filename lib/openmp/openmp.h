@@ -115,6 +115,10 @@ struct rpt_omp_proc {
 	uint64_t unpaired;	     /* BEGIN without END or the reverse */
 	uint64_t ignored;	     /* values past MAX sites or threads (a forged file) */
 	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
+	/* openmp_window.c: the process outlived the window, its figures rebuilt from the
+	 * region records; instances (team member 0's tasks) open at the window's edges */
+	bool rebuilt;
+	uint64_t cut_start, cut_end, window_unpaired;
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;
@@ -140,6 +144,14 @@ int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *o);
 void rpt_omp_target_free(struct rpt_omp_proc *p);
 /* Fold site @from's target figures into @to's (one construct at several addresses). */
 int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
+/* openmp_window.c: when @o has no summary (the window ended before the process), its
+ * per (site, thread) figures rebuilt from the region records as VALUE records into
+ * *@vals (free()), *@nvals of them, and @p's rebuilt and cut counts set; *@vals NULL
+ * when the summary came. 0 or -ENOMEM. */
+int rpt_omp_window_rebuild(struct rpt_omp_proc *p, const struct ses_ompt *o,
+			   struct ses_ompt_record **vals, size_t *nvals);
+/* openmp_window.c: OVERVIEW lines saying what the window cut, and what exit() did. */
+void rpt_omp_write_window(const struct rpt_omp_proc *p, FILE *f);
 /* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;
  * nothing when it had no offload. */
 void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);

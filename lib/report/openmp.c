@@ -404,6 +404,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 {
 	char why[256];
 	struct rpt_omp_proc *g, *p;
+	struct ses_ompt_record *rebuilt = NULL;
+	size_t nrebuilt = 0;
 	struct ses_ompt o;
 	const void *map;
 	size_t len;
@@ -460,11 +462,22 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		s->kind = o.sites[i].kind;
 		s->code = o.sites[i].code;
 	}
-	ret = take_values(p, &o);
+	ret = rpt_omp_window_rebuild(p, &o, &rebuilt, &nrebuilt);
+	if (!ret) { /* the summary, or what the window's records rebuild of it */
+		struct ses_ompt view = o;
+
+		if (rebuilt) {
+			view.values = rebuilt;
+			view.nvalues = nrebuilt;
+		}
+		ret = take_values(p, &view);
+	}
 	if (!ret)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
+	if (p->rebuilt) /* the records an edge of the window cut are counted as cut */
+		p->unpaired = p->window_unpaired;
 	util_hash_release(&p->index); /* sorting the sites leaves it stale */
 	if (!ret)
 		ret = name_sites(r, p);
@@ -472,6 +485,7 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;
 out:
+	free(rebuilt);
 	ses_ompt_release(&o);
 	return ret;
 }

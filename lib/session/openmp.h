@@ -158,6 +158,7 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOST_SITES = 58,
 	SES_OMPT_F_LOST_RECORDS = 59,
 	SES_OMPT_F_SCOPE = 60,
+	SES_OMPT_F_CUT_EXIT = 61, /* instances exit() ended (counted in REGIONS) */
 	SES_OMPT_F_MAX = 64,
 };
 
