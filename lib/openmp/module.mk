@@ -14,3 +14,8 @@ $(BUILD)/tests/test_openmp: tests/unit/test_openmp.c $(OPENMP_LIB) $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_openmp
+# a window that ended before the process: figures rebuilt from made-up region records
+$(BUILD)/tests/test_openmp_window: tests/unit/test_openmp_window.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_openmp_window

@@ -21,6 +21,9 @@
 
 #define MAX_NEST 64  /* depths followed per thread (the tool follows 8) */
 #define MAX_TIDS 256 /* threads rebuilt (the tool keeps 256) */
+/* (site, thread) figures rebuilt: the tool's 127 sites x 256 threads, and each thread's
+ * own; past that a file is forged, and its records are counted, not kept */
+#define MAX_ACCS (128 * MAX_TIDS)
 
 struct acc {
 	uint32_t site, tid;
@@ -49,8 +52,8 @@ static int cmp_event(const void *a, const void *b)
 	       (y->kind == SES_OMPT_BEGIN || y->kind == SES_OMPT_WAIT_BEGIN);
 }
 
-/* The figures of (@site, @tid), made on first sight; NULL past MAX_TIDS or out of memory
- * (*@full says which). */
+/* The figures of (@site, @tid), made on first sight; NULL past MAX_TIDS or MAX_ACCS, or
+ * out of memory (*@full says which). */
 static struct acc *acc_for(struct rebuild *rb, uint32_t site, uint32_t tid, bool *full)
 {
 	uint64_t *h = util_hash_slot(&rb->index, 1, site, tid);
@@ -63,13 +66,12 @@ static struct acc *acc_for(struct rebuild *rb, uint32_t site, uint32_t tid, bool
 		return &rb->accs[*h - 1];
 	while (k < rb->ntids && rb->tids[k] != tid)
 		k++;
-	if (k == rb->ntids) {
-		if (rb->ntids == MAX_TIDS) {
-			*full = true;
-			return NULL;
-		}
-		rb->tids[rb->ntids++] = tid;
+	if (rb->n >= MAX_ACCS || (k == rb->ntids && k == MAX_TIDS)) {
+		*full = true;
+		return NULL;
 	}
+	if (k == rb->ntids)
+		rb->tids[rb->ntids++] = tid;
 	if (rb->n == rb->cap) {
 		size_t cap = rb->cap ? rb->cap * 2 : 16;
 		struct acc *g = realloc(rb->accs, sizeof(*g) * cap);
