@@ -9,7 +9,9 @@
  * there, never as one of the region's instances.
  *
  * What the records cannot say is left out, not guessed: a worker's joined time is its own
- * span (no fork/join overhead), and without full scope nothing is sync.
+ * span (no fork/join overhead), a region's idle time (the threads outside its team) is
+ * not known, and without full scope nothing is sync. A thread's life is its first record
+ * to its last, so the overview's idle is its time between regions in the window.
  */
 #include "openmp/openmp.h"
 #include "util/util.h"
@@ -288,7 +290,7 @@ void rpt_omp_write_window(const struct rpt_omp_proc *p, FILE *f)
 		fprintf(f,
 			"Window,\"the process outlived the window: its region figures are rebuilt "
 			"from the region records of the instances the window saw whole (no "
-			"fork/join overhead or idle time%s)\"\n",
+			"fork/join overhead, no idle time per region%s)\"\n",
 			p->scope == SES_OMPT_SCOPE_FULL ? ""
 							: "; waits only with --openmp-scope full");
 		fprintf(f,
