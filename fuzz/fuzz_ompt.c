@@ -33,7 +33,7 @@ static void report_targets(const struct ses_ompt *o)
 	}
 	if (!rpt_omp_target_load(&p, o) && null)
 		rpt_omp_write_target(&p, null);
-	if (!rpt_omp_window_rebuild(&p, o, &rebuilt, &nrebuilt) && null)
+	if (!rpt_omp_window_rebuild(&p, o, NULL, &rebuilt, &nrebuilt) && null)
 		rpt_omp_write_window(&p, null);
 	free(rebuilt);
 	rpt_omp_target_free(&p);

@@ -117,7 +117,7 @@ struct rpt_omp_proc {
 	struct rpt_omp_offload *off; /* target offload, NULL when the process had none */
 	/* openmp_window.c: the process outlived the window, its figures rebuilt from the
 	 * region records; instances (team member 0's tasks) open at the window's edges */
-	bool rebuilt;
+	bool rebuilt, paused; /* paused: rebuilt because the session had pauses */
 	uint64_t cut_start, cut_end, window_unpaired;
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
@@ -144,12 +144,20 @@ int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *o);
 void rpt_omp_target_free(struct rpt_omp_proc *p);
 /* Fold site @from's target figures into @to's (one construct at several addresses). */
 int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
-/* openmp_window.c: when @o has no summary (the window ended before the process), its
- * per (site, thread) figures rebuilt from the region records as VALUE records into
- * *@vals (free()), *@nvals of them, and @p's rebuilt and cut counts set; *@vals NULL
- * when the summary came. 0 or -ENOMEM. */
+/* The session's paused intervals, as the report knows them (times CLOCK_MONOTONIC ns). */
+struct rpt_omp_pauses {
+	const void *ctx;
+	bool (*paused_at)(const void *ctx, uint64_t t);
+	bool (*paused_within)(const void *ctx, uint64_t from, uint64_t to); /* any pause */
+};
+/* openmp_window.c: when @o has no summary (the window ended before the process) or the
+ * session had @pauses (NULL: none), its per (site, thread) figures rebuilt from the
+ * region records of the instances the windows saw whole, as VALUE records into *@vals
+ * (free()), *@nvals of them, and @p's rebuilt and cut counts set; *@vals NULL when the
+ * summary stands. 0 or -ENOMEM. */
 int rpt_omp_window_rebuild(struct rpt_omp_proc *p, const struct ses_ompt *o,
-			   struct ses_ompt_record **vals, size_t *nvals);
+			   const struct rpt_omp_pauses *pauses, struct ses_ompt_record **vals,
+			   size_t *nvals);
 /* openmp_window.c: OVERVIEW lines saying what the window cut, and what exit() did. */
 void rpt_omp_write_window(const struct rpt_omp_proc *p, FILE *f);
 /* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;

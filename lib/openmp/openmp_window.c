@@ -8,6 +8,11 @@
  * would have sent for them; an instance open at an edge of the window is counted as cut
  * there, never as one of the region's instances.
  *
+ * A session with pauses (--start-paused, the pause/resume API) is windowed the same way,
+ * summary or not: the summary covers the whole run, so the figures are rebuilt from the
+ * instances that lie whole between pauses; one a pause or resume cut is counted as cut
+ * at that edge, one wholly inside a pause is outside the windows (not counted at all).
+ *
  * What the records cannot say is left out, not guessed: a worker's joined time is its own
  * span (no fork/join overhead), a region's idle time (the threads outside its team) is
  * not known, and without full scope nothing is sync. A thread's life is its first record
@@ -33,7 +38,8 @@ struct acc {
 };
 
 struct rebuild {
-	struct util_hash index; /* (1, site, tid) -> acc + 1; (2, site) -> largest team */
+	const struct rpt_omp_pauses *pz; /* NULL: no pause */
+	struct util_hash index;		 /* (1, site, tid) -> acc + 1; (2, site) -> largest team */
 	struct acc *accs;
 	size_t n, cap;
 	uint32_t tids[MAX_TIDS];
@@ -99,14 +105,36 @@ static uint32_t slot_of(const struct rebuild *rb, uint32_t tid)
 	return 0;
 }
 
-/* One implicit task the window saw whole: @b to @e. */
+/* Does a pause meet [@from, @to]? */
+static bool paused_within(const struct rebuild *rb, uint64_t from, uint64_t to)
+{
+	return rb->pz && rb->pz->paused_within(rb->pz->ctx, from, to);
+}
+
+static bool paused_at(const struct rebuild *rb, uint64_t t)
+{
+	return rb->pz && rb->pz->paused_at(rb->pz->ctx, t);
+}
+
+/* One implicit task, @b to @end: counted when a window saw it whole; else, when a pause
+ * cut it, an instance cut at that window's start or end (team member 0's). */
 static int add_task(struct rpt_omp_proc *p, struct rebuild *rb, const struct ses_ompt_record *b,
 		    uint64_t end)
 {
 	uint64_t d = end - b->value, *team;
 	bool full;
-	struct acc *a = acc_for(rb, b->site, b->tid, &full), *t;
+	struct acc *a, *t;
 
+	if (paused_within(rb, b->value, end)) {
+		bool pb = paused_at(rb, b->value), pe = paused_at(rb, end);
+
+		if (pb && !pe)
+			p->cut_start += b->slot == 0;
+		else if (!pb)
+			p->cut_end += b->slot == 0;
+		return 0; /* both in a pause: outside the windows (or around one, not told) */
+	}
+	a = acc_for(rb, b->site, b->tid, &full);
 	if (!a)
 		return full ? (p->ignored++, 0) : -ENOMEM;
 	a->f[SES_OMPT_F_ITASKS]++;
@@ -137,9 +165,11 @@ static int add_wait(struct rpt_omp_proc *p, struct rebuild *rb, const struct ses
 {
 	uint64_t w = end - b->value;
 	bool full;
-	struct acc *a = acc_for(rb, b->site, b->tid, &full);
+	struct acc *a;
 
-	if (!a)
+	if (paused_within(rb, b->value, end))
+		return 0;
+	if (!(a = acc_for(rb, b->site, b->tid, &full)))
 		return full ? (p->ignored++, 0) : -ENOMEM;
 	if (b->how == SES_OMPT_WAIT_MUTEX) {
 		a->f[SES_OMPT_F_ACQUIRES]++;
@@ -182,8 +212,8 @@ static int one_thread(struct rpt_omp_proc *p, struct rebuild *rb, const struct s
 			    stack[depth - 1]->site == e->site &&
 			    e->value >= stack[depth - 1]->value)
 				ret = add_task(p, rb, stack[--depth], e->value);
-			else if (!begun)
-				p->cut_start += e->slot == 0; /* began before the window */
+			else if (!begun) /* began before the window (or outside, paused) */
+				p->cut_start += e->slot == 0 && !paused_at(rb, e->value);
 			else
 				p->window_unpaired++;
 			break;
@@ -198,8 +228,11 @@ static int one_thread(struct rpt_omp_proc *p, struct rebuild *rb, const struct s
 			break;
 		}
 	}
-	while (depth > 0) /* still open when the window ended */
-		p->cut_end += stack[--depth]->slot == 0;
+	while (depth > 0) { /* still open when the window ended (unless begun in a pause) */
+		const struct ses_ompt_record *b = stack[--depth];
+
+		p->cut_end += b->slot == 0 && !paused_at(rb, b->value);
+	}
 	if (!ret && n && (t = acc_for(rb, 0, ev[0].tid, &full))) {
 		uint64_t life = ev[n - 1].value - ev[0].value;
 
@@ -213,14 +246,19 @@ static int one_thread(struct rpt_omp_proc *p, struct rebuild *rb, const struct s
 	return ret;
 }
 
-/* The figures as VALUE records, into *@vals. */
-static int emit(struct rebuild *rb, struct ses_ompt_record **vals, size_t *nvals)
+/* The figures as VALUE records, into *@vals; the process's own (lost counts, callbacks)
+ * as @o has them. */
+static int emit(struct rebuild *rb, const struct ses_ompt *o, struct ses_ompt_record **vals,
+		size_t *nvals)
 {
 	size_t n = 0;
 
-	*vals = malloc(sizeof(**vals) * (rb->n * SES_OMPT_F_MAX + 1));
+	*vals = malloc(sizeof(**vals) * (rb->n * SES_OMPT_F_MAX + o->nvalues + 1));
 	if (!*vals)
 		return -ENOMEM;
+	for (size_t i = 0; i < o->nvalues; i++)
+		if (!o->values[i].site && !o->values[i].slot)
+			(*vals)[n++] = o->values[i];
 	for (size_t i = 0; i < rb->n; i++) {
 		struct acc *a = &rb->accs[i];
 		uint64_t *team = util_hash_find(&rb->index, 2, a->site, 0);
@@ -248,18 +286,20 @@ static bool summary_came(const struct ses_ompt *o)
 }
 
 int rpt_omp_window_rebuild(struct rpt_omp_proc *p, const struct ses_ompt *o,
-			   struct ses_ompt_record **vals, size_t *nvals)
+			   const struct rpt_omp_pauses *pauses, struct ses_ompt_record **vals,
+			   size_t *nvals)
 {
-	struct rebuild rb = { 0 };
+	struct rebuild rb = { .pz = pauses };
 	struct ses_ompt_record *ev = NULL;
 	size_t n = 0;
 	int ret = 0;
 
 	*vals = NULL;
 	*nvals = 0;
-	if (summary_came(o) || !o->nevents)
+	if ((summary_came(o) && !pauses) || !o->nevents)
 		return 0;
 	p->rebuilt = true;
+	p->paused = pauses != NULL;
 	ev = malloc(sizeof(*ev) * o->nevents);
 	if (!ev)
 		return -ENOMEM;
@@ -272,7 +312,7 @@ int rpt_omp_window_rebuild(struct rpt_omp_proc *p, const struct ses_ompt *o,
 		ret = one_thread(p, &rb, ev + i, j - i);
 	}
 	if (!ret)
-		ret = emit(&rb, vals, nvals);
+		ret = emit(&rb, o, vals, nvals);
 	free(ev);
 	free(rb.accs);
 	util_hash_release(&rb.index);
@@ -288,9 +328,10 @@ void rpt_omp_write_window(const struct rpt_omp_proc *p, FILE *f)
 			by_exit += p->sites[i].f[SES_OMPT_F_CUT_EXIT];
 	if (p->rebuilt) {
 		fprintf(f,
-			"Window,\"the process outlived the window: its region figures are rebuilt "
-			"from the region records of the instances the window saw whole (no "
-			"fork/join overhead, no idle time per region%s)\"\n",
+			"Window,\"%s: its region figures are rebuilt from the region records of the "
+			"instances %s saw whole (no fork/join overhead, no idle time per region%s)\"\n",
+			p->paused ? "the session was paused" : "the process outlived the window",
+			p->paused ? "the windows between pauses" : "the window",
 			p->scope == SES_OMPT_SCOPE_FULL ? ""
 							: "; waits only with --openmp-scope full");
 		fprintf(f,

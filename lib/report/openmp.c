@@ -400,11 +400,22 @@ out:
 	return ret;
 }
 
+static bool paused_at(const void *r, uint64_t t)
+{
+	return rpt_paused_at(r, t);
+}
+
+static bool paused_within(const void *r, uint64_t from, uint64_t to)
+{
+	return rpt_paused_within(r, from, to);
+}
+
 static int load_file(struct rpt *r, int dfd, const char *name)
 {
 	char why[256];
 	struct rpt_omp_proc *g, *p;
 	struct ses_ompt_record *rebuilt = NULL;
+	struct rpt_omp_pauses pauses = { r, paused_at, paused_within };
 	size_t nrebuilt = 0;
 	struct ses_ompt o;
 	const void *map;
@@ -462,7 +473,7 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		s->kind = o.sites[i].kind;
 		s->code = o.sites[i].code;
 	}
-	ret = rpt_omp_window_rebuild(p, &o, &rebuilt, &nrebuilt);
+	ret = rpt_omp_window_rebuild(p, &o, r->npauses ? &pauses : NULL, &rebuilt, &nrebuilt);
 	if (!ret) { /* the summary, or what the window's records rebuild of it */
 		struct ses_ompt view = o;
 

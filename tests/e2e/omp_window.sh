@@ -9,6 +9,8 @@
 #   end_mono_ns, the samples' clock); what the window cut is said.
 # - a forked child's regions are its own process's, counted exactly; the parent's too.
 # - exit() inside a region: the instance counted (not a row of 0 instances) and said.
+# - --start-paused and the pause/resume API: the instances between resume and pause,
+#   exactly (the program pauses and resumes between regions).
 # Built by clang (LLVM libomp, OMPT) and by gcc (libgomp: traced through omplib).
 . "$(dirname "$0")/lib/common.sh"
 
@@ -95,6 +97,25 @@ run_build() {
 	check "$name SIGINT: collect ends, interrupted (128 + SIGINT)" [ $? -eq 130 ]
 	upper=$(lines "$log" loop)
 	window_checks "$name SIGINT" "$(session_in "$T/i")" "$log" "$upper"
+	# --- --start-paused, resumed by the API after 5 regions, paused after 7 more, 4 after:
+	# the window holds the 7, exactly (pause and resume come between regions)
+	log=$T/w.log
+	"$UPROF" collect --trace openmp "$@" --start-paused -o "$T/w" "$bin" "$log" window 5 7 4 \
+		>/dev/null 2>"$T/w.err"
+	check "$name paused: collect exits 0" [ $? -eq 0 ]
+	S=$(session_in "$T/w")
+	R=$S/report.csv
+	"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/rerr"
+	pid=$(awk '$1 == "window" { print $2; exit }' "$log")
+	check "$name paused: the program ran 16 regions" [ "$(lines "$log" window)" = 16 ]
+	check "$name paused: the window between resume and pause holds 7 instances" \
+		[ "$(cell "$pid" "$R" 'PARALLEL-REGION METRIC' 'region_a$omp$parallel' Instances)" = 7 ]
+	check "$name paused: 7 implicit tasks on each thread" \
+		[ "$(grep -A4 'THREAD METRIC (region_a' "$R" | awk -F, '$1 == 0 || $1 == 1 { print $9 }' | sort -u)" = 7 ]
+	check "$name paused: nothing cut" \
+		[ "$(cell "$pid" "$R" OVERVIEW "Window Cut")" = "0 region instances cut at the window's start, 0 region instances cut at the window's end (not counted)" ]
+	check "$name paused: the report says the figures come from the windows" \
+		grep -q '^Window,"the session was paused' "$R"
 	# --- fork: 3 + 3 regions in the parent, 4 in the child
 	log=$T/f.log
 	"$UPROF" collect --trace openmp "$@" -o "$T/f" "$bin" "$log" fork 3 4 >/dev/null 2>"$T/f.err"

@@ -13,9 +13,14 @@
  *   omp_window <log> exit <N>       N regions, then one in which thread 0 calls exit(0)
  *                                   while thread 1 is still working: the last line is
  *                                   "exit <pid> <N+1> <ns>", written just before exit()
+ *   omp_window <log> window <A> <B> <C>  A regions, amdProfileResume(), B regions,
+ *                                   amdProfilePause(), C regions: run under
+ *                                   --start-paused, the one window holds B, exactly
  * Built with clang -fopenmp (LLVM libomp, OMPT) and gcc -fopenmp (libgomp, traced through
  * --openmp-impl omplib).
  */
+#include "AMDProfileController.h"
+
 #include <fcntl.h>
 #include <omp.h>
 #include <stdio.h>
@@ -136,6 +141,22 @@ static int exit_run(long n)
 	return x > 0 ? 5 : 4; /* never reached */
 }
 
+static int window_run(long a, long b, long c)
+{
+	double x = 0;
+	long n = 0;
+
+	for (long i = 0; i < a + b + c; i++) {
+		if (i == a)
+			amdProfileResume();
+		if (i == a + b)
+			amdProfilePause();
+		x += region_a();
+		say("window", ++n);
+	}
+	return x > 0 ? 0 : 4;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4)
@@ -151,7 +172,10 @@ int main(int argc, char **argv)
 		return fork_run(atol(argv[3]), atol(argv[4]));
 	if (!strcmp(argv[2], "exit"))
 		return exit_run(atol(argv[3]));
+	if (!strcmp(argv[2], "window") && argc == 6)
+		return window_run(atol(argv[3]), atol(argv[4]), atol(argv[5]));
 usage:
-	fprintf(stderr, "usage: omp_window <log> loop <s> | fork <P> <C> | exit <N>\n");
+	fprintf(stderr,
+		"usage: omp_window <log> loop <s> | fork <P> <C> | exit <N> | window <A> <B> <C>\n");
 	return 2;
 }

@@ -56,7 +56,7 @@ static void rebuild(struct rpt_omp_proc *p, struct ses_ompt_record *ev, size_t n
 	o.events = ev;
 	o.nevents = n;
 	o.scope = SES_OMPT_SCOPE_FULL;
-	assert_int_equal(rpt_omp_window_rebuild(p, &o, vals, nvals), 0);
+	assert_int_equal(rpt_omp_window_rebuild(p, &o, NULL, vals, nvals), 0);
 }
 
 /* The window opens inside one instance and closes inside another: two whole ones. */
@@ -151,6 +151,81 @@ static void ties_nesting_and_unpaired(void **state)
 	free(v);
 }
 
+/* Paused [100, 200) and [300, 400): the session's windows are before 100, 200..300 and
+ * from 400 on. */
+static const uint64_t spans[][2] = { { 100, 200 }, { 300, 400 } };
+
+static bool within(const void *ctx, uint64_t from, uint64_t to)
+{
+	(void)ctx;
+	for (size_t i = 0; i < 2; i++)
+		if (from < spans[i][1] && to >= spans[i][0])
+			return true;
+	return false;
+}
+
+static bool at(const void *ctx, uint64_t t)
+{
+	return within(ctx, t, t);
+}
+
+/* With pauses the summary covers the whole run: the figures are rebuilt from the
+ * instances the windows saw whole; a pause or resume inside one cuts it at that edge;
+ * one inside a pause is outside, and so is its wait; the process's own values stay. */
+static void pause_windows(void **state)
+{
+	struct ses_ompt_record ev[] = {
+		B(10, PID, 0, 0),
+		E(20, PID, 0, 0), /* window 1: counted */
+		B(90, PID, 0, 0),
+		E(110, PID, 0, 0), /* cut at window 1's end */
+		B(120, PID, 0, 0),
+		E(130, PID, 0, 0), /* inside the pause: outside */
+		B(190, PID, 0, 0),
+		E(210, PID, 0, 0), /* cut at window 2's start */
+		B(220, PID, 0, 0),
+		E(250, PID, 0, 0), /* window 2: counted */
+		B(350, PID, 0, 0),
+		E(360, PID, 0, 0), /* paused again: outside */
+		B(390, PID, 0, 0), /* open from a pause: not cut, outside */
+		{ 121, PID, SES_OMPT_WAIT_BEGIN, SES_OMPT_WAIT_BARRIER_IMPLICIT, SITE, 0 },
+		{ 125, PID, SES_OMPT_WAIT_END, SES_OMPT_WAIT_BARRIER_IMPLICIT, SITE, 0 },
+		{ 230, PID, SES_OMPT_WAIT_BEGIN, SES_OMPT_WAIT_BARRIER_IMPLICIT, SITE, 0 },
+		{ 232, PID, SES_OMPT_WAIT_END, SES_OMPT_WAIT_BARRIER_IMPLICIT, SITE, 0 },
+	};
+	struct ses_ompt_record vals[] = {
+		{ 1, 0, SES_OMPT_VALUE, SES_OMPT_F_SCOPE, 0, 0 },
+		{ 3, 0, SES_OMPT_VALUE, SES_OMPT_F_LOST_SITES, 0, 0 },
+		{ 99, PID, SES_OMPT_VALUE, SES_OMPT_F_REGIONS, SITE, 1 },
+	};
+	struct rpt_omp_pauses pz = { NULL, at, within };
+	struct ses_ompt_record *v;
+	struct rpt_omp_proc p;
+	struct ses_ompt o;
+	size_t n;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
+	p.pid = PID;
+	o.events = ev;
+	o.nevents = sizeof(ev) / sizeof(ev[0]);
+	o.values = vals;
+	o.nvalues = 3;
+	assert_int_equal(rpt_omp_window_rebuild(&p, &o, &pz, &v, &n), 0);
+	assert_true(p.rebuilt);
+	assert_true(p.paused);
+	assert_int_equal(value(v, n, SITE, PID, SES_OMPT_F_REGIONS), 2);
+	assert_int_equal(value(v, n, SITE, PID, SES_OMPT_F_ELAPSED), 40);
+	assert_int_equal(value(v, n, SITE, PID, SES_OMPT_F_SYNC), 2);
+	assert_int_equal(value(v, n, 0, 0, SES_OMPT_F_LOST_SITES), 3);
+	assert_int_equal(value(v, n, 0, 0, SES_OMPT_F_SCOPE), 1);
+	assert_int_equal(p.cut_start, 1);
+	assert_int_equal(p.cut_end, 1);
+	assert_int_equal(p.window_unpaired, 0);
+	free(v);
+}
+
 /* The process ended inside the window: its summary is the truth, nothing is rebuilt. */
 static void summary_is_kept(void **state)
 {
@@ -168,7 +243,7 @@ static void summary_is_kept(void **state)
 	o.nevents = 3;
 	o.values = vals;
 	o.nvalues = 1;
-	assert_int_equal(rpt_omp_window_rebuild(&p, &o, &v, &n), 0);
+	assert_int_equal(rpt_omp_window_rebuild(&p, &o, NULL, &v, &n), 0);
 	assert_null(v);
 	assert_int_equal(n, 0);
 	assert_false(p.rebuilt);
@@ -182,6 +257,7 @@ int main(void)
 		cmocka_unit_test(waits_of_the_window),
 		cmocka_unit_test(ties_nesting_and_unpaired),
 		cmocka_unit_test(summary_is_kept),
+		cmocka_unit_test(pause_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
