@@ -103,6 +103,7 @@ static uint64_t t0_stamp, t0_ns;
 static bool stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
 static const char *runtime_name; /* the runtime's version string, said again after fork */
 static unsigned int runtime_omp;
+static int fork_pending; /* a forked child whose first region has not come yet */
 
 /* stamp(), inlined: the hot path's clock read */
 static inline uint64_t stamp(void)
@@ -234,9 +235,13 @@ static void on_thread_end(ompt_data_t *data)
 	NEXT(ompt_callback_thread_end, void (*)(ompt_data_t *), data);
 }
 
+static void child_start(void);
+
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *pdata,
 			      unsigned int requested, int flags, const void *codeptr)
 {
+	if (__builtin_expect(fork_pending, 0))
+		child_start();
 	if (on() && me->pdepth < MAX_DEPTH) {
 		uint64_t id = (uint64_t)(me->slot + 1) << 32 | (++me->ninst & 0xffffffffu);
 		struct inst *in = &me->insts[id & (INSTS - 1)];
@@ -655,19 +660,17 @@ static void flush(void)
 	errno = saved;
 }
 
-/* A forked child is a process of its own to the profiler: its own page (ins_on makes it;
- * page.c's fork handler, registered before this one, dropped the parent's) and .ompt
- * file. Of the tool's state it keeps the forking thread, whose aggregates start from
- * zero (the parent sends what came before); its sites are learnt again, each named on
- * the new page when first seen, so the child's file has the sites it used. */
+/* A forked child is a process of its own to the profiler: its own page and .ompt file
+ * (page.c's fork handler, registered before this one, dropped the parent's page). Of the
+ * tool's state it keeps the forking thread, whose aggregates start from zero (the parent
+ * sends what came before); its sites are learnt again, each named on the new page when
+ * first seen, so the child's file has the sites it used. The page is made at the child's
+ * first region (child_start), not here: a child that execs at once (system(), popen())
+ * makes none, and is no OpenMP process of the run. */
 static void at_fork_child(void)
 {
 	struct othread *keep = me;
 
-	if (!ins_on()) {
-		__atomic_store_n(&flushed, 1, __ATOMIC_RELEASE); /* nobody to send to */
-		return;
-	}
 	for (uint32_t i = 0; i < MAX_THREADS; i++) {
 		if (threads[i] && threads[i] != keep)
 			munmap(threads[i], sizeof(*threads[i]));
@@ -684,8 +687,18 @@ static void at_fork_child(void)
 		keep->last_code = 0;
 	}
 	memset(sites, 0, sizeof(sites));
+	fork_pending = 1;
+}
+
+/* A forked child's first region: its page, named as the parent's was. */
+static void child_start(void)
+{
+	fork_pending = 0;
+	if (!ins_on()) {
+		__atomic_store_n(&flushed, 1, __ATOMIC_RELEASE); /* nobody to send to */
+		return;
+	}
 	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), runtime_omp);
-	__atomic_store_n(&flushed, 0, __ATOMIC_RELEASE);
 }
 
 static void on_finalize(ompt_data_t *data)

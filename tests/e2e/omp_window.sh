@@ -137,6 +137,8 @@ run_build() {
 		grep -q "^0,$cpid," <(grep -A3 'THREAD METRIC (region_child' "$R")
 	check "$name fork: the child's runtime is named" \
 		[ "$(cell "$cpid" "$R" OVERVIEW "OpenMP Runtime")" != unknown ]
+	check "$name fork: two OpenMP processes (system()'s child, which exec'd, is none)" \
+		[ "$(grep -c '^OpenMP OVERVIEW' "$R")" = 2 ]
 	check "$name fork: nothing cut, nothing lost" \
 		bash -c "! grep -qE '^(Window|Cut By Exit|Records Lost)' '$R'"
 	# --- exit() inside the 4th region

@@ -7,9 +7,10 @@
  * Each region is 2 threads burning U ms of their own CPU time (U = 5).
  *
  *   omp_window <log> loop <s>       back-to-back regions for <s> seconds of wall time
- *   omp_window <log> fork <P> <C>   P regions, then fork(): the child runs C regions of
- *                                   another construct and exits; the parent waits for
- *                                   it and runs P more
+ *   omp_window <log> fork <P> <C>   P regions, a system() (a child that execs at once:
+ *                                   no OpenMP process), then fork(): the child runs C
+ *                                   regions of another construct and exits; the parent
+ *                                   waits for it and runs P more
  *   omp_window <log> exit <N>       N regions, then one in which thread 0 calls exit(0)
  *                                   while thread 1 is still working: the last line is
  *                                   "exit <pid> <N+1> <ns>", written just before exit()
@@ -102,6 +103,8 @@ static int fork_run(long parent, long child)
 		x += region_a();
 		say("parent", n);
 	}
+	if (system("exit 0") != 0)
+		return 1;
 	pid = fork();
 	if (pid < 0)
 		return 1;
