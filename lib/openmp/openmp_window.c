@@ -262,14 +262,14 @@ static int emit(struct rebuild *rb, const struct ses_ompt *o, struct ses_ompt_re
 	for (size_t i = 0; i < rb->n; i++) {
 		struct acc *a = &rb->accs[i];
 		uint64_t *team = util_hash_find(&rb->index, 2, a->site, 0);
+		uint32_t slot = slot_of(rb, a->tid);
 
 		if (team)
 			a->f[SES_OMPT_F_TEAM_SUM] = a->f[SES_OMPT_F_REGIONS] * *team;
 		for (int f = 1; f < SES_OMPT_F_MAX; f++)
 			if (a->f[f])
 				(*vals)[n++] = (struct ses_ompt_record){
-					a->f[f],     a->tid,  SES_OMPT_VALUE,
-					(uint16_t)f, a->site, slot_of(rb, a->tid)
+					a->f[f], a->tid, SES_OMPT_VALUE, (uint16_t)f, a->site, slot
 				};
 	}
 	*nvals = n;
