@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target for the openmp/<pid>.ompt reader (lib/session/openmp.c), and for the
  * report's reading of its target and device records (lib/openmp/openmp_target.c) with
- * its sections written to /dev/null. */
+ * its sections written to /dev/null, and of its region records when the summary is
+ * missing (lib/openmp/openmp_window.c). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,8 @@ static void report_targets(const struct ses_ompt *o)
 {
 	static FILE *null;
 	struct rpt_omp_proc p = { 0 };
+	struct ses_ompt_record *rebuilt = NULL;
+	size_t nrebuilt = 0;
 
 	if (!null)
 		null = fopen("/dev/null", "w");
@@ -30,6 +33,9 @@ static void report_targets(const struct ses_ompt *o)
 	}
 	if (!rpt_omp_target_load(&p, o) && null)
 		rpt_omp_write_target(&p, null);
+	if (!rpt_omp_window_rebuild(&p, o, NULL, &rebuilt, &nrebuilt) && null)
+		rpt_omp_write_window(&p, null);
+	free(rebuilt);
 	rpt_omp_target_free(&p);
 	free(p.sites);
 	util_hash_release(&p.index);

@@ -272,6 +272,8 @@ enum uprof_ctl_omp_field {
 	UPROF_OMP_F_LOST_SITES = 58,   /* events at sites beyond the tool's table */
 	UPROF_OMP_F_LOST_RECORDS = 59, /* aggregate records the ring could not take */
 	UPROF_OMP_F_SCOPE = 60,	       /* 1 basic, 2 full */
+	/* per region site, on the thread that encountered it */
+	UPROF_OMP_F_CUT_EXIT = 61, /* instances the process's exit() ended (in REGIONS) */
 };
 #define UPROF_OMP_F_MAX 64
 /* A LOOP or TASKLOOP site's code: the address in the low 48 bits, UPROF_OMP_SITE_LOOP_KEY

@@ -30,7 +30,11 @@
  *
  * Transport: records on the control page's task ring (ctlpage.h 2.2): OMP_BEGIN/END per
  * implicit task (the timeline the report labels samples with), OMP_WAIT_* with
- * --openmp-scope full, and at the end OMP_SITE and OMP_VALUE records for the aggregates.
+ * --openmp-scope full, OMP_SITE when a site is first seen, and at the end OMP_SITE and
+ * OMP_VALUE records for the aggregates. A window that ends before the process does gets
+ * no aggregates: the report rebuilds what it can from the rest (lib/openmp/openmp_window.c).
+ * A forked child starts its own page and aggregates (at_fork_child); exit() inside a
+ * region ends its open instances at the flush, counted as cut by exit (cut_by_exit).
  *
  * Chaining: libomp uses only the first tool whose ompt_start_tool answers non-NULL, so
  * once we answer, the other tools of OMP_TOOL_LIBRARIES would get nothing. We load them
@@ -45,6 +49,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -102,7 +107,10 @@ static TLS struct othread *me;
 static int full_scope, flushed;
 static uint64_t lost_threads, lost_sites, lost_records, callbacks_always;
 static uint64_t t0_stamp, t0_ns;
-static bool stamp_tsc; /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
+static bool stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
+static const char *runtime_name; /* the runtime's version string, said again after fork */
+static unsigned int runtime_omp;
+static int fork_pending; /* a forked child whose first region has not come yet */
 
 /* stamp(), inlined: the hot path's clock read */
 static inline uint64_t stamp(void)
@@ -137,6 +145,9 @@ static uint32_t site_lookup(uint64_t c, uint32_t kind)
 			if (__atomic_compare_exchange_n(&s->code, &cur, c, false, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
 				__atomic_store_n(&s->kind, kind, __ATOMIC_RELEASE);
+				/* named at once: a window that ends before the flush keeps it */
+				ins_emit_raw(UPROF_REC_OMP_SITE, (uint16_t)kind, 0,
+					     (uint32_t)(s - sites), 0, c);
 				return (uint32_t)(s - sites);
 			}
 		}
@@ -240,9 +251,13 @@ static void on_thread_end(ompt_data_t *data)
 	NEXT(ompt_callback_thread_end, void (*)(ompt_data_t *), data);
 }
 
+static void child_start(void);
+
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *pdata,
 			      unsigned int requested, int flags, const void *codeptr)
 {
+	if (__builtin_expect(fork_pending, 0))
+		child_start();
 	if (on() && me->pdepth < MAX_DEPTH) {
 		uint64_t id = ompt_nest_new_id(me->slot, &me->ninst, me->pinst, me->pdepth, INSTS);
 		struct inst *in = &me->insts[id & (INSTS - 1)];
@@ -599,6 +614,26 @@ static void put(uint16_t kind, uint16_t how, uint32_t tid, uint32_t domain, uint
 	}
 }
 
+/* exit() inside a region: an instance @t encountered that never ended is counted, its
+ * elapsed up to @now, and marked as cut by exit (its members' frames, closed next, clamp to
+ * that end). At a normal end no instance is open. */
+static void cut_by_exit(struct othread *t, uint64_t now)
+{
+	for (int d = (t->pdepth < MAX_DEPTH ? t->pdepth : MAX_DEPTH) - 1; d >= 0; d--) {
+		struct inst *in = inst_get(t->pinst[d]);
+		uint64_t *a;
+
+		if (!in || __atomic_load_n(&in->end, __ATOMIC_ACQUIRE))
+			continue;
+		__atomic_store_n(&in->end, now, __ATOMIC_RELEASE);
+		a = t->agg[in->site];
+		a[UPROF_OMP_F_REGIONS]++;
+		a[UPROF_OMP_F_ELAPSED] += now - in->begin;
+		a[UPROF_OMP_F_TEAM_SUM] += in->team;
+		a[UPROF_OMP_F_CUT_EXIT]++;
+	}
+}
+
 static void flush(void)
 {
 	int saved = errno;
@@ -619,6 +654,9 @@ static void flush(void)
 	nt = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
 	if (nt > MAX_THREADS)
 		nt = MAX_THREADS;
+	for (uint32_t i = 0; i < nt; i++) /* before any frame is closed: they clamp to these */
+		if (threads[i])
+			cut_by_exit(threads[i], now);
 	for (uint32_t s = 1; s < MAX_SITES; s++) {
 		uint64_t code = __atomic_load_n(&sites[s].code, __ATOMIC_ACQUIRE);
 
@@ -655,6 +693,47 @@ static void flush(void)
 	if (lost_records) /* what could not be sent before: this one may still go */
 		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_RECORDS, 0, 0, 0, lost_records);
 	errno = saved;
+}
+
+/* A forked child is a process of its own to the profiler: its own page and .ompt file
+ * (page.c's fork handler, registered before this one, dropped the parent's page). Of the
+ * tool's state it keeps the forking thread, whose aggregates start from zero (the parent
+ * sends what came before); its sites are learnt again, each named on the new page when
+ * first seen, so the child's file has the sites it used. The page is made at the child's
+ * first region (child_start), not here: a child that execs at once (system(), popen())
+ * makes none, and is no OpenMP process of the run. */
+static void at_fork_child(void)
+{
+	struct othread *keep = me;
+
+	for (uint32_t i = 0; i < MAX_THREADS; i++) {
+		if (threads[i] && threads[i] != keep)
+			munmap(threads[i], sizeof(*threads[i]));
+		if (threads[i] != keep)
+			threads[i] = NULL;
+	}
+	live_threads = keep ? 1 : 0;
+	lost_threads = lost_sites = lost_records = 0;
+	if (keep) {
+		memset(keep->agg, 0, sizeof(keep->agg));
+		keep->tid = (uint32_t)syscall(SYS_gettid);
+		keep->born = stamp();
+		keep->died = keep->in_regions = 0;
+		keep->last_code = 0;
+	}
+	memset(sites, 0, sizeof(sites));
+	fork_pending = 1;
+}
+
+/* A forked child's first region: its page, named as the parent's was. */
+static void child_start(void)
+{
+	fork_pending = 0;
+	if (!ins_on()) {
+		__atomic_store_n(&flushed, 1, __ATOMIC_RELEASE); /* nobody to send to */
+		return;
+	}
+	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), runtime_omp);
 }
 
 static void on_finalize(ompt_data_t *data)
@@ -719,6 +798,7 @@ static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t 
 	reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
 	ompt_target_init();
 	ins_exit_hook = flush;
+	pthread_atfork(NULL, NULL, at_fork_child);
 	if (next_tool && next_tool->initialize &&
 	    !next_tool->initialize(chained_lookup, device, &next_tool->tool_data)) {
 		/* it declined: its callbacks stay unused */
@@ -776,9 +856,10 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 	if (!want || (strcmp(want, "basic") && strcmp(want, "full")) || !ins_on())
 		goto out; /* not asked: the runtime goes on to the next tool itself */
 	full_scope = !strcmp(want, "full");
+	runtime_name = runtime_version ? runtime_version : "";
+	runtime_omp = omp_version;
 	next_tool = start_next(omp_version, runtime_version);
-	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0,
-		     ins_intern(runtime_version ? runtime_version : ""), omp_version);
+	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), omp_version);
 	r = &result;
 out:
 	errno = saved;

@@ -3,6 +3,7 @@
 # writes it: link it after libuprof_report.a.
 OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c lib/openmp/openmp_loops.c \
 	lib/openmp/openmp_imbalance.c lib/openmp/openmp_nest.c
+OPENMP_SRCS += lib/openmp/openmp_window.c
 OPENMP_LIB := $(BUILD)/lib/libuprof_openmp.a
 $(OPENMP_LIB): $(call objs,$(OPENMP_SRCS))
 	@mkdir -p $(dir $@)
@@ -24,3 +25,8 @@ $(BUILD)/tests/test_openmp_imbalance: tests/unit/test_openmp_imbalance.c $(OPENM
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_openmp_imbalance
+# a window that ended before the process: figures rebuilt from made-up region records
+$(BUILD)/tests/test_openmp_window: tests/unit/test_openmp_window.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_openmp_window

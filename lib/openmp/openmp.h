@@ -137,6 +137,10 @@ struct rpt_omp_proc {
 	uint32_t (*aliases)[2];
 	size_t naliases, capaliases;
 	struct rpt_omp_hot *hot;     /* its samples outside regions (openmp_state.h) */
+	/* openmp_window.c: the process outlived the window, its figures rebuilt from the
+	 * region records; instances (team member 0's tasks) open at the window's edges */
+	bool rebuilt, paused; /* paused: rebuilt because the session had pauses */
+	uint64_t cut_start, cut_end, window_unpaired;
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;
@@ -186,6 +190,22 @@ int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *o);
 void rpt_omp_target_free(struct rpt_omp_proc *p);
 /* Fold site @from's target figures into @to's (one construct at several addresses). */
 int rpt_omp_target_merge(struct rpt_omp_site *to, struct rpt_omp_site *from);
+/* The session's paused intervals, as the report knows them (times CLOCK_MONOTONIC ns). */
+struct rpt_omp_pauses {
+	const void *ctx;
+	bool (*paused_at)(const void *ctx, uint64_t t);
+	bool (*paused_within)(const void *ctx, uint64_t from, uint64_t to); /* any pause */
+};
+/* openmp_window.c: when @o has no summary (the window ended before the process) or the
+ * session had @pauses (NULL: none), its per (site, thread) figures rebuilt from the
+ * region records of the instances the windows saw whole, as VALUE records into *@vals
+ * (free()), *@nvals of them, and @p's rebuilt and cut counts set; *@vals NULL when the
+ * summary stands. 0 or -ENOMEM. */
+int rpt_omp_window_rebuild(struct rpt_omp_proc *p, const struct ses_ompt *o,
+			   const struct rpt_omp_pauses *pauses, struct ses_ompt_record **vals,
+			   size_t *nvals);
+/* openmp_window.c: OVERVIEW lines saying what the window cut, and what exit() did. */
+void rpt_omp_write_window(const struct rpt_omp_proc *p, FILE *f);
 /* openmp_target.c: TARGET REGIONS, DATA TRANSFERS, DEVICES and DEVICE TRACE of @p;
  * nothing when it had no offload. */
 void rpt_omp_write_target(const struct rpt_omp_proc *p, FILE *f);

@@ -427,10 +427,23 @@ out:
 	return ret;
 }
 
+static bool paused_at(const void *r, uint64_t t)
+{
+	return rpt_paused_at(r, t);
+}
+
+static bool paused_within(const void *r, uint64_t from, uint64_t to)
+{
+	return rpt_paused_within(r, from, to);
+}
+
 static int load_file(struct rpt *r, int dfd, const char *name)
 {
 	char why[256];
 	struct rpt_omp_proc *g, *p;
+	struct ses_ompt_record *rebuilt = NULL;
+	struct rpt_omp_pauses pauses = { r, paused_at, paused_within };
+	size_t nrebuilt = 0;
 	struct ses_ompt o;
 	const void *map;
 	size_t len;
@@ -489,13 +502,24 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		if (rpt_omp_is_loop(s)) /* the tool's key, not the address */
 			s->code &= SES_OMPT_SITE_ADDR_MASK;
 	}
-	ret = take_values(p, &o);
+	ret = rpt_omp_window_rebuild(p, &o, r->npauses ? &pauses : NULL, &rebuilt, &nrebuilt);
+	if (!ret) { /* the summary, or what the window's records rebuild of it */
+		struct ses_ompt view = o;
+
+		if (rebuilt) {
+			view.values = rebuilt;
+			view.nvalues = nrebuilt;
+		}
+		ret = take_values(p, &view);
+	}
 	if (!ret)
 		rpt_omp_nest_prepare(p);
 	if (!ret)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)
 		ret = label(r, p, &o);
+	if (p->rebuilt) /* the records an edge of the window cut are counted as cut */
+		p->unpaired = p->window_unpaired;
 	if (!ret)
 		ret = rpt_omp_state_label(r, p, &o);
 	if (!ret)
@@ -513,6 +537,7 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 		if (r->world.procs[i].pid == p->pid)
 			p->samples = r->world.procs[i].samples;
 out:
+	free(rebuilt);
 	ses_ompt_release(&o);
 	return ret;
 }

@@ -134,6 +134,7 @@ static void write_overview(const struct rpt *r, const struct rpt_omp_proc *p, co
 			" unpaired region records, %" PRIu64 " values past the report's tables\"\n",
 			p->dropped, p->lost_records, p->lost_threads, p->lost_sites, p->unpaired,
 			p->ignored);
+	rpt_omp_write_window(p, f);
 }
 
 static void region_row(const struct rpt *r, const struct rpt_omp_proc *p,

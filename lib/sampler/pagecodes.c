@@ -87,6 +87,7 @@ static uint16_t field(uint16_t f)
 		{ UPROF_OMP_F_LOST_SITES, SES_OMPT_F_LOST_SITES },
 		{ UPROF_OMP_F_LOST_RECORDS, SES_OMPT_F_LOST_RECORDS },
 		{ UPROF_OMP_F_SCOPE, SES_OMPT_F_SCOPE },
+		{ UPROF_OMP_F_CUT_EXIT, SES_OMPT_F_CUT_EXIT },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)

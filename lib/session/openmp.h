@@ -19,7 +19,8 @@
  *              member `slot`; how = nesting depth (0 outermost)
  *   WAIT_BEGIN/WAIT_END  (--openmp-scope full) a wait of kind how (SES_OMPT_WAIT_*) at
  *              site `site`
- *   SITE       site `site` is the code address `value`, of construct how (SES_OMPT_SITE_*)
+ *   SITE       site `site` is the code address `value`, of construct how (SES_OMPT_SITE_*);
+ *              sent when the site is first seen and again at the end
  *   VALUE      field how (SES_OMPT_F_*) of site `site` (0: the thread, or with slot 0
  *              the process) for thread tid, the tool's thread slot `slot`; times in ns
  *   RUNTIME    the runtime's OpenMP version is `value`, its version string is string
@@ -180,6 +181,7 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOST_SITES = 58,
 	SES_OMPT_F_LOST_RECORDS = 59,
 	SES_OMPT_F_SCOPE = 60,
+	SES_OMPT_F_CUT_EXIT = 61, /* instances exit() ended (counted in REGIONS) */
 	SES_OMPT_F_MAX = 64,
 };
 

@@ -151,6 +151,15 @@ $(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
 	@mkdir -p $(dir $@)
 	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions $(TGT)/libomp_usertool.so) $(TGT)/omp_regions_gcc
+# a program living in parallel regions, for partial windows, fork and exit() inside a
+# region (tests/e2e/omp_window.sh): clang (libomp) and gcc (libgomp, traced via omplib)
+$(TGT)/omp_window: tests/targets/omp_window.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $< $(INSTR_LINK)
+$(TGT)/omp_window_gcc: tests/targets/omp_window.c $(INSTR_SO)
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $< $(INSTR_LINK)
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_window) $(TGT)/omp_window_gcc
 # target offload to the x86_64 host device (tests/e2e/openmp_offload.sh): clang-19 against
 # LLVM 19's runtime, unpacked under build/ (scripts/llvm19-omp.sh says why). Where the
 # packages cannot be had, the target is not built and the e2e file skips, saying so.
