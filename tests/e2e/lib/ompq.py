@@ -5,6 +5,8 @@ ompq.py REPORT regions                         the region names, one a line
 ompq.py REPORT region NAME COLUMN              a PARALLEL-REGION METRIC cell of the first
                                                region whose name contains NAME
 ompq.py REPORT thread NAME THREADNUM COLUMN    a THREAD METRIC cell of that region
+ompq.py REPORT threadsum NAME COLUMN           that column summed over the region's threads
+ompq.py REPORT count NAME                      how many region rows' names contain NAME
 ompq.py REPORT lock NAME COLUMN                a LOCK METRIC cell
 ompq.py REPORT overview KEY                    an OVERVIEW value (first process)
 ompq.py REPORT snapshot KEY                    an OPENMP SUMMARY value (".. CPU Time")
@@ -74,6 +76,20 @@ def main():
                         print(r[col(hdr, sys.argv[4])])
                         return
         sys.exit("no %s %r" % (what, sys.argv[3]))
+    if what == "count":
+        n = 0
+        for title, (hdr, rows) in t.items():
+            if "PARALLEL-REGION" in title:
+                n += sum(sys.argv[3] in r[0] for r in rows)
+        print(n)
+        return
+    if what == "threadsum":
+        for title, (hdr, rows) in t.items():
+            if title.startswith("OpenMP THREAD METRIC") and sys.argv[3] in title:
+                v = sum(float(r[col(hdr, sys.argv[4])]) for r in rows)
+                print(int(v) if v == int(v) else v)
+                return
+        sys.exit("no thread table of %r" % sys.argv[3])
     if what == "thread":
         for title, (hdr, rows) in t.items():
             if title.startswith("OpenMP THREAD METRIC") and sys.argv[3] in title:
