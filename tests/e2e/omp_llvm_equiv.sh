@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 28, must show 1 (regions and loops): our equivalents of LLVM's
-# openmp/runtime/test/ompt programs for parallel (repeated, if(0), nested), teams,
-# worksharing loops (static, dynamic, guided; two loops in one region) and taskloop, each
+# openmp/runtime/test/ompt programs for parallel (repeated, if(0), nested, nested
+# serialized), teams, sections, worksharing loops (static, dynamic, guided; two loops in one region) and taskloop, each
 # count checked exact against what tests/targets/omp_equiv_regions.c was built to do (the
 # program checks its own counts and says so): region instances, team sizes, implicit
 # tasks per thread, loop iterations and schedules, tasks created. Three builds: clang
@@ -18,12 +18,15 @@ L_REP=$(line_of $SRC 'parallel num_threads(2) reduction(+ : threads)')
 L_IF0=$(line_of $SRC 'if (never)')
 L_OUT=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 1)
 L_IN=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 2)
+L_SO=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 3)
+L_SI=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 4)
+L_SEC=$(line_of $SRC 'parallel sections')
 L_ST=$(line_of $SRC 'schedule(static)')
 L_DY=$(line_of $SRC 'schedule(dynamic, 3)')
 L_GU=$(line_of $SRC 'schedule(guided)')
 L_TWO=$(line_of $SRC 'parallel num_threads(2) reduction(+ : n)' 1)
 L_TL=$(line_of $SRC 'parallel num_threads(2) shared(n)')
-L_TP=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 3)
+L_TP=$(line_of $SRC 'parallel num_threads(2) reduction(+ : inner)' 5)
 
 # regions BUILD SCHED GCC: the checks of one build's run ($R); SCHED is "known" where the
 # runtime says a loop's schedule (LLVM 19), else "Unknown"; GCC is 1 for the gcc build
@@ -50,6 +53,24 @@ regions() {
 		is "2 4" "$(cells "$IN" Instances) $(threads "$IN" "Implicit Tasks")"
 	todo nest "$b nested: inner region's Thread Count is its team size, 2" \
 		is 2 "$(cells "$IN" "Thread Count")"
+	# parallel/nested_serialized: with one active level the inner regions are teams of 1,
+	# still one instance per outer thread
+	local SO="serialized\$omp\$parallel:1@$F:$L_SO" SI="serialized\$omp\$parallel:2@$F:$L_SI"
+	check "$b serialized nest: outer 1 instance of 2 threads; inner 2 instances, 2 implicit tasks" \
+		is "1 2 2 2" "$(cells "$SO" Instances "Thread Count") $(cells "$SI" Instances) $(threads "$SI" "Implicit Tasks")"
+	todo nest "$b serialized nest: inner Thread Count is its team size, 1" \
+		is 1 "$(cells "$SI" "Thread Count")"
+	# worksharing/sections (barrier/sections): one region of 2 threads; 3 sections are no
+	# loop (libomp's GOMP shim runs gcc's sections as a dynamic loop of 3)
+	check "$b sections: 1 instance of 2 threads" \
+		is "1 2" "$(cells "sections\$omp\$parallel" Instances "Thread Count")"
+	if [ "$gcc" = 1 ]; then
+		todo loops "$b sections: no loop iterations for 3 sections" \
+			is empty "$(cells "sections\$omp\$parallel" "Loop Iterations")"
+	else
+		check "$b sections: no loop iterations for 3 sections" \
+			is empty "$(cells "sections\$omp\$parallel" "Loop Iterations")"
+	fi
 	# worksharing/for: iterations of each loop, and its schedule where the runtime says it
 	if [ "$gcc" = 1 ]; then
 		# gcc computes a static schedule's chunks inline: no runtime call, no loop event
@@ -78,8 +99,13 @@ regions() {
 	todo loops "$b taskloop: its 40 iterations" is 40 "$(cells "$TL" "Loop Iterations")"
 	# teams/: host teams of 2, each team's master opening a region of 2 threads: that
 	# region 2 instances of a team of 2, one row at its pragma; no row of unknown origin
-	todo nest "$b teams: one row at the inner parallel's line" \
-		is 1 "$(ompq "$R" count "@$F:$L_TP")"
+	if [ "$gcc" = 1 ]; then # gcc's host teams have no row of their own at that line
+		check "$b teams: one row at the inner parallel's line" \
+			is 1 "$(ompq "$R" count "@$F:$L_TP")"
+	else
+		todo nest "$b teams: one row at the inner parallel's line" \
+			is 1 "$(ompq "$R" count "@$F:$L_TP")"
+	fi
 	todo nest "$b teams: the inner parallel 2 instances of a team of 2, 4 implicit tasks" \
 		is "2 2 4" "$(cells "teams\$omp\$parallel:1@$F:$L_TP" Instances "Thread Count") $(threads "teams\$omp\$parallel:1@$F:$L_TP" "Implicit Tasks")"
 	todo nest "$b teams: no row of unknown origin" is 0 "$(ompq "$R" count "@unknown:0")"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 28, must show 1 (synchronization and tasks): our equivalents of LLVM's
 # openmp/runtime/test/ompt programs for lock, nest_lock, test_lock, critical, ordered,
-# barrier, explicit tasks, taskwait, taskgroup and undeferred (if(0)) tasks, each count
-# checked exact against what tests/targets/omp_equiv_sync.c was built to do (the program
-# checks its own counts and says so): acquires per call site and the threads that took
-# them, tasks created, region instances, team sizes and implicit tasks. Builds: clang
+# barrier, explicit tasks, taskwait, taskgroup, undeferred (if(0)) tasks, dependences and
+# tasks left to the join barrier, each count checked exact against what
+# tests/targets/omp_equiv_sync.c was built to do (the program checks its own counts and
+# says so): acquires per call site and the threads that took them, tasks created, region
+# instances, team sizes and implicit tasks. Builds: clang
 # (LLVM libomp; basic and --openmp-scope full, which must count the same) and gcc (libgomp,
 # traced through --openmp-impl omplib). Explicit barriers are not counted by the report
 # (issue 28's "waits" slice shows waits by type): their region is checked as a region.
@@ -17,6 +18,7 @@ ROUNDS=$(sed -n 's/^#define ROUNDS \([0-9]*\)$/\1/p' $SRC)
 ORDERED=$(sed -n 's/^#define ORDERED \([0-9]*\)$/\1/p' $SRC)
 TASKS=$(sed -n 's/^#define TASKS \([0-9]*\)$/\1/p' $SRC)
 GROUP=$(sed -n 's/^#define GROUP \([0-9]*\)$/\1/p' $SRC)
+CHAIN=$(sed -n 's/^#define CHAIN \([0-9]*\)$/\1/p' $SRC)
 
 # locks NAME COLUMN...: a LOCK METRIC row's cells (the first whose site contains NAME);
 # "none" where the report has no such row (a site that never acquired)
@@ -36,7 +38,7 @@ sync_checks() {
 	local two=$((2 * ROUNDS))
 
 	# every region: once, a team of 2, one implicit task on each thread
-	for fn in lock nest_lock test_lock critical barrier tasks taskgroup undeferred; do
+	for fn in lock nest_lock test_lock critical barrier tasks taskgroup undeferred depend joinbarrier; do
 		check "$b $fn: its region 1 instance of a team of 2, 2 implicit tasks" \
 			is "1 2 2" "$(cells "$fn\$omp\$parallel:1@$F:" Instances "Thread Count") $(threads "$fn\$omp\$parallel:1@$F:" "Implicit Tasks")"
 	done
@@ -82,6 +84,9 @@ sync_checks() {
 	check "$b taskgroup: $GROUP created" is "$GROUP" "$(cells "taskgroup\$omp\$parallel:1@$F:" "Tasks Created")"
 	check "$b undeferred: 2 created (if(0) tasks are tasks)" \
 		is 2 "$(cells "undeferred\$omp\$parallel:1@$F:" "Tasks Created")"
+	check "$b depend: a chain of $CHAIN created" is "$CHAIN" "$(cells "depend\$omp\$parallel:1@$F:" "Tasks Created")"
+	check "$b joinbarrier: 2 created, one a thread, run by the closing barrier" \
+		is 2 "$(cells "joinbarrier\$omp\$parallel:1@$F:" "Tasks Created")"
 	check "$b: no tasks in the regions that made none" \
 		is "0 0 0 0 0" "$(for fn in lock nest_lock critical barrier test_lock; do cells "$fn\$omp\$parallel:1@$F:" "Tasks Created"; done | tr '\n' ' ' | sed 's/ $//')"
 }

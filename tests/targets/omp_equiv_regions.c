@@ -9,6 +9,8 @@
  *   if0         a parallel region with if(0), entered 3 times: a team of 1
  *   nested      a region of 2 threads, each of which opens an inner region of 2 threads
  *               (max active levels 2): outer 1 instance, inner 2 instances, teams of 2
+ *   serialized  the same nest with max active levels 1: the inner regions each a team of 1
+ *   sections    a parallel sections of 2 threads with 3 sections
  *   sched_static, sched_dynamic, sched_guided
  *               one parallel for of 2 threads each, 120, 90 and 60 iterations
  *   two_loops   one region of 2 threads holding two loops, 100 and 50 iterations (150)
@@ -70,6 +72,36 @@ static void nested(void)
 		inner += omp_get_num_threads() == 2 && omp_get_level() == 2;
 	}
 	expect("nested: inner threads at level 2 in teams of 2", inner, 4);
+}
+
+static void serialized(void)
+{
+	long inner = 0;
+
+	omp_set_max_active_levels(1);
+#pragma omp parallel num_threads(2) reduction(+ : inner)
+	{
+#pragma omp parallel num_threads(2) reduction(+ : inner)
+		inner += omp_get_num_threads() == 1 && omp_get_level() == 2;
+	}
+	omp_set_max_active_levels(2);
+	expect("serialized: inner teams of 1 at level 2", inner, 2);
+}
+
+static void sections(void)
+{
+	long done = 0;
+
+#pragma omp parallel sections num_threads(2) reduction(+ : done)
+	{
+#pragma omp section
+		done += 1;
+#pragma omp section
+		done += 10;
+#pragma omp section
+		done += 100;
+	}
+	expect("sections: each ran once", done, 111);
 }
 
 static void sched_static(void)
@@ -151,6 +183,8 @@ int main(int argc, char **argv)
 	repeated();
 	if0(argc > 99);
 	nested();
+	serialized();
+	sections();
 	sched_static();
 	sched_dynamic();
 	sched_guided();

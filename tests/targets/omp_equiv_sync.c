@@ -19,6 +19,10 @@
  *   tasks       one thread creates TASKS (6) tasks then waits for them (taskwait)
  *   taskgroup   one thread creates GROUP (3) tasks in a taskgroup
  *   undeferred  one thread creates 2 tasks with if(0), run at once
+ *   depend      one thread creates a chain of CHAIN (4) tasks, each depend(inout) on
+ *               the one before, then waits
+ *   joinbarrier each thread creates one task and waits for none: the region's closing
+ *               barrier runs them (2 tasks)
  *
  * The program counts what ran and exits 1, saying what, when the runtime did not do what
  * the pragmas asked. Built by clang (LLVM libomp, OMPT) and by gcc (libgomp, traced
@@ -32,6 +36,7 @@
 #define BARRIERS 4
 #define TASKS 6
 #define GROUP 3
+#define CHAIN 4
 
 static int bad;
 
@@ -203,6 +208,40 @@ static void undeferred(int never)
 	}
 }
 
+static void depend(void)
+{
+	long last = -1, in_order = 0;
+
+#pragma omp parallel num_threads(2)
+#pragma omp single
+	{
+		for (int t = 0; t < CHAIN; t++) {
+#pragma omp task depend(inout : last) shared(last, in_order)
+			{
+				in_order += last == t - 1;
+				last = t;
+			}
+		}
+#pragma omp taskwait
+		expect("depend: tasks ran in their chain's order", in_order, CHAIN);
+	}
+}
+
+static void joinbarrier(void)
+{
+	long ran = 0;
+
+#pragma omp parallel num_threads(2) shared(ran)
+	{
+#pragma omp task shared(ran)
+		{
+#pragma omp atomic
+			ran++;
+		}
+	}
+	expect("joinbarrier: tasks run by the closing barrier", ran, 2);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argv;
@@ -215,6 +254,8 @@ int main(int argc, char **argv)
 	tasks();
 	taskgroup();
 	undeferred(argc > 99);
+	depend();
+	joinbarrier();
 	printf("omp_equiv_sync: %s\n", bad ? "counts differ" : "all counts as built");
 	return bad;
 }
