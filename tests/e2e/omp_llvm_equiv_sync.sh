@@ -20,18 +20,6 @@ TASKS=$(sed -n 's/^#define TASKS \([0-9]*\)$/\1/p' $SRC)
 GROUP=$(sed -n 's/^#define GROUP \([0-9]*\)$/\1/p' $SRC)
 CHAIN=$(sed -n 's/^#define CHAIN \([0-9]*\)$/\1/p' $SRC)
 
-# locks NAME COLUMN...: a LOCK METRIC row's cells (the first whose site contains NAME);
-# "none" where the report has no such row (a site that never acquired)
-locks() {
-	local name=$1 out=() v
-	shift
-	for c in "$@"; do
-		v=$(ompq "$R" lock "$name" "$c" 2>/dev/null) || v=none
-		out+=("${v:-empty}")
-	done
-	echo "${out[*]}"
-}
-
 # sync_checks BUILD GCC: the checks of one run ($R); GCC is 1 for the gcc build
 sync_checks() {
 	local b=$1 gcc=$2 fn l

@@ -32,17 +32,12 @@ is() {
 	return 1
 }
 
-# cells NAME COLUMN...: the region row's cells (first row whose name contains NAME) in
-# $R, space-separated; "none" where the report has no such row
-cells() {
-	local name=$1 out=() v
-	shift
-	for c in "$@"; do
-		v=$(ompq "$R" region "$name" "$c" 2>/dev/null) || v=none
-		out+=("${v:-empty}")
-	done
-	echo "${out[*]}"
-}
+# cells NAME COLUMN...: the region row's cells (the first row whose name contains NAME)
+# in $R, space-separated, "empty" for an empty cell; "none" each where there is no row
+cells() { ompq "$R" cells region "$@"; }
+
+# locks NAME COLUMN...: the same of a LOCK METRIC row ("none": a site that never acquired)
+locks() { ompq "$R" cells lock "$@"; }
 
 # threads NAME COLUMN: the column summed over the region's threads in $R
 threads() { ompq "$R" threadsum "$1" "$2" 2>/dev/null || echo none; }

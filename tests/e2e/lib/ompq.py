@@ -6,6 +6,10 @@ ompq.py REPORT region NAME COLUMN              a PARALLEL-REGION METRIC cell of 
                                                region whose name contains NAME
 ompq.py REPORT thread NAME THREADNUM COLUMN    a THREAD METRIC cell of that region
 ompq.py REPORT threadsum NAME COLUMN           that column summed over the region's threads
+ompq.py REPORT cells region|lock NAME COLUMN...
+                                               several cells of that row, space-separated,
+                                               "empty" for an empty one; "none" for each
+                                               where there is no such row
 ompq.py REPORT count NAME                      how many region rows' names contain NAME
 ompq.py REPORT lock NAME COLUMN                a LOCK METRIC cell
 ompq.py REPORT overview KEY                    an OVERVIEW value (first process)
@@ -76,6 +80,17 @@ def main():
                         print(r[col(hdr, sys.argv[4])])
                         return
         sys.exit("no %s %r" % (what, sys.argv[3]))
+    if what == "cells":
+        key = "PARALLEL-REGION" if sys.argv[3] == "region" else "LOCK METRIC"
+        names = sys.argv[5:]
+        for title, (hdr, rows) in t.items():
+            if key in title:
+                for r in rows:
+                    if sys.argv[4] in r[0]:
+                        print(" ".join(r[col(hdr, c)] or "empty" for c in names))
+                        return
+        print(" ".join("none" for c in names))
+        return
     if what == "count":
         n = 0
         for title, (hdr, rows) in t.items():
