@@ -5,10 +5,11 @@
 # tasks left to the join barrier, each count checked exact against what
 # tests/targets/omp_equiv_sync.c was built to do (the program checks its own counts and
 # says so): acquires per call site and the threads that took them, tasks created, region
-# instances, team sizes and implicit tasks. Builds: clang
-# (LLVM libomp; basic and --openmp-scope full, which must count the same) and gcc (libgomp,
-# traced through --openmp-impl omplib). Explicit barriers are not counted by the report
-# (issue 28's "waits" slice shows waits by type): their region is checked as a region.
+# instances, team sizes and implicit tasks. Builds: clang (LLVM libomp 14; basic and
+# --openmp-scope full, which must count the same), gcc (libgomp, traced through
+# --openmp-impl omplib) and clang-19 against LLVM 19's runtime. Explicit barriers are not
+# counted by the report (issue 28's "waits" slice shows waits by type): their region is
+# checked as a region.
 . "$(dirname "$0")/lib/common.sh"
 . "$HERE/omp_equiv.sh"
 
@@ -98,6 +99,13 @@ if [ -x "$TGT/omp_equiv_sync_gcc" ] && ls /usr/lib/llvm-*/lib/libomp.so.5 >/dev/
 	sync_checks gcc 1
 else
 	skip "gcc or LLVM libomp missing: the gcc build not traced"
+fi
+
+if [ -x "$TGT/omp_equiv_sync19" ]; then
+	equiv_run clang19 omp_equiv_sync19
+	sync_checks clang19 0
+else
+	skip "clang-19 or LLVM 19's runtime missing: omp_equiv_sync19 not built"
 fi
 
 echo "# skipped: $skipped"

@@ -182,7 +182,7 @@ $(OMP_EQUIV:%=$(TGT)/%): $(TGT)/%: tests/targets/%.c
 $(OMP_EQUIV:%=$(TGT)/%_gcc): $(TGT)/%_gcc: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -Wall -Wextra -o $@ $<
-$(TGT)/omp_equiv_regions19: tests/targets/omp_equiv_regions.c scripts/llvm19-omp.sh
+$(OMP_EQUIV:%=$(TGT)/%19): $(TGT)/%19: tests/targets/%.c scripts/llvm19-omp.sh
 	@mkdir -p $(dir $@)
 	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
 		echo "clang-19 -fopenmp -o $@ $<"; \
@@ -190,7 +190,7 @@ $(TGT)/omp_equiv_regions19: tests/targets/omp_equiv_regions.c scripts/llvm19-omp
 			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
 	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_OMP),$(OMP_EQUIV:%=$(TGT)/%)) $(OMP_EQUIV:%=$(TGT)/%_gcc) \
-	$(if $(HAVE_CLANG19),$(TGT)/omp_equiv_regions19)
+	$(if $(HAVE_CLANG19),$(OMP_EQUIV:%=$(TGT)/%19))
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
