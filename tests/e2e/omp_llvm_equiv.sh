@@ -111,6 +111,8 @@ regions() {
 	todo nest "$b teams: no row of unknown origin" is 0 "$(ompq "$R" count "@unknown:0")"
 }
 
+# KMP_TEAMS_THREAD_LIMIT: libomp gives each host team at most CPUs / teams threads by
+# default, 1 on a 2-CPU machine, and the teams' regions of 2 would be teams of 1
 if [ -x "$TGT/omp_equiv_regions" ]; then
 	KMP_TEAMS_THREAD_LIMIT=4 equiv_run clang omp_equiv_regions
 	regions clang Unknown 0
