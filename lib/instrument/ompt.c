@@ -575,6 +575,30 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 	     codeptr);
 }
 
+/* A nestable lock taken again by the thread holding it: libomp calls mutex_acquire, then
+ * nest_lock (scope begin) in place of mutex_acquired. Each omp_set_nest_lock is an acquire
+ * of its own call site all the same (LLVM's ompt/synchronization/nest_lock test sees it
+ * as acquired_nest_lock_next); without this the site counted none and a full-scope wait
+ * begun at mutex_acquire never ended. The holder does not wait for its own lock: the few
+ * ns go to the site's wait only, not to the region's lock wait. A scope end is a release
+ * to a lower level, no acquire. */
+static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
+{
+	if (on() && me->lock_begin && endpoint == ompt_scope_begin) {
+		uint64_t now = stamp();
+		uint64_t *a = me->agg[me->lock_site];
+
+		a[UPROF_OMP_F_ACQUIRES]++;
+		a[UPROF_OMP_F_ACQ_WAIT] += now - me->lock_begin;
+		me->lock_begin = 0;
+		if (full_scope)
+			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
+				     me->lock_site, 0, now);
+	}
+	NEXT(ompt_callback_nest_lock, void (*)(int, ompt_wait_id_t, const void *), endpoint, wid,
+	     codeptr);
+}
+
 /* ---- the end: aggregates to the ring ---- */
 
 static bool is_time(int f)
@@ -796,6 +820,7 @@ static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t 
 	reg(ompt_callback_work, (ompt_callback_t)on_work);
 	reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
 	reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+	reg(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock);
 	ompt_target_init();
 	ins_exit_hook = flush;
 	pthread_atfork(NULL, NULL, at_fork_child);

@@ -47,6 +47,7 @@ enum {
 	ompt_callback_work = 20,
 	ompt_callback_mutex_acquire = 26,
 	ompt_callback_mutex_acquired = 27,
+	ompt_callback_nest_lock = 28,
 	ompt_callback_max = 38, /* one past the last (error, 37) */
 };
 

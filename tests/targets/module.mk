@@ -204,6 +204,18 @@ $(TGT)/omp_loops_gcc: tests/targets/omp_loops.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
 $(TGT)/omp_loops19: tests/targets/omp_loops.c scripts/llvm19-omp.sh
+# our equivalents of LLVM's openmp/runtime/test/ompt programs, counts known by
+# construction (tests/e2e/omp_llvm_equiv*.sh): by clang (LLVM libomp), by gcc (libgomp,
+# traced through --openmp-impl omplib) and by clang-19 against LLVM 19's runtime, whose
+# OMPT 5.1 work callback says a loop's schedule (libomp 14's does not)
+OMP_EQUIV := omp_equiv_regions omp_equiv_sync
+$(OMP_EQUIV:%=$(TGT)/%): $(TGT)/%: tests/targets/%.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -Wall -Wextra -o $@ $<
+$(OMP_EQUIV:%=$(TGT)/%_gcc): $(TGT)/%_gcc: tests/targets/%.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -Wall -Wextra -o $@ $<
+$(OMP_EQUIV:%=$(TGT)/%19): $(TGT)/%19: tests/targets/%.c scripts/llvm19-omp.sh
 	@mkdir -p $(dir $@)
 	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
 		echo "clang-19 -fopenmp -o $@ $<"; \
@@ -212,6 +224,8 @@ $(TGT)/omp_loops19: tests/targets/omp_loops.c scripts/llvm19-omp.sh
 	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_loops) $(TGT)/omp_loops_gcc \
 	$(if $(HAVE_CLANG19),$(TGT)/omp_loops19)
+TEST_TARGETS += $(if $(HAVE_OMP),$(OMP_EQUIV:%=$(TGT)/%)) $(OMP_EQUIV:%=$(TGT)/%_gcc) \
+	$(if $(HAVE_CLANG19),$(OMP_EQUIV:%=$(TGT)/%19))
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h

@@ -8,6 +8,12 @@ ompq.py REPORT thread NAME THREADNUM COLUMN    a THREAD METRIC cell of that regi
 ompq.py REPORT total NAME COLUMN               a PARALLEL-REGION METRIC "Avg" cell times
                                                the rows of the region's THREAD METRIC
                                                (the threads the average is over)
+ompq.py REPORT threadsum NAME COLUMN           that column summed over the region's threads
+ompq.py REPORT cells region|lock NAME COLUMN...
+                                               several cells of that row, space-separated,
+                                               "empty" for an empty one; "none" for each
+                                               where there is no such row
+ompq.py REPORT count NAME                      how many region rows' names contain NAME
 ompq.py REPORT lock NAME COLUMN                a LOCK METRIC cell
 ompq.py REPORT overview KEY                    an OVERVIEW value (first process)
 ompq.py REPORT snapshot KEY                    an OPENMP SUMMARY value (".. CPU Time")
@@ -100,6 +106,31 @@ def main():
                         print(r[col(hdr, sys.argv[4])])
                         return
         sys.exit("no %s %r" % (what, sys.argv[3]))
+    if what == "cells":
+        key = "PARALLEL-REGION" if sys.argv[3] == "region" else "LOCK METRIC"
+        names = sys.argv[5:]
+        for title, (hdr, rows) in t.items():
+            if key in title:
+                for r in rows:
+                    if sys.argv[4] in r[0]:
+                        print(" ".join(r[col(hdr, c)] or "empty" for c in names))
+                        return
+        print(" ".join("none" for c in names))
+        return
+    if what == "count":
+        n = 0
+        for title, (hdr, rows) in t.items():
+            if "PARALLEL-REGION" in title:
+                n += sum(sys.argv[3] in r[0] for r in rows)
+        print(n)
+        return
+    if what == "threadsum":
+        for title, (hdr, rows) in t.items():
+            if title.startswith("OpenMP THREAD METRIC") and sys.argv[3] in title:
+                v = sum(float(r[col(hdr, sys.argv[4])]) for r in rows)
+                print(int(v) if v == int(v) else v)
+                return
+        sys.exit("no thread table of %r" % sys.argv[3])
     if what == "thread":
         for title, (hdr, rows) in t.items():
             if title.startswith("OpenMP THREAD METRIC") and sys.argv[3] in title:
