@@ -1,7 +1,7 @@
 # lib/openmp: the OpenMP model of a --trace openmp session (openmp/openmp.h): sites and
 # their time split, target offload. Needs lib/session and lib/util; lib/report loads and
 # writes it: link it after libuprof_report.a.
-OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c
+OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c lib/openmp/openmp_waits.c
 OPENMP_LIB := $(BUILD)/lib/libuprof_openmp.a
 $(OPENMP_LIB): $(call objs,$(OPENMP_SRCS))
 	@mkdir -p $(dir $@)
@@ -13,3 +13,8 @@ $(BUILD)/tests/test_openmp: tests/unit/test_openmp.c $(OPENMP_LIB) $(SESSION_LIB
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_openmp
+# waits by type per (region, thread), from wait records and from the tool's sums
+$(BUILD)/tests/test_omp_waits: tests/unit/test_omp_waits.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_omp_waits
