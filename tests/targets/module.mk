@@ -137,6 +137,15 @@ $(TGT)/libomp_usertool.so: tests/targets/omp_usertool.c
 	@mkdir -p $(dir $@)
 	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_regions $(TGT)/libomp_usertool.so) $(TGT)/omp_regions_gcc
+# waits of known types and lengths (tests/e2e/omp_waits.sh): clang + LLVM libomp, and gcc
+# (libgomp, traced through --openmp-impl omplib)
+$(TGT)/omp_waits: tests/targets/omp_waits.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_waits_gcc: tests/targets/omp_waits.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_waits) $(TGT)/omp_waits_gcc
 # target offload to the x86_64 host device (tests/e2e/openmp_offload.sh): clang-19 against
 # LLVM 19's runtime, unpacked under build/ (scripts/llvm19-omp.sh says why). Where the
 # packages cannot be had, the target is not built and the e2e file skips, saying so.
@@ -171,6 +180,16 @@ $(TGT)/omp_names19 $(TGT)/omp_names19_cxx: $(TGT)/omp_names19%: tests/targets/om
 			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $$src; \
 	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
 TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_names19 $(TGT)/omp_names19_cxx)
+# omp_waits by clang-19 against LLVM 19's runtime, which tells a worksharing construct's
+# closing barrier from a parallel region's (OpenMP 5.1's kinds; libomp 14 says "implicit")
+$(TGT)/omp_waits19: tests/targets/omp_waits.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_waits19)
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h
