@@ -17,13 +17,14 @@ skipped=0
 skip() { skipped=$((skipped + 1)); ok "# SKIP $*"; }
 waitq() { "$PYTHON" "$HERE/waitq.py" "$@"; }
 HOLD=200
+# (awk, not python, for the arithmetic: hundreds of checks, one interpreter start each)
 # within A B: |A - B| <= 10 % of B, and A <= B * 1.01 + 1 ms (A, B in seconds)
-within() { "$PYTHON" -c "import sys; a,b=map(float,sys.argv[1:3]); sys.exit(0 if b > 0 and abs(a-b) <= 0.1*b and a <= b*1.01+1e-3 else 1)" "$@"; }
+within() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.1 * b && a <= b * 1.01 + 1e-3) }'; }
 # at_most A B: A <= B * 1.01 + 1 ms (a wait the program saw as short)
-at_most() { "$PYTHON" -c "import sys; a,b=map(float,sys.argv[1:3]); sys.exit(0 if a <= b*1.01+1e-3 else 1)" "$@"; }
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b * 1.01 + 1e-3) }'; }
 # agree A PA B PB: two runs' waits A and B, each over what its own program measured (PA, PB),
 # within 0.1 of each other (the runs' waits themselves differ as the schedule did)
-agree() { "$PYTHON" -c "import sys; a,pa,b,pb=map(float,sys.argv[1:5]); sys.exit(0 if pa > 0 and pb > 0 and abs(a/pa-b/pb) <= 0.1 else 1)" "$@"; }
+agree() { awk -v a="$1" -v pa="$2" -v b="$3" -v pb="$4" 'BEGIN { if (pa <= 0 || pb <= 0) exit 1; d = a / pa - b / pb; if (d < 0) d = -d; exit !(d <= 0.1) }'; }
 # prog OUT TYPE[+TYPE] [THREAD]: what the program measured, s (a thread's, or the sum)
 prog() {
 	awk -v t="+$2+" -v th="${3:-all}" '$1 == "wait" && index(t, "+" $2 "+") {
@@ -33,16 +34,7 @@ prog() {
 line_of() { awk -v t="$2" '$1 == "wait" && $2 == t { split($3, l, "="); print l[2]; exit }' "$1"; }
 # cols REPORT SUFFIX THREAD "COL|COL...": the sum of those cells (the columns a runtime
 # may put one wait in)
-cols() {
-	local c t=0 IFS='|'
-	for c in $4; do
-		t=$("$PYTHON" -c "import sys; print(float(sys.argv[1]) + float(sys.argv[2]))" "$t" "$(waitq "$1" cell "$2" "$3" "$c")")
-	done
-	echo "$t"
-}
-ALL="Implicit Barrier|Worksharing Barrier|Explicit Barrier|Runtime Barrier|Taskwait|Taskgroup|Reduction|Lock|Critical|Ordered|Other"
-# others "COL|COL...": the columns of ALL not in the set, one a line
-others() { local IFS='|' c; for c in $ALL; do [[ "|$1|" == *"|$c|"* ]] || echo "$c"; done; }
+cols() { waitq "$1" sum "$2" "$3" "$4"; }
 
 # run NAME TARGET SCOPE [collect options]: collect and report; the report in $SCRATCH/NAME.csv
 run() {
@@ -97,11 +89,10 @@ checks() {
 			fi
 		done
 		# the region's closing barrier is the one wait beside the one made
-		while read -r c; do
-			[ "$c" = "Implicit Barrier" ] && continue
-			check "$name: $type region: no $c wait" \
-				[ "$(waitq "$R" cell "@omp_waits.c:$l" all "$c")" = 0.000000 ]
-		done < <(others "$set")
+		while IFS=$'\t' read -r c v; do
+			[ "$c" = "Implicit Barrier" ] || [[ "|$set|" == *"|$c|"* ]] && continue
+			check "$name: $type region: no $c wait ($v s)" [ "$v" = 0.000000 ]
+		done < <(waitq "$R" row "@omp_waits.c:$l" all)
 	done
 	l=$(line_of "$O" taskwait)
 	ran=$(sed -n 's/^taskwait ran_by=//p' "$O")

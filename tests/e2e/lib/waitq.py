@@ -7,6 +7,9 @@ waitq.py REPORT cell SUFFIX THREAD COLUMN    the cell of the region whose name e
                                              SUFFIX ("@omp_waits.c:48"), row THREAD (a
                                              ThreadNum, or "all"), COLUMN a header's text
                                              up to its '(' ("Explicit Barrier")
+waitq.py REPORT sum SUFFIX THREAD "COL|COL"  the sum of those cells of that row
+waitq.py REPORT row SUFFIX THREAD            each wait column of that row: its name, a
+                                             tab, its cell, one a line (Total left out)
 """
 import csv
 import sys
@@ -39,14 +42,22 @@ def main():
         print(info["Wait Times From"])
     elif what == "unpaired":
         print(info.get("Unpaired Wait Records", "0"))
-    elif what == "cell":
-        suffix, thread, name = sys.argv[3:6]
-        cols = [k for k, h in enumerate(hdr) if h.split("(")[0].strip() == name]
-        if not cols:
-            sys.exit("no column %r in %r" % (name, hdr))
+    elif what in ("cell", "sum", "row"):
+        suffix, thread = sys.argv[3:5]
+        names = [h.split("(")[0].strip() for h in hdr]
+        want = sys.argv[5].split("|") if what != "row" else names[3:-1]
+        for n in want:
+            if n not in names:
+                sys.exit("no column %r in %r" % (n, hdr))
         for r in rows:
             if r[0].endswith(suffix) and r[1] == thread:
-                print(r[cols[0]])
+                if what == "cell":
+                    print(r[names.index(want[0])])
+                elif what == "sum":
+                    print("%.6f" % sum(float(r[names.index(n)]) for n in want))
+                else:
+                    for n in want:
+                        print("%s\t%s" % (n, r[names.index(n)]))
                 return
         sys.exit("no row %s %s" % (suffix, thread))
     else:
