@@ -2,9 +2,10 @@
 # OpenMP waits by type, per region and per thread (report.csv's OpenMP WAITS table), held
 # against what the program measured of itself on the same run (tests/targets/omp_waits.c):
 # an explicit barrier thread 0 comes to HOLD ms late, a critical section and an omp lock
-# thread 0 holds HOLD ms while the others ask, a taskwait on a task of HOLD ms another
-# thread runs, and a static loop whose first iteration sleeps HOLD ms (the others wait in
-# the loop's closing barrier). Each type's total per region, and each thread's, is within
+# thread 0 holds HOLD ms while the others ask, a taskwait and a taskgroup's end on a task of
+# HOLD ms another thread runs, an ordered loop whose first iteration holds its turn HOLD ms,
+# and a static loop whose first iteration sleeps HOLD ms (the others wait in the loop's
+# closing barrier). Each type's total per region, and each thread's, is within
 # 10 % of the program's own omp_get_wtime measure; the tool's wait lies inside the
 # program's interval, so it is never more than that (+1 %, +1 ms for clocks). Types the
 # region has none of read exactly 0. Both scopes: --openmp-scope full (from the wait
@@ -57,7 +58,7 @@ run() {
 checks() {
 	local name=$1 scope=$2 ex_cols=$3 ws_cols=$4 ws_types=$5
 	local R=$SCRATCH/$name.csv O=$SCRATCH/$name.out
-	local type types set l got want th ran c
+	local type types set skipz l got want th ran c v
 	if [ "$scope" = full ]; then
 		check "$name: the waits come from the wait records" \
 			[ "$(waitq "$R" from)" = "wait records (--openmp-scope full)" ]
@@ -66,10 +67,13 @@ checks() {
 		check "$name: the waits come from the tool's sums" \
 			[ "$(waitq "$R" from)" = "the tool's sums per thread (--openmp-scope basic)" ]
 	fi
-	for type in "explicit:$ex_cols" critical:Critical lock:Lock "workshare:$ws_cols"; do
+	for type in "explicit:$ex_cols" critical:Critical lock:Lock ordered:Ordered "workshare:$ws_cols"; do
 		set=${type#*:}
 		type=${type%%:*}
 		types=$type
+		# beside the wait made: the region's closing barrier, and an ordered loop's own
+		skipz="Implicit Barrier|$set"
+		[ "$type" = ordered ] && skipz="$skipz|Worksharing Barrier|Runtime Barrier"
 		[ "$type" = workshare ] && types=$ws_types
 		l=$(line_of "$O" "$type")
 		got=$(cols "$R" "@omp_waits.c:$l" all "$set")
@@ -90,20 +94,24 @@ checks() {
 		done
 		# the region's closing barrier is the one wait beside the one made
 		while IFS=$'\t' read -r c v; do
-			[ "$c" = "Implicit Barrier" ] || [[ "|$set|" == *"|$c|"* ]] && continue
+			[[ "|$skipz|" == *"|$c|"* ]] && continue
 			check "$name: $type region: no $c wait ($v s)" [ "$v" = 0.000000 ]
 		done < <(waitq "$R" row "@omp_waits.c:$l" all)
 	done
-	l=$(line_of "$O" taskwait)
-	ran=$(sed -n 's/^taskwait ran_by=//p' "$O")
-	got=$(waitq "$R" cell "@omp_waits.c:$l" 0 Taskwait)
-	want=$(prog "$O" taskwait 0)
-	if [ "${ran:-0}" -gt 0 ] 2>/dev/null; then
-		check "$name: thread 0's taskwait (the task ran on thread $ran) within 10 % of the program's ($got s, $want s)" \
-			within "$got" "$want"
-	else
-		skip "$name: taskwait: no other thread took the task (ran_by=${ran:-?}), so thread 0 ran it and did not wait"
-	fi
+	for type in taskwait:Taskwait taskgroup:Taskgroup; do
+		c=${type#*:}
+		type=${type%%:*}
+		l=$(line_of "$O" "$type")
+		ran=$(sed -n "s/^$type ran_by=//p" "$O")
+		got=$(waitq "$R" cell "@omp_waits.c:$l" 0 "$c")
+		want=$(prog "$O" "$type" 0)
+		if [ "${ran:-0}" -gt 0 ] 2>/dev/null; then
+			check "$name: thread 0's $c wait (the task ran on thread $ran) within 10 % of the program's ($got s, $want s)" \
+				within "$got" "$want"
+		else
+			skip "$name: $type: no other thread took the task (ran_by=${ran:-?}), so thread 0 ran it and did not wait"
+		fi
+	done
 }
 
 # total NAME TYPE "COL|..": a region's total of those columns
@@ -119,7 +127,8 @@ scopes() {
 	checks "$base-full" full "$ex_cols" "$ws_cols" "$ws_types"
 	run "$base-basic" "$target" basic "$@"
 	checks "$base-basic" basic "$ex_cols" "$ws_cols" "$ws_types"
-	for type in "explicit:$ex_cols" critical:Critical lock:Lock "workshare:$ws_cols" taskwait:Taskwait; do
+	for type in "explicit:$ex_cols" critical:Critical lock:Lock ordered:Ordered "workshare:$ws_cols" \
+		taskwait:Taskwait taskgroup:Taskgroup; do
 		set=${type#*:}
 		type=${type%%:*}
 		types=$type
@@ -128,9 +137,9 @@ scopes() {
 		b=$(total "$base-basic" "$type" "$set")
 		pa=$(prog "$SCRATCH/$base-full.out" "$types")
 		pb=$(prog "$SCRATCH/$base-basic.out" "$types")
-		if [ "$type" = taskwait ] && { ! grep -q '^taskwait ran_by=[1-9]' "$SCRATCH/$base-full.out" ||
-			! grep -q '^taskwait ran_by=[1-9]' "$SCRATCH/$base-basic.out"; }; then
-			skip "$base: taskwait: in a run thread 0 ran its task itself (no wait to compare)"
+		if [[ "$type" == task* ]] && { ! grep -q "^$type ran_by=[1-9]" "$SCRATCH/$base-full.out" ||
+			! grep -q "^$type ran_by=[1-9]" "$SCRATCH/$base-basic.out"; }; then
+			skip "$base: $type: in a run thread 0 ran its task itself (no wait to compare)"
 			continue
 		fi
 		check "$base: full and basic scopes agree on the $type region's wait within 10 % of what each run measured (full $a of $pa s, basic $b of $pb s)" \

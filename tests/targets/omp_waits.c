@@ -12,6 +12,9 @@
  *                      HOLD ms: the others wait in the loop's closing implicit barrier;
  *                      "closing" bounds each thread's wait in the region's own closing
  *                      barrier from above
+ *   taskgroup_wait     as taskwait_wait, thread 0 waiting at the end of a taskgroup
+ *   ordered_wait       an ordered loop of NT iterations, one per thread, the first
+ *                      holding its ordered section HOLD ms: the others wait their turn
  * The program measures each wait itself (omp_get_wtime around the construct) and prints,
  * per region, one line per thread:
  *   wait <type> line=<the region's pragma line> thread=<n> ms=<what it waited>
@@ -142,6 +145,56 @@ static void taskwait_wait(void)
 	put("taskwait", line, waited, 1);
 }
 
+static void taskgroup_wait(void)
+{
+	double waited[MAXT] = { 0 };
+	atomic_int started = 0, ran_by = -1;
+	int line = __LINE__ + 1;
+#pragma omp parallel num_threads(NT)
+	{
+		if (omp_get_thread_num() == 0) {
+			double t0, give_up = omp_get_wtime() + 2.0;
+
+#pragma omp taskgroup
+			{
+#pragma omp task
+				{
+					atomic_store(&ran_by, omp_get_thread_num());
+					atomic_store(&started, 1);
+					sleep_ms(hold_ms);
+				}
+				while (!atomic_load(&started) && omp_get_wtime() < give_up)
+					sleep_ms(0.1);
+				t0 = omp_get_wtime();
+			}
+			waited[0] = omp_get_wtime() - t0;
+		}
+	}
+	printf("taskgroup ran_by=%d\n", atomic_load(&ran_by));
+	put("taskgroup", line, waited, 1);
+}
+
+static void ordered_wait(void)
+{
+	double waited[MAXT] = { 0 };
+	int line = __LINE__ + 1;
+#pragma omp parallel num_threads(NT)
+	{
+#pragma omp for ordered schedule(static, 1)
+		for (int i = 0; i < NT; i++) {
+			double t0 = omp_get_wtime();
+
+#pragma omp ordered
+			{
+				waited[omp_get_thread_num()] = omp_get_wtime() - t0;
+				if (i == 0)
+					sleep_ms(hold_ms);
+			}
+		}
+	}
+	put("ordered", line, waited, NT);
+}
+
 static void workshare_wait(void)
 {
 	double waited[MAXT] = { 0 }, done[MAXT] = { 0 }, reach[MAXT] = { 0 }, after;
@@ -178,6 +231,8 @@ int main(int argc, char **argv)
 	lock_wait();
 	taskwait_wait();
 	workshare_wait();
+	taskgroup_wait();
+	ordered_wait();
 	printf("threads=%d hold_ms=%d\n", NT, hold_ms);
 	return 0;
 }
