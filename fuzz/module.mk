@@ -73,7 +73,8 @@ $(eval $(call fuzz_target,fuzz_mpi,$(FUZZ_SESSION_SRCS),))
 
 # the OMPT tool's openmp/<pid>.ompt files
 # and the report's reading of their target and device records (no libdw needed)
-FUZZ_OMPT_REPORT := lib/openmp/openmp_target.c lib/openmp/openmp_sites.c lib/openmp/openmp_window.c lib/util/hash.c \
+FUZZ_OMPT_REPORT := lib/openmp/openmp_target.c lib/openmp/openmp_sites.c lib/openmp/openmp_window.c \
+	lib/openmp/openmp_waits.c lib/util/hash.c \
 	lib/util/strmap.c
 $(eval $(call fuzz_target,fuzz_ompt,$(FUZZ_SESSION_SRCS) $(FUZZ_OMPT_REPORT),))
 

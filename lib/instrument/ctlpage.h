@@ -56,8 +56,11 @@
  * no new header field. 2.3: the target-offload and device-tracing kinds (UPROF_REC_OMP_TARGET_BEGIN
  * .. UPROF_REC_OMP_DEV_BYTES, ompt_target.c), no new header field. 2.4: req_seq rings as a
  * doorbell (above), no new header field; later in 2.4, the LOOP and TASKLOOP site
- * kinds and the loop fields (UPROF_OMP_F_WS_*, UPROF_OMP_F_LOOP_*), which an older
- * profiler drops (unknown codes). Bump the minor for each addition and list it here.
+ * kinds and the loop fields (UPROF_OMP_F_WS_*, UPROF_OMP_F_LOOP_*), the nesting fields
+ * (UPROF_OMP_F_NESTED .. TEAM_MIN) and UPROF_OMP_F_CUT_EXIT, which an older profiler
+ * drops (unknown codes). 2.5: wait kinds WORKSHARE, IMPLEMENTATION and REDUCTION (split
+ * from BARRIER_IMPLICIT and OTHER) and the per-type wait fields UPROF_OMP_F_WAIT_*, no
+ * new header field. Bump the minor for each addition and list it here.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -70,7 +73,7 @@
 /* The minor this library writes. Overridable only so that tests can build the library of
  * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
 #ifndef UPROF_CTL_MINOR
-#define UPROF_CTL_MINOR 4
+#define UPROF_CTL_MINOR 5
 #endif
 #ifndef UPROF_CTL_WRITE_MAJOR
 #define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
@@ -216,6 +219,10 @@ enum uprof_ctl_omp_wait {
 	UPROF_OMP_WAIT_TASKGROUP = 4,
 	UPROF_OMP_WAIT_OTHER = 5,
 	UPROF_OMP_WAIT_MUTEX = 6,
+	/* 2.5: kinds today's IMPLICIT lumped together (lib/instrument/ompt_waits.h) */
+	UPROF_OMP_WAIT_BARRIER_WORKSHARE = 7,	   /* ending a worksharing construct */
+	UPROF_OMP_WAIT_BARRIER_IMPLEMENTATION = 8, /* one the runtime added of its own */
+	UPROF_OMP_WAIT_REDUCTION = 9,
 };
 /* Aggregates the tool keeps per (site, thread) and sends once, at the end: times in ns
  * (converted by the tool), the rest counts or codes. */
@@ -262,6 +269,18 @@ enum uprof_ctl_omp_field {
 	/* per lock site, per thread */
 	UPROF_OMP_F_ACQUIRES = 32,
 	UPROF_OMP_F_ACQ_WAIT = 33, /* ns from acquire to acquired */
+	/* 2.5: per (region site, thread), the waits by the type the runtime gives. Each wait
+	 * end adds to one field only; the tool folds them into SYNC, BARRIER and LOCKWAIT as
+	 * it sends those (lib/instrument/ompt_waits.h), so those keep their meaning. */
+	UPROF_OMP_F_WAIT_IMPLICIT = 34,	      /* ns in the implicit barrier ending a parallel
+					       * region (or one the runtime does not place) */
+	UPROF_OMP_F_WAIT_WORKSHARE = 35,      /* ... ending a worksharing construct */
+	UPROF_OMP_F_WAIT_EXPLICIT = 36,	      /* ... in #pragma omp barrier */
+	UPROF_OMP_F_WAIT_IMPLEMENTATION = 37, /* ... in barriers the runtime added */
+	UPROF_OMP_F_WAIT_REDUCTION = 38,      /* ... in reductions (where the runtime says) */
+	UPROF_OMP_F_WAIT_LOCK = 39,	      /* ns acquiring omp locks and nest locks */
+	UPROF_OMP_F_WAIT_CRITICAL = 40,	      /* ... entering critical sections */
+	UPROF_OMP_F_WAIT_ORDERED = 41,	      /* ... entering ordered sections */
 	/* per thread (site 0) */
 	UPROF_OMP_F_THREAD_LIFE = 48, /* ns from thread begin to end (or the flush) */
 	UPROF_OMP_F_THREAD_IN = 49,   /* ns of that in outermost implicit tasks */

@@ -46,6 +46,7 @@
 #include "instrument/ompt_abi.h"
 #include "instrument/ompt_nest.h"
 #include "instrument/ompt_tool.h"
+#include "instrument/ompt_waits.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -305,21 +306,10 @@ static void on_parallel_end(ompt_data_t *pdata, ompt_data_t *task, int flags, co
 	     user_pdata(pdata), task, flags, codeptr);
 }
 
+/* one add: SYNC and BARRIER are rebuilt from the types when sent (ompt_waits.h) */
 static void add_wait(struct othread *t, struct frame *f, uint32_t kind, uint64_t w)
 {
-	uint64_t *a = t->agg[f->site];
-
-	if (kind == UPROF_OMP_WAIT_MUTEX) {
-		a[UPROF_OMP_F_LOCKWAIT] += w;
-		return;
-	}
-	a[UPROF_OMP_F_SYNC] += w;
-	if (kind == UPROF_OMP_WAIT_BARRIER_IMPLICIT || kind == UPROF_OMP_WAIT_BARRIER_EXPLICIT)
-		a[UPROF_OMP_F_BARRIER] += w;
-	else if (kind == UPROF_OMP_WAIT_TASKWAIT)
-		a[UPROF_OMP_F_TASKWAIT] += w;
-	else if (kind == UPROF_OMP_WAIT_TASKGROUP)
-		a[UPROF_OMP_F_TASKGROUP] += w;
+	t->agg[f->site][ompt_wait_field(kind)] += w;
 }
 
 /* @now, or the end of @f's instance when that came first (a worker's late callback). */
@@ -407,33 +397,13 @@ static struct frame *top(void)
 	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
 }
 
-static uint32_t wait_kind(int kind)
-{
-	switch (kind) {
-	case ompt_sync_region_barrier:
-	case ompt_sync_region_barrier_implicit:
-	case ompt_sync_region_barrier_implicit_workshare:
-	case ompt_sync_region_barrier_implicit_parallel:
-	case ompt_sync_region_barrier_implementation:
-		return UPROF_OMP_WAIT_BARRIER_IMPLICIT;
-	case ompt_sync_region_barrier_explicit:
-		return UPROF_OMP_WAIT_BARRIER_EXPLICIT;
-	case ompt_sync_region_taskwait:
-		return UPROF_OMP_WAIT_TASKWAIT;
-	case ompt_sync_region_taskgroup:
-		return UPROF_OMP_WAIT_TASKGROUP;
-	default:
-		return UPROF_OMP_WAIT_OTHER;
-	}
-}
-
 static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
 			 const void *codeptr)
 {
 	struct frame *f = on() ? top() : NULL;
 
 	if (f && endpoint == ompt_scope_begin) {
-		f->wait_kind = wait_kind(kind);
+		f->wait_kind = ompt_wait_kind(kind);
 		f->wait_begin = stamp();
 		if (full_scope)
 			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
@@ -473,6 +443,9 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 				if (w) {
 					f->wait_kind = w;
 					f->wait_begin = now;
+					if (full_scope) /* the wait goes on after the task */
+						ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)w,
+							     me->tid, f->site, f->index, now);
 				}
 			}
 		}
@@ -483,6 +456,9 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 			add_wait(me, f, f->wait_kind, now - f->wait_begin);
 			me->task_wait[me->tdepth - 1] = f->wait_kind;
 			f->wait_begin = 0;
+			if (full_scope) /* the task's time is work, not the wait's */
+				ins_emit_raw(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind,
+					     me->tid, f->site, f->index, now);
 		}
 	}
 next:
@@ -564,8 +540,8 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 
 		a[UPROF_OMP_F_ACQUIRES]++;
 		a[UPROF_OMP_F_ACQ_WAIT] += w;
-		if (f)
-			add_wait(me, f, UPROF_OMP_WAIT_MUTEX, w);
+		if (f) /* by the mutex's type: LOCKWAIT is rebuilt from them when sent */
+			me->agg[f->site][ompt_mutex_field(kind)] += w;
 		me->lock_begin = 0;
 		if (full_scope)
 			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
@@ -618,6 +594,7 @@ static bool is_time(int f)
 	case UPROF_OMP_F_THREAD_LIFE:
 	case UPROF_OMP_F_THREAD_IN:
 	case UPROF_OMP_F_NESTED:
+	case UPROF_OMP_F_WAIT_IMPLICIT ... UPROF_OMP_F_WAIT_ORDERED:
 		return true;
 	default:
 		return false;
@@ -701,7 +678,7 @@ static void flush(void)
 		t->agg[0][UPROF_OMP_F_THREAD_TYPE] = t->type;
 		for (uint32_t s = 0; s < MAX_SITES; s++)
 			for (int f = 1; f < NF; f++) {
-				uint64_t v = t->agg[s][f];
+				uint64_t v = ompt_waits_value(t->agg[s], f);
 
 				if (v)
 					put(UPROF_REC_OMP_VALUE, (uint16_t)f, t->tid, s, i + 1,

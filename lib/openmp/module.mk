@@ -4,6 +4,7 @@
 OPENMP_SRCS := lib/openmp/openmp_sites.c lib/openmp/openmp_target.c lib/openmp/openmp_loops.c \
 	lib/openmp/openmp_imbalance.c lib/openmp/openmp_nest.c
 OPENMP_SRCS += lib/openmp/openmp_window.c
+OPENMP_SRCS += lib/openmp/openmp_waits.c
 OPENMP_LIB := $(BUILD)/lib/libuprof_openmp.a
 $(OPENMP_LIB): $(call objs,$(OPENMP_SRCS))
 	@mkdir -p $(dir $@)
@@ -30,3 +31,8 @@ $(BUILD)/tests/test_openmp_window: tests/unit/test_openmp_window.c $(OPENMP_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_openmp_window
+# waits by type per (region, thread), from wait records and from the tool's sums
+$(BUILD)/tests/test_omp_waits: tests/unit/test_omp_waits.c $(OPENMP_LIB) $(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_omp_waits

@@ -37,10 +37,28 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Wait types of the OPENMP WAITS table (openmp_waits.c), in its columns' order. */
+enum rpt_omp_wait {
+	RPT_OMP_W_IMPLICIT,	  /* the implicit barrier closing a parallel region */
+	RPT_OMP_W_WORKSHARE,	  /* ... closing a worksharing construct */
+	RPT_OMP_W_EXPLICIT,	  /* #pragma omp barrier */
+	RPT_OMP_W_IMPLEMENTATION, /* barriers the runtime added of its own */
+	RPT_OMP_W_TASKWAIT,
+	RPT_OMP_W_TASKGROUP,
+	RPT_OMP_W_REDUCTION,
+	RPT_OMP_W_LOCK, /* omp locks and nest locks */
+	RPT_OMP_W_CRITICAL,
+	RPT_OMP_W_ORDERED,
+	RPT_OMP_W_OTHER, /* no known type: atomic, teams, a session from before the types */
+	RPT_OMP_WAITS
+};
+
 struct rpt_omp_tstat {
 	uint32_t tid, slot, team_index;
 	uint64_t f[SES_OMPT_F_MAX]; /* the tool's fields for this (site, thread) */
 	uint64_t samples;	    /* timer samples inside its implicit tasks of the site */
+	/* ns waiting, by type (openmp_waits.c) */
+	uint64_t waits[RPT_OMP_WAITS];
 };
 
 struct rpt_omp_site {
@@ -141,6 +159,8 @@ struct rpt_omp_proc {
 	 * region records; instances (team member 0's tasks) open at the window's edges */
 	bool rebuilt, paused; /* paused: rebuilt because the session had pauses */
 	uint64_t cut_start, cut_end, window_unpaired;
+	bool waits_from_records;     /* the waits come from WAIT records, not the sums */
+	uint64_t waits_unpaired;     /* WAIT records without their other end or thread */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;
@@ -184,6 +204,15 @@ void rpt_omp_imbalance(const struct rpt_omp_site *s, struct rpt_omp_imbalance *o
 /* openmp_sites.c: the site @id of @p while loading (made on first sight); NULL past the bounds
  * (*@full) or without memory. */
 struct rpt_omp_site *rpt_omp_site_for(struct rpt_omp_proc *p, uint32_t id, bool *full);
+/* openmp_waits.c: each (region site, thread)'s waits by type into its waits[]: from the
+ * WAIT records of a full-scope file that lost none, else from the tool's sums. After
+ * the values, while @p's index holds (before the sites are named). 0 or -ENOMEM. */
+int rpt_omp_waits_load(struct rpt_omp_proc *p, const struct ses_ompt *o);
+/* Add @from's waits to @to's (one thread of two sites being merged). */
+void rpt_omp_waits_add(struct rpt_omp_tstat *to, const struct rpt_omp_tstat *from);
+/* openmp_waits.c: the OPENMP WAITS table of @p: per region and per thread, by type;
+ * @who prefixes the title (a rank's name, or ""). */
+void rpt_omp_write_waits(const struct rpt_omp_proc *p, const char *who, FILE *f);
 /* openmp_target.c: the target and device records of @o into @p (after the sites, before
  * they are named). 0 or -ENOMEM. */
 int rpt_omp_target_load(struct rpt_omp_proc *p, const struct ses_ompt *o);

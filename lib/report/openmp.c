@@ -357,6 +357,7 @@ static int merge_site(struct rpt_omp_site *a, struct rpt_omp_site *b)
 		if (!to)
 			return -ENOMEM;
 		add_fields(to->f, from->f);
+		rpt_omp_waits_add(to, from);
 		to->samples += from->samples;
 		to->team_index = to->f[SES_OMPT_F_TEAM_INDEX];
 	}
@@ -514,6 +515,8 @@ static int load_file(struct rpt *r, int dfd, const char *name)
 	}
 	if (!ret)
 		rpt_omp_nest_prepare(p);
+	if (!ret)
+		ret = rpt_omp_waits_load(p, &o);
 	if (!ret)
 		ret = rpt_omp_target_load(p, &o);
 	if (!ret)

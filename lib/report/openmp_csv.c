@@ -277,6 +277,7 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			if (is_region(&p->sites[k]))
 				thread_rows(r, &p->sites[k], who, f);
 		lock_rows(p, who, f);
+		rpt_omp_write_waits(p, who, f);
 		rpt_omp_write_hot(r, p, who, f);
 		rpt_omp_write_target(p, f);
 	}

@@ -18,7 +18,11 @@
  *   BEGIN/END  thread tid entered/left an implicit task of region site `site` as team
  *              member `slot`; how = nesting depth (0 outermost)
  *   WAIT_BEGIN/WAIT_END  (--openmp-scope full) a wait of kind how (SES_OMPT_WAIT_*) at
- *              site `site`
+ *              site `site`: a barrier, taskwait, taskgroup or reduction at the region
+ *              site, member `slot`; a MUTEX at the lock site (its SITE kind says lock,
+ *              critical or ordered), slot 0. A wait paused to run an explicit task ends
+ *              and begins again around it (uprof 0.3); one still open when its thread's
+ *              implicit task ENDs ended there
  *   SITE       site `site` is the code address `value`, of construct how (SES_OMPT_SITE_*);
  *              sent when the site is first seen and again at the end
  *   VALUE      field how (SES_OMPT_F_*) of site `site` (0: the thread, or with slot 0
@@ -135,6 +139,11 @@ enum ses_ompt_wait {
 	SES_OMPT_WAIT_TASKGROUP = 4,
 	SES_OMPT_WAIT_OTHER = 5,
 	SES_OMPT_WAIT_MUTEX = 6,
+	/* uprof 0.3: split from BARRIER_IMPLICIT (which keeps the parallel region's closing
+	 * barrier and barriers the runtime does not place) and OTHER */
+	SES_OMPT_WAIT_BARRIER_WORKSHARE = 7,
+	SES_OMPT_WAIT_BARRIER_IMPLEMENTATION = 8,
+	SES_OMPT_WAIT_REDUCTION = 9,
 };
 /* Fields of VALUE records (lib/instrument/ompt.c says how each is measured). */
 enum ses_ompt_field {
@@ -173,6 +182,17 @@ enum ses_ompt_field {
 	SES_OMPT_F_LOOP_REGION = 31, /* the region site it ran in (the last) */
 	SES_OMPT_F_ACQUIRES = 32,
 	SES_OMPT_F_ACQ_WAIT = 33,
+	/* per (region site, thread): waits by type, ns (uprof 0.3). SYNC is the barrier
+	 * fields, TASKWAIT, TASKGROUP, REDUCTION and waits of no known kind; BARRIER the four
+	 * barrier fields; LOCKWAIT the three mutex fields and atomic waits. */
+	SES_OMPT_F_WAIT_IMPLICIT = 34,
+	SES_OMPT_F_WAIT_WORKSHARE = 35,
+	SES_OMPT_F_WAIT_EXPLICIT = 36,
+	SES_OMPT_F_WAIT_IMPLEMENTATION = 37,
+	SES_OMPT_F_WAIT_REDUCTION = 38,
+	SES_OMPT_F_WAIT_LOCK = 39,
+	SES_OMPT_F_WAIT_CRITICAL = 40,
+	SES_OMPT_F_WAIT_ORDERED = 41,
 	SES_OMPT_F_THREAD_LIFE = 48,
 	SES_OMPT_F_THREAD_IN = 49,
 	SES_OMPT_F_THREAD_TYPE = 50,

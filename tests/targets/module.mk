@@ -160,6 +160,15 @@ $(TGT)/omp_window_gcc: tests/targets/omp_window.c $(INSTR_SO)
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $< $(INSTR_LINK)
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_window) $(TGT)/omp_window_gcc
+# waits of known types and lengths (tests/e2e/omp_waits.sh): clang + LLVM libomp, and gcc
+# (libgomp, traced through --openmp-impl omplib)
+$(TGT)/omp_waits: tests/targets/omp_waits.c
+	@mkdir -p $(dir $@)
+	clang -O1 -g -fopenmp -o $@ $<
+$(TGT)/omp_waits_gcc: tests/targets/omp_waits.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -g -fopenmp -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_waits) $(TGT)/omp_waits_gcc
 # target offload to the x86_64 host device (tests/e2e/openmp_offload.sh): clang-19 against
 # LLVM 19's runtime, unpacked under build/ (scripts/llvm19-omp.sh says why). Where the
 # packages cannot be had, the target is not built and the e2e file skips, saying so.
@@ -204,6 +213,14 @@ $(TGT)/omp_loops_gcc: tests/targets/omp_loops.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
 $(TGT)/omp_loops19: tests/targets/omp_loops.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_loops) $(TGT)/omp_loops_gcc \
+	$(if $(HAVE_CLANG19),$(TGT)/omp_loops19)
 # our equivalents of LLVM's openmp/runtime/test/ompt programs, counts known by
 # construction (tests/e2e/omp_llvm_equiv*.sh): by clang (LLVM libomp), by gcc (libgomp,
 # traced through --openmp-impl omplib) and by clang-19 against LLVM 19's runtime, whose
@@ -222,10 +239,18 @@ $(OMP_EQUIV:%=$(TGT)/%19): $(TGT)/%19: tests/targets/%.c scripts/llvm19-omp.sh
 		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
 			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
 	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
-TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_loops) $(TGT)/omp_loops_gcc \
-	$(if $(HAVE_CLANG19),$(TGT)/omp_loops19)
 TEST_TARGETS += $(if $(HAVE_OMP),$(OMP_EQUIV:%=$(TGT)/%)) $(OMP_EQUIV:%=$(TGT)/%_gcc) \
 	$(if $(HAVE_CLANG19),$(OMP_EQUIV:%=$(TGT)/%19))
+# omp_waits by clang-19 against LLVM 19's runtime, which tells a worksharing construct's
+# closing barrier from a parallel region's (OpenMP 5.1's kinds; libomp 14 says "implicit")
+$(TGT)/omp_waits19: tests/targets/omp_waits.c scripts/llvm19-omp.sh
+	@mkdir -p $(dir $@)
+	@if L=$$(scripts/llvm19-omp.sh $(BUILD)/llvm19); then \
+		echo "clang-19 -fopenmp -o $@ $<"; \
+		PATH=$$L/../bin:/usr/lib/llvm-19/bin:$$PATH clang-19 -O1 -g -fopenmp \
+			-isystem $$L/clang/19/include -L$$L -Wl,-rpath,$$L -o $@ $<; \
+	else echo "$@: not built (LLVM 19's OpenMP runtime could not be had)"; fi
+TEST_TARGETS += $(if $(HAVE_CLANG19),$(TGT)/omp_waits19)
 # a stand-in runtime written from the specification's device-tracing interface, which no
 # installed runtime implements (tests/omp_harness/harness.c says what it delivers)
 $(TGT)/omp_harness: tests/omp_harness/harness.c lib/instrument/ompt_abi.h

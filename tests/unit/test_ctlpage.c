@@ -125,7 +125,7 @@ static void current_version(void **state)
 	(void)state;
 	reads_back(m, len, "9.8.7");
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
-	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 4));
+	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 5));
 	smp_page_close(p);
 	free(m);
 }
