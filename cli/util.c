@@ -296,7 +296,6 @@ int cli_output_dir(const char *dir)
 FILE *cli_output_fopen_at(int dfd, const char *name)
 {
 	struct stat sb;
-	FILE *f;
 	int fd;
 
 	/* a character device (/dev/null, /dev/full) is written as it is: only root makes
@@ -305,17 +304,5 @@ FILE *cli_output_fopen_at(int dfd, const char *name)
 		fd = util_at_open(dfd, name, O_WRONLY | O_NOCTTY | O_CLOEXEC, 0);
 	else
 		fd = util_at_create(dfd, name, O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-	}
-	return f;
+	return util_fdopen(fd, "w");
 }

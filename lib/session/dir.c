@@ -43,20 +43,6 @@ int ses_mkdir_p(const char *dir)
 	return 0;
 }
 
-int ses_private_mkdir(const char *path)
-{
-	if (mkdir(path, SES_DIR_MODE))
-		return -errno;
-	/* made by us a moment ago: a chmod that fails here is a real error */
-	if (chmod(path, SES_DIR_MODE)) {
-		int ret = -errno;
-
-		rmdir(path);
-		return ret;
-	}
-	return 0;
-}
-
 int ses_write_full(int fd, const void *p, size_t len)
 {
 	const unsigned char *c = p;
@@ -73,21 +59,6 @@ int ses_write_full(int fd, const void *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-int ses_file_create(const char *path, int flags)
-{
-	int fd = open(path, flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW, SES_FILE_MODE);
-
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, SES_FILE_MODE)) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	return fd;
 }
 
 size_t ses_app_name_len(const char *name)
@@ -182,21 +153,3 @@ void ses_dir_remove_at(int outfd, const char *name, int dfd)
 		util_at_unlink(outfd, name, AT_REMOVEDIR);
 }
 
-FILE *ses_file_fopen(const char *path)
-{
-	int fd = ses_file_create(path, O_WRONLY | O_TRUNC);
-	FILE *f;
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-	return f;
-}

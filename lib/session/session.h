@@ -724,14 +724,6 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
 /* mkdir -p @dir: parents the user's own (the umask decides their mode). 0 or -errno. */
 int ses_mkdir_p(const char *dir);
 
-/* mkdir @path with mode exactly SES_DIR_MODE. -EEXIST when it exists (nothing changed). */
-int ses_private_mkdir(const char *path);
-
-/* open(@path, @flags | O_CREAT | O_CLOEXEC | O_NOFOLLOW) with mode exactly SES_FILE_MODE
- * (also when it existed). Returns the fd (the caller closes it) or -errno. */
-int ses_file_create(const char *path, int flags);
-/* The same as fopen(@path, "we"): a stream the caller fcloses, or NULL with errno set. */
-FILE *ses_file_fopen(const char *path);
 
 #include "session/input.h"   /* reading a session's files: ses_file_open_read, _map, ... */
 #include "session/foreign.h" /* perf pipe files of other tools: ses_foreign_info, ... */

@@ -376,20 +376,32 @@ bool util_dir_others_can_write(int dfd)
 	       (sb.st_uid != geteuid() && sb.st_uid != 0);
 }
 
-FILE *util_at_replace_fopen(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen)
+FILE *util_fdopen(int fd, const char *mode)
 {
-	int fd = util_at_replace_open(dfd, rel, mode, tmp, tmplen);
 	FILE *f;
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	f = fdopen(fd, "w");
+	f = fdopen(fd, mode);
 	if (!f) {
 		int e = errno;
 
 		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+FILE *util_at_replace_fopen(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen)
+{
+	int fd = util_at_replace_open(dfd, rel, mode, tmp, tmplen);
+	FILE *f = util_fdopen(fd, "w");
+
+	if (!f && fd >= 0) {
+		int e = errno;
+
 		util_at_unlink(dfd, tmp, 0);
 		errno = e;
 	}

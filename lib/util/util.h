@@ -174,6 +174,9 @@ int util_at_replace_commit(int dfd, const char *tmp, const char *rel, int fd, bo
  * util_at_replace_fcommit with @ret the writer's result (0 or -errno): fclose, and the
  * rename only when all went well (else the temp file is removed). 0 or -errno. */
 FILE *util_at_replace_fopen(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen);
+/* @fd (or -errno, passed on) as a stdio stream of @mode: NULL and errno set on failure,
+ * the fd then closed. */
+FILE *util_fdopen(int fd, const char *mode);
 int util_at_replace_fcommit(int dfd, const char *tmp, const char *rel, FILE *f, int ret);
 /* The whole regular file @rel (at most @max bytes, else -EFBIG; not regular: -EINVAL),
  * NUL-terminated in a malloc'd *@out of *@outlen bytes. */

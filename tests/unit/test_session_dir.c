@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "session/session.h"
+#include "util/util.h"
 
 #include "session_helpers.h"
 #include "session_at.h"
@@ -171,27 +172,40 @@ static void dir_modes_whatever_the_umask(void **state)
 		mode_t old = umask(masks[i]);
 		int fd;
 
+		int sfd, dfd;
+
 		assert_int_equal(dir_create(dir, "app", "TBP", T0, out, sizeof(out)), 0);
 		snprintf(file, sizeof(file), "%s/samples.data", out);
-		fd = ses_file_create(file, O_WRONLY | O_TRUNC);
 		snprintf(sub, sizeof(sub), "%s/instrument", out);
-		assert_int_equal(ses_private_mkdir(sub), 0);
-		assert_int_equal(ses_private_mkdir(sub), -EEXIST);
+		sfd = util_dir_open(out);
+		assert_true(sfd >= 0);
+		fd = util_at_create(sfd, "samples.data", O_WRONLY | O_EXCL, SES_FILE_MODE);
+		dfd = util_at_mkdir(sfd, "instrument", SES_DIR_MODE, false);
+		assert_int_equal(util_at_mkdir(sfd, "instrument", SES_DIR_MODE, false), -EEXIST);
 		umask(old);
 		assert_true(fd >= 0);
+		assert_true(dfd >= 0);
 		close(fd);
+		close(dfd);
+		close(sfd);
 		assert_int_equal(mode_of(out), 0700);
 		assert_int_equal(mode_of(file), 0600);
 		assert_int_equal(mode_of(sub), 0700);
 	}
-	/* a file that was there with a wider mode is narrowed */
-	assert_int_equal(chmod(file, 0644), 0);
-	close(ses_file_create(file, O_WRONLY | O_TRUNC));
-	assert_int_equal(mode_of(file), 0600);
-	/* a link planted where a session file goes is not followed */
-	snprintf(sub, sizeof(sub), "%s/link", out);
-	assert_int_equal(symlink(file, sub), 0);
-	assert_int_equal(ses_file_create(sub, O_WRONLY | O_TRUNC), -ELOOP);
+	/* a file of ours that was there with a wider mode is narrowed */
+	{
+		int sfd = util_dir_open(out);
+
+		assert_int_equal(chmod(file, 0644), 0);
+		close(util_at_create(sfd, "samples.data", O_WRONLY | O_TRUNC, SES_FILE_MODE));
+		assert_int_equal(mode_of(file), 0600);
+		/* a link planted where a session file goes is not followed */
+		snprintf(sub, sizeof(sub), "%s/link", out);
+		assert_int_equal(symlink(file, sub), 0);
+		assert_int_equal(util_at_create(sfd, "link", O_WRONLY | O_TRUNC, SES_FILE_MODE),
+				 -ELOOP);
+		close(sfd);
+	}
 }
 
 /* The session is written through its fd: renamed away by another user and a symlink to
