@@ -11,6 +11,7 @@
 # For every swap: nothing appears in the victim or changes there (bytes, mode), and the
 # command ends with a line of its own, never a crash.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/race.sh"
 
 SWAP=$TGT/swaptrace
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -24,7 +25,6 @@ mkdir "$W" && chown 65534:65534 "$W" && chmod 1777 "$W"
 V=$SCRATCH/victim
 mkdir -m 700 "$V"
 echo "root's own bytes" >"$V/keep" && chmod 600 "$V/keep"
-victim_state() { (cd "$V" && find . -printf '%p %m %u %s %T@\n' | sort && cat keep) | md5sum; }
 BEFORE=$(victim_state)
 PCM=("$UPROF" pcm -m swi -I 100 -d 0.3)
 
@@ -60,36 +60,6 @@ if ! "$SWAP" --count -- /bin/true 2>/dev/null; then
 	ok "# SKIP ptrace is not allowed here (seccomp or yama): swaptrace cannot run"
 	exit 0
 fi
-# race WHAT DIR: $CMD at every file call under DIR, the swap made there ($W emptied
-# first, then fresh() run); counts in bad/crashed
-race() {
-	local what=$1 dir=$2; shift 2
-	local n k rc bad=0 crashed=0 first=""
-	refused=0
-	fresh
-	n=$("$SWAP" --count --dir "$dir" -- "${CMD[@]}" 2>&1 >/dev/null |
-		sed -n 's/^swaptrace: \([0-9]*\) file calls$/\1/p' | tail -1)
-	if [ -z "$n" ] || [ "$n" -lt 1 ]; then
-		not_ok "$what: swaptrace counted no file calls under $dir (${n:-none})"
-		return
-	fi
-	for k in $(seq 1 "$n"); do
-		fresh
-		timeout 120 "$SWAP" --at "$k" --dir "$dir" --victim "$V" --uid 65534 "$@" -- \
-			"${CMD[@]}" >/dev/null 2>"$SCRATCH/err"
-		rc=$?
-		[ "$rc" -gt 1 ] && crashed=$((crashed + 1)) && first=${first:-"K=$k exit $rc: $(grep -v '^swaptrace' "$SCRATCH/err" | tail -1)"}
-		[ "$rc" = 1 ] && echo "# $what K=$k refused: $(grep -v '^swaptrace' "$SCRATCH/err" | tail -1)"
-		grep -q '^uprof report:' "$SCRATCH/err" && refused=$((refused + 1))
-		if [ "$(victim_state)" != "$BEFORE" ]; then
-			bad=$((bad + 1))
-			[ $bad = 1 ] && echo "# $what K=$k: $(cd "$V" && ls -la)"
-		fi
-	done
-	check_sh "$what, swapped at each of $n calls: nothing written, made or chmodded in the victim" '[ $bad = 0 ]'
-	check_sh "$what: ends with its own line every time, never a crash" \
-		'[ $crashed = 0 ] || { echo "# $first"; false; }'
-}
 empty_w() { rm -rf "${W:?}"/* "$W"/.[!.]* 2>/dev/null; }
 
 fresh() { empty_w; }
@@ -113,7 +83,7 @@ echo "root's own bytes" >"$V/keep" && chmod 600 "$V/keep"
 BEFORE=$(victim_state)
 fresh() { empty_w; }
 CMD=("$UPROF" profile -o "$W" "$TGT/demo" 1)
-race "profile" "$W" --plant report.csv
+RACE_REFUSED_BY='^uprof report:' RACE_TIMEOUT=120 race "profile" "$W" --plant report.csv
 # report reads the directory collect made by its fd, wherever the attacker moved it: it
 # never meets the link (a report that opened the path again would refuse it, or worse)
 check_sh "profile: report read the session collect made after every swap ($refused refused by report)" '[ $refused = 0 ]'

@@ -10,6 +10,7 @@
 # attacks: the session's own entries swapped (the report's outputs planted as links too),
 # and the session directory itself swapped in its parent; the same for translate.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/race.sh"
 
 SWAP=$TGT/swaptrace
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -42,7 +43,6 @@ NAME=${S0##*/}
 V=$SCRATCH/victim
 mkdir -m 700 "$V"
 echo "root's own bytes" >"$V/keep" && chmod 600 "$V/keep"
-victim_state() { (cd "$V" && find . -printf '%p %m %u %s %T@\n' | sort && cat keep) | md5sum; }
 BEFORE=$(victim_state)
 
 # fresh: the session at $W/$NAME again as its owner left it, nothing else in $W
@@ -52,34 +52,7 @@ fresh() {
 }
 OUTS=(--plant report.csv --plant stacks.folded --plant flamegraph.svg --plant trace.json)
 
-# race WHAT DIR [PLANTS...]: $CMD at every file call under DIR, the swap made there
 CMD=("$UPROF" report -i "$W/$NAME" --export all)
-race() {
-	local what=$1 dir=$2; shift 2
-	local n k rc bad=0 crashed=0 failed=0 first=""
-	fresh
-	n=$("$SWAP" --count --dir "$dir" -- "${CMD[@]}" 2>&1 >/dev/null |
-		sed -n 's/^swaptrace: \([0-9]*\) file calls$/\1/p' | tail -1)
-	if [ -z "$n" ] || [ "$n" -lt 2 ]; then
-		not_ok "$what: swaptrace counted no file calls under $dir (${n:-none})"
-		return
-	fi
-	for k in $(seq 1 "$n"); do
-		fresh
-		timeout 60 "$SWAP" --at "$k" --dir "$dir" --victim "$V" --uid 65534 "$@" -- \
-			"${CMD[@]}" >/dev/null 2>"$SCRATCH/err"
-		rc=$?
-		[ "$rc" -gt 1 ] && crashed=$((crashed + 1)) && first=${first:-"K=$k exit $rc: $(grep -v '^swaptrace' "$SCRATCH/err" | tail -1)"}
-		[ "$rc" = 1 ] && failed=$((failed + 1))
-		if [ "$(victim_state)" != "$BEFORE" ]; then
-			bad=$((bad + 1))
-			[ $bad = 1 ] && echo "# $what K=$k: $(cd "$V" && ls -la)"
-		fi
-	done
-	check_sh "$what, swapped at each of $n calls: nothing written, made or chmodded in the victim" '[ $bad = 0 ]'
-	check_sh "$what: report ends with its own line every time, never a crash ($failed refused)" \
-		'[ $crashed = 0 ] || { echo "# $first"; false; }'
-}
 
 race "the session's entries swapped for links" "$W/$NAME" "${OUTS[@]}"
 race "the session directory swapped in its parent" "$W"
