@@ -552,13 +552,20 @@ int rpt_omp_load(struct rpt *r)
 	DIR *d;
 	int fd, ret = 0;
 
-	/* one name beneath the session's fd, not followed: a link there is no trace */
-	if (fstatat(r->dfd, SES_OMPT_DIR, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(sb.st_mode))
+	/* one name beneath the session's fd, not followed: a link there is no trace, but
+	 * said (collect makes a directory; something else put the link there) */
+	if (fstatat(r->dfd, SES_OMPT_DIR, &sb, AT_SYMLINK_NOFOLLOW) ||
+	    (!S_ISDIR(sb.st_mode) && !S_ISLNK(sb.st_mode)))
 		return 0;
 	r->omp = calloc(1, sizeof(*r->omp));
 	if (!r->omp)
 		return -ENOMEM;
 	r->omp->traced = true;
+	if (S_ISLNK(sb.st_mode)) {
+		note(r, "", "a symbolic link where the session's directory belongs: not followed, "
+			    "no OpenMP data read");
+		return 0;
+	}
 	for (int i = 0; i < r->world.nmodules; i++)
 		if (r->world.modules[i].path && strstr(r->world.modules[i].path, "/libgomp.so"))
 			r->omp->libgomp_seen = true;

@@ -248,6 +248,18 @@ void rpt_omp_write_report_of(const struct rpt *r, const char *rank, FILE *f)
 			rank);
 	else
 		fprintf(f, "\nOpenMP TRACING REPORT\n(Time/durations are in seconds.)\n");
+	/* an openmp/ file (or the directory) that could not be read: said before anything
+	 * that would read as "nothing happened" */
+	for (size_t i = 0; i < r->nfile_notes && i < RPT_FILE_NOTES; i++)
+		if (!strncmp(r->file_notes[i].file, SES_OMPT_DIR "/", strlen(SES_OMPT_DIR) + 1))
+			fprintf(f, "OpenMP File Not Read:,\"%s %s\"\n", r->file_notes[i].file,
+				r->file_notes[i].why);
+	if (!r->omp->nprocs && r->omp->files_bad) {
+		fprintf(f, "No OpenMP data read:,\"%" PRIu64 " file%s of %s/ could not be "
+			   "read (above)\"\n",
+			r->omp->files_bad, r->omp->files_bad == 1 ? "" : "s", SES_OMPT_DIR);
+		return;
+	}
 	if (!r->omp->nprocs) {
 		fprintf(f, "No OpenMP runtime seen:,\"no process of the run started an OpenMP "
 			   "runtime that loaded uprof's OMPT tool\"\n");

@@ -30,6 +30,7 @@ check_sh "the session is the other user's" '[ "$(stat -c %u "$S")" = 65534 ] && 
 V=$SCRATCH/victim
 mkdir -m 700 "$V"
 cp -r "$S/session.ini" "$S/samples.data" "$S/instrument" "$V/"
+mkdir -m 700 "$V/omp"
 echo "root's own bytes" >"$V/keep"
 chmod 600 "$V/session.ini" "$V/samples.data" "$V/keep"
 victim_sum() { (cd "$V" && find . -printf '%p %m %s %T@\n' | sort && cat keep) | md5sum; }
@@ -63,6 +64,11 @@ check_sh "instrument/ a symlink to a root-only copy: skipped with one warning na
 	'[ $rc = 0 ] && grep -qx "warning: instrument/ is a symbolic link, not followed; no tasks are reported" "$SCRATCH/err"'
 check_sh "instrument/ a symlink: no task read through it" \
 	'[ "$(task_records "$D/report.csv")" = 0 ]'
+fresh in-omp; plant "$D/openmp" "$V/omp"
+$T20 "$UPROF" report -i "$D" >/dev/null 2>"$SCRATCH/err"
+rc=$?
+check_sh "openmp/ a symlink: not followed, said on the terminal and in report.csv" \
+	'[ $rc = 0 ] && grep -q "warning: openmp/ a symbolic link where the session.s directory belongs: not followed" "$SCRATCH/err" && grep -q "^OpenMP File Not Read:,\"openmp/ a symbolic link" "$D/report.csv"'
 fresh in-tr; plant "$D/translated.bin" "$V/keep"
 $T20 "$UPROF" report -i "$D" >/dev/null 2>"$SCRATCH/err"
 check_sh "translated.bin a symlink: not used, said" \
