@@ -15,6 +15,9 @@
 # and counts their calls. The cost of tracing is (traced - collect) CPU time, per region
 # and per callback, median over the rounds, with the min and max of the per-round
 # differences (each round's traced run against the same round's collect run).
+# The target's own CPU time (omp_tiny_regions prints it) splits the traced cost into the
+# target's part (the tool's callbacks and ring writes) and collect's (draining the records).
+# ONLY="empty:2:passive loop:4:active" runs those programs alone.
 # Needs clang with LLVM libomp, and a built tree (make). Prints a Markdown table.
 set -euo pipefail
 export LC_ALL=C
@@ -44,9 +47,9 @@ wait_env() {
 	esac
 }
 
-# run_variant VARIANT KIND THREADS WAIT: prints "cpu_ns wall_ns"
+# run_variant VARIANT KIND THREADS WAIT: prints "tree_cpu_ns wall_ns target_cpu_ns"
 run_variant() {
-	local v=$1 k=$2 t=$3 w=$4 out=$TMP/s cmd=() line rc
+	local v=$1 k=$2 t=$3 w=$4 out=$TMP/s cmd=() line rc self
 	rm -rf "$out"
 	case $v in
 	bare) cmd=("$PROG" "$k" "$t" "$N") ;;
@@ -57,6 +60,8 @@ run_variant() {
 	line=$(env $(wait_env "$w") "$B/cpu_of" "${cmd[@]}" 2>"$TMP/err") || die "cpu_of failed"
 	rc=${line##* }
 	[[ $rc == 0 ]] || { cat "$TMP/err" >&2; die "$v $k $t $w: exit $rc"; }
+	self=$(sed -n 's/^omp_tiny_regions cpu_ns=//p' "$TMP/err")
+	[[ -n $self ]] || die "$v $k $t $w: the program did not say its CPU time"
 	# every traced run is checked for losses (untimed): the report says "Records Lost"
 	# when the ring dropped a record or a table overflowed
 	if [[ $v == basic || $v == full ]]; then
@@ -64,7 +69,7 @@ run_variant() {
 			{ cat "$TMP/err" >&2; die "$v $k $t $w: report failed"; }
 		grep -h '^Records Lost' "$out"/uprof-*/report.csv | sed "s/^/$v $k $t $w: /" >>"$TMP/losses" || true
 	fi
-	echo "${line% *}"
+	echo "${line% *} $self"
 }
 
 # stats "v v v": median min max
@@ -75,29 +80,33 @@ stats() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 }
 VARIANTS=(bare collect basic full)
 echo "omp_real_cost: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $N regions, $ROUNDS rounds (+1 warm-up), loadavg $(cut -d' ' -f1-3 /proc/loadavg), $(clang --version | head -n1)"
 echo
-echo "| program | threads | wait | callbacks/region | bare CPU ms | collect CPU ms | basic: ns/region | basic: ns/callback (min-max) | full: ns/region | full: ns/callback (min-max) |"
-echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | threads | wait | callbacks/region | bare CPU ms | collect CPU ms | basic: ns/region | basic: ns/callback (min-max) | of which target | full: ns/region | full: ns/callback (min-max) | of which target |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for kind in empty loop; do
 	for t in 2 4; do
 		for w in passive active; do
+			[[ -z ${ONLY:-} || " $ONLY " == *" $kind:$t:$w "* ]] || continue
 			cb=$(env $(wait_env "$w") OMP_TOOL_LIBRARIES="$B/ompt_count.so" "$PROG" "$kind" "$t" "$N" 2>&1 >/dev/null |
 				sed -n 's/^ompt_count callbacks=\([0-9]*\).*/\1/p')
 			[[ -n $cb ]] || die "ompt_count gave no count ($kind $t $w)"
-			declare -A CPU=()
+			declare -A CPU=() SELF=()
 			for ((r = -1; r < ROUNDS; r++)); do
 				for ((i = 0; i < 4; i++)); do
 					v=${VARIANTS[$(((r + 1 + i) % 4))]}
-					read -r cpu _ <<<"$(run_variant "$v" "$kind" "$t" "$w")"
-					((r < 0)) || CPU[$r.$v]=$cpu
+					res=$(run_variant "$v" "$kind" "$t" "$w") || exit 1
+					read -r cpu _ self <<<"$res"
+					((r < 0)) || CPU[$r.$v]=$cpu SELF[$r.$v]=$self
 				done
 			done
-			bare="" coll="" pr_b="" pc_b="" pr_f="" pc_f=""
+			bare="" coll="" pr_b="" pc_b="" pr_f="" pc_f="" ts_b="" ts_f=""
 			for ((r = 0; r < ROUNDS; r++)); do
 				bare+=" ${CPU[$r.bare]}" coll+=" ${CPU[$r.collect]}"
 				pr_b+=" $(((CPU[$r.basic] - CPU[$r.collect]) / N))"
 				pr_f+=" $(((CPU[$r.full] - CPU[$r.collect]) / N))"
 				pc_b+=" $(awk -v d=$((CPU[$r.basic] - CPU[$r.collect])) -v c="$cb" 'BEGIN { printf "%.1f", d / c }')"
 				pc_f+=" $(awk -v d=$((CPU[$r.full] - CPU[$r.collect])) -v c="$cb" 'BEGIN { printf "%.1f", d / c }')"
+				ts_b+=" $(awk -v d=$((SELF[$r.basic] - SELF[$r.collect])) -v c="$cb" 'BEGIN { printf "%.1f", d / c }')"
+				ts_f+=" $(awk -v d=$((SELF[$r.full] - SELF[$r.collect])) -v c="$cb" 'BEGIN { printf "%.1f", d / c }')"
 			done
 			read -r bm _ _ <<<"$(stats "$bare")"
 			read -r cm _ _ <<<"$(stats "$coll")"
@@ -105,11 +114,13 @@ for kind in empty loop; do
 			read -r rf _ _ <<<"$(stats "$pr_f")"
 			read -r cbm cbl cbh <<<"$(stats "$pc_b")"
 			read -r cfm cfl cfh <<<"$(stats "$pc_f")"
-			printf '| %s | %s | %s | %s | %.0f | %.0f | %.0f | %s (%s to %s) | %.0f | %s (%s to %s) |\n' \
+			read -r tbm _ _ <<<"$(stats "$ts_b")"
+			read -r tfm _ _ <<<"$(stats "$ts_f")"
+			printf '| %s | %s | %s | %s | %.0f | %.0f | %.0f | %s (%s to %s) | %s | %.0f | %s (%s to %s) | %s |\n' \
 				"$kind" "$t" "$w" "$(awk -v c="$cb" -v n="$N" 'BEGIN { printf "%.2f", c / n }')" \
 				"$(awk -v x="$bm" 'BEGIN { print x / 1e6 }')" "$(awk -v x="$cm" 'BEGIN { print x / 1e6 }')" \
-				"$rb" "$cbm" "$cbl" "$cbh" "$rf" "$cfm" "$cfl" "$cfh"
-			unset CPU
+				"$rb" "$cbm" "$cbl" "$cbh" "$tbm" "$rf" "$cfm" "$cfl" "$cfh" "$tfm"
+			unset CPU SELF
 		done
 	done
 done
