@@ -57,7 +57,9 @@ run_variant() {
 	basic) cmd=("$UPROF" collect --trace openmp -o "$out" "$PROG" "$k" "$t" "$N") ;;
 	full) cmd=("$UPROF" collect --trace openmp --openmp-scope full -o "$out" "$PROG" "$k" "$t" "$N") ;;
 	esac
-	line=$(env $(wait_env "$w") "$B/cpu_of" "${cmd[@]}" 2>"$TMP/err") || die "cpu_of failed"
+	local -a wenv
+	read -ra wenv <<<"$(wait_env "$w")"
+	line=$(env "${wenv[@]}" "$B/cpu_of" "${cmd[@]}" 2>"$TMP/err") || die "cpu_of failed"
 	rc=${line##* }
 	[[ $rc == 0 ]] || { cat "$TMP/err" >&2; die "$v $k $t $w: exit $rc"; }
 	self=$(sed -n 's/^omp_tiny_regions cpu_ns=//p' "$TMP/err")
@@ -65,7 +67,7 @@ run_variant() {
 	# every traced run is checked for losses (untimed): the report says "Records Lost"
 	# when the ring dropped a record or a table overflowed
 	if [[ $v == basic || $v == full ]]; then
-		"$UPROF" report -i "$(ls -d "$out"/uprof-* | head -n1)" >/dev/null 2>"$TMP/err" ||
+		"$UPROF" report -i "$(find "$out" -maxdepth 1 -name 'uprof-*' | head -n1)" >/dev/null 2>"$TMP/err" ||
 			{ cat "$TMP/err" >&2; die "$v $k $t $w: report failed"; }
 		grep -h '^Records Lost' "$out"/uprof-*/report.csv | sed "s/^/$v $k $t $w: /" >>"$TMP/losses" || true
 	fi
@@ -86,7 +88,8 @@ for kind in empty loop; do
 	for t in 2 4; do
 		for w in passive active; do
 			[[ -z ${ONLY:-} || " $ONLY " == *" $kind:$t:$w "* ]] || continue
-			cb=$(env $(wait_env "$w") OMP_TOOL_LIBRARIES="$B/ompt_count.so" "$PROG" "$kind" "$t" "$N" 2>&1 >/dev/null |
+			read -ra wenv <<<"$(wait_env "$w")"
+			cb=$(env "${wenv[@]}" OMP_TOOL_LIBRARIES="$B/ompt_count.so" "$PROG" "$kind" "$t" "$N" 2>&1 >/dev/null |
 				sed -n 's/^ompt_count callbacks=\([0-9]*\).*/\1/p')
 			[[ -n $cb ]] || die "ompt_count gave no count ($kind $t $w)"
 			declare -A CPU=() SELF=()
