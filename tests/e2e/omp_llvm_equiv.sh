@@ -51,14 +51,14 @@ regions() {
 		is "1 2 2" "$(cells "$OUT" Instances "Thread Count") $(threads "$OUT" "Implicit Tasks")"
 	check "$b nested: inner region 2 instances, 4 implicit tasks" \
 		is "2 4" "$(cells "$IN" Instances) $(threads "$IN" "Implicit Tasks")"
-	todo nest "$b nested: inner region's Thread Count is its team size, 2" \
+	check "$b nested: inner region's Thread Count is its team size, 2" \
 		is 2 "$(cells "$IN" "Thread Count")"
 	# parallel/nested_serialized: with one active level the inner regions are teams of 1,
 	# still one instance per outer thread
 	local SO="serialized\$omp\$parallel:1@$F:$L_SO" SI="serialized\$omp\$parallel:2@$F:$L_SI"
 	check "$b serialized nest: outer 1 instance of 2 threads; inner 2 instances, 2 implicit tasks" \
 		is "1 2 2 2" "$(cells "$SO" Instances "Thread Count") $(cells "$SI" Instances) $(threads "$SI" "Implicit Tasks")"
-	todo nest "$b serialized nest: inner Thread Count is its team size, 1" \
+	check "$b serialized nest: inner Thread Count is its team size, 1" \
 		is 1 "$(cells "$SI" "Thread Count")"
 	# worksharing/sections (barrier/sections): one region of 2 threads; 3 sections are no
 	# loop (libomp's GOMP shim runs gcc's sections as a dynamic loop of 3)
@@ -91,24 +91,28 @@ regions() {
 		is "60 $gu 1 2" "$(cells "sched_guided\$omp\$parallel_for:1@$F:$L_GU" "Loop Iterations" "Schedule Type" Instances "Thread Count")"
 	# a region of two loops (100 and 50 iterations) ran 150
 	check "$b two loops: one region, 1 instance of 2 threads" is "1 2" "$(cells "$TWO" Instances "Thread Count")"
-	todo loops "$b two loops: Loop Iterations is the region's 150 (100 + 50)" \
+	check "$b two loops: Loop Iterations is the region's 150 (100 + 50)" \
 		is 150 "$(cells "$TWO" "Loop Iterations")"
 	# tasks/taskloop: num_tasks(4) makes 4 tasks, of 40 iterations in all
 	check "$b taskloop: 4 tasks created in the region's 1 instance of 2 threads" \
 		is "4 1 2" "$(cells "$TL" "Tasks Created" Instances "Thread Count")"
-	todo loops "$b taskloop: its 40 iterations" is 40 "$(cells "$TL" "Loop Iterations")"
+	check "$b taskloop: its 40 iterations" is 40 "$(cells "$TL" "Loop Iterations")"
 	# teams/: host teams of 2, each team's master opening a region of 2 threads: that
 	# region 2 instances of a team of 2, one row at its pragma; no row of unknown origin
 	if [ "$gcc" = 1 ]; then # gcc's host teams have no row of their own at that line
 		check "$b teams: one row at the inner parallel's line" \
 			is 1 "$(ompq "$R" count "@$F:$L_TP")"
 	else
-		todo nest "$b teams: one row at the inner parallel's line" \
+		check "$b teams: one row at the inner parallel's line" \
 			is 1 "$(ompq "$R" count "@$F:$L_TP")"
 	fi
-	todo nest "$b teams: the inner parallel 2 instances of a team of 2, 4 implicit tasks" \
+	check "$b teams: the inner parallel 2 instances of a team of 2, 4 implicit tasks" \
 		is "2 2 4" "$(cells "teams\$omp\$parallel:1@$F:$L_TP" Instances "Thread Count") $(threads "teams\$omp\$parallel:1@$F:$L_TP" "Implicit Tasks")"
-	todo nest "$b teams: no row of unknown origin" is 0 "$(ompq "$R" count "@unknown:0")"
+	if [ "$gcc" = 1 ]; then # GOMP_teams_reg's row: named from the runtime's shim
+		todo nest "$b teams: no row of unknown origin" is 0 "$(ompq "$R" count "@unknown:0")"
+	else
+		check "$b teams: no row of unknown origin" is 0 "$(ompq "$R" count "@unknown:0")"
+	fi
 }
 
 # KMP_TEAMS_THREAD_LIMIT: libomp gives each host team at most CPUs / teams threads by
