@@ -92,6 +92,7 @@ struct othread {
 	uint32_t task_wait[MAX_TASK_DEPTH]; /* wait kind a task paused (0: none) */
 	uint64_t lock_begin;
 	uint32_t lock_site;
+	uint32_t lock_test; /* the acquire begun is an omp_test_*lock: no wait */
 	struct ompt_nest_thread nt;
 	uint64_t agg[MAX_SITES][NF];
 };
@@ -509,15 +510,41 @@ static uint32_t lock_kind(int kind)
 	}
 }
 
+/*
+ * Lock waits and tests. omp_test_lock and omp_test_nest_lock never suspend the thread
+ * (OpenMP 5.2, omp_test_lock): a test is no wait. The spec's runtime says so by the
+ * mutex kind (ompt_mutex_test_lock, _test_nest_lock): no wait time, no wait record, and
+ * an acquire of its site when it succeeds. libomp (14 and 19) calls mutex_acquire for a
+ * test with the kind of a set (ompt_mutex_lock, _nest_lock), then mutex_acquired (or
+ * nest_lock) only when the test took the lock, and nothing after one that failed. So at
+ * mutex_acquire a wait is not yet known to be one: its full-scope records are written
+ * when it ends in an acquire, the begin stamped as it was (mutex_wait_records); a failed
+ * test writes none. Closing a wait at the thread's next event instead would count the
+ * time after a failed test as waiting. Nothing else runs on the thread between the two
+ * callbacks, so its records stay in order.
+ */
+static inline bool is_test(int kind)
+{
+	return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+static void mutex_wait_records(uint64_t now)
+{
+	if (full_scope && !me->lock_test) {
+		ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
+			     0, me->lock_begin);
+		ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
+			     0, now);
+	}
+}
+
 static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wid,
 			     const void *codeptr)
 {
 	if (on()) {
 		me->lock_site = site_of(codeptr, lock_kind(kind));
 		me->lock_begin = stamp();
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, me->lock_begin);
+		me->lock_test = is_test(kind);
 	}
 	NEXT(ompt_callback_mutex_acquire,
 	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl, wid,
@@ -527,7 +554,7 @@ static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, omp
 static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 {
 	if (on() && me->lock_begin) {
-		uint64_t now = stamp(), w = now - me->lock_begin;
+		uint64_t now = stamp(), w = me->lock_test ? 0 : now - me->lock_begin;
 		uint64_t *a = me->agg[me->lock_site];
 		struct frame *f = top();
 
@@ -535,10 +562,8 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 		a[UPROF_OMP_F_ACQ_WAIT] += w;
 		if (f) /* by the mutex's type: LOCKWAIT is rebuilt from them when sent */
 			me->agg[f->site][ompt_mutex_field(kind)] += w;
+		mutex_wait_records(now);
 		me->lock_begin = 0;
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, now);
 	}
 	NEXT(ompt_callback_mutex_acquired, void (*)(int, ompt_wait_id_t, const void *), kind, wid,
 	     codeptr);
@@ -548,7 +573,7 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
  * nest_lock (scope begin) in place of mutex_acquired. Each omp_set_nest_lock is an acquire
  * of its own call site all the same (LLVM's ompt/synchronization/nest_lock test sees it
  * as acquired_nest_lock_next); without this the site counted none and a full-scope wait
- * begun at mutex_acquire never ended. The holder does not wait for its own lock: the few
+ * of the acquire was never written. The holder does not wait for its own lock: the few
  * ns go to the site's wait only, not to the region's lock wait. A scope end is a release
  * to a lower level, no acquire. */
 static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
@@ -558,11 +583,9 @@ static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
 		uint64_t *a = me->agg[me->lock_site];
 
 		a[UPROF_OMP_F_ACQUIRES]++;
-		a[UPROF_OMP_F_ACQ_WAIT] += now - me->lock_begin;
+		a[UPROF_OMP_F_ACQ_WAIT] += me->lock_test ? 0 : now - me->lock_begin;
+		mutex_wait_records(now);
 		me->lock_begin = 0;
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, now);
 	}
 	NEXT(ompt_callback_nest_lock, void (*)(int, ompt_wait_id_t, const void *), endpoint, wid,
 	     codeptr);
