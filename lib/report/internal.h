@@ -374,6 +374,13 @@ void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_om
  * calls through the PLT or the GOT (gcc's call into the runtime), its name into @name;
  * false when that is not such a call. */
 bool rpt_omp_gomp_callee(struct Elf *elf, uint64_t ret, char *name, size_t len);
+/* openmp_source.c: the line of the entry of gcc's outlined function ("<f>._omp_fn.<n>")
+ * that @file_offset of ELF file @path is in (its construct's pragma), its file into
+ * @src; 0 when it is in none. */
+int rpt_omp_source_outlined_line(const char *path, uint64_t file_offset, char *src, size_t srclen);
+/* openmp_gomp.c: name gcc's host teams constructs (GOMP_teams_reg) whose code address is
+ * the runtime's from the regions their teams ran (after the sites are located). */
+void rpt_omp_gomp_leagues(struct rpt *r, struct rpt_omp_proc *p);
 /* openmp_gomp.c: does the function at link-time address @fn of @size bytes call one
  * whose name starts with @prefix through the PLT or the GOT? */
 bool rpt_omp_gomp_calls(struct Elf *elf, uint64_t fn, uint64_t size, const char *prefix);

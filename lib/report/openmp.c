@@ -395,6 +395,7 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 
 	for (int i = 0; i < p->nsites; i++)
 		locate(r, il, p, &p->sites[i]);
+	rpt_omp_gomp_leagues(r, p);
 	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {

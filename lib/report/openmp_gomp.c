@@ -13,6 +13,7 @@
 #include "openmp/openmp.h"
 
 #include <gelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,4 +180,44 @@ void rpt_omp_gomp_sections(struct rpt_omp_proc *p)
 		p->sites[n++] = *s;
 	}
 	p->nsites = n;
+}
+
+/*
+ * gcc's host teams: GOMP_teams_reg(fn, ...) in the user's code, and libomp's shim forks
+ * the league itself, so the teams construct's code address is inside libomp (no line,
+ * "GOMP_teams_reg@unknown"). The regions its teams ran are called from the teams'
+ * outlined function "<f>._omp_fn.<n>", whose entry gcc gives the teams pragma's line:
+ * the league is named from a region it encloses, that function's line and file.
+ */
+void rpt_omp_gomp_leagues(struct rpt *r, struct rpt_omp_proc *p)
+{
+	for (int i = 0; i < p->nsites; i++) {
+		struct rpt_omp_site *s = &p->sites[i];
+
+		if (!s->teams || s->line > 0)
+			continue;
+		for (int j = 0; j < p->nsites; j++) {
+			const struct rpt_omp_site *c = &p->sites[j];
+			const struct rpt_map *m;
+			char src[PATH_MAX] = "";
+			const char *base;
+			int line;
+
+			if (c->kind != SES_OMPT_SITE_PARALLEL || !c->nested ||
+			    c->parent_id != s->id || c->line <= 0 || c->code <= 1 ||
+			    !(m = rpt_world_find_map(&r->world, p->pid, c->code - 1)))
+				continue;
+			line = rpt_omp_source_outlined_line(r->world.modules[m->module].path,
+							    c->code - 1 - m->start + m->pgoff, src,
+							    sizeof(src));
+			if (line <= 0)
+				continue;
+			base = strrchr(src, '/');
+			snprintf(s->func, sizeof(s->func), "%s", c->func);
+			snprintf(s->file, sizeof(s->file), "%s", base ? base + 1 : src);
+			s->line = line;
+			s->line_exact = true;
+			break;
+		}
+	}
 }

@@ -391,6 +391,43 @@ void rpt_omp_unoutline(char *func, size_t flen)
 		offload_function(func, flen);
 }
 
+int rpt_omp_source_outlined_line(const char *path, uint64_t file_offset, char *src, size_t srclen)
+{
+	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
+	Dwfl_Module *mod;
+	GElf_Addr bias = 0;
+	GElf_Off offset = 0;
+	GElf_Phdr ph;
+	GElf_Sym sym;
+	size_t phnum;
+	const char *name;
+	Elf *elf;
+	int line = 0;
+
+	if (!d)
+		return 0;
+	dwfl_report_begin(d);
+	mod = dwfl_report_elf(d, path, path, -1, 0, true);
+	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
+	    elf_getphdrnum(elf, &phnum))
+		goto out;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Addr va;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    file_offset < ph.p_offset || file_offset - ph.p_offset >= ph.p_filesz)
+			continue;
+		va = file_offset - ph.p_offset + ph.p_vaddr + bias;
+		name = dwfl_module_addrinfo(mod, va, &offset, &sym, NULL, NULL, NULL);
+		if (name && strstr(name, "._omp_fn."))
+			line = entry_line(mod, va - offset, src, srclen);
+		break;
+	}
+out:
+	dwfl_end(d);
+	return line;
+}
+
 void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_omp_site *s,
 			   char *src, size_t srclen)
 {
