@@ -36,11 +36,8 @@
  * A forked child starts its own page and aggregates (at_fork_child); exit() inside a
  * region ends its open instances at the flush, counted as cut by exit (cut_by_exit).
  *
- * Chaining: libomp uses only the first tool whose ompt_start_tool answers non-NULL, so
- * once we answer, the other tools of OMP_TOOL_LIBRARIES would get nothing. We load them
- * ourselves, start the first that answers, and hand its initialize a lookup whose
- * ompt_set_callback keeps its callbacks for the events we registered (ours call them
- * after our own work) and passes the others to the runtime.
+ * The start (ompt_start_tool, initialize, finalize) and the chaining to another tool of
+ * OMP_TOOL_LIBRARIES are ompt_chain.c's; this file is the host callbacks and their end.
  */
 #include "instrument/internal.h"
 #include "instrument/ompt_abi.h"
@@ -48,7 +45,6 @@
 #include "instrument/ompt_tool.h"
 #include "instrument/ompt_waits.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -96,6 +92,7 @@ struct othread {
 	uint32_t task_wait[MAX_TASK_DEPTH]; /* wait kind a task paused (0: none) */
 	uint64_t lock_begin;
 	uint32_t lock_site;
+	uint32_t lock_test; /* the acquire begun is an omp_test_*lock: no wait */
 	struct ompt_nest_thread nt;
 	uint64_t agg[MAX_SITES][NF];
 };
@@ -106,7 +103,7 @@ static uint32_t nthreads;
 static int live_threads;
 static TLS struct othread *me;
 static int full_scope, flushed;
-static uint64_t lost_threads, lost_sites, lost_records, callbacks_always;
+static uint64_t lost_threads, lost_sites, lost_records;
 static uint64_t t0_stamp, t0_ns;
 static bool stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
 static const char *runtime_name; /* the runtime's version string, said again after fork */
@@ -121,11 +118,8 @@ static inline uint64_t stamp(void)
 
 static struct frame *top(void);
 
-static ompt_set_callback_t real_set;
-static ompt_function_lookup_t real_lookup;
-static ompt_start_tool_result_t *next_tool;
+/* defined here, read by every callback: a local hidden array, no GOT load */
 ompt_callback_t ompt_next_cb[ompt_callback_max];
-static int our_code[ompt_callback_max];
 
 #define NEXT OMPT_NEXT
 
@@ -516,15 +510,41 @@ static uint32_t lock_kind(int kind)
 	}
 }
 
+/*
+ * Lock waits and tests. omp_test_lock and omp_test_nest_lock never suspend the thread
+ * (OpenMP 5.2, omp_test_lock): a test is no wait. The spec's runtime says so by the
+ * mutex kind (ompt_mutex_test_lock, _test_nest_lock): no wait time, no wait record, and
+ * an acquire of its site when it succeeds. libomp (14 and 19) calls mutex_acquire for a
+ * test with the kind of a set (ompt_mutex_lock, _nest_lock), then mutex_acquired (or
+ * nest_lock) only when the test took the lock, and nothing after one that failed. So at
+ * mutex_acquire a wait is not yet known to be one: its full-scope records are written
+ * when it ends in an acquire, the begin stamped as it was (mutex_wait_records); a failed
+ * test writes none. Closing a wait at the thread's next event instead would count the
+ * time after a failed test as waiting. Nothing else runs on the thread between the two
+ * callbacks, so its records stay in order.
+ */
+static inline bool is_test(int kind)
+{
+	return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+static void mutex_wait_records(uint64_t now)
+{
+	if (full_scope && !me->lock_test) {
+		ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
+			     0, me->lock_begin);
+		ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
+			     0, now);
+	}
+}
+
 static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wid,
 			     const void *codeptr)
 {
 	if (on()) {
 		me->lock_site = site_of(codeptr, lock_kind(kind));
 		me->lock_begin = stamp();
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, me->lock_begin);
+		me->lock_test = is_test(kind);
 	}
 	NEXT(ompt_callback_mutex_acquire,
 	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl, wid,
@@ -534,7 +554,7 @@ static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, omp
 static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 {
 	if (on() && me->lock_begin) {
-		uint64_t now = stamp(), w = now - me->lock_begin;
+		uint64_t now = stamp(), w = me->lock_test ? 0 : now - me->lock_begin;
 		uint64_t *a = me->agg[me->lock_site];
 		struct frame *f = top();
 
@@ -542,10 +562,8 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
 		a[UPROF_OMP_F_ACQ_WAIT] += w;
 		if (f) /* by the mutex's type: LOCKWAIT is rebuilt from them when sent */
 			me->agg[f->site][ompt_mutex_field(kind)] += w;
+		mutex_wait_records(now);
 		me->lock_begin = 0;
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, now);
 	}
 	NEXT(ompt_callback_mutex_acquired, void (*)(int, ompt_wait_id_t, const void *), kind, wid,
 	     codeptr);
@@ -555,7 +573,7 @@ static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
  * nest_lock (scope begin) in place of mutex_acquired. Each omp_set_nest_lock is an acquire
  * of its own call site all the same (LLVM's ompt/synchronization/nest_lock test sees it
  * as acquired_nest_lock_next); without this the site counted none and a full-scope wait
- * begun at mutex_acquire never ended. The holder does not wait for its own lock: the few
+ * of the acquire was never written. The holder does not wait for its own lock: the few
  * ns go to the site's wait only, not to the region's lock wait. A scope end is a release
  * to a lower level, no acquire. */
 static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
@@ -565,11 +583,9 @@ static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
 		uint64_t *a = me->agg[me->lock_site];
 
 		a[UPROF_OMP_F_ACQUIRES]++;
-		a[UPROF_OMP_F_ACQ_WAIT] += now - me->lock_begin;
+		a[UPROF_OMP_F_ACQ_WAIT] += me->lock_test ? 0 : now - me->lock_begin;
+		mutex_wait_records(now);
 		me->lock_begin = 0;
-		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid,
-				     me->lock_site, 0, now);
 	}
 	NEXT(ompt_callback_nest_lock, void (*)(int, ompt_wait_id_t, const void *), endpoint, wid,
 	     codeptr);
@@ -685,7 +701,7 @@ static void flush(void)
 					    is_time(f) ? (uint64_t)((double)v * ns_per_tick) : v);
 			}
 	}
-	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_CALLBACKS, 0, 0, 0, callbacks_always);
+	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_CALLBACKS, 0, 0, 0, ompt_callbacks_always);
 	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_SCOPE, 0, 0, 0, full_scope ? 2 : 1);
 	if (lost_threads)
 		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_THREADS, 0, 0, 0, lost_threads);
@@ -737,133 +753,39 @@ static void child_start(void)
 	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), runtime_omp);
 }
 
-static void on_finalize(ompt_data_t *data)
+void ompt_flush(void)
 {
-	(void)data;
 	flush();
-	if (next_tool && next_tool->finalize)
-		next_tool->finalize(&next_tool->tool_data);
 }
 
-/* ---- start and chaining ---- */
-
-static int chained_set_callback(int ev, ompt_callback_t cb)
+void ompt_host_start(bool full, const char *runtime_version, unsigned int omp_version)
 {
-	if (ev > 0 && ev < ompt_callback_max && our_code[ev]) {
-		ompt_next_cb[ev] = cb;
-		return our_code[ev];
-	}
-	return real_set(ev, cb);
+	full_scope = full;
+	runtime_name = runtime_version ? runtime_version : "";
+	runtime_omp = omp_version;
+	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), omp_version);
 }
 
-static ompt_interface_fn_t chained_lookup(const char *name)
+void ompt_host_init(void)
 {
-	if (name && !strcmp(name, "ompt_set_callback"))
-		return (ompt_interface_fn_t)chained_set_callback;
-	return real_lookup(name);
-}
-
-int ompt_reg(int ev, ompt_callback_t cb)
-{
-	int code = real_set(ev, cb);
-
-	our_code[ev] = code;
-	if (code == ompt_set_always)
-		callbacks_always |= 1ULL << ev;
-	return code;
-}
-#define reg ompt_reg
-
-static int on_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
-{
-	(void)data;
-	real_lookup = lookup;
-	real_set = (ompt_set_callback_t)lookup("ompt_set_callback");
-	if (!real_set)
-		return 0;
 	stamp_tsc = ins_stamp_is_tsc();
 	if (stamp_tsc)
 		ins_clock_pair(&t0_stamp, &t0_ns);
 	else
 		t0_stamp = t0_ns = ins_now_ns();
-	reg(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
-	reg(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
-	reg(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
-	reg(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
-	reg(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
-	reg(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait);
-	reg(ompt_callback_task_create, (ompt_callback_t)on_task_create);
-	reg(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
-	reg(ompt_callback_work, (ompt_callback_t)on_work);
-	reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
-	reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
-	reg(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock);
+	ompt_reg(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
+	ompt_reg(ompt_callback_thread_end, (ompt_callback_t)on_thread_end);
+	ompt_reg(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+	ompt_reg(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+	ompt_reg(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+	ompt_reg(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait);
+	ompt_reg(ompt_callback_task_create, (ompt_callback_t)on_task_create);
+	ompt_reg(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
+	ompt_reg(ompt_callback_work, (ompt_callback_t)on_work);
+	ompt_reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
+	ompt_reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+	ompt_reg(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock);
 	ompt_target_init();
 	ins_exit_hook = flush;
 	pthread_atfork(NULL, NULL, at_fork_child);
-	if (next_tool && next_tool->initialize &&
-	    !next_tool->initialize(chained_lookup, device, &next_tool->tool_data)) {
-		/* it declined: its callbacks stay unused */
-		memset(ompt_next_cb, 0, sizeof(ompt_next_cb));
-		next_tool = NULL;
-	}
-	return 1;
-}
-
-/* The first other tool of OMP_TOOL_LIBRARIES that starts, or NULL. */
-static ompt_start_tool_result_t *start_next(unsigned int version, const char *runtime)
-{
-	const char *list = getenv("OMP_TOOL_LIBRARIES");
-	char path[4096];
-	Dl_info self;
-
-	if (!list || !dladdr((void *)start_next, &self))
-		return NULL;
-	while (*list) {
-		size_t n = strcspn(list, ":");
-		void *h;
-
-		if (n && n < sizeof(path)) {
-			memcpy(path, list, n);
-			path[n] = 0;
-			h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-			if (h) {
-				ompt_start_tool_t fn = (ompt_start_tool_t)dlsym(h,
-										"ompt_start_tool");
-				Dl_info where;
-				ompt_start_tool_result_t *r = NULL;
-
-				/* ourselves (by any name) are not a tool to chain to */
-				if (fn && dladdr((void *)fn, &where) &&
-				    where.dli_fbase != self.dli_fbase)
-					r = fn(version, runtime);
-				if (r)
-					return r; /* stays loaded */
-				dlclose(h);
-			}
-		}
-		list += n + (list[n] == ':');
-	}
-	return NULL;
-}
-
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
-ompt_start_tool(unsigned int omp_version, const char *runtime_version)
-{
-	static ompt_start_tool_result_t result = { on_initialize, on_finalize, { 0 } };
-	const char *want = getenv("UPROF_OMPT");
-	int saved = errno;
-	ompt_start_tool_result_t *r = NULL;
-
-	if (!want || (strcmp(want, "basic") && strcmp(want, "full")) || !ins_on())
-		goto out; /* not asked: the runtime goes on to the next tool itself */
-	full_scope = !strcmp(want, "full");
-	runtime_name = runtime_version ? runtime_version : "";
-	runtime_omp = omp_version;
-	next_tool = start_next(omp_version, runtime_version);
-	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), omp_version);
-	r = &result;
-out:
-	errno = saved;
-	return r;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/instrument internal: what the OMPT tool's two files share. ompt.c has the host
- * callbacks, the start and the chaining to a user's tool; ompt_target.c the target
- * offload callbacks (EMI) and the device-tracing consumer (docs/DESIGN.md §9).
+ * lib/instrument internal: what the OMPT tool's files share. ompt.c has the host
+ * callbacks and their end (the aggregates sent at finalize or exit); ompt_chain.c the
+ * start and the chaining to a user's tool; ompt_target.c the target offload callbacks
+ * (EMI) and the device-tracing consumer (docs/DESIGN.md §9).
  */
 #ifndef UPROF_OMPT_TOOL_H
 #define UPROF_OMPT_TOOL_H
@@ -13,10 +14,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ompt.c: the chained user tool's callback for each event (NULL: none) */
+/* ompt.c: the chained user tool's callback for each event (NULL: none), set by
+ * ompt_chain.c */
 extern ompt_callback_t ompt_next_cb[ompt_callback_max];
-/* ompt.c: register @cb for @ev with the runtime, noted for the chaining; the code */
+/* ompt.c: note the scope (@full: --openmp-scope full) and the runtime's version strings
+ * (said again in a forked child), and name the runtime on the page (at ompt_start_tool) */
+void ompt_host_start(bool full, const char *runtime_version, unsigned int omp_version);
+/* ompt.c: start the clock, register the host callbacks, the target ones
+ * (ompt_target_init), the exit hook and the fork handler (at initialize) */
+void ompt_host_init(void);
+/* ompt.c: send the aggregates, once (at finalize, or exit) */
+void ompt_flush(void);
+
+/* ompt_chain.c: register @cb for @ev with the runtime, noted for the chaining; the code */
 int ompt_reg(int ev, ompt_callback_t cb);
+/* ompt_chain.c: a bit per event the runtime calls always (ompt_set_always), sent at the
+ * flush */
+extern uint64_t ompt_callbacks_always;
 /* ompt.c: the site id of @code for a construct of @kind (UPROF_OMP_SITE_*), 0 when the
  * table is full (counted) */
 uint32_t ompt_site(const void *code, uint32_t kind);

@@ -68,10 +68,12 @@ struct rpt_omp_site {
 	char name[320]; /* <func>$omp$<construct>:<n>@<file>:<line> */
 	char func[192], file[96];
 	int line;
-	bool line_exact;   /* the line table's line for its code, not one looked back to or
+	bool line_exact;    /* the line table's line for its code, not one looked back to or
 			    * forward from (two sites on one exact line are one construct) */
-	uint64_t outlined; /* gcc: the outlined function the runtime was given, its
+	uint64_t outlined;  /* gcc: the outlined function the runtime was given, its
 			    * link-time address (one function, one construct); 0: none */
+	bool gomp_sections; /* gcc: a "parallel sections" (its call or its outlined function
+			     * calls GOMP_*sections*), whose loop is the GOMP shim's */
 	struct rpt_omp_tstat *threads;
 	int nthreads, capthreads;
 	uint64_t f[SES_OMPT_F_MAX]; /* summed over its threads */
@@ -154,13 +156,13 @@ struct rpt_omp_proc {
 	/* (tool id, id kept): sites folded into another (openmp_loops.c) */
 	uint32_t (*aliases)[2];
 	size_t naliases, capaliases;
-	struct rpt_omp_hot *hot;     /* its samples outside regions (openmp_state.h) */
+	struct rpt_omp_hot *hot; /* its samples outside regions (openmp_state.h) */
 	/* openmp_window.c: the process outlived the window, its figures rebuilt from the
 	 * region records; instances (team member 0's tasks) open at the window's edges */
 	bool rebuilt, paused; /* paused: rebuilt because the session had pauses */
 	uint64_t cut_start, cut_end, window_unpaired;
-	bool waits_from_records;     /* the waits come from WAIT records, not the sums */
-	uint64_t waits_unpaired;     /* WAIT records without their other end or thread */
+	bool waits_from_records; /* the waits come from WAIT records, not the sums */
+	uint64_t waits_unpaired; /* WAIT records without their other end or thread */
 	/* while loading: (1, site) -> site + 1, (2, site, slot) and (3, site, tid) ->
 	 * thread + 1 in that site; stale once the sites are sorted */
 	struct util_hash index;

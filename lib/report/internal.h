@@ -370,6 +370,24 @@ void rpt_omp_free(struct rpt_omp *o);
  * file into @src. */
 void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_omp_site *s,
 			   char *src, size_t srclen);
+/* openmp_gomp.c: the function the call that returns to link-time address @ret of @elf
+ * calls through the PLT or the GOT (gcc's call into the runtime), its name into @name;
+ * false when that is not such a call. */
+bool rpt_omp_gomp_callee(struct Elf *elf, uint64_t ret, char *name, size_t len);
+/* openmp_source.c: the line of the entry of gcc's outlined function ("<f>._omp_fn.<n>")
+ * that @file_offset of ELF file @path is in (its construct's pragma), its file into
+ * @src; 0 when it is in none. */
+int rpt_omp_source_outlined_line(const char *path, uint64_t file_offset, char *src, size_t srclen);
+/* openmp_gomp.c: name gcc's host teams constructs (GOMP_teams_reg) whose code address is
+ * the runtime's from the regions their teams ran (after the sites are located). */
+void rpt_omp_gomp_leagues(struct rpt *r, struct rpt_omp_proc *p);
+/* openmp_gomp.c: does the function at link-time address @fn of @size bytes call one
+ * whose name starts with @prefix through the PLT or the GOT? */
+bool rpt_omp_gomp_calls(struct Elf *elf, uint64_t fn, uint64_t size, const char *prefix);
+/* openmp_gomp.c: gcc's "parallel sections" regions (s->gomp_sections) without the GOMP
+ * shim's loop: their loop figures zeroed, the loop sites only they ran dropped (after
+ * the sites' figures are summed, before they are named). */
+void rpt_omp_gomp_sections(struct rpt_omp_proc *p);
 /* openmp_source.c: @func without the compiler's outlining ("<f>._omp_fn.<n>", clang's
  * offloaded target regions), where no DWARF names the function. */
 void rpt_omp_unoutline(char *func, size_t flen);

@@ -9,7 +9,7 @@ REPORT_SRCS += lib/report/stacks.c lib/report/fpstack_notes.c lib/report/leafsta
 	lib/report/stacks_view.c
 REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c
 REPORT_SRCS += lib/report/translated_cache.c
-REPORT_SRCS += lib/report/openmp_source.c lib/report/openmp_loops.c
+REPORT_SRCS += lib/report/openmp_source.c lib/report/openmp_loops.c lib/report/openmp_gomp.c
 REPORT_SRCS += lib/report/openmp_trace.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := $(ANNOTATE_LDLIBS) $(SYMBOLS_LDLIBS)

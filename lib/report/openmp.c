@@ -241,6 +241,8 @@ static const char *construct(const struct rpt_omp_site *s)
 	case SES_OMPT_SITE_PARALLEL:
 		if (s->teams)
 			return "teams";
+		if (s->gomp_sections)
+			return "parallel_sections";
 		return s->f[SES_OMPT_F_LOOPS] ? "parallel_for" : "parallel";
 	case SES_OMPT_SITE_LOCK:
 		return "lock";
@@ -393,6 +395,7 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 
 	for (int i = 0; i < p->nsites; i++)
 		locate(r, il, p, &p->sites[i]);
+	rpt_omp_gomp_leagues(r, p);
 	util_qsort(p->sites, (size_t)p->nsites, sizeof(*p->sites), cmp_site);
 	for (int i = 0; i < p->nsites; i++) {
 		if (n && same_place(&p->sites[n - 1], &p->sites[i])) {
@@ -412,6 +415,7 @@ static int name_sites(struct rpt *r, struct rpt_omp_proc *p)
 		for (int k = 0; k < s->nthreads; k++)
 			add_fields(s->f, s->threads[k].f);
 	}
+	rpt_omp_gomp_sections(p);
 	for (int i = 0; i < p->nsites; i++) {
 		struct rpt_omp_site *s = &p->sites[i];
 		int k = 1;

@@ -54,6 +54,7 @@ static const char *line_at(Dwfl_Module *mod, GElf_Addr addr, int *line)
 struct code_line {
 	int line, next;
 	bool exact;
+	bool gomp_sections; /* the call is gcc's GOMP_parallel_sections */
 };
 
 /* The source line of @vaddr in @mod, or the nearest one at most @most bytes before it (a
@@ -139,6 +140,22 @@ static GElf_Addr gcc_outlined(Dwfl_Module *mod, Elf *elf, GElf_Addr bias, GElf_A
 	return 0;
 }
 
+/* Is the gcc region whose runtime call returns to @ret, of outlined function @fn, a
+ * "parallel sections" (openmp_gomp.c)? */
+static bool gcc_sections(Dwfl_Module *mod, Elf *elf, GElf_Addr bias, GElf_Addr ret, GElf_Addr fn)
+{
+	GElf_Off offset = 1;
+	GElf_Sym sym;
+	char callee[64];
+
+	if (rpt_omp_gomp_callee(elf, ret - bias, callee, sizeof(callee)) &&
+	    !strcmp(callee, "GOMP_parallel_sections"))
+		return true;
+	return dwfl_module_addrinfo(mod, fn, &offset, &sym, NULL, NULL, NULL) && offset == 0 &&
+	       (rpt_omp_gomp_calls(elf, fn - bias, sym.st_size, "GOMP_sections_start") ||
+		rpt_omp_gomp_calls(elf, fn - bias, sym.st_size, "GOMP_sections2_start"));
+}
+
 /* The line of the first row of the line table at @addr of @mod (gcc gives an outlined
  * function's entry its pragma's line first, then its body's at the same address, and
  * dwfl_module_getsrc takes the last), its file into @file; 0 when none. */
@@ -192,8 +209,9 @@ static void srcline(const char *path, uint64_t file_offset, char *file, size_t f
 		    file_offset < ph.p_offset || file_offset - ph.p_offset >= ph.p_filesz)
 			continue;
 		va = file_offset - ph.p_offset + ph.p_vaddr + bias;
-		if (parallel && (fn = gcc_outlined(mod, elf, bias, va + 1)) &&
-		    (cl->line = entry_line(mod, fn, file, flen))) {
+		if (parallel && (fn = gcc_outlined(mod, elf, bias, va + 1)))
+			cl->gomp_sections = gcc_sections(mod, elf, bias, va + 1, fn);
+		if (parallel && fn && (cl->line = entry_line(mod, fn, file, flen))) {
 			cl->exact = true;
 			*outlined = fn - bias;
 		}
@@ -373,6 +391,43 @@ void rpt_omp_unoutline(char *func, size_t flen)
 		offload_function(func, flen);
 }
 
+int rpt_omp_source_outlined_line(const char *path, uint64_t file_offset, char *src, size_t srclen)
+{
+	Dwfl *d = dwfl_begin(&rpt_dwfl_file_callbacks);
+	Dwfl_Module *mod;
+	GElf_Addr bias = 0;
+	GElf_Off offset = 0;
+	GElf_Phdr ph;
+	GElf_Sym sym;
+	size_t phnum;
+	const char *name;
+	Elf *elf;
+	int line = 0;
+
+	if (!d)
+		return 0;
+	dwfl_report_begin(d);
+	mod = dwfl_report_elf(d, path, path, -1, 0, true);
+	if (dwfl_report_end(d, NULL, NULL) || !mod || !(elf = dwfl_module_getelf(mod, &bias)) ||
+	    elf_getphdrnum(elf, &phnum))
+		goto out;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Addr va;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    file_offset < ph.p_offset || file_offset - ph.p_offset >= ph.p_filesz)
+			continue;
+		va = file_offset - ph.p_offset + ph.p_vaddr + bias;
+		name = dwfl_module_addrinfo(mod, va, &offset, &sym, NULL, NULL, NULL);
+		if (name && strstr(name, "._omp_fn."))
+			line = entry_line(mod, va - offset, src, srclen);
+		break;
+	}
+out:
+	dwfl_end(d);
+	return line;
+}
+
 void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_omp_site *s,
 			   char *src, size_t srclen)
 {
@@ -388,4 +443,5 @@ void rpt_omp_source_locate(const char *path, uint64_t file_offset, struct rpt_om
 	    s->kind == SES_OMPT_SITE_TASKLOOP)
 		s->line = pragma_line(src, &cl, s);
 	s->line_exact = cl.exact && s->line == cl.line;
+	s->gomp_sections = cl.gomp_sections;
 }

@@ -20,7 +20,8 @@
  *   WAIT_BEGIN/WAIT_END  (--openmp-scope full) a wait of kind how (SES_OMPT_WAIT_*) at
  *              site `site`: a barrier, taskwait, taskgroup or reduction at the region
  *              site, member `slot`; a MUTEX at the lock site (its SITE kind says lock,
- *              critical or ordered), slot 0. A wait paused to run an explicit task ends
+ *              critical or ordered), slot 0, written with its end once the lock is
+ *              acquired (a failed omp_test_lock has none). A wait paused to run an explicit task ends
  *              and begins again around it (uprof 0.3); one still open when its thread's
  *              implicit task ENDs ended there
  *   SITE       site `site` is the code address `value`, of construct how (SES_OMPT_SITE_*);
