@@ -5,26 +5,6 @@ ompq() { "$PYTHON" "$HERE/ompq.py" "$@"; }
 skipped=0
 skip() { skipped=$((skipped + 1)); ok "# SKIP $*"; }
 
-# todo SLICE DESC CMD...: a check whose right answer is another slice's work of issue 28
-# (nest, loops, waits): run, but counted as a skip that says whether it holds yet, until
-# UPROF_TODO_RUN (a comma list of slices, or "all") names the slice, which makes it a
-# check that passes or fails like any other.
-todo() {
-	local slice=$1 desc=$2
-	shift 2
-	case ",${UPROF_TODO_RUN:-}," in
-	*",$slice,"* | *",all,"*)
-		check "$desc" "$@"
-		return
-		;;
-	esac
-	if "$@"; then
-		skip "TODO($slice) holds now, unskip it: $desc"
-	else
-		skip "TODO($slice) wrong today: $desc"
-	fi
-}
-
 # is WANT GOT: exact equality, both said when not
 is() {
 	[ "$1" = "$2" ] && return 0
