@@ -8,7 +8,9 @@
 #include "util/util.h"
 #include "symbols/symbols.h"
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Interned strings: equal strings get one pointer, valid until the pool is released
  * (over util_strmap, lib/util). */
@@ -411,5 +413,24 @@ void rpt_omp_write_report(const struct rpt *r, FILE *f);   /* OpenMP TRACING REP
 struct rpt_omp_proc;
 void rpt_omp_write_loops(const struct rpt_omp_proc *p, const char *who, FILE *f);
 /* rpt_omp_write_report_of (report.h) is the same for a rank of a job. */
+
+/* load.c and replay.c: an error line into @err (may be NULL or 0 long) */
+static inline void rpt_errf(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void rpt_errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+/* A FIFO, a device or a directory where collect writes a regular file: nothing to
+ * read (input.c refused it before it could hang the report). */
+#define RPT_NOT_REGULAR "%s%s%s %s; collect writes a regular file there: nothing to report"
+/* replay.c: samples.data into @r's tables, in time order. 0 or -errno with @err. */
+int rpt_read_samples(struct rpt *r, char *err, size_t errlen);
 
 #endif

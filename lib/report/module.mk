@@ -1,4 +1,4 @@
-REPORT_SRCS := lib/report/model.c lib/report/load.c \
+REPORT_SRCS := lib/report/model.c lib/report/load.c lib/report/replay.c \
 	lib/report/aggregate.c lib/report/rows.c lib/report/csv.c lib/report/pauses.c lib/report/tasks.c lib/report/taskmatch.c lib/report/events.c lib/report/callgraph_thread.c \
 	lib/report/filter.c \
 	lib/report/programs.c lib/report/walk.c \
