@@ -110,6 +110,15 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 		snprintf(o->why, sizeof(o->why),
 			 "flushed when the rank exited without "
 			 "MPI_Finalize: partial; it was in no MPI call");
+	else if (o->m.end_how == SES_MPI_END_SNAPSHOT)
+		/* no flush at the end: killed by SIGKILL (MPICH's launcher kills the process
+		 * group of every rank when one dies), its last snapshot kept */
+		snprintf(o->why, sizeof(o->why),
+			 "a snapshot taken %.3f s after MPI_Init: the rank ended without a flush "
+			 "(SIGKILL); partial, its calls up to then",
+			 o->m.end_mono_ns > o->m.init_mono_ns
+				 ? (double)(o->m.end_mono_ns - o->m.init_mono_ns) / 1e9
+				 : 0.0);
 	if (files > 1)
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "%s%d MPI data files; %s reported", o->why[0] ? "; " : "", files, first);
