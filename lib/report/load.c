@@ -80,6 +80,26 @@ static void settle_status(struct ses_info *in)
 		in->status = SES_STATUS_INTERRUPTED;
 }
 
+/*
+ * A collect killed (SIGKILL: MPICH's launcher kills each rank's process group, Open MPI's
+ * follows its SIGTERM with SIGKILL) left session.ini as it was at the start, with no end
+ * time: the profile is taken to end at the last sample samples.data holds, so that its
+ * duration and elapsed time are those of the data there is, not 0.
+ */
+static void settle_killed_end(struct rpt *r)
+{
+	struct ses_info *in = &r->info;
+
+	if (r->counts_final || in->status != SES_STATUS_INTERRUPTED)
+		return;
+	r->collect_killed = true;
+	if (in->end_mono_ns > in->start_mono_ns || r->last_sample_ns <= (uint64_t)in->start_mono_ns)
+		return;
+	in->end_mono_ns = (int64_t)r->last_sample_ns;
+	if (in->start_epoch_ns)
+		in->end_epoch_ns = in->start_epoch_ns + (in->end_mono_ns - in->start_mono_ns);
+}
+
 /* Registers, unwinding rules and address layout are this architecture's (lib/arch): a
  * session of another one is refused, not misread. No arch key: an x86_64 session. */
 static int check_arch(const struct rpt *r, char *err, size_t errlen)
@@ -234,6 +254,7 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 		ret = rpt_read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
+	settle_killed_end(r);
 	if (opts->translate_only)
 		goto done;
 	rpt_rates_settle(r);
