@@ -62,8 +62,8 @@ struct rpt_job_rank {
 	int exit_code, exit_signal, stop_signal;
 	bool collect_killed; /* session.ini left running, its collect gone (SIGKILL) */
 	enum rpt_rank_end end;
-	int end_value;	     /* the exit code or the signal */
-	char end_label[48];  /* "completed", "exit(3)", "killed by SIGKILL", ... */
+	int end_value;	    /* the exit code or the signal */
+	char end_label[48]; /* "completed", "exit(3)", "killed by SIGKILL", ... */
 };
 
 struct rpt_job_summary {

@@ -97,8 +97,8 @@ void rpt_job_ends(struct rpt_job *j)
 			victim[i] = v;
 		/* a rank that failed on its own: its exit code, or a signal its collect did
 		 * not pass on */
-		failed |= !v && (j->ranks[i].end == RPT_END_EXIT ||
-				 j->ranks[i].end == RPT_END_SIGNAL);
+		failed |= !v &&
+			  (j->ranks[i].end == RPT_END_EXIT || j->ranks[i].end == RPT_END_SIGNAL);
 	}
 	for (int i = 0; i < j->nranks; i++) {
 		if (victim && victim[i] && failed) /* killed while it ran, after another failed */
@@ -148,7 +148,8 @@ const char *rpt_job_end_summary(const struct rpt_job *j, char *buf, size_t len)
 		for (int k = i; k < j->nranks; k++)
 			n += !strcmp(j->ranks[k].end_label, j->ranks[i].end_label);
 		used += (size_t)snprintf(buf + used, len - used, "%s%d %s (rank%s ",
-					 used ? ", " : "", n, j->ranks[i].end_label, n > 1 ? "s" : "");
+					 used ? ", " : "", n, j->ranks[i].end_label,
+					 n > 1 ? "s" : "");
 		if (used < len)
 			used = ranks_of(j, i, buf, used, len);
 		if (used < len)
