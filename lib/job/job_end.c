@@ -30,6 +30,10 @@ static void own_end(struct rpt_job_rank *o, bool *victim)
 			o->end = RPT_END_NO_SESSION;
 	} else if (o->end == RPT_END_RUNNING) {
 		;
+	} else if (o->collect_killed && o->stop_signal > 0) {
+		/* the launcher's signal came while it ran (collect said so), its SIGKILL after */
+		o->end = RPT_END_LAUNCHER;
+		o->end_value = o->stop_signal;
 	} else if (o->collect_killed) { /* its collect and, in its process group, the rank */
 		o->end = RPT_END_SIGNAL;
 		o->end_value = SIGKILL;

@@ -71,12 +71,35 @@ static int copy_vdso(struct rpt *r)
 	return rpt_symtab_set_vdso(r->symtab, r->vdso_file, sb.st_uid);
 }
 
+/* kill(pid, 0) answers for a zombie too: a collect SIGKILLed (an MPI launcher's kill of
+ * the rank's process group) whose parent has not reaped it yet is gone all the same. */
+static bool collector_alive(int pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0 || kill(pid, 0) != 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the command name may hold anything but its last ')' */
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
 /* A session whose collector is gone but whose status still says running was killed. */
 static void settle_status(struct ses_info *in)
 {
 	if (in->status != SES_STATUS_RUNNING)
 		return;
-	if (in->collector_pid <= 0 || kill(in->collector_pid, 0) != 0)
+	if (!collector_alive(in->collector_pid))
 		in->status = SES_STATUS_INTERRUPTED;
 }
 

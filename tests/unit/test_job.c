@@ -131,7 +131,7 @@ static void rank_ends(void **state)
 			    "(rank 1), 1 exit(3) (rank 2)");
 	/* Open MPI: the survivors' collects got SIGTERM (passed on) while they ran */
 	r[0] = rank_of(0, -1, SIGTERM, SIGTERM, false);
-	r[3] = rank_of(3, -1, 0, SIGTERM, false); /* collect killed after it said so */
+	r[3] = rank_of(3, -1, 0, SIGTERM, true); /* collect killed after it said so */
 	rpt_job_ends(&j);
 	assert_string_equal(r[0].end_label, "killed by the launcher with SIGTERM");
 	assert_string_equal(r[3].end_label, "killed by the launcher with SIGTERM");
