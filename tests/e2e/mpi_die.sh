@@ -97,4 +97,55 @@ else
 	ok "Open MPI ranks that die # SKIP no mpirun or $TGT/mpi_die.openmpi (scripts/install-deps.sh)"
 fi
 
+# A rank's collect stopped by SIGTERM and SIGKILLed before its end's rewrite, as Open MPI's
+# launcher may do, made certain: the program ignores SIGTERM, so collect, having passed it
+# on, waits 200 ms for it before its end; session.ini says running with the signal in
+# that window, and the SIGKILL comes there.
+# stop_try N: one run (job "stopN"); 0 when collect was SIGKILLed in that window
+stop_try() {
+	local J=$SCRATCH/stop/uprof-*-HPC_MPI_stop$1 I cpid tpid n
+	PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=stop$1 "$UPROF" collect --mpi -o "$SCRATCH/stop" \
+		sh -c 'trap "" TERM; exec sleep 60' 2>"$SCRATCH/stop$1.err" &
+	cpid=$!
+	for n in $(seq 1 200); do grep -q '^Profiling started' "$SCRATCH/stop$1.err" && break; sleep 0.05; done
+	sleep 1 # the profile is at least this long when the signal comes
+	kill -TERM "$cpid"
+	for n in $(seq 1 400); do
+		I=$(echo $J/rank-0/session.ini)
+		if grep -qx 'stop_signal = 15' "$I" && grep -qx 'status = running' "$I"; then
+			kill -KILL "$cpid"
+			break
+		fi
+		grep -qx 'status = running' "$I" || break
+		sleep 0.005
+	done
+	wait "$cpid" 2>/dev/null
+	tpid=$(sed -n 's/^pids = //p' $J/rank-0/session.ini)
+	[ -n "$tpid" ] && kill -KILL "$tpid" 2>/dev/null
+	grep -qx 'status = running' $J/rank-0/session.ini && S=$(echo $J/rank-0)
+}
+S=
+for try in 1 2 3; do
+	stop_try $try
+	[ -n "$S" ] && break
+	echo "# try $try: collect's end came before its noted stop was seen"
+done
+noted=0
+[ -n "$S" ] && noted=1
+check "collect stopped by SIGTERM says so in session.ini before its end (one of 3 tries)" [ "$noted" = 1 ]
+if [ "$noted" = 1 ]; then
+	check "collect SIGKILLed after SIGTERM: no .session.ini.tmp left" [ ! -e "$S/.session.ini.tmp" ]
+	"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/stop.rep"
+	check "its report comes (exit $?)" [ $? -eq 0 ]
+	check "it names the signal that stopped collect (Stopped By)" grep -q '^Stopped By:,"SIGTERM' "$S/report.csv"
+	check "it says collect was killed, data up to a time" \
+		grep -q '^Collect Killed:,"collect was killed: data up to .* s after the start)"$' "$S/report.csv"
+	dur=$(csvq "$S/report.csv" --key "Profile Duration")
+	check "its profile lasts from the start to the signal: at least the 1 s before it ($dur)" \
+		"$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1.0 else 1)" "${dur%% *}"
+	"$UPROF" report -i "$(dirname "$S")" >/dev/null 2>"$SCRATCH/stopj.err"
+	check "the job report: killed by the launcher with SIGTERM ($(grep '^Ranks:' "$SCRATCH/stopj.err"))" \
+		grep -qx 'Ranks: 1 killed by the launcher with SIGTERM (rank 0)' "$SCRATCH/stopj.err"
+fi
+
 echo "1..$_n"
