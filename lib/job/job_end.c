@@ -25,7 +25,9 @@ static const char *sig_abbrev(int sig)
 static void own_end(struct rpt_job_rank *o, bool *victim)
 {
 	*victim = false;
-	if (o->state >= RPT_RANK_MISSING) {
+	if (o->state == RPT_RANK_UNREADABLE) { /* a session report cannot open */
+		o->end = RPT_END_UNKNOWN;
+	} else if (o->state >= RPT_RANK_MISSING) {
 		if (o->end != RPT_END_NEVER_JOINED)
 			o->end = RPT_END_NO_SESSION;
 	} else if (o->end == RPT_END_RUNNING) {

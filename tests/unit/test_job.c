@@ -150,6 +150,11 @@ static void rank_ends(void **state)
 	rpt_job_ends(&j);
 	assert_string_equal(r[0].end_label, "killed by SIGKILL");
 	assert_string_equal(r[2].end_label, "interrupted by SIGINT");
+	r[1].state = RPT_RANK_UNREADABLE; /* its exit(0) is not read from a session unread */
+	rpt_job_ends(&j);
+	assert_string_equal(r[1].end_label, "end unknown");
+	r[1].state = RPT_RANK_OK;
+	rpt_job_ends(&j);
 	assert_string_equal(rpt_job_end_summary(&j, sum, sizeof(sum)),
 			    "1 killed by SIGKILL (rank 0), 2 completed (ranks 1,3), 1 interrupted by "
 			    "SIGINT (rank 2), 1 never joined (rank 4), 1 no session (rank 5)");
