@@ -214,6 +214,9 @@ int collect_mpi_trace_parse(struct collect_state *st, const char *arg);
 int collect_mpi_impl_parse(struct collect_state *st, const char *arg);
 int collect_mpi_prepare(struct collect_state *st);
 void collect_mpi_env(const struct collect_state *st);
+/* collect_stop.c: an MPI rank's collect stopped by @st->stop_signal: session.ini says so
+ * at once, before the launcher's SIGKILL can come */
+void collect_note_stop(struct collect_state *st);
 /* collect_trace.c: --trace <what>, one parser per tracer; -1 or an exit code. */
 int collect_trace_parse(struct collect_state *st, const char *arg);
 /* collect_openmp.c: --trace openmp, --openmp-impl (@impl) and --openmp-scope; the

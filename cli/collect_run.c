@@ -160,16 +160,20 @@ static int count_orphans(const struct collect_state *st, pid_t *first)
 static void handle_signals(struct collect_state *st)
 {
 	struct signalfd_siginfo si;
+	int stopped = 0;
 
 	while (read(st->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD)
 			reap_children(st);
 		else if (!st->stop_signal)
-			st->stop_signal = (int)si.ssi_signo;
+			st->stop_signal = stopped = (int)si.ssi_signo;
 		/* an MPI rank: the launcher ends the job through us; the rank's interposer
 		 * flushes what it recorded when it gets the signal (collect_mpi.c) */
 		if (si.ssi_signo != SIGCHLD && st->mpi.on && !st->attach && !st->child_exited)
 			kill(st->child.pid, (int)si.ssi_signo);
+		if (stopped == (int)si.ssi_signo)
+			collect_note_stop(st); /* after the signal is passed on: it waits less */
+		stopped = 0;
 	}
 }
 

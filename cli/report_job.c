@@ -44,6 +44,7 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 	struct rpt_job_summary s;
 	struct rpt_row rows[10];
 	int n = rpt_job_ranks(j, &ranks), width = 8;
+	char ends[1024];
 
 	rpt_job_summary(j, &s);
 	if (written)
@@ -55,6 +56,7 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 		s.nhosts == 1 ? "" : "s", (unsigned long long)s.samples, (unsigned long long)s.lost,
 		s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
 		s.nthreads == 1 ? "" : "s");
+	fprintf(stderr, "Ranks: %s\n", rpt_job_end_summary(j, ends, sizeof(ends)));
 	for (int i = 0; i < n; i++)
 		if (ranks[i].state != RPT_RANK_OK)
 			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,

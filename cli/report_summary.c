@@ -105,6 +105,8 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			ev0->name, (double)s.samples * (double)ses_event_unit(ev0),
 			(unsigned long long)ev0->period, s.nprocesses,
 			s.nprocesses == 1 ? "" : "es", s.nthreads, s.nthreads == 1 ? "" : "s");
+	if (s.collect_killed)
+		fprintf(stderr, "note: %s\n", rpt_killed_words(&s, cause, sizeof(cause)));
 	/* CPU_TIME made right from the measured CPU time, and why it had to be */
 	if (timer && s.time_scale > 1)
 		fprintf(stderr,

@@ -66,6 +66,9 @@ void rpt_job_mpi_release(struct rpt_job *j);
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f);
 int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
 
+/* job_end.c: every selected rank's end (rpt_job_rank.end), once all are loaded */
+void rpt_job_ends(struct rpt_job *j);
+
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */
 int rpt_job_sorted(const struct rpt_job *j, int t, const struct rpt_job_item ***out);

@@ -131,6 +131,7 @@ static int select_ranks(struct rpt_job *j, const struct rpt_job_select *sel)
 		o = &j->ranks[j->nranks++];
 		o->rank = r;
 		o->state = RPT_RANK_MISSING;
+		o->end = RPT_END_NEVER_JOINED;
 		snprintf(o->host, sizeof(o->host), "?");
 		snprintf(o->why, sizeof(o->why), "never joined the job (no [rank.%d] in job.ini)",
 			 r);
@@ -286,6 +287,12 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 			 info->nevents ? info->events[0].name : "CPU_TIME");
 	}
 	o->pid = info->npids ? info->pids[0] : 0;
+	o->exit_code = info->exit_code;
+	o->exit_signal = info->exit_signal;
+	o->stop_signal = info->stop_signal;
+	o->collect_killed = s.collect_killed;
+	if (info->status == SES_STATUS_RUNNING) /* its collect is alive (load.c) */
+		o->end = RPT_END_RUNNING;
 	o->cpu_s = s.cpu_time_s;
 	o->samples = s.samples;
 	o->lost = s.lost;
@@ -390,6 +397,7 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 		snprintf(err, errlen, "out of memory reading job %s", jobdir);
 		goto fail;
 	}
+	rpt_job_ends(j);
 	if (!reported) {
 		ret = -ENODATA;
 		if (!j->nranks)

@@ -33,6 +33,20 @@ enum rpt_rank_state {
 	RPT_RANK_UNREADABLE,  /* a session that report cannot open */
 };
 
+/* How a rank's program ended (job_end.c), from its session.ini and the other ranks' */
+enum rpt_rank_end {
+	RPT_END_UNKNOWN,
+	RPT_END_COMPLETED,   /* exit(0) */
+	RPT_END_EXIT,	     /* exit(end_value), not 0 */
+	RPT_END_SIGNAL,	     /* killed by signal end_value, its own (or no launcher's) */
+	RPT_END_LAUNCHER,    /* killed by the launcher: signal end_value came while it ran,
+			      * and another rank failed first or its collect was signalled */
+	RPT_END_RUNNING,     /* its collect is still running */
+	RPT_END_INTERRUPTED, /* its collect stopped by signal end_value; the rank's end unknown */
+	RPT_END_NEVER_JOINED,
+	RPT_END_NO_SESSION,
+};
+
 struct rpt_job_rank {
 	int rank;
 	char host[128];
@@ -44,6 +58,12 @@ struct rpt_job_rank {
 	double elapsed_s;  /* its profile duration */
 	bool mpi_traced;   /* collected with --trace mpi */
 	char mpi_why[256]; /* its MPI data missing or partial, "" when whole */
+	/* its session.ini's facts (-1, 0, 0: unknown), and its collect's own end */
+	int exit_code, exit_signal, stop_signal;
+	bool collect_killed; /* session.ini left running, its collect gone (SIGKILL) */
+	enum rpt_rank_end end;
+	int end_value;	    /* the exit code or the signal */
+	char end_label[48]; /* "completed", "exit(3)", "killed by SIGKILL", ... */
 };
 
 struct rpt_job_summary {
@@ -79,6 +99,10 @@ void rpt_job_summary(const struct rpt_job *j, struct rpt_job_summary *s);
 int rpt_job_ranks(const struct rpt_job *j, const struct rpt_job_rank **ranks);
 /* The hottest @max functions over every reported rank (names borrowed from @j). */
 int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
+/* "2 completed (ranks 0,3), 1 exit(3) (rank 2)": the selected ranks by how
+ * they ended, in the order each way first comes, with their ranks; into @buf, returned. */
+const char *rpt_job_end_summary(const struct rpt_job *j, char *buf, size_t len);
+
 /* report.csv of the job: the hottest tables over all ranks (a Rank column where rows are
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);

@@ -86,6 +86,7 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 	util_csv_kvf(f, "MPI Ranks Reported", "%s", list);
 	rank_list(j, false, list, sizeof(list));
 	util_csv_kvf(f, "MPI Ranks Missing", "%s", list);
+	util_csv_kvf(f, "MPI Rank Ends", "%s", rpt_job_end_summary(j, list, sizeof(list)));
 	for (int i = 0; i < j->nranks; i++)
 		if (j->ranks[i].state != RPT_RANK_OK)
 			util_csv_kvf(f,
@@ -147,7 +148,7 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 {
 	fprintf(f, "\nMPI RANKS\nRANK,HOST,PID,STATE,");
 	value_header(j, f);
-	fprintf(f, ",SAMPLES,LOST SAMPLES,ELAPSED TIME(seconds)\n");
+	fprintf(f, ",SAMPLES,LOST SAMPLES,ELAPSED TIME(seconds),END\n");
 	for (int i = 0; i < j->nranks; i++) {
 		const struct rpt_job_rank *r = &j->ranks[i];
 
@@ -156,7 +157,9 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		fprintf(f, ",%d,", r->pid);
 		util_csv_quoted(f, state_name(r->state));
 		fprintf(f, j->timer ? ",%.4f" : ",%.0f", r->cpu_s);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.4f\n", r->samples, r->lost, r->elapsed_s);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.4f,", r->samples, r->lost, r->elapsed_s);
+		util_csv_quoted(f, r->end_label);
+		fputc('\n', f);
 	}
 }
 

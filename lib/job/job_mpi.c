@@ -110,6 +110,15 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 		snprintf(o->why, sizeof(o->why),
 			 "flushed when the rank exited without "
 			 "MPI_Finalize: partial; it was in no MPI call");
+	else if (o->m.end_how == SES_MPI_END_SNAPSHOT)
+		/* no flush at the end: killed by SIGKILL (MPICH's launcher kills the process
+		 * group of every rank when one dies), its last snapshot kept */
+		snprintf(o->why, sizeof(o->why),
+			 "a snapshot taken %.3f s after MPI_Init: the rank ended without a flush "
+			 "(SIGKILL); partial, its calls up to then",
+			 o->m.end_mono_ns > o->m.init_mono_ns
+				 ? (double)(o->m.end_mono_ns - o->m.init_mono_ns) / 1e9
+				 : 0.0);
 	if (files > 1)
 		snprintf(o->why + strlen(o->why), sizeof(o->why) - strlen(o->why),
 			 "%s%d MPI data files; %s reported", o->why[0] ? "; " : "", files, first);
@@ -308,7 +317,7 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 	fprintf(f,
 		"\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
 		"Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
-		"Time(%%)\n");
+		"Time(%%),End State\n");
 	for (int i = 0; i < j->nranks; i++) {
 		const struct ses_mpi *m = &j->mpi[i].m;
 		uint64_t mpi, wait, calls = 0, sent;
@@ -324,10 +333,11 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		el = m->end_mono_ns > m->init_mono_ns
 			     ? sec((uint64_t)(m->end_mono_ns - m->init_mono_ns))
 			     : 0;
-		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g\n",
+		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g, %s\n",
 			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total),
 			sec(wait), pct((double)wait, (double)mpi), calls, sent,
-			pct((double)sent, (double)vol), el, pct(sec(mpi), el));
+			pct((double)sent, (double)vol), el, pct(sec(mpi), el),
+			j->ranks[i].end_label);
 	}
 }
 

@@ -31,6 +31,8 @@ LIBS += $(MPI_LIBS)
 
 # test programs, one build per family: $(TGT)/<name>.<family>
 MPI_TARGET_NAMES := mpi_spin mpi_p2p
+# ranks that die: one SIGKILLed, one exit(3) (tests/e2e/mpi_die.sh)
+MPI_TARGET_NAMES += mpi_die
 $(TGT)/%.openmpi: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_OPENMPI) $(TARGET_CFLAGS) -o $@ $<

@@ -7,6 +7,9 @@
  * which is how Open MPI ends a rank whose launcher is gone (below). The flush is
  * async-signal-safe: the file is assembled in a buffer allocated at MPI_Init, written with
  * write() into a temporary file, and renamed, so the reader sees a whole file or none.
+ * While the rank runs, the same file is written as a snapshot at most once a second
+ * (umpi_snapshot), so that a rank killed with no chance to flush (SIGKILL) keeps its data
+ * up to its last snapshot.
  */
 #include "mpi/internal.h"
 
@@ -53,6 +56,9 @@ static int64_t init_ns, start_ns;
 static uint64_t init_tsc; /* with init_ns: the TSC's rate over the rank's life */
 static int thread_level;
 static struct sigaction old_act[2];
+/* Snapshots' period: what a SIGKILLed rank can lose at most (of its calls' counts), for a
+ * write of a few KiB a second */
+#define SNAPSHOT_EVERY_NS 1000000000LL
 static const int sigs[2] = { SIGTERM, SIGINT };
 static void (*pause_fn)(void), (*resume_fn)(void); /* AMDProfileController's, if linked */
 
@@ -187,7 +193,8 @@ static void write_file(uint32_t how, int sig)
 		if (f.kind == SES_MPI_K_WAIT || i == UMPI_Barrier)
 			end.wait_ns += f.time_ns;
 	}
-	if (how != SES_MPI_END_FINALIZE) { /* a signal or an exit inside a call: where it hung */
+	/* a signal or an exit inside a call: where it hung (a snapshot is taken between calls) */
+	if (how != SES_MPI_END_FINALIZE && how != SES_MPI_END_SNAPSHOT) {
 		int cur = __atomic_load_n(&umpi.cur, __ATOMIC_RELAXED);
 
 		__atomic_signal_fence(__ATOMIC_ACQUIRE);
@@ -238,17 +245,27 @@ static void write_file(uint32_t how, int sig)
 	renameat(out_dfd, tmp_name, out_dfd, name);
 }
 
-/* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written.
- * Only the rank itself writes: a child it forked (MPI runtimes and programs fork helpers)
- * shares the path and the counters as they were at the fork. Outside a signal handler,
- * SIGTERM and SIGINT wait while this thread writes: their handler would wait on the flush
- * it interrupted. */
+/* flushed: 0 not yet, 1 being written (by one thread: the first to come), 2 written, 3 a
+ * snapshot being written (umpi_snapshot: the final flush waits for it, bounded, as the
+ * buffer and the temporary file are shared). Only the rank itself writes: a child it
+ * forked (MPI runtimes and programs fork helpers) shares the path and the counters as
+ * they were at the fork. Outside a signal handler, SIGTERM and SIGINT wait while this
+ * thread writes: their handler would wait on the flush it interrupted. */
 static void flush(uint32_t how, int sig)
 {
+	struct timespec ms = { 0, 1000000 };
 	sigset_t set, old;
+	int state = 0;
 
-	if (!buf || getpid() != owner || __atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+	if (!buf || getpid() != owner)
 		return;
+	for (int n = 0; !__atomic_compare_exchange_n(&flushed, &state, 1, false, __ATOMIC_ACQ_REL,
+						     __ATOMIC_ACQUIRE);
+	     n++, state = 0) {
+		if (state != 3 || n >= 2000)
+			return;
+		nanosleep(&ms, NULL);
+	}
 	if (how != SES_MPI_END_SIGNAL) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGTERM);
@@ -259,6 +276,33 @@ static void flush(uint32_t how, int sig)
 	__atomic_store_n(&flushed, 2, __ATOMIC_RELEASE);
 	if (how != SES_MPI_END_SIGNAL)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* umpi_snapshot_check (internal.h) found one due: the whole file, as the flush writes
+ * it, marked a snapshot, unless a flush or another thread's snapshot is under way. The
+ * next is due a second later whatever happens to this one: a rank never pays for more. */
+void umpi_snapshot(void)
+{
+	struct timespec now;
+	sigset_t set, old;
+	int state = 0;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	__atomic_store_n(&umpi.snap_due,
+			 (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + SNAPSHOT_EVERY_NS,
+			 __ATOMIC_RELAXED);
+	if (!buf || !umpi.on || getpid() != owner)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	if (__atomic_compare_exchange_n(&flushed, &state, 3, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED)) {
+		write_file(SES_MPI_END_SNAPSHOT, 0);
+		__atomic_store_n(&flushed, 0, __ATOMIC_RELEASE);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Another thread's flush in progress: dying now would leave the file half written, so
@@ -392,6 +436,12 @@ void umpi_start(int provided, int64_t t0)
 	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
 	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
 	owner = getpid();
+	{
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+		umpi.snap_due = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + SNAPSHOT_EVERY_NS;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -40,6 +40,8 @@ FDECL(allreduce, void *, void *, F *, F *, F *, F *, F *);
 	pmpi_##name##_(__VA_ARGS__); \
 	umpi_in_fortran--; \
 	ns = umpi_ticks() - t0; \
+	if (rec) \
+		umpi_snapshot_check(); /* as the C bindings' umpi_leave */ \
 	if (!rec) \
 	return
 

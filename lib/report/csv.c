@@ -273,6 +273,8 @@ static void write_details(const struct rpt *r, FILE *f)
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
 	rpt_omp_write_details(r, f);
 	util_csv_kv(f, "Session Status", ses_status_name(in->status));
+	if (r->collect_killed)
+		rpt_csv_killed_note(r, f);
 	if (in->stop_signal > 0)
 		util_csv_kvf(f, "Stopped By", "SIG%s%s",
 			     sigabbrev_np(in->stop_signal) ? sigabbrev_np(in->stop_signal) : "?",

@@ -126,6 +126,8 @@ struct rpt {
 	uint64_t throttles;    /* THROTTLE records: the kernel stopped the event for a while */
 	double time_scale;     /* CPU time a sample stands for over the timer period (rates.c) */
 	bool counts_final;     /* session.ini was written at the end (not left running) */
+	bool collect_killed;   /* left running by a collect that is gone: load.c */
+	uint64_t last_sample_ns; /* the time of the last sample replayed (CLOCK_MONOTONIC) */
 	int ncpu_mask;
 
 	/* events.c */
@@ -350,6 +352,8 @@ int rpt_foreign_open(struct rpt *r, const char *path, char *err, size_t errlen);
 void rpt_foreign_csv_events(const struct rpt *r, FILE *f);
 void rpt_foreign_csv_sampling(const struct rpt *r, FILE *f, const struct rpt_summary *s);
 
+/* killed.c: PROFILE DETAILS' line for a session whose collect was killed */
+void rpt_csv_killed_note(const struct rpt *r, FILE *f);
 /* csv.c: rpt_csv_execution (report.h) writes report.csv's EXECUTION block. */
 
 /* ---- annotate.c: Function Detail Data (lib/annotate) with opts.annotate, called by rpt_open once the report is built ---- */

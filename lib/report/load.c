@@ -71,13 +71,56 @@ static int copy_vdso(struct rpt *r)
 	return rpt_symtab_set_vdso(r->symtab, r->vdso_file, sb.st_uid);
 }
 
+/* kill(pid, 0) answers for a zombie too: a collect SIGKILLed (an MPI launcher's kill of
+ * the rank's process group) whose parent has not reaped it yet is gone all the same. */
+static bool collector_alive(int pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0 || kill(pid, 0) != 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the command name may hold anything but its last ')' */
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
 /* A session whose collector is gone but whose status still says running was killed. */
 static void settle_status(struct ses_info *in)
 {
 	if (in->status != SES_STATUS_RUNNING)
 		return;
-	if (in->collector_pid <= 0 || kill(in->collector_pid, 0) != 0)
+	if (!collector_alive(in->collector_pid))
 		in->status = SES_STATUS_INTERRUPTED;
+}
+
+/*
+ * A collect killed (SIGKILL: MPICH's launcher kills each rank's process group, Open MPI's
+ * follows its SIGTERM with SIGKILL) left session.ini as it was at the start, with no end
+ * time: the profile is taken to end at the last sample samples.data holds, so that its
+ * duration and elapsed time are those of the data there is, not 0.
+ */
+static void settle_killed_end(struct rpt *r)
+{
+	struct ses_info *in = &r->info;
+
+	if (r->counts_final || in->status != SES_STATUS_INTERRUPTED)
+		return;
+	r->collect_killed = true;
+	if (in->end_mono_ns > in->start_mono_ns || r->last_sample_ns <= (uint64_t)in->start_mono_ns)
+		return;
+	in->end_mono_ns = (int64_t)r->last_sample_ns;
+	if (in->start_epoch_ns)
+		in->end_epoch_ns = in->start_epoch_ns + (in->end_mono_ns - in->start_mono_ns);
 }
 
 /* Registers, unwinding rules and address layout are this architecture's (lib/arch): a
@@ -234,6 +277,7 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 		ret = rpt_read_samples(r, err, errlen);
 	if (ret)
 		goto fail;
+	settle_killed_end(r);
 	if (opts->translate_only)
 		goto done;
 	rpt_rates_settle(r);

@@ -313,6 +313,8 @@ static int replay_one(struct rpt *r, struct ses_reader *rd, struct ses_leaf_read
 	switch (e->type) {
 	case PERF_RECORD_SAMPLE:
 		r->tr_seq = seq;
+		if (time > r->last_sample_ns) /* where a killed collect's data ends (load.c) */
+			r->last_sample_ns = time;
 		ret = count_sample(r, rd, e, d ? &d->u.sample : NULL, time, h->period);
 		break;
 	case PERF_RECORD_THROTTLE:

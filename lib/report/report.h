@@ -170,6 +170,9 @@ struct rpt_summary {
 	 * CPU_TIME is the measured target CPU time shared out over the samples */
 	double time_scale;
 	bool interrupted; /* collect did not finish (killed) */
+	/* session.ini was left running by a collect that is gone (killed by SIGKILL): the
+	 * profile's end is its last sample (info->end_mono_ns, set by the report) */
+	bool collect_killed;
 	int nprocesses, nthreads;
 	double pause_s;		     /* paused time, merged over all processes */
 	size_t npauses;		     /* rows of pauses.csv */
@@ -219,6 +222,9 @@ struct rpt_summary {
 };
 
 void rpt_summary(const struct rpt *r, struct rpt_summary *s);
+/* "collect was killed: data up to <time> (...)" for a summary whose collect_killed is
+ * set, else ""; into @buf (@len bytes), returned. */
+const char *rpt_killed_words(const struct rpt_summary *s, char *buf, size_t len);
 
 /* Why the timer fired less often than asked (time_scale > 1), from what was measured:
  * throttled, samples lost, a target running in bursts or a sample costing more than the

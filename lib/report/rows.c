@@ -99,6 +99,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->throttles = r->throttles;
 	s->time_scale = r->time_scale;
 	s->interrupted = r->info.status != SES_STATUS_COMPLETE;
+	s->collect_killed = r->collect_killed;
 	s->pause_s = (double)r->pause_total_ns / 1e9;
 	s->npauses = r->pause_rows;
 	s->paused_samples = r->paused_samples;

@@ -267,8 +267,11 @@ int ses_info_write(int dfd, const struct ses_info *info)
 	static const char tmp[] = "." SES_INFO_FILE ".tmp";
 	FILE *f = NULL;
 	int fd, ret = 0;
+	/* an unnamed file first: collect killed while it writes (or syncs) leaves no name */
+	bool named = (fd = util_at_tmpfile(dfd, SES_FILE_MODE)) < 0;
 
-	fd = util_at_create(dfd, tmp, O_WRONLY | O_TRUNC, SES_FILE_MODE);
+	if (named)
+		fd = util_at_create(dfd, tmp, O_WRONLY | O_TRUNC, SES_FILE_MODE);
 	if (fd < 0)
 		return fd;
 	/* the stream writes through a copy of the fd: the commit closes the original */
@@ -286,11 +289,15 @@ int ses_info_write(int dfd, const struct ses_info *info)
 		goto out_unlink;
 	/* only the final state is made durable: an fsync waits for the whole file system's
 	 * pending writes, and collect rewrites this file while it starts */
+	if (!named)
+		return util_at_tmpfile_commit(dfd, fd, tmp, SES_INFO_FILE,
+					      info->status != SES_STATUS_RUNNING);
 	return util_at_replace_commit(dfd, tmp, SES_INFO_FILE, fd,
 				      info->status != SES_STATUS_RUNNING);
 out_unlink:
 	close(fd);
-	util_at_unlink(dfd, tmp, 0);
+	if (named)
+		util_at_unlink(dfd, tmp, 0);
 	return ret;
 }
 

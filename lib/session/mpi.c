@@ -23,6 +23,8 @@ const char *ses_mpi_end_name(uint32_t end_how)
 		return "signal";
 	case SES_MPI_END_EXIT:
 		return "exit without MPI_Finalize";
+	case SES_MPI_END_SNAPSHOT:
+		return "snapshot";
 	}
 	return "unknown";
 }

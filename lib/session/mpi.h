@@ -7,8 +7,9 @@
  * A side-file container (container.c; the format had this framing from its first
  * version), in the writer's byte order (little-endian on every platform uprof runs on):
  *   header (struct ses_mpi_file_header, 64 bytes): the container's prefix (magic
- *     "UPROFMPI", major.minor, header_size), then the rank and world size, the MPI family, how the data was flushed
- *     (MPI_Finalize, a signal, exit without MPI_Finalize) and the monotonic clock at
+ *     "UPROFMPI", major.minor, header_size), then the rank and world size, the MPI
+ *     family, how the data was flushed (MPI_Finalize, a signal, exit without
+ *     MPI_Finalize, or (1.2) a snapshot while the rank ran) and the monotonic clock at
  *     MPI_Init and at the flush
  *   records: the container's (a u32 code and a u32 payload length, then the payload):
  *     ENV   library version string, MPI standard version, thread level
@@ -34,7 +35,7 @@
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
-#define SES_MPI_MINOR 1 /* 1.1: INFLIGHT, HIST */
+#define SES_MPI_MINOR 2 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT */
 #define SES_MPI_NAME_MAX 32
 #define SES_MPI_MAX_BYTES (64u << 20)
 #define SES_MPI_MAX_FUNCS 4096
@@ -44,7 +45,15 @@
 #define SES_MPI_HIST_BUCKETS 32
 
 enum ses_mpi_family { SES_MPI_OPENMPI = 1, SES_MPI_MPICH = 2 };
-enum ses_mpi_end { SES_MPI_END_FINALIZE = 1, SES_MPI_END_SIGNAL = 2, SES_MPI_END_EXIT = 3 };
+/* SNAPSHOT (1.2): written while the rank ran, at most once a second from an MPI call's
+ * exit path; a file that still says so at the end is from a rank killed without a flush
+ * (SIGKILL), its data up to end_mono_ns */
+enum ses_mpi_end {
+	SES_MPI_END_FINALIZE = 1,
+	SES_MPI_END_SIGNAL = 2,
+	SES_MPI_END_EXIT = 3,
+	SES_MPI_END_SNAPSHOT = 4
+};
 enum ses_mpi_code {
 	SES_MPI_REC_ENV = 1,
 	SES_MPI_REC_FUNC = 2,
@@ -167,7 +176,7 @@ int ses_mpi_read(const char *path, struct ses_mpi *m, char *err, size_t errlen);
 /* The same for @name beneath the directory fd @dfd, no symlink followed. */
 int ses_mpi_read_at(int dfd, const char *name, struct ses_mpi *m, char *err, size_t errlen);
 void ses_mpi_release(struct ses_mpi *m); /* NULL is fine; safe twice */
-/* "MPI_Finalize", "signal", "exit without MPI_Finalize" */
+/* "MPI_Finalize", "signal", "exit without MPI_Finalize", "snapshot" */
 const char *ses_mpi_end_name(uint32_t end_how);
 
 #endif

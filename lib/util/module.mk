@@ -3,6 +3,7 @@
 # every library that uses it.
 UTIL_SRCS := lib/util/strmap.c lib/util/hash.c lib/util/sbuf.c lib/util/escape.c \
 	lib/util/dirfd.c
+UTIL_SRCS += lib/util/tmpfile.c
 UTIL_LIB := $(BUILD)/lib/libuprof_util.a
 $(UTIL_LIB): $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(dir $@)

@@ -170,6 +170,13 @@ int util_at_rename(int dfd, const char *from, const char *to);
  * file is removed on failure). */
 int util_at_replace_open(int dfd, const char *rel, mode_t mode, char *tmp, size_t tmplen);
 int util_at_replace_commit(int dfd, const char *tmp, const char *rel, int fd, bool sync);
+/* The same through an unnamed file (tmpfile.c): util_at_tmpfile opens one beneath @dfd
+ * (O_TMPFILE, mode @mode; -EOPNOTSUPP and the like where the file system has none: use
+ * util_at_replace_open), util_at_tmpfile_commit syncs it when @sync, names it @tmp and
+ * renames that over @rel, and closes @fd. A writer killed before the commit leaves no
+ * file; @tmp exists only between a link and a rename. 0 or -errno. */
+int util_at_tmpfile(int dfd, mode_t mode);
+int util_at_tmpfile_commit(int dfd, int fd, const char *tmp, const char *rel, bool sync);
 /* The same with a stdio stream: util_at_replace_fopen (NULL and errno on failure), then
  * util_at_replace_fcommit with @ret the writer's result (0 or -errno): fclose, and the
  * rename only when all went well (else the temp file is removed). 0 or -errno. */

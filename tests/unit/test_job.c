@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "job/job.h"
+#include "job/internal.h" /* rpt_job_ends on made-up ranks */
+
+#include <signal.h>
 
 static bool has(const uint8_t *bits, int r)
 {
@@ -88,11 +90,93 @@ static void job_without_sessions(void **state)
 	rpt_job_free(NULL);
 }
 
+/* A made-up rank: its session.ini's facts (job.c fills them from the session) */
+static struct rpt_job_rank rank_of(int rank, int exit_code, int exit_signal, int stop_signal,
+				   bool collect_killed)
+{
+	struct rpt_job_rank r = { .rank = rank,
+				  .exit_code = exit_code,
+				  .exit_signal = exit_signal,
+				  .stop_signal = stop_signal,
+				  .collect_killed = collect_killed };
+
+	return r;
+}
+
+/* How each rank ended, from its own session and the others': a rank killed while it ran
+ * after another failed is the launcher's; alone, its own signal or an interruption. */
+static void rank_ends(void **state)
+{
+	struct rpt_job j = { 0 };
+	struct rpt_job_rank r[6];
+	char sum[512];
+
+	(void)state;
+	j.ranks = r;
+	/* MPICH: rank 1 SIGKILLed itself, rank 2 exit(3); hydra SIGKILLed 0 and 3 with
+	 * their collects */
+	r[0] = rank_of(0, -1, 0, 0, true);
+	r[1] = rank_of(1, -1, SIGKILL, 0, false);
+	r[2] = rank_of(2, 3, 0, 0, false);
+	r[3] = rank_of(3, -1, 0, 0, true);
+	j.nranks = 4;
+	rpt_job_ends(&j);
+	assert_string_equal(r[0].end_label, "killed by the launcher with SIGKILL");
+	assert_int_equal(r[0].end, RPT_END_LAUNCHER);
+	assert_string_equal(r[1].end_label, "killed by SIGKILL");
+	assert_string_equal(r[2].end_label, "exit(3)");
+	assert_int_equal(r[2].end_value, 3);
+	assert_string_equal(rpt_job_end_summary(&j, sum, sizeof(sum)),
+			    "2 killed by the launcher with SIGKILL (ranks 0,3), 1 killed by SIGKILL "
+			    "(rank 1), 1 exit(3) (rank 2)");
+	/* Open MPI: the survivors' collects got SIGTERM (passed on) while they ran */
+	r[0] = rank_of(0, -1, SIGTERM, SIGTERM, false);
+	r[3] = rank_of(3, -1, 0, SIGTERM, true); /* collect killed after it said so */
+	rpt_job_ends(&j);
+	assert_string_equal(r[0].end_label, "killed by the launcher with SIGTERM");
+	assert_string_equal(r[3].end_label, "killed by the launcher with SIGTERM");
+	/* no rank failed: a collect killed alone is its own SIGKILL; a collect stopped by
+	 * Ctrl-C with its rank's end unseen is interrupted; exit(0) completed */
+	r[0] = rank_of(0, -1, 0, 0, true);
+	r[1] = rank_of(1, 0, 0, 0, false);
+	r[2] = rank_of(2, -1, 0, SIGINT, false);
+	r[3] = rank_of(3, 0, 0, 0, false);
+	r[4] = rank_of(4, -1, 0, 0, false);
+	r[4].state = RPT_RANK_MISSING;
+	r[4].end = RPT_END_NEVER_JOINED;
+	r[5] = rank_of(5, -1, 0, 0, false);
+	r[5].state = RPT_RANK_MISSING;
+	j.nranks = 6;
+	rpt_job_ends(&j);
+	assert_string_equal(r[0].end_label, "killed by SIGKILL");
+	assert_string_equal(r[2].end_label, "interrupted by SIGINT");
+	r[1].state = RPT_RANK_UNREADABLE; /* its exit(0) is not read from a session unread */
+	rpt_job_ends(&j);
+	assert_string_equal(r[1].end_label, "end unknown");
+	r[1].state = RPT_RANK_OK;
+	rpt_job_ends(&j);
+	assert_string_equal(rpt_job_end_summary(&j, sum, sizeof(sum)),
+			    "1 killed by SIGKILL (rank 0), 2 completed (ranks 1,3), 1 interrupted by "
+			    "SIGINT (rank 2), 1 never joined (rank 4), 1 no session (rank 5)");
+	/* a job ended by timeout: every collect passed SIGTERM on; a collect still there */
+	for (int i = 0; i < 4; i++)
+		r[i] = rank_of(i, -1, SIGTERM, SIGTERM, false);
+	r[3].end = RPT_END_RUNNING;
+	j.nranks = 4;
+	rpt_job_ends(&j);
+	assert_string_equal(rpt_job_end_summary(&j, sum, sizeof(sum)),
+			    "3 killed by the launcher with SIGTERM (ranks 0-2), 1 still running "
+			    "(rank 3)");
+	/* a summary cut short by its buffer stays a string */
+	assert_int_equal(strlen(rpt_job_end_summary(&j, sum, 10)), 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rank_lists),
 		cmocka_unit_test(job_without_sessions),
+		cmocka_unit_test(rank_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
