@@ -37,7 +37,7 @@ static const struct {
 	uint32_t kind;
 } funcs[UMPI_NFUNCS] = {
 #define X(n, k) [UMPI_##n] = { "MPI_" #n, SES_MPI_K_##k },
-	UPROF_MPI_FUNCS(X)
+	UPROF_MPI_FUNCS(X) UPROF_MPI_FUNCS_MORE(X)
 #undef X
 };
 
@@ -131,6 +131,11 @@ static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
 			  (double)(now_tsc - init_tsc));
 }
 
+uint64_t umpi_ticks_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
+{
+	return to_ns(ticks, now_ns, now_tsc);
+}
+
 /* Only what is async-signal-safe: memcpy, clock_gettime, openat, write, renameat. */
 static void write_file(uint32_t how, int sig)
 {
@@ -216,6 +221,7 @@ static void write_file(uint32_t how, int sig)
 		off = put(off, SES_MPI_REC_PEER, &o, sizeof(o), NULL, 0);
 		end.nrecords++;
 	}
+	off = umpi_sites_put(buf, buf_cap, off, h.end_mono_ns, now_tsc, &end.nrecords);
 	off = put(off, SES_MPI_REC_END, &end, sizeof(end), NULL, 0);
 	ses_ct_put_header(buf, buf_cap, SES_MPI_MAGIC, SES_MPI_MAJOR, SES_MPI_MINOR,
 			  (const char *)&h + SES_CT_PREFIX, sizeof(h) - SES_CT_PREFIX);
@@ -375,7 +381,7 @@ void umpi_start(int provided, int64_t t0)
 			  (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
 		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) + 8 +
 		  sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
-		  MPI_MAX_LIBRARY_VERSION_STRING;
+		  MPI_MAX_LIBRARY_VERSION_STRING + umpi_sites_bytes();
 	buf = calloc(1, buf_cap);
 	if (!umpi.peers || !buf) {
 		free(umpi.peers);
