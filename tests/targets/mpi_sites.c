@@ -4,7 +4,8 @@
  * distinct lines of four functions, each line's calls and bytes known (the "site:" marks
  * name them for the test, which finds their lines), MPI-IO to the file argv[1] and
  * one-sided put and get between fences. No MPI call is a function's last statement: a
- * tail call's return address would be the caller's.
+ * tail call's return address would be the caller's. Each marked call is on one line: the
+ * line the test expects whatever line of a statement a compiler gives its call.
  *   exchange: allreduce 5 x 32 bytes, bcast 2 x 400 bytes (root 0)
  *   ring:     isend/recv/wait 3 x 1000 bytes to the next rank, from the previous;
  *             send 100 x (rank + 1) bytes once, recv it (sized from its status)
@@ -55,11 +56,9 @@ __attribute__((noinline)) void io(const char *path)
 	MPI_File fh;
 
 	memset(buf, 'a' + rank, sizeof(buf));
-	MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
-		      &fh); /* site:file_open */
+	MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh); /* site:file_open */
 	MPI_File_write_at(fh, rank * 256, buf, 256, MPI_BYTE, MPI_STATUS_IGNORE); /* site:write_at */
-	MPI_File_write_at_all(fh, (size + rank) * 256, buf, 128, MPI_BYTE,
-			      MPI_STATUS_IGNORE); /* site:write_at_all */
+	MPI_File_write_at_all(fh, (size + rank) * 256, buf, 128, MPI_BYTE, MPI_STATUS_IGNORE); /* site:write_at_all */
 	MPI_File_read_at(fh, rank * 256, back, 256, MPI_BYTE, MPI_STATUS_IGNORE); /* site:read_at */
 	MPI_File_close(&fh); /* site:file_close */
 	sink = back[0] == buf[0];
@@ -72,8 +71,7 @@ __attribute__((noinline)) void rma(void)
 
 	for (int i = 0; i < 16; i++)
 		src[i] = rank * 100 + i;
-	MPI_Win_create(win_mem, sizeof(win_mem), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-		       &win); /* site:win_create */
+	MPI_Win_create(win_mem, sizeof(win_mem), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win); /* site:win_create */
 	MPI_Win_fence(0, win); /* site:fence1 */
 	MPI_Put(src, 16, MPI_INT, (rank + 1) % size, 0, 16, MPI_INT, win); /* site:put */
 	MPI_Win_fence(0, win); /* site:fence2 */
