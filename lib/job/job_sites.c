@@ -31,7 +31,10 @@ struct rpt_job_sites {
 	struct job_site *v;
 	size_t n, cap;
 	struct util_strmap index; /* the merge key -> index + 1 */
-	uint64_t lost_calls;	  /* calls the ranks' tables had no room for */
+	/* rpt_code_key() -> its struct rpt_code_place (owned): the ranks of one program
+	 * have the same sites at other addresses, named once, not once a rank */
+	struct util_strmap places;
+	uint64_t lost_calls; /* calls the ranks' tables had no room for */
 	int lost_ranks, counted_ranks;
 };
 
@@ -52,6 +55,8 @@ void rpt_job_sites_free(struct rpt_job *j)
 		free(s->v[k].ranks);
 	free(s->v);
 	util_strmap_release(&s->index);
+	util_strmap_for_each(&s->places, e) free(e->val);
+	util_strmap_release(&s->places);
 	free(s);
 	j->sites = NULL;
 }
@@ -118,11 +123,70 @@ static void add_to(struct job_site *o, struct site_rank *r, const struct ses_mpi
 	r->bytes += x->bytes, o->bytes += x->bytes;
 }
 
+/* Where each of rank @m's sites is, into @where: from the places named for another rank,
+ * the others named now with @r (and kept for the next rank). 0 or -ENOMEM. */
+static int name_sites(struct rpt_job_sites *s, const struct ses_mpi *m, struct rpt *r,
+		      struct rpt_code_place *where)
+{
+	size_t n = m->sites.n, nnew = 0;
+	uint64_t *addrs = malloc(n * sizeof(*addrs));
+	size_t *which = malloc(n * sizeof(*which));
+	char(*keys)[600] = malloc(n * sizeof(*keys));
+	struct rpt_code_place *got = NULL;
+	int ret = -ENOMEM;
+
+	if (!addrs || !which || !keys)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		/* a return address less one: the call instruction, on the call's own line */
+		uint64_t a = m->sites.v[k].addr ? m->sites.v[k].addr - 1 : 0;
+		const struct rpt_code_place *known;
+
+		keys[k][0] = 0;
+		if (rpt_code_key(r, m->pid, a, keys[k], sizeof(keys[k]))) {
+			memset(&where[k], 0, sizeof(where[k]));
+			snprintf(where[k].func, sizeof(where[k].func), "unknown");
+			continue;
+		}
+		known = util_strmap_get(&s->places, keys[k]);
+		if (known) {
+			where[k] = *known;
+			continue;
+		}
+		addrs[nnew] = a;
+		which[nnew++] = k;
+	}
+	got = malloc((nnew ? nnew : 1) * sizeof(*got));
+	if (!got || (nnew && rpt_code_places(r, m->pid, addrs, nnew, got)))
+		goto out;
+	for (size_t x = 0; x < nnew; x++) {
+		struct rpt_code_place *keep;
+
+		where[which[x]] = got[x];
+		if (util_strmap_get(&s->places, keys[which[x]]))
+			continue; /* two addresses of this rank at one place */
+		keep = malloc(sizeof(*keep));
+		if (!keep)
+			goto out;
+		*keep = got[x];
+		if (util_strmap_put(&s->places, keys[which[x]], keep)) {
+			free(keep);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(addrs);
+	free(which);
+	free(keys);
+	free(got);
+	return ret;
+}
+
 int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r)
 {
 	const struct ses_mpi *m = &j->mpi[i].m;
 	struct rpt_code_place *where = NULL;
-	uint64_t *addrs = NULL;
 	int ret;
 
 	if (!j->mpi[i].has || (!m->sites.n && !m->sites.counted))
@@ -135,15 +199,8 @@ int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r)
 	j->sites->lost_ranks += m->sites.lost_calls > 0;
 	if (!m->sites.n)
 		return 0;
-	addrs = malloc(m->sites.n * sizeof(*addrs));
 	where = malloc(m->sites.n * sizeof(*where));
-	ret = -ENOMEM;
-	if (!addrs || !where)
-		goto out;
-	/* a return address less one: the call instruction, on the call's own line */
-	for (size_t k = 0; k < m->sites.n; k++)
-		addrs[k] = m->sites.v[k].addr ? m->sites.v[k].addr - 1 : 0;
-	ret = rpt_code_places(r, m->pid, addrs, m->sites.n, where);
+	ret = where ? name_sites(j->sites, m, r, where) : -ENOMEM;
 	for (size_t k = 0; !ret && k < m->sites.n; k++) {
 		struct job_site *o = site_of(j, m->sites.v[k].name, &where[k]);
 
@@ -152,8 +209,6 @@ int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r)
 		else
 			add_to(o, &o->ranks[i], &m->sites.v[k]);
 	}
-out:
-	free(addrs);
 	free(where);
 	return ret;
 }

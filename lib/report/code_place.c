@@ -9,6 +9,7 @@
 #include "report/internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 static const char *base_name(const char *path)
@@ -43,6 +44,23 @@ static void place(struct rpt *r, struct rpt_inlines *il, int pid, uint64_t addr,
 	out->line = line;
 	if (!rpt_inlines_function(il, mod->path, out->offset, file, line, &fn) && fn)
 		snprintf(out->func, sizeof(out->func), "%s", fn);
+}
+
+int rpt_code_key(struct rpt *r, int pid, uint64_t addr, char *key, size_t len)
+{
+	const struct rpt_map *m = rpt_world_find_map(&r->world, pid, addr);
+	const struct rpt_module *mod;
+	char id[48] = "";
+
+	if (!m || m->module == RPT_MODULE_UNKNOWN)
+		return -ENOENT;
+	mod = &r->world.modules[m->module];
+	for (int i = 0; i < mod->id.build_id_len && i < 20; i++)
+		snprintf(id + 2 * i, sizeof(id) - 2 * (size_t)i, "%02x", mod->id.build_id[i]);
+	if (!id[0])
+		snprintf(id, sizeof(id), "%u:%u:%" PRIu64, mod->id.maj, mod->id.min, mod->id.ino);
+	snprintf(key, len, "%s\n%s\n%" PRIx64, mod->path, id, addr - m->start + m->pgoff);
+	return 0;
 }
 
 int rpt_code_places(struct rpt *r, int pid, const uint64_t *addrs, size_t n,

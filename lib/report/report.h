@@ -460,6 +460,11 @@ struct rpt_code_place {
  * call instruction's own line. 0 or -ENOMEM (an address not found is !mapped). */
 int rpt_code_places(struct rpt *r, int pid, const uint64_t *addrs, size_t n,
 		    struct rpt_code_place *out);
+/* What names @addr of process @pid: its module file (path, and build id or device and
+ * inode) and offset, as a string into @key: equal keys are the same code, in another
+ * process too, so a caller may keep one rpt_code_places() answer per key. 0, or -ENOENT
+ * (no mapping of @pid holds it). */
+int rpt_code_key(struct rpt *r, int pid, uint64_t addr, char *key, size_t len);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 
