@@ -183,6 +183,22 @@ else
 	ok "MPICH Fortran call sites # SKIP no mpirun.mpich or $TGT/mpi_fortran.mpich"
 fi
 
+# ---- more sites than the table holds: the calls past it are counted, never dropped ----
+if command -v mpirun.mpich >/dev/null && [ -x "$TGT/mpi_many_sites.mpich" ]; then
+	timeout 300 mpirun.mpich -np 2 "$UPROF" collect --trace mpi -o "$SCRATCH/many" \
+		"$TGT/mpi_many_sites.mpich" >/dev/null 2>&1
+	check "1100 sites a rank: exit 0" [ $? -eq 0 ]
+	MJ=$(one_job "$SCRATCH/many")
+	"$UPROF" report -i "$MJ" --mpi-top 0 >/dev/null 2>&1
+	calls=$(mpi_table "$MJ/report.csv" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | awk -F'\t' '$1=="MPI_Iprobe"{print $7}')
+	sited=$(mpi_table "$MJ/report.csv" "MPI CALL SITES" | awk -F'\t' '$2=="MPI_Iprobe"{n+=$6} END{print n+0}')
+	lost=$(sed -n 's/^Calls Without A Site, \([0-9]*\), "2 of 2 ranks filled their table.*/\1/p' "$MJ/report.csv")
+	check "1100 sites a rank: the sites' calls ($sited) and the calls without one ($lost) are all 2200 calls ($calls), at least 76 a rank lost" \
+		[ "${calls:-0}" = 2200 -a "$((sited + ${lost:-0}))" = 2200 -a "${lost:-0}" -ge 152 ]
+else
+	ok "a full table of call sites # SKIP no mpirun.mpich or $TGT/mpi_many_sites.mpich"
+fi
+
 # a negative count is refused with one line
 if [ -n "${J:-}" ]; then
 	expect_fail 2 "--mpi-top of a negative count" "mpi-top" "$UPROF" report -i "$J" --mpi-top -1
