@@ -32,7 +32,7 @@ LIBS += $(MPI_LIBS)
 
 # test programs, one build per family: $(TGT)/<name>.<family>
 MPI_TARGET_NAMES := mpi_spin mpi_p2p
-MPI_TARGET_NAMES += mpi_sites mpi_many_sites # call sites, MPI-IO, RMA: tests/e2e/mpi_sites.sh
+MPI_TARGET_NAMES += mpi_sites mpi_many_sites mpi_sites_mt # call sites, MPI-IO, RMA: tests/e2e/mpi_sites.sh
 $(TGT)/%.openmpi: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_OPENMPI) $(TARGET_CFLAGS) -o $@ $<

@@ -199,6 +199,29 @@ else
 	ok "a full table of call sites # SKIP no mpirun.mpich or $TGT/mpi_many_sites.mpich"
 fi
 
+# ---- MPI_THREAD_MULTIPLE: 4 threads a rank race for the same slots and counters ----
+mt_sites() { # FAMILY LAUNCHER...
+	local fam=$1 J got; shift
+	timeout 300 "$@" -np 2 "$UPROF" collect --trace mpi -o "$SCRATCH/mt$fam" \
+		"$TGT/mpi_sites_mt.$fam" >"$SCRATCH/mt$fam.log" 2>&1
+	check "$fam threads: exit 0" [ $? -eq 0 ]
+	J=$(one_job "$SCRATCH/mt$fam")
+	"$UPROF" report -i "$J" >/dev/null 2>&1
+	got=$(mpi_table "$J/report.csv" "MPI CALL SITES" | awk -F'\t' '{print $2, $3, $4, $6}' | tr '\n' ';')
+	check "$fam threads: 2 sites of 80000 calls each, none lost ($got)" [ "$got" = \
+		"MPI_Iprobe mpi_sites_mt.c:$(grep -n 'site:mt_a' tests/targets/mpi_sites_mt.c | cut -d: -f1) probe_a 80000;MPI_Iprobe mpi_sites_mt.c:$(grep -n 'site:mt_b' tests/targets/mpi_sites_mt.c | cut -d: -f1) probe_b 80000;" ]
+}
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_sites_mt.openmpi" ]; then
+	mt_sites openmpi "${OMPIRUN[@]}"
+else
+	ok "Open MPI threads # SKIP no mpirun or $TGT/mpi_sites_mt.openmpi"
+fi
+if command -v mpirun.mpich >/dev/null && [ -x "$TGT/mpi_sites_mt.mpich" ]; then
+	mt_sites mpich mpirun.mpich
+else
+	ok "MPICH threads # SKIP no mpirun.mpich or $TGT/mpi_sites_mt.mpich"
+fi
+
 # a negative count is refused with one line
 if [ -n "${J:-}" ]; then
 	expect_fail 2 "--mpi-top of a negative count" "mpi-top" "$UPROF" report -i "$J" --mpi-top -1
