@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int b = 0; b < SES_MPI_SITE_BUCKETS; b++)
 			n += s->hist[b];
 		if (!s->name[0] || strlen(s->name) >= SES_MPI_NAME_MAX || n != s->messages ||
-		    (s->messages && s->min_bytes > s->max_bytes))
+		    (s->messages && s->min_bytes > s->max_bytes) || s->nchain > SES_MPI_CHAIN_MAX)
 			abort();
 	}
 	ses_mpi_release(&m);

@@ -23,6 +23,7 @@ struct job_site {
 	int id; /* 1.., in order of place: the same numbers every time */
 	char fn[SES_MPI_NAME_MAX + 1];
 	struct rpt_code_place where;
+	char chain[600]; /* its callers (collect -g): "f (file:line) < g", "" without */
 	uint64_t calls, time_ns, messages, bytes, min_bytes, max_bytes;
 	struct site_rank *ranks; /* [j->nranks] */
 };
@@ -61,25 +62,27 @@ void rpt_job_sites_free(struct rpt_job *j)
 	j->sites = NULL;
 }
 
-static void merge_key(const char *fn, const struct rpt_code_place *w, char *key, size_t len)
+static void merge_key(const char *fn, const struct rpt_code_place *w, const char *chain, char *key,
+		      size_t len)
 {
 	if (w->line > 0)
-		snprintf(key, len, "%s\t%s:%d\t%s", fn, w->file, w->line, w->func);
+		snprintf(key, len, "%s\t%s:%d\t%s\t%s", fn, w->file, w->line, w->func, chain);
 	else if (w->mapped)
-		snprintf(key, len, "%s\t%s+0x%" PRIx64, fn, w->module, w->offset);
+		snprintf(key, len, "%s\t%s+0x%" PRIx64 "\t%s", fn, w->module, w->offset, chain);
 	else
-		snprintf(key, len, "%s\t?", fn);
+		snprintf(key, len, "%s\t?\t%s", fn, chain);
 }
 
 /* The job's site of @fn at @w, made on first sight. NULL: out of memory. */
-static struct job_site *site_of(struct rpt_job *j, const char *fn, const struct rpt_code_place *w)
+static struct job_site *site_of(struct rpt_job *j, const char *fn, const struct rpt_code_place *w,
+				const char *chain)
 {
 	struct rpt_job_sites *s = j->sites;
-	char key[700];
+	char key[1400];
 	uintptr_t at;
 	struct job_site *o;
 
-	merge_key(fn, w, key, sizeof(key));
+	merge_key(fn, w, chain, key, sizeof(key));
 	at = (uintptr_t)util_strmap_get(&s->index, key);
 	if (at)
 		return &s->v[at - 1];
@@ -101,6 +104,7 @@ static struct job_site *site_of(struct rpt_job *j, const char *fn, const struct 
 	}
 	snprintf(o->fn, sizeof(o->fn), "%s", fn);
 	o->where = *w;
+	snprintf(o->chain, sizeof(o->chain), "%s", chain);
 	s->n++;
 	return o;
 }
@@ -123,27 +127,26 @@ static void add_to(struct job_site *o, struct site_rank *r, const struct ses_mpi
 	r->bytes += x->bytes, o->bytes += x->bytes;
 }
 
-/* Where each of rank @m's sites is, into @where: from the places named for another rank,
- * the others named now with @r (and kept for the next rank). 0 or -ENOMEM. */
-static int name_sites(struct rpt_job_sites *s, const struct ses_mpi *m, struct rpt *r,
+/* Where each of @n code addresses of process @pid is, into @where: from the places named
+ * for another rank, the others named now with @r (and kept for the next rank). 0 or
+ * -ENOMEM. */
+static int name_addrs(struct rpt_job_sites *s, struct rpt *r, int pid, const uint64_t *at, size_t n,
 		      struct rpt_code_place *where)
 {
-	size_t n = m->sites.n, nnew = 0;
-	uint64_t *addrs = malloc(n * sizeof(*addrs));
-	size_t *which = malloc(n * sizeof(*which));
-	char(*keys)[600] = malloc(n * sizeof(*keys));
+	size_t nnew = 0;
+	uint64_t *addrs = malloc((n ? n : 1) * sizeof(*addrs));
+	size_t *which = malloc((n ? n : 1) * sizeof(*which));
+	char(*keys)[600] = malloc((n ? n : 1) * sizeof(*keys));
 	struct rpt_code_place *got = NULL;
 	int ret = -ENOMEM;
 
 	if (!addrs || !which || !keys)
 		goto out;
 	for (size_t k = 0; k < n; k++) {
-		/* a return address less one: the call instruction, on the call's own line */
-		uint64_t a = m->sites.v[k].addr ? m->sites.v[k].addr - 1 : 0;
 		const struct rpt_code_place *known;
 
 		keys[k][0] = 0;
-		if (rpt_code_key(r, m->pid, a, keys[k], sizeof(keys[k]))) {
+		if (rpt_code_key(r, pid, at[k], keys[k], sizeof(keys[k]))) {
 			memset(&where[k], 0, sizeof(where[k]));
 			snprintf(where[k].func, sizeof(where[k].func), "unknown");
 			continue;
@@ -153,11 +156,11 @@ static int name_sites(struct rpt_job_sites *s, const struct ses_mpi *m, struct r
 			where[k] = *known;
 			continue;
 		}
-		addrs[nnew] = a;
+		addrs[nnew] = at[k];
 		which[nnew++] = k;
 	}
 	got = malloc((nnew ? nnew : 1) * sizeof(*got));
-	if (!got || (nnew && rpt_code_places(r, m->pid, addrs, nnew, got)))
+	if (!got || (nnew && rpt_code_places(r, pid, addrs, nnew, got)))
 		goto out;
 	for (size_t x = 0; x < nnew; x++) {
 		struct rpt_code_place *keep;
@@ -183,13 +186,31 @@ out:
 	return ret;
 }
 
+/* A caller chain's places as "f (file:line) < g (file:line)", innermost first. */
+static void chain_text(const struct rpt_code_place *w, size_t n, char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = 0;
+	for (size_t c = 0; c < n && at < len; c++) {
+		if (w[c].line > 0)
+			at += (size_t)snprintf(out + at, len - at, "%s%s (%s:%d)", c ? " < " : "",
+					       w[c].func, w[c].file, w[c].line);
+		else
+			at += (size_t)snprintf(out + at, len - at, "%s%s", c ? " < " : "",
+					       w[c].func);
+	}
+}
+
 int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r)
 {
 	const struct ses_mpi *m = &j->mpi[i].m;
 	struct rpt_code_place *where = NULL;
+	uint64_t *addrs = NULL;
+	size_t n = m->sites.n, nall = n, at;
 	int ret;
 
-	if (!j->mpi[i].has || (!m->sites.n && !m->sites.counted))
+	if (!j->mpi[i].has || (!n && !m->sites.counted))
 		return 0;
 	ret = sites_new(j);
 	if (ret)
@@ -197,18 +218,40 @@ int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r)
 	j->sites->counted_ranks++;
 	j->sites->lost_calls += m->sites.lost_calls;
 	j->sites->lost_ranks += m->sites.lost_calls > 0;
-	if (!m->sites.n)
+	if (!n)
 		return 0;
-	where = malloc(m->sites.n * sizeof(*where));
-	ret = where ? name_sites(j->sites, m, r, where) : -ENOMEM;
-	for (size_t k = 0; !ret && k < m->sites.n; k++) {
-		struct job_site *o = site_of(j, m->sites.v[k].name, &where[k]);
+	for (size_t k = 0; k < n; k++)
+		nall += m->sites.v[k].nchain;
+	/* the sites, then their callers (collect -g): each a return address less one, the
+	 * call instruction, on the call's own line */
+	addrs = malloc(nall * sizeof(*addrs));
+	where = malloc(nall * sizeof(*where));
+	ret = -ENOMEM;
+	if (!addrs || !where)
+		goto out;
+	at = n;
+	for (size_t k = 0; k < n; k++) {
+		addrs[k] = m->sites.v[k].addr ? m->sites.v[k].addr - 1 : 0;
+		for (uint32_t c = 0; c < m->sites.v[k].nchain; c++)
+			addrs[at++] = m->sites.v[k].chain[c] ? m->sites.v[k].chain[c] - 1 : 0;
+	}
+	ret = name_addrs(j->sites, r, m->pid, addrs, nall, where);
+	at = n;
+	for (size_t k = 0; !ret && k < n; k++) {
+		const struct ses_mpi_site *x = &m->sites.v[k];
+		char chain[sizeof(((struct job_site *)0)->chain)];
+		struct job_site *o;
 
+		chain_text(where + at, x->nchain, chain, sizeof(chain));
+		at += x->nchain;
+		o = site_of(j, x->name, &where[k], chain);
 		if (!o)
 			ret = -ENOMEM;
 		else
-			add_to(o, &o->ranks[i], &m->sites.v[k]);
+			add_to(o, &o->ranks[i], x);
 	}
+out:
+	free(addrs);
 	free(where);
 	return ret;
 }
@@ -228,7 +271,9 @@ static int by_place(const void *a, const void *b)
 		c = (x->where.offset > y->where.offset) - (x->where.offset < y->where.offset);
 	if (!c)
 		c = strcmp(x->fn, y->fn);
-	return c ? c : strcmp(x->where.func, y->where.func);
+	if (!c)
+		c = strcmp(x->where.func, y->where.func);
+	return c ? c : strcmp(x->chain, y->chain);
 }
 
 static const struct job_site *const *sort_by(const struct rpt_job_sites *s, bool bytes)
@@ -287,7 +332,8 @@ static void write_places(const struct rpt_job *j, FILE *f)
 {
 	const struct rpt_job_sites *s = j->sites;
 
-	fprintf(f, "\nMPI CALL SITES\nSite,MPI Function,File:Line,Caller,Module,Calls\n");
+	fprintf(f, "\nMPI CALL SITES\nSite,MPI Function,File:Line,Caller,Module,Calls,Callers "
+		   "Above(collect -g)\n");
 	for (size_t k = 0; k < s->n; k++) {
 		const struct job_site *o = &s->v[k];
 
@@ -297,7 +343,9 @@ static void write_places(const struct rpt_job *j, FILE *f)
 		put_str(f, o->where.func);
 		fprintf(f, ", ");
 		put_str(f, o->where.mapped ? o->where.module : "unknown");
-		fprintf(f, ", %" PRIu64 "\n", o->calls);
+		fprintf(f, ", %" PRIu64 ", ", o->calls);
+		put_str(f, o->chain);
+		fputc('\n', f);
 	}
 	if (s->lost_calls)
 		fprintf(f,

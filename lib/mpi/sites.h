@@ -9,6 +9,9 @@
  * umpi_count() and umpi_hist() have added to it. The table is fixed (no allocation on the
  * hot path) and filled without locks: a slot is claimed by one compare-and-swap of its
  * key; a call whose site finds no free slot in a few probes is counted as lost.
+ * With collect -g (SES_MPI_ENV_CHAIN), a site is also its callers: the frame-pointer
+ * chain above the call, read within the thread's own stack only (a caller built without
+ * frame pointers gives a chain that ends early, or names what its frame holds).
  */
 #ifndef UPROF_MPI_SITES_H
 #define UPROF_MPI_SITES_H
@@ -19,7 +22,10 @@
 #define UMPI_SITE_PROBES 16
 
 struct umpi_site {
-	uint64_t key; /* return address << 8 | function + 1; 0: free */
+	/* return address << 8 | function + 1; with callers, their hash with the function in
+	 * the low byte; 0: free */
+	uint64_t key;
+	uint64_t addr, chain[SES_MPI_CHAIN_MAX]; /* with callers: written by the claimer */
 	uint64_t calls, ticks, messages, bytes;
 	uint64_t min_plus1, max_bytes; /* min_plus1: the smallest message + 1, 0: none yet */
 	uint64_t hist[SES_MPI_HIST_BUCKETS];
@@ -29,13 +35,19 @@ _Static_assert(UMPI_NFUNCS < 255, "a site key holds the function in 8 bits");
 
 extern struct umpi_site umpi_sites[UMPI_SITES];
 extern uint64_t umpi_sites_lost;
+extern int umpi_chain_depth; /* callers kept per site: 0 unless collect -g */
 /* the site of the call this thread is in (NULL: none, or the table was full) */
 extern __thread struct umpi_site *umpi_site_cur __attribute__((tls_model("initial-exec")));
 
-/* The slot of (@f, @ret), claimed on first sight; NULL when the table is full. */
-struct umpi_site *umpi_site_find(enum umpi_func f, const void *ret);
+/* The slot of (@f, @ret and, given the wrapper's frame @fp, its callers), claimed on first
+ * sight; NULL when the table is full. */
+struct umpi_site *umpi_site_find(enum umpi_func f, const void *ret, const void *fp);
+/* At MPI_Init: how many callers a site keeps (collect's SES_MPI_ENV_CHAIN). */
+void umpi_sites_start(void);
 
-#define umpi_site_here(f) (umpi_site_cur = umpi_site_find((f), __builtin_return_address(0)))
+#define umpi_site_here(f) \
+	(umpi_site_cur = umpi_site_find((f), __builtin_return_address(0), \
+					umpi_chain_depth ? __builtin_frame_address(0) : NULL))
 
 static inline struct umpi_site *umpi_site_of(enum umpi_func f)
 {

@@ -412,6 +412,7 @@ void umpi_start(int provided, int64_t t0)
 	atexit(at_exit);
 	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
 	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
+	umpi_sites_start(); /* sites.h: callers too, with collect -g */
 	umpi.on = 1;
 }
 

@@ -177,6 +177,7 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 		return 1;
 	case SES_MPI_REC_SITE:
 	case SES_MPI_REC_SITES:
+	case SES_MPI_REC_SITE_CHAIN:
 		return ses_mpi_sites_record(m, code, p, len, off);
 	case SES_MPI_REC_END:
 		if (len != sizeof(u.end))

@@ -82,6 +82,22 @@ int ses_mpi_sites_record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uin
 		m->sites.lost_calls = sites.lost_calls;
 		return 0;
 	}
+	if (code == SES_MPI_REC_SITE_CHAIN) {
+		struct ses_mpi_rec_site_chain c;
+		struct ses_mpi_site *s;
+
+		if (len != sizeof(c))
+			return bad(m, off, "a record of the wrong length");
+		memcpy(&c, p, sizeof(c));
+		s = m->sites.n ? &m->sites.v[m->sites.n - 1] : NULL;
+		if (!s || s->nchain)
+			return bad(m, off, "a caller chain without its call site");
+		if (!c.depth || c.depth > SES_MPI_CHAIN_MAX)
+			return bad(m, off, "a caller chain of an impossible depth");
+		s->nchain = (uint32_t)c.depth;
+		memcpy(s->chain, c.frames, c.depth * sizeof(c.frames[0]));
+		return 0;
+	}
 	if (code != SES_MPI_REC_SITE)
 		return 0;
 	if (len != sizeof(site))

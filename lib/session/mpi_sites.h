@@ -10,6 +10,9 @@
  *          in HIST's powers of two
  *   SITES  the table's own counts: sites it held, its capacity, and the calls it could
  *          not place (full): what the SITE records leave out
+ *   SITE_CHAIN  (collect -g) the callers above the SITE record before it: the return
+ *          addresses of up to SES_MPI_CHAIN_MAX frames, innermost first; a site is then
+ *          (function, return address, callers)
  */
 #ifndef UPROF_SESSION_MPI_SITES_H
 #define UPROF_SESSION_MPI_SITES_H
@@ -20,7 +23,12 @@
 
 #define SES_MPI_REC_SITE 40
 #define SES_MPI_REC_SITES 41
-#define SES_MPI_SITES_KNOWN (1ull << SES_MPI_REC_SITE | 1ull << SES_MPI_REC_SITES)
+#define SES_MPI_REC_SITE_CHAIN 42
+#define SES_MPI_SITES_KNOWN \
+	(1ull << SES_MPI_REC_SITE | 1ull << SES_MPI_REC_SITES | 1ull << SES_MPI_REC_SITE_CHAIN)
+/* collect -g tells the interposer how many callers to keep per site (0-SES_MPI_CHAIN_MAX) */
+#define SES_MPI_ENV_CHAIN "UPROF_MPI_CHAIN"
+#define SES_MPI_CHAIN_MAX 4
 /* the most sites a reader keeps of one rank (the interposer's table is smaller) */
 #define SES_MPI_MAX_SITES 65536
 #define SES_MPI_SITE_BUCKETS 32 /* SES_MPI_HIST_BUCKETS: the same powers of two */
@@ -43,12 +51,20 @@ struct ses_mpi_rec_sites {
 };
 _Static_assert(sizeof(struct ses_mpi_rec_sites) == 32, "sites record is 32 bytes");
 
+struct ses_mpi_rec_site_chain {
+	uint64_t depth;			    /* frames used, 1..SES_MPI_CHAIN_MAX */
+	uint64_t frames[SES_MPI_CHAIN_MAX]; /* return addresses, the site's caller's first */
+};
+_Static_assert(sizeof(struct ses_mpi_rec_site_chain) == 40, "site chain record is 40 bytes");
+
 /* ---- the reader (not in the interposer) ---- */
 
 struct ses_mpi_site {
 	char name[33];
 	uint64_t addr, calls, time_ns, messages, bytes, min_bytes, max_bytes;
 	uint64_t hist[SES_MPI_SITE_BUCKETS];
+	uint32_t nchain; /* SITE_CHAIN: callers above the site, 0 without -g */
+	uint64_t chain[SES_MPI_CHAIN_MAX];
 };
 
 struct ses_mpi_sites {

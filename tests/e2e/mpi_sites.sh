@@ -155,6 +155,25 @@ else
 	ok "MPICH call sites # SKIP no mpirun.mpich or $TGT/mpi_sites.mpich (scripts/install-deps.sh)"
 fi
 
+# ---- -g: each site with its callers (frame pointers), a site per (call, callers) ----
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_sites.openmpi" ]; then
+	timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect -g --trace mpi -o "$SCRATCH/g" \
+		"$TGT/mpi_sites.openmpi" "$SCRATCH/g.io" >/dev/null 2>&1
+	check "-g: the known program exits 0" [ $? -eq 0 ]
+	GJ=$(one_job "$SCRATCH/g")
+	"$UPROF" report -i "$GJ" --mpi-top 0 >/dev/null 2>&1
+	# the first caller above each site: main, at the line that calls the site's function
+	# (above main is libc's start code, named as this libc names it: not checked)
+	call_line() { grep -n "^	$1(" "$SRC" | cut -d: -f1; }
+	got=$(mpi_table "$GJ/report.csv" "MPI CALL SITES" | awk -F'\t' '$4!="main"{split($7, c, " < "); print $4, $6, c[1]}' | LC_ALL=C sort -u | tr '\n' ';')
+	want="exchange 20 main (mpi_sites.c:$(call_line exchange));exchange 8 main (mpi_sites.c:$(call_line exchange));io 4 main (mpi_sites.c:$(call_line io));ring 12 main (mpi_sites.c:$(call_line ring));ring 4 main (mpi_sites.c:$(call_line ring));rma 4 main (mpi_sites.c:$(call_line rma));"
+	check "-g: each site's first caller is main at the line calling its function ($got)" [ "$got" = "$want" ]
+	got=$(mpi_table "$GJ/report.csv" "MPI CALL SITES" | grep -c .)
+	check "-g: still 22 sites, one caller chain each ($got)" [ "$got" = 22 ]
+else
+	ok "-g call sites # SKIP no mpirun or $TGT/mpi_sites.openmpi"
+fi
+
 # ---- Fortran (mpif.h): the site is the Fortran program's line, not our C binding's ----
 fortran_sites() { # FAMILY LAUNCHER...
 	local fam=$1 J got; shift

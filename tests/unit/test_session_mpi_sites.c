@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* lib/session/mpi_sites.c: the .mpi file's call-site records (1.2) on whole, cut and
- * corrupted files, and a 1.1 file without them. */
+ * corrupted files, a 1.1 file without them, and the callers collect -g adds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -233,6 +233,48 @@ static void unknown_site_code_skipped(void **state)
 	ses_mpi_release(&r);
 }
 
+/* collect -g: a SITE_CHAIN after its SITE gives that site its callers; one before any
+ * site, a second one for a site, or a depth of 0 or past the most are damage. */
+static void caller_chains(void **state)
+{
+	struct ses_mpi_rec_site_chain two = { 2, { 0x401500, 0x7f0000001000 } };
+	struct ses_mpi_rec_site_chain bad_depth = { SES_MPI_CHAIN_MAX + 1, { 1 } };
+	struct ses_mpi_rec_sites sum = { .nsites = 1, .capacity = 1024 };
+	struct ses_mpi_rec_end end = { 0, 900, 0, 3 };
+	struct ses_mpi r;
+	struct img m;
+	char err[128];
+
+	(void)state;
+	for (int variant = 0; variant < 4; variant++) {
+		image(&m, true);
+		m.n = m.at[1]; /* FUNC kept, the rest rebuilt */
+		m.nrec = 1;
+		if (variant == 1) /* before any site */
+			rec(&m, SES_MPI_REC_SITE_CHAIN, &two, sizeof(two));
+		rec(&m, SES_MPI_REC_SITE, &send_site, sizeof(send_site));
+		rec(&m, SES_MPI_REC_SITE_CHAIN, variant == 3 ? &bad_depth : &two, sizeof(two));
+		if (variant == 2) /* a second chain for the same site */
+			rec(&m, SES_MPI_REC_SITE_CHAIN, &two, sizeof(two));
+		rec(&m, SES_MPI_REC_SITES, &sum, sizeof(sum));
+		end.nrecords = m.nrec;
+		rec(&m, SES_MPI_REC_END, &end, sizeof(end));
+		assert_int_equal(ses_mpi_parse(m.b, m.n, &r, err, sizeof(err)), 0);
+		if (variant == 0) {
+			assert_true(r.complete);
+			assert_int_equal(r.sites.n, 1);
+			assert_int_equal(r.sites.v[0].nchain, 2);
+			assert_int_equal(r.sites.v[0].chain[0], 0x401500);
+			assert_int_equal(r.sites.v[0].chain[1], 0x7f0000001000);
+		} else {
+			assert_false(r.complete);
+			assert_string_equal(r.damage, variant == 3 ? "a caller chain of an impossible depth"
+								   : "a caller chain without its call site");
+		}
+		ses_mpi_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +283,7 @@ int main(void)
 		cmocka_unit_test(truncated_sites),
 		cmocka_unit_test(corrupted_sites),
 		cmocka_unit_test(unknown_site_code_skipped),
+		cmocka_unit_test(caller_chains),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
