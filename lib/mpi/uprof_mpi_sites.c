@@ -56,8 +56,6 @@ static void callers(const void *fp, uint64_t *chain)
 {
 	const uintptr_t *frame = fp;
 
-	if (!stack_hi)
-		stack_bounds();
 	for (int i = 0; i < umpi_chain_depth; i++) {
 		uintptr_t next = frame[0];
 
@@ -74,6 +72,9 @@ struct umpi_site *umpi_site_find(enum umpi_func f, const void *ret, const void *
 	uint64_t addr = (uint64_t)(uintptr_t)ret, key = addr << 8 | ((uint64_t)f + 1), h;
 	uint64_t chain[SES_MPI_CHAIN_MAX] = { 0 };
 
+	if (fp && !stack_hi)
+		stack_bounds();
+	/* a thread whose stack is unknown keeps its sites by return address alone, always */
 	if (fp && stack_hi != 1) {
 		callers(fp, chain);
 		h = addr;
