@@ -226,6 +226,11 @@ void collect_mpi_env(const struct collect_state *st)
 	 * the directory made, whatever another user renamed in -o since (lib/mpi) */
 	snprintf(dir, sizeof(dir), "/proc/%d/fd/%d", (int)getpid(), st->mpi.dir_fd);
 	setenv(SES_MPI_ENV_DIR, dir, 1);
+	/* -g: each MPI call site keeps its callers too (lib/mpi/sites.h) */
+	if (st->cg.mode != PMC_CG_NONE)
+		setenv(SES_MPI_ENV_CHAIN, "3", 1);
+	else
+		unsetenv(SES_MPI_ENV_CHAIN);
 	snprintf(preload, sizeof(preload), "%s%s%s", st->mpi.lib, old && *old ? ":" : "",
 		 old ? old : "");
 	setenv("LD_PRELOAD", preload, 1);

@@ -192,6 +192,10 @@ static const struct cli_option report_options[] = {
 		"a function count (0 = all)",
 		"functions per OpenMP region and state, and per\n"
 		"late thread (--trace openmp; default 5; 0 = all)"),
+	OPT_INT(0, "mpi-top", STATE, a.opts.mpi_top, "<n>", 0, 1000000,
+		"a call site count (0 = all)",
+		"MPI call sites per table, and per rank, of a\n"
+		"job (--trace mpi; default 20; 0 = all)"),
 	OPT_CALLBACK(0, "report-output", "<path>",
 		     "write the CSV here: a path ending in .csv is the\n"
 		     "file, any other path a directory for report.csv",
@@ -273,6 +277,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 
 	st->a.opts.cutoff = 10;
 	st->a.opts.openmp_top = 5;
+	st->a.opts.mpi_top = 20; /* mpiP's top twenty */
 	ret = cli_options_parse(&report_cmd, st, argc, argv, &first);
 	if (ret >= 0)
 		return ret;

@@ -28,6 +28,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	if (strlen(m.inflight_name) > SES_MPI_NAME_MAX)
 		abort();
+	/* call sites (1.2): what mpi_sites.c checked holds for every site it kept */
+	if (m.sites.n > SES_MPI_MAX_SITES || (m.sites.n && !m.sites.v))
+		abort();
+	for (size_t i = 0; i < m.sites.n; i++) {
+		const struct ses_mpi_site *s = &m.sites.v[i];
+		uint64_t n = 0;
+
+		for (int b = 0; b < SES_MPI_SITE_BUCKETS; b++)
+			n += s->hist[b];
+		if (!s->name[0] || strlen(s->name) >= SES_MPI_NAME_MAX || n != s->messages ||
+		    (s->messages && s->min_bytes > s->max_bytes) || s->nchain > SES_MPI_CHAIN_MAX)
+			abort();
+	}
 	ses_mpi_release(&m);
 	return 0;
 }

@@ -56,6 +56,8 @@ struct rpt_job {
 	 * rank was reported (its report is freed before the next); NULL where untraced */
 	char **omp;
 	int nomp; /* ranks with one */
+	/* MPI call sites over the ranks (job_sites.c); NULL: none */
+	struct rpt_job_sites *sites;
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
@@ -68,6 +70,15 @@ int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
 
 /* job_end.c: every selected rank's end (rpt_job_rank.end), once all are loaded */
 void rpt_job_ends(struct rpt_job *j);
+/* job_sites.c: rank @i's MPI call sites (its .mpi, loaded), named with its report @r
+ * (open), into the job's sites. 0 or -ENOMEM. */
+int rpt_job_sites_add(struct rpt_job *j, int i, struct rpt *r);
+/* MPI CALL SITES, MPI CALL SITE TIME and MESSAGE SIZES (top --mpi-top), per rank; nothing
+ * without sites. Once every rank is added. 0 or -ENOMEM. */
+int rpt_job_sites_write(const struct rpt_job *j, FILE *f);
+void rpt_job_sites_free(struct rpt_job *j);
+/* job_sizes.c: MPI MESSAGE SIZES (Per Rank): each rank's histogram rows. */
+void rpt_job_sizes_per_rank(const struct rpt_job *j, FILE *f);
 
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */

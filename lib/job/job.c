@@ -330,6 +330,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);
+	if (!ret) /* while the rank's report is open: its mappings name its call sites */
+		ret = rpt_job_sites_add(j, (int)(o - j->ranks), r);
 	close(sfd);
 	if (!ret)
 		ret = keep_omp(j, (int)(o - j->ranks), r);
@@ -428,6 +430,7 @@ void rpt_job_free(struct rpt_job *j)
 	}
 	util_strmap_release(&j->pool);
 	rpt_job_mpi_release(j);
+	rpt_job_sites_free(j);
 	for (int i = 0; j->omp && i < j->nranks; i++)
 		free(j->omp[i]);
 	free(j->omp);

@@ -465,7 +465,7 @@ static void write_rank_functions(const struct rpt_job *j, FILE *f)
 int rpt_job_mpi_write(const struct rpt_job *j, FILE *f)
 {
 	struct fn *v = NULL;
-	int n, nranks = 0;
+	int n, nranks = 0, ret = 0;
 
 	if (!j->ntraced)
 		return 0;
@@ -480,8 +480,10 @@ int rpt_job_mpi_write(const struct rpt_job *j, FILE *f)
 	write_functions(f, v, n, nranks, job_mpi_ns(j), true);
 	write_imbalance(j, f, v, n, nranks);
 	write_sizes(f, v, n);
+	rpt_job_sizes_per_rank(j, f);	 /* job_sizes.c */
+	ret = rpt_job_sites_write(j, f); /* job_sites.c */
 	if (j->opts.detail)
 		write_rank_functions(j, f);
 	free(v);
-	return 0;
+	return ret;
 }

@@ -2,6 +2,7 @@
 # lib/report: link it before libuprof_report.a.
 JOB_SRCS := lib/job/job.c lib/job/job_csv.c lib/job/job_mpi.c
 JOB_SRCS += lib/job/job_end.c
+JOB_SRCS += lib/job/job_sites.c lib/job/job_sizes.c # MPI call sites, sizes per rank
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)

@@ -17,6 +17,7 @@
 #include "instrument/ctlpage.h" /* uprof_ctl_tsc(): the one TSC reader */
 #include "session/container.h"	/* the encoder of every side file */
 #include "session/mpi.h"
+#include "mpi/funcs_more.h" /* IO, COMM and RMA functions: the X-list goes on */
 
 #define UPROF_MPI_FUNCS(X) \
 	X(Init, OTHER) \
@@ -37,7 +38,7 @@
 
 enum umpi_func {
 #define X(name, kind) UMPI_##name,
-	UPROF_MPI_FUNCS(X)
+	UPROF_MPI_FUNCS(X) UPROF_MPI_FUNCS_MORE(X)
 #undef X
 		UMPI_NFUNCS
 };
@@ -139,12 +140,15 @@ static inline void umpi_leave(void)
 	umpi_snapshot_check(); /* the call's own counts come after: not in this snapshot */
 }
 
+#include "mpi/sites.h" /* per call site: umpi_site_here(), umpi_site_call(), _msg() */
+
 /* A message of @bytes through @f, into its size histogram. */
 static inline void umpi_hist(enum umpi_func f, uint64_t bytes)
 {
 	int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
 
 	umpi_add(&umpi.hist[f][b < SES_MPI_HIST_BUCKETS ? b : SES_MPI_HIST_BUCKETS - 1], 1);
+	umpi_site_msg(f, bytes);
 }
 
 /* One call of @f: @ticks in it, @sent and @recv bytes. */
@@ -152,6 +156,7 @@ static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, ui
 {
 	umpi_add(&umpi.f[f].calls, 1);
 	umpi_add(&umpi.f[f].ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+	umpi_site_call(f, ticks);
 	if (sent)
 		umpi_add(&umpi.f[f].sent, sent);
 	if (recv)
@@ -170,5 +175,7 @@ uint64_t umpi_bytes(int count, MPI_Datatype dt);
 int umpi_world_rank(MPI_Comm comm, int r);
 void umpi_peer_send(int world, uint64_t bytes, int64_t ticks);
 void umpi_peer_recv(int world, uint64_t bytes);
+/* @ticks as ns, as the flush converts them (uprof_mpi.c): for the sites' flush */
+uint64_t umpi_ticks_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc);
 
 #endif

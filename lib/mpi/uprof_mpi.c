@@ -40,7 +40,7 @@ static const struct {
 	uint32_t kind;
 } funcs[UMPI_NFUNCS] = {
 #define X(n, k) [UMPI_##n] = { "MPI_" #n, SES_MPI_K_##k },
-	UPROF_MPI_FUNCS(X)
+	UPROF_MPI_FUNCS(X) UPROF_MPI_FUNCS_MORE(X)
 #undef X
 };
 
@@ -137,6 +137,11 @@ static uint64_t to_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
 			  (double)(now_tsc - init_tsc));
 }
 
+uint64_t umpi_ticks_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc)
+{
+	return to_ns(ticks, now_ns, now_tsc);
+}
+
 /* Only what is async-signal-safe: memcpy, clock_gettime, openat, write, renameat. */
 static void write_file(uint32_t how, int sig)
 {
@@ -223,6 +228,7 @@ static void write_file(uint32_t how, int sig)
 		off = put(off, SES_MPI_REC_PEER, &o, sizeof(o), NULL, 0);
 		end.nrecords++;
 	}
+	off = umpi_sites_put(buf, buf_cap, off, h.end_mono_ns, now_tsc, &end.nrecords);
 	off = put(off, SES_MPI_REC_END, &end, sizeof(end), NULL, 0);
 	ses_ct_put_header(buf, buf_cap, SES_MPI_MAGIC, SES_MPI_MAJOR, SES_MPI_MINOR,
 			  (const char *)&h + SES_CT_PREFIX, sizeof(h) - SES_CT_PREFIX);
@@ -419,7 +425,7 @@ void umpi_start(int provided, int64_t t0)
 			  (16 + sizeof(struct ses_mpi_rec_func) + sizeof(struct ses_mpi_rec_hist)) +
 		  (size_t)umpi.size * (8 + sizeof(struct ses_mpi_rec_peer)) + 8 +
 		  sizeof(struct ses_mpi_rec_inflight) + 8 + sizeof(struct ses_mpi_rec_end) +
-		  MPI_MAX_LIBRARY_VERSION_STRING;
+		  MPI_MAX_LIBRARY_VERSION_STRING + umpi_sites_bytes();
 	buf = calloc(1, buf_cap);
 	if (!umpi.peers || !buf) {
 		free(umpi.peers);
@@ -456,6 +462,7 @@ void umpi_start(int provided, int64_t t0)
 	atexit(at_exit);
 	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
 	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
+	umpi_sites_start(); /* sites.h: callers too, with collect -g */
 	umpi.on = 1;
 }
 

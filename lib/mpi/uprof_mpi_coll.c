@@ -37,6 +37,7 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 #define COLL(f, call, sent, recv) \
 	do { \
 		int64_t t0_ = umpi_ticks(); \
+		umpi_site_here(f); \
 		umpi_enter(f, t0_); \
 		ret = (call); \
 		umpi_leave(); \

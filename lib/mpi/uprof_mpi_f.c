@@ -4,7 +4,8 @@
  * layer calls PMPI_* (the C wrappers never see a Fortran program's calls), MPICH's calls
  * MPI_* (they do): each binding here counts the call itself and calls the library's own
  * Fortran entry (pmpi_*_, weak: a C program has none), with umpi_in_fortran set so that a
- * C wrapper it reaches does not count it again. Both families, one count.
+ * C wrapper it reaches does not count it again. Both families, one count. Each call's
+ * site (umpi_site_here) is the Fortran program's call of the binding, not our C one.
  */
 #include "mpi/internal.h"
 
@@ -107,6 +108,7 @@ void mpi_finalize_(F *ierr)
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 {
 	FCALL(send, buf, count, type, dest, tag, comm, ierr);
+	umpi_site_here(UMPI_Send);
 	umpi_count(UMPI_Send, ns, fbytes(count, type), 0);
 	umpi_peer_send(fpeer(comm, dest), fbytes(count, type), ns);
 }
@@ -114,6 +116,7 @@ void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 {
 	FCALL(ssend, buf, count, type, dest, tag, comm, ierr);
+	umpi_site_here(UMPI_Ssend);
 	umpi_count(UMPI_Ssend, ns, fbytes(count, type), 0);
 	umpi_peer_send(fpeer(comm, dest), fbytes(count, type), ns);
 }
@@ -122,6 +125,7 @@ void mpi_ssend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
 void mpi_recv_(void *buf, F *count, F *type, F *src, F *tag, F *comm, F *status, F *ierr)
 {
 	FCALL(recv, buf, count, type, src, tag, comm, status, ierr);
+	umpi_site_here(UMPI_Recv);
 	umpi_count(UMPI_Recv, ns, 0, fbytes(count, type));
 	umpi_peer_recv(fpeer(comm, src), fbytes(count, type));
 }
@@ -129,6 +133,7 @@ void mpi_recv_(void *buf, F *count, F *type, F *src, F *tag, F *comm, F *status,
 void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, F *ierr)
 {
 	FCALL(isend, buf, count, type, dest, tag, comm, req, ierr);
+	umpi_site_here(UMPI_Isend);
 	umpi_count(UMPI_Isend, ns, fbytes(count, type), 0);
 	umpi_peer_send(fpeer(comm, dest), fbytes(count, type), ns);
 }
@@ -136,6 +141,7 @@ void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *req, 
 void mpi_irecv_(void *buf, F *count, F *type, F *src, F *tag, F *comm, F *req, F *ierr)
 {
 	FCALL(irecv, buf, count, type, src, tag, comm, req, ierr);
+	umpi_site_here(UMPI_Irecv);
 	umpi_count(UMPI_Irecv, ns, 0, fbytes(count, type));
 	umpi_peer_recv(fpeer(comm, src), fbytes(count, type));
 }
@@ -145,6 +151,7 @@ void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf
 {
 	FCALL(sendrecv, sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
 	      status, ierr);
+	umpi_site_here(UMPI_Sendrecv);
 	umpi_count(UMPI_Sendrecv, ns, fbytes(scount, stype), fbytes(rcount, rtype));
 	umpi_peer_send(fpeer(comm, dest), fbytes(scount, stype), ns);
 	umpi_peer_recv(fpeer(comm, src), fbytes(rcount, rtype));
@@ -153,18 +160,21 @@ void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag, void *rbuf
 void mpi_wait_(F *req, F *status, F *ierr)
 {
 	FCALL(wait, req, status, ierr);
+	umpi_site_here(UMPI_Wait);
 	umpi_count(UMPI_Wait, ns, 0, 0);
 }
 
 void mpi_waitall_(F *count, F *reqs, F *statuses, F *ierr)
 {
 	FCALL(waitall, count, reqs, statuses, ierr);
+	umpi_site_here(UMPI_Waitall);
 	umpi_count(UMPI_Waitall, ns, 0, 0);
 }
 
 void mpi_barrier_(F *comm, F *ierr)
 {
 	FCALL(barrier, comm, ierr);
+	umpi_site_here(UMPI_Barrier);
 	umpi_count(UMPI_Barrier, ns, 0, 0);
 }
 
@@ -175,6 +185,7 @@ void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr)
 	PMPI_Comm_rank(PMPI_Comm_f2c(*comm), &me);
 	{
 		FCALL(bcast, buf, count, type, root, comm, ierr);
+		umpi_site_here(UMPI_Bcast);
 		umpi_count(UMPI_Bcast, ns, me == *root ? fbytes(count, type) : 0,
 			   me == *root ? 0 : fbytes(count, type));
 	}
@@ -187,6 +198,7 @@ void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *c
 	PMPI_Comm_rank(PMPI_Comm_f2c(*comm), &me);
 	{
 		FCALL(reduce, sbuf, rbuf, count, type, op, root, comm, ierr);
+		umpi_site_here(UMPI_Reduce);
 		umpi_count(UMPI_Reduce, ns, fbytes(count, type),
 			   me == *root ? fbytes(count, type) : 0);
 	}
@@ -195,5 +207,6 @@ void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *c
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *ierr)
 {
 	FCALL(allreduce, sbuf, rbuf, count, type, op, comm, ierr);
+	umpi_site_here(UMPI_Allreduce);
 	umpi_count(UMPI_Allreduce, ns, fbytes(count, type), fbytes(count, type));
 }

@@ -13,6 +13,7 @@
 #define TIMED(f, call, sent, recv) \
 	do { \
 		int64_t t0_ = umpi_ticks(); \
+		umpi_site_here(f); \
 		umpi_enter(f, t0_); \
 		ret = (call); \
 		umpi_leave(); \

@@ -37,6 +37,7 @@ struct rpt_options {
 	int cutoff; /* rows per hottest-X section; 0 = all */
 	/* functions per OpenMP region and state, and per late thread; 0 = all */
 	int openmp_top;
+	int mpi_top; /* MPI call sites per table and per rank of a job (--mpi-top); 0 = all */
 	bool detail; /* per-process (or --group-by) sections */
 	enum rpt_group group_by;
 	const char *kallsyms;	    /* NULL = /proc/kallsyms */
@@ -448,6 +449,28 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
+
+/* ---- code_place.c: code addresses of a process, named ---- */
+
+struct rpt_code_place {
+	bool mapped;	  /* a mapping of the process held the address */
+	char func[256];	  /* the function the source has it in, else its symbol; "unknown" */
+	char file[256];	  /* the source file's base name, "" when no line is known */
+	int line;	  /* 0: not known */
+	char module[256]; /* the module's base name ("" unmapped) */
+	uint64_t offset;  /* in the module's file */
+};
+
+/* Where each of @n code addresses @addrs of process @pid (while the session ran) is, into
+ * @out[n]: its module, function and DWARF file:line. Give a return address less one: the
+ * call instruction's own line. 0 or -ENOMEM (an address not found is !mapped). */
+int rpt_code_places(struct rpt *r, int pid, const uint64_t *addrs, size_t n,
+		    struct rpt_code_place *out);
+/* What names @addr of process @pid: its module file (path, and build id or device and
+ * inode) and offset, as a string into @key: equal keys are the same code, in another
+ * process too, so a caller may keep one rpt_code_places() answer per key. 0, or -ENOENT
+ * (no mapping of @pid holds it). */
+int rpt_code_key(struct rpt *r, int pid, uint64_t addr, char *key, size_t len);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

@@ -9,6 +9,7 @@ SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c \
 # archive carries that one object of lib/util, so every program that links lib/session
 # links it (util's own archive has it too; the linker takes one copy).
 SESSION_SRCS += lib/util/dirfd.c lib/util/tmpfile.c
+SESSION_SRCS += lib/session/mpi_sites.c # mpi/<pid>.mpi's call-site records
 SESSION_LIB := $(BUILD)/lib/libuprof_session.a
 $(SESSION_LIB): $(call objs,$(SESSION_SRCS))
 	@mkdir -p $(dir $@)

@@ -41,7 +41,8 @@ static const struct ses_ct_kind mpi_kind = {
 	.major = SES_MPI_MAJOR,
 	.min_header = sizeof(struct ses_mpi_file_header),
 	.known = 1u << SES_MPI_REC_ENV | 1u << SES_MPI_REC_FUNC | 1u << SES_MPI_REC_PEER |
-		 1u << SES_MPI_REC_END | 1u << SES_MPI_REC_INFLIGHT | 1u << SES_MPI_REC_HIST,
+		 1u << SES_MPI_REC_END | 1u << SES_MPI_REC_INFLIGHT | 1u << SES_MPI_REC_HIST |
+		 SES_MPI_SITES_KNOWN,
 };
 
 /* The kind's header fields (the container checked the prefix and the size). */
@@ -176,6 +177,10 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 			}
 		damage(m, off, "a size histogram of a function the file does not have");
 		return 1;
+	case SES_MPI_REC_SITE:
+	case SES_MPI_REC_SITES:
+	case SES_MPI_REC_SITE_CHAIN:
+		return ses_mpi_sites_record(m, code, p, len, off);
 	case SES_MPI_REC_END:
 		if (len != sizeof(u.end))
 			goto bad;
@@ -259,6 +264,7 @@ void ses_mpi_release(struct ses_mpi *m)
 		return;
 	free(m->funcs);
 	free(m->peers);
+	ses_mpi_sites_release(&m->sites);
 	m->funcs = NULL;
 	m->peers = NULL;
 	m->nfuncs = m->npeers = 0;

@@ -19,6 +19,8 @@
  *     INFLIGHT  (1.1) the MPI call the rank was in when a signal or an exit without
  *           MPI_Finalize flushed it, and for how long: where a hung rank hangs
  *     HIST  (1.1) per MPI function: messages by size, in powers of two
+ *     SITE, SITES  (1.2, codes 40-49: mpi_sites.h) per call site (function, return
+ *           address) and the site table's own counts
  *     END   record count and totals: the file is whole (a rank killed while writing, or
  *           a cut file, has none)
  * Codes are this file's own (never the control page's). A reader skips codes it does not
@@ -35,7 +37,7 @@
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
-#define SES_MPI_MINOR 2 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT */
+#define SES_MPI_MINOR 2 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT, SITE, SITES (mpi_sites.h) */
 #define SES_MPI_NAME_MAX 32
 #define SES_MPI_MAX_BYTES (64u << 20)
 #define SES_MPI_MAX_FUNCS 4096
@@ -67,7 +69,10 @@ enum ses_mpi_kind {
 	SES_MPI_K_OTHER = 0,
 	SES_MPI_K_P2P = 1,
 	SES_MPI_K_COLL = 2,
-	SES_MPI_K_WAIT = 3
+	SES_MPI_K_WAIT = 3,
+	SES_MPI_K_IO = 4,   /* MPI_File_*: bytes read (received) and written (sent) */
+	SES_MPI_K_COMM = 5, /* communicator and group management */
+	SES_MPI_K_RMA = 6   /* one-sided: windows, put/get/accumulate, fences, locks */
 };
 
 struct ses_mpi_file_header {
@@ -130,6 +135,8 @@ struct ses_mpi_rec_end {
 	uint64_t mpi_time_ns, wait_ns, calls;
 };
 
+#include "session/mpi_sites.h" /* the call-site records (1.2) */
+
 /* ---- the reader (not in the interposer) ---- */
 
 struct ses_mpi_func {
@@ -160,6 +167,8 @@ struct ses_mpi {
 	bool inflight;			      /* INFLIGHT: the call it was in at the flush */
 	char inflight_name[SES_MPI_NAME_MAX + 1];
 	uint64_t inflight_ns;
+	/* SITE and SITES records (mpi_sites.c) */
+	struct ses_mpi_sites sites;
 	uint64_t unknown_records; /* of a newer minor's types: skipped */
 	uint64_t damaged_at;	  /* offset of the first record that could not be read */
 	char damage[128];	  /* why, "" when none */

@@ -204,3 +204,8 @@ $(BUILD)/tests/test_omp_timeline: tests/unit/test_omp_timeline.c $(REPORT_LIB) $
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_omp_timeline
+# lib/session/mpi_sites.c: the .mpi file's call-site records, whole, cut and corrupted
+$(BUILD)/tests/test_session_mpi_sites: tests/unit/test_session_mpi_sites.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_session_mpi_sites
