@@ -56,6 +56,7 @@ struct rpt_job {
 	 * rank was reported (its report is freed before the next); NULL where untraced */
 	char **omp;
 	int nomp; /* ranks with one */
+	struct rpt_symshare *symshare; /* the ranks' symbols (owned): rpt_options.symshare */
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */

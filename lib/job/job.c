@@ -9,6 +9,7 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "job/internal.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -372,6 +373,14 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 	snprintf(j->dir, sizeof(j->dir), "%s", jobdir);
 	j->dfd = dfd;
 	j->opts = *opts;
+	/* every rank of a host ran the same files: their symbols read once (symshare.c) */
+	j->symshare = rpt_symshare_new();
+	if (!j->symshare) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory reading job %s", jobdir);
+		goto fail;
+	}
+	j->opts.symshare = j->symshare;
 	ret = ses_job_read_at(dfd, &j->job, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
@@ -414,6 +423,7 @@ void rpt_job_free(struct rpt_job *j)
 	if (!j)
 		return;
 	rpt_free(j->head);
+	rpt_symshare_free(j->symshare); /* after the last report that used it */
 	for (int t = 0; t < RPT_JOB_NTABLES; t++) {
 		free(j->t[t].v);
 		util_strmap_release(&j->t[t].index);
