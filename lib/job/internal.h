@@ -57,6 +57,8 @@ struct rpt_job {
 	char **omp;
 	int nomp; /* ranks with one */
 	struct rpt_symshare *symshare; /* the ranks' symbols (owned): rpt_options.symshare */
+	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
+	bool timeline_set;
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
@@ -66,6 +68,11 @@ void rpt_job_mpi_release(struct rpt_job *j);
  * and the imbalance per function). Nothing when no rank was traced. */
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f);
 int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
+
+/* job_timeline.c: rank @o's clock from job.ini and its session's @info, as it is loaded;
+ * MPI RANK TIMELINE (nothing when no rank has a clock). */
+void rpt_job_clock_note(struct rpt_job *j, struct rpt_job_rank *o, const struct ses_info *info);
+void rpt_job_timeline_write(const struct rpt_job *j, FILE *f);
 
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */

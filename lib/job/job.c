@@ -321,6 +321,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 		j->end_epoch_ns = info->end_epoch_ns;
 	j->nprocesses += s.nprocesses;
 	j->nthreads += s.nthreads;
+	rpt_job_clock_note(j, o, info);
 	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);

@@ -44,6 +44,11 @@ struct rpt_job_rank {
 	double elapsed_s;  /* its profile duration */
 	bool mpi_traced;   /* collected with --trace mpi */
 	char mpi_why[256]; /* its MPI data missing or partial, "" when whole */
+	/* its clock (job_timeline.c): its profile's span in its host's CLOCK_MONOTONIC, and
+	 * that host's CLOCK_REALTIME - CLOCK_MONOTONIC (job.ini's clock_offset_ns, else its
+	 * session's); @on_timeline false when neither was recorded */
+	int64_t start_mono_ns, end_mono_ns, clock_offset_ns;
+	bool on_timeline;
 };
 
 struct rpt_job_summary {
@@ -77,6 +82,10 @@ void rpt_job_free(struct rpt_job *j);
 void rpt_job_summary(const struct rpt_job *j, struct rpt_job_summary *s);
 /* The selected ranks in rank order (owned by @j); returns how many. */
 int rpt_job_ranks(const struct rpt_job *j, const struct rpt_job_rank **ranks);
+/* Rank @i's (of rpt_job_ranks) CLOCK_MONOTONIC time @mono_ns on the job's time line: ns
+ * from the first rank's profile start, hosts' clocks merged by their offsets (0 for a
+ * rank not on it). */
+int64_t rpt_job_time_ns(const struct rpt_job *j, int i, int64_t mono_ns);
 /* The hottest @max functions over every reported rank (names borrowed from @j). */
 int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
 /* report.csv of the job: the hottest tables over all ranks (a Rank column where rows are
