@@ -322,6 +322,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	j->nprocesses += s.nprocesses;
 	j->nthreads += s.nthreads;
 	rpt_job_clock_note(j, o, info);
+	rpt_job_rate_note(j, o, r);
 	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);

@@ -49,6 +49,13 @@ struct rpt_job_rank {
 	 * session's); @on_timeline false when neither was recorded */
 	int64_t start_mono_ns, end_mono_ns, clock_offset_ns;
 	bool on_timeline;
+	/* its sampling rate (job_rates.c): CPU_TIME samples per second of its CPU time,
+	 * and asked; @rate_low under 90 % of the asked, @rate_why the cause the session
+	 * shows; its context switches (0: not recorded) */
+	double achieved_hz, requested_hz;
+	bool rate_low;
+	char rate_why[384];
+	uint64_t switches;
 };
 
 struct rpt_job_summary {
