@@ -120,6 +120,7 @@ struct collect_state {
 	int child_status;
 	int64_t child_cpu_ns;
 	int64_t child_user_ns, child_sys_ns; /* its rusage, for the user/system split */
+	uint64_t child_vcsw, child_ivcsw;    /* its rusage's context switches */
 	int stop_signal;		     /* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;
 	bool never_started;	   /* the program could not be started: remove the session */

@@ -83,6 +83,8 @@ static void reap_child(struct collect_state *st, int flags)
 				    1000;
 		st->child_sys_ns = ((int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec) *
 				   1000;
+		st->child_vcsw = (uint64_t)ru.ru_nvcsw;
+		st->child_ivcsw = (uint64_t)ru.ru_nivcsw;
 	}
 }
 
@@ -424,6 +426,10 @@ static int finish(struct collect_state *st)
 				    ? st->child_cpu_ns - st->cpu_before_start_ns
 				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
 	split_cpu(st, in);
+	if (!st->attach && st->child_exited) { /* what costs a cpu-clock timer samples */
+		in->target_voluntary_switches = st->child_vcsw;
+		in->target_involuntary_switches = st->child_ivcsw;
+	}
 	collect_setid_at_end(st);
 	in->status = st->write_failed || cut_by_signal(st) ? SES_STATUS_INTERRUPTED
 							   : SES_STATUS_COMPLETE;

@@ -58,6 +58,10 @@ struct rpt_job {
 	int nomp; /* ranks with one */
 	/* MPI call sites over the ranks (job_sites.c); NULL: none */
 	struct rpt_job_sites *sites;
+	struct rpt_symshare *symshare; /* the ranks' symbols (owned): rpt_options.symshare */
+	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
+	bool timeline_set;
+	int nrate_low; /* ranks sampled under 90 % of the asked rate (job_rates.c) */
 };
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
@@ -79,6 +83,14 @@ int rpt_job_sites_write(const struct rpt_job *j, FILE *f);
 void rpt_job_sites_free(struct rpt_job *j);
 /* job_sizes.c: MPI MESSAGE SIZES (Per Rank): each rank's histogram rows. */
 void rpt_job_sizes_per_rank(const struct rpt_job *j, FILE *f);
+/* job_timeline.c: rank @o's clock from job.ini and its session's @info, as it is loaded;
+ * MPI RANK TIMELINE (nothing when no rank has a clock). */
+void rpt_job_clock_note(struct rpt_job *j, struct rpt_job_rank *o, const struct ses_info *info);
+void rpt_job_timeline_write(const struct rpt_job *j, FILE *f);
+/* job_rates.c: rank @o's achieved sampling rate from its report @r, and why it is low;
+ * MPI RANK SAMPLING RATE (nothing when the sort event is no timer). */
+void rpt_job_rate_note(struct rpt_job *j, struct rpt_job_rank *o, const struct rpt *r);
+void rpt_job_rates_write(const struct rpt_job *j, FILE *f);
 
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */

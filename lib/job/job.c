@@ -9,6 +9,7 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "job/internal.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -327,6 +328,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 		j->end_epoch_ns = info->end_epoch_ns;
 	j->nprocesses += s.nprocesses;
 	j->nthreads += s.nthreads;
+	rpt_job_clock_note(j, o, info);
+	rpt_job_rate_note(j, o, r);
 	ret = add_rows(j, r, info, o->rank);
 	if (!ret)
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);
@@ -381,6 +384,14 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 	snprintf(j->dir, sizeof(j->dir), "%s", jobdir);
 	j->dfd = dfd;
 	j->opts = *opts;
+	/* every rank of a host ran the same files: their symbols read once (symshare.c) */
+	j->symshare = rpt_symshare_new();
+	if (!j->symshare) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory reading job %s", jobdir);
+		goto fail;
+	}
+	j->opts.symshare = j->symshare;
 	ret = ses_job_read_at(dfd, &j->job, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
@@ -424,6 +435,7 @@ void rpt_job_free(struct rpt_job *j)
 	if (!j)
 		return;
 	rpt_free(j->head);
+	rpt_symshare_free(j->symshare); /* after the last report that used it */
 	for (int t = 0; t < RPT_JOB_NTABLES; t++) {
 		free(j->t[t].v);
 		util_strmap_release(&j->t[t].index);

@@ -64,6 +64,18 @@ struct rpt_job_rank {
 	enum rpt_rank_end end;
 	int end_value;	    /* the exit code or the signal */
 	char end_label[48]; /* "completed", "exit(3)", "killed by SIGKILL", ... */
+	/* its clock (job_timeline.c): its profile's span in its host's CLOCK_MONOTONIC, and
+	 * that host's CLOCK_REALTIME - CLOCK_MONOTONIC (job.ini's clock_offset_ns, else its
+	 * session's); @on_timeline false when neither was recorded */
+	int64_t start_mono_ns, end_mono_ns, clock_offset_ns;
+	bool on_timeline;
+	/* its sampling rate (job_rates.c): CPU_TIME samples per second of its CPU time,
+	 * and asked; @rate_low under 90 % of the asked, @rate_why the cause the session
+	 * shows; its context switches (0: not recorded) */
+	double achieved_hz, requested_hz;
+	bool rate_low;
+	char rate_why[384];
+	uint64_t switches;
 };
 
 struct rpt_job_summary {
@@ -97,6 +109,10 @@ void rpt_job_free(struct rpt_job *j);
 void rpt_job_summary(const struct rpt_job *j, struct rpt_job_summary *s);
 /* The selected ranks in rank order (owned by @j); returns how many. */
 int rpt_job_ranks(const struct rpt_job *j, const struct rpt_job_rank **ranks);
+/* Rank @i's (of rpt_job_ranks) CLOCK_MONOTONIC time @mono_ns on the job's time line: ns
+ * from the first rank's profile start, hosts' clocks merged by their offsets (0 for a
+ * rank not on it). */
+int64_t rpt_job_time_ns(const struct rpt_job *j, int i, int64_t mono_ns);
 /* The hottest @max functions over every reported rank (names borrowed from @j). */
 int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
 /* "2 completed (ranks 0,3), 1 exit(3) (rank 2)": the selected ranks by how

@@ -219,6 +219,8 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 	write_snapshot(j, f, &s);
 	write_hosts(j, f);
 	write_ranks(j, f);
+	rpt_job_timeline_write(j, f);
+	rpt_job_rates_write(j, f);
 	ret = write_table(j, f, RPT_JOB_FUNCS, "FUNCTIONS", "FUNCTION,", ",Module");
 	if (!ret)
 		ret = write_table(j, f, RPT_JOB_PROCS, "PROCESSES", "PROCESS,RANK,HOST,", "");

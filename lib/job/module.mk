@@ -3,6 +3,10 @@
 JOB_SRCS := lib/job/job.c lib/job/job_csv.c lib/job/job_mpi.c
 JOB_SRCS += lib/job/job_end.c
 JOB_SRCS += lib/job/job_sites.c lib/job/job_sizes.c # MPI call sites, sizes per rank
+# the job's one time line, hosts' clocks merged (issue 29)
+JOB_SRCS += lib/job/job_timeline.c
+# each rank's sampling rate, and why a low one is low (issue 29)
+JOB_SRCS += lib/job/job_rates.c
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)

@@ -257,6 +257,11 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	if (ret)
 		goto fail;
 	r->symtab = rpt_symtab_new(NULL, opts->kallsyms);
+	if (r->symtab && opts->symshare &&
+	    rpt_symtab_share(r->symtab, opts->symshare, r->info.host)) {
+		ret = -ENOMEM;
+		goto fail;
+	}
 	if (r->symtab && !r->info.foreign && copy_vdso(r)) {
 		ret = -ENOMEM;
 		goto fail;

@@ -87,6 +87,9 @@ struct rpt_options {
 	 * rpt_translated_write() and rpt_free() may follow) */
 	bool retranslate;
 	bool translate_only;
+	/* module symbols and kallsyms shared with other reports (a job's ranks: lib/job), by
+	 * the session's host (borrowed, outlives the report; NULL: read for this one only) */
+	struct rpt_symshare *symshare;
 };
 
 struct rpt;

@@ -59,6 +59,8 @@ static const struct field info_fields[] = {
 	FLD("target", "cpu_ns", F_I64, target_cpu_ns),
 	FLD("target", "user_ns", F_I64, target_user_ns),
 	FLD("target", "sys_ns", F_I64, target_sys_ns),
+	FLD("target", "voluntary_switches", F_U64, target_voluntary_switches),
+	FLD("target", "involuntary_switches", F_U64, target_involuntary_switches),
 	FLD("system", "host", F_STR, host),
 	FLD("system", "cpu_model", F_STR, cpu_model),
 	FLD("system", "ncpus", F_INT, ncpus),

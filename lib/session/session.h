@@ -114,6 +114,10 @@ struct ses_info {
 	/* target_cpu_ns split by mode, in the kernel's proportion of user to system time
 	 * (rusage, /proc's ticks); both 0: not recorded (sessions before it was) */
 	int64_t target_user_ns, target_sys_ns;
+	/* the target's context switches (wait4's rusage, with its reaped children), when it
+	 * was launched and ended; 0: not recorded. Each costs a cpu-clock timer the switch's
+	 * CPU time (the job report's low-rate note, lib/job/job_rates.c) */
+	uint64_t target_voluntary_switches, target_involuntary_switches;
 	int exit_code;		    /* -1 unknown */
 	int exit_signal;	    /* 0 none */
 	int orphans;		    /* processes the target started and left running when it

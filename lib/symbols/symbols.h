@@ -108,6 +108,32 @@ bool rpt_inode_differs(const struct stat *sb, const struct rpt_file_id *id);
 /* Resolve a kernel address against kallsyms; module "[kernel.kallsyms]". */
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out);
 
+/* ---- symshare.c: symbols read once for many reports (the ranks of an MPI job) ---- */
+
+/*
+ * A share holds module files' symbol tables, keyed by host, path and the file's recorded
+ * identity (build id, else device and inode), and the kernel's symbol list, keyed by its
+ * path: the symtabs that use it read each once, however many sessions name them (the
+ * files a job's ranks ran on one host are the same files). The symtabs of one share must
+ * have the same locator options (one report's options), and must not be used from two
+ * threads at once. NULL on out-of-memory.
+ */
+struct rpt_symshare;
+struct rpt_symshare *rpt_symshare_new(void);
+/* After every symtab that used it: names it returned die with it. NULL is fine. */
+void rpt_symshare_free(struct rpt_symshare *sh);
+/* @st (before its first lookup) takes module files and kallsyms from @sh (borrowed, must
+ * outlive @st) as the symtab of a session of host @host (copied; NULL: ""). 0 or -ENOMEM. */
+int rpt_symtab_share(struct rpt_symtab *st, struct rpt_symshare *sh, const char *host);
+
+/* What a share saved: module files read and lookups answered from them by another
+ * symtab; kallsyms lists read and answered again. */
+struct rpt_symshare_counts {
+	uint64_t files_read, files_shared;
+	uint64_t kallsyms_read, kallsyms_shared;
+};
+void rpt_symshare_counts(const struct rpt_symshare *sh, struct rpt_symshare_counts *c);
+
 /* ---- locate.c: where a module's file is now ---- */
 
 /*

@@ -17,14 +17,10 @@
  * Files are untrusted: anything libelf/libdwfl cannot read leaves a module with no
  * symbols, whose addresses come out as "basename!0x<addr>".
  */
-#include "symbols/symbols.h"
-#include "util/util.h"
+#include "symbols/internal.h"
 #include "symbols/dwfl.h"
-#include "symbols/fdes.h"
 #include "symbols/plt.h"
-#include "symbols/kallsyms.h"
 #include "symbols/jitdump.h"
-#include "symbols/perfmap.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -48,54 +44,6 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 #define OOM_NAME "[unknown]"
 /* How far back a lookup looks for a symbol that encloses smaller ones. */
 #define MAX_NESTED 8
-
-/* A function symbol; addresses are module-relative virtual addresses. */
-struct sym {
-	uint64_t addr;
-	uint64_t end;	    /* exclusive: addr + size, or the next symbol/section end */
-	const char *raw;    /* name as in the ELF file, in dso->strs */
-	const char *name;   /* demangled and interned on first use, else NULL */
-	unsigned char rank; /* tie-break at one address, only while sorting */
-};
-
-/* A PT_LOAD segment, to turn file offsets into virtual addresses. */
-struct seg {
-	uint64_t off, filesz, vaddr;
-};
-
-struct dso {
-	char *path; /* the mapped name, also reported as the module */
-	char *file; /* the file read: path, or where locate.c found it; NULL: none */
-	enum rpt_found found;
-	const char *module; /* path, or VDSO_NAME */
-	const char *base;   /* last component of path, for unresolved names */
-	bool readable;	    /* an ELF file was read (segs are valid) */
-	enum rpt_file_state state;
-	struct seg *segs;
-	size_t nsegs;
-	struct sym *syms; /* sorted by addr, one per address */
-	size_t nsyms;
-	char *strs;	      /* raw names */
-	struct rpt_fdes fdes; /* function ranges from the CFI, read on first need */
-	bool fdes_read;
-	bool jit;		/* a perf map (/tmp/perf-<pid>.map) or jitdump, not an ELF */
-	struct rpt_perfmap map; /* its symbols (absolute addresses) */
-};
-
-struct rpt_symtab {
-	char *session_dir;
-	bool vdso_set; /* rpt_symtab_set_vdso: vdso_file (NULL: our own vDSO) */
-	char *vdso_file;
-	char *kallsyms_path;
-	struct util_strmap dsos; /* path -> struct dso (owned) */
-	struct util_strmap strs; /* interned names */
-	struct rpt_ksyms ksyms;
-	bool ksyms_loaded;
-	struct rpt_locator *loc; /* where module files are now (borrowed, or own_loc) */
-	bool own_loc;
-	uid_t owner; /* who may have written a perf map we read: the session's owner (the
-		      * pid's uid is not recorded; a launched target ran as the collector) */
-};
 
 /* The interned copy of @s, owned by @st; NULL on out-of-memory. */
 static const char *intern(struct rpt_symtab *st, const char *s)
@@ -466,7 +414,7 @@ static int load_vdso(struct rpt_symtab *st, struct dso *d)
 
 /* ---- the module cache ---- */
 
-static void dso_free(struct dso *d)
+void rpt_dso_free(struct dso *d)
 {
 	if (!d)
 		return;
@@ -482,7 +430,7 @@ static void dso_free(struct dso *d)
 
 /* Is @path a file's name, that could be gone since collection? Not "//anon", "[heap]",
  * memfd or SysV memory, nor a file already deleted when it was mapped. */
-static bool names_file(const char *path)
+bool rpt_dso_names_file(const char *path)
 {
 	static const char deleted[] = " (deleted)";
 	size_t len = strlen(path);
@@ -492,9 +440,8 @@ static bool names_file(const char *path)
 	       (len < sizeof(deleted) - 1 || strcmp(path + len - (sizeof(deleted) - 1), deleted));
 }
 
-/* Read @path (if it is the file @id describes) into a new module; NULL on out-of-memory
- * only. */
-static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id)
+struct dso *rpt_dso_new(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id,
+			struct util_strmap *names)
 {
 	struct dso *d = calloc(1, sizeof(*d));
 	const char *slash;
@@ -502,6 +449,7 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 
 	if (!d)
 		goto out;
+	d->names = names;
 	d->path = strdup(path);
 	if (!d->path)
 		goto out;
@@ -517,7 +465,7 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 		ret = rpt_perfmap_is_path(path) ? rpt_perfmap_read(&d->map, path, st->owner)
 						: rpt_jitdump_read(&d->map, NULL, path, st->owner);
 		ret = ret == -ENOMEM ? -ENOMEM : 0;
-	} else if (names_file(path)) {
+	} else if (rpt_dso_names_file(path)) {
 		struct rpt_located at;
 
 		d->module = d->path;
@@ -537,7 +485,7 @@ static struct dso *dso_new(struct rpt_symtab *st, const char *path, const struct
 	/* an unreadable file still gets its entry, so that it is tried only once */
 out:
 	if (ret) {
-		dso_free(d);
+		rpt_dso_free(d);
 		d = NULL;
 	}
 	return d;
@@ -549,9 +497,16 @@ static struct dso *dso_get(struct rpt_symtab *st, const char *path, const struct
 
 	if (d)
 		return d;
-	d = dso_new(st, path, id);
+	/* a file's symbols are the same for every report of its host that profiled it:
+	 * read once for them all (a job's ranks); a JIT map is its process's own */
+	if (st->share && rpt_dso_names_file(path) && !rpt_perfmap_is_path(path) &&
+	    !rpt_jitdump_is_path(path))
+		d = rpt_symshare_dso(st, path, id);
+	else
+		d = rpt_dso_new(st, path, id, &st->strs);
 	if (d && util_strmap_put(&st->dsos, d->path, d)) {
-		dso_free(d);
+		if (!d->shared)
+			rpt_dso_free(d);
 		d = NULL;
 	}
 	return d;
@@ -604,7 +559,7 @@ static void read_fdes(struct dso *d, const struct rpt_file_id *id)
 	int fd;
 
 	d->fdes_read = true;
-	if (!names_file(d->path) || !d->file)
+	if (!rpt_dso_names_file(d->path) || !d->file)
 		return;
 	if (d->found != RPT_FOUND_PATH)
 		id = NULL; /* found elsewhere: checked by its build id there */
@@ -628,7 +583,7 @@ static const struct rpt_fde *fde_find(struct dso *d, const struct rpt_file_id *i
 	return rpt_fdes_find(&d->fdes, vaddr);
 }
 
-static const char *sym_name(struct rpt_symtab *st, struct sym *s)
+static const char *sym_name(struct dso *d, struct sym *s)
 {
 	char *demangled = NULL, *bare = NULL, *plt = NULL;
 	const char *raw = s->raw, *at;
@@ -653,7 +608,7 @@ static const char *sym_name(struct rpt_symtab *st, struct sym *s)
 		raw = demangled;
 	if (stub && asprintf(&plt, "%s@plt", raw) > 0)
 		raw = plt;
-	s->name = intern(st, stub && !plt ? s->raw : raw);
+	s->name = util_strmap_intern(d->names, stub && !plt ? s->raw : raw);
 	free(plt);
 	free(demangled);
 	free(bare);
@@ -706,7 +661,7 @@ void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt
 			fde = fde_find(d, id, addr);
 	}
 	if (s) {
-		out->name = sym_name(st, s);
+		out->name = sym_name(d, s);
 		out->sym_addr = s->addr;
 		out->resolved = true;
 	} else if (fde) {
@@ -748,10 +703,14 @@ void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_s
 	/* read on first use: most reports of user-only profiles never need it */
 	if (!st->ksyms_loaded) {
 		st->ksyms_loaded = true;
-		/* an unreadable list just leaves every kernel address unresolved */
-		rpt_ksyms_load(&st->ksyms, st->kallsyms_path);
+		/* an unreadable list just leaves every kernel address unresolved; a shared
+		 * one was read by the first report that needed it (NULL: out of memory) */
+		if (st->share)
+			st->kshared = rpt_symshare_ksyms(st->share, st->kallsyms_path);
+		else
+			rpt_ksyms_load(&st->ksyms, st->kallsyms_path);
 	}
-	k = rpt_ksyms_find(&st->ksyms, addr);
+	k = rpt_ksyms_find(st->kshared ? st->kshared : &st->ksyms, addr);
 	if (k) {
 		out->name = k->name;
 		out->sym_addr = k->addr;
@@ -798,7 +757,8 @@ void rpt_symtab_free(struct rpt_symtab *st)
 {
 	if (!st)
 		return;
-	util_strmap_for_each(&st->dsos, e) dso_free(e->val);
+	util_strmap_for_each(&st->dsos, e) if (!((struct dso *)e->val)->shared)
+		rpt_dso_free(e->val);
 	util_strmap_release(&st->dsos);
 	util_strmap_release(&st->strs);
 	rpt_ksyms_release(&st->ksyms);
@@ -807,5 +767,6 @@ void rpt_symtab_free(struct rpt_symtab *st)
 	free(st->session_dir);
 	free(st->vdso_file);
 	free(st->kallsyms_path);
+	free(st->host);
 	free(st);
 }

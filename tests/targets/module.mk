@@ -404,3 +404,8 @@ $(TGT)/omp_hot: tests/targets/omp_hot.c
 	@mkdir -p $(dir $@)
 	clang -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_hot)
+# processes that yield the CPU to each other (e2e mpi_rates.sh, bench/switch_cost.sh)
+$(TGT)/switch_yield: tests/targets/switch_yield.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/switch_yield
