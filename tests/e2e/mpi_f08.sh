@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# MPI through the Fortran modules: one pattern (tests/targets/mpi_fbind.F90) built with
+# `use mpi_f08` and with `use mpi`, traced under Open MPI and MPICH. The program counts
+# its own calls, bytes and transfers as it makes them and prints them; uprof's per-rank
+# function table and communication matrix must say exactly the same, every call counted
+# once. A family or binding missing here is skipped, counted, with the reason.
+. "$(dirname "$0")/lib/common.sh"
+
+OMPIRUN=(mpirun --allow-run-as-root --oversubscribe)
+# one_job OUT: the job directory under OUT (exactly one), or ""
+one_job() { local d; d=$(ls -d "$1"/uprof-*-HPC_MPI_* 2>/dev/null); [ "$(echo "$d" | grep -c .)" -eq 1 ] && echo "$d"; }
+# mpi_table FILE TITLE: the rows of an MPI TRACING REPORT block (", "-separated) as TSV
+mpi_table() { awk -v t="$2" '$0==t{on=1;getline;next} on&&/^$/{exit} on{gsub(/, /,"\t");print}' "$1"; }
+
+# bind_checks WHAT FAMILY BINARY SYMBOL: run BINARY on 4 ranks of FAMILY, traced, and
+# compare; SYMBOL is an entry point the binding must reach (what makes it this binding)
+bind_checks() {
+	local what=$1 fam=$2 bin=$3 sym=$4 out=$SCRATCH/$1 J R r fns
+	out=${out// /_}
+	check "$what: the program calls the binding's own entry points ($sym)" \
+		bash -c "nm -u '$bin' | grep -qw '$sym'"
+	if [ "$fam" = openmpi ]; then
+		timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>&1
+	else
+		timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>&1
+	fi
+	check "$what: 4 ranks traced, exit 0 ($?)" [ $? -eq 0 ]
+	J=$(one_job "$out")
+	check "$what: one job directory" [ -n "$J" ]
+	[ -n "$J" ] || return
+	"$UPROF" report -i "$J" --detail >/dev/null 2>"$out.err"
+	check "$what: report exits 0 ($?)" [ $? -eq 0 ]
+	R=$J/report.csv
+	check "$what: every rank's MPI data whole, none named missing ($(grep 'MPI data' "$out.err" | head -1))" \
+		bash -c "! grep -q 'MPI data' '$out.err'"
+	check "$what: Total Ranks, 4" grep -qx "Total Ranks, 4" "$R"
+	check "$what: MPI Family, $fam" grep -qx "MPI Family, $fam" "$R"
+	# what the program counted: "count <rank> <function> <calls> <sent> <received>"
+	sed -n 's/^count \([0-9]*\) \(MPI_[A-Za-z]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3 \4 \5/p' "$out.log" |
+		LC_ALL=C sort >"$out.want"
+	fns=$(awk '{print $2}' "$out.want" | sort -u | tr '\n' ' ')
+	: >"$out.got"
+	for r in 0 1 2 3; do
+		mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" |
+			awk -F'\t' -v r=$r -v fns=" $fns" 'index(fns, " " $1 " ") {print r, $1, $2, $4, $5}'
+	done | LC_ALL=C sort >"$out.got"
+	check "$what: the program printed 9 functions x 4 ranks ($(grep -c . "$out.want") lines)" \
+		[ "$(grep -c . "$out.want")" -eq 36 ]
+	check "$what: calls, bytes sent and received per function and rank exactly the program's ($(diff "$out.want" "$out.got" | grep -c '^[<>]') lines differ)" \
+		cmp -s "$out.want" "$out.got"
+	# "pair <from> <to> <bytes> <transfers>"
+	sed -n 's/^pair \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 ---> \2 \3 \4/p' "$out.log" |
+		LC_ALL=C sort >"$out.pwant"
+	mpi_table "$R" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' | LC_ALL=C sort >"$out.pgot"
+	check_sh "$what: the communication matrix is the program's, 8 pairs ($(tr '\n' ';' <"$out.pgot"))" \
+		'[ "$(grep -c . "$out.pwant")" -eq 8 ] && cmp -s "$out.pwant" "$out.pgot"'
+	check "$what: MPI_Init and MPI_Finalize once on each rank" \
+		[ "$(for r in 0 1 2 3; do mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" | awk -F'\t' '$1=="MPI_Init"||$1=="MPI_Finalize"{printf "%s=%s ", $1, $2}'; done)" = \
+		"$(printf 'MPI_Init=1 MPI_Finalize=1 %.0s' 1 2 3 4)" ]
+}
+
+have_ompi() { command -v mpirun >/dev/null && [ -x "$TGT/mpi_f08.openmpi" ]; }
+have_mpich() { command -v mpirun.mpich >/dev/null && [ -x "$TGT/mpi_f08.mpich" ]; }
+
+if have_ompi; then
+	bind_checks "Open MPI use mpi_f08" openmpi "$TGT/mpi_f08.openmpi" mpi_send_f08_
+	bind_checks "Open MPI use mpi" openmpi "$TGT/mpi_usempi.openmpi" mpi_send_
+else
+	ok "Open MPI Fortran modules # SKIP no mpirun or $TGT/mpi_f08.openmpi (mpif90)"
+fi
+if have_mpich; then
+	bind_checks "MPICH use mpi_f08" mpich "$TGT/mpi_f08.mpich" mpi_send_f08ts_
+	bind_checks "MPICH use mpi" mpich "$TGT/mpi_usempi.mpich" mpi_send_
+else
+	ok "MPICH Fortran modules # SKIP no mpirun.mpich or $TGT/mpi_f08.mpich (mpif90.mpich)"
+fi
+
+echo "1..$_n"
