@@ -66,6 +66,22 @@ void rpt_job_mpi_release(struct rpt_job *j);
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f);
 int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
 
+/* Imbalance flagged: the slowest rank spends this much more than the average ... */
+#define RPT_JOB_IMBALANCE_FLAG 0.25
+/* ... in a function that costs the slowest rank at least this share of its MPI time */
+#define RPT_JOB_IMBALANCE_MIN_SHARE 0.01
+/* job_mpi_apart.c: MPI_Init, MPI_Init_thread and MPI_Finalize, the runtime's start and
+ * end, kept apart from MPI time (in no MPI Time, share or imbalance flag) */
+bool rpt_job_mpi_lifecycle(const char *name);
+uint64_t rpt_job_rank_mpi_ns(const struct ses_mpi *m); /* without them */
+uint64_t rpt_job_rank_init_ns(const struct ses_mpi *m);
+uint64_t rpt_job_rank_finalize_ns(const struct ses_mpi *m);
+/* A rank's time from MPI_Init's return to MPI_Finalize's call (or to the flush, for a
+ * rank that ended without it): mpiP's AppTime, what MPI time is a share of */
+uint64_t rpt_job_rank_app_ns(const struct ses_mpi *m);
+/* Does function @a (@a_ns in all) come before @b in the tables? */
+bool rpt_job_mpi_before(const char *a, uint64_t a_ns, const char *b, uint64_t b_ns);
+
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */
 int rpt_job_sorted(const struct rpt_job *j, int t, const struct rpt_job_item ***out);

@@ -21,10 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Imbalance flagged: the slowest rank spends this much more than the average ... */
-#define IMBALANCE_FLAG 0.25
-/* ... in a function that costs the slowest rank at least this share of its MPI time */
-#define IMBALANCE_MIN_SHARE 0.01
+#define IMBALANCE_FLAG RPT_JOB_IMBALANCE_FLAG
+#define IMBALANCE_MIN_SHARE RPT_JOB_IMBALANCE_MIN_SHARE
 
 static int load(struct rpt_job *j, int i, int session_dfd);
 
@@ -141,13 +139,10 @@ static double sec(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* MPI time: MPI_Init, MPI_Init_thread and MPI_Finalize are not in it (job_mpi_apart.c) */
 static uint64_t rank_mpi_ns(const struct ses_mpi *m)
 {
-	uint64_t t = 0;
-
-	for (size_t k = 0; k < m->nfuncs; k++)
-		t += m->funcs[k].time_ns;
-	return t;
+	return rpt_job_rank_mpi_ns(m);
 }
 
 static uint64_t rank_wait_ns(const struct ses_mpi *m)
@@ -231,8 +226,11 @@ static int functions(const struct rpt_job *j, struct fn **out, int *nranks)
 			if (v[x].max_rank < 0 || s > v[x].max_s)
 				v[x].max_s = s, v[x].max_rank = j->ranks[i].rank;
 		}
-	for (int a = 1; a < n; a++) /* by total time, largest first (a few dozen) */
-		for (int b = a; b > 0 && v[b].total_ns > v[b - 1].total_ns; b--) {
+	/* by total time, largest first (a few dozen); MPI_Init/Finalize last, apart */
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && rpt_job_mpi_before(v[b].name, v[b].total_ns, v[b - 1].name,
+							    v[b - 1].total_ns);
+		     b--) {
 			struct fn t = v[b];
 
 			v[b] = v[b - 1], v[b - 1] = t;
@@ -254,8 +252,18 @@ static uint64_t job_mpi_ns(const struct rpt_job *j)
 
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f)
 {
-	if (j->ntraced)
-		fprintf(f, "MPI Time,\"%g seconds\"\n", sec(job_mpi_ns(j)));
+	uint64_t init = 0, fin = 0;
+
+	if (!j->ntraced)
+		return;
+	for (int i = 0; i < j->nranks; i++)
+		if (j->mpi[i].has) {
+			init += rpt_job_rank_init_ns(&j->mpi[i].m);
+			fin += rpt_job_rank_finalize_ns(&j->mpi[i].m);
+		}
+	fprintf(f, "MPI Time,\"%g seconds\"\n", sec(job_mpi_ns(j)));
+	fprintf(f, "MPI Init Time,\"%g seconds\"\nMPI Finalize Time,\"%g seconds\"\n", sec(init),
+		sec(fin));
 }
 
 static double pct(double part, double whole)
@@ -308,7 +316,7 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 	fprintf(f,
 		"\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
 		"Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
-		"Time(%%)\n");
+		"Time(%%),Init Time(seconds),Finalize Time(seconds)\n");
 	for (int i = 0; i < j->nranks; i++) {
 		const struct ses_mpi *m = &j->mpi[i].m;
 		uint64_t mpi, wait, calls = 0, sent;
@@ -321,13 +329,12 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		sent = rank_sent(m);
 		for (size_t k = 0; k < m->nfuncs; k++)
 			calls += m->funcs[k].calls;
-		el = m->end_mono_ns > m->init_mono_ns
-			     ? sec((uint64_t)(m->end_mono_ns - m->init_mono_ns))
-			     : 0;
-		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g\n",
+		el = sec(rpt_job_rank_app_ns(m));
+		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g, %g, %g\n",
 			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total),
 			sec(wait), pct((double)wait, (double)mpi), calls, sent,
-			pct((double)sent, (double)vol), el, pct(sec(mpi), el));
+			pct((double)sent, (double)vol), el, pct(sec(mpi), el),
+			sec(rpt_job_rank_init_ns(m)), sec(rpt_job_rank_finalize_ns(m)));
 	}
 }
 
@@ -349,8 +356,11 @@ static void write_functions(FILE *f, const struct fn *v, int n, int nranks, uint
 
 		if (coll && v[x].kind != SES_MPI_K_COLL)
 			continue;
-		fprintf(f, "%s, %g, %g, %g, %g, ", v[x].name, v[x].min_s, v[x].max_s, avg,
-			pct((double)v[x].total_ns, (double)total));
+		fprintf(f, "%s, %g, %g, %g, ", v[x].name, v[x].min_s, v[x].max_s, avg);
+		if (rpt_job_mpi_lifecycle(v[x].name)) /* not MPI time: no share of it */
+			fprintf(f, ", ");
+		else
+			fprintf(f, "%g, ", pct((double)v[x].total_ns, (double)total));
 		if (coll)
 			fprintf(f, "%" PRIu64 ", %" PRIu64 ", ", v[x].sent, v[x].recv);
 		else
@@ -406,6 +416,7 @@ static void write_imbalance(const struct rpt_job *j, FILE *f, const struct fn *v
 		double imb = avg > 0 ? v[x].max_s / avg - 1 : 0;
 		double cv = avg > 0 ? sqrt(var > 0 ? var : 0) / avg : 0;
 		bool flag = nranks > 1 && imb > IMBALANCE_FLAG &&
+			    !rpt_job_mpi_lifecycle(v[x].name) &&
 			    v[x].max_s >= IMBALANCE_MIN_SHARE * sec(max_rank_ns);
 
 		fprintf(f, "%s, %g, %d, %g, %d, %g, %g, %g, %s\n", v[x].name, v[x].max_s,

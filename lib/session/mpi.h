@@ -70,7 +70,7 @@ struct ses_mpi_file_header {
 	uint32_t end_how; /* enum ses_mpi_end */
 	int32_t signal;	  /* SES_MPI_END_SIGNAL: which */
 	int32_t pid;
-	int64_t init_mono_ns; /* CLOCK_MONOTONIC when MPI_Init returned */
+	int64_t init_mono_ns; /* CLOCK_MONOTONIC when MPI_Init was called */
 	int64_t end_mono_ns;  /* ... when the data was flushed */
 	uint8_t reserved[8];
 };

@@ -54,9 +54,52 @@ bind_checks() {
 	mpi_table "$R" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' | LC_ALL=C sort >"$out.pgot"
 	check_sh "$what: the communication matrix is the program's, 8 pairs ($(tr '\n' ';' <"$out.pgot"))" \
 		'[ "$(grep -c . "$out.pwant")" -eq 8 ] && cmp -s "$out.pwant" "$out.pgot"'
+	apart_checks "$what" "$J" "$out.err"
 	check "$what: MPI_Init and MPI_Finalize once on each rank" \
 		[ "$(for r in 0 1 2 3; do mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" | awk -F'\t' '$1=="MPI_Init"||$1=="MPI_Finalize"{printf "%s=%s ", $1, $2}'; done)" = \
 		"$(printf 'MPI_Init=1 MPI_Finalize=1 %.0s' 1 2 3 4)" ]
+}
+
+# apart_checks WHAT JOBDIR ERRFILE: MPI_Init/Finalize apart from MPI time, in the job's
+# tables and its terminal summary (uprof-mpi(7))
+apart_checks() {
+	local what=$1 J=$2 err=$3 R=$2/report.csv
+	check "$what: MPI_Init and MPI_Finalize last in the function table, with no MPI Time(%)" \
+		[ "$(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | tail -2 | awk -F'\t' '{printf "%s[%s] ", $1, $5}')" = "MPI_Init[] MPI_Finalize[] " ]
+	check "$what: the other functions' MPI Time(%) add up to 100" "$PYTHON" -c "
+import sys
+v=[float(l.split('\t')[4]) for l in sys.stdin.read().splitlines()[:-2]]
+sys.exit(0 if abs(sum(v)-100)<0.01 else 1)" < <(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)")
+	# each rank's MPI Time is its functions' time but MPI_Init/Finalize; those have columns
+	check "$what: each rank's MPI Time, Init Time and Finalize Time from its own function table" "$PYTHON" -c "
+import sys
+def table(title):
+    rows, on = [], False
+    for l in open(sys.argv[1]):
+        l = l.rstrip('\n')
+        if l == title: on = True; next_hdr = True; continue
+        if on and next_hdr: next_hdr = False; continue
+        if on and not l: break
+        if on: rows.append(l.split(', '))
+    return rows
+ok = True
+for row in table('RANK SUMMARY TABLE'):
+    fns = {f[0]: float(f[2]) for f in table('MPI FUNCTION SUMMARY TABLE (Rank %s)' % row[0])}
+    mpi = sum(t for n, t in fns.items() if n not in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize'))
+    near = lambda a, b: abs(a - b) <= 1e-5 * max(abs(b), 1e-6) + 2e-9 * len(fns)
+    ok &= near(float(row[2]), mpi) and near(float(row[11]), fns.get('MPI_Init', 0)) and near(float(row[12]), fns.get('MPI_Finalize', 0))
+sys.exit(0 if ok else 1)" "$R"
+	local snap top line
+	snap=$(sed -n 's/^MPI Time,"\(.*\) seconds"$/\1/p' "$R")
+	top=$(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | head -1 | cut -f1)
+	line=$(grep '^MPI: ' "$err" | tr '\n' '|')
+	check "$what: the terminal summary says the ranks and the job's MPI Time ($snap s): $line" \
+		"$PYTHON" -c "
+import re, sys
+m = re.search(r'^MPI: 4 of 4 traced ranks reported; MPI time ([0-9.]+) s, [0-9.]+ % of their time between MPI_Init and MPI_Finalize \(MPI_Init [0-9.]+ s, MPI_Finalize [0-9.]+ s, apart\)\|', sys.argv[1])
+sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00005 else 1)" "$line" "$snap"
+	check "$what: the terminal summary's top function is the table's first ($top)" \
+		grep -q "^MPI: top function $top, " "$err"
 }
 
 have_ompi() { command -v mpirun >/dev/null && [ -x "$TGT/mpi_f08.openmpi" ]; }
