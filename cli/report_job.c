@@ -38,13 +38,10 @@ static int write_csv(const struct rpt_job *j, const struct report_job_args *a)
 	return 0;
 }
 
-/* The MPI lines (--trace mpi): MPI time apart from MPI_Init/Finalize, the top function,
- * the most imbalanced one the report flags (the formulas: uprof-mpi(7)). */
-static void print_mpi(const struct rpt_job *j)
+void report_mpi_lines(const struct rpt_job_mpi_summary *s)
 {
-	struct rpt_job_mpi_summary m;
+	const struct rpt_job_mpi_summary m = *s;
 
-	rpt_job_mpi_summary(j, &m);
 	if (!m.traced)
 		return;
 	fprintf(stderr,
@@ -82,7 +79,12 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 		s.nhosts == 1 ? "" : "s", (unsigned long long)s.samples, (unsigned long long)s.lost,
 		s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
 		s.nthreads == 1 ? "" : "s");
-	print_mpi(j);
+	{
+		struct rpt_job_mpi_summary m;
+
+		rpt_job_mpi_summary(j, &m);
+		report_mpi_lines(&m);
+	}
 	for (int i = 0; i < n; i++)
 		if (ranks[i].state != RPT_RANK_OK)
 			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,

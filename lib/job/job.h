@@ -94,6 +94,12 @@ struct rpt_job_mpi_summary {
 	int imbalance_rank; /* its slowest rank */
 };
 void rpt_job_mpi_summary(const struct rpt_job *j, struct rpt_job_mpi_summary *s);
+/* One rank's session (the directory fd @session_dfd, borrowed) with MPI data: its MPI
+ * TRACING REPORT to @f, as for a job of that rank alone, and its summary into @s (either
+ * may be NULL); @why gets what is missing or partial ("" when whole). A session without
+ * an mpi/ directory writes nothing and has s->traced 0. 0 or -ENOMEM. */
+int rpt_job_session_mpi(int session_dfd, FILE *f, struct rpt_job_mpi_summary *s, char *why,
+			size_t whylen);
 /* report.csv of the job: the hottest tables over all ranks (a Rank column where rows are
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);

@@ -55,6 +55,7 @@ bind_checks() {
 	check_sh "$what: the communication matrix is the program's, 8 pairs ($(tr '\n' ';' <"$out.pgot"))" \
 		'[ "$(grep -c . "$out.pwant")" -eq 8 ] && cmp -s "$out.pwant" "$out.pgot"'
 	apart_checks "$what" "$J" "$out.err"
+	rank_checks "$what" "$J" 2
 	check "$what: MPI_Init and MPI_Finalize once on each rank" \
 		[ "$(for r in 0 1 2 3; do mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" | awk -F'\t' '$1=="MPI_Init"||$1=="MPI_Finalize"{printf "%s=%s ", $1, $2}'; done)" = \
 		"$(printf 'MPI_Init=1 MPI_Finalize=1 %.0s' 1 2 3 4)" ]
@@ -89,6 +90,7 @@ for row in table('RANK SUMMARY TABLE'):
     near = lambda a, b: abs(a - b) <= 1e-5 * max(abs(b), 1e-6) + 2e-9 * len(fns)
     ok &= near(float(row[2]), mpi) and near(float(row[11]), fns.get('MPI_Init', 0)) and near(float(row[12]), fns.get('MPI_Finalize', 0))
 sys.exit(0 if ok else 1)" "$R"
+	# the terminal says %.4f, the CSV %g: each rounds, 0.00011 s covers both
 	local snap top line
 	snap=$(sed -n 's/^MPI Time,"\(.*\) seconds"$/\1/p' "$R")
 	top=$(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | head -1 | cut -f1)
@@ -97,9 +99,35 @@ sys.exit(0 if ok else 1)" "$R"
 		"$PYTHON" -c "
 import re, sys
 m = re.search(r'^MPI: 4 of 4 traced ranks reported; MPI time ([0-9.]+) s, [0-9.]+ % of their time between MPI_Init and MPI_Finalize \(MPI_Init [0-9.]+ s, MPI_Finalize [0-9.]+ s, apart\)\|', sys.argv[1])
-sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00005 else 1)" "$line" "$snap"
+sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00011 else 1)" "$line" "$snap"
 	check "$what: the terminal summary's top function is the table's first ($top)" \
 		grep -q "^MPI: top function $top, " "$err"
+}
+
+# rank_checks WHAT JOBDIR RANK: the report of one rank's directory has that rank's MPI
+# tables, the figures the job's report gives it, and its MPI lines on the terminal
+rank_checks() {
+	local what=$1 J=$2 r=$3 R=$2/rank-$3/report.csv mine job
+	"$UPROF" report -i "$J/rank-$r" >"$SCRATCH/rank.out" 2>"$SCRATCH/rank.err"
+	check "$what: report -i rank-$r exits 0 ($?)" [ $? -eq 0 ]
+	check "$what: rank-$r's report.csv has its MPI TRACING REPORT" grep -qx "MPI TRACING REPORT" "$R"
+	# its RANK SUMMARY row is the job's for rank r, but for the shares of the job's totals
+	mine=$(mpi_table "$R" "RANK SUMMARY TABLE" | cut -f1-3,5-8,10-13)
+	job=$(mpi_table "$J/report.csv" "RANK SUMMARY TABLE" | awk -F'\t' -v r=$r '$1==r' | cut -f1-3,5-8,10-13)
+	check "$what: rank-$r's RANK SUMMARY row is the job's ($(tr '\t' ' ' <<<"$mine"))" [ -n "$mine" -a "$mine" = "$job" ]
+	mine=$(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | awk -F'\t' '{print $1, $7, $8}' | sort)
+	job=$(mpi_table "$J/report.csv" "MPI FUNCTION SUMMARY TABLE (Rank $r)" | awk -F'\t' '{print $1, $2, $3}' | sort)
+	check "$what: rank-$r's functions, calls and times are the job's for rank $r ($(grep -c . <<<"$mine") functions)" \
+		[ -n "$mine" -a "$mine" = "$job" ]
+	mine=$(mpi_table "$R" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}')
+	job=$(mpi_table "$J/report.csv" "COMMUNICATION MATRIX" | awk -F'\t' -v r="$r --->" 'index($1, r) == 1 {print $1, $4, $6}')
+	check "$what: rank-$r's matrix rows are the job's ($(tr '\n' ';' <<<"$mine"))" [ -n "$mine" -a "$mine" = "$job" ]
+	mine=$(mpi_table "$R" "RANK SUMMARY TABLE" | cut -f3)
+	check "$what: rank-$r's terminal summary says its MPI time ($mine s): $(grep '^MPI: ' "$SCRATCH/rank.err" | head -1)" \
+		"$PYTHON" -c "
+import re, sys
+m = re.search(r'^MPI: 1 of 1 traced rank reported; MPI time ([0-9.]+) s', sys.argv[1], re.M)
+sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00011 else 1)" "$(cat "$SCRATCH/rank.err")" "${mine:-x}"
 }
 
 have_ompi() { command -v mpirun >/dev/null && [ -x "$TGT/mpi_f08.openmpi" ]; }
