@@ -82,6 +82,11 @@ uint64_t rpt_job_rank_app_ns(const struct ses_mpi *m);
 /* Does function @a (@a_ns in all) come before @b in the tables? */
 bool rpt_job_mpi_before(const char *a, uint64_t a_ns, const char *b, uint64_t b_ns);
 
+/* job_mpi_noinit.c: is @name a <pid>.noinit (lib/mpi left it: loaded, no MPI_Init seen)?
+ * Why a traced rank has no <pid>.mpi, into @why, from the @noinit such files. */
+bool rpt_job_mpi_is_noinit(const char *name);
+void rpt_job_mpi_why_none(char *why, size_t len, int noinit);
+
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */
 int rpt_job_sorted(const struct rpt_job *j, int t, const struct rpt_job_item ***out);

@@ -41,7 +41,7 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 	char err[192], first[300] = "", rel[310];
 	struct dirent *e;
 	struct stat sb;
-	int files = 0, fd, ret;
+	int files = 0, noinit = 0, fd, ret;
 	DIR *d;
 
 	/* beneath the rank's session fd, nothing followed (docs/DESIGN.md §4) */
@@ -58,14 +58,12 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 
 		if (n > 4 && !strcmp(e->d_name + n - 4, ".mpi") && e->d_name[0] != '.' && !files++)
 			snprintf(first, sizeof(first), "%s", e->d_name);
+		noinit += rpt_job_mpi_is_noinit(e->d_name);
 	}
 	if (d)
 		closedir(d);
 	if (!files) {
-		snprintf(o->why, sizeof(o->why),
-			 "no MPI data: the rank never wrote %s/<pid>.mpi "
-			 "(killed by SIGKILL, or it never called MPI_Init)",
-			 SES_MPI_DIR);
+		rpt_job_mpi_why_none(o->why, sizeof(o->why), noinit);
 		return 0;
 	}
 	snprintf(rel, sizeof(rel), SES_MPI_DIR "/%s", first);

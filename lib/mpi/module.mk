@@ -12,7 +12,7 @@ endif
 
 # the PMPI interposer: one source set, one library per family, against its own mpi.h
 # (and the side-file container's encoder, which needs libc alone: one writer for every side file)
-MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c lib/mpi/uprof_mpi_f08.c \
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c lib/mpi/uprof_mpi_f08.c lib/mpi/uprof_mpi_noinit.c \
 	lib/session/container.c
 MPI_HDRS := lib/mpi/internal.h lib/session/mpi.h lib/session/container.h lib/mpi/uprof_mpi.map
 MPI_CFLAGS := -O2 -g -fPIC -std=gnu11 -Wall -Wextra -Wno-sign-compare -Ilib -D_GNU_SOURCE

@@ -32,6 +32,9 @@
 
 #define SES_MPI_DIR "mpi"
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
+/* <pid>.noinit, empty: the interposer was loaded in process <pid>, which exited without an
+ * MPI_Init it saw (lib/mpi/uprof_mpi_noinit.c) */
+#define SES_MPI_NOINIT_SUFFIX ".noinit"
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
 #define SES_MPI_MINOR 1 /* 1.1: INFLIGHT, HIST */

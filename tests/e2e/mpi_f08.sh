@@ -146,4 +146,20 @@ else
 	ok "MPICH Fortran modules # SKIP no mpirun.mpich or $TGT/mpi_f08.mpich (mpif90.mpich)"
 fi
 
+# a rank that loads uprof's MPI library and exits with no MPI_Init it saw is said to be
+# that, not killed: a program that never starts MPI, traced as Open MPI's
+if command -v mpirun >/dev/null && [ -e "$BUILD/lib/libuprof_mpi_openmpi.so" ]; then
+	timeout 300 "${OMPIRUN[@]}" -np 2 "$UPROF" collect --trace mpi=openmpi -o "$SCRATCH/ni" \
+		"$TGT/demo" 10 >"$SCRATCH/ni.log" 2>&1
+	check "a program without MPI under --trace mpi=openmpi: 2 ranks exit 0 ($?)" [ $? -eq 0 ]
+	J=$(one_job "$SCRATCH/ni")
+	check "each rank left <pid>.noinit, no .mpi ($(ls "$J"/rank-*/mpi 2>/dev/null | tr '\n' ' '))" \
+		[ "$(ls "$J"/rank-*/mpi/*.noinit 2>/dev/null | grep -c .)" -eq 2 -a "$(ls "$J"/rank-*/mpi/*.mpi 2>/dev/null | grep -c .)" -eq 0 ]
+	"$UPROF" report -i "$J" >/dev/null 2>"$SCRATCH/ni.err"
+	check "report names both ranks: library loaded, no MPI_Init seen, not killed" \
+		[ "$(grep -c "MPI data: no MPI data: the program ran with uprof's MPI library loaded and exited, and the library saw no MPI_Init" "$SCRATCH/ni.err")" -eq 2 ]
+else
+	ok "a rank with no MPI_Init # SKIP no mpirun or Open MPI interposer"
+fi
+
 echo "1..$_n"

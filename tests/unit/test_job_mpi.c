@@ -168,12 +168,30 @@ static void summary_names_top_and_imbalance(void **state)
 	assert_float_equal(s.init_s, 4, 1e-9);
 }
 
+/* <pid>.noinit names a rank that ran with the library and saw no MPI_Init: said so */
+static void noinit_marker_named(void **state)
+{
+	char why[256];
+
+	(void)state;
+	assert_true(rpt_job_mpi_is_noinit("4242.noinit"));
+	assert_false(rpt_job_mpi_is_noinit(".noinit"));
+	assert_false(rpt_job_mpi_is_noinit("4242.mpi"));
+	assert_false(rpt_job_mpi_is_noinit("4242.noinit.tmp"));
+	rpt_job_mpi_why_none(why, sizeof(why), 1);
+	assert_non_null(strstr(why, "no MPI data: the program ran with uprof's MPI library "
+				    "loaded and exited, and the library saw no MPI_Init"));
+	rpt_job_mpi_why_none(why, sizeof(why), 0);
+	assert_non_null(strstr(why, "no MPI data: the rank wrote no mpi/<pid>.mpi: killed"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snapshot_keeps_init_apart),
 		cmocka_unit_test(tables_keep_init_apart),
 		cmocka_unit_test(summary_names_top_and_imbalance),
+		cmocka_unit_test(noinit_marker_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
