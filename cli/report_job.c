@@ -44,6 +44,11 @@ void report_mpi_lines(const struct rpt_job_mpi_summary *s)
 
 	if (!m.traced)
 		return;
+	if (!m.ranks) { /* each rank's warning says why */
+		fprintf(stderr, "MPI: none of the %d traced rank%s has its calls recorded\n",
+			m.traced, m.traced == 1 ? "" : "s");
+		return;
+	}
 	fprintf(stderr,
 		"MPI: %d of %d traced rank%s reported; MPI time %.4f s, %.2f %% of their "
 		"time between MPI_Init and MPI_Finalize (MPI_Init %.4f s, MPI_Finalize %.4f s, "

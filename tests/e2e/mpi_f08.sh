@@ -19,10 +19,11 @@ bind_checks() {
 	out=${out// /_}
 	check "$what: the program calls the binding's own entry points ($sym)" \
 		bash -c "nm -u '$bin' | grep -qw '$sym'"
+	# the program's lines on stdout, uprof's messages on stderr: never mixed in one line
 	if [ "$fam" = openmpi ]; then
-		timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>&1
+		timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>"$out.stderr"
 	else
-		timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>&1
+		timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>"$out.stderr"
 	fi
 	check "$what: 4 ranks traced, exit 0 ($?)" [ $? -eq 0 ]
 	J=$(one_job "$out")

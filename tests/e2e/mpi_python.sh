@@ -25,8 +25,9 @@ ldd "$ext" | grep -q 'libmpich\.so\.12 ' && family=mpich
 echo "# $ext: $family"
 
 if [ "$family" = openmpi ]; then
+	# the program's lines on stdout, uprof's messages on stderr: never mixed in one line
 	timeout 300 "${OMPIRUN[@]}" -np 2 "$UPROF" collect --trace mpi -o "$SCRATCH/p2" "$PY" "$PROG" \
-		>"$SCRATCH/p2.log" 2>&1
+		>"$SCRATCH/p2.log" 2>"$SCRATCH/p2.stderr"
 	check "python3 with mpi4py, --trace mpi and no family named: 2 ranks exit 0 ($?)" [ $? -eq 0 ]
 	J=$(one_job "$SCRATCH/p2")
 	check "one job directory" [ -n "$J" ]

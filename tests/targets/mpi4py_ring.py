@@ -25,10 +25,14 @@ for i in range(4):
 one, total = array.array("i", [1]), array.array("i", [0])
 comm.Allreduce([one, MPI.INT], [total, MPI.INT], op=MPI.SUM)
 comm.Barrier()
-print("count %d MPI_Send 4 %d 0" % (rank, sent), flush=True)
-print("count %d MPI_Recv 4 0 %d" % (rank, got), flush=True)
-print("count %d MPI_Allreduce 1 4 4" % rank, flush=True)
-print("count %d MPI_Barrier 1 0 0" % rank, flush=True)
-print("pair %d %d %d 4" % (rank, nxt, sent), flush=True)
+# in one write: the launcher forwards each rank's output as it reads it
+lines = [
+    "count %d MPI_Send 4 %d 0" % (rank, sent),
+    "count %d MPI_Recv 4 0 %d" % (rank, got),
+    "count %d MPI_Allreduce 1 4 4" % rank,
+    "count %d MPI_Barrier 1 0 0" % rank,
+    "pair %d %d %d 4" % (rank, nxt, sent),
+]
+print("\n".join(lines), flush=True)
 if total[0] != size:
     raise SystemExit(1)
