@@ -177,9 +177,17 @@ int collect_mpi_impl_parse(struct collect_state *st, const char *arg)
 	return set_family(st, f, "--mpi-impl");
 }
 
+static bool is_python(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strncmp(base ? base + 1 : path, "python", 6);
+}
+
 int collect_mpi_prepare(struct collect_state *st)
 {
-	char rel[64], linked[64] = "", lib[PATH_MAX];
+	char rel[64], linked[64] = "", lib[PATH_MAX], module[PATH_MAX] = "";
+	char what[2 * PATH_MAX + 32];
 	int prog;
 
 	if (!st->mpi.trace) {
@@ -188,20 +196,31 @@ int collect_mpi_prepare(struct collect_state *st)
 		return -1;
 	}
 	prog = launcher_mpi_family(st->prog_path, linked, sizeof(linked));
+	/* an interpreter: the MPI of the module it would import (mpi4py), asked of it by the
+	 * path that runs (a venv's python3 is a link whose name finds the venv's modules) */
+	if (!prog && (is_python(st->prog_path) || is_python(st->exec_path)))
+		prog = launcher_mpi_family_interp(st->exec_path, linked, sizeof(linked), module,
+						  sizeof(module));
+	if (module[0]) /* a Python: what tells is the module it imports */
+		snprintf(what, sizeof(what), "'%s' imports '%s', which", st->prog_path, module);
+	else
+		snprintf(what, sizeof(what), "'%s'", st->prog_path);
 	if (st->mpi.family && prog && prog != st->mpi.family)
 		return cli_error(1, CMD,
-				 "%s=%s: '%s' is linked with %s (%s); an interposer of "
-				 "one MPI family aborts under the other: use %s, or leave "
-				 "it out",
-				 st->mpi.family_from, family_name(st->mpi.family), st->prog_path,
+				 "%s=%s: %s is linked with %s (%s); an interposer of one MPI "
+				 "family aborts under the other: use %s, or leave it out",
+				 st->mpi.family_from, family_name(st->mpi.family), what,
 				 prog == SES_MPI_OPENMPI ? "Open MPI" : "MPICH", linked,
 				 family_name(prog));
 	if (!st->mpi.family && !prog)
 		return cli_error(1, CMD,
 				 "--trace mpi: cannot tell the MPI family of '%s' (no "
-				 "libmpi among the libraries it loads): give --mpi-impl "
-				 "openmpi or mpich",
-				 st->prog_path);
+				 "libmpi among the libraries it loads%s): give "
+				 "--trace mpi=openmpi or --trace mpi=mpich",
+				 st->prog_path,
+				 is_python(st->prog_path) || is_python(st->exec_path)
+					 ? ", and no mpi4py.MPI it would import"
+					 : "");
 	if (!st->mpi.family)
 		st->mpi.family = prog;
 	snprintf(rel, sizeof(rel), "../lib/libuprof_mpi_%s.so", family_name(st->mpi.family));

@@ -278,7 +278,8 @@ static const struct cli_option collect_options[] = {
 	      "mpi[=<family>][,lwt|full]: also trace the MPI calls of\n"
 	      "each rank (implies --mpi): time, calls and bytes per\n"
 	      "function, peer and collective; family openmpi or mpich\n"
-	      "(default: the one the program is linked with); with\n"
+	      "(default: the one the program is linked with, or for\n"
+	      "python3 its mpi4py's); with\n"
 	      "--trace openmp too, both in the job's report (each\n"
 	      "rank's OpenMP)",
 	      O_TRACE),

@@ -38,6 +38,35 @@ static int write_csv(const struct rpt_job *j, const struct report_job_args *a)
 	return 0;
 }
 
+void report_mpi_lines(const struct rpt_job_mpi_summary *s)
+{
+	const struct rpt_job_mpi_summary m = *s;
+
+	if (!m.traced)
+		return;
+	if (!m.ranks) { /* each rank's warning says why */
+		fprintf(stderr, "MPI: none of the %d traced rank%s has its calls recorded\n",
+			m.traced, m.traced == 1 ? "" : "s");
+		return;
+	}
+	fprintf(stderr,
+		"MPI: %d of %d traced rank%s reported; MPI time %.4f s, %.2f %% of their "
+		"time between MPI_Init and MPI_Finalize (MPI_Init %.4f s, MPI_Finalize %.4f s, "
+		"apart)\n",
+		m.ranks, m.traced, m.traced == 1 ? "" : "s", m.mpi_s,
+		m.elapsed_s > 0 ? 100.0 * m.mpi_s / m.elapsed_s : 0.0, m.init_s, m.finalize_s);
+	if (m.top[0])
+		fprintf(stderr, "MPI: top function %s, %.4f s (%.2f %% of MPI time); ", m.top,
+			m.top_s, m.mpi_s > 0 ? 100.0 * m.top_s / m.mpi_s : 0.0);
+	else
+		fprintf(stderr, "MPI: no MPI call besides MPI_Init/Finalize; ");
+	if (m.imbalanced[0])
+		fprintf(stderr, "imbalanced: %s, max/avg - 1 = %.2f, slowest rank %d\n",
+			m.imbalanced, m.imbalance, m.imbalance_rank);
+	else
+		fprintf(stderr, "no function flagged imbalanced\n");
+}
+
 static void print_terminal(const struct rpt_job *j, const char *written, FILE *table)
 {
 	const struct rpt_job_rank *ranks;
@@ -57,6 +86,12 @@ static void print_terminal(const struct rpt_job *j, const char *written, FILE *t
 		s.nprocesses, s.nprocesses == 1 ? "" : "es", s.nthreads,
 		s.nthreads == 1 ? "" : "s");
 	fprintf(stderr, "Ranks: %s\n", rpt_job_end_summary(j, ends, sizeof(ends)));
+	{
+		struct rpt_job_mpi_summary m;
+
+		rpt_job_mpi_summary(j, &m);
+		report_mpi_lines(&m);
+	}
 	for (int i = 0; i < n; i++)
 		if (ranks[i].state != RPT_RANK_OK)
 			fprintf(stderr, "warning: rank %d %s: %s\n", ranks[i].rank,

@@ -24,6 +24,11 @@ struct report_job_args {
 /* The job's report.csv and the terminal summary; uprof's exit code. */
 int report_job(const struct report_job_args *a);
 
+/* The two MPI lines of a job's (or a rank's) terminal summary on stderr, from @s (--trace
+ * mpi): MPI time apart from MPI_Init/Finalize, the top function, the most imbalanced one
+ * the report flags (uprof-mpi(7)). Nothing when no rank was traced. */
+void report_mpi_lines(const struct rpt_job_mpi_summary *s);
+
 /* cli/report_summary.c: the session's notes and warnings on stderr, then the hottest
  * functions (and programs) on @table; @written names the CSV written, or NULL. */
 void report_summary(const struct rpt *r, const char *written, FILE *table);

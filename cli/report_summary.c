@@ -55,6 +55,21 @@ static void print_foreign(const struct rpt_summary *s, const char *head)
 /* What the report says about the session (rate, damage, warnings) on stderr, then the ten
  * hottest functions on @table: stdout, so that `uprof report -i S | grep fn` finds them
  * (stderr when the CSV takes stdout). */
+/* A rank of an MPI job traced with --trace mpi: its MPI lines, as the job's terminal
+ * summary says them, and what is missing or partial in its MPI data. */
+static void print_rank_mpi(const struct rpt *r)
+{
+	struct rpt_job_mpi_summary m;
+	char why[256];
+
+	if (rpt_dir_fd(r) < 0 || rpt_job_session_mpi(rpt_dir_fd(r), NULL, &m, why, sizeof(why)) ||
+	    !m.traced)
+		return;
+	report_mpi_lines(&m);
+	if (why[0])
+		fprintf(stderr, "warning: MPI data: %s\n", why);
+}
+
 void report_summary(const struct rpt *r, const char *written, FILE *table)
 {
 	int width = 8; /* "FUNCTION" */
@@ -120,6 +135,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"note: throttled %llu times: the kernel stopped the timer for a while "
 			"(perf_event_max_sample_rate)\n",
 			(unsigned long long)s.throttles);
+	print_rank_mpi(r);
 	rpt_stack_summary(r, &cs);
 	if (cs.collected)
 		fprintf(stderr,

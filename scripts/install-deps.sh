@@ -10,11 +10,13 @@
 # libzydis-dev: the disassembler of report's assembly view (lib/annotate/annotate.h says why).
 # chromium: tests/e2e/pcm_html.sh looks at pcm's report.html in it, headless.
 # strace: tests/e2e/race_collect.sh checks that collect names no path inside its session.
+# python3-mpi4py: tests/e2e/mpi_python.sh traces an interpreter's MPI (collect finds the
+# family from the mpi4py extension python3 would import).
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
-      libzydis-dev chromium strace"
+      libzydis-dev chromium strace python3-mpi4py"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

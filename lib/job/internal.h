@@ -91,6 +91,26 @@ void rpt_job_timeline_write(const struct rpt_job *j, FILE *f);
  * MPI RANK SAMPLING RATE (nothing when the sort event is no timer). */
 void rpt_job_rate_note(struct rpt_job *j, struct rpt_job_rank *o, const struct rpt *r);
 void rpt_job_rates_write(const struct rpt_job *j, FILE *f);
+/* Imbalance flagged: the slowest rank spends this much more than the average ... */
+#define RPT_JOB_IMBALANCE_FLAG 0.25
+/* ... in a function that costs the slowest rank at least this share of its MPI time */
+#define RPT_JOB_IMBALANCE_MIN_SHARE 0.01
+/* job_mpi_apart.c: MPI_Init, MPI_Init_thread and MPI_Finalize, the runtime's start and
+ * end, kept apart from MPI time (in no MPI Time, share or imbalance flag) */
+bool rpt_job_mpi_lifecycle(const char *name);
+uint64_t rpt_job_rank_mpi_ns(const struct ses_mpi *m); /* without them */
+uint64_t rpt_job_rank_init_ns(const struct ses_mpi *m);
+uint64_t rpt_job_rank_finalize_ns(const struct ses_mpi *m);
+/* A rank's time from MPI_Init's return to MPI_Finalize's call (or to the flush, for a
+ * rank that ended without it): mpiP's AppTime, what MPI time is a share of */
+uint64_t rpt_job_rank_app_ns(const struct ses_mpi *m);
+/* Does function @a (@a_ns in all) come before @b in the tables? */
+bool rpt_job_mpi_before(const char *a, uint64_t a_ns, const char *b, uint64_t b_ns);
+
+/* job_mpi_noinit.c: is @name a <pid>.noinit (lib/mpi left it: loaded, no MPI_Init seen)?
+ * Why a traced rank has no <pid>.mpi, into @why, from the @noinit such files. */
+bool rpt_job_mpi_is_noinit(const char *name);
+void rpt_job_mpi_why_none(char *why, size_t len, int noinit);
 
 /* Items of table @t sorted by value, largest first, into a malloc'ed array of
  * pointers (*out; free it). Returns how many, or -ENOMEM. */

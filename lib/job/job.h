@@ -119,6 +119,27 @@ int rpt_job_functions(const struct rpt_job *j, struct rpt_row *rows, int max);
  * they ended, in the order each way first comes, with their ranks; into @buf, returned. */
 const char *rpt_job_end_summary(const struct rpt_job *j, char *buf, size_t len);
 
+/* The MPI lines of the job's terminal summary (--trace mpi): over the ranks with MPI
+ * data, MPI time apart from MPI_Init/Finalize, the function of the most time, and the
+ * most imbalanced function that the MPI IMBALANCE table flags ("" when none is). */
+struct rpt_job_mpi_summary {
+	int traced, ranks;	 /* ranks traced; of them, with MPI data */
+	double mpi_s, elapsed_s; /* summed over those ranks (elapsed: MPI_Init's return to
+				  * MPI_Finalize's call, mpiP's AppTime) */
+	double init_s, finalize_s;
+	char top[SES_MPI_NAME_MAX + 1];
+	double top_s;
+	char imbalanced[SES_MPI_NAME_MAX + 1];
+	double imbalance;   /* its max/avg - 1 */
+	int imbalance_rank; /* its slowest rank */
+};
+void rpt_job_mpi_summary(const struct rpt_job *j, struct rpt_job_mpi_summary *s);
+/* One rank's session (the directory fd @session_dfd, borrowed) with MPI data: its MPI
+ * TRACING REPORT to @f, as for a job of that rank alone, and its summary into @s (either
+ * may be NULL); @why gets what is missing or partial ("" when whole). A session without
+ * an mpi/ directory writes nothing and has s->traced 0. 0 or -ENOMEM. */
+int rpt_job_session_mpi(int session_dfd, FILE *f, struct rpt_job_mpi_summary *s, char *why,
+			size_t whylen);
 /* report.csv of the job: the hottest tables over all ranks (a Rank column where rows are
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);

@@ -21,10 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Imbalance flagged: the slowest rank spends this much more than the average ... */
-#define IMBALANCE_FLAG 0.25
-/* ... in a function that costs the slowest rank at least this share of its MPI time */
-#define IMBALANCE_MIN_SHARE 0.01
+#define IMBALANCE_FLAG RPT_JOB_IMBALANCE_FLAG
+#define IMBALANCE_MIN_SHARE RPT_JOB_IMBALANCE_MIN_SHARE
 
 static int load(struct rpt_job *j, int i, int session_dfd);
 
@@ -43,7 +41,7 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 	char err[192], first[300] = "", rel[310];
 	struct dirent *e;
 	struct stat sb;
-	int files = 0, fd, ret;
+	int files = 0, noinit = 0, fd, ret;
 	DIR *d;
 
 	/* beneath the rank's session fd, nothing followed (docs/DESIGN.md §4) */
@@ -60,14 +58,12 @@ static int load(struct rpt_job *j, int i, int session_dfd)
 
 		if (n > 4 && !strcmp(e->d_name + n - 4, ".mpi") && e->d_name[0] != '.' && !files++)
 			snprintf(first, sizeof(first), "%s", e->d_name);
+		noinit += rpt_job_mpi_is_noinit(e->d_name);
 	}
 	if (d)
 		closedir(d);
 	if (!files) {
-		snprintf(o->why, sizeof(o->why),
-			 "no MPI data: the rank never wrote %s/<pid>.mpi "
-			 "(killed by SIGKILL, or it never called MPI_Init)",
-			 SES_MPI_DIR);
+		rpt_job_mpi_why_none(o->why, sizeof(o->why), noinit);
 		return 0;
 	}
 	snprintf(rel, sizeof(rel), SES_MPI_DIR "/%s", first);
@@ -150,13 +146,10 @@ static double sec(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* MPI time: MPI_Init, MPI_Init_thread and MPI_Finalize are not in it (job_mpi_apart.c) */
 static uint64_t rank_mpi_ns(const struct ses_mpi *m)
 {
-	uint64_t t = 0;
-
-	for (size_t k = 0; k < m->nfuncs; k++)
-		t += m->funcs[k].time_ns;
-	return t;
+	return rpt_job_rank_mpi_ns(m);
 }
 
 static uint64_t rank_wait_ns(const struct ses_mpi *m)
@@ -240,8 +233,11 @@ static int functions(const struct rpt_job *j, struct fn **out, int *nranks)
 			if (v[x].max_rank < 0 || s > v[x].max_s)
 				v[x].max_s = s, v[x].max_rank = j->ranks[i].rank;
 		}
-	for (int a = 1; a < n; a++) /* by total time, largest first (a few dozen) */
-		for (int b = a; b > 0 && v[b].total_ns > v[b - 1].total_ns; b--) {
+	/* by total time, largest first (a few dozen); MPI_Init/Finalize last, apart */
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && rpt_job_mpi_before(v[b].name, v[b].total_ns, v[b - 1].name,
+							    v[b - 1].total_ns);
+		     b--) {
 			struct fn t = v[b];
 
 			v[b] = v[b - 1], v[b - 1] = t;
@@ -263,8 +259,18 @@ static uint64_t job_mpi_ns(const struct rpt_job *j)
 
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f)
 {
-	if (j->ntraced)
-		fprintf(f, "MPI Time,\"%g seconds\"\n", sec(job_mpi_ns(j)));
+	uint64_t init = 0, fin = 0;
+
+	if (!j->ntraced)
+		return;
+	for (int i = 0; i < j->nranks; i++)
+		if (j->mpi[i].has) {
+			init += rpt_job_rank_init_ns(&j->mpi[i].m);
+			fin += rpt_job_rank_finalize_ns(&j->mpi[i].m);
+		}
+	fprintf(f, "MPI Time,\"%g seconds\"\n", sec(job_mpi_ns(j)));
+	fprintf(f, "MPI Init Time,\"%g seconds\"\nMPI Finalize Time,\"%g seconds\"\n", sec(init),
+		sec(fin));
 }
 
 static double pct(double part, double whole)
@@ -317,7 +323,7 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 	fprintf(f,
 		"\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
 		"Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
-		"Time(%%),End State\n");
+		"Time(%%),Init Time(seconds),Finalize Time(seconds),End State\n");
 	for (int i = 0; i < j->nranks; i++) {
 		const struct ses_mpi *m = &j->mpi[i].m;
 		uint64_t mpi, wait, calls = 0, sent;
@@ -330,13 +336,13 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		sent = rank_sent(m);
 		for (size_t k = 0; k < m->nfuncs; k++)
 			calls += m->funcs[k].calls;
-		el = m->end_mono_ns > m->init_mono_ns
-			     ? sec((uint64_t)(m->end_mono_ns - m->init_mono_ns))
-			     : 0;
-		fprintf(f, "%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g, %s\n",
+		el = sec(rpt_job_rank_app_ns(m));
+		fprintf(f,
+			"%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g, %g, %g, %s\n",
 			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total),
 			sec(wait), pct((double)wait, (double)mpi), calls, sent,
 			pct((double)sent, (double)vol), el, pct(sec(mpi), el),
+			sec(rpt_job_rank_init_ns(m)), sec(rpt_job_rank_finalize_ns(m)),
 			j->ranks[i].end_label);
 	}
 }
@@ -359,8 +365,11 @@ static void write_functions(FILE *f, const struct fn *v, int n, int nranks, uint
 
 		if (coll && v[x].kind != SES_MPI_K_COLL)
 			continue;
-		fprintf(f, "%s, %g, %g, %g, %g, ", v[x].name, v[x].min_s, v[x].max_s, avg,
-			pct((double)v[x].total_ns, (double)total));
+		fprintf(f, "%s, %g, %g, %g, ", v[x].name, v[x].min_s, v[x].max_s, avg);
+		if (rpt_job_mpi_lifecycle(v[x].name)) /* not MPI time: no share of it */
+			fprintf(f, ", ");
+		else
+			fprintf(f, "%g, ", pct((double)v[x].total_ns, (double)total));
 		if (coll)
 			fprintf(f, "%" PRIu64 ", %" PRIu64 ", ", v[x].sent, v[x].recv);
 		else
@@ -416,6 +425,7 @@ static void write_imbalance(const struct rpt_job *j, FILE *f, const struct fn *v
 		double imb = avg > 0 ? v[x].max_s / avg - 1 : 0;
 		double cv = avg > 0 ? sqrt(var > 0 ? var : 0) / avg : 0;
 		bool flag = nranks > 1 && imb > IMBALANCE_FLAG &&
+			    !rpt_job_mpi_lifecycle(v[x].name) &&
 			    v[x].max_s >= IMBALANCE_MIN_SHARE * sec(max_rank_ns);
 
 		fprintf(f, "%s, %g, %d, %g, %d, %g, %g, %g, %s\n", v[x].name, v[x].max_s,

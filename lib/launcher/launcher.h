@@ -80,4 +80,15 @@ int launcher_pmi_kvsname(int fd, int timeout_ms, char *out, size_t size);
  */
 int launcher_mpi_family(const char *prog, char *lib, size_t len);
 
+/*
+ * The MPI family of an interpreter's MPI, where the interpreter links none (family_interp.c):
+ * for the Python @prog (the path it is run by: a venv's link finds the venv), that of the
+ * mpi4py.MPI extension it would import, which @prog itself is asked for (run with -c,
+ * bounded by 10 s). 0 when it has no mpi4py, its extension links no known libmpi, or it
+ * is no Python. @lib as for launcher_mpi_family(); @module (@modlen bytes, may be NULL)
+ * gets the extension's path.
+ */
+int launcher_mpi_family_interp(const char *prog, char *lib, size_t len, char *module,
+			       size_t modlen);
+
 #endif

@@ -22,6 +22,7 @@
 #define UPROF_MPI_FUNCS(X) \
 	X(Init, OTHER) \
 	X(Init_thread, OTHER) \
+	X(Finalize, OTHER) \
 	X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X( \
 		Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P) \
 		X(Irecv, P2P) X(Send_init, P2P) X(Ssend_init, P2P) X(Recv_init, P2P) X( \
@@ -169,6 +170,10 @@ static inline void umpi_count(enum umpi_func f, int64_t ticks, uint64_t sent, ui
  * asked (UPROF_MPI_DIR); @t0 when the init call began. umpi_finalize: the flush. */
 void umpi_start(int provided, int64_t t0);
 void umpi_finalize(void);
+/* One call of @f (MPI_Init, MPI_Init_thread, MPI_Finalize: the runtime's start and end,
+ * which the report keeps apart from MPI time) that began at @t0 (umpi_now()) and has
+ * returned; counted only once recording is on, whatever a Fortran binding set. */
+void umpi_lifecycle(enum umpi_func f, int64_t t0);
 /* Bytes of @count elements of @dt (0 for a bad type). */
 uint64_t umpi_bytes(int count, MPI_Datatype dt);
 /* The world rank of rank @r of @comm, or -1 (MPI_PROC_NULL, MPI_ANY_SOURCE, unknown). */

@@ -13,6 +13,7 @@ endif
 # the PMPI interposer: one source set, one library per family, against its own mpi.h
 # (and the side-file container's encoder, which needs libc alone: one writer for every side file)
 MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c \
+	lib/mpi/uprof_mpi_f08.c lib/mpi/uprof_mpi_noinit.c \
 	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c \
 	lib/session/container.c
 MPI_HDRS := lib/mpi/internal.h lib/mpi/sites.h lib/mpi/funcs_more.h lib/session/mpi.h lib/session/mpi_sites.h lib/session/container.h lib/mpi/uprof_mpi.map
@@ -61,6 +62,16 @@ $(TGT)/mpi_fortran.mpich: tests/targets/mpi_fortran.f90
 	@mkdir -p $(dir $@)
 	$(MPIF90_MPICH) -O2 -g -fallow-argument-mismatch -J $(dir $@) -o $@ $<
 TEST_TARGETS += $(if $(MPIF90_OPENMPI),$(TGT)/mpi_fortran.openmpi) $(if $(MPIF90_MPICH),$(TGT)/mpi_fortran.mpich)
+# one pattern through the Fortran modules: `use mpi_f08` (-DUSE_F08) and `use mpi`
+# (a module directory of its own each: the program writes no module, but -J must not race)
+$(TGT)/mpi_f08.%: tests/targets/mpi_fbind.F90
+	@mkdir -p $@.mod
+	$(MPIF90_$(call MPI_UC,$*)) -O2 -g -DUSE_F08 -J $@.mod -o $@ $<
+$(TGT)/mpi_usempi.%: tests/targets/mpi_fbind.F90
+	@mkdir -p $@.mod
+	$(MPIF90_$(call MPI_UC,$*)) -O2 -g -J $@.mod -o $@ $<
+MPI_UC = $(if $(filter openmpi,$(1)),OPENMPI,MPICH)
+TEST_TARGETS += $(foreach f,$(if $(MPIF90_OPENMPI),openmpi) $(if $(MPIF90_MPICH),mpich),$(TGT)/mpi_f08.$(f) $(TGT)/mpi_usempi.$(f))
 
 # make install: the interposers beside libAMDProfileController (collect finds them in
 # <prefix>/lib, next to <prefix>/bin/uprof)

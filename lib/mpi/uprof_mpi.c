@@ -498,10 +498,31 @@ void umpi_finalize(void)
 		flush(SES_MPI_END_FINALIZE, 0);
 }
 
+void umpi_lifecycle(enum umpi_func f, int64_t t0)
+{
+	if (umpi.on)
+		umpi_add(&umpi.f[f].calls, 1),
+			umpi_add(&umpi.f[f].direct_ns, (uint64_t)(umpi_now() - t0));
+}
+
+/* Flushed after the library's MPI_Finalize returned, so that its time is in the file (a
+ * rank that hangs in it is flushed by the signal that ends it, named in MPI_Finalize).
+ * Under a Fortran binding (MPICH's MPI_FINALIZE comes through here), that binding counts
+ * and flushes. */
 int MPI_Finalize(void)
 {
+	int64_t t0 = umpi_now();
+	int mine = !umpi_in_fortran, ret;
+
+	if (mine && umpi.on)
+		umpi_enter(UMPI_Finalize, umpi_ticks());
+	ret = PMPI_Finalize();
+	if (!mine)
+		return ret;
+	umpi_leave();
+	umpi_lifecycle(UMPI_Finalize, t0);
 	umpi_finalize();
-	return PMPI_Finalize();
+	return ret;
 }
 
 /* mpiP's convention: 0 stops recording, any other level resumes it; sampling follows

@@ -93,9 +93,11 @@ void mpi_init_thread_(F *required, F *provided, F *ierr)
 			umpi_add(&umpi.f[UMPI_Init_thread].direct_ns, (uint64_t)(umpi_now() - t0));
 }
 
+/* flushed after the library's finalize, as MPI_Finalize is (uprof_mpi.c) */
 void mpi_finalize_(F *ierr)
 {
-	umpi_finalize();
+	int64_t t0 = umpi_now();
+
 	if (!pmpi_finalize_) {
 		*ierr = MPI_ERR_OTHER;
 		return;
@@ -103,6 +105,8 @@ void mpi_finalize_(F *ierr)
 	umpi_in_fortran++;
 	pmpi_finalize_(ierr);
 	umpi_in_fortran--;
+	umpi_lifecycle(UMPI_Finalize, t0);
+	umpi_finalize();
 }
 
 void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)

@@ -35,6 +35,9 @@
 
 #define SES_MPI_DIR "mpi"
 #define SES_MPI_ENV_DIR "UPROF_MPI_DIR" /* collect tells the interposer where to write */
+/* <pid>.noinit, empty: the interposer was loaded in process <pid>, which exited without an
+ * MPI_Init it saw (lib/mpi/uprof_mpi_noinit.c) */
+#define SES_MPI_NOINIT_SUFFIX ".noinit"
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
 #define SES_MPI_MINOR 2 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT, SITE, SITES (mpi_sites.h) */
@@ -84,7 +87,7 @@ struct ses_mpi_file_header {
 	uint32_t end_how; /* enum ses_mpi_end */
 	int32_t signal;	  /* SES_MPI_END_SIGNAL: which */
 	int32_t pid;
-	int64_t init_mono_ns; /* CLOCK_MONOTONIC when MPI_Init returned */
+	int64_t init_mono_ns; /* CLOCK_MONOTONIC when MPI_Init was called */
 	int64_t end_mono_ns;  /* ... when the data was flushed */
 	uint8_t reserved[8];
 };

@@ -306,7 +306,7 @@ hybrid_checks() { # WHAT JOBDIR LOG
 	check "$what hybrid: MPI_THREAD_FUNNELED said" grep -qx "Thread Model, MPI_THREAD_FUNNELED" "$R"
 	calls=$(mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (All Ranks)" | awk -F'\t' '{print $1 "=" $7}' | sort | tr '\n' ' ')
 	check "$what hybrid: MPI calls over the job exact ($calls)" \
-		[ "$calls" = "MPI_Allreduce=8 MPI_Barrier=4 MPI_Init_thread=4 " ]
+		[ "$calls" = "MPI_Allreduce=8 MPI_Barrier=4 MPI_Finalize=4 MPI_Init_thread=4 " ]
 	check "$what hybrid: PROFILE DETAILS says OpenMP for 4 ranks" \
 		grep -q '^OpenMP Tracing Enabled:,"Yes (4 ranks' "$R"
 	check "$what hybrid: one OpenMP TRACING REPORT per rank, in rank order" \
