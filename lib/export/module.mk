@@ -3,8 +3,19 @@
 # before libuprof_report.a.
 EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_flamegraph.c \
 	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c
+EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_flame.c \
+	lib/export/html_timeline.c
+# report.html's style and script, kept as their own files, become C strings at build time
+# (lib/export/html/embed.sh: each line a string literal, no tool beyond sed)
+EXPORT_HTML_ASSETS := lib/export/html/report.css lib/export/html/report.js
+$(BUILD)/gen/export/html_assets.c: lib/export/html/embed.sh $(EXPORT_HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	lib/export/html/embed.sh $(EXPORT_HTML_ASSETS) >$@
+$(OBJ)/gen/export/html_assets.o: $(BUILD)/gen/export/html_assets.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 EXPORT_LIB := $(BUILD)/lib/libuprof_export.a
-$(EXPORT_LIB): $(call objs,$(EXPORT_SRCS))
+$(EXPORT_LIB): $(call objs,$(EXPORT_SRCS)) $(OBJ)/gen/export/html_assets.o
 	@mkdir -p $(dir $@)
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
