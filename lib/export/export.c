@@ -18,7 +18,7 @@ static const struct rpt_exporter exporters[] = {
 	[RPT_EXPORT_PERFETTO] = { "perfetto", "trace.json", "trace",
 				  "ui.perfetto.dev, chrome://tracing", rpt_export_perfetto },
 	[RPT_EXPORT_HTML] = { "html", "report.html", "HTML report",
-			      "one self-contained page: tables, flame graph, timeline",
+			      "every table, flame graph, timeline; one file",
 			      rpt_export_html },
 };
 

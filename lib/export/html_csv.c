@@ -32,6 +32,11 @@ static int next_cell(struct cursor *c, struct util_sbuf *cell, bool *eol)
 	if (cell->s)
 		cell->s[0] = 0;
 	*eol = false;
+	/* lib/job's MPI tables put a space after each comma, also before a quoted cell:
+	 * read that as quoted (Python's csv skipinitialspace) */
+	for (size_t at = c->at; at < c->len && c->s[at] == ' '; at++)
+		if (at + 1 < c->len && c->s[at + 1] == '"')
+			c->at = at + 1;
 	if (c->at < c->len && c->s[c->at] == '"') {
 		quoted = true;
 		c->at++;

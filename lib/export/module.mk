@@ -28,3 +28,11 @@ $(BUILD)/tests/test_export: tests/unit/test_export.c $(EXPORT_LIB) $(REPORT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_export
+# report.html's tables: report.csv's text into JSON sections, exact, bounded, and whole
+# whatever byte the text is cut at
+$(BUILD)/tests/test_export_html: tests/unit/test_export_html.c $(EXPORT_LIB) $(REPORT_LIB) \
+		$(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) \
+		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_export_html

@@ -69,8 +69,13 @@
 	function table(sec, opts) {
 		opts = opts || {};
 		used.add(sec);
-		const head = sec.rows[0] || [];
-		let rows = sec.rows.slice(1).map(r => r.map(c => String(c)));
+		// the header is the first row as wide as the widest: shorter lines before it
+		// ("Wait Times From,...") are notes on the table
+		const width = Math.max(0, ...sec.rows.map(r => r.length));
+		const h0 = Math.max(0, sec.rows.findIndex(r => r.length >= width));
+		const head = sec.rows[h0] || [];
+		let rows = sec.rows.slice(h0 + 1).map(r => r.map(c => String(c)));
+		const notes = sec.rows.slice(0, h0).map(r => r.filter(c => c !== '').join(': '));
 		const ncol = head.length;
 		const numeric = head.map((h, i) => rows.length > 0 &&
 			rows.every(r => r[i] === undefined || r[i].trim() === '' || isNum(r[i])) &&
@@ -115,7 +120,8 @@
 		});
 		const tbody = el('tbody');
 		const t = el('table', { 'data-section': sec.title || '' }, [el('thead', {}, [thead]), tbody]);
-		if (opts.caption) t.prepend(el('caption', { cls: 'muted', text: opts.caption }));
+		if (opts.caption || notes.length)
+			t.prepend(el('caption', { cls: 'muted', text: [opts.caption].concat(notes).filter(Boolean).join('; ') }));
 		wrap.append(el('div', { cls: 'tbl' }, [t]));
 		const keyOf = (r, c) => c.i < 0 ? parseFloat(r[pctCol]) :
 			numeric[c.i] ? parseFloat(r[c.i]) : (r[c.i] || '').toLowerCase();
@@ -515,20 +521,29 @@
 	});
 
 	// ---- OpenMP: report.csv's OpenMP tracing tables, with bars ----
-	const omp = SECTIONS.filter(s => /^OpenMP /.test(s.title) && s.title !== 'OpenMP TRACING REPORT');
+	const omp = SECTIONS.filter(s => /^OpenMP /i.test(s.title) && !/^OpenMP TRACING REPORT$/i.test(s.title));
+	// the columns drawn as bars: imbalance and elapsed time of regions, each thread's
+	// work and sync (the imbalance seen), waits by type, hot functions' shares
+	const OMP_BARS = [[/PARALLEL-REGION METRIC/i, /^Imbalance|^CPU Imbalance|^Total Elapsed/],
+		[/THREAD METRIC/i, /^Total (Work|Sync) Time/], [/WAITS/i, /\(seconds\)$/],
+		[/HOT FUNCTIONS|LATE THREADS/i, /^Share\(%\)$/]];
 	if (omp.length) page('openmp', 'OpenMP', p => {
 		for (const sec of omp) {
-			const head = sec.rows[0] || [];
-			const bars = head.map((h, i) => /^Imbalance|^CPU Imbalance|Wait Time|Time\(seconds\)$|Avg Work|^Total Elapsed|%$/.test(h) ? i : -1).filter(i => i >= 0);
-			p.append(any(sec, { bars: /WAITS|REGION|HOT/.test(sec.title) ? bars : [], pct: false,
+			const head = sec.rows.reduce((a, r) => r.length > a.length ? r : a, []);
+			const rule = OMP_BARS.find(b => b[0].test(sec.title));
+			const bars = rule ? head.map((h, i) => rule[1].test(h) ? i : -1).filter(i => i >= 0) : [];
+			p.append(any(sec, { bars: bars, pct: false,
 				link: (r, i) => /^FUNCTION$|^Function$/.test(head[i]) && D.flame ?
 					{ title: 'Find it in the flame graph', fn: () => { show('flame'); flameSearch('^' + escRe(r[i]) + '$'); } } : null }));
 		}
 	});
 
 	// ---- MPI: a job's ranks, the communication matrix as a heat map, its tables ----
-	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|^MPI$|CALL SITES/.test(s.title) &&
-		s.title !== 'MPI TRACING REPORT');
+	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|CALL SITES/.test(s.title) &&
+		!/^MPI (TRACING REPORT|RANKS|Ranks Per Node)$/.test(s.title));
+	// the rank summary and the matrix first: what a look at a job is for
+	const mpiOrder = t => /^RANK SUMMARY/.test(t) ? 0 : /^COMMUNICATION MATRIX/.test(t) ? 1 : 2;
+	mpi.sort((a, b) => mpiOrder(a.title) - mpiOrder(b.title));
 	function heat(sec) {
 		const head = sec.rows[0], rows = sec.rows.slice(1);
 		const ranks = new Set(), cells = new Map();
@@ -568,8 +583,6 @@
 		return box;
 	}
 	if (mpi.length || D.kind === 'job') page('mpi', 'MPI', p => {
-		for (const t of ['MPI RANKS', 'MPI Ranks Per Node'])
-			for (const sec of findAll(new RegExp('^' + t + '$'))) p.append(any(sec));
 		for (const sec of mpi) {
 			if (/^COMMUNICATION MATRIX/.test(sec.title)) p.append(heat(sec));
 			const head = sec.rows[0] || [];
@@ -577,6 +590,8 @@
 			p.append(any(sec, { bars: bars }));
 		}
 		if (!mpi.length) p.append(el('p', { cls: 'muted', text: 'No MPI trace in this job (collect --trace mpi records the calls); report --detail adds the per-rank tables.' }));
+		for (const t of ['MPI RANKS', 'MPI Ranks Per Node'])
+			for (const sec of findAll(new RegExp('^' + t + '$'))) p.append(any(sec));
 	});
 
 	// ---- everything else of report.csv, in its order ----
