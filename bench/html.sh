@@ -7,10 +7,10 @@
 #   chromium bare   headless Chromium --dump-dom of an empty page
 #   chromium page   the same of report.html with every page built (?all)
 # Without -s, collects one: make -j2 of bench/tools/make_session.sh's 16-file tree, BUILDS
-# times (default 8), under --call-graph dwarf:4096 with a 0.1 ms timer, about 200,000
+# times (default 10), under --call-graph dwarf:4096 with a 0.1 ms timer, about 200,000
 # samples of deep multi-process stacks here. Medians of 3 rounds, interleaved.
 set -u
-SES= BUILDS=8
+SES= BUILDS=10
 while getopts s:n: o; do
 	case $o in
 	s) SES=$OPTARG ;;

@@ -6,7 +6,8 @@
 # are report.csv's (read back from the embedded data and from the DOM after the script
 # ran: the top functions' values, their % against the terminal's, the OpenMP region row,
 # the communication matrix against the program's known pattern), the flame graph's total
-# is the folded stacks' sum, the timeline's samples the session's; screenshots of each
+# is the folded stacks' sum, the timeline's samples the session's; compare --html's rows
+# are -o's; screenshots of each
 # page at 1400x900 are kept in $BUILD/test-artifacts/report_html/.
 . "$(dirname "$0")/lib/common.sh"
 
@@ -45,6 +46,7 @@ shots() {
 # ---- a tasks session with frame-pointer stacks ----
 "$UPROF" collect -g -o "$SCRATCH/t" "$TGT/tasks" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/t")
+ST=$S
 timeout 120 "$UPROF" report -i "$S" --export html,folded >"$SCRATCH/t.out" 2>"$SCRATCH/t.err"
 check "tasks: report --export html exits 0 and names the page" \
 	bash -c "grep -q 'Generated HTML report file: $S/report.html' '$SCRATCH/t.err'"
@@ -113,6 +115,24 @@ if [ -n "$CHROME" ]; then
 	check "openmp: the OpenMP page shows report.csv's region row" \
 		cmp -s "$SCRATCH/o.dom1" "$SCRATCH/o.csv1"
 	shots openmp "$S/report.html" openmp timeline
+fi
+
+# ---- uprof compare --html: the comparison's rows, largest change first, as -o's CSV ----
+timeout 120 "$UPROF" compare "$ST" "$S" --html "$SCRATCH/cmp.html" -o "$SCRATCH/cmp.csv" \
+	>"$SCRATCH/cmp.out" 2>&1
+check "compare --html writes the page and names it" \
+	bash -c "[ -s '$SCRATCH/cmp.html' ] && grep -q 'Generated comparison page: $SCRATCH/cmp.html' '$SCRATCH/cmp.out'"
+check "compare's page has nothing outside it" hq "$SCRATCH/cmp.html" external
+if [ -n "$CHROME" ]; then
+	dom c "$SCRATCH/cmp.html"
+	check "compare: the page loads in Chromium, no console message" console_clean c
+	kind=$("$PYTHON" -c "import csv,sys; r=[x for x in csv.reader(open(sys.argv[1])) if x and x[0] in ('FUNCTION','MODULE','PROGRAM')]; print(r[0][0])" "$SCRATCH/cmp.csv")
+	"$PYTHON" -c "import csv,sys; [print('\t'.join(x)) for x in csv.reader(open(sys.argv[1])) if x and x[0]==sys.argv[2]]" \
+		"$SCRATCH/cmp.csv" "$kind" >"$SCRATCH/cmp.want"
+	hq "$SCRATCH/c.dom" dom "^$kind changes" 100000 >"$SCRATCH/cmp.dom"
+	check "compare: the page's $kind rows are -o's, in its order ($(wc -l <"$SCRATCH/cmp.want") rows)" \
+		bash -c "[ -s '$SCRATCH/cmp.want' ] && cmp -s '$SCRATCH/cmp.dom' '$SCRATCH/cmp.want'"
+	shots compare "$SCRATCH/cmp.html" compare
 fi
 
 # ---- an MPI job: 4 ranks of a known point-to-point pattern (tests/targets/mpi_p2p.c) ----

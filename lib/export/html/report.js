@@ -136,8 +136,8 @@
 			if (numeric[c.i]) {
 				const td = el('td', { cls: 'num' + (bars.has(c.i) ? ' barcell' : ''), 'data-v': txt });
 				if (bars.has(c.i) && max[c.i] > 0)
-					td.append(el('div', { cls: 'b', style: 'width:' +
-						(100 * Math.abs(parseFloat(txt)) / max[c.i]).toFixed(1) + '%' }));
+					td.append(el('div', { cls: 'b' + (/^[-+]/.test(txt) ? (txt[0] === '+' ? ' up' : ' down') : ''),
+						style: 'width:' + (100 * Math.abs(parseFloat(txt)) / max[c.i]).toFixed(1) + '%' }));
 				td.append(el('span', {}, [txt, units[c.i] && txt !== '' ?
 					el('span', { cls: 'u', text: units[c.i] === 'events' ? '' : units[c.i] }) : null]));
 				return td;
@@ -256,7 +256,34 @@
 		for (const sec of findAll(/^MONITORED EVENTS$/)) facts.append(titled(sec, table(sec)));
 		p.append(facts);
 	}
-	page('summary', 'Summary', summaryPage);
+	if (D.kind !== 'compare') page('summary', 'Summary', summaryPage);
+
+	// uprof compare --html: the comparison's rows, largest change first, by kind
+	if (D.kind === 'compare') page('compare', 'Comparison', p => {
+		for (const sec of findAll(/^COMPARISON$/)) p.append(kv(sec));
+		const rows = SECTIONS.find(x => x.rows.length && x.rows[0][0] === 'KIND');
+		if (!rows) return;
+		const kinds = [...new Set(rows.rows.slice(1).map(r => r[0]))];
+		const head = rows.rows[0];
+		const delta = head.indexOf('DELTA');
+		const bar = el('div', { cls: 'subtabs', role: 'group', 'aria-label': 'Kind' });
+		const body = el('div');
+		const btns = kinds.map((k, j) => {
+			const b = el('button', { 'aria-pressed': 'false', text: k, onclick: () => pick(j) });
+			bar.append(b);
+			return b;
+		});
+		function pick(j) {
+			btns.forEach((b, i) => b.setAttribute('aria-pressed', String(i === j)));
+			// the CSV's order (largest absolute change first), this kind's rows
+			const sec = { title: kinds[j] + ' changes (largest first)', more: rows.more,
+				rows: [head].concat(rows.rows.slice(1).filter(r => r[0] === kinds[j])) };
+			body.replaceChildren(titled(sec, table(sec, { bars: [delta] })));
+		}
+		used.add(rows);
+		p.append(el('p', { cls: 'muted', text: 'BASELINE and WITH are each session\'s value, DELTA = WITH - BASELINE, RATIO = WITH / BASELINE (new: only in WITH).' }), bar, body);
+		if (kinds.length) pick(0);
+	});
 
 	// Hotspots: report.csv's hottest tables, one at a time
 	const hot = SECTIONS.filter(s => hotName(s.title) && !/^(TOTAL )?MPI/.test(hotName(s.title)));
@@ -605,7 +632,7 @@
 
 	// ---- the tab bar: Tab reaches the selected tab, arrows move between them ----
 	const header = el('header', {}, [el('h1', { text: (D.summary && D.summary.target) || D.dir || 'uprof report' }),
-		el('div', { cls: 'dir', text: (D.kind === 'job' ? 'MPI job ' : 'Session ') + D.dir })]);
+		el('div', { cls: 'dir', text: ({ job: 'MPI job ', compare: 'Comparison of ' }[D.kind] || 'Session ') + D.dir })]);
 	const list = el('div', { role: 'tablist', 'aria-label': 'Report pages' });
 	header.append(list);
 	const main = el('main');
@@ -650,6 +677,6 @@
 	});
 	// every page built up front when asked (?all: tests read the whole DOM at once)
 	if (/[?&]all\b/.test(location.search)) pages.forEach(pg => show(pg.id));
-	show((location.hash || '#summary').slice(1));
+	show(location.hash ? location.hash.slice(1) : pages[0].id);
 	document.body.setAttribute('data-ready', '1');
 })();
