@@ -463,6 +463,16 @@
 		const dens = tracks.map(t => Math.max(1, ...t.d));
 		const byTrack = tracks.map(() => ({ tasks: [], omp: [] }));
 		for (const t of TL.tasks) byTrack[t[0]].tasks.push(t);
+		// nesting depth of each task on its track (Inner inside Outer): drawn inset
+		for (const b of byTrack) {
+			b.tasks.sort((x, y) => x[1] - y[1] || y[2] - x[2]);
+			const open = [];
+			for (const t of b.tasks) {
+				while (open.length && open[open.length - 1] <= t[1]) open.pop();
+				t.depth = open.length;
+				open.push(t[2]);
+			}
+		}
 		for (const o of TL.omp) byTrack[o[0]].omp.push(o);
 		const legend = el('div', { cls: 'legend' }, [
 			el('span', {}, [el('i', { style: 'background:#3b73c8' }), 'samples per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms']),
@@ -512,8 +522,9 @@
 					ctx.fillRect(LABEL + b * bw, y + 18 - bh, Math.max(bw - 0.2, 0.5), bh);
 				});
 				for (const s of byTrack[k].tasks) {
-					ctx.fillStyle = '#e0a030';
-					ctx.fillRect(LABEL + s[1] * scale, y + 21, Math.max((s[2] - s[1]) * scale, 1), 7);
+					const d = Math.min(s.depth, 3);
+					ctx.fillStyle = ['#e0a030', '#c07f10', '#9a6200', '#6e4600'][d];
+					ctx.fillRect(LABEL + s[1] * scale, y + 21 + d, Math.max((s[2] - s[1]) * scale, 1), 7 - 2 * d);
 				}
 				for (const o of byTrack[k].omp) {
 					ctx.fillStyle = o[3] ? '#c0392b' : '#46a35a';
@@ -529,7 +540,9 @@
 			if (k < 0 || k >= tracks.length || x < LABEL) { info.textContent = ' '; return; }
 			const t = tracks[k], yy = y - TOP - k * ROW;
 			let what = '';
-			const hit = list => list.find(s => us >= s[1] && us <= Math.max(s[2], s[1] + 2 / scale));
+			// the innermost slice under the pointer
+			const hit = list => list.filter(s => us >= s[1] && us <= Math.max(s[2], s[1] + 2 / scale))
+				.sort((a, b) => (b.depth || 0) - (a.depth || 0))[0];
 			if (yy >= 21 && yy < 29) { const s = hit(byTrack[k].tasks); if (s) what = 'task ' + s[3] + '::' + s[4] + ', ' + fmt((s[2] - s[1]) / 1000, 3) + ' ms'; }
 			if (yy >= 29) { const o = hit(byTrack[k].omp); if (o) what = 'OpenMP ' + (o[3] ? 'wait: ' + o[5] : 'region' + (o[6] ? ' ' + o[6] : '')) + ', ' + fmt((o[2] - o[1]) / 1000, 3) + ' ms'; }
 			if (!what) {
