@@ -6,6 +6,7 @@
  */
 #include "cli/cli.h"
 #include "cli/report_args.h"
+#include "cli/compare_html.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "util/util.h"
@@ -27,9 +28,10 @@ static const char *const CMD = "compare";
 #define XSTR(x) STR(x)
 
 struct compare_state {
-	const char *dir[2];	  /* the baseline, the other */
-	const char *output;	  /* -o: CSV file, "-" for stdout; NULL: none */
-	int cutoff;		  /* rows on the terminal; 0 = all */
+	const char *dir[2]; /* the baseline, the other */
+	const char *output; /* -o: CSV file, "-" for stdout; NULL: none */
+	const char *html;   /* --html: the comparison as a page (compare_html.c); NULL: none */
+	int cutoff;	    /* rows on the terminal; 0 = all */
 	struct cli_report_args a; /* the paths */
 	char buildid_dir[PATH_MAX];
 };
@@ -72,6 +74,9 @@ static const struct cli_option compare_options[] = {
 		     "also write the whole comparison as CSV to\n"
 		     "<file> ('-': CSV on stdout, no table)",
 		     output, 0),
+	OPT_STRING(0, "html", STATE, html, "<file>",
+		   "also write the comparison as one self-contained\n"
+		   "HTML page, largest changes first"),
 	OPT_INT(0, "cutoff", STATE, cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
 		"rows in the terminal table (default " XSTR(DEFAULT_ROWS) "; 0 = all)"),
 	OPT_INCLUDE(cli_binary_path_options, STATE, a),
@@ -233,6 +238,8 @@ int cmd_compare(int argc, char **argv)
 	if (!st.output || strcmp(st.output, "-"))
 		print_table(&st, &c);
 	ret = st.output ? write_csv(&st, &c) : 0;
+	if (!ret && st.html)
+		ret = compare_write_html(st.html, &c, st.dir[0], st.dir[1]);
 out:
 	rpt_compare_release(&c);
 	rpt_free(r[0]);

@@ -130,7 +130,8 @@ void pcm_html_head(FILE *f, const char *title, const char *css)
 	      "svg{background:#fafafa;border:1px solid #ccc}\n"
 	      "polyline{fill:none;stroke:#1f5fa8;stroke-width:1.5}\n"
 	      "circle.pt{fill:#1f5fa8}\ncircle.pt:hover{fill:#d2381f}\n"
-	      "line.axis{stroke:#666}\ntext{font-size:11px;fill:#444}\n",
+	      "line.axis{stroke:#666}\nline.grid{stroke:#e2e2e2}\n"
+	      "text{font-size:11px;fill:#444}\n",
 	      f);
 	fputs(css, f);
 	fputs("</style>\n</head>\n<body>\n<h1>", f);
@@ -186,6 +187,32 @@ static void facts(const struct pcm_state *st, FILE *f)
 	fputs("</table>\n", f);
 }
 
+/* The y axis's ticks: a grid line and a label at each multiple of a round step (1, 2 or 5
+ * times a power of ten, never finer than the metric's decimals show) from @lo to @hi,
+ * about four of them, so a value can be read off the chart without hovering. */
+static void y_ticks(FILE *f, double lo, double hi, double span, int decimals, int plot_w,
+		    int plot_h)
+{
+	double step = pow(10, floor(log10(span / 4))), finest = pow(10, -decimals);
+	char buf[64];
+
+	if (span / step > 10)
+		step *= 5;
+	else if (span / step > 5)
+		step *= 2;
+	if (step < finest)
+		step = finest;
+	for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+		double y = PAD_T + plot_h - plot_h * (v - lo) / span;
+
+		fprintf(f,
+			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			PAD_L, y, PAD_L + plot_w, y, PAD_L - 4, y + 4,
+			fmt(fabs(v) < step * 1e-9 ? 0 : v, decimals, buf, sizeof(buf)));
+	}
+}
+
 /* Column @col, @name of @unit, its values with @decimals: a line through the finite values
  * and a point per row (a row whose value is empty in the CSV gets an invisible point, so
  * the points still count the rows). */
@@ -195,7 +222,7 @@ static void chart(const struct pcm_state *st, FILE *f, const char *name, const c
 	const struct pcm_series *s = st->series;
 	double lo = 0, hi = 0, span;
 	bool any = false;
-	char b1[64], b2[64];
+	char b1[64];
 	int plot_w = CHART_W - PAD_L - PAD_R, plot_h = CHART_H - PAD_T - PAD_B;
 
 	for (int r = 0; r < s->rows; r++) {
@@ -226,11 +253,7 @@ static void chart(const struct pcm_state *st, FILE *f, const char *name, const c
 		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
 		PAD_L, PAD_T, PAD_L, PAD_T + plot_h, PAD_L, PAD_T + plot_h, PAD_L + plot_w,
 		PAD_T + plot_h);
-	fprintf(f,
-		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
-		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		PAD_L - 4, PAD_T + 10, fmt(any ? hi : NAN, decimals, b1, sizeof(b1)), PAD_L - 4,
-		PAD_T + plot_h, fmt(lo, decimals, b2, sizeof(b2)));
+	y_ticks(f, lo, any ? hi : lo, span, decimals, plot_w, plot_h);
 	if (s->rows)
 		fprintf(f,
 			"<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" "
@@ -341,9 +364,10 @@ int pcm_html_write(const struct pcm_state *st)
 	if (!f)
 		return -errno;
 	pcm_html_head(f, "uprof pcm report", "");
-	facts(st, f);
+	/* the charts above the fold, the run's facts (a screenful of lines) after them */
 	charts(st, f);
 	cumulative(st, f);
+	facts(st, f);
 	fputs("</body>\n</html>\n", f);
 	if (fflush(f) || ferror(f))
 		ret = errno ? -errno : -EIO;

@@ -135,7 +135,7 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 	return ret;
 }
 
-/* --export folded,flamegraph,perfetto|all. Returns -1 to go on, or an exit code. */
+/* --export folded,flamegraph,perfetto,html|all. Returns -1 to go on, or an exit code. */
 static int parse_exports(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	struct report_state *st = state;
@@ -571,15 +571,17 @@ static int run_job(struct report_state *st)
 				     .dfd = st->dfd,
 				     .opts = &st->a.opts,
 				     .ranks = st->ranks,
-				     .hosts = st->a.hosts };
+				     .hosts = st->a.hosts,
+				     .html_dfd = -1 };
+	char html_path[PATH_MAX + 64];
 	int ret;
 
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
-		if (st->exports[e])
+		if (st->exports[e] && e != RPT_EXPORT_HTML)
 			return cli_error(EXIT_USAGE, CMD,
-					 "--export takes one session: give a rank's, "
-					 "-i %s/rank-<r>",
-					 st->a.input);
+					 "--export %s takes one session: give a rank's, "
+					 "-i %s/rank-<r> (a job has --export html)",
+					 rpt_exporter(e)->name, st->a.input);
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--tool takes one session: give a rank's, "
@@ -603,7 +605,19 @@ static int run_job(struct report_state *st)
 		a.out_dfd = st->out_dfd;
 		a.out_name = st->out_name;
 	}
-	return report_job(&a);
+	/* the job's page is its report.csv's tables: the ranks keep nothing for exports */
+	st->a.opts.exports = false;
+	if (st->exports[RPT_EXPORT_HTML]) {
+		a.html_dfd = open_export_dir(st);
+		if (a.html_dfd < 0)
+			return cli_error(1, CMD, "%s", st->export_error);
+		a.html_path = export_path(st, RPT_EXPORT_HTML, html_path, sizeof(html_path));
+		a.html_name = rpt_export_filename(RPT_EXPORT_HTML);
+	}
+	ret = report_job(&a);
+	if (st->export_dir && a.html_dfd >= 0)
+		close(a.html_dfd);
+	return ret;
 }
 
 /* What a perf pipe file cannot do: tools and translated.bin are a session's. -1 to go
@@ -702,7 +716,7 @@ static int run(struct report_state *st, int argc, char **argv)
 	if (rpt_buildid_default_dir(st->buildid_dir, sizeof(st->buildid_dir)))
 		st->a.opts.buildid_dir = st->buildid_dir;
 	/* only the trace reads each sample's time: folded stacks and flame graphs alone keep none */
-	st->a.opts.no_timeline = !st->exports[RPT_EXPORT_PERFETTO];
+	st->a.opts.no_timeline = !st->exports[RPT_EXPORT_PERFETTO] && !st->exports[RPT_EXPORT_HTML];
 	if (!st->foreign && rpt_is_job_dir_at(st->dfd))
 		return run_job(st);
 	if (st->ranks || st->a.hosts)

@@ -5,6 +5,7 @@
  * the hottest functions over every rank on stdout, as for a single session.
  */
 #include "cli/report_job.h"
+#include "export/export.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -65,6 +66,41 @@ void report_mpi_lines(const struct rpt_job_mpi_summary *s)
 			m.imbalanced, m.imbalance, m.imbalance_rank);
 	else
 		fprintf(stderr, "no function flagged imbalanced\n");
+}
+
+/* report.html of the job (--export html): its report.csv's tables made a page, whole or
+ * not at all beneath the export directory's fd. */
+static int write_html(const struct rpt_job *j, const struct report_job_args *a)
+{
+	char tmp[NAME_MAX + 1], *csv = NULL;
+	struct rpt_job_summary s;
+	size_t len = 0;
+	FILE *m, *f;
+	int ret;
+
+	m = open_memstream(&csv, &len);
+	if (!m)
+		return cli_error(1, CMD, "out of memory");
+	ret = rpt_job_write_csv(j, m);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(csv);
+		return cli_error(1, CMD, "writing '%s' failed: %s", a->html_path, strerror(-ret));
+	}
+	rpt_job_summary(j, &s);
+	f = util_at_replace_fopen(a->html_dfd, a->html_name, SES_FILE_MODE, tmp, sizeof(tmp));
+	if (!f) {
+		free(csv);
+		return cli_error(1, CMD, "cannot write '%s': %s", a->html_path, strerror(errno));
+	}
+	ret = util_at_replace_fcommit(
+		a->html_dfd, tmp, a->html_name, f,
+		rpt_export_html_csv(f, "job", s.dir ? s.dir : a->input, csv, len));
+	free(csv);
+	if (ret)
+		return cli_error(1, CMD, "writing '%s' failed: %s", a->html_path, strerror(-ret));
+	return 0;
 }
 
 static void print_terminal(const struct rpt_job *j, const char *written, FILE *table)
@@ -150,9 +186,13 @@ int report_job(const struct report_job_args *a)
 	if (ret)
 		return cli_error(1, CMD, "%s", err);
 	ret = write_csv(j, a);
+	if (!ret && a->html_dfd >= 0)
+		ret = write_html(j, a);
 	if (!ret) {
 		print_terminal(j, a->out_path, a->out_path ? stdout : stderr);
 		fflush(stdout);
+		if (a->html_dfd >= 0)
+			fprintf(stderr, "Generated HTML report file: %s\n", a->html_path);
 	}
 	rpt_job_free(j);
 	return ret;

@@ -19,6 +19,10 @@ struct report_job_args {
 	const struct rpt_options *opts; /* each rank's report */
 	const char *ranks;		/* --rank list, or NULL */
 	const char *hosts;		/* --host list, or NULL */
+	/* --export html: report.html as @html_name beneath @html_dfd (borrowed), said as
+	 * @html_path; -1: none */
+	int html_dfd;
+	const char *html_name, *html_path;
 };
 
 /* The job's report.csv and the terminal summary; uprof's exit code. */

@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define W 980
 #define H 560
@@ -136,11 +138,85 @@ static void label(FILE *f, const struct mtr_rl_ceiling *c, double x, double y, d
 	fprintf(f, " %.4g %s</text>\n", c->value, c->kind == MTR_RL_MEMORY ? "GB/s" : "GFLOP/s");
 }
 
+/* A label's width in px at text.roof's 10 px (about 5.6 px a character, and the value). */
+static double label_w(const struct mtr_rl_ceiling *c)
+{
+	return 5.6 * ((double)strlen(c->name) + 14);
+}
+
+/* Where each ceiling's label goes, so that none overprints another (a roofline of a
+ * many-core machine has roofs a few px apart): a compute ceiling's in the right margin at
+ * its height, pushed down below the one above it when closer than a line; a memory roof's
+ * along its roof ending at its ridge, moved down the roof, past the labels of the roofs
+ * beside it, where those would overlap. @at[i]: x, y of ceiling i's label. */
+#define LINE_PX 12.0
+static void place_labels(const struct mtr_roofline *r, const double (*end)[4], double angle,
+			 double (*at)[2])
+{
+	double cosa = fabs(cos(angle));
+
+	for (int i = 0; i < r->nceilings; i++) {
+		const struct mtr_rl_ceiling *c = &r->ceilings[i];
+		bool moved = true;
+
+		if (!usable(c))
+			continue;
+		if (c->kind != MTR_RL_MEMORY) {
+			at[i][0] = end[i][2] + 4;
+			at[i][1] = end[i][3] + (c->kind == MTR_RL_NOMINAL ? -2 : 10);
+		} else {
+			at[i][0] = end[i][2] - 8;
+			at[i][1] = end[i][3] - 4;
+		}
+		while (moved) {
+			moved = false;
+			for (int k = 0; k < i; k++) {
+				const struct mtr_rl_ceiling *o = &r->ceilings[k];
+
+				if (!usable(o) ||
+				    (o->kind == MTR_RL_MEMORY) != (c->kind == MTR_RL_MEMORY))
+					continue;
+				if (c->kind != MTR_RL_MEMORY) {
+					if (fabs(at[i][1] - at[k][1]) < LINE_PX) {
+						at[i][1] = at[k][1] + LINE_PX;
+						moved = true;
+					}
+					continue;
+				}
+				/* parallel roofs: apart by their vertical gap times cos(angle);
+				 * labels overlap where their spans along x do too */
+				double gap = fabs((at[i][1] - at[k][1]) -
+						  (at[i][0] - at[k][0]) * tan(angle)) *
+					     cosa;
+				double wi = label_w(c) * cosa, wk = label_w(o) * cosa;
+
+				if (gap < LINE_PX && at[i][0] > at[k][0] - wk &&
+				    at[i][0] - wi < at[k][0]) {
+					double dx = at[i][0] - (at[k][0] - wk - 6);
+
+					at[i][0] -= dx;
+					at[i][1] -= dx * tan(angle);
+					moved = true;
+				}
+			}
+		}
+	}
+}
+
 static void roofs(FILE *f, const struct mtr_roofline *r, const struct axes *a, double pmax,
 		  double bmax)
 {
-	double xl = pow(10, a->x0), xr = pow(10, a->x1), ytop = pow(10, a->y1);
+	double xl = pow(10, a->x0), xr = pow(10, a->x1), ytop = pow(10, a->y1), angle = 0;
+	double(*end)[4] = calloc((size_t)(r->nceilings ? r->nceilings : 1), sizeof(*end));
+	double(*at)[2] = calloc((size_t)(r->nceilings ? r->nceilings : 1), sizeof(*at));
 
+	if (!end || !at)
+		goto out;
+	/* the roofs are drawn inside the plot only */
+	fprintf(f,
+		"<defs><clipPath id=\"plot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+		"</clipPath></defs>\n",
+		PL, PT, W - PL - PR, H - PT - PB);
 	for (int i = 0; i < r->nceilings; i++) {
 		const struct mtr_rl_ceiling *c = &r->ceilings[i];
 		double x0, x1, y0, y1;
@@ -159,21 +235,28 @@ static void roofs(FILE *f, const struct mtr_roofline *r, const struct axes *a, d
 			x1 = xr;
 			y0 = y1 = c->value;
 		}
-		fprintf(f, "<line class=\"roof %s\" data-ceiling=\"", mtr_rl_kind_name(c->kind));
+		end[i][0] = px(a, x0), end[i][1] = py(a, y0), end[i][2] = px(a, x1),
+		end[i][3] = py(a, y1);
+		if (c->kind == MTR_RL_MEMORY)
+			angle = atan2(end[i][3] - end[i][1], end[i][2] - end[i][0]);
+		fprintf(f, "<line class=\"roof %s\" clip-path=\"url(#plot)\" data-ceiling=\"",
+			mtr_rl_kind_name(c->kind));
 		pcm_html_esc(f, c->name);
 		fprintf(f,
 			"\" data-value=\"%.6g\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>",
-			c->value, px(a, x0), py(a, y0), px(a, x1), py(a, y1));
+			c->value, end[i][0], end[i][1], end[i][2], end[i][3]);
 		pcm_html_esc(f, c->name);
 		fprintf(f, "</title></line>\n");
-		if (c->kind == MTR_RL_MEMORY) /* along the roof, ending near its ridge */
-			label(f, c, px(a, x1) - 8, py(a, y1) - 4,
-			      atan2(py(a, y1) - py(a, y0), px(a, x1) - px(a, x0)) * 180 / M_PI,
-			      true);
-		else /* right of the roof; a nominal one above its line, a measured one below */
-			label(f, c, px(a, x1) + 4,
-			      py(a, y1) + (c->kind == MTR_RL_NOMINAL ? -2 : 10), 0, false);
 	}
+	place_labels(r, (const double(*)[4])end, angle, at);
+	for (int i = 0; i < r->nceilings; i++)
+		if (usable(&r->ceilings[i]))
+			label(f, &r->ceilings[i], at[i][0], at[i][1],
+			      r->ceilings[i].kind == MTR_RL_MEMORY ? angle * 180 / M_PI : 0,
+			      r->ceilings[i].kind == MTR_RL_MEMORY);
+out:
+	free(end);
+	free(at);
 }
 
 static void chart(FILE *f, const struct mtr_roofline *r, const struct mtr_rl_point *p)

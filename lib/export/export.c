@@ -17,6 +17,9 @@ static const struct rpt_exporter exporters[] = {
 				    "zoom and search in a browser", rpt_export_flamegraph },
 	[RPT_EXPORT_PERFETTO] = { "perfetto", "trace.json", "trace",
 				  "ui.perfetto.dev, chrome://tracing", rpt_export_perfetto },
+	[RPT_EXPORT_HTML] = { "html", "report.html", "HTML report",
+			      "every table, flame graph, timeline; one file",
+			      rpt_export_html },
 };
 
 _Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,

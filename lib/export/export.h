@@ -9,6 +9,7 @@
  *   export_flamegraph.c  a self-contained flame graph SVG
  *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
  *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
+ *   export_html.c        report.html: the report as one self-contained page (html.h)
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H
@@ -22,6 +23,7 @@ enum rpt_export {
 	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
 	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
 	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
+	RPT_EXPORT_HTML,       /* report.html: every table, flame graph and timeline, one file */
 	RPT_EXPORT_COUNT
 };
 
@@ -44,5 +46,10 @@ const char *rpt_export_filename(enum rpt_export e);
  * Not const: the first export looks up the inline chains that the CSV of a session
  * without stacks or tasks had no need for (rpt_stacks_ready). */
 int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
+
+/* report.html of a report that is only report.csv's text (@csv, @len bytes): an MPI
+ * job's (lib/job's CSV), its tables and MPI views, no flame graph or timeline. @kind
+ * names it in the page's data ("job"), @title heads the page. 0 or -errno. */
+int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char *csv, size_t len);
 
 #endif

@@ -3,8 +3,19 @@
 # before libuprof_report.a.
 EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_flamegraph.c \
 	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c
+EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_flame.c \
+	lib/export/html_timeline.c
+# report.html's style and script, kept as their own files, become C strings at build time
+# (lib/export/html/embed.sh: each line a string literal, no tool beyond sed)
+EXPORT_HTML_ASSETS := lib/export/html/report.css lib/export/html/report.js
+$(BUILD)/gen/export/html_assets.c: lib/export/html/embed.sh $(EXPORT_HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	lib/export/html/embed.sh $(EXPORT_HTML_ASSETS) >$@
+$(OBJ)/gen/export/html_assets.o: $(BUILD)/gen/export/html_assets.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 EXPORT_LIB := $(BUILD)/lib/libuprof_export.a
-$(EXPORT_LIB): $(call objs,$(EXPORT_SRCS))
+$(EXPORT_LIB): $(call objs,$(EXPORT_SRCS)) $(OBJ)/gen/export/html_assets.o
 	@mkdir -p $(dir $@)
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
@@ -17,3 +28,11 @@ $(BUILD)/tests/test_export: tests/unit/test_export.c $(EXPORT_LIB) $(REPORT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_export
+# report.html's tables: report.csv's text into JSON sections, exact, bounded, and whole
+# whatever byte the text is cut at
+$(BUILD)/tests/test_export_html: tests/unit/test_export_html.c $(EXPORT_LIB) $(REPORT_LIB) \
+		$(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) \
+		$(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_export_html

@@ -12,6 +12,7 @@
 #include "mpi/internal.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

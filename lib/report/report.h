@@ -268,6 +268,9 @@ int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, in
 
 /* Write report.csv to @f. 0 or -errno. */
 int rpt_write_csv(const struct rpt *r, FILE *f);
+/* The same with @cutoff rows per hottest section (0: all) instead of opts.cutoff: the
+ * HTML report's longer tables (csv_cutoff.c). 0 or -errno. */
+int rpt_write_csv_cutoff(const struct rpt *r, int cutoff, FILE *f);
 
 /* ---- Function Detail Data (annotate.c): where inside a function the samples fell, per
  * source line and per instruction ---- */

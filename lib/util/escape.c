@@ -89,6 +89,8 @@ static void put_ascii(FILE *f, unsigned char c, enum util_escape how)
 		}
 	} else if (c == ';' && how == UTIL_ESC_JSON_FRAME) {
 		fputc(':', f);
+	} else if (how == UTIL_ESC_JSON_HTML && (c == '<' || c == '>' || c == '&')) {
+		fprintf(f, "\\u%04x", c);
 	} else if (c == '"' || c == '\\') {
 		fputc('\\', f);
 		fputc(c, f);
@@ -112,8 +114,10 @@ void util_put_escaped_n(FILE *f, const char *str, size_t len, enum util_escape h
 		int n = utf8_len(s, (size_t)(end - s));
 
 		if (!n) { /* not UTF-8: the replacement character */
-			fputs(how == UTIL_ESC_JSON || how == UTIL_ESC_JSON_FRAME ? "\\ufffd"
-										 : "\xef\xbf\xbd",
+			fputs(how == UTIL_ESC_JSON || how == UTIL_ESC_JSON_FRAME ||
+					      how == UTIL_ESC_JSON_HTML
+				      ? "\\ufffd"
+				      : "\xef\xbf\xbd",
 			      f);
 			s++;
 			continue;

@@ -101,6 +101,9 @@ enum util_escape {
 	 * every other byte as it is (no UTF-8 check, ' and control bytes kept). The page
 	 * shows pcm's own CSV, which it wrote from counter names and numbers. */
 	UTIL_ESC_HTML_PLAIN,
+	/* a JSON string's contents inside an HTML <script> element (the HTML report's data):
+	 * as UTIL_ESC_JSON, and < > & as \u003c \u003e \u0026, so no name ends the element */
+	UTIL_ESC_JSON_HTML,
 };
 
 /* @s escaped as @how. But for UTIL_ESC_HTML_PLAIN, bytes that are not valid UTF-8 and

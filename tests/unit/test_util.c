@@ -307,6 +307,21 @@ static void escaping_frame_and_title(void **state)
 	free(s);
 }
 
+/* The HTML report's embedded JSON: a name holding "</script>" or "<!--" must not end or
+ * comment out the <script> element it sits in; quotes and bad UTF-8 as in plain JSON. */
+static void escaping_json_in_html(void **state)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	(void)state;
+	util_put_escaped(f, "</script><!--&\"q\"\n\xff\xc3\xa9", UTIL_ESC_JSON_HTML);
+	fclose(f);
+	assert_string_equal(s, "\\u003c/script\\u003e\\u003c!--\\u0026\\\"q\\\"\\u000a\\ufffd\xc3\xa9");
+	free(s);
+}
+
 static int cmp_int(const void *x, const void *y)
 {
 	int a = *(const int *)x, b = *(const int *)y;
@@ -345,6 +360,7 @@ int main(void)
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(escaping_invalid_utf8),
 		cmocka_unit_test(escaping_frame_and_title),
+		cmocka_unit_test(escaping_json_in_html),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

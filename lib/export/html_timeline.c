@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The HTML report's timeline: a track per thread with its sample density (samples per
+ * bin, RPT_HTML_BINS bins over the profile), its task and event instances and its OpenMP
+ * regions and waits, and the paused intervals, written as
+ *   "timeline":{"t0":NS,"span":US,"bins":B,"stride":S,"threads":[{"tid":..,"pid":..,
+ *     "name":"..","samples":N,"d":[...]},...],"tasks":[[track,begin,end,"domain","name"]],
+ *     "omp":[[track,begin,end,kind,depth,"what","site"]],"pauses":[[begin,end]],
+ *     "left_out":{"threads":..,"tasks":..,"omp":..,"pauses":..}}
+ * times in microseconds from t0 (the earliest of them all, samples' clock). Bounded: the
+ * TRACKS threads with the most samples, and per track the earliest SLICES task
+ * instances and OpenMP slices; what is left out is counted.
+ */
+#include "export/html.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BINS 300     /* a bin is 4 px of the page's 1200 px plot: a few samples each */
+#define TRACKS 64    /* more threads than fit on a screen twice over */
+#define SLICES 1000  /* per track and kind: what one can tell apart on a 1200 px row */
+#define PAUSES 10000 /* pause rectangles of the ruler */
+
+struct track {
+	uint32_t tid;
+	uint64_t samples; /* kept samples, times the stride */
+	uint64_t tasks, omp;
+	int index; /* its place on the page, -1: left out */
+};
+
+struct tl {
+	struct track *v;
+	size_t n, cap;
+	struct util_hash by_tid; /* tid -> track + 1 */
+	uint64_t t0, t1;
+};
+
+static struct track *track_of(struct tl *t, uint32_t tid)
+{
+	uint64_t *slot = util_hash_slot(&t->by_tid, tid, 0, 0);
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return &t->v[*slot - 1];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct track *g = realloc(t->v, cap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		t->v = g;
+		t->cap = cap;
+	}
+	t->v[t->n] = (struct track){ tid, 0, 0, 0, -1 };
+	*slot = ++t->n;
+	return &t->v[t->n - 1];
+}
+
+static void span(struct tl *t, uint64_t begin, uint64_t end)
+{
+	if (begin && (!t->t0 || begin < t->t0))
+		t->t0 = begin;
+	if (end > t->t1)
+		t->t1 = end;
+}
+
+static int cmp_track(const void *a, const void *b)
+{
+	const struct track *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Every thread with samples, tasks or OpenMP slices, and the time they cover. */
+static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_facts *facts,
+		  const struct rpt_omp_trace_facts *omp)
+{
+	struct track *k;
+
+	for (size_t i = 0; i < facts->nsamples; i++) {
+		struct rpt_stack_sample s;
+
+		rpt_stack_sample_at(r, i, &s);
+		k = track_of(t, s.tid);
+		if (!k)
+			return -ENOMEM;
+		k->samples += facts->stride;
+		span(t, s.time, s.time);
+	}
+	for (size_t i = 0; i < facts->nspans; i++) {
+		struct rpt_task_span_view s;
+
+		rpt_task_span_at(r, i, &s);
+		if (!(k = track_of(t, s.tid)))
+			return -ENOMEM;
+		k->tasks++;
+		span(t, s.begin, s.end);
+	}
+	for (size_t i = 0; i < omp->nthread; i++) {
+		struct rpt_omp_slice_view s;
+
+		rpt_omp_thread_slice_at(r, i, &s);
+		if (!(k = track_of(t, s.tid)))
+			return -ENOMEM;
+		k->omp++;
+		span(t, s.begin, s.end);
+	}
+	for (size_t i = 0; i < facts->npauses; i++) {
+		int64_t from, to;
+
+		rpt_pause_at(r, i, &from, &to);
+		if (from > 0 && to > from)
+			span(t, (uint64_t)from, (uint64_t)to);
+	}
+	return 0;
+}
+
+static double us(const struct tl *t, uint64_t ns)
+{
+	return ns > t->t0 ? (double)(ns - t->t0) / 1e3 : 0;
+}
+
+/* Each kept track's entry, its sample density counted from the (tid, time) order. */
+static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
+		       const struct rpt_stacks_facts *facts, size_t ntracks)
+{
+	uint64_t *bins = calloc(ntracks * BINS, sizeof(*bins));
+	double width = (double)(t->t1 - t->t0 + 1) / BINS;
+
+	if (!bins)
+		return -ENOMEM;
+	for (size_t i = 0; i < facts->nsamples; i++) {
+		struct rpt_stack_sample s;
+		struct track *k;
+		size_t b;
+
+		rpt_stack_sample_at(r, i, &s);
+		k = &t->v[*util_hash_find(&t->by_tid, s.tid, 0, 0) - 1];
+		if (k->index < 0)
+			continue;
+		b = (size_t)((double)(s.time - t->t0) / width);
+		bins[(size_t)k->index * BINS + (b < BINS ? b : BINS - 1)] += facts->stride;
+	}
+	fputs("\"threads\":[", f);
+	for (size_t i = 0; i < ntracks; i++) {
+		struct rpt_thread_view v;
+		bool known = rpt_thread_of(r, t->v[i].tid, &v);
+
+		fprintf(f, "%s{\"tid\":%" PRIu32 ",\"pid\":%d,\"name\":\"", i ? ",\n" : "",
+			t->v[i].tid, known ? v.pid : 0);
+		util_put_escaped(f, known ? (v.name ? v.name : v.comm) : "", UTIL_ESC_JSON_HTML);
+		fprintf(f, "\",\"samples\":%" PRIu64 ",\"d\":[", t->v[i].samples);
+		for (size_t b = 0; b < BINS; b++)
+			fprintf(f, b ? ",%" PRIu64 : "%" PRIu64, bins[i * BINS + b]);
+		fputs("]}", f);
+	}
+	fputs("]", f);
+	free(bins);
+	return 0;
+}
+
+/* The task instances of kept tracks, the first SLICES of each; returns those left out. */
+static uint64_t put_tasks(FILE *f, const struct rpt *r, struct tl *t,
+			  const struct rpt_stacks_facts *facts, size_t *shown)
+{
+	uint64_t left = 0;
+	size_t n = 0;
+
+	fputs(",\"tasks\":[", f);
+	for (size_t i = 0; i < facts->nspans; i++) {
+		struct rpt_task_span_view s;
+		struct track *k;
+
+		rpt_task_span_at(r, i, &s);
+		k = &t->v[*util_hash_find(&t->by_tid, s.tid, 0, 0) - 1];
+		if (k->index < 0 || shown[k->index]++ >= SLICES) {
+			left++;
+			continue;
+		}
+		fprintf(f, "%s[%d,%.1f,%.1f,\"", n++ ? "," : "", k->index, us(t, s.begin),
+			us(t, s.end));
+		util_put_escaped(f, s.domain, UTIL_ESC_JSON_HTML);
+		fputs("\",\"", f);
+		util_put_escaped(f, s.name, UTIL_ESC_JSON_HTML);
+		fputs("\"]", f);
+	}
+	fputs("]", f);
+	return left;
+}
+
+static uint64_t put_omp(FILE *f, const struct rpt *r, struct tl *t,
+			const struct rpt_omp_trace_facts *omp, size_t *shown)
+{
+	uint64_t left = 0;
+	size_t n = 0;
+
+	fputs(",\"omp\":[", f);
+	for (size_t i = 0; i < omp->nthread; i++) {
+		struct rpt_omp_slice_view s;
+		struct track *k;
+
+		rpt_omp_thread_slice_at(r, i, &s);
+		k = &t->v[*util_hash_find(&t->by_tid, s.tid, 0, 0) - 1];
+		if (k->index < 0 || shown[k->index]++ >= SLICES) {
+			left++;
+			continue;
+		}
+		fprintf(f, "%s[%d,%.1f,%.1f,%d,%u,\"", n++ ? "," : "", k->index, us(t, s.begin),
+			us(t, s.end), s.kind == RPT_OMP_SLICE_REGION ? 0 : 1, s.depth);
+		util_put_escaped(f, s.what ? s.what : "", UTIL_ESC_JSON_HTML);
+		fputs("\",\"", f);
+		util_put_escaped(f, s.site ? s.site : "", UTIL_ESC_JSON_HTML);
+		fputs("\"]", f);
+	}
+	fputs("]", f);
+	return left;
+}
+
+int rpt_html_timeline(FILE *f, const struct rpt *r)
+{
+	struct rpt_stacks_facts facts;
+	struct rpt_omp_trace_facts omp;
+	struct tl t = { 0 };
+	size_t ntracks, *shown = NULL;
+	uint64_t left_tasks, left_omp, left_pauses = 0;
+	int ret;
+
+	rpt_stacks_facts(r, &facts);
+	rpt_omp_trace_facts(r, &omp);
+	if (!facts.timeline)
+		facts.nsamples = 0; /* opened without one: only tasks, slices and pauses */
+	ret = gather(r, &t, &facts, &omp);
+	if (ret)
+		goto out;
+	if (t.t1 < t.t0)
+		t.t1 = t.t0;
+	/* the busiest first; the hash keeps pointing at each thread through its index */
+	qsort(t.v, t.n, sizeof(*t.v), cmp_track);
+	util_hash_release(&t.by_tid);
+	for (size_t i = 0; i < t.n; i++) {
+		uint64_t *slot = util_hash_slot(&t.by_tid, t.v[i].tid, 0, 0);
+
+		if (!slot) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		*slot = i + 1;
+		t.v[i].index = i < TRACKS ? (int)i : -1;
+	}
+	ntracks = t.n < TRACKS ? t.n : TRACKS;
+	shown = calloc(ntracks ? ntracks : 1, sizeof(*shown));
+	if (!shown) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	fprintf(f, "{\"t0\":%" PRIu64 ",\"span\":%.1f,\"bins\":%d,\"stride\":%" PRIu64 ",", t.t0,
+		us(&t, t.t1), BINS, facts.stride ? facts.stride : 1);
+	ret = put_threads(f, r, &t, &facts, ntracks);
+	if (ret)
+		goto out;
+	left_tasks = put_tasks(f, r, &t, &facts, shown);
+	memset(shown, 0, ntracks * sizeof(*shown));
+	left_omp = put_omp(f, r, &t, &omp, shown);
+	fputs(",\"pauses\":[", f);
+	for (size_t i = 0; i < facts.npauses; i++) {
+		int64_t from, to;
+
+		rpt_pause_at(r, i, &from, &to);
+		if (i >= PAUSES) {
+			left_pauses++;
+			continue;
+		}
+		fprintf(f, "%s[%.1f,%.1f]", i ? "," : "", us(&t, (uint64_t)(from > 0 ? from : 0)),
+			us(&t, (uint64_t)(to > 0 ? to : 0)));
+	}
+	fprintf(f,
+		"],\"left_out\":{\"threads\":%zu,\"samples\":%" PRIu64 ",\"tasks\":%" PRIu64
+		",\"omp\":%" PRIu64 ",\"omp_report\":%" PRIu64 ",\"pauses\":%" PRIu64 "}}",
+		t.n - ntracks, facts.left_out, left_tasks, left_omp, omp.left_out, left_pauses);
+out:
+	free(shown);
+	free(t.v);
+	util_hash_release(&t.by_tid);
+	return ret;
+}

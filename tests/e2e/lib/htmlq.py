@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Read a uprof report.html: its embedded data, or the DOM Chromium dumped after its
+script ran.
+
+htmlq.py PAGE rows TITLE N      the first N data rows (header excluded) of the embedded
+                                report.csv section whose title matches the regular expression TITLE, tab-separated
+htmlq.py DOM dom TITLE N [COLS] the first N body rows of the first <table data-section>
+                                whose title matches TITLE, each cell's data-v, tab-separated;
+                                COLS (0,1,3) picks columns
+htmlq.py PAGE flame             total, the root's children summed, kept nodes, pruned
+htmlq.py PAGE timeline          samples of all tracks, the tracks' "samples" summed, tasks,
+                                OpenMP slices, pauses, threads left out
+htmlq.py PAGE external          exit 1 (naming it) if the page refers to anything outside it
+"""
+import json
+import re
+import sys
+from html.parser import HTMLParser
+
+
+def data(path):
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1))
+
+
+def section(d, title):
+    return next(s for s in d["csv"] if re.search(title, s["title"]))
+
+
+class Tables(HTMLParser):
+    """Every <table data-section=...>: its title and body rows of data-v values."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.cur, self.row, self.depth = [], None, None, 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and "data-section" in a and self.cur is None:
+            self.cur = (a["data-section"], [])
+            self.depth = 1
+        elif tag == "table" and self.cur is not None:
+            self.depth += 1
+        elif self.cur is not None and tag == "tr":
+            self.row = []
+        elif self.cur is not None and tag == "td" and self.row is not None:
+            self.row.append(a.get("data-v", ""))
+
+    def handle_endtag(self, tag):
+        if self.cur is None:
+            return
+        if tag == "tr" and self.row is not None:
+            if self.row:
+                self.cur[1].append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.depth -= 1
+            if not self.depth:
+                self.tables.append(self.cur)
+                self.cur = None
+
+
+def main():
+    path, what = sys.argv[1], sys.argv[2]
+    if what == "rows":
+        rows = section(data(path), sys.argv[3])["rows"][1:int(sys.argv[4]) + 1]
+        for r in rows:
+            print("\t".join(c.strip() for c in r))
+    elif what == "dom":
+        p = Tables()
+        p.feed(open(path, encoding="utf-8").read())
+        rows = next(t for t in p.tables if re.search(sys.argv[3], t[0]))[1][:int(sys.argv[4])]
+        cols = [int(c) for c in sys.argv[5].split(",")] if len(sys.argv) > 5 else None
+        for r in rows:
+            print("\t".join(r[c] for c in cols) if cols else "\t".join(r))
+    elif what == "flame":
+        f = data(path)["flame"]
+        nodes = f["nodes"]
+        kids = sum(n[2] for i, n in enumerate(nodes) if i and n[0] == 0)
+        print(f["total"], kids, len(nodes), f["pruned"])
+    elif what == "timeline":
+        t = data(path)["timeline"]
+        binned = sum(sum(th["d"]) for th in t["threads"])
+        said = sum(th["samples"] for th in t["threads"])
+        print(binned, said, len(t["tasks"]), len(t["omp"]), len(t["pauses"]), t["left_out"]["threads"])
+    elif what == "external":
+        text = open(path, encoding="utf-8").read()
+        bad = re.findall(r'(?:https?:|ftp:)//[^\s"\')]*|\b(?:src|href|action)\s*=|@import|url\(', text)
+        if bad:
+            print("external references:", bad[:5])
+            sys.exit(1)
+
+
+main()
