@@ -161,6 +161,8 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 		} else {
 			st->exports[e] = true;
 		}
+		if (e >= 0 ? rpt_export_walks(e) : !strcmp(tok, "all"))
+			st->a.opts.walk = true; /* it writes every sample */
 	}
 	return -1;
 }

@@ -55,5 +55,6 @@ void rpt_pf_omp_other(struct rpt_pf *w, const struct rpt *r);
 int rpt_export_folded(const struct rpt *r, FILE *f);
 int rpt_export_flamegraph(const struct rpt *r, FILE *f);
 int rpt_export_perfetto(const struct rpt *r, FILE *f);
+int rpt_export_sqlite(struct rpt *r, FILE *f);
 
 #endif

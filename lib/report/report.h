@@ -442,6 +442,19 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
+/* What an export of the walk names beside the samples (walk.c). The path of module
+ * @module ("" out of range); whether it is the unknown module (addresses outside every
+ * mapping); its build id in hex into @hex ("" when none was recorded). */
+const char *rpt_module_path(const struct rpt *r, int module);
+bool rpt_module_is_unknown(const struct rpt *r, int module);
+void rpt_module_build_id(const struct rpt *r, int module, char *hex, size_t len);
+/* The session has call stacks (rpt_walk_stack gives more than the sampled function). */
+bool rpt_stacks_collected(const struct rpt *r);
+/* The session's events: how many, their names, and what a sample of @units (struct
+ * rpt_walk_sample) stands for in the event's own unit: ns for the timers, events else. */
+int rpt_event_count(const struct rpt *r);
+const char *rpt_event_name(const struct rpt *r, int event);
+uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

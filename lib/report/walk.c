@@ -207,3 +207,52 @@ int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char *
 	}
 	return n;
 }
+
+/* ---- what an export of the walk names beside the samples ---- */
+
+const char *rpt_module_path(const struct rpt *r, int module)
+{
+	return module >= 0 && module < r->world.nmodules ? r->world.modules[module].path : "";
+}
+
+bool rpt_module_is_unknown(const struct rpt *r, int module)
+{
+	(void)r;
+	return module == RPT_MODULE_UNKNOWN;
+}
+
+void rpt_module_build_id(const struct rpt *r, int module, char *hex, size_t len)
+{
+	const struct rpt_file_id *id;
+	size_t n = 0;
+
+	if (len)
+		hex[0] = '\0';
+	if (module < 0 || module >= r->world.nmodules)
+		return;
+	id = &r->world.modules[module].id;
+	for (unsigned i = 0; i < id->build_id_len && n + 2 < len; i++, n += 2)
+		snprintf(hex + n, len - n, "%02x", id->build_id[i]);
+}
+
+bool rpt_stacks_collected(const struct rpt *r)
+{
+	return r->stacks && r->stacks->collected;
+}
+
+int rpt_event_count(const struct rpt *r)
+{
+	return r->info.nevents;
+}
+
+const char *rpt_event_name(const struct rpt *r, int event)
+{
+	return event >= 0 && event < r->info.nevents ? r->info.events[event].name : "unknown";
+}
+
+uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units)
+{
+	if (event < 0 || event >= r->info.nevents)
+		return units;
+	return r->info.events[event].weighted ? units : r->info.events[event].period * units;
+}

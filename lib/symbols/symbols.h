@@ -83,6 +83,10 @@ void rpt_symtab_free(struct rpt_symtab *st);
  */
 void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id,
 		       uint64_t file_offset, struct rpt_sym *out);
+/* Whether @name is what a lookup gives when no symbol covers an address
+ * ("<module>!0x<hex>", or "[unknown]" out of memory): exports in other tools' schemas
+ * write such samples as those tools' "unknown". */
+bool rpt_symtab_unresolved(const char *name);
 
 /* The state of @path's file as its first lookup found it; RPT_FILE_OK when it has not
  * been looked up, or is no file ("[vdso]", "//anon", ...). */
