@@ -20,6 +20,8 @@ static const struct rpt_exporter exporters[] = {
 	[RPT_EXPORT_SQLITE] = { "sqlite", "report.db", "SQLite database",
 				"perf's export-to-sqlite.py schema + uprof's tables; sqlite3", NULL,
 				rpt_export_sqlite },
+	[RPT_EXPORT_PPROF] = { "pprof", "profile.pb.gz", "pprof profile",
+			       "go tool pprof, Pyroscope, Grafana, Parca", NULL, rpt_export_pprof },
 };
 
 _Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,

@@ -11,6 +11,7 @@
  *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
  *   export_sqlite.c      a SQLite database in perf's export-to-sqlite.py schema, plus
  *                        uprof's tables (export_sqlite_schema.c); walks every sample
+ *   export_pprof.c       Go's pprof profile (go tool pprof, Pyroscope, Parca); walks too
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H
@@ -26,6 +27,7 @@ enum rpt_export {
 	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
 	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
 	RPT_EXPORT_SQLITE,     /* report.db: SQLite in the schema of perf's exporter */
+	RPT_EXPORT_PPROF,      /* profile.pb.gz: Go's pprof (profile.proto, gzip) */
 	RPT_EXPORT_COUNT
 };
 

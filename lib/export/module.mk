@@ -3,14 +3,14 @@
 # before libuprof_report.a.
 EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_flamegraph.c \
 	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c lib/export/export_sqlite.c \
-	lib/export/export_sqlite_schema.c
+	lib/export/export_sqlite_schema.c lib/export/export_pprof.c
 EXPORT_LIB := $(BUILD)/lib/libuprof_export.a
 $(EXPORT_LIB): $(call objs,$(EXPORT_SRCS))
 	@mkdir -p $(dir $@)
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
 LIBS += $(EXPORT_LIB)
-EXPORT_LDLIBS := -lsqlite3
+EXPORT_LDLIBS := -lsqlite3 -lz
 # its unit tests: the exporter table and folded frame names (the files themselves are
 # checked on a session: test_callgraph's exports, tests/e2e/exports.sh)
 $(BUILD)/tests/test_export: tests/unit/test_export.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) \

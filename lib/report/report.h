@@ -455,6 +455,8 @@ bool rpt_stacks_collected(const struct rpt *r);
 int rpt_event_count(const struct rpt *r);
 const char *rpt_event_name(const struct rpt *r, int event);
 uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units);
+/* Whether event @event is a timer (its samples stand for CPU time in ns). */
+bool rpt_event_is_timer(const struct rpt *r, int event);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

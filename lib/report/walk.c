@@ -256,3 +256,8 @@ uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units)
 		return units;
 	return r->info.events[event].weighted ? units : r->info.events[event].period * units;
 }
+
+bool rpt_event_is_timer(const struct rpt *r, int event)
+{
+	return event >= 0 && event < r->info.nevents && ses_event_is_timer(&r->info.events[event]);
+}
