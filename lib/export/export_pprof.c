@@ -5,9 +5,11 @@
  * sort event of report.csv), with their call stacks, merged per (stack, thread): values
  * "samples" (count) and the event's own measure ("cpu" nanoseconds for the timers, the
  * event's count otherwise); labels "thread" (as report.csv names it), "pid" and "tid".
- * One function per (module, name) with one location each (pprof's locations are
- * addresses; uprof's stacks are functions, inlined ones included, so a location stands
- * for a function and its address is 0); one mapping per module with its build id.
+ * One function per (module, name); a location per function of a stack with the
+ * functions inlined into it as its first lines (pprof's Location.line order), so pprof
+ * shows inlined functions as report's stacks do and `-noinlines` as report.csv's
+ * functions do; locations have no address (uprof's stacks are of functions); one mapping
+ * per module with its build id, the program's first.
  * Samples of other events are left out and counted in a comment.
  *
  * profile.proto (github.com/google/pprof/proto/profile.proto) field numbers are used
@@ -115,21 +117,24 @@ struct pp {
 	struct pb strings;
 	int64_t nstrings;
 	struct util_hash string_of;  /* pointer -> index + 1 */
-	struct util_hash loc_of;     /* (mapping, name pointer) -> location id */
+	struct util_hash func_of;    /* (mapping, name pointer) -> function id */
+	struct util_hash loc_key;    /* (key so far, function id, last?) -> key */
+	struct util_hash loc_of;     /* key of a location's functions -> location id */
 	struct util_hash mapping_of; /* module path pointer -> mapping id */
 	struct util_hash node_of;    /* (parent, loc) -> node + 1 */
 	struct util_hash sample_of;  /* (node, tid) -> sample + 1 */
 	struct util_hash thread_of;  /* tid -> thread name string + 1 */
 	struct util_hash module_of;  /* module path pointer -> module id + 1 */
 	struct pb functions, locations, mappings;
-	uint32_t nlocs, nmappings;
+	uint32_t nlocs, nfuncs, nmappings;
+	uint64_t nkeys;
 	struct pp_node *nodes;
 	size_t nnodes, capnodes;
 	struct pp_sample *samples;
 	size_t nsamples, capsamples;
 	uint64_t other_events; /* samples of events other than the first: left out */
 	const char *program;   /* the first process's executable */
-	const char *funcs[PP_STACK_MAX], *mods[PP_STACK_MAX];
+	struct rpt_walk_frame frames[PP_STACK_MAX];
 	int err;
 };
 
@@ -187,13 +192,12 @@ static uint32_t pp_mapping(struct pp *p, const char *path)
 	return (uint32_t)*slot;
 }
 
-/* The location (= function) of @name in module @path: ids from 1. */
-static uint32_t pp_location(struct pp *p, const char *name, const char *path)
+/* The function @name of mapping @mapping: ids from 1. */
+static uint32_t pp_function(struct pp *p, const char *name, uint32_t mapping)
 {
-	uint32_t mapping = path && *path ? pp_mapping(p, path) : 0;
-	uint64_t *slot = util_hash_slot(&p->loc_of, mapping, (uint64_t)(uintptr_t)name, 0);
-	struct pb f = { 0 }, line = { 0 }, loc = { 0 };
-	int64_t sname = pp_str(p, name);
+	uint64_t *slot = util_hash_slot(&p->func_of, mapping, (uint64_t)(uintptr_t)name, 0);
+	struct pb f = { 0 };
+	int64_t sname;
 
 	if (!slot) {
 		p->err = -ENOMEM;
@@ -201,21 +205,62 @@ static uint32_t pp_location(struct pp *p, const char *name, const char *path)
 	}
 	if (*slot)
 		return (uint32_t)*slot;
-	*slot = ++p->nlocs;
+	*slot = ++p->nfuncs;
+	sname = pp_str(p, name);
 	pb_int(&f, 1, *slot);		/* Function.id */
 	pb_int(&f, 2, (uint64_t)sname); /* name */
 	pb_int(&f, 3, (uint64_t)sname); /* system_name */
-	pb_int(&line, 1, *slot);	/* Line.function_id */
-	pb_int(&loc, 1, *slot);		/* Location.id */
-	pb_int(&loc, 2, mapping);	/* mapping_id */
-	pb_len(&loc, 4, line.b, line.len);
-	if (f.err || line.err || loc.err)
-		p->err = -ENOMEM;
-	else {
+	if (f.err)
+		p->err = f.err;
+	else
 		pb_len(&p->functions, PF_FUNCTION, f.b, f.len);
-		pb_len(&p->locations, PF_LOCATION, loc.b, loc.len);
-	}
 	free(f.b);
+	return (uint32_t)*slot;
+}
+
+/* The location of frames @fr[0..@n-1]: inlined functions, innermost first, then the
+ * function they were inlined into (pprof's Location.line order). Ids from 1. */
+static uint32_t pp_location(struct pp *p, const struct rpt_walk_frame *fr, int n)
+{
+	const struct rpt_walk_frame *phys = &fr[n - 1];
+	uint32_t mapping = *phys->module ? pp_mapping(p, phys->module) : 0;
+	uint32_t fids[PP_STACK_MAX];
+	uint64_t key = mapping, *slot;
+	struct pb line = { 0 }, loc = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		fids[i] = pp_function(p, fr[i].kind == RPT_FN_INLINED ? fr[i].base : fr[i].name,
+				      mapping);
+		slot = util_hash_slot(&p->loc_key, key, fids[i], i == n - 1);
+		if (!slot) {
+			p->err = -ENOMEM;
+			return 0;
+		}
+		if (!*slot)
+			*slot = ++p->nkeys;
+		key = *slot;
+	}
+	if (p->err)
+		return 0;
+	slot = util_hash_slot(&p->loc_of, key, 0, 0);
+	if (!slot) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	if (*slot)
+		return (uint32_t)*slot;
+	*slot = ++p->nlocs;
+	pb_int(&loc, 1, *slot);	  /* Location.id */
+	pb_int(&loc, 2, mapping); /* mapping_id */
+	for (int i = 0; i < n; i++) {
+		line.len = 0;
+		pb_int(&line, 1, fids[i]); /* Line.function_id */
+		pb_len(&loc, 4, line.b, line.len);
+	}
+	if (line.err || loc.err)
+		p->err = -ENOMEM;
+	else
+		pb_len(&p->locations, PF_LOCATION, loc.b, loc.len);
 	free(line.b);
 	free(loc.b);
 	return (uint32_t)*slot;
@@ -286,19 +331,29 @@ static int on_thread(void *ctx, const struct rpt_walk_thread *t)
 static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 {
 	struct pp *p = ctx;
-	uint32_t node = 0;
+	uint32_t node = 0, locs[PP_STACK_MAX];
 	uint64_t *slot, *name;
-	int n;
+	int n, nlocs = 0;
 
 	if (s->event != 0) {
 		p->other_events++;
 		return 0;
 	}
-	n = rpt_walk_stack(p->r, s->index, p->funcs, p->mods, PP_STACK_MAX);
+	n = rpt_walk_frames(p->r, s->index, p->frames, PP_STACK_MAX);
 	if (n < 0)
 		return n;
-	for (int i = n; i-- > 0;) /* root first down the trie */
-		node = pp_node(p, node, pp_location(p, p->funcs[i], p->mods[i]));
+	/* locations leaf first (each: inlined frames and the function holding them), then
+	 * the trie root first */
+	for (int i = 0; i < n;) {
+		int k = i;
+
+		while (k < n - 1 && p->frames[k].kind == RPT_FN_INLINED)
+			k++;
+		locs[nlocs++] = pp_location(p, &p->frames[i], k - i + 1);
+		i = k + 1;
+	}
+	while (nlocs-- > 0)
+		node = pp_node(p, node, locs[nlocs]);
 	if (p->err)
 		return p->err;
 	slot = util_hash_slot(&p->sample_of, node, (uint64_t)(uint32_t)s->tid, 0);
@@ -460,6 +515,8 @@ int rpt_export_pprof(struct rpt *r, FILE *f)
 	free(p.samples);
 	util_hash_release(&p.string_of);
 	util_hash_release(&p.loc_of);
+	util_hash_release(&p.loc_key);
+	util_hash_release(&p.func_of);
 	util_hash_release(&p.mapping_of);
 	util_hash_release(&p.node_of);
 	util_hash_release(&p.sample_of);

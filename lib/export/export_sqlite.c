@@ -69,7 +69,7 @@ struct sql {
 	int64_t nthreads, ncomms, nsymbols, npaths, nsamples, ntasks, npauses;
 	int64_t *dso_id; /* walk module id -> dsos.id */
 	int nmodules;
-	const char *funcs[SQL_STACK_MAX], *mods[SQL_STACK_MAX];
+	struct rpt_walk_frame frames[SQL_STACK_MAX];
 	int ret;
 };
 
@@ -190,12 +190,13 @@ static int on_module(void *ctx, const struct rpt_walk_module *m)
 	return row(q, S_DSO, "iitts", id, (int64_t)1, basename_of(m->path), m->path, build_id);
 }
 
-/* symbols.id of function @name in dsos.id @dso; 0 (unknown) for no name. */
-static int64_t symbol_row(struct sql *q, int64_t dso, const char *name)
+/* symbols.id of function @name in dsos.id @dso; 0 (unknown) for no name or an address
+ * no symbol covers. A stack's markers ("[unwind failed]", @mark) are symbols of dso 0. */
+static int64_t symbol_row(struct sql *q, int64_t dso, const char *name, bool mark)
 {
 	uint64_t *slot;
 
-	if (!dso || !name || !*name || rpt_symtab_unresolved(name))
+	if ((!dso && !mark) || !name || !*name || rpt_symtab_unresolved(name))
 		return 0;
 	slot = util_hash_slot(&q->symbol_id, (uint64_t)dso, (uint64_t)(uintptr_t)name, 0);
 	if (!slot)
@@ -218,13 +219,15 @@ static int64_t dso_of_path(struct sql *q, const char *path)
 /* call_paths.id of the sample's stack, root first as perf writes them; 0: no stack. */
 static int64_t call_path(struct sql *q, size_t index)
 {
-	int n = rpt_walk_stack(q->r, index, q->funcs, q->mods, SQL_STACK_MAX);
+	int n = rpt_walk_frames(q->r, index, q->frames, SQL_STACK_MAX);
 	int64_t parent = 1; /* perf's root: call path 1, no symbol, below every stack */
 
 	if (n < 0)
 		return n;
 	for (int i = n; i-- > 0;) {
-		int64_t sym = symbol_row(q, dso_of_path(q, q->mods[i]), q->funcs[i]);
+		const struct rpt_walk_frame *fr = &q->frames[i];
+		int64_t sym = symbol_row(q, dso_of_path(q, fr->module), fr->name,
+					 fr->kind == RPT_FN_MARK);
 		uint64_t *slot;
 
 		if (sym < 0)
@@ -248,7 +251,7 @@ static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 	uint64_t *th = util_hash_find(&q->thread_id, (uint64_t)(uint32_t)s->tid, 1, 0);
 	uint64_t *cm = util_hash_find(&q->comm_id, (uint64_t)(uint32_t)s->tid, 0, 0);
 	int64_t dso = s->module >= 0 && s->module < q->nmodules ? q->dso_id[s->module] : 0;
-	int64_t sym = symbol_row(q, dso, s->function);
+	int64_t sym = symbol_row(q, dso, s->function, false);
 	int64_t path = rpt_stacks_collected(q->r) ? call_path(q, s->index) : 0;
 
 	if (sym < 0)

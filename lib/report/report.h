@@ -442,6 +442,14 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
+/* The same, frame by frame with what each is: @name as report.csv shows it ("b
+ * (inlined)", "[truncated]"), @base its function's own name, @module its module's path
+ * ("" for markers), @kind (rpt_stack_func()'s). */
+struct rpt_walk_frame {
+	const char *name, *base, *module;
+	enum rpt_fn_kind kind;
+};
+int rpt_walk_frames(struct rpt *r, size_t index, struct rpt_walk_frame *out, int max);
 /* What an export of the walk names beside the samples (walk.c). The path of module
  * @module ("" out of range); whether it is the unknown module (addresses outside every
  * mapping); its build id in hex into @hex ("" when none was recorded). */

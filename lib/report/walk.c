@@ -172,40 +172,75 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line)
 	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file, line);
 }
 
-int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)
+/* The stack of walked sample @index: its function ids in *@fids (leaf first), the count;
+ * or, for an event other than the first (no stack kept), 0 with its function in *@func;
+ * or -errno. */
+static int stack_of(struct rpt *r, size_t index, const uint32_t **fids, int *func)
 {
-	const struct rpt_stacks *st = r->stacks;
-	const struct rpt_symstack *sym;
 	const struct rpt_wsample *s;
-	const uint32_t *fids;
-	int ret, n;
+	const struct rpt_symstack *sym;
+	int ret;
 
-	if (index >= r->nwsamples || max <= 0)
+	if (index >= r->nwsamples)
 		return -EINVAL;
 	s = &r->wsamples[index];
-	if (s->stack == UINT32_MAX) { /* an event other than the first: its function only */
-		ret = func_of(r, s);
-		if (ret < 0)
-			return ret;
-		funcs[0] = r->funcs[ret].name;
-		if (mods)
-			mods[0] = r->world.modules[s->module].path;
-		return 1;
+	if (s->stack == UINT32_MAX) {
+		*func = func_of(r, s);
+		return *func < 0 ? *func : 0;
 	}
 	ret = rpt_callgraph_build(r, false); /* once; a no-op when the report built it */
 	if (ret)
 		return ret;
 	sym = rpt_callgraph_sym(r, s->stack);
-	fids = rpt_callgraph_fids(r, sym);
-	n = (int)sym->n < max ? (int)sym->n : max;
-	for (int i = 0; i < n; i++) {
-		const struct rpt_cfunc *f = &st->funcs[fids[i]];
+	*fids = rpt_callgraph_fids(r, sym);
+	return (int)sym->n;
+}
+
+int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)
+{
+	const uint32_t *fids;
+	int func, n = max > 0 ? stack_of(r, index, &fids, &func) : -EINVAL;
+
+	if (n == 0) {
+		funcs[0] = r->funcs[func].name;
+		if (mods)
+			mods[0] = r->world.modules[r->wsamples[index].module].path;
+		return 1;
+	}
+	for (int i = 0; i < n && i < max; i++) {
+		const struct rpt_cfunc *f = &r->stacks->funcs[fids[i]];
 
 		funcs[i] = f->name;
 		if (mods)
 			mods[i] = rpt_callgraph_module(r, f);
 	}
-	return n;
+	return n < max ? n : max;
+}
+
+int rpt_walk_frames(struct rpt *r, size_t index, struct rpt_walk_frame *out, int max)
+{
+	const uint32_t *fids;
+	int func, n = max > 0 ? stack_of(r, index, &fids, &func) : -EINVAL;
+
+	if (n == 0) {
+		const char *name = r->funcs[func].name;
+
+		out[0] = (struct rpt_walk_frame){ name, name,
+						  r->world.modules[r->wsamples[index].module].path,
+						  r->wsamples[index].module == RPT_MODULE_KERNEL
+							  ? RPT_FN_KERNEL
+							  : RPT_FN_FUNCTION };
+		return 1;
+	}
+	for (int i = 0; i < n && i < max; i++) {
+		const struct rpt_cfunc *f = &r->stacks->funcs[fids[i]];
+		struct rpt_stack_fn fn;
+
+		rpt_stack_func(r, fids[i], &fn);
+		out[i] = (struct rpt_walk_frame){ f->name, f->base ? f->base : f->name,
+						  rpt_callgraph_module(r, f), fn.kind };
+	}
+	return n < max ? n : max;
 }
 
 /* ---- what an export of the walk names beside the samples ---- */

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Checks of report --export sqlite and pprof (tests/e2e/export_data.sh).
+
+dataq.py symbols DB                 "symbol<TAB>count" per samples_view symbol, sorted
+dataq.py paths DB                   "root;...;leaf<TAB>count" per sample call path (call
+                                    path 1, perf's root, left out), sorted
+dataq.py folded FOLDED              stacks.folded as "root;...;leaf<TAB>count" without the
+                                    comm frame, unresolved frames as "unknown", sorted
+dataq.py tasks DB                   "domain,name<TAB>count<TAB>elapsed s<TAB>samples"
+dataq.py csvtasks REPORT PERIOD_S   the same from report.csv's HOTTEST TASKS
+dataq.py pprof-flat TOP             "function<TAB>flat" from `go tool pprof -top` text
+dataq.py csvfuncs REPORT PERIOD_S   "function<TAB>samples" of report.csv's HOTTEST FUNCTIONS
+"""
+import collections
+import csv
+import re
+import sqlite3
+import sys
+
+UNRESOLVED = re.compile(r"!0x[0-9a-f]+$")
+
+
+def out(rows):
+    for k, v in sorted(rows.items()):
+        print("%s\t%s" % (k, v if not isinstance(v, tuple) else "\t".join(map(str, v))))
+
+
+def symbols(db):
+    c = sqlite3.connect(db)
+    out(dict(c.execute("select symbol, count(*) from samples_view group by symbol")))
+
+
+def paths(db):
+    c = sqlite3.connect(db)
+    cp = {i: (p, s) for i, p, s in c.execute(
+        "select c.id, c.parent_id, (select name from symbols where id = c.symbol_id)"
+        " from call_paths c")}
+    rows = collections.Counter()
+    for (pid,) in c.execute("select call_path_id from samples where id > 0"):
+        names = []
+        while pid > 1:
+            pid, name = cp[pid]
+            names.append(name)
+        rows[";".join(reversed(names))] += 1
+    out(rows)
+
+
+def folded(path):
+    rows = collections.Counter()
+    for line in open(path):
+        stack, n = line.rstrip("\n").rsplit(" ", 1)
+        frames = ["unknown" if UNRESOLVED.search(f) or f == "[unknown]" else f
+                  for f in stack.split(";")[1:]]
+        rows[";".join(frames)] += int(n)
+    out(rows)
+
+
+def tasks(db):
+    c = sqlite3.connect(db)
+    out({"%s,%s" % (d, n): (k, "%.4f" % (e / 1e9), s) for d, n, k, e, s in c.execute(
+        "select domain, name, count(*), sum(elapsed_time), sum(samples)"
+        " from uprof_tasks_view group by domain, name")})
+
+
+def csv_section(report, title):
+    ls = open(report, newline="").read().split("\n")
+    i = next(i for i, l in enumerate(ls) if l.startswith('"') and title in l)
+    rows = []
+    for l in ls[i + 2:]:
+        if not l.strip():
+            break
+        rows.append(next(csv.reader([l])))
+    return rows
+
+
+def csvtasks(report, period):
+    out({"%s,%s" % (r[0], r[1]): (int(r[2]), r[3], round(float(r[4]) / float(period)))
+         for r in csv_section(report, "HOTTEST TASKS (")})
+
+
+def pprof_flat(top):
+    rows = {}
+    for line in open(top):
+        f = line.split()
+        if len(f) >= 6 and re.match(r"^-?[0-9.]+$", f[0]) and f[1].endswith("%"):
+            rows[" ".join(f[5:])] = int(float(f[0]))
+    out(rows)
+
+
+def csvfuncs(report, period):
+    out({r[0]: round(float(r[1]) / float(period))
+         for r in csv_section(report, "HOTTEST FUNCTIONS (")})
+
+
+{"symbols": symbols, "paths": paths, "folded": folded, "tasks": tasks,
+ "csvtasks": csvtasks, "pprof-flat": pprof_flat, "csvfuncs": csvfuncs}[sys.argv[1]](*sys.argv[2:])
