@@ -73,7 +73,7 @@ struct sql {
 	int ret;
 };
 
-/* Bind @n values (int64 or text, as @types says: 'i', 't', 'n' null) and step. */
+/* Bind values (int64, text or null, as @types says: 'i', 't', 'n'), step, reset. */
 static int row(struct sql *q, enum stmt s, const char *types, ...)
 {
 	sqlite3_stmt *st = q->st[s];
@@ -87,8 +87,10 @@ static int row(struct sql *q, enum stmt s, const char *types, ...)
 		else if (types[i] == 't')
 			rc = sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1,
 					       SQLITE_TRANSIENT);
-		else
+		else if (types[i] == 'n')
 			rc = sqlite3_bind_null(st, i + 1);
+		else
+			rc = SQLITE_MISUSE; /* a type letter this function does not know */
 	}
 	va_end(ap);
 	if (rc == SQLITE_OK)
@@ -187,7 +189,7 @@ static int on_module(void *ctx, const struct rpt_walk_module *m)
 	}
 	q->dso_id[m->id] = id;
 	rpt_module_build_id(q->r, m->id, build_id, sizeof(build_id));
-	return row(q, S_DSO, "iitts", id, (int64_t)1, basename_of(m->path), m->path, build_id);
+	return row(q, S_DSO, "iittt", id, (int64_t)1, basename_of(m->path), m->path, build_id);
 }
 
 /* symbols.id of function @name in dsos.id @dso; 0 (unknown) for no name or an address

@@ -266,6 +266,12 @@ void rpt_module_build_id(const struct rpt *r, int module, char *hex, size_t len)
 	if (module < 0 || module >= r->world.nmodules)
 		return;
 	id = &r->world.modules[module].id;
+	if (!id->build_id_len) { /* not recorded: the file's own, when it is still the one */
+		if (module != RPT_MODULE_KERNEL && module != RPT_MODULE_UNKNOWN &&
+		    r->world.modules[module].path[0] == '/')
+			rpt_file_build_id_hex(r->world.modules[module].path, id, hex, len);
+		return;
+	}
 	for (unsigned i = 0; i < id->build_id_len && n + 2 < len; i++, n += 2)
 		snprintf(hex + n, len - n, "%02x", id->build_id[i]);
 }

@@ -10,7 +10,14 @@ dataq.py tasks DB                   "domain,name<TAB>count<TAB>elapsed s<TAB>sam
 dataq.py csvtasks REPORT PERIOD_S   the same from report.csv's HOTTEST TASKS
 dataq.py pprof-flat TOP             "function<TAB>flat" from `go tool pprof -top` text
 dataq.py csvfuncs REPORT PERIOD_S   "function<TAB>samples" of report.csv's HOTTEST FUNCTIONS
+dataq.py samples PERF_DB OUR_DB     each sample's symbol in both, joined on (time, tid):
+                                    "N same, M aliases, P paused, K differ" (aliases: two
+                                    names of one address in the module's symbol table;
+                                    paused: perf's samples in uprof_pauses, which report
+                                    leaves out; the differing ones listed); exit 1 when
+                                    K > 0 or N == 0
 """
+import subprocess
 import collections
 import csv
 import re
@@ -92,5 +99,63 @@ def csvfuncs(report, period):
          for r in csv_section(report, "HOTTEST FUNCTIONS (")})
 
 
-{"symbols": symbols, "paths": paths, "folded": folded, "tasks": tasks,
+def elf_values(path, cache={}):
+    """name -> set of st_value from readelf -Ws (both tables), cached per file."""
+    if path not in cache:
+        vals = collections.defaultdict(set)
+        try:
+            txt = subprocess.run(["readelf", "-Ws", path], capture_output=True,
+                                 text=True).stdout
+        except OSError:
+            txt = ""
+        for line in txt.splitlines():
+            f = line.split()
+            if len(f) >= 8 and f[0].endswith(":") and f[3] in ("FUNC", "IFUNC"):
+                vals[f[7].split("@")[0]].add(int(f[1], 16))
+        cache[path] = vals
+    return cache[path]
+
+
+def kallsyms_values(cache={}):
+    if not cache:
+        vals = collections.defaultdict(set)
+        for line in open("/proc/kallsyms"):
+            f = line.split()
+            if len(f) >= 3:
+                vals[f[2]].add(int(f[0], 16))
+        cache[0] = vals
+    return cache[0]
+
+
+def aliases(a, b, dso):
+    vals = kallsyms_values() if dso.startswith("[kernel") else elf_values(dso)
+    return bool(vals.get(a, set()) & vals.get(b, set()))
+
+
+def samples(perf_db, our_db):
+    q = ("select s.time, t.tid, (select name from symbols where id = s.symbol_id),"
+         " (select long_name from dsos where id = s.dso_id) from samples s"
+         " join threads t on t.id = s.thread_id where s.id > 0")
+    perf = {(t, tid): sym for t, tid, sym, _ in sqlite3.connect(perf_db).execute(q)}
+    same = alias = 0
+    differ = []
+    for t, tid, sym, dso in sqlite3.connect(our_db).execute(q):
+        theirs = perf.pop((t, tid), None)
+        if theirs == sym:
+            same += 1
+        elif theirs and sym and aliases(theirs, sym, dso or ""):
+            alias += 1
+        else:
+            differ.append("%d/%d: perf %s, uprof %s (%s)" % (t, tid, theirs, sym, dso))
+    pauses = list(sqlite3.connect(our_db).execute("select from_time, to_time from uprof_pauses"))
+    paused = [k for k in perf if any(a <= k[0] <= b for a, b in pauses)]
+    differ += ["%d/%d: perf %s, not in uprof's" % (k[0], k[1], v) for k, v in perf.items()
+               if k not in paused]
+    print("%d same, %d aliases, %d paused, %d differ" % (same, alias, len(paused), len(differ)))
+    for d in differ[:10]:
+        print("# " + d)
+    sys.exit(1 if differ or not same else 0)
+
+
+{"symbols": symbols, "samples": samples, "paths": paths, "folded": folded, "tasks": tasks,
  "csvtasks": csvtasks, "pprof-flat": pprof_flat, "csvfuncs": csvfuncs}[sys.argv[1]](*sys.argv[2:])
