@@ -24,6 +24,11 @@ struct cli_tools {
 	/* report: a tool whose entry point crashed, hung or failed when it was loaded,
 	 * said (and noted in report.csv) after the base report, never run over it */
 	char *load_error[CLI_MAX_TOOLS];
+	/* report: the names of the tools run so far (a second load of one tool gets its own
+	 * sections and files: tool_run_after) */
+	char ran[CLI_MAX_TOOLS][64];
+	const char *ranp[CLI_MAX_TOOLS];
+	int nran;
 };
 /* Option handlers: -1 to go on, or the exit code of a message said. */
 int cli_tools_add(struct cli_tools *t, const char *spec, const char *cmd);

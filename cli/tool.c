@@ -213,7 +213,13 @@ static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *sessio
 	sections = tmpfile();
 	if (!sections)
 		return cli_error(1, cmd, "--tool: no temporary file: %s", strerror(errno));
-	ret = tool_run(t->specs[i], r, session_dir, sections, &lim, &info, err, sizeof(err));
+	ret = tool_run_after(t->specs[i], r, session_dir, sections, &lim, t->ranp, t->nran, &info,
+			     err, sizeof(err));
+	if (info.name[0] && t->nran < CLI_MAX_TOOLS) {
+		snprintf(t->ran[t->nran], sizeof(t->ran[0]), "%s", info.name);
+		t->ranp[t->nran] = t->ran[t->nran];
+		t->nran++;
+	}
 	if (!ret) {
 		if (!info.landlock)
 			cli_warn(cmd,

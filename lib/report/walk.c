@@ -101,6 +101,8 @@ static int walk_world(struct rpt *r, const struct rpt_walker *w)
 	for (int i = 0; i < wd->nprocs && !ret && w->process; i++) {
 		const struct rpt_process *p = &wd->procs[i];
 
+		if (p->pid < 0 && !p->samples)
+			continue; /* the model's placeholder for records of no process: no process */
 		ret = w->process(w->ctx, &(struct rpt_walk_process){
 						 p->pid, p->comm, rpt_program_path(r, p->program),
 						 p->samples });

@@ -42,7 +42,7 @@ static int section(const struct uprof_tool_core *c, const char *title, const cha
 	/* the base report's title style: "10 HOTTEST FUNCTIONS (Sort Event - CPU_TIME)" */
 	fputs("\n\"", h->out);
 	util_put_escaped(h->out, title, UTIL_ESC_CSV);
-	fprintf(h->out, " (Tool - %s)\"\n%s\n", h->desc.name, columns);
+	fprintf(h->out, " (Tool - %s)\"\n%s\n", h->label ? h->label : h->desc.name, columns);
 	h->in_section = true;
 	h->row_open = false;
 	return ferror(h->out) ? -EIO : 0;

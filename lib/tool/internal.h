@@ -23,6 +23,7 @@ struct tool_knob {
 		double d;
 	} def;
 	char *def_s; /* a string knob's default (owned) */
+	bool given;  /* set from the command line already: a second setting is refused */
 	char *set_s; /* a string knob's value from the command line (owned) */
 };
 
@@ -75,6 +76,7 @@ struct tool_host {
 	struct uprof_tool_desc desc;
 	struct tool_knobs knobs;
 	struct tool_info *info;	     /* what the parent gets back */
+	const char *label;	     /* info->label once loaded: sections are titled by it */
 	int first_error;	     /* of a core call during the entry point (register, knobs) */
 	const char *const *settings; /* the command line's knob settings, during the entry */
 	int nsettings;

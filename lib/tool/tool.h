@@ -49,6 +49,9 @@ struct tool_knob_info {
 /* What a tool said about itself. */
 struct tool_info {
 	char name[64], version[64], description[256];
+	/* what its sections and files are named by in this report: the name, or "name.N"
+	 * for the Nth load of a tool of that name (tool_run's @earlier) */
+	char label[80];
 	uint32_t api_version; /* the version it was built against */
 	int nknobs;
 	struct tool_knob_info knobs[TOOL_MAX_KNOBS];
@@ -90,5 +93,10 @@ int tool_probe(const char *spec, bool collect, const struct tool_limits *lim,
  */
 int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
 	     const struct tool_limits *lim, struct tool_info *info, char *err, size_t errlen);
+/* The same, @earlier (@nearlier) naming the tools this report ran before: a tool of a
+ * name already there gets its own sections and files as "name.2", "name.3"... */
+int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
+		   const struct tool_limits *lim, const char *const *earlier, int nearlier,
+		   struct tool_info *info, char *err, size_t errlen);
 
 #endif

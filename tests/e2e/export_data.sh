@@ -95,6 +95,8 @@ fi
 "$UPROF" collect --call-graph dwarf -o "$SCRATCH/d" "$TGT/multi" "$TGT/exec_child" "$TGT/libplugin.so" >/dev/null 2>&1
 S=$(session_in "$SCRATCH/d")
 data dwarf-multi 0.001
+check "dwarf-multi: processes as report.csv's (no placeholder of pid -1)" \
+	[ "$(sqlite3 "$S/report.db" 'select count(*) from uprof_processes where pid < 0')" = 0 ]
 check "dwarf-multi: a thread row per sampled thread, each under its process's main thread" \
 	[ "$(sqlite3 "$S/report.db" 'select count(*) from threads t where id > 0 and process_id not in (select id from threads where pid = tid and pid = t.pid)')" = 0 ]
 

@@ -240,4 +240,16 @@ check "the session's files are as collect wrote them" \
 check "no run directory of a failed tool is left" bash -c "! ls -a '$S/tools' 2>/dev/null | grep -q '^\.run-'"
 check "no tool process is left" bash -c "! pgrep -f 'broken-[h]ang.so' >/dev/null"
 
+# a knob given twice is refused (which value was meant is not ours to guess)
+"$UPROF" report -i "$S" --tool "$HOT,top=3,top=5" >/dev/null 2>"$SCRATCH/twice.err"
+rc=$?
+check "a knob given twice: exit 2 and its name ($(head -1 "$SCRATCH/twice.err"))" \
+	bash -c "[ $rc = 2 ] && grep -q \"knob 'top' is given twice\" '$SCRATCH/twice.err'"
+# two loads of one tool: each its own sections and files
+"$UPROF" report -i "$S" --tool "$TL,file" --tool "$TL,file=1,interval=0.5" >/dev/null 2>&1
+check "two loads of one tool: sections '(Tool - timeline)' and '(Tool - timeline.2)'" \
+	bash -c "grep -q '(Tool - timeline)\"' '$S/report.csv' && grep -q '(Tool - timeline.2)\"' '$S/report.csv'"
+check "... and files in tools/timeline/ and tools/timeline.2/" \
+	test -f "$S/tools/timeline/timeline.csv" -a -f "$S/tools/timeline.2/timeline.csv"
+
 echo "1..$_n"
