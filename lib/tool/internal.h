@@ -23,7 +23,6 @@ struct tool_knob {
 		double d;
 	} def;
 	char *def_s; /* a string knob's default (owned) */
-	bool given;  /* set from the command line already: a second setting is refused */
 	char *set_s; /* a string knob's value from the command line (owned) */
 };
 

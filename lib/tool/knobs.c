@@ -183,11 +183,6 @@ int tool_knobs_set(struct tool_knobs *ks, const char *setting, char *err, size_t
 		     ks->n ? "its knobs: " : "it has no knobs", names);
 		return -EINVAL;
 	}
-	if (k->given) { /* "top=3,top=5": which one was meant is not ours to guess */
-		errf(err, errlen, "knob '%s' is given twice: give it once", k->name);
-		return -EINVAL;
-	}
-	k->given = true;
 	if (!val && k->type != UPROF_TOOL_KNOB_BOOL) {
 		errf(err, errlen, "knob '%s' needs a value: %s=<%s>", k->name, k->name,
 		     tool_knob_type_name(k->type));
