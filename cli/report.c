@@ -130,8 +130,10 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 	if (o->data == 3)
 		return cli_tools_memory(&st->tools, arg, cmd);
 	ret = cli_tools_add(&st->tools, arg, cmd);
-	if (ret < 0)
-		st->a.opts.walk = true; /* the tools are walked through every sample */
+	if (ret < 0) {
+		st->a.opts.walk = true;	      /* the tools are walked through every sample */
+		st->a.opts.omp_slices = true; /* and the OpenMP slices (API 1.2's openmp_region) */
+	}
 	return ret;
 }
 

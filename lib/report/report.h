@@ -58,6 +58,9 @@ struct rpt_options {
 	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
 	 * order (40 bytes a sample) */
 	bool walk;
+	/* keep the OpenMP slices of a --trace openmp session (rpt_omp_thread_slice_at ...)
+	 * without a trace's timeline: the tool API's openmp_region */
+	bool omp_slices;
 	/* where files moved or rebuilt since collection are found (locate.h): --bin-path
 	 * and --symbol-path directories, the build-id cache (NULL: none); all borrowed */
 	const char *const *bin_paths;

@@ -337,6 +337,49 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 	}
 }
 
+_Static_assert((int)UPROF_TOOL_OMP_REGION == (int)RPT_OMP_SLICE_REGION &&
+		       (int)UPROF_TOOL_OMP_WAIT == (int)RPT_OMP_SLICE_WAIT &&
+		       (int)UPROF_TOOL_OMP_TARGET == (int)RPT_OMP_SLICE_TARGET &&
+		       (int)UPROF_TOOL_OMP_DATA == (int)RPT_OMP_SLICE_DATA &&
+		       (int)UPROF_TOOL_OMP_SUBMIT == (int)RPT_OMP_SLICE_SUBMIT &&
+		       (int)UPROF_TOOL_OMP_DEVICE == (int)RPT_OMP_SLICE_DEVICE,
+	       "the tool API's OpenMP slice kinds are the report's");
+
+/* The OpenMP slices (1.2's openmp_region): threads' first, then devices'. */
+static int omp_slices(struct drive *d)
+{
+	const struct uprof_tool_desc *t = &d->h->desc;
+	struct rpt_omp_trace_facts f;
+	int ret = 0;
+
+	rpt_omp_trace_facts(d->h->report, &f);
+	for (size_t i = 0; f.kept && i < f.nthread + f.ndevice && !ret; i++) {
+		struct rpt_omp_slice_view v;
+
+		if (i < f.nthread)
+			rpt_omp_thread_slice_at(d->h->report, i, &v);
+		else
+			rpt_omp_device_slice_at(d->h->report, i - f.nthread, &v);
+		ret = t->openmp_region(t->ctx, &(struct uprof_tool_omp_slice){
+						       .size = sizeof(struct uprof_tool_omp_slice),
+						       .kind = (uint32_t)v.kind,
+						       .pid = v.pid,
+						       .tid = (int)v.tid,
+						       .device = v.device,
+						       .depth = v.depth,
+						       .member = v.member,
+						       .begin_ns = (int64_t)v.begin,
+						       .end_ns = (int64_t)v.end,
+						       .count = v.count,
+						       .bytes = v.bytes,
+						       .site = v.site ? v.site : "",
+						       .what = v.what ? v.what : "" });
+		if (ret)
+			ret = failed(d, "openmp_region", ret);
+	}
+	return ret;
+}
+
 int tool_driver_run(struct tool_host *h, const char *session_dir)
 {
 	const struct uprof_tool_desc *t = &h->desc;
@@ -359,6 +402,8 @@ int tool_driver_run(struct tool_host *h, const char *session_dir)
 	if (t->session_begin && (ret = t->session_begin(t->ctx, &s)))
 		return failed(&d, "session_begin", ret);
 	ret = rpt_walk(h->report, &w);
+	if (!ret && t->openmp_region)
+		ret = omp_slices(&d);
 	if (ret == -ENOMEM)
 		snprintf(h->error, sizeof(h->error), "out of memory");
 	if (ret)
