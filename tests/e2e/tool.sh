@@ -17,11 +17,19 @@ fi
 check "the tool header is installed" test -f "$PREFIX/include/uprof_tool.h"
 check "the tool man page is installed" test -f "$PREFIX/share/man/man3/uprof-tool.3"
 mkdir -p "$SCRATCH/src" && cp examples/tools/*.c "$SCRATCH/src/"
+export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
+check "pkg-config knows uprof-tool and AMDProfileController from the install" \
+	bash -c "pkg-config --exists uprof-tool AMDProfileController && [ \"\$(echo \$(pkg-config --cflags uprof-tool))\" = '-I$PREFIX/include -fPIC' ]"
 built=0
 for t in hotlines timeline hotstacks percpu; do
-	(cd "$SCRATCH/src" && cc -shared -fPIC -Wall -Werror -I"$PREFIX/include" -o "$t.so" "$t.c") \
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	(cd "$SCRATCH/src" && cc -shared -Wall -Werror $(pkg-config --cflags uprof-tool) -o "$t.so" "$t.c") \
 		2>"$SCRATCH/cc.err" && built=$((built + 1))
 done
+printf '#include <AMDProfileController.h>\nint main(void) { amdProfileResume(); amdProfilePause(); return 0; }\n' >"$SCRATCH/src/ctl.c"
+# shellcheck disable=SC2046
+check "a program builds and runs against AMDProfileController through pkg-config alone" \
+	bash -c "cc -o '$SCRATCH/src/ctl' '$SCRATCH/src/ctl.c' $(pkg-config --cflags --libs AMDProfileController) && '$SCRATCH/src/ctl'"
 check "the four example tools build out of tree against the installed header ($built/4)" \
 	test "$built" = 4
 HOT=$SCRATCH/src/hotlines.so TL=$SCRATCH/src/timeline.so HS=$SCRATCH/src/hotstacks.so
