@@ -164,7 +164,7 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 			st->exports[e] = true;
 		}
 		if (e >= 0 ? rpt_export_walks(e) : !strcmp(tok, "all"))
-			st->a.opts.walk = true; /* it writes every sample */
+			st->a.opts.walk = st->a.opts.omp_slices = true; /* every sample, slice */
 	}
 	return -1;
 }

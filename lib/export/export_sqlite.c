@@ -38,6 +38,7 @@ enum stmt {
 	S_TASK,
 	S_PAUSE,
 	S_PROCESS,
+	S_OMP,
 	S_COUNT
 };
 
@@ -54,6 +55,7 @@ static const char *const insert_sql[S_COUNT] = {
 	[S_TASK] = "INSERT INTO uprof_task_instances VALUES (?,?,?,?,?,?,?)",
 	[S_PAUSE] = "INSERT INTO uprof_pauses VALUES (?,?,?)",
 	[S_PROCESS] = "INSERT INTO uprof_processes VALUES (?,?,?,?,?)",
+	[S_OMP] = "INSERT INTO uprof_openmp_slices VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct sql {
@@ -282,6 +284,31 @@ static int on_pause(void *ctx, int64_t from, int64_t to)
 	return row(q, S_PAUSE, "iii", ++q->npauses, from, to);
 }
 
+/* The OpenMP slices: the threads', then the devices' (report.h's order). */
+static int omp_slices(struct sql *q)
+{
+	struct rpt_omp_trace_facts f;
+	int ret = 0;
+
+	rpt_omp_trace_facts(q->r, &f);
+	for (size_t i = 0; f.kept && i < f.nthread + f.ndevice && !ret; i++) {
+		struct rpt_omp_slice_view v;
+		uint64_t *th;
+
+		if (i < f.nthread)
+			rpt_omp_thread_slice_at(q->r, i, &v);
+		else
+			rpt_omp_device_slice_at(q->r, i - f.nthread, &v);
+		th = util_hash_find(&q->thread_id, (uint64_t)v.tid, 1, 0);
+		ret = row(q, S_OMP, "iiiiiiiiiiiitt", (int64_t)i + 1, (int64_t)v.kind,
+			  th ? (int64_t)*th : 0, (int64_t)v.pid, (int64_t)v.tid, (int64_t)v.device,
+			  (int64_t)v.depth, (int64_t)v.member, (int64_t)v.begin, (int64_t)v.end,
+			  (int64_t)v.count, (int64_t)v.bytes, v.site ? v.site : "",
+			  v.what ? v.what : "");
+	}
+	return ret;
+}
+
 static int exec(sqlite3 *db, const char *sql)
 {
 	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
@@ -343,6 +370,8 @@ static int build(struct sql *q)
 		ret = index_dsos(q);
 	if (!ret)
 		ret = rpt_walk(q->r, &rest);
+	if (!ret)
+		ret = omp_slices(q);
 	if (!ret)
 		ret = exec(q->db, rpt_sqlite_indexes);
 	if (!ret)

@@ -11,6 +11,7 @@
 
 #define HEX(x) "printf('%x'," x ")"
 
+/* clang-format off: SQL text, laid out as SQL */
 const char rpt_sqlite_schema[] =
 	/* ---- perf's tables ---- */
 	"CREATE TABLE selected_events (id integer NOT NULL PRIMARY KEY, name varchar(80));"
@@ -79,51 +80,59 @@ const char rpt_sqlite_schema[] =
 	" id = comm_id) AS command, thread_id, (SELECT pid FROM threads WHERE id = thread_id)"
 	" AS pid, (SELECT tid FROM threads WHERE id = thread_id) AS tid FROM comm_threads;"
 	"CREATE VIEW call_paths_view AS SELECT c.id, " HEX(
-		"c.ip") " AS ip, c.symbol_id,"
-			" (SELECT name FROM symbols WHERE id = c.symbol_id) AS symbol, (SELECT dso_id FROM"
-			" symbols WHERE id = c.symbol_id) AS dso_id, (SELECT dso FROM symbols_view WHERE"
-			" id = c.symbol_id) AS dso_short_name, c.parent_id, " HEX(
-				"p.ip") " AS parent_ip,"
-					" p.symbol_id AS parent_symbol_id, (SELECT name FROM symbols WHERE id = p.symbol_id)"
-					" AS parent_symbol, (SELECT dso_id FROM symbols WHERE id = p.symbol_id) AS"
-					" parent_dso_id, (SELECT dso FROM symbols_view WHERE id = p.symbol_id) AS"
-					" parent_dso_short_name FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id;"
-					"CREATE VIEW samples_view AS SELECT id, time, cpu, (SELECT pid FROM threads WHERE"
-					" id = thread_id) AS pid, (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
-					" (SELECT comm FROM comms WHERE id = comm_id) AS command, (SELECT name FROM"
-					" selected_events WHERE id = evsel_id) AS event, " HEX(
-						"ip") " AS ip_hex, (SELECT"
-						      " name FROM symbols WHERE id = symbol_id) AS symbol, sym_offset, (SELECT short_name"
-						      " FROM dsos WHERE id = dso_id) AS dso_short_name, " HEX(
-							      "to_ip") " AS to_ip_hex,"
-								       " (SELECT name FROM symbols WHERE id = to_symbol_id) AS to_symbol, to_sym_offset,"
-								       " (SELECT short_name FROM dsos WHERE id = to_dso_id) AS to_dso_short_name, (SELECT"
-								       " name FROM branch_types WHERE id = branch_type) AS branch_type_name, in_tx,"
-								       " insn_count, cyc_count, CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE"
-								       " ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC, flags FROM samples;"
-								       "CREATE VIEW context_switches_view AS SELECT context_switches.id, context_switches.machine_id,"
-								       " context_switches.time, context_switches.cpu, th_out.pid AS pid_out, th_out.tid AS"
-								       " tid_out, comm_out.comm AS comm_out, th_in.pid AS pid_in, th_in.tid AS tid_in,"
-								       " comm_in.comm AS comm_in, CASE WHEN context_switches.flags = 0 THEN 'in' WHEN"
-								       " context_switches.flags = 1 THEN 'out' WHEN context_switches.flags = 3 THEN"
-								       " 'out preempt' ELSE context_switches.flags END AS flags FROM context_switches INNER"
-								       " JOIN threads AS th_out ON th_out.id = context_switches.thread_out_id INNER JOIN"
-								       " threads AS th_in ON th_in.id = context_switches.thread_in_id INNER JOIN comms AS"
-								       " comm_out ON comm_out.id = context_switches.comm_out_id INNER JOIN comms AS comm_in"
-								       " ON comm_in.id = context_switches.comm_in_id;"
-								       /* ---- uprof's tables ---- */
-								       "CREATE TABLE uprof_processes (id integer NOT NULL PRIMARY KEY, pid integer,"
-								       " comm varchar(16), program varchar(4096), samples bigint);"
-								       "CREATE TABLE uprof_task_instances (id integer NOT NULL PRIMARY KEY, thread_id bigint,"
-								       " domain varchar(256), name varchar(256), begin_time bigint, end_time bigint,"
-								       " samples bigint);"
-								       "CREATE TABLE uprof_pauses (id integer NOT NULL PRIMARY KEY, from_time bigint,"
-								       " to_time bigint);"
-								       "CREATE VIEW uprof_tasks_view AS SELECT t.id, th.pid, th.tid, t.domain, t.name,"
-								       " t.begin_time, t.end_time, t.end_time - t.begin_time AS elapsed_time, t.samples"
-								       " FROM uprof_task_instances t LEFT JOIN threads th ON th.id = t.thread_id;";
+	"c.ip") " AS ip, c.symbol_id,"
+	" (SELECT name FROM symbols WHERE id = c.symbol_id) AS symbol, (SELECT dso_id FROM"
+	" symbols WHERE id = c.symbol_id) AS dso_id, (SELECT dso FROM symbols_view WHERE"
+	" id = c.symbol_id) AS dso_short_name, c.parent_id, " HEX(
+	"p.ip") " AS parent_ip,"
+	" p.symbol_id AS parent_symbol_id, (SELECT name FROM symbols WHERE id = p.symbol_id)"
+	" AS parent_symbol, (SELECT dso_id FROM symbols WHERE id = p.symbol_id) AS"
+	" parent_dso_id, (SELECT dso FROM symbols_view WHERE id = p.symbol_id) AS"
+	" parent_dso_short_name FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id;"
+	"CREATE VIEW samples_view AS SELECT id, time, cpu, (SELECT pid FROM threads WHERE"
+	" id = thread_id) AS pid, (SELECT tid FROM threads WHERE id = thread_id) AS tid,"
+	" (SELECT comm FROM comms WHERE id = comm_id) AS command, (SELECT name FROM"
+	" selected_events WHERE id = evsel_id) AS event, " HEX(
+	"ip") " AS ip_hex, (SELECT"
+	" name FROM symbols WHERE id = symbol_id) AS symbol, sym_offset, (SELECT short_name"
+	" FROM dsos WHERE id = dso_id) AS dso_short_name, " HEX(
+	"to_ip") " AS to_ip_hex,"
+	" (SELECT name FROM symbols WHERE id = to_symbol_id) AS to_symbol, to_sym_offset,"
+	" (SELECT short_name FROM dsos WHERE id = to_dso_id) AS to_dso_short_name, (SELECT"
+	" name FROM branch_types WHERE id = branch_type) AS branch_type_name, in_tx,"
+	" insn_count, cyc_count, CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE"
+	" ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC, flags FROM samples;"
+	"CREATE VIEW context_switches_view AS SELECT context_switches.id, context_switches.machine_id,"
+	" context_switches.time, context_switches.cpu, th_out.pid AS pid_out, th_out.tid AS"
+	" tid_out, comm_out.comm AS comm_out, th_in.pid AS pid_in, th_in.tid AS tid_in,"
+	" comm_in.comm AS comm_in, CASE WHEN context_switches.flags = 0 THEN 'in' WHEN"
+	" context_switches.flags = 1 THEN 'out' WHEN context_switches.flags = 3 THEN"
+	" 'out preempt' ELSE context_switches.flags END AS flags FROM context_switches INNER"
+	" JOIN threads AS th_out ON th_out.id = context_switches.thread_out_id INNER JOIN"
+	" threads AS th_in ON th_in.id = context_switches.thread_in_id INNER JOIN comms AS"
+	" comm_out ON comm_out.id = context_switches.comm_out_id INNER JOIN comms AS comm_in"
+	" ON comm_in.id = context_switches.comm_in_id;"
+	/* ---- uprof's tables ---- */
+	"CREATE TABLE uprof_processes (id integer NOT NULL PRIMARY KEY, pid integer,"
+	" comm varchar(16), program varchar(4096), samples bigint);"
+	"CREATE TABLE uprof_task_instances (id integer NOT NULL PRIMARY KEY, thread_id bigint,"
+	" domain varchar(256), name varchar(256), begin_time bigint, end_time bigint,"
+	" samples bigint);"
+	"CREATE TABLE uprof_pauses (id integer NOT NULL PRIMARY KEY, from_time bigint,"
+	" to_time bigint);"
+	/* the OpenMP slices of a --trace openmp session, as trace.json's (kind: 1 region,
+	 * 2 wait, 3 target, 4 data, 5 submit, 6 device record) */
+	"CREATE TABLE uprof_openmp_slices (id integer NOT NULL PRIMARY KEY, kind integer,"
+	" thread_id bigint, pid integer, tid integer, device integer, depth integer,"
+	" member integer, begin_time bigint, end_time bigint, count bigint, bytes bigint,"
+	" site varchar(512), what varchar(64));"
+	"CREATE VIEW uprof_tasks_view AS SELECT t.id, th.pid, th.tid, t.domain, t.name,"
+	" t.begin_time, t.end_time, t.end_time - t.begin_time AS elapsed_time, t.samples"
+	" FROM uprof_task_instances t LEFT JOIN threads th ON th.id = t.thread_id;";
 
-const char rpt_sqlite_indexes[] = "CREATE INDEX samples_symbol ON samples (symbol_id);"
-				  "CREATE INDEX samples_thread ON samples (thread_id);"
-				  "CREATE INDEX call_paths_parent ON call_paths (parent_id);"
-				  "CREATE INDEX symbols_dso ON symbols (dso_id);";
+const char rpt_sqlite_indexes[] =
+	"CREATE INDEX samples_symbol ON samples (symbol_id);"
+	"CREATE INDEX samples_thread ON samples (thread_id);"
+	"CREATE INDEX call_paths_parent ON call_paths (parent_id);"
+	"CREATE INDEX symbols_dso ON symbols (dso_id);";
+/* clang-format on */

@@ -99,21 +99,34 @@ def csvfuncs(report, period):
          for r in csv_section(report, "HOTTEST FUNCTIONS (")})
 
 
+def readelf(*args):
+    try:
+        return subprocess.run(["readelf"] + list(args), capture_output=True, text=True).stdout
+    except OSError:
+        return ""
+
+
 def elf_values(path, cache={}):
-    """name -> set of st_value from readelf -Ws (both tables), cached per file."""
+    """name -> set of st_value from readelf -Ws (both tables) of the file and of its
+    separate debug file (/usr/lib/debug/.build-id/: perf reads it), cached per file."""
     if path not in cache:
         vals = collections.defaultdict(set)
-        try:
-            txt = subprocess.run(["readelf", "-Ws", path], capture_output=True,
-                                 text=True).stdout
-        except OSError:
-            txt = ""
-        for line in txt.splitlines():
-            f = line.split()
-            if len(f) >= 8 and f[0].endswith(":") and f[3] in ("FUNC", "IFUNC"):
-                vals[f[7].split("@")[0]].add(int(f[1], 16))
+        files = [path]
+        bid = re.search(r"Build ID: ([0-9a-f]+)", readelf("-n", path))
+        if bid:
+            files.append("/usr/lib/debug/.build-id/%s/%s.debug" % (bid[1][:2], bid[1][2:]))
+        for f in files:
+            for line in readelf("-Ws", f).splitlines():
+                w = line.split()
+                if len(w) >= 8 and w[0].endswith(":") and w[3] in ("FUNC", "IFUNC"):
+                    vals[bare(w[7])].add(int(w[1], 16))
         cache[path] = vals
     return cache[path]
+
+
+def bare(name):
+    """a symbol's name without its version ("pthread_mutex_lock@@GLIBC_2.2.5")"""
+    return name.split("@")[0] if name else name
 
 
 def kallsyms_values(cache={}):
@@ -141,9 +154,9 @@ def samples(perf_db, our_db):
     differ = []
     for t, tid, sym, dso in sqlite3.connect(our_db).execute(q):
         theirs = perf.pop((t, tid), None)
-        if theirs == sym:
+        if bare(theirs) == bare(sym):
             same += 1
-        elif theirs and sym and aliases(theirs, sym, dso or ""):
+        elif theirs and sym and aliases(bare(theirs), bare(sym), dso or ""):
             alias += 1
         else:
             differ.append("%d/%d: perf %s, uprof %s (%s)" % (t, tid, theirs, sym, dso))
