@@ -703,6 +703,22 @@ static int run(struct report_state *st, int argc, char **argv)
 	cli_progress_init(&st->prog, !st->to_stdout && cli_progress_wanted(st->quiet), 1.0);
 	st->a.opts.progress = cli_report_progress;
 	st->a.opts.progress_arg = &st->prog;
+	if (cli_tools_filtering(&st->tools)) { /* a first reading for the tools' filters */
+		ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
+		if (ret) {
+			cli_progress_clear(&st->prog);
+			return cli_error(1, CMD, "%s", err);
+		}
+		ret = cli_tools_filter(&st->tools, r, CMD);
+		rpt_free(r);
+		r = NULL;
+		if (ret) {
+			cli_progress_clear(&st->prog);
+			return ret;
+		}
+		st->a.opts.drop = st->tools.drop;
+		st->a.opts.ndrop = st->tools.ndrop;
+	}
 	ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
 	cli_progress_clear(&st->prog);
 	if (ret)
@@ -732,5 +748,6 @@ static int run(struct report_state *st, int argc, char **argv)
 	ret = ret ? ret : tret;
 out:
 	rpt_free(r);
+	cli_tools_release(&st->tools);
 	return ret;
 }

@@ -44,7 +44,9 @@
  *        validates its knob values together, once they are all set
  *   1.2  openmp_region takes its argument, struct uprof_tool_omp_slice: the OpenMP
  *        slices of a --trace openmp session (regions and waits per thread, target
- *        constructs, data transfers and kernels per device), after the samples
+ *        constructs, data transfers and kernels per device), after the samples; the
+ *        descriptor's filter_sample (its second reserved slot): samples a tool drops
+ *        from the base report
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -293,7 +295,14 @@ struct uprof_tool_desc {
 	 * (uprof says so naming the tool, exit 2), 0 to go on. */
 	int (*knobs_checked)(void *ctx);
 
-	void *reserved[12]; /* zero: later minor versions take them in order */
+	/* 1.2 (the first reserved slot before): a sample filter, like perf's dlfilter. Called
+	 * for every sample before the base report is made (uprof reads the session twice):
+	 * return 1 to drop the sample from report.csv and every export, 0 to keep it, or a
+	 * negative errno to fail (nothing is dropped then). report.csv says how many samples
+	 * the tools dropped. The other callbacks of a filtering tool see the samples kept. */
+	int (*filter_sample)(void *ctx, const struct uprof_tool_sample *s);
+
+	void *reserved[11]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

@@ -61,6 +61,10 @@ struct rpt_options {
 	/* keep the OpenMP slices of a --trace openmp session (rpt_omp_thread_slice_at ...)
 	 * without a trace's timeline: the tool API's openmp_region */
 	bool omp_slices;
+	/* samples tools dropped (tool API 1.2's filter_sample): bit i of @drop for the i-th
+	 * sample a walk gives (opts.walk's order), @ndrop bits; NULL: none (borrowed) */
+	const uint8_t *drop;
+	size_t ndrop;
 	/* where files moved or rebuilt since collection are found (locate.h): --bin-path
 	 * and --symbol-path directories, the build-id cache (NULL: none); all borrowed */
 	const char *const *bin_paths;
@@ -183,6 +187,7 @@ struct rpt_summary {
 	uint64_t lost_pause_records; /* session.ini: pause records the targets dropped */
 	bool filtered;		     /* -p or --time-filter was given */
 	uint64_t filtered_samples;   /* samples outside them */
+	uint64_t tool_dropped;	     /* samples a tool's filter_sample dropped (opts.drop) */
 	bool has_tasks;		     /* the session has instrument/ records */
 	uint64_t task_records;	     /* task/event records read from instrument/ */
 	uint64_t task_instances;     /* matched task and event instances */

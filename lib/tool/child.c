@@ -47,6 +47,8 @@ struct job {
 	const char *run;	    /* files_dfd's name beneath tools_dfd */
 	const char *const *earlier; /* the names of the tools run before in this report */
 	int nearlier;
+	uint8_t *drop; /* tool_filter: the bits to set, shared with the parent */
+	size_t ndrop;
 };
 
 /* @a's label: its name, or "name.N" when N - 1 tools of that name ran before. */
@@ -72,6 +74,14 @@ static void child_work(const struct job *j, struct answer *a)
 	if (!a->ret) {
 		label_of(j, &a->info);
 		h.label = a->info.label;
+	}
+	if (!a->ret && j->report && j->drop) { /* the filter pass: nothing but the bits */
+		h.report = j->report;
+		a->ret = h.desc.filter_sample ? tool_driver_filter(&h, j->drop, j->ndrop) : 0;
+		if (a->ret)
+			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name, h.path,
+				 h.error);
+		return;
 	}
 	if (!a->ret && j->report) {
 		h.report = j->report;
@@ -392,6 +402,25 @@ static int run_dir(int tools_dfd, char run[16])
 		run[11] = 0;
 		ret = util_at_mkdir(tools_dfd, run, 0700, false);
 	}
+	return ret;
+}
+
+int tool_filter(const char *spec, struct rpt *r, const struct tool_limits *lim, uint8_t *drop,
+		size_t nsamples, char *err, size_t errlen)
+{
+	struct job j = { .spec = spec,
+			 .report = r,
+			 .files_dfd = -1,
+			 .drop = drop,
+			 .ndrop = nsamples };
+	struct answer *a = calloc(1, sizeof(*a));
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = in_child(&j, lim, a);
+	say(err, errlen, a, spec, ret);
+	free(a);
 	return ret;
 }
 

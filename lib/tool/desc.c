@@ -93,6 +93,12 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 			"sets openmp_region, a slot its tool API %u.%u reserves (its argument "
 			"is API 1.2's: rebuild against this uprof_tool.h)",
 			major, minor);
+	if (out->filter_sample && minor < 2)
+		return refuse(err, errlen,
+			      "reserved slot 0 of its descriptor is not zero (its tool API %u.%u "
+			      "reserves it; API 1.2's filter_sample: rebuild against this "
+			      "uprof_tool.h)",
+			      major, minor);
 	if (out->mpi_call || out->mpi_rank)
 		return refuse(err, errlen,
 			      "sets %s, a slot reserved for a trace this uprof (tool API %d.%d) "

@@ -380,6 +380,62 @@ static int omp_slices(struct drive *d)
 	return ret;
 }
 
+struct filtering {
+	struct drive *d;
+	uint8_t *drop;
+	size_t n;
+};
+
+static int on_filter(void *ctx, const struct rpt_walk_sample *s)
+{
+	struct filtering *f = ctx;
+	struct tool_host *h = f->d->h;
+	int ret;
+
+	if (s->index >= f->n)
+		return 0;
+	h->sample = s;
+	ret = h->desc.filter_sample(
+		h->desc.ctx, &(struct uprof_tool_sample){
+				     .size = sizeof(struct uprof_tool_sample),
+				     .event = (uint32_t)s->event,
+				     .time_ns = (int64_t)s->time,
+				     .pid = s->pid,
+				     .tid = s->tid,
+				     .cpu = s->cpu,
+				     .module_id = s->module,
+				     .ip = s->ip,
+				     .offset = s->offset,
+				     .function = s->function,
+				     .module = s->module_path,
+				     .weight_s = s->event < SES_MAX_EVENTS
+							 ? (double)s->units * f->d->weight[s->event]
+							 : 0,
+				     .opaque = s });
+	h->sample = NULL;
+	if (ret < 0)
+		return failed(f->d, "filter_sample", ret);
+	if (ret > 0)
+		f->drop[s->index / 8] |= (uint8_t)(1u << (s->index % 8));
+	return 0;
+}
+
+int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n)
+{
+	const char *names[SES_MAX_EVENTS] = { 0 };
+	uint64_t periods[SES_MAX_EVENTS] = { 0 };
+	struct drive d = { .h = h };
+	struct filtering f = { &d, drop, n };
+	struct uprof_tool_session s;
+	int ret;
+
+	session_facts(&d, "", &s, names, periods); /* the events' weights */
+	ret = rpt_walk(h->report, &(struct rpt_walker){ .ctx = &f, .sample = on_filter });
+	if (ret == -ENOMEM)
+		snprintf(h->error, sizeof(h->error), "out of memory");
+	return ret ? -ECANCELED : 0;
+}
+
 int tool_driver_run(struct tool_host *h, const char *session_dir)
 {
 	const struct uprof_tool_desc *t = &h->desc;

@@ -178,6 +178,7 @@ static void fill_info(struct tool_host *h)
 	snprintf(in->description, sizeof(in->description), "%s",
 		 h->desc.description ? h->desc.description : "");
 	in->api_version = h->desc.api_version;
+	in->filters = h->desc.filter_sample != NULL;
 	in->nknobs = h->knobs.n;
 	for (int i = 0; i < h->knobs.n; i++) {
 		const struct tool_knob *k = &h->knobs.k[i];

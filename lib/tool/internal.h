@@ -89,6 +89,10 @@ struct tool_host {
 	const struct rpt_walk_sample *sample; /* the sample being called back */
 };
 
+/* filter_sample over every walked sample of h->report: bit i of @drop set for each one
+ * dropped (@n bits). 0 or -ECANCELED with h->error. */
+int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
+
 /* Set up @h's core table. No release: a host lives only in the child process that loads
  * the tool (child.c), and its knobs' strings end with that process. */
 void tool_host_init(struct tool_host *h, const char *path, bool collect, struct tool_info *info);
