@@ -100,6 +100,12 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm
 	install -m 644 configs/pcm/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm/
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	for pc in pkgconfig/*.pc.in; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' "$$pc" \
+			>$(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename "$$pc" .in) && \
+		chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename "$$pc" .in) || exit 1; \
+	done
 	install -m 755 $(INSTR_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(INSTR_A) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/python $(DESTDIR)$(PREFIX)/share/man/man7

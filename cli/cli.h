@@ -24,12 +24,29 @@ struct cli_tools {
 	/* report: a tool whose entry point crashed, hung or failed when it was loaded,
 	 * said (and noted in report.csv) after the base report, never run over it */
 	char *load_error[CLI_MAX_TOOLS];
+	/* report: the names of the tools run so far (a second load of one tool gets its own
+	 * sections and files: tool_run_after) */
+	char ran[CLI_MAX_TOOLS][64];
+	const char *ranp[CLI_MAX_TOOLS];
+	int nran;
+	bool filters[CLI_MAX_TOOLS]; /* the tool has a sample filter (cli_tools_load says) */
+	uint8_t *drop;		     /* cli_tools_filter's bits (shared memory), or NULL */
+	size_t ndrop;
 };
 /* Option handlers: -1 to go on, or the exit code of a message said. */
 int cli_tools_add(struct cli_tools *t, const char *spec, const char *cmd);
 int cli_tools_timeout(struct cli_tools *t, const char *arg, const char *cmd);
 int cli_tools_cpu(struct cli_tools *t, const char *arg, const char *cmd);
 int cli_tools_memory(struct cli_tools *t, const char *arg, const char *cmd);
+/* Whether a tool given has a sample filter (after cli_tools_load). */
+bool cli_tools_filtering(const struct cli_tools *t);
+/* Run the tools' sample filters over @r (opened with opts.walk): t->drop and t->ndrop
+ * hold the samples they drop, for the report opened next (opts.drop). A filter that
+ * fails is said and its tool not run again; nothing it chose is dropped. 0, or the exit
+ * code of a message said. */
+int cli_tools_filter(struct cli_tools *t, struct rpt *r, const char *cmd);
+/* Release t->drop. */
+void cli_tools_release(struct cli_tools *t);
 /* report: load each tool as cli_tools_probe does, but only a bad knob (2) or a refused
  * tool (1: not a tool, a bad descriptor) stops the report; a tool that crashed, hung or
  * failed in its entry point is kept in t->load_error and the report goes on. */

@@ -9,5 +9,5 @@ CLI_SRCS += cli/collect_stop.c
 UPROF := $(BUILD)/bin/uprof
 $(UPROF): $(call objs,$(CLI_SRCS)) $(TOOL_LIB) $(JOB_LIB) $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(LAUNCHER_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -linih -lm -lrt -pthread $(REPORT_LDLIBS) $(PMC_LDLIBS) $(TOOL_LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -linih -lm -lrt -pthread $(REPORT_LDLIBS) $(EXPORT_LDLIBS) $(PMC_LDLIBS) $(TOOL_LDLIBS)
 BINS += $(UPROF)

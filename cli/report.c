@@ -130,8 +130,10 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 	if (o->data == 3)
 		return cli_tools_memory(&st->tools, arg, cmd);
 	ret = cli_tools_add(&st->tools, arg, cmd);
-	if (ret < 0)
-		st->a.opts.walk = true; /* the tools are walked through every sample */
+	if (ret < 0) {
+		st->a.opts.walk = true;	      /* the tools are walked through every sample */
+		st->a.opts.omp_slices = true; /* and the OpenMP slices (API 1.2's openmp_region) */
+	}
 	return ret;
 }
 
@@ -161,6 +163,8 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 		} else {
 			st->exports[e] = true;
 		}
+		if (e >= 0 ? rpt_export_walks(e) : !strcmp(tok, "all"))
+			st->a.opts.walk = st->a.opts.omp_slices = true; /* every sample, slice */
 	}
 	return -1;
 }
@@ -729,6 +733,22 @@ static int run(struct report_state *st, int argc, char **argv)
 	cli_progress_init(&st->prog, !st->to_stdout && cli_progress_wanted(st->quiet), 1.0);
 	st->a.opts.progress = cli_report_progress;
 	st->a.opts.progress_arg = &st->prog;
+	if (cli_tools_filtering(&st->tools)) { /* a first reading for the tools' filters */
+		ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
+		if (ret) {
+			cli_progress_clear(&st->prog);
+			return cli_error(1, CMD, "%s", err);
+		}
+		ret = cli_tools_filter(&st->tools, r, CMD);
+		rpt_free(r);
+		r = NULL;
+		if (ret) {
+			cli_progress_clear(&st->prog);
+			return ret;
+		}
+		st->a.opts.drop = st->tools.drop;
+		st->a.opts.ndrop = st->tools.ndrop;
+	}
 	ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
 	cli_progress_clear(&st->prog);
 	if (ret)
@@ -758,5 +778,6 @@ static int run(struct report_state *st, int argc, char **argv)
 	ret = ret ? ret : tret;
 out:
 	rpt_free(r);
+	cli_tools_release(&st->tools);
 	return ret;
 }

@@ -227,6 +227,9 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"warning: %llu task/event records skipped: names may not contain a "
 			"comma (first: \"%s\")\n",
 			(unsigned long long)s.task_comma, s.task_comma_name);
+	if (s.tool_dropped)
+		fprintf(stderr, "Dropped by the tools' sample filters: %llu samples not reported\n",
+			(unsigned long long)s.tool_dropped);
 	if (s.filtered)
 		fprintf(stderr,
 			"Filtered (-p/--time-filter): %llu samples reported, %llu outside "

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -113,12 +114,68 @@ int cli_tools_load(struct cli_tools *t, const char *cmd)
 	for (int i = 0; i < t->n; i++) {
 		int ret = tool_probe(t->specs[i], false, &lim, &scratch, err, sizeof(err));
 
+		t->filters[i] = !ret && scratch.filters;
 		if (ret && refused(ret))
 			return cli_error(exit_code(ret), cmd, "%s", err);
 		if (ret && !(t->load_error[i] = strdup(err)))
 			return cli_error(1, cmd, "out of memory");
 	}
 	return -1;
+}
+
+bool cli_tools_filtering(const struct cli_tools *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->filters[i] && !t->load_error[i])
+			return true;
+	return false;
+}
+
+int cli_tools_filter(struct cli_tools *t, struct rpt *r, const char *cmd)
+{
+	struct tool_limits lim = limits_of(t);
+	struct rpt_summary s;
+	uint8_t *merged;
+	size_t bytes;
+
+	rpt_summary(r, &s);
+	t->ndrop = s.kept_samples; /* every sample a walk gives */
+	bytes = t->ndrop / 8 + 1;
+	/* shared with the tool's child, which sets the bits; one tool's at a time, merged */
+	t->drop = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	merged = calloc(1, bytes);
+	if (t->drop == MAP_FAILED || !merged) {
+		t->drop = t->drop == MAP_FAILED ? NULL : t->drop;
+		free(merged);
+		cli_tools_release(t);
+		return cli_error(1, cmd, "--tool: out of memory for the samples' filter");
+	}
+	for (int i = 0; i < t->n; i++) {
+		char err[1024];
+		int ret;
+
+		if (!t->filters[i] || t->load_error[i])
+			continue;
+		memset(t->drop, 0, bytes);
+		ret = tool_filter(t->specs[i], r, &lim, t->drop, t->ndrop, err, sizeof(err));
+		if (ret) { /* said after the base report, as a tool that failed loading is */
+			t->load_error[i] = strdup(err);
+			continue;
+		}
+		for (size_t b = 0; b < bytes; b++)
+			merged[b] |= t->drop[b];
+	}
+	memcpy(t->drop, merged, bytes);
+	free(merged);
+	return 0;
+}
+
+void cli_tools_release(struct cli_tools *t)
+{
+	if (t->drop)
+		munmap(t->drop, t->ndrop / 8 + 1);
+	t->drop = NULL;
+	t->ndrop = 0;
 }
 
 /* Append @from (from its start) to @to. 0 or -errno. */
@@ -213,7 +270,13 @@ static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *sessio
 	sections = tmpfile();
 	if (!sections)
 		return cli_error(1, cmd, "--tool: no temporary file: %s", strerror(errno));
-	ret = tool_run(t->specs[i], r, session_dir, sections, &lim, &info, err, sizeof(err));
+	ret = tool_run_after(t->specs[i], r, session_dir, sections, &lim, t->ranp, t->nran, &info,
+			     err, sizeof(err));
+	if (info.name[0] && t->nran < CLI_MAX_TOOLS) {
+		snprintf(t->ran[t->nran], sizeof(t->ran[0]), "%s", info.name);
+		t->ranp[t->nran] = t->ran[t->nran];
+		t->nran++;
+	}
 	if (!ret) {
 		if (!info.landlock)
 			cli_warn(cmd,

@@ -33,15 +33,20 @@
  *     after checking core->size (UPROF_TOOL_HAS(core, field)).
  *
  * Slots reserved for traces that land later: the OpenMP region, MPI call and MPI rank
- * callbacks (openmp_region, mpi_call, mpi_rank below) are named in this version so their
- * place in the table is fixed, but API 1.0 has no OpenMP or MPI data to give: they must
- * be NULL, uprof 1.0 refuses a tool that sets them, and the version that adds those
- * traces bumps the minor version and documents their argument structs.
+ * callbacks (openmp_region, mpi_call, mpi_rank below) were named in 1.0 so their place in
+ * the table is fixed. A slot is given its meaning by the minor version that documents its
+ * argument struct (openmp_region: 1.2); until then, and for a tool that declares an
+ * older minor version, uprof refuses a descriptor that sets it (it is never called).
  *
  * History (each minor version only appends):
  *   1.0  the first: descriptor, knobs, collect_want, report-time callbacks, output
  *   1.1  the descriptor's knobs_checked callback (its first reserved slot): the tool
  *        validates its knob values together, once they are all set
+ *   1.2  openmp_region takes its argument, struct uprof_tool_omp_slice: the OpenMP
+ *        slices of a --trace openmp session (regions and waits per thread, target
+ *        constructs, data transfers and kernels per device), after the samples; the
+ *        descriptor's filter_sample (its second reserved slot): samples a tool drops
+ *        from the base report
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -60,7 +65,7 @@ extern "C" {
 #endif
 
 #define UPROF_TOOL_API_MAJOR 1
-#define UPROF_TOOL_API_MINOR 1
+#define UPROF_TOOL_API_MINOR 2
 #define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
@@ -230,6 +235,29 @@ struct uprof_tool_core {
 			    const char **functions, const char **modules, int max);
 };
 
+/* 1.2: an OpenMP slice (openmp_region), as trace.json shows it: on the samples' clock. */
+enum uprof_tool_omp_kind {
+	UPROF_TOOL_OMP_REGION = 1, /* a thread's implicit task of a parallel region */
+	UPROF_TOOL_OMP_WAIT = 2,   /* a wait inside one (--openmp-scope full): @what its type */
+	UPROF_TOOL_OMP_TARGET = 3, /* a target construct on the host */
+	UPROF_TOOL_OMP_DATA = 4,   /* a data transfer or allocation: @bytes */
+	UPROF_TOOL_OMP_SUBMIT = 5, /* a kernel submit: @count the teams asked for */
+	UPROF_TOOL_OMP_DEVICE = 6, /* the device's own trace record: @count, @bytes */
+};
+struct uprof_tool_omp_slice {
+	uint32_t size;
+	uint32_t kind;	 /* enum uprof_tool_omp_kind */
+	int pid, tid;	 /* tid: the host thread (0 for a device's own record) */
+	int device;	 /* target, data, submit, device slices: the device's number */
+	uint32_t depth;	 /* region: its nesting level on the thread, 0 outermost */
+	uint32_t member; /* region: the thread's number in the team (0: the primary) */
+	uint32_t reserved0;
+	int64_t begin_ns, end_ns; /* CLOCK_MONOTONIC, the samples' clock */
+	uint64_t count, bytes;
+	const char *site; /* its construct's row in report.csv's OpenMP tables ("" unknown) */
+	const char *what; /* "parallel", "implicit barrier", "lock wait", "to device", ... */
+};
+
 typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session *s);
 
 /*
@@ -254,8 +282,11 @@ struct uprof_tool_desc {
 	int (*pause)(void *ctx, const struct uprof_tool_pause *p);
 	uprof_tool_session_fn session_end;
 
-	/* Reserved, versioned slots: NULL in API 1.0 (see the top of this file). */
-	int (*openmp_region)(void *ctx, const void *reserved);
+	/* 1.2 (a reserved slot before): each OpenMP slice of a --trace openmp session, after
+	 * the samples: the threads' regions and waits by (thread, begin), then the devices'
+	 * slices by (process, device, begin). Nothing for a session not traced. */
+	int (*openmp_region)(void *ctx, const struct uprof_tool_omp_slice *s);
+	/* Reserved, versioned slots: NULL (see the top of this file). */
 	int (*mpi_call)(void *ctx, const void *reserved);
 	int (*mpi_rank)(void *ctx, const void *reserved);
 
@@ -264,7 +295,14 @@ struct uprof_tool_desc {
 	 * (uprof says so naming the tool, exit 2), 0 to go on. */
 	int (*knobs_checked)(void *ctx);
 
-	void *reserved[12]; /* zero: later minor versions take them in order */
+	/* 1.2 (the first reserved slot before): a sample filter, like perf's dlfilter. Called
+	 * for every sample before the base report is made (uprof reads the session twice):
+	 * return 1 to drop the sample from report.csv and every export, 0 to keep it, or a
+	 * negative errno to fail (nothing is dropped then). report.csv says how many samples
+	 * the tools dropped. The other callbacks of a filtering tool see the samples kept. */
+	int (*filter_sample)(void *ctx, const struct uprof_tool_sample *s);
+
+	void *reserved[11]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

@@ -12,11 +12,15 @@
 # strace: tests/e2e/race_collect.sh checks that collect names no path inside its session.
 # python3-mpi4py: tests/e2e/mpi_python.sh traces an interpreter's MPI (collect finds the
 # family from the mpi4py extension python3 would import).
+# libsqlite3-dev, zlib1g-dev: report --export sqlite and pprof (lib/export). golang-go
+# (go tool pprof), python3-pyside2.qtsql and libqt5sql5-sqlite (the Qt SQL driver perf's
+# export-to-sqlite.py needs): tests/e2e/export_data.sh reads the exports with them.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
-      libzydis-dev chromium strace python3-mpi4py"
+      libzydis-dev chromium strace python3-mpi4py libsqlite3-dev zlib1g-dev golang-go
+      python3-pyside2.qtsql libqt5sql5-sqlite"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -20,6 +20,11 @@ static const struct rpt_exporter exporters[] = {
 	[RPT_EXPORT_HTML] = { "html", "report.html", "HTML report",
 			      "every table, flame graph, timeline; one file",
 			      rpt_export_html },
+	[RPT_EXPORT_SQLITE] = { "sqlite", "report.db", "SQLite database",
+				"perf's export-to-sqlite.py schema + uprof's tables; sqlite3", NULL,
+				rpt_export_sqlite },
+	[RPT_EXPORT_PPROF] = { "pprof", "profile.pb.gz", "pprof profile",
+			       "go tool pprof, Pyroscope, Grafana, Parca", NULL, rpt_export_pprof },
 };
 
 _Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,
@@ -36,6 +41,13 @@ int rpt_export_parse(const char *name)
 		if (!strcmp(name, exporters[i].name))
 			return i;
 	return -1;
+}
+
+bool rpt_export_walks(int e)
+{
+	const struct rpt_exporter *x = rpt_exporter(e);
+
+	return x && x->write_walk;
 }
 
 const char *rpt_export_filename(enum rpt_export e)
@@ -55,7 +67,7 @@ int rpt_export(struct rpt *r, enum rpt_export e, FILE *f)
 	ret = rpt_stacks_ready(r);
 	if (ret)
 		return ret;
-	ret = x->write(r, f);
+	ret = x->write ? x->write(r, f) : x->write_walk(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;
 	return ret;

@@ -10,10 +10,14 @@
  *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
  *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
  *   export_html.c        report.html: the report as one self-contained page (html.h)
+ *   export_sqlite.c      a SQLite database in perf's export-to-sqlite.py schema, plus
+ *                        uprof's tables (export_sqlite_schema.c); walks every sample
+ *   export_pprof.c       Go's pprof profile (go tool pprof, Pyroscope, Parca); walks too
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -24,6 +28,8 @@ enum rpt_export {
 	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
 	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
 	RPT_EXPORT_HTML,       /* report.html: every table, flame graph and timeline, one file */
+	RPT_EXPORT_SQLITE,     /* report.db: SQLite in the schema of perf's exporter */
+	RPT_EXPORT_PPROF,      /* profile.pb.gz: Go's pprof (profile.proto, gzip) */
 	RPT_EXPORT_COUNT
 };
 
@@ -34,12 +40,16 @@ struct rpt_exporter {
 	const char *what; /* how report announces it: "Generated <what> file: <path>" */
 	const char *help; /* what it is for, for --help */
 	int (*write)(const struct rpt *r, FILE *f);
+	/* or, for exports of every sample (rpt_walk: the report is opened with opts.walk) */
+	int (*write_walk)(struct rpt *r, FILE *f);
 };
 
 /* Exporter @e (0 .. RPT_EXPORT_COUNT - 1), or NULL. */
 const struct rpt_exporter *rpt_exporter(int e);
 /* An exporter's name ("folded", ...) -> its index, or -1. */
 int rpt_export_parse(const char *name);
+/* Whether export @e reads every sample (the report must be opened with opts.walk). */
+bool rpt_export_walks(int e);
 /* The file an export is written to: "stacks.folded", "flamegraph.svg", "trace.json". */
 const char *rpt_export_filename(enum rpt_export e);
 /* Write export @e of @r to @f. 0 or -errno (-EINVAL: opened without opts.exports).

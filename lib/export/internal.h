@@ -56,5 +56,7 @@ int rpt_export_folded(const struct rpt *r, FILE *f);
 int rpt_export_flamegraph(const struct rpt *r, FILE *f);
 int rpt_export_perfetto(const struct rpt *r, FILE *f);
 int rpt_export_html(const struct rpt *r, FILE *f);
+int rpt_export_sqlite(struct rpt *r, FILE *f);
+int rpt_export_pprof(struct rpt *r, FILE *f);
 
 #endif

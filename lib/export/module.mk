@@ -2,7 +2,8 @@
 # (export/export.h). Reads the report's stacks through report.h's accessors: link it
 # before libuprof_report.a.
 EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_flamegraph.c \
-	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c
+	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c lib/export/export_sqlite.c \
+	lib/export/export_sqlite_schema.c lib/export/export_pprof.c
 EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_flame.c \
 	lib/export/html_timeline.c
 # report.html's style and script, kept as their own files, become C strings at build time
@@ -20,13 +21,15 @@ $(EXPORT_LIB): $(call objs,$(EXPORT_SRCS)) $(OBJ)/gen/export/html_assets.o
 	@rm -f $@ # rebuilt whole: no stale member of a file moved away
 	$(AR) rcs $@ $^
 LIBS += $(EXPORT_LIB)
+EXPORT_LDLIBS := -lsqlite3 -lz
 # its unit tests: the exporter table and folded frame names (the files themselves are
 # checked on a session: test_callgraph's exports, tests/e2e/exports.sh)
 $(BUILD)/tests/test_export: tests/unit/test_export.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) \
 		$(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) \
 		$(ARCH_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS) \
+		$(EXPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_export
 # report.html's tables: report.csv's text into JSON sections, exact, bounded, and whole
 # whatever byte the text is cut at

@@ -320,6 +320,9 @@ static void write_details(const struct rpt *r, FILE *f)
 	write_module_states(r, f);
 	if (s.paused_samples)
 		util_csv_kvf(f, "Samples In Pauses", "%" PRIu64 " dropped", s.paused_samples);
+	if (s.tool_dropped)
+		util_csv_kvf(f, "Samples Dropped By Tools",
+			     "%" PRIu64 " not reported (--tool filter)", s.tool_dropped);
 	if (s.unknown_rows || s.lost_pause_records)
 		util_csv_kvf(f, "Pause State Unknown",
 			     "%zu interval%s, %.3f s, %" PRIu64 " sample%s in them kept (%" PRIu64

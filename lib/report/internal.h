@@ -151,6 +151,9 @@ struct rpt {
 
 	/* filter.c: -p and --time-filter */
 	uint64_t filtered_samples;
+	/* replay.c: opts.drop, the samples tools dropped: every sample a walk would give is
+	 * numbered (@sample_seq), those whose bit is set are not counted */
+	uint64_t sample_seq, tool_dropped;
 
 	/* tasks.c */
 	bool has_tasks;

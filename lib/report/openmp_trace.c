@@ -353,7 +353,7 @@ int rpt_omp_trace_pair(struct rpt_omp_trace *t, const struct ses_ompt *o, int32_
 
 int rpt_omp_trace_take(struct rpt *r, const struct rpt_omp_proc *p, const struct ses_ompt *o)
 {
-	if (!r->opts.exports || r->opts.no_timeline)
+	if (!r->opts.omp_slices && (!r->opts.exports || r->opts.no_timeline))
 		return 0;
 	if (!r->omp_trace && !(r->omp_trace = calloc(1, sizeof(*r->omp_trace))))
 		return -ENOMEM;
@@ -503,7 +503,7 @@ int rpt_omp_trace_name(struct rpt *r, const struct rpt_omp_proc *p)
 	size_t first[2];
 	int ret = -ENOMEM;
 
-	if (!t || !r->opts.exports || r->opts.no_timeline)
+	if (!t || (!r->opts.omp_slices && (!r->opts.exports || r->opts.no_timeline)))
 		return 0;
 	lists[0] = &t->thr;
 	lists[1] = &t->dev;

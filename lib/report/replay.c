@@ -219,6 +219,13 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	if (ev < 0)
 		return 0; /* not a sampling event of the session */
 	units = units_of(r, ev, period);
+	if (r->opts.drop && r->sample_seq < r->opts.ndrop &&
+	    (r->opts.drop[r->sample_seq / 8] >> (r->sample_seq % 8) & 1)) {
+		r->sample_seq++;
+		r->tool_dropped++; /* counted for the achieved rate, shown nowhere */
+		return 0;
+	}
+	r->sample_seq++;
 	r->kept_samples++;
 	if (r->opts.walk &&
 	    rpt_walk_note(r, &(struct rpt_wsample){ time, e->ip, addr,

@@ -59,6 +59,13 @@ struct rpt_options {
 	/* rpt_walk() will be called: keep every sample's time, cpu, event and stack in time
 	 * order (40 bytes a sample) */
 	bool walk;
+	/* keep the OpenMP slices of a --trace openmp session (rpt_omp_thread_slice_at ...)
+	 * without a trace's timeline: the tool API's openmp_region */
+	bool omp_slices;
+	/* samples tools dropped (tool API 1.2's filter_sample): bit i of @drop for the i-th
+	 * sample a walk gives (opts.walk's order), @ndrop bits; NULL: none (borrowed) */
+	const uint8_t *drop;
+	size_t ndrop;
 	/* where files moved or rebuilt since collection are found (locate.h): --bin-path
 	 * and --symbol-path directories, the build-id cache (NULL: none); all borrowed */
 	const char *const *bin_paths;
@@ -187,6 +194,7 @@ struct rpt_summary {
 	uint64_t lost_pause_records; /* session.ini: pause records the targets dropped */
 	bool filtered;		     /* -p or --time-filter was given */
 	uint64_t filtered_samples;   /* samples outside them */
+	uint64_t tool_dropped;	     /* samples a tool's filter_sample dropped (opts.drop) */
 	bool has_tasks;		     /* the session has instrument/ records */
 	uint64_t task_records;	     /* task/event records read from instrument/ */
 	uint64_t task_instances;     /* matched task and event instances */
@@ -455,6 +463,29 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line);
 /* Call stack of walked sample @index, leaf first: up to @max function names (and module
  * paths, @mods may be NULL). The count, or -errno. */
 int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max);
+/* The same, frame by frame with what each is: @name as report.csv shows it ("b
+ * (inlined)", "[truncated]"), @base its function's own name, @module its module's path
+ * ("" for markers), @kind (rpt_stack_func()'s). */
+struct rpt_walk_frame {
+	const char *name, *base, *module;
+	enum rpt_fn_kind kind;
+};
+int rpt_walk_frames(struct rpt *r, size_t index, struct rpt_walk_frame *out, int max);
+/* What an export of the walk names beside the samples (walk.c). The path of module
+ * @module ("" out of range); whether it is the unknown module (addresses outside every
+ * mapping); its build id in hex into @hex ("" when none was recorded). */
+const char *rpt_module_path(const struct rpt *r, int module);
+bool rpt_module_is_unknown(const struct rpt *r, int module);
+void rpt_module_build_id(const struct rpt *r, int module, char *hex, size_t len);
+/* The session has call stacks (rpt_walk_stack gives more than the sampled function). */
+bool rpt_stacks_collected(const struct rpt *r);
+/* The session's events: how many, their names, and what a sample of @units (struct
+ * rpt_walk_sample) stands for in the event's own unit: ns for the timers, events else. */
+int rpt_event_count(const struct rpt *r);
+const char *rpt_event_name(const struct rpt *r, int event);
+uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units);
+/* Whether event @event is a timer (its samples stand for CPU time in ns). */
+bool rpt_event_is_timer(const struct rpt *r, int event);
 
 /* ---- code_place.c: code addresses of a process, named ---- */
 

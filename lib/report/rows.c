@@ -16,7 +16,8 @@ static double achieved_hz(const struct rpt *r, const char **mode)
 {
 	double cpu = rpt_rate_cpu_s(r, mode);
 
-	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples) / cpu : 0;
+	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples + r->tool_dropped) / cpu
+		       : 0;
 }
 
 static void module_states(const struct rpt *r, struct rpt_summary *s)
@@ -93,7 +94,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	/* the rate is the collection's: samples outside -p / --time-filter count too, over
 	 * the CPU time of the modes sampled and the unpaused share of the run */
 	s->achieved_hz = achieved_hz(r, &s->rate_mode);
-	s->rate_samples = r->sample_records + r->filtered_samples;
+	s->rate_samples = r->sample_records + r->filtered_samples + r->tool_dropped;
 	s->rate_max_samples = rpt_rate_max_samples(r);
 	s->rate_damage = s->rate_max_samples && s->rate_samples > s->rate_max_samples;
 	s->throttles = r->throttles;
@@ -109,6 +110,7 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	s->lost_pause_records = r->info.lost_pause_records;
 	s->filtered = r->opts.nonly_pids || r->opts.time_filter;
 	s->filtered_samples = r->filtered_samples;
+	s->tool_dropped = r->tool_dropped;
 	s->has_tasks = r->has_tasks;
 	s->task_records = r->task_records;
 	s->task_instances = r->task_instances;

@@ -101,6 +101,8 @@ static int walk_world(struct rpt *r, const struct rpt_walker *w)
 	for (int i = 0; i < wd->nprocs && !ret && w->process; i++) {
 		const struct rpt_process *p = &wd->procs[i];
 
+		if (p->pid < 0 && !p->samples)
+			continue; /* the model's placeholder for records of no process: no process */
 		ret = w->process(w->ctx, &(struct rpt_walk_process){
 						 p->pid, p->comm, rpt_program_path(r, p->program),
 						 p->samples });
@@ -172,38 +174,133 @@ int rpt_walk_source(struct rpt *r, size_t index, const char **file, int *line)
 	return rpt_inlines_line(st->inlines, r->world.modules[s->module].path, s->addr, file, line);
 }
 
-int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)
+/* The stack of walked sample @index: its function ids in *@fids (leaf first), the count;
+ * or, for an event other than the first (no stack kept), 0 with its function in *@func;
+ * or -errno. */
+static int stack_of(struct rpt *r, size_t index, const uint32_t **fids, int *func)
 {
-	const struct rpt_stacks *st = r->stacks;
-	const struct rpt_symstack *sym;
 	const struct rpt_wsample *s;
-	const uint32_t *fids;
-	int ret, n;
+	const struct rpt_symstack *sym;
+	int ret;
 
-	if (index >= r->nwsamples || max <= 0)
+	if (index >= r->nwsamples)
 		return -EINVAL;
 	s = &r->wsamples[index];
-	if (s->stack == UINT32_MAX) { /* an event other than the first: its function only */
-		ret = func_of(r, s);
-		if (ret < 0)
-			return ret;
-		funcs[0] = r->funcs[ret].name;
-		if (mods)
-			mods[0] = r->world.modules[s->module].path;
-		return 1;
+	if (s->stack == UINT32_MAX) {
+		*func = func_of(r, s);
+		return *func < 0 ? *func : 0;
 	}
 	ret = rpt_callgraph_build(r, false); /* once; a no-op when the report built it */
 	if (ret)
 		return ret;
 	sym = rpt_callgraph_sym(r, s->stack);
-	fids = rpt_callgraph_fids(r, sym);
-	n = (int)sym->n < max ? (int)sym->n : max;
-	for (int i = 0; i < n; i++) {
-		const struct rpt_cfunc *f = &st->funcs[fids[i]];
+	*fids = rpt_callgraph_fids(r, sym);
+	return (int)sym->n;
+}
+
+int rpt_walk_stack(struct rpt *r, size_t index, const char **funcs, const char **mods, int max)
+{
+	const uint32_t *fids;
+	int func, n = max > 0 ? stack_of(r, index, &fids, &func) : -EINVAL;
+
+	if (n == 0) {
+		funcs[0] = r->funcs[func].name;
+		if (mods)
+			mods[0] = r->world.modules[r->wsamples[index].module].path;
+		return 1;
+	}
+	for (int i = 0; i < n && i < max; i++) {
+		const struct rpt_cfunc *f = &r->stacks->funcs[fids[i]];
 
 		funcs[i] = f->name;
 		if (mods)
 			mods[i] = rpt_callgraph_module(r, f);
 	}
-	return n;
+	return n < max ? n : max;
+}
+
+int rpt_walk_frames(struct rpt *r, size_t index, struct rpt_walk_frame *out, int max)
+{
+	const uint32_t *fids;
+	int func, n = max > 0 ? stack_of(r, index, &fids, &func) : -EINVAL;
+
+	if (n == 0) {
+		const char *name = r->funcs[func].name;
+
+		out[0] = (struct rpt_walk_frame){ name, name,
+						  r->world.modules[r->wsamples[index].module].path,
+						  r->wsamples[index].module == RPT_MODULE_KERNEL
+							  ? RPT_FN_KERNEL
+							  : RPT_FN_FUNCTION };
+		return 1;
+	}
+	for (int i = 0; i < n && i < max; i++) {
+		const struct rpt_cfunc *f = &r->stacks->funcs[fids[i]];
+		struct rpt_stack_fn fn;
+
+		rpt_stack_func(r, fids[i], &fn);
+		out[i] = (struct rpt_walk_frame){ f->name, f->base ? f->base : f->name,
+						  rpt_callgraph_module(r, f), fn.kind };
+	}
+	return n < max ? n : max;
+}
+
+/* ---- what an export of the walk names beside the samples ---- */
+
+const char *rpt_module_path(const struct rpt *r, int module)
+{
+	return module >= 0 && module < r->world.nmodules ? r->world.modules[module].path : "";
+}
+
+bool rpt_module_is_unknown(const struct rpt *r, int module)
+{
+	(void)r;
+	return module == RPT_MODULE_UNKNOWN;
+}
+
+void rpt_module_build_id(const struct rpt *r, int module, char *hex, size_t len)
+{
+	const struct rpt_file_id *id;
+	size_t n = 0;
+
+	if (len)
+		hex[0] = '\0';
+	if (module < 0 || module >= r->world.nmodules)
+		return;
+	id = &r->world.modules[module].id;
+	if (!id->build_id_len) { /* not recorded: the file's own, when it is still the one */
+		if (module != RPT_MODULE_KERNEL && module != RPT_MODULE_UNKNOWN &&
+		    r->world.modules[module].path[0] == '/')
+			rpt_file_build_id_hex(r->world.modules[module].path, id, hex, len);
+		return;
+	}
+	for (unsigned i = 0; i < id->build_id_len && n + 2 < len; i++, n += 2)
+		snprintf(hex + n, len - n, "%02x", id->build_id[i]);
+}
+
+bool rpt_stacks_collected(const struct rpt *r)
+{
+	return r->stacks && r->stacks->collected;
+}
+
+int rpt_event_count(const struct rpt *r)
+{
+	return r->info.nevents;
+}
+
+const char *rpt_event_name(const struct rpt *r, int event)
+{
+	return event >= 0 && event < r->info.nevents ? r->info.events[event].name : "unknown";
+}
+
+uint64_t rpt_event_period(const struct rpt *r, int event, uint64_t units)
+{
+	if (event < 0 || event >= r->info.nevents)
+		return units;
+	return r->info.events[event].weighted ? units : r->info.events[event].period * units;
+}
+
+bool rpt_event_is_timer(const struct rpt *r, int event)
+{
+	return event >= 0 && event < r->info.nevents && ses_event_is_timer(&r->info.events[event]);
 }

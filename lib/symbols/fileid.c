@@ -8,6 +8,10 @@
 #include "symbols/symbols.h"
 
 #include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -40,4 +44,32 @@ bool rpt_file_id_differs(Elf *elf, const struct stat *sb, const struct rpt_file_
 		return rpt_inode_differs(sb, id);
 	n = dwelf_elf_gnu_build_id(elf, &bits);
 	return rpt_build_id_differs(bits, n, id);
+}
+
+int rpt_file_build_id_hex(const char *path, const struct rpt_file_id *id, char *hex, size_t len)
+{
+	struct stat sb;
+	const unsigned char *bits;
+	ssize_t n;
+	Elf *elf;
+	int fd;
+
+	if (len)
+		hex[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || rpt_inode_differs(&sb, id)) {
+		close(fd);
+		return -ENOENT; /* not a file, or another one than was profiled */
+	}
+	elf_version(EV_CURRENT); /* libelf's set-up, idempotent */
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	n = elf && elf_kind(elf) == ELF_K_ELF ? dwelf_elf_gnu_build_id(elf, (const void **)&bits)
+					      : -1;
+	for (ssize_t i = 0; i < n && (size_t)(2 * i + 2) < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	elf_end(elf);
+	close(fd);
+	return n > 0 ? 0 : -ENOENT;
 }

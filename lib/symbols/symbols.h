@@ -83,6 +83,10 @@ void rpt_symtab_free(struct rpt_symtab *st);
  */
 void rpt_symtab_lookup(struct rpt_symtab *st, const char *path, const struct rpt_file_id *id,
 		       uint64_t file_offset, struct rpt_sym *out);
+/* Whether @name is what a lookup gives when no symbol covers an address
+ * ("<module>!0x<hex>", or "[unknown]" out of memory): exports in other tools' schemas
+ * write such samples as those tools' "unknown". */
+bool rpt_symtab_unresolved(const char *name);
 
 /* The state of @path's file as its first lookup found it; RPT_FILE_OK when it has not
  * been looked up, or is no file ("[vdso]", "//anon", ...). */
@@ -104,6 +108,9 @@ bool rpt_file_id_differs(struct Elf *elf, const struct stat *sb, const struct rp
 /* @bits: @n bytes of the file's build id (n <= 0: none found) */
 bool rpt_build_id_differs(const void *bits, long n, const struct rpt_file_id *id);
 bool rpt_inode_differs(const struct stat *sb, const struct rpt_file_id *id);
+/* The build id of the ELF file at @path in hex into @hex ("" when it has none), unless
+ * the file there is not the one @id (may be NULL) recorded: 0, -ENOENT or -errno. */
+int rpt_file_build_id_hex(const char *path, const struct rpt_file_id *id, char *hex, size_t len);
 
 /* Resolve a kernel address against kallsyms; module "[kernel.kallsyms]". */
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out);

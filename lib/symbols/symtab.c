@@ -770,3 +770,15 @@ void rpt_symtab_free(struct rpt_symtab *st)
 	free(st->host);
 	free(st);
 }
+
+bool rpt_symtab_unresolved(const char *name)
+{
+	const char *bang;
+
+	if (!strcmp(name, OOM_NAME))
+		return true;
+	bang = strrchr(name, '!'); /* unresolved_name(): "<module>!0x<hex>" */
+	if (!bang || strncmp(bang, "!0x", 3) || !bang[3])
+		return false;
+	return strspn(bang + 3, "0123456789abcdef") == strlen(bang + 3);
+}

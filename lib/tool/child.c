@@ -44,8 +44,25 @@ struct job {
 	int files_dfd; /* the tool's directory, -1: none */
 	/* where it is: removed by the supervisor when uprof ends under it */
 	int session_dfd, tools_dfd;
-	const char *run; /* files_dfd's name beneath tools_dfd */
+	const char *run;	    /* files_dfd's name beneath tools_dfd */
+	const char *const *earlier; /* the names of the tools run before in this report */
+	int nearlier;
+	uint8_t *drop; /* tool_filter: the bits to set, shared with the parent */
+	size_t ndrop;
 };
+
+/* @a's label: its name, or "name.N" when N - 1 tools of that name ran before. */
+static void label_of(const struct job *j, struct tool_info *in)
+{
+	int n = 1;
+
+	for (int i = 0; i < j->nearlier; i++)
+		n += !strcmp(j->earlier[i], in->name);
+	if (n == 1)
+		snprintf(in->label, sizeof(in->label), "%s", in->name);
+	else
+		snprintf(in->label, sizeof(in->label), "%s.%d", in->name, n);
+}
 
 /* The child's work: load, and with a report run the callbacks. */
 static void child_work(const struct job *j, struct answer *a)
@@ -54,6 +71,18 @@ static void child_work(const struct job *j, struct answer *a)
 
 	tool_host_init(&h, j->spec, j->collect, &a->info);
 	a->ret = tool_host_load(&h, j->spec, a->err, sizeof(a->err));
+	if (!a->ret) {
+		label_of(j, &a->info);
+		h.label = a->info.label;
+	}
+	if (!a->ret && j->report && j->drop) { /* the filter pass: nothing but the bits */
+		h.report = j->report;
+		a->ret = h.desc.filter_sample ? tool_driver_filter(&h, j->drop, j->ndrop) : 0;
+		if (a->ret)
+			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name, h.path,
+				 h.error);
+		return;
+	}
 	if (!a->ret && j->report) {
 		h.report = j->report;
 		h.out = j->sections;
@@ -376,14 +405,42 @@ static int run_dir(int tools_dfd, char run[16])
 	return ret;
 }
 
+int tool_filter(const char *spec, struct rpt *r, const struct tool_limits *lim, uint8_t *drop,
+		size_t nsamples, char *err, size_t errlen)
+{
+	struct job j = { .spec = spec,
+			 .report = r,
+			 .files_dfd = -1,
+			 .drop = drop,
+			 .ndrop = nsamples };
+	struct answer *a = calloc(1, sizeof(*a));
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = in_child(&j, lim, a);
+	say(err, errlen, a, spec, ret);
+	free(a);
+	return ret;
+}
+
 int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
 	     const struct tool_limits *lim, struct tool_info *info, char *err, size_t errlen)
+{
+	return tool_run_after(spec, r, session_dir, sections, lim, NULL, 0, info, err, errlen);
+}
+
+int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
+		   const struct tool_limits *lim, const char *const *earlier, int nearlier,
+		   struct tool_info *info, char *err, size_t errlen)
 {
 	struct job j = { .spec = spec,
 			 .report = r,
 			 .sections = sections,
 			 .session_dir = session_dir,
-			 .files_dfd = -1 };
+			 .files_dfd = -1,
+			 .earlier = earlier,
+			 .nearlier = nearlier };
 	struct answer *a = calloc(1, sizeof(*a));
 	int ret, session_dfd, tools_dfd = -1;
 	char run[16] = "";
@@ -403,7 +460,7 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 	ret = in_child(&j, lim, a);
 	*info = a->info;
 	say(err, errlen, a, spec, ret);
-	if (!ret && j.files_dfd >= 0 && (ret = keep_files(tools_dfd, run, a->info.name)))
+	if (!ret && j.files_dfd >= 0 && (ret = keep_files(tools_dfd, run, a->info.label)))
 		snprintf(err, errlen, "tool '%s': keeping its files in %s/tools: %s", a->info.name,
 			 session_dir, strerror(-ret));
 	if (ret && j.files_dfd >= 0)

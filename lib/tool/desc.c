@@ -85,14 +85,26 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 				      minor > UPROF_TOOL_API_MINOR
 					      ? "a later API version's callback: upgrade uprof"
 					      : "zero the descriptor: UPROF_TOOL_DESC_INIT");
-	if (out->openmp_region || out->mpi_call || out->mpi_rank)
+	/* a slot is called only by the minor version that gave it its meaning, and only for a
+	 * tool that declares that version: an older tool's garbage there is no callback */
+	if (out->openmp_region && minor < 2)
+		return refuse(
+			err, errlen,
+			"sets openmp_region, a slot its tool API %u.%u reserves (its argument "
+			"is API 1.2's: rebuild against this uprof_tool.h)",
+			major, minor);
+	if (out->filter_sample && minor < 2)
+		return refuse(err, errlen,
+			      "reserved slot 0 of its descriptor is not zero (its tool API %u.%u "
+			      "reserves it; API 1.2's filter_sample: rebuild against this "
+			      "uprof_tool.h)",
+			      major, minor);
+	if (out->mpi_call || out->mpi_rank)
 		return refuse(err, errlen,
 			      "sets %s, a slot reserved for a trace this uprof (tool API %d.%d) "
 			      "does not have yet; leave it NULL",
-			      out->openmp_region ? "openmp_region"
-			      : out->mpi_call	 ? "mpi_call"
-						 : "mpi_rank",
-			      UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR);
+			      out->mpi_call ? "mpi_call" : "mpi_rank", UPROF_TOOL_API_MAJOR,
+			      UPROF_TOOL_API_MINOR);
 	if (!out->name || !good_name(out->name))
 		return refuse(err, errlen,
 			      "its descriptor has %s name (1-63 letters, digits, "

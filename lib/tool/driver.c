@@ -42,7 +42,7 @@ static int section(const struct uprof_tool_core *c, const char *title, const cha
 	/* the base report's title style: "10 HOTTEST FUNCTIONS (Sort Event - CPU_TIME)" */
 	fputs("\n\"", h->out);
 	util_put_escaped(h->out, title, UTIL_ESC_CSV);
-	fprintf(h->out, " (Tool - %s)\"\n%s\n", h->desc.name, columns);
+	fprintf(h->out, " (Tool - %s)\"\n%s\n", h->label ? h->label : h->desc.name, columns);
 	h->in_section = true;
 	h->row_open = false;
 	return ferror(h->out) ? -EIO : 0;
@@ -337,6 +337,105 @@ static void session_facts(struct drive *d, const char *dir, struct uprof_tool_se
 	}
 }
 
+_Static_assert((int)UPROF_TOOL_OMP_REGION == (int)RPT_OMP_SLICE_REGION &&
+		       (int)UPROF_TOOL_OMP_WAIT == (int)RPT_OMP_SLICE_WAIT &&
+		       (int)UPROF_TOOL_OMP_TARGET == (int)RPT_OMP_SLICE_TARGET &&
+		       (int)UPROF_TOOL_OMP_DATA == (int)RPT_OMP_SLICE_DATA &&
+		       (int)UPROF_TOOL_OMP_SUBMIT == (int)RPT_OMP_SLICE_SUBMIT &&
+		       (int)UPROF_TOOL_OMP_DEVICE == (int)RPT_OMP_SLICE_DEVICE,
+	       "the tool API's OpenMP slice kinds are the report's");
+
+/* The OpenMP slices (1.2's openmp_region): threads' first, then devices'. */
+static int omp_slices(struct drive *d)
+{
+	const struct uprof_tool_desc *t = &d->h->desc;
+	struct rpt_omp_trace_facts f;
+	int ret = 0;
+
+	rpt_omp_trace_facts(d->h->report, &f);
+	for (size_t i = 0; f.kept && i < f.nthread + f.ndevice && !ret; i++) {
+		struct rpt_omp_slice_view v;
+
+		if (i < f.nthread)
+			rpt_omp_thread_slice_at(d->h->report, i, &v);
+		else
+			rpt_omp_device_slice_at(d->h->report, i - f.nthread, &v);
+		ret = t->openmp_region(t->ctx, &(struct uprof_tool_omp_slice){
+						       .size = sizeof(struct uprof_tool_omp_slice),
+						       .kind = (uint32_t)v.kind,
+						       .pid = v.pid,
+						       .tid = (int)v.tid,
+						       .device = v.device,
+						       .depth = v.depth,
+						       .member = v.member,
+						       .begin_ns = (int64_t)v.begin,
+						       .end_ns = (int64_t)v.end,
+						       .count = v.count,
+						       .bytes = v.bytes,
+						       .site = v.site ? v.site : "",
+						       .what = v.what ? v.what : "" });
+		if (ret)
+			ret = failed(d, "openmp_region", ret);
+	}
+	return ret;
+}
+
+struct filtering {
+	struct drive *d;
+	uint8_t *drop;
+	size_t n;
+};
+
+static int on_filter(void *ctx, const struct rpt_walk_sample *s)
+{
+	struct filtering *f = ctx;
+	struct tool_host *h = f->d->h;
+	int ret;
+
+	if (s->index >= f->n)
+		return 0;
+	h->sample = s;
+	ret = h->desc.filter_sample(
+		h->desc.ctx, &(struct uprof_tool_sample){
+				     .size = sizeof(struct uprof_tool_sample),
+				     .event = (uint32_t)s->event,
+				     .time_ns = (int64_t)s->time,
+				     .pid = s->pid,
+				     .tid = s->tid,
+				     .cpu = s->cpu,
+				     .module_id = s->module,
+				     .ip = s->ip,
+				     .offset = s->offset,
+				     .function = s->function,
+				     .module = s->module_path,
+				     .weight_s = s->event < SES_MAX_EVENTS
+							 ? (double)s->units * f->d->weight[s->event]
+							 : 0,
+				     .opaque = s });
+	h->sample = NULL;
+	if (ret < 0)
+		return failed(f->d, "filter_sample", ret);
+	if (ret > 0)
+		f->drop[s->index / 8] |= (uint8_t)(1u << (s->index % 8));
+	return 0;
+}
+
+int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n)
+{
+	const char *names[SES_MAX_EVENTS] = { 0 };
+	uint64_t periods[SES_MAX_EVENTS] = { 0 };
+	struct drive d = { .h = h };
+	struct filtering f = { &d, drop, n };
+	struct uprof_tool_session s;
+	int ret;
+
+	session_facts(&d, "", &s, names, periods); /* the events' weights */
+	ret = rpt_walk(h->report, &(struct rpt_walker){ .ctx = &f, .sample = on_filter });
+	if (ret == -ENOMEM)
+		snprintf(h->error, sizeof(h->error), "out of memory");
+	return ret ? -ECANCELED : 0;
+}
+
 int tool_driver_run(struct tool_host *h, const char *session_dir)
 {
 	const struct uprof_tool_desc *t = &h->desc;
@@ -359,6 +458,8 @@ int tool_driver_run(struct tool_host *h, const char *session_dir)
 	if (t->session_begin && (ret = t->session_begin(t->ctx, &s)))
 		return failed(&d, "session_begin", ret);
 	ret = rpt_walk(h->report, &w);
+	if (!ret && t->openmp_region)
+		ret = omp_slices(&d);
 	if (ret == -ENOMEM)
 		snprintf(h->error, sizeof(h->error), "out of memory");
 	if (ret)

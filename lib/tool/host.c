@@ -67,12 +67,16 @@ static int declare(const struct uprof_tool_core *c, const char *name, int type, 
 		return -EINVAL;
 	ret = tool_knobs_declare(&h->knobs, name, type, value, def, help);
 	/* the command line's value at once: the entry point may use it (collect_want) */
-	for (int i = 0; !ret && i < h->nsettings; i++) {
+	for (int i = 0, given = 0; !ret && i < h->nsettings; i++) {
 		size_t len = strcspn(h->settings[i], "=");
 		char why[768];
 
 		if (len != strlen(name) || strncmp(h->settings[i], name, len))
 			continue;
+		if (given++) { /* "top=3,top=5": which one was meant is not ours to guess */
+			fail_once(h, -EINVAL, "knob '%s' is given twice: give it once", name);
+			break;
+		}
 		if (tool_knobs_set(&h->knobs, h->settings[i], why, sizeof(why)))
 			fail_once(h, -EINVAL, "%s", why);
 	}
@@ -174,6 +178,7 @@ static void fill_info(struct tool_host *h)
 	snprintf(in->description, sizeof(in->description), "%s",
 		 h->desc.description ? h->desc.description : "");
 	in->api_version = h->desc.api_version;
+	in->filters = h->desc.filter_sample != NULL;
 	in->nknobs = h->knobs.n;
 	for (int i = 0; i < h->knobs.n; i++) {
 		const struct tool_knob *k = &h->knobs.k[i];

@@ -75,6 +75,7 @@ struct tool_host {
 	struct uprof_tool_desc desc;
 	struct tool_knobs knobs;
 	struct tool_info *info;	     /* what the parent gets back */
+	const char *label;	     /* info->label once loaded: sections are titled by it */
 	int first_error;	     /* of a core call during the entry point (register, knobs) */
 	const char *const *settings; /* the command line's knob settings, during the entry */
 	int nsettings;
@@ -87,6 +88,10 @@ struct tool_host {
 	int files_dfd;			      /* the tool's directory (-1: none) */
 	const struct rpt_walk_sample *sample; /* the sample being called back */
 };
+
+/* filter_sample over every walked sample of h->report: bit i of @drop set for each one
+ * dropped (@n bits). 0 or -ECANCELED with h->error. */
+int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
 
 /* Set up @h's core table. No release: a host lives only in the child process that loads
  * the tool (child.c), and its knobs' strings end with that process. */

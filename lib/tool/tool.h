@@ -49,6 +49,9 @@ struct tool_knob_info {
 /* What a tool said about itself. */
 struct tool_info {
 	char name[64], version[64], description[256];
+	/* what its sections and files are named by in this report: the name, or "name.N"
+	 * for the Nth load of a tool of that name (tool_run's @earlier) */
+	char label[80];
 	uint32_t api_version; /* the version it was built against */
 	int nknobs;
 	struct tool_knob_info knobs[TOOL_MAX_KNOBS];
@@ -59,7 +62,8 @@ struct tool_info {
 	/* where it ran: the Landlock ABI version of its domain (everything read-only but
 	 * its own directory), 0 on a kernel without Landlock */
 	int landlock;
-	int left; /* processes it left running, ended when it was done */
+	bool filters; /* it has a filter_sample callback (API 1.2): run tool_filter first */
+	int left;     /* processes it left running, ended when it was done */
 };
 
 /* What a tool may use, each time it runs (report's --tool-timeout, --tool-cpu,
@@ -90,5 +94,16 @@ int tool_probe(const char *spec, bool collect, const struct tool_limits *lim,
  */
 int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
 	     const struct tool_limits *lim, struct tool_info *info, char *err, size_t errlen);
+/* Run the filter_sample callback of the tool of @spec over every walked sample of @r
+ * (opened with opts.walk), in a child as tool_run does: bit i of @drop (@nsamples bits,
+ * in memory shared with the child: MAP_SHARED) set for each sample the tool drops. 0 or
+ * -errno with @err (the bits are then not to be used). */
+int tool_filter(const char *spec, struct rpt *r, const struct tool_limits *lim, uint8_t *drop,
+		size_t nsamples, char *err, size_t errlen);
+/* The same, @earlier (@nearlier) naming the tools this report ran before: a tool of a
+ * name already there gets its own sections and files as "name.2", "name.3"... */
+int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
+		   const struct tool_limits *lim, const char *const *earlier, int nearlier,
+		   struct tool_info *info, char *err, size_t errlen);
 
 #endif

@@ -17,11 +17,19 @@ fi
 check "the tool header is installed" test -f "$PREFIX/include/uprof_tool.h"
 check "the tool man page is installed" test -f "$PREFIX/share/man/man3/uprof-tool.3"
 mkdir -p "$SCRATCH/src" && cp examples/tools/*.c "$SCRATCH/src/"
+export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
+check "pkg-config knows uprof-tool and AMDProfileController from the install" \
+	bash -c "pkg-config --exists uprof-tool AMDProfileController && [ \"\$(echo \$(pkg-config --cflags uprof-tool))\" = '-I$PREFIX/include -fPIC' ]"
 built=0
 for t in hotlines timeline hotstacks percpu; do
-	(cd "$SCRATCH/src" && cc -shared -fPIC -Wall -Werror -I"$PREFIX/include" -o "$t.so" "$t.c") \
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	(cd "$SCRATCH/src" && cc -shared -Wall -Werror $(pkg-config --cflags uprof-tool) -o "$t.so" "$t.c") \
 		2>"$SCRATCH/cc.err" && built=$((built + 1))
 done
+printf '#include <AMDProfileController.h>\nint main(void) { amdProfileResume(); amdProfilePause(); return 0; }\n' >"$SCRATCH/src/ctl.c"
+# shellcheck disable=SC2046
+check "a program builds and runs against AMDProfileController through pkg-config alone" \
+	bash -c "cc -o '$SCRATCH/src/ctl' '$SCRATCH/src/ctl.c' $(pkg-config --cflags --libs AMDProfileController) && '$SCRATCH/src/ctl'"
 check "the four example tools build out of tree against the installed header ($built/4)" \
 	test "$built" = 4
 HOT=$SCRATCH/src/hotlines.so TL=$SCRATCH/src/timeline.so HS=$SCRATCH/src/hotstacks.so
@@ -239,5 +247,17 @@ check "the session's files are as collect wrote them" \
 	test "$(cd "$S" && sha256sum samples.data session.ini pauses.csv instrument/* | sha256sum)" = "$sum_before"
 check "no run directory of a failed tool is left" bash -c "! ls -a '$S/tools' 2>/dev/null | grep -q '^\.run-'"
 check "no tool process is left" bash -c "! pgrep -f 'broken-[h]ang.so' >/dev/null"
+
+# a knob given twice is refused (which value was meant is not ours to guess)
+"$UPROF" report -i "$S" --tool "$HOT,top=3,top=5" >/dev/null 2>"$SCRATCH/twice.err"
+rc=$?
+check "a knob given twice: exit 2 and its name ($(head -1 "$SCRATCH/twice.err"))" \
+	bash -c "[ $rc = 2 ] && grep -q \"knob 'top' is given twice\" '$SCRATCH/twice.err'"
+# two loads of one tool: each its own sections and files
+"$UPROF" report -i "$S" --tool "$TL,file" --tool "$TL,file=1,interval=0.5" >/dev/null 2>&1
+check "two loads of one tool: sections '(Tool - timeline)' and '(Tool - timeline.2)'" \
+	bash -c "grep -q '(Tool - timeline)\"' '$S/report.csv' && grep -q '(Tool - timeline.2)\"' '$S/report.csv'"
+check "... and files in tools/timeline/ and tools/timeline.2/" \
+	test -f "$S/tools/timeline/timeline.csv" -a -f "$S/tools/timeline.2/timeline.csv"
 
 echo "1..$_n"

@@ -359,10 +359,26 @@ TEST_TARGETS += $(TGT)/symbol_hot $(TGT)/symbol_hot_rebuilt
 # out of tree against the installed header is what it checks.
 TOOL_KINDS := segv hang fail major reserved noreg exit noentry fork
 TEST_TOOLS := $(TGT)/tools/wants.so $(TGT)/tools/old10.so $(TGT)/tools/noop.so \
+	$(TGT)/tools/ompslices.so $(TGT)/tools/ompslices11.so $(TGT)/tools/dropfn.so \
+	$(TGT)/tools/dropfn11.so \
 	$(patsubst %,$(TGT)/tools/broken-%.so,$(TOOL_KINDS))
 $(TGT)/tools/wants.so: tests/tool/wants.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -o $@ $<
+# API 1.2's OpenMP slices summed per site (tests/e2e/tool_omp.sh)
+$(TGT)/tools/ompslices.so: tests/tool/ompslices.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
+$(TGT)/tools/ompslices11.so: tests/tool/ompslices.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
+# API 1.2's sample filter (tests/e2e/tool_filter.sh), and as if declared 1.1
+$(TGT)/tools/dropfn.so: tests/tool/dropfn.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
+$(TGT)/tools/dropfn11.so: tests/tool/dropfn.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
 $(TGT)/tools/noop.so: bench/tools/noop.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -o $@ $<

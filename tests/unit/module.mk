@@ -71,21 +71,21 @@ $(BUILD)/tests/test_callgraph: tests/unit/test_callgraph.c $(EXPORT_LIB) $(REPOR
 		$(BUILD)/targets/callgraph_fp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
-		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+		$(PMC_LDLIBS) $(REPORT_LDLIBS) $(EXPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_callgraph
 # dwarf unwinding, inline chains, labels and self time on binaries of known CFI and DWARF
 $(BUILD)/tests/test_unwind: tests/unit/test_unwind.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/unwind_frames $(BUILD)/targets/inline_chain
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
-		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+		$(PMC_LDLIBS) $(REPORT_LDLIBS) $(EXPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_unwind
 # translated.bin: its format, and reports with and without it on a dwarf session by hand
 $(BUILD)/tests/test_translated: tests/unit/test_translated.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(PMC_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB) \
 		$(BUILD)/targets/unwind_frames
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka \
-		$(PMC_LDLIBS) $(REPORT_LDLIBS)
+		$(PMC_LDLIBS) $(REPORT_LDLIBS) $(EXPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_translated
 # The arbitration of pauses across processes (lib/session/pauses.c), on synthetic calls
 $(BUILD)/tests/test_pause_arbiter: tests/unit/test_pause_arbiter.c $(SESSION_LIB)

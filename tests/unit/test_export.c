@@ -22,6 +22,11 @@ static void table(void **state)
 	assert_int_equal(rpt_export_parse("folded"), RPT_EXPORT_FOLDED);
 	assert_int_equal(rpt_export_parse("flamegraph"), RPT_EXPORT_FLAMEGRAPH);
 	assert_int_equal(rpt_export_parse("perfetto"), RPT_EXPORT_PERFETTO);
+	assert_int_equal(rpt_export_parse("sqlite"), RPT_EXPORT_SQLITE);
+	assert_int_equal(rpt_export_parse("pprof"), RPT_EXPORT_PPROF);
+	/* the exports of every sample need the report opened with opts.walk */
+	assert_true(rpt_export_walks(RPT_EXPORT_SQLITE) && rpt_export_walks(RPT_EXPORT_PPROF));
+	assert_false(rpt_export_walks(RPT_EXPORT_FOLDED) || rpt_export_walks(RPT_EXPORT_COUNT));
 	assert_int_equal(rpt_export_parse("svg"), -1);
 	assert_int_equal(rpt_export_parse(""), -1);
 	assert_string_equal(rpt_export_filename(RPT_EXPORT_FOLDED), "stacks.folded");
@@ -32,7 +37,7 @@ static void table(void **state)
 		const struct rpt_exporter *x = rpt_exporter(e);
 
 		assert_non_null(x);
-		assert_true(x->name && x->file && x->what && x->help && x->write);
+		assert_true(x->name && x->file && x->what && x->help && (!x->write != !x->write_walk));
 		assert_int_equal(rpt_export_parse(x->name), e);
 		for (int o = 0; o < e; o++) {
 			assert_true(strcmp(rpt_exporter(o)->name, x->name) != 0);

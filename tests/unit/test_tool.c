@@ -303,7 +303,7 @@ static void sizes_are_checked(void **state)
 	assert_int_equal(out.size, sizeof(out)); /* ours, not the tool's */
 	big[sizeof(d) + 8] = 1;
 	check_refused((void *)big, "built for tool API 1.9 and uses what it added; this uprof has "
-				   "API 1.1 (upgrade uprof)");
+				   "API 1.2 (upgrade uprof)");
 }
 
 static void reserved_slots_stay_zero(void **state)
@@ -318,13 +318,23 @@ static void reserved_slots_stay_zero(void **state)
 	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 7);
 	check_refused(&d, "reserved slot 3 of its descriptor is not zero (a later API version's "
 			  "callback: upgrade uprof)");
+	/* openmp_region has its meaning from 1.2 on: a tool declaring 1.1 may not set it */
 	d = good();
-	d.openmp_region = (int (*)(void *, const void *))noop;
-	check_refused(&d, "sets openmp_region, a slot reserved for a trace this uprof (tool API "
-			  "1.1) does not have yet; leave it NULL");
+	d.openmp_region = (int (*)(void *, const struct uprof_tool_omp_slice *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 1);
+	check_refused(&d, "sets openmp_region, a slot its tool API 1.1 reserves (its argument is "
+			  "API 1.2's: rebuild against this uprof_tool.h)");
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
+	{
+		struct uprof_tool_desc out;
+		char err[256] = "";
+
+		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
+		assert_non_null(out.openmp_region);
+	}
 	d = good();
 	d.mpi_rank = (int (*)(void *, const void *))noop;
-	check_refused(&d, "sets mpi_rank, a slot reserved for a trace this uprof (tool API 1.1) "
+	check_refused(&d, "sets mpi_rank, a slot reserved for a trace this uprof (tool API 1.2) "
 			  "does not have yet; leave it NULL");
 }
 
