@@ -387,10 +387,10 @@ static void write_time(const struct rpt_job *j, FILE *f, const struct job_site *
 
 		if (!j->mpi[i].has)
 			continue;
-		if (m->end_mono_ns > m->init_mono_ns)
-			app += (uint64_t)(m->end_mono_ns - m->init_mono_ns);
-		for (size_t k = 0; k < m->nfuncs; k++)
-			mpi += m->funcs[k].time_ns;
+		/* the RANK SUMMARY TABLE's own figures: Elapsed is mpiP's AppTime, MPI Time
+		 * leaves MPI_Init and MPI_Finalize out (job_mpi_apart.c) */
+		app += rpt_job_rank_app_ns(m);
+		mpi += rpt_job_rank_mpi_ns(m);
 	}
 	fprintf(f,
 		"\nMPI CALL SITE TIME (top %zu)\nSite,MPI Function,File:Line,Calls,"

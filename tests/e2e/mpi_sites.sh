@@ -81,7 +81,7 @@ sites_checks() { # FAMILY JOBDIR IOFILE
 	for r in block("MPI CALL SITES"):
 	    site[r[1]] = site.get(r[1], 0) + int(r[5])
 	bad = [r[0] for r in block("MPI FUNCTION SUMMARY TABLE (All Ranks)")
-	       if r[0] not in ("MPI_Init", "MPI_Init_thread") and site.get(r[0], 0) != int(r[6])]
+	       if r[0] not in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize") and site.get(r[0], 0) != int(r[6])]
 	print(" ".join(bad) or "none")
 	PY
 	)
