@@ -124,6 +124,7 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
 		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused &&
 					      !(st->start_delay_s > 0);
+	collect_ostrace_attrs(st); /* --trace os: its tracepoints' own bits */
 	/* perf_event_paranoid 2: no event of the set may count kernel or hypervisor time,
 	 * the tracking one included (the kernel checks each event's own bits) */
 	for (int i = 0; st->user_only && i < st->nattrs; i++) {
@@ -143,7 +144,9 @@ void collect_events_info(struct collect_state *st)
 	struct ses_info *in = &st->info;
 
 	in->nevents = 0;
-	for (int i = COLLECT_TIMER; i < st->nattrs && in->nevents < SES_MAX_EVENTS; i++) {
+	/* --trace os's tracepoints are not report columns (OST_FORMATS_FILE lists them) */
+	for (int i = COLLECT_TIMER;
+	     i < collect_ostrace_sampling_end(st) && in->nevents < SES_MAX_EVENTS; i++) {
 		struct ses_event *ev = &in->events[in->nevents++];
 		const struct perf_event_attr *a = &st->attrs[i];
 

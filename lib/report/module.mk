@@ -11,6 +11,7 @@ REPORT_SRCS += lib/report/annotate.c lib/report/annot_csv.c lib/report/compare.c
 REPORT_SRCS += lib/report/translated_cache.c
 REPORT_SRCS += lib/report/openmp_source.c lib/report/openmp_loops.c lib/report/openmp_gomp.c
 REPORT_SRCS += lib/report/openmp_trace.c
+REPORT_SRCS += lib/report/ostrace.c lib/report/ostrace_csv.c
 REPORT_LIB := $(BUILD)/lib/libuprof_report.a
 REPORT_LDLIBS := $(ANNOTATE_LDLIBS) $(SYMBOLS_LDLIBS)
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
