@@ -74,7 +74,8 @@ struct collect_state {
 		unsigned events;       /* OST_EV_* asked for */
 		uint64_t threshold_ns; /* the slowest calls listed take this long or more */
 		int first;	       /* attrs[first..nattrs-1] are its tracepoints (0: none) */
-		bool is_exit[COLLECT_MAX_ATTRS]; /* raw_syscalls:sys_exit: no stack */
+		bool is_exit[COLLECT_MAX_ATTRS];  /* raw_syscalls:sys_exit: no stack */
+		bool is_enter[COLLECT_MAX_ATTRS]; /* raw_syscalls:sys_enter: a short one */
 		char tracefs[PATH_MAX];
 		char formats[64 * 1024]; /* what OST_FORMATS_FILE gets */
 		size_t formats_len;

@@ -22,6 +22,13 @@
 
 static const char *const CMD = "collect";
 
+/* Data pages per ring under --trace os unless -m says (the default is 128). */
+#define OS_RING_PAGES 1024
+/* The user stack a dwarf sys_enter sample copies: the call site is in its innermost
+ * frames, and a call that blocks has its whole stack in the sched_switch sample. At 8 KiB
+ * a burst of 1000 getppid calls overflowed a 512 KiB ring; at 2 KiB it fits in 4 MiB. */
+#define OS_ENTRY_STACK_BYTES 2048
+
 /* uProf's event names that map here; "sched" (thread states) comes with all of them */
 static const struct {
 	const char *name;
@@ -155,9 +162,11 @@ static int tracefs_error(int err, const char *root)
 				 "kernel.perf_event_paranoid=-1 for the tracepoints' raw fields)",
 				 root);
 	return cli_error(1, CMD,
-			 "--trace os: tracefs is not mounted (neither /sys/kernel/tracing nor "
-			 "/sys/kernel/debug/tracing has events/): as root, 'mount -t tracefs "
-			 "nodev /sys/kernel/tracing'");
+			 "--trace os: tracefs is not mounted (no events/ under %s): as root, "
+			 "'mount -t tracefs nodev /sys/kernel/tracing'",
+			 getenv("UPROF_TRACEFS_ROOT") && *getenv("UPROF_TRACEFS_ROOT")
+				 ? getenv("UPROF_TRACEFS_ROOT")
+				 : "/sys/kernel/tracing or /sys/kernel/debug/tracing");
 }
 
 /* Append "system: S\n" and the format file of @tp to the session's formats text. */
@@ -227,11 +236,16 @@ int collect_ostrace_prepare(struct collect_state *st)
 		snprintf(st->event_names[st->nattrs], sizeof(st->event_names[0]), "%s:%s",
 			 tp->system, tp->name);
 		st->os.is_exit[st->nattrs] = !strcmp(tp->name, "sys_exit");
+		st->os.is_enter[st->nattrs] = !strcmp(tp->name, "sys_enter");
 		st->nattrs++;
 	}
 	/* the user call stack where a thread blocks: libc's system call wrappers keep no
 	 * frame pointer, so a frame-pointer chain skips the function that called them;
 	 * unwinding the copied stack (dwarf) finds it. -g or --call-graph chooses instead. */
+	/* every system call is a record or two: rings of 4 MiB per CPU hold a burst of a
+	 * few thousand calls between drains (-m chooses) */
+	if (!st->mmap_pages)
+		st->mmap_pages = OS_RING_PAGES;
 	if (st->cg.mode == PMC_CG_NONE) {
 		st->cg.mode = PMC_CG_DWARF;
 		if (!st->cg.stack_bytes)
@@ -260,6 +274,8 @@ void collect_ostrace_attrs(struct collect_state *st)
 		a->exclude_callchain_kernel = 1;
 		if (a->sample_type & PERF_SAMPLE_STACK_USER && a->exclude_callchain_user)
 			a->sample_type &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN; /* dwarf: unwound */
+		if (st->os.is_enter[i] && a->sample_stack_user > OS_ENTRY_STACK_BYTES)
+			a->sample_stack_user = OS_ENTRY_STACK_BYTES;
 		if (st->os.is_exit[i]) { /* a call's stack is the one at its entry */
 			a->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN |
 						      PERF_SAMPLE_REGS_USER |

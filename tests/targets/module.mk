@@ -404,3 +404,8 @@ $(TGT)/omp_hot: tests/targets/omp_hot.c
 	@mkdir -p $(dir $@)
 	clang -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_hot)
+# --trace os's known waits (tests/e2e/ostrace.sh)
+$(TGT)/ostrace_waits: tests/targets/ostrace_waits.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_waits
