@@ -128,7 +128,8 @@ static int parse_field(const char *s, size_t n, struct ost_field *fl)
 	name = s + decl;
 	while (name > s && name[-1] != ' ' && name[-1] != '*')
 		name--;
-	if (name == s + decl || (size_t)(s + decl - name) >= sizeof(fl->name))
+	/* a type, then a name */
+	if (name == s || name == s + decl || (size_t)(s + decl - name) >= sizeof(fl->name))
 		return -EINVAL;
 	memcpy(fl->name, name, (size_t)(s + decl - name));
 	fl->name[s + decl - name] = 0;
@@ -190,7 +191,7 @@ static int parse_format(struct cursor *c, struct ost_format *f, char *err, size_
 {
 	const char *s;
 	size_t n;
-	bool have_name = false, have_id = false;
+	bool have_name = false, have_id = false, have_print = false;
 
 	while (next_line(c, &s, &n)) {
 		if (starts(s, n, "name: ")) {
@@ -204,6 +205,7 @@ static int parse_format(struct cursor *c, struct ost_format *f, char *err, size_
 				return fail(err, errlen, c->line, "the ID is not a number");
 			have_id = true;
 		} else if (starts(s, n, "print fmt:")) {
+			have_print = true;
 			break;
 		} else if (n && (s[0] == '\t' || s[0] == ' ')) {
 			if (f->nfields >= OST_MAX_FIELDS)
@@ -219,9 +221,12 @@ static int parse_format(struct cursor *c, struct ost_format *f, char *err, size_
 				    (int)(n < 40 ? n : 40), s);
 		}
 	}
-	if (!have_name || !have_id)
+	/* the kernel ends each with its print format: a file cut short has none */
+	if (!have_name || !have_id || !have_print)
 		return fail(err, errlen, c->line, "a format without its %s",
-			    have_name ? "ID" : "name");
+			    !have_name ? "name"
+			    : !have_id ? "ID"
+				       : "'print fmt:' line (cut short?)");
 	classify(f);
 	return 0;
 }

@@ -115,3 +115,25 @@ check_sh "hogs: the main thread was runnable (preempted) for some time ($run s)"
 	'[ -n "$run" ] && awk -v r="$run" "BEGIN { exit !(r > 0.005) }"'
 pre=$(rows "$S" "THREAD STATES" | awk -F'\t' -v t="$(fact hogs main_tid)" '$3 == t { print $14 }')
 check_sh "hogs: and preempted more than once ($pre)" '[ "${pre:-0}" -gt 1 ]'
+
+# bad input: one line naming what was wrong, nothing started
+expect_fail 2 "an unknown --trace os event is refused with the list" \
+	"unknown event 'bogus'; events: syscall, pthread, sched, pagefault" \
+	"$UPROF" collect --trace os=syscall,bogus -o "$SCRATCH/bad" "$T" "$SCRATCH/bad.facts"
+expect_fail 2 "a threshold that is not a number is refused" \
+	"threshold 'soon' of syscall is not a number of microseconds" \
+	"$UPROF" collect --trace os=syscall:soon -o "$SCRATCH/bad" "$T" "$SCRATCH/bad.facts"
+expect_fail 2 "--osrt-threshold of another kind is refused" "give pthread:NS, syscall:NS or NS" \
+	"$UPROF" collect --trace os --osrt-threshold function:10 -o "$SCRATCH/bad" "$T" "$SCRATCH/bad.facts"
+expect_fail 1 "no tracefs: says how to mount it" "tracefs is not mounted .*mount -t tracefs" \
+	env UPROF_TRACEFS_ROOT="$SCRATCH/none" "$UPROF" collect --trace os -o "$SCRATCH/bad" "$T" "$SCRATCH/bad.facts"
+check "and leaves no session behind" [ -z "$(ls -A "$SCRATCH/bad" 2>/dev/null)" ]
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$SCRATCH/nobody" && chmod 777 "$SCRATCH/nobody" && chmod 711 "$SCRATCH"
+	expect_fail 1 "an unprivileged user is told what OS tracing needs" \
+		"needs root \(or CAP_PERFMON" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$UPROF" collect --trace os \
+		-o "$SCRATCH/nobody" /bin/true
+else
+	ok "# SKIP not root: no second user to try"
+fi
