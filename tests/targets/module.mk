@@ -409,3 +409,7 @@ $(TGT)/ostrace_waits: tests/targets/ostrace_waits.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
 TEST_TARGETS += $(TGT)/ostrace_waits
+$(TGT)/ostrace_server: tests/targets/ostrace_server.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_server
