@@ -457,3 +457,42 @@ int rpt_os_write_csv(const struct rpt *r, FILE *f)
 		write_wakers(r, f);
 	return ret;
 }
+
+void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out)
+{
+	const struct ost_thread *t;
+	const struct ost_call_stat *c;
+	const struct ost_offcpu *o;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	out->note = "";
+	out->top_kind = "";
+	if (!r->os)
+		return;
+	out->traced = true;
+	out->note = r->os->note;
+	if (!r->os->m)
+		return;
+	out->threads = ost_model_threads(r->os->m, &t);
+	for (size_t i = 0; i < out->threads; i++)
+		for (int k = 0; k < OST_NWAITS && k < 4; k++)
+			out->blocked_ns[k] += t[i].blocked_ns[k];
+	n = ost_model_calls(r->os->m, &c);
+	for (size_t i = 0; i < n; i++) {
+		out->calls += c[i].calls;
+		out->errors += c[i].errors;
+	}
+	n = ost_model_offcpu(r->os->m, &o);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t fid;
+
+		if (o[i].ns <= out->top_ns)
+			continue;
+		fid = call_site(r, o[i].stack);
+		out->top_ns = o[i].ns;
+		out->top_kind = ost_wait_name(o[i].wait);
+		snprintf(out->top_func, sizeof(out->top_func), "%s",
+			 fid == UINT32_MAX ? "[no stack]" : r->stacks->funcs[fid].name);
+	}
+}

@@ -87,6 +87,8 @@ checks() {
 	# the slowest calls name their call site
 	check_sh "$run: the 0.3 s clock_nanosleep is among the slowest calls, at sleep_in_nanosleep" \
 		'rows "$S" "SLOWEST SYSTEM CALLS" | awk -F"\t" "\$4 == \"clock_nanosleep\" && \$8 == \"sleep_in_nanosleep\" && \$6 > 0.25" | grep -q .'
+	check_sh "$run: the terminal's OS trace line names the longest wait (sleep_in_nanosleep, sleep)" \
+		'grep -q "^OS trace: [0-9]* system calls .*; longest off CPU: sleep_in_nanosleep (sleep) 0\.3" "$SCRATCH/$run.report.err"'
 	R_LAST=$S
 }
 
