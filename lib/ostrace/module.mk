@@ -21,8 +21,9 @@ $(OSTRACE_GEN)/ost_sysnames.h:
 		awk '{ printf "#ifdef SYS_%s\n\t{ SYS_%s, \"%s\" },\n#endif\n", $$1, $$1, $$1 }' > $@
 $(OBJ)/lib/ostrace/syscalls.o: $(OSTRACE_GEN)/ost_sysnames.h
 $(OBJ)/lib/ostrace/syscalls.o: CPPFLAGS += -I$(OSTRACE_GEN)
-# its unit tests: format files whole, cut and corrupted; the model on made-up records
-$(BUILD)/tests/test_ostrace: tests/unit/test_ostrace.c $(OSTRACE_LIB) $(UTIL_LIB)
+# its unit tests: format files whole, cut and corrupted; the model on made-up records;
+# lib/session's codec of the raw samples and switch records it reads
+$(BUILD)/tests/test_ostrace: tests/unit/test_ostrace.c $(OSTRACE_LIB) $(SESSION_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_ostrace

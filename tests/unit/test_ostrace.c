@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 
 #include "ostrace/ostrace.h"
+#include "session/session.h"
 
 static const char SWITCH_FMT[] =
 	"name: sched_switch\n"
@@ -386,13 +387,73 @@ static void syscall_kinds(void **state)
 	assert_string_equal(ost_syscall_name(99999, buf, sizeof(buf)), "syscall_99999");
 }
 
+/* lib/session's codec: a sample's PERF_SAMPLE_RAW decoded (where --trace os reads its
+ * fields) and encoded back; cut records refused; a PERF_RECORD_SWITCH's time and task. */
+static void raw_samples(void **state)
+{
+	struct perf_event_attr a = { .size = sizeof(a),
+				     .type = PERF_TYPE_TRACEPOINT,
+				     .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+				     .sample_id_all = 1 };
+	unsigned char raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	struct ses_sample in = { .id = 7, .pid = PID, .tid = WORKER, .time = 123456, .raw = raw,
+				 .raw_size = sizeof(raw) };
+	unsigned char buf[256];
+	struct ses_sample out;
+	struct ses_decoded d;
+	int n;
+
+	(void)state;
+	n = ses_encode_sample(buf, sizeof(buf), &a, &in);
+	assert_true(n > 0);
+	assert_int_equal(ses_decode_sample(&a, buf, (size_t)n, &out), 0);
+	assert_int_equal(out.raw_size, 12);
+	assert_memory_equal(out.raw, raw, 12);
+	assert_int_equal(out.time, 123456);
+	/* every cut of it is refused (its header says more than there is) */
+	for (int k = 8; k < n; k++) {
+		struct perf_event_header h;
+
+		memcpy(&h, buf, sizeof(h));
+		h.size = (uint16_t)k;
+		memcpy(buf, &h, sizeof(h));
+		assert_int_not_equal(ses_decode_sample(&a, buf, (size_t)k, &out), 0);
+	}
+	/* a raw size the kernel never writes (u32 + data not a multiple of 8) */
+	in.raw_size = 11;
+	assert_int_equal(ses_encode_sample(buf, sizeof(buf), &a, &in), -EINVAL);
+	/* a sample that says its raw part is longer than the record */
+	in.raw_size = 12;
+	n = ses_encode_sample(buf, sizeof(buf), &a, &in);
+	buf[8 + 24] = 200; /* the u32 size after id, tid and time */
+	assert_int_equal(ses_decode_sample(&a, buf, (size_t)n, &out), -EINVAL);
+	/* PERF_RECORD_SWITCH: its sample_id trailer (tid, time, id here) */
+	{
+		unsigned char sw[8 + 24] = { 0 };
+		struct perf_event_header h = { PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT,
+					       sizeof(sw) };
+		uint32_t pt[2] = { PID, WORKER };
+		uint64_t t = 999, id = 7;
+
+		memcpy(sw, &h, sizeof(h));
+		memcpy(sw + 8, pt, 8);
+		memcpy(sw + 16, &t, 8);
+		memcpy(sw + 24, &id, 8);
+		assert_int_equal(ses_decode(&a, sw, sizeof(sw), &d), 0);
+		assert_int_equal(d.u.sw.tid, WORKER);
+		assert_int_equal(ses_decoded_time(&d), 999);
+		assert_true(d.misc & PERF_RECORD_MISC_SWITCH_OUT);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(format_fields),   cmocka_unit_test(format_truncated),
 		cmocka_unit_test(format_corrupt),  cmocka_unit_test(field_bounds),
 		cmocka_unit_test(formats_file),	   cmocka_unit_test(model_states),
-		cmocka_unit_test(syscall_kinds),
+		cmocka_unit_test(syscall_kinds),   cmocka_unit_test(raw_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
