@@ -124,13 +124,15 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 	for (int i = COLLECT_TIMER; i < st->nattrs; i++)
 		st->attrs[i].enable_on_exec = enable_on_exec && !st->start_paused &&
 					      !(st->start_delay_s > 0);
-	collect_ostrace_attrs(st); /* --trace os: its tracepoints' own bits */
 	/* perf_event_paranoid 2: no event of the set may count kernel or hypervisor time,
 	 * the tracking one included (the kernel checks each event's own bits) */
 	for (int i = 0; st->user_only && i < st->nattrs; i++) {
 		st->attrs[i].exclude_kernel = 1;
 		st->attrs[i].exclude_hv = 1;
 	}
+	/* --trace os: its tracepoints' own bits, after that: a tracepoint excluding the
+	 * kernel would never fire, so user-only tracepoints fail to open and are explained */
+	collect_ostrace_attrs(st);
 }
 
 void collect_events_enable(struct collect_state *st, bool on)

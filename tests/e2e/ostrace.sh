@@ -70,16 +70,20 @@ checks() {
 		read -r key ownlife <<<"$th"
 		tid=$(fact "$run" "$key")
 		ownlife=$(fact "$run" "$ownlife")
-		read -r life sum unacc < <(rows "$S" "THREAD STATES" | awk -F'\t' -v t="$tid" \
-			'$3 == t { printf "%s %.6f %s\n", $4, $5 + $6 + $7, $12 }')
+		read -r life sum unacc runnable < <(rows "$S" "THREAD STATES" | awk -F'\t' -v t="$tid" \
+			'$3 == t { printf "%s %.6f %s %s\n", $4, $5 + $6 + $7, $12, $6 }')
 		echo "# $run: thread $key=$tid lifetime $life s, states $sum s, unaccounted $unacc s; its own clock $ownlife ns"
 		check_sh "$run: $key's running + runnable + blocked = its lifetime within 5 % ($sum of $life s, $unacc unaccounted)" \
 			'[ -n "$life" ] && within "$sum" "$(awk -v l="$life" "BEGIN { printf \"%.0f\", l * 1e9 }")" 5'
 		# the program's clock runs inside the thread's life: the states cover it, and add
 		# at most 5 % (+ 50 ms for the exec and exit of main, outside its clock, on a
 		# loaded machine)
-		check_sh "$run: $key's states cover its own measured life within 5 % (+50 ms) ($sum s vs $ownlife ns)" \
-			'[ -n "$sum" ] && awk -v s="$sum" -v o="$ownlife" "BEGIN { o /= 1e9; exit !(s >= o * 0.95 && s <= o * 1.05 + 0.05) }"'
+		# the thread's clock starts at its first instruction: before it, a new thread (or
+		# main, in the dynamic loader) may wait for a CPU for 100 ms beside the hogs on a
+		# loaded machine; what the states hold beyond its own clock must be that runnable
+		# time, within 5 %
+		check_sh "$run: $key's states cover its own measured life within 5 %, the rest runnable ($sum s vs $ownlife ns, $runnable runnable)" \
+			'[ -n "$sum" ] && awk -v s="$sum" -v o="$ownlife" -v r="$runnable" "BEGIN { o /= 1e9; exit !(s >= o * 0.95 && s - o <= r + o * 0.05) }"'
 	done
 	# who woke the lock wait: main, which unlocked it
 	check_sh "$run: LOCK WAKERS names main as the waker of wait_for_mutex" \
@@ -87,8 +91,10 @@ checks() {
 	# the slowest calls name their call site
 	check_sh "$run: the 0.3 s clock_nanosleep is among the slowest calls, at sleep_in_nanosleep" \
 		'rows "$S" "SLOWEST SYSTEM CALLS" | awk -F"\t" "\$4 == \"clock_nanosleep\" && \$8 == \"sleep_in_nanosleep\" && \$6 > 0.25" | grep -q .'
-	check_sh "$run: the terminal's OS trace line names the longest wait (sleep_in_nanosleep, sleep)" \
-		'grep -q "^OS trace: [0-9]* system calls .*; longest off CPU: sleep_in_nanosleep (sleep) 0\.3" "$SCRATCH/$run.report.err"'
+	# one of the three long waits (beside the hogs main's 0.2 s hold, runnable after its
+	# timer, and the mutex wait it makes longer may outlast the 0.3 s sleep)
+	check_sh "$run: the terminal's OS trace line names the longest wait ($(grep '^OS trace' "$SCRATCH/$run.report.err"))" \
+		'grep -qE "^OS trace: [0-9]+ system calls .*; longest off CPU: (sleep_in_nanosleep \(sleep\)|main \(sleep\)|wait_for_mutex \(lock\)) 0\.[2-9]" "$SCRATCH/$run.report.err"'
 	R_LAST=$S
 }
 
