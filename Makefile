@@ -57,6 +57,7 @@ include lib/unwind/module.mk
 include lib/openmp/module.mk
 include lib/annotate/module.mk
 include lib/report/module.mk
+include lib/ostrace/module.mk
 include lib/export/module.mk
 include lib/job/module.mk
 include lib/tool/module.mk

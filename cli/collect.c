@@ -242,6 +242,9 @@ static int start(struct collect_state *st, int argc, char **argv)
 		collect_attach_synth(st);
 	/* best effort: without it report reads its own vDSO */
 	smp_vdso_save(st->session_fd, "vdso.so");
+	ret = collect_ostrace_save(st);
+	if (ret >= 0)
+		goto fail;
 	return -1;
 fail:
 	if (!st->attach)
@@ -311,6 +314,8 @@ int cmd_collect(int argc, char **argv)
 		ret = collect_mpi_detect(&st);
 	if (ret < 0)
 		ret = collect_events_prepare(&st);
+	if (ret < 0)
+		ret = collect_ostrace_prepare(&st);
 	if (ret < 0 && st.workdir) {
 		struct stat sb;
 

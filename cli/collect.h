@@ -69,6 +69,17 @@ struct collect_state {
 		char runtime[PATH_MAX]; /* omplib: the libomp standing in for libgomp */
 		int omplib_fd; /* omplib: openmp/omplib held open, for LD_LIBRARY_PATH (-1) */
 	} omp;
+	struct { /* --trace os, --osrt-threshold, --config threading (collect_ostrace.c) */
+		bool on, threshold_given;
+		unsigned events;       /* OST_EV_* asked for */
+		uint64_t threshold_ns; /* the slowest calls listed take this long or more */
+		int first;	       /* attrs[first..nattrs-1] are its tracepoints (0: none) */
+		bool is_exit[COLLECT_MAX_ATTRS];  /* raw_syscalls:sys_exit: no stack */
+		bool is_enter[COLLECT_MAX_ATTRS]; /* raw_syscalls:sys_enter: a short one */
+		char tracefs[PATH_MAX];
+		char formats[64 * 1024]; /* what OST_FORMATS_FILE gets */
+		size_t formats_len;
+	} os;
 	int nenv; /* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
 
@@ -227,6 +238,20 @@ int collect_omp_trace_parse(struct collect_state *st);
 int collect_omp_parse_option(struct collect_state *st, bool impl, const char *arg);
 int collect_omp_check(const struct collect_state *st);
 int collect_omp_env(struct collect_state *st);
+
+/* collect_ostrace.c: --trace os[=EV[:THRESHOLD_US],...] (@arg after "os") and
+ * --osrt-threshold: -1 or an exit code. collect_ostrace_prepare, after the sampling
+ * events: tracefs found, the tracepoints' attrs appended and their formats read (-1 or an
+ * exit code: no tracefs, no permission, a tracepoint missing); collect_ostrace_attrs, at
+ * the end of collect_events_build: their stacks and the tracking event's switch records;
+ * collect_ostrace_save: their formats into the session (-1 or an exit code). The sampling
+ * events are attrs[COLLECT_TIMER..collect_ostrace_sampling_end(st)-1]. */
+int collect_ostrace_parse(struct collect_state *st, const char *arg);
+int collect_ostrace_threshold(struct collect_state *st, const char *arg);
+int collect_ostrace_prepare(struct collect_state *st);
+void collect_ostrace_attrs(struct collect_state *st);
+int collect_ostrace_save(struct collect_state *st);
+int collect_ostrace_sampling_end(const struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

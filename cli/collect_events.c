@@ -130,6 +130,9 @@ void collect_events_build(struct collect_state *st, bool enable_on_exec)
 		st->attrs[i].exclude_kernel = 1;
 		st->attrs[i].exclude_hv = 1;
 	}
+	/* --trace os: its tracepoints' own bits, after that: a tracepoint excluding the
+	 * kernel would never fire, so user-only tracepoints fail to open and are explained */
+	collect_ostrace_attrs(st);
 }
 
 void collect_events_enable(struct collect_state *st, bool on)
@@ -143,7 +146,9 @@ void collect_events_info(struct collect_state *st)
 	struct ses_info *in = &st->info;
 
 	in->nevents = 0;
-	for (int i = COLLECT_TIMER; i < st->nattrs && in->nevents < SES_MAX_EVENTS; i++) {
+	/* --trace os's tracepoints are not report columns (OST_FORMATS_FILE lists them) */
+	for (int i = COLLECT_TIMER;
+	     i < collect_ostrace_sampling_end(st) && in->nevents < SES_MAX_EVENTS; i++) {
 		struct ses_event *ev = &in->events[in->nevents++];
 		const struct perf_event_attr *a = &st->attrs[i];
 

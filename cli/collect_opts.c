@@ -83,6 +83,7 @@ enum {
 	O_TOOL_MEMORY,
 	O_MPI_IMPL,
 	O_TRACE,
+	O_OSRT_THRESHOLD,
 	O_OMP,
 	O_OMP_IMPL,
 	O_OMP_SCOPE,
@@ -212,6 +213,8 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 	case O_TRACE:
 	case O_OMP:
 		return collect_trace_parse(st, o->data == O_OMP ? "openmp" : arg);
+	case O_OSRT_THRESHOLD:
+		return collect_ostrace_threshold(st, arg);
 	case O_OMP_IMPL:
 	case O_OMP_SCOPE:
 		return collect_omp_parse_option(st, o->data == O_OMP_IMPL, arg);
@@ -281,8 +284,16 @@ static const struct cli_option collect_options[] = {
 	      "(default: the one the program is linked with, or for\n"
 	      "python3 its mpi4py's); with\n"
 	      "--trace openmp too, both in the job's report (each\n"
-	      "rank's OpenMP)",
+	      "rank's OpenMP);\n"
+	      "os[=<ev>[:<us>],..]: system calls, thread states and\n"
+	      "off-CPU time by call stack (ev: syscall, pthread,\n"
+	      "sched, pagefault; <us>: list calls this slow; needs\n"
+	      "root and tracefs; man uprof-collect)",
 	      O_TRACE),
+	VALUE(0, "osrt-threshold", "<ns>",
+	      "--trace os: the slowest calls listed take at least\n"
+	      "<ns> (pthread:<ns> and syscall:<ns> too; default 1000)",
+	      O_OSRT_THRESHOLD),
 	FLAG(0, "omp", "the same as --trace openmp", O_OMP),
 	VALUE(0, "openmp-impl", "<i>",
 	      "ompt (default: the runtime's OMPT, LLVM libomp) or\n"

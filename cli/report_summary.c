@@ -37,6 +37,33 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 }
 
 /* A perf pipe file's status line: its events, and what their values are. */
+/* --trace os: one line of what the OS trace found (report.csv has the tables). */
+static void print_os_trace(const struct rpt *r)
+{
+	struct rpt_os_summary o;
+
+	rpt_os_summary(r, &o);
+	if (!o.traced)
+		return;
+	if (*o.note) {
+		fprintf(stderr, "warning: %s\n", o.note);
+		return;
+	}
+	fprintf(stderr,
+		"OS trace: %llu system calls (%llu failed) in %llu threads; blocked %.3f s "
+		"(sleep %.3f, I/O %.3f, lock %.3f, other %.3f)",
+		(unsigned long long)o.calls, (unsigned long long)o.errors,
+		(unsigned long long)o.threads,
+		(double)(o.blocked_ns[0] + o.blocked_ns[1] + o.blocked_ns[2] + o.blocked_ns[3]) /
+			1e9,
+		(double)o.blocked_ns[0] / 1e9, (double)o.blocked_ns[1] / 1e9,
+		(double)o.blocked_ns[2] / 1e9, (double)o.blocked_ns[3] / 1e9);
+	if (*o.top_func)
+		fprintf(stderr, "; longest off CPU: %s (%s) %.3f s", o.top_func, o.top_kind,
+			(double)o.top_ns / 1e9);
+	fprintf(stderr, "\n");
+}
+
 static void print_foreign(const struct rpt_summary *s, const char *head)
 {
 	const struct ses_info *in = s->info;
@@ -257,6 +284,7 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 			"warning: the targets dropped %llu task records (ring full); "
 			"task counts and times are incomplete\n",
 			(unsigned long long)s.task_lost);
+	print_os_trace(r);
 	n = rpt_rows(r, RPT_FUNCTIONS, rows, 10);
 	if (!n) {
 		fprintf(table, "No samples to display.\n"); /* in place of the table */

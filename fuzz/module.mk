@@ -90,3 +90,8 @@ $(eval $(call fuzz_target,fuzz_roofline,lib/metric/roofline.c lib/util/escape.c,
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
 $(eval $(call fuzz_target,fuzz_leafstack,$(FUZZ_SESSION_SRCS),))
 fuzz: $(FUZZ_BINS)
+
+# --trace os: the session's tracepoints.format and raw tracepoint records (lib/ostrace)
+$(FUZZ_OBJ)/lib/ostrace/syscalls.o: FUZZ_OBJ_FLAGS += -I$(OSTRACE_GEN)
+$(FUZZ_OBJ)/lib/ostrace/syscalls.o: $(OSTRACE_GEN)/ost_sysnames.h
+$(eval $(call fuzz_target,fuzz_ostrace,$(OSTRACE_SRCS) lib/util/hash.c,))

@@ -674,4 +674,21 @@ int pmc_counting_loop(struct pmc_counting *c, int64_t interval_ns, int64_t durat
 /* Deltas from the baseline to the last reading. */
 void pmc_counting_total(struct pmc_counting *c, struct pmc_interval *out);
 
+/* ==== kernel tracepoints (tracepoint.c; --trace os, docs/DESIGN.md §12) ==== */
+
+/* Where tracefs is mounted ($UPROF_TRACEFS_ROOT, /sys/kernel/tracing, then
+ * /sys/kernel/debug/tracing) into @root: 0, -ENOENT (not mounted) or -EACCES (there, not
+ * readable by this user; @root names it). */
+int pmc_tracefs_find(char *root, size_t len);
+/* The id of tracepoint @system:@name under tracefs @root: 0 or -errno (-ENOENT: this
+ * kernel has no such tracepoint). */
+int pmc_tracepoint_id(const char *root, const char *system, const char *name, uint64_t *id);
+/* Its format file (field names, offsets, sizes) into @buf (@len bytes, NUL-terminated;
+ * *@got its length): 0 or -errno (-EFBIG: longer than @len). */
+int pmc_tracepoint_format(const char *root, const char *system, const char *name, char *buf,
+			  size_t len, size_t *got);
+/* @attr (zeroed first) samples every occurrence of tracepoint @id with its raw fields
+ * (PMC_SAMPLE_TYPE | PERF_SAMPLE_RAW), CLOCK_MONOTONIC, inherited, disabled. */
+void pmc_tracepoint_attr(struct perf_event_attr *attr, uint64_t id);
+
 #endif

@@ -8,6 +8,7 @@
 #include "annotate/annotate.h"
 #include "report/stacks.h"
 #include "openmp/openmp.h"
+#include "report/ostrace.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -727,6 +728,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 		ret = rpt_callgraph_write_top(r, f);
 	if (!ret)
 		rpt_omp_write_report(r, f);
+	if (!ret)
+		ret = rpt_os_write_csv(r, f);
 	if (!ret && r->opts.detail)
 		ret = write_detail(r, f);
 	if (!ret && r->opts.annotate)

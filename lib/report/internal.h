@@ -178,6 +178,9 @@ struct rpt {
 	/* openmp_trace.c: its slices for trace.json (NULL when not kept) */
 	struct rpt_omp_trace *omp_trace;
 
+	/* ostrace.h: a --trace os session's model (NULL when not traced) */
+	struct rpt_os *os;
+
 	/* stacks.h: call stacks, call graph, exports */
 	struct rpt_stacks *stacks;
 

@@ -12,6 +12,7 @@
 #include "symbols/symbols.h"
 #include "openmp/openmp.h"
 #include "report/openmp_state.h"
+#include "report/ostrace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -279,7 +280,10 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	if (!ret)
 		ret = rpt_omp_samples_begin(r);
 	if (!ret)
+		ret = rpt_os_load(r);
+	if (!ret)
 		ret = rpt_read_samples(r, err, errlen);
+	rpt_os_finish(r);
 	if (ret)
 		goto fail;
 	settle_killed_end(r);
@@ -333,6 +337,7 @@ void rpt_free(struct rpt *r)
 	rpt_omp_free(r->omp);
 	rpt_omp_samples_free(r);
 	rpt_omp_trace_free(r->omp_trace);
+	rpt_os_free(r);
 	util_hash_release(&r->extra_addr);
 	util_hash_release(&r->extra);
 	free(r->pauses);

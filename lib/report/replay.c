@@ -8,6 +8,7 @@
 #include "report/internal.h"
 #include "report/stacks.h"
 #include "report/openmp_state.h"
+#include "report/ostrace.h"
 #include "openmp/openmp.h"
 
 #include <errno.h>
@@ -191,6 +192,9 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		r->unparsable++;
 		return 0;
 	}
+	/* --trace os: its tracepoints are lib/ostrace's, never a column or a hot spot */
+	if (rpt_os_owns(r, rd, e->attr))
+		return full ? rpt_os_sample(r, rd, full) : 0;
 	if (e->pid == (uint32_t)-1 || e->tid == (uint32_t)-1)
 		return 0; /* idle / no task: not the target's time */
 	if (rpt_paused_at(r, time)) {
@@ -280,6 +284,7 @@ static bool ordered(uint32_t type)
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_SWITCH: /* --trace os: a thread on or off its CPU */
 		return true;
 	default:
 		return false;
@@ -336,7 +341,17 @@ static int replay_one(struct rpt *r, struct ses_reader *rd, struct ses_leaf_read
 		else
 			r->lost += d->u.lost.lost;
 		break;
+	case PERF_RECORD_SWITCH:
+		if (e->decoded)
+			r->unparsable++;
+		else
+			ret = rpt_os_record(r, d, time);
+		break;
 	case PERF_RECORD_EXIT:
+		if (!e->decoded && r->os)
+			ret = rpt_os_record(r, d, time);
+		if (ret)
+			break;
 		/* a process's end (not a thread's): its unwinder state can go */
 		if (!e->decoded && d && d->u.task.pid == d->u.task.tid)
 			rpt_stacks_process_gone(r->stacks, (int)d->u.task.pid);
@@ -347,7 +362,10 @@ static int replay_one(struct rpt *r, struct ses_reader *rd, struct ses_leaf_read
 		}
 		break;
 	default:
-		ret = rpt_world_apply(&r->world, d, e->decoded);
+		if (!e->decoded && r->os)
+			ret = rpt_os_record(r, d, time); /* FORK, exec COMM */
+		if (!ret)
+			ret = rpt_world_apply(&r->world, d, e->decoded);
 		if (ret == -EINVAL) {
 			r->unparsable++;
 			ret = 0;
@@ -407,7 +425,7 @@ static int take(struct rpt *r, struct ses_reader *rd, const struct ses_record *r
 		e->attr = (int16_t)s->attr_index;
 		e->cpumode = s->cpumode & 7;
 		e->cpu = s->cpu < WALK_CPU_FAR ? s->cpu : WALK_CPU_FAR;
-		e->side = s->ips || s->regs || s->stack;
+		e->side = s->ips || s->regs || s->stack || s->raw;
 	}
 	if (ret || !ordered(rec->type)) {
 		ret = replay_one(r, rd, lr, o, h, 0, seq);

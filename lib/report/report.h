@@ -509,6 +509,18 @@ int rpt_code_places(struct rpt *r, int pid, const uint64_t *addrs, size_t n,
  * (no mapping of @pid holds it). */
 int rpt_code_key(struct rpt *r, int pid, uint64_t addr, char *key, size_t len);
 
+/* ---- --trace os (ostrace_csv.c): the terminal's summary of the OS trace ---- */
+struct rpt_os_summary {
+	bool traced;	  /* the session has an OS trace */
+	const char *note; /* "" or why it could not be read (borrowed from the report) */
+	uint64_t threads, calls, errors;
+	uint64_t blocked_ns[4]; /* sleep, I/O, lock, other (lib/ostrace's wait kinds) */
+	char top_func[128];	/* the function of the longest off-CPU stack ("" none) */
+	const char *top_kind;	/* its wait kind */
+	uint64_t top_ns;
+};
+void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
+
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 
 enum rpt_cmp_kind { RPT_CMP_FUNCTION, RPT_CMP_MODULE, RPT_CMP_PROGRAM };

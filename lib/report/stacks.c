@@ -441,6 +441,54 @@ int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct s
 	return st->keep ? note(st, s, (uint32_t)idx) : 0;
 }
 
+/*
+ * The user stack of a tracepoint sample (--trace os: a thread blocking, entering a system
+ * call, waking another) as a stack of @thread, interned but counted nowhere: its time is
+ * lib/ostrace's, not a sample's. The kernel frames and the tracepoint's own IP are left
+ * out (the same scheduler or syscall path each time). *@stack: OST_NO_STACK-like
+ * UINT32_MAX when the sample has no user frame. 0 or -ENOMEM.
+ */
+int rpt_stacks_user_only(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
+			 uint32_t thread, uint32_t *stack)
+{
+	struct rpt_stacks *st = r->stacks;
+	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
+	struct rpt_frame f[MAX_FRAMES];
+	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
+	struct builder b = { r,	    slot ? &r->world.procs[*slot - 1] : NULL,
+			     -1,    f,
+			     0,	    st->depth,
+			     false, false,
+			     false, 0,
+			     0 };
+	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
+	long idx;
+	int n = 0;
+
+	*stack = UINT32_MAX;
+	if (st->nframes < MAX_POOL) {
+		if (copy && s->ips)
+			leaf_step(&b, s);
+		if (s->ips)
+			from_callchain(&b, s, attr ? attr->sample_max_stack : 0);
+		if (s->regs && !copy && !b.truncated && !b.failed)
+			from_unwind(&b, s);
+	}
+	for (int i = 0; i < b.n; i++) /* the user's frames only */
+		if (f[i].module != RPT_MODULE_KERNEL)
+			f[n++] = f[i];
+	if (!n)
+		return 0;
+	if (b.truncated || b.failed)
+		f[n++] = (struct rpt_frame){ b.failed ? RPT_MARK_UNWIND_FAILED : RPT_MARK_TRUNCATED,
+					     RPT_FRAME_MARK, 0 };
+	idx = intern_stack(st, thread, f, n);
+	if (idx < 0)
+		return (int)idx;
+	*stack = (uint32_t)idx;
+	return 0;
+}
+
 /* ---- kept samples ---- */
 
 static int cmp_ssample(const void *a, const void *b)

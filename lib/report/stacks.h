@@ -170,6 +170,10 @@ void rpt_stacks_free(struct rpt_stacks *st);
  * @units (ses_sample_units: 1 but in foreign files). 0 or -ENOMEM. */
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
 		      uint32_t thread, int module, uint64_t addr, uint64_t units);
+/* --trace os: the user frames of tracepoint sample @s of @thread, interned uncounted, into
+ * *@stack (UINT32_MAX: none). 0 or -ENOMEM. */
+int rpt_stacks_user_only(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
+			 uint32_t thread, uint32_t *stack);
 /* Room for @nsamples kept samples (growing a big array by doubling copies it). -ENOMEM. */
 int rpt_stacks_reserve(struct rpt_stacks *st, size_t nsamples);
 /* Process @pid ended: what the unwinder holds for it (its module files) can go. */

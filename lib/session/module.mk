@@ -13,5 +13,6 @@ SESSION_SRCS += lib/session/mpi_sites.c # mpi/<pid>.mpi's call-site records
 SESSION_LIB := $(BUILD)/lib/libuprof_session.a
 $(SESSION_LIB): $(call objs,$(SESSION_SRCS))
 	@mkdir -p $(dir $@)
+	@rm -f $@ # rebuilt whole: a member of a file renamed away (leafsplit.o) stays otherwise
 	$(AR) rcs $@ $^
 LIBS += $(SESSION_LIB)

@@ -232,8 +232,15 @@ static void sample_tail(struct cursor *c, const struct perf_event_attr *a, struc
 	if (st & PERF_SAMPLE_RAW) {
 		if (c->bad || c->end - c->p < 4)
 			c->bad = true;
-		else /* the kernel pads u32 + data to 8 bytes */
-			take_bytes(c, 4 + (uint64_t)ses_get_u32(c->p));
+		else { /* the kernel pads u32 + data to 8 bytes */
+			uint32_t n = ses_get_u32(c->p);
+			const unsigned char *p = take_bytes(c, 4 + (uint64_t)n);
+
+			if (p) {
+				s->raw = p + 4;
+				s->raw_size = n;
+			}
+		}
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t bst = a->branch_sample_type;
@@ -493,6 +500,8 @@ int ses_decode(const struct perf_event_attr *attr, const void *rec, size_t len,
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		return ses_decode_throttle(attr, rec, len, &d->u.throttle);
+	case PERF_RECORD_SWITCH:
+		return ses_decode_sample_id(attr, rec, len, &d->u.sw);
 	case SES_RECORD_FINISHED_ROUND:
 		return 0;
 	default:
@@ -518,6 +527,8 @@ uint64_t ses_decoded_time(const struct ses_decoded *d)
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		return d->u.throttle.sid.time;
+	case PERF_RECORD_SWITCH:
+		return d->u.sw.time;
 	default:
 		return 0;
 	}

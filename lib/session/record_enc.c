@@ -145,8 +145,11 @@ int ses_encode_sample(void *buf, size_t cap, const struct perf_event_attr *attr,
 	uint64_t st = attr->sample_type;
 	struct out o;
 
-	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK))
+	if (st & (PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK))
 		return -EOPNOTSUPP;
+	/* the kernel's raw size keeps the u32 and its data a multiple of 8 bytes */
+	if ((st & PERF_SAMPLE_RAW) && s->raw && (4 + (size_t)s->raw_size) % 8)
+		return -EINVAL;
 	if (s->nr_ips > SES_MAX_CALLCHAIN || s->stack_dyn_size > s->stack_size ||
 	    s->stack_size % 8 || s->stack_size > UINT16_MAX ||
 	    ((st & PERF_SAMPLE_REGS_USER) && s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE &&
@@ -175,6 +178,15 @@ int ses_encode_sample(void *buf, size_t cap, const struct perf_event_attr *attr,
 		put64(&o, s->nr_ips);
 		if (s->nr_ips)
 			put(&o, s->ips, (size_t)s->nr_ips * 8);
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t n = s->raw ? s->raw_size : 4; /* none: 4 zero bytes, as 8 in all */
+
+		put(&o, &n, 4);
+		if (s->raw)
+			put(&o, s->raw, n);
+		else
+			put_zeros(&o, 4);
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		put64(&o, s->regs_abi);

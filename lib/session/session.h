@@ -246,6 +246,10 @@ struct ses_sample {
 	 * which the first @stack_dyn_size are valid (never more than @stack_size). */
 	const void *stack;
 	uint64_t stack_size, stack_dyn_size;
+	/* PERF_SAMPLE_RAW: a tracepoint's fields (@raw_size bytes, unaligned; its format
+	 * says where each lies), NULL when the attr has none */
+	const void *raw;
+	uint32_t raw_size;
 };
 
 /* Longest callchain ses_reader_sample() accepts (a record holds at most 8190). */
@@ -366,6 +370,9 @@ struct ses_decoded {
 		struct ses_task task;	      /* PERF_RECORD_FORK, PERF_RECORD_EXIT */
 		struct ses_lost lost;	      /* PERF_RECORD_LOST */
 		struct ses_throttle throttle; /* PERF_RECORD_(UN)THROTTLE */
+		/* PERF_RECORD_SWITCH: the task of @sid switched in, or out when misc has
+		 * PERF_RECORD_MISC_SWITCH_OUT (runnable: PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) */
+		struct ses_sample_id sw;
 	} u;
 };
 
@@ -403,7 +410,8 @@ uint64_t ses_decoded_time(const struct ses_decoded *d);
 int ses_encode_attr(void *buf, size_t cap, const struct perf_event_attr *attr, const uint64_t *ids,
 		    size_t nids);
 /* The fields of @attr's sample_type from @s; CALLCHAIN, REGS_USER and STACK_USER from
- * their pointers (borrowed). READ, RAW and BRANCH_STACK: -EOPNOTSUPP. misc = @s->cpumode. */
+ * their pointers (borrowed). READ and BRANCH_STACK: -EOPNOTSUPP; RAW: @s->raw_size + 4
+ * a multiple of 8 (the kernel's padding), or no raw (4 zero bytes). misc = @s->cpumode. */
 int ses_encode_sample(void *buf, size_t cap, const struct perf_event_attr *attr,
 		      const struct ses_sample *s);
 /* MMAP or MMAP2 by @m->mmap2; MISC_MMAP_BUILD_ID is set in misc by @m->build_id_form. */

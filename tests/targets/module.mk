@@ -425,3 +425,12 @@ $(TGT)/switch_yield: tests/targets/switch_yield.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/switch_yield
+# --trace os's known waits (tests/e2e/ostrace.sh)
+$(TGT)/ostrace_waits: tests/targets/ostrace_waits.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_waits
+$(TGT)/ostrace_server: tests/targets/ostrace_server.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_server

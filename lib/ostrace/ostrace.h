@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/ostrace: the OS-tracing model of a --trace os session (docs/DESIGN.md §12), built
+ * from the kernel tracepoints collect sampled (sched_switch, sched_wakeup, raw_syscalls)
+ * and the tracking event's switch records, fed in time order by lib/report:
+ *
+ *   format.c   a tracepoint's tracefs format file, and the session's file of them
+ *              (OST_FORMATS_FILE): field names, offsets and sizes as the kernel wrote them
+ *   syscalls.c system call names and what a thread blocked in one waits for
+ *   model.c    per thread: running, runnable and blocked (by kind) time adding up to its
+ *              lifetime; off-CPU time by the call stack that blocked; who woke whom
+ *   calls.c    the system-call table per thread and the slowest calls with their stacks
+ *
+ * Call stacks are the caller's numbers (lib/report's stacks), carried, never read here.
+ * Nothing here prints; what could not be read is counted (ost_model_counts).
+ */
+#ifndef UPROF_OSTRACE_H
+#define UPROF_OSTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The session's copy of the tracepoints' format files, written by collect. */
+#define OST_FORMATS_FILE "tracepoints.format"
+#define OST_FORMATS_MAGIC "# uprof --trace os: tracepoint formats, version 1"
+/* The slowest calls listed take at least this long (uProf's --osrt-threshold default). */
+#define OST_DEFAULT_THRESHOLD_NS 1000
+#define OST_NO_STACK UINT32_MAX
+
+/* What --trace os= asked for (session file's "events:"). */
+enum { OST_EV_SYSCALL = 1, OST_EV_PTHREAD = 2, OST_EV_SCHED = 4, OST_EV_PAGEFAULT = 8 };
+
+/* ---- format.c ---- */
+
+#define OST_MAX_FIELDS 32
+#define OST_MAX_FORMATS 16
+
+struct ost_field {
+	char name[48];
+	uint32_t offset, size; /* in the raw record, bytes */
+	bool is_signed;
+};
+
+/* The tracepoints the model reads; others are counted and passed over. */
+enum ost_tp_kind {
+	OST_TP_OTHER,
+	OST_TP_SWITCH,	  /* sched:sched_switch */
+	OST_TP_WAKEUP,	  /* sched:sched_wakeup */
+	OST_TP_SYS_ENTER, /* raw_syscalls:sys_enter */
+	OST_TP_SYS_EXIT,  /* raw_syscalls:sys_exit */
+	OST_TP_PAGEFAULT, /* exceptions:page_fault_user */
+};
+
+struct ost_format {
+	char system[32], name[64];
+	uint64_t id;
+	int nfields;
+	struct ost_field fields[OST_MAX_FIELDS];
+	enum ost_tp_kind kind;
+	/* the fields of @kind the model reads, as indexes in fields[] (-1: absent) */
+	int f_prev_state, f_next_pid, f_pid, f_id, f_ret;
+};
+
+/*
+ * One tracefs format file (@len bytes, not NUL-terminated) into @f: "name:", "ID:" and
+ * the "field:TYPE NAME; offset:N; size:N; signed:N;" lines. 0, or -EINVAL with @err
+ * saying "line N: what" (a field past OST_MAX_FIELDS, an offset or size out of range, no
+ * name or ID).
+ */
+int ost_format_parse(const char *buf, size_t len, struct ost_format *f, char *err, size_t errlen);
+/* Field @name of @f or NULL. */
+const struct ost_field *ost_format_field(const struct ost_format *f, const char *name);
+/* Integer field @fl (1, 2, 4 or 8 bytes, sign-extended when signed) of raw record @raw
+ * (@len bytes): 0, or -EINVAL when it lies outside the record or has another size. */
+int ost_field_int(const struct ost_field *fl, const void *raw, size_t len, int64_t *v);
+
+struct ost_formats {
+	uint64_t threshold_ns;
+	unsigned events; /* OST_EV_* */
+	int n;
+	struct ost_format f[OST_MAX_FORMATS];
+};
+
+/* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:" and
+ * "events:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
+ * what"). */
+int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char *err,
+		      size_t errlen);
+/* The format of tracepoint id @id, or NULL. */
+const struct ost_format *ost_formats_find(const struct ost_formats *fm, uint64_t id);
+
+/* ---- syscalls.c ---- */
+
+/* What a thread off the CPU is waiting for, from the system call it was in. */
+enum ost_wait {
+	OST_WAIT_SLEEP, /* nanosleep, clock_nanosleep, pause, ... */
+	OST_WAIT_IO,	/* read/write/poll families, sockets, ... */
+	OST_WAIT_LOCK,	/* futex: pthread mutexes, condition variables, joins */
+	OST_WAIT_OTHER, /* another system call, or none (a page fault, ...) */
+	OST_NWAITS
+};
+const char *ost_wait_name(enum ost_wait w); /* "sleep", "I/O", "lock", "other" */
+enum ost_wait ost_syscall_wait(int64_t nr);
+/* This architecture's name of system call @nr ("syscall_<nr>" unknown; @buf 32 bytes). */
+const char *ost_syscall_name(int64_t nr, char *buf, size_t len);
+/* Does its result count bytes moved (read/write/send/recv families)? */
+bool ost_syscall_moves_bytes(int64_t nr);
+
+/* ---- model.c, calls.c ---- */
+
+enum ost_state {
+	OST_RUNNING,
+	OST_RUNNABLE, /* preempted, or woken and not yet on a CPU */
+	OST_BLOCKED,  /* by kind in ost_thread.blocked_ns */
+	OST_NSTATES
+};
+
+struct ost_thread {
+	int pid, tid;
+	uint64_t start, end;		 /* its lifetime as traced */
+	uint64_t state_ns[OST_NSTATES];	 /* running, runnable, blocked */
+	uint64_t blocked_ns[OST_NWAITS]; /* blocked, by kind */
+	uint64_t unaccounted_ns;	 /* lifetime - the states: before its first event,
+					    * across lost records */
+	uint64_t switches, preemptions, wakeups;
+};
+
+struct ost_call_stat { /* one system call of one thread */
+	int pid, tid;
+	int64_t nr;
+	uint64_t calls, errors, total_ns, min_ns, max_ns, bytes;
+};
+
+struct ost_slow_call {
+	int pid, tid;
+	int64_t nr, ret;
+	uint64_t start, ns;
+	uint32_t stack; /* at entry (OST_NO_STACK: none) */
+};
+#define OST_SLOW_MAX 64 /* the slowest calls kept */
+
+struct ost_offcpu { /* off-CPU time of one thread at one stack, by what it waited for */
+	int pid, tid;
+	uint32_t stack;
+	enum ost_wait wait;
+	uint64_t ns, count;
+};
+
+struct ost_wake { /* lock waits of a thread at a stack, ended by a waker at its stack */
+	int pid, tid;
+	uint32_t stack;
+	int waker_pid, waker_tid;
+	uint32_t waker_stack;
+	uint64_t ns, count;
+};
+
+struct ost_counts {
+	uint64_t samples;      /* tracepoint samples fed */
+	uint64_t unparsable;   /* of them, with fields outside their record or no format */
+	uint64_t other;	       /* of a tracepoint the model does not read */
+	uint64_t unmatched;    /* sys_exit without its sys_enter (begun before tracing) */
+	uint64_t out_of_order; /* switch records that contradict the thread's state */
+};
+
+struct ost_model;
+
+/* A model for a session's @fm (copied). NULL when out of memory. */
+struct ost_model *ost_model_new(const struct ost_formats *fm);
+void ost_model_free(struct ost_model *m); /* NULL is fine */
+
+/* Everything below is fed in time order. 0 or -ENOMEM. */
+struct ost_sample {
+	uint64_t time;
+	int pid, tid; /* the running thread's (a wakeup's waker) */
+	uint64_t id;  /* the tracepoint's (attr.config) */
+	const void *raw;
+	size_t raw_size;
+	uint32_t stack; /* its user call stack, OST_NO_STACK: none */
+};
+int ost_model_sample(struct ost_model *m, const struct ost_sample *s);
+/* A switch record of thread @tid: @out (else in), @preempt (switched out runnable). */
+int ost_model_switch(struct ost_model *m, uint64_t time, int pid, int tid, bool out, bool preempt);
+/* Thread @tid of @pid began (FORK, or the exec of a launched program) or ended (EXIT). */
+int ost_model_begin(struct ost_model *m, uint64_t time, int pid, int tid);
+int ost_model_exit(struct ost_model *m, uint64_t time, int pid, int tid);
+/* The trace is over at @end (threads still alive end there): the states are summed. */
+void ost_model_finish(struct ost_model *m, uint64_t end);
+
+/* Results, after ost_model_finish; borrowed until ost_model_free. */
+size_t ost_model_threads(const struct ost_model *m, const struct ost_thread **out);
+size_t ost_model_calls(const struct ost_model *m, const struct ost_call_stat **out);
+size_t ost_model_slow(const struct ost_model *m,
+		      const struct ost_slow_call **out); /* slowest first */
+size_t ost_model_offcpu(const struct ost_model *m, const struct ost_offcpu **out);
+size_t ost_model_wakes(const struct ost_model *m, const struct ost_wake **out);
+const struct ost_counts *ost_model_counts(const struct ost_model *m);
+uint64_t ost_model_threshold_ns(const struct ost_model *m);
+
+#endif
