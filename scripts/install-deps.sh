@@ -10,11 +10,14 @@
 # libzydis-dev: the disassembler of report's assembly view (lib/annotate/annotate.h says why).
 # chromium: tests/e2e/pcm_html.sh looks at pcm's report.html in it, headless.
 # strace: tests/e2e/race_collect.sh checks that collect names no path inside its session.
+# valgrind: bench/omp_tool_instr.sh counts the OMPT tool's instructions per callback
+# (callgrind), a measure of its cost that the machine's load does not move.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
-      libzydis-dev chromium strace"
+      libzydis-dev chromium strace
+      valgrind"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
