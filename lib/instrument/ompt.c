@@ -60,6 +60,10 @@
 #define INSTS 64	  /* a thread's region instances kept (a power of two) */
 #define NF UPROF_OMP_F_MAX
 #define TLS __thread __attribute__((tls_model("initial-exec")))
+/* The few helpers every callback runs: inlined even at -Os, where each was a call (the
+ * tool's callbacks are built for size, module.mk). bench/omp_tool_instr.sh counts what
+ * this saves: a call, and the reloads of `me` after it, per use. */
+#define HOT static inline __attribute__((always_inline))
 
 struct site {
 	uint64_t code; /* codeptr_ra (atomic; 0 = free) */
@@ -110,20 +114,24 @@ static const char *runtime_name; /* the runtime's version string, said again aft
 static unsigned int runtime_omp;
 static int fork_pending; /* a forked child whose first region has not come yet */
 
-/* stamp(), inlined: the hot path's clock read */
-static inline uint64_t stamp(void)
+/* the hot path's clock read */
+HOT uint64_t stamp(void)
 {
 	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
 }
 
-static struct frame *top(void);
+/* the innermost implicit task the thread is in, NULL: none (or deeper than followed) */
+HOT struct frame *top(void)
+{
+	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
+}
 
 /* defined here, read by every callback: a local hidden array, no GOT load */
 ompt_callback_t ompt_next_cb[ompt_callback_max];
 
 #define NEXT OMPT_NEXT
 
-static inline bool on(void)
+HOT bool on(void)
 {
 	return __builtin_expect(me != NULL, 1) && !__atomic_load_n(&flushed, __ATOMIC_RELAXED);
 }
@@ -160,7 +168,7 @@ uint32_t ompt_site(const void *code, uint32_t kind)
 
 /* The site of @code: the thread's last one when it is that (a region in a loop), else
  * the shared table. */
-static uint32_t site_of(const void *code, uint32_t kind)
+HOT uint32_t site_of(const void *code, uint32_t kind)
 {
 	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
 
@@ -174,7 +182,7 @@ static uint32_t site_of(const void *code, uint32_t kind)
 
 /* Instance ids are (slot of the encountering thread + 1) << 32 | its count: made
  * without a shared counter, found in that thread's table. */
-static struct inst *inst_get(uint64_t id)
+HOT struct inst *inst_get(uint64_t id)
 {
 	uint64_t slot = id >> 32;
 	struct othread *t;
@@ -189,7 +197,7 @@ static struct inst *inst_get(uint64_t id)
 
 /* The instance whose id the runtime carries in @pdata (libomp copies the value from
  * parallel_begin's slot into the team, so the value, not the address, is what lasts). */
-static struct inst *inst_of(const ompt_data_t *pdata)
+HOT struct inst *inst_of(const ompt_data_t *pdata)
 {
 	return pdata ? inst_get(pdata->value) : NULL;
 }
@@ -306,19 +314,25 @@ static void add_wait(struct othread *t, struct frame *f, uint32_t kind, uint64_t
 	t->agg[f->site][ompt_wait_field(kind)] += w;
 }
 
-/* @now, or the end of @f's instance when that came first (a worker's late callback). */
+/* @now, or @ie, the end of the instance, when that came first (a worker's late callback) */
+HOT uint64_t clamp_to(uint64_t ie, uint64_t now)
+{
+	return ie && ie < now ? ie : now;
+}
+
+/* @now, or the end of @f's instance when that came first. */
 static uint64_t clamp(const struct frame *f, uint64_t now)
 {
 	struct inst *in = inst_get(f->inst);
-	uint64_t end = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
 
-	return end && end < now ? end : now;
+	return clamp_to(in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0, now);
 }
 
 static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t now)
 {
 	struct inst *in = inst_get(f->inst);
-	uint64_t end = clamp(f, now), ie = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+	uint64_t ie = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+	uint64_t end = clamp_to(ie, now);
 	uint64_t *a = t->agg[f->site];
 
 	if (f->wait_begin) {
@@ -355,9 +369,11 @@ static void team_of_league(int endpoint, struct inst *league, unsigned int actua
 static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task,
 			     unsigned int actual, unsigned int index, int flags)
 {
-	if (on() && (flags & ompt_task_initial))
+	bool live = on();
+
+	if (live && (flags & ompt_task_initial))
 		team_of_league(endpoint, inst_of(pdata), actual, index);
-	if (!on() || (flags & ompt_task_initial))
+	if (!live || (flags & ompt_task_initial))
 		goto next;
 	if (endpoint == ompt_scope_begin) {
 		struct inst *in = inst_of(pdata);
@@ -384,11 +400,6 @@ next:
 	NEXT(ompt_callback_implicit_task,
 	     void (*)(int, ompt_data_t *, ompt_data_t *, unsigned, unsigned, int), endpoint,
 	     user_pdata(pdata), task, actual, index, flags);
-}
-
-static struct frame *top(void)
-{
-	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
 }
 
 static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
@@ -420,10 +431,11 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
  * is work, so the wait is paused while it runs and resumed when it completes. */
 static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 {
-	struct frame *f = on() ? top() : NULL;
+	bool live = on();
+	struct frame *f = live ? top() : NULL;
 	uint64_t now;
 
-	if (!me || !on())
+	if (!live)
 		goto next;
 	now = stamp();
 	if (status == ompt_task_complete || status == ompt_task_cancel ||
