@@ -70,12 +70,18 @@ struct site {
 	uint32_t kind; /* enum uprof_ctl_omp_site */
 };
 
+/* Written by the thread that encountered the region, read by every member of its team
+ * (at implicit task begin and end): one cache line each, so that a member reading an
+ * instance moves one line between CPUs, not two, and never a line its owner writes for
+ * another instance or its own bookkeeping (the table sat 40 bytes into struct othread,
+ * every instance across two lines). */
 struct inst {
 	uint64_t id, begin, end; /* atomic; end 0 while the region runs */
 	uint32_t site, team;
 	ompt_data_t user; /* the chained tool's parallel_data (the runtime's is ours) */
 	struct ompt_nest nest;
-};
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct inst) == 64, "an instance is one cache line");
 
 struct frame {
 	uint64_t begin, inst, wait_begin;
@@ -386,7 +392,8 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		f->site = in ? in->site : 0;
 		f->index = in && in->nest.hidden ? me->nt.team : index;
 		f->wait_begin = 0;
-		if (in && index == 0)
+		/* stored only when it changes: members reading the instance keep their copy */
+		if (in && index == 0 && in->team != actual)
 			in->team = actual;
 		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
 			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
