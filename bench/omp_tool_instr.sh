@@ -74,6 +74,9 @@ field() {
 	# callbacks: the runtime's calls into a tool's on_* (ours) or c_* (ompt_count)
 	calls) awk '$1 == "entry" && $2 ~ /^(on|c)_/ { s += $3 } END { print s + 0 }' "$1" ;;
 	cbir) awk '$1 == "entry" && $2 ~ /^(on|c)_/ { s += $4 } END { print s + 0 }' "$1" ;;
+	# the tool's clock reads: its calls to clock_gettime (none where the page's stamps are
+	# the TSC, read inline: not on a kvm-clock guest)
+	clock) awk '$1 == "out" && $2 ~ /^clock_gettime/ { s += $3 } END { print s + 0 }' "$1" ;;
 	esac
 }
 
@@ -90,8 +93,8 @@ sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 declare -A P=()
 echo "omp_tool_instr: $(date -u '+%Y-%m-%d %H:%M UTC'), tool $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'), N1=$N1 N2=$N2, $(valgrind --version), $(clang --version | head -n1)"
 echo
-echo "| program | threads | bare: Ir/region | of which libomp | count: runtime's OMPT Ir/region | callbacks/region | basic: tool Ir/callback | basic: tool Ir/region | full: tool Ir/callback | full: tool Ir/region |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | threads | bare: Ir/region | of which libomp | count: runtime's OMPT Ir/region | callbacks/region | basic: tool Ir/callback | basic: tool Ir/region | full: tool Ir/callback | full: tool Ir/region | clock reads/region |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for kind in empty loop; do
 	for t in 2 4; do
 		[[ -z ${ONLY:-} || " $ONLY " == *" $kind:$t "* ]] || continue
@@ -111,8 +114,9 @@ for kind in empty loop; do
 		if_=$(div "$(per_region full "$kind" "$t" cbir)" "$cb")
 		ab=$(per_region basic "$kind" "$t" cbir)
 		af=$(per_region full "$kind" "$t" cbir)
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-			"$kind" "$t" "$bare" "$omp" "$rt" "$cb" "$ib" "$ab" "$if_" "$af"
+		clk=$(per_region basic "$kind" "$t" clock)
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+			"$kind" "$t" "$bare" "$omp" "$rt" "$cb" "$ib" "$ab" "$if_" "$af" "$clk"
 		# per callback, for the notes (basic, then full): Ir per call of each
 		for v in basic full; do
 			join <(awk '$1 == "entry" && $2 ~ /^on_/ { print $2, $3, $4 }' "${P[$v.$kind.$t.$N1]}" | sort) \

@@ -13,6 +13,8 @@ prints, one per line:
     total <Ir of the whole process>
     self <object path> <Ir executed in that object's own code>
     entry <function> <calls> <inclusive Ir of those calls>
+    out <function> <calls> <inclusive Ir>   (OBJECT's calls to code outside it: its
+                                             clock reads are calls to clock_gettime)
 Names are as callgrind has them (static functions too: the library keeps its symbol
 table). Positions are `line` (callgrind's default); other options are refused.
 """
@@ -27,6 +29,8 @@ def parse(path, want):
     self_ir = collections.Counter()
     entry_calls = collections.Counter()
     entry_ir = collections.Counter()
+    out_calls = collections.Counter()
+    out_ir = collections.Counter()
     pending = None  # (callee object, callee name, calls): the next cost line is its cost
 
     def name(kind, rest):
@@ -78,15 +82,18 @@ def parse(path, want):
                 if want in callee_ob and want not in ob:
                     entry_calls[callee] += count
                     entry_ir[callee] += ir
+                elif want in ob and want not in callee_ob:
+                    out_calls[callee] += count
+                    out_ir[callee] += ir
                 continue
             self_ir[ob] += ir
-    return total, self_ir, entry_calls, entry_ir
+    return total, self_ir, (entry_calls, entry_ir), (out_calls, out_ir)
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: cg_calls.py CALLGRIND_OUT OBJECT_SUBSTRING")
-    total, self_ir, calls, ir = parse(sys.argv[1], sys.argv[2])
+    total, self_ir, (calls, ir), (ocalls, oir) = parse(sys.argv[1], sys.argv[2])
     if total is None:
         sys.exit("cg_calls: %s has no summary line: not a finished callgrind profile" %
                  sys.argv[1])
@@ -95,6 +102,8 @@ def main():
         print("self", ob, n)
     for fn in sorted(calls):
         print("entry", fn, calls[fn], ir[fn])
+    for fn in sorted(ocalls):
+        print("out", fn, ocalls[fn], oir[fn])
 
 
 if __name__ == "__main__":
