@@ -91,7 +91,7 @@ div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? a / b : 0 }'; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 
 declare -A P=()
-echo "omp_tool_instr: $(date -u '+%Y-%m-%d %H:%M UTC'), tool $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'), N1=$N1 N2=$N2, $(valgrind --version), $(clang --version | head -n1)"
+echo "omp_tool_instr: $(date -u '+%Y-%m-%d %H:%M UTC'), $UPROF (tree $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')), N1=$N1 N2=$N2, $(valgrind --version), $(clang --version | head -n1)"
 echo
 echo "| program | threads | bare: Ir/region | of which libomp | count: runtime's OMPT Ir/region | callbacks/region | basic: tool Ir/callback | basic: tool Ir/region | full: tool Ir/callback | full: tool Ir/region | clock reads/region |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
