@@ -24,14 +24,11 @@ import sys
 
 def parse(path, want):
     names = {"ob": {}, "fl": {}, "fn": {}}  # callgrind's compressed "(id) name" strings
-    ob = fn = cob = cfn = None
-    total = None
+    state = {"ob": None, "cob": None, "cfn": None, "total": None,
+             "pending": None}  # pending: (callee object, name, calls) for the next line
     self_ir = collections.Counter()
-    entry_calls = collections.Counter()
-    entry_ir = collections.Counter()
-    out_calls = collections.Counter()
-    out_ir = collections.Counter()
-    pending = None  # (callee object, callee name, calls): the next cost line is its cost
+    entry = (collections.Counter(), collections.Counter())  # calls, Ir
+    out = (collections.Counter(), collections.Counter())
 
     def name(kind, rest):
         rest = rest.strip()
@@ -43,51 +40,54 @@ def parse(path, want):
             return names[kind].get(ident, ident)
         return rest
 
+    def step(line):
+        if not line or line.startswith("#"):
+            return
+        key, eq, rest = line.partition("=")
+        if eq and key in ("ob", "cob", "fn", "cfn", "cfi", "cfl", "fl", "fi", "fe"):
+            if key in ("ob", "cob"):
+                state[key] = name("ob", rest)
+            elif key == "fn":
+                name("fn", rest)
+                state["cob"] = None
+            elif key == "cfn":
+                state["cfn"] = name("fn", rest)
+            else:
+                name("fl", rest)
+            return
+        if eq and key == "calls":
+            callee_ob = state["cob"] if state["cob"] is not None else state["ob"]
+            state["pending"] = (callee_ob, state["cfn"], int(rest.split()[0]))
+            return
+        if line.startswith("positions:") and line.split()[1:] != ["line"]:
+            sys.exit("cg_calls: positions other than 'line' are not read: " + line)
+        if line.startswith("totals:"):  # the last line: a profile cut short has none
+            state["total"] = int(line.split()[1])
+            return
+        if ":" in line.split()[0] or not (line[0].isdigit() or line[0] in "+-*"):
+            return  # a header line (version:, events:, ...)
+        fields = line.split()
+        ir = int(fields[1]) if len(fields) > 1 else 0
+        if state["pending"]:
+            callee_ob, callee, count = state["pending"]
+            state["pending"] = state["cob"] = None
+            if want in callee_ob and want not in state["ob"]:
+                entry[0][callee] += count
+                entry[1][callee] += ir
+            elif want in state["ob"] and want not in callee_ob:
+                out[0][callee] += count
+                out[1][callee] += ir
+            return
+        self_ir[state["ob"]] += ir
+
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            key, eq, rest = line.partition("=")
-            if eq and key in ("ob", "cob", "fn", "cfn", "cfi", "cfl", "fl", "fi", "fe"):
-                if key == "ob":
-                    ob = name("ob", rest)
-                elif key == "cob":
-                    cob = name("ob", rest)
-                elif key == "fn":
-                    fn = name("fn", rest)
-                    cob = None
-                elif key == "cfn":
-                    cfn = name("fn", rest)
-                else:
-                    name("fl", rest)
-                continue
-            if eq and key == "calls":
-                count = int(rest.split()[0])
-                pending = (cob if cob is not None else ob, cfn, count)
-                continue
-            if line.startswith("positions:") and line.split()[1:] != ["line"]:
-                sys.exit("cg_calls: positions other than 'line' are not read: " + line)
-            if line.startswith("summary:") or line.startswith("totals:"):
-                total = int(line.split()[1])
-                continue
-            if ":" in line.split()[0] or not (line[0].isdigit() or line[0] in "+-*"):
-                continue  # a header line (version:, events:, ...)
-            fields = line.split()
-            ir = int(fields[1]) if len(fields) > 1 else 0
-            if pending:
-                callee_ob, callee, count = pending
-                pending = None
-                cob = None
-                if want in callee_ob and want not in ob:
-                    entry_calls[callee] += count
-                    entry_ir[callee] += ir
-                elif want in ob and want not in callee_ob:
-                    out_calls[callee] += count
-                    out_ir[callee] += ir
-                continue
-            self_ir[ob] += ir
-    return total, self_ir, (entry_calls, entry_ir), (out_calls, out_ir)
+        for number, line in enumerate(f, 1):
+            try:
+                step(line.rstrip("\n"))
+            except (ValueError, IndexError, TypeError):
+                sys.exit("cg_calls: %s:%d is not callgrind's format: %r" %
+                         (path, number, line[:80]))
+    return state["total"], self_ir, entry, out
 
 
 def main():
@@ -95,7 +95,7 @@ def main():
         sys.exit("usage: cg_calls.py CALLGRIND_OUT OBJECT_SUBSTRING")
     total, self_ir, (calls, ir), (ocalls, oir) = parse(sys.argv[1], sys.argv[2])
     if total is None:
-        sys.exit("cg_calls: %s has no summary line: not a finished callgrind profile" %
+        sys.exit("cg_calls: %s has no totals line: not a finished callgrind profile" %
                  sys.argv[1])
     print("total", total)
     for ob, n in sorted(self_ir.items(), key=lambda kv: -kv[1]):
