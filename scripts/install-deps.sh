@@ -15,12 +15,14 @@
 # libsqlite3-dev, zlib1g-dev: report --export sqlite and pprof (lib/export). golang-go
 # (go tool pprof), python3-pyside2.qtsql and libqt5sql5-sqlite (the Qt SQL driver perf's
 # export-to-sqlite.py needs): tests/e2e/export_data.sh reads the exports with them.
+# valgrind: bench/omp_tool_instr.sh counts the OMPT tool's instructions per callback
+# (callgrind), a measure of its cost that the machine's load does not move.
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
       libzydis-dev chromium strace python3-mpi4py libsqlite3-dev zlib1g-dev golang-go
-      python3-pyside2.qtsql libqt5sql5-sqlite"
+      python3-pyside2.qtsql libqt5sql5-sqlite valgrind"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

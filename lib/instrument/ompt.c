@@ -60,18 +60,28 @@
 #define INSTS 64	  /* a thread's region instances kept (a power of two) */
 #define NF UPROF_OMP_F_MAX
 #define TLS __thread __attribute__((tls_model("initial-exec")))
+/* The few helpers every callback runs: inlined even at -Os, where each was a call (the
+ * tool's callbacks are built for size, module.mk). bench/omp_tool_instr.sh counts what
+ * this saves: a call, and the reloads of `me` after it, per use. */
+#define HOT static inline __attribute__((always_inline))
 
 struct site {
 	uint64_t code; /* codeptr_ra (atomic; 0 = free) */
 	uint32_t kind; /* enum uprof_ctl_omp_site */
 };
 
+/* Written by the thread that encountered the region, read by every member of its team
+ * (at implicit task begin and end): one cache line each, so that a member reading an
+ * instance moves one line between CPUs, not two, and never a line its owner writes for
+ * another instance or its own bookkeeping (the table sat 40 bytes into struct othread,
+ * every instance across two lines). */
 struct inst {
 	uint64_t id, begin, end; /* atomic; end 0 while the region runs */
 	uint32_t site, team;
 	ompt_data_t user; /* the chained tool's parallel_data (the runtime's is ours) */
 	struct ompt_nest nest;
-};
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct inst) == 64, "an instance is one cache line");
 
 struct frame {
 	uint64_t begin, inst, wait_begin;
@@ -110,20 +120,24 @@ static const char *runtime_name; /* the runtime's version string, said again aft
 static unsigned int runtime_omp;
 static int fork_pending; /* a forked child whose first region has not come yet */
 
-/* stamp(), inlined: the hot path's clock read */
-static inline uint64_t stamp(void)
+/* the hot path's clock read */
+HOT uint64_t stamp(void)
 {
 	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
 }
 
-static struct frame *top(void);
+/* the innermost implicit task the thread is in, NULL: none (or deeper than followed) */
+HOT struct frame *top(void)
+{
+	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
+}
 
 /* defined here, read by every callback: a local hidden array, no GOT load */
 ompt_callback_t ompt_next_cb[ompt_callback_max];
 
 #define NEXT OMPT_NEXT
 
-static inline bool on(void)
+HOT bool on(void)
 {
 	return __builtin_expect(me != NULL, 1) && !__atomic_load_n(&flushed, __ATOMIC_RELAXED);
 }
@@ -160,7 +174,7 @@ uint32_t ompt_site(const void *code, uint32_t kind)
 
 /* The site of @code: the thread's last one when it is that (a region in a loop), else
  * the shared table. */
-static uint32_t site_of(const void *code, uint32_t kind)
+HOT uint32_t site_of(const void *code, uint32_t kind)
 {
 	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
 
@@ -174,7 +188,7 @@ static uint32_t site_of(const void *code, uint32_t kind)
 
 /* Instance ids are (slot of the encountering thread + 1) << 32 | its count: made
  * without a shared counter, found in that thread's table. */
-static struct inst *inst_get(uint64_t id)
+HOT struct inst *inst_get(uint64_t id)
 {
 	uint64_t slot = id >> 32;
 	struct othread *t;
@@ -189,7 +203,7 @@ static struct inst *inst_get(uint64_t id)
 
 /* The instance whose id the runtime carries in @pdata (libomp copies the value from
  * parallel_begin's slot into the team, so the value, not the address, is what lasts). */
-static struct inst *inst_of(const ompt_data_t *pdata)
+HOT struct inst *inst_of(const ompt_data_t *pdata)
 {
 	return pdata ? inst_get(pdata->value) : NULL;
 }
@@ -306,19 +320,37 @@ static void add_wait(struct othread *t, struct frame *f, uint32_t kind, uint64_t
 	t->agg[f->site][ompt_wait_field(kind)] += w;
 }
 
-/* @now, or the end of @f's instance when that came first (a worker's late callback). */
-static uint64_t clamp(const struct frame *f, uint64_t now)
+/* @now, or @ie, the end of the instance, when that came first (a worker's late callback) */
+HOT uint64_t clamp_to(uint64_t ie, uint64_t now)
 {
-	struct inst *in = inst_get(f->inst);
-	uint64_t end = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
-
-	return end && end < now ? end : now;
+	return ie && ie < now ? ie : now;
 }
 
+HOT uint64_t end_of(const struct inst *in)
+{
+	return in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+}
+
+/* The time a wait or implicit task of instance @in ends, seen now: the clock, clamped to
+ * the instance's end. libomp reports a worker's implicit-barrier end and implicit-task
+ * end late, at its next wake-up, after the instance ended: then the clock is not read,
+ * its value would be clamped anyway. A clock read is 25 ns on kvm-clock, as much as a
+ * callback's own work (bench/README.md); this saves two of the ten a two-thread region
+ * makes. The end is loaded again after the clock, as before: an instance that ends
+ * between the two clamps the interval to it. */
+HOT uint64_t end_seen(const struct inst *in)
+{
+	uint64_t ie = end_of(in);
+
+	return ie ? ie : clamp_to(end_of(in), stamp());
+}
+
+/* Close @f at @now (0: now, end_seen). */
 static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t now)
 {
 	struct inst *in = inst_get(f->inst);
-	uint64_t end = clamp(f, now), ie = in ? __atomic_load_n(&in->end, __ATOMIC_ACQUIRE) : 0;
+	uint64_t end = now ? clamp_to(end_of(in), now) : end_seen(in);
+	uint64_t ie = end_of(in);
 	uint64_t *a = t->agg[f->site];
 
 	if (f->wait_begin) {
@@ -355,9 +387,11 @@ static void team_of_league(int endpoint, struct inst *league, unsigned int actua
 static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task,
 			     unsigned int actual, unsigned int index, int flags)
 {
-	if (on() && (flags & ompt_task_initial))
+	bool live = on();
+
+	if (live && (flags & ompt_task_initial))
 		team_of_league(endpoint, inst_of(pdata), actual, index);
-	if (!on() || (flags & ompt_task_initial))
+	if (!live || (flags & ompt_task_initial))
 		goto next;
 	if (endpoint == ompt_scope_begin) {
 		struct inst *in = inst_of(pdata);
@@ -370,7 +404,8 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		f->site = in ? in->site : 0;
 		f->index = in && in->nest.hidden ? me->nt.team : index;
 		f->wait_begin = 0;
-		if (in && index == 0)
+		/* stored only when it changes: members reading the instance keep their copy */
+		if (in && index == 0 && in->team != actual)
 			in->team = actual;
 		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
 			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
@@ -378,17 +413,12 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		ins_emit_raw(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
 			     index, f->begin);
 	} else if (me->depth > 0 && me->depth-- <= MAX_DEPTH) {
-		close_frame(me, &me->fr[me->depth], me->depth, stamp());
+		close_frame(me, &me->fr[me->depth], me->depth, 0);
 	}
 next:
 	NEXT(ompt_callback_implicit_task,
 	     void (*)(int, ompt_data_t *, ompt_data_t *, unsigned, unsigned, int), endpoint,
 	     user_pdata(pdata), task, actual, index, flags);
-}
-
-static struct frame *top(void)
-{
-	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
 }
 
 static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t *task,
@@ -403,7 +433,7 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
 			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
 				     f->site, f->index, f->wait_begin);
 	} else if (f && f->wait_begin) {
-		uint64_t end = clamp(f, stamp());
+		uint64_t end = end_seen(inst_get(f->inst));
 
 		add_wait(me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
 		f->wait_begin = 0;
@@ -420,10 +450,11 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
  * is work, so the wait is paused while it runs and resumed when it completes. */
 static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 {
-	struct frame *f = on() ? top() : NULL;
+	bool live = on();
+	struct frame *f = live ? top() : NULL;
 	uint64_t now;
 
-	if (!me || !on())
+	if (!live)
 		goto next;
 	now = stamp();
 	if (status == ompt_task_complete || status == ompt_task_cancel ||
