@@ -556,14 +556,17 @@ static int run_job(struct report_state *st)
 				     .opts = &st->a.opts,
 				     .ranks = st->ranks,
 				     .hosts = st->a.hosts };
+	char trace_path[PATH_MAX + 64];
 	int ret;
 
+	/* a job's trace is its MPI calls and messages (report_job.c); the stacks' exports
+	 * are a session's */
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
-		if (st->exports[e])
+		if (st->exports[e] && e != RPT_EXPORT_PERFETTO)
 			return cli_error(EXIT_USAGE, CMD,
-					 "--export takes one session: give a rank's, "
-					 "-i %s/rank-<r>",
-					 st->a.input);
+					 "--export %s takes one session: give a rank's, "
+					 "-i %s/rank-<r> (a job exports perfetto only)",
+					 rpt_exporter(e)->name, st->a.input);
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--tool takes one session: give a rank's, "
@@ -587,7 +590,21 @@ static int run_job(struct report_state *st)
 		a.out_dfd = st->out_dfd;
 		a.out_name = st->out_name;
 	}
-	return report_job(&a);
+	a.trace_dfd = -1;
+	if (st->exports[RPT_EXPORT_PERFETTO]) {
+		/* the ranks' samples and stacks are not in a job's trace */
+		st->a.opts.no_timeline = true;
+		st->a.opts.exports = false;
+		a.trace_dfd = open_export_dir(st);
+		if (a.trace_dfd < 0)
+			return cli_error(1, CMD, "%s", st->export_error);
+		a.trace_path = export_path(st, RPT_EXPORT_PERFETTO, trace_path, sizeof(trace_path));
+		a.trace_name = rpt_export_filename(RPT_EXPORT_PERFETTO);
+	}
+	ret = report_job(&a);
+	if (st->export_dir && a.trace_dfd >= 0)
+		close(a.trace_dfd);
+	return ret;
 }
 
 /* What a perf pipe file cannot do: tools and translated.bin are a session's. -1 to go

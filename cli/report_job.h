@@ -19,6 +19,9 @@ struct report_job_args {
 	const struct rpt_options *opts; /* each rank's report */
 	const char *ranks;		/* --rank list, or NULL */
 	const char *hosts;		/* --host list, or NULL */
+	int trace_dfd;			/* --export perfetto: trace.json's directory, or -1 */
+	const char *trace_path;		/* its path, for messages */
+	const char *trace_name;		/* its name there */
 };
 
 /* The job's report.csv and the terminal summary; uprof's exit code. */

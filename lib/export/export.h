@@ -17,6 +17,31 @@
 
 #include "report/report.h"
 
+/* One rank's MPI calls for a trace (export_perfetto_mpi.c). */
+struct rpt_mpi_rank {
+	const struct ses_mpiev *ev; /* borrowed; NULL: none recorded (@why says why) */
+	int rank, pid;
+	const char *host;  /* borrowed */
+	int64_t offset_ns; /* added to its times: its host's CLOCK_REALTIME - CLOCK_MONOTONIC */
+	const char *why;   /* borrowed, or NULL */
+};
+/* Calls a trace shows at most (the earliest; the rest counted in its otherData). */
+#define RPT_MPI_SLICES_MAX 1000000u
+
+/* What an MPI job's trace.json showed (rpt_export_mpi_job). */
+struct rpt_mpi_trace_facts {
+	size_t ranks, slices, messages;
+	uint64_t left_out; /* calls past RPT_MPI_SLICES_MAX */
+	uint64_t dropped;  /* calls past the interposers' caps, never recorded */
+};
+
+/* trace.json of an MPI job: a process per rank ("rank N (host, pid)"), its calls as
+ * slices on their threads' tracks, each message a flow from the call that sent it to the
+ * call where it arrived, on one wall-clock time line; @jobdir names it in otherData.
+ * 0 or -errno; @facts (may be NULL) filled. */
+int rpt_export_mpi_job(FILE *f, const struct rpt_mpi_rank *ranks, size_t n, const char *jobdir,
+		       struct rpt_mpi_trace_facts *facts);
+
 /* Indices of the exporter table (export.c), in --help order. */
 enum rpt_export {
 	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */

@@ -2,7 +2,8 @@
 # (export/export.h). Reads the report's stacks through report.h's accessors: link it
 # before libuprof_report.a.
 EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_flamegraph.c \
-	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c
+	lib/export/export_perfetto.c lib/export/export_perfetto_omp.c \
+	lib/export/export_perfetto_mpi.c lib/export/mpi_match.c
 EXPORT_LIB := $(BUILD)/lib/libuprof_export.a
 $(EXPORT_LIB): $(call objs,$(EXPORT_SRCS))
 	@mkdir -p $(dir $@)

@@ -1,6 +1,6 @@
 # lib/job: the report of an MPI job, every rank's session merged (job/job.h). Built on
 # lib/report: link it before libuprof_report.a.
-JOB_SRCS := lib/job/job.c lib/job/job_csv.c lib/job/job_mpi.c
+JOB_SRCS := lib/job/job.c lib/job/job_csv.c lib/job/job_mpi.c lib/job/job_trace.c
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)

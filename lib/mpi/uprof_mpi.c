@@ -8,6 +8,7 @@
  * async-signal-safe: the file is assembled in a buffer allocated at MPI_Init, written with
  * write() into a temporary file, and renamed, so the reader sees a whole file or none.
  */
+#include "mpi/events.h" /* --trace mpi=full */
 #include "mpi/internal.h"
 
 #include <dlfcn.h>
@@ -256,6 +257,7 @@ static void flush(uint32_t how, int sig)
 		pthread_sigmask(SIG_BLOCK, &set, &old);
 	}
 	write_file(how, sig);
+	umpi_ev_flush(out_dfd, how);
 	__atomic_store_n(&flushed, 2, __ATOMIC_RELEASE);
 	if (how != SES_MPI_END_SIGNAL)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -404,6 +406,7 @@ void umpi_start(int provided, int64_t t0)
 		sigaction(sigs[i], &sa, &old_act[i]);
 	}
 	atexit(at_exit);
+	umpi_ev_start(); /* after the clock's choice (umpi.tsc) */
 	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
 	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
 	umpi.on = 1;
