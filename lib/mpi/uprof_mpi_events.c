@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,24 @@ static const struct {
 #undef X
 };
 
+/* A (ticks, CLOCK_MONOTONIC ns) pair read together: the tightest of a few tries, the ticks
+ * at the middle of the two around the clock read. A thread preempted between two reads
+ * (a loaded 2-CPU VM does it) would shift every event's time by its wait. */
+static void clock_pair(int64_t *ticks, int64_t *ns)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < 8; i++) {
+		int64_t a = umpi_ticks(), n = umpi_now(), b = umpi_ticks();
+
+		if (b - a < best) {
+			best = b - a;
+			*ticks = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+
 void umpi_ev_start(void)
 {
 	const char *s = getenv(SES_MPIEV_ENV_CAP);
@@ -51,8 +70,7 @@ void umpi_ev_start(void)
 	if (!umpi_ev.ev)
 		return;
 	umpi_ev.cap = cap;
-	ref0_ticks = umpi_ticks();
-	ref0_ns = umpi_now();
+	clock_pair(&ref0_ticks, &ref0_ns);
 }
 
 static int tid(void)
@@ -363,8 +381,7 @@ void umpi_ev_flush(int dfd, uint32_t how)
 	h.clock = umpi.tsc ? SES_MPIEV_CLOCK_TSC : SES_MPIEV_CLOCK_NS;
 	h.ref0_ticks = ref0_ticks;
 	h.ref0_ns = ref0_ns;
-	h.ref1_ticks = umpi_ticks();
-	h.ref1_ns = umpi_now();
+	clock_pair(&h.ref1_ticks, &h.ref1_ns);
 	h.recorded = n;
 	h.dropped = taken - n;
 	h.cap = (uint32_t)umpi_ev.cap;

@@ -204,3 +204,8 @@ $(BUILD)/tests/test_omp_timeline: tests/unit/test_omp_timeline.c $(REPORT_LIB) $
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $(filter %.c %.a,$^) $(LDFLAGS) -lcmocka -lm \
 		$(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_omp_timeline
+# lib/session/mpi_events.c: mpi/<pid>.mpiev (--trace mpi=full) on whole, cut and corrupted files
+$(BUILD)/tests/test_mpi_events: tests/unit/test_mpi_events.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_mpi_events
