@@ -47,9 +47,17 @@ struct clock_map {
 	double ns_per_tick;
 };
 
-static int64_t to_ns(const struct clock_map *c, int64_t t)
+/* Ticks to ns in @out; false when the time is none CLOCK_MONOTONIC can have (a corrupted
+ * event, or clock pairs that make one): in double, no integer overflows. */
+static bool to_ns(const struct clock_map *c, int64_t t, int64_t *out)
 {
-	return c->tsc ? c->n0 + (int64_t)((double)(t - c->t0) * c->ns_per_tick) : t;
+	double v = c->tsc ? (double)c->n0 + ((double)t - (double)c->t0) * c->ns_per_tick
+			  : (double)t;
+
+	if (!(v >= 0 && v < 9.0e18))
+		return false;
+	*out = (int64_t)v;
+	return true;
 }
 
 static int header(const struct ses_ct_reader *r, struct ses_mpiev *e, struct clock_map *c,
@@ -88,8 +96,8 @@ static int header(const struct ses_ct_reader *r, struct ses_mpiev *e, struct clo
 	c->tsc = h.clock == SES_MPIEV_CLOCK_TSC;
 	c->t0 = h.ref0_ticks;
 	c->n0 = h.ref0_ns;
-	c->ns_per_tick = c->tsc ? (double)(h.ref1_ns - h.ref0_ns) /
-					  (double)(h.ref1_ticks - h.ref0_ticks)
+	c->ns_per_tick = c->tsc ? ((double)h.ref1_ns - (double)h.ref0_ns) /
+					  ((double)h.ref1_ticks - (double)h.ref0_ticks)
 				: 1.0;
 	return 0;
 }
@@ -138,13 +146,13 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, const st
 			continue;
 		}
 		if (v.func > e->nnames || v.end < v.begin || v.done > recorded || v.dest < -1 ||
-		    v.dest >= e->size || v.source < -1 || v.source >= e->size) {
+		    v.dest >= e->size || v.source < -1 || v.source >= e->size ||
+		    !to_ns(c, v.begin, &o->begin_ns) || !to_ns(c, v.end, &o->end_ns) ||
+		    o->end_ns < o->begin_ns) {
 			damage(e, rec->offset,
 			       "an event with an impossible function, time or rank");
 			return 1;
 		}
-		o->begin_ns = to_ns(c, v.begin);
-		o->end_ns = to_ns(c, v.end);
 		o->sent = v.sent;
 		o->recvd = v.recvd;
 		o->func = v.func - 1u;
