@@ -277,7 +277,8 @@ static const struct cli_option collect_options[] = {
 	      "through OMPT (man uprof-openmp);\n"
 	      "mpi[=<family>][,lwt|full]: also trace the MPI calls of\n"
 	      "each rank (implies --mpi): time, calls and bytes per\n"
-	      "function, peer and collective; family openmpi or mpich\n"
+	      "function, peer and collective (full: also each call, for\n"
+	      "report --export perfetto); family openmpi or mpich\n"
 	      "(default: the one the program is linked with); with\n"
 	      "--trace openmp too, both in the job's report (each\n"
 	      "rank's OpenMP)",

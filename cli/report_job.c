@@ -67,8 +67,8 @@ static int write_trace(const struct rpt_job *j, const struct report_job_args *a)
 			RPT_MPI_SLICES_MAX, (unsigned long long)facts.left_out);
 	if (facts.dropped)
 		fprintf(stderr,
-			"note: the ranks' interposers recorded no event of %llu calls past their "
-			"cap (%s; its otherData says so)\n",
+			"note: the ranks' interposers dropped %llu events (calls and request "
+			"completions) past their cap (%s; its otherData says so)\n",
 			(unsigned long long)facts.dropped, SES_MPIEV_ENV_CAP);
 	return 0;
 }

@@ -167,10 +167,11 @@ void rpt_pf_mpi_other(struct rpt_pf *w, const struct rpt_pf_mpi *m)
 	fprintf(f,
 		",\"mpi\":{\"ranks_with_events\":%zu,\"slices\":%zu,\"messages\":%zu,"
 		"\"unmatched_sends\":%" PRIu64 ",\"unmatched_receives\":%" PRIu64
-		",\"not_recorded\":{\"calls_past_the_cap\":%" PRIu64
+		",\"completions_unlinked\":%" PRIu64
+		",\"not_recorded\":{\"events_past_the_cap\":%" PRIu64
 		",\"calls_unfinished_at_the_flush\":%" PRIu64 "}",
-		n, shown, m->nflows, m->unmatched_sends, m->unmatched_recvs, m->dropped,
-		m->unfilled);
+		n, shown, m->nflows, m->unmatched_sends, m->unmatched_recvs, m->unlinked,
+		m->dropped, m->unfilled);
 	if (m->cut) {
 		fprintf(f, ",\"left_out\":{\"slices\":%zu,\"from_ts\":", m->ncalls - shown);
 		rpt_pf_ts(w, (uint64_t)m->cut_ns);

@@ -69,6 +69,7 @@ struct rpt_pf_mpi {
 	size_t nflows;
 	uint64_t unmatched_sends, unmatched_recvs;
 	uint64_t dropped, unfilled; /* the ranks' files': past their cap, never filled */
+	uint64_t unlinked;	    /* completions whose posting or completing call is not there */
 };
 
 /* Match the messages of @ranks (borrowed: outlive the model) among their calls, at most

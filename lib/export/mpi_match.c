@@ -172,7 +172,8 @@ int rpt_pf_mpi_new(struct rpt_pf_mpi **out, const struct rpt_mpi_rank *ranks, si
 	m->nranks = n;
 	for (size_t i = 0; i < n; i++)
 		if (ranks[i].ev)
-			m->dropped += ranks[i].ev->dropped, m->unfilled += ranks[i].ev->unfilled;
+			m->dropped += ranks[i].ev->dropped, m->unfilled += ranks[i].ev->unfilled,
+				m->unlinked += ranks[i].ev->unlinked;
 	ret = cut(m, max_slices);
 	if (ret)
 		goto out;

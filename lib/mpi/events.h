@@ -16,8 +16,9 @@
 #include "session/mpi_events.h"
 
 struct umpi_events {
-	struct ses_mpiev_event *ev; /* [cap], NULL: not recording events */
-	uint64_t cap;
+	struct ses_mpiev_event *ev; /* [size], NULL: not recording events */
+	uint64_t size;		    /* a chunk reused below MPI_THREAD_MULTIPLE, else the cap */
+	uint64_t cap;		    /* events recorded at most */
 	uint64_t next; /* slots taken, past the cap too: the calls dropped are next - cap */
 };
 
@@ -31,8 +32,9 @@ static inline int umpi_ev_on(void)
 	return __builtin_expect(umpi_ev.ev != NULL, 0);
 }
 
-/* After umpi_start chose the clock: record events when collect asked (SES_MPIEV_ENV_CAP). */
-void umpi_ev_start(void);
+/* After umpi_start chose the clock and the thread level: record events when collect asked
+ * (SES_MPIEV_ENV_CAP), into mpi/<pid>.mpiev beneath @dfd. */
+void umpi_ev_start(int dfd);
 /* The rank's flush (umpi.c, async-signal-safe): mpi/<pid>.mpiev beneath @dfd. */
 void umpi_ev_flush(int dfd, uint32_t how);
 
@@ -52,8 +54,9 @@ void umpi_ev_recv(int world, int tag, MPI_Comm comm, uint64_t bytes, int status)
 /* ... was a collective over @comm (rooted at @root of it, or -1) that sent @sent bytes
  * of this rank's and received @recvd. */
 void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd);
-/* ... posted request @req (Isend, Irecv): its completion is looked for by the handle. */
-void umpi_ev_request(MPI_Request req);
+/* ... posted request @req (Isend, Irecv) over @comm: its completion is looked for by the
+ * handle (and a receive's status read in @comm). */
+void umpi_ev_request(MPI_Request req, MPI_Comm comm);
 
 /* The Wait and Test families: the handles before the call (the library sets the ones it
  * completes to MPI_REQUEST_NULL) and statuses to read the sources from, also when the
@@ -64,6 +67,9 @@ struct umpi_ev_wait {
 	MPI_Request *reqs; /* the handles as they were, or NULL: nothing to link */
 	MPI_Status *st;	   /* where the statuses go (the program's, or ours) */
 	int own_st;	   /* st is ours */
+	int have;	   /* the call's own event was seen: func, end */
+	uint16_t func;
+	int64_t end;
 	MPI_Request local[UMPI_EV_WAIT_LOCAL];
 	MPI_Status local_st[UMPI_EV_WAIT_LOCAL];
 };

@@ -406,7 +406,7 @@ void umpi_start(int provided, int64_t t0)
 		sigaction(sigs[i], &sa, &old_act[i]);
 	}
 	atexit(at_exit);
-	umpi_ev_start(); /* after the clock's choice (umpi.tsc) */
+	umpi_ev_start(out_dfd); /* after the clock's and thread level's choice */
 	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
 	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
 	umpi.on = 1;

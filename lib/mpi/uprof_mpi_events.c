@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * lib/mpi: `--trace mpi=full`'s events (events.h; the file: lib/session/mpi_events.h).
- * One event per MPI call into a buffer allocated at MPI_Init: a slot is taken with one
- * add (atomic under MPI_THREAD_MULTIPLE), calls past the cap only count; the file is
- * written at the flush with openat, write and renameat alone, the events as they lie in
- * the buffer, their times in the hot path's ticks with two (ticks, ns) pairs that turn
- * them into CLOCK_MONOTONIC (the samples' clock) at report time.
+ * One event per MPI call, and one per nonblocking request completed (which call posted
+ * it, what arrived). Below MPI_THREAD_MULTIPLE one thread calls MPI at a time: events go
+ * into a buffer of UMPI_EV_CHUNK, touched once at MPI_Init, written to the file each time
+ * it fills (one pwrite, in the call that finds it full) and reused, so that a call costs
+ * a few stores and never a page fault (a first touch of a page costs 70 us on a loaded
+ * VM: 1 us a call with a buffer as large as the cap). Under MPI_THREAD_MULTIPLE a slot
+ * is taken with one atomic add in a buffer of the cap's size, written at the flush. Calls
+ * past the cap only count. The flush writes what is left with pwrite, openat and
+ * renameat alone (async-signal-safe), the events as they lie in the buffer, their times
+ * in the hot path's ticks with two (ticks, ns) pairs that turn them into CLOCK_MONOTONIC
+ * (the samples' clock) at report time.
  */
 #include "mpi/events.h"
 
@@ -21,8 +27,20 @@
 struct umpi_events umpi_ev;
 __thread struct ses_mpiev_event *umpi_ev_last __attribute__((tls_model("initial-exec")));
 static __thread int my_tid __attribute__((tls_model("initial-exec")));
+static __thread uint64_t umpi_ev_last_index __attribute__((tls_model("initial-exec")));
+
+/* The buffer reused below MPI_THREAD_MULTIPLE: 1 MiB */
+#define UMPI_EV_CHUNK 16384
 
 static int64_t ref0_ticks, ref0_ns;
+static int ev_fd = -1; /* mpi/<pid>.mpiev.tmp, open from MPI_Init */
+static char ev_name[40], ev_tmp[48];
+static off_t names_end; /* the file's header and names: where the events begin */
+/* Streamed chunks, in one word so that a signal's flush reads it whole: the events
+ * written times 2, plus 1 while the next chunk's pwrite is in progress (the flush writes
+ * that chunk again whole: its events are still in the buffer). */
+static uint64_t progress;
+static int stream; /* below MPI_THREAD_MULTIPLE: the buffer is a chunk, reused */
 
 static const struct {
 	const char *name;
@@ -51,7 +69,79 @@ static void clock_pair(int64_t *ticks, int64_t *ns)
 	}
 }
 
-void umpi_ev_start(void)
+static int put_at(const void *p, size_t len, off_t off)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t w = pwrite(ev_fd, (const char *)p + done, len - done, off + (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* A record of @len bytes at @v (and @tail) at @off. */
+static int put_rec_at(uint32_t code, const void *v, size_t len, const void *tail, size_t tail_len,
+		      off_t off)
+{
+	struct ses_mpi_rec_header h = { code, (uint32_t)(len + tail_len) };
+
+	return put_at(&h, sizeof(h), off) || put_at(v, len, off + (off_t)sizeof(h)) ||
+	       (tail_len && put_at(tail, tail_len, off + (off_t)(sizeof(h) + len)));
+}
+
+/* "<pid>.mpiev" by hand: snprintf is not async-signal-safe (a forked child's flush names
+ * its own pid) */
+static void file_names(pid_t pid)
+{
+	char digits[16];
+	int k = 0, len;
+
+	for (unsigned v = (unsigned)pid; k == 0 || v; v /= 10)
+		digits[k++] = (char)('0' + v % 10);
+	for (len = 0; k;)
+		ev_name[len++] = digits[--k];
+	memcpy(ev_name + len, SES_MPIEV_SUFFIX, sizeof(SES_MPIEV_SUFFIX));
+	memcpy(ev_tmp, ev_name, sizeof(ev_name));
+	memcpy(ev_tmp + len + sizeof(SES_MPIEV_SUFFIX) - 1, ".tmp", 5);
+}
+
+/* The file, its header a placeholder (the flush writes it), then the function names. */
+static int file_open(int dfd)
+{
+	struct ses_mpiev_file_header h = { 0 };
+	off_t file_off = sizeof(h);
+
+	file_names(getpid());
+	ev_fd = openat(dfd, ev_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (ev_fd < 0)
+		return -1;
+	if (put_at(&h, sizeof(h), 0))
+		return -1;
+	for (uint32_t i = 0; i < UMPI_NFUNCS; i++) {
+		struct ses_mpiev_rec_name r = { i, names[i].kind };
+		size_t len = strlen(names[i].name);
+
+		if (put_rec_at(SES_MPIEV_REC_NAME, &r, sizeof(r), names[i].name, len, file_off))
+			return -1;
+		file_off += (off_t)(sizeof(struct ses_mpi_rec_header) + sizeof(r) + len);
+	}
+	names_end = file_off;
+	return 0;
+}
+
+/* Where the events record of the chunk starting at event @from goes. */
+static off_t chunk_off(uint64_t from)
+{
+	return names_end + (off_t)(from / umpi_ev.size) *
+				   (off_t)(sizeof(struct ses_mpi_rec_header) +
+					   umpi_ev.size * sizeof(struct ses_mpiev_event));
+}
+
+void umpi_ev_start(int dfd)
 {
 	const char *s = getenv(SES_MPIEV_ENV_CAP);
 	unsigned long cap;
@@ -65,10 +155,21 @@ void umpi_ev_start(void)
 		return;
 	if (cap > SES_MPIEV_CAP_MAX)
 		cap = SES_MPIEV_CAP_MAX;
-	/* calloc: the pages are the kernel's zero pages until a call touches them */
-	umpi_ev.ev = calloc(cap, sizeof(*umpi_ev.ev));
-	if (!umpi_ev.ev)
+	stream = !umpi.mt;
+	umpi_ev.size = stream ? (cap < UMPI_EV_CHUNK ? cap : UMPI_EV_CHUNK) : cap;
+	umpi_ev.ev = calloc(umpi_ev.size, sizeof(*umpi_ev.ev));
+	if (!umpi_ev.ev || file_open(dfd)) {
+		if (ev_fd >= 0) {
+			close(ev_fd);
+			unlinkat(dfd, ev_tmp, 0);
+			ev_fd = -1;
+		}
+		free(umpi_ev.ev);
+		umpi_ev.ev = NULL;
 		return;
+	}
+	if (stream) /* touched now, once: never a page fault in a call */
+		memset(umpi_ev.ev, 0, umpi_ev.size * sizeof(*umpi_ev.ev));
 	umpi_ev.cap = cap;
 	clock_pair(&ref0_ticks, &ref0_ns);
 }
@@ -80,23 +181,71 @@ static int tid(void)
 	return my_tid;
 }
 
-void umpi_ev_record(enum umpi_func f, int64_t t0, int64_t t1)
+/* Below MPI_THREAD_MULTIPLE: the chunk is full, every event in it whole (this thread's
+ * calls made them, one after the other): into the file, the buffer reused. A write that
+ * fails ends the recording (the calls after it count as past the cap). */
+static void chunk_out(void)
+{
+	uint64_t from = progress / 2;
+
+	__atomic_store_n(&progress, from * 2 + 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (put_rec_at(SES_MPIEV_REC_EVENTS, umpi_ev.ev, umpi_ev.size * sizeof(*umpi_ev.ev), NULL,
+		       0, chunk_off(from))) {
+		umpi_ev.cap = from; /* nothing more fits: counted as dropped */
+		__atomic_store_n(&progress, from * 2, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&progress, (from + umpi_ev.size) * 2, __ATOMIC_RELAXED);
+}
+
+/* The slot of event @i, or NULL past the cap. */
+static struct ses_mpiev_event *slot(uint64_t i)
+{
+	if (i >= umpi_ev.cap)
+		return NULL;
+	if (!stream)
+		return &umpi_ev.ev[i];
+	if (i && i % umpi_ev.size == 0) {
+		chunk_out();
+		if (i >= umpi_ev.cap)
+			return NULL;
+	}
+	return &umpi_ev.ev[i % umpi_ev.size];
+}
+
+static struct ses_mpiev_event *take(enum umpi_func f, int64_t t0, int64_t t1, uint16_t flags,
+				    uint64_t *index)
 {
 	uint64_t i = umpi.mt ? __atomic_fetch_add(&umpi_ev.next, 1, __ATOMIC_RELAXED)
 			     : umpi_ev.next++;
-	struct ses_mpiev_event *e;
+	struct ses_mpiev_event *e = slot(i);
 
-	umpi_ev_last = NULL;
-	if (i >= umpi_ev.cap)
-		return; /* counted: next - cap */
-	e = &umpi_ev.ev[i];
+	if (!e)
+		return NULL; /* counted: next - cap */
+	/* a flush from a signal sees the slot whole or as never filled (func 0) */
+	__atomic_store_n(&e->func, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->begin = t0;
 	e->end = t1;
+	e->sent = e->recvd = 0;
+	e->flags = flags;
 	e->tid = tid();
+	e->comm = e->done = 0;
 	e->dest = e->source = -1;
-	/* filled last: a flush from a signal sees a slot whole or as never filled */
+	e->send_tag = e->recv_tag = 0;
 	__atomic_store_n(&e->func, (uint16_t)(f + 1), __ATOMIC_RELEASE);
-	umpi_ev_last = e;
+	*index = i;
+	return e;
+}
+
+void umpi_ev_record(enum umpi_func f, int64_t t0, int64_t t1)
+{
+	uint64_t i;
+
+	umpi_ev_last = take(f, t0, t1, 0, &i);
+	umpi_ev_last_index = i;
 }
 
 /* ---- communicator ids: the same on every rank ---- */
@@ -205,7 +354,9 @@ void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd)
 struct req_slot {
 	MPI_Request req;
 	int state; /* 0 never used, 1 being written, 2 live, 3 completed (probe past it) */
-	uint32_t event;
+	int recv;  /* a receive: its completion says what came */
+	MPI_Comm comm;
+	uint64_t event; /* the index of the event that posted it */
 };
 
 static struct req_slot reqs[REQ_SLOTS];
@@ -218,7 +369,7 @@ static uint64_t req_hash(MPI_Request r)
 	return (k * 0x9e3779b97f4a7c15ULL) >> 48; /* 16 bits: REQ_SLOTS */
 }
 
-void umpi_ev_request(MPI_Request req)
+void umpi_ev_request(MPI_Request req, MPI_Comm comm)
 {
 	struct ses_mpiev_event *e = umpi_ev_last;
 	uint64_t h = req_hash(req);
@@ -237,14 +388,16 @@ void umpi_ev_request(MPI_Request req)
 						  __ATOMIC_RELAXED)))
 			continue;
 		s->req = req;
-		s->event = (uint32_t)(e - umpi_ev.ev);
+		s->recv = (e->flags & SES_MPIEV_RECV) != 0;
+		s->comm = comm;
+		s->event = umpi_ev_last_index;
 		__atomic_store_n(&s->state, 2, __ATOMIC_RELEASE);
 		return;
 	}
 }
 
-/* The event that posted @req, its slot freed; NULL when none. */
-static struct ses_mpiev_event *req_take(MPI_Request req)
+/* The slot of live request @req, taken (completed); NULL when none. */
+static struct req_slot *req_take(MPI_Request req)
 {
 	uint64_t h = req_hash(req);
 
@@ -257,7 +410,7 @@ static struct ses_mpiev_event *req_take(MPI_Request req)
 		if (st == 2 && !memcmp(&s->req, &req, sizeof(req)) &&
 		    __atomic_compare_exchange_n(&s->state, &st, 3, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED))
-			return &umpi_ev.ev[s->event];
+			return s;
 	}
 	return NULL;
 }
@@ -268,6 +421,7 @@ void umpi_ev_wait_setup(struct umpi_ev_wait *w, int n, const MPI_Request *reqs_i
 	w->reqs = NULL;
 	w->st = NULL;
 	w->own_st = 0;
+	w->have = 0;
 	if (n <= 0 || !reqs_in)
 		return;
 	w->reqs = n <= UMPI_EV_WAIT_LOCAL ? w->local : malloc(sizeof(*w->reqs) * (size_t)n);
@@ -286,27 +440,43 @@ void umpi_ev_wait_setup(struct umpi_ev_wait *w, int n, const MPI_Request *reqs_i
 	}
 }
 
+/* A completion event: request @i of @w, posted by event s->event, completed in the call
+ * this thread recorded last (the reader links them: a completion belongs to the call
+ * before it on its thread). */
 void umpi_ev_wait_link(struct umpi_ev_wait *w, int i, int one)
 {
-	struct ses_mpiev_event *done = umpi_ev_last, *e;
+	struct ses_mpiev_event *e;
 	const MPI_Status *st;
-	int got;
+	struct req_slot *s;
+	uint64_t posted, index;
+	int got, src;
 
-	if (!w->reqs || i < 0 || i >= w->n || w->reqs[i] == MPI_REQUEST_NULL || !done)
+	if (!w->reqs || i < 0 || i >= w->n || w->reqs[i] == MPI_REQUEST_NULL)
 		return;
-	e = req_take(w->reqs[i]);
-	if (!e)
-		return; /* a persistent request's, or one posted before the cap */
+	if (!w->have) { /* the call's own event, just made (its slot may be reused after) */
+		if (!umpi_ev_last)
+			return; /* past the cap: so are its completions */
+		w->func = umpi_ev_last->func;
+		w->end = umpi_ev_last->end;
+		w->have = 1;
+	}
+	s = req_take(w->reqs[i]);
+	if (!s)
+		return; /* a persistent request's, or one posted past the cap */
+	posted = s->event;
 	st = w->st ? &w->st[one ? 0 : i] : NULL;
-	if (st && (e->flags & SES_MPIEV_RECV)) {
+	e = take((enum umpi_func)(w->func - 1), w->end, w->end, SES_MPIEV_COMPLETION, &index);
+	if (!e)
+		return;
+	e->done = (uint32_t)posted + 1;
+	if (st && s->recv) {
 		if (PMPI_Get_count(st, MPI_BYTE, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
 			e->recvd = (uint64_t)got;
-		e->source = st->MPI_SOURCE >= 0 ? umpi_world_rank(MPI_COMM_WORLD, st->MPI_SOURCE)
-						: -1;
+		src = st->MPI_SOURCE;
+		e->source = src >= 0 ? umpi_world_rank(s->comm, src) : -1;
 		e->recv_tag = st->MPI_TAG;
 		e->flags |= SES_MPIEV_STATUS;
 	}
-	__atomic_store_n(&e->done, (uint32_t)(done - umpi_ev.ev) + 1, __ATOMIC_RELEASE);
 }
 
 void umpi_ev_wait_free(struct umpi_ev_wait *w)
@@ -321,55 +491,36 @@ void umpi_ev_wait_free(struct umpi_ev_wait *w)
 
 /* ---- the flush ---- */
 
-static int put_all(int fd, const void *p, size_t len)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t w = write(fd, (const char *)p + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
-static int put_rec(int fd, uint32_t code, const void *v, size_t len, const void *tail,
-		   size_t tail_len)
-{
-	struct ses_mpi_rec_header h = { code, (uint32_t)(len + tail_len) };
-
-	return put_all(fd, &h, sizeof(h)) || put_all(fd, v, len) ||
-	       (tail_len && put_all(fd, tail, tail_len));
-}
-
-/* Only what is async-signal-safe: snprintf is not used, the names are constants. */
+/* Only what is async-signal-safe: pwrite, close, renameat. A chunk's pwrite that a signal
+ * interrupted is written again whole at its offset (its events are still in the buffer). */
 void umpi_ev_flush(int dfd, uint32_t how)
 {
 	struct ses_mpiev_file_header h;
 	struct ses_mpiev_rec_end end = { 0 };
 	uint64_t taken = __atomic_load_n(&umpi_ev.next, __ATOMIC_ACQUIRE);
 	uint64_t n = taken < umpi_ev.cap ? taken : umpi_ev.cap;
-	char name[40], tmp[48];
-	int fd, bad = 0, len;
-	pid_t pid = getpid();
+	uint64_t p = __atomic_load_n(&progress, __ATOMIC_RELAXED), from = p / 2;
+	struct ses_mpiev_event *buf = umpi_ev.ev;
+	off_t off;
+	int bad = 0;
 
-	if (!umpi_ev_on() || dfd < 0)
+	if (!buf || ev_fd < 0 || dfd < 0)
 		return;
-	/* "<pid>.mpiev" by hand: snprintf is not async-signal-safe */
-	{
-		char digits[16];
-		int k = 0;
+	umpi_ev.ev = NULL; /* no more events: the file is being closed */
+	if (p & 1)
+		n = from + umpi_ev.size; /* the chunk being written, and no slot after it */
+	off = chunk_off(from);		 /* names_end without streamed chunks */
+	end.nrecords = UMPI_NFUNCS + from / umpi_ev.size;
+	if (n > from) {
+		size_t len = (n - from) * sizeof(*buf);
 
-		for (unsigned v = (unsigned)pid; k == 0 || v; v /= 10)
-			digits[k++] = (char)('0' + v % 10);
-		for (len = 0; k;)
-			name[len++] = digits[--k];
-		memcpy(name + len, SES_MPIEV_SUFFIX, sizeof(SES_MPIEV_SUFFIX));
-		memcpy(tmp, name, sizeof(name));
-		memcpy(tmp + len + sizeof(SES_MPIEV_SUFFIX) - 1, ".tmp", 5);
+		bad = put_rec_at(SES_MPIEV_REC_EVENTS, buf, len, NULL, 0, off);
+		off += (off_t)(sizeof(struct ses_mpi_rec_header) + len);
+		end.nrecords++;
 	}
+	end.events = n;
+	if (!bad)
+		bad = put_rec_at(SES_MPIEV_REC_END, &end, sizeof(end), NULL, 0, off);
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, SES_MPIEV_MAGIC, 8);
 	h.major = SES_MPIEV_MAJOR;
@@ -377,39 +528,21 @@ void umpi_ev_flush(int dfd, uint32_t how)
 	h.header_size = sizeof(h);
 	h.rank = umpi.rank;
 	h.size = umpi.size;
-	h.pid = (int32_t)pid;
+	h.pid = (int32_t)getpid();
 	h.clock = umpi.tsc ? SES_MPIEV_CLOCK_TSC : SES_MPIEV_CLOCK_NS;
 	h.ref0_ticks = ref0_ticks;
 	h.ref0_ns = ref0_ns;
 	clock_pair(&h.ref1_ticks, &h.ref1_ns);
 	h.recorded = n;
 	h.dropped = taken - n;
-	h.cap = (uint32_t)umpi_ev.cap;
+	h.cap = (uint32_t)(umpi_ev.cap > n ? umpi_ev.cap : n);
 	h.end_how = how;
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return;
-	bad = put_all(fd, &h, sizeof(h));
-	for (uint32_t i = 0; !bad && i < UMPI_NFUNCS; i++) {
-		struct ses_mpiev_rec_name r = { i, names[i].kind };
-
-		bad = put_rec(fd, SES_MPIEV_REC_NAME, &r, sizeof(r), names[i].name,
-			      strlen(names[i].name));
-		end.nrecords++;
-	}
-	for (uint64_t i = 0; !bad && i < n; i += SES_MPIEV_CHUNK) {
-		uint64_t k = n - i < SES_MPIEV_CHUNK ? n - i : SES_MPIEV_CHUNK;
-
-		bad = put_rec(fd, SES_MPIEV_REC_EVENTS, &umpi_ev.ev[i], k * sizeof(*umpi_ev.ev),
-			      NULL, 0);
-		end.nrecords++;
-		end.events += k;
-	}
 	if (!bad)
-		bad = put_rec(fd, SES_MPIEV_REC_END, &end, sizeof(end), NULL, 0);
-	close(fd);
+		bad = put_at(&h, sizeof(h), 0);
+	close(ev_fd);
+	ev_fd = -1;
 	if (bad)
-		unlinkat(dfd, tmp, 0);
+		unlinkat(dfd, ev_tmp, 0);
 	else
-		renameat(dfd, tmp, dfd, name);
+		renameat(dfd, ev_tmp, dfd, ev_name);
 }

@@ -63,7 +63,7 @@ SEND_WRAPPER(Rsend)
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
 		p2p_send(UMPI_##name, buf, count, dt, dest, tag, comm, ns); \
 		if (ret == MPI_SUCCESS && umpi_ev_on()) \
-			umpi_ev_request(*req); \
+			umpi_ev_request(*req, comm); \
 		return ret; \
 	}
 ISEND_WRAPPER(Isend)
@@ -120,7 +120,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Co
 	if (ret == MPI_SUCCESS)
 		recv_done(UMPI_Irecv, NULL, count, dt, source, tag, comm);
 	if (ret == MPI_SUCCESS && umpi_ev_on())
-		umpi_ev_request(*req);
+		umpi_ev_request(*req, comm);
 	return ret;
 }
 

@@ -124,34 +124,89 @@ static int name(struct ses_mpiev *e, const struct ses_ct_record *rec)
 	return 0;
 }
 
+/* The walk's state: each slot's call (1 + index, 0 none) and each thread's last call. */
+#define MAX_TIDS 1024
+struct walk {
+	const struct clock_map *c;
+	uint64_t recorded, seen;
+	uint32_t *call_of_slot;
+	struct {
+		int tid;
+		uint32_t call; /* 1 + index */
+	} last[MAX_TIDS];
+	int nlast;
+};
+
+static uint32_t *last_of(struct walk *w, int tid)
+{
+	for (int i = 0; i < w->nlast; i++)
+		if (w->last[i].tid == tid)
+			return &w->last[i].call;
+	if (w->nlast == MAX_TIDS)
+		return NULL;
+	w->last[w->nlast].tid = tid;
+	w->last[w->nlast].call = 0;
+	return &w->last[w->nlast++].call;
+}
+
+/* A completion: its posting call completed in its thread's last call, with what arrived. */
+static void complete(struct ses_mpiev *e, struct walk *w, const struct ses_mpiev_event *v)
+{
+	uint32_t posted = w->call_of_slot[v->done - 1], *by = last_of(w, v->tid);
+	struct ses_mpiev_call *p;
+
+	e->completions++;
+	if (!posted || !by || !*by) {
+		e->unlinked++;
+		return;
+	}
+	p = &e->calls[posted - 1];
+	p->done = *by;
+	if (v->flags & SES_MPIEV_STATUS) {
+		p->source = v->source;
+		p->recv_tag = v->recv_tag;
+		p->recvd = v->recvd;
+		p->flags |= SES_MPIEV_STATUS;
+	}
+}
+
 /* An EVENTS record's events into e->calls (room for them made at the header). 0, or 1
  * for damage (said). */
-static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, const struct clock_map *c,
-		  uint64_t recorded, uint64_t *seen, uint32_t *call_of_slot)
+static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct walk *w)
 {
 	size_t n = rec->len / sizeof(struct ses_mpiev_event);
 
-	if (rec->len % sizeof(struct ses_mpiev_event) || n > recorded - *seen) {
+	if (rec->len % sizeof(struct ses_mpiev_event) || n > w->recorded - w->seen) {
 		damage(e, rec->offset, "an events record of the wrong length");
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct ses_mpiev_event v;
 		struct ses_mpiev_call *o = &e->calls[e->ncalls];
+		bool done = false;
+		uint32_t *last;
 
 		memcpy(&v, rec->value + i * sizeof(v), sizeof(v));
 		if (!v.func) {
-			call_of_slot[(*seen)++] = 0;
+			w->call_of_slot[w->seen++] = 0;
 			e->unfilled++;
 			continue;
 		}
-		if (v.func > e->nnames || v.end < v.begin || v.done > recorded || v.dest < -1 ||
-		    v.dest >= e->size || v.source < -1 || v.source >= e->size ||
-		    !to_ns(c, v.begin, &o->begin_ns) || !to_ns(c, v.end, &o->end_ns) ||
+		if (v.flags & SES_MPIEV_COMPLETION) /* of a request posted before it */
+			done = v.done && v.done <= w->seen;
+		if (v.func > e->nnames || v.end < v.begin || v.dest < -1 || v.dest >= e->size ||
+		    v.source < -1 || v.source >= e->size ||
+		    ((v.flags & SES_MPIEV_COMPLETION) && !done) ||
+		    !to_ns(w->c, v.begin, &o->begin_ns) || !to_ns(w->c, v.end, &o->end_ns) ||
 		    o->end_ns < o->begin_ns) {
 			damage(e, rec->offset,
-			       "an event with an impossible function, time or rank");
+			       "an event with an impossible function, time, rank or request");
 			return 1;
+		}
+		if (done) {
+			complete(e, w, &v);
+			w->call_of_slot[w->seen++] = 0;
+			continue;
 		}
 		o->sent = v.sent;
 		o->recvd = v.recvd;
@@ -159,33 +214,23 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, const st
 		o->flags = v.flags;
 		o->tid = v.tid;
 		o->comm = v.comm;
-		o->done = v.done;
+		o->done = 0;
 		o->dest = v.dest;
 		o->send_tag = v.send_tag;
 		o->source = v.source;
 		o->recv_tag = v.recv_tag;
-		call_of_slot[(*seen)++] = (uint32_t)++e->ncalls;
+		w->call_of_slot[w->seen++] = (uint32_t)++e->ncalls;
+		last = last_of(w, v.tid);
+		if (last)
+			*last = (uint32_t)e->ncalls;
 	}
 	return 0;
 }
 
-/* done indexes the file's events, unfilled slots included: map it onto calls (a
- * completion that is not in the file, past a cut or never filled, is none). */
-static void renumber(struct ses_mpiev *e, const uint32_t *call_of_slot, uint64_t slots)
-{
-	for (size_t i = 0; i < e->ncalls; i++) {
-		uint32_t d = e->calls[i].done;
-
-		e->calls[i].done = d && d <= slots ? call_of_slot[d - 1] : 0;
-	}
-}
-
-static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, const struct clock_map *c,
-		uint64_t recorded, uint32_t *call_of_slot, uint64_t *seen_out)
+static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, struct walk *w)
 {
 	struct ses_ct_record rec;
 	struct ses_mpiev_rec_end end;
-	uint64_t seen = 0;
 	int ret = 0;
 
 	while (!ret && ses_ct_next(r, &rec)) {
@@ -196,7 +241,7 @@ static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, const struct clock
 				damage(e, rec.offset, "a malformed function name");
 			break;
 		case SES_MPIEV_REC_EVENTS:
-			ret = events(e, &rec, c, recorded, &seen, call_of_slot);
+			ret = events(e, &rec, w);
 			break;
 		case SES_MPIEV_REC_END:
 			if (rec.len != sizeof(end)) {
@@ -205,8 +250,8 @@ static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, const struct clock
 				break;
 			}
 			memcpy(&end, rec.value, sizeof(end));
-			if (end.nrecords != r->records - 1 + r->unknown || end.events != seen ||
-			    seen != recorded)
+			if (end.nrecords != r->records - 1 + r->unknown || end.events != w->seen ||
+			    w->seen != w->recorded)
 				damage(e, rec.offset,
 				       "the end record counts other records or events than the "
 				       "file holds");
@@ -215,7 +260,6 @@ static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, const struct clock
 			ret = 1; /* nothing after the end is read */
 		}
 	}
-	*seen_out = seen;
 	return ret < 0 ? ret : 0;
 }
 
@@ -223,8 +267,8 @@ int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err,
 {
 	struct ses_ct_reader r;
 	struct clock_map c;
-	uint64_t recorded = 0, seen = 0;
-	uint32_t *slot = NULL;
+	struct walk *w = NULL;
+	uint64_t recorded = 0;
 	int ret;
 
 	memset(e, 0, sizeof(*e));
@@ -242,12 +286,16 @@ int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err,
 	if (recorded > len / sizeof(struct ses_mpiev_event))
 		recorded = len / sizeof(struct ses_mpiev_event);
 	e->calls = malloc(sizeof(*e->calls) * (recorded ? recorded : 1));
-	slot = calloc(recorded ? recorded : 1, sizeof(*slot));
-	if (!e->calls || !slot) {
+	w = calloc(1, sizeof(*w));
+	if (w)
+		w->call_of_slot = calloc(recorded ? recorded : 1, sizeof(*w->call_of_slot));
+	if (!e->calls || !w || !w->call_of_slot) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = walk(&r, e, &c, recorded, slot, &seen);
+	w->c = &c;
+	w->recorded = recorded;
+	ret = walk(&r, e, w);
 	if (ret)
 		goto out;
 	e->unknown_records = r.unknown;
@@ -257,11 +305,12 @@ int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err,
 		damage(e, r.pos,
 		       "no end record (the rank was killed while writing, or the file "
 		       "was cut)");
-	renumber(e, slot, seen);
 out:
 	if (ret)
 		ses_mpiev_release(e);
-	free(slot);
+	if (w)
+		free(w->call_of_slot);
+	free(w);
 	return ret;
 }
 

@@ -13,10 +13,14 @@
  *     was flushed (enum ses_mpi_end)
  *   records (the container's u32 code, u32 length, payload):
  *     NAME    a function's id (u32), its kind (enum ses_mpi_kind), its name (no NUL)
- *     EVENTS  whole struct ses_mpiev_event, in the order their calls were recorded
+ *     EVENTS  whole struct ses_mpiev_event, in the order they were recorded (several
+ *             records, each a chunk the rank wrote as its buffer filled)
  *     END     record count and event count: the file is whole
- * An event's "func" is 1 + a NAME's id; 0 marks a slot a thread had taken but not yet
- * filled when the file was flushed (a signal in the middle of a call): read and counted.
+ * An event is a call, or the completion of a nonblocking request (SES_MPIEV_COMPLETION):
+ * which event posted it (done), what arrived (source, recv_tag, recvd, from the status),
+ * and the call that completed it, which is the call recorded before it on its thread.
+ * Its "func" is 1 + a NAME's id; 0 marks a slot a thread had taken but not yet filled
+ * when the file was flushed (a signal in the middle of a call): read and counted.
  */
 #ifndef UPROF_SESSION_MPI_EVENTS_H
 #define UPROF_SESSION_MPI_EVENTS_H
@@ -47,9 +51,10 @@ enum ses_mpiev_clock {
 enum ses_mpiev_flag {
 	SES_MPIEV_SEND = 1,	   /* sent a message: dest, send_tag, sent */
 	SES_MPIEV_RECV = 2,	   /* received one: source, recv_tag, recvd */
-	SES_MPIEV_NONBLOCKING = 4, /* posted only: the message completes in event done - 1 */
+	SES_MPIEV_NONBLOCKING = 4, /* posted only: a COMPLETION event says where it completed */
 	SES_MPIEV_STATUS = 8,	   /* source, recv_tag and recvd are the status's (what came) */
-	SES_MPIEV_COLL = 16	   /* a collective over comm */
+	SES_MPIEV_COLL = 16,	   /* a collective over comm */
+	SES_MPIEV_COMPLETION = 32  /* not a call: request done - 1 completed (see above) */
 };
 
 struct ses_mpiev_file_header {
@@ -82,7 +87,7 @@ struct ses_mpiev_event {
 	int32_t tid;		  /* the calling thread */
 	uint32_t comm;		  /* the communicator: 0 MPI_COMM_WORLD, 1 MPI_COMM_SELF, else
 				 * a hash of its group's world ranks (the same on every rank) */
-	uint32_t done;		  /* NONBLOCKING: 1 + index of the event that completed it */
+	uint32_t done;		  /* COMPLETION: 1 + index of the event that posted it */
 	int32_t dest, send_tag;	  /* world rank sent to (-1 none); collectives: root, or -1 */
 	int32_t source, recv_tag; /* world rank received from (-1 none or unknown) */
 };
@@ -103,7 +108,9 @@ struct ses_mpiev_call {
 	uint32_t flags;
 	int tid;
 	uint32_t comm;
-	uint32_t done; /* NONBLOCKING: 1 + index into calls of its completion, 0 none */
+	uint32_t done; /* NONBLOCKING: 1 + index into calls of the call that completed it
+			* (a Wait or Test), 0 none recorded; what arrived is then in source,
+			* recv_tag, recvd (STATUS) */
 	int dest, send_tag, source, recv_tag;
 };
 
@@ -117,6 +124,8 @@ struct ses_mpiev {
 	uint64_t dropped;	  /* the header's: calls past the cap */
 	uint32_t cap;		  /* the header's */
 	uint64_t unfilled;	  /* slots never filled (func 0): not in calls */
+	uint64_t completions;	  /* COMPLETION events read (not calls) */
+	uint64_t unlinked;	  /* ... whose posting or completing call the file lacks */
 	bool complete;		  /* an END that counts every record and event before it */
 	uint64_t unknown_records; /* of a newer minor's types: skipped */
 	uint64_t damaged_at;	  /* offset of the first record that could not be read */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * e2e mpi_trace.sh: a known MPI program for `--trace mpi=full`'s trace.json, on an even
- * number of ranks (4 in the test). Per rank, ITER rounds of:
+ * number of ranks (4 in the test): mpi_trace [LONG_MS [ITER]] (300, 3). Per rank, ITER
+ * rounds of:
  *   ring, blocking: even ranks MPI_Send to r+1 then MPI_Recv from MPI_ANY_SOURCE (the
  *     status says r-1), odd ranks the other way round; tag 10+i, (r+1)*100 bytes
  *   pairwise exchange with r^1: MPI_Irecv, MPI_Isend (tag 20+i, 64 ints), MPI_Waitall
@@ -17,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-#define ITER 3
 
 /* gcc reads MPI_Waitall's MPI_STATUSES_IGNORE (a null pointer) as a 0-byte array: the
  * call with it is the point (the interposer reads the sources from statuses of its own) */
@@ -38,6 +37,7 @@ static long long now_ns(void)
 int main(int argc, char **argv)
 {
 	int rank, size, long_ms = argc > 1 ? atoi(argv[1]) : 300;
+	int iter = argc > 2 ? atoi(argv[2]) : 3;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mpi_trace: run it on 2, 4, 6 or 8 ranks\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	for (int i = 0; i < ITER; i++) {
+	for (int i = 0; i < iter; i++) {
 		int next = (rank + 1) % size, prev = (rank + size - 1) % size, partner = rank ^ 1;
 		MPI_Request req[2];
 

@@ -16,7 +16,7 @@
 #include "session/session.h"
 
 struct img {
-	uint8_t b[8192];
+	uint8_t b[16384];
 	size_t n;
 	uint64_t nrec;
 	size_t ev_at; /* offset of the events record's first event */
@@ -44,9 +44,10 @@ static void name(struct img *m, uint32_t id, const char *s)
 
 /*
  * Rank 1 of 4 (pid 77), TSC clock at 2 ticks per ns from (1000 ticks, 5000 ns): names
- * MPI_Isend, MPI_Recv, MPI_Waitall; events: an Isend to 2 (tag 7, 400 bytes) completed
- * by event 3, an unfilled slot, a Recv from 0 (tag 5, 16 bytes, the status's), the
- * Waitall; 9 calls dropped past a cap of 4.
+ * MPI_Isend, MPI_Recv, MPI_Waitall, MPI_Irecv; events: an Isend to 2 (tag 7, 400 bytes),
+ * an unfilled slot, a Recv from 0 (tag 5, 16 bytes, the status's) on thread 78, an Irecv
+ * from MPI_ANY_SOURCE, the Waitall, then the Waitall's completions of the Isend and of
+ * the Irecv (from 3, tag 9, 24 bytes: its status); 9 calls dropped past a cap of 7.
  */
 static void good(struct img *m)
 {
@@ -61,21 +62,29 @@ static void good(struct img *m)
 					   .ref0_ns = 5000,
 					   .ref1_ticks = 21000,
 					   .ref1_ns = 15000,
-					   .recorded = 4,
+					   .recorded = 7,
 					   .dropped = 9,
-					   .cap = 4,
+					   .cap = 7,
 					   .end_how = SES_MPI_END_FINALIZE };
-	struct ses_mpiev_event ev[4] = {
+	struct ses_mpiev_event ev[7] = {
 		{ .begin = 3000, .end = 3200, .sent = 400, .func = 1,
-		  .flags = SES_MPIEV_SEND | SES_MPIEV_NONBLOCKING, .tid = 77, .done = 4, .dest = 2,
+		  .flags = SES_MPIEV_SEND | SES_MPIEV_NONBLOCKING, .tid = 77, .dest = 2,
 		  .send_tag = 7, .source = -1 },
 		{ 0 },
 		{ .begin = 4000, .end = 9000, .recvd = 16, .func = 2,
 		  .flags = SES_MPIEV_RECV | SES_MPIEV_STATUS, .tid = 78, .comm = 5, .dest = -1,
 		  .source = 0, .recv_tag = 5 },
+		{ .begin = 8000, .end = 8100, .recvd = 100, .func = 4,
+		  .flags = SES_MPIEV_RECV | SES_MPIEV_NONBLOCKING, .tid = 77, .dest = -1,
+		  .source = -1, .recv_tag = 9 },
 		{ .begin = 9000, .end = 11000, .func = 3, .tid = 77, .dest = -1, .source = -1 },
+		{ .begin = 11000, .end = 11000, .func = 3, .flags = SES_MPIEV_COMPLETION,
+		  .tid = 77, .done = 1, .dest = -1, .source = -1 },
+		{ .begin = 11000, .end = 11000, .recvd = 24, .func = 3,
+		  .flags = SES_MPIEV_COMPLETION | SES_MPIEV_STATUS, .tid = 77, .done = 4,
+		  .dest = -1, .source = 3, .recv_tag = 9 },
 	};
-	struct ses_mpiev_rec_end end = { 0, 4 };
+	struct ses_mpiev_rec_end end = { 0, 7 };
 
 	memset(m, 0, sizeof(*m));
 	memcpy(h.magic, SES_MPIEV_MAGIC, 8);
@@ -85,6 +94,7 @@ static void good(struct img *m)
 	name(m, 1, "MPI_Recv");
 	rec(m, 99, "newer", 5, NULL, 0); /* a newer minor's record: skipped */
 	name(m, 2, "MPI_Waitall");
+	name(m, 3, "MPI_Irecv");
 	m->ev_at = m->n + sizeof(struct ses_mpi_rec_header);
 	rec(m, SES_MPIEV_REC_EVENTS, ev, sizeof(ev), NULL, 0);
 	end.nrecords = m->nrec;
@@ -110,13 +120,15 @@ static void parses_a_whole_file(void **state)
 	assert_int_equal(e.rank, 1);
 	assert_int_equal(e.size, 4);
 	assert_int_equal(e.pid, 77);
-	assert_int_equal(e.cap, 4);
+	assert_int_equal(e.cap, 7);
 	assert_int_equal(e.dropped, 9);
 	assert_int_equal(e.unfilled, 1);
 	assert_int_equal(e.unknown_records, 1);
-	assert_int_equal(e.nnames, 3);
+	assert_int_equal(e.nnames, 4);
 	assert_string_equal(e.names[2], "MPI_Waitall");
-	assert_int_equal(e.ncalls, 3);
+	assert_int_equal(e.ncalls, 4); /* the completions are not calls */
+	assert_int_equal(e.completions, 2);
+	assert_int_equal(e.unlinked, 0);
 	/* ticks to ns: 5000 + (t - 1000) / 2 */
 	assert_int_equal(e.calls[0].begin_ns, 6000);
 	assert_int_equal(e.calls[0].end_ns, 6100);
@@ -124,9 +136,17 @@ static void parses_a_whole_file(void **state)
 	assert_int_equal(e.calls[0].dest, 2);
 	assert_int_equal(e.calls[0].send_tag, 7);
 	assert_int_equal(e.calls[0].sent, 400);
-	/* done named the file's 4th slot: with the unfilled one gone, the 3rd call */
-	assert_int_equal(e.calls[0].done, 3);
+	/* completed in the call recorded before its completion on its thread: the Waitall
+	 * (the 4th call: the unfilled slot is none) */
+	assert_int_equal(e.calls[0].done, 4);
 	assert_string_equal(e.names[e.calls[e.calls[0].done - 1].func], "MPI_Waitall");
+	assert_int_equal(e.calls[0].flags, SES_MPIEV_SEND | SES_MPIEV_NONBLOCKING);
+	/* the Irecv from MPI_ANY_SOURCE: what came is its completion's status */
+	assert_int_equal(e.calls[2].done, 4);
+	assert_int_equal(e.calls[2].source, 3);
+	assert_int_equal(e.calls[2].recv_tag, 9);
+	assert_int_equal(e.calls[2].recvd, 24);
+	assert_true(e.calls[2].flags & SES_MPIEV_STATUS);
 	assert_int_equal(e.calls[1].begin_ns, 6500);
 	assert_int_equal(e.calls[1].end_ns, 9000);
 	assert_int_equal(e.calls[1].tid, 78);
@@ -134,7 +154,7 @@ static void parses_a_whole_file(void **state)
 	assert_int_equal(e.calls[1].source, 0);
 	assert_int_equal(e.calls[1].recv_tag, 5);
 	assert_int_equal(e.calls[1].flags, SES_MPIEV_RECV | SES_MPIEV_STATUS);
-	assert_int_equal(e.calls[2].done, 0);
+	assert_int_equal(e.calls[3].done, 0);
 	ses_mpiev_release(&e);
 	ses_mpiev_release(&e);
 }
@@ -153,7 +173,7 @@ static void reads_the_ns_clock(void **state)
 	h->ref1_ticks = h->ref0_ticks; /* no rate needed */
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
 	assert_int_equal(e.calls[0].begin_ns, 3000);
-	assert_int_equal(e.calls[2].end_ns, 11000);
+	assert_int_equal(e.calls[3].end_ns, 11000);
 	ses_mpiev_release(&e);
 }
 
@@ -182,7 +202,7 @@ static void truncated_files(void **state)
 			assert_false(e.complete);
 			assert_true(e.damage[0]);
 			assert_true(e.damaged_at <= n);
-			assert_true(e.ncalls <= 3 && e.nnames <= 3);
+			assert_true(e.ncalls <= 4 && e.nnames <= 4);
 			for (size_t i = 0; i < e.ncalls; i++)
 				assert_true(e.calls[i].done <= e.ncalls);
 			ses_mpiev_release(&e);
@@ -224,7 +244,7 @@ static void corrupted_headers(void **state)
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "its clock pairs do not go forward: its times cannot be read");
 	good(&m);
-	h->recorded = 5; /* more than the cap */
+	h->recorded = 8; /* more than the cap */
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), -EINVAL);
 	good(&m);
 	h->cap = SES_MPIEV_CAP_MAX + 1u;
@@ -247,7 +267,8 @@ static void corrupted_events(void **state)
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
 	assert_int_equal(e.ncalls, 1);
 	assert_false(e.complete);
-	assert_string_equal(e.damage, "an event with an impossible function, time or rank");
+	assert_string_equal(e.damage,
+			    "an event with an impossible function, time, rank or request");
 	assert_int_equal(e.calls[0].done, 0); /* its completion was not read */
 	ses_mpiev_release(&e);
 	good(&m);
@@ -256,24 +277,35 @@ static void corrupted_events(void **state)
 	assert_int_equal(e.ncalls, 0);
 	ses_mpiev_release(&e);
 	good(&m);
-	event(&m, 3)->end = 1; /* ends before it began */
+	event(&m, 4)->end = 1; /* ends before it began */
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
-	assert_int_equal(e.ncalls, 2);
+	assert_int_equal(e.ncalls, 3);
 	ses_mpiev_release(&e);
 	good(&m);
-	event(&m, 0)->done = 5; /* past the events */
+	event(&m, 5)->done = 6; /* completes itself: a request posted after it */
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
-	assert_int_equal(e.ncalls, 0);
+	assert_int_equal(e.ncalls, 4);
+	assert_int_equal(e.calls[0].done, 0);
+	assert_false(e.complete);
 	ses_mpiev_release(&e);
 	good(&m);
-	event(&m, 0)->done = 2; /* the unfilled slot: no completion */
+	event(&m, 5)->done = 2; /* the unfilled slot: nothing to link, counted */
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
 	assert_true(e.complete);
 	assert_int_equal(e.calls[0].done, 0);
+	assert_int_equal(e.unlinked, 1);
+	ses_mpiev_release(&e);
+	good(&m);
+	event(&m, 6)->tid = 99; /* a thread with no call before it: its completing call unknown */
+	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
+	assert_true(e.complete);
+	assert_int_equal(e.calls[2].done, 0);
+	assert_int_equal(e.calls[2].source, -1);
+	assert_int_equal(e.unlinked, 1);
 	ses_mpiev_release(&e);
 	/* the header says fewer events than the file holds: the record is refused */
 	good(&m);
-	h->recorded = 3;
+	h->recorded = 6;
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.damage, "an events record of the wrong length");
 	assert_int_equal(e.ncalls, 0);
@@ -281,7 +313,7 @@ static void corrupted_events(void **state)
 	/* an events record that is not whole events */
 	good(&m);
 	{
-		uint32_t len = 3 * sizeof(struct ses_mpiev_event) + 1;
+		uint32_t len = 7 * sizeof(struct ses_mpiev_event) + 1;
 
 		memcpy(m.b + m.ev_at - 4, &len, sizeof(len));
 	}
@@ -294,7 +326,7 @@ static void corrupted_events(void **state)
 	memset(m.b + m.n - sizeof(struct ses_mpiev_rec_end) + 8, 0x22, 8);
 	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
 	assert_false(e.complete);
-	assert_int_equal(e.ncalls, 3);
+	assert_int_equal(e.ncalls, 4);
 	ses_mpiev_release(&e);
 	/* a name out of order */
 	good(&m);
@@ -328,7 +360,7 @@ static void finds_the_file_beneath_the_session(void **state)
 	assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
 	fclose(f);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 1);
-	assert_int_equal(e.ncalls, 3);
+	assert_int_equal(e.ncalls, 4);
 	ses_mpiev_release(&e);
 	/* a FIFO where the file is: refused, named */
 	unlink(path);

@@ -15,6 +15,7 @@
 Each flow end must lie inside exactly one MPI slice on its (pid, tid) track: else the
 line says "unbound".
 """
+import bisect
 import json
 import sys
 
@@ -28,9 +29,21 @@ def mpi_slices(d):
     return [e for e in d["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "mpi"]
 
 
-def enclosing(slices, pid, tid, ts):
-    hits = [s for s in slices if s["pid"] == pid and s["tid"] == tid
-            and s["ts"] <= ts <= s["ts"] + s["dur"]]
+def index(slices):
+    """(pid, tid) -> its slices by start, and their starts (for bisect)."""
+    by = {}
+    for x in slices:
+        by.setdefault((x["pid"], x["tid"]), []).append(x)
+    for k in by:
+        by[k].sort(key=lambda x: x["ts"])
+    return {k: (v, [x["ts"] for x in v]) for k, v in by.items()}
+
+
+def enclosing(idx, pid, tid, ts):
+    """The one slice of the track that holds ts (MPI slices of a thread never overlap)."""
+    v, starts = idx.get((pid, tid), ([], []))
+    i = bisect.bisect_right(starts, ts) - 1
+    hits = [x for x in v[max(i - 1, 0):i + 1] if x["ts"] <= ts <= x["ts"] + x["dur"]]
     return hits[0] if len(hits) == 1 else None
 
 
@@ -54,6 +67,7 @@ def main():
             print(r, f, n)
     elif what == "flows":
         sl = mpi_slices(d)
+        idx = index(sl)
         # each slice's ordinal among its rank's slices of its function, in time order
         nth, seen = {}, {}
         for x in sorted(sl, key=lambda x: x["ts"]):
@@ -64,8 +78,8 @@ def main():
         ends = {e["id"]: e for e in ev if e.get("ph") == "f" and e.get("cat") == "mpi_message"}
         for i in sorted(set(starts) | set(ends)):
             s, f = starts.get(i), ends.get(i)
-            a = s and enclosing(sl, s["pid"], s["tid"], s["ts"])
-            b = f and enclosing(sl, f["pid"], f["tid"], f["ts"]) if f and f.get("bp") == "e" else None
+            a = s and enclosing(idx, s["pid"], s["tid"], s["ts"])
+            b = f and enclosing(idx, f["pid"], f["tid"], f["ts"]) if f and f.get("bp") == "e" else None
             if not a or not b:
                 print("unbound", i)
                 continue
