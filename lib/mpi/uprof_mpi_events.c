@@ -454,15 +454,20 @@ void umpi_ev_wait_link(struct umpi_ev_wait *w, int i, int one)
 	if (!w->reqs || i < 0 || i >= w->n || w->reqs[i] == MPI_REQUEST_NULL)
 		return;
 	if (!w->have) { /* the call's own event, just made (its slot may be reused after) */
-		if (!umpi_ev_last)
-			return; /* past the cap: so are its completions */
-		w->func = umpi_ev_last->func;
-		w->end = umpi_ev_last->end;
+		w->func = umpi_ev_last ? umpi_ev_last->func : 0; /* 0: it was past the cap */
+		w->end = umpi_ev_last ? umpi_ev_last->end : 0;
 		w->have = 1;
 	}
 	s = req_take(w->reqs[i]);
 	if (!s)
 		return; /* a persistent request's, or one posted past the cap */
+	if (!w->func) { /* past the cap, as its call: counted there */
+		if (umpi.mt)
+			__atomic_fetch_add(&umpi_ev.next, 1, __ATOMIC_RELAXED);
+		else
+			umpi_ev.next++;
+		return;
+	}
 	posted = s->event;
 	st = w->st ? &w->st[one ? 0 : i] : NULL;
 	e = take((enum umpi_func)(w->func - 1), w->end, w->end, SES_MPIEV_COMPLETION, &index);
