@@ -188,6 +188,27 @@ void rpt_pf_mpi_other(struct rpt_pf *w, const struct rpt_pf_mpi *m)
 	}
 	if (!first)
 		fputc(']', f);
+	/* ranks whose file holds less than their whole run: flushed by a signal or an exit
+	 * without MPI_Finalize (their calls up to then), or cut */
+	first = true;
+	for (size_t i = 0; i < m->nranks; i++) {
+		const struct ses_mpiev *ev = m->ranks[i].ev;
+
+		if (!ev || (ev->end_how == SES_MPI_END_FINALIZE && !ev->damage[0]))
+			continue;
+		fprintf(f, "%s{\"rank\":%d,\"flushed_by\":\"%s\"",
+			first ? ",\"ranks_partial\":[" : ",", m->ranks[i].rank,
+			ses_mpi_end_name(ev->end_how));
+		if (ev->damage[0]) {
+			fprintf(f, ",\"damaged_at\":%" PRIu64 ",\"damage\":\"", ev->damaged_at);
+			util_put_escaped(f, ev->damage, UTIL_ESC_JSON);
+			fputc('"', f);
+		}
+		fputc('}', f);
+		first = false;
+	}
+	if (!first)
+		fputc(']', f);
 	fputc('}', f);
 }
 

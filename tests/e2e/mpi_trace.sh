@@ -120,6 +120,34 @@ else
 	ok "MPICH trace # SKIP no mpirun.mpich or $TGT/mpi_trace.mpich (scripts/install-deps.sh)"
 fi
 
+# a rank ended by SIGTERM in its long MPI_Recv: its interposer's handler writes its events
+# up to then (async-signal-safe), and the trace shows them, the rank named partial
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace.openmpi" ]; then
+	timeout 300 "${OMPIRUN[@]}" --mca odls_base_sigkill_timeout 10 -np 4 "$UPROF" collect \
+		--trace mpi=full -o "$SCRATCH/term" "$TGT/mpi_trace.openmpi" 60000 >"$SCRATCH/term.log" 2>&1 &
+	job=$! r1=
+	for n in $(seq 1 240); do # rank 1's program, by its launcher's rank variable
+		for p in $(pgrep -f "^$TGT/mpi_trace.openmpi 60000"); do
+			tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && r1=$p
+		done
+		[ -n "$r1" ] && break
+		sleep 0.5
+	done
+	sleep 8 # past its 17 calls before the long receive (rank 0 sleeps 60 s before sending)
+	[ -n "$r1" ] && kill -TERM "$r1"
+	wait $job
+	J=$(one_job "$SCRATCH/term")
+	"$UPROF" report -i "$J" --export perfetto >"$SCRATCH/term.rep" 2>&1
+	check "SIGTERM: rank 1 ($r1) left its events file" [ -n "$r1" -a -s "$J/rank-1/mpi/$r1.mpiev" ]
+	check "SIGTERM: rank 1's 17 calls before its long MPI_Recv are in the trace" \
+		[ "$(q counts "$J/trace.json" | awk '$1==1{s+=$3} END{print s+0}')" -eq 17 ]
+	check "SIGTERM: otherData names rank 1 flushed by the signal" \
+		"$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1]))['otherData']['mpi']
+sys.exit(0 if {'rank': 1, 'flushed_by': 'signal'} in d.get('ranks_partial', []) else 1)" "$J/trace.json"
+else
+	ok "a rank ended by SIGTERM # SKIP no mpirun or $TGT/mpi_trace.openmpi"
+fi
+
 # the cap: 10 events a rank, the rest counted, never waited for; lwt records none
 if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace.openmpi" ]; then
 	UPROF_MPI_EVENTS=10 timeout 300 "${OMPIRUN[@]}" -x UPROF_MPI_EVENTS -np 4 "$UPROF" collect \
