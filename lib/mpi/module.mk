@@ -31,7 +31,7 @@ MPI_LIBS := $(foreach f,$(MPI_FAMILIES),$(MPI_LIB_$(f)))
 LIBS += $(MPI_LIBS)
 
 # test programs, one build per family: $(TGT)/<name>.<family>
-MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace
+MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace mpi_trace_mt
 $(TGT)/%.openmpi: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_OPENMPI) $(TARGET_CFLAGS) -o $@ $<

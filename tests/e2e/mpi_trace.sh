@@ -148,6 +148,28 @@ else
 	ok "a rank ended by SIGTERM # SKIP no mpirun or $TGT/mpi_trace.openmpi"
 fi
 
+# MPI_THREAD_MULTIPLE: two threads a rank record at once; each message ends in the
+# MPI_Wait of the thread that posted its receive
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace_mt.openmpi" ]; then
+	timeout 300 "${OMPIRUN[@]}" -np 2 "$UPROF" collect --trace mpi=full -o "$SCRATCH/mt" \
+		"$TGT/mpi_trace_mt.openmpi" >"$SCRATCH/mt.log" 2>&1
+	check "MPI_THREAD_MULTIPLE: 2 ranks x 2 threads exit 0" [ $? -eq 0 ]
+	J=$(one_job "$SCRATCH/mt")
+	"$UPROF" report -i "$J" --export perfetto >/dev/null 2>&1
+	q flows "$J/trace.json" | awk '{print $1, $2, $3, $4, $5, $7}' | sed 's/#[0-9]*//g' | sort | uniq -c |
+		awk '{$1=$1; print}' >"$SCRATCH/mt.flows"
+	check "MPI_THREAD_MULTIPLE: 100 messages a tag, each from an MPI_Send to an MPI_Wait, after it ($(tr '\n' ';' <"$SCRATCH/mt.flows"))" \
+		[ "$(cat "$SCRATCH/mt.flows" | tr '\n' ';')" = "100 0 1 0 MPI_Send MPI_Wait 1;100 0 1 1 MPI_Send MPI_Wait 1;" ]
+	check "MPI_THREAD_MULTIPLE: each receiving thread's 100 MPI_Irecv and 100 MPI_Wait on its own track" "$PYTHON" -c "
+import json,sys; ev=json.load(open(sys.argv[1]))['traceEvents']
+m=[e for e in ev if e.get('cat')=='mpi' and e['ph']=='X' and e['args']['rank']==1]
+by={}
+for e in m: by.setdefault(e['tid'],[]).append(e['name'])
+sys.exit(0 if len(by)==2 and all(sorted(set(v))==['MPI_Irecv','MPI_Wait'] and v.count('MPI_Wait')==100 for v in by.values()) else 1)" "$J/trace.json"
+else
+	ok "MPI_THREAD_MULTIPLE trace # SKIP no mpirun or $TGT/mpi_trace_mt.openmpi"
+fi
+
 # the cap: 10 events a rank, the rest counted, never waited for; lwt records none
 if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace.openmpi" ]; then
 	UPROF_MPI_EVENTS=10 timeout 300 "${OMPIRUN[@]}" -x UPROF_MPI_EVENTS -np 4 "$UPROF" collect \
