@@ -9,6 +9,9 @@
  *   export_flamegraph.c  a self-contained flame graph SVG
  *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
  *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
+ *   export_perfetto_mpi.c  its MPI calls and message flows (--trace mpi=full), and an MPI
+ *                          job's own trace (rpt_export_mpi_job)
+ *   mpi_match.c          which call each MPI message left from and arrived in
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H
