@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The MPI interposer's cost (docs/DESIGN.md §7: <= 100 ns added per MPI call), and what
-# collect --trace mpi adds to a 4-rank job, side by side with the bare job.
+# collect adds to a 4-rank job, each beside the bare runs of the same rounds.
 #   bench/mpi.sh [quick]      Open MPI (mpicc, mpirun); MPICH the same with MPI=mpich
-# Medians of alternating rounds, bare and interposed, so that load drifts hit both.
+# Rounds interleave every variant (the order rotated each round), so that load drifts hit
+# them all; each line gives the median and the spread (the interquartile range, q1-q3) of
+# its rounds. An added cost is "unresolved" when it is smaller than the spread of either
+# side, or negative (an interposer makes no call faster: that is noise): this machine
+# could not see it, and the line says so rather than "met".
 set -u
 UPROF=${UPROF:-$PWD/build/bin/uprof}
 MPI=${MPI:-openmpi}
@@ -10,59 +14,107 @@ LIB=$(dirname "$UPROF")/../lib/libuprof_mpi_$MPI.so
 ROUNDS=${ROUNDS:-7}
 N_NULL=${N_NULL:-2000000}
 N_PP=${N_PP:-100000}
-[ "${1:-}" = quick ] && ROUNDS=3 N_NULL=500000 N_PP=20000
-if [ "$MPI" = mpich ]; then CC=mpicc.mpich RUN=(mpirun.mpich); else
-	CC=mpicc RUN=(mpirun --allow-run-as-root --oversubscribe); fi
+SPIN_MS=${SPIN_MS:-200}
+[ "${1:-}" = quick ] && ROUNDS=3 N_NULL=500000 N_PP=20000 SPIN_MS=100
+if [ "$MPI" = mpich ]; then CC=mpicc.mpich RUN=(mpirun.mpich) PASS=(); else
+	CC=mpicc RUN=(mpirun --allow-run-as-root --oversubscribe)
+	PASS=(-x LD_PRELOAD -x UPROF_MPI_DIR -x UPROF_MPI_EVENTS); fi
 OUT=$(mktemp -d /tmp/uprof-bench-mpi.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 [ -r "$LIB" ] || { echo "no $LIB: make builds it when $CC is installed" >&2; exit 1; }
 "$CC" -O2 -o "$OUT/pp" bench/mpi_pingpong.c || exit 1
 "$CC" -O2 -o "$OUT/spin" tests/targets/mpi_spin.c || exit 1
 mkdir -p "$OUT/mpi"
-median() { sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
-one() { # MODE N PRELOAD(0|1) NP
-	if [ "$3" = 1 ]; then
-		env LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" "${RUN[@]}" -x LD_PRELOAD -x UPROF_MPI_DIR \
-			-np "$4" "$OUT/pp" "$1" "$2" 2>/dev/null
-	else
-		"${RUN[@]}" -np "$4" "$OUT/pp" "$1" "$2" 2>/dev/null
-	fi | sed -n 's/^ns_per_call //p'
+
+# stats FILE: "median q1 q3" of its numbers (q1, q3: the middle values of each half)
+stats() {
+	sort -g "$1" | awk '{v[NR]=$1} END{n=NR; h=int(n/2);
+		m=(n%2)?v[(n+1)/2]:(v[h]+v[h+1])/2
+		q1=(h%2)?v[(h+1)/2]:(v[h/2]+v[h/2+1])/2
+		o=n-h; q3=(h%2)?v[o+(h+1)/2]:(v[o+h/2]+v[o+h/2+1])/2
+		if (n<4) {q1=v[1]; q3=v[n]}
+		print m, q1, q3}'
 }
-[ "$MPI" = mpich ] && one() {
-	if [ "$3" = 1 ]; then
-		LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" "${RUN[@]}" -np "$4" "$OUT/pp" "$1" "$2" 2>/dev/null
-	else
-		"${RUN[@]}" -np "$4" "$OUT/pp" "$1" "$2" 2>/dev/null
-	fi | sed -n 's/^ns_per_call //p'
+# verdict BARE_STATS WITH_STATS GOAL("-": none): added, the larger spread, and what they say
+verdict() {
+	awk -v b="$1" -v w="$2" -v g="$3" 'BEGIN{split(b,x," "); split(w,y," ")
+		add=y[1]-x[1]; s1=x[3]-x[2]; s2=y[3]-y[2]; s=(s1>s2)?s1:s2
+		if (add<0) v="unresolved (negative: noise)"
+		else if (add<=s) v="unresolved (spread " sprintf("%.1f",s) " > effect)"
+		else if (g=="-") v="resolved"
+		else if (add<=g) v="met (<= " g " ns)"
+		else v="MISSED (<= " g " ns)"
+		printf "%.1f|%s", add, v}'
 }
-for mode in null pp; do
-	n=$N_NULL np=1; [ $mode = pp ] && n=$N_PP np=2
-	: >"$OUT/bare" ; : >"$OUT/with"
-	for r in $(seq "$ROUNDS"); do
-		one $mode $n 0 $np >>"$OUT/bare"
-		one $mode $n 1 $np >>"$OUT/with"
-	done
-	b=$(median <"$OUT/bare") w=$(median <"$OUT/with")
-	echo "$mode $b $w" >>"$OUT/calls"
-done
-files=$(ls "$OUT/mpi" | grep -c '\.mpi$')
-# a 4-rank job (rank r spins (r+1) x 200 ms of CPU), bare and under collect --trace mpi
+cell() { awk -v s="$1" 'BEGIN{split(s,x," "); printf "%.1f [%.1f-%.1f]", x[1], x[2], x[3]}'; }
+
+# one call benchmark: MODE N NP VARIANT(bare|lwt|full)
+calls() {
+	local env=()
+	case $4 in
+	lwt) env=(LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" UPROF_MPI_EVENTS=) ;;
+	full) env=(LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" UPROF_MPI_EVENTS=$(($2 + 64))) ;;
+	esac
+	if [ $4 = bare ]; then "${RUN[@]}" -np "$3" "$OUT/pp" "$1" "$2"
+	else env "${env[@]}" "${RUN[@]}" "${PASS[@]}" -np "$3" "$OUT/pp" "$1" "$2"; fi 2>/dev/null |
+		sed -n 's/^ns_per_call //p'
+	# full runs write 64 bytes a call at MPI_Finalize (after the timing): counted, removed
+	ls "$OUT/mpi" | grep -c '\.mpiev$' >>"$OUT/evfiles"
+	rm -f "$OUT/mpi"/*.mpiev
+}
 wall() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
-: >"$OUT/jb"; : >"$OUT/jc"
-for r in $(seq "$ROUNDS"); do
-	wall "${RUN[@]}" -np 4 "$OUT/spin" 200 >>"$OUT/jb"
-	wall "${RUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$OUT/jobs" "$OUT/spin" 200 >>"$OUT/jc"
+# the 4-rank job (rank r spins (r+1) x SPIN_MS of CPU): VARIANT(bare|collect|lwt|full)
+job() {
+	case $1 in
+	bare) wall "${RUN[@]}" -np 4 "$OUT/spin" "$SPIN_MS" ;;
+	collect) wall "${RUN[@]}" -np 4 "$UPROF" collect --mpi -o "$OUT/jobs" "$OUT/spin" "$SPIN_MS" ;;
+	lwt) wall "${RUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$OUT/jobs" "$OUT/spin" "$SPIN_MS" ;;
+	full) wall "${RUN[@]}" -np 4 "$UPROF" collect --trace mpi=full -o "$OUT/jobs" "$OUT/spin" "$SPIN_MS" ;;
+	esac
 	rm -rf "$OUT/jobs"
-done
-jb=$(median <"$OUT/jb") jc=$(median <"$OUT/jc")
-echo "| $MPI ($ROUNDS rounds, medians) | bare | interposed / under uprof | added | goal |"
+}
+# rounds KIND VARIANTS...: every variant once a round, the order rotated each round
+rounds() {
+	local kind=$1 r i k n; shift
+	n=$#
+	for r in $(seq 0 $((ROUNDS - 1))); do
+		for i in $(seq 0 $((n - 1))); do
+			k=$(((i + r) % n + 1))
+			v=${!k}
+			case $kind in
+			null) calls null "$N_NULL" 1 "$v" ;;
+			pp) calls pp "$N_PP" 2 "$v" ;;
+			job) job "$v" ;;
+			esac >>"$OUT/$kind.$v"
+		done
+	done
+}
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+rounds null bare lwt full
+rounds pp bare lwt full
+rounds job bare collect lwt full
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "| $MPI, $ROUNDS interleaved rounds: median [q1-q3] | bare | with | added | verdict |"
 echo "|---|---|---|---|---|"
-while read -r mode b w; do
-	add=$(echo "$w - $b" | bc -l)
-	goal=$(echo "$add <= 100" | bc -l)
-	[ $mode = null ] && what="MPI_Send to MPI_PROC_NULL, ns per call" || what="zero-byte ping-pong, ns per call"
-	printf '| %s | %.1f | %.1f | %.1f | %s |\n' "$what" "$b" "$w" "$add" "$([ "$goal" = 1 ] && echo "met (<= 100 ns)" || echo "MISSED (<= 100 ns)")"
-done <"$OUT/calls"
-printf '| 4-rank job wall time, s | %.2f | %.2f | %.2f (%.0f %%) | - |\n' "$jb" "$jc" \
-	"$(echo "$jc - $jb" | bc -l)" "$(echo "100 * ($jc - $jb) / $jb" | bc -l)"
-echo "(interposed runs wrote $files MPI data files)" >&2
+for kind in null pp; do
+	[ $kind = null ] && what="MPI_Send to MPI_PROC_NULL, ns per call" ||
+		what="zero-byte ping-pong, ns per call"
+	b=$(stats "$OUT/$kind.bare")
+	for v in lwt full; do
+		w=$(stats "$OUT/$kind.$v")
+		IFS='|' read -r add says <<<"$(verdict "$b" "$w" 100)"
+		printf '| %s, interposed (%s) | %s | %s | %s | %s |\n' "$what" \
+			"$([ $v = lwt ] && echo "--trace mpi" || echo "--trace mpi=full")" \
+			"$(cell "$b")" "$(cell "$w")" "$add" "$says"
+	done
+done
+b=$(stats "$OUT/job.bare")
+for v in collect lwt full; do
+	w=$(stats "$OUT/job.$v")
+	IFS='|' read -r add says <<<"$(verdict "$b" "$w" -)"
+	printf '| 4-rank job wall time, s: uprof collect %s | %s | %s | %s | %s |\n' \
+		"$(case $v in collect) echo --mpi ;; lwt) echo "--trace mpi" ;; full) echo "--trace mpi=full" ;; esac)" \
+		"$(cell "$b")" "$(cell "$w")" "$add" "$says"
+done
+echo "(load average before: $load0, after: $load1; the interposed call runs wrote $(ls "$OUT/mpi" | grep -c '\.mpi$') .mpi and $(awk '{s+=$1} END{print s+0}' "$OUT/evfiles") .mpiev files)" >&2

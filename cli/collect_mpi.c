@@ -18,6 +18,9 @@
 
 static const char *const CMD = "collect";
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* The launcher's job id into st->mpi.job: -1 to go on, or an exit code. */
 static int find_job(struct collect_state *st)
 {
@@ -250,6 +253,12 @@ void collect_mpi_env(const struct collect_state *st)
 		setenv(SES_MPI_ENV_CHAIN, "3", 1);
 	else
 		unsetenv(SES_MPI_ENV_CHAIN);
+	/* full: an event per call too (mpi/<pid>.mpiev), at most the cap the user's
+	 * environment names, else SES_MPIEV_CAP_DEFAULT */
+	if (st->mpi.full)
+		setenv(SES_MPIEV_ENV_CAP, STR(SES_MPIEV_CAP_DEFAULT), 0);
+	else
+		unsetenv(SES_MPIEV_ENV_CAP); /* lwt: the aggregates alone */
 	snprintf(preload, sizeof(preload), "%s%s%s", st->mpi.lib, old && *old ? ":" : "",
 		 old ? old : "");
 	setenv("LD_PRELOAD", preload, 1);

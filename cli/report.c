@@ -576,15 +576,18 @@ static int run_job(struct report_state *st)
 				     .opts = &st->a.opts,
 				     .ranks = st->ranks,
 				     .hosts = st->a.hosts,
-				     .html_dfd = -1 };
-	char html_path[PATH_MAX + 64];
+				     .html_dfd = -1,
+				     .trace_dfd = -1 };
+	char html_path[PATH_MAX + 64], trace_path[PATH_MAX + 64];
 	int ret;
 
+	/* a job's trace is its MPI calls and messages (report_job.c); the stacks' exports
+	 * are a session's */
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
-		if (st->exports[e] && e != RPT_EXPORT_HTML)
+		if (st->exports[e] && e != RPT_EXPORT_HTML && e != RPT_EXPORT_PERFETTO)
 			return cli_error(EXIT_USAGE, CMD,
 					 "--export %s takes one session: give a rank's, "
-					 "-i %s/rank-<r> (a job has --export html)",
+					 "-i %s/rank-<r> (a job exports html and perfetto)",
 					 rpt_exporter(e)->name, st->a.input);
 	if (st->tools.n)
 		return cli_error(EXIT_USAGE, CMD,
@@ -609,8 +612,10 @@ static int run_job(struct report_state *st)
 		a.out_dfd = st->out_dfd;
 		a.out_name = st->out_name;
 	}
-	/* the job's page is its report.csv's tables: the ranks keep nothing for exports */
+	/* the job's page is its report.csv's tables, its trace the ranks' MPI calls: the
+	 * ranks keep nothing for exports, no samples nor stacks */
 	st->a.opts.exports = false;
+	st->a.opts.no_timeline = true;
 	if (st->exports[RPT_EXPORT_HTML]) {
 		a.html_dfd = open_export_dir(st);
 		if (a.html_dfd < 0)
@@ -618,9 +623,21 @@ static int run_job(struct report_state *st)
 		a.html_path = export_path(st, RPT_EXPORT_HTML, html_path, sizeof(html_path));
 		a.html_name = rpt_export_filename(RPT_EXPORT_HTML);
 	}
+	if (st->exports[RPT_EXPORT_PERFETTO]) {
+		a.trace_dfd = open_export_dir(st);
+		if (a.trace_dfd < 0) {
+			if (st->export_dir && a.html_dfd >= 0)
+				close(a.html_dfd);
+			return cli_error(1, CMD, "%s", st->export_error);
+		}
+		a.trace_path = export_path(st, RPT_EXPORT_PERFETTO, trace_path, sizeof(trace_path));
+		a.trace_name = rpt_export_filename(RPT_EXPORT_PERFETTO);
+	}
 	ret = report_job(&a);
 	if (st->export_dir && a.html_dfd >= 0)
 		close(a.html_dfd);
+	if (st->export_dir && a.trace_dfd >= 0)
+		close(a.trace_dfd);
 	return ret;
 }
 

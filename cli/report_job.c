@@ -103,6 +103,40 @@ static int write_html(const struct rpt_job *j, const struct report_job_args *a)
 	return 0;
 }
 
+/* --export perfetto: the job's MPI trace into @a->trace_name beneath @a->trace_dfd, whole
+ * or not at all, named on stderr with what it shows. 0 or the exit code of a failure. */
+static int write_trace(const struct rpt_job *j, const struct report_job_args *a)
+{
+	struct rpt_mpi_trace_facts facts;
+	char tmp[NAME_MAX + 1];
+	FILE *f;
+	int ret;
+
+	f = util_at_replace_fopen(a->trace_dfd, a->trace_name, SES_FILE_MODE, tmp, sizeof(tmp));
+	if (!f)
+		return cli_error(1, CMD, "cannot write '%s': %s", a->trace_path, strerror(errno));
+	ret = util_at_replace_fcommit(a->trace_dfd, tmp, a->trace_name, f,
+				      rpt_job_export_perfetto(j, f, &facts));
+	if (ret)
+		return cli_error(1, CMD, "writing '%s' failed: %s", a->trace_path, strerror(-ret));
+	fprintf(stderr, "Generated trace file: %s (%zu MPI calls, %zu messages)\n", a->trace_path,
+		facts.slices, facts.messages);
+	if (!facts.slices)
+		fprintf(stderr, "note: the job's trace has no MPI call: collect with --trace "
+				"mpi=full to record each call (its otherData says why per rank)\n");
+	if (facts.left_out)
+		fprintf(stderr,
+			"note: trace.json shows the first %u MPI calls: %llu later ones left out "
+			"(its otherData says so)\n",
+			RPT_MPI_SLICES_MAX, (unsigned long long)facts.left_out);
+	if (facts.dropped)
+		fprintf(stderr,
+			"note: the ranks' interposers dropped %llu events (calls and request "
+			"completions) past their cap (%s; its otherData says so)\n",
+			(unsigned long long)facts.dropped, SES_MPIEV_ENV_CAP);
+	return 0;
+}
+
 static void print_terminal(const struct rpt_job *j, const char *written, FILE *table)
 {
 	const struct rpt_job_rank *ranks;
@@ -188,6 +222,8 @@ int report_job(const struct report_job_args *a)
 	ret = write_csv(j, a);
 	if (!ret && a->html_dfd >= 0)
 		ret = write_html(j, a);
+	if (!ret && a->trace_dfd >= 0)
+		ret = write_trace(j, a);
 	if (!ret) {
 		print_terminal(j, a->out_path, a->out_path ? stdout : stderr);
 		fflush(stdout);

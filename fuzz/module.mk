@@ -70,6 +70,8 @@ $(eval $(call fuzz_target,fuzz_jitdump,lib/symbols/jitdump.c lib/symbols/perfmap
 
 # mpi/<pid>.mpi, what lib/mpi's PMPI interposer wrote in a rank
 $(eval $(call fuzz_target,fuzz_mpi,$(FUZZ_SESSION_SRCS),))
+# mpi/<pid>.mpiev, its events of every call under --trace mpi=full
+$(eval $(call fuzz_target,fuzz_mpi_events,$(FUZZ_SESSION_SRCS),))
 
 # the OMPT tool's openmp/<pid>.ompt files
 # and the report's reading of their target and device records (no libdw needed)

@@ -13,6 +13,9 @@
  *   export_sqlite.c      a SQLite database in perf's export-to-sqlite.py schema, plus
  *                        uprof's tables (export_sqlite_schema.c); walks every sample
  *   export_pprof.c       Go's pprof profile (go tool pprof, Pyroscope, Parca); walks too
+ *   export_perfetto_mpi.c  its MPI calls and message flows (--trace mpi=full), and an MPI
+ *                          job's own trace (rpt_export_mpi_job)
+ *   mpi_match.c          which call each MPI message left from and arrived in
  */
 #ifndef UPROF_EXPORT_H
 #define UPROF_EXPORT_H
@@ -21,6 +24,31 @@
 #include <stdio.h>
 
 #include "report/report.h"
+
+/* One rank's MPI calls for a trace (export_perfetto_mpi.c). */
+struct rpt_mpi_rank {
+	const struct ses_mpiev *ev; /* borrowed; NULL: none recorded (@why says why) */
+	int rank, pid;
+	const char *host;  /* borrowed */
+	int64_t offset_ns; /* added to its times: its host's CLOCK_REALTIME - CLOCK_MONOTONIC */
+	const char *why;   /* borrowed, or NULL */
+};
+/* Calls a trace shows at most (the earliest; the rest counted in its otherData). */
+#define RPT_MPI_SLICES_MAX 1000000u
+
+/* What an MPI job's trace.json showed (rpt_export_mpi_job). */
+struct rpt_mpi_trace_facts {
+	size_t ranks, slices, messages;
+	uint64_t left_out; /* calls past RPT_MPI_SLICES_MAX */
+	uint64_t dropped;  /* calls past the interposers' caps, never recorded */
+};
+
+/* trace.json of an MPI job: a process per rank ("rank N (host, pid)"), its calls as
+ * slices on their threads' tracks, each message a flow from the call that sent it to the
+ * call where it arrived, on one wall-clock time line; @jobdir names it in otherData.
+ * 0 or -errno; @facts (may be NULL) filled. */
+int rpt_export_mpi_job(FILE *f, const struct rpt_mpi_rank *ranks, size_t n, const char *jobdir,
+		       struct rpt_mpi_trace_facts *facts);
 
 /* Indices of the exporter table (export.c), in --help order. */
 enum rpt_export {

@@ -11,7 +11,9 @@
  *     thread ("name (overlapping tasks 1)"), so every track nests properly;
  *   - a "paused" track per process with the paused intervals;
  *   - a --trace openmp session's implicit tasks and waits on each thread's track (placed
- *     with its task spans, so they nest too) and its device tracks (export_perfetto_omp.c).
+ *     with its task spans, so they nest too) and its device tracks (export_perfetto_omp.c);
+ *   - a --trace mpi=full rank's MPI calls on its threads' tracks and its messages to
+ *     itself as flows (export_perfetto_mpi.c).
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
 #include "export/internal.h"
@@ -439,6 +441,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	uint32_t vtid = VTID_BASE;
 	const struct rpt_stacks_facts *facts = &o.facts;
 	struct rpt_task_span_view *spans;
+	struct rpt_pf_mpi *mpi = NULL; /* --trace mpi=full's calls and messages */
 	int ret = -ENOMEM;
 
 	rpt_stacks_facts(r, &o.facts);
@@ -448,7 +451,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	o.w.base = (uint64_t)facts->info->start_mono_ns;
 	spans = malloc(sizeof(*spans) * (facts->nspans ? facts->nspans : 1));
 	o.sf = calloc(facts->nstacks ? facts->nstacks : 1, sizeof(*o.sf));
-	if (!spans || !o.sf)
+	if (!spans || !o.sf || rpt_pf_mpi_session(r, &mpi))
 		goto out;
 	if (facts->nspans) {
 		for (size_t i = 0; i < facts->nspans; i++)
@@ -466,6 +469,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 		if (spans[i].begin < o.w.base)
 			o.w.base = spans[i].begin;
 	o.w.base = rpt_pf_omp_base(r, o.w.base);
+	o.w.base = rpt_pf_mpi_base(mpi, o.w.base);
 	fputs("{\"traceEvents\":[", f);
 	put_processes(&o);
 	ret = put_threads(&o, spans, facts->nspans, &vtid);
@@ -473,6 +477,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 		ret = rpt_pf_omp_devices(&o.w, r, &vtid);
 	if (ret)
 		goto out;
+	rpt_pf_mpi_put(&o.w, mpi, false);
 	fputs("\n],\n\"displayTimeUnit\":\"ms\",\n", f);
 	put_frames(&o);
 	fprintf(f, "\"otherData\":{\"tool\":\"uprof %s\",\"session\":\"", UPROF_VERSION);
@@ -489,8 +494,10 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 			",\"shown\":%zu,\"left_out\":%" PRIu64 "}",
 			facts->stride, facts->nsamples, facts->left_out);
 	rpt_pf_omp_other(&o.w, r);
+	rpt_pf_mpi_other(&o.w, mpi);
 	fputs("}}\n", f);
 out:
+	rpt_pf_mpi_session_free(mpi);
 	free(spans);
 	free(o.sf);
 	free(o.defs);

@@ -51,6 +51,47 @@ int rpt_pf_omp_devices(struct rpt_pf *w, const struct rpt *r, uint32_t *vtid);
 /* otherData's "openmp" member (with its leading comma), nothing when not traced. */
 void rpt_pf_omp_other(struct rpt_pf *w, const struct rpt *r);
 
+/* ---- the MPI calls and messages (mpi_match.c, export_perfetto_mpi.c) ---- */
+
+/* A message: from call @send_call of rank @send_rank (indices into the ranks) to the
+ * call @recv_call of @recv_rank where it arrived (@posted: the receive that asked). */
+struct rpt_pf_mpi_flow {
+	uint32_t send_rank, send_call, recv_rank, recv_call, posted;
+};
+
+struct rpt_pf_mpi {
+	const struct rpt_mpi_rank *ranks; /* borrowed */
+	size_t nranks;
+	size_t ncalls; /* of every rank */
+	bool cut;      /* calls from @cut_ns on (with the offsets) are left out */
+	int64_t cut_ns;
+	struct rpt_pf_mpi_flow *flows; /* owned */
+	size_t nflows;
+	uint64_t unmatched_sends, unmatched_recvs;
+	uint64_t dropped, unfilled; /* the ranks' files': past their cap, never filled */
+	uint64_t unlinked;	    /* completions whose posting or completing call is not there */
+};
+
+/* Match the messages of @ranks (borrowed: outlive the model) among their calls, at most
+ * @max_slices calls kept (the earliest). 0 or -ENOMEM. */
+int rpt_pf_mpi_new(struct rpt_pf_mpi **out, const struct rpt_mpi_rank *ranks, size_t n,
+		   size_t max_slices);
+void rpt_pf_mpi_free(struct rpt_pf_mpi *m); /* NULL is fine */
+/* Is call @call of rank @rank (indices) before the cut? */
+bool rpt_pf_mpi_kept(const struct rpt_pf_mpi *m, size_t rank, size_t call);
+/* The earliest of @base and every kept call's begin (with its offset). */
+uint64_t rpt_pf_mpi_base(const struct rpt_pf_mpi *m, uint64_t base);
+/* The calls as slices on their threads' tracks, and the messages as flows; @name_tracks:
+ * a process per rank named "rank N (host, pid)" (a job's trace; a session's own trace
+ * names its processes and threads itself). */
+void rpt_pf_mpi_put(struct rpt_pf *w, const struct rpt_pf_mpi *m, bool name_tracks);
+/* otherData's "mpi" member (with its leading comma); nothing for NULL. */
+void rpt_pf_mpi_other(struct rpt_pf *w, const struct rpt_pf_mpi *m);
+/* A session's own MPI events (mpi/<pid>.mpiev beneath its directory), matched: *@out is
+ * NULL when it has none. 0 or -ENOMEM. */
+int rpt_pf_mpi_session(const struct rpt *r, struct rpt_pf_mpi **out);
+void rpt_pf_mpi_session_free(struct rpt_pf_mpi *m); /* it and its rank's events */
+
 /* The writers the exporter table (export.c) registers; rpt_stacks_ready() was called. */
 int rpt_export_folded(const struct rpt *r, FILE *f);
 int rpt_export_flamegraph(const struct rpt *r, FILE *f);

@@ -144,4 +144,10 @@ int rpt_job_session_mpi(int session_dfd, FILE *f, struct rpt_job_mpi_summary *s,
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);
 
+struct rpt_mpi_trace_facts; /* export/export.h */
+/* trace.json of the job (job_trace.c): each selected rank's --trace mpi=full calls and
+ * messages on one time line (lib/export's rpt_export_mpi_job). 0 or -errno; @facts (may
+ * be NULL) says what it shows. */
+int rpt_job_export_perfetto(const struct rpt_job *j, FILE *f, struct rpt_mpi_trace_facts *facts);
+
 #endif

@@ -1,6 +1,7 @@
 # lib/job: the report of an MPI job, every rank's session merged (job/job.h). Built on
 # lib/report: link it before libuprof_report.a.
 JOB_SRCS := lib/job/job.c lib/job/job_csv.c lib/job/job_mpi.c lib/job/job_mpi_apart.c lib/job/job_rank_mpi.c lib/job/job_mpi_noinit.c
+JOB_SRCS += lib/job/job_trace.c
 JOB_SRCS += lib/job/job_end.c
 JOB_SRCS += lib/job/job_sites.c lib/job/job_sizes.c # MPI call sites, sizes per rank
 # the job's one time line, hosts' clocks merged (issue 29)

@@ -11,6 +11,7 @@
  * (umpi_snapshot), so that a rank killed with no chance to flush (SIGKILL) keeps its data
  * up to its last snapshot.
  */
+#include "mpi/events.h" /* --trace mpi=full */
 #include "mpi/internal.h"
 
 #include <dlfcn.h>
@@ -279,6 +280,7 @@ static void flush(uint32_t how, int sig)
 		pthread_sigmask(SIG_BLOCK, &set, &old);
 	}
 	write_file(how, sig);
+	umpi_ev_flush(out_dfd, how);
 	__atomic_store_n(&flushed, 2, __ATOMIC_RELEASE);
 	if (how != SES_MPI_END_SIGNAL)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -460,6 +462,7 @@ void umpi_start(int provided, int64_t t0)
 		sigaction(sigs[i], &sa, &old_act[i]);
 	}
 	atexit(at_exit);
+	umpi_ev_start(out_dfd); /* after the clock's and thread level's choice */
 	*(void **)&pause_fn = dlsym(RTLD_DEFAULT, "amdProfilePause");
 	*(void **)&resume_fn = dlsym(RTLD_DEFAULT, "amdProfileResume");
 	umpi_sites_start(); /* sites.h: callers too, with collect -g */

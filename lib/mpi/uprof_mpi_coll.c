@@ -7,6 +7,7 @@
  * rank's part). MPI_IN_PLACE contributes the receive buffer's part. Ranks that take no
  * part in a rooted call's direction count 0 for it.
  */
+#include "mpi/events.h" /* --trace mpi=full: an event per call */
 #include "mpi/internal.h"
 
 static int comm_size(MPI_Comm comm)
@@ -34,14 +35,20 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 	return b;
 }
 
+/* Every collective wrapper names its communicator comm: its event's. */
 #define COLL(f, call, sent, recv) \
 	do { \
-		int64_t t0_ = umpi_ticks(); \
+		int64_t t0_ = umpi_ticks(), t1_; \
 		umpi_site_here(f); \
 		umpi_enter(f, t0_); \
 		ret = (call); \
 		umpi_leave(); \
-		umpi_count(f, umpi_ticks() - t0_, sent, recv); \
+		t1_ = umpi_ticks(); \
+		umpi_count(f, t1_ - t0_, sent, recv); \
+		if (umpi_ev_on()) { \
+			umpi_ev_record(f, t0_, t1_); \
+			umpi_ev_coll(comm, -1, sent, recv); \
+		} \
 	} while (0)
 
 int MPI_Barrier(MPI_Comm comm)

@@ -6,6 +6,7 @@
  * counts what arrived (from its status) when it completes in the call itself, else what
  * was posted; MPI_ANY_SOURCE is resolved from the status where there is one.
  */
+#include "mpi/events.h" /* --trace mpi=full: an event per call */
 #include "mpi/internal.h"
 
 #include <string.h>
@@ -19,17 +20,20 @@
 		umpi_leave(); \
 		ns = umpi_ticks() - t0_; \
 		umpi_count(f, ns, sent, recv); \
+		umpi_ev_call(f, t0_, t0_ + ns); \
 	} while (0)
 
 static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype dt, int dest,
-		     MPI_Comm comm, int64_t ns)
+		     int tag, MPI_Comm comm, int64_t ns)
 {
 	uint64_t b = umpi_bytes(count, dt);
+	int world = umpi_world_rank(comm, dest);
 
 	(void)buf;
 	umpi_add(&umpi.f[f].sent, b);
 	umpi_hist(f, b);
-	umpi_peer_send(umpi_world_rank(comm, dest), b, ns);
+	umpi_peer_send(world, b, ns);
+	umpi_ev_send(world, tag, comm, b);
 }
 
 #define SEND_WRAPPER(name) \
@@ -41,7 +45,7 @@ static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype 
 		if (!umpi_active()) \
 			return PMPI_##name(buf, count, dt, dest, tag, comm); \
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm), 0, 0); \
-		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns); \
+		p2p_send(UMPI_##name, buf, count, dt, dest, tag, comm, ns); \
 		return ret; \
 	}
 SEND_WRAPPER(Send)
@@ -58,7 +62,9 @@ SEND_WRAPPER(Rsend)
 		if (!umpi_active()) \
 			return PMPI_##name(buf, count, dt, dest, tag, comm, req); \
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
-		p2p_send(UMPI_##name, buf, count, dt, dest, comm, ns); \
+		p2p_send(UMPI_##name, buf, count, dt, dest, tag, comm, ns); \
+		if (ret == MPI_SUCCESS && umpi_ev_on()) \
+			umpi_ev_request(*req, comm); \
 		return ret; \
 	}
 ISEND_WRAPPER(Isend)
@@ -68,7 +74,7 @@ ISEND_WRAPPER(Irsend)
 
 /* What a completed receive brought, and from whom. */
 static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Datatype dt,
-		      int source, MPI_Comm comm)
+		      int source, int tag, MPI_Comm comm)
 {
 	uint64_t b = umpi_bytes(count, dt);
 	int got;
@@ -77,10 +83,13 @@ static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Dat
 		if (PMPI_Get_count(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
 			b = umpi_bytes(got, dt);
 		source = st->MPI_SOURCE;
+		tag = st->MPI_TAG;
 	}
 	umpi_add(&umpi.f[f].recv, b);
 	umpi_hist(f, b);
-	umpi_peer_recv(umpi_world_rank(comm, source), b);
+	source = umpi_world_rank(comm, source);
+	umpi_peer_recv(source, b);
+	umpi_ev_recv(source, tag, comm, b, st != NULL);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
@@ -96,7 +105,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
 		status = &local;
 	TIMED(UMPI_Recv, PMPI_Recv(buf, count, dt, source, tag, comm, status), 0, 0);
 	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Recv, status, count, dt, source, comm);
+		recv_done(UMPI_Recv, status, count, dt, source, tag, comm);
 	return ret;
 }
 
@@ -110,7 +119,9 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Co
 		return PMPI_Irecv(buf, count, dt, source, tag, comm, req);
 	TIMED(UMPI_Irecv, PMPI_Irecv(buf, count, dt, source, tag, comm, req), 0, 0);
 	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Irecv, NULL, count, dt, source, comm);
+		recv_done(UMPI_Irecv, NULL, count, dt, source, tag, comm);
+	if (ret == MPI_SUCCESS && umpi_ev_on())
+		umpi_ev_request(*req, comm);
 	return ret;
 }
 
@@ -131,9 +142,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 	      PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
 			    comm, status),
 	      0, 0);
-	p2p_send(UMPI_Sendrecv, sbuf, scount, stype, dest, comm, ns);
+	p2p_send(UMPI_Sendrecv, sbuf, scount, stype, dest, stag, comm, ns);
 	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Sendrecv, status, rcount, rtype, source, comm);
+		recv_done(UMPI_Sendrecv, status, rcount, rtype, source, rtag, comm);
 	return ret;
 }
 
@@ -151,9 +162,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 		status = &local;
 	TIMED(UMPI_Sendrecv_replace,
 	      PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status), 0, 0);
-	p2p_send(UMPI_Sendrecv_replace, buf, count, dt, dest, comm, ns);
+	p2p_send(UMPI_Sendrecv_replace, buf, count, dt, dest, stag, comm, ns);
 	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Sendrecv_replace, status, count, dt, source, comm);
+		recv_done(UMPI_Sendrecv_replace, status, count, dt, source, rtag, comm);
 	return ret;
 }
 
@@ -322,90 +333,130 @@ int MPI_Startall(int count, MPI_Request reqs[])
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Wait(req, status);
+	umpi_ev_wait_begin(&w, 1, req, &status);
 	TIMED(UMPI_Wait, PMPI_Wait(req, status), 0, 0);
+	if (ret == MPI_SUCCESS)
+		umpi_ev_wait_done(&w, 0, 1);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Waitall(count, reqs, statuses);
+	umpi_ev_wait_begin(&w, count, reqs, &statuses);
 	TIMED(UMPI_Waitall, PMPI_Waitall(count, reqs, statuses), 0, 0);
+	for (int i = 0; ret == MPI_SUCCESS && i < count; i++)
+		umpi_ev_wait_done(&w, i, 0);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Waitany(count, reqs, index, status);
+	umpi_ev_wait_begin(&w, count, reqs, &status);
 	TIMED(UMPI_Waitany, PMPI_Waitany(count, reqs, index, status), 0, 0);
+	if (ret == MPI_SUCCESS)
+		umpi_ev_wait_done(&w, *index, 1);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		 MPI_Status statuses[])
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+	umpi_ev_wait_begin(&w, incount, reqs, &statuses);
 	TIMED(UMPI_Waitsome, PMPI_Waitsome(incount, reqs, outcount, indices, statuses), 0, 0);
+	for (int i = 0; ret == MPI_SUCCESS && *outcount != MPI_UNDEFINED && i < *outcount; i++)
+		umpi_ev_wait_done(&w, indices[i], 0);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Test(req, flag, status);
+	umpi_ev_wait_begin(&w, 1, req, &status);
 	TIMED(UMPI_Test, PMPI_Test(req, flag, status), 0, 0);
+	if (ret == MPI_SUCCESS && *flag)
+		umpi_ev_wait_done(&w, 0, 1);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Testall(count, reqs, flag, statuses);
+	umpi_ev_wait_begin(&w, count, reqs, &statuses);
 	TIMED(UMPI_Testall, PMPI_Testall(count, reqs, flag, statuses), 0, 0);
+	for (int i = 0; ret == MPI_SUCCESS && *flag && i < count; i++)
+		umpi_ev_wait_done(&w, i, 0);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Testany(count, reqs, index, flag, status);
+	umpi_ev_wait_begin(&w, count, reqs, &status);
 	TIMED(UMPI_Testany, PMPI_Testany(count, reqs, index, flag, status), 0, 0);
+	if (ret == MPI_SUCCESS && *flag)
+		umpi_ev_wait_done(&w, *index, 1);
+	umpi_ev_wait_end(&w);
 	return ret;
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		 MPI_Status statuses[])
 {
+	struct umpi_ev_wait w;
 	int64_t ns;
 	int ret;
 
 	if (!umpi_active())
 		return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+	umpi_ev_wait_begin(&w, incount, reqs, &statuses);
 	TIMED(UMPI_Testsome, PMPI_Testsome(incount, reqs, outcount, indices, statuses), 0, 0);
+	for (int i = 0; ret == MPI_SUCCESS && *outcount != MPI_UNDEFINED && i < *outcount; i++)
+		umpi_ev_wait_done(&w, indices[i], 0);
+	umpi_ev_wait_end(&w);
 	return ret;
 }

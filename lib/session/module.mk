@@ -3,7 +3,7 @@ SESSION_SRCS := lib/session/info.c lib/session/writer.c lib/session/reader.c \
 	lib/session/record.c lib/session/record_enc.c lib/session/record_meta.c \
 	lib/session/foreign.c \
 	lib/session/dir.c lib/session/input.c lib/session/job.c lib/session/order.c \
-	lib/session/mpi.c lib/session/leafstack.c lib/session/leafstack_split.c \
+	lib/session/mpi.c lib/session/mpi_events.c lib/session/leafstack.c lib/session/leafstack_split.c \
 	lib/session/container.c
 # The session is written beneath directory fds (lib/util/dirfd.c, docs/DESIGN.md §4): the
 # archive carries that one object of lib/util, so every program that links lib/session

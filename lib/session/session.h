@@ -23,6 +23,7 @@
 
 #include "session/container.h" /* the side files' framing */
 #include "session/mpi.h"       /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
+#include "session/mpi_events.h" /* mpi/<pid>.mpiev, the same */
 #include "session/openmp.h"    /* openmp/<pid>.ompt */
 #include "session/leafstack.h" /* leafstack.data */
 

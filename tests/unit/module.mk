@@ -209,3 +209,15 @@ $(BUILD)/tests/test_session_mpi_sites: tests/unit/test_session_mpi_sites.c $(SES
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
 UNIT_TESTS += $(BUILD)/tests/test_session_mpi_sites
+# lib/session/mpi_events.c: mpi/<pid>.mpiev (--trace mpi=full) on whole, cut and corrupted files
+$(BUILD)/tests/test_mpi_events: tests/unit/test_mpi_events.c $(SESSION_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka
+UNIT_TESTS += $(BUILD)/tests/test_mpi_events
+# lib/export/mpi_match.c: MPI messages matched send to arrival, on made-up ranks' calls
+$(BUILD)/tests/test_mpi_match: tests/unit/test_mpi_match.c $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) \
+		$(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SESSION_LIB) $(METRIC_LIB) $(UTIL_LIB) \
+		$(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_mpi_match

@@ -116,7 +116,7 @@ static void tables_keep_init_apart(void **state)
 	t = text_of(&x, false);
 	has_line(t, "Rank,PID,MPI Time(seconds),MPI Time(%),Wait Time(seconds),Wait Time(%),"
 		    "Call Count,Volume(Bytes),Volume(%),Elapsed Time(seconds),Time(%),"
-		    "Init Time(seconds),Finalize Time(seconds)");
+		    "Init Time(seconds),Finalize Time(seconds),End State");
 	/* MPI time 0.55 of 1.05, its wait the barrier's 0.4, 13 calls, a third of the bytes,
 	 * elapsed 4 s - 3 s of MPI_Init - 0.05 s of MPI_Finalize */
 	has_line(t, "1, 101, 0.55, 52.381, 0.4, 72.7273, 13, 1000, 33.3333, 0.95, 57.8947, 3, 0.05");

@@ -158,6 +158,8 @@ def samples(perf_db, our_db):
             same += 1
         elif theirs and sym and aliases(bare(theirs), bare(sym), dso or ""):
             alias += 1
+        elif theirs == "@plt" and (sym in (None, "unknown") or sym.endswith("@plt")):
+            alias += 1  # perf 6.1 names a PLT entry it found no name for "@plt"
         else:
             differ.append("%d/%d: perf %s, uprof %s (%s)" % (t, tid, theirs, sym, dso))
     pauses = list(sqlite3.connect(our_db).execute("select from_time, to_time from uprof_pauses"))

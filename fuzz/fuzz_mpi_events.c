@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+/* libFuzzer target for the reader of mpi/<pid>.mpiev, the MPI interposer's events under
+ * --trace mpi=full (lib/session/mpi_events.c): any bytes parse or fail cleanly, and what
+ * parses is consistent (names, ranks and completions within what the file holds). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ses_mpiev e;
+	char err[128];
+
+	if (ses_mpiev_parse(data, size, &e, err, sizeof(err)))
+		return 0;
+	if (e.rank < 0 || e.rank >= e.size || e.nnames > SES_MPIEV_MAX_NAMES ||
+	    e.damaged_at > size || e.ncalls > size / sizeof(struct ses_mpiev_event))
+		abort();
+	for (size_t i = 0; i < e.nnames; i++)
+		if (strlen(e.names[i]) > SES_MPIEV_NAME_MAX)
+			abort();
+	for (size_t i = 0; i < e.ncalls; i++) {
+		const struct ses_mpiev_call *c = &e.calls[i];
+
+		if (c->func >= e.nnames || c->done > e.ncalls || c->end_ns < c->begin_ns ||
+		    c->dest < -1 || c->dest >= e.size || c->source < -1 || c->source >= e.size)
+			abort();
+	}
+	ses_mpiev_release(&e);
+	return 0;
+}
