@@ -28,6 +28,12 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
+# tracefs: --trace os reads the tracepoints' formats and ids there (tests/e2e/ostrace*.sh
+# skip without it); a machine that booted without it mounted gets it, as root
+if [ "${1:-}" != "--check" ] && [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing ] &&
+	! mountpoint -q /sys/kernel/tracing 2>/dev/null; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+fi
 if [ "${1:-}" = "--check" ]; then
 	[ -z "$missing" ] && exit 0
 	echo "missing packages:$missing"
