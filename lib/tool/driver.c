@@ -234,29 +234,34 @@ static int on_module(void *ctx, const struct rpt_walk_module *m)
 	return ret ? failed(d, "module", ret) : 0;
 }
 
+/* The tool's view of walked sample @s (its opaque pointer is @s, for the lazy look-ups). */
+static struct uprof_tool_sample tool_sample(const struct drive *d, const struct rpt_walk_sample *s)
+{
+	return (struct uprof_tool_sample){
+		.size = sizeof(struct uprof_tool_sample),
+		.event = (uint32_t)s->event,
+		.time_ns = (int64_t)s->time,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.module_id = s->module,
+		.ip = s->ip,
+		.offset = s->offset,
+		.function = s->function,
+		.module = s->module_path,
+		.weight_s = s->event < SES_MAX_EVENTS ? (double)s->units * d->weight[s->event] : 0,
+		.opaque = s
+	};
+}
+
 static int on_sample(void *ctx, const struct rpt_walk_sample *s)
 {
 	struct drive *d = ctx;
+	struct uprof_tool_sample ts = tool_sample(d, s);
 	int ret;
 
 	d->h->sample = s;
-	ret = d->h->desc.sample(d->h->desc.ctx,
-				&(struct uprof_tool_sample){
-					.size = sizeof(struct uprof_tool_sample),
-					.event = (uint32_t)s->event,
-					.time_ns = (int64_t)s->time,
-					.pid = s->pid,
-					.tid = s->tid,
-					.cpu = s->cpu,
-					.module_id = s->module,
-					.ip = s->ip,
-					.offset = s->offset,
-					.function = s->function,
-					.module = s->module_path,
-					.weight_s = s->event < SES_MAX_EVENTS
-							    ? (double)s->units * d->weight[s->event]
-							    : 0,
-					.opaque = s });
+	ret = d->h->desc.sample(d->h->desc.ctx, &ts);
 	d->h->sample = NULL;
 	return ret ? failed(d, "sample", ret) : 0;
 }
@@ -390,28 +395,14 @@ static int on_filter(void *ctx, const struct rpt_walk_sample *s)
 {
 	struct filtering *f = ctx;
 	struct tool_host *h = f->d->h;
+	struct uprof_tool_sample ts;
 	int ret;
 
 	if (s->index >= f->n)
 		return 0;
+	ts = tool_sample(f->d, s);
 	h->sample = s;
-	ret = h->desc.filter_sample(
-		h->desc.ctx, &(struct uprof_tool_sample){
-				     .size = sizeof(struct uprof_tool_sample),
-				     .event = (uint32_t)s->event,
-				     .time_ns = (int64_t)s->time,
-				     .pid = s->pid,
-				     .tid = s->tid,
-				     .cpu = s->cpu,
-				     .module_id = s->module,
-				     .ip = s->ip,
-				     .offset = s->offset,
-				     .function = s->function,
-				     .module = s->module_path,
-				     .weight_s = s->event < SES_MAX_EVENTS
-							 ? (double)s->units * f->d->weight[s->event]
-							 : 0,
-				     .opaque = s });
+	ret = h->desc.filter_sample(h->desc.ctx, &ts);
 	h->sample = NULL;
 	if (ret < 0)
 		return failed(f->d, "filter_sample", ret);
