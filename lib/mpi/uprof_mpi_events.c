@@ -47,7 +47,7 @@ static const struct {
 	uint32_t kind;
 } names[UMPI_NFUNCS] = {
 #define X(n, k) [UMPI_##n] = { "MPI_" #n, SES_MPI_K_##k },
-	UPROF_MPI_FUNCS(X)
+	UPROF_MPI_FUNCS(X) UPROF_MPI_FUNCS_MORE(X)
 #undef X
 };
 

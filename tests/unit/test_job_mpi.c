@@ -119,8 +119,9 @@ static void tables_keep_init_apart(void **state)
 		    "Init Time(seconds),Finalize Time(seconds),End State");
 	/* MPI time 0.55 of 1.05, its wait the barrier's 0.4, 13 calls, a third of the bytes,
 	 * elapsed 4 s - 3 s of MPI_Init - 0.05 s of MPI_Finalize */
-	has_line(t, "1, 101, 0.55, 52.381, 0.4, 72.7273, 13, 1000, 33.3333, 0.95, 57.8947, 3, 0.05");
-	has_line(t, "0, 100, 0.25, 23.8095, 0.1, 40, 13, 1000, 33.3333, 0.95, 26.3158, 1, 0.05");
+	/* (End State empty: the fixture's ranks have no session.ini to end by) */
+	has_line(t, "1, 101, 0.55, 52.381, 0.4, 72.7273, 13, 1000, 33.3333, 0.95, 57.8947, 3, 0.05, ");
+	has_line(t, "0, 100, 0.25, 23.8095, 0.1, 40, 13, 1000, 33.3333, 0.95, 26.3158, 1, 0.05, ");
 	/* the functions by time, the runtime's start and end last with no share of MPI time */
 	fns = strstr(t, "\nMPI FUNCTION SUMMARY TABLE (All Ranks)\n");
 	assert_non_null(fns);

@@ -335,8 +335,11 @@ static void test_round_trip_sample(void **state)
 	assert_int_equal(s.stack_size, 16);
 	assert_int_equal(s.stack_dyn_size, 12);
 	assert_memory_equal(s.stack, STACK, 16);
-	/* fields it cannot write are refused, not dropped */
-	a.sample_type |= PERF_SAMPLE_RAW;
+	/* fields it cannot write are refused, not dropped (RAW it writes since --trace os) */
+	a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	assert_int_equal(encode(K_SAMPLE, &a, buf, sizeof(buf)), -EOPNOTSUPP);
+	a.sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
+	a.sample_type |= PERF_SAMPLE_READ;
 	assert_int_equal(encode(K_SAMPLE, &a, buf, sizeof(buf)), -EOPNOTSUPP);
 }
 
