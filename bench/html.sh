@@ -26,7 +26,7 @@ shift $((OPTIND - 1))
 (($# == 1)) || { echo "usage: $0 [-s SESSION] [-n BUILDS] [-r ROUNDS] UPROF" >&2; exit 2; }
 U=$1
 CHROME=$(command -v chromium || command -v chromium-browser) || { echo "no chromium" >&2; exit 1; }
-T=$(mktemp -d /tmp/uprof-bench-html.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}"/uprof-bench-html.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 if [ -z "$SES" ]; then
 	# the tree of make_session.sh, built BUILDS times at 10 kHz

@@ -18,7 +18,7 @@ die() { echo "omp_tool_ab: $*" >&2; exit 1; }
 (($# >= 2)) || die "usage: omp_tool_ab.sh A_UPROF B_UPROF [ROUNDS] [REGIONS] [KIND THREADS WAIT SCOPE]"
 A=$1 B=$2 ROUNDS=${3:-15} N=${4:-20000} KIND=${5:-empty} T=${6:-2} W=${7:-passive} SCOPE=${8:-basic}
 BB=$ROOT/build/bench
-TMP=$(mktemp -d /tmp/uprof-omp-ab.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}"/uprof-omp-ab.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 for u in "$A" "$B"; do "$u" --version >/dev/null 2>&1 || die "$u is missing or broken"; done
 mkdir -p "$BB"

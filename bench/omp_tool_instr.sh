@@ -33,7 +33,7 @@ UPROF=${UPROF:-$ROOT/build/bin/uprof}
 N1=${1:-2000}
 N2=${2:-6000}
 B=$ROOT/build/bench
-TMP=$(mktemp -d /tmp/uprof-omp-instr.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}"/uprof-omp-instr.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 die() { echo "omp_tool_instr: $*" >&2; exit 1; }
 

@@ -14,7 +14,7 @@ ROUNDS=${ROUNDS:-5}
 N_SYS=${N_SYS:-200000}
 N_LOCK=${N_LOCK:-20000}
 [ "${1:-}" = quick ] && ROUNDS=3 N_SYS=100000 N_LOCK=10000
-OUT=$(mktemp -d /tmp/uprof-bench-ostrace.XXXXXX)
+OUT=$(mktemp -d "${TMPDIR:-/tmp}"/uprof-bench-ostrace.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 gcc -O2 -g -fno-omit-frame-pointer -o "$OUT/work" bench/ostrace_work.c -lpthread || exit 1
 median() { sort -g | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
