@@ -173,4 +173,9 @@ for v in inf nan 1e999 0 -1 abc ""; do
 	expect_fail 2 "-d '$v' refused" "^uprof collect: -d/--duration '$v' is not a positive number of seconds \(a finite number above 0: 10, 0.5, 1e3\)$" \
 		"$UPROF" collect -d "$v" -o "$SCRATCH/d" /bin/true
 done
+# --mpi-top: a count of call sites, 0 for all; anything else refused before any reading
+for v in abc -3 1.5 ""; do
+	expect_fail 2 "--mpi-top '$v' refused" "^uprof report: --mpi-top '$v' is not a call site count \(0 = all\)$" \
+		"$UPROF" report -i "$SCRATCH" --mpi-top "$v"
+done
 exit 0
