@@ -14,6 +14,7 @@
  */
 #include "sampler/internal.h"
 #include "instrument/ctlpage.h"
+#include "sampler/ctlpage_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,55 +29,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-struct page_ring {
-	struct uprof_ctl_record *slots;
-	uint64_t *head, *tail, *dropped;
-	uint64_t records;
-	uint64_t pos; /* our consumer position: the page's tail is only ever written by us */
-};
-
-struct smp_page {
-	struct uprof_ctl_header *h;
-	size_t map_len; /* bytes mapped (owned pages) */
-	uint32_t size;	/* the page's size, checked against what is mapped */
-	uint32_t version;
-	char lib_version[sizeof(((struct uprof_ctl_header *)0)->lib_version)];
-	int pid;
-	struct page_ring ring, pauses;
-	const char *strtab; /* in the page */
-	uint32_t str_bytes;
-	char *strs; /* our copy of the table */
-	uint32_t str_copied;
-	uint32_t str_walked; /* entries already handed out */
-	uint32_t seen_req;
-	bool owned;   /* we mapped it: unmap on close */
-	bool faulted; /* its process truncated it under us: never touched again */
-	bool tsc;     /* records carry TSC stamps: converted as they are drained */
-	uint64_t tsc0;
-	int64_t mono0;
-	struct smp_gap_track gap; /* where the pause ring dropped records (pausegap.c) */
-	smp_page_gap_fn gap_fn;
-	void *gap_arg;
-	bool map_ok; /* smp_page_sync_clock() found a usable rate */
-	double ns_per_tick;
-	uint64_t map_tsc;
-	int64_t map_mono;
-};
-
-/* The accesses that follow, up to smp_guard_pop(&g), are guarded against the page
- * shrinking (pageguard.c); on a fault the page is marked and @on_fault runs. Nothing in
- * between may take a lock or call out: a fault leaves the frame at once. */
-#define GUARD(p, g, on_fault) \
-	smp_guard_push(&(g), (p)->h, (p)->map_len); \
-	if (sigsetjmp((g).jump, 0)) { \
-		((struct smp_page *)(p))->faulted = true; \
-		on_fault; \
-	}
-/* the same in a function returning nothing (clang-format 14 would write "return )") */
-/* clang-format off */
-#define GUARD_VOID(p, g) GUARD(p, g, return)
-/* clang-format on */
 
 static bool pow2(uint64_t n)
 {
@@ -115,23 +67,6 @@ static void take_minor_fields(struct smp_page *p, uint32_t minor)
 	}
 }
 
-/* How a page is being opened: a memory image (tests, fuzzing: @pid 0, @file_size 0), or
- * a file of @file_size bytes named after @pid. */
-struct open_ctx {
-	int pid;
-	uint64_t file_size;
-	const char *session;
-	uint32_t generation;
-	struct smp_page_why *why;
-};
-
-static int refuse(struct smp_page_why *why, enum smp_page_reason reason, int ret)
-{
-	if (why)
-		why->reason = reason;
-	return ret;
-}
-
 /* @len: bytes of the page we can read. */
 static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 {
@@ -145,7 +80,7 @@ static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 	if (o->pid && h->pid != o->pid) {
 		if (o->why)
 			o->why->page_pid = h->pid;
-		return refuse(o->why, SMP_PAGE_PID, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_PID, -EINVAL);
 	}
 	p->version = h->version;
 	if (UPROF_CTL_MAJOR_OF(p->version) != UPROF_CTL_MAJOR)
@@ -156,29 +91,31 @@ static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 			o->why->size = o->file_size;
 			o->why->want = p->size;
 		}
-		return refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
 	}
 	if (p->size < UPROF_CTL_HEADER_BYTES || p->size > UPROF_CTL_MAX_SIZE || p->size > len ||
 	    h->header_size != UPROF_CTL_HEADER_BYTES)
-		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	if (session && strncmp(h->session, session, UPROF_CTL_SESSION_MAX))
-		return refuse(o->why, SMP_PAGE_OTHER_SESSION, -EINVAL); /* another run's process */
+		return smp_page_refuse(o->why, SMP_PAGE_OTHER_SESSION,
+				       -EINVAL); /* another run's process */
 	if (!session && h->session[0] && __atomic_load_n(&h->launch_mode, __ATOMIC_ACQUIRE))
 		return -EBUSY; /* launched by another uprof collect: that one drains it */
 	if (!inside(h->str_offset, h->str_bytes, p->size) || h->str_bytes > (16u << 20))
-		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	p->strtab = (const char *)h + h->str_offset;
 	p->str_bytes = h->str_bytes;
 	if (take_ring(&p->ring, h, &h->ring, 1u << 22, p->size) ||
 	    take_ring(&p->pauses, h, &h->pauses, 1u << 16, p->size))
-		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	if (h->clock_kind != UPROF_CLOCK_MONO && h->clock_kind != UPROF_CLOCK_TSC)
-		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	p->tsc = h->clock_kind == UPROF_CLOCK_TSC;
 	p->tsc0 = h->tsc0;
 	p->mono0 = (int64_t)h->mono0;
 	if (p->tsc && (!p->tsc0 || !uprof_ctl_tsc()))
-		return refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL); /* a TSC this machine lacks */
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT,
+				       -EINVAL); /* a TSC this machine lacks */
 	take_minor_fields(p, UPROF_CTL_MINOR_OF(p->version));
 	smp_gap_init(&p->gap, __atomic_load_n(p->pauses.dropped, __ATOMIC_ACQUIRE),
 		     __atomic_load_n(p->pauses.head, __ATOMIC_ACQUIRE), p->pauses.pos,
@@ -197,15 +134,14 @@ static bool held_elsewhere(const struct smp_page *p)
 
 /* Validate the page at @m (@len bytes) and take it; @owned: unmap it on close. Every
  * access is guarded: the file may shrink under us at any moment. */
-static int take_page(struct smp_page **out, void *m, size_t len, bool owned,
-		     const struct open_ctx *o)
+int smp_page_take(struct smp_page **out, void *m, size_t len, bool owned, const struct open_ctx *o)
 {
 	struct smp_guard g;
 	struct smp_page *p;
 	int ret;
 
 	if (len < UPROF_CTL_HEADER_BYTES)
-		return refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
+		return smp_page_refuse(o->why, SMP_PAGE_SIZE, -EINVAL);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -217,7 +153,7 @@ static int take_page(struct smp_page **out, void *m, size_t len, bool owned,
 	if (sigsetjmp(g.jump, 0)) {
 		free(p->strs);
 		free(p);
-		return refuse(o->why, SMP_PAGE_FAULTED, -EFAULT);
+		return smp_page_refuse(o->why, SMP_PAGE_FAULTED, -EFAULT);
 	}
 	ret = validate(p, len, o);
 	if (!ret && owned && held_elsewhere(p))
@@ -249,206 +185,7 @@ int smp_page_open_mem(struct smp_page **out, void *mem, size_t len, const char *
 	*out = NULL;
 	if (smp_guard_install())
 		return -ENOTSUP;
-	return take_page(out, mem, len, false, &o);
-}
-
-/* Does the process @pid have @owner as one of its uids (real, effective, saved, fs)?
- * A process can act as any of them, so a page owned by one may be its own; a page owned
- * by a uid it has none of was made by someone else. */
-static int owner_check(int pid, uint32_t owner, bool ours_if_gone, struct smp_page_why *why)
-{
-	uint32_t uids[4];
-	int ret = smp_proc_uids(pid, uids);
-
-	/* launch mode: a process of the run that ended before we found its page leaves it
-	 * for us (lib/instrument's at_exit); with no process to ask, only a file of our own
-	 * uid is taken (nobody else can make one), and the session token decides the rest */
-	if (ret && ours_if_gone && owner == (uint32_t)geteuid())
-		return 0;
-	if (ret)
-		return refuse(why, SMP_PAGE_NO_PROCESS, -ESRCH);
-	for (int i = 0; i < 4; i++)
-		if (uids[i] == owner)
-			return 0;
-	if (why) {
-		why->owner = owner;
-		why->uid = uids[1];
-	}
-	return refuse(why, SMP_PAGE_OWNER, -EPERM);
-}
-
-/* Open <dir>/uprof.<pid> read-only without following a link or blocking (a FIFO), and
- * check what it is before anything else. The descriptor, or -errno. */
-static int open_checked(const char *dir, int pid, bool ours_if_gone, struct stat *sb,
-			struct smp_page_why *why)
-{
-	char name[PATH_MAX];
-	int fd, ret;
-
-	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm", pid);
-	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP ? refuse(why, SMP_PAGE_LINK, -EPERM) : -errno;
-	if (fstat(fd, sb)) {
-		ret = -errno;
-	} else if (!S_ISREG(sb->st_mode)) {
-		ret = refuse(why, SMP_PAGE_NOT_REGULAR, -EPERM);
-	} else {
-		ret = owner_check(pid, (uint32_t)sb->st_uid, ours_if_gone, why);
-	}
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
-/* The same file opened read-write: through our descriptor, so it is the inode we just
- * checked, whatever the name points at now. */
-static int reopen_rw(int fd)
-{
-	char self[64];
-	int rw;
-
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	rw = open(self, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* a magic link: no name lookup */
-	return rw < 0 ? -errno : rw;
-}
-
-int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char *session,
-		     uint32_t generation, struct smp_page_why *why)
-{
-	struct open_ctx o = { pid, 0, session, generation, why };
-	struct stat sb;
-	size_t len;
-	void *m;
-	int fd, rw, ret;
-
-	*out = NULL;
-	if (why)
-		memset(why, 0, sizeof(*why));
-	if (smp_guard_install())
-		return -ENOTSUP;
-	fd = open_checked(dir, pid, session != NULL, &sb, why);
-	if (fd < 0)
-		return fd;
-	if (sb.st_size == 0) { /* created, not yet sized: the target is about to */
-		close(fd);
-		return -EAGAIN;
-	}
-	if (sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
-		close(fd);
-		if (why)
-			why->size = (uint64_t)sb.st_size;
-		return refuse(why, SMP_PAGE_SIZE, -EINVAL);
-	}
-	rw = reopen_rw(fd);
-	close(fd);
-	if (rw < 0)
-		return rw;
-	/* a page too large to take is still mapped far enough to say what version it is */
-	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
-	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
-	close(rw);
-	if (m == MAP_FAILED)
-		return -errno;
-	ret = take_page(out, m, len, true, &o);
-	if (ret)
-		munmap(m, len);
-	return ret;
-}
-
-int smp_page_open_fd(struct smp_page **out, int fd, int pid, uint32_t uid, const char *session,
-		     uint32_t generation, struct smp_page_why *why)
-{
-	struct open_ctx o = { pid, 0, session, generation, why };
-	struct stat sb;
-	size_t len;
-	void *m;
-	int ret;
-
-	*out = NULL;
-	if (why)
-		memset(why, 0, sizeof(*why));
-	if (smp_guard_install())
-		return -ENOTSUP;
-	if (fstat(fd, &sb))
-		return -errno;
-	if (!S_ISREG(sb.st_mode))
-		return refuse(why, SMP_PAGE_NOT_REGULAR, -EPERM);
-	/* the sender's own file (the kernel told us its uid), or one of a uid it has */
-	if (sb.st_uid != uid && (ret = owner_check(pid, (uint32_t)sb.st_uid, false, why)))
-		return ret;
-	if (sb.st_size < (off_t)UPROF_CTL_HEADER_BYTES) {
-		if (why)
-			why->size = (uint64_t)sb.st_size;
-		return refuse(why, SMP_PAGE_SIZE, -EINVAL);
-	}
-	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
-	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
-	/* a descriptor not open for writing cannot be a page handed to us: EACCES */
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	ret = take_page(out, m, len, true, &o);
-	if (ret)
-		munmap(m, len);
-	return ret;
-}
-
-int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
-{
-	return smp_page_open_at(out, NULL, pid, session, generation, NULL);
-}
-
-int smp_page_peek_version(int pid, uint32_t *version)
-{
-	unsigned char head[24];
-	char name[64];
-	uint64_t magic;
-	ssize_t n;
-	int fd;
-
-	snprintf(name, sizeof(name), "/" UPROF_CTL_SHM_PREFIX "%d", pid);
-	fd = shm_open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, head, sizeof(head), 0);
-	close(fd);
-	if (n != (ssize_t)sizeof(head))
-		return n < 0 ? -errno : -EINVAL;
-	memcpy(&magic, head, 8);
-	if (magic != UPROF_CTL_MAGIC)
-		return -EINVAL;
-	memcpy(version, head + 8, 4);
-	return 0;
-}
-
-int smp_page_peek_session(const char *dir, int pid, char *buf, size_t len)
-{
-	char tok[UPROF_CTL_SESSION_MAX], name[PATH_MAX];
-	struct stat sb;
-	ssize_t n;
-	int fd;
-
-	if (!len)
-		return -EINVAL;
-	snprintf(name, sizeof(name), "%s/" UPROF_CTL_SHM_PREFIX "%d", dir ? dir : "/dev/shm", pid);
-	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP ? -EPERM : -errno;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -EPERM;
-	}
-	n = pread(fd, tok, sizeof(tok), (off_t)offsetof(struct uprof_ctl_header, session));
-	close(fd);
-	if (n != (ssize_t)sizeof(tok) || !tok[0])
-		return n < 0 ? -errno : -EAGAIN;
-	tok[sizeof(tok) - 1] = 0;
-	snprintf(buf, len, "%s", tok);
-	return 0;
+	return smp_page_take(out, mem, len, false, &o);
 }
 
 uint32_t smp_page_version(const struct smp_page *p)

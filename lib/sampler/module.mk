@@ -1,5 +1,5 @@
 SAMPLER_SRCS := lib/sampler/cpus.c lib/sampler/ring.c lib/sampler/events.c \
-	lib/sampler/launch.c lib/sampler/vdso.c lib/sampler/ctlpage.c lib/sampler/pageguard.c \
+	lib/sampler/launch.c lib/sampler/vdso.c lib/sampler/ctlpage.c lib/sampler/ctlpage_open.c lib/sampler/pageguard.c \
 	lib/sampler/proc.c lib/sampler/proc_uid.c \
 	lib/sampler/pausegap.c lib/sampler/pagecodes.c lib/sampler/pageset.c \
 	lib/sampler/pageset_find.c lib/sampler/pageset_pauses.c lib/sampler/pageset_chan.c \
