@@ -185,10 +185,17 @@ int collect_pages_start(struct collect_state *st)
 	ret = smp_pageset_start(&st->pages, &o);
 	/* the run's processes hand their pages over it; never one inherited from an outer
 	 * uprof, whose socket is not ours */
-	if (!ret && smp_pageset_channel(st->pages))
+	if (!ret && smp_pageset_channel(st->pages)) {
+		char lanes[16];
+
 		setenv(UPROF_CTL_CHANNEL_ENV, smp_pageset_channel(st->pages), 1);
-	else
+		/* a lane per thread for the OMPT tool's records: we drain them */
+		snprintf(lanes, sizeof(lanes), "%u", smp_page_lanes_wanted());
+		setenv(UPROF_CTL_LANES_ENV, lanes, 1);
+	} else {
 		unsetenv(UPROF_CTL_CHANNEL_ENV);
+		unsetenv(UPROF_CTL_LANES_ENV);
+	}
 	return ret;
 }
 

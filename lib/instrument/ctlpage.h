@@ -60,7 +60,26 @@
  * (UPROF_OMP_F_NESTED .. TEAM_MIN) and UPROF_OMP_F_CUT_EXIT, which an older profiler
  * drops (unknown codes). 2.5: wait kinds WORKSHARE, IMPLEMENTATION and REDUCTION (split
  * from BARRIER_IMPLICIT and OTHER) and the per-type wait fields UPROF_OMP_F_WAIT_*, no
- * new header field. Bump the minor for each addition and list it here.
+ * new header field. 2.6: the lanes (below): lanes_offset, lane_count, lane_records and
+ * lanes_claimed appended to the header; a page has lanes only when the profiler that
+ * launched the process asked for them (UPROF_CTL_LANES_ENV), so a profiler of an older
+ * minor, which does not read them, never gets a page that uses them. Bump the minor for
+ * each addition and list it here.
+ *
+ * Lanes (2.6): one single-producer ring per thread for the OMPT tool's per-region records
+ * (UPROF_REC_OMP_BEGIN/END/WAIT_BEGIN/WAIT_END), so that team members entering and
+ * leaving a region at once do not contend on the shared ring's head: two threads writing
+ * there at once cost 384-411 ns a record against 33-37 ns alone (bench/omp_tool_instr.sh,
+ * issue 28). A thread claims lane lanes_claimed++ on its first such record; a thread past
+ * lane_count uses the shared ring for all of them, so each thread's records stay in one
+ * ring, in its own order (the report orders a thread's events by where they lie in the
+ * file: lib/openmp). Every other record kind stays on the shared ring. A lane's slots
+ * use the ring's seq protocol from the consumer's side (published: seq == pos + 1; freed:
+ * seq = pos + capacity), so the drain code is the rings'; its producer is alone and knows
+ * a slot is free from the lane's tail, so the slots need no initialisation (zeroed memory
+ * reads as unpublished) and a record costs no atomic read-modify-write. The lanes region:
+ * lane_count struct uprof_ctl_lane (one cache line each), then lane_count arrays of
+ * lane_records slots.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -73,7 +92,7 @@
 /* The minor this library writes. Overridable only so that tests can build the library of
  * an older minor (-DUPROF_CTL_MINOR=0) or of a major this profiler does not read. */
 #ifndef UPROF_CTL_MINOR
-#define UPROF_CTL_MINOR 5
+#define UPROF_CTL_MINOR 6
 #endif
 #ifndef UPROF_CTL_WRITE_MAJOR
 #define UPROF_CTL_WRITE_MAJOR UPROF_CTL_MAJOR
@@ -88,9 +107,15 @@
 #define UPROF_CTL_MAX_SIZE (64u << 20) /* largest page a profiler maps */
 #define UPROF_CTL_HEADER_BYTES 4096
 #define UPROF_CTL_STR_BYTES (64 * 1024)
-#define UPROF_CTL_RING_RECORDS 65536  /* power of two: 2 MiB */
-#define UPROF_CTL_PAUSE_RECORDS 1024  /* power of two */
-#define UPROF_CTL_DOORBELL_MINOR 4    /* pages of this minor on ring req_seq as a doorbell */
+#define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
+#define UPROF_CTL_PAUSE_RECORDS 1024 /* power of two */
+#define UPROF_CTL_DOORBELL_MINOR 4   /* pages of this minor on ring req_seq as a doorbell */
+#define UPROF_CTL_LANES_MINOR 6	     /* pages of this minor may have lanes */
+#define UPROF_CTL_LANE_RECORDS 16384 /* power of two: 512 KiB a lane */
+#define UPROF_CTL_MAX_LANES 64	     /* a page's lanes at most (32 MiB) */
+/* Set by a profiler that reads lanes, in the environment of the processes it launches:
+ * how many lanes their pages should have (0 or unset: none). */
+#define UPROF_CTL_LANES_ENV "UPROF_CTL_LANES"
 #define UPROF_CTL_NAME_MAX 1024	      /* longest domain/task/event name kept */
 #define UPROF_CTL_SHM_PREFIX "uprof." /* /dev/shm/uprof.<pid> */
 #define UPROF_CTL_SESSION_MAX 64
@@ -331,6 +356,18 @@ struct uprof_ctl_ring {
 };
 _Static_assert(sizeof(struct uprof_ctl_ring) == 32, "ring ABI");
 
+/* A lane's control words (2.6): head and dropped written by its thread only, tail by the
+ * profiler once per batch. */
+struct uprof_ctl_lane {
+	uint64_t head;	  /* next position its thread writes (atomic) */
+	uint64_t tail;	  /* the profiler's position (atomic) */
+	uint64_t dropped; /* records dropped on a full lane (atomic) */
+	uint32_t tid;	  /* the thread that claimed it (informational) */
+	uint32_t reserved;
+	uint64_t pad[4];
+};
+_Static_assert(sizeof(struct uprof_ctl_lane) == 64, "lane ABI");
+
 struct uprof_ctl_header {
 	/* fixed in every version: */
 	uint64_t magic;
@@ -363,12 +400,18 @@ struct uprof_ctl_header {
 	uint64_t tsc0, mono0; /* one (TSC, CLOCK_MONOTONIC ns) pair taken at creation */
 	/* 2.1: the uprof version the library was built from, NUL-terminated (for messages) */
 	char lib_version[16];
-	/* a new minor appends here */
+	/* 2.6: the lanes (above); lanes_offset 0: none */
+	uint32_t lanes_offset;	/* from the start of the page */
+	uint32_t lane_count;	/* lanes there */
+	uint32_t lane_records;	/* each lane's capacity, a power of two */
+	uint32_t lanes_claimed; /* lanes threads took (atomic; may pass lane_count) */
+				/* a new minor appends here */
 };
 /* The header as each minor of major 2 knows it: a profiler reads only what is below the
  * end of the page's minor. */
 #define UPROF_CTL_HEADER_2_0 offsetof(struct uprof_ctl_header, lib_version)
-#define UPROF_CTL_HEADER_2_1 sizeof(struct uprof_ctl_header)
+#define UPROF_CTL_HEADER_2_1 offsetof(struct uprof_ctl_header, lanes_offset)
+#define UPROF_CTL_HEADER_2_6 sizeof(struct uprof_ctl_header)
 _Static_assert(sizeof(struct uprof_ctl_header) <= UPROF_CTL_HEADER_BYTES, "header fits");
 _Static_assert(offsetof(struct uprof_ctl_header, version) == 8 &&
 		       offsetof(struct uprof_ctl_header, size) == 12 &&
@@ -431,5 +474,11 @@ static inline void uprof_ctl_clock_pair(int64_t (*mono_ns)(void), uint64_t *tsc,
 #define UPROF_CTL_SIZE \
 	(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES + \
 	 (UPROF_CTL_RING_RECORDS + UPROF_CTL_PAUSE_RECORDS) * sizeof(struct uprof_ctl_record))
+/* A page with @lanes lanes (2.6): the lanes region follows the pause ring. */
+#define UPROF_CTL_LANES_BYTES(lanes) \
+	((size_t)(lanes) * (sizeof(struct uprof_ctl_lane) + \
+			    (size_t)UPROF_CTL_LANE_RECORDS * sizeof(struct uprof_ctl_record)))
+_Static_assert(UPROF_CTL_SIZE + UPROF_CTL_LANES_BYTES(UPROF_CTL_MAX_LANES) <= UPROF_CTL_MAX_SIZE,
+	       "the most lanes fit the largest page a profiler maps");
 
 #endif

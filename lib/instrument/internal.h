@@ -74,6 +74,10 @@ uint32_t ins_intern(const char *s);
  * False when the ring was full (counted as dropped there). errno is kept. */
 bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
 		  uint64_t value);
+/* The same on this thread's lane (ctlpage.h, 2.6) when the page has one for it, else on
+ * the shared ring: for the records a thread writes of itself, in its own order. */
+bool ins_emit_lane(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
+		   uint64_t value);
 /* Run first by the exit handler while the page is still there (set once by ompt.c). */
 extern void (*ins_exit_hook)(void);
 

@@ -367,7 +367,10 @@ static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t 
 	/* member 0 before parallel_end: on_parallel_end adds its instance */
 	if (depth == 0)
 		t->in_regions += end - f->begin;
-	ins_emit_raw(UPROF_REC_OMP_END, (uint16_t)depth, t->tid, f->site, f->index, end);
+	/* this thread's own END on its lane; one the exit flush writes for another thread on
+	 * the shared ring, which the profiler drains after the lanes (ctlpage.h, 2.6) */
+	(t == me ? ins_emit_lane : ins_emit_raw)(UPROF_REC_OMP_END, (uint16_t)depth, t->tid,
+						 f->site, f->index, end);
 }
 
 /* A team primary's initial task of a league (a teams construct): the team it runs
@@ -410,8 +413,8 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
 			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
 		f->begin = stamp();
-		ins_emit_raw(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
-			     index, f->begin);
+		ins_emit_lane(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
+			      index, f->begin);
 	} else if (me->depth > 0 && me->depth-- <= MAX_DEPTH) {
 		close_frame(me, &me->fr[me->depth], me->depth, 0);
 	}
@@ -430,16 +433,16 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
 		f->wait_kind = ompt_wait_kind(kind);
 		f->wait_begin = stamp();
 		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
-				     f->site, f->index, f->wait_begin);
+			ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
+				      f->site, f->index, f->wait_begin);
 	} else if (f && f->wait_begin) {
 		uint64_t end = end_seen(inst_get(f->inst));
 
 		add_wait(me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
 		f->wait_begin = 0;
 		if (full_scope)
-			ins_emit_raw(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind, me->tid,
-				     f->site, f->index, end);
+			ins_emit_lane(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind, me->tid,
+				      f->site, f->index, end);
 	}
 	NEXT(ompt_callback_sync_region_wait,
 	     void (*)(int, int, ompt_data_t *, ompt_data_t *, const void *), kind, endpoint,
@@ -469,8 +472,8 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 					f->wait_kind = w;
 					f->wait_begin = now;
 					if (full_scope) /* the wait goes on after the task */
-						ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)w,
-							     me->tid, f->site, f->index, now);
+						ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)w,
+							      me->tid, f->site, f->index, now);
 				}
 			}
 		}
@@ -482,8 +485,8 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 			me->task_wait[me->tdepth - 1] = f->wait_kind;
 			f->wait_begin = 0;
 			if (full_scope) /* the task's time is work, not the wait's */
-				ins_emit_raw(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind,
-					     me->tid, f->site, f->index, now);
+				ins_emit_lane(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind,
+					      me->tid, f->site, f->index, now);
 		}
 	}
 next:
@@ -562,10 +565,10 @@ static inline bool is_test(int kind)
 static void mutex_wait_records(uint64_t now)
 {
 	if (full_scope && !me->lock_test) {
-		ins_emit_raw(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
-			     0, me->lock_begin);
-		ins_emit_raw(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
-			     0, now);
+		ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
+			      me->lock_site, 0, me->lock_begin);
+		ins_emit_lane(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
+			      0, now);
 	}
 }
 

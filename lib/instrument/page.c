@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The target side of the control page: creating it on first use, the string table, the
- * two rings, the strict-mode futex handshake, fork and exit.
+ * two rings and the lanes, the strict-mode futex handshake, fork and exit.
  */
 #include "instrument/internal.h"
 
@@ -29,6 +29,16 @@ static bool use_tsc;	    /* task records carry TSC stamps (see ctlpage.h) */
 struct uprof_ctl_header *ins_page;
 void (*ins_exit_hook)(void);
 static uint32_t page_gen; /* bumped for every page this process creates */
+static size_t page_bytes; /* the page's size: UPROF_CTL_SIZE and its lanes */
+static uint32_t nlanes;	  /* lanes of the page (our own copy: never read back) */
+/* This thread's lane (ctlpage.h, 2.6), for the page of generation @gen (0: not chosen
+ * yet); @idx -1: none (the shared ring). @pos: the next position, @tail: the profiler's
+ * position last read, so the lane's tail is read only when the lane looks full. */
+static INS_TLS struct {
+	uint32_t gen;
+	int32_t idx;
+	uint64_t pos, tail;
+} my_lane;
 static INS_TLS uint32_t my_tid;
 static char page_name[64];
 static pid_t launcher; /* launch mode: the uprof collect of UPROF_SESSION ("<pid>.<ns>") */
@@ -56,6 +66,12 @@ uint64_t ins_now_ns(void)
 #define STR_OFFSET UPROF_CTL_HEADER_BYTES
 #define RING_OFFSET (STR_OFFSET + UPROF_CTL_STR_BYTES)
 #define PAUSE_OFFSET (RING_OFFSET + UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record))
+#define LANES_OFFSET UPROF_CTL_SIZE
+#define LANE_SLOTS(h, i) \
+	((struct uprof_ctl_record *)((char *)(h) + LANES_OFFSET + \
+				     nlanes * sizeof(struct uprof_ctl_lane)) + \
+	 (size_t)(i)*UPROF_CTL_LANE_RECORDS)
+#define LANE(h, i) ((struct uprof_ctl_lane *)((char *)(h) + LANES_OFFSET) + (i))
 #define MAX_SPINS 64 /* bounded retries: contention, or a page someone scribbled on */
 
 /* Out of line and cold: a system call inside emit() made every record save and restore
@@ -104,7 +120,7 @@ static uint32_t pick_clock(void)
 static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch)
 {
 	h->version = UPROF_CTL_VERSION;
-	h->size = UPROF_CTL_SIZE;
+	h->size = (uint32_t)page_bytes;
 	h->header_size = UPROF_CTL_HEADER_BYTES;
 	h->pid = getpid();
 	h->launch_mode = launch;
@@ -128,6 +144,11 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 		snprintf(h->session, sizeof(h->session), "%s", session);
 	if (UPROF_CTL_MINOR >= 1) /* a library built as 2.0 (tests) leaves 2.1's fields out */
 		snprintf(h->lib_version, sizeof(h->lib_version), "%s", LIB_VERSION);
+	if (nlanes) { /* their slots need no seq: zeroed memory reads as unpublished */
+		h->lanes_offset = LANES_OFFSET;
+		h->lane_count = nlanes;
+		h->lane_records = UPROF_CTL_LANE_RECORDS;
+	}
 	for (uint32_t r = 0; r < 2; r++) {
 		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
 		struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h +
@@ -145,22 +166,39 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 static struct uprof_ctl_header *handed_page(const char *session)
 {
 	struct uprof_ctl_header *h;
-	int fd = ins_channel_memfd(UPROF_CTL_SIZE);
+	int fd = ins_channel_memfd(page_bytes);
 
 	if (fd < 0)
 		return NULL;
-	h = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	h = mmap(NULL, page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (h == MAP_FAILED) {
 		close(fd);
 		return NULL;
 	}
 	lay_out(h, session, true);
 	if (!ins_channel_send(fd)) {
-		munmap(h, UPROF_CTL_SIZE);
+		munmap(h, page_bytes);
 		h = NULL;
 	}
 	close(fd); /* the mapping (and collect's) keeps the memory */
 	return h;
+}
+
+/* The lanes the profiler that launched us reads (ctlpage.h, 2.6), at most
+ * UPROF_CTL_MAX_LANES; 0 when it asked for none (an older profiler never does). */
+static uint32_t lanes_asked(void)
+{
+	const char *v = getenv(UPROF_CTL_LANES_ENV);
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end || v[0] == '-')
+		return 0;
+	return n > UPROF_CTL_MAX_LANES ? UPROF_CTL_MAX_LANES : (uint32_t)n;
 }
 
 static struct uprof_ctl_header *create_page(const char *session, bool launch)
@@ -169,6 +207,8 @@ static struct uprof_ctl_header *create_page(const char *session, bool launch)
 	int fd;
 
 	page_name[0] = 0; /* a page with no name has nothing to unlink at exit */
+	nlanes = launch && UPROF_CTL_MINOR >= UPROF_CTL_LANES_MINOR ? lanes_asked() : 0;
+	page_bytes = UPROF_CTL_SIZE + UPROF_CTL_LANES_BYTES(nlanes);
 	if (launch && (h = handed_page(session)))
 		return h;
 	snprintf(page_name, sizeof(page_name), "/" UPROF_CTL_SHM_PREFIX "%d", (int)getpid());
@@ -180,12 +220,12 @@ static struct uprof_ctl_header *create_page(const char *session, bool launch)
 	}
 	if (fd < 0)
 		return NULL;
-	if (ftruncate(fd, UPROF_CTL_SIZE)) {
+	if (ftruncate(fd, (off_t)page_bytes)) {
 		close(fd);
 		shm_unlink(page_name);
 		return NULL;
 	}
-	h = mmap(NULL, UPROF_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	h = mmap(NULL, page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (h == MAP_FAILED) {
 		shm_unlink(page_name);
@@ -199,7 +239,7 @@ static void at_fork_child(void)
 {
 	/* the inherited mapping is the parent's page: never write to it */
 	if (ins_page)
-		munmap(ins_page, UPROF_CTL_SIZE);
+		munmap(ins_page, page_bytes);
 	ins_page = NULL;
 	my_tid = 0;
 	my_gap = false;
@@ -227,10 +267,18 @@ static bool profiler_gone(struct uprof_ctl_header *h, uint32_t gen)
 
 static bool drained(const struct uprof_ctl_header *h)
 {
-	return __atomic_load_n(&h->ring.tail, __ATOMIC_ACQUIRE) >=
-		       __atomic_load_n(&h->ring.head, __ATOMIC_ACQUIRE) &&
-	       __atomic_load_n(&h->pauses.tail, __ATOMIC_ACQUIRE) >=
-		       __atomic_load_n(&h->pauses.head, __ATOMIC_ACQUIRE);
+	uint32_t claimed = __atomic_load_n(&h->lanes_claimed, __ATOMIC_ACQUIRE);
+
+	if (__atomic_load_n(&h->ring.tail, __ATOMIC_ACQUIRE) <
+		    __atomic_load_n(&h->ring.head, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&h->pauses.tail, __ATOMIC_ACQUIRE) <
+		    __atomic_load_n(&h->pauses.head, __ATOMIC_ACQUIRE))
+		return false;
+	for (uint32_t i = 0; i < nlanes && i < claimed; i++)
+		if (__atomic_load_n(&LANE(h, i)->tail, __ATOMIC_ACQUIRE) <
+		    __atomic_load_n(&LANE(h, i)->head, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
 }
 
 /* Is the uprof collect that launched us still running? (EPERM: it is, as root.) */
@@ -546,5 +594,63 @@ bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, ui
 		  UPROF_CTL_RING_RECORDS - 1, value, kind, how, domain, name, who, &pos))
 		return false;
 	task_posted(h, pos);
+	return true;
+}
+
+/* This thread's first per-region record on this page: take the next lane, or none when
+ * they are all taken (then every one of its records goes to the shared ring). */
+static __attribute__((noinline, cold)) void lane_claim(struct uprof_ctl_header *h)
+{
+	uint32_t i;
+
+	my_lane.gen = page_gen;
+	my_lane.idx = -1;
+	my_lane.pos = my_lane.tail = 0;
+	if (!nlanes)
+		return;
+	i = __atomic_fetch_add(&h->lanes_claimed, 1, __ATOMIC_ACQ_REL);
+	if (i >= nlanes)
+		return;
+	LANE(h, i)->tid = tid();
+	my_lane.idx = (int32_t)i;
+}
+
+bool ins_emit_lane(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
+		   uint64_t value)
+{
+	struct uprof_ctl_header *h = ins_page;
+	struct uprof_ctl_record *slot;
+	struct uprof_ctl_lane *lane;
+	uint64_t pos;
+
+	if (!h || nobody_to_read(h))
+		return true; /* nobody will ever read it: not a loss to count */
+	if (__builtin_expect(my_lane.gen != page_gen, 0))
+		lane_claim(h);
+	if (my_lane.idx < 0)
+		return ins_emit_raw(kind, how, who, domain, name, value);
+	lane = LANE(h, my_lane.idx);
+	pos = my_lane.pos;
+	if (__builtin_expect(pos - my_lane.tail >= UPROF_CTL_LANE_RECORDS, 0)) {
+		my_lane.tail = __atomic_load_n(&lane->tail, __ATOMIC_ACQUIRE);
+		if (pos - my_lane.tail >= UPROF_CTL_LANE_RECORDS) {
+			__atomic_store_n(&lane->dropped,
+					 __atomic_load_n(&lane->dropped, __ATOMIC_RELAXED) + 1,
+					 __ATOMIC_RELAXED);
+			return false;
+		}
+	}
+	slot = LANE_SLOTS(h, my_lane.idx) + (pos & (UPROF_CTL_LANE_RECORDS - 1));
+	slot->time_ns = value;
+	slot->tid = who ? who : tid();
+	slot->kind = kind;
+	slot->how = how;
+	slot->domain = domain;
+	slot->name = name;
+	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+	my_lane.pos = pos + 1;
+	__atomic_store_n(&lane->head, pos + 1, __ATOMIC_RELEASE);
+	if (__builtin_expect(((pos + 1) & (UPROF_CTL_LANE_RECORDS / 4 - 1)) == 0, 0))
+		ring_doorbell(h); /* a quarter of the lane since the last ring, as task_posted */
 	return true;
 }

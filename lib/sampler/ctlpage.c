@@ -58,6 +58,52 @@ static int take_ring(struct page_ring *r, struct uprof_ctl_header *h, struct upr
 	return 0;
 }
 
+/* 2.6's lanes, where the page has them: each checked as a ring is, all inside the page.
+ * 0, or -EINVAL (or -ENOMEM). */
+static int take_lanes(struct smp_page *p)
+{
+	struct uprof_ctl_header *h = p->h;
+	uint32_t off = h->lanes_offset, n = h->lane_count, recs = h->lane_records;
+	uint64_t slots_off, bytes;
+
+	if (!off)
+		return 0;
+	if (!n || n > UPROF_CTL_MAX_LANES || !pow2(recs) || recs > (1u << 20) || off % 64)
+		return -EINVAL;
+	bytes = (uint64_t)n * sizeof(struct uprof_ctl_lane);
+	slots_off = off + bytes;
+	if (!inside(off, bytes + (uint64_t)n * recs * sizeof(struct uprof_ctl_record), p->size))
+		return -EINVAL;
+	p->lanes = calloc(n, sizeof(*p->lanes));
+	if (!p->lanes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct uprof_ctl_lane *l = (struct uprof_ctl_lane *)((char *)h + off) + i;
+		struct page_ring *r = &p->lanes[i];
+
+		r->slots = (struct uprof_ctl_record *)((char *)h + slots_off) + (uint64_t)i * recs;
+		r->records = recs;
+		r->head = &l->head;
+		r->tail = &l->tail;
+		r->dropped = &l->dropped;
+		r->pos = __atomic_load_n(r->tail, __ATOMIC_ACQUIRE);
+	}
+	p->nlanes = n;
+	p->lanes_claimed = &h->lanes_claimed;
+	return 0;
+}
+
+/* Lanes a thread has taken (the rest were never written). */
+static uint32_t lanes_in_use(const struct smp_page *p)
+{
+	uint32_t claimed;
+
+	if (!p->nlanes)
+		return 0;
+	claimed = __atomic_load_n(p->lanes_claimed, __ATOMIC_ACQUIRE);
+	return claimed < p->nlanes ? claimed : p->nlanes;
+}
+
 /* The fields of 2.1 and later minors, where the page's minor has them. */
 static void take_minor_fields(struct smp_page *p, uint32_t minor)
 {
@@ -117,6 +163,8 @@ static int validate(struct smp_page *p, size_t len, const struct open_ctx *o)
 		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT,
 				       -EINVAL); /* a TSC this machine lacks */
 	take_minor_fields(p, UPROF_CTL_MINOR_OF(p->version));
+	if (UPROF_CTL_MINOR_OF(p->version) >= UPROF_CTL_LANES_MINOR && take_lanes(p))
+		return smp_page_refuse(o->why, SMP_PAGE_LAYOUT, -EINVAL);
 	smp_gap_init(&p->gap, __atomic_load_n(p->pauses.dropped, __ATOMIC_ACQUIRE),
 		     __atomic_load_n(p->pauses.head, __ATOMIC_ACQUIRE), p->pauses.pos,
 		     p->pauses.records);
@@ -152,6 +200,7 @@ int smp_page_take(struct smp_page **out, void *m, size_t len, bool owned, const 
 	smp_guard_push(&g, m, len);
 	if (sigsetjmp(g.jump, 0)) {
 		free(p->strs);
+		free(p->lanes);
 		free(p);
 		return smp_page_refuse(o->why, SMP_PAGE_FAULTED, -EFAULT);
 	}
@@ -171,6 +220,7 @@ int smp_page_take(struct smp_page **out, void *m, size_t len, bool owned, const 
 	smp_guard_pop(&g);
 	if (ret) {
 		free(p->strs);
+		free(p->lanes);
 		free(p);
 		return ret;
 	}
@@ -217,6 +267,7 @@ out:
 	if (p->owned)
 		munmap(p->h, p->map_len);
 	free(p->strs);
+	free(p->lanes);
 	free(p);
 }
 
@@ -382,19 +433,16 @@ static void look_at_drops(struct smp_page *p)
 		p->gap_fn(p->gap_arg, &gap);
 }
 
-long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
+/* Hand out what @r holds: one ring's worth at most, bounded however fast it fills. */
+static long drain_ring(struct smp_page *p, struct page_ring *r, bool pauses, smp_page_rec_fn fn,
+		       void *arg)
 {
-	struct page_ring *r = pauses ? &p->pauses : &p->ring;
 	struct uprof_ctl_record batch[BATCH];
-	uint64_t budget = r->records; /* one ring's worth at most: bounded however fast it fills */
+	uint64_t budget = r->records;
 	struct smp_pause_gap gap;
 	long n = 0;
 	int got;
 
-	if (p->faulted)
-		return 0;
-	if (p->tsc && !p->map_ok)
-		smp_page_sync_clock(p);
 	if (pauses)
 		look_at_drops(p);
 	do {
@@ -419,7 +467,42 @@ long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *a
 		}
 		if (pauses && got > 0)
 			look_at_drops(p);
-	} while (got == BATCH);
+	} while (got == BATCH && !p->faulted);
+	return n;
+}
+
+/* The lanes threads took, read under the guard (0 on a fault). */
+static uint32_t lanes_taken(struct smp_page *p)
+{
+	struct smp_guard g;
+	uint32_t n;
+
+	if (!p->nlanes)
+		return 0;
+	GUARD(p, g, return 0);
+	n = lanes_in_use(p);
+	smp_guard_pop(&g);
+	return n;
+}
+
+long smp_page_drain(struct smp_page *p, bool pauses, smp_page_rec_fn fn, void *arg)
+{
+	uint32_t nl;
+	long n = 0;
+
+	if (p->faulted)
+		return 0;
+	if (p->tsc && !p->map_ok)
+		smp_page_sync_clock(p);
+	if (pauses)
+		return drain_ring(p, &p->pauses, true, fn, arg);
+	/* the lanes first: a record the exit flush writes on the shared ring for another
+	 * thread comes after that thread's own, long published on its lane (ctlpage.h) */
+	nl = lanes_taken(p);
+	for (uint32_t i = 0; i < nl && !p->faulted; i++)
+		n += drain_ring(p, &p->lanes[i], false, fn, arg);
+	if (!p->faulted)
+		n += drain_ring(p, &p->ring, false, fn, arg);
 	return n;
 }
 
@@ -483,20 +566,32 @@ bool smp_page_rings(const struct smp_page *p)
 	return UPROF_CTL_MINOR_OF(p->version) >= UPROF_CTL_DOORBELL_MINOR;
 }
 
+/* Is the next record of any ring or lane published? Called under the guard. */
+static bool published(const struct smp_page *p)
+{
+	uint32_t nl = lanes_in_use(p);
+
+	for (uint32_t i = 0; i < 2 + nl; i++) {
+		const struct page_ring *r = i == 0   ? &p->pauses
+					    : i == 1 ? &p->ring
+						     : &p->lanes[i - 2];
+		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
+
+		if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == r->pos + 1)
+			return true;
+	}
+	return false;
+}
+
 bool smp_page_pending(struct smp_page *p)
 {
 	struct smp_guard g;
-	bool pending = false;
+	bool pending;
 
 	if (p->faulted)
 		return false;
 	GUARD(p, g, return false);
-	for (int i = 0; i < 2 && !pending; i++) {
-		struct page_ring *r = i ? &p->pauses : &p->ring;
-		struct uprof_ctl_record *slot = &r->slots[r->pos & (r->records - 1)];
-
-		pending = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == r->pos + 1;
-	}
+	pending = published(p);
 	smp_guard_pop(&g);
 	return pending;
 }
@@ -547,6 +642,25 @@ void smp_page_dropped(const struct smp_page *p, uint64_t *records, uint64_t *nam
 	GUARD_VOID(p, g);
 	/* the pause ring's drops are not lost tasks: they are gaps (smp_page_on_gap) */
 	*records = __atomic_load_n(p->ring.dropped, __ATOMIC_RELAXED);
+	for (uint32_t i = 0, nl = lanes_in_use(p); i < nl; i++)
+		*records += __atomic_load_n(p->lanes[i].dropped, __ATOMIC_RELAXED);
 	*names = __atomic_load_n(&p->h->str_dropped, __ATOMIC_RELAXED);
 	smp_guard_pop(&g);
+}
+
+unsigned smp_page_lanes_wanted(void)
+{
+	const char *v = getenv(UPROF_CTL_LANES_ENV);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long n;
+	char *end;
+
+	if (v && *v) {
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (!errno && !*end && v[0] != '-')
+			return n > UPROF_CTL_MAX_LANES ? UPROF_CTL_MAX_LANES : (unsigned)n;
+	}
+	n = cpus > 0 ? (unsigned long)cpus + 4 : 8;
+	return n < 8 ? 8 : n > UPROF_CTL_MAX_LANES ? UPROF_CTL_MAX_LANES : (unsigned)n;
 }

@@ -29,7 +29,11 @@ struct smp_page {
 	char lib_version[sizeof(((struct uprof_ctl_header *)0)->lib_version)];
 	int pid;
 	struct page_ring ring, pauses;
-	const char *strtab; /* in the page */
+	/* 2.6: the page's lanes (none: @nlanes 0), drained before the shared ring */
+	struct page_ring *lanes;
+	uint32_t nlanes;
+	uint32_t *lanes_claimed; /* in the page */
+	const char *strtab;	 /* in the page */
 	uint32_t str_bytes;
 	char *strs; /* our copy of the table */
 	uint32_t str_copied;

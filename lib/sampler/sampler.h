@@ -339,6 +339,11 @@ int smp_pageset_fd(const struct smp_pageset *s);
 /* opts.channel: the name of the abstract socket the run's processes hand their pages to
  * (UPROF_PAGE_CHANNEL), or NULL (none could be made: the processes name their pages). */
 const char *smp_pageset_channel(const struct smp_pageset *s);
+/* The lanes (docs of lib/instrument/ctlpage.h, 2.6) the processes a collect launches should
+ * give their pages: UPROF_CTL_LANES_ENV's value. A value already in the environment is
+ * kept (benches compare 0 with the default); else one per CPU and a few more, at least 8,
+ * at most UPROF_CTL_MAX_LANES. */
+unsigned smp_page_lanes_wanted(void);
 /* At a collect's start: remove the page files of @uid in @dir (NULL: /dev/shm) whose
  * process is gone, or whose pid a younger process has now (made before it started): left
  * by a killed process, read by nobody, memory for good. One readdir, nothing opened or

@@ -23,7 +23,7 @@
 #define RING 64
 #define PAUSES 16
 #define STR_BYTES 4096
-#define PAGE_SIZE_OF(extra)                                                              \
+#define PAGE_SIZE_OF(extra) \
 	(UPROF_CTL_HEADER_BYTES + STR_BYTES + (RING + PAUSES) * sizeof(struct uprof_ctl_record) + \
 	 (extra))
 
@@ -37,7 +37,9 @@ static unsigned char *make_page(uint32_t major, uint32_t minor, size_t extra, si
 	unsigned char *m = calloc(1, size);
 	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
 	struct uprof_ctl_record *slots;
-	size_t known = minor >= 1 ? UPROF_CTL_HEADER_2_1 : UPROF_CTL_HEADER_2_0;
+	size_t known = minor >= UPROF_CTL_LANES_MINOR ? UPROF_CTL_HEADER_2_6
+		       : minor >= 1		      ? UPROF_CTL_HEADER_2_1
+						      : UPROF_CTL_HEADER_2_0;
 	uint32_t l = 3;
 
 	assert_non_null(m);
@@ -125,7 +127,133 @@ static void current_version(void **state)
 	(void)state;
 	reads_back(m, len, "9.8.7");
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
-	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, 5));
+	assert_int_equal(smp_page_version(p), UPROF_CTL_VERSION_OF(2, UPROF_CTL_MINOR));
+	smp_page_close(p);
+	free(m);
+}
+
+/* 2.6's lanes: LANES lanes of LANE_RECS slots after the pause ring, @claimed of them
+ * taken; lane i holds records i * 10 + 1 .. i * 10 + @per (value = time_ns), published
+ * as its thread would (seq = pos + 1), the rest of its slots zero as created. */
+#define LANES 3
+#define LANE_RECS 8
+#define LANES_EXTRA \
+	(LANES * (sizeof(struct uprof_ctl_lane) + LANE_RECS * sizeof(struct uprof_ctl_record)))
+static unsigned char *make_lanes_page(uint32_t claimed, int per, size_t *len)
+{
+	unsigned char *m = make_page(2, 6, LANES_EXTRA, len);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct uprof_ctl_record *slots;
+
+	h->lanes_offset = (uint32_t)(*len - LANES_EXTRA);
+	h->lane_count = LANES;
+	h->lane_records = LANE_RECS;
+	h->lanes_claimed = claimed;
+	slots = (struct uprof_ctl_record *)(m + h->lanes_offset +
+					    LANES * sizeof(struct uprof_ctl_lane));
+	for (int i = 0; i < LANES; i++) {
+		struct uprof_ctl_lane *l = (struct uprof_ctl_lane *)(m + h->lanes_offset) + i;
+
+		for (int k = 0; k < per; k++)
+			slots[i * LANE_RECS + k] = (struct uprof_ctl_record){
+				(uint64_t)k + 1,
+				(uint64_t)(i * 10 + k + 1),
+				100 + (uint32_t)i,
+				UPROF_REC_OMP_VALUE,
+				1,
+				0,
+				0
+			};
+		l->head = (uint64_t)per;
+		l->dropped = (uint64_t)i;
+	}
+	return m;
+}
+
+struct seen {
+	uint64_t v[64];
+	int n;
+};
+
+static void on_seen(void *arg, const struct uprof_ctl_record *r)
+{
+	struct seen *s = arg;
+
+	if (s->n < 64)
+		s->v[s->n] = r->time_ns;
+	s->n++;
+}
+
+/* The lanes threads took are drained, each in its order, before the shared ring; a lane
+ * nobody took is not read; drops are the ring's and the lanes' together. */
+static void lanes_drained_first(void **state)
+{
+	size_t len;
+	unsigned char *m = make_lanes_page(2, 3, &len);
+	struct seen s = { .n = 0 };
+	uint64_t want[] = { 1, 2, 3, 11, 12, 13, 5000 }, dropped, names;
+	struct smp_page *p;
+
+	(void)state;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_drain(p, false, on_seen, &s), 7);
+	assert_int_equal(s.n, 7);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(s.v[i], want[i]);
+	smp_page_dropped(p, &dropped, &names);
+	assert_int_equal(dropped, 0 + 1); /* lanes 0 and 1; lane 2's is not a taken lane's */
+	/* the drain freed the slots and moved each lane's tail */
+	assert_int_equal(
+		((struct uprof_ctl_lane *)(m + ((struct uprof_ctl_header *)m)->lanes_offset))[1]
+			.tail,
+		3);
+	s.n = 0;
+	assert_int_equal(smp_page_drain(p, false, on_seen, &s), 0);
+	smp_page_close(p);
+	free(m);
+}
+
+/* A claimed count past the lanes (threads that found none) reads the lanes there are. */
+static void lanes_claimed_clamped(void **state)
+{
+	size_t len;
+	unsigned char *m = make_lanes_page(UINT32_MAX, 2, &len);
+	struct seen s = { .n = 0 };
+	struct smp_page *p;
+
+	(void)state;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
+	assert_int_equal(smp_page_drain(p, false, on_seen, &s), 2 * LANES + 1);
+	smp_page_close(p);
+	free(m);
+}
+
+/* Lanes a page cannot hold, or too many, or of a capacity that is no power of two: the
+ * page is refused, as a bad ring is. */
+static void bad_lanes_refused(void **state)
+{
+	size_t len;
+	unsigned char *m = make_lanes_page(1, 1, &len);
+	struct uprof_ctl_header *h = (struct uprof_ctl_header *)m;
+	struct smp_page *p;
+
+	(void)state;
+	h->lane_count = LANES + 1; /* the last lane's slots end past the page */
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lane_count = UPROF_CTL_MAX_LANES + 1;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lane_count = 0;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lane_count = LANES;
+	h->lane_records = 6;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lane_records = LANE_RECS;
+	h->lanes_offset = 100; /* inside the header */
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lanes_offset = UINT32_MAX - 63;
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), -EINVAL);
+	h->lanes_offset = 0; /* no lanes: a 2.6 page without them */
+	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
 	smp_page_close(p);
 	free(m);
 }
@@ -233,10 +361,12 @@ static void omp_records(void **state)
 	h->tsc0 = tsc - 1000000;
 	h->mono0 = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec - 1000000;
 	slots[0] = (struct uprof_ctl_record){ 1, tsc, 77, UPROF_REC_OMP_BEGIN, 0, 5, 0 };
-	slots[1] = (struct uprof_ctl_record){ 2, 123456789, 77, UPROF_REC_OMP_VALUE,
-					      UPROF_OMP_F_SPAN, 5, 1 };
-	slots[2] = (struct uprof_ctl_record){ 3, 0x55aa00001234ULL, 0, UPROF_REC_OMP_SITE,
-					      UPROF_OMP_SITE_PARALLEL, 5, 0 };
+	slots[1] = (struct uprof_ctl_record){
+		2, 123456789, 77, UPROF_REC_OMP_VALUE, UPROF_OMP_F_SPAN, 5, 1
+	};
+	slots[2] = (struct uprof_ctl_record){
+		3, 0x55aa00001234ULL, 0, UPROF_REC_OMP_SITE, UPROF_OMP_SITE_PARALLEL, 5, 0
+	};
 	slots[3] = (struct uprof_ctl_record){ 4, 42, 77, UPROF_REC_OMP_LAST + 1, 0, 0, 0 };
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
 	assert_int_equal(smp_page_drain(p, false, take_all, got), 3);
@@ -275,11 +405,13 @@ static void omp_target_records(void **state)
 	h->tsc0 = tsc - 1000000;
 	h->mono0 = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec - 1000000;
 	slots[0] = (struct uprof_ctl_record){ 1, tsc, 77, UPROF_REC_OMP_TARGET_BEGIN, 1, 9, 0 };
-	slots[1] = (struct uprof_ctl_record){ 2, 8000, 77, UPROF_REC_OMP_DATA_BYTES, 2, 9,
-					      UPROF_OMP_DEVPAIR(4, 0) };
+	slots[1] = (struct uprof_ctl_record){
+		2, 8000, 77, UPROF_REC_OMP_DATA_BYTES, 2, 9, UPROF_OMP_DEVPAIR(4, 0)
+	};
 	slots[2] = (struct uprof_ctl_record){ 3, 123456789, 0, UPROF_REC_OMP_DEV_BEGIN, 10, 0, 7 };
-	slots[3] = (struct uprof_ctl_record){ 4, 987654321, 0, UPROF_REC_OMP_DEVICE,
-					      UPROF_OMP_DEV_TRACING, 0, 0 };
+	slots[3] = (struct uprof_ctl_record){
+		4, 987654321, 0, UPROF_REC_OMP_DEVICE, UPROF_OMP_DEV_TRACING, 0, 0
+	};
 	slots[4] = (struct uprof_ctl_record){ 5, tsc, 77, UPROF_REC_OMP_SUBMIT_END, 0, 9, 1 };
 	assert_int_equal(smp_page_open_mem(&p, m, len, NULL), 0);
 	assert_int_equal(smp_page_drain(p, false, take_all, got), 5);
@@ -328,18 +460,20 @@ static void clock_pair_narrowest(void **state)
 		assert_int_equal(slow_calls, 8);
 		assert_int_equal(mono, 5000);
 		assert_true(tsc <= quick_hi);
-		assert_true(tsc + 100000000ULL > quick_lo); /* within the quick call, not a slow one */
+		assert_true(tsc + 100000000ULL >
+			    quick_lo); /* within the quick call, not a slow one */
 	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(older_minor_accepted), cmocka_unit_test(current_version),
-		cmocka_unit_test(newer_minor_accepted), cmocka_unit_test(other_major_refused),
-		cmocka_unit_test(sizes_checked),	cmocka_unit_test(version_word),
-		cmocka_unit_test(omp_records),		cmocka_unit_test(omp_target_records),
-		cmocka_unit_test(clock_pair_narrowest),
+		cmocka_unit_test(older_minor_accepted),	 cmocka_unit_test(current_version),
+		cmocka_unit_test(newer_minor_accepted),	 cmocka_unit_test(other_major_refused),
+		cmocka_unit_test(sizes_checked),	 cmocka_unit_test(version_word),
+		cmocka_unit_test(omp_records),		 cmocka_unit_test(omp_target_records),
+		cmocka_unit_test(clock_pair_narrowest),	 cmocka_unit_test(lanes_drained_first),
+		cmocka_unit_test(lanes_claimed_clamped), cmocka_unit_test(bad_lanes_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

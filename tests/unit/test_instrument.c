@@ -25,6 +25,7 @@
 
 #include <AMDProfileController.h>
 #include "instrument/ctlpage.h"
+#include "instrument/internal.h"
 #include "sampler/sampler.h"
 
 static char msg[512];
@@ -32,13 +33,13 @@ static int msg_fd = -1;
 static pid_t last_child; /* in the parent: the child in_child ran last */
 
 /* In the child: fail with a message the parent prints. */
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
 			int n_ = snprintf(msg, sizeof(msg), __VA_ARGS__); \
-			(void)!write(msg_fd, msg, (size_t)n_);             \
-			_exit(1);                                          \
-		}                                                          \
+			(void)!write(msg_fd, msg, (size_t)n_); \
+			_exit(1); \
+		} \
 	} while (0)
 
 static int64_t now_ns(void)
@@ -333,6 +334,88 @@ static void exit_while_threads_record(void)
 	usleep(2000);
 }
 
+/* ---- lanes (ctlpage.h, 2.6) ---- */
+
+#define LANE_THREAD_RECORDS 1000
+
+static void *write_lane(void *arg)
+{
+	uint32_t domain = (uint32_t)(uintptr_t)arg;
+
+	for (uint64_t k = 0; k < LANE_THREAD_RECORDS; k++)
+		ins_emit_lane(UPROF_REC_OMP_VALUE, 1, 0, domain, 0, k);
+	return NULL;
+}
+
+struct lane_got {
+	uint64_t next[4]; /* per domain: the value expected next */
+	long n, bad;
+};
+
+static void on_lane_rec(void *arg, const struct uprof_ctl_record *r)
+{
+	struct lane_got *g = arg;
+
+	g->n++;
+	if (r->kind != UPROF_REC_OMP_VALUE)
+		return;
+	if (r->domain >= 4 || r->time_ns != g->next[r->domain]++)
+		g->bad++;
+}
+
+/* UPROF_CTL_LANES=2: main takes lane 0 and overfills it (drops counted), a thread lane
+ * 1, the next thread finds none and writes the shared ring; every thread's records come
+ * back whole and in its order. A forked child's page has lanes of its own, and its first
+ * record takes its lane 0 (the parent's choice is not inherited). */
+static void lanes_per_thread(void)
+{
+	amdDomainHandle d = kept(amdDomainCreate("Dom"));
+	struct lane_got g = { .n = 0 };
+	struct smp_page *page;
+	uint64_t dropped, names;
+	pthread_t t[2];
+	long n;
+	int status;
+	pid_t child;
+
+	amdTaskBegin(d, 0, 0, kept(amdStringHandleCreate("T"))); /* the page */
+	CHECK(ins_page && ins_page->lane_count == 2 && ins_page->lanes_offset == UPROF_CTL_SIZE,
+	      "lanes of the page: %u at %u", ins_page ? ins_page->lane_count : 0,
+	      ins_page ? ins_page->lanes_offset : 0);
+	for (uint64_t k = 0; k < UPROF_CTL_LANE_RECORDS + 5; k++)
+		ins_emit_lane(UPROF_REC_OMP_VALUE, 1, 0, 1, 0, k);
+	CHECK(!pthread_create(&t[0], NULL, write_lane, (void *)2), "thread");
+	CHECK(!pthread_join(t[0], NULL), "join");
+	CHECK(!pthread_create(&t[1], NULL, write_lane, (void *)3), "thread");
+	CHECK(!pthread_join(t[1], NULL), "join");
+	CHECK(ins_page->lanes_claimed == 3, "lanes claimed %u", ins_page->lanes_claimed);
+	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
+	smp_page_dropped(page, &dropped, &names);
+	CHECK(dropped == 5, "dropped %llu, want 5", (unsigned long long)dropped);
+	while ((n = smp_page_drain(page, false, on_lane_rec, &g)) > 0)
+		;
+	CHECK(g.bad == 0, "%ld records out of order", g.bad);
+	CHECK(g.next[1] == UPROF_CTL_LANE_RECORDS && g.next[2] == LANE_THREAD_RECORDS &&
+		      g.next[3] == LANE_THREAD_RECORDS,
+	      "kept %llu %llu %llu", (unsigned long long)g.next[1], (unsigned long long)g.next[2],
+	      (unsigned long long)g.next[3]);
+	CHECK(g.n == UPROF_CTL_LANE_RECORDS + 2 * LANE_THREAD_RECORDS + 1, "records %ld", g.n);
+	smp_page_close(page);
+	child = fork();
+	if (child == 0) {
+		amdTaskEnd(d); /* the child's own page */
+		ins_emit_lane(UPROF_REC_OMP_VALUE, 1, 0, 1, 0, 0);
+		_exit(ins_page && ins_page->lanes_claimed == 1 &&
+				      ((struct uprof_ctl_lane *)((char *)ins_page + UPROF_CTL_SIZE))
+						      ->head == 1
+			      ? 0
+			      : 1);
+	}
+	CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "the child's first record did not take its own lane 0");
+}
+
 /* ---- tests ---- */
 
 static void test_gate_closes_without_session(void **state)
@@ -364,6 +447,12 @@ static void test_dead_profiler(void **state)
 {
 	(void)state;
 	in_child(strict_call_notices_dead_profiler, "UPROF_SESSION=test-session", NULL);
+}
+
+static void test_lanes(void **state)
+{
+	(void)state;
+	in_child(lanes_per_thread, "UPROF_SESSION=test-session", "UPROF_CTL_LANES=2");
 }
 
 static void test_fork(void **state)
@@ -411,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_records_round_trip),
 		cmocka_unit_test(test_full_ring),
 		cmocka_unit_test(test_fork),
+		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_dead_profiler),
 		cmocka_unit_test(test_exit_while_threads_record),
 		cmocka_unit_test(test_exit_while_threads_record_launch),
