@@ -8,9 +8,13 @@
  * them: parallel_begin, implicit_task begin, sync_region_wait begin/end (the closing
  * barrier), implicit_task end, parallel_end: 6 callbacks. The ring has room for the
  * first 32768 regions' records; later ones find it full (no profiler drains it here) and
- * take the drop path, so both are timed.
- *   ompt_cost <libAMDProfileController.so> [regions]
+ * take the drop path, so both are timed. With THREADS > 1, that many threads run their
+ * regions at once (each a team of one, as the members of one team enter and leave a
+ * region together), started together, 5000 regions each with room: the cost of writing
+ * the shared ring or (UPROF_CTL_LANES > 0, control page 2.6) each thread's lane at once.
+ *   ompt_cost <libAMDProfileController.so> [regions] [threads]
  */
+#include <pthread.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +69,7 @@ static double run(long n)
 	data_t thr = { 0 }, par = { 0 }, task = { 0 }, enc = { 0 };
 	const void *code = (const void *)run;
 	double t0;
-	static int began;
+	static __thread int began;
 
 	if (!began++)
 		thread_begin(1, &thr);
@@ -81,8 +85,37 @@ static double run(long n)
 	return (now_ns() - t0) / n / 6;
 }
 
+#define THREAD_REGIONS 5000 /* per thread: 10000 records, room in a lane and the ring */
+static pthread_barrier_t go;
+static double thread_ns[64];
+
+static void *in_thread(void *arg)
+{
+	pthread_barrier_wait(&go);
+	thread_ns[(long)arg] = run(THREAD_REGIONS);
+	return NULL;
+}
+
+/* @t threads at once; the mean of their ns per callback */
+static double run_threads(int t)
+{
+	pthread_t th[64];
+	double sum = 0;
+
+	pthread_barrier_init(&go, NULL, (unsigned)t);
+	for (long i = 0; i < t; i++)
+		pthread_create(&th[i], NULL, in_thread, (void *)i);
+	for (int i = 0; i < t; i++) {
+		pthread_join(th[i], NULL);
+		sum += thread_ns[i];
+	}
+	pthread_barrier_destroy(&go);
+	return sum / t;
+}
+
 int main(int argc, char **argv)
 {
+	int threads = argc > 3 ? atoi(argv[3]) : 1;
 	void *h;
 	result_t *(*start)(unsigned, const char *);
 	result_t *r;
@@ -103,6 +136,15 @@ int main(int argc, char **argv)
 	if (!r || !r->initialize(lookup, 0, &r->tool_data) || !cbs[3]) {
 		fprintf(stderr, "ompt_cost: the tool did not start\n");
 		return 1;
+	}
+	if (threads > 1 && threads <= 64) {
+		const char *lanes = getenv("UPROF_CTL_LANES");
+
+		printf("ns per callback: %.1f, %d threads at once, %s (%d regions x 6 callbacks "
+		       "each)\n",
+		       run_threads(threads), threads,
+		       lanes && atoi(lanes) > 0 ? "a lane each" : "the shared ring", THREAD_REGIONS);
+		return 0;
 	}
 	room = run(10000); /* 60000 ring records: the ring (65536) has room */
 	full = run(n);	   /* the ring is full: every record is dropped and counted */

@@ -78,8 +78,9 @@
  * seq = pos + capacity), so the drain code is the rings'; its producer is alone and knows
  * a slot is free from the lane's tail, so the slots need no initialisation (zeroed memory
  * reads as unpublished) and a record costs no atomic read-modify-write. The lanes region:
- * lane_count struct uprof_ctl_lane (one cache line each), then lane_count arrays of
- * lane_records slots.
+ * UPROF_CTL_LANE_CTL_BYTES of struct uprof_ctl_lane (one cache line each, lane_count of
+ * them used), then lane_count arrays of lane_records slots, each page-aligned so that a
+ * thread can fault its lane in at once (madvise) when it takes it.
  */
 #ifndef UPROF_CTLPAGE_H
 #define UPROF_CTLPAGE_H
@@ -107,12 +108,13 @@
 #define UPROF_CTL_MAX_SIZE (64u << 20) /* largest page a profiler maps */
 #define UPROF_CTL_HEADER_BYTES 4096
 #define UPROF_CTL_STR_BYTES (64 * 1024)
-#define UPROF_CTL_RING_RECORDS 65536 /* power of two: 2 MiB */
-#define UPROF_CTL_PAUSE_RECORDS 1024 /* power of two */
-#define UPROF_CTL_DOORBELL_MINOR 4   /* pages of this minor on ring req_seq as a doorbell */
-#define UPROF_CTL_LANES_MINOR 6	     /* pages of this minor may have lanes */
-#define UPROF_CTL_LANE_RECORDS 16384 /* power of two: 512 KiB a lane */
-#define UPROF_CTL_MAX_LANES 64	     /* a page's lanes at most (32 MiB) */
+#define UPROF_CTL_RING_RECORDS 65536  /* power of two: 2 MiB */
+#define UPROF_CTL_PAUSE_RECORDS 1024  /* power of two */
+#define UPROF_CTL_DOORBELL_MINOR 4    /* pages of this minor on ring req_seq as a doorbell */
+#define UPROF_CTL_LANES_MINOR 6	      /* pages of this minor may have lanes */
+#define UPROF_CTL_LANE_RECORDS 16384  /* power of two: 512 KiB a lane */
+#define UPROF_CTL_MAX_LANES 64	      /* a page's lanes at most (32 MiB) */
+#define UPROF_CTL_LANE_CTL_BYTES 4096 /* the lanes' control words, before their slots */
 /* Set by a profiler that reads lanes, in the environment of the processes it launches:
  * how many lanes their pages should have (0 or unset: none). */
 #define UPROF_CTL_LANES_ENV "UPROF_CTL_LANES"
@@ -367,6 +369,8 @@ struct uprof_ctl_lane {
 	uint64_t pad[4];
 };
 _Static_assert(sizeof(struct uprof_ctl_lane) == 64, "lane ABI");
+_Static_assert(UPROF_CTL_MAX_LANES * sizeof(struct uprof_ctl_lane) <= UPROF_CTL_LANE_CTL_BYTES,
+	       "the lanes' control words fit before their slots");
 
 struct uprof_ctl_header {
 	/* fixed in every version: */
@@ -476,8 +480,9 @@ static inline void uprof_ctl_clock_pair(int64_t (*mono_ns)(void), uint64_t *tsc,
 	 (UPROF_CTL_RING_RECORDS + UPROF_CTL_PAUSE_RECORDS) * sizeof(struct uprof_ctl_record))
 /* A page with @lanes lanes (2.6): the lanes region follows the pause ring. */
 #define UPROF_CTL_LANES_BYTES(lanes) \
-	((size_t)(lanes) * (sizeof(struct uprof_ctl_lane) + \
-			    (size_t)UPROF_CTL_LANE_RECORDS * sizeof(struct uprof_ctl_record)))
+	((lanes) ? UPROF_CTL_LANE_CTL_BYTES + (size_t)(lanes)*UPROF_CTL_LANE_RECORDS * \
+						      sizeof(struct uprof_ctl_record) \
+		 : 0)
 _Static_assert(UPROF_CTL_SIZE + UPROF_CTL_LANES_BYTES(UPROF_CTL_MAX_LANES) <= UPROF_CTL_MAX_SIZE,
 	       "the most lanes fit the largest page a profiler maps");
 

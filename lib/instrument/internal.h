@@ -78,6 +78,9 @@ bool ins_emit_raw(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, ui
  * the shared ring: for the records a thread writes of itself, in its own order. */
 bool ins_emit_lane(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, uint32_t name,
 		   uint64_t value);
+/* Take this thread's lane now (at its begin), so that the first record does not pay for
+ * it. Nothing when the page has no lanes, or the thread has its lane already. */
+void ins_lane_ready(void);
 /* Run first by the exit handler while the page is still there (set once by ompt.c). */
 extern void (*ins_exit_hook)(void);
 

@@ -246,6 +246,8 @@ static void on_thread_begin(int type, ompt_data_t *data)
 	__atomic_store_n(&threads[slot], t, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED);
 	me = t;
+	if (type == ompt_thread_initial || type == ompt_thread_worker)
+		ins_lane_ready(); /* threads that run regions; not the runtime's helpers */
 out:
 	errno = saved;
 	NEXT(ompt_callback_thread_begin, void (*)(int, ompt_data_t *), type, data);

@@ -70,9 +70,9 @@ static int take_lanes(struct smp_page *p)
 		return 0;
 	if (!n || n > UPROF_CTL_MAX_LANES || !pow2(recs) || recs > (1u << 20) || off % 64)
 		return -EINVAL;
-	bytes = (uint64_t)n * sizeof(struct uprof_ctl_lane);
-	slots_off = off + bytes;
-	if (!inside(off, bytes + (uint64_t)n * recs * sizeof(struct uprof_ctl_record), p->size))
+	bytes = UPROF_CTL_LANE_CTL_BYTES + (uint64_t)n * recs * sizeof(struct uprof_ctl_record);
+	slots_off = (uint64_t)off + UPROF_CTL_LANE_CTL_BYTES;
+	if (!inside(off, bytes, p->size))
 		return -EINVAL;
 	p->lanes = calloc(n, sizeof(*p->lanes));
 	if (!p->lanes)

@@ -138,7 +138,7 @@ static void current_version(void **state)
 #define LANES 3
 #define LANE_RECS 8
 #define LANES_EXTRA \
-	(LANES * (sizeof(struct uprof_ctl_lane) + LANE_RECS * sizeof(struct uprof_ctl_record)))
+	(UPROF_CTL_LANE_CTL_BYTES + LANES * LANE_RECS * sizeof(struct uprof_ctl_record))
 static unsigned char *make_lanes_page(uint32_t claimed, int per, size_t *len)
 {
 	unsigned char *m = make_page(2, 6, LANES_EXTRA, len);
@@ -149,8 +149,7 @@ static unsigned char *make_lanes_page(uint32_t claimed, int per, size_t *len)
 	h->lane_count = LANES;
 	h->lane_records = LANE_RECS;
 	h->lanes_claimed = claimed;
-	slots = (struct uprof_ctl_record *)(m + h->lanes_offset +
-					    LANES * sizeof(struct uprof_ctl_lane));
+	slots = (struct uprof_ctl_record *)(m + h->lanes_offset + UPROF_CTL_LANE_CTL_BYTES);
 	for (int i = 0; i < LANES; i++) {
 		struct uprof_ctl_lane *l = (struct uprof_ctl_lane *)(m + h->lanes_offset) + i;
 
