@@ -2,6 +2,7 @@
 # The OMPT tool's cost (issue 13, must show 6; docs/DESIGN.md §7: <= 50 ns per callback):
 #  1. bench/ompt_cost.c: ns of CPU per callback in the target, the tool driven as a
 #     runtime drives it (6 callbacks per region), with room in the ring and with it full;
+#     then 2 threads at once, on the shared ring and on a lane each (control page 2.6);
 #  2. a program of 100,000 tiny parallel regions (2 threads; tests/targets/omp_regions.c
 #     tiny) bare, under `uprof collect` and under `uprof collect --trace openmp`, side by
 #     side: the median wall time of RUNS runs each.
@@ -14,11 +15,14 @@ RUNS=${1:-5}
 OUT=$(mktemp -d /tmp/uprof-ompt-bench.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 mkdir -p build/bench
-gcc -O2 -o build/bench/ompt_cost bench/ompt_cost.c -ldl || exit 1
+gcc -O2 -o build/bench/ompt_cost bench/ompt_cost.c -ldl -pthread || exit 1
 clang -O2 -g -fopenmp -o build/bench/omp_regions tests/targets/omp_regions.c || exit 1
 
 echo "## OMPT tool: CPU ns per callback in the target (goal <= 50)"
 for i in 1 2 3; do build/bench/ompt_cost "$LIB" 1000000; done
+echo
+echo "## 2 threads writing at once: the shared task ring (UPROF_CTL_LANES=0) against a lane each (8)"
+for i in 1 2 3; do for l in 0 8; do UPROF_CTL_LANES=$l build/bench/ompt_cost "$LIB" 0 2; done; done
 
 # median wall seconds of "$@" over RUNS runs
 median() {
