@@ -28,7 +28,8 @@
  * encountered in, so that a thread of a nested team is not idle of the enclosing
  * region, and a teams construct's hidden per-team parallel is the teams' frames.
  *
- * Transport: records on the control page's task ring (ctlpage.h 2.2): OMP_BEGIN/END per
+ * Transport: records on the control page's task ring (ctlpage.h 2.2), the per-region ones
+ * on the thread's lane where the page has one (2.6): OMP_BEGIN/END per
  * implicit task (the timeline the report labels samples with), OMP_WAIT_* with
  * --openmp-scope full, OMP_SITE when a site is first seen, and at the end OMP_SITE and
  * OMP_VALUE records for the aggregates. A window that ends before the process does gets
@@ -37,11 +38,13 @@
  * region ends its open instances at the flush, counted as cut by exit (cut_by_exit).
  *
  * The start (ompt_start_tool, initialize, finalize) and the chaining to another tool of
- * OMP_TOOL_LIBRARIES are ompt_chain.c's; this file is the host callbacks and their end.
+ * OMP_TOOL_LIBRARIES are ompt_chain.c's, the lock callbacks ompt_locks.c's (the state they
+ * share is in ompt_host.h); this file is the other host callbacks and their end.
  */
 #include "instrument/internal.h"
 #include "instrument/ompt_abi.h"
 #include "instrument/ompt_nest.h"
+#include "instrument/ompt_host.h"
 #include "instrument/ompt_tool.h"
 #include "instrument/ompt_waits.h"
 
@@ -53,94 +56,23 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAX_THREADS 256
-#define MAX_SITES 256	  /* site 0 is "none"; loops are sites too (ompt_loops.c) */
-#define MAX_DEPTH 8	  /* nested implicit tasks followed per thread */
-#define MAX_TASK_DEPTH 16 /* explicit tasks running inside each other on one thread */
-#define INSTS 64	  /* a thread's region instances kept (a power of two) */
-#define NF UPROF_OMP_F_MAX
-#define TLS __thread __attribute__((tls_model("initial-exec")))
-/* The few helpers every callback runs: inlined even at -Os, where each was a call (the
- * tool's callbacks are built for size, module.mk). bench/omp_tool_instr.sh counts what
- * this saves: a call, and the reloads of `me` after it, per use. */
-#define HOT static inline __attribute__((always_inline))
-
-struct site {
-	uint64_t code; /* codeptr_ra (atomic; 0 = free) */
-	uint32_t kind; /* enum uprof_ctl_omp_site */
-};
-
-/* Written by the thread that encountered the region, read by every member of its team
- * (at implicit task begin and end): one cache line each, so that a member reading an
- * instance moves one line between CPUs, not two, and never a line its owner writes for
- * another instance or its own bookkeeping (the table sat 40 bytes into struct othread,
- * every instance across two lines). */
-struct inst {
-	uint64_t id, begin, end; /* atomic; end 0 while the region runs */
-	uint32_t site, team;
-	ompt_data_t user; /* the chained tool's parallel_data (the runtime's is ours) */
-	struct ompt_nest nest;
-} __attribute__((aligned(64)));
-_Static_assert(sizeof(struct inst) == 64, "an instance is one cache line");
-
-struct frame {
-	uint64_t begin, inst, wait_begin;
-	uint32_t site, index, wait_kind;
-};
-
-struct othread {
-	uint32_t tid, type, slot;
-	uint64_t ninst;	    /* instances this thread encountered */
-	uint64_t last_code; /* site_of's cache: the last code address and its site */
-	uint32_t last_site, last_kind;
-	struct inst insts[INSTS]; /* the regions it encountered, the last INSTS of them */
-	uint64_t born, died, in_regions;
-	int depth, pdepth, tdepth;
-	struct frame fr[MAX_DEPTH];
-	uint64_t pinst[MAX_DEPTH];
-	uint64_t task_begin[MAX_TASK_DEPTH];
-	uint32_t task_wait[MAX_TASK_DEPTH]; /* wait kind a task paused (0: none) */
-	uint64_t lock_begin;
-	uint32_t lock_site;
-	uint32_t lock_test; /* the acquire begun is an omp_test_*lock: no wait */
-	struct ompt_nest_thread nt;
-	uint64_t agg[MAX_SITES][NF];
-};
-
 static struct site sites[MAX_SITES];
 static struct othread *threads[MAX_THREADS];
 static uint32_t nthreads;
 static int live_threads;
-static TLS struct othread *me;
-static int full_scope, flushed;
+TLS struct othread *ompt_me;
+int ompt_full_scope, ompt_flushed;
 static uint64_t lost_threads, lost_sites, lost_records;
 static uint64_t t0_stamp, t0_ns;
-static bool stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
+bool ompt_stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
 static const char *runtime_name; /* the runtime's version string, said again after fork */
 static unsigned int runtime_omp;
 static int fork_pending; /* a forked child whose first region has not come yet */
-
-/* the hot path's clock read */
-HOT uint64_t stamp(void)
-{
-	return stamp_tsc ? uprof_ctl_tsc() : ins_now_ns();
-}
-
-/* the innermost implicit task the thread is in, NULL: none (or deeper than followed) */
-HOT struct frame *top(void)
-{
-	return me->depth > 0 && me->depth <= MAX_DEPTH ? &me->fr[me->depth - 1] : NULL;
-}
 
 /* defined here, read by every callback: a local hidden array, no GOT load */
 ompt_callback_t ompt_next_cb[ompt_callback_max];
 
 #define NEXT OMPT_NEXT
-
-HOT bool on(void)
-{
-	return __builtin_expect(me != NULL, 1) && !__atomic_load_n(&flushed, __ATOMIC_RELAXED);
-}
 
 static uint32_t site_lookup(uint64_t c, uint32_t kind)
 {
@@ -170,20 +102,6 @@ static uint32_t site_lookup(uint64_t c, uint32_t kind)
 uint32_t ompt_site(const void *code, uint32_t kind)
 {
 	return site_lookup(code ? (uint64_t)(uintptr_t)code : 1, kind);
-}
-
-/* The site of @code: the thread's last one when it is that (a region in a loop), else
- * the shared table. */
-HOT uint32_t site_of(const void *code, uint32_t kind)
-{
-	uint64_t c = code ? (uint64_t)(uintptr_t)code : 1;
-
-	if (c != me->last_code || kind != me->last_kind) {
-		me->last_site = site_lookup(c, kind);
-		me->last_code = c;
-		me->last_kind = kind;
-	}
-	return me->last_site;
 }
 
 /* Instance ids are (slot of the encountering thread + 1) << 32 | its count: made
@@ -245,7 +163,7 @@ static void on_thread_begin(int type, ompt_data_t *data)
 	t->born = stamp();
 	__atomic_store_n(&threads[slot], t, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED);
-	me = t;
+	ompt_me = t;
 	if (type == ompt_thread_initial || type == ompt_thread_worker)
 		ins_lane_ready(); /* threads that run regions; not the runtime's helpers */
 out:
@@ -255,8 +173,8 @@ out:
 
 static void on_thread_end(ompt_data_t *data)
 {
-	if (me) {
-		me->died = stamp();
+	if (ompt_me) {
+		ompt_me->died = stamp();
 		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_RELAXED);
 	}
 	NEXT(ompt_callback_thread_end, void (*)(ompt_data_t *), data);
@@ -269,14 +187,15 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 {
 	if (__builtin_expect(fork_pending, 0))
 		child_start();
-	if (on() && me->pdepth < MAX_DEPTH) {
-		uint64_t id = ompt_nest_new_id(me->slot, &me->ninst, me->pinst, me->pdepth, INSTS);
-		struct inst *in = &me->insts[id & (INSTS - 1)];
+	if (on() && ompt_me->pdepth < MAX_DEPTH) {
+		uint64_t id = ompt_nest_new_id(ompt_me->slot, &ompt_me->ninst, ompt_me->pinst,
+					       ompt_me->pdepth, INSTS);
+		struct inst *in = &ompt_me->insts[id & (INSTS - 1)];
 		struct frame *up = top();
 
 		__atomic_store_n(&in->id, 0, __ATOMIC_RELAXED);
-		in->site = ompt_nest_begin(&in->nest, up ? up->inst : 0, up ? up->site : 0, &me->nt,
-					   flags, codeptr);
+		in->site = ompt_nest_begin(&in->nest, up ? up->inst : 0, up ? up->site : 0,
+					   &ompt_me->nt, flags, codeptr);
 		if (!in->site)
 			in->site = site_of(codeptr, UPROF_OMP_SITE_PARALLEL);
 		in->team = requested;
@@ -287,9 +206,9 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 		/* the fork that follows orders these before the workers' implicit_task */
 		if (pdata)
 			pdata->value = id;
-		me->pinst[me->pdepth++] = id;
-	} else if (me) {
-		me->pdepth++;
+		ompt_me->pinst[ompt_me->pdepth++] = id;
+	} else if (ompt_me) {
+		ompt_me->pdepth++;
 	}
 	NEXT(ompt_callback_parallel_begin,
 	     void (*)(ompt_data_t *, const ompt_frame_t *, ompt_data_t *, unsigned, int,
@@ -299,16 +218,16 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame, ompt
 
 static void on_parallel_end(ompt_data_t *pdata, ompt_data_t *task, int flags, const void *codeptr)
 {
-	if (me && me->pdepth > 0 && me->pdepth-- <= MAX_DEPTH && on()) {
-		struct inst *in = inst_get(me->pinst[me->pdepth]);
+	if (ompt_me && ompt_me->pdepth > 0 && ompt_me->pdepth-- <= MAX_DEPTH && on()) {
+		struct inst *in = inst_get(ompt_me->pinst[ompt_me->pdepth]);
 
 		if (in) {
 			uint64_t now = stamp();
 			struct frame *up = top();
 
 			__atomic_store_n(&in->end, now, __ATOMIC_RELEASE);
-			ompt_nest_end(&in->nest, me->agg[in->site], up ? me->agg[up->site] : NULL,
-				      in->team, now - in->begin,
+			ompt_nest_end(&in->nest, ompt_me->agg[in->site],
+				      up ? ompt_me->agg[up->site] : NULL, in->team, now - in->begin,
 				      __atomic_load_n(&live_threads, __ATOMIC_RELAXED));
 		}
 	}
@@ -371,8 +290,8 @@ static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t 
 		t->in_regions += end - f->begin;
 	/* this thread's own END on its lane; one the exit flush writes for another thread on
 	 * the shared ring, which the profiler drains after the lanes (ctlpage.h, 2.6) */
-	(t == me ? ins_emit_lane : ins_emit_raw)(UPROF_REC_OMP_END, (uint16_t)depth, t->tid,
-						 f->site, f->index, end);
+	(t == ompt_me ? ins_emit_lane : ins_emit_raw)(UPROF_REC_OMP_END, (uint16_t)depth, t->tid,
+						      f->site, f->index, end);
 }
 
 /* A team primary's initial task of a league (a teams construct): the team it runs
@@ -381,11 +300,11 @@ static void team_of_league(int endpoint, struct inst *league, unsigned int actua
 			   unsigned int index)
 {
 	if (endpoint != ompt_scope_begin) {
-		me->nt.league = 0;
+		ompt_me->nt.league = 0;
 	} else if (league && league->nest.league) {
 		if (index == 0)
 			league->team = actual;
-		me->nt = (struct ompt_nest_thread){ league->id, league->site, index };
+		ompt_me->nt = (struct ompt_nest_thread){ league->id, league->site, index };
 	}
 }
 
@@ -402,23 +321,23 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		struct inst *in = inst_of(pdata);
 		struct frame *f;
 
-		if (me->depth++ >= MAX_DEPTH)
+		if (ompt_me->depth++ >= MAX_DEPTH)
 			goto next;
-		f = &me->fr[me->depth - 1];
+		f = &ompt_me->fr[ompt_me->depth - 1];
 		f->inst = in ? in->id : 0;
 		f->site = in ? in->site : 0;
-		f->index = in && in->nest.hidden ? me->nt.team : index;
+		f->index = in && in->nest.hidden ? ompt_me->nt.team : index;
 		f->wait_begin = 0;
 		/* stored only when it changes: members reading the instance keep their copy */
 		if (in && index == 0 && in->team != actual)
 			in->team = actual;
-		if (me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)me->depth)
-			me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)me->depth;
+		if (ompt_me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)ompt_me->depth)
+			ompt_me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)ompt_me->depth;
 		f->begin = stamp();
-		ins_emit_lane(UPROF_REC_OMP_BEGIN, (uint16_t)(me->depth - 1), me->tid, f->site,
-			      index, f->begin);
-	} else if (me->depth > 0 && me->depth-- <= MAX_DEPTH) {
-		close_frame(me, &me->fr[me->depth], me->depth, 0);
+		ins_emit_lane(UPROF_REC_OMP_BEGIN, (uint16_t)(ompt_me->depth - 1), ompt_me->tid,
+			      f->site, index, f->begin);
+	} else if (ompt_me->depth > 0 && ompt_me->depth-- <= MAX_DEPTH) {
+		close_frame(ompt_me, &ompt_me->fr[ompt_me->depth], ompt_me->depth, 0);
 	}
 next:
 	NEXT(ompt_callback_implicit_task,
@@ -434,16 +353,16 @@ static void on_sync_wait(int kind, int endpoint, ompt_data_t *pdata, ompt_data_t
 	if (f && endpoint == ompt_scope_begin) {
 		f->wait_kind = ompt_wait_kind(kind);
 		f->wait_begin = stamp();
-		if (full_scope)
-			ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind, me->tid,
-				      f->site, f->index, f->wait_begin);
+		if (ompt_full_scope)
+			ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)f->wait_kind,
+				      ompt_me->tid, f->site, f->index, f->wait_begin);
 	} else if (f && f->wait_begin) {
 		uint64_t end = end_seen(inst_get(f->inst));
 
-		add_wait(me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
+		add_wait(ompt_me, f, f->wait_kind, end > f->wait_begin ? end - f->wait_begin : 0);
 		f->wait_begin = 0;
-		if (full_scope)
-			ins_emit_lane(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind, me->tid,
+		if (ompt_full_scope)
+			ins_emit_lane(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind, ompt_me->tid,
 				      f->site, f->index, end);
 	}
 	NEXT(ompt_callback_sync_region_wait,
@@ -464,31 +383,31 @@ static void on_task_schedule(ompt_data_t *prior, int status, ompt_data_t *next)
 	now = stamp();
 	if (status == ompt_task_complete || status == ompt_task_cancel ||
 	    status == ompt_task_detach || status == ompt_task_late_fulfill) {
-		if (me->tdepth > 0 && me->tdepth-- <= MAX_TASK_DEPTH) {
-			uint32_t w = me->task_wait[me->tdepth];
+		if (ompt_me->tdepth > 0 && ompt_me->tdepth-- <= MAX_TASK_DEPTH) {
+			uint32_t w = ompt_me->task_wait[ompt_me->tdepth];
 
 			if (f) {
-				me->agg[f->site][UPROF_OMP_F_TASK_TIME] +=
-					now - me->task_begin[me->tdepth];
+				ompt_me->agg[f->site][UPROF_OMP_F_TASK_TIME] +=
+					now - ompt_me->task_begin[ompt_me->tdepth];
 				if (w) {
 					f->wait_kind = w;
 					f->wait_begin = now;
-					if (full_scope) /* the wait goes on after the task */
+					if (ompt_full_scope) /* the wait goes on after the task */
 						ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, (uint16_t)w,
-							      me->tid, f->site, f->index, now);
+							      ompt_me->tid, f->site, f->index, now);
 				}
 			}
 		}
-	} else if (me->tdepth++ < MAX_TASK_DEPTH) {
-		me->task_begin[me->tdepth - 1] = now;
-		me->task_wait[me->tdepth - 1] = 0;
+	} else if (ompt_me->tdepth++ < MAX_TASK_DEPTH) {
+		ompt_me->task_begin[ompt_me->tdepth - 1] = now;
+		ompt_me->task_wait[ompt_me->tdepth - 1] = 0;
 		if (f && f->wait_begin) {
-			add_wait(me, f, f->wait_kind, now - f->wait_begin);
-			me->task_wait[me->tdepth - 1] = f->wait_kind;
+			add_wait(ompt_me, f, f->wait_kind, now - f->wait_begin);
+			ompt_me->task_wait[ompt_me->tdepth - 1] = f->wait_kind;
 			f->wait_begin = 0;
-			if (full_scope) /* the task's time is work, not the wait's */
+			if (ompt_full_scope) /* the task's time is work, not the wait's */
 				ins_emit_lane(UPROF_REC_OMP_WAIT_END, (uint16_t)f->wait_kind,
-					      me->tid, f->site, f->index, now);
+					      ompt_me->tid, f->site, f->index, now);
 		}
 	}
 next:
@@ -502,7 +421,7 @@ static void on_task_create(ompt_data_t *task, const ompt_frame_t *frame, ompt_da
 	struct frame *f = on() ? top() : NULL;
 
 	if (f && (flags & ompt_task_explicit))
-		me->agg[f->site][UPROF_OMP_F_TASKS]++;
+		ompt_me->agg[f->site][UPROF_OMP_F_TASKS]++;
 	NEXT(ompt_callback_task_create,
 	     void (*)(ompt_data_t *, const ompt_frame_t *, ompt_data_t *, int, int, const void *),
 	     task, frame, newt, flags, deps, codeptr);
@@ -516,115 +435,17 @@ static void on_work(int wstype, int endpoint, ompt_data_t *pdata, ompt_data_t *t
 	if (f && endpoint == ompt_scope_begin &&
 	    (wstype == ompt_work_loop ||
 	     (wstype >= ompt_work_loop_static && wstype <= ompt_work_loop_other))) {
-		uint64_t *a = me->agg[f->site];
+		uint64_t *a = ompt_me->agg[f->site];
 
 		a[UPROF_OMP_F_LOOPS]++;
 		a[UPROF_OMP_F_LOOP_ITERS] += count;
 		a[UPROF_OMP_F_LOOP_KIND] = (uint64_t)wstype;
 	}
 	if (f && endpoint == ompt_scope_begin)
-		ompt_loop_begin(me->agg, f->site, f->index, wstype, count, codeptr);
+		ompt_loop_begin(ompt_me->agg, f->site, f->index, wstype, count, codeptr);
 	NEXT(ompt_callback_work,
 	     void (*)(int, int, ompt_data_t *, ompt_data_t *, uint64_t, const void *), wstype,
 	     endpoint, user_pdata(pdata), task, count, codeptr);
-}
-
-static uint32_t lock_kind(int kind)
-{
-	switch (kind) {
-	case ompt_mutex_nest_lock:
-	case ompt_mutex_test_nest_lock:
-		return UPROF_OMP_SITE_NEST_LOCK;
-	case ompt_mutex_critical:
-		return UPROF_OMP_SITE_CRITICAL;
-	case ompt_mutex_ordered:
-		return UPROF_OMP_SITE_ORDERED;
-	case ompt_mutex_atomic:
-		return UPROF_OMP_SITE_ATOMIC;
-	default:
-		return UPROF_OMP_SITE_LOCK;
-	}
-}
-
-/*
- * Lock waits and tests. omp_test_lock and omp_test_nest_lock never suspend the thread
- * (OpenMP 5.2, omp_test_lock): a test is no wait. The spec's runtime says so by the
- * mutex kind (ompt_mutex_test_lock, _test_nest_lock): no wait time, no wait record, and
- * an acquire of its site when it succeeds. libomp (14 and 19) calls mutex_acquire for a
- * test with the kind of a set (ompt_mutex_lock, _nest_lock), then mutex_acquired (or
- * nest_lock) only when the test took the lock, and nothing after one that failed. So at
- * mutex_acquire a wait is not yet known to be one: its full-scope records are written
- * when it ends in an acquire, the begin stamped as it was (mutex_wait_records); a failed
- * test writes none. Closing a wait at the thread's next event instead would count the
- * time after a failed test as waiting. Nothing else runs on the thread between the two
- * callbacks, so its records stay in order.
- */
-static inline bool is_test(int kind)
-{
-	return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
-}
-
-static void mutex_wait_records(uint64_t now)
-{
-	if (full_scope && !me->lock_test) {
-		ins_emit_lane(UPROF_REC_OMP_WAIT_BEGIN, UPROF_OMP_WAIT_MUTEX, me->tid,
-			      me->lock_site, 0, me->lock_begin);
-		ins_emit_lane(UPROF_REC_OMP_WAIT_END, UPROF_OMP_WAIT_MUTEX, me->tid, me->lock_site,
-			      0, now);
-	}
-}
-
-static void on_mutex_acquire(int kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wid,
-			     const void *codeptr)
-{
-	if (on()) {
-		me->lock_site = site_of(codeptr, lock_kind(kind));
-		me->lock_begin = stamp();
-		me->lock_test = is_test(kind);
-	}
-	NEXT(ompt_callback_mutex_acquire,
-	     void (*)(int, unsigned, unsigned, ompt_wait_id_t, const void *), kind, hint, impl, wid,
-	     codeptr);
-}
-
-static void on_mutex_acquired(int kind, ompt_wait_id_t wid, const void *codeptr)
-{
-	if (on() && me->lock_begin) {
-		uint64_t now = stamp(), w = me->lock_test ? 0 : now - me->lock_begin;
-		uint64_t *a = me->agg[me->lock_site];
-		struct frame *f = top();
-
-		a[UPROF_OMP_F_ACQUIRES]++;
-		a[UPROF_OMP_F_ACQ_WAIT] += w;
-		if (f) /* by the mutex's type: LOCKWAIT is rebuilt from them when sent */
-			me->agg[f->site][ompt_mutex_field(kind)] += w;
-		mutex_wait_records(now);
-		me->lock_begin = 0;
-	}
-	NEXT(ompt_callback_mutex_acquired, void (*)(int, ompt_wait_id_t, const void *), kind, wid,
-	     codeptr);
-}
-
-/* A nestable lock taken again by the thread holding it: libomp calls mutex_acquire, then
- * nest_lock (scope begin) in place of mutex_acquired. Each omp_set_nest_lock is an acquire
- * of its own call site all the same (LLVM's ompt/synchronization/nest_lock test sees it
- * as acquired_nest_lock_next); without this the site counted none and a full-scope wait
- * of the acquire was never written. The holder does not wait for its own lock: the few
- * ns go to the site's wait only, not to the region's lock wait. A scope end is a release
- * to a lower level, no acquire. */
-static void on_nest_lock(int endpoint, ompt_wait_id_t wid, const void *codeptr)
-{
-	if (on() && me->lock_begin && endpoint == ompt_scope_begin) {
-		uint64_t now = stamp();
-		uint64_t *a = me->agg[me->lock_site];
-
-		a[UPROF_OMP_F_ACQUIRES]++;
-		a[UPROF_OMP_F_ACQ_WAIT] += me->lock_test ? 0 : now - me->lock_begin;
-		mutex_wait_records(now);
-		me->lock_begin = 0;
-	}
-	NEXT(ompt_callback_nest_lock, void (*)(int, ompt_wait_id_t, const void *), endpoint, wid,
-	     codeptr);
 }
 
 /* ---- the end: aggregates to the ring ---- */
@@ -693,11 +514,11 @@ static void flush(void)
 	uint64_t now, nt;
 	double ns_per_tick = 1.0;
 
-	if (__atomic_exchange_n(&flushed, 1, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&ompt_flushed, 1, __ATOMIC_ACQ_REL))
 		return;
 	ompt_target_flush();
 	now = stamp();
-	if (stamp_tsc) {
+	if (ompt_stamp_tsc) {
 		uint64_t ns;
 
 		ins_clock_pair(&now, &ns);
@@ -738,7 +559,7 @@ static void flush(void)
 			}
 	}
 	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_CALLBACKS, 0, 0, 0, ompt_callbacks_always);
-	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_SCOPE, 0, 0, 0, full_scope ? 2 : 1);
+	put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_SCOPE, 0, 0, 0, ompt_full_scope ? 2 : 1);
 	if (lost_threads)
 		put(UPROF_REC_OMP_VALUE, UPROF_OMP_F_LOST_THREADS, 0, 0, 0, lost_threads);
 	if (lost_sites)
@@ -757,7 +578,7 @@ static void flush(void)
  * makes none, and is no OpenMP process of the run. */
 static void at_fork_child(void)
 {
-	struct othread *keep = me;
+	struct othread *keep = ompt_me;
 
 	for (uint32_t i = 0; i < MAX_THREADS; i++) {
 		if (threads[i] && threads[i] != keep)
@@ -783,7 +604,7 @@ static void child_start(void)
 {
 	fork_pending = 0;
 	if (!ins_on()) {
-		__atomic_store_n(&flushed, 1, __ATOMIC_RELEASE); /* nobody to send to */
+		__atomic_store_n(&ompt_flushed, 1, __ATOMIC_RELEASE); /* nobody to send to */
 		return;
 	}
 	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), runtime_omp);
@@ -796,7 +617,7 @@ void ompt_flush(void)
 
 void ompt_host_start(bool full, const char *runtime_version, unsigned int omp_version)
 {
-	full_scope = full;
+	ompt_full_scope = full;
 	runtime_name = runtime_version ? runtime_version : "";
 	runtime_omp = omp_version;
 	ins_emit_raw(UPROF_REC_OMP_RUNTIME, 0, 0, 0, ins_intern(runtime_name), omp_version);
@@ -804,8 +625,8 @@ void ompt_host_start(bool full, const char *runtime_version, unsigned int omp_ve
 
 void ompt_host_init(void)
 {
-	stamp_tsc = ins_stamp_is_tsc();
-	if (stamp_tsc)
+	ompt_stamp_tsc = ins_stamp_is_tsc();
+	if (ompt_stamp_tsc)
 		ins_clock_pair(&t0_stamp, &t0_ns);
 	else
 		t0_stamp = t0_ns = ins_now_ns();
@@ -818,9 +639,7 @@ void ompt_host_init(void)
 	ompt_reg(ompt_callback_task_create, (ompt_callback_t)on_task_create);
 	ompt_reg(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
 	ompt_reg(ompt_callback_work, (ompt_callback_t)on_work);
-	ompt_reg(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
-	ompt_reg(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
-	ompt_reg(ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock);
+	ompt_locks_init();
 	ompt_target_init();
 	ins_exit_hook = flush;
 	pthread_atfork(NULL, NULL, at_fork_child);

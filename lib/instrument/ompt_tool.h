@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/instrument internal: what the OMPT tool's files share. ompt.c has the host
- * callbacks and their end (the aggregates sent at finalize or exit); ompt_chain.c the
+ * callbacks and their end (the aggregates sent at finalize or exit), ompt_locks.c the lock
+ * callbacks (with ompt.c's state, ompt_host.h); ompt_chain.c the
  * start and the chaining to a user's tool; ompt_target.c the target offload callbacks
  * (EMI) and the device-tracing consumer (docs/DESIGN.md §9).
  */
