@@ -14,7 +14,7 @@ $(SYMBOLS_LIB): $(call objs,$(SYMBOLS_SRCS))
 	$(AR) rcs $@ $^
 LIBS += $(SYMBOLS_LIB)
 # its unit tests: ELF symbols and CFI bounds, kallsyms, perf maps, jitdumps
-SYMBOLS_TESTS := test_symtab test_kallsyms test_perfmap test_jitdump test_symshare
+SYMBOLS_TESTS := test_symtab test_plt test_kallsyms test_perfmap test_jitdump test_symshare
 $(patsubst %,$(BUILD)/tests/%,$(SYMBOLS_TESTS)): $(BUILD)/tests/%: tests/unit/%.c $(SYMBOLS_LIB) \
 		$(SESSION_LIB) $(UTIL_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
