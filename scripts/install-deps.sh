@@ -17,12 +17,14 @@
 # export-to-sqlite.py needs): tests/e2e/export_data.sh reads the exports with them.
 # valgrind: bench/omp_tool_instr.sh counts the OMPT tool's instructions per callback
 # (callgrind), a measure of its cost that the machine's load does not move.
+# firefox-esr: tests/e2e/report_html_firefox.sh loads report.html in headless Firefox (the
+# page must work from file:// in Chromium and Firefox).
 set -eu
 PKGS="build-essential libpfm4-dev libelf-dev libdw-dev libcmocka-dev libinih-dev linux-perf
       clang libclang-rt-14-dev python3 man-db libxml2-utils libomp-dev
       clang-19 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev debuginfod
       libzydis-dev chromium strace python3-mpi4py libsqlite3-dev zlib1g-dev golang-go
-      python3-pyside2.qtsql libqt5sql5-sqlite valgrind"
+      python3-pyside2.qtsql libqt5sql5-sqlite valgrind firefox-esr"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
