@@ -114,6 +114,12 @@ install: all
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 scripts/uprof-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/uprof
+	@# the MPI interposers of the families built: collect --trace mpi finds them in ../lib
+	for so in $(MPI_LIBS); do install -m 755 "$$so" $(DESTDIR)$(PREFIX)/lib/ || exit 1; done
+	@# the example programs, to copy and build against the installed uprof (examples/README.md)
+	install -d $(DESTDIR)$(PREFIX)/share/uprof/examples
+	cp -R examples/. $(DESTDIR)$(PREFIX)/share/uprof/examples/
+	chmod -R u+rwX,go+rX,go-w $(DESTDIR)$(PREFIX)/share/uprof/examples
 
 clean:
 	rm -rf build

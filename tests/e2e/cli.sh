@@ -136,9 +136,25 @@ if make -s install PREFIX="$prefix" ${SANITIZE:+SANITIZE=$SANITIZE} >/dev/null 2
 	check "installed uprof finds its configs" bash -c "'$prefix/bin/uprof' info --list collect-configs | grep -q '^tbp '"
 	for f in share/man/man1/uprof.1 share/man/man1/uprof-collect.1 share/man/man1/uprof-report.1 \
 		share/man/man3/AMDProfileController.3 include/AMDProfileController.h \
-		lib/libAMDProfileController.so lib/libAMDProfileController.a; do
+		lib/libAMDProfileController.so lib/libAMDProfileController.a \
+		share/uprof/examples/README.md share/uprof/examples/mpi/ring.c \
+		share/uprof/examples/ClassicDomainTaskAPI/ClassicDomainTaskAPI.cpp; do
 		check "installed $f" [ -s "$prefix/$f" ]
 	done
+	# each MPI interposer built is installed beside the API library, where collect looks
+	for so in "$BUILD"/lib/libuprof_mpi_*.so; do
+		[ -e "$so" ] || continue
+		check "installed lib/$(basename "$so")" cmp -s "$so" "$prefix/lib/$(basename "$so")"
+	done
+	if command -v mpirun >/dev/null && [ -x "$TGT/mpi_spin.openmpi" ] &&
+		[ -e "$BUILD/lib/libuprof_mpi_openmpi.so" ]; then
+		timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$prefix/bin/uprof" collect \
+			--trace mpi -o "$SCRATCH/inst-mpi" "$TGT/mpi_spin.openmpi" >"$SCRATCH/inst-mpi.log" 2>&1
+		J=$(session_in "$SCRATCH/inst-mpi")
+		timeout 120 "$prefix/bin/uprof" report -i "$J" >/dev/null 2>&1
+		check "the installed uprof traces MPI: a 2-rank job's report counts 2 ranks ($(grep -m1 'Total Ranks' "$J/report.csv" 2>/dev/null))" \
+			grep -qx 'Total Ranks, 2' "$J/report.csv"
+	fi
 else
 	not_ok "make install PREFIX=... succeeds"
 fi
