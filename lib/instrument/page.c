@@ -413,6 +413,21 @@ static inline uint32_t handle_id(struct ins_handle *h)
 	return ins_handle_register(h);
 }
 
+/* Fill the slot of position @pos and publish it: the record's fields, then its seq with
+ * release (what the profiler waits for: ctlpage.h). The rings' and the lanes' one way. */
+static inline __attribute__((always_inline)) void
+publish(struct uprof_ctl_record *slot, uint64_t pos, uint64_t time, uint16_t kind, uint16_t how,
+	uint32_t domain, uint32_t name, uint32_t who)
+{
+	slot->time_ns = time;
+	slot->tid = who ? who : tid();
+	slot->kind = kind;
+	slot->how = how;
+	slot->domain = domain;
+	slot->name = name;
+	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+}
+
 /* Claim a slot of @ring (Vyukov, see ctlpage.h) and publish one record in it. Inlined
  * into both callers so that the task path, the one docs/DESIGN.md §7 puts a price on, is one
  * function: a TSC read, a CAS, the record's stores and the publishing one. */
@@ -440,13 +455,7 @@ emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask,
 			pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
 		}
 	}
-	slot->time_ns = now;
-	slot->tid = who ? who : tid();
-	slot->kind = kind;
-	slot->how = how;
-	slot->domain = domain;
-	slot->name = name;
-	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+	publish(slot, pos, now, kind, how, domain, name, who);
 	*at = pos;
 	return true;
 dropped:
@@ -656,13 +665,7 @@ bool ins_emit_lane(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, u
 		}
 	}
 	slot = LANE_SLOTS(h, my_lane.idx) + (pos & (UPROF_CTL_LANE_RECORDS - 1));
-	slot->time_ns = value;
-	slot->tid = who ? who : tid();
-	slot->kind = kind;
-	slot->how = how;
-	slot->domain = domain;
-	slot->name = name;
-	__atomic_store_n(&slot->seq, pos + 1, __ATOMIC_RELEASE);
+	publish(slot, pos, value, kind, how, domain, name, who);
 	my_lane.pos = pos + 1;
 	__atomic_store_n(&lane->head, pos + 1, __ATOMIC_RELEASE);
 	if (__builtin_expect(((pos + 1) & (UPROF_CTL_LANE_RECORDS / 4 - 1)) == 0, 0))

@@ -80,13 +80,29 @@ static int reopen_rw(int fd)
 	return rw < 0 ? -errno : rw;
 }
 
+/* Map the page file @fd of @size bytes and take it. A page too large to take is still
+ * mapped far enough to say what version it is. */
+static int map_and_take(struct smp_page **out, int fd, off_t size, struct open_ctx *o)
+{
+	size_t len = size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)size;
+	void *m;
+	int ret;
+
+	o->file_size = size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)size;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	ret = smp_page_take(out, m, len, true, o);
+	if (ret)
+		munmap(m, len);
+	return ret;
+}
+
 int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char *session,
 		     uint32_t generation, struct smp_page_why *why)
 {
 	struct open_ctx o = { pid, 0, session, generation, why };
 	struct stat sb;
-	size_t len;
-	void *m;
 	int fd, rw, ret;
 
 	*out = NULL;
@@ -111,16 +127,8 @@ int smp_page_open_at(struct smp_page **out, const char *dir, int pid, const char
 	close(fd);
 	if (rw < 0)
 		return rw;
-	/* a page too large to take is still mapped far enough to say what version it is */
-	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
-	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rw, 0);
+	ret = map_and_take(out, rw, sb.st_size, &o);
 	close(rw);
-	if (m == MAP_FAILED)
-		return -errno;
-	ret = smp_page_take(out, m, len, true, &o);
-	if (ret)
-		munmap(m, len);
 	return ret;
 }
 
@@ -129,8 +137,6 @@ int smp_page_open_fd(struct smp_page **out, int fd, int pid, uint32_t uid, const
 {
 	struct open_ctx o = { pid, 0, session, generation, why };
 	struct stat sb;
-	size_t len;
-	void *m;
 	int ret;
 
 	*out = NULL;
@@ -150,16 +156,8 @@ int smp_page_open_fd(struct smp_page **out, int fd, int pid, uint32_t uid, const
 			why->size = (uint64_t)sb.st_size;
 		return smp_page_refuse(why, SMP_PAGE_SIZE, -EINVAL);
 	}
-	len = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? UPROF_CTL_HEADER_BYTES : (size_t)sb.st_size;
-	o.file_size = sb.st_size > (off_t)UPROF_CTL_MAX_SIZE ? 0 : (uint64_t)sb.st_size;
 	/* a descriptor not open for writing cannot be a page handed to us: EACCES */
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	ret = smp_page_take(out, m, len, true, &o);
-	if (ret)
-		munmap(m, len);
-	return ret;
+	return map_and_take(out, fd, sb.st_size, &o);
 }
 
 int smp_page_open(struct smp_page **out, int pid, const char *session, uint32_t generation)
