@@ -388,33 +388,43 @@ static int note(struct rpt_stacks *st, const struct ses_sample *s, uint32_t stac
 	return 0;
 }
 
+/* The frames of @s into @f (MAX_FRAMES), leaf first, as @b says (its count and whether the
+ * chain was cut or broken): the callchain, or the leaf copy's one CFI step and the
+ * callchain (an fp sample's registers without REGS_USER in the attr), or the DWARF unwind
+ * of the copied stack. Nothing once the frame pool is full. */
+static void walk(struct builder *b, struct rpt *r, const struct ses_reader *rd,
+		 const struct ses_sample *s, struct rpt_frame *f)
+{
+	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
+	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
+	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
+
+	*b = (struct builder){ .r = r,
+			       .proc = slot ? &r->world.procs[*slot - 1] : NULL,
+			       .last_map = -1,
+			       .f = f,
+			       .max = r->stacks->depth };
+	if (r->stacks->nframes >= MAX_POOL)
+		return;
+	if (copy && s->ips)
+		leaf_step(b, s);
+	if (s->ips)
+		from_callchain(b, s, attr ? attr->sample_max_stack : 0);
+	if (s->regs && !copy && !b->truncated && !b->failed)
+		from_unwind(b, s);
+}
+
 int rpt_stacks_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s,
 		      uint32_t thread, int module, uint64_t addr, uint64_t units)
 {
 	struct rpt_stacks *st = r->stacks;
-	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
 	struct rpt_frame f[MAX_FRAMES];
-	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
-	struct builder b = { r,	    slot ? &r->world.procs[*slot - 1] : NULL,
-			     -1,    f,
-			     0,	    st->depth,
-			     false, false,
-			     false, 0,
-			     0 };
-	/* registers without REGS_USER in the attr: the leaf copy of an fp sample */
-	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
+	struct builder b;
 	long idx;
 
 	if (s->ips || s->regs || s->stack)
 		st->collected = true;
-	if (st->nframes < MAX_POOL) {
-		if (copy && s->ips)
-			leaf_step(&b, s);
-		if (s->ips)
-			from_callchain(&b, s, attr ? attr->sample_max_stack : 0);
-		if (s->regs && !copy && !b.truncated && !b.failed)
-			from_unwind(&b, s);
-	}
+	walk(&b, r, rd, s, f);
 	/* the leaf is the sample's IP (the kernel's when it was in the kernel) */
 	if (!b.n || f[0].module != (uint32_t)module || f[0].addr != addr) {
 		if (b.n == b.max)
@@ -452,28 +462,13 @@ int rpt_stacks_user_only(struct rpt *r, const struct ses_reader *rd, const struc
 			 uint32_t thread, uint32_t *stack)
 {
 	struct rpt_stacks *st = r->stacks;
-	const struct perf_event_attr *attr = ses_reader_attr(rd, (size_t)s->attr_index);
 	struct rpt_frame f[MAX_FRAMES];
-	uint64_t *slot = util_hash_find(&r->world.pid_index, s->pid, 0, 0);
-	struct builder b = { r,	    slot ? &r->world.procs[*slot - 1] : NULL,
-			     -1,    f,
-			     0,	    st->depth,
-			     false, false,
-			     false, 0,
-			     0 };
-	bool copy = s->regs && attr && !(attr->sample_type & PERF_SAMPLE_REGS_USER);
+	struct builder b;
 	long idx;
 	int n = 0;
 
 	*stack = UINT32_MAX;
-	if (st->nframes < MAX_POOL) {
-		if (copy && s->ips)
-			leaf_step(&b, s);
-		if (s->ips)
-			from_callchain(&b, s, attr ? attr->sample_max_stack : 0);
-		if (s->regs && !copy && !b.truncated && !b.failed)
-			from_unwind(&b, s);
-	}
+	walk(&b, r, rd, s, f);
 	for (int i = 0; i < b.n; i++) /* the user's frames only */
 		if (f[i].module != RPT_MODULE_KERNEL)
 			f[n++] = f[i];
