@@ -358,15 +358,15 @@ struct uprof_ctl_ring {
 };
 _Static_assert(sizeof(struct uprof_ctl_ring) == 32, "ring ABI");
 
-/* A lane's control words (2.6): head and dropped written by its thread only, tail by the
- * profiler once per batch. */
+/* A lane's control words (2.6): dropped written by its thread only, tail by the profiler
+ * once per batch. No head: where its thread has got to is in the slots (the one at the
+ * tail is published or not), so a record touches one line of the page, its slot's. */
 struct uprof_ctl_lane {
-	uint64_t head;	  /* next position its thread writes (atomic) */
 	uint64_t tail;	  /* the profiler's position (atomic) */
 	uint64_t dropped; /* records dropped on a full lane (atomic) */
 	uint32_t tid;	  /* the thread that claimed it (informational) */
 	uint32_t reserved;
-	uint64_t pad[4];
+	uint64_t pad[5];
 };
 _Static_assert(sizeof(struct uprof_ctl_lane) == 64, "lane ABI");
 _Static_assert(UPROF_CTL_MAX_LANES * sizeof(struct uprof_ctl_lane) <= UPROF_CTL_LANE_CTL_BYTES,

@@ -273,10 +273,15 @@ static bool drained(const struct uprof_ctl_header *h)
 	    __atomic_load_n(&h->pauses.tail, __ATOMIC_ACQUIRE) <
 		    __atomic_load_n(&h->pauses.head, __ATOMIC_ACQUIRE))
 		return false;
-	for (uint32_t i = 0; i < nlanes && i < claimed; i++)
-		if (__atomic_load_n(&LANE(h, i)->tail, __ATOMIC_ACQUIRE) <
-		    __atomic_load_n(&LANE(h, i)->head, __ATOMIC_ACQUIRE))
+	for (uint32_t i = 0; i < nlanes && i < claimed; i++) {
+		/* a thread publishes its lane in order: nothing at the tail, nothing after it */
+		uint64_t tail = __atomic_load_n(&LANE(h, i)->tail, __ATOMIC_ACQUIRE);
+		const struct uprof_ctl_record *at = LANE_SLOTS(h, i) +
+						    (tail & (UPROF_CTL_LANE_RECORDS - 1));
+
+		if (__atomic_load_n(&at->seq, __ATOMIC_ACQUIRE) == tail + 1)
 			return false;
+	}
 	return true;
 }
 
@@ -667,7 +672,6 @@ bool ins_emit_lane(uint16_t kind, uint16_t how, uint32_t who, uint32_t domain, u
 	slot = LANE_SLOTS(h, my_lane.idx) + (pos & (UPROF_CTL_LANE_RECORDS - 1));
 	publish(slot, pos, value, kind, how, domain, name, who);
 	my_lane.pos = pos + 1;
-	__atomic_store_n(&lane->head, pos + 1, __ATOMIC_RELEASE);
 	if (__builtin_expect(((pos + 1) & (UPROF_CTL_LANE_RECORDS / 4 - 1)) == 0, 0))
 		ring_doorbell(h); /* a quarter of the lane since the last ring, as task_posted */
 	return true;

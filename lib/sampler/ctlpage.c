@@ -83,7 +83,7 @@ static int take_lanes(struct smp_page *p)
 
 		r->slots = (struct uprof_ctl_record *)((char *)h + slots_off) + (uint64_t)i * recs;
 		r->records = recs;
-		r->head = &l->head;
+		r->head = NULL; /* a lane has none: only the pause ring's is read (look_at_drops) */
 		r->tail = &l->tail;
 		r->dropped = &l->dropped;
 		r->pos = __atomic_load_n(r->tail, __ATOMIC_ACQUIRE);

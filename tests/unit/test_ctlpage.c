@@ -137,8 +137,7 @@ static void current_version(void **state)
  * as its thread would (seq = pos + 1), the rest of its slots zero as created. */
 #define LANES 3
 #define LANE_RECS 8
-#define LANES_EXTRA \
-	(UPROF_CTL_LANE_CTL_BYTES + LANES * LANE_RECS * sizeof(struct uprof_ctl_record))
+#define LANES_EXTRA (UPROF_CTL_LANE_CTL_BYTES + LANES * LANE_RECS * sizeof(struct uprof_ctl_record))
 static unsigned char *make_lanes_page(uint32_t claimed, int per, size_t *len)
 {
 	unsigned char *m = make_page(2, 6, LANES_EXTRA, len);
@@ -163,7 +162,6 @@ static unsigned char *make_lanes_page(uint32_t claimed, int per, size_t *len)
 				0,
 				0
 			};
-		l->head = (uint64_t)per;
 		l->dropped = (uint64_t)i;
 	}
 	return m;

@@ -405,9 +405,12 @@ static void lanes_per_thread(void)
 	if (child == 0) {
 		amdTaskEnd(d); /* the child's own page */
 		ins_emit_lane(UPROF_REC_OMP_VALUE, 1, 0, 1, 0, 0);
+		/* its record is the first slot of its page's lane 0 */
 		_exit(ins_page && ins_page->lanes_claimed == 1 &&
-				      ((struct uprof_ctl_lane *)((char *)ins_page + UPROF_CTL_SIZE))
-						      ->head == 1
+				      ((struct uprof_ctl_record *)((char *)ins_page +
+								   UPROF_CTL_SIZE +
+								   UPROF_CTL_LANE_CTL_BYTES))
+						      ->seq == 1
 			      ? 0
 			      : 1);
 	}
