@@ -10,8 +10,8 @@ $(TIMECHART_LIB): $(call objs,$(TIMECHART_SRCS))
 	$(AR) rcs $@ $^
 LIBS += $(TIMECHART_LIB)
 # its unit tests: sources found on a fake tree, exact power from energy deltas (and their
-# wrap), temperatures, P-states, the CSV layout, damaged files
+# wrap), temperatures, APERF/MPERF through a replaced MSR reader, P-states, the CSV layout, damaged files
 $(BUILD)/tests/test_timechart: tests/unit/test_timechart.c $(TIMECHART_LIB) $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lpfm -lm
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -Wl,--wrap=tc_read_msr -lcmocka -lpfm -lm
 UNIT_TESTS += $(BUILD)/tests/test_timechart
