@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,8 @@ struct tc_state {
 	bool list;
 	double duration_s;
 	char **prog_argv;
+	char prog_path[PATH_MAX]; /* the program, found before anything is written */
+	cpu_set_t cpus;		  /* --affinity's */
 };
 
 #define STATE struct tc_state
@@ -143,9 +146,35 @@ static struct tc_roots roots(void)
 	return r;
 }
 
+/* The program found and --affinity read before anything is written or said */
+static int check_program(struct tc_state *st)
+{
+	char err[512];
+	struct pmc_cpus cpus;
+	struct stat sb;
+
+	if (cli_resolve_program(st->prog_argv[0], st->prog_path, sizeof(st->prog_path), err,
+				sizeof(err)) < 0)
+		return cli_error(1, CMD, "%s", err);
+	if (st->workdir && (stat(st->workdir, &sb) || !S_ISDIR(sb.st_mode)))
+		return cli_error(EXIT_USAGE, CMD, "-w: '%s' is not a directory", st->workdir);
+	if (!st->affinity)
+		return -1;
+	if (pmc_cpus_parse(st->affinity, strlen(st->affinity), &cpus) || !pmc_cpus_count(&cpus))
+		return cli_error(EXIT_USAGE, CMD,
+				 "--affinity: '%s' is not a CPU list (such as 0-3,8)",
+				 st->affinity);
+	CPU_ZERO(&st->cpus);
+	for (int c = pmc_cpus_next(&cpus, 0); c >= 0 && c < CPU_SETSIZE;
+	     c = pmc_cpus_next(&cpus, c + 1))
+		CPU_SET(c, &st->cpus);
+	return -1;
+}
+
 static int check_args(struct tc_state *st)
 {
 	char *end;
+	int ret;
 
 	if (!st->want)
 		st->want = TC_ALL;
@@ -166,10 +195,11 @@ static int check_args(struct tc_state *st)
 	}
 	if ((st->affinity || st->workdir) && !st->prog_argv)
 		return cli_usage_error(CMD, "--affinity and -w set up a program: give one");
-	if (!st->duration && !st->prog_argv && !isatty(STDIN_FILENO) && !getenv("UPROF_TC_FOREVER"))
-		return cli_usage_error(
-			CMD, "give -d <seconds> or a program: with neither, timechart runs until "
-			     "Ctrl-C");
+	if (st->prog_argv) {
+		ret = check_program(st);
+		if (ret >= 0)
+			return ret;
+	}
 	return -1;
 }
 
@@ -221,40 +251,25 @@ static void stamp(char *buf, size_t len)
 
 static pid_t start_program(struct tc_state *st)
 {
-	char path[PATH_MAX], err[512];
-	struct pmc_cpus cpus;
-	cpu_set_t set;
+	char err[512];
 	pid_t pid;
 
-	if (cli_resolve_program(st->prog_argv[0], path, sizeof(path), err, sizeof(err)) < 0)
-		return cli_error(-1, CMD, "%s", err);
-	if (st->affinity) {
-		if (pmc_cpus_parse(st->affinity, strlen(st->affinity), &cpus) ||
-		    !pmc_cpus_count(&cpus))
-			return cli_error(-EXIT_USAGE, CMD,
-					 "--affinity: '%s' is not a CPU list (such as 0-3,8)",
-					 st->affinity);
-		CPU_ZERO(&set);
-		for (int c = pmc_cpus_next(&cpus, 0); c >= 0 && c < CPU_SETSIZE;
-		     c = pmc_cpus_next(&cpus, c + 1))
-			CPU_SET(c, &set);
-	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return cli_error(-1, CMD, "fork: %s", strerror(errno));
 	if (pid)
 		return pid;
-	if (st->affinity && sched_setaffinity(0, sizeof(set), &set))
+	if (st->affinity && sched_setaffinity(0, sizeof(st->cpus), &st->cpus))
 		fprintf(stderr, "uprof timechart: --affinity %s: %s\n", st->affinity,
 			strerror(errno)),
 			_exit(127);
 	if (st->workdir && chdir(st->workdir))
 		fprintf(stderr, "uprof timechart: -w %s: %s\n", st->workdir, strerror(errno)),
 			_exit(127);
-	execv(path, st->prog_argv);
-	fprintf(stderr, "uprof timechart: %s: %s\n", path,
-		cli_exec_error(path, errno, err, sizeof(err)));
+	execv(st->prog_path, st->prog_argv);
+	fprintf(stderr, "uprof timechart: %s: %s\n", st->prog_path,
+		cli_exec_error(st->prog_path, errno, err, sizeof(err)));
 	_exit(127);
 }
 
