@@ -378,6 +378,7 @@ static const struct cli_option collect_options[] = {
 	      "openmpi or mpich: the interposer to use (a program of\n"
 	      "the other family is refused)",
 	      O_MPI_IMPL),
+	OPT_INCLUDE_SAME(cli_collect_signal_options),
 	OPT_INCLUDE_SAME(cli_refused_collect_options),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_HELP(),
@@ -412,6 +413,11 @@ static int check_combinations(struct collect_state *st, int argc, int first)
 
 	if (c >= 0)
 		return c;
+	if (st->wait_for_signal && st->start_delay_s > 0)
+		return cli_usage_error(CMD, "--wait-for-signal and --start-delay both say when "
+					    "sampling starts: give one");
+	if (st->wait_for_signal) /* until SIGUSR1: a delay no run reaches (~31 years) */
+		st->start_delay_s = 1e9;
 	if (st->system_wide && (st->nattach || st->ntids_only))
 		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
 	if (st->system_wide && first < argc)

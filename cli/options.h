@@ -164,5 +164,6 @@ const char *cli_suggest_word(const char *const *names, size_t n, const char *wor
  * cli/log_compat.c) and collect's own (cli/collect_compat.c). */
 extern const struct cli_option cli_refused_log_options[];
 extern const struct cli_option cli_refused_collect_options[];
+extern const struct cli_option cli_collect_signal_options[];
 
 #endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # uProf's collect, report and translate options beyond issue 16's: the aliases that work
-# (--data-buffer-count = -m, --call-graph-type = --call-graph-mode) shown by their effect,
+# (--data-buffer-count = -m, --call-graph-type = --call-graph-mode, --wait-for-signal)
+# shown by their effect,
 # and the ones refused: one line naming the option and the reason, exit 2, nothing run.
 . "$(dirname "$0")/lib/common.sh"
 
@@ -17,6 +18,26 @@ check "--call-graph-type fp: frame pointers" grep -q '^Profiling started: .*with
 expect_fail 2 "--call-graph-type xyz refused" "^uprof collect: --call-graph: " \
 	"$UPROF" collect --call-graph-type xyz -o "$SCRATCH/d" /bin/true
 
+# --wait-for-signal: nothing sampled until uprof gets SIGUSR1, then sampling as usual
+"$UPROF" collect --wait-for-signal -o "$SCRATCH/w0" "$TGT/demo" 200 >/dev/null 2>"$SCRATCH/w0.err" &
+P=$!; wait $P; rc=$?
+S0=$(session_in "$SCRATCH/w0")
+check "--wait-for-signal, no signal: exit 0, says how to start it (uprof's pid $P)" grep -qx "Profiling starts at SIGUSR1 (kill -USR1 $P): target pid [0-9]*" "$SCRATCH/w0.err"
+check "--wait-for-signal, no signal: 0 samples" bash -c "[ $rc = 0 ] && grep -qx 'samples = 0' '$S0/session.ini'"
+"$UPROF" collect --wait-for-signal -o "$SCRATCH/w1" "$TGT/demo" 2000 >/dev/null 2>"$SCRATCH/w1.err" &
+P=$!
+for _ in $(seq 100); do grep -q SIGUSR1 "$SCRATCH/w1.err" && break; sleep 0.1; done
+sleep 0.5 # the signal at least this late: the delay said is at least as long
+kill -USR1 $P; wait $P; rc=$?
+S1=$(session_in "$SCRATCH/w1")
+delay=$(sed -nE 's/^Profiling started after ([0-9.e+-]+) s: .*/\1/p' "$SCRATCH/w1.err")
+check "--wait-for-signal + SIGUSR1: exit 0, started after $delay s (>= the 0.5 s waited)" bash -c "[ $rc = 0 ] && [ -n '$delay' ] && awk 'BEGIN { exit !($delay >= 0.5) }'"
+n=$(sed -n 's/^samples = //p' "$S1/session.ini"); cpu=$(sed -n 's/^cpu_ns = //p' "$S1/session.ini")
+check "--wait-for-signal + SIGUSR1: $n samples, as the target's $cpu ns of CPU after the start give at 1 ms (within 25%)" \
+	bash -c "[ '$n' -gt 0 ] && awk 'BEGIN { e = $cpu / 1e6; exit !($n >= e * 0.75 && $n <= e * 1.25 + 5) }'"
+expect_fail 2 "--wait-for-signal with --start-delay refused" "^uprof collect: --wait-for-signal and --start-delay both say when sampling starts: give one" \
+	"$UPROF" collect --wait-for-signal --start-delay 1 -o "$SCRATCH/w2" /bin/true
+
 refused() { # refused CMD OPTION-WORDS... REASON-REGEX (last)
 	local cmd=$1; shift
 	local re=${!#} words=("${@:1:$#-1}")
@@ -26,7 +47,6 @@ refused() { # refused CMD OPTION-WORDS... REASON-REGEX (last)
 ARGS=(-o "$SCRATCH/r" /bin/true)
 refused collect --call-graph-interval 1 "uprof takes a call stack with every sample"
 refused collect --profiling-signal 27 "sends the program no signal"
-refused collect --wait-for-signal "start with --start-paused"
 refused collect --collect-thread "every thread's samples are collected already"
 for o in "--log-path /tmp" --enable-log --enable-logts; do
 	refused collect $o "uprof keeps no log file: its messages go to standard error"
