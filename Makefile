@@ -62,6 +62,7 @@ include lib/export/module.mk
 include lib/job/module.mk
 include lib/tool/module.mk
 include lib/instrument/module.mk
+include lib/timechart/module.mk
 include cli/module.mk
 include tests/module.mk
 include tests/targets/module.mk

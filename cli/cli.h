@@ -77,6 +77,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
+int cmd_timechart(int argc, char **argv);
 
 /* --time-filter T1:T2 into @o (report, translate): -1 to go on, or the exit code of the
  * message said. */

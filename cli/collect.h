@@ -50,6 +50,9 @@ struct collect_state {
 	struct rlimit nofile; /* RLIMIT_NOFILE as given (raised for us, restored for the target) */
 	uint64_t stale_pages; /* pages of dead processes removed at start ([pages]) */
 	double start_delay_s; /* --start-delay: sampling starts this long after launch */
+	/* --wait-for-signal: sampling starts when uprof gets SIGUSR1 (start_delay_s holds a
+	 * delay no run reaches until then, and the real one after); resume_signal: it came */
+	bool wait_for_signal, resume_signal;
 	int64_t cpu_before_start_ns; /* the launched target's CPU time when the delay ended */
 	bool terminate;
 	size_t mmap_pages;

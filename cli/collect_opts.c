@@ -326,6 +326,7 @@ static const struct cli_option collect_options[] = {
 	      O_MMAP_PAGES),
 	FLAG(0, "use-linux-perf", "accepted (uProf's): uprof always uses perf_event",
 	     O_USE_LINUX_PERF),
+	VALUE(0, "data-buffer-count", "<n>", "uProf 5.3's name for -m", O_MMAP_PAGES),
 	/* uProf's, refused in words (issue 16) */
 	{ .kind = CLI_OPTK_CALLBACK,
 	  .long_name = "limit-data",
@@ -352,6 +353,7 @@ static const struct cli_option collect_options[] = {
 	VALUE(0, "call-graph-depth", "<n>", "most frames kept per stack (2 to 1024, default 128)",
 	      O_CG_DEPTH),
 	VALUE(0, "call-graph-mode", "<m>", "fp, fpo or dwarf (implies call stacks)", O_CG_MODE),
+	VALUE(0, "call-graph-type", "<m>", "uProf 5.x's name for --call-graph-mode", O_CG_MODE),
 	{ .kind = CLI_OPTK_CALLBACK,
 	  .long_name = "tool",
 	  .argh = "<t.so>[,k=v..]",
@@ -376,6 +378,9 @@ static const struct cli_option collect_options[] = {
 	      "openmpi or mpich: the interposer to use (a program of\n"
 	      "the other family is refused)",
 	      O_MPI_IMPL),
+	OPT_INCLUDE_SAME(cli_collect_signal_options),
+	OPT_INCLUDE_SAME(cli_refused_collect_options),
+	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -408,6 +413,11 @@ static int check_combinations(struct collect_state *st, int argc, int first)
 
 	if (c >= 0)
 		return c;
+	if (st->wait_for_signal && st->start_delay_s > 0)
+		return cli_usage_error(CMD, "--wait-for-signal and --start-delay both say when "
+					    "sampling starts: give one");
+	if (st->wait_for_signal) /* until SIGUSR1: a delay no run reaches (~31 years) */
+		st->start_delay_s = 1e9;
 	if (st->system_wide && (st->nattach || st->ntids_only))
 		return cli_usage_error(CMD, "-a profiles every process: leave out -p/--tid");
 	if (st->system_wide && first < argc)

@@ -195,6 +195,11 @@ int collect_ostrace_prepare(struct collect_state *st)
 		st->os.on = true;
 		st->os.events |= OST_EV_PTHREAD | OST_EV_SCHED | OST_EV_SYSCALL;
 	}
+	if (st->config_name && !strcmp(st->config_name, "overview") && !st->os.on) {
+		/* uProf's overview: the timer plus OS runtime functions (calls and waits) */
+		st->os.on = true;
+		st->os.events |= OST_EV_PTHREAD | OST_EV_SYSCALL;
+	}
 	if (!st->os.on)
 		return -1;
 	if (st->system_wide)

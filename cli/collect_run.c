@@ -54,6 +54,8 @@ static int block_signals(struct collect_state *st)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
+	if (st->wait_for_signal)
+		sigaddset(&set, SIGUSR1);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	st->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -167,7 +169,10 @@ static void handle_signals(struct collect_state *st)
 	while (read(st->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD)
 			reap_children(st);
-		else if (!st->stop_signal)
+		else if (si.ssi_signo == SIGUSR1 && st->wait_for_signal) {
+			st->resume_signal = true; /* the start, not a stop; once is enough */
+			continue;
+		} else if (!st->stop_signal)
 			st->stop_signal = stopped = (int)si.ssi_signo;
 		/* an MPI rank: the launcher ends the job through us; the rank's interposer
 		 * flushes what it recorded when it gets the signal (collect_mpi.c) */
@@ -258,7 +263,9 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		/* a control page being published is retried soon, not in 100 ms */
 		int timeout = collect_pages_busy(st) ? 2 : POLL_MS;
 
-		if (hold && now >= hold) {
+		if (hold && (now >= hold || st->resume_signal)) {
+			if (st->wait_for_signal) /* the delay it turned out to be */
+				st->start_delay_s = (double)(now - start_mono) / 1e9;
 			end_delay(st, now, &start_mono, &deadline);
 			hold = 0;
 		}
@@ -554,6 +561,11 @@ static int start_attached(struct collect_state *st)
 	else
 		snprintf(who, sizeof(who), "attached to pid %d%s", (int)st->attach_pids[0],
 			 st->nattach > 1 ? " and others" : "");
+	if (st->wait_for_signal) {
+		fprintf(stderr, "Profiling starts at SIGUSR1 (kill -USR1 %d): %s\n", (int)getpid(),
+			who);
+		return 0;
+	}
 	if (st->start_delay_s > 0) {
 		fprintf(stderr, "Profiling starts in %.3g s: %s\n", st->start_delay_s, who);
 		return 0;
@@ -600,7 +612,10 @@ int collect_run(struct collect_state *st)
 		st->never_started = true;
 		return 1;
 	}
-	if (st->start_delay_s > 0)
+	if (st->wait_for_signal)
+		fprintf(stderr, "Profiling starts at SIGUSR1 (kill -USR1 %d): target pid %d\n",
+			(int)getpid(), st->child.pid);
+	else if (st->start_delay_s > 0)
 		fprintf(stderr, "Profiling starts in %.3g s: target pid %d\n", st->start_delay_s,
 			st->child.pid);
 	else

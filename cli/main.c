@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_compare, "the same as compare" },
 	{ "info", cmd_info, "list collect configurations and describe this system" },
 	{ "pcm", cmd_pcm, "count core, L3, Data Fabric and OS events: metrics per interval" },
+	{ "timechart", cmd_timechart, "frequency, P-state, power and temperature at an interval" },
 };
 
 static void usage(FILE *f)

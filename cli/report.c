@@ -250,6 +250,7 @@ static const struct cli_option report_options[] = {
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_options, STATE, a),
+	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_HELP(),
 	OPT_END(),
 };

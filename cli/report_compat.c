@@ -44,6 +44,23 @@ const struct cli_option cli_refused_report_options[] = {
 		    "not supported in report: report.csv's values are event counts already "
 		    "(annotate takes --show-event-count)",
 		    NULL),
+	/* uProf 5.3's: raw IBS records as text; uprof sessions hold no IBS data on machines
+	 * without IBS, and its op records go to report's tables where there are */
+	OPT_REFUSED(0, "ascii", "<dump>",
+		    "not supported: no text dump of IBS records (ibsop-event-dump, "
+		    "ibsfetch-event-dump); 'perf script -i <session>/samples.data' prints every "
+		    "sample",
+		    NULL),
+	/* uProf translates raw files into a database and may drop them; uprof's report
+	 * reads samples.data each time, so it is the session */
+	OPT_REFUSED(0, "remove-raw-files", NULL,
+		    "not supported: samples.data is the session itself (report reads it each "
+		    "time, there is no database beside it), so nothing raw can be removed",
+		    NULL),
+	OPT_REFUSED(0, "export-session", NULL,
+		    "not supported: the session directory is self-contained (copy it, or tar "
+		    "it); --export html writes one self-contained file of the report",
+		    NULL),
 	OPT_REFUSED(0, "ignore-system-module", NULL,
 		    "not supported: -p and --time-filter narrow a report; the modules table "
 		    "shows system modules apart",

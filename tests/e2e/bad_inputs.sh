@@ -178,4 +178,11 @@ for v in abc -3 1.5 ""; do
 	expect_fail 2 "--mpi-top '$v' refused" "^uprof report: --mpi-top '$v' is not a call site count \(0 = all\)$" \
 		"$UPROF" report -i "$SCRATCH" --mpi-top "$v"
 done
+# timechart: the interval, the format and the duration (tests/e2e/timechart.sh has the rest)
+expect_fail 2 "timechart -t 9 refused" "^uprof timechart: .*'9' is not an interval of 10 to 3600000 ms" \
+	"$UPROF" timechart -t 9 -d 1 -o "$SCRATCH/tc"
+expect_fail 2 "timechart -f json refused" "^uprof timechart: -f: 'json' is not a format \(csv or txt\)$" \
+	"$UPROF" timechart -f json -d 1 -o "$SCRATCH/tc"
+expect_fail 2 "timechart -d 1x refused" "^uprof timechart: -d: '1x' is not a duration in seconds" \
+	"$UPROF" timechart -d 1x -o "$SCRATCH/tc"
 exit 0
