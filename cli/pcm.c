@@ -98,6 +98,14 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'D':
 		st->dry_run = true;
 		return 0;
+	case 'F':
+		st->zen = pmc_zen_parse(arg);
+		st->zen_named = true;
+		return st->zen ? 0
+			       : cli_error(EXIT_USAGE, CMD,
+					   "--family '%s': zen3, zen4 or zen5 (the groups' events "
+					   "differ per generation)",
+					   arg);
 	}
 	return EXIT_USAGE;
 }
@@ -115,8 +123,10 @@ static int pcm_option(const struct cli_option *o, const char *arg, void *state, 
 
 static const struct cli_option pcm_options[] = {
 	VALUE('m', "metrics", "<g,...>",
-	      "metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
-	      "(Data Fabric), swi (OS: CPU utilization, context\n"
+	      "metric groups: ipc, fp, l1, l2, dc, swpfdc, hwpfdc, tlb,\n"
+	      "cache_miss, pipeline_util, avx_imix (core), l3 (L3),\n"
+	      "memory, xgmi, pcie, dma, ccm_bw, cxl (Data Fabric), umc\n"
+	      "(memory controllers), swi (OS: CPU utilization, context\n"
 	      "switches, migrations, page faults)"),
 	FLAG('a', "system-wide", "count on every CPU", 'a'),
 	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
@@ -135,6 +145,10 @@ static const struct cli_option pcm_options[] = {
 	     "or -O)",
 	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
+	OPT_CALLBACK(0, "family", "<zen>",
+		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
+		     "shows (default: this CPU's)",
+		     pcm_option, 'F'),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -208,6 +222,9 @@ static int check_args(struct pcm_state *st)
 				       "or -O DIR");
 	if (output_paths(st))
 		return cli_usage_error(CMD, "the output path is too long");
+	if (st->zen_named && !st->dry_run)
+		return cli_usage_error(CMD, "--family needs --dry-run (a run counts this CPU's "
+					    "own events)");
 	if (!st->prog_argv && !st->duration_s && !st->dry_run)
 		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
 	if (!st->interval_ms)
@@ -273,6 +290,8 @@ static int load_system(struct pcm_state *st)
 				 "cannot read the CPU topology in %s/devices/system/cpu: %s",
 				 pmc_sysfs_root(), strerror(-ret));
 	pmc_cpuid_read(&st->cpuid);
+	if (!st->zen_named)
+		st->zen = pmc_zen_of(st->cpuid.family, st->cpuid.model);
 	st->p0_mhz = pmc_cpu_nominal_mhz();
 	return -1;
 }

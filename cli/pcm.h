@@ -54,6 +54,8 @@ struct pcm_state {
 	/* options */
 	char groups_arg[256];
 	bool all_cpus, cumulative, dry_run, levels_given;
+	int zen;	/* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
+	bool zen_named; /* --family named it (dry runs only); else the CPU's */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
