@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pmc/pmc.h"
 
@@ -376,6 +378,141 @@ static void never_ran_is_empty(void **state)
 	EQ("DC Fills From Remote Memory or I/O (pti)", 7);
 }
 
+/* Every core event of the shipped groups against libpfm4's own table for the forced PMU:
+ * the group's raw cpu/event=,umask=/ (or uprof's predefined name) encodes to the config
+ * libpfm gives the named event and unit masks. Zen 3 and Zen 4 (libpfm4 has no Zen 5). */
+static const struct {
+	const char *group, *event;
+	const char *pfm[2]; /* Zen 3, Zen 4; NULL: the group is not on that generation */
+} pfm_names[] = {
+#define FILLS(g, E, n3, n4) \
+	{ \
+		g, E, \
+		{ \
+			n3, n4 \
+		} \
+	}
+#define SRC(g, P, E, z3, z4) FILLS(g, E, P ":" z3, P ":" z4)
+#define SIX(g, P) \
+	SRC(g, P, "FILL_L2", "LCL_L2", "LCL_L2"), SRC(g, P, "FILL_CCX", "INT_CACHE", "LOCAL_CCX"), \
+		SRC(g, P, "FILL_NEAR_CACHE", "EXT_CACHE_LCL", "NEAR_CACHE_NEAR_FAR"), \
+		SRC(g, P, "FILL_NEAR_MEM", "MEM_IO_LCL", "DRAM_IO_NEAR"), \
+		SRC(g, P, "FILL_FAR_CACHE", "EXT_CACHE_RMT", "FAR_CACHE_NEAR_FAR"), \
+		SRC(g, P, "FILL_FAR_MEM", "MEM_IO_RMT", "DRAM_IO_FAR")
+	SIX("dc", "ANY_DATA_CACHE_FILLS_FROM_SYSTEM"),
+	SIX("swpfdc", "SOFTWARE_PREFETCH_DATA_CACHE_FILLS"),
+	SIX("hwpfdc", "HARDWARE_PREFETCH_DATA_CACHE_FILLS"),
+#define BOTH(g, E, n) \
+	{ \
+		g, E, \
+		{ \
+			n, n \
+		} \
+	}
+	BOTH("tlb", "ITLB_L1_MISS_L2_HIT", "L1_ITLB_MISS_L2_ITLB_HIT"),
+	BOTH("tlb", "ITLB_L2_MISS", "L1_ITLB_MISS_L2_ITLB_MISS:IF4K:IF2M:IF1G:COALESCED4K"),
+	BOTH("tlb", "DTLB_L1_MISS",
+	     "L1_DTLB_MISS:TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_COALESCED_PAGE_"
+	     "MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_1G_L2_HIT:TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_"
+	     "COALESCED_PAGE_HIT:TLB_RELOAD_4K_L2_HIT"),
+	BOTH("tlb", "DTLB_L2_MISS",
+	     "L1_DTLB_MISS:TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_2M_L2_MISS:TLB_RELOAD_COALESCED_PAGE_"
+	     "MISS:TLB_RELOAD_4K_L2_MISS"),
+	BOTH("cache_miss", "DC_ACCESS", "LS_DISPATCH:LD_ST_DISPATCH:STORE_DISPATCH:LD_DISPATCH"),
+	FILLS("cache_miss", "DC_MISS",
+	      "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:MEM_IO_LCL:EXT_"
+	      "CACHE_RMT:MEM_IO_RMT",
+	      "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:LOCAL_CCX:NEAR_CACHE_NEAR_FAR:DRAM_IO_"
+	      "NEAR:FAR_CACHE_NEAR_FAR:DRAM_IO_FAR"),
+	BOTH("cache_miss", "L2_ACCESS_DC",
+	     "REQUESTS_TO_L2_GROUP1:RD_BLK_L:RD_BLK_X:LS_RD_BLK_C_S:CHANGE_TO_X"),
+	BOTH("cache_miss", "L2_MISS_DC", "CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_C"),
+	BOTH("cache_miss", "L2_MISS_IC", "CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:IC_FILL_MISS"),
+#define ZEN4(g, E, n) \
+	{ \
+		g, E, \
+		{ \
+			NULL, n \
+		} \
+	}
+	ZEN4("pipeline_util", "NO_DISP_FE", "DISPATCH_STALLS_1:FE_NO_OPS"),
+	ZEN4("pipeline_util", "NO_DISP_FE_ALL", "DISPATCH_STALLS_1:FE_NO_OPS:c=6"),
+	ZEN4("pipeline_util", "NO_DISP_BE", "DISPATCH_STALLS_1:BE_STALLS"),
+	ZEN4("pipeline_util", "NO_DISP_SMT", "DISPATCH_STALLS_1:SMT_CONTENTION"),
+	ZEN4("pipeline_util", "OPS_DISP",
+	     "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER"),
+	ZEN4("pipeline_util", "OPS_RET", "RETIRED_OPS"),
+	ZEN4("pipeline_util", "BR_MISP", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED"),
+	ZEN4("pipeline_util", "RESYNCS", "RESYNCS"),
+	ZEN4("pipeline_util", "NO_RET_LOAD", "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD"),
+	ZEN4("pipeline_util", "NO_RET_NOT_COMPLETE", "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU"),
+	ZEN4("pipeline_util", "UCODE_OPS_RET", "RETIRED_UCODE_OPS"),
+	ZEN4("avx_imix", "FP_X87", "RETIRED_FP_OPS_BY_WIDTH:X87_UOPS_RETIRED"),
+	ZEN4("avx_imix", "FP_MMX", "RETIRED_FP_OPS_BY_WIDTH:MMX_UOPS_RETIRED"),
+	ZEN4("avx_imix", "FP_SCALAR", "RETIRED_FP_OPS_BY_WIDTH:SCALAR_UOPS_RETIRED"),
+	ZEN4("avx_imix", "FP_128", "RETIRED_FP_OPS_BY_WIDTH:PACK128_UOPS_RETIRED"),
+	ZEN4("avx_imix", "FP_256", "RETIRED_FP_OPS_BY_WIDTH:PACK256_UOPS_RETIRED"),
+	ZEN4("avx_imix", "FP_512", "RETIRED_FP_OPS_BY_WIDTH:PACK512_UOPS_RETIRED"),
+};
+
+/* In a child (libpfm4 keeps its forced PMU for the process): the number of mismatches. */
+static int pfm_check(int zen, const char *pmu)
+{
+	int bad = 0, n = 0;
+
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	for (size_t i = 0; i < sizeof(pfm_names) / sizeof(pfm_names[0]); i++) {
+		const char *name = pfm_names[i].pfm[zen - PMC_ZEN3];
+		struct pmc_event ev;
+		char err[256];
+		int idx = -1;
+
+		if (!name)
+			continue;
+		load(zen, pfm_names[i].group);
+		for (int k = 0; k < gs.nnames; k++)
+			if (!strcmp(gs.names[k].name, pfm_names[i].event))
+				idx = gs.names[k].event;
+		if (idx < 0 || pmc_event_parse(name, strlen(name), NULL, &ev, err, sizeof(err))) {
+			print_error("%s %s:%s: no such event, or '%s': %s\n", pmu,
+				    pfm_names[i].group, pfm_names[i].event, name, err);
+			bad++;
+			continue;
+		}
+		n++;
+		if (ev.attr.config != pmc_evlist_event(gs.evl, (size_t)idx)->attr.config) {
+			print_error("%s %s:%s: config %#llx, libpfm4's %s %#llx\n", pmu,
+				    pfm_names[i].group, pfm_names[i].event,
+				    (unsigned long long)pmc_evlist_event(gs.evl, (size_t)idx)
+					    ->attr.config,
+				    name, (unsigned long long)ev.attr.config);
+			bad++;
+		}
+	}
+	return bad ? bad : n ? 0 : 1;
+}
+
+static void core_codes_are_libpfms(void **state)
+{
+	static const char *const pmu[2] = { "amd64_fam19h_zen3", "amd64_fam19h_zen4" };
+
+	(void)state;
+	for (int z = PMC_ZEN3; z <= PMC_ZEN4; z++) {
+		int status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (!pid) {
+			fflush(stdout);
+			_exit(pfm_check(z, pmu[z - PMC_ZEN3]) & 0x7f);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+}
+
 static int setup(void **state)
 {
 	const char *src = getenv("UPROF_SRC") ? getenv("UPROF_SRC") : ".";
@@ -408,6 +545,7 @@ int main(void)
 		cmocka_unit_test(avx_imix_shares),
 		cmocka_unit_test(fabric_and_umc_bandwidth),
 		cmocka_unit_test(never_ran_is_empty),
+		cmocka_unit_test(core_codes_are_libpfms),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
