@@ -98,6 +98,10 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'D':
 		st->dry_run = true;
 		return 0;
+	case 'p':
+		return pcm_attach_parse(st, arg, false);
+	case 'T':
+		return pcm_attach_parse(st, arg, true);
 	case 'F':
 		st->zen = pmc_zen_parse(arg);
 		st->zen_named = true;
@@ -145,6 +149,13 @@ static const struct cli_option pcm_options[] = {
 	     "or -O)",
 	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
+	VALUE('p', "pid", "<pid>",
+	      "count this running process (its main thread and the\n"
+	      "threads and children it starts) until it ends"),
+	OPT_CALLBACK(0, "tid", "<tid>",
+		     "count this running thread (and the threads it starts)\n"
+		     "until it ends",
+		     pcm_option, 'T'),
 	OPT_CALLBACK(0, "family", "<zen>",
 		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
 		     "shows (default: this CPU's)",
@@ -225,10 +236,12 @@ static int check_args(struct pcm_state *st)
 	if (st->zen_named && !st->dry_run)
 		return cli_usage_error(CMD, "--family needs --dry-run (a run counts this CPU's "
 					    "own events)");
-	if (!st->prog_argv && !st->duration_s && !st->dry_run)
+	if (!st->prog_argv && !st->duration_s && !st->dry_run && !st->attach_id)
 		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
+	/* -C has no rows: its interval only paces the checks whether an attached task
+	 * (--pid/--tid) has ended, which no signal tells */
 	if (!st->interval_ms)
-		st->interval_ms = st->cumulative ? 3600000 : 1000;
+		st->interval_ms = !st->cumulative ? 1000 : st->attach_id ? 100 : 3600000;
 	if (!st->levels)
 		st->levels = 1u << PMC_LEVEL_SYSTEM;
 	return -1;
@@ -301,6 +314,8 @@ static int choose_target(struct pcm_state *st)
 {
 	char err[512];
 
+	if (st->attach_id)
+		return pcm_attach_check(st);
 	if (st->cpu_arg[0])
 		return parse_cpu_spec(st);
 	if (st->all_cpus || !st->prog_argv) {

@@ -54,8 +54,10 @@ struct pcm_state {
 	/* options */
 	char groups_arg[256];
 	bool all_cpus, cumulative, dry_run, levels_given;
-	int zen;	/* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
-	bool zen_named; /* --family named it (dry runs only); else the CPU's */
+	int zen;	 /* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
+	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
+	pid_t attach_id; /* --pid / --tid: the running task counted (0: none) */
+	bool attach_tid; /* --tid: a thread, not a process */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -150,5 +152,14 @@ int cmd_pcm_roofline(int argc, char **argv);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);
+
+/* pcm_attach.c: --pid / --tid */
+/* Take @arg as the task to count: 0, or the exit code of a bad value. */
+int pcm_attach_parse(struct pcm_state *st, const char *arg, bool tid);
+/* Check the options around it and that the task runs; set the target. -1 to go on, else
+ * the exit code. */
+int pcm_attach_check(struct pcm_state *st);
+/* Has the counted task ended (or is it a zombie)? false without --pid/--tid. */
+bool pcm_attach_gone(const struct pcm_state *st);
 
 #endif

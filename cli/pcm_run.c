@@ -153,7 +153,7 @@ static bool stopped(void *arg)
 {
 	const struct pcm_state *st = arg;
 
-	return st->stop_signal || st->child_exited;
+	return st->stop_signal || st->child_exited || pcm_attach_gone(st);
 }
 
 /* One timeseries row. */
