@@ -102,6 +102,11 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 		return pcm_attach_parse(st, arg, false);
 	case 'T':
 		return pcm_attach_parse(st, arg, true);
+	case 'S':
+		return pcm_gate_parse_delay(st, arg);
+	case 'W':
+		st->wait_for_signal = true;
+		return 0;
 	case 'F':
 		st->zen = pmc_zen_parse(arg);
 		st->zen_named = true;
@@ -156,6 +161,14 @@ static const struct cli_option pcm_options[] = {
 		     "count this running thread (and the threads it starts)\n"
 		     "until it ends",
 		     pcm_option, 'T'),
+	OPT_CALLBACK(0, "start-delay", "<ms>",
+		     "start counting this long after the start (the program\n"
+		     "runs from the start; 0: at once)",
+		     pcm_option, 'S'),
+	FLAG(0, "wait-for-signal",
+	     "start counting at the first SIGUSR1 (SIGINT ends the run);\n"
+	     "with --start-delay, the delay runs from the signal",
+	     'W'),
 	OPT_CALLBACK(0, "family", "<zen>",
 		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
 		     "shows (default: this CPU's)",

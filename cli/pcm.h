@@ -58,6 +58,8 @@ struct pcm_state {
 	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
 	pid_t attach_id; /* --pid / --tid: the running task counted (0: none) */
 	bool attach_tid; /* --tid: a thread, not a process */
+	unsigned start_delay_ms; /* --start-delay: counting starts this long after the start */
+	bool wait_for_signal;	 /* --wait-for-signal: counting starts at SIGUSR1 */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -152,6 +154,12 @@ int cmd_pcm_roofline(int argc, char **argv);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);
+
+/* pcm_gate.c: --start-delay / --wait-for-signal */
+int pcm_gate_parse_delay(struct pcm_state *st, const char *arg);
+/* After the start: wait for SIGUSR1 and/or the delay, then restart the counting from
+ * there. 0 to go on; 1 when the run ended first (nothing counted); else the exit code. */
+int pcm_gate_wait(struct pcm_state *st);
 
 /* pcm_attach.c: --pid / --tid */
 /* Take @arg as the task to count: 0, or the exit code of a bad value. */

@@ -30,6 +30,8 @@ static int block_signals(struct pcm_state *st)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	if (st->wait_for_signal)
+		sigaddset(&set, SIGUSR1); /* read by pcm_gate.c from the signalfd */
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	st->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -342,6 +344,18 @@ int pcm_run(struct pcm_state *st)
 	if (ret) {
 		if (st->have_child)
 			smp_child_abort(&st->child);
+		goto out;
+	}
+	if (!ret)
+		ret = pcm_gate_wait(st);
+	if (ret) {
+		/* ended before counting started: the program's own status, else 1 */
+		if (ret == 1 && st->have_child) {
+			if (!st->child_exited)
+				smp_child_abort(&st->child);
+			else if (WIFEXITED(st->child_status))
+				ret = WEXITSTATUS(st->child_status);
+		}
 		goto out;
 	}
 	metadata(st);

@@ -689,6 +689,9 @@ int pmc_counting_new(struct pmc_counting **out, struct pmc_evlist *evl, bool idl
 void pmc_counting_free(struct pmc_counting *c); /* NULL is fine */
 /* Start the clock, once the counters are enabled: counts from zero, idle times from now. */
 void pmc_counting_baseline(struct pmc_counting *c);
+/* Start again from now: a reading of the running counters becomes the baseline (what they
+ * counted before is left out of every row and the total; the clock restarts). 0 or -errno. */
+int pmc_counting_rebase(struct pmc_counting *c);
 /*
  * Read every @interval_ns after the previous reading, calling ops->on_interval with each
  * interval's deltas, until ops->stopped says so or @duration_ns (> 0) after the baseline:
