@@ -102,6 +102,8 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 		return pcm_attach_parse(st, arg, false);
 	case 'T':
 		return pcm_attach_parse(st, arg, true);
+	case 'x':
+		return pcm_affinity_parse(st, arg);
 	case 'S':
 		return pcm_gate_parse_delay(st, arg);
 	case 'W':
@@ -161,6 +163,7 @@ static const struct cli_option pcm_options[] = {
 		     "count this running thread (and the threads it starts)\n"
 		     "until it ends",
 		     pcm_option, 'T'),
+	VALUE('x', "affinity", "<cpus>", "run the launched program on these CPUs only (e.g. 0-3)"),
 	OPT_CALLBACK(0, "start-delay", "<ms>",
 		     "start counting this long after the start (the program\n"
 		     "runs from the start; 0: at once)",
@@ -413,7 +416,11 @@ int cmd_pcm(int argc, char **argv)
 	if (ret < 0 && !(ret = pcm_groups_load(st)))
 		ret = -1;
 	if (ret < 0)
+		ret = pcm_affinity_check(st);
+	if (ret < 0)
 		ret = spawn(st);
+	if (ret < 0 && !st->dry_run)
+		ret = pcm_affinity_apply(st);
 	if (ret < 0)
 		ret = plan(st);
 	if (ret < 0 && st->dry_run) {

@@ -58,8 +58,10 @@ struct pcm_state {
 	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
 	pid_t attach_id; /* --pid / --tid: the running task counted (0: none) */
 	bool attach_tid; /* --tid: a thread, not a process */
-	unsigned start_delay_ms; /* --start-delay: counting starts this long after the start */
-	bool wait_for_signal;	 /* --wait-for-signal: counting starts at SIGUSR1 */
+	unsigned start_delay_ms;  /* --start-delay: counting starts this long after the start */
+	bool wait_for_signal;	  /* --wait-for-signal: counting starts at SIGUSR1 */
+	struct pmc_cpus affinity; /* -x: the launched program's CPUs */
+	bool affinity_given;
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -160,6 +162,12 @@ int pcm_gate_parse_delay(struct pcm_state *st, const char *arg);
 /* After the start: wait for SIGUSR1 and/or the delay, then restart the counting from
  * there. 0 to go on; 1 when the run ended first (nothing counted); else the exit code. */
 int pcm_gate_wait(struct pcm_state *st);
+
+/* pcm_affinity.c: -x. Each returns -1 to go on, else the exit code (parse: 0). */
+int pcm_affinity_parse(struct pcm_state *st, const char *arg);
+int pcm_affinity_check(const struct pcm_state *st);
+/* On the spawned program, still at its gate. */
+int pcm_affinity_apply(const struct pcm_state *st);
 
 /* pcm_attach.c: --pid / --tid */
 /* Take @arg as the task to count: 0, or the exit code of a bad value. */
