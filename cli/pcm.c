@@ -102,6 +102,10 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 		return pcm_attach_parse(st, arg, false);
 	case 'T':
 		return pcm_attach_parse(st, arg, true);
+	case 'M':
+		return pcm_msr_refuse();
+	case 'X':
+		return 0; /* perf_event mode: uprof's only one */
 	case 'x':
 		return pcm_affinity_parse(st, arg);
 	case 'S':
@@ -163,6 +167,11 @@ static const struct cli_option pcm_options[] = {
 		     "count this running thread (and the threads it starts)\n"
 		     "until it ends",
 		     pcm_option, 'T'),
+	FLAG(0, "msr",
+	     "AMDuProfPcm's MSR backend: refused with the reason (uprof\n"
+	     "counts through perf_event)",
+	     'M'),
+	FLAG('X', "perf-mode", "AMDuProfPcm 4.0's perf_event mode: uprof's only one", 'X'),
 	VALUE('x', "affinity", "<cpus>", "run the launched program on these CPUs only (e.g. 0-3)"),
 	OPT_CALLBACK(0, "start-delay", "<ms>",
 		     "start counting this long after the start (the program\n"

@@ -169,6 +169,9 @@ int pcm_affinity_check(const struct pcm_state *st);
 /* On the spawned program, still at its gate. */
 int pcm_affinity_apply(const struct pcm_state *st);
 
+/* pcm_msr.c: --msr, refused with the reason (the exit code) */
+int pcm_msr_refuse(void);
+
 /* pcm_attach.c: --pid / --tid */
 /* Take @arg as the task to count: 0, or the exit code of a bad value. */
 int pcm_attach_parse(struct pcm_state *st, const char *arg, bool tid);

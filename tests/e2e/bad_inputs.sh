@@ -178,4 +178,15 @@ for v in abc -3 1.5 ""; do
 	expect_fail 2 "--mpi-top '$v' refused" "^uprof report: --mpi-top '$v' is not a call site count \(0 = all\)$" \
 		"$UPROF" report -i "$SCRATCH" --mpi-top "$v"
 done
+# pcm's options from issue 33: one line naming the option, exit 2
+expect_fail 2 "pcm --family zen9 refused" "^uprof pcm: --family 'zen9': zen3, zen4 or zen5" \
+	"$UPROF" pcm -m ipc --family zen9 --dry-run
+expect_fail 2 "pcm --start-delay abc refused" "^uprof pcm: --start-delay 'abc': milliseconds" \
+	"$UPROF" pcm -m swi -C --start-delay abc -- /bin/true
+expect_fail 2 "pcm --pid abc refused" "^uprof pcm: --pid 'abc': a process or thread id" \
+	"$UPROF" pcm -m swi -C --pid abc
+expect_fail 2 "pcm -x abc refused" "^uprof pcm: -x 'abc': a CPU list" \
+	"$UPROF" pcm -m swi -C -x abc -- /bin/true
+expect_fail 2 "pcm --msr refused with the reason" "^uprof pcm: --msr: .*drop --msr" \
+	"$UPROF" pcm -m swi -C --msr -- /bin/true
 exit 0
