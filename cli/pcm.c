@@ -193,12 +193,15 @@ static const struct cli_command pcm_cmd = {
 	.name = "pcm",
 	.usage =
 		"usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
 		"With a program and neither -a nor -c, the program (and its threads and children) is\n"
 		"counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+		"'uprof pcm top' shows a live table: the system and every core, every -I ms (default\n"
+		"group: ipc, or swi where there is no core PMU).\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -261,7 +264,7 @@ static int check_args(struct pcm_state *st)
 	if (st->zen_named && !st->dry_run)
 		return cli_usage_error(CMD, "--family needs --dry-run (a run counts this CPU's "
 					    "own events)");
-	if (!st->prog_argv && !st->duration_s && !st->dry_run && !st->attach_id)
+	if (!st->prog_argv && !st->duration_s && !st->dry_run && !st->attach_id && !st->top)
 		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
 	/* -C has no rows: its interval only paces the checks whether an attached task
 	 * (--pid/--tid) has ended, which no signal tells */
@@ -415,7 +418,14 @@ int cmd_pcm(int argc, char **argv)
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
 	st->out_dfd = -1;
+	if (argc > 1 && !strcmp(argv[1], "top")) { /* a command, never a program named top */
+		st->top = true;
+		argc--;
+		argv++;
+	}
 	ret = parse_args(st, argc, argv);
+	if (ret < 0 && st->top)
+		ret = pcm_top_prepare(st);
 	if (ret < 0)
 		ret = check_args(st);
 	if (ret < 0)

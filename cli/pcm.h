@@ -62,6 +62,7 @@ struct pcm_state {
 	bool wait_for_signal;	  /* --wait-for-signal: counting starts at SIGUSR1 */
 	struct pmc_cpus affinity; /* -x: the launched program's CPUs */
 	bool affinity_given;
+	bool top; /* uprof pcm top: the live table */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -171,6 +172,13 @@ int pcm_affinity_apply(const struct pcm_state *st);
 
 /* pcm_msr.c: --msr, refused with the reason (the exit code) */
 int pcm_msr_refuse(void);
+
+/* pcm_top.c: uprof pcm top */
+/* Its defaults and refusals, before the common checks. -1 to go on, else the exit code. */
+int pcm_top_prepare(struct pcm_state *st);
+/* One interval's table. */
+void pcm_top_frame(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+		   const uint64_t *idle, int64_t elapsed_ns);
 
 /* pcm_attach.c: --pid / --tid */
 /* Take @arg as the task to count: 0, or the exit code of a bad value. */

@@ -164,7 +164,9 @@ static void on_interval(void *arg, const struct pmc_interval *iv)
 	struct pcm_state *st = arg;
 
 	st->t_cur = iv->t_ns; /* the row's stamp */
-	if (!st->cumulative)
+	if (st->top)
+		pcm_top_frame(st, st->out, iv->delta, iv->idle, iv->elapsed_ns);
+	else if (!st->cumulative)
 		pcm_out_row(st, st->out, iv->delta, iv->idle, iv->elapsed_ns);
 	st->rows++;
 }
@@ -358,11 +360,12 @@ int pcm_run(struct pcm_state *st)
 		}
 		goto out;
 	}
-	metadata(st);
-	if (!st->cumulative)
+	if (!st->top)
+		metadata(st);
+	if (!st->cumulative && !st->top)
 		pcm_out_header(st, st->out);
 	loop(st);
-	ret = finish(st, st->out_path && !st->cumulative ? stdout : st->out);
+	ret = finish(st, st->top ? NULL : st->out_path && !st->cumulative ? stdout : st->out);
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the
 		 * result, so losing it is an error whatever the program's own status */
