@@ -74,7 +74,7 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-CONFIGS := $(wildcard configs/*.ini configs/pcm/*.ini)
+CONFIGS := $(wildcard configs/*.ini configs/pcm/*.ini configs/pcm/zen*/*.ini)
 BUILD_CONFIGS := $(patsubst configs/%,$(BUILD)/share/uprof/configs/%,$(CONFIGS))
 $(BUILD)/share/uprof/configs/%.ini: configs/%.ini
 	@mkdir -p $(dir $@)
@@ -101,6 +101,10 @@ install: all
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/
 	install -d $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm
 	install -m 644 configs/pcm/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm/
+	for z in configs/pcm/zen*; do \
+		install -d $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm/$${z##*/} && \
+		install -m 644 $$z/*.ini $(DESTDIR)$(PREFIX)/share/uprof/configs/pcm/$${z##*/}/ || exit 1; \
+	done
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/ 2>/dev/null || true
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	for pc in pkgconfig/*.pc.in; do \

@@ -98,6 +98,29 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'D':
 		st->dry_run = true;
 		return 0;
+	case 'p':
+		return pcm_attach_parse(st, arg, false);
+	case 'T':
+		return pcm_attach_parse(st, arg, true);
+	case 'M':
+		return pcm_msr_refuse();
+	case 'X':
+		return 0; /* perf_event mode: uprof's only one */
+	case 'x':
+		return pcm_affinity_parse(st, arg);
+	case 'S':
+		return pcm_gate_parse_delay(st, arg);
+	case 'W':
+		st->wait_for_signal = true;
+		return 0;
+	case 'F':
+		st->zen = pmc_zen_parse(arg);
+		st->zen_named = true;
+		return st->zen ? 0
+			       : cli_error(EXIT_USAGE, CMD,
+					   "--family '%s': zen3, zen4 or zen5 (the groups' events "
+					   "differ per generation)",
+					   arg);
 	}
 	return EXIT_USAGE;
 }
@@ -115,8 +138,10 @@ static int pcm_option(const struct cli_option *o, const char *arg, void *state, 
 
 static const struct cli_option pcm_options[] = {
 	VALUE('m', "metrics", "<g,...>",
-	      "metric groups: ipc, fp, l1, l2 (core), l3 (L3), memory\n"
-	      "(Data Fabric), swi (OS: CPU utilization, context\n"
+	      "metric groups: ipc, fp, l1, l2, dc, swpfdc, hwpfdc, tlb,\n"
+	      "cache_miss, pipeline_util, avx_imix (core), l3 (L3),\n"
+	      "memory, xgmi, pcie, dma, ccm_bw, cxl (Data Fabric), umc\n"
+	      "(memory controllers), swi (OS: CPU utilization, context\n"
 	      "switches, migrations, page faults)"),
 	FLAG('a', "system-wide", "count on every CPU", 'a'),
 	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
@@ -135,6 +160,31 @@ static const struct cli_option pcm_options[] = {
 	     "or -O)",
 	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
+	VALUE('p', "pid", "<pid>",
+	      "count this running process (its main thread and the\n"
+	      "threads and children it starts) until it ends"),
+	OPT_CALLBACK(0, "tid", "<tid>",
+		     "count this running thread (and the threads it starts)\n"
+		     "until it ends",
+		     pcm_option, 'T'),
+	FLAG(0, "msr",
+	     "AMDuProfPcm's MSR backend: refused with the reason (uprof\n"
+	     "counts through perf_event)",
+	     'M'),
+	FLAG('X', "perf-mode", "AMDuProfPcm 4.0's perf_event mode: uprof's only one", 'X'),
+	VALUE('x', "affinity", "<cpus>", "run the launched program on these CPUs only (e.g. 0-3)"),
+	OPT_CALLBACK(0, "start-delay", "<ms>",
+		     "start counting this long after the start (the program\n"
+		     "runs from the start; 0: at once)",
+		     pcm_option, 'S'),
+	FLAG(0, "wait-for-signal",
+	     "start counting at the first SIGUSR1 (SIGINT ends the run);\n"
+	     "with --start-delay, the delay runs from the signal",
+	     'W'),
+	OPT_CALLBACK(0, "family", "<zen>",
+		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
+		     "shows (default: this CPU's)",
+		     pcm_option, 'F'),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -143,12 +193,15 @@ static const struct cli_command pcm_cmd = {
 	.name = "pcm",
 	.usage =
 		"usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
 		"With a program and neither -a nor -c, the program (and its threads and children) is\n"
 		"counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
+		"'uprof pcm top' shows a live table: the system and every core, every -I ms (default\n"
+		"group: ipc, or swi where there is no core PMU).\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -208,10 +261,15 @@ static int check_args(struct pcm_state *st)
 				       "or -O DIR");
 	if (output_paths(st))
 		return cli_usage_error(CMD, "the output path is too long");
-	if (!st->prog_argv && !st->duration_s && !st->dry_run)
+	if (st->zen_named && !st->dry_run)
+		return cli_usage_error(CMD, "--family needs --dry-run (a run counts this CPU's "
+					    "own events)");
+	if (!st->prog_argv && !st->duration_s && !st->dry_run && !st->attach_id && !st->top)
 		return cli_usage_error(CMD, "use -d <seconds>, or give a program to run after --");
+	/* -C has no rows: its interval only paces the checks whether an attached task
+	 * (--pid/--tid) has ended, which no signal tells */
 	if (!st->interval_ms)
-		st->interval_ms = st->cumulative ? 3600000 : 1000;
+		st->interval_ms = !st->cumulative ? 1000 : st->attach_id ? 100 : 3600000;
 	if (!st->levels)
 		st->levels = 1u << PMC_LEVEL_SYSTEM;
 	return -1;
@@ -273,6 +331,8 @@ static int load_system(struct pcm_state *st)
 				 "cannot read the CPU topology in %s/devices/system/cpu: %s",
 				 pmc_sysfs_root(), strerror(-ret));
 	pmc_cpuid_read(&st->cpuid);
+	if (!st->zen_named)
+		st->zen = pmc_zen_of(st->cpuid.family, st->cpuid.model);
 	st->p0_mhz = pmc_cpu_nominal_mhz();
 	return -1;
 }
@@ -282,6 +342,8 @@ static int choose_target(struct pcm_state *st)
 {
 	char err[512];
 
+	if (st->attach_id)
+		return pcm_attach_check(st);
 	if (st->cpu_arg[0])
 		return parse_cpu_spec(st);
 	if (st->all_cpus || !st->prog_argv) {
@@ -356,7 +418,14 @@ int cmd_pcm(int argc, char **argv)
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
 	st->out_dfd = -1;
+	if (argc > 1 && !strcmp(argv[1], "top")) { /* a command, never a program named top */
+		st->top = true;
+		argc--;
+		argv++;
+	}
 	ret = parse_args(st, argc, argv);
+	if (ret < 0 && st->top)
+		ret = pcm_top_prepare(st);
 	if (ret < 0)
 		ret = check_args(st);
 	if (ret < 0)
@@ -366,7 +435,11 @@ int cmd_pcm(int argc, char **argv)
 	if (ret < 0 && !(ret = pcm_groups_load(st)))
 		ret = -1;
 	if (ret < 0)
+		ret = pcm_affinity_check(st);
+	if (ret < 0)
 		ret = spawn(st);
+	if (ret < 0 && !st->dry_run)
+		ret = pcm_affinity_apply(st);
 	if (ret < 0)
 		ret = plan(st);
 	if (ret < 0 && st->dry_run) {

@@ -54,6 +54,15 @@ struct pcm_state {
 	/* options */
 	char groups_arg[256];
 	bool all_cpus, cumulative, dry_run, levels_given;
+	int zen;	 /* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
+	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
+	pid_t attach_id; /* --pid / --tid: the running task counted (0: none) */
+	bool attach_tid; /* --tid: a thread, not a process */
+	unsigned start_delay_ms;  /* --start-delay: counting starts this long after the start */
+	bool wait_for_signal;	  /* --wait-for-signal: counting starts at SIGUSR1 */
+	struct pmc_cpus affinity; /* -x: the launched program's CPUs */
+	bool affinity_given;
+	bool top; /* uprof pcm top: the live table */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -148,5 +157,36 @@ int cmd_pcm_roofline(int argc, char **argv);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);
+
+/* pcm_gate.c: --start-delay / --wait-for-signal */
+int pcm_gate_parse_delay(struct pcm_state *st, const char *arg);
+/* After the start: wait for SIGUSR1 and/or the delay, then restart the counting from
+ * there. 0 to go on; 1 when the run ended first (nothing counted); else the exit code. */
+int pcm_gate_wait(struct pcm_state *st);
+
+/* pcm_affinity.c: -x. Each returns -1 to go on, else the exit code (parse: 0). */
+int pcm_affinity_parse(struct pcm_state *st, const char *arg);
+int pcm_affinity_check(const struct pcm_state *st);
+/* On the spawned program, still at its gate. */
+int pcm_affinity_apply(const struct pcm_state *st);
+
+/* pcm_msr.c: --msr, refused with the reason (the exit code) */
+int pcm_msr_refuse(void);
+
+/* pcm_top.c: uprof pcm top */
+/* Its defaults and refusals, before the common checks. -1 to go on, else the exit code. */
+int pcm_top_prepare(struct pcm_state *st);
+/* One interval's table. */
+void pcm_top_frame(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
+		   const uint64_t *idle, int64_t elapsed_ns);
+
+/* pcm_attach.c: --pid / --tid */
+/* Take @arg as the task to count: 0, or the exit code of a bad value. */
+int pcm_attach_parse(struct pcm_state *st, const char *arg, bool tid);
+/* Check the options around it and that the task runs; set the target. -1 to go on, else
+ * the exit code. */
+int pcm_attach_check(struct pcm_state *st);
+/* Has the counted task ended (or is it a zombie)? false without --pid/--tid. */
+bool pcm_attach_gone(const struct pcm_state *st);
 
 #endif

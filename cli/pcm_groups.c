@@ -16,12 +16,15 @@ static const char *const CMD = "pcm";
 static int load_group(struct pcm_state *st, const char *name)
 {
 	char path[PATH_MAX], err[1024];
-	int ret;
+	int ret = pmc_pcm_group_path(cli_config_dir(), st->zen, st->cpuid.family, name, path,
+				     sizeof(path), err, sizeof(err));
 
-	if (pmc_group_path(cli_config_dir(), st->cpuid.family, name, path, sizeof(path)))
+	if (ret == -EOPNOTSUPP)
+		return cli_error(EXIT_USAGE, CMD, "-m %s", err);
+	if (ret)
 		return cli_error(EXIT_USAGE, CMD,
-				 "-m %s: no such metric group (groups are the files in "
-				 "%s/pcm: ipc, fp, l1, l2, l3, memory, swi)",
+				 "-m %s: no such metric group (see 'uprof pcm --help' for the "
+				 "groups; their files are in %s/pcm)",
 				 name, cli_config_dir());
 	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
 	if (ret == -ENOMEM)

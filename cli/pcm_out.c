@@ -279,6 +279,8 @@ void pcm_out_dry_run(struct pcm_state *st, FILE *f)
 	pmc_cpus_format(&st->target.cpus, cpus, sizeof(cpus));
 	fprintf(f, "# uprof pcm --dry-run: %zu counters for %zu events; nothing is opened\n",
 		st->ncounters, pmc_evlist_nevents(st->mg.evl));
+	fprintf(f, "# family: %s (%s), the events it would program\n", pmc_zen_name(st->zen),
+		st->zen_named ? "named by --family" : "detected from cpuinfo");
 	fprintf(f, "# target: %s%s\n",
 		task ? "the launched program (pid at launch), CPUs " : "CPUs ",
 		task ? "any" : cpus);

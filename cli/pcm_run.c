@@ -30,6 +30,8 @@ static int block_signals(struct pcm_state *st)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	if (st->wait_for_signal)
+		sigaddset(&set, SIGUSR1); /* read by pcm_gate.c from the signalfd */
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	st->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -153,7 +155,7 @@ static bool stopped(void *arg)
 {
 	const struct pcm_state *st = arg;
 
-	return st->stop_signal || st->child_exited;
+	return st->stop_signal || st->child_exited || pcm_attach_gone(st);
 }
 
 /* One timeseries row. */
@@ -162,7 +164,9 @@ static void on_interval(void *arg, const struct pmc_interval *iv)
 	struct pcm_state *st = arg;
 
 	st->t_cur = iv->t_ns; /* the row's stamp */
-	if (!st->cumulative)
+	if (st->top)
+		pcm_top_frame(st, st->out, iv->delta, iv->idle, iv->elapsed_ns);
+	else if (!st->cumulative)
 		pcm_out_row(st, st->out, iv->delta, iv->idle, iv->elapsed_ns);
 	st->rows++;
 }
@@ -344,11 +348,24 @@ int pcm_run(struct pcm_state *st)
 			smp_child_abort(&st->child);
 		goto out;
 	}
-	metadata(st);
-	if (!st->cumulative)
+	if (!ret)
+		ret = pcm_gate_wait(st);
+	if (ret) {
+		/* ended before counting started: the program's own status, else 1 */
+		if (ret == 1 && st->have_child) {
+			if (!st->child_exited)
+				smp_child_abort(&st->child);
+			else if (WIFEXITED(st->child_status))
+				ret = WEXITSTATUS(st->child_status);
+		}
+		goto out;
+	}
+	if (!st->top)
+		metadata(st);
+	if (!st->cumulative && !st->top)
 		pcm_out_header(st, st->out);
 	loop(st);
-	ret = finish(st, st->out_path && !st->cumulative ? stdout : st->out);
+	ret = finish(st, st->top ? NULL : st->out_path && !st->cumulative ? stdout : st->out);
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the
 		 * result, so losing it is an error whatever the program's own status */

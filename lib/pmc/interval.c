@@ -158,6 +158,20 @@ int pmc_counting_loop(struct pmc_counting *c, int64_t interval_ns, int64_t durat
 	}
 }
 
+int pmc_counting_rebase(struct pmc_counting *c)
+{
+	int ret = sample(c);
+
+	if (ret)
+		return ret;
+	memcpy(c->first, c->cur, c->n * sizeof(*c->cur));
+	memcpy(c->prev, c->cur, c->n * sizeof(*c->cur));
+	memcpy(c->idle_first, c->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
+	memcpy(c->idle_prev, c->idle_cur, PMC_MAX_CPUS * sizeof(uint64_t));
+	c->t_first = c->t_prev = c->t_cur;
+	return 0;
+}
+
 void pmc_counting_total(struct pmc_counting *c, struct pmc_interval *out)
 {
 	deltas(c, c->first, c->idle_first, c->t_first, out);

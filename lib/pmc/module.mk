@@ -5,7 +5,7 @@ PMC_SRCS := lib/pmc/timer.c lib/pmc/cpus.c lib/pmc/topo.c lib/pmc/pmu.c lib/pmc/
 PMC_SRCS += lib/pmc/tracepoint.c
 # pcm's metric groups evaluate lib/metric's formulas: kept out of PMC_SRCS, which the
 # event-spec fuzz target links whole without lib/metric
-PMC_GROUPS_SRCS := lib/pmc/groups.c
+PMC_GROUPS_SRCS := lib/pmc/groups.c lib/pmc/pcm_family.c
 PMC_LIB := $(BUILD)/lib/libuprof_pmc.a
 # what a program linking $(PMC_LIB) needs after it ($(METRIC_LIB) too for pmc_groups_*)
 PMC_LDLIBS := -lpfm -lm

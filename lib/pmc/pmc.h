@@ -589,6 +589,31 @@ struct pmc_groups {
  * such try when @family < 0), else <dir>/pcm/<name>.ini. 0, or -ENOENT when neither is. */
 int pmc_group_path(const char *dir, int family, const char *name, char *path, size_t len);
 
+/* AMD core generations pcm's groups are defined for (pcm_family.c). */
+enum pmc_zen { PMC_ZEN_NONE = 0, PMC_ZEN3 = 3, PMC_ZEN4 = 4, PMC_ZEN5 = 5 };
+/* AMDuProfPcm's -m group @name and the generations it is defined for (bit 1 << PMC_ZEN*);
+ * @why_not: why the others are refused. */
+struct pmc_pcm_group {
+	const char *name;
+	unsigned zens;
+	const char *why_not;
+};
+int pmc_pcm_group_count(void);
+const struct pmc_pcm_group *pmc_pcm_group_at(int i);
+/* NULL when @name is not one of the nineteen (uprof's own groups, e.g. swi, are files only). */
+const struct pmc_pcm_group *pmc_pcm_group_find(const char *name);
+/* The generation of a CPUID family/model; PMC_ZEN_NONE for others. */
+int pmc_zen_of(int family, int model);
+const char *pmc_zen_name(int zen);
+/* "zen3", "zen4", "zen5" (any case); PMC_ZEN_NONE otherwise. */
+int pmc_zen_parse(const char *s);
+/* @path of group @name for generation @zen: <dir>/pcm/zen<N>/<name>.ini, else
+ * pmc_group_path's (the family directory only when @zen is PMC_ZEN_NONE). 0; -EOPNOTSUPP when
+ * the generation lacks the group or, on a CPU that is no Zen 3/4/5, the group has only
+ * per-generation files (@why says which and why); -ENOENT when there is no such group. */
+int pmc_pcm_group_path(const char *dir, int zen, int family, const char *name, char *path,
+		       size_t len, char *why, size_t whylen);
+
 /* Add group @name read from @path, its events parsed against @pmus (borrowed). 0; -ENODEV
  * when an event's PMU is missing (@err: which); -ENOMEM; -E2BIG past the PMC_GROUPS_MAX*
  * limits, -EINVAL for a bad file (@err names the file and section). */
@@ -664,6 +689,9 @@ int pmc_counting_new(struct pmc_counting **out, struct pmc_evlist *evl, bool idl
 void pmc_counting_free(struct pmc_counting *c); /* NULL is fine */
 /* Start the clock, once the counters are enabled: counts from zero, idle times from now. */
 void pmc_counting_baseline(struct pmc_counting *c);
+/* Start again from now: a reading of the running counters becomes the baseline (what they
+ * counted before is left out of every row and the total; the clock restarts). 0 or -errno. */
+int pmc_counting_rebase(struct pmc_counting *c);
 /*
  * Read every @interval_ns after the previous reading, calling ops->on_interval with each
  * interval's deltas, until ops->stopped says so or @duration_ns (> 0) after the baseline:

@@ -185,4 +185,15 @@ expect_fail 2 "timechart -f json refused" "^uprof timechart: -f: 'json' is not a
 	"$UPROF" timechart -f json -d 1 -o "$SCRATCH/tc"
 expect_fail 2 "timechart -d 1x refused" "^uprof timechart: -d: '1x' is not a duration in seconds" \
 	"$UPROF" timechart -d 1x -o "$SCRATCH/tc"
+# pcm's options from issue 33: one line naming the option, exit 2
+expect_fail 2 "pcm --family zen9 refused" "^uprof pcm: --family 'zen9': zen3, zen4 or zen5" \
+	"$UPROF" pcm -m ipc --family zen9 --dry-run
+expect_fail 2 "pcm --start-delay abc refused" "^uprof pcm: --start-delay 'abc': milliseconds" \
+	"$UPROF" pcm -m swi -C --start-delay abc -- /bin/true
+expect_fail 2 "pcm --pid abc refused" "^uprof pcm: --pid 'abc': a process or thread id" \
+	"$UPROF" pcm -m swi -C --pid abc
+expect_fail 2 "pcm -x abc refused" "^uprof pcm: -x 'abc': a CPU list" \
+	"$UPROF" pcm -m swi -C -x abc -- /bin/true
+expect_fail 2 "pcm --msr refused with the reason" "^uprof pcm: --msr: .*drop --msr" \
+	"$UPROF" pcm -m swi -C --msr -- /bin/true
 exit 0

@@ -186,6 +186,11 @@ $(BUILD)/tests/test_pmc_groups: tests/unit/test_pmc_groups.c $(PMC_LIB) $(METRIC
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_pmc_groups
+# lib/pmc: pcm's nineteen groups per Zen generation and their shipped formulas
+$(BUILD)/tests/test_pcm_family: tests/unit/test_pcm_family.c $(PMC_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_pcm_family
 # lib/pmc: counting at an interval, with this process's software events
 $(BUILD)/tests/test_pmc_counting: tests/unit/test_pmc_counting.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
