@@ -376,6 +376,7 @@ static const struct cli_option collect_options[] = {
 	      "openmpi or mpich: the interposer to use (a program of\n"
 	      "the other family is refused)",
 	      O_MPI_IMPL),
+	OPT_INCLUDE_SAME(cli_refused_collect_options),
 	OPT_HELP(),
 	OPT_END(),
 };

@@ -135,6 +135,7 @@ static const struct cli_option pcm_options[] = {
 	     "or -O)",
 	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
+	OPT_INCLUDE_SAME(cli_refused_pcm_options),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -163,7 +164,7 @@ static int parse_args(struct pcm_state *st, int argc, char **argv)
 	int first, ret;
 
 	ret = cli_options_parse(&pcm_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = pcm_operand_check(argc, argv, first)) >= 0)
 		return ret;
 	st->prog_argv = first < argc ? argv + first : NULL;
 	return -1;

@@ -18,11 +18,15 @@ static int load_group(struct pcm_state *st, const char *name)
 	char path[PATH_MAX], err[1024];
 	int ret;
 
-	if (pmc_group_path(cli_config_dir(), st->cpuid.family, name, path, sizeof(path)))
+	if (pmc_group_path(cli_config_dir(), st->cpuid.family, name, path, sizeof(path))) {
+		char near[96];
+
+		cli_pcm_group_near(st->cpuid.family, name, near, sizeof(near));
 		return cli_error(EXIT_USAGE, CMD,
-				 "-m %s: no such metric group (groups are the files in "
+				 "-m %s: no such metric group%s (groups are the files in "
 				 "%s/pcm: ipc, fp, l1, l2, l3, memory, swi)",
-				 name, cli_config_dir());
+				 name, near, cli_config_dir());
+	}
 	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return cli_error(1, CMD, "out of memory");
