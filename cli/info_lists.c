@@ -2,7 +2,8 @@
 /*
  * uprof info --list <what>: every list uProf's info has (collect-configs, predefined-events,
  * pmu-events, view-configs, cacheline-events, ostrace-events, trace-events, gpu-events) and
- * two of uprof's own (metric-groups for pcm -m, export-formats for report --export). A list
+ * three of uprof's own (metric-groups for pcm -m, export-formats for report --export, lists:
+ * the names --list takes, which bash completion reads). A list
  * of something uprof does not build is refused with the reason, not printed empty.
  */
 #include "cli/cli.h"
@@ -79,6 +80,8 @@ struct info_list {
 	const char *why;
 };
 
+static int list_lists(void);
+
 static const struct info_list LISTS[] = {
 	{ "collect-configs", info_list_configs, NULL },
 	{ "predefined-events", info_list_predefined, NULL },
@@ -87,6 +90,7 @@ static const struct info_list LISTS[] = {
 	{ "export-formats", list_exports, NULL },
 	{ "ostrace-events", list_ostrace, NULL },
 	{ "trace-events", list_trace, NULL },
+	{ "lists", list_lists, NULL },
 	{ "view-configs", NULL,
 	  "uprof has no view configurations: report.csv has a column for every event the "
 	  "session sampled, and its metrics; 'info --collect-config <name>' shows them" },
@@ -98,6 +102,14 @@ static const struct info_list LISTS[] = {
 };
 
 #define NLISTS (sizeof(LISTS) / sizeof(LISTS[0]))
+
+/* the names --list takes (bash completion reads them here) */
+static int list_lists(void)
+{
+	for (size_t i = 0; i < NLISTS; i++)
+		printf("%s\n", LISTS[i].name);
+	return 0;
+}
 
 int info_list(const char *what, const char *cmd)
 {
