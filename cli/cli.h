@@ -190,4 +190,28 @@ int64_t cli_now_ns(int clock);
 void cli_system_facts(char *host, size_t hl, char *cpu, size_t cl, char *kernel, size_t kl,
 		      char *os, size_t ol);
 
+/* info --list @what (cli/info_lists.c): the list on stdout, 0; or one line, exit code 2 */
+int info_list(const char *what, const char *cmd);
+int info_list_configs(void);
+int info_list_predefined(void);
+int info_list_pmu_events(void);
+
+/* uProf's options no part of uprof builds, refused with the reason (cli/uprof_refused.c),
+ * declared in cli/options.h; and the configs refused by name (NULL: not one) */
+const char *cli_config_refusal(const char *name);
+
+/* "Did you mean" (cli/suggest.c) for names outside an option table: " (did you mean X?)"
+ * into @out when a real name is near @word, else "" -- never a name that is not there. */
+void cli_did_you_mean(const char *const *names, size_t n, const char *word, char *out, size_t len);
+/* ... over the configs of cli_config_dir() (collect --config, info --collect-config) */
+void cli_config_near(const char *word, char *out, size_t len);
+/* report --export's refusal of @word: one line naming the exports (and the near one),
+ * exit code 2 */
+int cli_export_unknown(const char *cmd, const char *word);
+/* pcm's metric group names for CPU family @family (-1: the common ones), sorted, into
+ * @names (at most @max); their count */
+size_t cli_pcm_group_names(int family, char (*names)[64], size_t max);
+/* ... over pcm's metric groups for CPU family @family (-1: the common ones only) */
+void cli_pcm_group_near(int family, const char *word, char *out, size_t len);
+
 #endif

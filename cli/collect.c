@@ -28,15 +28,19 @@ static int load_config(struct collect_state *st)
 
 	ret = mtr_config_load(cli_config_dir(), st->config_name ? st->config_name : "tbp",
 			      &st->config, err, sizeof(err));
+	if (ret == -ENOENT && cli_config_refusal(st->config_name))
+		return cli_error(EXIT_USAGE, CMD, "--config %s: %s", st->config_name,
+				 cli_config_refusal(st->config_name));
 	if (ret == -ENOENT) {
-		char list[512] = "";
+		char list[512] = "", near[96];
 
 		n = mtr_config_list(cli_config_dir(), names, 32);
 		for (int i = 0; i < n; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", names[i]);
-		return cli_error(EXIT_USAGE, CMD, "unknown config '%s'; known configs: %s",
-				 st->config_name ? st->config_name : "tbp",
+		cli_config_near(st->config_name, near, sizeof(near));
+		return cli_error(EXIT_USAGE, CMD, "unknown config '%s'%s; known configs: %s",
+				 st->config_name ? st->config_name : "tbp", near,
 				 n ? list : "none (is the configs directory installed?)");
 	}
 	if (ret)

@@ -80,6 +80,7 @@ static const struct cli_option compare_options[] = {
 	OPT_INT(0, "cutoff", STATE, cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
 		"rows in the terminal table (default " XSTR(DEFAULT_ROWS) "; 0 = all)"),
 	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	OPT_INCLUDE_SAME(cli_compat_compare_options),
 	OPT_HELP(),
 	OPT_END(),
 };

@@ -12,7 +12,7 @@
 
 static const char *const CMD = "info";
 
-static int list_predefined(void)
+int info_list_predefined(void)
 {
 	const struct pmc_predef *p;
 
@@ -42,7 +42,7 @@ static int print_pfm_event(void *arg, const char *pmu, const char *event, uint64
 }
 
 /* libpfm4's names for this machine's hardware PMUs: what -e accepts as PMU::EVENT */
-static int list_pmu_events(void)
+int info_list_pmu_events(void)
 {
 	struct pmc_pmus *pmus = NULL;
 	int n = pmc_pfm_list(print_pfm_event, NULL);
@@ -64,7 +64,7 @@ static int list_pmu_events(void)
 	return 0;
 }
 
-static int list_configs(void)
+int info_list_configs(void)
 {
 	char names[64][64], err[256];
 	int n = mtr_config_list(cli_config_dir(), names, 64);
@@ -85,17 +85,21 @@ static int list_configs(void)
 static int show_config(const char *name)
 {
 	struct mtr_config c;
-	char err[256], names[64][64], list[512] = "";
+	char err[256], names[64][64], list[512] = "", near[96];
 	int ret = mtr_config_load(cli_config_dir(), name, &c, err, sizeof(err));
 
+	if (ret == -ENOENT && cli_config_refusal(name))
+		return cli_error(EXIT_USAGE, CMD, "--collect-config %s: %s", name,
+				 cli_config_refusal(name));
 	if (ret == -ENOENT) {
 		int n = mtr_config_list(cli_config_dir(), names, 64);
 
 		for (int i = 0; i < n; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", names[i]);
+		cli_config_near(name, near, sizeof(near));
 		return cli_error(EXIT_USAGE, CMD,
-				 "--collect-config '%s': no such config; known: %s", name,
+				 "--collect-config '%s': no such config%s; known: %s", name, near,
 				 n ? list : "none");
 	}
 	if (ret)
@@ -231,17 +235,7 @@ static int info_option(const struct cli_option *o, const char *arg, void *state,
 
 	switch (o->data) {
 	case LIST:
-		if (!strcmp(arg, "predefined-events"))
-			ret = list_predefined();
-		else if (!strcmp(arg, "collect-configs"))
-			ret = list_configs();
-		else if (!strcmp(arg, "pmu-events"))
-			ret = list_pmu_events();
-		else
-			return cli_error(EXIT_USAGE, cmd,
-					 "--list '%s': collect-configs, predefined-events or "
-					 "pmu-events",
-					 arg);
+		ret = info_list(arg, cmd);
 		break;
 	case SYSTEM: /* what it could not read is said; the other options still run */
 		st->ret = show_system();
@@ -265,7 +259,11 @@ static const struct cli_option info_options[] = {
 		     "--config' accepts; predefined-events: uProf's\n"
 		     "event names and their PMCx codes (AMD Zen);\n"
 		     "pmu-events: libpfm4's events for this machine's\n"
-		     "PMUs, as -e takes them (PMU::EVENT)",
+		     "PMUs, as -e takes them (PMU::EVENT); metric-groups:\n"
+		     "pcm -m's groups; export-formats: report --export's;\n"
+		     "trace-events, ostrace-events: what --trace takes;\n"
+		     "view-configs, cacheline-events, gpu-events: uProf's,\n"
+		     "refused with the reason",
 		     info_option, LIST),
 	OPT_CALLBACK(0, "collect-config", "<name>",
 		     "what a configuration samples: its events with their\n"
@@ -281,15 +279,15 @@ static const struct cli_option info_options[] = {
 		     "version, API version, what it asks collect for,\n"
 		     "and its knobs with types, defaults and help",
 		     info_option, TOOL),
+	OPT_INCLUDE_SAME(cli_refused_info_options),
 	OPT_HELP(),
 	OPT_END(),
 };
 
 static const struct cli_command info_cmd = {
 	.name = "info",
-	.usage =
-		"usage: uprof info [--list collect-configs|predefined-events|pmu-events] [--system]\n"
-		"                  [--collect-config <name>] [--tool <tool.so>]\n",
+	.usage = "usage: uprof info [--list <what>] [--system]\n"
+		 "                  [--collect-config <name>] [--tool <tool.so>]\n",
 	.options = info_options,
 	.column = 29,
 };

@@ -165,5 +165,12 @@ const char *cli_suggest_word(const char *const *names, size_t n, const char *wor
 extern const struct cli_option cli_refused_log_options[];
 extern const struct cli_option cli_refused_collect_options[];
 extern const struct cli_option cli_collect_signal_options[];
+/* uProf's options no part of uprof builds, refused with the reason (cli/uprof_refused.c):
+ * spliced into the commands' tables with OPT_INCLUDE_SAME */
+extern const struct cli_option cli_uprof_refused_collect_options[];
+extern const struct cli_option cli_refused_report_only_options[];
+extern const struct cli_option cli_refused_info_options[];
+extern const struct cli_option cli_compat_compare_options[];
+extern const struct cli_option cli_refused_pcm_options[]; /* cli/pcm_refused.c */
 
 #endif

@@ -185,6 +185,7 @@ static const struct cli_option pcm_options[] = {
 		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
 		     "shows (default: this CPU's)",
 		     pcm_option, 'F'),
+	OPT_INCLUDE_SAME(cli_refused_pcm_options),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -216,7 +217,7 @@ static int parse_args(struct pcm_state *st, int argc, char **argv)
 	int first, ret;
 
 	ret = cli_options_parse(&pcm_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = pcm_operand_check(argc, argv, first)) >= 0)
 		return ret;
 	st->prog_argv = first < argc ? argv + first : NULL;
 	return -1;

@@ -154,6 +154,9 @@ void pcm_html_esc(FILE *f, const char *s);
 
 /* roofline.c: uprof pcm roofline (argv[0] is "roofline") */
 int cmd_pcm_roofline(int argc, char **argv);
+/* A pcm command word where a program would be, without -- before it (cli/pcm_words.c):
+ * the exit code of the line said, else -1 */
+int pcm_operand_check(int argc, char **argv, int first);
 
 /* pcm_run.c */
 int pcm_run(struct pcm_state *st);

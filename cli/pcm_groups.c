@@ -21,11 +21,15 @@ static int load_group(struct pcm_state *st, const char *name)
 
 	if (ret == -EOPNOTSUPP)
 		return cli_error(EXIT_USAGE, CMD, "-m %s", err);
-	if (ret)
+	if (ret) {
+		char near[96];
+
+		cli_pcm_group_near(st->cpuid.family, name, near, sizeof(near));
 		return cli_error(EXIT_USAGE, CMD,
-				 "-m %s: no such metric group (see 'uprof pcm --help' for the "
+				 "-m %s: no such metric group%s (see 'uprof pcm --help' for the "
 				 "groups; their files are in %s/pcm)",
-				 name, cli_config_dir());
+				 name, near, cli_config_dir());
+	}
 	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return cli_error(1, CMD, "out of memory");

@@ -153,13 +153,7 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
 				st->exports[i] = true;
 		} else if (e < 0) {
-			char names[128] = "";
-
-			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-					 "%s, ", rpt_exporter(i)->name);
-			return cli_error(EXIT_USAGE, cmd, "--export '%s': use %sor all", tok,
-					 names);
+			return cli_export_unknown(cmd, tok);
 		} else {
 			st->exports[e] = true;
 		}
@@ -251,6 +245,7 @@ static const struct cli_option report_options[] = {
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_options, STATE, a),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_refused_report_only_options),
 	OPT_HELP(),
 	OPT_END(),
 };

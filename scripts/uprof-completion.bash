@@ -1,16 +1,65 @@
-# bash completion for uprof: commands, and each command's long options as its own --help
-# lists them (so completion never disagrees with the binary); profile takes collect's and
-# report's. Source it, or install it as share/bash-completion/completions/uprof.
+# bash completion for uprof: commands, each command's long and short options as its own
+# --help lists them, and option values as uprof itself lists them (info --list ...): so
+# completion never disagrees with the binary. profile takes collect's and report's.
+# Source it, or install it as share/bash-completion/completions/uprof.
+
+# _uprof_first_column BIN ARGS...: the first word of each line uprof prints
+_uprof_first_column() {
+	local bin=$1
+	shift
+	"$bin" "$@" 2>/dev/null | awk 'NF { print $1 }'
+}
+
+# _uprof_values BIN CMD OPTION: the values OPTION of CMD takes, one a line (none: files)
+_uprof_values() {
+	local bin=$1 cmd=$2 opt=$3 ev
+	case "$cmd:$opt" in
+	collect:--config | profile:--config | info:--collect-config)
+		_uprof_first_column "$bin" info --list collect-configs ;;
+	collect:-e | collect:--event | profile:-e | profile:--event)
+		"$bin" info --list predefined-events 2>/dev/null |
+			awk '$2 ~ /^PMCx/ { print $1 }' ;;
+	collect:--trace | profile:--trace)
+		_uprof_first_column "$bin" info --list trace-events
+		for ev in $(_uprof_first_column "$bin" info --list ostrace-events); do
+			echo "os=$ev"
+		done ;;
+	report:--export | profile:--export)
+		_uprof_first_column "$bin" info --list export-formats
+		echo all ;;
+	info:--list)
+		_uprof_first_column "$bin" info --list lists ;;
+	pcm:-m | pcm:--metrics)
+		_uprof_first_column "$bin" info --list metric-groups ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+# _uprof_options BIN CMD...: the long and short options the commands' --help lists (the
+# option column starts at the second column: "  -o, --output-dir <dir>", "  --tid <tids>",
+# or, where the command aligns long-only options, "      --dry-run")
+_uprof_options() {
+	local bin=$1 c
+	shift
+	for c in "$@"; do
+		"$bin" $c --help 2>/dev/null |
+			grep -oE -- '^  (-[a-zA-Z0-9](, --[a-z][a-z0-9-]*)?|( {4})?--[a-z][a-z0-9-]*)' |
+			grep -oE -- '-[-a-zA-Z0-9]+'
+	done | sort -u
+}
+
 _uprof() {
-	local cur=${COMP_WORDS[COMP_CWORD]} bin=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]} opts c
+	local cur=${COMP_WORDS[COMP_CWORD]} bin=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]}
+	local prev=${COMP_WORDS[COMP_CWORD - 1]} values head
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$("$bin" --help 2>/dev/null |
-			awk '/^commands:/ { f = 1; next } f && NF { print $1 }') help --help --version" -- "$cur"))
+			awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }') help --help --version" -- "$cur"))
 		return
 	fi
 	if [ "$cmd" = help ]; then
 		COMPREPLY=($(compgen -W "$("$bin" --help 2>/dev/null |
-			awk '/^commands:/ { f = 1; next } f && NF { print $1 }')" -- "$cur"))
+			awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }')" -- "$cur"))
 		return
 	fi
 	# pcm's own command: roofline (its options from its --help)
@@ -19,12 +68,21 @@ _uprof() {
 		return
 	fi
 	[ "$cmd" = pcm ] && [ "${COMP_WORDS[2]}" = roofline ] && cmd="pcm roofline"
+	# an option's value: --export a,b,<cur> completes the last of a comma list
+	if [ "$COMP_CWORD" -gt 2 ] && values=$(_uprof_values "$bin" "$cmd" "$prev"); then
+		head=
+		case "$prev" in
+		--export | -m | --metrics)
+			[[ $cur == *,* ]] && head=${cur%,*},
+			;;
+		esac
+		COMPREPLY=($(compgen -P "$head" -W "$values" -- "${cur#"$head"}"))
+		return
+	fi
 	case $cur in
 	-*)
-		for c in "$cmd" $([ "$cmd" = profile ] && echo collect report); do
-			opts+=" $("$bin" $c --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*')"
-		done
-		COMPREPLY=($(compgen -W "$(tr ' ' '\n' <<<"$opts" | sort -u)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_uprof_options "$bin" "$cmd" \
+			$([ "$cmd" = profile ] && echo collect report))" -- "$cur"))
 		;;
 	*)
 		COMPREPLY=($(compgen -f -- "$cur"))

@@ -106,7 +106,12 @@ int pmc_zen_parse(const char *s)
 int pmc_pcm_group_path(const char *dir, int zen, int family, const char *name, char *path,
 		       size_t len, char *why, size_t whylen)
 {
-	const struct pmc_pcm_group *g = pmc_pcm_group_find(name);
+	const struct pmc_pcm_group *g;
+
+	/* AMDuProfPcm 4.0's name of the top-down group (uprof-cli.md, pcm -m) */
+	if (!strcmp(name, "topdown"))
+		name = "pipeline_util";
+	g = pmc_pcm_group_find(name);
 
 	if (g && (!g->zens || (zen != PMC_ZEN_NONE && !(g->zens & (1u << zen))))) {
 		snprintf(why, whylen, "%s is not available on %s: %s", name,

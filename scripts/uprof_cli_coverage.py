@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""uProf's documented options against this uprof: runs one probe per option or value
+(tests/fixtures/uprof-cli/options.tsv, listed from the reference's tables) and classifies
+what uprof did with it:
+
+  works    exit 0 (a probe ending in --help: the parser took the option and its value)
+  refused  a non-zero exit with a reason on stderr (hardware or a platform this is not)
+  unknown  uprof did not know it: "unknown option", "is not a command", an unknown config,
+           list or group name, or a pcm command taken for a program to run
+
+Prints a markdown table and the counts. --must-know FILE: exit 1 if an option listed there
+(SECTION<tab>OPTION lines) is unknown -- the options known to be built, which must stay so.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+# What uprof says when it does not know a word (each message names the word)
+UNKNOWN = re.compile(
+    r"unknown option|is not a command|unknown config|no such config|no such metric group"
+    r"|no such list|unknown list|cannot start '(top|profile|hreport|compare)'")
+
+
+def read_probes(path):
+    probes = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3:
+                sys.exit(f"{path}:{n}: want SECTION<tab>OPTION<tab>PROBE, got {line!r}")
+            probes.append(tuple(parts))
+    return probes
+
+
+def collect_session(uprof, where, env):
+    subprocess.run([uprof, "collect", "-o", where, "/bin/true"], env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=True)
+    names = [d for d in os.listdir(where) if d.startswith("uprof-")]
+    if len(names) != 1:
+        sys.exit(f"collect made {len(names)} sessions in {where}")
+    return os.path.join(where, names[0])
+
+
+def first_line(text):
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def classify(uprof, probe, places, env, timeout):
+    out = tempfile.mkdtemp(dir=places["scratch"])
+    words = [w.format(OUT=out, **places) for w in shlex.split(probe)]
+    env = dict(env)
+    while words and re.match(r"[A-Z_]+=", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    try:
+        p = subprocess.run([uprof] + words, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "refused", f"(still running after {timeout} s)"
+    said = first_line(p.stderr)
+    if UNKNOWN.search(p.stderr):
+        return "unknown", said
+    if p.returncode == 0:
+        return "works", ""
+    return "refused", said or f"(exit {p.returncode}, nothing said)"
+
+
+def cell(text):
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uprof", default=os.environ.get("UPROF", "build/bin/uprof"))
+    ap.add_argument("--probes", default="tests/fixtures/uprof-cli/options.tsv")
+    ap.add_argument("--must-know", help="SECTION<tab>OPTION lines that must not be unknown")
+    ap.add_argument("--timeout", type=float, default=30)
+    args = ap.parse_args()
+
+    uprof = os.path.abspath(args.uprof)
+    probes = read_probes(args.probes)
+    env = dict(os.environ, LC_ALL="C")
+    with tempfile.TemporaryDirectory(prefix="uprof-cov.") as scratch:
+        places = {"scratch": scratch, "PROG": "/bin/true",
+                  "FIX": os.path.abspath(os.path.join(os.path.dirname(args.probes), ".."))}
+        places["SESSION"] = collect_session(uprof, os.path.join(scratch, "s1"), env)
+        places["SESSION2"] = collect_session(uprof, os.path.join(scratch, "s2"), env)
+        results = [(sec, opt, *classify(uprof, probe, places, env, args.timeout))
+                   for sec, opt, probe in probes]
+
+    print("| section | option | uprof | what uprof said |")
+    print("|---|---|---|---|")
+    for sec, opt, verdict, said in results:
+        print(f"| {sec} | `{cell(opt)}` | {verdict} | {cell(said)} |")
+    counts = {v: sum(1 for r in results if r[2] == v) for v in ("works", "refused", "unknown")}
+    print(f"\n{len(results)} options and values: {counts['works']} work, "
+          f"{counts['refused']} refused with a reason, {counts['unknown']} unknown")
+
+    if not args.must_know:
+        return 0
+    unknown = {(r[0], r[1]) for r in results if r[2] == "unknown"}
+    known = {(r[0], r[1]) for r in results}
+    bad = 0
+    with open(args.must_know, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            key = tuple(line.split("\t", 1))
+            if key not in known:
+                print(f"must-know: {line!r} is not a probe in {args.probes}", file=sys.stderr)
+                bad = 1
+            elif key in unknown:
+                print(f"must-know: {key[0]} {key[1]} is unknown to uprof", file=sys.stderr)
+                bad = 1
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
