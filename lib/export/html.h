@@ -8,6 +8,7 @@
  *   html_csv.c          report.csv's sections as tables (the numbers as report.csv has them)
  *   html_flame.c        the tree of stacks for the flame graph
  *   html_timeline.c     a track per thread: sample density, tasks, pauses, OpenMP slices
+ * and in the script: html/report_calls.js the Callers/callees page, from "flame"'s tree
  */
 #ifndef UPROF_EXPORT_HTML_H
 #define UPROF_EXPORT_HTML_H

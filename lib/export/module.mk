@@ -9,7 +9,8 @@ EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_fl
 	lib/export/html_timeline.c
 # report.html's style and script, kept as their own files, become C strings at build time
 # (lib/export/html/embed.sh: each line a string literal, no tool beyond sed)
-EXPORT_HTML_ASSETS := lib/export/html/report.css lib/export/html/report.js
+EXPORT_HTML_ASSETS := lib/export/html/report.css lib/export/html/report_calls.js \
+	lib/export/html/report.js
 $(BUILD)/gen/export/html_assets.c: lib/export/html/embed.sh $(EXPORT_HTML_ASSETS)
 	@mkdir -p $(dir $@)
 	lib/export/html/embed.sh $(EXPORT_HTML_ASSETS) >$@

@@ -3,8 +3,8 @@
 // JSON in <script id="data"> (lib/export/export_html.c). No framework, nothing fetched.
 // Every table cell is report.csv's text as it is (its data-v attribute too); the script
 // only adds units, percentages of the total, sorting, filtering and pictures.
-'use strict';
 (function () {
+	'use strict';
 	const D = JSON.parse(document.getElementById('data').textContent);
 	const SECTIONS = D.csv || [];
 	const used = new Set(); // sections a page shows; the rest go to "All tables"
@@ -290,6 +290,8 @@
 	function linkOf(sec) {
 		const head = sec.rows[0] || [];
 		return (r, i) => {
+			if (/^FUNCTION$/.test(head[i]) && hooks.calls)
+				return { title: 'Its callers and callees', fn: () => hooks.calls(r[i]) };
 			if (/^FUNCTION$/.test(head[i]) && D.flame)
 				return { title: 'Find it in the flame graph', fn: () => { show('flame'); flameSearch('^' + escRe(r[i]) + '$'); } };
 			if (/^THREAD$/.test(head[i]) && D.timeline) {
@@ -367,6 +369,8 @@
 		const matched = el('span', { cls: 'count' });
 		tools.append(search, el('button', { text: 'Reset zoom', onclick: () => { zoom = null; draw(); } }),
 			el('label', {}, [inv, ' Inverted (callers of the hottest leaves, top down)']), matched);
+		const picked = el('span'); // the clicked frame's callers and callees
+		tools.append(picked);
 		const info = el('div', { id: 'flame-details', 'aria-live': 'polite' }, [' ']);
 		const wrap = el('div', { cls: 'canvaswrap' });
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Flame graph: click a frame to zoom into it' });
@@ -432,7 +436,13 @@
 			info.textContent = n ? n.name + ' (' + fmt(n.count, 0) + ' samples, ' + pct(n) + '%)' : ' ';
 			cv.style.cursor = n ? 'pointer' : 'default';
 		});
-		cv.addEventListener('click', e => { const n = at(e); if (n) { zoom = n.d ? n : null; draw(); } });
+		cv.addEventListener('click', e => {
+			const n = at(e);
+			if (n) { zoom = n.d ? n : null; draw(); }
+			if (n && n.d && n.kind !== 4 && hooks.calls) // its callers and callees a click away
+				picked.replaceChildren(el('a', { cls: 'detail', href: '#', onclick: ev => { ev.preventDefault(); hooks.calls(n.name); } },
+					['Callers and callees of ' + n.name]));
+		});
 		cv.addEventListener('keydown', e => { if (e.key === 'Escape') { zoom = null; draw(); } });
 		inv.addEventListener('change', () => {
 			if (inv.checked && !inverted) inverted = invert();
@@ -453,6 +463,13 @@
 		window.addEventListener('resize', () => { if (!p.hidden) draw(); });
 		p.onshow = draw;
 	});
+
+	// ---- views kept in files of their own (report_calls.js): each registers its pages
+	// here, after the flame graph, with these helpers ----
+	const hooks = {};
+	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page,
+		show: id => show(id), flameSearch: q => flameSearch(q), hooks: hooks };
+	if (typeof UPROF_VIEWS !== 'undefined') for (const v of UPROF_VIEWS) v(api);
 
 	// ---- timeline: a track per thread ----
 	let timelineFocus = () => {};
