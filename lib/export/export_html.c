@@ -165,6 +165,10 @@ int rpt_export_html(const struct rpt *r, FILE *f)
 	ret = rpt_html_timeline(f, r);
 	if (ret)
 		goto out;
+	fputs(",\n\"source\":", f);
+	ret = rpt_html_source(f, r);
+	if (ret)
+		goto out;
 	fputs("}", f);
 	rpt_html_tail(f);
 out:

@@ -80,6 +80,9 @@ struct rpt_options {
 	 * the functions named in @functions (borrowed; matched whole, or as the name before
 	 * its "(" argument list), or with none named for the hottest @cutoff ones */
 	bool annotate;
+	/* the same details for an export (report.html's Source/assembly page) without
+	 * report.csv's section: the RPT_ANNOT_EXPORT_FUNCS hottest (or @functions) */
+	bool annotate_export;
 	bool disasm_only; /* assembly only: no source lines */
 	bool att;	  /* AT&T syntax (default Intel, as uProf's) */
 	const char *const *functions;
@@ -301,6 +304,7 @@ struct rpt_annot {
 /* The details rpt_open() built (opts.annotate): hottest function first. Returns how many
  * and points *@out at them (owned by @r). */
 int rpt_annots(const struct rpt *r, const struct rpt_annot **out);
+#define RPT_ANNOT_EXPORT_FUNCS 10
 /* Names in opts.functions that no sampled function matched: how many; *@names (owned by
  * @r) lists them. */
 int rpt_annot_unmatched(const struct rpt *r, const char *const **names);

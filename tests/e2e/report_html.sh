@@ -97,6 +97,8 @@ fi
 S=$(session_in "$SCRATCH/g")
 timeout 120 "$UPROF" report -i "$S" --export html,folded >/dev/null 2>&1
 read -r _ _ _ pruned <<<"$(hq "$S/report.html" flame)"
+check "callgraph: the page's annotations leave report.csv as it was (no Function Detail Data)" \
+	bash -c "! grep -q 'Function Detail' '$S/report.csv'"
 check "callgraph: the flame graph's tree prunes nothing (pruned $pruned), so the page sees every stack" \
 	[ "$pruned" = 0 ]
 if [ -z "$CHROME" ]; then
@@ -120,6 +122,21 @@ else
 	check "callgraph: the outermost recurse's one caller is main, its first callee recurse" \
 		bash -c "[ \"\$(cut -f1 '$SCRATCH/g-recurse.callers')\" = main ] && [ \"\$(head -1 '$SCRATCH/g-recurse.callees' | cut -f1)\" = recurse ]"
 	shots calls "$S/report.html" calls
+	# the Source/assembly page: each line's and instruction's samples and share, as
+	# `uprof annotate --function` prints them
+	for fn in chain_leaf recurse_leaf; do
+		"$UPROF" annotate -i "$S" --function "$fn" >"$SCRATCH/a-$fn.txt" 2>&1
+		dom "a-$fn" "$S/report.html" "fn=$fn"
+		check "callgraph $fn: the Source/assembly page loads, no console message" console_clean "a-$fn"
+		for kind in lines:"SOURCE LINES" insns:ASSEMBLY; do
+			hq "$SCRATCH/a-$fn.txt" annot "${kind%%:*}" | LC_ALL=C sort -u >"$SCRATCH/a-$fn.want"
+			hq "$SCRATCH/a-$fn.dom" dom "^${kind#*:} $fn\$" 100000 0,1,2 |
+				awk -F'\t' '$2 != "0"' | LC_ALL=C sort -u >"$SCRATCH/a-$fn.got"
+			check "callgraph $fn: the page's ${kind%%:*} with samples are annotate's ($(tr '\n\t' '; ' <"$SCRATCH/a-$fn.got"))" \
+				bash -c "[ -s '$SCRATCH/a-$fn.want' ] && cmp -s '$SCRATCH/a-$fn.got' '$SCRATCH/a-$fn.want'"
+		done
+	done
+	shots source "$S/report.html" source
 fi
 
 # ---- --export-dir, --export all, a bad name ----

@@ -67,10 +67,11 @@ UPROF_VIEWS.push(function callsView(U) {
 			'aria-label': 'The function whose callers and callees are shown' });
 		const body = U.el('div');
 		const flameBtn = U.el('button', { text: 'Show in the flame graph' });
+		const srcBtn = U.el('button', { text: 'Source and assembly', hidden: '' });
 		p.append(U.el('p', { cls: 'muted', text: 'Callers: the frame below the function\'s outermost call; callees: the frame above it. ' +
 			'Shares are of the function\'s total samples. Numbers are stacks.folded\'s.' +
 			(F.pruned ? ' ' + F.pruned + ' samples are in frames of under ' + F.min + ' samples, counted in their callers.' : '') }),
-		U.el('div', { cls: 'tools' }, [input, list, flameBtn]), body);
+		U.el('div', { cls: 'tools' }, [input, list, flameBtn, srcBtn]), body);
 		const link = (r, i) => i === 0 && total.has(r[0]) ?
 			{ title: 'Its callers and callees', fn: () => go(r[0]) } : null;
 		go = fn => {
@@ -89,6 +90,9 @@ UPROF_VIEWS.push(function callsView(U) {
 				U.titled(callers, U.table(callers, { bars: [1], link: link })),
 				U.titled(callees, U.table(callees, { bars: [1], link: link })));
 			flameBtn.onclick = () => { U.show('flame'); U.flameSearch('^' + U.escRe(fn) + '$'); };
+			const annotated = U.hooks.source && U.hooks.source(fn); // annotated: one of the hottest
+			srcBtn.hidden = !annotated;
+			srcBtn.onclick = annotated;
 		};
 		input.addEventListener('change', () => go(input.value));
 		const asked = /[?&]fn=([^&#]*)/.exec(location.search);

@@ -15,6 +15,9 @@ htmlq.py FOLDED calls FN PART   from a stacks.folded: FN's row (PART me: FUNCTIO
                                 self, %), or its callers / callees (the frame below / above
                                 its outermost call; samples, % of its total), the rows the
                                 Callers/callees page shows, largest first
+htmlq.py ANNOTATE annot KIND    from `uprof annotate`'s output: its lines (KIND lines:
+                                "file:line", once each) or its instructions (KIND insns:
+                                address) with samples, "WHERE<tab>samples<tab>share", sorted
 """
 import json
 import re
@@ -96,6 +99,19 @@ def calls(path, fn, part):
         print("\t".join([name, str(n), pct(n, total)]))
 
 
+def annot(path, kind):
+    rows = set()
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^\s+([0-9.]+)\s+(\d+)\s+([0-9a-f]+):  ", line)
+        if m and kind == "insns":
+            rows.add((m.group(3), m.group(2), m.group(1)))
+        m = re.match(r"^(?:>>[0-9 ]{2}|    ) +([0-9.]+) +(\d+)  (\S+:\d+)(?:\s|$)", line)
+        if m and kind == "lines":
+            rows.add((m.group(3), m.group(2), m.group(1)))
+    for r in sorted(r for r in rows if r[1] != "0"):
+        print("\t".join(r))
+
+
 def main():
     path, what = sys.argv[1], sys.argv[2]
     if what == "rows":
@@ -121,6 +137,8 @@ def main():
         print(binned, said, len(t["tasks"]), len(t["omp"]), len(t["pauses"]), t["left_out"]["threads"])
     elif what == "calls":
         calls(path, sys.argv[3], sys.argv[4])
+    elif what == "annot":
+        annot(path, sys.argv[3])
     elif what == "external":
         text = open(path, encoding="utf-8").read()
         bad = re.findall(r'(?:https?:|ftp:)//[^\s"\')]*|\b(?:src|href|action)\s*=|@import|url\(', text)
