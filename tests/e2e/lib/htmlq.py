@@ -15,6 +15,10 @@ htmlq.py FOLDED calls FN PART   from a stacks.folded: FN's row (PART me: FUNCTIO
                                 self, %), or its callers / callees (the frame below / above
                                 its outermost call; samples, % of its total), the rows the
                                 Callers/callees page shows, largest first
+htmlq.py PAGE ostates           --trace os: per track "TID<tab>running<tab>runnable<tab>blocked"
+                                in seconds (%.6f, as THREAD STATES), then its bins summed
+                                back to seconds the same way, sorted by TID; last line
+                                "spans-left-out N"
 htmlq.py ANNOTATE annot KIND    from `uprof annotate`'s output: its lines (KIND lines:
                                 "file:line", once each) or its instructions (KIND insns:
                                 address) with samples, "WHERE<tab>samples<tab>share", sorted
@@ -137,6 +141,15 @@ def main():
         print(binned, said, len(t["tasks"]), len(t["omp"]), len(t["pauses"]), t["left_out"]["threads"])
     elif what == "calls":
         calls(path, sys.argv[3], sys.argv[4])
+    elif what == "ostates":
+        t = data(path)["timeline"]
+        width = t["span"] / t["bins"] / 1e6  # seconds a bin
+        for th in sorted((x for x in t["threads"] if "os" in x), key=lambda x: x["tid"]):
+            s = th["s"]
+            back = [sum(s[j::3]) / 1000 * width for j in range(3)]
+            print("\t".join([str(th["tid"])] + ["%.6f" % (v / 1e9) for v in th["os"]] +
+                             ["%.6f" % v for v in back]))
+        print("spans-left-out", t["left_out"]["os_spans"])
     elif what == "annot":
         annot(path, sys.argv[3])
     elif what == "external":
