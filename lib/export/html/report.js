@@ -245,6 +245,7 @@
 		if (lo && lo.samples) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
 		if (lo && lo.threads) note(lo.threads + ' threads with the fewest samples are not on the timeline.');
 		if (lo && (lo.tasks || lo.omp || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices and ' + lo.pauses + ' pauses past its bound per thread.');
+		if (lo && lo.os_spans) note(lo.os_spans + ' thread-state spans were past the page\'s bound: the timeline\'s state bands miss them (THREAD STATES counts all).', 'warn');
 		if (lo && lo.omp_report) note(lo.omp_report + ' OpenMP slices were past the report\'s bound and are on no page.', 'warn');
 		const cut = SECTIONS.filter(x => x.more);
 		if (cut.length) note(cut.length + ' tables have more rows than this page holds (each says how many).');
