@@ -72,7 +72,7 @@ import json, re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
 d = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', t, re.S).group(1))
 f = d["flame"]
-print(", ".join("%s %d KB" % (k, len(json.dumps(d[k], separators=(",", ":"), ensure_ascii=False)) // 1000) for k in ("csv", "flame", "timeline")) +
+print(", ".join("%s %d KB" % (k, len(json.dumps(d[k], separators=(",", ":"), ensure_ascii=False)) // 1000) for k in ("csv", "flame", "timeline", "source") if k in d) +
       "; flame %d frames of %d names, %d samples pruned; %d threads" %
       (len(f["nodes"]), len(f["names"]), f["pruned"], len(d["timeline"]["threads"])))
 PY

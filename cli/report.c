@@ -160,6 +160,8 @@ static int parse_exports(const struct cli_option *o, const char *arg, void *stat
 		if (e >= 0 ? rpt_export_walks(e) : !strcmp(tok, "all"))
 			st->a.opts.walk = st->a.opts.omp_slices = true; /* every sample, slice */
 	}
+	/* the page's Source/assembly view: the hottest functions' details */
+	st->a.opts.annotate_export = st->exports[RPT_EXPORT_HTML];
 	return -1;
 }
 
@@ -612,6 +614,7 @@ static int run_job(struct report_state *st)
 	 * ranks keep nothing for exports, no samples nor stacks */
 	st->a.opts.exports = false;
 	st->a.opts.no_timeline = true;
+	st->a.opts.annotate_export = false;
 	if (st->exports[RPT_EXPORT_HTML]) {
 		a.html_dfd = open_export_dir(st);
 		if (a.html_dfd < 0)

@@ -15,27 +15,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "key":"value" with a leading comma unless @first. */
-static void put_str(FILE *f, const char *key, const char *value, bool first)
-{
-	fprintf(f, "%s\"%s\":\"", first ? "" : ",", key);
-	util_put_escaped(f, value ? value : "", UTIL_ESC_JSON_HTML);
-	fputc('"', f);
-}
+/* One member of a JSON object the page reads: its key and its value, of one kind. */
+enum jkind { J_STR, J_U64, J_NUM, J_BOOL, J_INT };
+struct jfield {
+	const char *key;
+	enum jkind kind;
+	union {
+		const char *s; /* NULL is "" */
+		uint64_t u;
+		double d; /* NaN is 0: JSON has no NaN */
+		bool b;
+		int i;
+	} v;
+};
+/* clang-format off */
+#define JS(k, x) { k, J_STR, { .s = (x) } }
+#define JU(k, x) { k, J_U64, { .u = (x) } }
+#define JN(k, x) { k, J_NUM, { .d = (x) } }
+#define JB(k, x) { k, J_BOOL, { .b = (x) } }
+#define JI(k, x) { k, J_INT, { .i = (x) } }
+/* clang-format on */
 
-static void put_u64(FILE *f, const char *key, uint64_t v)
+/* @n members, each after a comma unless @first (the object's braces are the caller's). */
+static void put_fields(FILE *f, const struct jfield *v, size_t n, bool first)
 {
-	fprintf(f, ",\"%s\":%" PRIu64, key, v);
-}
-
-static void put_num(FILE *f, const char *key, double v)
-{
-	fprintf(f, ",\"%s\":%.6g", key, v == v ? v : 0.0);
-}
-
-static void put_bool(FILE *f, const char *key, bool v)
-{
-	fprintf(f, ",\"%s\":%s", key, v ? "true" : "false");
+	for (size_t i = 0; i < n; i++, first = false) {
+		fprintf(f, "%s\"%s\":", first ? "" : ",", v[i].key);
+		switch (v[i].kind) {
+		case J_STR:
+			fputc('"', f);
+			util_put_escaped(f, v[i].v.s ? v[i].v.s : "", UTIL_ESC_JSON_HTML);
+			fputc('"', f);
+			break;
+		case J_U64:
+			fprintf(f, "%" PRIu64, v[i].v.u);
+			break;
+		case J_NUM:
+			fprintf(f, "%.6g", v[i].v.d == v[i].v.d ? v[i].v.d : 0.0);
+			break;
+		case J_BOOL:
+			fputs(v[i].v.b ? "true" : "false", f);
+			break;
+		case J_INT:
+			fprintf(f, "%d", v[i].v.i);
+			break;
+		}
+	}
 }
 
 /* "summary": the run's facts and its accounting, the numbers the Summary page shows
@@ -49,49 +74,53 @@ static void put_summary(FILE *f, const struct rpt *r)
 	rpt_summary(r, &s);
 	rpt_stack_summary(r, &st);
 	in = s.info;
+	const struct jfield v[] = {
+		JS("target", in->target_path),
+		JS("args", in->target_args),
+		JS("command", in->command),
+		JS("host", in->host),
+		JS("event", in->nevents ? in->events[0].name : "CPU_TIME"),
+		JS("status", in->status == SES_STATUS_COMPLETE ? "complete"
+			     : in->status == SES_STATUS_INTERRUPTED
+				     ? "interrupted"
+				     : "running (or collect was killed)"),
+		JN("duration_s", (double)(in->end_mono_ns - in->start_mono_ns) / 1e9),
+		JU("samples", s.samples),
+		JU("sample_records", s.sample_records),
+		JU("lost", s.lost),
+		JU("damaged_at", s.damaged_at),
+		JS("damage", s.damage),
+		JU("unparsable", s.unparsable),
+		JB("count_damage", s.count_damage),
+		JB("rate_damage", s.rate_damage),
+		JN("requested_hz", s.requested_hz),
+		JN("achieved_hz", s.achieved_hz),
+		JN("cpu_time_s", s.cpu_time_s),
+		JU("throttles", s.throttles),
+		JB("interrupted", s.interrupted),
+		JI("processes", s.nprocesses),
+		JI("threads", s.nthreads),
+		JN("pause_s", s.pause_s),
+		JU("pauses", s.npauses),
+		JU("paused_samples", s.paused_samples),
+		JU("lost_pause_records", s.lost_pause_records),
+		JU("unknown_pauses", s.unknown_rows),
+		JB("filtered", s.filtered),
+		JU("filtered_samples", s.filtered_samples),
+		JU("task_instances", s.task_instances),
+		JU("task_lost", s.task_lost),
+		JU("task_malformed", s.task_malformed),
+		JI("missing_modules", s.missing_modules),
+		JI("changed_modules", s.changed_modules),
+		JU("missing_samples", s.missing_samples + s.changed_samples),
+		JB("stacks", st.collected),
+		JU("stacks_truncated", st.truncated),
+		JU("stacks_unwind_failed", st.unwind_failed),
+		JU("file_notes", s.nfile_notes),
+	};
+
 	fputc('{', f);
-	put_str(f, "target", in->target_path, true);
-	put_str(f, "args", in->target_args, false);
-	put_str(f, "command", in->command, false);
-	put_str(f, "host", in->host, false);
-	put_str(f, "event", in->nevents ? in->events[0].name : "CPU_TIME", false);
-	put_str(f, "status",
-		in->status == SES_STATUS_COMPLETE      ? "complete"
-		: in->status == SES_STATUS_INTERRUPTED ? "interrupted"
-						       : "running (or collect was killed)",
-		false);
-	put_num(f, "duration_s", (double)(in->end_mono_ns - in->start_mono_ns) / 1e9);
-	put_u64(f, "samples", s.samples);
-	put_u64(f, "sample_records", s.sample_records);
-	put_u64(f, "lost", s.lost);
-	put_u64(f, "damaged_at", s.damaged_at);
-	put_str(f, "damage", s.damage, false);
-	put_u64(f, "unparsable", s.unparsable);
-	put_bool(f, "count_damage", s.count_damage);
-	put_bool(f, "rate_damage", s.rate_damage);
-	put_num(f, "requested_hz", s.requested_hz);
-	put_num(f, "achieved_hz", s.achieved_hz);
-	put_num(f, "cpu_time_s", s.cpu_time_s);
-	put_u64(f, "throttles", s.throttles);
-	put_bool(f, "interrupted", s.interrupted);
-	fprintf(f, ",\"processes\":%d,\"threads\":%d", s.nprocesses, s.nthreads);
-	put_num(f, "pause_s", s.pause_s);
-	put_u64(f, "pauses", s.npauses);
-	put_u64(f, "paused_samples", s.paused_samples);
-	put_u64(f, "lost_pause_records", s.lost_pause_records);
-	put_u64(f, "unknown_pauses", s.unknown_rows);
-	put_bool(f, "filtered", s.filtered);
-	put_u64(f, "filtered_samples", s.filtered_samples);
-	put_u64(f, "task_instances", s.task_instances);
-	put_u64(f, "task_lost", s.task_lost);
-	put_u64(f, "task_malformed", s.task_malformed);
-	fprintf(f, ",\"missing_modules\":%d,\"changed_modules\":%d", s.missing_modules,
-		s.changed_modules);
-	put_u64(f, "missing_samples", s.missing_samples + s.changed_samples);
-	put_bool(f, "stacks", st.collected);
-	put_u64(f, "stacks_truncated", st.truncated);
-	put_u64(f, "stacks_unwind_failed", st.unwind_failed);
-	put_u64(f, "file_notes", s.nfile_notes);
+	put_fields(f, v, sizeof(v) / sizeof(v[0]), true);
 	fputc('}', f);
 }
 
@@ -149,8 +178,8 @@ int rpt_export_html(const struct rpt *r, FILE *f)
 		goto out;
 	rpt_html_head(f, facts.info->target_path[0] ? facts.info->target_path : facts.dir);
 	fputs("{\"uprof\":1", f);
-	put_str(f, "kind", "session", false);
-	put_str(f, "dir", facts.dir, false);
+	put_fields(f, (const struct jfield[]){ JS("kind", "session"), JS("dir", facts.dir) }, 2,
+		   false);
 	fputs(",\"summary\":", f);
 	put_summary(f, r);
 	fputs(",\n\"csv\":", f);
@@ -163,6 +192,10 @@ int rpt_export_html(const struct rpt *r, FILE *f)
 		goto out;
 	fputs(",\n\"timeline\":", f);
 	ret = rpt_html_timeline(f, r);
+	if (ret)
+		goto out;
+	fputs(",\n\"source\":", f);
+	ret = rpt_html_source(f, r);
 	if (ret)
 		goto out;
 	fputs("}", f);
@@ -179,8 +212,7 @@ int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char
 
 	rpt_html_head(f, title);
 	fputs("{\"uprof\":1", f);
-	put_str(f, "kind", kind, false);
-	put_str(f, "dir", title, false);
+	put_fields(f, (const struct jfield[]){ JS("kind", kind), JS("dir", title) }, 2, false);
 	fputs(",\n\"csv\":", f);
 	ret = rpt_html_csv_sections(f, csv, len, &lim);
 	fputs("}", f);

@@ -8,6 +8,9 @@
  *   html_csv.c          report.csv's sections as tables (the numbers as report.csv has them)
  *   html_flame.c        the tree of stacks for the flame graph
  *   html_timeline.c     a track per thread: sample density, tasks, pauses, OpenMP slices
+ *   html_source.c       the hottest functions' source and assembly, as annotate's
+ * and in the script: html/report_calls.js the Callers/callees page, from "flame"'s tree,
+ * html/report_source.js the Source/assembly page, from "source"
  */
 #ifndef UPROF_EXPORT_HTML_H
 #define UPROF_EXPORT_HTML_H
@@ -36,6 +39,10 @@ int rpt_html_flame(FILE *f, const struct rpt *r);
 
 /* "timeline": a track per thread. 0 or -ENOMEM. */
 int rpt_html_timeline(FILE *f, const struct rpt *r);
+
+/* "source": the hottest functions' source lines and instructions with their samples
+ * (rpt_annots(); none unless opened with opts.annotate_export). 0 or -ENOMEM. */
+int rpt_html_source(FILE *f, const struct rpt *r);
 
 /* The page around the data: everything up to the data element's text, then after it.
  * @title is the page's title (escaped here). */

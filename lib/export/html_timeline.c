@@ -6,12 +6,16 @@
  *   "timeline":{"t0":NS,"span":US,"bins":B,"stride":S,"threads":[{"tid":..,"pid":..,
  *     "name":"..","samples":N,"d":[...]},...],"tasks":[[track,begin,end,"domain","name"]],
  *     "omp":[[track,begin,end,kind,depth,"what","site"]],"pauses":[[begin,end]],
- *     "left_out":{"threads":..,"tasks":..,"omp":..,"pauses":..}}
+ *     "left_out":{"threads":..,"tasks":..,"omp":..,"pauses":..,"os_spans":..}}
+ * and for a --trace os session each thread's states: "os":[running,runnable,blocked] its
+ * nanoseconds in each (THREAD STATES' numbers) and "s":[...] per bin the permille of the
+ * bin it spent running, runnable and blocked (3 numbers a bin).
  * times in microseconds from t0 (the earliest of them all, samples' clock). Bounded: the
  * TRACKS threads with the most samples, and per track the earliest SLICES task
  * instances and OpenMP slices; what is left out is counted.
  */
 #include "export/html.h"
+#include "ostrace/ostrace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +35,9 @@ struct track {
 };
 
 struct tl {
+	const struct ost_span *os; /* --trace os: thread states over time */
+	size_t nos;
+	uint64_t os_lost;
 	struct track *v;
 	size_t n, cap;
 	struct util_hash by_tid; /* tid -> track + 1 */
@@ -117,7 +124,37 @@ static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_fac
 		if (from > 0 && to > from)
 			span(t, (uint64_t)from, (uint64_t)to);
 	}
+	t->nos = rpt_os_spans(r, &t->os, &t->os_lost);
+	for (size_t i = 0; i < t->nos; i++) {
+		if (!track_of(t, (uint32_t)t->os[i].tid))
+			return -ENOMEM;
+		span(t, t->os[i].begin, t->os[i].end);
+	}
 	return 0;
+}
+
+/* Each kept track's time in each state, in all (@sum, 3 a track) and per bin (@bins,
+ * 3 * BINS a track, nanoseconds): a span's time goes to the bins it overlaps. */
+static void os_states(const struct tl *t, uint64_t *sum, double *bins)
+{
+	double width = (double)(t->t1 - t->t0 + 1) / BINS;
+
+	for (size_t i = 0; i < t->nos; i++) {
+		const struct ost_span *s = &t->os[i];
+		const struct track
+			*k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s->tid, 0, 0) - 1];
+		double b = (double)(s->begin - t->t0), e = (double)(s->end - t->t0);
+
+		if (k->index < 0 || s->state >= OST_NSTATES)
+			continue;
+		sum[(size_t)k->index * 3 + s->state] += s->end - s->begin;
+		for (size_t x = (size_t)(b / width); x < BINS && x * width < e; x++) {
+			double lo = x * width > b ? x * width : b;
+			double hi = (x + 1) * width < e ? (x + 1) * width : e;
+
+			bins[((size_t)k->index * BINS + x) * 3 + s->state] += hi - lo;
+		}
+	}
 }
 
 static double us(const struct tl *t, uint64_t ns)
@@ -130,10 +167,17 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		       const struct rpt_stacks_facts *facts, size_t ntracks)
 {
 	uint64_t *bins = calloc(ntracks * BINS, sizeof(*bins));
+	uint64_t *os_sum = calloc(ntracks * 3 + 1, sizeof(*os_sum));
+	double *os_bins = calloc(ntracks * BINS * 3 + 1, sizeof(*os_bins));
 	double width = (double)(t->t1 - t->t0 + 1) / BINS;
 
-	if (!bins)
+	if (!bins || !os_sum || !os_bins) {
+		free(bins);
+		free(os_sum);
+		free(os_bins);
 		return -ENOMEM;
+	}
+	os_states(t, os_sum, os_bins);
 	for (size_t i = 0; i < facts->nsamples; i++) {
 		struct rpt_stack_sample s;
 		struct track *k;
@@ -157,10 +201,21 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		fprintf(f, "\",\"samples\":%" PRIu64 ",\"d\":[", t->v[i].samples);
 		for (size_t b = 0; b < BINS; b++)
 			fprintf(f, b ? ",%" PRIu64 : "%" PRIu64, bins[i * BINS + b]);
-		fputs("]}", f);
+		fputc(']', f);
+		if (t->nos) {
+			fprintf(f, ",\"os\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "],\"s\":[",
+				os_sum[i * 3], os_sum[i * 3 + 1], os_sum[i * 3 + 2]);
+			for (size_t b = 0; b < BINS * 3; b++)
+				fprintf(f, b ? ",%.0f" : "%.0f",
+					1000 * os_bins[i * BINS * 3 + b] / width);
+			fputc(']', f);
+		}
+		fputc('}', f);
 	}
 	fputs("]", f);
 	free(bins);
+	free(os_sum);
+	free(os_bins);
 	return 0;
 }
 
@@ -280,8 +335,10 @@ int rpt_html_timeline(FILE *f, const struct rpt *r)
 	}
 	fprintf(f,
 		"],\"left_out\":{\"threads\":%zu,\"samples\":%" PRIu64 ",\"tasks\":%" PRIu64
-		",\"omp\":%" PRIu64 ",\"omp_report\":%" PRIu64 ",\"pauses\":%" PRIu64 "}}",
-		t.n - ntracks, facts.left_out, left_tasks, left_omp, omp.left_out, left_pauses);
+		",\"omp\":%" PRIu64 ",\"omp_report\":%" PRIu64 ",\"pauses\":%" PRIu64
+		",\"os_spans\":%" PRIu64 "}}",
+		t.n - ntracks, facts.left_out, left_tasks, left_omp, omp.left_out, left_pauses,
+		t.os_lost);
 out:
 	free(shown);
 	free(t.v);

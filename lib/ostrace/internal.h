@@ -57,10 +57,15 @@ struct ost_model {
 	struct util_hash wake_index; /* (tid, stack, waker tid << 32 | waker stack) */
 	struct ost_counts counts;
 	bool finished;
+	struct ost_span *spans; /* spans.c: the states over time, when kept */
+	size_t nspans, capspans, spans_max;
+	uint64_t spans_lost;
 };
 
 /* Grow *@p (@cap elements of @elem bytes) to hold @need. 0 or -ENOMEM. */
 int ost_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* spans.c: @tid was in @state over [@begin, @end). 0 or -ENOMEM. */
+int ost_span_add(struct ost_model *m, int tid, enum ost_state state, uint64_t begin, uint64_t end);
 /* calls.c: a system call of @t ended at @end with @ret. 0 or -ENOMEM. */
 int ost_calls_end(struct ost_model *m, struct thr *t, uint64_t end, int64_t ret);
 

@@ -195,6 +195,17 @@ size_t ost_model_slow(const struct ost_model *m,
 size_t ost_model_offcpu(const struct ost_model *m, const struct ost_offcpu **out);
 size_t ost_model_wakes(const struct ost_model *m, const struct ost_wake **out);
 const struct ost_counts *ost_model_counts(const struct ost_model *m);
+
+/* spans.c: each thread's states over time (a timeline's bands), kept when asked before
+ * the first record, at most @max spans (0: none, the default); spans past it are counted
+ * in *@lost, their time still in the threads' totals. */
+struct ost_span {
+	int tid;
+	enum ost_state state;
+	uint64_t begin, end;
+};
+void ost_model_keep_spans(struct ost_model *m, size_t max);
+size_t ost_model_spans(const struct ost_model *m, const struct ost_span **out, uint64_t *lost);
 uint64_t ost_model_threshold_ns(const struct ost_model *m);
 
 #endif

@@ -89,6 +89,10 @@ static int choose_named(struct rpt *r, struct rpt_annots *a)
 static int choose_hottest(struct rpt *r, struct rpt_annots *a)
 {
 	int max = r->opts.cutoff > 0 && r->opts.cutoff < MAX_FUNCS ? r->opts.cutoff : MAX_FUNCS;
+
+	/* an export's page alone asks: its few hottest, whatever --cutoff says of tables */
+	if (!r->opts.annotate && max > RPT_ANNOT_EXPORT_FUNCS)
+		max = RPT_ANNOT_EXPORT_FUNCS;
 	struct rpt_row *rows = calloc(max, sizeof(*rows));
 	int n;
 

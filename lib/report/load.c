@@ -301,7 +301,7 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 		ret = rpt_callgraph_build(r, r->stacks->collected || r->has_tasks);
 	if (!ret)
 		ret = rpt_fpstack_early(r);
-	if (!ret && opts->annotate)
+	if (!ret && (opts->annotate || opts->annotate_export))
 		ret = rpt_annot_build(r);
 	if (ret)
 		goto fail;

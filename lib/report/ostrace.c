@@ -47,6 +47,9 @@ int rpt_os_load(struct rpt *r)
 	}
 	r->os->m = ost_model_new(fm);
 	ret = r->os->m ? 0 : -ENOMEM;
+	/* an export draws the states over time (report.html's timeline) */
+	if (r->os->m && r->opts.exports)
+		ost_model_keep_spans(r->os->m, RPT_OS_SPANS_MAX);
 out:
 	free(fm);
 	free(buf);
@@ -138,4 +141,11 @@ void rpt_os_finish(struct rpt *r)
 	if (end < r->os->last_time)
 		end = r->os->last_time;
 	ost_model_finish(r->os->m, end);
+}
+
+size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost)
+{
+	*out = NULL;
+	*lost = 0;
+	return r->os && r->os->m ? ost_model_spans(r->os->m, out, lost) : 0;
 }

@@ -80,6 +80,9 @@ struct rpt_options {
 	 * the functions named in @functions (borrowed; matched whole, or as the name before
 	 * its "(" argument list), or with none named for the hottest @cutoff ones */
 	bool annotate;
+	/* the same details for an export (report.html's Source/assembly page) without
+	 * report.csv's section: the RPT_ANNOT_EXPORT_FUNCS hottest (or @functions) */
+	bool annotate_export;
 	bool disasm_only; /* assembly only: no source lines */
 	bool att;	  /* AT&T syntax (default Intel, as uProf's) */
 	const char *const *functions;
@@ -301,6 +304,7 @@ struct rpt_annot {
 /* The details rpt_open() built (opts.annotate): hottest function first. Returns how many
  * and points *@out at them (owned by @r). */
 int rpt_annots(const struct rpt *r, const struct rpt_annot **out);
+#define RPT_ANNOT_EXPORT_FUNCS 10
 /* Names in opts.functions that no sampled function matched: how many; *@names (owned by
  * @r) lists them. */
 int rpt_annot_unmatched(const struct rpt *r, const char *const **names);
@@ -520,6 +524,12 @@ struct rpt_os_summary {
 	uint64_t top_ns;
 };
 void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
+/* Its threads' states over time (lib/ostrace's struct ost_span), kept when opened with
+ * opts.exports, at most RPT_OS_SPANS_MAX (32 bytes each): how many, *@out (owned by @r),
+ * and in *@lost the spans past that bound (their time is in THREAD STATES still). */
+#define RPT_OS_SPANS_MAX (1u << 20)
+struct ost_span;
+size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

@@ -20,10 +20,11 @@ CHROME=$(command -v chromium || command -v chromium-browser || true)
 export HOME=$SCRATCH XDG_CONFIG_HOME=$SCRATCH/.config XDG_CACHE_HOME=$SCRATCH/.cache
 chrome() { timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
 	--user-data-dir="$SCRATCH/chrome" --virtual-time-budget=5000 "$@"; }
-# dom NAME PAGE: every page of PAGE built (?all), the DOM after the script ran into
-# $SCRATCH/NAME.dom, Chromium's console lines into $SCRATCH/NAME.console
+# dom NAME PAGE [QUERY]: every page of PAGE built (?all, and QUERY: fn=NAME picks the
+# Callers/callees page's function), the DOM after the script ran into $SCRATCH/NAME.dom,
+# Chromium's console lines into $SCRATCH/NAME.console
 dom() {
-	chrome --enable-logging=stderr --v=0 --dump-dom "file://$2?all" >"$SCRATCH/$1.dom" \
+	chrome --enable-logging=stderr --v=0 --dump-dom "file://$2?all${3:+&$3}" >"$SCRATCH/$1.dom" \
 		2>"$SCRATCH/$1.console"
 }
 console_clean() {
@@ -88,6 +89,54 @@ else
 	check "tasks: its % column is the terminal's ($(tr '\n' ' ' <"$SCRATCH/t.pct"))" \
 		bash -c "[ -s '$SCRATCH/t.pct' ] && cmp -s '$SCRATCH/t.pct' '$SCRATCH/t.termpct'"
 	shots tasks "$S/report.html" summary hotspots flame timeline
+fi
+
+# ---- the Callers/callees page: callgraph's known tree (main -> chain_a -> chain_b ->
+# chain_leaf, main -> recurse x5 -> recurse_leaf), its rows as stacks.folded gives them ----
+"$UPROF" collect -g -o "$SCRATCH/g" "$TGT/callgraph_fp" 1000 >/dev/null 2>&1
+S=$(session_in "$SCRATCH/g")
+timeout 120 "$UPROF" report -i "$S" --export html,folded >/dev/null 2>&1
+read -r _ _ _ pruned <<<"$(hq "$S/report.html" flame)"
+check "callgraph: the page's annotations leave report.csv as it was (no Function Detail Data)" \
+	bash -c "! grep -q 'Function Detail' '$S/report.csv'"
+check "callgraph: the flame graph's tree prunes nothing (pruned $pruned), so the page sees every stack" \
+	[ "$pruned" = 0 ]
+if [ -z "$CHROME" ]; then
+	ok "Callers/callees page # SKIP chromium is not installed (scripts/install-deps.sh)"
+else
+	for fn in chain_b recurse main; do
+		dom "g-$fn" "$S/report.html" "fn=$fn"
+		check "callgraph $fn: the page loads in Chromium, no console message" console_clean "g-$fn"
+		for part in me:SELECTED callers:CALLERS callees:CALLEES; do
+			hq "$S/stacks.folded" calls "$fn" "${part%%:*}" >"$SCRATCH/g-$fn.want"
+			hq "$SCRATCH/g-$fn.dom" dom "^${part#*:}( FUNCTION)?\$" 100000 >"$SCRATCH/g-$fn.got"
+			check "callgraph $fn: its ${part%%:*} rows are stacks.folded's ($(tr '\n\t' '; ' <"$SCRATCH/g-$fn.got"))" \
+				bash -c "[ -s '$SCRATCH/g-$fn.want' ] && cmp -s '$SCRATCH/g-$fn.got' '$SCRATCH/g-$fn.want'"
+			cp "$SCRATCH/g-$fn.got" "$SCRATCH/g-$fn.${part%%:*}"
+		done
+	done
+	# the known tree: chain_b is called by chain_a alone and calls chain_leaf; the outermost
+	# recurse by main alone, and it calls recurse
+	check "callgraph: chain_b's one caller is chain_a, its first callee chain_leaf" \
+		bash -c "[ \"\$(cut -f1 '$SCRATCH/g-chain_b.callers')\" = chain_a ] && [ \"\$(head -1 '$SCRATCH/g-chain_b.callees' | cut -f1)\" = chain_leaf ]"
+	check "callgraph: the outermost recurse's one caller is main, its first callee recurse" \
+		bash -c "[ \"\$(cut -f1 '$SCRATCH/g-recurse.callers')\" = main ] && [ \"\$(head -1 '$SCRATCH/g-recurse.callees' | cut -f1)\" = recurse ]"
+	shots calls "$S/report.html" calls
+	# the Source/assembly page: each line's and instruction's samples and share, as
+	# `uprof annotate --function` prints them
+	for fn in chain_leaf recurse_leaf; do
+		"$UPROF" annotate -i "$S" --function "$fn" >"$SCRATCH/a-$fn.txt" 2>&1
+		dom "a-$fn" "$S/report.html" "fn=$fn"
+		check "callgraph $fn: the Source/assembly page loads, no console message" console_clean "a-$fn"
+		for kind in lines:"SOURCE LINES" insns:ASSEMBLY; do
+			hq "$SCRATCH/a-$fn.txt" annot "${kind%%:*}" | LC_ALL=C sort -u >"$SCRATCH/a-$fn.want"
+			hq "$SCRATCH/a-$fn.dom" dom "^${kind#*:} $fn\$" 100000 0,1,2 |
+				awk -F'\t' '$2 != "0"' | LC_ALL=C sort -u >"$SCRATCH/a-$fn.got"
+			check "callgraph $fn: the page's ${kind%%:*} with samples are annotate's ($(tr '\n\t' '; ' <"$SCRATCH/a-$fn.got"))" \
+				bash -c "[ -s '$SCRATCH/a-$fn.want' ] && cmp -s '$SCRATCH/a-$fn.got' '$SCRATCH/a-$fn.want'"
+		done
+	done
+	shots source "$S/report.html" source
 fi
 
 # ---- --export-dir, --export all, a bad name ----

@@ -374,6 +374,66 @@ static void model_states(void **state)
 	free(fm);
 }
 
+/* main runs, sleeps 300 ms, runs, is preempted 20 ms, runs, exits: with at most @max
+ * spans kept */
+static struct ost_model *spans_run(struct ost_formats *fm, size_t max)
+{
+	struct ost_model *m = ost_model_new(fm);
+
+	ost_model_keep_spans(m, max);
+	assert_int_equal(ost_model_begin(m, 0, PID, MAIN), 0);
+	enter(m, 10 * MS, MAIN, SYS_clock_nanosleep, 7);
+	switch_out(m, 10 * MS, MAIN, 1, 7);
+	switch_in(m, 310 * MS + 1, MAIN);
+	leave(m, 311 * MS, MAIN, SYS_clock_nanosleep, 0);
+	switch_out(m, 315 * MS, MAIN, 0, 8);
+	switch_in(m, 335 * MS + 1, MAIN);
+	assert_int_equal(ost_model_exit(m, 700 * MS, PID, MAIN), 0);
+	ost_model_finish(m, 800 * MS);
+	return m;
+}
+
+/* The spans kept for a timeline: in time order, each state's spans summing to the
+ * thread's total of it; past the bound, counted as lost and the totals unchanged. */
+static void model_spans(void **state)
+{
+	struct ost_formats *fm = formats();
+	struct ost_model *m = spans_run(fm, 100);
+	const struct ost_span *s;
+	const struct ost_thread *t = thread(m, MAIN);
+	uint64_t lost, sum[OST_NSTATES] = { 0 }, end = 0;
+	size_t n = ost_model_spans(m, &s, &lost);
+
+	(void)state;
+	assert_int_equal(n, 5); /* running, blocked, running, runnable, running */
+	assert_int_equal(lost, 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(s[i].tid, MAIN);
+		assert_true(s[i].begin >= end && s[i].end > s[i].begin);
+		end = s[i].end;
+		sum[s[i].state] += s[i].end - s[i].begin;
+	}
+	assert_int_equal(s[1].state, OST_BLOCKED);
+	assert_int_equal(s[3].state, OST_RUNNABLE);
+	for (int k = 0; k < OST_NSTATES; k++)
+		assert_int_equal(sum[k], t->state_ns[k]);
+	assert_int_equal(end, 700 * MS);
+	ost_model_free(m);
+
+	m = spans_run(fm, 2);
+	n = ost_model_spans(m, &s, &lost);
+	assert_int_equal(n, 2);
+	assert_int_equal(lost, 3);
+	assert_int_equal(thread(m, MAIN)->state_ns[OST_BLOCKED], 300 * MS);
+	ost_model_free(m);
+
+	m = spans_run(fm, 0); /* not asked: none kept, none lost */
+	assert_int_equal(ost_model_spans(m, &s, &lost), 0);
+	assert_int_equal(lost, 0);
+	ost_model_free(m);
+	free(fm);
+}
+
 static void syscall_kinds(void **state)
 {
 	char buf[32];
@@ -454,6 +514,7 @@ int main(void)
 		cmocka_unit_test(format_corrupt),  cmocka_unit_test(field_bounds),
 		cmocka_unit_test(formats_file),	   cmocka_unit_test(model_states),
 		cmocka_unit_test(syscall_kinds),   cmocka_unit_test(raw_samples),
+		cmocka_unit_test(model_spans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

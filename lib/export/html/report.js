@@ -3,8 +3,8 @@
 // JSON in <script id="data"> (lib/export/export_html.c). No framework, nothing fetched.
 // Every table cell is report.csv's text as it is (its data-v attribute too); the script
 // only adds units, percentages of the total, sorting, filtering and pictures.
-'use strict';
 (function () {
+	'use strict';
 	const D = JSON.parse(document.getElementById('data').textContent);
 	const SECTIONS = D.csv || [];
 	const used = new Set(); // sections a page shows; the rest go to "All tables"
@@ -245,6 +245,7 @@
 		if (lo && lo.samples) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
 		if (lo && lo.threads) note(lo.threads + ' threads with the fewest samples are not on the timeline.');
 		if (lo && (lo.tasks || lo.omp || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices and ' + lo.pauses + ' pauses past its bound per thread.');
+		if (lo && lo.os_spans) note(lo.os_spans + ' thread-state spans were past the page\'s bound: the timeline\'s state bands miss them (THREAD STATES counts all).', 'warn');
 		if (lo && lo.omp_report) note(lo.omp_report + ' OpenMP slices were past the report\'s bound and are on no page.', 'warn');
 		const cut = SECTIONS.filter(x => x.more);
 		if (cut.length) note(cut.length + ' tables have more rows than this page holds (each says how many).');
@@ -290,6 +291,8 @@
 	function linkOf(sec) {
 		const head = sec.rows[0] || [];
 		return (r, i) => {
+			if (/^FUNCTION$/.test(head[i]) && hooks.calls)
+				return { title: 'Its callers and callees', fn: () => hooks.calls(r[i]) };
 			if (/^FUNCTION$/.test(head[i]) && D.flame)
 				return { title: 'Find it in the flame graph', fn: () => { show('flame'); flameSearch('^' + escRe(r[i]) + '$'); } };
 			if (/^THREAD$/.test(head[i]) && D.timeline) {
@@ -367,6 +370,8 @@
 		const matched = el('span', { cls: 'count' });
 		tools.append(search, el('button', { text: 'Reset zoom', onclick: () => { zoom = null; draw(); } }),
 			el('label', {}, [inv, ' Inverted (callers of the hottest leaves, top down)']), matched);
+		const picked = el('span'); // the clicked frame's callers and callees
+		tools.append(picked);
 		const info = el('div', { id: 'flame-details', 'aria-live': 'polite' }, [' ']);
 		const wrap = el('div', { cls: 'canvaswrap' });
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Flame graph: click a frame to zoom into it' });
@@ -432,7 +437,13 @@
 			info.textContent = n ? n.name + ' (' + fmt(n.count, 0) + ' samples, ' + pct(n) + '%)' : ' ';
 			cv.style.cursor = n ? 'pointer' : 'default';
 		});
-		cv.addEventListener('click', e => { const n = at(e); if (n) { zoom = n.d ? n : null; draw(); } });
+		cv.addEventListener('click', e => {
+			const n = at(e);
+			if (n) { zoom = n.d ? n : null; draw(); }
+			if (n && n.d && n.kind !== 4 && hooks.calls) // its callers and callees a click away
+				picked.replaceChildren(el('a', { cls: 'detail', href: '#', onclick: ev => { ev.preventDefault(); hooks.calls(n.name); } },
+					['Callers and callees of ' + n.name]));
+		});
 		cv.addEventListener('keydown', e => { if (e.key === 'Escape') { zoom = null; draw(); } });
 		inv.addEventListener('change', () => {
 			if (inv.checked && !inverted) inverted = invert();
@@ -454,11 +465,19 @@
 		p.onshow = draw;
 	});
 
+	// ---- views kept in files of their own (report_calls.js): each registers its pages
+	// here, after the flame graph, with these helpers ----
+	const hooks = {};
+	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page,
+		show: id => show(id), flameSearch: q => flameSearch(q), hooks: hooks };
+	if (typeof UPROF_VIEWS !== 'undefined') for (const v of UPROF_VIEWS) v(api);
+
 	// ---- timeline: a track per thread ----
 	let timelineFocus = () => {};
 	const TL = D.timeline;
 	if (TL && TL.threads && TL.threads.length) page('timeline', 'Timeline', p => {
 		const LABEL = 230, ROW = 40, TOP = 26;
+		const STATES = ['#46a35a', '#e0a030', '#9aa3b5']; // --trace os: running, runnable, blocked
 		const tracks = TL.threads;
 		const dens = tracks.map(t => Math.max(1, ...t.d));
 		const byTrack = tracks.map(() => ({ tasks: [], omp: [] }));
@@ -479,15 +498,18 @@
 			TL.tasks.length ? el('span', {}, [el('i', { style: 'background:#e0a030' }), 'tasks and events']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#46a35a' }), 'OpenMP regions']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#c0392b' }), 'OpenMP waits']) : null,
-			TL.pauses.length ? el('span', {}, [el('i', { style: 'background:rgba(120,120,120,0.35)' }), 'paused']) : null]);
+			TL.pauses.length ? el('span', {}, [el('i', { style: 'background:rgba(120,120,120,0.35)' }), 'paused']) : null,
+			...(tracks.some(t => t.s) ? STATES.map((c, i) => el('span', {}, [el('i', { style: 'background:' + c }), ['running', 'runnable', 'blocked'][i]])) : [])]);
 		const info = el('div', { id: 'tl-details', 'aria-live': 'polite' }, [' ']);
 		const wrap = el('div', { cls: 'canvaswrap' });
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Timeline: a track per thread' });
 		wrap.append(cv);
 		p.append(el('p', { cls: 'muted', text: tracks.length + ' threads over ' + fmt(TL.span / 1000, 3) + ' ms' +
-			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') }), legend, wrap, info);
+			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
+			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, wrap, info);
 		const ctx = cv.getContext('2d');
-		let focus = -1, W = 0, scale = 1;
+		let focus = -1, W = 0, scale = 1, v0 = 0, v1 = Math.max(TL.span, 1); // the view, in us
+		const X = t => LABEL + (t - v0) * scale;
 		function draw() {
 			W = Math.max(700, wrap.clientWidth - 2);
 			const dpr = window.devicePixelRatio || 1, h = TOP + tracks.length * ROW + 4;
@@ -495,15 +517,15 @@
 			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 			ctx.clearRect(0, 0, W, h);
 			const plot = W - LABEL - 10;
-			scale = plot / Math.max(TL.span, 1);
+			scale = plot / (v1 - v0);
 			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
-			// ruler: about 8 ticks at round milliseconds
-			const ms = TL.span / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-3) / 8)));
+			// ruler: about 8 ticks at round milliseconds over the view
+			const ms0 = v0 / 1000, ms = (v1 - v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
 			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
-			for (let t = 0; t <= ms + 1e-9; t += tick) {
-				const x = LABEL + t * 1000 * scale;
+			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
+				const x = X(t * 1000);
 				ctx.fillRect(x, TOP - 6, 1, 6);
-				ctx.fillText(fmt(t, 3) + ' ms', x + 2, TOP - 14);
+				ctx.fillText(fmt(t, 4) + ' ms', x + 2, TOP - 14);
 			}
 			tracks.forEach((t, k) => {
 				const y = TOP + k * ROW;
@@ -514,29 +536,82 @@
 				ctx.fillText(label.length > 34 ? label.slice(0, 33) + '..' : label, 6, y + 12);
 				ctx.fillStyle = '#5b6475';
 				ctx.fillText(fmt(t.samples, 0) + ' samples', 6, y + 28);
-				const bw = plot / TL.bins;
+				ctx.save();
+				ctx.beginPath(); ctx.rect(LABEL, 0, W - LABEL, h); ctx.clip();
+				const bw = TL.span / TL.bins * scale;
 				ctx.fillStyle = '#3b73c8';
 				t.d.forEach((c, b) => {
 					if (!c) return;
 					const bh = Math.max(1, 16 * c / dens[k]);
-					ctx.fillRect(LABEL + b * bw, y + 18 - bh, Math.max(bw - 0.2, 0.5), bh);
+					ctx.fillRect(X(b * TL.span / TL.bins), y + 18 - bh, Math.max(bw - 0.2, 0.5), bh);
 				});
+				if (t.s) for (let b = 0; b < TL.bins; b++) { // the states, stacked in 6 px
+					let at = y + 39;
+					for (let j = 0; j < 3; j++) {
+						const hh = 6 * t.s[3 * b + j] / 1000;
+						if (hh <= 0) continue;
+						ctx.fillStyle = STATES[j];
+						at -= hh;
+						ctx.fillRect(X(b * TL.span / TL.bins), at, Math.max(bw - 0.2, 0.5), hh);
+					}
+				}
 				for (const s of byTrack[k].tasks) {
 					const d = Math.min(s.depth, 3);
 					ctx.fillStyle = ['#e0a030', '#c07f10', '#9a6200', '#6e4600'][d];
-					ctx.fillRect(LABEL + s[1] * scale, y + 21 + d, Math.max((s[2] - s[1]) * scale, 1), 7 - 2 * d);
+					ctx.fillRect(X(s[1]), y + 21 + d, Math.max((s[2] - s[1]) * scale, 1), 7 - 2 * d);
 				}
 				for (const o of byTrack[k].omp) {
 					ctx.fillStyle = o[3] ? '#c0392b' : '#46a35a';
-					ctx.fillRect(LABEL + o[1] * scale, y + 30 + (o[3] ? 0 : 0), Math.max((o[2] - o[1]) * scale, 1), o[3] ? 4 : 7);
+					ctx.fillRect(X(o[1]), y + 30, Math.max((o[2] - o[1]) * scale, 1), o[3] ? 4 : 7);
 				}
+				ctx.restore();
 			});
+			ctx.save();
+			ctx.beginPath(); ctx.rect(LABEL, 0, W - LABEL, h); ctx.clip();
 			ctx.fillStyle = 'rgba(120,120,120,0.35)';
-			for (const q of TL.pauses) ctx.fillRect(LABEL + q[0] * scale, TOP, Math.max((q[1] - q[0]) * scale, 1), tracks.length * ROW);
+			for (const q of TL.pauses) ctx.fillRect(X(q[0]), TOP, Math.max((q[1] - q[0]) * scale, 1), tracks.length * ROW);
+			ctx.restore();
 		}
+		// zoom about @at (us) by @f (< 1: in), within the profile
+		function zoomBy(f, at) {
+			const w = Math.min(TL.span || 1, Math.max((v1 - v0) * f, 1));
+			v0 = Math.max(0, Math.min(at - (at - v0) * w / (v1 - v0), (TL.span || 1) - w));
+			v1 = v0 + w;
+			draw();
+		}
+		function pan(dus) {
+			const w = v1 - v0;
+			v0 = Math.max(0, Math.min(v0 + dus, (TL.span || 1) - w));
+			v1 = v0 + w;
+			draw();
+		}
+		cv.addEventListener('wheel', e => {
+			const x = e.clientX - cv.getBoundingClientRect().left;
+			if (x < LABEL) return;
+			e.preventDefault();
+			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, v0 + (x - LABEL) / scale);
+		}, { passive: false });
+		let dragX = null;
+		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
+		window.addEventListener('mouseup', () => { dragX = null; });
+		cv.addEventListener('mousemove', e => {
+			if (dragX === null || !(e.buttons & 1)) return;
+			pan(-(e.clientX - dragX) / scale);
+			dragX = e.clientX;
+		});
+		cv.addEventListener('keydown', e => {
+			const mid = (v0 + v1) / 2;
+			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
+			else if (e.key === '-') zoomBy(1.25, mid);
+			else if (e.key === '0') { v0 = 0; v1 = Math.max(TL.span, 1); draw(); }
+			else if (e.key === 'ArrowLeft') pan(-(v1 - v0) / 5);
+			else if (e.key === 'ArrowRight') pan((v1 - v0) / 5);
+			else return;
+			e.preventDefault();
+		});
 		cv.addEventListener('mousemove', e => {
 			const r = cv.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
-			const k = Math.floor((y - TOP) / ROW), us = (x - LABEL) / scale;
+			const k = Math.floor((y - TOP) / ROW), us = v0 + (x - LABEL) / scale;
 			if (k < 0 || k >= tracks.length || x < LABEL) { info.textContent = ' '; return; }
 			const t = tracks[k], yy = y - TOP - k * ROW;
 			let what = '';
@@ -545,8 +620,11 @@
 				.sort((a, b) => (b.depth || 0) - (a.depth || 0))[0];
 			if (yy >= 21 && yy < 29) { const s = hit(byTrack[k].tasks); if (s) what = 'task ' + s[3] + '::' + s[4] + ', ' + fmt((s[2] - s[1]) / 1000, 3) + ' ms'; }
 			if (yy >= 29) { const o = hit(byTrack[k].omp); if (o) what = 'OpenMP ' + (o[3] ? 'wait: ' + o[5] : 'region' + (o[6] ? ' ' + o[6] : '')) + ', ' + fmt((o[2] - o[1]) / 1000, 3) + ' ms'; }
+			const b = Math.min(TL.bins - 1, Math.max(0, Math.floor(us / TL.span * TL.bins)));
+			if (!what && t.s && yy >= 33)
+				what = ['running', 'runnable', 'blocked'].map((n, j) => n + ' ' + (t.s[3 * b + j] / 10).toFixed(1) + '%').join(', ') +
+					' of ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			if (!what) {
-				const b = Math.min(TL.bins - 1, Math.max(0, Math.floor(us / TL.span * TL.bins)));
 				what = t.d[b] + ' samples in ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			}
 			info.textContent = (t.name || '?') + ' (TID ' + t.tid + ', PID ' + t.pid + ') at ' + fmt(us / 1000, 3) + ' ms: ' + what;
