@@ -8,18 +8,10 @@
  */
 #include "mpi/internal.h"
 
+/* @sent and @recv count when the call succeeded */
 #define RMA_CALL(name, params, args, sent, recv) \
-	int MPI_##name params \
-	{ \
-		int64_t ticks; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name args; \
-		UMPI_WHOLE(UMPI_##name, PMPI_##name args); \
-		umpi_count(UMPI_##name, ticks, ret == MPI_SUCCESS ? (sent) : 0, \
-			   ret == MPI_SUCCESS ? (recv) : 0); \
-		return ret; \
-	}
+	UMPI_WRAP(name, params, args, (void)0, ret == MPI_SUCCESS ? (sent) : 0, \
+		  ret == MPI_SUCCESS ? (recv) : 0, (void)0)
 
 RMA_CALL(Win_create,
 	 (void *base, MPI_Aint size, int unit, MPI_Info info, MPI_Comm comm, MPI_Win *win),
