@@ -287,6 +287,8 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 	case FB_GET:
 	case FB_GET_ACC:
 	case FB_FETCH:
+		umpi_rma_peer(umpi_win_world(PMPI_Win_f2c(fint(a, b->win)), fint(a, b->peer)), s,
+			      r);
 		break;
 	default:
 		break;

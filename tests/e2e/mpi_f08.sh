@@ -57,6 +57,13 @@ bind_checks() {
 	mpi_table "$R" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' | LC_ALL=C sort >"$out.pgot"
 	check_sh "$what: the communication matrix is the program's, 8 pairs ($(tr '\n' ';' <"$out.pgot"))" \
 		'[ "$(grep -c . "$out.pwant")" -eq 8 ] && cmp -s "$out.pwant" "$out.pgot"'
+	# "rma <origin> <target> <operations> <put> <get>": the RMA matrix's rows, apart from
+	# the point-to-point matrix above
+	sed -n 's/^rma \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 ---> \2 \3 \4 \5/p' "$out.log" |
+		LC_ALL=C sort >"$out.rwant"
+	mpi_table "$R" "RMA COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $2, $3, $4}' | LC_ALL=C sort >"$out.rgot"
+	check_sh "$what: the RMA matrix is the program's puts and gets, 8 pairs ($(tr '\n' ';' <"$out.rgot"))" \
+		'[ "$(grep -c . "$out.rwant")" -eq 8 ] && cmp -s "$out.rwant" "$out.rgot"'
 	apart_checks "$what" "$J" "$out.err"
 	rank_checks "$what" "$J" 2
 	check "$what: MPI_Init and MPI_Finalize once on each rank" \

@@ -18,6 +18,7 @@
 !     integers at the rank's own offset, MPI_File_read_at of them back, MPI_File_close
 !   RMA on a window of 16 integers: 3 x MPI_Win_fence around MPI_Put of (rank+1)*2
 !     integers to nxt and MPI_Get of rank+3 integers from prv, MPI_Win_create, _free
+!     (lines "rma <origin> <target> <operations> <put bytes> <get bytes>")
 program mpi_fbind
 #ifdef USE_F08
   use mpi_f08
@@ -191,6 +192,9 @@ program mpi_fbind
   calls(GET) = calls(GET) + 1
   recvd(GET) = recvd(GET) + (rank + 3) * isz
   calls(WFREE) = calls(WFREE) + 1
+  ! the RMA matrix's rows: "rma <origin> <target> <operations> <put bytes> <get bytes>"
+  write (*, '(A,I0,1X,I0,A,I0,A)') 'rma ', rank, nxt, ' 1 ', (rank + 1) * 2 * isz, ' 0'
+  write (*, '(A,I0,1X,I0,A,I0)') 'rma ', rank, prv, ' 1 0 ', (rank + 3) * isz
 
   do i = 1, NF
     write (*, '(A,I0,1X,A,4(1X,I0))') 'count ', rank, trim(names(i)), calls(i), sent(i), recvd(i)
