@@ -37,6 +37,27 @@ static int find_job(struct collect_state *st)
 	return -1;
 }
 
+/* --trace mpi=full: the user's UPROF_MPI_EVENTS, when set, is a count of events a rank
+ * records (1..SES_MPIEV_CAP_MAX, decimal digits alone); the interposer would take
+ * anything else for "no events" or cap it, silently: refused here, before the program
+ * runs. */
+static int check_events_cap(void)
+{
+	const char *s = getenv(SES_MPIEV_ENV_CAP);
+	unsigned long long v = 0;
+
+	if (!s)
+		return -1;
+	for (const char *p = s; *p && v <= SES_MPIEV_CAP_MAX; p++)
+		v = *p >= '0' && *p <= '9' ? v * 10 + (unsigned)(*p - '0') : ~0ULL;
+	if (*s && v >= 1 && v <= SES_MPIEV_CAP_MAX)
+		return -1;
+	return cli_error(EXIT_USAGE, CMD,
+			 "%s='%s' is not a count of MPI events a rank records (1 to %u); "
+			 "unset it for the default, %u",
+			 SES_MPIEV_ENV_CAP, s, SES_MPIEV_CAP_MAX, SES_MPIEV_CAP_DEFAULT);
+}
+
 int collect_mpi_detect(struct collect_state *st)
 {
 	struct launcher_rank r;
@@ -47,6 +68,8 @@ int collect_mpi_detect(struct collect_state *st)
 	if (st->attach)
 		return cli_usage_error(CMD, "--mpi profiles a rank that the launcher starts "
 					    "(mpirun -np N uprof collect --mpi ./app), not -p/-a");
+	if (st->mpi.full && (ret = check_events_cap()) >= 0)
+		return ret;
 	ret = launcher_rank_detect(&r);
 	st->mpi.rank = r.rank;
 	st->mpi.size = r.size;

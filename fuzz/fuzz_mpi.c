@@ -26,6 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < m.nfuncs; i++)
 		if (strlen(m.funcs[i].name) > SES_MPI_NAME_MAX)
 			abort();
+	if (m.nrma > (size_t)m.size)
+		abort();
+	for (size_t i = 0; i < m.nrma; i++) /* RMA targets (1.3) */
+		if (m.rma[i].peer < 0 || m.rma[i].peer >= m.size)
+			abort();
 	if (strlen(m.inflight_name) > SES_MPI_NAME_MAX)
 		abort();
 	/* call sites (1.2): what mpi_sites.c checked holds for every site it kept */

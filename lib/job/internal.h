@@ -71,6 +71,8 @@ void rpt_job_mpi_release(struct rpt_job *j);
  * and the imbalance per function). Nothing when no rank was traced. */
 void rpt_job_mpi_snapshot(const struct rpt_job *j, FILE *f);
 int rpt_job_mpi_write(const struct rpt_job *j, FILE *f);
+/* job_mpi_rma.c: the RMA COMMUNICATION MATRIX (origin ---> target), when a rank did RMA */
+void rpt_job_mpi_rma_write(const struct rpt_job *j, FILE *f);
 
 /* job_end.c: every selected rank's end (rpt_job_rank.end), once all are loaded */
 void rpt_job_ends(struct rpt_job *j);

@@ -487,6 +487,7 @@ int rpt_job_mpi_write(const struct rpt_job *j, FILE *f)
 	write_ranks(j, f);
 	write_functions(f, v, n, nranks, job_mpi_ns(j), false);
 	write_matrix(j, f);
+	rpt_job_mpi_rma_write(j, f); /* job_mpi_rma.c */
 	write_functions(f, v, n, nranks, job_mpi_ns(j), true);
 	write_imbalance(j, f, v, n, nranks);
 	write_sizes(f, v, n);

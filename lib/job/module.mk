@@ -8,6 +8,8 @@ JOB_SRCS += lib/job/job_sites.c lib/job/job_sizes.c # MPI call sites, sizes per 
 JOB_SRCS += lib/job/job_timeline.c
 # each rank's sampling rate, and why a low one is low (issue 29)
 JOB_SRCS += lib/job/job_rates.c
+# one-sided traffic, origin ---> target (issue 29)
+JOB_SRCS += lib/job/job_mpi_rma.c
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)

@@ -53,4 +53,24 @@
 		ticks = umpi_ticks() - ticks; \
 	} while (0)
 
+/*
+ * The whole C wrapper of MPI_@name, one home for the IO, COMM and RMA ones: (@params) its
+ * parameter list, (@args) the arguments; @pre runs before the call when it is recorded
+ * (declarations allowed), @sent and @recv are its bytes (expressions of the parameters
+ * and ret), @post runs after it is counted ((void)0 for none).
+ */
+#define UMPI_WRAP(name, params, args, pre, sent, recv, post) \
+	int MPI_##name params \
+	{ \
+		int64_t ticks; \
+		int ret; \
+		if (!umpi_active()) \
+			return PMPI_##name args; \
+		pre; \
+		UMPI_WHOLE(UMPI_##name, PMPI_##name args); \
+		umpi_count(UMPI_##name, ticks, sent, recv); \
+		post; \
+		return ret; \
+	}
+
 #endif

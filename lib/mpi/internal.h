@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/mpi: the PMPI interposer's state, shared by its C bindings (uprof_mpi.c) and its
- * Fortran ones (uprof_mpi_f.c). Built against one MPI family's mpi.h at a time
+ * Fortran ones (uprof_mpi_fbind.c). Built against one MPI family's mpi.h at a time
  * (lib/mpi/module.mk): libuprof_mpi_openmpi.so, libuprof_mpi_mpich.so.
  *
  * Hot path: a relaxed atomic add per counter, no lock, no allocation, no syscall beyond
@@ -51,6 +51,7 @@ struct umpi_fstat {
 
 struct umpi_peer {
 	uint64_t send_calls, send_bytes, send_ticks, recv_calls, recv_bytes;
+	uint64_t rma_ops, rma_put, rma_get; /* one-sided operations this rank targeted at it */
 };
 
 struct umpi_state {
@@ -180,6 +181,16 @@ uint64_t umpi_bytes(int count, MPI_Datatype dt);
 int umpi_world_rank(MPI_Comm comm, int r);
 void umpi_peer_send(int world, uint64_t bytes, int64_t ticks);
 void umpi_peer_recv(int world, uint64_t bytes);
+/* A one-sided operation targeting world rank @world (-1 unknown): @put bytes from this
+ * rank (the origin) to it, @got from it. */
+void umpi_rma_peer(int world, uint64_t put, uint64_t got);
+/* The world rank of rank @r of window @win's group, or -1 (uprof_mpi_rma.c). */
+int umpi_win_world(MPI_Win win, int r);
+/* A persistent request @r made (MPI_Send_init: @send, MPI_Recv_init) to or from world
+ * rank @world, of @bytes: kept for its starts. Fortran's bindings too (uprof_mpi_fbind.c). */
+void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes);
+/* Persistent request @r started by a call of @f (@ticks long): its message counts now. */
+void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ticks);
 /* @ticks as ns, as the flush converts them (uprof_mpi.c): for the sites' flush */
 uint64_t umpi_ticks_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc);
 

@@ -12,11 +12,11 @@ endif
 
 # the PMPI interposer: one source set, one library per family, against its own mpi.h
 # (and the side-file container's encoder, which needs libc alone: one writer for every side file)
-MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_f.c \
-	lib/mpi/uprof_mpi_f08.c lib/mpi/uprof_mpi_noinit.c lib/mpi/uprof_mpi_events.c \
-	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c \
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_fbind.c \
+	lib/mpi/uprof_mpi_noinit.c lib/mpi/uprof_mpi_events.c \
+	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c lib/mpi/uprof_mpi_large.c \
 	lib/session/container.c
-MPI_HDRS := lib/mpi/internal.h lib/mpi/sites.h lib/mpi/funcs_more.h lib/mpi/events.h lib/session/mpi.h lib/session/mpi_sites.h lib/session/mpi_events.h lib/session/container.h lib/mpi/uprof_mpi.map
+MPI_HDRS := lib/mpi/internal.h lib/mpi/fbind_table.h lib/mpi/sites.h lib/mpi/funcs_more.h lib/mpi/events.h lib/session/mpi.h lib/session/mpi_sites.h lib/session/mpi_events.h lib/session/container.h lib/mpi/uprof_mpi.map
 MPI_CFLAGS := -O2 -g -fPIC -std=gnu11 -Wall -Wextra -Wno-sign-compare -Ilib -D_GNU_SOURCE
 MPI_LIB_openmpi := $(BUILD)/lib/libuprof_mpi_openmpi.so
 MPI_LIB_mpich := $(BUILD)/lib/libuprof_mpi_mpich.so
@@ -43,6 +43,8 @@ $(TGT)/%.mpich: tests/targets/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(foreach f,$(MPI_FAMILIES),$(patsubst %,$(TGT)/%.$(f),$(MPI_TARGET_NAMES)))
+# MPI 4.0's large-count calls (MPI_Send_c, ...): MPICH 4.0's alone (tests/e2e/mpi_large.sh)
+TEST_TARGETS += $(if $(MPICC_MPICH),$(TGT)/mpi_large.mpich)
 # the hybrid MPI + OpenMP one: the wrapper around clang (LLVM libomp, which has OMPT),
 # where clang and libomp are there (HAVE_OMP, tests/targets/module.mk)
 $(TGT)/mpi_omp.openmpi: tests/targets/mpi_omp.c

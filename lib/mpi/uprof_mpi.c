@@ -114,6 +114,17 @@ void umpi_peer_recv(int world, uint64_t bytes)
 	umpi_add(&umpi.peers[world].recv_bytes, bytes);
 }
 
+void umpi_rma_peer(int world, uint64_t put, uint64_t got)
+{
+	if (world < 0 || !umpi.peers)
+		return;
+	umpi_add(&umpi.peers[world].rma_ops, 1);
+	if (put)
+		umpi_add(&umpi.peers[world].rma_put, put);
+	if (got)
+		umpi_add(&umpi.peers[world].rma_get, got);
+}
+
 /* ---- the flush ---- */
 
 /* A record in the buffer (the side-file container's encoder): the new offset, or @off
@@ -227,6 +238,17 @@ static void write_file(uint32_t how, int sig)
 		o.send_time_ns = to_ns(rd(&p->send_ticks), h.end_mono_ns, now_tsc);
 		o.recv_bytes = rd(&p->recv_bytes);
 		off = put(off, SES_MPI_REC_PEER, &o, sizeof(o), NULL, 0);
+		end.nrecords++;
+	}
+	for (int r = 0; r < umpi.size && umpi.peers; r++) {
+		const struct umpi_peer *p = &umpi.peers[r];
+		struct ses_mpi_rec_rma o = { .peer = r, .ops = rd(&p->rma_ops) };
+
+		if (!o.ops)
+			continue;
+		o.put_bytes = rd(&p->rma_put);
+		o.get_bytes = rd(&p->rma_get);
+		off = put(off, SES_MPI_REC_RMA, &o, sizeof(o), NULL, 0);
 		end.nrecords++;
 	}
 	off = umpi_sites_put(buf, buf_cap, off, h.end_mono_ns, now_tsc, &end.nrecords);

@@ -6,17 +6,8 @@
  */
 #include "mpi/internal.h"
 
-#define COMM_CALL(name, params, args) \
-	int MPI_##name params \
-	{ \
-		int64_t ticks; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name args; \
-		UMPI_WHOLE(UMPI_##name, PMPI_##name args); \
-		umpi_count(UMPI_##name, ticks, 0, 0); \
-		return ret; \
-	}
+/* a call of no bytes */
+#define COMM_CALL(name, params, args) UMPI_WRAP(name, params, args, (void)0, 0, 0, (void)0)
 
 COMM_CALL(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *out), (comm, color, key, out))
 COMM_CALL(Comm_split_type, (MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *out),

@@ -2,7 +2,7 @@
 /*
  * lib/mpi: what a rank whose MPI_Init was never seen leaves. The interposer records from the
  * MPI_Init it interposes (C, mpif.h, use mpi_f08); a program whose MPI starts through an
- * entry point it does not interpose (a `use mpi_f08` program before uprof_mpi_f08.c), or
+ * entry point it does not interpose (a `use mpi_f08` program before uprof_mpi_fbind.c), or
  * that never starts MPI, ran to its end with nothing recorded, and the report could only
  * guess "killed by SIGKILL, or it never called MPI_Init", wrongly for a rank that called
  * it. So, loaded by collect (UPROF_MPI_DIR set), the library leaves an empty

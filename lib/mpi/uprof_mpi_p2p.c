@@ -212,7 +212,7 @@ static uint64_t req_hash(MPI_Request r)
 	return (k * 0x9e3779b97f4a7c15ULL) >> 52; /* 12 bits: PREQ_SLOTS */
 }
 
-static void preq_add(MPI_Request r, int send, int world, uint64_t bytes)
+void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes)
 {
 	uint64_t h = req_hash(r);
 
@@ -264,7 +264,8 @@ static const struct preq *preq_find(MPI_Request r)
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
 		(void)ns; \
 		if (ret == MPI_SUCCESS) \
-			preq_add(*req, 1, umpi_world_rank(comm, dest), umpi_bytes(count, dt)); \
+			umpi_preq_add(*req, 1, umpi_world_rank(comm, dest), \
+				      umpi_bytes(count, dt)); \
 		return ret; \
 	}
 SEND_INIT_WRAPPER(Send_init)
@@ -281,12 +282,12 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MP
 	TIMED(UMPI_Recv_init, PMPI_Recv_init(buf, count, dt, source, tag, comm, req), 0, 0);
 	(void)ns;
 	if (ret == MPI_SUCCESS)
-		preq_add(*req, 0, umpi_world_rank(comm, source), umpi_bytes(count, dt));
+		umpi_preq_add(*req, 0, umpi_world_rank(comm, source), umpi_bytes(count, dt));
 	return ret;
 }
 
 /* A persistent request started: its message counts now, as an Isend's or Irecv's. */
-static void started(enum umpi_func f, MPI_Request r, int64_t ns)
+void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ns)
 {
 	const struct preq *p = preq_find(r);
 
@@ -312,7 +313,7 @@ int MPI_Start(MPI_Request *req)
 		return PMPI_Start(req);
 	TIMED(UMPI_Start, PMPI_Start(req), 0, 0);
 	if (ret == MPI_SUCCESS)
-		started(UMPI_Start, r, ns);
+		umpi_preq_started(UMPI_Start, r, ns);
 	return ret;
 }
 
@@ -325,7 +326,7 @@ int MPI_Startall(int count, MPI_Request reqs[])
 		return PMPI_Startall(count, reqs);
 	TIMED(UMPI_Startall, PMPI_Startall(count, reqs), 0, 0);
 	for (int i = 0; ret == MPI_SUCCESS && i < count; i++)
-		started(UMPI_Startall, reqs[i], i ? 0 : ns);
+		umpi_preq_started(UMPI_Startall, reqs[i], i ? 0 : ns);
 	return ret;
 }
 

@@ -42,7 +42,7 @@ static const struct ses_ct_kind mpi_kind = {
 	.min_header = sizeof(struct ses_mpi_file_header),
 	.known = 1u << SES_MPI_REC_ENV | 1u << SES_MPI_REC_FUNC | 1u << SES_MPI_REC_PEER |
 		 1u << SES_MPI_REC_END | 1u << SES_MPI_REC_INFLIGHT | 1u << SES_MPI_REC_HIST |
-		 SES_MPI_SITES_KNOWN,
+		 1u << SES_MPI_REC_RMA | SES_MPI_SITES_KNOWN,
 };
 
 /* The kind's header fields (the container checked the prefix and the size). */
@@ -114,6 +114,28 @@ static int add_peer(struct ses_mpi *m, const struct ses_mpi_rec_peer *r, size_t 
 	return 0;
 }
 
+/* An RMA record: one a target, a world rank */
+static int add_rma(struct ses_mpi *m, const struct ses_mpi_rec_rma *r, size_t off)
+{
+	struct ses_mpi_rma *p;
+
+	if (r->peer < 0 || r->peer >= m->size || m->nrma >= (size_t)m->size) {
+		damage(m, off, "an RMA target outside the job's ranks");
+		return 1;
+	}
+	if (!m->rma) {
+		m->rma = calloc((size_t)m->size, sizeof(*m->rma));
+		if (!m->rma)
+			return -ENOMEM;
+	}
+	p = &m->rma[m->nrma++];
+	p->peer = r->peer;
+	p->ops = r->ops;
+	p->put_bytes = r->put_bytes;
+	p->get_bytes = r->get_bytes;
+	return 0;
+}
+
 /* One record at @p of @len payload bytes. 0, 1 to stop (damage said), -ENOMEM. */
 static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t len, size_t off,
 		  uint64_t nrec, size_t *fcap, size_t *pcap)
@@ -125,6 +147,7 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 		struct ses_mpi_rec_end end;
 		struct ses_mpi_rec_inflight in;
 		struct ses_mpi_rec_hist hist;
+		struct ses_mpi_rec_rma rma;
 	} u;
 
 	switch (code) {
@@ -157,6 +180,11 @@ static int record(struct ses_mpi *m, uint32_t code, const uint8_t *p, uint32_t l
 			return 1;
 		}
 		return add_peer(m, &u.peer, pcap);
+	case SES_MPI_REC_RMA:
+		if (len != sizeof(u.rma))
+			goto bad;
+		memcpy(&u.rma, p, sizeof(u.rma));
+		return add_rma(m, &u.rma, off);
 	case SES_MPI_REC_INFLIGHT:
 		if (len != sizeof(u.in))
 			goto bad;
@@ -264,6 +292,9 @@ void ses_mpi_release(struct ses_mpi *m)
 		return;
 	free(m->funcs);
 	free(m->peers);
+	free(m->rma);
+	m->rma = NULL;
+	m->nrma = 0;
 	ses_mpi_sites_release(&m->sites);
 	m->funcs = NULL;
 	m->peers = NULL;

@@ -16,6 +16,8 @@
  *     FUNC  per MPI function: kind, calls, time, bytes sent and received, name
  *     PEER  per world rank this rank talked to point-to-point: sends (transfers, bytes,
  *           time) and receives (transfers, bytes)
+ *     RMA   (1.3) per world rank this rank's one-sided operations targeted: operations,
+ *           bytes put (origin to target) and got (target to origin)
  *     INFLIGHT  (1.1) the MPI call the rank was in when a signal or an exit without
  *           MPI_Finalize flushed it, and for how long: where a hung rank hangs
  *     HIST  (1.1) per MPI function: messages by size, in powers of two
@@ -40,7 +42,7 @@
 #define SES_MPI_NOINIT_SUFFIX ".noinit"
 #define SES_MPI_MAGIC "UPROFMPI"
 #define SES_MPI_MAJOR 1
-#define SES_MPI_MINOR 2 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT, SITE, SITES (mpi_sites.h) */
+#define SES_MPI_MINOR 3 /* 1.1: INFLIGHT, HIST; 1.2: SES_MPI_END_SNAPSHOT, SITE, SITES (mpi_sites.h); 1.3: RMA */
 #define SES_MPI_NAME_MAX 32
 #define SES_MPI_MAX_BYTES (64u << 20)
 #define SES_MPI_MAX_FUNCS 4096
@@ -65,7 +67,8 @@ enum ses_mpi_code {
 	SES_MPI_REC_PEER = 3,
 	SES_MPI_REC_END = 4,
 	SES_MPI_REC_INFLIGHT = 5,
-	SES_MPI_REC_HIST = 6
+	SES_MPI_REC_HIST = 6,
+	SES_MPI_REC_RMA = 7
 };
 /* FUNC kinds: what the report's tables take them for */
 enum ses_mpi_kind {
@@ -119,6 +122,15 @@ struct ses_mpi_rec_peer {
 };
 _Static_assert(sizeof(struct ses_mpi_rec_peer) == 48, "peer record is 48 bytes");
 
+/* MPI_Put, MPI_Accumulate, MPI_Rput put; MPI_Get, MPI_Rget get; MPI_Get_accumulate,
+ * MPI_Fetch_and_op and MPI_Compare_and_swap do both: one operation each */
+struct ses_mpi_rec_rma {
+	int32_t peer; /* the target's world rank */
+	uint32_t pad;
+	uint64_t ops, put_bytes, get_bytes;
+};
+_Static_assert(sizeof(struct ses_mpi_rec_rma) == 32, "rma record is 32 bytes");
+
 struct ses_mpi_rec_inflight {
 	uint32_t kind; /* enum ses_mpi_kind */
 	uint32_t pad;
@@ -154,6 +166,11 @@ struct ses_mpi_peer {
 	uint64_t send_calls, send_bytes, send_time_ns, recv_calls, recv_bytes;
 };
 
+struct ses_mpi_rma {
+	int peer;
+	uint64_t ops, put_bytes, get_bytes;
+};
+
 struct ses_mpi {
 	int rank, size, pid;
 	uint32_t family, end_how;
@@ -165,6 +182,8 @@ struct ses_mpi {
 	size_t nfuncs;
 	struct ses_mpi_peer *peers; /* owned */
 	size_t npeers;
+	struct ses_mpi_rma *rma; /* owned: RMA records (1.3), one per target */
+	size_t nrma;
 	bool complete;			      /* an END record that counts every record before it */
 	uint64_t mpi_time_ns, wait_ns, calls; /* END's totals (0 without one) */
 	bool inflight;			      /* INFLIGHT: the call it was in at the flush */

@@ -196,4 +196,17 @@ expect_fail 2 "pcm -x abc refused" "^uprof pcm: -x 'abc': a CPU list" \
 	"$UPROF" pcm -m swi -C -x abc -- /bin/true
 expect_fail 2 "pcm --msr refused with the reason" "^uprof pcm: --msr: .*drop --msr" \
 	"$UPROF" pcm -m swi -C --msr -- /bin/true
+# UPROF_MPI_EVENTS under --trace mpi=full: a count of events a rank records, 1 to 2^24;
+# anything else (which the interposer took for "no events", or capped) refused before
+# the launcher is even looked for; a good count goes on to that check
+for v in abc -3 0 1.5 " 5" "" 16777217 99999999999999999999999; do
+	expect_fail 2 "UPROF_MPI_EVENTS='$v' refused" "^uprof collect: UPROF_MPI_EVENTS='$v' is not a count of MPI events a rank records \(1 to 16777216\); unset it for the default, 1000000$" \
+		env UPROF_MPI_EVENTS="$v" "$UPROF" collect --trace mpi=full -o "$SCRATCH/ev" /bin/true
+done
+for v in 1 16777216; do
+	expect_fail 2 "UPROF_MPI_EVENTS=$v taken: the next check (no launcher) speaks" "^uprof collect: --mpi: not started by an MPI launcher" \
+		env UPROF_MPI_EVENTS="$v" "$UPROF" collect --trace mpi=full -o "$SCRATCH/ev" /bin/true
+done
+expect_fail 2 "UPROF_MPI_EVENTS=abc under --trace mpi=lwt: not read (no events recorded)" "^uprof collect: --mpi: not started by an MPI launcher" \
+	env UPROF_MPI_EVENTS=abc "$UPROF" collect --trace mpi=lwt -o "$SCRATCH/ev" /bin/true
 exit 0

@@ -20,6 +20,8 @@ bind_checks() {
 	check "$what: the program calls the binding's own entry points ($sym)" \
 		bash -c "nm -u '$bin' | grep -qw '$sym'"
 	# the program's lines on stdout, uprof's messages on stderr: never mixed in one line
+	# the MPI-IO file of the program, under the test's scratch directory
+	export UPROF_FBIND_FILE=$out.dat
 	if [ "$fam" = openmpi ]; then
 		timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi -o "$out" "$bin" >"$out.log" 2>"$out.stderr"
 	else
@@ -37,7 +39,7 @@ bind_checks() {
 	check "$what: Total Ranks, 4" grep -qx "Total Ranks, 4" "$R"
 	check "$what: MPI Family, $fam" grep -qx "MPI Family, $fam" "$R"
 	# what the program counted: "count <rank> <function> <calls> <sent> <received>"
-	sed -n 's/^count \([0-9]*\) \(MPI_[A-Za-z]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3 \4 \5/p' "$out.log" |
+	sed -n 's/^count \([0-9]*\) \(MPI_[A-Za-z_]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3 \4 \5/p' "$out.log" |
 		LC_ALL=C sort >"$out.want"
 	fns=$(awk '{print $2}' "$out.want" | sort -u | tr '\n' ' ')
 	: >"$out.got"
@@ -45,8 +47,8 @@ bind_checks() {
 		mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" |
 			awk -F'\t' -v r=$r -v fns=" $fns" 'index(fns, " " $1 " ") {print r, $1, $2, $4, $5}'
 	done | LC_ALL=C sort >"$out.got"
-	check "$what: the program printed 9 functions x 4 ranks ($(grep -c . "$out.want") lines)" \
-		[ "$(grep -c . "$out.want")" -eq 36 ]
+	check "$what: the program printed 25 functions x 4 ranks ($(grep -c . "$out.want") lines)" \
+		[ "$(grep -c . "$out.want")" -eq 100 ]
 	check "$what: calls, bytes sent and received per function and rank exactly the program's ($(diff "$out.want" "$out.got" | grep -c '^[<>]') lines differ)" \
 		cmp -s "$out.want" "$out.got"
 	# "pair <from> <to> <bytes> <transfers>"
@@ -55,6 +57,13 @@ bind_checks() {
 	mpi_table "$R" "COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $4, $6}' | LC_ALL=C sort >"$out.pgot"
 	check_sh "$what: the communication matrix is the program's, 8 pairs ($(tr '\n' ';' <"$out.pgot"))" \
 		'[ "$(grep -c . "$out.pwant")" -eq 8 ] && cmp -s "$out.pwant" "$out.pgot"'
+	# "rma <origin> <target> <operations> <put> <get>": the RMA matrix's rows, apart from
+	# the point-to-point matrix above
+	sed -n 's/^rma \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/\1 ---> \2 \3 \4 \5/p' "$out.log" |
+		LC_ALL=C sort >"$out.rwant"
+	mpi_table "$R" "RMA COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $2, $3, $4}' | LC_ALL=C sort >"$out.rgot"
+	check_sh "$what: the RMA matrix is the program's puts and gets, 8 pairs ($(tr '\n' ';' <"$out.rgot"))" \
+		'[ "$(grep -c . "$out.rwant")" -eq 8 ] && cmp -s "$out.rwant" "$out.rgot"'
 	apart_checks "$what" "$J" "$out.err"
 	rank_checks "$what" "$J" 2
 	check "$what: MPI_Init and MPI_Finalize once on each rank" \
@@ -131,18 +140,49 @@ m = re.search(r'^MPI: 1 of 1 traced rank reported; MPI time ([0-9.]+) s', sys.ar
 sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00011 else 1)" "$(cat "$SCRATCH/rank.err")" "${mine:-x}"
 }
 
+# trace_checks WHAT FAMILY BINARY: the same program under --trace mpi=full: each Fortran
+# call is a slice in the job's trace.json (MPI_Init and MPI_Finalize are none), and each
+# blocking MPI_Send a flow to the MPI_Recv that received it
+trace_checks() {
+	local what=$1 fam=$2 bin=$3 out=$SCRATCH/trace-$2-$(basename "$3") T r i
+	export UPROF_FBIND_FILE=$out.dat
+	if [ "$fam" = openmpi ]; then
+		timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi=full -o "$out" "$bin" >"$out.log" 2>"$out.stderr"
+	else
+		timeout 300 mpirun.mpich -np 4 "$UPROF" collect --trace mpi=full -o "$out" "$bin" >"$out.log" 2>"$out.stderr"
+	fi
+	check "$what --trace mpi=full: 4 ranks exit 0 ($?)" [ $? -eq 0 ]
+	J=$(one_job "$out")
+	[ -n "$J" ] || { not_ok "$what --trace mpi=full: no job directory"; return; }
+	"$UPROF" report -i "$J" --export perfetto >"$out.rep" 2>&1
+	check "$what --trace mpi=full: report --export perfetto exits 0 ($?)" [ $? -eq 0 ]
+	T=$J/trace.json
+	sed -n 's/^count \([0-9]*\) \(MPI_[A-Za-z_]*\) \([0-9]*\) .*/\1 \2 \3/p' "$out.log" | LC_ALL=C sort >"$out.cwant"
+	"$PYTHON" "$HERE/mpitraceq.py" counts "$T" | LC_ALL=C sort >"$out.cgot"
+	check_sh "$what --trace mpi=full: slices per function per rank are the program's calls, 25 functions ($(diff "$out.cwant" "$out.cgot" | grep -c '^[<>]') lines differ)" \
+		'[ "$(grep -c . "$out.cwant")" -eq 100 ] && cmp -s "$out.cwant" "$out.cgot"'
+	for r in 0 1 2 3; do
+		for i in 1 2 3 4 5; do echo "$r $(((r + 1) % 4)) $i MPI_Send#$((i - 1)) MPI_Recv#$((i - 1)) $r 1"; done
+	done | LC_ALL=C sort >"$out.fwant"
+	"$PYTHON" "$HERE/mpitraceq.py" flows "$T" | awk '$4 ~ /^MPI_Send#/' | LC_ALL=C sort >"$out.fgot"
+	check "$what --trace mpi=full: each MPI_Send a flow to the MPI_Recv that got it, 20 flows ($(grep -c . "$out.fgot") flows)" \
+		cmp -s "$out.fwant" "$out.fgot"
+}
+
 have_ompi() { command -v mpirun >/dev/null && [ -x "$TGT/mpi_f08.openmpi" ]; }
 have_mpich() { command -v mpirun.mpich >/dev/null && [ -x "$TGT/mpi_f08.mpich" ]; }
 
 if have_ompi; then
 	bind_checks "Open MPI use mpi_f08" openmpi "$TGT/mpi_f08.openmpi" mpi_send_f08_
 	bind_checks "Open MPI use mpi" openmpi "$TGT/mpi_usempi.openmpi" mpi_send_
+	trace_checks "Open MPI use mpi_f08" openmpi "$TGT/mpi_f08.openmpi"
 else
 	ok "Open MPI Fortran modules # SKIP no mpirun or $TGT/mpi_f08.openmpi (mpif90)"
 fi
 if have_mpich; then
 	bind_checks "MPICH use mpi_f08" mpich "$TGT/mpi_f08.mpich" mpi_send_f08ts_
 	bind_checks "MPICH use mpi" mpich "$TGT/mpi_usempi.mpich" mpi_send_
+	trace_checks "MPICH use mpi" mpich "$TGT/mpi_usempi.mpich"
 else
 	ok "MPICH Fortran modules # SKIP no mpirun.mpich or $TGT/mpi_f08.mpich (mpif90.mpich)"
 fi

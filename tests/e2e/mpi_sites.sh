@@ -92,6 +92,10 @@ sites_checks() { # FAMILY JOBDIR IOFILE
 		want="MPI_Comm_free 1 0 0;MPI_Comm_split 1 0 0;MPI_File_close 1 0 0;MPI_File_open 1 0 0;MPI_File_read_at 1 0 256;MPI_File_write_at 1 256 0;MPI_File_write_at_all 1 128 0;MPI_Get 1 0 32;MPI_Put 1 64 0;MPI_Win_create 1 0 0;MPI_Win_fence 3 0 0;MPI_Win_free 1 0 0;"
 		check "$fam rank $r: IO, RMA and communicator calls and bytes exact ($got)" [ "$got" = "$want" ]
 	done
+	# the C wrappers' RMA matrix: each rank puts 16 ints to rank + 1, gets 8 from rank - 1
+	got=$(mpi_table "$R" "RMA COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $2, $3, $4}' | LC_ALL=C sort | tr '\n' ';')
+	want=$(for r in 0 1 2 3; do echo "$r ---> $(((r + 1) % 4)) 1 64 0"; echo "$r ---> $(((r + 3) % 4)) 1 0 32"; done | LC_ALL=C sort | tr '\n' ';')
+	check "$fam: RMA COMMUNICATION MATRIX: each origin's put and get to its targets ($got)" [ "$got" = "$want" ]
 	check "$fam: MPI-IO wrote the file the program asked for: 1920 bytes ($(stat -c %s "$io" 2>/dev/null))" \
 		[ "$(stat -c %s "$io" 2>/dev/null)" = 1920 ]
 	# per rank: rank r sends 100 (r + 1) bytes at send_sized; its histogram says so

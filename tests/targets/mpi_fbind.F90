@@ -10,6 +10,15 @@
 !   2 x MPI_Isend of rank+2 doubles to prv, MPI_Irecv of nxt+2 from nxt, 2 MPI_Wait
 !   1 x MPI_Isend of rank+1 doubles to nxt, MPI_Irecv of prv+1 from prv, MPI_Waitall
 !   2 x MPI_Bcast of 16 integers from rank 0, 1 x MPI_Allreduce of 3 doubles, 2 x MPI_Barrier
+!   persistent: MPI_Recv_init of 4 integers from prv, MPI_Send_init of 4 to nxt, started
+!     once by MPI_Startall (+ MPI_Waitall) and once by 2 MPI_Start (+ 2 MPI_Wait): a
+!     start counts the request's bytes, the inits none
+!   communicators: MPI_Comm_split by rank parity, MPI_Comm_dup of it, 2 x MPI_Comm_free
+!   MPI-IO on the file named by $UPROF_FBIND_FILE: MPI_File_open, MPI_File_write_at of 64
+!     integers at the rank's own offset, MPI_File_read_at of them back, MPI_File_close
+!   RMA on a window of 16 integers: 3 x MPI_Win_fence around MPI_Put of (rank+1)*2
+!     integers to nxt and MPI_Get of rank+3 integers from prv, MPI_Win_create, _free
+!     (lines "rma <origin> <target> <operations> <put bytes> <get bytes>")
 program mpi_fbind
 #ifdef USE_F08
   use mpi_f08
@@ -17,21 +26,34 @@ program mpi_fbind
   use mpi
 #endif
   implicit none
-  integer, parameter :: NF = 9, SEND = 1, RECV = 2, ISEND = 3, IRECV = 4, WAIT = 5, &
-    WAITALL = 6, BCAST = 7, ALLRED = 8, BARR = 9
-  character(len=13), parameter :: names(NF) = [character(len=13) :: 'MPI_Send', 'MPI_Recv', &
+  integer, parameter :: NF = 25, SEND = 1, RECV = 2, ISEND = 3, IRECV = 4, WAIT = 5, &
+    WAITALL = 6, BCAST = 7, ALLRED = 8, BARR = 9, SINIT = 10, RINIT = 11, START = 12, &
+    STARTALL = 13, SPLIT = 14, CDUP = 15, CFREE = 16, FOPEN = 17, FWRITE = 18, FREAD = 19, &
+    FCLOSE = 20, WCREATE = 21, FENCE = 22, PUT = 23, GET = 24, WFREE = 25
+  character(len=20), parameter :: names(NF) = [character(len=20) :: 'MPI_Send', 'MPI_Recv', &
     'MPI_Isend', 'MPI_Irecv', 'MPI_Wait', 'MPI_Waitall', 'MPI_Bcast', 'MPI_Allreduce', &
-    'MPI_Barrier']
+    'MPI_Barrier', 'MPI_Send_init', 'MPI_Recv_init', 'MPI_Start', 'MPI_Startall', &
+    'MPI_Comm_split', 'MPI_Comm_dup', 'MPI_Comm_free', 'MPI_File_open', 'MPI_File_write_at', &
+    'MPI_File_read_at', 'MPI_File_close', 'MPI_Win_create', 'MPI_Win_fence', 'MPI_Put', &
+    'MPI_Get', 'MPI_Win_free']
   integer(8) :: calls(NF), sent(NF), recvd(NF)
   integer(8), allocatable :: pbytes(:), pn(:)
   integer :: ierr, rank, nranks, nxt, prv, i, isz, dsz
   integer :: ibuf(64), iback(64), bc(16)
   double precision :: d(8), dr(8), d2(8), dr2(8), s3(3), r3(3)
+  integer :: pin(4), pout(4), wbuf(16), gbuf(16)
+  character(len=4096) :: path
+  integer(kind=MPI_OFFSET_KIND) :: off
+  integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
 #ifdef USE_F08
-  type(MPI_Request) :: rq(2)
+  type(MPI_Request) :: rq(2), pq(2)
   type(MPI_Status) :: st, sts(2)
+  type(MPI_Comm) :: sub, dup
+  type(MPI_File) :: fh
+  type(MPI_Win) :: win
 #else
-  integer :: rq(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
+  integer :: rq(2), pq(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
+  integer :: sub, dup, fh, win
 #endif
 
   calls = 0
@@ -100,6 +122,79 @@ program mpi_fbind
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   calls(BARR) = calls(BARR) + 2
+
+  ! persistent requests: the inits move nothing, each start what its request moves
+  pout = rank
+  call MPI_Recv_init(pin, 4, MPI_INTEGER, prv, 30, MPI_COMM_WORLD, pq(1), ierr)
+  call MPI_Send_init(pout, 4, MPI_INTEGER, nxt, 30, MPI_COMM_WORLD, pq(2), ierr)
+  calls(RINIT) = calls(RINIT) + 1
+  calls(SINIT) = calls(SINIT) + 1
+  call MPI_Startall(2, pq, ierr)
+  recvd(STARTALL) = recvd(STARTALL) + 4 * isz ! its call counted by sent_to
+  call sent_to(STARTALL, nxt, 4 * isz)
+  call MPI_Waitall(2, pq, sts, ierr)
+  calls(WAITALL) = calls(WAITALL) + 1
+  call MPI_Start(pq(1), ierr)
+  call got(START, 4 * isz)
+  call MPI_Start(pq(2), ierr)
+  call sent_to(START, nxt, 4 * isz)
+  call MPI_Wait(pq(1), st, ierr)
+  call MPI_Wait(pq(2), st, ierr)
+  calls(WAIT) = calls(WAIT) + 2
+  call MPI_Request_free(pq(1), ierr)
+  call MPI_Request_free(pq(2), ierr)
+
+  ! communicators: calls only
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, sub, ierr)
+  call MPI_Comm_dup(sub, dup, ierr)
+  call MPI_Comm_free(dup, ierr)
+  call MPI_Comm_free(sub, ierr)
+  calls(SPLIT) = calls(SPLIT) + 1
+  calls(CDUP) = calls(CDUP) + 1
+  calls(CFREE) = calls(CFREE) + 2
+
+  ! MPI-IO: a write's bytes are sent, a read's received
+  call get_environment_variable('UPROF_FBIND_FILE', path)
+  if (len_trim(path) == 0) path = 'mpi_fbind.dat'
+  call MPI_File_open(MPI_COMM_WORLD, trim(path), MPI_MODE_CREATE + MPI_MODE_RDWR, &
+    MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS) stop 2
+  off = int(rank, MPI_OFFSET_KIND) * 64 * isz
+  ibuf = rank + 100
+  call MPI_File_write_at(fh, off, ibuf, 64, MPI_INTEGER, st, ierr)
+  iback = -1
+  call MPI_File_read_at(fh, off, iback, 64, MPI_INTEGER, st, ierr)
+  call MPI_File_close(fh, ierr)
+  if (iback(64) /= rank + 100) stop 3
+  calls(FOPEN) = calls(FOPEN) + 1
+  calls(FWRITE) = calls(FWRITE) + 1
+  sent(FWRITE) = sent(FWRITE) + 64 * isz
+  calls(FREAD) = calls(FREAD) + 1
+  recvd(FREAD) = recvd(FREAD) + 64 * isz
+  calls(FCLOSE) = calls(FCLOSE) + 1
+
+  ! RMA: a put's bytes are sent, a get's received, between fences
+  wbuf = rank
+  gbuf = -1
+  wsize = 16 * isz
+  disp = 0
+  call MPI_Win_create(wbuf, wsize, isz, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  call MPI_Put(ibuf, (rank + 1) * 2, MPI_INTEGER, nxt, disp, (rank + 1) * 2, MPI_INTEGER, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  call MPI_Get(gbuf, rank + 3, MPI_INTEGER, prv, disp, rank + 3, MPI_INTEGER, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  call MPI_Win_free(win, ierr)
+  calls(WCREATE) = calls(WCREATE) + 1
+  calls(FENCE) = calls(FENCE) + 3
+  calls(PUT) = calls(PUT) + 1
+  sent(PUT) = sent(PUT) + (rank + 1) * 2 * isz
+  calls(GET) = calls(GET) + 1
+  recvd(GET) = recvd(GET) + (rank + 3) * isz
+  calls(WFREE) = calls(WFREE) + 1
+  ! the RMA matrix's rows: "rma <origin> <target> <operations> <put bytes> <get bytes>"
+  write (*, '(A,I0,1X,I0,A,I0,A)') 'rma ', rank, nxt, ' 1 ', (rank + 1) * 2 * isz, ' 0'
+  write (*, '(A,I0,1X,I0,A,I0)') 'rma ', rank, prv, ' 1 0 ', (rank + 3) * isz
 
   do i = 1, NF
     write (*, '(A,I0,1X,A,4(1X,I0))') 'count ', rank, trim(names(i)), calls(i), sent(i), recvd(i)
