@@ -57,7 +57,8 @@ for x in $("$UPROF" info --list export-formats | awk '{ print $1 }'); do
 done
 check "export-formats: the six exports" [ "$("$UPROF" info --list export-formats | awk '{ print $1 }' | tr '\n' ' ')" = "folded flamegraph perfetto html sqlite pprof " ]
 groups=$(fake info --list metric-groups)
-check "metric-groups: the files of configs/pcm" [ "$(tr '\n' ' ' <<<"$groups")" = "$(ls configs/pcm | sed 's/\.ini$//' | sort | tr '\n' ' ')" ]
+# the groups of every generation: configs/pcm's files and those of zen3/zen4/zen5's own directories
+check "metric-groups: the files of configs/pcm" [ "$(tr '\n' ' ' <<<"$groups")" = "$(ls configs/pcm/*.ini configs/pcm/zen*/*.ini | xargs -n1 basename | sed 's/\.ini$//' | sort -u | tr '\n' ' ')" ]
 for g in $groups; do
 	check "metric-groups lists $g: pcm -m $g is a group (fake Zen sysfs)" bash -c "! UPROF_SYSFS_ROOT='$FIX/sysfs' UPROF_PROCFS_ROOT='$FIX/procfs' '$UPROF' pcm --dry-run -m $g 2>&1 | grep -q 'no such metric group'"
 done
