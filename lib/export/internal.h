@@ -65,6 +65,14 @@ int rpt_pf_omp_devices(struct rpt_pf *w, const struct rpt *r, uint32_t *vtid);
 /* otherData's "openmp" member (with its leading comma), nothing when not traced. */
 void rpt_pf_omp_other(struct rpt_pf *w, const struct rpt *r);
 
+/* export_perfetto_os.c: a --trace os session's thread-state and system-call tracks. */
+/* The tracks (extra tids from *@vtid on). 0 or -ENOMEM. */
+int rpt_pf_os(struct rpt_pf *w, const struct rpt *r, uint32_t *vtid);
+/* The earliest of @base and every span's begin. */
+uint64_t rpt_pf_os_base(const struct rpt *r, uint64_t base);
+/* otherData's "os_trace" member (with its leading comma), nothing when not traced. */
+void rpt_pf_os_other(struct rpt_pf *w, const struct rpt *r);
+
 /* ---- the MPI calls and messages (mpi_match.c, export_perfetto_mpi.c) ---- */
 
 /* A message: from call @send_call of rank @send_rank (indices into the ranks) to the

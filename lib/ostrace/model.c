@@ -57,6 +57,7 @@ void ost_model_free(struct ost_model *m)
 	free(m->calls);
 	free(m->off);
 	free(m->wakes);
+	free(m->spans);
 	util_hash_release(&m->thr_index);
 	util_hash_release(&m->call_index);
 	util_hash_release(&m->off_index);
@@ -155,16 +156,22 @@ static int close_state(struct ost_model *m, struct thr *t, uint64_t now)
 	switch (t->cur) {
 	case S_RUNNING:
 		t->pub.state_ns[OST_RUNNING] += d;
+		ret = ost_timeline_state(m, t, OST_SPAN_RUNNING, 0, t->since, t->since + d);
 		break;
 	case S_RUNNABLE:
 		t->pub.state_ns[OST_RUNNABLE] += d;
+		ret = ost_timeline_state(m, t, OST_SPAN_RUNNABLE, 0, t->since, t->since + d);
 		break;
 	case S_BLOCKED:
 		woke = t->woken && t->woken_at > t->since && t->woken_at < now ? t->woken_at : now;
 		t->pub.state_ns[OST_BLOCKED] += woke - t->since;
 		t->pub.blocked_ns[t->wait] += woke - t->since;
 		t->pub.state_ns[OST_RUNNABLE] += now - woke;
-		ret = charge_offcpu(m, t, d);
+		ret = ost_timeline_state(m, t, OST_SPAN_BLOCKED, t->wait, t->since, woke);
+		if (!ret)
+			ret = ost_timeline_state(m, t, OST_SPAN_RUNNABLE, 0, woke, now);
+		if (!ret)
+			ret = charge_offcpu(m, t, d);
 		if (!ret && t->woken && t->wait == OST_WAIT_LOCK)
 			ret = charge_waker(m, t, d);
 		break;

@@ -10,6 +10,7 @@
  *   model.c    per thread: running, runnable and blocked (by kind) time adding up to its
  *              lifetime; off-CPU time by the call stack that blocked; who woke whom
  *   calls.c    the system-call table per thread and the slowest calls with their stacks
+ *   timeline.c the states and calls of each thread over time (a trace's slices)
  *
  * Call stacks are the caller's numbers (lib/report's stacks), carried, never read here.
  * Nothing here prints; what could not be read is counted (ost_model_counts).
@@ -195,6 +196,24 @@ size_t ost_model_slow(const struct ost_model *m,
 size_t ost_model_offcpu(const struct ost_model *m, const struct ost_offcpu **out);
 size_t ost_model_wakes(const struct ost_model *m, const struct ost_wake **out);
 const struct ost_counts *ost_model_counts(const struct ost_model *m);
+
+/* ---- timeline.c: each thread's states and system calls over time, for a trace ---- */
+
+enum ost_span_kind { OST_SPAN_RUNNING, OST_SPAN_RUNNABLE, OST_SPAN_BLOCKED, OST_SPAN_CALL };
+struct ost_span {
+	int pid, tid;
+	uint64_t begin, end;
+	int64_t ret;  /* a call's result */
+	int32_t nr;   /* a call's number */
+	uint8_t kind; /* enum ost_span_kind */
+	uint8_t wait; /* a blocked span's enum ost_wait */
+};
+/* Spans kept at most (40 MiB): the earliest, so the trace is whole up to a time. */
+#define OST_SPANS_MAX (1u << 20)
+/* The spans in the order they ended (per thread: its states back to back, its calls in
+ * order); *@left_out: those past OST_SPANS_MAX. Each thread's state spans add up to its
+ * state_ns (and blocked_ns by kind) exactly while none is left out. */
+size_t ost_model_spans(const struct ost_model *m, const struct ost_span **out, uint64_t *left_out);
 uint64_t ost_model_threshold_ns(const struct ost_model *m);
 
 #endif

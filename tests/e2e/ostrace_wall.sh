@@ -17,10 +17,11 @@ if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/os.err
 	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/os.err")"
 	exit 0
 fi
-check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err"))" [ $rc -eq 0 ]
+check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err" | tr "\n" " "))" [ $rc -eq 0 ]
 S=$(session_in "$SCRATCH/os")
 "$UPROF" report -i "$S" --export wallfolded,wallflame >/dev/null 2>"$SCRATCH/report.err"
-check "report --export wallfolded,wallflame exits 0 ($(tail -c 300 "$SCRATCH/report.err"))" [ $? -eq 0 ]
+rc=$?
+check "report --export wallfolded,wallflame exits 0 ($(tail -c 300 "$SCRATCH/report.err" | tr "\n" " "))" [ $rc -eq 0 ]
 W=$S/stacks-wall.folded
 G=$S/flamegraph-wall.svg
 check "the terminal names both files" \

@@ -345,6 +345,39 @@ static void model_states(void **state)
 	assert_int_equal(w->waker_stack, 11);
 	assert_int_equal(w->stack, 9);
 
+	/* the timeline: each thread's state spans back to back over its life, adding up to
+	 * its sums by state and kind; a span per call */
+	{
+		const struct ost_span *sp;
+		uint64_t left_out, sum[2][4] = { { 0 } }, lock = 0, end[2] = { 0, 400 * MS };
+		size_t n = ost_model_spans(m, &sp, &left_out), ncalls[2] = { 0 };
+
+		assert_int_equal(left_out, 0);
+		for (size_t i = 0; i < n; i++) {
+			int who = sp[i].tid == WORKER;
+
+			assert_true(sp[i].end > sp[i].begin);
+			if (sp[i].kind == OST_SPAN_CALL) {
+				ncalls[who]++;
+				continue;
+			}
+			assert_int_equal(sp[i].begin, end[who]); /* back to back */
+			end[who] = sp[i].end;
+			sum[who][sp[i].kind] += sp[i].end - sp[i].begin;
+			if (sp[i].kind == OST_SPAN_BLOCKED && sp[i].wait == OST_WAIT_LOCK)
+				lock += sp[i].end - sp[i].begin;
+		}
+		for (int who = 0; who < 2; who++) {
+			t = thread(m, who ? WORKER : MAIN);
+			assert_int_equal(end[who], t->end);
+			for (int k = 0; k < OST_NSTATES; k++)
+				assert_int_equal(sum[who][k], t->state_ns[k]);
+		}
+		assert_int_equal(lock, 199 * MS - 1);
+		assert_int_equal(ncalls[0], 3); /* clock_nanosleep, read, openat */
+		assert_int_equal(ncalls[1], 1); /* futex */
+	}
+
 	{
 		const struct ost_call_stat *c;
 		size_t n = ost_model_calls(m, &c);
