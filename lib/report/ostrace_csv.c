@@ -418,7 +418,7 @@ static void write_wakers(const struct rpt *r, FILE *f)
 
 	fprintf(f, "\nLOCK WAKERS (who ended each lock wait)\n");
 	fprintf(f, "Process,Thread,TID,Blocked In,Woken By,Waker TID,Waker Function,Count,"
-		   "Off-CPU Time(seconds)\n");
+		   "Off-CPU Time(seconds),Waker Call Stack\n");
 	for (size_t i = 0; i < n; i++) {
 		process_cell(r, f, w[i].pid);
 		fputc(',', f);
@@ -429,7 +429,9 @@ static void write_wakers(const struct rpt *r, FILE *f)
 		thread_cell(r, f, w[i].waker_tid);
 		fprintf(f, ",%d,", w[i].waker_tid);
 		function_cell(r, f, call_site(r, w[i].waker_stack));
-		fprintf(f, ",%llu,%.6f\n", (unsigned long long)w[i].count, SEC(w[i].ns));
+		fprintf(f, ",%llu,%.6f,", (unsigned long long)w[i].count, SEC(w[i].ns));
+		stack_cell(r, f, w[i].waker_stack);
+		fputc('\n', f);
 	}
 }
 
