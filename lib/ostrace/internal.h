@@ -57,6 +57,7 @@ struct ost_model {
 	struct util_hash wake_index; /* (tid, stack, waker tid << 32 | waker stack) */
 	struct ost_counts counts;
 	bool finished;
+	struct thr skip;	/* what get() gives for a thread past fm.max_threads */
 	struct ost_span *spans; /* timeline.c */
 	size_t nspans, capspans;
 	uint64_t spans_left_out;

@@ -78,13 +78,14 @@ int ost_field_int(const struct ost_field *fl, const void *raw, size_t len, int64
 
 struct ost_formats {
 	uint64_t threshold_ns;
-	unsigned events; /* OST_EV_* */
+	uint64_t max_threads; /* --max-threads: threads past it are left out (0: no limit) */
+	unsigned events;      /* OST_EV_* */
 	int n;
 	struct ost_format f[OST_MAX_FORMATS];
 };
 
-/* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:" and
- * "events:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
+/* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:",
+ * "events:" and (when set) "max_threads:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
  * what"). */
 int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char *err,
 		      size_t errlen);
@@ -157,11 +158,13 @@ struct ost_wake { /* lock waits of a thread at a stack, ended by a waker at its 
 };
 
 struct ost_counts {
-	uint64_t samples;      /* tracepoint samples fed */
-	uint64_t unparsable;   /* of them, with fields outside their record or no format */
-	uint64_t other;	       /* of a tracepoint the model does not read */
-	uint64_t unmatched;    /* sys_exit without its sys_enter (begun before tracing) */
-	uint64_t out_of_order; /* switch records that contradict the thread's state */
+	uint64_t samples;	   /* tracepoint samples fed */
+	uint64_t unparsable;	   /* of them, with fields outside their record or no format */
+	uint64_t other;		   /* of a tracepoint the model does not read */
+	uint64_t unmatched;	   /* sys_exit without its sys_enter (begun before tracing) */
+	uint64_t out_of_order;	   /* switch records that contradict the thread's state */
+	uint64_t threads_left_out; /* threads past max_threads, not modelled */
+	uint64_t left_out_records; /* and their records */
 };
 
 struct ost_model;
@@ -215,5 +218,6 @@ struct ost_span {
  * state_ns (and blocked_ns by kind) exactly while none is left out. */
 size_t ost_model_spans(const struct ost_model *m, const struct ost_span **out, uint64_t *left_out);
 uint64_t ost_model_threshold_ns(const struct ost_model *m);
+uint64_t ost_model_max_threads(const struct ost_model *m); /* 0: no limit */
 
 #endif

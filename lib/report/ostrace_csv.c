@@ -135,6 +135,13 @@ static void write_notes(const struct rpt *r, FILE *f)
 			"Note: %llu switch records that contradict the thread's state "
 			"(records lost between them)\n",
 			(unsigned long long)c->out_of_order);
+	if (c->threads_left_out)
+		fprintf(f,
+			"Note: %llu threads past --max-threads %llu left out (%llu of their "
+			"records not modelled); raise --max-threads\n",
+			(unsigned long long)c->threads_left_out,
+			(unsigned long long)ost_model_max_threads(r->os->m),
+			(unsigned long long)c->left_out_records);
 }
 
 static void call_cells(FILE *f, const struct ost_call_stat *c)

@@ -41,8 +41,8 @@ static const char SWITCH_FMT[] =
 	"\n"
 	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
 
-static const char FORMATS[] =
-	OST_FORMATS_MAGIC "\n"
+static const char FORMATS[] = OST_FORMATS_MAGIC
+	"\n"
 	"threshold_ns: 1000\n"
 	"events: 7\n"
 	"system: sched\n"
@@ -192,6 +192,19 @@ static void formats_file(void **state)
 	/* another file's first line */
 	assert_int_equal(ost_formats_parse("hello\n", 6, fm, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "line 1"));
+	/* --max-threads: optional; a number or refused with its line */
+	{
+		static const char MAXT[] = OST_FORMATS_MAGIC "\nthreshold_ns: 5\nmax_threads: 3\n";
+		static const char BAD[] = OST_FORMATS_MAGIC "\nmax_threads: many\n";
+
+		assert_int_equal(ost_formats_parse(MAXT, strlen(MAXT), fm, err, sizeof(err)), 0);
+		assert_int_equal(fm->max_threads, 3);
+		assert_int_equal(ost_formats_parse(BAD, strlen(BAD), fm, err, sizeof(err)),
+				 -EINVAL);
+		assert_string_equal(err, "line 2: max_threads is not a number");
+		assert_int_equal(ost_formats_parse(FORMATS, len, fm, err, sizeof(err)), 0);
+		assert_int_equal(fm->max_threads, 0); /* none: no limit */
+	}
 	free(fm);
 }
 
@@ -209,12 +222,11 @@ static struct ost_formats *formats(void)
 	return fm;
 }
 
-static void tp(struct ost_model *m, uint64_t t, int tid, uint64_t id, const void *raw,
-	       size_t len, uint32_t stack)
+static void tp(struct ost_model *m, uint64_t t, int tid, uint64_t id, const void *raw, size_t len,
+	       uint32_t stack)
 {
-	assert_int_equal(ost_model_sample(m, &(struct ost_sample){ t, PID, tid, id, raw, len,
-								    stack }),
-			 0);
+	assert_int_equal(
+		ost_model_sample(m, &(struct ost_sample){ t, PID, tid, id, raw, len, stack }), 0);
 }
 
 static void enter(struct ost_model *m, uint64_t t, int tid, long nr, uint32_t stack)
@@ -299,7 +311,7 @@ static void model_states(void **state)
 	switch_out(m, 401 * MS, WORKER, 1, 9);
 	memcpy(wake + 24, &worker, 4);
 	assert_int_equal(ost_model_sample(m, &(struct ost_sample){ 600 * MS, PID, MAIN, 375, wake,
-								    sizeof(wake), 11 }),
+								   sizeof(wake), 11 }),
 			 0);
 	switch_in(m, 610 * MS + 1, WORKER);
 	leave(m, 611 * MS, WORKER, SYS_futex, 0);
@@ -326,7 +338,7 @@ static void model_states(void **state)
 	t = thread(m, WORKER);
 	assert_int_equal(t->end - t->start, 220 * MS);
 	assert_int_equal(t->blocked_ns[OST_WAIT_LOCK], 199 * MS - 1); /* out at 401+1 ns */
-	assert_int_equal(t->state_ns[OST_RUNNABLE], 10 * MS + 1);    /* woken to on-CPU */
+	assert_int_equal(t->state_ns[OST_RUNNABLE], 10 * MS + 1);     /* woken to on-CPU */
 	assert_int_equal(t->state_ns[OST_RUNNING] + t->state_ns[OST_RUNNABLE] +
 				 t->state_ns[OST_BLOCKED],
 			 220 * MS);
@@ -407,6 +419,39 @@ static void model_states(void **state)
 	free(fm);
 }
 
+/* --max-threads 1: the first thread is modelled, a second is left out and its records
+ * counted; a wakeup of it and its exit change nothing */
+static void model_max_threads(void **state)
+{
+	struct ost_formats *fm = formats();
+	struct ost_model *m;
+	const struct ost_thread *t;
+	const struct ost_counts *c;
+
+	(void)state;
+	fm->max_threads = 1;
+	m = ost_model_new(fm);
+	assert_int_equal(ost_model_begin(m, 0, PID, MAIN), 0);
+	switch_in(m, 0, MAIN);
+	assert_int_equal(ost_model_begin(m, 10 * MS, PID, WORKER), 0); /* left out: 1 */
+	switch_in(m, 10 * MS, WORKER);				       /* 2 */
+	enter(m, 11 * MS, WORKER, SYS_read, OST_NO_STACK);	       /* 3 */
+	switch_out(m, 11 * MS, WORKER, 1, OST_NO_STACK);	       /* 4, 5 */
+	assert_int_equal(ost_model_exit(m, 20 * MS, PID, WORKER), 0);
+	assert_int_equal(ost_model_exit(m, 30 * MS, PID, MAIN), 0);
+	ost_model_finish(m, 40 * MS);
+	assert_int_equal(ost_model_threads(m, &t), 1);
+	assert_int_equal(t->tid, MAIN);
+	assert_int_equal(t->state_ns[OST_RUNNING], 30 * MS);
+	c = ost_model_counts(m);
+	assert_int_equal(c->threads_left_out, 1);
+	assert_int_equal(c->left_out_records, 5);
+	assert_int_equal(ost_model_max_threads(m), 1);
+	assert_int_equal(ost_model_offcpu(m, &(const struct ost_offcpu *){ NULL }), 0);
+	ost_model_free(m);
+	free(fm);
+}
+
 static void syscall_kinds(void **state)
 {
 	char buf[32];
@@ -430,7 +475,11 @@ static void raw_samples(void **state)
 						    PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
 				     .sample_id_all = 1 };
 	unsigned char raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
-	struct ses_sample in = { .id = 7, .pid = PID, .tid = WORKER, .time = 123456, .raw = raw,
+	struct ses_sample in = { .id = 7,
+				 .pid = PID,
+				 .tid = WORKER,
+				 .time = 123456,
+				 .raw = raw,
 				 .raw_size = sizeof(raw) };
 	unsigned char buf[256];
 	struct ses_sample out;
@@ -483,10 +532,11 @@ static void raw_samples(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(format_fields),   cmocka_unit_test(format_truncated),
-		cmocka_unit_test(format_corrupt),  cmocka_unit_test(field_bounds),
-		cmocka_unit_test(formats_file),	   cmocka_unit_test(model_states),
-		cmocka_unit_test(syscall_kinds),   cmocka_unit_test(raw_samples),
+		cmocka_unit_test(format_fields),     cmocka_unit_test(format_truncated),
+		cmocka_unit_test(format_corrupt),    cmocka_unit_test(field_bounds),
+		cmocka_unit_test(formats_file),	     cmocka_unit_test(model_states),
+		cmocka_unit_test(model_max_threads), cmocka_unit_test(syscall_kinds),
+		cmocka_unit_test(raw_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
