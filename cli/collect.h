@@ -251,6 +251,9 @@ int collect_omp_env(struct collect_state *st);
 int collect_ostrace_parse(struct collect_state *st, const char *arg);
 int collect_ostrace_threshold(struct collect_state *st, const char *arg);
 /* --max-threads N and --buffer-size PAGES (uProf's OS-trace settings). -1 or an exit code. */
+/* collect_ostrace_tdata.c: perf's tracing data record into samples.data. -1 or an exit
+ * code. */
+int collect_ostrace_tracing_data(struct collect_state *st);
 int collect_ostrace_max_threads(struct collect_state *st, const char *arg);
 int collect_ostrace_buffer_size(struct collect_state *st, const char *arg);
 int collect_ostrace_prepare(struct collect_state *st);

@@ -366,5 +366,5 @@ int collect_ostrace_save(struct collect_state *st)
 	if (ret)
 		return cli_error(1, CMD, "cannot write %s/%s: %s", st->session_dir,
 				 OST_FORMATS_FILE, strerror(-ret));
-	return -1;
+	return collect_ostrace_tracing_data(st);
 }
