@@ -76,6 +76,8 @@ struct collect_state {
 		bool on, threshold_given;
 		unsigned events;       /* OST_EV_* asked for */
 		uint64_t threshold_ns; /* the slowest calls listed take this long or more */
+		uint64_t max_threads;  /* --max-threads (0: none given) */
+		size_t buffer_pages;   /* --buffer-size: data pages per ring (0: none given) */
 		int first;	       /* attrs[first..nattrs-1] are its tracepoints (0: none) */
 		bool is_exit[COLLECT_MAX_ATTRS];  /* raw_syscalls:sys_exit: no stack */
 		bool is_enter[COLLECT_MAX_ATTRS]; /* raw_syscalls:sys_enter: a short one */
@@ -251,6 +253,12 @@ int collect_omp_env(struct collect_state *st);
  * events are attrs[COLLECT_TIMER..collect_ostrace_sampling_end(st)-1]. */
 int collect_ostrace_parse(struct collect_state *st, const char *arg);
 int collect_ostrace_threshold(struct collect_state *st, const char *arg);
+/* --max-threads N and --buffer-size PAGES (uProf's OS-trace settings). -1 or an exit code. */
+/* collect_ostrace_tdata.c: perf's tracing data record into samples.data. -1 or an exit
+ * code. */
+int collect_ostrace_tracing_data(struct collect_state *st);
+int collect_ostrace_max_threads(struct collect_state *st, const char *arg);
+int collect_ostrace_buffer_size(struct collect_state *st, const char *arg);
 int collect_ostrace_prepare(struct collect_state *st);
 void collect_ostrace_attrs(struct collect_state *st);
 int collect_ostrace_save(struct collect_state *st);

@@ -84,6 +84,8 @@ enum {
 	O_MPI_IMPL,
 	O_TRACE,
 	O_OSRT_THRESHOLD,
+	O_MAX_THREADS,
+	O_BUFFER_SIZE,
 	O_OMP,
 	O_OMP_IMPL,
 	O_OMP_SCOPE,
@@ -215,6 +217,10 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 		return collect_trace_parse(st, o->data == O_OMP ? "openmp" : arg);
 	case O_OSRT_THRESHOLD:
 		return collect_ostrace_threshold(st, arg);
+	case O_MAX_THREADS:
+		return collect_ostrace_max_threads(st, arg);
+	case O_BUFFER_SIZE:
+		return collect_ostrace_buffer_size(st, arg);
 	case O_OMP_IMPL:
 	case O_OMP_SCOPE:
 		return collect_omp_parse_option(st, o->data == O_OMP_IMPL, arg);
@@ -295,6 +301,14 @@ static const struct cli_option collect_options[] = {
 	      "--trace os: the slowest calls listed take at least\n"
 	      "<ns> (pthread:<ns> and syscall:<ns> too; default 1000)",
 	      O_OSRT_THRESHOLD),
+	VALUE(0, "max-threads", "<n>",
+	      "--trace os: model the first <n> threads, count the\n"
+	      "records of later ones (default: every thread)",
+	      O_MAX_THREADS),
+	VALUE(0, "buffer-size", "<pages>",
+	      "--trace os: data pages per CPU ring, a power of two\n"
+	      "(default 1024; the same as -m)",
+	      O_BUFFER_SIZE),
 	FLAG(0, "omp", "the same as --trace openmp", O_OMP),
 	VALUE(0, "openmp-impl", "<i>",
 	      "ompt (default: the runtime's OMPT, LLVM libomp) or\n"

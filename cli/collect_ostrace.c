@@ -152,6 +152,46 @@ int collect_ostrace_threshold(struct collect_state *st, const char *arg)
 	return -1;
 }
 
+/* A whole number in [1, @max] (decimal digits only), or 0. */
+static uint64_t count_arg(const char *arg, uint64_t max)
+{
+	uint64_t v = 0;
+
+	if (!*arg)
+		return 0;
+	for (const char *p = arg; *p; p++) {
+		if (*p < '0' || *p > '9' || v > max)
+			return 0;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	return v <= max ? v : 0;
+}
+
+#define MAX_THREADS_LIMIT (1u << 22) /* a pid_max's worth of threads */
+
+int collect_ostrace_max_threads(struct collect_state *st, const char *arg)
+{
+	st->os.max_threads = count_arg(arg, MAX_THREADS_LIMIT);
+	if (!st->os.max_threads)
+		return cli_error(EXIT_USAGE, CMD,
+				 "--max-threads '%s' is not a number of threads from 1 to %u", arg,
+				 MAX_THREADS_LIMIT);
+	return -1;
+}
+
+int collect_ostrace_buffer_size(struct collect_state *st, const char *arg)
+{
+	uint64_t v = count_arg(arg, 65536);
+
+	if (!v || (v & (v - 1)))
+		return cli_error(EXIT_USAGE, CMD,
+				 "--buffer-size '%s' is not a number of pages per CPU: a power "
+				 "of two from 1 to 65536",
+				 arg);
+	st->os.buffer_pages = (size_t)v;
+	return -1;
+}
+
 /* The tracefs path and what to do, for a tracefs that is missing or not readable. */
 static int tracefs_error(int err, const char *root)
 {
@@ -200,8 +240,19 @@ int collect_ostrace_prepare(struct collect_state *st)
 		st->os.on = true;
 		st->os.events |= OST_EV_PTHREAD | OST_EV_SYSCALL;
 	}
+	if (!st->os.on && (st->os.max_threads || st->os.buffer_pages))
+		return cli_error(EXIT_USAGE, CMD,
+				 "--%s sets the OS trace: give --trace os (or --config "
+				 "threading)",
+				 st->os.max_threads ? "max-threads" : "buffer-size");
 	if (!st->os.on)
 		return -1;
+	if (st->os.buffer_pages && st->mmap_pages && st->mmap_pages != st->os.buffer_pages)
+		return cli_error(EXIT_USAGE, CMD,
+				 "--buffer-size and -m/--mmap-pages both size the rings: give "
+				 "one");
+	if (st->os.buffer_pages)
+		st->mmap_pages = st->os.buffer_pages;
 	if (st->system_wide)
 		return cli_usage_error(CMD, "--trace os traces the launched or attached "
 					    "processes: leave out -a, or give -p");
@@ -213,6 +264,11 @@ int collect_ostrace_prepare(struct collect_state *st)
 	st->os.formats_len = (size_t)snprintf(
 		st->os.formats, sizeof(st->os.formats), "%s\nthreshold_ns: %llu\nevents: %u\n",
 		OST_FORMATS_MAGIC, (unsigned long long)st->os.threshold_ns, st->os.events);
+	if (st->os.max_threads)
+		st->os.formats_len += (size_t)snprintf(st->os.formats + st->os.formats_len,
+						       sizeof(st->os.formats) - st->os.formats_len,
+						       "max_threads: %llu\n",
+						       (unsigned long long)st->os.max_threads);
 	st->os.first = st->nattrs;
 	for (size_t i = 0; i < sizeof(TRACEPOINTS) / sizeof(TRACEPOINTS[0]); i++) {
 		const struct tp_need *tp = &TRACEPOINTS[i];
@@ -315,5 +371,5 @@ int collect_ostrace_save(struct collect_state *st)
 	if (ret)
 		return cli_error(1, CMD, "cannot write %s/%s: %s", st->session_dir,
 				 OST_FORMATS_FILE, strerror(-ret));
-	return -1;
+	return collect_ostrace_tracing_data(st);
 }

@@ -416,6 +416,7 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 	char path[PATH_MAX + 64];
 	struct rpt_stacks_facts facts;
 	struct rpt_omp_trace_facts omp;
+	uint64_t os_left = 0;
 
 	report_summary(r, written, table);
 	fflush(table);
@@ -437,6 +438,12 @@ static void print_terminal(const struct report_state *st, const struct rpt *r, c
 			"note: trace.json's OpenMP tracks end where the report's %u slices did: "
 			"%" PRIu64 " later ones left out (its otherData says so)\n",
 			RPT_OMP_SLICES_MAX, omp.left_out);
+	if (st->exported[RPT_EXPORT_PERFETTO] && rpt_os_span_count(r, &os_left) && os_left)
+		fprintf(stderr,
+			"note: trace.json's thread-state and system-call tracks end where the "
+			"report's %u slices did: %" PRIu64
+			" later ones left out (its otherData says so)\n",
+			RPT_OS_SPANS_MAX, os_left);
 }
 
 /* Each --export into its file, written whole or not at all (temp file + rename). The

@@ -18,13 +18,20 @@ static const struct rpt_exporter exporters[] = {
 	[RPT_EXPORT_PERFETTO] = { "perfetto", "trace.json", "trace",
 				  "ui.perfetto.dev, chrome://tracing", rpt_export_perfetto },
 	[RPT_EXPORT_HTML] = { "html", "report.html", "HTML report",
-			      "every table, flame graph, timeline; one file",
-			      rpt_export_html },
+			      "every table, flame graph, timeline; one file", rpt_export_html },
 	[RPT_EXPORT_SQLITE] = { "sqlite", "report.db", "SQLite database",
 				"perf's export-to-sqlite.py schema + uprof's tables; sqlite3", NULL,
 				rpt_export_sqlite },
 	[RPT_EXPORT_PPROF] = { "pprof", "profile.pb.gz", "pprof profile",
 			       "go tool pprof, Pyroscope, Grafana, Parca", NULL, rpt_export_pprof },
+	/* export_wall.c: the samples and the OS trace's off-CPU time, in nanoseconds */
+	[RPT_EXPORT_WALL_FOLDED] = { "wallfolded", "stacks-wall.folded", "wall-clock folded stacks",
+				     "on-CPU + off-CPU ns by stack (--trace os)",
+				     rpt_export_wall_folded },
+	[RPT_EXPORT_WALL_FLAMEGRAPH] = { "wallflame", "flamegraph-wall.svg",
+					 "wall-clock flame graph",
+					 "on- and off-CPU time in one flame graph (--trace os)",
+					 rpt_export_wall_flamegraph },
 };
 
 _Static_assert(sizeof(exporters) / sizeof(exporters[0]) == RPT_EXPORT_COUNT,

@@ -13,6 +13,8 @@
  *   export_sqlite.c      a SQLite database in perf's export-to-sqlite.py schema, plus
  *                        uprof's tables (export_sqlite_schema.c); walks every sample
  *   export_pprof.c       Go's pprof profile (go tool pprof, Pyroscope, Parca); walks too
+ *   export_wall.c        the wall-clock view: on-CPU samples and --trace os's off-CPU
+ *                        time by stack, folded and as a flame graph
  *   export_perfetto_mpi.c  its MPI calls and message flows (--trace mpi=full), and an MPI
  *                          job's own trace (rpt_export_mpi_job)
  *   mpi_match.c          which call each MPI message left from and arrived in
@@ -52,12 +54,14 @@ int rpt_export_mpi_job(FILE *f, const struct rpt_mpi_rank *ranks, size_t n, cons
 
 /* Indices of the exporter table (export.c), in --help order. */
 enum rpt_export {
-	RPT_EXPORT_FOLDED,     /* stacks.folded: "comm;root;...;leaf count" per line */
-	RPT_EXPORT_FLAMEGRAPH, /* flamegraph.svg: self-contained, click to zoom, search */
-	RPT_EXPORT_PERFETTO,   /* trace.json: Chrome/Perfetto trace, a track per thread */
-	RPT_EXPORT_HTML,       /* report.html: every table, flame graph and timeline, one file */
-	RPT_EXPORT_SQLITE,     /* report.db: SQLite in the schema of perf's exporter */
-	RPT_EXPORT_PPROF,      /* profile.pb.gz: Go's pprof (profile.proto, gzip) */
+	RPT_EXPORT_FOLDED,	/* stacks.folded: "comm;root;...;leaf count" per line */
+	RPT_EXPORT_FLAMEGRAPH,	/* flamegraph.svg: self-contained, click to zoom, search */
+	RPT_EXPORT_PERFETTO,	/* trace.json: Chrome/Perfetto trace, a track per thread */
+	RPT_EXPORT_HTML,	/* report.html: every table, flame graph and timeline, one file */
+	RPT_EXPORT_SQLITE,	/* report.db: SQLite in the schema of perf's exporter */
+	RPT_EXPORT_PPROF,	/* profile.pb.gz: Go's pprof (profile.proto, gzip) */
+	RPT_EXPORT_WALL_FOLDED, /* stacks-wall.folded: on- + off-CPU ns by stack */
+	RPT_EXPORT_WALL_FLAMEGRAPH, /* flamegraph-wall.svg: the same as a flame graph */
 	RPT_EXPORT_COUNT
 };
 

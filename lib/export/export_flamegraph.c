@@ -37,15 +37,17 @@ struct node {
 	int kind; /* 0 function, 1 inlined, 2 marker, 3 kernel, 4 process, 5 all */
 };
 
-struct tree {
+struct rpt_flame {
+	const struct rpt *r;
 	struct node *v;
 	size_t n, cap;
 	struct util_hash index; /* (parent, key) -> node + 1 */
 	uint32_t *kidv;
 	uint32_t maxdepth;
+	bool ns; /* weights are nanoseconds (the wall-clock view), not samples */
 };
 
-static long child(struct tree *t, uint32_t parent, int64_t key, const char *name, int kind)
+static long child(struct rpt_flame *t, uint32_t parent, int64_t key, const char *name, int kind)
 {
 	uint64_t *slot = util_hash_slot(&t->index, parent, (uint64_t)key, 0);
 
@@ -83,56 +85,65 @@ static int func_kind(const struct rpt_stack_fn *fn)
 	}
 }
 
-static int build(const struct rpt *r, struct tree *t)
+/* The root frame of @proc: processes with one comm share it, as in the folded file. */
+static long proc_frame(struct rpt_flame *t, uint32_t proc)
+{
+	const char *comm = proc == UINT32_MAX ? "[unknown process]" : rpt_export_comm(t->r, proc);
+
+	for (uint32_t p = 0; proc != UINT32_MAX && p < proc; p++)
+		if (!strcmp(rpt_export_comm(t->r, p), comm)) {
+			proc = p;
+			break;
+		}
+	return child(t, 0, -1 - (int64_t)proc, comm, 4);
+}
+
+int rpt_flame_add(struct rpt_flame *t, const struct rpt_stack_view *s, const char *leaf, uint64_t w)
+{
+	long node;
+
+	if (!w)
+		return 0;
+	t->v[0].count += w;
+	node = proc_frame(t, s->proc);
+	for (uint32_t k = s->nfuncs; node >= 0; k--) {
+		struct rpt_stack_fn fn;
+
+		t->v[node].count += w;
+		if (!k)
+			break;
+		rpt_stack_func(t->r, s->funcs[k - 1], &fn);
+		/* interned names: the pointer is the key, equal names merge */
+		node = child(t, (uint32_t)node, (int64_t)(uintptr_t)fn.name, fn.name,
+			     func_kind(&fn));
+	}
+	if (node >= 0 && leaf) {
+		node = child(t, (uint32_t)node, (int64_t)(uintptr_t)leaf, leaf, 2);
+		if (node >= 0)
+			t->v[node].count += w;
+	}
+	return node < 0 ? -ENOMEM : 0;
+}
+
+/* The CPU flame graph's input: every stack, weighted by its samples. */
+static int feed_samples(const struct rpt *r, struct rpt_flame *t)
 {
 	struct rpt_stacks_facts facts;
+	int ret = 0;
 
 	rpt_stacks_facts(r, &facts);
-	t->v = malloc(sizeof(*t->v) * 1024);
-	if (!t->v)
-		return -ENOMEM;
-	t->cap = 1024;
-	t->v[0] = (struct node){ 0, -(1LL << 40), 0, 0, 0, 0, 0, "all", 5 };
-	t->n = 1;
-	for (size_t i = 0; i < facts.nstacks; i++) {
+	for (size_t i = 0; i < facts.nstacks && !ret; i++) {
 		struct rpt_stack_view s;
-		const char *comm;
-		uint32_t proc;
-		long node;
 
 		rpt_stack_at(r, i, &s);
-		if (!s.count)
-			continue;
-		comm = rpt_export_comm(r, s.proc);
-		proc = s.proc;
-		/* processes with one comm share a root frame, as in the folded file */
-		for (uint32_t p = 0; p < s.proc; p++)
-			if (!strcmp(rpt_export_comm(r, p), comm)) {
-				proc = p;
-				break;
-			}
-		t->v[0].count += s.count;
-		node = child(t, 0, -1 - (int64_t)proc, comm, 4);
-		for (uint32_t k = s.nfuncs; node >= 0; k--) {
-			struct rpt_stack_fn fn;
-
-			t->v[node].count += s.count;
-			if (!k)
-				break;
-			rpt_stack_func(r, s.funcs[k - 1], &fn);
-			/* interned names: the pointer is the key, equal names merge */
-			node = child(t, (uint32_t)node, (int64_t)(uintptr_t)fn.name, fn.name,
-				     func_kind(&fn));
-		}
-		if (node < 0)
-			return -ENOMEM;
+		ret = rpt_flame_add(t, &s, NULL, s.count);
 	}
-	return 0;
+	return ret;
 }
 
 static int cmp_kid(const void *a, const void *b, void *arg)
 {
-	const struct tree *t = arg;
+	const struct rpt_flame *t = arg;
 	const struct node *x = &t->v[*(const uint32_t *)a];
 	const struct node *y = &t->v[*(const uint32_t *)b];
 	int c = strcmp(x->name, y->name);
@@ -141,7 +152,7 @@ static int cmp_kid(const void *a, const void *b, void *arg)
 }
 
 /* Children lists in name order, and each node's x (parents come before children). */
-static int layout(struct tree *t)
+static int layout(struct rpt_flame *t)
 {
 	uint32_t *fill;
 
@@ -211,7 +222,7 @@ static void color(const struct node *n, char *buf, size_t len)
 	}
 }
 
-static void put_frame(FILE *f, const struct tree *t, const struct node *n, double scale,
+static void put_frame(FILE *f, const struct rpt_flame *t, const struct node *n, double scale,
 		      double height)
 {
 	double x = XPAD + (double)n->x * scale, w = (double)n->count * scale;
@@ -220,14 +231,17 @@ static void put_frame(FILE *f, const struct tree *t, const struct node *n, doubl
 	size_t len = strlen(n->name);
 	char fill[32], *shown = NULL;
 
-	(void)t;
 	color(n, fill, sizeof(fill));
 	fprintf(f,
 		"<g class=\"f\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\">"
 		"<title>",
 		n->x, n->count, n->depth);
 	util_put_escaped(f, n->name, UTIL_ESC_XML);
-	fprintf(f, " (%" PRIu64 " samples, %.2f%%)</title>", n->count,
+	if (t->ns)
+		fprintf(f, " (%.3f ms, ", (double)n->count / 1e6);
+	else
+		fprintf(f, " (%" PRIu64 " samples, ", n->count);
+	fprintf(f, "%.2f%%)</title>",
 		t->v[0].count ? 100.0 * (double)n->count / (double)t->v[0].count : 0.0);
 	fprintf(f,
 		"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.4f\" height=\"%d\" fill=\"%s\" rx=\"2\" "
@@ -262,7 +276,7 @@ static const char SCRIPT[] =
 	"  frames.forEach(function (g) {\n"
 	"    var r = g.querySelector('rect'), t = g.querySelector('text');\n"
 	"    g.ox = num(r, 'x'); g.ow = num(r, 'width');\n"
-	"    g.name = g.querySelector('title').textContent.replace(/ \\([0-9]+ samples, [0-9.]+%\\)$/, '');\n"
+	"    g.name = g.querySelector('title').textContent.replace(/ \\([0-9.]+ (samples|ms), [0-9.]+%\\)$/, '');\n"
 	"    g.fill = r.getAttribute('fill');\n"
 	"    g.onclick = function () { zoom(g); };\n"
 	"    g.onmouseover = function () { details.textContent = g.querySelector('title').textContent; };\n"
@@ -319,15 +333,21 @@ static const char SCRIPT[] =
 	"}\n"
 	"]]></script>\n";
 
-int rpt_export_flamegraph(const struct rpt *r, FILE *f)
+int rpt_flamegraph_write(const struct rpt *r, FILE *f, rpt_flame_feed feed, const char *wall)
 {
-	struct tree t = { 0 };
+	struct rpt_flame t = { .r = r, .ns = wall != NULL };
 	struct rpt_stacks_facts facts;
 	double height, scale;
-	int ret;
+	int ret = 0;
 
 	rpt_stacks_facts(r, &facts);
-	ret = build(r, &t);
+	t.v = malloc(sizeof(*t.v) * 1024);
+	if (!t.v)
+		return -ENOMEM;
+	t.cap = 1024;
+	t.v[0] = (struct node){ 0, -(1LL << 40), 0, 0, 0, 0, 0, "all", 5 };
+	t.n = 1;
+	ret = feed(r, &t);
 	if (!ret)
 		ret = layout(&t);
 	if (ret)
@@ -351,8 +371,12 @@ int rpt_export_flamegraph(const struct rpt *r, FILE *f)
 		WIDTH / 2);
 	util_put_escaped(f, facts.info->target_path[0] ? facts.info->target_path : "uprof",
 			 UTIL_ESC_XML);
-	fprintf(f, " - CPU_TIME, %" PRIu64 " samples%s</text>\n", t.v[0].count,
-		facts.collected ? "" : " (no call stacks collected: leaf functions only)");
+	if (wall)
+		fprintf(f, " - wall clock, %.3f s on and off CPU%s</text>\n",
+			(double)t.v[0].count / 1e9, wall);
+	else
+		fprintf(f, " - CPU_TIME, %" PRIu64 " samples%s</text>\n", t.v[0].count,
+			facts.collected ? "" : " (no call stacks collected: leaf functions only)");
 	fprintf(f, "<text id=\"reset\" class=\"ui\" x=\"%.0f\" y=\"48\">Reset Zoom</text>\n", XPAD);
 	fprintf(f,
 		"<text id=\"search\" class=\"ui\" x=\"%.0f\" y=\"48\" text-anchor=\"end\">Search"
@@ -370,4 +394,9 @@ out:
 	free(t.kidv);
 	util_hash_release(&t.index);
 	return ret;
+}
+
+int rpt_export_flamegraph(const struct rpt *r, FILE *f)
+{
+	return rpt_flamegraph_write(r, f, feed_samples, NULL);
 }

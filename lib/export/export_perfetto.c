@@ -13,7 +13,9 @@
  *   - a --trace openmp session's implicit tasks and waits on each thread's track (placed
  *     with its task spans, so they nest too) and its device tracks (export_perfetto_omp.c);
  *   - a --trace mpi=full rank's MPI calls on its threads' tracks and its messages to
- *     itself as flows (export_perfetto_mpi.c).
+ *     itself as flows (export_perfetto_mpi.c);
+ *   - a --trace os session's thread states and system calls, two tracks a thread
+ *     (export_perfetto_os.c).
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
 #include "export/internal.h"
@@ -470,11 +472,14 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 			o.w.base = spans[i].begin;
 	o.w.base = rpt_pf_omp_base(r, o.w.base);
 	o.w.base = rpt_pf_mpi_base(mpi, o.w.base);
+	o.w.base = rpt_pf_os_base(r, o.w.base);
 	fputs("{\"traceEvents\":[", f);
 	put_processes(&o);
 	ret = put_threads(&o, spans, facts->nspans, &vtid);
 	if (!ret)
 		ret = rpt_pf_omp_devices(&o.w, r, &vtid);
+	if (!ret)
+		ret = rpt_pf_os(&o.w, r, &vtid);
 	if (ret)
 		goto out;
 	rpt_pf_mpi_put(&o.w, mpi, false);
@@ -495,6 +500,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 			facts->stride, facts->nsamples, facts->left_out);
 	rpt_pf_omp_other(&o.w, r);
 	rpt_pf_mpi_other(&o.w, mpi);
+	rpt_pf_os_other(&o.w, r);
 	fputs("}}\n", f);
 out:
 	rpt_pf_mpi_session_free(mpi);

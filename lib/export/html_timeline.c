@@ -133,6 +133,11 @@ static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_fac
 	return 0;
 }
 
+_Static_assert((int)OST_SPAN_RUNNING == (int)OST_RUNNING &&
+		       (int)OST_SPAN_RUNNABLE == (int)OST_RUNNABLE &&
+		       (int)OST_SPAN_BLOCKED == (int)OST_BLOCKED,
+	       "a state span's kind is its state");
+
 /* Each kept track's time in each state, in all (@sum, 3 a track) and per bin (@bins,
  * 3 * BINS a track, nanoseconds): a span's time goes to the bins it overlaps. */
 static void os_states(const struct tl *t, uint64_t *sum, double *bins)
@@ -145,14 +150,14 @@ static void os_states(const struct tl *t, uint64_t *sum, double *bins)
 			*k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s->tid, 0, 0) - 1];
 		double b = (double)(s->begin - t->t0), e = (double)(s->end - t->t0);
 
-		if (k->index < 0 || s->state >= OST_NSTATES)
+		if (k->index < 0 || s->kind >= OST_NSTATES) /* a call's span: not a state */
 			continue;
-		sum[(size_t)k->index * 3 + s->state] += s->end - s->begin;
+		sum[(size_t)k->index * 3 + s->kind] += s->end - s->begin;
 		for (size_t x = (size_t)(b / width); x < BINS && x * width < e; x++) {
 			double lo = x * width > b ? x * width : b;
 			double hi = (x + 1) * width < e ? (x + 1) * width : e;
 
-			bins[((size_t)k->index * BINS + x) * 3 + s->state] += hi - lo;
+			bins[((size_t)k->index * BINS + x) * 3 + s->kind] += hi - lo;
 		}
 	}
 }

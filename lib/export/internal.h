@@ -15,6 +15,20 @@ int rpt_sbuf_frame(struct util_sbuf *b, const char *name);
 /* The root frame of process @proc in folded stacks and the flame graph: its comm. */
 const char *rpt_export_comm(const struct rpt *r, uint32_t proc);
 
+/* ---- export_flamegraph.c's drawing, shared with the wall-clock view (export_wall.c) ---- */
+
+/* A flame graph's tree of frames, each as wide as its weight. */
+struct rpt_flame;
+/* Add stack @s (rpt_stack_at(); @s->nfuncs 0: its process's frame alone) of weight @w,
+ * with frame @leaf (static, NULL: none) above its leaf. 0 or -ENOMEM. */
+int rpt_flame_add(struct rpt_flame *t, const struct rpt_stack_view *s, const char *leaf,
+		  uint64_t w);
+/* What fills a flame graph: rpt_flame_add() for each stack. 0 or -errno. */
+typedef int (*rpt_flame_feed)(const struct rpt *r, struct rpt_flame *t);
+/* The SVG of what @feed adds: weights are samples, or with @wall (the title's note, ""
+ * for none) nanoseconds of wall-clock time. 0 or -errno. */
+int rpt_flamegraph_write(const struct rpt *r, FILE *f, rpt_flame_feed feed, const char *wall);
+
 /* ---- export_perfetto.c's Trace Event Format writer, shared with export_perfetto_omp.c ---- */
 
 struct rpt_pf {
@@ -50,6 +64,14 @@ void rpt_pf_omp_slice(struct rpt_pf *w, const struct rpt *r, uint32_t tid, size_
 int rpt_pf_omp_devices(struct rpt_pf *w, const struct rpt *r, uint32_t *vtid);
 /* otherData's "openmp" member (with its leading comma), nothing when not traced. */
 void rpt_pf_omp_other(struct rpt_pf *w, const struct rpt *r);
+
+/* export_perfetto_os.c: a --trace os session's thread-state and system-call tracks. */
+/* The tracks (extra tids from *@vtid on). 0 or -ENOMEM. */
+int rpt_pf_os(struct rpt_pf *w, const struct rpt *r, uint32_t *vtid);
+/* The earliest of @base and every span's begin. */
+uint64_t rpt_pf_os_base(const struct rpt *r, uint64_t base);
+/* otherData's "os_trace" member (with its leading comma), nothing when not traced. */
+void rpt_pf_os_other(struct rpt_pf *w, const struct rpt *r);
 
 /* ---- the MPI calls and messages (mpi_match.c, export_perfetto_mpi.c) ---- */
 
@@ -99,5 +121,8 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f);
 int rpt_export_html(const struct rpt *r, FILE *f);
 int rpt_export_sqlite(struct rpt *r, FILE *f);
 int rpt_export_pprof(struct rpt *r, FILE *f);
+/* export_wall.c: on-CPU and off-CPU time by stack, folded and as a flame graph */
+int rpt_export_wall_folded(const struct rpt *r, FILE *f);
+int rpt_export_wall_flamegraph(const struct rpt *r, FILE *f);
 
 #endif

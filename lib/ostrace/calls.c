@@ -59,7 +59,7 @@ int ost_calls_end(struct ost_model *m, struct thr *t, uint64_t end, int64_t ret)
 		keep_slow(m, &(struct ost_slow_call){ t->pub.pid, t->pub.tid, t->call_nr, ret,
 						      t->call_start, ns, t->call_stack });
 	t->in_call = false;
-	return 0;
+	return ost_timeline_call(m, t, end, ret);
 }
 
 size_t ost_model_calls(const struct ost_model *m, const struct ost_call_stat **out)

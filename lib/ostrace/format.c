@@ -305,6 +305,9 @@ int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char 
 		if (starts(s, n, "threshold_ns: ")) {
 			if (parse_u64(s + 14, n - 14, &fm->threshold_ns, NULL))
 				return fail(err, errlen, c.line, "threshold_ns is not a number");
+		} else if (starts(s, n, "max_threads: ")) {
+			if (parse_u64(s + 13, n - 13, &fm->max_threads, NULL))
+				return fail(err, errlen, c.line, "max_threads is not a number");
 		} else if (starts(s, n, "events: ")) {
 			if (parse_u64(s + 8, n - 8, &v, NULL) || v > 0xffff)
 				return fail(err, errlen, c.line, "events is not a small number");

@@ -57,16 +57,20 @@ struct ost_model {
 	struct util_hash wake_index; /* (tid, stack, waker tid << 32 | waker stack) */
 	struct ost_counts counts;
 	bool finished;
-	struct ost_span *spans; /* spans.c: the states over time, when kept */
-	size_t nspans, capspans, spans_max;
-	uint64_t spans_lost;
+	struct thr skip;	/* what get() gives for a thread past fm.max_threads */
+	struct ost_span *spans; /* timeline.c */
+	size_t nspans, capspans, spans_max; /* spans_max 0: none kept (ost_model_keep_spans) */
+	uint64_t spans_left_out;
 };
 
 /* Grow *@p (@cap elements of @elem bytes) to hold @need. 0 or -ENOMEM. */
 int ost_grow(void **p, size_t *cap, size_t need, size_t elem);
-/* spans.c: @tid was in @state over [@begin, @end). 0 or -ENOMEM. */
-int ost_span_add(struct ost_model *m, int tid, enum ost_state state, uint64_t begin, uint64_t end);
 /* calls.c: a system call of @t ended at @end with @ret. 0 or -ENOMEM. */
 int ost_calls_end(struct ost_model *m, struct thr *t, uint64_t end, int64_t ret);
+/* timeline.c: @t was @kind (a blocked one: waiting for @wait) over [@begin, @end); a call
+ * of @t ([@t->call_start, @end), result @ret). 0 or -ENOMEM; an empty span is none. */
+int ost_timeline_state(struct ost_model *m, const struct thr *t, enum ost_span_kind kind,
+		       enum ost_wait wait, uint64_t begin, uint64_t end);
+int ost_timeline_call(struct ost_model *m, const struct thr *t, uint64_t end, int64_t ret);
 
 #endif

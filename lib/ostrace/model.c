@@ -65,14 +65,18 @@ void ost_model_free(struct ost_model *m)
 	free(m);
 }
 
+/* thr_index's value of a thread left out (past fm.max_threads) */
+#define LEFT_OUT UINT64_MAX
+
 static struct thr *find(struct ost_model *m, int tid)
 {
 	uint64_t *slot = util_hash_find(&m->thr_index, (uint64_t)(uint32_t)tid, 0, 0);
 
-	return slot ? &m->thr[*slot - 1] : NULL;
+	return slot && *slot != LEFT_OUT ? &m->thr[*slot - 1] : NULL;
 }
 
-/* Thread @tid, made when new (or when the one of that tid ended: tids are reused). */
+/* Thread @tid, made when new (or when the one of that tid ended: tids are reused); &m->skip
+ * for a thread past --max-threads (its records counted, not modelled). */
 static struct thr *get(struct ost_model *m, int pid, int tid)
 {
 	uint64_t *slot = util_hash_slot(&m->thr_index, (uint64_t)(uint32_t)tid, 0, 0);
@@ -80,8 +84,18 @@ static struct thr *get(struct ost_model *m, int pid, int tid)
 
 	if (!slot)
 		return NULL;
+	if (*slot == LEFT_OUT) {
+		m->counts.left_out_records++;
+		return &m->skip;
+	}
 	if (*slot && m->thr[*slot - 1].cur != S_GONE)
 		return &m->thr[*slot - 1];
+	if (m->fm.max_threads && m->nthr >= m->fm.max_threads) {
+		*slot = LEFT_OUT;
+		m->counts.threads_left_out++;
+		m->counts.left_out_records++;
+		return &m->skip;
+	}
 	if (ost_grow((void **)&m->thr, &m->capthr, m->nthr + 1, sizeof(*m->thr)))
 		return NULL;
 	t = &m->thr[m->nthr];
@@ -156,20 +170,20 @@ static int close_state(struct ost_model *m, struct thr *t, uint64_t now)
 	switch (t->cur) {
 	case S_RUNNING:
 		t->pub.state_ns[OST_RUNNING] += d;
-		ret = ost_span_add(m, t->pub.tid, OST_RUNNING, t->since, t->since + d);
+		ret = ost_timeline_state(m, t, OST_SPAN_RUNNING, 0, t->since, t->since + d);
 		break;
 	case S_RUNNABLE:
 		t->pub.state_ns[OST_RUNNABLE] += d;
-		ret = ost_span_add(m, t->pub.tid, OST_RUNNABLE, t->since, t->since + d);
+		ret = ost_timeline_state(m, t, OST_SPAN_RUNNABLE, 0, t->since, t->since + d);
 		break;
 	case S_BLOCKED:
 		woke = t->woken && t->woken_at > t->since && t->woken_at < now ? t->woken_at : now;
 		t->pub.state_ns[OST_BLOCKED] += woke - t->since;
 		t->pub.blocked_ns[t->wait] += woke - t->since;
 		t->pub.state_ns[OST_RUNNABLE] += now - woke;
-		ret = ost_span_add(m, t->pub.tid, OST_BLOCKED, t->since, woke);
+		ret = ost_timeline_state(m, t, OST_SPAN_BLOCKED, t->wait, t->since, woke);
 		if (!ret)
-			ret = ost_span_add(m, t->pub.tid, OST_RUNNABLE, woke, now);
+			ret = ost_timeline_state(m, t, OST_SPAN_RUNNABLE, 0, woke, now);
 		if (!ret)
 			ret = charge_offcpu(m, t, d);
 		if (!ret && t->woken && t->wait == OST_WAIT_LOCK)
@@ -188,6 +202,8 @@ int ost_model_begin(struct ost_model *m, uint64_t time, int pid, int tid)
 
 	if (!t)
 		return -ENOMEM;
+	if (t == &m->skip)
+		return 0;
 	if (!t->started) {
 		start(t, time);
 		t->cur = S_UNKNOWN;
@@ -219,6 +235,8 @@ int ost_model_switch(struct ost_model *m, uint64_t time, int pid, int tid, bool 
 
 	if (!t)
 		return -ENOMEM;
+	if (t == &m->skip)
+		return 0;
 	start(t, time);
 	if (t->cur == S_UNKNOWN) /* what it was since it began: the first switch says */
 		t->cur = out ? S_RUNNING : S_RUNNABLE;
@@ -301,6 +319,8 @@ int ost_model_sample(struct ost_model *m, const struct ost_sample *s)
 	t = get(m, s->pid, s->tid);
 	if (!t)
 		return -ENOMEM;
+	if (t == &m->skip)
+		return 0;
 	start(t, s->time);
 	switch (f->kind) {
 	case OST_TP_SWITCH:
@@ -393,4 +413,9 @@ const struct ost_counts *ost_model_counts(const struct ost_model *m)
 uint64_t ost_model_threshold_ns(const struct ost_model *m)
 {
 	return m->fm.threshold_ns;
+}
+
+uint64_t ost_model_max_threads(const struct ost_model *m)
+{
+	return m->fm.max_threads;
 }

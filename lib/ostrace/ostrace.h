@@ -10,6 +10,7 @@
  *   model.c    per thread: running, runnable and blocked (by kind) time adding up to its
  *              lifetime; off-CPU time by the call stack that blocked; who woke whom
  *   calls.c    the system-call table per thread and the slowest calls with their stacks
+ *   timeline.c the states and calls of each thread over time (a trace's slices)
  *
  * Call stacks are the caller's numbers (lib/report's stacks), carried, never read here.
  * Nothing here prints; what could not be read is counted (ost_model_counts).
@@ -77,13 +78,14 @@ int ost_field_int(const struct ost_field *fl, const void *raw, size_t len, int64
 
 struct ost_formats {
 	uint64_t threshold_ns;
-	unsigned events; /* OST_EV_* */
+	uint64_t max_threads; /* --max-threads: threads past it are left out (0: no limit) */
+	unsigned events;      /* OST_EV_* */
 	int n;
 	struct ost_format f[OST_MAX_FORMATS];
 };
 
-/* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:" and
- * "events:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
+/* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:",
+ * "events:" and (when set) "max_threads:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
  * what"). */
 int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char *err,
 		      size_t errlen);
@@ -156,11 +158,13 @@ struct ost_wake { /* lock waits of a thread at a stack, ended by a waker at its 
 };
 
 struct ost_counts {
-	uint64_t samples;      /* tracepoint samples fed */
-	uint64_t unparsable;   /* of them, with fields outside their record or no format */
-	uint64_t other;	       /* of a tracepoint the model does not read */
-	uint64_t unmatched;    /* sys_exit without its sys_enter (begun before tracing) */
-	uint64_t out_of_order; /* switch records that contradict the thread's state */
+	uint64_t samples;	   /* tracepoint samples fed */
+	uint64_t unparsable;	   /* of them, with fields outside their record or no format */
+	uint64_t other;		   /* of a tracepoint the model does not read */
+	uint64_t unmatched;	   /* sys_exit without its sys_enter (begun before tracing) */
+	uint64_t out_of_order;	   /* switch records that contradict the thread's state */
+	uint64_t threads_left_out; /* threads past max_threads, not modelled */
+	uint64_t left_out_records; /* and their records */
 };
 
 struct ost_model;
@@ -196,16 +200,28 @@ size_t ost_model_offcpu(const struct ost_model *m, const struct ost_offcpu **out
 size_t ost_model_wakes(const struct ost_model *m, const struct ost_wake **out);
 const struct ost_counts *ost_model_counts(const struct ost_model *m);
 
-/* spans.c: each thread's states over time (a timeline's bands), kept when asked before
- * the first record, at most @max spans (0: none, the default); spans past it are counted
- * in *@lost, their time still in the threads' totals. */
+/* ---- timeline.c: each thread's states and system calls over time, for a trace ---- */
+
+enum ost_span_kind { OST_SPAN_RUNNING, OST_SPAN_RUNNABLE, OST_SPAN_BLOCKED, OST_SPAN_CALL };
 struct ost_span {
-	int tid;
-	enum ost_state state;
+	int pid, tid;
 	uint64_t begin, end;
+	int64_t ret;  /* a call's result */
+	int32_t nr;   /* a call's number */
+	uint8_t kind; /* enum ost_span_kind */
+	uint8_t wait; /* a blocked span's enum ost_wait */
 };
+/* Spans kept at most (40 MiB): the earliest, so the trace is whole up to a time. */
+#define OST_SPANS_MAX (1u << 20)
+/* The spans in the order they ended (per thread: its states back to back, its calls in
+ * order); *@left_out: those past OST_SPANS_MAX. Each thread's state spans add up to its
+ * state_ns (and blocked_ns by kind) exactly while none is left out. */
+size_t ost_model_spans(const struct ost_model *m, const struct ost_span **out, uint64_t *left_out);
+/* Keep at most @max spans (at most OST_SPANS_MAX): asked before the first record by a
+ * report that exports a timeline (report.html, trace.json). 0, the default: none kept,
+ * none counted, so a report without one holds no span in memory. */
 void ost_model_keep_spans(struct ost_model *m, size_t max);
-size_t ost_model_spans(const struct ost_model *m, const struct ost_span **out, uint64_t *lost);
 uint64_t ost_model_threshold_ns(const struct ost_model *m);
+uint64_t ost_model_max_threads(const struct ost_model *m); /* 0: no limit */
 
 #endif

@@ -135,6 +135,13 @@ static void write_notes(const struct rpt *r, FILE *f)
 			"Note: %llu switch records that contradict the thread's state "
 			"(records lost between them)\n",
 			(unsigned long long)c->out_of_order);
+	if (c->threads_left_out)
+		fprintf(f,
+			"Note: %llu threads past --max-threads %llu left out (%llu of their "
+			"records not modelled); raise --max-threads\n",
+			(unsigned long long)c->threads_left_out,
+			(unsigned long long)ost_model_max_threads(r->os->m),
+			(unsigned long long)c->left_out_records);
 }
 
 static void call_cells(FILE *f, const struct ost_call_stat *c)
@@ -418,7 +425,7 @@ static void write_wakers(const struct rpt *r, FILE *f)
 
 	fprintf(f, "\nLOCK WAKERS (who ended each lock wait)\n");
 	fprintf(f, "Process,Thread,TID,Blocked In,Woken By,Waker TID,Waker Function,Count,"
-		   "Off-CPU Time(seconds)\n");
+		   "Off-CPU Time(seconds),Waker Call Stack\n");
 	for (size_t i = 0; i < n; i++) {
 		process_cell(r, f, w[i].pid);
 		fputc(',', f);
@@ -429,7 +436,9 @@ static void write_wakers(const struct rpt *r, FILE *f)
 		thread_cell(r, f, w[i].waker_tid);
 		fprintf(f, ",%d,", w[i].waker_tid);
 		function_cell(r, f, call_site(r, w[i].waker_stack));
-		fprintf(f, ",%llu,%.6f\n", (unsigned long long)w[i].count, SEC(w[i].ns));
+		fprintf(f, ",%llu,%.6f,", (unsigned long long)w[i].count, SEC(w[i].ns));
+		stack_cell(r, f, w[i].waker_stack);
+		fputc('\n', f);
 	}
 }
 

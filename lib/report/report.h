@@ -531,6 +531,36 @@ void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
 struct ost_span;
 size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost);
 
+/* ---- --trace os (ostrace_view.c): off-CPU time by stack, for the wall-clock exports ---- */
+struct rpt_offcpu_view {
+	int pid, tid;
+	uint32_t proc;	    /* rpt_process_at(); UINT32_MAX: a process the report does not know */
+	uint32_t sym;	    /* its stack: rpt_stack_at(); UINT32_MAX: none recorded */
+	const char *wait;   /* "sleep", "I/O", "lock", "other" (static) */
+	uint64_t ns, count; /* switch-out to switch-in, summed; spans */
+};
+/* Off-CPU entries of the session's OS trace (0: none traced). */
+size_t rpt_os_offcpu_count(const struct rpt *r);
+void rpt_os_offcpu_at(const struct rpt *r, size_t i, struct rpt_offcpu_view *out);
+/* Each thread's states and system calls over time (a trace's slices), in the order they
+ * ended; *@left_out: those past what the report keeps (the earliest are). */
+enum rpt_os_span_kind { RPT_OS_RUNNING, RPT_OS_RUNNABLE, RPT_OS_BLOCKED, RPT_OS_CALL };
+struct rpt_os_span_view {
+	int pid, tid;
+	uint64_t begin, end;
+	enum rpt_os_span_kind kind;
+	const char *wait; /* a blocked span's: "sleep", "I/O", "lock", "other" (static) */
+	char call[32];	  /* a call's name ("read", "syscall_<nr>") */
+	int64_t ret;	  /* a call's result */
+};
+#define RPT_OS_SPANS_MAX (1u << 20) /* lib/ostrace's OST_SPANS_MAX */
+size_t rpt_os_span_count(const struct rpt *r, uint64_t *left_out);
+void rpt_os_span_at(const struct rpt *r, size_t i, struct rpt_os_span_view *out);
+/* Nanoseconds of CPU time one sample of the sort event stands for (the timer period
+ * times what the timer missed, as report.csv's CPU_TIME counts it); 0 when the sort
+ * event is not CPU_TIME (its samples are not time). */
+uint64_t rpt_sample_ns(const struct rpt *r);
+
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 
 enum rpt_cmp_kind { RPT_CMP_FUNCTION, RPT_CMP_MODULE, RPT_CMP_PROGRAM };

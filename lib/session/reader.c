@@ -328,6 +328,18 @@ int ses_reader_next(struct ses_reader *r, struct ses_record *rec)
 		if (ret)
 			return damage(r, "malformed attribute record");
 	}
+	if (rec->type == SES_RECORD_HEADER_TRACING_DATA) {
+		/* its payload follows the record, outside its header's size */
+		uint32_t extra;
+
+		if (h.size < 12)
+			return damage(r, "tracing data record shorter than 12 bytes");
+		memcpy(&extra, p + 8, 4);
+		if (extra > r->len - r->pos - h.size)
+			return damage(r, "tracing data runs past the end of the file");
+		r->pos += (size_t)h.size + extra; /* rec->size stays the record's own 12 */
+		return 1;
+	}
 	r->pos += h.size;
 	return 1;
 }

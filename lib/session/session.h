@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "session/container.h" /* the side files' framing */
-#include "session/mpi.h"       /* mpi/<pid>.mpi, shared with lib/mpi's interposer */
+#include "session/container.h"	/* the side files' framing */
+#include "session/mpi.h"	/* mpi/<pid>.mpi, shared with lib/mpi's interposer */
 #include "session/mpi_events.h" /* mpi/<pid>.mpiev, the same */
-#include "session/openmp.h"    /* openmp/<pid>.ompt */
-#include "session/leafstack.h" /* leafstack.data */
+#include "session/openmp.h"	/* openmp/<pid>.ompt */
+#include "session/leafstack.h"	/* leafstack.data */
 
 #define SES_FORMAT_VERSION 1
 #define SES_DATA_FILE "samples.data"
@@ -36,6 +36,9 @@
 
 /* perf pipe-mode "user" record types (tools/perf/util/event.h) */
 #define SES_RECORD_HEADER_ATTR 64
+/* perf's tracepoint formats (--trace os): the record (12 bytes: header, u32 size), then
+ * size bytes of tracing data; the reader passes over them */
+#define SES_RECORD_HEADER_TRACING_DATA 66
 #define SES_RECORD_FINISHED_ROUND 68
 
 enum ses_status { SES_STATUS_RUNNING, SES_STATUS_COMPLETE, SES_STATUS_INTERRUPTED };
@@ -513,7 +516,6 @@ int ses_pauses_parse(const char *buf, size_t len, struct ses_pause **out, size_t
 
 /* mkdir -p @dir: parents the user's own (the umask decides their mode). 0 or -errno. */
 int ses_mkdir_p(const char *dir);
-
 
 #include "session/input.h"   /* reading a session's files: ses_file_open_read, _map, ... */
 #include "session/foreign.h" /* perf pipe files of other tools: ses_foreign_info, ... */

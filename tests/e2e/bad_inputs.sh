@@ -209,4 +209,18 @@ for v in 1 16777216; do
 done
 expect_fail 2 "UPROF_MPI_EVENTS=abc under --trace mpi=lwt: not read (no events recorded)" "^uprof collect: --mpi: not started by an MPI launcher" \
 	env UPROF_MPI_EVENTS=abc "$UPROF" collect --trace mpi=lwt -o "$SCRATCH/ev" /bin/true
+# --max-threads and --buffer-size (--trace os): a count, a power of two; refused before
+# anything runs, and without --trace os they are refused too
+for v in 0 -1 abc 1.5 "" 99999999999; do
+	expect_fail 2 "--max-threads '$v' refused" "^uprof collect: --max-threads '$v' is not a number of threads from 1 to [0-9]+$" \
+		"$UPROF" collect --trace os --max-threads "$v" -o "$SCRATCH/d" /bin/true
+done
+for v in 0 3 100 131072 abc -4 ""; do
+	expect_fail 2 "--buffer-size '$v' refused" "^uprof collect: --buffer-size '$v' is not a number of pages per CPU: a power of two from 1 to 65536$" \
+		"$UPROF" collect --trace os --buffer-size "$v" -o "$SCRATCH/d" /bin/true
+done
+expect_fail 2 "--max-threads without --trace os refused" "^uprof collect: --max-threads sets the OS trace: give --trace os" \
+	"$UPROF" collect --max-threads 8 -o "$SCRATCH/d" /bin/true
+expect_fail 2 "--buffer-size and a different -m refused" "^uprof collect: --buffer-size and -m/--mmap-pages both size the rings: give one$" \
+	"$UPROF" collect --trace os --buffer-size 8 -m 16 -o "$SCRATCH/d" /bin/true
 exit 0

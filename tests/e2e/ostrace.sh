@@ -100,9 +100,18 @@ checks() {
 
 checks plain
 if command -v perf >/dev/null; then
-	n=$(perf script -F tid,time,event -i "$R_LAST/samples.data" 2>/dev/null | grep -c 'tracepoint')
-	check "perf script reads the tracepoints in samples.data ($n lines, 2000+ for the calls alone)" \
+	# samples.data carries perf's tracing data (the tracepoints' formats): perf script
+	# names each tracepoint and decodes its fields
+	perf script -G -F tid,event,trace -i "$R_LAST/samples.data" >"$SCRATCH/perf.txt" 2>"$SCRATCH/perf.err"
+	n=$(grep -cE 'raw_syscalls:sys_(enter|exit):|sched:sched_(switch|wakeup):' "$SCRATCH/perf.txt")
+	check "perf script names the tracepoints in samples.data ($n lines, 2000+ for the calls alone; $(head -c 200 "$SCRATCH/perf.err" | tr '\n' ' '))" \
 		[ "${n:-0}" -ge 2000 ]
+	n=$(grep -c 'unknown' "$SCRATCH/perf.txt")
+	check "none as an unknown tracepoint ($n)" [ "$n" = 0 ]
+	getppid=$(echo '#include <sys/syscall.h>' | cc -E -dM - | awk '$2 == "__NR_getppid" { print $3 }')
+	n=$(grep -cE "^ *$(fact plain main_tid) +raw_syscalls:sys_enter: +NR $getppid " "$SCRATCH/perf.txt")
+	check "perf decodes the fields: main's sys_enter with NR $getppid (getppid) $n times, the program's 1000" \
+		[ "$n" = 1000 ]
 else
 	ok "# SKIP perf is not installed"
 fi

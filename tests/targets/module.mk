@@ -430,6 +430,11 @@ $(TGT)/ostrace_waits: tests/targets/ostrace_waits.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
 TEST_TARGETS += $(TGT)/ostrace_waits
+# --trace os's known wakers: a mutex and a condition variable (tests/e2e/ostrace_wakers.sh)
+$(TGT)/ostrace_wakers: tests/targets/ostrace_wakers.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_wakers
 $(TGT)/ostrace_server: tests/targets/ostrace_server.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread

@@ -41,8 +41,8 @@ static const char SWITCH_FMT[] =
 	"\n"
 	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
 
-static const char FORMATS[] =
-	OST_FORMATS_MAGIC "\n"
+static const char FORMATS[] = OST_FORMATS_MAGIC
+	"\n"
 	"threshold_ns: 1000\n"
 	"events: 7\n"
 	"system: sched\n"
@@ -192,6 +192,19 @@ static void formats_file(void **state)
 	/* another file's first line */
 	assert_int_equal(ost_formats_parse("hello\n", 6, fm, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "line 1"));
+	/* --max-threads: optional; a number or refused with its line */
+	{
+		static const char MAXT[] = OST_FORMATS_MAGIC "\nthreshold_ns: 5\nmax_threads: 3\n";
+		static const char BAD[] = OST_FORMATS_MAGIC "\nmax_threads: many\n";
+
+		assert_int_equal(ost_formats_parse(MAXT, strlen(MAXT), fm, err, sizeof(err)), 0);
+		assert_int_equal(fm->max_threads, 3);
+		assert_int_equal(ost_formats_parse(BAD, strlen(BAD), fm, err, sizeof(err)),
+				 -EINVAL);
+		assert_string_equal(err, "line 2: max_threads is not a number");
+		assert_int_equal(ost_formats_parse(FORMATS, len, fm, err, sizeof(err)), 0);
+		assert_int_equal(fm->max_threads, 0); /* none: no limit */
+	}
 	free(fm);
 }
 
@@ -209,12 +222,11 @@ static struct ost_formats *formats(void)
 	return fm;
 }
 
-static void tp(struct ost_model *m, uint64_t t, int tid, uint64_t id, const void *raw,
-	       size_t len, uint32_t stack)
+static void tp(struct ost_model *m, uint64_t t, int tid, uint64_t id, const void *raw, size_t len,
+	       uint32_t stack)
 {
-	assert_int_equal(ost_model_sample(m, &(struct ost_sample){ t, PID, tid, id, raw, len,
-								    stack }),
-			 0);
+	assert_int_equal(
+		ost_model_sample(m, &(struct ost_sample){ t, PID, tid, id, raw, len, stack }), 0);
 }
 
 static void enter(struct ost_model *m, uint64_t t, int tid, long nr, uint32_t stack)
@@ -281,6 +293,8 @@ static void model_states(void **state)
 	unsigned char wake[32] = { 0 };
 	int worker = WORKER;
 
+	ost_model_keep_spans(m, OST_SPANS_MAX); /* the timeline checked at the end */
+
 	(void)state;
 	/* main: runs 10 ms, sleeps 300 ms in clock_nanosleep (stack 7), runs 5, preempted
 	 * 20, runs 5, exits */
@@ -299,7 +313,7 @@ static void model_states(void **state)
 	switch_out(m, 401 * MS, WORKER, 1, 9);
 	memcpy(wake + 24, &worker, 4);
 	assert_int_equal(ost_model_sample(m, &(struct ost_sample){ 600 * MS, PID, MAIN, 375, wake,
-								    sizeof(wake), 11 }),
+								   sizeof(wake), 11 }),
 			 0);
 	switch_in(m, 610 * MS + 1, WORKER);
 	leave(m, 611 * MS, WORKER, SYS_futex, 0);
@@ -326,7 +340,7 @@ static void model_states(void **state)
 	t = thread(m, WORKER);
 	assert_int_equal(t->end - t->start, 220 * MS);
 	assert_int_equal(t->blocked_ns[OST_WAIT_LOCK], 199 * MS - 1); /* out at 401+1 ns */
-	assert_int_equal(t->state_ns[OST_RUNNABLE], 10 * MS + 1);    /* woken to on-CPU */
+	assert_int_equal(t->state_ns[OST_RUNNABLE], 10 * MS + 1);     /* woken to on-CPU */
 	assert_int_equal(t->state_ns[OST_RUNNING] + t->state_ns[OST_RUNNABLE] +
 				 t->state_ns[OST_BLOCKED],
 			 220 * MS);
@@ -344,6 +358,39 @@ static void model_states(void **state)
 	assert_int_equal(w->waker_tid, MAIN);
 	assert_int_equal(w->waker_stack, 11);
 	assert_int_equal(w->stack, 9);
+
+	/* the timeline: each thread's state spans back to back over its life, adding up to
+	 * its sums by state and kind; a span per call */
+	{
+		const struct ost_span *sp;
+		uint64_t left_out, sum[2][4] = { { 0 } }, lock = 0, end[2] = { 0, 400 * MS };
+		size_t n = ost_model_spans(m, &sp, &left_out), ncalls[2] = { 0 };
+
+		assert_int_equal(left_out, 0);
+		for (size_t i = 0; i < n; i++) {
+			int who = sp[i].tid == WORKER;
+
+			assert_true(sp[i].end > sp[i].begin);
+			if (sp[i].kind == OST_SPAN_CALL) {
+				ncalls[who]++;
+				continue;
+			}
+			assert_int_equal(sp[i].begin, end[who]); /* back to back */
+			end[who] = sp[i].end;
+			sum[who][sp[i].kind] += sp[i].end - sp[i].begin;
+			if (sp[i].kind == OST_SPAN_BLOCKED && sp[i].wait == OST_WAIT_LOCK)
+				lock += sp[i].end - sp[i].begin;
+		}
+		for (int who = 0; who < 2; who++) {
+			t = thread(m, who ? WORKER : MAIN);
+			assert_int_equal(end[who], t->end);
+			for (int k = 0; k < OST_NSTATES; k++)
+				assert_int_equal(sum[who][k], t->state_ns[k]);
+		}
+		assert_int_equal(lock, 199 * MS - 1);
+		assert_int_equal(ncalls[0], 3); /* clock_nanosleep, read, openat */
+		assert_int_equal(ncalls[1], 1); /* futex */
+	}
 
 	{
 		const struct ost_call_stat *c;
@@ -393,8 +440,9 @@ static struct ost_model *spans_run(struct ost_formats *fm, size_t max)
 	return m;
 }
 
-/* The spans kept for a timeline: in time order, each state's spans summing to the
- * thread's total of it; past the bound, counted as lost and the totals unchanged. */
+/* The spans kept for a timeline: each thread's states back to back, each state's spans
+ * summing to the thread's total of it, a span per call; past the bound, counted as left
+ * out and the totals unchanged; not asked, none kept and none counted. */
 static void model_spans(void **state)
 {
 	struct ost_formats *fm = formats();
@@ -402,19 +450,28 @@ static void model_spans(void **state)
 	const struct ost_span *s;
 	const struct ost_thread *t = thread(m, MAIN);
 	uint64_t lost, sum[OST_NSTATES] = { 0 }, end = 0;
-	size_t n = ost_model_spans(m, &s, &lost);
+	size_t n = ost_model_spans(m, &s, &lost), nstates = 0, ncalls = 0;
+	int kinds[8] = { 0 };
 
 	(void)state;
-	assert_int_equal(n, 5); /* running, blocked, running, runnable, running */
 	assert_int_equal(lost, 0);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(s[i].tid, MAIN);
-		assert_true(s[i].begin >= end && s[i].end > s[i].begin);
+		if (s[i].kind == OST_SPAN_CALL) {
+			ncalls++;
+			continue;
+		}
+		assert_true(s[i].begin == end && s[i].end > s[i].begin);
 		end = s[i].end;
-		sum[s[i].state] += s[i].end - s[i].begin;
+		sum[s[i].kind] += s[i].end - s[i].begin;
+		if (nstates < 8)
+			kinds[nstates] = s[i].kind;
+		nstates++;
 	}
-	assert_int_equal(s[1].state, OST_BLOCKED);
-	assert_int_equal(s[3].state, OST_RUNNABLE);
+	assert_int_equal(nstates, 5); /* running, blocked, running, runnable, running */
+	assert_int_equal(ncalls, 1);  /* the clock_nanosleep */
+	assert_int_equal(kinds[1], OST_SPAN_BLOCKED);
+	assert_int_equal(kinds[3], OST_SPAN_RUNNABLE);
 	for (int k = 0; k < OST_NSTATES; k++)
 		assert_int_equal(sum[k], t->state_ns[k]);
 	assert_int_equal(end, 700 * MS);
@@ -423,13 +480,46 @@ static void model_spans(void **state)
 	m = spans_run(fm, 2);
 	n = ost_model_spans(m, &s, &lost);
 	assert_int_equal(n, 2);
-	assert_int_equal(lost, 3);
+	assert_int_equal(lost, 4); /* three states and the call */
 	assert_int_equal(thread(m, MAIN)->state_ns[OST_BLOCKED], 300 * MS);
 	ost_model_free(m);
 
-	m = spans_run(fm, 0); /* not asked: none kept, none lost */
+	m = spans_run(fm, 0); /* not asked: none kept, none counted */
 	assert_int_equal(ost_model_spans(m, &s, &lost), 0);
 	assert_int_equal(lost, 0);
+	ost_model_free(m);
+	free(fm);
+}
+
+/* --max-threads 1: the first thread is modelled, a second is left out and its records
+ * counted; a wakeup of it and its exit change nothing */
+static void model_max_threads(void **state)
+{
+	struct ost_formats *fm = formats();
+	struct ost_model *m;
+	const struct ost_thread *t;
+	const struct ost_counts *c;
+
+	(void)state;
+	fm->max_threads = 1;
+	m = ost_model_new(fm);
+	assert_int_equal(ost_model_begin(m, 0, PID, MAIN), 0);
+	switch_in(m, 0, MAIN);
+	assert_int_equal(ost_model_begin(m, 10 * MS, PID, WORKER), 0); /* left out: 1 */
+	switch_in(m, 10 * MS, WORKER);				       /* 2 */
+	enter(m, 11 * MS, WORKER, SYS_read, OST_NO_STACK);	       /* 3 */
+	switch_out(m, 11 * MS, WORKER, 1, OST_NO_STACK);	       /* 4, 5 */
+	assert_int_equal(ost_model_exit(m, 20 * MS, PID, WORKER), 0);
+	assert_int_equal(ost_model_exit(m, 30 * MS, PID, MAIN), 0);
+	ost_model_finish(m, 40 * MS);
+	assert_int_equal(ost_model_threads(m, &t), 1);
+	assert_int_equal(t->tid, MAIN);
+	assert_int_equal(t->state_ns[OST_RUNNING], 30 * MS);
+	c = ost_model_counts(m);
+	assert_int_equal(c->threads_left_out, 1);
+	assert_int_equal(c->left_out_records, 5);
+	assert_int_equal(ost_model_max_threads(m), 1);
+	assert_int_equal(ost_model_offcpu(m, &(const struct ost_offcpu *){ NULL }), 0);
 	ost_model_free(m);
 	free(fm);
 }
@@ -457,7 +547,11 @@ static void raw_samples(void **state)
 						    PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
 				     .sample_id_all = 1 };
 	unsigned char raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
-	struct ses_sample in = { .id = 7, .pid = PID, .tid = WORKER, .time = 123456, .raw = raw,
+	struct ses_sample in = { .id = 7,
+				 .pid = PID,
+				 .tid = WORKER,
+				 .time = 123456,
+				 .raw = raw,
 				 .raw_size = sizeof(raw) };
 	unsigned char buf[256];
 	struct ses_sample out;
@@ -510,11 +604,11 @@ static void raw_samples(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(format_fields),   cmocka_unit_test(format_truncated),
-		cmocka_unit_test(format_corrupt),  cmocka_unit_test(field_bounds),
-		cmocka_unit_test(formats_file),	   cmocka_unit_test(model_states),
-		cmocka_unit_test(syscall_kinds),   cmocka_unit_test(raw_samples),
-		cmocka_unit_test(model_spans),
+		cmocka_unit_test(format_fields),  cmocka_unit_test(format_truncated),
+		cmocka_unit_test(format_corrupt), cmocka_unit_test(field_bounds),
+		cmocka_unit_test(formats_file),	  cmocka_unit_test(model_states),
+		cmocka_unit_test(syscall_kinds),  cmocka_unit_test(raw_samples),
+		cmocka_unit_test(model_spans),	  cmocka_unit_test(model_max_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

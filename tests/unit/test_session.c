@@ -503,6 +503,53 @@ static void samples_record_before_attr(void **state)
 	free(copy);
 }
 
+/* perf's PERF_RECORD_HEADER_TRACING_DATA (--trace os): a 12-byte record, then its u32
+ * size of tracing data outside the header's size. The reader passes over it to the next
+ * record; one whose data runs past the file, or shorter than 12 bytes, is damage. */
+static void samples_tracing_data_passed_over(void **state)
+{
+	struct ses_sample s, in = mk_sample(1, 2, 3, 4, 5, 6, 7);
+	struct perf_event_attr a = mk_attr(ST_ALL, 1000000);
+	struct ses_reader *r;
+	struct ses_record rec;
+	struct image im;
+	char err[256], data[24] = "\027\010Dtracing0.6";
+	const char *why;
+	size_t cut;
+	void *copy;
+
+	(void)state;
+	img_header(&im);
+	img_attr(&im, &a, ids1, ARRAY_SIZE(ids1));
+	begin(&im, SES_RECORD_HEADER_TRACING_DATA, 0, 12);
+	put(&im, &(uint32_t){ sizeof(data) }, 4);
+	put(&im, data, sizeof(data));
+	in.id = ids1[0];
+	img_sample(&im, ST_ALL, 0, &in);
+	assert_int_equal(open_copy(&im, im.len, &r, &copy, err, sizeof(err)), 0);
+	assert_int_equal(ses_reader_next(r, &rec), 1); /* the attr */
+	assert_int_equal(ses_reader_next(r, &rec), 1);
+	assert_int_equal(rec.type, SES_RECORD_HEADER_TRACING_DATA);
+	assert_int_equal(rec.size, 12);
+	assert_int_equal(ses_reader_next(r, &rec), 1);
+	assert_int_equal(rec.type, PERF_RECORD_SAMPLE);
+	assert_int_equal(ses_reader_sample(r, &rec, &s), 0);
+	assert_int_equal(s.pid, in.pid);
+	assert_int_equal(ses_reader_next(r, &rec), 0);
+	assert_int_equal(ses_reader_damage(r, &why), 0);
+	ses_reader_free(r);
+	free(copy);
+	/* cut inside its data: damage, said */
+	cut = im.rec[im.nrec - 2].off + 12 + 10;
+	assert_int_equal(open_copy(&im, cut, &r, &copy, err, sizeof(err)), 0);
+	assert_int_equal(ses_reader_next(r, &rec), 1);
+	assert_true(ses_reader_next(r, &rec) <= 0);
+	assert_true(ses_reader_damage(r, &why) > 0);
+	assert_string_equal(why, "tracing data runs past the end of the file");
+	ses_reader_free(r);
+	free(copy);
+}
+
 /* Records need not be 8-byte aligned in a hostile file (UBSan checks the reads). */
 static void samples_unaligned_buffer(void **state)
 {
@@ -631,6 +678,7 @@ int main(void)
 		cmocka_unit_test(samples_two_attrs_map_by_id),
 		cmocka_unit_test(samples_short_records_rejected),
 		cmocka_unit_test(samples_record_before_attr),
+		cmocka_unit_test(samples_tracing_data_passed_over),
 		cmocka_unit_test(samples_unaligned_buffer),
 		cmocka_unit_test(samples_reader_hands_back_what_it_read),
 	};

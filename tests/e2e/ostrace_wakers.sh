@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# LOCK WAKERS of a --trace os session: who ended each lock wait, with the waker's function
+# and stack from its sched_wakeup sample. On tests/targets/ostrace_wakers.c, where
+# hand_over_mutex() unlocks a mutex wait_on_mutex() waits for (~0.15 s) and send_signal()
+# signals a condition variable wait_for_signal() waits on (~0.1 s), each wait's row names
+# the waiting thread and function, the waker thread and function, its stack through that
+# function, and an off-CPU time within 20 % of what the program measured of its wait.
+. "$(dirname "$0")/lib/common.sh"
+
+T=$TGT/ostrace_wakers
+"$T" "$SCRATCH/bare.facts" >"$SCRATCH/bare.out" 2>/dev/null
+check "the target runs bare" [ $? -eq 0 ]
+"$UPROF" collect --trace os -o "$SCRATCH/os" "$T" "$SCRATCH/os.facts" \
+	>"$SCRATCH/os.out" 2>"$SCRATCH/os.err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/os.err"; then
+	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/os.err")"
+	exit 0
+fi
+check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err" | tr "\n" " "))" [ $rc -eq 0 ]
+check "the program's stdout is byte-identical to a bare run's" cmp -s "$SCRATCH/bare.out" "$SCRATCH/os.out"
+S=$(session_in "$SCRATCH/os")
+"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/report.err"
+rc=$?
+check "report exits 0 ($(tail -c 300 "$SCRATCH/report.err" | tr "\n" " "))" [ $rc -eq 0 ]
+fact() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$SCRATCH/os.facts"; }
+csvq "$S/report.csv" "LOCK WAKERS" >"$SCRATCH/wakers.tsv"
+
+# wait WAITER_TID_KEY BLOCKED_IN WAKER_TID_KEY WAKER_FN OWN_NS_KEY
+wait_row() {
+	local tid wtid own row fn=$4 stack
+	tid=$(fact "$1")
+	wtid=$(fact "$3")
+	own=$(fact "$5")
+	row=$(awk -F'\t' -v t="$tid" -v b="$2" '$3 == t && $4 == b' "$SCRATCH/wakers.tsv")
+	echo "# $2 (thread $tid): $(echo "$row" | tr '\t' '|'); program measured $own ns"
+	check "$2's wait has one LOCK WAKERS row ($(echo "$row" | grep -c .))" [ "$(echo "$row" | grep -c .)" = 1 ]
+	check "woken by thread $wtid, the $3 ($(echo "$row" | cut -f6))" [ "$(echo "$row" | cut -f6)" = "$wtid" ]
+	check "in $4 ($(echo "$row" | cut -f7))" [ "$(echo "$row" | cut -f7)" = "$4" ]
+	stack=$(echo "$row" | cut -f10)
+	check_sh "its Waker Call Stack runs through $4 into the C library ($stack)" \
+		'[[ "$stack" == *";$fn;"?* ]]'
+	check_sh "its off-CPU time is within 20 % of the program's own $5 ($(echo "$row" | cut -f9) s vs $own ns)" \
+		'awk -v g="$(echo "$row" | cut -f9)" -v o="$own" "BEGIN { o /= 1e9; d = g - o; if (d < 0) d = -d; exit !(g > 0 && o > 0 && d <= o * 0.2) }"'
+}
+wait_row mutex_waiter_tid wait_on_mutex holder_tid hand_over_mutex mutex_ns
+wait_row cond_waiter_tid wait_for_signal main_tid send_signal cond_ns
+# nobody else is named the waker of these two waits
+check_sh "no other row charges wait_on_mutex or wait_for_signal" \
+	'[ "$(awk -F"\t" "\$4 == \"wait_on_mutex\" || \$4 == \"wait_for_signal\"" "$SCRATCH/wakers.tsv" | wc -l)" = 2 ]'
