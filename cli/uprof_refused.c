@@ -26,16 +26,6 @@ const struct cli_option cli_uprof_refused_collect_options[] = {
 		    "taken-branch sampling (AMD BRS / LbrExtV2) is not built: -g samples call "
 		    "stacks, and report's callers and callees come from them",
 		    NULL),
-	/* uProf's OS tracer had a driver buffer per core and a fixed thread table; --trace os
-	 * reads tracepoints through the perf ring buffers sized by -m, for every thread */
-	OPT_REFUSED(0, "buffer-size", "<pages>",
-		    "--trace os records into the perf ring buffers that -m/--mmap-pages sizes; "
-		    "there is no separate trace buffer",
-		    NULL),
-	OPT_REFUSED(0, "max-threads", "<n>",
-		    "--trace os follows every thread of the target: there is no thread table to "
-		    "size",
-		    NULL),
 	OPT_REFUSED(0, "func-size", "<bytes>",
 		    "function tracing (uProf's overview config) is not built: --trace os traces "
 		    "system calls, waits, switches and page faults",

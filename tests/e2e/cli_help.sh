@@ -55,7 +55,7 @@ done
 for x in $("$UPROF" info --list export-formats | awk '{ print $1 }'); do
 	check "export-formats lists $x: report --export $x takes it" bash -c "'$UPROF' report --export $x --help >/dev/null 2>&1"
 done
-check "export-formats: the six exports" [ "$("$UPROF" info --list export-formats | awk '{ print $1 }' | tr '\n' ' ')" = "folded flamegraph perfetto html sqlite pprof " ]
+check "export-formats: the eight exports" [ "$("$UPROF" info --list export-formats | awk '{ print $1 }' | tr '\n' ' ')" = "folded flamegraph perfetto html sqlite pprof wallfolded wallflame " ]
 groups=$(fake info --list metric-groups)
 # the groups of every generation: configs/pcm's files and those of zen3/zen4/zen5's own directories
 check "metric-groups: the files of configs/pcm" [ "$(tr '\n' ' ' <<<"$groups")" = "$(ls configs/pcm/*.ini configs/pcm/zen*/*.ini | xargs -n1 basename | sed 's/\.ini$//' | sort -u | tr '\n' ' ')" ]
