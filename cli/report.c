@@ -589,11 +589,18 @@ static int run_job(struct report_state *st)
 					 "--export %s takes one session: give a rank's, "
 					 "-i %s/rank-<r> (a job exports html and perfetto)",
 					 rpt_exporter(e)->name, st->a.input);
-	if (st->tools.n)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--tool takes one session: give a rank's, "
-				 "-i %s/rank-<r>",
-				 st->a.input);
+	if (st->tools.n) { /* over a job: its ranks' MPI data (uprof_tool.h 1.3) */
+		ret = cli_tools_load(&st->tools, CMD);
+		if (ret >= 0)
+			return ret;
+		if (cli_tools_filtering(&st->tools))
+			return cli_error(EXIT_USAGE, CMD,
+					 "--tool: a tool's filter_sample takes one session's "
+					 "samples: give a rank's, -i %s/rank-<r>",
+					 st->a.input);
+		st->a.opts.walk = false; /* a job's tools get no samples: the ranks keep none */
+		a.tools = &st->tools;
+	}
 	if (st->a.opts.annotate)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--disasm and --function take one session: give "

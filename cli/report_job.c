@@ -198,7 +198,7 @@ int report_job(const struct report_job_args *a)
 	uint8_t *bits = NULL;
 	struct rpt_job *j = NULL;
 	char err[1024];
-	int ret;
+	int ret, tret = 0;
 
 	if (a->ranks) {
 		bits = malloc(RPT_RANK_BITMAP_BYTES);
@@ -230,6 +230,9 @@ int report_job(const struct report_job_args *a)
 		if (a->html_dfd >= 0)
 			fprintf(stderr, "Generated HTML report file: %s\n", a->html_path);
 	}
+	/* after the job's report.csv is written whole: a tool that fails costs only its own */
+	if (!ret && a->tools && a->tools->n)
+		tret = cli_tools_report_job(a->tools, j, a->dfd, a->input, a->out_path, CMD);
 	rpt_job_free(j);
-	return ret;
+	return ret ? ret : tret;
 }

@@ -35,8 +35,9 @@
  * Slots reserved for traces that land later: the OpenMP region, MPI call and MPI rank
  * callbacks (openmp_region, mpi_call, mpi_rank below) were named in 1.0 so their place in
  * the table is fixed. A slot is given its meaning by the minor version that documents its
- * argument struct (openmp_region: 1.2); until then, and for a tool that declares an
- * older minor version, uprof refuses a descriptor that sets it (it is never called).
+ * argument struct (openmp_region: 1.2; mpi_call and mpi_rank: 1.3); until then, and for a
+ * tool that declares an older minor version, uprof refuses a descriptor that sets it (it
+ * is never called).
  *
  * History (each minor version only appends):
  *   1.0  the first: descriptor, knobs, collect_want, report-time callbacks, output
@@ -47,6 +48,9 @@
  *        constructs, data transfers and kernels per device), after the samples; the
  *        descriptor's filter_sample (its second reserved slot): samples a tool drops
  *        from the base report
+ *   1.3  mpi_rank and mpi_call take their arguments, struct uprof_tool_mpi_rank and
+ *        struct uprof_tool_mpi_call: the ranks of an MPI job directory (report -i JOBDIR
+ *        --tool) and each rank's MPI functions, the numbers of the job's report.csv
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -65,7 +69,7 @@ extern "C" {
 #endif
 
 #define UPROF_TOOL_API_MAJOR 1
-#define UPROF_TOOL_API_MINOR 2
+#define UPROF_TOOL_API_MINOR 3
 #define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
@@ -172,7 +176,8 @@ enum uprof_tool_want {
 	UPROF_TOOL_WANT_STACKS = 1, /* call stacks: arg NULL or "fp" (frame pointers), "dwarf" */
 	UPROF_TOOL_WANT_EVENT = 2,  /* one more sampling event: arg is an -e spec */
 	UPROF_TOOL_WANT_OPENMP = 3, /* reserved: -ENOTSUP in API 1.0 (no OpenMP trace yet) */
-	UPROF_TOOL_WANT_MPI = 4,    /* reserved: -ENOTSUP in API 1.0 (no MPI trace yet) */
+	UPROF_TOOL_WANT_MPI = 4,    /* reserved: -ENOTSUP (collect --trace mpi under a launcher
+				     * is the launcher's command line, not a tool's) */
 };
 
 struct uprof_tool_desc;
@@ -258,6 +263,41 @@ struct uprof_tool_omp_slice {
 	const char *what; /* "parallel", "implicit barrier", "lock wait", "to device", ... */
 };
 
+/*
+ * 1.3: a rank of an MPI job (mpi_rank), as the job's report.csv has it: the RANK SUMMARY
+ * TABLE's row (--trace mpi) and the rank's session. Only over a job directory
+ * (`report -i JOBDIR --tool`), in rank order, once per selected rank that has MPI data;
+ * then every rank's mpi_call rows. The session callbacks get the job (session->dir is
+ * the job directory); the sample, process, thread, module, task, pause and openmp_region
+ * callbacks are a session's and are not called over a job.
+ */
+struct uprof_tool_mpi_rank {
+	uint32_t size;
+	int rank;
+	int pid; /* the rank's program */
+	uint32_t reserved0;
+	const char *host;
+	double app_s;  /* MPI_Init's return to MPI_Finalize's call ("Elapsed Time") */
+	double mpi_s;  /* MPI time, MPI_Init/MPI_Finalize apart ("MPI Time") */
+	double wait_s; /* in waits and barriers ("Wait Time") */
+	double init_s, finalize_s;
+	uint64_t calls;	     /* MPI calls, every function ("Call Count") */
+	uint64_t bytes_sent; /* "Volume(Bytes)" */
+	const char *end;     /* how it ended: the End State ("completed", "exit(3)", ...) */
+	const char *why;     /* its MPI data missing or partial, "" when whole */
+};
+
+/* 1.3: one MPI function of one rank (mpi_call): the rank's row of MPI FUNCTION SUMMARY
+ * TABLE (Rank N) (report --detail), in that table's order. */
+struct uprof_tool_mpi_call {
+	uint32_t size;
+	int rank;
+	const char *function; /* "MPI_Send", "MPI_Allreduce", "mpi_send_" (Fortran), ... */
+	uint64_t calls;
+	double time_s; /* in it, all calls */
+	uint64_t bytes_sent, bytes_recv;
+};
+
 typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session *s);
 
 /*
@@ -286,9 +326,11 @@ struct uprof_tool_desc {
 	 * the samples: the threads' regions and waits by (thread, begin), then the devices'
 	 * slices by (process, device, begin). Nothing for a session not traced. */
 	int (*openmp_region)(void *ctx, const struct uprof_tool_omp_slice *s);
-	/* Reserved, versioned slots: NULL (see the top of this file). */
-	int (*mpi_call)(void *ctx, const void *reserved);
-	int (*mpi_rank)(void *ctx, const void *reserved);
+	/* 1.3 (reserved slots before): over an MPI job directory, each rank's MPI functions
+	 * (mpi_call) after every rank's summary (mpi_rank); see struct uprof_tool_mpi_rank.
+	 * A tool that sets either over a job none of whose ranks has MPI data fails, said. */
+	int (*mpi_call)(void *ctx, const struct uprof_tool_mpi_call *c);
+	int (*mpi_rank)(void *ctx, const struct uprof_tool_mpi_rank *r);
 
 	/* 1.1: called once every knob has its value (before any report-time callback, and in
 	 * `uprof info` and `collect` too): return -EINVAL to refuse a value or a combination

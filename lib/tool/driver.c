@@ -116,7 +116,7 @@ static FILE *open_file(const struct uprof_tool_core *c, const char *name)
 	FILE *f;
 	int fd;
 
-	if (!h || !h->report || !plain_name(name)) {
+	if (!h || (!h->report && !h->job) || !plain_name(name)) {
 		errno = EINVAL;
 		return NULL;
 	}

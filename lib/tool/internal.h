@@ -5,6 +5,7 @@
 #define UPROF_TOOL_INTERNAL_H
 
 #include "tool/tool.h"
+#include "job/job.h"
 #include "uprof_tool.h"
 
 #include <stddef.h>
@@ -83,7 +84,8 @@ struct tool_host {
 
 	/* report time (driver.c) */
 	struct rpt *report;
-	FILE *out; /* sections */
+	const struct rpt_job *job; /* over a job directory instead (driver_job.c) */
+	FILE *out;		   /* sections */
 	bool in_section, row_open;
 	int files_dfd;			      /* the tool's directory (-1: none) */
 	const struct rpt_walk_sample *sample; /* the sample being called back */
@@ -92,6 +94,10 @@ struct tool_host {
 /* filter_sample over every walked sample of h->report: bit i of @drop set for each one
  * dropped (@n bits). 0 or -ECANCELED with h->error. */
 int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
+
+/* Run @h's callbacks over the job @h->job (driver_job.c): session_begin, mpi_rank, mpi_call,
+ * session_end. 0, or -ECANCELED with h->error. */
+int tool_driver_run_job(struct tool_host *h, const char *job_dir);
 
 /* Set up @h's core table. No release: a host lives only in the child process that loads
  * the tool (child.c), and its knobs' strings end with that process. */
