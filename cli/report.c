@@ -234,10 +234,10 @@ static const struct cli_option report_options[] = {
 	  .long_name = "tool",
 	  .argh = "<t.so>[,k=v,...]",
 	  .help = "run a tool of the tool API (uprof-tool(3)) over the\n"
-		  "session with these knob values: its sections are\n"
-		  "appended to the CSV, its files go to\n"
-		  "<session>/tools/<name>/ (see 'uprof info --tool\n"
-		  "<t.so>' for its knobs)",
+		  "session (or an MPI job: its ranks' MPI data) with\n"
+		  "these knob values: its sections are appended to\n"
+		  "the CSV, its files go to <session>/tools/<name>/\n"
+		  "(see 'uprof info --tool <t.so>' for its knobs)",
 	  .flags = CLI_OPT_REPEATABLE,
 	  .fn = tool },
 	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
