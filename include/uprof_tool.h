@@ -50,7 +50,9 @@
  *        from the base report
  *   1.3  mpi_rank and mpi_call take their arguments, struct uprof_tool_mpi_rank and
  *        struct uprof_tool_mpi_call: the ranks of an MPI job directory (report -i JOBDIR
- *        --tool) and each rank's MPI functions, the numbers of the job's report.csv
+ *        --tool) and each rank's MPI functions, the numbers of the job's report.csv;
+ *        the descriptor's os_thread and os_syscall (its next two reserved slots): the
+ *        threads' states and system calls of a --trace os session
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -298,6 +300,31 @@ struct uprof_tool_mpi_call {
 	uint64_t bytes_sent, bytes_recv;
 };
 
+/* 1.3: a thread of a --trace os session (os_thread): its row of report.csv's THREAD STATES.
+ * running + runnable + blocked + unaccounted = lifetime; blocked split by what it waited
+ * for (sleep, I/O, lock, other), from the system call it was in. */
+struct uprof_tool_os_thread {
+	uint32_t size;
+	int pid, tid;
+	uint32_t reserved0;
+	double lifetime_s, running_s, runnable_s, blocked_s;
+	double sleep_s, io_s, lock_s, other_s;
+	double unaccounted_s; /* before its first event, across lost records */
+	uint64_t switches, preemptions, wakeups;
+};
+
+/* 1.3: one system call of one thread (os_syscall): its row of SYSTEM CALLS BY THREAD. */
+struct uprof_tool_os_syscall {
+	uint32_t size;
+	int pid, tid;
+	uint32_t reserved0;
+	const char *name; /* "read", "futex", ...; "syscall_<nr>" when unknown */
+	int64_t nr;	  /* this architecture's number */
+	uint64_t calls, errors;
+	uint64_t bytes; /* moved, for the read/write/send/recv families */
+	double total_s, min_s, max_s;
+};
+
 typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session *s);
 
 /*
@@ -344,7 +371,13 @@ struct uprof_tool_desc {
 	 * the tools dropped. The other callbacks of a filtering tool see the samples kept. */
 	int (*filter_sample)(void *ctx, const struct uprof_tool_sample *s);
 
-	void *reserved[11]; /* zero: later minor versions take them in order */
+	/* 1.3 (the next two reserved slots before): a --trace os session's threads (os_thread)
+	 * then their system calls (os_syscall), after the samples and the OpenMP slices, in
+	 * no promised order. Nothing for a session not traced, nor over a job. */
+	int (*os_thread)(void *ctx, const struct uprof_tool_os_thread *t);
+	int (*os_syscall)(void *ctx, const struct uprof_tool_os_syscall *c);
+
+	void *reserved[9]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

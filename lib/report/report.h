@@ -520,6 +520,13 @@ struct rpt_os_summary {
 	uint64_t top_ns;
 };
 void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
+/* The OS trace's rows for the tool API (ostrace_tool.c), borrowed from @r: each thread's
+ * states (report.csv's THREAD STATES) and each thread's system calls (SYSTEM CALLS BY
+ * THREAD), in the model's order; 0 rows for a session without an OS trace. */
+struct ost_thread;
+struct ost_call_stat;
+size_t rpt_os_threads(const struct rpt *r, const struct ost_thread **out);
+size_t rpt_os_calls(const struct rpt *r, const struct ost_call_stat **out);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

@@ -99,6 +99,13 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 			      "reserves it; API 1.2's filter_sample: rebuild against this "
 			      "uprof_tool.h)",
 			      major, minor);
+	if ((out->os_thread || out->os_syscall) && minor < 3)
+		return refuse(err, errlen,
+			      "reserved slot %d of its descriptor is not zero (its tool API %u.%u "
+			      "reserves it; API 1.3's %s: rebuild against this uprof_tool.h)",
+			      /* numbered as the tool's version numbers them */
+			      (out->os_thread ? 0 : 1) + (minor < 2), major, minor,
+			      out->os_thread ? "os_thread" : "os_syscall");
 	if ((out->mpi_call || out->mpi_rank) && minor < 3)
 		return refuse(err, errlen,
 			      "sets %s, a slot its tool API %u.%u reserves (its argument is API "

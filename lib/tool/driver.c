@@ -451,6 +451,8 @@ int tool_driver_run(struct tool_host *h, const char *session_dir)
 	ret = rpt_walk(h->report, &w);
 	if (!ret && t->openmp_region)
 		ret = omp_slices(&d);
+	if (!ret && (t->os_thread || t->os_syscall))
+		ret = tool_driver_os(h); /* driver_os.c */
 	if (ret == -ENOMEM)
 		snprintf(h->error, sizeof(h->error), "out of memory");
 	if (ret)

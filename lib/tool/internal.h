@@ -99,6 +99,10 @@ int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
  * session_end. 0, or -ECANCELED with h->error. */
 int tool_driver_run_job(struct tool_host *h, const char *job_dir);
 
+/* Hand @h->report's OS trace to os_thread and os_syscall (driver_os.c). 0, or -ECANCELED
+ * with h->error. */
+int tool_driver_os(struct tool_host *h);
+
 /* Set up @h's core table. No release: a host lives only in the child process that loads
  * the tool (child.c), and its knobs' strings end with that process. */
 void tool_host_init(struct tool_host *h, const char *path, bool collect, struct tool_info *info);

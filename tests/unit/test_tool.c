@@ -353,6 +353,26 @@ static void reserved_slots_stay_zero(void **state)
 		assert_non_null(out.mpi_call);
 		assert_null(out.mpi_rank);
 	}
+	/* os_thread and os_syscall took 1.2's first two reserved slots: numbered as the tool's
+	 * version numbers them (1.1's slot 0 is 1.2's filter_sample) */
+	d = good();
+	d.os_thread = (int (*)(void *, const struct uprof_tool_os_thread *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
+	check_refused(&d, "reserved slot 0 of its descriptor is not zero (its tool API 1.2 reserves "
+			  "it; API 1.3's os_thread: rebuild against this uprof_tool.h)");
+	d = good();
+	d.os_syscall = (int (*)(void *, const struct uprof_tool_os_syscall *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 1);
+	check_refused(&d, "reserved slot 2 of its descriptor is not zero (its tool API 1.1 reserves "
+			  "it; API 1.3's os_syscall: rebuild against this uprof_tool.h)");
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 3);
+	{
+		struct uprof_tool_desc out;
+		char err[256] = "";
+
+		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
+		assert_non_null(out.os_syscall);
+	}
 }
 
 static void names_are_checked(void **state)
