@@ -52,7 +52,8 @@
  *        struct uprof_tool_mpi_call: the ranks of an MPI job directory (report -i JOBDIR
  *        --tool) and each rank's MPI functions, the numbers of the job's report.csv;
  *        the descriptor's os_thread and os_syscall (its next two reserved slots): the
- *        threads' states and system calls of a --trace os session
+ *        threads' states and system calls of a --trace os session; the core table's
+ *        resolve: an address of a process named (function, module, offset, line)
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -184,6 +185,16 @@ enum uprof_tool_want {
 
 struct uprof_tool_desc;
 
+/* 1.3: an address named (core->resolve). */
+struct uprof_tool_place {
+	uint32_t size;	      /* set by the tool: sizeof(struct uprof_tool_place) */
+	int line;	      /* its source line, 0 when not known */
+	const char *function; /* the function the source has it in, else its symbol; "unknown" */
+	const char *module;   /* its module file's base name ("" unmapped) */
+	const char *file;     /* its source file's base name, "" when no line is known */
+	uint64_t offset;      /* in the module's file */
+};
+
 /*
  * The core table uprof hands to the entry point (owned by uprof, valid while the tool is
  * loaded). Functions are only ever appended.
@@ -240,6 +251,16 @@ struct uprof_tool_core {
 			     const char **file, int *line);
 	int (*sample_stack)(const struct uprof_tool_core *core, const struct uprof_tool_sample *s,
 			    const char **functions, const char **modules, int max);
+
+	/* 1.3 (check UPROF_TOOL_HAS(core, resolve)): where code address @addr of process @pid
+	 * was while the session ran, from the report's symbol tables and DWARF, into @out
+	 * (the tool sets out->size; uprof fills what fits). Any report-time callback of a
+	 * session may call it (not over a job: -ENOTSUP). Give a return address less one for
+	 * its call's line. 0, -ENOENT (no mapping of @pid held it: out->module ""), -EINVAL.
+	 * Not thread-safe: call it from the callback's thread only (uprof calls back on one);
+	 * the strings live until the next resolve call. */
+	int (*resolve)(const struct uprof_tool_core *core, int pid, uint64_t addr,
+		       struct uprof_tool_place *out);
 };
 
 /* 1.2: an OpenMP slice (openmp_region), as trace.json shows it: on the samples' clock. */

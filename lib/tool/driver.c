@@ -183,6 +183,7 @@ void tool_driver_core(struct uprof_tool_core *c)
 	c->open_file = open_file;
 	c->sample_source = sample_source;
 	c->sample_stack = sample_stack;
+	c->resolve = tool_resolve; /* resolve.c */
 }
 
 /* ---- the walk, into the tool's callbacks ---- */
