@@ -4,7 +4,7 @@ CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.
 	cli/report.c cli/collect_pages.c cli/collect_attach.c cli/collect_events.c \
 	cli/collect_launch.c cli/exec_error.c cli/tool.c cli/collect_tool.c \
 	cli/collect_mpi.c cli/report_job.c cli/report_summary.c cli/collect_trace.c cli/collect_openmp.c cli/collect_ostrace.c \
-	cli/annotate.c cli/compare.c cli/compare_html.c cli/profile.c cli/report_compat.c cli/translate.c cli/options.c cli/report_args.c
+	cli/annotate.c cli/compare.c cli/compare_html.c cli/profile.c cli/report_compat.c cli/translate.c cli/translate_export.c cli/options.c cli/report_args.c
 CLI_SRCS += cli/collect_stop.c
 UPROF := $(BUILD)/bin/uprof
 $(UPROF): $(call objs,$(CLI_SRCS)) $(TOOL_LIB) $(JOB_LIB) $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(LAUNCHER_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
