@@ -577,17 +577,19 @@ static int run_job(struct report_state *st)
 				     .ranks = st->ranks,
 				     .hosts = st->a.hosts,
 				     .html_dfd = -1,
-				     .trace_dfd = -1 };
-	char html_path[PATH_MAX + 64], trace_path[PATH_MAX + 64];
+				     .trace_dfd = -1,
+				     .db_dfd = -1 };
+	char html_path[PATH_MAX + 64], trace_path[PATH_MAX + 64], db_path[PATH_MAX + 64];
 	int ret;
 
 	/* a job's trace is its MPI calls and messages (report_job.c); the stacks' exports
 	 * are a session's */
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
-		if (st->exports[e] && e != RPT_EXPORT_HTML && e != RPT_EXPORT_PERFETTO)
+		if (st->exports[e] && e != RPT_EXPORT_HTML && e != RPT_EXPORT_PERFETTO &&
+		    e != RPT_EXPORT_SQLITE)
 			return cli_error(EXIT_USAGE, CMD,
 					 "--export %s takes one session: give a rank's, "
-					 "-i %s/rank-<r> (a job exports html and perfetto)",
+					 "-i %s/rank-<r> (a job exports html, perfetto and sqlite)",
 					 rpt_exporter(e)->name, st->a.input);
 	if (st->tools.n) { /* over a job: its ranks' MPI data (uprof_tool.h 1.3) */
 		ret = cli_tools_load(&st->tools, CMD);
@@ -640,7 +642,21 @@ static int run_job(struct report_state *st)
 		a.trace_path = export_path(st, RPT_EXPORT_PERFETTO, trace_path, sizeof(trace_path));
 		a.trace_name = rpt_export_filename(RPT_EXPORT_PERFETTO);
 	}
+	if (st->exports[RPT_EXPORT_SQLITE]) { /* the job's MPI tables (job_sqlite.c) */
+		a.db_dfd = open_export_dir(st);
+		if (a.db_dfd < 0) {
+			if (st->export_dir && a.html_dfd >= 0)
+				close(a.html_dfd);
+			if (st->export_dir && a.trace_dfd >= 0)
+				close(a.trace_dfd);
+			return cli_error(1, CMD, "%s", st->export_error);
+		}
+		a.db_path = export_path(st, RPT_EXPORT_SQLITE, db_path, sizeof(db_path));
+		a.db_name = rpt_export_filename(RPT_EXPORT_SQLITE);
+	}
 	ret = report_job(&a);
+	if (st->export_dir && a.db_dfd >= 0)
+		close(a.db_dfd);
 	if (st->export_dir && a.html_dfd >= 0)
 		close(a.html_dfd);
 	if (st->export_dir && a.trace_dfd >= 0)

@@ -161,6 +161,10 @@ size_t rpt_job_mpi_funcs_at(const struct rpt_job *j, int i, const struct ses_mpi
 /* Ranks selected that have MPI data. */
 int rpt_job_mpi_ranks_with_data(const struct rpt_job *j);
 
+/* report.db of the job (job_sqlite.c): uprof_mpi_ranks, uprof_mpi_calls, uprof_mpi_matrix
+ * (empty without MPI data). 0 or -errno. */
+int rpt_job_export_sqlite(const struct rpt_job *j, FILE *f);
+
 struct rpt_mpi_trace_facts; /* export/export.h */
 /* trace.json of the job (job_trace.c): each selected rank's --trace mpi=full calls and
  * messages on one time line (lib/export's rpt_export_mpi_job). 0 or -errno; @facts (may

@@ -9,7 +9,7 @@ JOB_SRCS += lib/job/job_timeline.c
 # each rank's sampling rate, and why a low one is low (issue 29)
 JOB_SRCS += lib/job/job_rates.c
 # its MPI data for the tool API's mpi_rank and mpi_call (issue 32)
-JOB_SRCS += lib/job/job_tool.c
+JOB_SRCS += lib/job/job_tool.c lib/job/job_sqlite.c # and its report.db
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)
