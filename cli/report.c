@@ -568,6 +568,25 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 	return 0;
 }
 
+/* A job's export @e: its directory's fd (-errno with st->export_error), its path and name. */
+static int job_export(struct report_state *st, int e, char path[PATH_MAX + 64], const char **shown,
+		      const char **name)
+{
+	int dfd = open_export_dir(st);
+
+	*shown = export_path(st, e, path, PATH_MAX + 64);
+	*name = rpt_export_filename(e);
+	return dfd;
+}
+
+static void close_job_exports(const struct report_state *st, const struct report_job_args *a)
+{
+	for (int i = 0, fd[] = { a->html_dfd, a->trace_dfd, a->db_dfd }; st->export_dir && i < 3;
+	     i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
 /* An MPI job directory (job.ini): its ranks merged (report_job.c). */
 static int run_job(struct report_state *st)
 {
@@ -592,15 +611,9 @@ static int run_job(struct report_state *st)
 					 "-i %s/rank-<r> (a job exports html, perfetto and sqlite)",
 					 rpt_exporter(e)->name, st->a.input);
 	if (st->tools.n) { /* over a job: its ranks' MPI data (uprof_tool.h 1.3) */
-		ret = cli_tools_load(&st->tools, CMD);
+		ret = cli_tools_for_job(&st->tools, &st->a.opts, st->a.input, CMD);
 		if (ret >= 0)
 			return ret;
-		if (cli_tools_filtering(&st->tools))
-			return cli_error(EXIT_USAGE, CMD,
-					 "--tool: a tool's filter_sample takes one session's "
-					 "samples: give a rank's, -i %s/rank-<r>",
-					 st->a.input);
-		st->a.opts.walk = false; /* a job's tools get no samples: the ranks keep none */
 		a.tools = &st->tools;
 	}
 	if (st->a.opts.annotate)
@@ -625,42 +638,19 @@ static int run_job(struct report_state *st)
 	 * ranks keep nothing for exports, no samples nor stacks */
 	st->a.opts.exports = false;
 	st->a.opts.no_timeline = true;
-	if (st->exports[RPT_EXPORT_HTML]) {
-		a.html_dfd = open_export_dir(st);
-		if (a.html_dfd < 0)
-			return cli_error(1, CMD, "%s", st->export_error);
-		a.html_path = export_path(st, RPT_EXPORT_HTML, html_path, sizeof(html_path));
-		a.html_name = rpt_export_filename(RPT_EXPORT_HTML);
-	}
-	if (st->exports[RPT_EXPORT_PERFETTO]) {
-		a.trace_dfd = open_export_dir(st);
-		if (a.trace_dfd < 0) {
-			if (st->export_dir && a.html_dfd >= 0)
-				close(a.html_dfd);
-			return cli_error(1, CMD, "%s", st->export_error);
-		}
-		a.trace_path = export_path(st, RPT_EXPORT_PERFETTO, trace_path, sizeof(trace_path));
-		a.trace_name = rpt_export_filename(RPT_EXPORT_PERFETTO);
-	}
-	if (st->exports[RPT_EXPORT_SQLITE]) { /* the job's MPI tables (job_sqlite.c) */
-		a.db_dfd = open_export_dir(st);
-		if (a.db_dfd < 0) {
-			if (st->export_dir && a.html_dfd >= 0)
-				close(a.html_dfd);
-			if (st->export_dir && a.trace_dfd >= 0)
-				close(a.trace_dfd);
-			return cli_error(1, CMD, "%s", st->export_error);
-		}
-		a.db_path = export_path(st, RPT_EXPORT_SQLITE, db_path, sizeof(db_path));
-		a.db_name = rpt_export_filename(RPT_EXPORT_SQLITE);
+	if ((st->exports[RPT_EXPORT_HTML] &&
+	     (a.html_dfd = job_export(st, RPT_EXPORT_HTML, html_path, &a.html_path, &a.html_name)) <
+		     0) ||
+	    (st->exports[RPT_EXPORT_PERFETTO] &&
+	     (a.trace_dfd = job_export(st, RPT_EXPORT_PERFETTO, trace_path, &a.trace_path,
+				       &a.trace_name)) < 0) ||
+	    (st->exports[RPT_EXPORT_SQLITE] && /* the job's MPI tables (job_sqlite.c) */
+	     (a.db_dfd = job_export(st, RPT_EXPORT_SQLITE, db_path, &a.db_path, &a.db_name)) < 0)) {
+		close_job_exports(st, &a);
+		return cli_error(1, CMD, "%s", st->export_error);
 	}
 	ret = report_job(&a);
-	if (st->export_dir && a.db_dfd >= 0)
-		close(a.db_dfd);
-	if (st->export_dir && a.html_dfd >= 0)
-		close(a.html_dfd);
-	if (st->export_dir && a.trace_dfd >= 0)
-		close(a.trace_dfd);
+	close_job_exports(st, &a);
 	return ret;
 }
 

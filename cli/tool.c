@@ -318,6 +318,22 @@ int cli_tools_report(struct cli_tools *t, struct rpt *r, const char *session_dir
 	return code;
 }
 
+int cli_tools_for_job(struct cli_tools *t, struct rpt_options *opts, const char *jobdir,
+		      const char *cmd)
+{
+	int ret = cli_tools_load(t, cmd);
+
+	if (ret >= 0)
+		return ret;
+	if (cli_tools_filtering(t))
+		return cli_error(EXIT_USAGE, cmd,
+				 "--tool: a tool's filter_sample takes one session's "
+				 "samples: give a rank's, -i %s/rank-<r>",
+				 jobdir);
+	opts->walk = false; /* a job's tools get no samples: the ranks keep none */
+	return -1;
+}
+
 int cli_tools_report_job(struct cli_tools *t, const struct rpt_job *job, int job_dfd,
 			 const char *job_dir, const char *csv_path, const char *cmd)
 {
