@@ -32,9 +32,8 @@ static int thread(void *ctx, const struct uprof_tool_os_thread *t)
 		ret = core->section(core, "OS THREADS", "Row");
 	snprintf(buf, sizeof(buf), "%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%llu,%llu,%llu",
 		 t->tid, t->lifetime_s, t->running_s, t->runnable_s, t->blocked_s, t->sleep_s,
-		 t->io_s, t->lock_s, t->other_s, t->unaccounted_s,
-		 (unsigned long long)t->switches, (unsigned long long)t->preemptions,
-		 (unsigned long long)t->wakeups);
+		 t->io_s, t->lock_s, t->other_s, t->unaccounted_s, (unsigned long long)t->switches,
+		 (unsigned long long)t->preemptions, (unsigned long long)t->wakeups);
 	return ret ? ret : row(buf);
 }
 
