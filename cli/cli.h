@@ -62,6 +62,17 @@ int cli_tools_probe(const struct cli_tools *t, bool collect, struct tool_info *i
  * t->load_error. */
 int cli_tools_report(struct cli_tools *t, struct rpt *r, const char *session_dir,
 		     const char *csv_path, const char *cmd);
+struct rpt_job;
+struct rpt_options;
+/* report over the MPI job @jobdir: load the tools as cli_tools_load does, refuse a sample
+ * filter (a job's ranks are sessions of their own: exit 2), walk no samples (@opts). -1
+ * to go on, or the exit code of the message said. */
+int cli_tools_for_job(struct cli_tools *t, struct rpt_options *opts, const char *jobdir,
+		      const char *cmd);
+/* The same over the MPI job @job of directory fd @job_dfd (borrowed; the tools' files go
+ * in its tools/), named @job_dir: API 1.3's mpi_rank and mpi_call. */
+int cli_tools_report_job(struct cli_tools *t, const struct rpt_job *job, int job_dfd,
+			 const char *job_dir, const char *csv_path, const char *cmd);
 /* uprof info --tool: name, version, API version, knobs (types, defaults, help), what it
  * asks collect for. 0 or the exit code of the message said. */
 int cli_tool_show(const char *spec, const char *cmd);

@@ -230,10 +230,10 @@ static const struct cli_option report_options[] = {
 	  .long_name = "tool",
 	  .argh = "<t.so>[,k=v,...]",
 	  .help = "run a tool of the tool API (uprof-tool(3)) over the\n"
-		  "session with these knob values: its sections are\n"
-		  "appended to the CSV, its files go to\n"
-		  "<session>/tools/<name>/ (see 'uprof info --tool\n"
-		  "<t.so>' for its knobs)",
+		  "session (or an MPI job: its ranks' MPI data) with\n"
+		  "these knob values: its sections are appended to\n"
+		  "the CSV, its files go to <session>/tools/<name>/\n"
+		  "(see 'uprof info --tool <t.so>' for its knobs)",
 	  .flags = CLI_OPT_REPEATABLE,
 	  .fn = tool },
 	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
@@ -573,6 +573,25 @@ static int check_pids(const struct report_state *st, const struct rpt *r)
 	return 0;
 }
 
+/* A job's export @e: its directory's fd (-errno with st->export_error), its path and name. */
+static int job_export(struct report_state *st, int e, char path[PATH_MAX + 64], const char **shown,
+		      const char **name)
+{
+	int dfd = open_export_dir(st);
+
+	*shown = export_path(st, e, path, PATH_MAX + 64);
+	*name = rpt_export_filename(e);
+	return dfd;
+}
+
+static void close_job_exports(const struct report_state *st, const struct report_job_args *a)
+{
+	for (int i = 0, fd[] = { a->html_dfd, a->trace_dfd, a->db_dfd }; st->export_dir && i < 3;
+	     i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
 /* An MPI job directory (job.ini): its ranks merged (report_job.c). */
 static int run_job(struct report_state *st)
 {
@@ -582,23 +601,26 @@ static int run_job(struct report_state *st)
 				     .ranks = st->ranks,
 				     .hosts = st->a.hosts,
 				     .html_dfd = -1,
-				     .trace_dfd = -1 };
-	char html_path[PATH_MAX + 64], trace_path[PATH_MAX + 64];
+				     .trace_dfd = -1,
+				     .db_dfd = -1 };
+	char html_path[PATH_MAX + 64], trace_path[PATH_MAX + 64], db_path[PATH_MAX + 64];
 	int ret;
 
 	/* a job's trace is its MPI calls and messages (report_job.c); the stacks' exports
 	 * are a session's */
 	for (int e = 0; e < RPT_EXPORT_COUNT; e++)
-		if (st->exports[e] && e != RPT_EXPORT_HTML && e != RPT_EXPORT_PERFETTO)
+		if (st->exports[e] && e != RPT_EXPORT_HTML && e != RPT_EXPORT_PERFETTO &&
+		    e != RPT_EXPORT_SQLITE)
 			return cli_error(EXIT_USAGE, CMD,
 					 "--export %s takes one session: give a rank's, "
-					 "-i %s/rank-<r> (a job exports html and perfetto)",
+					 "-i %s/rank-<r> (a job exports html, perfetto and sqlite)",
 					 rpt_exporter(e)->name, st->a.input);
-	if (st->tools.n)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--tool takes one session: give a rank's, "
-				 "-i %s/rank-<r>",
-				 st->a.input);
+	if (st->tools.n) { /* over a job: its ranks' MPI data (uprof_tool.h 1.3) */
+		ret = cli_tools_for_job(&st->tools, &st->a.opts, st->a.input, CMD);
+		if (ret >= 0)
+			return ret;
+		a.tools = &st->tools;
+	}
 	if (st->a.opts.annotate)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--disasm and --function take one session: give "
@@ -622,28 +644,19 @@ static int run_job(struct report_state *st)
 	st->a.opts.exports = false;
 	st->a.opts.no_timeline = true;
 	st->a.opts.annotate_export = false;
-	if (st->exports[RPT_EXPORT_HTML]) {
-		a.html_dfd = open_export_dir(st);
-		if (a.html_dfd < 0)
-			return cli_error(1, CMD, "%s", st->export_error);
-		a.html_path = export_path(st, RPT_EXPORT_HTML, html_path, sizeof(html_path));
-		a.html_name = rpt_export_filename(RPT_EXPORT_HTML);
-	}
-	if (st->exports[RPT_EXPORT_PERFETTO]) {
-		a.trace_dfd = open_export_dir(st);
-		if (a.trace_dfd < 0) {
-			if (st->export_dir && a.html_dfd >= 0)
-				close(a.html_dfd);
-			return cli_error(1, CMD, "%s", st->export_error);
-		}
-		a.trace_path = export_path(st, RPT_EXPORT_PERFETTO, trace_path, sizeof(trace_path));
-		a.trace_name = rpt_export_filename(RPT_EXPORT_PERFETTO);
+	if ((st->exports[RPT_EXPORT_HTML] &&
+	     (a.html_dfd = job_export(st, RPT_EXPORT_HTML, html_path, &a.html_path, &a.html_name)) <
+		     0) ||
+	    (st->exports[RPT_EXPORT_PERFETTO] &&
+	     (a.trace_dfd = job_export(st, RPT_EXPORT_PERFETTO, trace_path, &a.trace_path,
+				       &a.trace_name)) < 0) ||
+	    (st->exports[RPT_EXPORT_SQLITE] && /* the job's MPI tables (job_sqlite.c) */
+	     (a.db_dfd = job_export(st, RPT_EXPORT_SQLITE, db_path, &a.db_path, &a.db_name)) < 0)) {
+		close_job_exports(st, &a);
+		return cli_error(1, CMD, "%s", st->export_error);
 	}
 	ret = report_job(&a);
-	if (st->export_dir && a.html_dfd >= 0)
-		close(a.html_dfd);
-	if (st->export_dir && a.trace_dfd >= 0)
-		close(a.trace_dfd);
+	close_job_exports(st, &a);
 	return ret;
 }
 

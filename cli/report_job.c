@@ -137,6 +137,23 @@ static int write_trace(const struct rpt_job *j, const struct report_job_args *a)
 	return 0;
 }
 
+/* --export sqlite: the job's MPI tables (job_sqlite.c) as @a->db_name beneath @a->db_dfd,
+ * whole or not at all. 0 or the exit code of a failure. */
+static int write_db(const struct rpt_job *j, const struct report_job_args *a)
+{
+	char tmp[NAME_MAX + 1];
+	FILE *f = util_at_replace_fopen(a->db_dfd, a->db_name, SES_FILE_MODE, tmp, sizeof(tmp));
+	int ret;
+
+	if (!f)
+		return cli_error(1, CMD, "cannot write '%s': %s", a->db_path, strerror(errno));
+	ret = util_at_replace_fcommit(a->db_dfd, tmp, a->db_name, f, rpt_job_export_sqlite(j, f));
+	if (ret)
+		return cli_error(1, CMD, "writing '%s' failed: %s", a->db_path, strerror(-ret));
+	fprintf(stderr, "Generated SQLite database file: %s\n", a->db_path);
+	return 0;
+}
+
 static void print_terminal(const struct rpt_job *j, const char *written, FILE *table)
 {
 	const struct rpt_job_rank *ranks;
@@ -198,7 +215,7 @@ int report_job(const struct report_job_args *a)
 	uint8_t *bits = NULL;
 	struct rpt_job *j = NULL;
 	char err[1024];
-	int ret;
+	int ret, tret = 0;
 
 	if (a->ranks) {
 		bits = malloc(RPT_RANK_BITMAP_BYTES);
@@ -224,12 +241,17 @@ int report_job(const struct report_job_args *a)
 		ret = write_html(j, a);
 	if (!ret && a->trace_dfd >= 0)
 		ret = write_trace(j, a);
+	if (!ret && a->db_dfd >= 0)
+		ret = write_db(j, a);
 	if (!ret) {
 		print_terminal(j, a->out_path, a->out_path ? stdout : stderr);
 		fflush(stdout);
 		if (a->html_dfd >= 0)
 			fprintf(stderr, "Generated HTML report file: %s\n", a->html_path);
 	}
+	/* after the job's report.csv is written whole: a tool that fails costs only its own */
+	if (!ret && a->tools && a->tools->n)
+		tret = cli_tools_report_job(a->tools, j, a->dfd, a->input, a->out_path, CMD);
 	rpt_job_free(j);
-	return ret;
+	return ret ? ret : tret;
 }

@@ -23,9 +23,12 @@ struct report_job_args {
 	 * @html_path; -1: none */
 	int html_dfd;
 	const char *html_name, *html_path;
-	int trace_dfd;			/* --export perfetto: trace.json's directory, or -1 */
-	const char *trace_path;		/* its path, for messages */
-	const char *trace_name;		/* its name there */
+	int trace_dfd;		       /* --export perfetto: trace.json's directory, or -1 */
+	const char *trace_path;	       /* its path, for messages */
+	const char *trace_name;	       /* its name there */
+	struct cli_tools *tools;       /* --tool (loaded), run after report.csv; NULL: none */
+	int db_dfd;		       /* --export sqlite: report.db's directory, or -1 */
+	const char *db_path, *db_name; /* its path (messages), its name there */
 };
 
 /* The job's report.csv and the terminal summary; uprof's exit code. */

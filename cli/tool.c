@@ -253,8 +253,8 @@ static int put_note(FILE *csv, const void *why)
 
 /* @t's tool @i over @r: its sections appended, or its failure said and noted. The exit
  * code of a message said, or 0. */
-static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *session_dir,
-		   const char *csv_path, const char *cmd)
+static int run_one(struct cli_tools *t, int i, struct rpt *r, const struct rpt_job *job,
+		   int job_dfd, const char *session_dir, const char *csv_path, const char *cmd)
 {
 	static struct tool_info info;
 	struct tool_limits lim = limits_of(t);
@@ -270,8 +270,12 @@ static int run_one(struct cli_tools *t, int i, struct rpt *r, const char *sessio
 	sections = tmpfile();
 	if (!sections)
 		return cli_error(1, cmd, "--tool: no temporary file: %s", strerror(errno));
-	ret = tool_run_after(t->specs[i], r, session_dir, sections, &lim, t->ranp, t->nran, &info,
-			     err, sizeof(err));
+	if (job)
+		ret = tool_run_job(t->specs[i], job, job_dfd, session_dir, sections, &lim, t->ranp,
+				   t->nran, &info, err, sizeof(err));
+	else
+		ret = tool_run_after(t->specs[i], r, session_dir, sections, &lim, t->ranp, t->nran,
+				     &info, err, sizeof(err));
 	if (info.name[0] && t->nran < CLI_MAX_TOOLS) {
 		snprintf(t->ran[t->nran], sizeof(t->ran[0]), "%s", info.name);
 		t->ranp[t->nran] = t->ran[t->nran];
@@ -305,7 +309,38 @@ int cli_tools_report(struct cli_tools *t, struct rpt *r, const char *session_dir
 	int code = 0;
 
 	for (int i = 0; i < t->n; i++) {
-		int ret = run_one(t, i, r, session_dir, csv_path, cmd);
+		int ret = run_one(t, i, r, NULL, -1, session_dir, csv_path, cmd);
+
+		code = ret ? ret : code;
+		free(t->load_error[i]);
+		t->load_error[i] = NULL;
+	}
+	return code;
+}
+
+int cli_tools_for_job(struct cli_tools *t, struct rpt_options *opts, const char *jobdir,
+		      const char *cmd)
+{
+	int ret = cli_tools_load(t, cmd);
+
+	if (ret >= 0)
+		return ret;
+	if (cli_tools_filtering(t))
+		return cli_error(EXIT_USAGE, cmd,
+				 "--tool: a tool's filter_sample takes one session's "
+				 "samples: give a rank's, -i %s/rank-<r>",
+				 jobdir);
+	opts->walk = false; /* a job's tools get no samples: the ranks keep none */
+	return -1;
+}
+
+int cli_tools_report_job(struct cli_tools *t, const struct rpt_job *job, int job_dfd,
+			 const char *job_dir, const char *csv_path, const char *cmd)
+{
+	int code = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		int ret = run_one(t, i, NULL, job, job_dfd, job_dir, csv_path, cmd);
 
 		code = ret ? ret : code;
 		free(t->load_error[i]);

@@ -8,6 +8,8 @@
  */
 #include "cli/cli.h"
 #include "cli/report_args.h"
+#include "cli/translate_export.h"
+#include "export/export.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "util/util.h"
@@ -29,6 +31,7 @@ struct translate_state {
 	bool quiet;
 	char buildid_dir[PATH_MAX];
 	struct cli_progress prog;
+	bool exports[RPT_EXPORT_COUNT]; /* --export sqlite,pprof (translate_export.c) */
 };
 
 /* uProf's option that does not apply here: its reason, exit 2. */
@@ -41,6 +44,13 @@ static int vmlinux(const struct cli_option *o, const char *arg, void *state, con
 			 "from the kernel's own callchain and are named from kallsyms "
 			 "(--kallsyms-path)",
 			 arg);
+}
+
+/* --export sqlite,pprof */
+static int exports(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o;
+	return cli_translate_export_parse(((struct translate_state *)state)->exports, arg, cmd);
 }
 
 #define STATE struct translate_state
@@ -58,6 +68,11 @@ static const struct cli_option translate_options[] = {
 	OPT_INCLUDE(cli_time_filter_options, STATE, a),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_BOOL('q', "quiet", STATE, quiet, "no progress line"),
+	OPT_CALLBACK(0, "export", "<sqlite,pprof>",
+		     "then write report.db (sqlite) and/or\n"
+		     "profile.pb.gz (pprof) into the session, as\n"
+		     "'uprof report --export' would",
+		     exports, 0),
 	{ .kind = CLI_OPTK_CALLBACK,
 	  .long_name = "vmlinux-path",
 	  .fn = vmlinux,
@@ -136,7 +151,9 @@ static int translate_one(struct translate_state *st, int dfd, const char *dir)
 
 	if (!o.retranslate && rpt_translated_check(dfd, &o, why, sizeof(why)) == 0) {
 		printf("%s: nothing to do (--retranslate translates again)\n", why);
-		return 0;
+		return cli_translate_exporting(st->exports)
+			       ? cli_translate_export(st->exports, &st->a.opts, dfd, dir, CMD)
+			       : 0;
 	}
 	o.retranslate = true; /* keep every unwind, and use no old file */
 	o.translate_only = true;
@@ -158,6 +175,8 @@ static int translate_one(struct translate_state *st, int dfd, const char *dir)
 	       stats.stacks == 1 ? "" : "s",
 	       stats.stacks ? "" : " (no --call-graph dwarf stacks: reports gain nothing)");
 	printf("Generated translated file: %s/translated.bin\n", dir);
+	if (cli_translate_exporting(st->exports))
+		return cli_translate_export(st->exports, &st->a.opts, dfd, dir, CMD);
 	return 0;
 }
 

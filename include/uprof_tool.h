@@ -35,8 +35,9 @@
  * Slots reserved for traces that land later: the OpenMP region, MPI call and MPI rank
  * callbacks (openmp_region, mpi_call, mpi_rank below) were named in 1.0 so their place in
  * the table is fixed. A slot is given its meaning by the minor version that documents its
- * argument struct (openmp_region: 1.2); until then, and for a tool that declares an
- * older minor version, uprof refuses a descriptor that sets it (it is never called).
+ * argument struct (openmp_region: 1.2; mpi_call and mpi_rank: 1.3); until then, and for a
+ * tool that declares an older minor version, uprof refuses a descriptor that sets it (it
+ * is never called).
  *
  * History (each minor version only appends):
  *   1.0  the first: descriptor, knobs, collect_want, report-time callbacks, output
@@ -47,6 +48,12 @@
  *        constructs, data transfers and kernels per device), after the samples; the
  *        descriptor's filter_sample (its second reserved slot): samples a tool drops
  *        from the base report
+ *   1.3  mpi_rank and mpi_call take their arguments, struct uprof_tool_mpi_rank and
+ *        struct uprof_tool_mpi_call: the ranks of an MPI job directory (report -i JOBDIR
+ *        --tool) and each rank's MPI functions, the numbers of the job's report.csv;
+ *        the descriptor's os_thread and os_syscall (its next two reserved slots): the
+ *        threads' states and system calls of a --trace os session; the core table's
+ *        resolve: an address of a process named (function, module, offset, line)
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -65,7 +72,7 @@ extern "C" {
 #endif
 
 #define UPROF_TOOL_API_MAJOR 1
-#define UPROF_TOOL_API_MINOR 2
+#define UPROF_TOOL_API_MINOR 3
 #define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
@@ -172,10 +179,21 @@ enum uprof_tool_want {
 	UPROF_TOOL_WANT_STACKS = 1, /* call stacks: arg NULL or "fp" (frame pointers), "dwarf" */
 	UPROF_TOOL_WANT_EVENT = 2,  /* one more sampling event: arg is an -e spec */
 	UPROF_TOOL_WANT_OPENMP = 3, /* reserved: -ENOTSUP in API 1.0 (no OpenMP trace yet) */
-	UPROF_TOOL_WANT_MPI = 4,    /* reserved: -ENOTSUP in API 1.0 (no MPI trace yet) */
+	UPROF_TOOL_WANT_MPI = 4,    /* reserved: -ENOTSUP (collect --trace mpi under a launcher
+				     * is the launcher's command line, not a tool's) */
 };
 
 struct uprof_tool_desc;
+
+/* 1.3: an address named (core->resolve). */
+struct uprof_tool_place {
+	uint32_t size;	      /* set by the tool: sizeof(struct uprof_tool_place) */
+	int line;	      /* its source line, 0 when not known */
+	const char *function; /* the function the source has it in, else its symbol; "unknown" */
+	const char *module;   /* its module file's base name ("" unmapped) */
+	const char *file;     /* its source file's base name, "" when no line is known */
+	uint64_t offset;      /* in the module's file */
+};
 
 /*
  * The core table uprof hands to the entry point (owned by uprof, valid while the tool is
@@ -233,6 +251,16 @@ struct uprof_tool_core {
 			     const char **file, int *line);
 	int (*sample_stack)(const struct uprof_tool_core *core, const struct uprof_tool_sample *s,
 			    const char **functions, const char **modules, int max);
+
+	/* 1.3 (check UPROF_TOOL_HAS(core, resolve)): where code address @addr of process @pid
+	 * was while the session ran, from the report's symbol tables and DWARF, into @out
+	 * (the tool sets out->size; uprof fills what fits). Any report-time callback of a
+	 * session may call it (not over a job: -ENOTSUP). Give a return address less one for
+	 * its call's line. 0, -ENOENT (no mapping of @pid held it: out->module ""), -EINVAL.
+	 * Not thread-safe: call it from the callback's thread only (uprof calls back on one);
+	 * the strings live until the next resolve call. */
+	int (*resolve)(const struct uprof_tool_core *core, int pid, uint64_t addr,
+		       struct uprof_tool_place *out);
 };
 
 /* 1.2: an OpenMP slice (openmp_region), as trace.json shows it: on the samples' clock. */
@@ -256,6 +284,66 @@ struct uprof_tool_omp_slice {
 	uint64_t count, bytes;
 	const char *site; /* its construct's row in report.csv's OpenMP tables ("" unknown) */
 	const char *what; /* "parallel", "implicit barrier", "lock wait", "to device", ... */
+};
+
+/*
+ * 1.3: a rank of an MPI job (mpi_rank), as the job's report.csv has it: the RANK SUMMARY
+ * TABLE's row (--trace mpi) and the rank's session. Only over a job directory
+ * (`report -i JOBDIR --tool`), in rank order, once per selected rank that has MPI data;
+ * then every rank's mpi_call rows. The session callbacks get the job (session->dir is
+ * the job directory); the sample, process, thread, module, task, pause and openmp_region
+ * callbacks are a session's and are not called over a job.
+ */
+struct uprof_tool_mpi_rank {
+	uint32_t size;
+	int rank;
+	int pid; /* the rank's program */
+	uint32_t reserved0;
+	const char *host;
+	double app_s;  /* MPI_Init's return to MPI_Finalize's call ("Elapsed Time") */
+	double mpi_s;  /* MPI time, MPI_Init/MPI_Finalize apart ("MPI Time") */
+	double wait_s; /* in waits and barriers ("Wait Time") */
+	double init_s, finalize_s;
+	uint64_t calls;	     /* MPI calls, every function ("Call Count") */
+	uint64_t bytes_sent; /* "Volume(Bytes)" */
+	const char *end;     /* how it ended: the End State ("completed", "exit(3)", ...) */
+	const char *why;     /* its MPI data missing or partial, "" when whole */
+};
+
+/* 1.3: one MPI function of one rank (mpi_call): the rank's row of MPI FUNCTION SUMMARY
+ * TABLE (Rank N) (report --detail), in that table's order. */
+struct uprof_tool_mpi_call {
+	uint32_t size;
+	int rank;
+	const char *function; /* "MPI_Send", "MPI_Allreduce", "mpi_send_" (Fortran), ... */
+	uint64_t calls;
+	double time_s; /* in it, all calls */
+	uint64_t bytes_sent, bytes_recv;
+};
+
+/* 1.3: a thread of a --trace os session (os_thread): its row of report.csv's THREAD STATES.
+ * running + runnable + blocked + unaccounted = lifetime; blocked split by what it waited
+ * for (sleep, I/O, lock, other), from the system call it was in. */
+struct uprof_tool_os_thread {
+	uint32_t size;
+	int pid, tid;
+	uint32_t reserved0;
+	double lifetime_s, running_s, runnable_s, blocked_s;
+	double sleep_s, io_s, lock_s, other_s;
+	double unaccounted_s; /* before its first event, across lost records */
+	uint64_t switches, preemptions, wakeups;
+};
+
+/* 1.3: one system call of one thread (os_syscall): its row of SYSTEM CALLS BY THREAD. */
+struct uprof_tool_os_syscall {
+	uint32_t size;
+	int pid, tid;
+	uint32_t reserved0;
+	const char *name; /* "read", "futex", ...; "syscall_<nr>" when unknown */
+	int64_t nr;	  /* this architecture's number */
+	uint64_t calls, errors;
+	uint64_t bytes; /* moved, for the read/write/send/recv families */
+	double total_s, min_s, max_s;
 };
 
 typedef int (*uprof_tool_session_fn)(void *ctx, const struct uprof_tool_session *s);
@@ -286,9 +374,11 @@ struct uprof_tool_desc {
 	 * the samples: the threads' regions and waits by (thread, begin), then the devices'
 	 * slices by (process, device, begin). Nothing for a session not traced. */
 	int (*openmp_region)(void *ctx, const struct uprof_tool_omp_slice *s);
-	/* Reserved, versioned slots: NULL (see the top of this file). */
-	int (*mpi_call)(void *ctx, const void *reserved);
-	int (*mpi_rank)(void *ctx, const void *reserved);
+	/* 1.3 (reserved slots before): over an MPI job directory, each rank's MPI functions
+	 * (mpi_call) after every rank's summary (mpi_rank); see struct uprof_tool_mpi_rank.
+	 * A tool that sets either over a job none of whose ranks has MPI data fails, said. */
+	int (*mpi_call)(void *ctx, const struct uprof_tool_mpi_call *c);
+	int (*mpi_rank)(void *ctx, const struct uprof_tool_mpi_rank *r);
 
 	/* 1.1: called once every knob has its value (before any report-time callback, and in
 	 * `uprof info` and `collect` too): return -EINVAL to refuse a value or a combination
@@ -302,7 +392,13 @@ struct uprof_tool_desc {
 	 * the tools dropped. The other callbacks of a filtering tool see the samples kept. */
 	int (*filter_sample)(void *ctx, const struct uprof_tool_sample *s);
 
-	void *reserved[11]; /* zero: later minor versions take them in order */
+	/* 1.3 (the next two reserved slots before): a --trace os session's threads (os_thread)
+	 * then their system calls (os_syscall), after the samples and the OpenMP slices, in
+	 * no promised order. Nothing for a session not traced, nor over a job. */
+	int (*os_thread)(void *ctx, const struct uprof_tool_os_thread *t);
+	int (*os_syscall)(void *ctx, const struct uprof_tool_os_syscall *c);
+
+	void *reserved[9]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

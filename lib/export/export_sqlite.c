@@ -15,6 +15,7 @@
  */
 #include "export/internal.h"
 #include "export/sqlite_schema.h"
+#include "export/sqlite_os.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -372,6 +373,8 @@ static int build(struct sql *q)
 		ret = rpt_walk(q->r, &rest);
 	if (!ret)
 		ret = omp_slices(q);
+	if (!ret) /* export_sqlite_os.c */
+		ret = rpt_sqlite_os_tables(q->db, q->r, &q->thread_id);
 	if (!ret)
 		ret = exec(q->db, rpt_sqlite_indexes);
 	if (!ret)

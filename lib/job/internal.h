@@ -106,6 +106,10 @@ uint64_t rpt_job_rank_finalize_ns(const struct ses_mpi *m);
 /* A rank's time from MPI_Init's return to MPI_Finalize's call (or to the flush, for a
  * rank that ended without it): mpiP's AppTime, what MPI time is a share of */
 uint64_t rpt_job_rank_app_ns(const struct ses_mpi *m);
+/* job_mpi.c: a rank's time in waits and MPI_Barrier (RANK SUMMARY's Wait Time), and the
+ * bytes it sent (its Volume) */
+uint64_t rpt_job_rank_wait_ns(const struct ses_mpi *m);
+uint64_t rpt_job_rank_sent(const struct ses_mpi *m);
 /* Does function @a (@a_ns in all) come before @b in the tables? */
 bool rpt_job_mpi_before(const char *a, uint64_t a_ns, const char *b, uint64_t b_ns);
 

@@ -144,6 +144,27 @@ int rpt_job_session_mpi(int session_dfd, FILE *f, struct rpt_job_mpi_summary *s,
  * a rank's), MPI ranks per host, the ranks missing or damaged. 0 or -errno. */
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f);
 
+/* A rank's MPI summary for the tool API's mpi_rank (job_tool.c): its RANK SUMMARY TABLE
+ * row. Strings borrowed from the job. */
+struct rpt_job_mpi_rank_view {
+	int rank, pid;
+	const char *host, *end, *why;
+	double app_s, mpi_s, wait_s, init_s, finalize_s;
+	uint64_t calls, bytes_sent;
+};
+/* Rank @i's (of rpt_job_ranks) MPI summary into @v: 0, or -ENODATA when it has no MPI
+ * data (not traced, or its file unreadable). */
+int rpt_job_mpi_rank_at(const struct rpt_job *j, int i, struct rpt_job_mpi_rank_view *v);
+/* Rank @i's MPI functions (borrowed from @j), in its file's order as report --detail's
+ * MPI FUNCTION SUMMARY TABLE (Rank N); how many (0: none, or no MPI data). */
+size_t rpt_job_mpi_funcs_at(const struct rpt_job *j, int i, const struct ses_mpi_func **funcs);
+/* Ranks selected that have MPI data. */
+int rpt_job_mpi_ranks_with_data(const struct rpt_job *j);
+
+/* report.db of the job (job_sqlite.c): uprof_mpi_ranks, uprof_mpi_calls, uprof_mpi_matrix
+ * (empty without MPI data). 0 or -errno. */
+int rpt_job_export_sqlite(const struct rpt_job *j, FILE *f);
+
 struct rpt_mpi_trace_facts; /* export/export.h */
 /* trace.json of the job (job_trace.c): each selected rank's --trace mpi=full calls and
  * messages on one time line (lib/export's rpt_export_mpi_job). 0 or -errno; @facts (may

@@ -152,7 +152,7 @@ static uint64_t rank_mpi_ns(const struct ses_mpi *m)
 	return rpt_job_rank_mpi_ns(m);
 }
 
-static uint64_t rank_wait_ns(const struct ses_mpi *m)
+uint64_t rpt_job_rank_wait_ns(const struct ses_mpi *m)
 {
 	uint64_t t = 0;
 
@@ -162,7 +162,7 @@ static uint64_t rank_wait_ns(const struct ses_mpi *m)
 	return t;
 }
 
-static uint64_t rank_sent(const struct ses_mpi *m)
+uint64_t rpt_job_rank_sent(const struct ses_mpi *m)
 {
 	uint64_t b = 0;
 
@@ -319,7 +319,7 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 
 	for (int i = 0; i < j->nranks; i++)
 		if (j->mpi[i].has)
-			vol += rank_sent(&j->mpi[i].m);
+			vol += rpt_job_rank_sent(&j->mpi[i].m);
 	fprintf(f,
 		"\nRANK SUMMARY TABLE\nRank,PID,MPI Time(seconds),MPI Time(%%),Wait Time(seconds),"
 		"Wait Time(%%),Call Count,Volume(Bytes),Volume(%%),Elapsed Time(seconds),"
@@ -332,13 +332,14 @@ static void write_ranks(const struct rpt_job *j, FILE *f)
 		if (!j->mpi[i].has)
 			continue;
 		mpi = rank_mpi_ns(m);
-		wait = rank_wait_ns(m);
-		sent = rank_sent(m);
+		wait = rpt_job_rank_wait_ns(m);
+		sent = rpt_job_rank_sent(m);
 		for (size_t k = 0; k < m->nfuncs; k++)
 			calls += m->funcs[k].calls;
 		el = sec(rpt_job_rank_app_ns(m));
 		fprintf(f,
-			"%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64 ", %g, %g, %g, %g, %g, %s\n",
+			"%d, %d, %g, %g, %g, %g, %" PRIu64 ", %" PRIu64
+			", %g, %g, %g, %g, %g, %s\n",
 			j->ranks[i].rank, m->pid, sec(mpi), pct((double)mpi, (double)total),
 			sec(wait), pct((double)wait, (double)mpi), calls, sent,
 			pct((double)sent, (double)vol), el, pct(sec(mpi), el),

@@ -10,6 +10,8 @@ JOB_SRCS += lib/job/job_timeline.c
 JOB_SRCS += lib/job/job_rates.c
 # one-sided traffic, origin ---> target (issue 29)
 JOB_SRCS += lib/job/job_mpi_rma.c
+# its MPI data for the tool API's mpi_rank and mpi_call (issue 32)
+JOB_SRCS += lib/job/job_tool.c lib/job/job_sqlite.c # and its report.db
 JOB_LIB := $(BUILD)/lib/libuprof_job.a
 $(JOB_LIB): $(call objs,$(JOB_SRCS))
 	@mkdir -p $(dir $@)

@@ -553,13 +553,19 @@ struct rpt_os_span_view {
 	char call[32];	  /* a call's name ("read", "syscall_<nr>") */
 	int64_t ret;	  /* a call's result */
 };
-#define RPT_OS_SPANS_MAX (1u << 20) /* lib/ostrace's OST_SPANS_MAX */
 size_t rpt_os_span_count(const struct rpt *r, uint64_t *left_out);
 void rpt_os_span_at(const struct rpt *r, size_t i, struct rpt_os_span_view *out);
 /* Nanoseconds of CPU time one sample of the sort event stands for (the timer period
  * times what the timer missed, as report.csv's CPU_TIME counts it); 0 when the sort
  * event is not CPU_TIME (its samples are not time). */
 uint64_t rpt_sample_ns(const struct rpt *r);
+/* The OS trace's rows for the tool API (ostrace_tool.c), borrowed from @r: each thread's
+ * states (report.csv's THREAD STATES) and each thread's system calls (SYSTEM CALLS BY
+ * THREAD), in the model's order; 0 rows for a session without an OS trace. */
+struct ost_thread;
+struct ost_call_stat;
+size_t rpt_os_threads(const struct rpt *r, const struct ost_thread **out);
+size_t rpt_os_calls(const struct rpt *r, const struct ost_call_stat **out);
 
 /* ---- compare (compare.c): two sessions side by side, for uprof compare ---- */
 

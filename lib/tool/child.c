@@ -38,7 +38,8 @@ struct answer {
 struct job {
 	const char *spec;
 	bool collect;
-	struct rpt *report; /* tool_run */
+	struct rpt *report;	      /* tool_run */
+	const struct rpt_job *jobrep; /* tool_run_job */
 	FILE *sections;
 	const char *session_dir;
 	int files_dfd; /* the tool's directory, -1: none */
@@ -83,11 +84,13 @@ static void child_work(const struct job *j, struct answer *a)
 				 h.error);
 		return;
 	}
-	if (!a->ret && j->report) {
+	if (!a->ret && (j->report || j->jobrep)) {
 		h.report = j->report;
+		h.job = j->jobrep;
 		h.out = j->sections;
 		h.files_dfd = j->files_dfd;
-		a->ret = tool_driver_run(&h, j->session_dir);
+		a->ret = j->jobrep ? tool_driver_run_job(&h, j->session_dir)
+				   : tool_driver_run(&h, j->session_dir);
 		if (a->ret)
 			snprintf(a->err, sizeof(a->err), "tool '%s' (%s): %s", a->info.name, h.path,
 				 h.error);
@@ -266,7 +269,9 @@ static int why_failed(const struct job *j, const struct tool_limits *lim,
 	if (sig)
 		snprintf(a->err, sizeof(a->err), "tool %.*s: crashed (%s)%s%s", what, j->spec,
 			 strsignal(sig), limit,
-			 j->report ? "; report.csv holds the report without its sections" : "");
+			 j->report || j->jobrep
+				 ? "; report.csv holds the report without its sections"
+				 : "");
 	else
 		snprintf(a->err, sizeof(a->err),
 			 "tool %.*s: exited (status %d) before it was done%s%s", what, j->spec,
@@ -430,6 +435,47 @@ int tool_run(const char *spec, struct rpt *r, const char *session_dir, FILE *sec
 	return tool_run_after(spec, r, session_dir, sections, lim, NULL, 0, info, err, errlen);
 }
 
+/* Run @j (a report's or a job's) with its files in tools/ beneath @dfd (the directory
+ * the report reads: docs/DESIGN.md §4). */
+static int run_in(struct job *j, int dfd, const struct tool_limits *lim, struct tool_info *info,
+		  char *err, size_t errlen)
+{
+	struct answer *a = calloc(1, sizeof(*a));
+	int ret, session_dfd, tools_dfd = -1;
+	char run[16] = "";
+
+	if (!a)
+		return -ENOMEM;
+	/* tools/ and the run's directory made beneath the fd the report reads the session by
+	 * (docs/DESIGN.md §4), never its path again: failing that, open_file fails and the
+	 * rest still works */
+	session_dfd = dfd < 0 ? -EBADF : fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+	if (session_dfd >= 0)
+		tools_dfd = util_at_mkdir(session_dfd, "tools", 0700, true);
+	if (tools_dfd >= 0)
+		j->files_dfd = run_dir(tools_dfd, run);
+	if (j->files_dfd >= 0)
+		j->session_dfd = session_dfd, j->tools_dfd = tools_dfd, j->run = run;
+	ret = in_child(j, lim, a);
+	*info = a->info;
+	say(err, errlen, a, j->spec, ret);
+	if (!ret && j->files_dfd >= 0 && (ret = keep_files(tools_dfd, run, a->info.label)))
+		snprintf(err, errlen, "tool '%s': keeping its files in %s/tools: %s", a->info.name,
+			 j->session_dir, strerror(-ret));
+	if (ret && j->files_dfd >= 0)
+		remove_flat(tools_dfd, run);
+	if (j->files_dfd >= 0)
+		close(j->files_dfd);
+	if (tools_dfd >= 0)
+		close(tools_dfd);
+	if (session_dfd >= 0) {
+		util_at_unlink(session_dfd, "tools", AT_REMOVEDIR); /* only when empty */
+		close(session_dfd);
+	}
+	free(a);
+	return ret;
+}
+
 int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FILE *sections,
 		   const struct tool_limits *lim, const char *const *earlier, int nearlier,
 		   struct tool_info *info, char *err, size_t errlen)
@@ -441,38 +487,21 @@ int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FIL
 			 .files_dfd = -1,
 			 .earlier = earlier,
 			 .nearlier = nearlier };
-	struct answer *a = calloc(1, sizeof(*a));
-	int ret, session_dfd, tools_dfd = -1;
-	char run[16] = "";
 
-	if (!a)
-		return -ENOMEM;
-	/* tools/ and the run's directory made beneath the fd the report reads the session by
-	 * (docs/DESIGN.md §4), never its path again: failing that, open_file fails and the
-	 * rest still works */
-	session_dfd = rpt_dir_fd(r) < 0 ? -EBADF : fcntl(rpt_dir_fd(r), F_DUPFD_CLOEXEC, 3);
-	if (session_dfd >= 0)
-		tools_dfd = util_at_mkdir(session_dfd, "tools", 0700, true);
-	if (tools_dfd >= 0)
-		j.files_dfd = run_dir(tools_dfd, run);
-	if (j.files_dfd >= 0)
-		j.session_dfd = session_dfd, j.tools_dfd = tools_dfd, j.run = run;
-	ret = in_child(&j, lim, a);
-	*info = a->info;
-	say(err, errlen, a, spec, ret);
-	if (!ret && j.files_dfd >= 0 && (ret = keep_files(tools_dfd, run, a->info.label)))
-		snprintf(err, errlen, "tool '%s': keeping its files in %s/tools: %s", a->info.name,
-			 session_dir, strerror(-ret));
-	if (ret && j.files_dfd >= 0)
-		remove_flat(tools_dfd, run);
-	if (j.files_dfd >= 0)
-		close(j.files_dfd);
-	if (tools_dfd >= 0)
-		close(tools_dfd);
-	if (session_dfd >= 0) {
-		util_at_unlink(session_dfd, "tools", AT_REMOVEDIR); /* only when empty */
-		close(session_dfd);
-	}
-	free(a);
-	return ret;
+	return run_in(&j, rpt_dir_fd(r), lim, info, err, errlen);
+}
+
+int tool_run_job(const char *spec, const struct rpt_job *job, int job_dfd, const char *job_dir,
+		 FILE *sections, const struct tool_limits *lim, const char *const *earlier,
+		 int nearlier, struct tool_info *info, char *err, size_t errlen)
+{
+	struct job j = { .spec = spec,
+			 .jobrep = job,
+			 .sections = sections,
+			 .session_dir = job_dir,
+			 .files_dfd = -1,
+			 .earlier = earlier,
+			 .nearlier = nearlier };
+
+	return run_in(&j, job_dfd, lim, info, err, errlen);
 }

@@ -99,12 +99,18 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 			      "reserves it; API 1.2's filter_sample: rebuild against this "
 			      "uprof_tool.h)",
 			      major, minor);
-	if (out->mpi_call || out->mpi_rank)
+	if ((out->os_thread || out->os_syscall) && minor < 3)
 		return refuse(err, errlen,
-			      "sets %s, a slot reserved for a trace this uprof (tool API %d.%d) "
-			      "does not have yet; leave it NULL",
-			      out->mpi_call ? "mpi_call" : "mpi_rank", UPROF_TOOL_API_MAJOR,
-			      UPROF_TOOL_API_MINOR);
+			      "reserved slot %d of its descriptor is not zero (its tool API %u.%u "
+			      "reserves it; API 1.3's %s: rebuild against this uprof_tool.h)",
+			      /* numbered as the tool's version numbers them */
+			      (out->os_thread ? 0 : 1) + (minor < 2), major, minor,
+			      out->os_thread ? "os_thread" : "os_syscall");
+	if ((out->mpi_call || out->mpi_rank) && minor < 3)
+		return refuse(err, errlen,
+			      "sets %s, a slot its tool API %u.%u reserves (its argument is API "
+			      "1.3's: rebuild against this uprof_tool.h)",
+			      out->mpi_call ? "mpi_call" : "mpi_rank", major, minor);
 	if (!out->name || !good_name(out->name))
 		return refuse(err, errlen,
 			      "its descriptor has %s name (1-63 letters, digits, "

@@ -116,7 +116,7 @@ static FILE *open_file(const struct uprof_tool_core *c, const char *name)
 	FILE *f;
 	int fd;
 
-	if (!h || !h->report || !plain_name(name)) {
+	if (!h || (!h->report && !h->job) || !plain_name(name)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -183,6 +183,7 @@ void tool_driver_core(struct uprof_tool_core *c)
 	c->open_file = open_file;
 	c->sample_source = sample_source;
 	c->sample_stack = sample_stack;
+	c->resolve = tool_resolve; /* resolve.c */
 }
 
 /* ---- the walk, into the tool's callbacks ---- */
@@ -451,6 +452,8 @@ int tool_driver_run(struct tool_host *h, const char *session_dir)
 	ret = rpt_walk(h->report, &w);
 	if (!ret && t->openmp_region)
 		ret = omp_slices(&d);
+	if (!ret && (t->os_thread || t->os_syscall))
+		ret = tool_driver_os(h); /* driver_os.c */
 	if (ret == -ENOMEM)
 		snprintf(h->error, sizeof(h->error), "out of memory");
 	if (ret)

@@ -5,6 +5,7 @@
 #define UPROF_TOOL_INTERNAL_H
 
 #include "tool/tool.h"
+#include "job/job.h"
 #include "uprof_tool.h"
 
 #include <stddef.h>
@@ -83,15 +84,29 @@ struct tool_host {
 
 	/* report time (driver.c) */
 	struct rpt *report;
-	FILE *out; /* sections */
+	const struct rpt_job *job; /* over a job directory instead (driver_job.c) */
+	FILE *out;		   /* sections */
 	bool in_section, row_open;
 	int files_dfd;			      /* the tool's directory (-1: none) */
 	const struct rpt_walk_sample *sample; /* the sample being called back */
+	struct rpt_code_place place;	      /* resolve's last answer (resolve.c) */
 };
 
 /* filter_sample over every walked sample of h->report: bit i of @drop set for each one
  * dropped (@n bits). 0 or -ECANCELED with h->error. */
 int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
+
+/* Run @h's callbacks over the job @h->job (driver_job.c): session_begin, mpi_rank, mpi_call,
+ * session_end. 0, or -ECANCELED with h->error. */
+int tool_driver_run_job(struct tool_host *h, const char *job_dir);
+
+/* Hand @h->report's OS trace to os_thread and os_syscall (driver_os.c). 0, or -ECANCELED
+ * with h->error. */
+int tool_driver_os(struct tool_host *h);
+
+/* The core table's resolve (resolve.c). */
+int tool_resolve(const struct uprof_tool_core *c, int pid, uint64_t addr,
+		 struct uprof_tool_place *out);
 
 /* Set up @h's core table. No release: a host lives only in the child process that loads
  * the tool (child.c), and its knobs' strings end with that process. */

@@ -70,9 +70,15 @@ PMI_RANK=0 PMI_SIZE=1 UPROF_MPI_JOB=twice expect_fail 1 "the same rank of one jo
 check "the first rank 0 stays whole" grep -qx 'status = complete' \
 	"$SCRATCH/tw/uprof-demo-HPC_MPI_twice/rank-0/session.ini"
 expect_fail 2 "--mpi with -p" "not -p/-a" "$UPROF" collect --mpi -p $$ -d 1
-# a tool runs over one session: over a job it is refused, not silently left out
-expect_fail 2 "report --tool over a job directory" "--tool takes one session" \
-	"$UPROF" report -i "$SCRATCH/tw/uprof-demo-HPC_MPI_twice" --tool "$TGT/tools/noop.so"
+# a tool runs over a job for its ranks' MPI data (API 1.3): over a job without any, a tool
+# that asks for it fails, said, and the job's report.csv stays (tool_mpi.sh has the rest)
+"$UPROF" report -i "$SCRATCH/tw/uprof-demo-HPC_MPI_twice" --tool "$TGT/tools/mpiranks.so" \
+	>/dev/null 2>"$SCRATCH/err"
+rc=$?
+check "report --tool with MPI callbacks over a job without MPI data: exit 1, one message ($(grep 'uprof report:' "$SCRATCH/err"))" \
+	bash -c "[ $rc = 1 ] && [ \$(grep -c '^uprof report: ' '$SCRATCH/err') = 1 ] && grep -q 'no rank of the job has MPI data for its mpi_rank callback (collect with --trace mpi' '$SCRATCH/err'"
+check "its report.csv stays, with a Note naming the tool" grep -q '^Note:,"tool .mpiranks' \
+	"$SCRATCH/tw/uprof-demo-HPC_MPI_twice/report.csv"
 
 # ---- report over the job (Must show 1, first half) ----
 if [ -n "${J4:-}" ]; then

@@ -194,7 +194,7 @@ if command -v mpirun >/dev/null && [ -x "$TGT/mpi_p2p.openmpi" ]; then
 		bash -c "[ -s '$J/report.html' ] && grep -q 'Generated HTML report file: $J/report.html' '$SCRATCH/m.err'"
 	check "mpi: the job's page has nothing outside it" hq "$J/report.html" external
 	expect_fail 2 "mpi: --export folded of a job is refused (html and perfetto are the job's)" \
-		"--export folded takes one session: .*a job exports html and perfetto" "$UPROF" report -i "$J" --export folded
+		"--export folded takes one session: .*a job exports html, perfetto and sqlite" "$UPROF" report -i "$J" --export folded
 	if [ -n "$CHROME" ]; then
 		dom m "$J/report.html"
 		check "mpi: every page loads in Chromium, no console message" console_clean m

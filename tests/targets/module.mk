@@ -360,7 +360,8 @@ TEST_TARGETS += $(TGT)/symbol_hot $(TGT)/symbol_hot_rebuilt
 TOOL_KINDS := segv hang fail major reserved noreg exit noentry fork
 TEST_TOOLS := $(TGT)/tools/wants.so $(TGT)/tools/old10.so $(TGT)/tools/noop.so \
 	$(TGT)/tools/ompslices.so $(TGT)/tools/ompslices11.so $(TGT)/tools/dropfn.so \
-	$(TGT)/tools/dropfn11.so \
+	$(TGT)/tools/dropfn11.so $(TGT)/tools/mpiranks.so $(TGT)/tools/mpiranks12.so \
+	$(TGT)/tools/osstates.so $(TGT)/tools/osstates12.so $(TGT)/tools/resolver.so \
 	$(patsubst %,$(TGT)/tools/broken-%.so,$(TOOL_KINDS))
 $(TGT)/tools/wants.so: tests/tool/wants.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
@@ -379,6 +380,24 @@ $(TGT)/tools/dropfn.so: tests/tool/dropfn.c include/uprof_tool.h
 $(TGT)/tools/dropfn11.so: tests/tool/dropfn.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
+# API 1.3's MPI ranks and calls over a job (tests/e2e/tool_mpi.sh), and as if declared 1.2
+$(TGT)/tools/mpiranks.so: tests/tool/mpiranks.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
+$(TGT)/tools/mpiranks12.so: tests/tool/mpiranks.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_2 -o $@ $<
+# API 1.3's OS-trace threads and system calls (tests/e2e/tool_os.sh), and as if declared 1.2
+$(TGT)/tools/osstates.so: tests/tool/osstates.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
+$(TGT)/tools/osstates12.so: tests/tool/osstates.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_2 -o $@ $<
+# API 1.3's core->resolve on sampled addresses (tests/e2e/tool_resolve.sh)
+$(TGT)/tools/resolver.so: tests/tool/resolver.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
 $(TGT)/tools/noop.so: bench/tools/noop.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -o $@ $<

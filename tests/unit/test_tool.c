@@ -303,7 +303,7 @@ static void sizes_are_checked(void **state)
 	assert_int_equal(out.size, sizeof(out)); /* ours, not the tool's */
 	big[sizeof(d) + 8] = 1;
 	check_refused((void *)big, "built for tool API 1.9 and uses what it added; this uprof has "
-				   "API 1.2 (upgrade uprof)");
+				   "API 1.3 (upgrade uprof)");
 }
 
 static void reserved_slots_stay_zero(void **state)
@@ -332,10 +332,47 @@ static void reserved_slots_stay_zero(void **state)
 		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
 		assert_non_null(out.openmp_region);
 	}
+	/* mpi_rank and mpi_call have their meaning from 1.3 on: a tool declaring 1.2 that
+	 * sets one is refused (never called), one declaring 1.3 is taken */
 	d = good();
-	d.mpi_rank = (int (*)(void *, const void *))noop;
-	check_refused(&d, "sets mpi_rank, a slot reserved for a trace this uprof (tool API 1.2) "
-			  "does not have yet; leave it NULL");
+	d.mpi_rank = (int (*)(void *, const struct uprof_tool_mpi_rank *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
+	check_refused(&d, "sets mpi_rank, a slot its tool API 1.2 reserves (its argument is API "
+			  "1.3's: rebuild against this uprof_tool.h)");
+	d = good();
+	d.mpi_call = (int (*)(void *, const struct uprof_tool_mpi_call *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 0);
+	check_refused(&d, "sets mpi_call, a slot its tool API 1.0 reserves (its argument is API "
+			  "1.3's: rebuild against this uprof_tool.h)");
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 3);
+	{
+		struct uprof_tool_desc out;
+		char err[256] = "";
+
+		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
+		assert_non_null(out.mpi_call);
+		assert_null(out.mpi_rank);
+	}
+	/* os_thread and os_syscall took 1.2's first two reserved slots: numbered as the tool's
+	 * version numbers them (1.1's slot 0 is 1.2's filter_sample) */
+	d = good();
+	d.os_thread = (int (*)(void *, const struct uprof_tool_os_thread *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
+	check_refused(&d, "reserved slot 0 of its descriptor is not zero (its tool API 1.2 reserves "
+			  "it; API 1.3's os_thread: rebuild against this uprof_tool.h)");
+	d = good();
+	d.os_syscall = (int (*)(void *, const struct uprof_tool_os_syscall *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 1);
+	check_refused(&d, "reserved slot 2 of its descriptor is not zero (its tool API 1.1 reserves "
+			  "it; API 1.3's os_syscall: rebuild against this uprof_tool.h)");
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 3);
+	{
+		struct uprof_tool_desc out;
+		char err[256] = "";
+
+		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
+		assert_non_null(out.os_syscall);
+	}
 }
 
 static void names_are_checked(void **state)
