@@ -90,7 +90,7 @@ sys.exit(0 if len(m)==18 and main and all(e['args']['rank']==1 and (e['pid'],e['
 	expect_fail 2 "$fam: --export folded over a job" "--export folded takes one session" \
 		"$UPROF" report -i "$J" --export folded
 
-	# 3000 rounds: 21,000 events a rank, past the interposer's buffer of 16,384 (written
+	# 3000 rounds: 21,000 events a rank, past the interposer's buffer of 1,024 (written
 	# out as it fills, reused): as exact across its chunks
 	ITER=3000
 	timeout 600 "$@" -np 4 "$UPROF" collect --trace mpi=full -o "$SCRATCH/$fam-long" \
