@@ -7,6 +7,9 @@
 # its rounds. An added cost is "unresolved" when it is smaller than the spread of either
 # side, or negative (an interposer makes no call faster: that is noise): this machine
 # could not see it, and the line says so rather than "met".
+# BASE_LIB=/other/build/lib/libuprof_mpi_openmpi.so adds that interposer's --trace mpi=full
+# to the call rounds ("full, base"), interleaved with this build's: a before/after in one
+# run.
 set -u
 UPROF=${UPROF:-$PWD/build/bin/uprof}
 MPI=${MPI:-openmpi}
@@ -54,11 +57,13 @@ calls() {
 	case $4 in
 	lwt) env=(LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" UPROF_MPI_EVENTS=) ;;
 	full) env=(LD_PRELOAD="$LIB" UPROF_MPI_DIR="$OUT/mpi" UPROF_MPI_EVENTS=$(($2 + 64))) ;;
+	fullbase) env=(LD_PRELOAD="$BASE_LIB" UPROF_MPI_DIR="$OUT/mpi" UPROF_MPI_EVENTS=$(($2 + 64))) ;;
 	esac
 	if [ $4 = bare ]; then "${RUN[@]}" -np "$3" "$OUT/pp" "$1" "$2"
 	else env "${env[@]}" "${RUN[@]}" "${PASS[@]}" -np "$3" "$OUT/pp" "$1" "$2"; fi 2>/dev/null |
 		sed -n 's/^ns_per_call //p'
-	# full runs write 64 bytes a call at MPI_Finalize (after the timing): counted, removed
+	# full runs write their events as each 64 KiB chunk fills (in the timing) and the rest at
+	# MPI_Finalize (after it): the files counted, removed
 	ls "$OUT/mpi" | grep -c '\.mpiev$' >>"$OUT/evfiles"
 	rm -f "$OUT/mpi"/*.mpiev
 }
@@ -91,8 +96,10 @@ rounds() {
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-rounds null bare lwt full
-rounds pp bare lwt full
+BASE=${BASE_LIB:+fullbase}
+[ -z "${BASE_LIB:-}" ] || [ -r "$BASE_LIB" ] || { echo "no $BASE_LIB (BASE_LIB)" >&2; exit 1; }
+rounds null bare lwt full $BASE
+rounds pp bare lwt full $BASE
 rounds job bare collect lwt full
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "| $MPI, $ROUNDS interleaved rounds: median [q1-q3] | bare | with | added | verdict |"
@@ -101,11 +108,12 @@ for kind in null pp; do
 	[ $kind = null ] && what="MPI_Send to MPI_PROC_NULL, ns per call" ||
 		what="zero-byte ping-pong, ns per call"
 	b=$(stats "$OUT/$kind.bare")
-	for v in lwt full; do
+	for v in lwt full $BASE; do
 		w=$(stats "$OUT/$kind.$v")
 		IFS='|' read -r add says <<<"$(verdict "$b" "$w" 100)"
 		printf '| %s, interposed (%s) | %s | %s | %s | %s |\n' "$what" \
-			"$([ $v = lwt ] && echo "--trace mpi" || echo "--trace mpi=full")" \
+			"$(case $v in lwt) echo "--trace mpi" ;; full) echo "--trace mpi=full" ;;
+				fullbase) echo "--trace mpi=full, base" ;; esac)" \
 			"$(cell "$b")" "$(cell "$w")" "$add" "$says"
 	done
 done

@@ -20,6 +20,10 @@ struct umpi_events {
 	uint64_t size;		    /* a chunk reused below MPI_THREAD_MULTIPLE, else the cap */
 	uint64_t cap;		    /* events recorded at most */
 	uint64_t next; /* slots taken, past the cap too: the calls dropped are next - cap */
+	/* Below MPI_THREAD_MULTIPLE, the inline path's one bounds check: event next goes in
+	 * ev[next - base] while next < lim (the chunk's end or the cap, whichever is first);
+	 * 0 under MPI_THREAD_MULTIPLE, where every event takes the atomic path. */
+	uint64_t base, lim;
 };
 
 extern struct umpi_events umpi_ev;
@@ -38,19 +42,86 @@ void umpi_ev_start(int dfd);
 /* The rank's flush (umpi.c, async-signal-safe): mpi/<pid>.mpiev beneath @dfd. */
 void umpi_ev_flush(int dfd, uint32_t how);
 
+/* The calling thread's id, kept (a syscall the first time only). */
+extern __thread int umpi_ev_tid __attribute__((tls_model("initial-exec")));
+int umpi_ev_tid_slow(void);
+/* The index of the thread's last event (its requests name it). */
+extern __thread uint64_t umpi_ev_last_index __attribute__((tls_model("initial-exec")));
+
+/* The calls the inline path does not take: a full chunk, the cap, MPI_THREAD_MULTIPLE. */
 void umpi_ev_record(enum umpi_func f, int64_t t0, int64_t t1);
-/* A call of @f from @t0 to @t1 (umpi_ticks()): its event, this thread's last. */
+
+/* A call of @f from @t0 to @t1 (umpi_ticks(), the times the aggregates took: no clock
+ * read of its own): its event, this thread's last. Below MPI_THREAD_MULTIPLE a slot of
+ * the chunk is one compare against lim and 64 bytes of stores, no call, no division. */
 static inline void umpi_ev_call(enum umpi_func f, int64_t t0, int64_t t1)
 {
-	if (umpi_ev_on())
+	uint64_t i = umpi_ev.next;
+	struct ses_mpiev_event *e;
+	int tid;
+
+	if (!umpi_ev_on())
+		return;
+	if (__builtin_expect(i >= umpi_ev.lim, 0)) {
 		umpi_ev_record(f, t0, t1);
+		return;
+	}
+	tid = umpi_ev_tid ? umpi_ev_tid : umpi_ev_tid_slow();
+	e = &umpi_ev.ev[i - umpi_ev.base];
+	/* a flush from a signal sees the slot whole or as never filled (func 0): the slot
+	 * held an event of the chunk before */
+	__atomic_store_n(&e->func, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	umpi_ev.next = i + 1;
+	e->begin = t0;
+	e->end = t1;
+	e->sent = e->recvd = 0;
+	e->flags = 0;
+	e->tid = tid;
+	e->comm = e->done = 0;
+	e->dest = e->source = -1;
+	e->send_tag = e->recv_tag = 0;
+	__atomic_store_n(&e->func, (uint16_t)(f + 1), __ATOMIC_RELEASE);
+	umpi_ev_last = e;
+	umpi_ev_last_index = i;
+}
+
+/* The id of communicator @comm in events (0 the world's, 1 self's, else its group's
+ * hash): the world's without a call. */
+uint32_t umpi_ev_comm_hashed(MPI_Comm comm);
+static inline uint32_t umpi_ev_comm(MPI_Comm comm)
+{
+	return comm == MPI_COMM_WORLD ? 0 : umpi_ev_comm_hashed(comm);
 }
 
 /* The last event sent @bytes to world rank @world (-1 unknown) with @tag over @comm. */
-void umpi_ev_send(int world, int tag, MPI_Comm comm, uint64_t bytes);
+static inline void umpi_ev_send(int world, int tag, MPI_Comm comm, uint64_t bytes)
+{
+	struct ses_mpiev_event *e = umpi_ev_last;
+
+	if (!e)
+		return;
+	e->flags |= SES_MPIEV_SEND;
+	e->dest = world;
+	e->send_tag = tag;
+	e->comm = umpi_ev_comm(comm);
+	e->sent = bytes;
+}
+
 /* ... received @bytes from world rank @world with @tag over @comm; @status: the three
  * are what arrived (else what was posted: a nonblocking receive's, until it completes). */
-void umpi_ev_recv(int world, int tag, MPI_Comm comm, uint64_t bytes, int status);
+static inline void umpi_ev_recv(int world, int tag, MPI_Comm comm, uint64_t bytes, int status)
+{
+	struct ses_mpiev_event *e = umpi_ev_last;
+
+	if (!e)
+		return;
+	e->flags |= SES_MPIEV_RECV | (status ? SES_MPIEV_STATUS : 0);
+	e->source = world;
+	e->recv_tag = tag;
+	e->comm = umpi_ev_comm(comm);
+	e->recvd = bytes;
+}
 /* ... was a collective over @comm (rooted at @root of it, or -1) that sent @sent bytes
  * of this rank's and received @recvd. */
 void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd);

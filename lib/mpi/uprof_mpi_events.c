@@ -6,7 +6,9 @@
  * into a buffer of UMPI_EV_CHUNK, touched once at MPI_Init, written to the file each time
  * it fills (one pwrite, in the call that finds it full) and reused, so that a call costs
  * a few stores and never a page fault (a first touch of a page costs 70 us on a loaded
- * VM: 1 us a call with a buffer as large as the cap). Under MPI_THREAD_MULTIPLE a slot
+ * VM: 1 us a call with a buffer as large as the cap). Those stores are inline in the
+ * wrapper (events.h: one bounds check, the times the aggregates already read); this file
+ * has the rest: a full chunk, the cap, the completions. Under MPI_THREAD_MULTIPLE a slot
  * is taken with one atomic add in a buffer of the cap's size, written at the flush. Calls
  * past the cap only count. The flush writes what is left with pwrite, openat and
  * renameat alone (async-signal-safe), the events as they lie in the buffer, their times
@@ -26,11 +28,14 @@
 
 struct umpi_events umpi_ev;
 __thread struct ses_mpiev_event *umpi_ev_last __attribute__((tls_model("initial-exec")));
-static __thread int my_tid __attribute__((tls_model("initial-exec")));
-static __thread uint64_t umpi_ev_last_index __attribute__((tls_model("initial-exec")));
+__thread int umpi_ev_tid __attribute__((tls_model("initial-exec")));
+__thread uint64_t umpi_ev_last_index __attribute__((tls_model("initial-exec")));
 
-/* The buffer reused below MPI_THREAD_MULTIPLE: 1 MiB */
-#define UMPI_EV_CHUNK 16384
+/* The buffer reused below MPI_THREAD_MULTIPLE: 64 KiB, which stays in the L2 cache
+ * between its stores and the pwrite that copies it out (a 1 MiB chunk did not: twice the
+ * last-level write misses a call under cachegrind, bench/mpi_instr.sh) at a syscall per
+ * 1024 calls. */
+#define UMPI_EV_CHUNK 1024
 
 static int64_t ref0_ticks, ref0_ns;
 static int ev_fd = -1; /* mpi/<pid>.mpiev.tmp, open from MPI_Init */
@@ -171,14 +176,16 @@ void umpi_ev_start(int dfd)
 	if (stream) /* touched now, once: never a page fault in a call */
 		memset(umpi_ev.ev, 0, umpi_ev.size * sizeof(*umpi_ev.ev));
 	umpi_ev.cap = cap;
+	umpi_ev.base = 0;
+	umpi_ev.lim = stream ? umpi_ev.size : 0; /* size <= cap */
 	clock_pair(&ref0_ticks, &ref0_ns);
 }
 
-static int tid(void)
+int umpi_ev_tid_slow(void)
 {
-	if (!my_tid)
-		my_tid = (int)syscall(SYS_gettid);
-	return my_tid;
+	if (!umpi_ev_tid)
+		umpi_ev_tid = (int)syscall(SYS_gettid);
+	return umpi_ev_tid;
 }
 
 /* Below MPI_THREAD_MULTIPLE: the chunk is full, every event in it whole (this thread's
@@ -200,19 +207,25 @@ static void chunk_out(void)
 	__atomic_store_n(&progress, (from + umpi_ev.size) * 2, __ATOMIC_RELAXED);
 }
 
-/* The slot of event @i, or NULL past the cap. */
+/* The slot of event @i, or NULL past the cap. Below MPI_THREAD_MULTIPLE, events
+ * base..lim-1 go into the chunk (umpi_ev_call, inline); @i at lim is a full chunk
+ * written out, and the next one begins. */
 static struct ses_mpiev_event *slot(uint64_t i)
 {
 	if (i >= umpi_ev.cap)
 		return NULL;
 	if (!stream)
 		return &umpi_ev.ev[i];
-	if (i && i % umpi_ev.size == 0) {
+	if (i >= umpi_ev.base + umpi_ev.size) {
 		chunk_out();
+		umpi_ev.base += umpi_ev.size;
 		if (i >= umpi_ev.cap)
-			return NULL;
+			return NULL; /* the write failed: cap is what was written */
+		umpi_ev.lim = umpi_ev.base + umpi_ev.size < umpi_ev.cap
+				      ? umpi_ev.base + umpi_ev.size
+				      : umpi_ev.cap;
 	}
-	return &umpi_ev.ev[i % umpi_ev.size];
+	return &umpi_ev.ev[i - umpi_ev.base];
 }
 
 static struct ses_mpiev_event *take(enum umpi_func f, int64_t t0, int64_t t1, uint16_t flags,
@@ -231,7 +244,7 @@ static struct ses_mpiev_event *take(enum umpi_func f, int64_t t0, int64_t t1, ui
 	e->end = t1;
 	e->sent = e->recvd = 0;
 	e->flags = flags;
-	e->tid = tid();
+	e->tid = umpi_ev_tid ? umpi_ev_tid : umpi_ev_tid_slow();
 	e->comm = e->done = 0;
 	e->dest = e->source = -1;
 	e->send_tag = e->recv_tag = 0;
@@ -287,7 +300,7 @@ static uint32_t comm_hash(MPI_Comm comm)
 	return h < 2 ? h + 2 : h; /* 0 and 1 are the world's and self's */
 }
 
-static uint32_t comm_id(MPI_Comm comm)
+uint32_t umpi_ev_comm_hashed(MPI_Comm comm)
 {
 	uint32_t id;
 
@@ -308,32 +321,6 @@ static uint32_t comm_id(MPI_Comm comm)
 	return id;
 }
 
-void umpi_ev_send(int world, int tag, MPI_Comm comm, uint64_t bytes)
-{
-	struct ses_mpiev_event *e = umpi_ev_last;
-
-	if (!e)
-		return;
-	e->flags |= SES_MPIEV_SEND;
-	e->dest = world;
-	e->send_tag = tag;
-	e->comm = comm_id(comm);
-	e->sent = bytes;
-}
-
-void umpi_ev_recv(int world, int tag, MPI_Comm comm, uint64_t bytes, int status)
-{
-	struct ses_mpiev_event *e = umpi_ev_last;
-
-	if (!e)
-		return;
-	e->flags |= SES_MPIEV_RECV | (status ? SES_MPIEV_STATUS : 0);
-	e->source = world;
-	e->recv_tag = tag;
-	e->comm = comm_id(comm);
-	e->recvd = bytes;
-}
-
 void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd)
 {
 	struct ses_mpiev_event *e = umpi_ev_last;
@@ -343,7 +330,7 @@ void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd)
 	e->flags |= SES_MPIEV_COLL;
 	e->sent = sent;
 	e->recvd = recvd;
-	e->comm = comm_id(comm);
+	e->comm = umpi_ev_comm(comm);
 	e->dest = root >= 0 ? umpi_world_rank(comm, root) : -1;
 }
 

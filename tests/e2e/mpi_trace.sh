@@ -90,7 +90,7 @@ sys.exit(0 if len(m)==18 and main and all(e['args']['rank']==1 and (e['pid'],e['
 	expect_fail 2 "$fam: --export folded over a job" "--export folded takes one session" \
 		"$UPROF" report -i "$J" --export folded
 
-	# 3000 rounds: 21,000 events a rank, past the interposer's buffer of 16,384 (written
+	# 3000 rounds: 21,000 events a rank, past the interposer's buffer of 1,024 (written
 	# out as it fills, reused): as exact across its chunks
 	ITER=3000
 	timeout 600 "$@" -np 4 "$UPROF" collect --trace mpi=full -o "$SCRATCH/$fam-long" \
@@ -185,6 +185,25 @@ if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace.openmpi" ]; then
 		[ "$(q other "$J/trace.json" mpi slices) $(q other "$J/trace.json" mpi not_recorded events_past_the_cap)" = "32 42" ]
 	check "cap 10: report says the events it dropped" \
 		grep -q "interposers dropped 42 events (calls and request completions) past their cap" "$SCRATCH/cap.rep"
+	# a cap in the second of the interposer's 1,024-event chunks (the first written out as
+	# it filled, the inline path's bound moved to the cap): 300 rounds of 7 events; a
+	# rank's first 1500 are 214 whole rounds and the next Send and Recv, its 1072 calls
+	# kept; past them 430 calls (431: ranks 0 and 1's long Send and Recv), no request of
+	# theirs posted before the cap
+	UPROF_MPI_EVENTS=1500 timeout 300 "${OMPIRUN[@]}" -x UPROF_MPI_EVENTS -np 4 "$UPROF" collect \
+		--trace mpi=full -o "$SCRATCH/cap2" "$TGT/mpi_trace.openmpi" 10 300 >"$SCRATCH/cap2.log" 2>&1
+	check "cap 1500: the job exits 0" [ $? -eq 0 ]
+	J=$(one_job "$SCRATCH/cap2")
+	"$UPROF" report -i "$J" --export perfetto >"$SCRATCH/cap2.rep" 2>&1
+	check "cap 1500: 1072 slices a rank kept, the other 1722 calls counted as past the cap" \
+		[ "$(q other "$J/trace.json" mpi slices) $(q other "$J/trace.json" mpi not_recorded events_past_the_cap)" = "4288 1722" ]
+	q counts "$J/trace.json" >"$SCRATCH/cap2.counts"
+	for r in 0 1 2 3; do
+		printf '%s\n' "$r MPI_Irecv 214" "$r MPI_Isend 214" "$r MPI_Recv 215" "$r MPI_Send 215" \
+			"$r MPI_Waitall 214"
+	done >"$SCRATCH/cap2.want"
+	check "cap 1500: the slices kept per function per rank are the program's first calls, across the chunk" \
+		diff "$SCRATCH/cap2.want" "$SCRATCH/cap2.counts"
 	timeout 300 "${OMPIRUN[@]}" -np 4 "$UPROF" collect --trace mpi=lwt -o "$SCRATCH/lwt" \
 		"$TGT/mpi_trace.openmpi" 50 >"$SCRATCH/lwt.log" 2>&1
 	J=$(one_job "$SCRATCH/lwt")
