@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/* uprof report's options: the table and the callbacks that parse them into struct
+ * report_state (cli/report.c runs the report). */
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/report_state.h"
+#include "report/report.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int group_by(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+
+	(void)o;
+	if (!strcmp(arg, "process"))
+		st->a.opts.group_by = RPT_GROUP_PROCESS;
+	else if (!strcmp(arg, "thread"))
+		st->a.opts.group_by = RPT_GROUP_THREAD;
+	else if (!strcmp(arg, "module"))
+		st->a.opts.group_by = RPT_GROUP_MODULE;
+	else if (!strcmp(arg, "program"))
+		st->a.opts.group_by = RPT_GROUP_PROGRAM;
+	else
+		return cli_error(EXIT_USAGE, cmd,
+				 "--group-by '%s': use process, thread, module or program", arg);
+	return -1;
+}
+
+static int report_output(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o;
+	if (!*arg)
+		return cli_usage_error(cmd, "--report-output needs a path");
+	((struct report_state *)state)->output = arg;
+	return -1;
+}
+
+/* -p PID[,PID..]: 0, or -EINVAL (not a list of pids) / -E2BIG (too many) */
+static int parse_pids(struct report_state *st, const char *arg)
+{
+	const char *p = arg;
+	int n = 0;
+
+	do {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ','))
+			return -EINVAL;
+		if (n == (int)(sizeof(st->pids) / sizeof(st->pids[0])))
+			return -E2BIG;
+		st->pids[n++] = (int)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	if (arg[strlen(arg) - 1] == ',')
+		return -EINVAL;
+	st->a.opts.only_pids = st->pids;
+	st->a.opts.nonly_pids = n;
+	return 0;
+}
+
+static int pids(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	int ret = parse_pids(st, arg);
+
+	(void)o;
+	if (ret == -E2BIG)
+		return cli_error(EXIT_USAGE, cmd, "-p '%s': at most 64 processes", arg);
+	if (ret)
+		return cli_error(EXIT_USAGE, cmd,
+				 "-p '%s': give process ids separated by commas, e.g. -p 1234,1240",
+				 arg);
+	st->a.opts.detail = true;
+	return -1;
+}
+
+static int tool(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	int ret;
+
+	if (o->data == 1)
+		return cli_tools_timeout(&st->tools, arg, cmd);
+	if (o->data == 2)
+		return cli_tools_cpu(&st->tools, arg, cmd);
+	if (o->data == 3)
+		return cli_tools_memory(&st->tools, arg, cmd);
+	ret = cli_tools_add(&st->tools, arg, cmd);
+	if (ret < 0) {
+		st->a.opts.walk = true;	      /* the tools are walked through every sample */
+		st->a.opts.omp_slices = true; /* and the OpenMP slices (API 1.2's openmp_region) */
+	}
+	return ret;
+}
+
+/* --export folded,flamegraph,perfetto,html|all. Returns -1 to go on, or an exit code. */
+static int parse_exports(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	char buf[256], *save = NULL, *tok;
+
+	(void)o;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	st->a.opts.exports = true; /* report keeps what exports need (or it fails on bad names) */
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int e = rpt_export_parse(tok);
+
+		if (!strcmp(tok, "all")) {
+			for (int i = 0; i < RPT_EXPORT_COUNT; i++)
+				st->exports[i] = true;
+		} else if (e < 0) {
+			return cli_export_unknown(cmd, tok);
+		} else {
+			st->exports[e] = true;
+		}
+		if (e >= 0 ? rpt_export_walks(e) : !strcmp(tok, "all"))
+			st->a.opts.walk = st->a.opts.omp_slices = true; /* every sample, slice */
+	}
+	/* the page's Source/assembly view: the hottest functions' details */
+	st->a.opts.annotate_export = st->exports[RPT_EXPORT_HTML];
+	return -1;
+}
+
+/* --export's list of what it writes */
+static void export_names(FILE *f, int column)
+{
+	for (int e = 0; e < RPT_EXPORT_COUNT; e++) {
+		const struct rpt_exporter *x = rpt_exporter(e);
+
+		fprintf(f, "%*s%-11s %s: %s\n", column + 2, "", x->name, x->file, x->help);
+	}
+}
+
+#define STATE struct report_state
+
+const struct cli_option cli_report_options_table[] = {
+	OPT_INCLUDE(cli_input_options, STATE, a),
+	OPT_BOOL(0, "detail", STATE, a.opts.detail, "add a section per process (see --group-by)"),
+	OPT_CALLBACK(0, "group-by", "<what>",
+		     "process (default), thread, module or program:\n"
+		     "how --detail splits its sections; program\n"
+		     "also shows the table of programs (the\n"
+		     "processes of one executable summed)",
+		     group_by, 0),
+	OPT_INT(0, "cutoff", STATE, a.opts.cutoff, "<n>", 0, 1000000, "a row count (0 = all)",
+		"rows per section (default 10; 0 = all)"),
+	OPT_INT(0, "openmp-top", STATE, a.opts.openmp_top, "<n>", 0, 1000000,
+		"a function count (0 = all)",
+		"functions per OpenMP region and state, and per\n"
+		"late thread (--trace openmp; default 5; 0 = all)"),
+	OPT_INT(0, "mpi-top", STATE, a.opts.mpi_top, "<n>", 0, 1000000,
+		"a call site count (0 = all)",
+		"MPI call sites per table, and per rank, of a\n"
+		"job (--trace mpi; default 20; 0 = all)"),
+	OPT_CALLBACK(0, "report-output", "<path>",
+		     "write the CSV here: a path ending in .csv is the\n"
+		     "file, any other path a directory for report.csv",
+		     report_output, 0),
+	OPT_BOOL(0, "stdout", STATE, to_stdout,
+		 "write the CSV to standard output instead (the\n"
+		 "table of hottest functions goes to standard error)"),
+	OPT_BOOL('q', "quiet", STATE, quiet,
+		 "no progress line (shown on a terminal after a second)"),
+	OPT_CALLBACK('p', "pid", "<PID,..>", "only these processes (implies --detail)", pids, 0),
+	OPT_INCLUDE(cli_time_filter_options, STATE, a),
+	OPT_INCLUDE(cli_binary_path_options, STATE, a),
+	OPT_BOOL(0, "retranslate", STATE, a.opts.retranslate,
+		 "unwind every stack again rather than use\n"
+		 "translated.bin (uprof translate), and write\n"
+		 "it anew"),
+	OPT_INCLUDE(cli_source_path_options, STATE, a),
+	OPT_INCLUDE(cli_function_detail_options, STATE, a),
+	OPT_BOOL('g', NULL, STATE, a.opts.detail,
+		 "with --detail (implied): a CALLGRAPH section per\n"
+		 "process when call stacks were collected"),
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "export",
+	  .argh = "<what>",
+	  .help = "also write one of these (repeat it or give a\n"
+		  "comma list; 'all' is every one):",
+	  .fn = parse_exports,
+	  .help_more = export_names },
+	OPT_STRING(0, "export-dir", STATE, export_dir, "<dir>",
+		   "where exports go (default: the session directory)"),
+	{ .kind = CLI_OPTK_CALLBACK,
+	  .long_name = "tool",
+	  .argh = "<t.so>[,k=v,...]",
+	  .help = "run a tool of the tool API (uprof-tool(3)) over the\n"
+		  "session (or an MPI job: its ranks' MPI data) with\n"
+		  "these knob values: its sections are appended to\n"
+		  "the CSV, its files go to <session>/tools/<name>/\n"
+		  "(see 'uprof info --tool <t.so>' for its knobs)",
+	  .flags = CLI_OPT_REPEATABLE,
+	  .fn = tool },
+	OPT_CALLBACK(0, "tool-timeout", "<s>", "each tool's time limit (default 300)", tool, 1),
+	OPT_CALLBACK(0, "tool-cpu", "<s>", "each tool's CPU time limit (default 300)", tool, 2),
+	OPT_CALLBACK(0, "tool-memory", "<MiB>",
+		     "the memory each tool may take on top of the\n"
+		     "report's (default 1024)",
+		     tool, 3),
+	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
+	OPT_INCLUDE(cli_host_options, STATE, a),
+	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
+	OPT_INCLUDE(cli_refused_report_options, STATE, a),
+	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_refused_report_only_options),
+	OPT_HELP(),
+	OPT_END(),
+};
+
+const struct cli_option *cli_report_options(void)
+{
+	return cli_report_options_table;
+}
