@@ -393,7 +393,6 @@ static const struct cli_option collect_options[] = {
 	      "the other family is refused)",
 	      O_MPI_IMPL),
 	OPT_INCLUDE_SAME(cli_collect_signal_options),
-	OPT_INCLUDE_SAME(cli_refused_collect_options),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_INCLUDE_SAME(cli_uprof_refused_collect_options),
 	OPT_HELP(),

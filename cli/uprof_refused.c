@@ -30,6 +30,24 @@ const struct cli_option cli_uprof_refused_collect_options[] = {
 		    "function tracing (uProf's overview config) is not built: --trace os traces "
 		    "system calls, waits, switches and page faults",
 		    NULL),
+	/* uProf unwinds on a timer of its own; perf_event gives each sample its stack */
+	OPT_REFUSED(0, "call-graph-interval", "<ms>",
+		    "uprof takes a call stack with every sample, not on a separate timer: leave it "
+		    "out (-g or --call-graph gives stacks; the interval field of --call-graph "
+		    "I:D:S:F is accepted and has no effect)",
+		    NULL),
+	/* uProf's hotspots timer is a signal sent to the program; ours is perf_event's
+	 * cpu-clock, which sends the program nothing */
+	OPT_REFUSED(0, "profiling-signal", "<signo>",
+		    "uprof's timer samples through perf_event (cpu-clock) and sends the program "
+		    "no signal: there is none to choose",
+		    NULL),
+	/* named in uProf 5.3's release notes only: neither its spelling nor its effect is
+	 * documented (docs: uprof-cli.md §2) */
+	OPT_REFUSED(0, "collect-thread", NULL,
+		    "uProf documents no effect for it: every thread's samples are collected "
+		    "already (report's --group-by thread shows them per thread)",
+		    NULL),
 	OPT_END(),
 };
 
