@@ -57,8 +57,8 @@ struct ost_model {
 	struct util_hash wake_index; /* (tid, stack, waker tid << 32 | waker stack) */
 	struct ost_counts counts;
 	bool finished;
-	struct thr skip;	/* what get() gives for a thread past fm.max_threads */
-	struct ost_span *spans; /* timeline.c */
+	struct thr skip;		    /* what get() gives for a thread past fm.max_threads */
+	struct ost_span *spans;		    /* timeline.c */
 	size_t nspans, capspans, spans_max; /* spans_max 0: none kept (ost_model_keep_spans) */
 	uint64_t spans_left_out;
 };
