@@ -45,7 +45,7 @@ check "trace.json is 0.1.0's, [ends early] aside" cmp -s <(tnorm "$FIX/expected/
 # the summary may move between stdout and stderr; its lines and their order may not
 # change (both streams into one file: what a terminal shows, as report flushes its table)
 # (--export all writes the exports that came after 0.1.0 too: their lines are not 0.1.0's)
-grep -v -E '^Generated (report|HTML report|SQLite database|pprof profile) file' exp/terminal.raw \
+grep -v -E '^Generated (report|HTML report|SQLite database|pprof profile|wall-clock folded stacks|wall-clock flame graph) file' exp/terminal.raw \
 	>exp/terminal.txt
 check "the terminal summary is 0.1.0's" cmp -s "$FIX/expected/terminal.txt" exp/terminal.txt
 diff "$FIX/expected/terminal.txt" exp/terminal.txt | head -10 | sed 's/^/# /'

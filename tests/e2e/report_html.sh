@@ -143,7 +143,7 @@ fi
 "$UPROF" report -i "$S" --export all --export-dir "$SCRATCH/x" >/dev/null 2>&1
 check "--export all with --export-dir writes report.html there" [ -s "$SCRATCH/x/report.html" ]
 expect_fail 2 "a bad --export name is refused, html among those listed" \
-	"--export 'htm': use folded, flamegraph, perfetto, html, .*or all" "$UPROF" report -i "$S" --export htm
+	"--export 'htm' \(did you mean html\?\): use folded, flamegraph, perfetto, html, .*or all" "$UPROF" report -i "$S" --export htm
 
 # ---- an OpenMP session (--openmp-scope full: regions and waits) ----
 OMP_NUM_THREADS=2 KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp --openmp-scope full -g \
