@@ -85,9 +85,13 @@ checks() {
 		check_sh "$run: $key's states cover its own measured life within 5 %, the rest runnable ($sum s vs $ownlife ns, $runnable runnable)" \
 			'[ -n "$sum" ] && awk -v s="$sum" -v o="$ownlife" -v r="$runnable" "BEGIN { o /= 1e9; exit !(s >= o * 0.95 && s - o <= r + o * 0.05) }"'
 	done
-	# who woke the lock wait: main, which unlocked it
+	# who woke the lock wait: main, which unlocked it; by its function, or by its thread
+	# when the waker's stack was not recorded (the suite once saw no main there, under load)
+	local main_tid
+	main_tid=$(fact "$run" main_tid)
+	rows "$S" "LOCK WAKERS" | awk -F'\t' '$4 == "wait_for_mutex"' | sed "s/^/# $run: LOCK WAKERS: /"
 	check_sh "$run: LOCK WAKERS names main as the waker of wait_for_mutex" \
-		'rows "$S" "LOCK WAKERS" | awk -F"\t" "\$4 == \"wait_for_mutex\" && \$7 == \"main\"" | grep -q .'
+		'rows "$S" "LOCK WAKERS" | awk -F"\t" -v m="$main_tid" "\$4 == \"wait_for_mutex\" && (\$7 == \"main\" || \$6 == m)" | grep -q .'
 	# the slowest calls name their call site
 	check_sh "$run: the 0.3 s clock_nanosleep is among the slowest calls, at sleep_in_nanosleep" \
 		'rows "$S" "SLOWEST SYSTEM CALLS" | awk -F"\t" "\$4 == \"clock_nanosleep\" && \$8 == \"sleep_in_nanosleep\" && \$6 > 0.25" | grep -q .'
