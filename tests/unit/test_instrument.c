@@ -419,6 +419,22 @@ static void lanes_per_thread(void)
 	      "the child's first record did not take its own lane 0");
 }
 
+/* UPROF_CTL_LANES that is not a count: no lanes (the page as an older profiler asks for
+ * it); one past the bound: UPROF_CTL_MAX_LANES. The parent sets lanes_want before the fork. */
+static unsigned lanes_want;
+static void lanes_env_checked(void)
+{
+	amdDomainHandle d = kept(amdDomainCreate("Dom"));
+	unsigned want = lanes_want;
+
+	amdTaskBegin(d, 0, 0, kept(amdStringHandleCreate("T")));
+	CHECK(ins_page && ins_page->lane_count == want &&
+		      (want ? ins_page->lanes_offset == UPROF_CTL_SIZE
+			    : ins_page->lanes_offset == 0),
+	      "UPROF_CTL_LANES=%s: %u lanes at %u, want %u", getenv("UPROF_CTL_LANES"),
+	      ins_page ? ins_page->lane_count : 0, ins_page ? ins_page->lanes_offset : 0, want);
+}
+
 /* ---- tests ---- */
 
 static void test_gate_closes_without_session(void **state)
@@ -456,6 +472,26 @@ static void test_lanes(void **state)
 {
 	(void)state;
 	in_child(lanes_per_thread, "UPROF_SESSION=test-session", "UPROF_CTL_LANES=2");
+}
+
+static void test_lanes_env(void **state)
+{
+	static const struct {
+		const char *env;
+		unsigned want;
+	} cases[] = {
+		{ "UPROF_CTL_LANES=abc", 0 },
+		{ "UPROF_CTL_LANES=-3", 0 },
+		{ "UPROF_CTL_LANES=", 0 },
+		{ "UPROF_CTL_LANES=4x", 0 },
+		{ "UPROF_CTL_LANES=1000", UPROF_CTL_MAX_LANES },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lanes_want = cases[i].want;
+		in_child(lanes_env_checked, "UPROF_SESSION=test-session", cases[i].env);
+	}
 }
 
 static void test_fork(void **state)
@@ -504,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_full_ring),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_lanes_env),
 		cmocka_unit_test(test_dead_profiler),
 		cmocka_unit_test(test_exit_while_threads_record),
 		cmocka_unit_test(test_exit_while_threads_record_launch),
