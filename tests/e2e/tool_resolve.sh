@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/common.sh"
 
 P=$TGT/callgraph_fp
-"$UPROF" collect -o "$SCRATCH/cg" "$P" 500 >/dev/null 2>&1
+"$UPROF" collect -o "$SCRATCH/cg" "$P" 500 chain-inline >/dev/null 2>&1
 S=$(session_in "$SCRATCH/cg")
 "$UPROF" report -i "$S" --tool "$TGT/tools/resolver.so" >/dev/null 2>"$SCRATCH/err"
 rc=$?

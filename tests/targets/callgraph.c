@@ -6,6 +6,8 @@
  *   chain (default)  70%: main -> chain_a -> chain_b -> chain_leaf
  *                    30%: main -> recurse (5 levels) -> recurse_leaf
  *                    and a little in outer_with_inline, whose helper is always inlined
+ *   chain-inline     the same with about 1 ms a unit in outer_with_inline, so that it is
+ *                    sampled on every run (tests/e2e/tool_resolve.sh)
  *   deep             recurse 1000 levels deep, then spin at the bottom
  *   corrupt          overwrite the stack above the spinning function (its own return
  *                    address, main's frame, libc's) with 0x4141...; exits with _exit
@@ -109,14 +111,16 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "deep")) {
 		for (long i = 0; i < units; i++)
 			recurse(1000, 100000);
-	} else {
+	} else { /* chain or chain-inline */
 		for (long i = 0; i < units / 10; i++) {
 			for (int k = 0; k < 7; k++)
 				chain_a(100000);
 			for (int k = 0; k < 3; k++)
 				recurse(5, 100000);
 		}
-		outer_with_inline(units * 1000);
+		/* chain-inline: enough time in the inlined helper that cpu-clock
+		 * samples it on every run (about 1 ms a unit); chain: a little. */
+		outer_with_inline(units * (strcmp(mode, "chain-inline") ? 1000 : 100000));
 	}
 	printf("callgraph done: %g\n", sink);
 	return 0;
