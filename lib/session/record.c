@@ -151,6 +151,21 @@ static int take_trailer(const struct perf_event_attr *attr, struct cursor *c,
 	return 0;
 }
 
+/* The preamble of the decoders of kernel records with a sample_id trailer: open @rec's
+ * body, check that it is of type @t1 or @t2, and take the trailer into @sid. */
+static int open_kind(const struct perf_event_attr *attr, const void *rec, size_t len,
+		     uint32_t t1, uint32_t t2, struct cursor *c, struct perf_event_header *h,
+		     struct ses_sample_id *sid)
+{
+	int ret = open_body(rec, len, c, h);
+
+	if (ret)
+		return ret;
+	if (h->type != t1 && h->type != t2)
+		return -EPROTO;
+	return take_trailer(attr, c, sid);
+}
+
 int ses_decode_sample_id(const struct perf_event_attr *attr, const void *rec, size_t len,
 			 struct ses_sample_id *sid)
 {
@@ -330,12 +345,7 @@ int ses_decode_mmap(const struct perf_event_attr *attr, const void *rec, size_t 
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = open_body(rec, len, &c, &h);
-	if (ret)
-		return ret;
-	if (h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2)
-		return -EPROTO;
-	ret = take_trailer(attr, &c, &m->sid);
+	ret = open_kind(attr, rec, len, PERF_RECORD_MMAP, PERF_RECORD_MMAP2, &c, &h, &m->sid);
 	if (ret)
 		return ret;
 	m->mmap2 = h.type == PERF_RECORD_MMAP2;
@@ -389,12 +399,7 @@ int ses_decode_comm(const struct perf_event_attr *attr, const void *rec, size_t 
 	int ret;
 
 	memset(cm, 0, sizeof(*cm));
-	ret = open_body(rec, len, &c, &h);
-	if (ret)
-		return ret;
-	if (h.type != PERF_RECORD_COMM)
-		return -EPROTO;
-	ret = take_trailer(attr, &c, &cm->sid);
+	ret = open_kind(attr, rec, len, PERF_RECORD_COMM, PERF_RECORD_COMM, &c, &h, &cm->sid);
 	if (ret)
 		return ret;
 	cm->misc = h.misc;
@@ -412,12 +417,7 @@ int ses_decode_task(const struct perf_event_attr *attr, const void *rec, size_t 
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = open_body(rec, len, &c, &h);
-	if (ret)
-		return ret;
-	if (h.type != PERF_RECORD_FORK && h.type != PERF_RECORD_EXIT)
-		return -EPROTO;
-	ret = take_trailer(attr, &c, &t->sid);
+	ret = open_kind(attr, rec, len, PERF_RECORD_FORK, PERF_RECORD_EXIT, &c, &h, &t->sid);
 	if (ret)
 		return ret;
 	take_u32x2(&c, &t->pid, &t->ppid);
@@ -434,12 +434,7 @@ int ses_decode_lost(const struct perf_event_attr *attr, const void *rec, size_t 
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	ret = open_body(rec, len, &c, &h);
-	if (ret)
-		return ret;
-	if (h.type != PERF_RECORD_LOST)
-		return -EPROTO;
-	ret = take_trailer(attr, &c, &l->sid);
+	ret = open_kind(attr, rec, len, PERF_RECORD_LOST, PERF_RECORD_LOST, &c, &h, &l->sid);
 	if (ret)
 		return ret;
 	l->id = take_u64(&c);
@@ -455,12 +450,8 @@ int ses_decode_throttle(const struct perf_event_attr *attr, const void *rec, siz
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = open_body(rec, len, &c, &h);
-	if (ret)
-		return ret;
-	if (h.type != PERF_RECORD_THROTTLE && h.type != PERF_RECORD_UNTHROTTLE)
-		return -EPROTO;
-	ret = take_trailer(attr, &c, &t->sid);
+	ret = open_kind(attr, rec, len, PERF_RECORD_THROTTLE, PERF_RECORD_UNTHROTTLE, &c, &h,
+			&t->sid);
 	if (ret)
 		return ret;
 	t->unthrottle = h.type == PERF_RECORD_UNTHROTTLE;
