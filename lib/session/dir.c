@@ -7,6 +7,7 @@
  * set again with fchmod. collect makes and writes the session beneath a directory fd
  * (util.h, the directory-fd rule): the -o directory may be one another user can write.
  */
+#include "session/container.h"
 #include "session/internal.h"
 #include "util/util.h"
 
@@ -59,6 +60,35 @@ int ses_write_full(int fd, const void *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+struct ses_ct_writer *ses_side_writer_create(int dfd, const char *dir, const char *name,
+					     int oflags, size_t bufsize, const char *magic,
+					     uint16_t major, uint16_t minor, const void *fields,
+					     size_t nfields)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (dir) {
+		fd = util_at_mkdir(dfd, dir, SES_DIR_MODE, true);
+		if (fd < 0) {
+			errno = -fd;
+			return NULL;
+		}
+		close(fd);
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s", dir ? dir : "", dir ? "/" : "",
+			     name) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = util_at_create(dfd, path, O_WRONLY | oflags, SES_FILE_MODE);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	return ses_ct_writer_new(fd, bufsize, magic, major, minor, fields, nfields);
 }
 
 size_t ses_app_name_len(const char *name)

@@ -19,6 +19,16 @@
  * (dir.c; the one loop every writer of a session file uses.) */
 int ses_write_full(int fd, const void *p, size_t len);
 
+struct ses_ct_writer;
+/* A side-file writer (container.h) on @dir/@name beneath the session's @dfd: @dir is made
+ * (0700) when missing, NULL for none; the file is created 0600 with @oflags (O_TRUNC or
+ * O_EXCL) and its header written from @magic to @fields. NULL with errno set. (dir.c: the
+ * one place the tasks, ompt and leafstack writers open their files.) */
+struct ses_ct_writer *ses_side_writer_create(int dfd, const char *dir, const char *name,
+					     int oflags, size_t bufsize, const char *magic,
+					     uint16_t major, uint16_t minor, const void *fields,
+					     size_t nfields);
+
 /* Unaligned native-endian loads from a file's bytes (one home for every lib/session
  * decoder; memcpy, so a record at any offset of a mapping is read safely). */
 static inline uint64_t ses_get_u64(const unsigned char *p)

@@ -119,32 +119,23 @@ int ses_leaf_writer_flush(struct ses_leaf_writer *w)
 
 struct ses_leaf_writer *ses_leaf_writer_open(int dfd, uint64_t regs_mask, uint32_t stack_bytes)
 {
-	struct ses_leaf_writer *w;
+	struct ses_leaf_writer *w = calloc(1, sizeof(*w));
 	unsigned char fields[SES_LEAF_HDR_SIZE - SES_CT_PREFIX];
-	int fd;
+	int e;
 
-	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	fd = util_at_create(dfd, SES_LEAF_FILE, O_WRONLY | O_EXCL, SES_FILE_MODE);
-	if (fd < 0) {
-		free(w);
-		errno = -fd;
-		return NULL;
-	}
 	put64(fields, regs_mask);
 	put32(fields + 8, stack_bytes);
 	put32(fields + 12, 0);
-	w->ct = ses_ct_writer_new(fd, LEAF_BUF, SES_LEAF_MAGIC, SES_LEAF_VERSION, LEAF_MINOR,
-				  fields, sizeof(fields));
-	if (!w->ct) {
-		int e = errno;
-
-		free(w);
-		errno = e;
-		return NULL;
-	}
-	return w;
+	w->ct = ses_side_writer_create(dfd, NULL, SES_LEAF_FILE, O_EXCL, LEAF_BUF, SES_LEAF_MAGIC,
+				       SES_LEAF_VERSION, LEAF_MINOR, fields, sizeof(fields));
+	if (w->ct)
+		return w;
+	e = errno;
+	free(w);
+	errno = e;
+	return NULL;
 }
 
 int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l)

@@ -42,40 +42,26 @@ struct ses_ompt_writer {
 
 struct ses_ompt_writer *ses_ompt_writer_open(int dfd, int pid, uint16_t impl, uint16_t scope)
 {
-	char path[64];
-	struct ses_ompt_writer *w;
+	char name[32];
+	struct ses_ompt_writer *w = calloc(1, sizeof(*w));
 	unsigned char fields[8];
 	int32_t p = pid;
-	int fd = util_at_mkdir(dfd, SES_OMPT_DIR, SES_DIR_MODE, true);
+	int e;
 
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	close(fd);
-	snprintf(path, sizeof(path), SES_OMPT_DIR "/%d.ompt", pid);
-	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	fd = util_at_create(dfd, path, O_WRONLY | O_TRUNC, SES_FILE_MODE);
-	if (fd < 0) {
-		free(w);
-		errno = -fd;
-		return NULL;
-	}
+	snprintf(name, sizeof(name), "%d.ompt", pid);
 	memcpy(fields, &p, 4);
 	memcpy(fields + 4, &impl, 2);
 	memcpy(fields + 6, &scope, 2);
-	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_OMPT_MAGIC, OMPT_MAJOR, OMPT_MINOR, fields,
-				  sizeof(fields));
-	if (!w->ct) {
-		int e = errno;
-
-		free(w);
-		errno = e;
-		return NULL;
-	}
-	return w;
+	w->ct = ses_side_writer_create(dfd, SES_OMPT_DIR, name, O_TRUNC, WRITE_BUF, SES_OMPT_MAGIC,
+				       OMPT_MAJOR, OMPT_MINOR, fields, sizeof(fields));
+	if (w->ct)
+		return w;
+	e = errno;
+	free(w);
+	errno = e;
+	return NULL;
 }
 
 int ses_ompt_write_string(struct ses_ompt_writer *w, uint32_t id, const char *s, size_t len)

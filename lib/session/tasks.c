@@ -40,37 +40,24 @@ struct ses_tasks_writer {
 
 struct ses_tasks_writer *ses_tasks_writer_open(int dfd, int pid)
 {
-	char path[64];
-	struct ses_tasks_writer *w;
+	char name[32];
+	struct ses_tasks_writer *w = calloc(1, sizeof(*w));
 	int32_t fields[2] = { pid, 0 };
-	int fd = util_at_mkdir(dfd, SES_TASKS_DIR, SES_DIR_MODE, true); /* 0700 (dir.c) */
+	int e;
 
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	close(fd);
-	snprintf(path, sizeof(path), SES_TASKS_DIR "/%d.tasks", pid);
-	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
+	snprintf(name, sizeof(name), "%d.tasks", pid);
 	/* O_TRUNC: a pid the kernel gave again during the run starts its file again */
-	fd = util_at_create(dfd, path, O_WRONLY | O_TRUNC, SES_FILE_MODE);
-	if (fd < 0) {
-		free(w);
-		errno = -fd;
-		return NULL;
-	}
-	w->ct = ses_ct_writer_new(fd, WRITE_BUF, SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR, fields,
-				  sizeof(fields));
-	if (!w->ct) {
-		int e = errno;
-
-		free(w);
-		errno = e;
-		return NULL;
-	}
-	return w;
+	w->ct = ses_side_writer_create(dfd, SES_TASKS_DIR, name, O_TRUNC, WRITE_BUF,
+				       SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR, fields,
+				       sizeof(fields));
+	if (w->ct)
+		return w;
+	e = errno;
+	free(w);
+	errno = e;
+	return NULL;
 }
 
 int ses_tasks_write_string(struct ses_tasks_writer *w, uint32_t id, const char *s, size_t len)
