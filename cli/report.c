@@ -277,11 +277,11 @@ static void record_command(struct report_state *st, int argc, char **argv)
 
 /* The session's report.csv: a rank of an MPI job (--trace mpi) adds its MPI TRACING
  * REPORT, as the job report writes it for that rank alone. */
-static int write_csv(const struct rpt *r, FILE *f)
+static int write_csv(const struct report_state *st, const struct rpt *r, FILE *f)
 {
 	int ret = rpt_write_csv(r, f);
 
-	if (!ret && rpt_dir_fd(r) >= 0)
+	if (!ret && rpt_dir_fd(r) >= 0 && rpt_category(&st->a.opts, RPT_CAT_MPI))
 		ret = rpt_job_session_mpi(rpt_dir_fd(r), f, NULL, NULL, 0);
 	return ret;
 }
@@ -295,7 +295,7 @@ static int write_report(struct report_state *st, struct rpt *r)
 	int ret;
 
 	if (st->to_stdout)
-		return write_csv(r, stdout);
+		return write_csv(st, r, stdout);
 	ret = output_path(st);
 	if (ret >= 0)
 		return ret;
@@ -304,7 +304,7 @@ static int write_report(struct report_state *st, struct rpt *r)
 	if (!f)
 		return cli_error(1, CMD, "cannot write '%s': %s; use --report-output <path>",
 				 st->out_path, strerror(errno));
-	ret = util_at_replace_fcommit(st->out_dfd, tmp, st->out_name, f, write_csv(r, f));
+	ret = util_at_replace_fcommit(st->out_dfd, tmp, st->out_name, f, write_csv(st, r, f));
 	if (ret)
 		return cli_error(1, CMD, "writing '%s' failed: %s", st->out_path, strerror(-ret));
 	return 0;

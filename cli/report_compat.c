@@ -15,11 +15,15 @@ const struct cli_option cli_refused_report_translate_options[] = {
 		    "not supported: samples count for the function they were compiled into; "
 		    "--disasm shows inlined functions' own lines, marked [inlined from]",
 		    NULL),
-	/* the hottest tables are CPU data; OpenMP and MPI sections are written whenever the
-	 * session has their data, so only cpu is a category to take */
+	OPT_END(),
+};
+
+/* translate's own: it translates the samples (the cpu domain); report's --category
+ * (cli/report_opts.c) picks the domains of report.csv */
+const struct cli_option cli_refused_translate_options[] = {
 	OPT_REFUSED(0, "category", "<name>",
-		    "only 'cpu' is a category here: OpenMP and MPI sections are written "
-		    "whenever the session has their data",
+		    "only 'cpu' is a category to translate: OpenMP, MPI and OS data are read by "
+		    "report from the session as they are ('uprof report --category' picks them)",
 		    "cpu"),
 	OPT_END(),
 };

@@ -32,6 +32,43 @@ static int group_by(const struct cli_option *o, const char *arg, void *state, co
 	return -1;
 }
 
+/* --category cpu,mpi,openmp,os (uProf's domains; gputrace and gpuprof are GPU ones) */
+static int category(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} cats[] = { { "cpu", RPT_CAT_CPU },
+		     { "mpi", RPT_CAT_MPI },
+		     { "openmp", RPT_CAT_OPENMP },
+		     { "os", RPT_CAT_OS } };
+	struct report_state *st = state;
+	const char *p = arg;
+
+	(void)o;
+	do {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+
+		while (i < sizeof(cats) / sizeof(cats[0]) &&
+		       (strlen(cats[i].name) != n || strncmp(p, cats[i].name, n)))
+			i++;
+		if (n && (!strncmp(p, "gputrace", n) || !strncmp(p, "gpuprof", n)))
+			return cli_error(EXIT_USAGE, cmd,
+					 "--category '%.*s': uprof profiles CPUs only; use cpu, "
+					 "mpi, openmp or os",
+					 (int)n, p);
+		if (i == sizeof(cats) / sizeof(cats[0]))
+			return cli_error(EXIT_USAGE, cmd,
+					 "--category '%s': give cpu, mpi, openmp or os, or a "
+					 "comma list of them",
+					 arg);
+		st->a.opts.categories |= cats[i].bit;
+		p += n + (p[n] == ',');
+	} while (*p);
+	return -1;
+}
+
 static int report_output(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	(void)o;
@@ -207,6 +244,11 @@ const struct cli_option cli_report_options_table[] = {
 		     "the memory each tool may take on top of the\n"
 		     "report's (default 1024)",
 		     tool, 3),
+	OPT_CALLBACK(0, "category", "<list>",
+		     "only these domains' sections in report.csv: cpu\n"
+		     "(hottest tables, call graphs, --detail), mpi,\n"
+		     "openmp, os, or a comma list (default: all)",
+		     category, 0),
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),

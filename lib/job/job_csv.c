@@ -210,6 +210,7 @@ static int write_table(const struct rpt_job *j, FILE *f, int t, const char *what
 
 int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 {
+	bool cpu = rpt_category(&j->opts, RPT_CAT_CPU);
 	struct rpt_job_summary s;
 	int ret;
 
@@ -221,18 +222,18 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 	write_ranks(j, f);
 	rpt_job_timeline_write(j, f);
 	rpt_job_rates_write(j, f);
-	ret = write_table(j, f, RPT_JOB_FUNCS, "FUNCTIONS", "FUNCTION,", ",Module");
-	if (!ret)
+	ret = cpu ? write_table(j, f, RPT_JOB_FUNCS, "FUNCTIONS", "FUNCTION,", ",Module") : 0;
+	if (!ret && cpu)
 		ret = write_table(j, f, RPT_JOB_PROCS, "PROCESSES", "PROCESS,RANK,HOST,", "");
-	if (!ret)
+	if (!ret && cpu)
 		ret = write_table(j, f, RPT_JOB_MODS, "MODULES", "MODULE,", "");
-	if (!ret)
+	if (!ret && cpu)
 		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,",
 				  "");
-	if (!ret)
+	if (!ret && rpt_category(&j->opts, RPT_CAT_MPI))
 		ret = rpt_job_mpi_write(j, f);
-	for (int i = 0; !ret && i < j->nranks; i++) /* each rank's OpenMP, in rank order */
-		if (j->omp[i])
+	for (int i = 0; !ret && i < j->nranks && rpt_category(&j->opts, RPT_CAT_OPENMP); i++)
+		if (j->omp[i]) /* each rank's OpenMP, in rank order */
 			fputs(j->omp[i], f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;

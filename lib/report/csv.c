@@ -718,21 +718,22 @@ static int write_detail(const struct rpt *r, FILE *f)
 
 int rpt_write_csv(const struct rpt *r, FILE *f)
 {
+	bool cpu = rpt_category(&r->opts, RPT_CAT_CPU);
 	int ret;
 
 	write_execution(r, f);
 	write_details(r, f);
 	write_snapshot(r, f);
-	ret = write_top(r, f);
-	if (!ret)
+	ret = cpu ? write_top(r, f) : 0;
+	if (!ret && cpu)
 		ret = rpt_callgraph_write_top(r, f);
-	if (!ret)
+	if (!ret && rpt_category(&r->opts, RPT_CAT_OPENMP))
 		rpt_omp_write_report(r, f);
-	if (!ret)
+	if (!ret && rpt_category(&r->opts, RPT_CAT_OS))
 		ret = rpt_os_write_csv(r, f);
-	if (!ret && r->opts.detail)
+	if (!ret && cpu && r->opts.detail)
 		ret = write_detail(r, f);
-	if (!ret && r->opts.annotate)
+	if (!ret && cpu && r->opts.annotate)
 		ret = rpt_annot_write_csv(r, f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;

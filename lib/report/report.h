@@ -100,7 +100,24 @@ struct rpt_options {
 	/* module symbols and kallsyms shared with other reports (a job's ranks: lib/job), by
 	 * the session's host (borrowed, outlives the report; NULL: read for this one only) */
 	struct rpt_symshare *symshare;
+	/* --category: the RPT_CAT_* bits of the domains whose sections report.csv holds; 0
+	 * for all (the header, details and snapshot are always written) */
+	unsigned categories;
 };
+
+/* report.csv's domains (--category) */
+enum {
+	RPT_CAT_CPU = 1u << 0,	  /* the hottest tables, call graphs, --detail, function data */
+	RPT_CAT_MPI = 1u << 1,	  /* MPI TRACING REPORT (a rank's; a job's MPI sections) */
+	RPT_CAT_OPENMP = 1u << 2, /* the OpenMP sections */
+	RPT_CAT_OS = 1u << 3,	  /* the OS tracing sections */
+};
+
+/* Whether @o's report holds the sections of domain @cat (an RPT_CAT_* bit). */
+static inline bool rpt_category(const struct rpt_options *o, unsigned cat)
+{
+	return !o->categories || (o->categories & cat);
+}
 
 struct rpt;
 
