@@ -221,7 +221,7 @@ static int show_system(void)
 	return 0;
 }
 
-enum { LIST, SYSTEM, COLLECT_CONFIG, TOOL };
+enum { LIST, SYSTEM, COLLECT_CONFIG, TOOL, PMU_EVENT };
 
 struct info_state {
 	int ret; /* of what was shown last; -1 while nothing was */
@@ -246,6 +246,9 @@ static int info_option(const struct cli_option *o, const char *arg, void *state,
 	case TOOL:
 		ret = cli_tool_show(arg, cmd);
 		break;
+	case PMU_EVENT:
+		ret = info_show_pmu_event(arg);
+		break;
 	}
 	if (ret)
 		return ret;
@@ -269,6 +272,11 @@ static const struct cli_option info_options[] = {
 		     "what a configuration samples: its events with their\n"
 		     "intervals, and the metrics report derives",
 		     info_option, COLLECT_CONFIG),
+	OPT_CALLBACK(0, "pmu-event", "<pmcxNN|all|name>",
+		     "an event of this machine's PMUs by its code (or\n"
+		     "name, or all): description, uProf names, and its\n"
+		     "unit masks with their codes (-e's umask=)",
+		     info_option, PMU_EVENT),
 	OPT_CALLBACK_NOARG(0, "system",
 			   "this machine: CPU, topology, kernel, perf_event access,\n"
 			   "PMUs (core, L3, Data Fabric) and their counters,\n"
@@ -287,7 +295,8 @@ static const struct cli_option info_options[] = {
 static const struct cli_command info_cmd = {
 	.name = "info",
 	.usage = "usage: uprof info [--list <what>] [--system]\n"
-		 "                  [--collect-config <name>] [--tool <tool.so>]\n",
+		 "                  [--collect-config <name>] [--pmu-event <pmcxNN|all>]\n"
+		 "                  [--tool <tool.so>]\n",
 	.options = info_options,
 	.column = 29,
 };
@@ -304,6 +313,7 @@ int cmd_info(int argc, char **argv)
 		return cli_usage_error(
 			CMD,
 			"nothing to show: use --list collect-configs|predefined-events|pmu-events, "
-			"--collect-config <name>, --tool <tool.so> or --system");
+			"--collect-config <name>, --pmu-event <pmcxNN|all>, --tool <tool.so> or "
+			"--system");
 	return st.ret;
 }

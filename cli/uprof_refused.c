@@ -84,10 +84,6 @@ const struct cli_option cli_refused_info_options[] = {
 		    "uprof has no view configurations: report.csv has a column for every event "
 		    "the session sampled; 'info --collect-config <name>' shows a config's",
 		    NULL),
-	OPT_REFUSED(0, "pmu-event", "<event>",
-		    "not built: 'info --list pmu-events' lists this CPU's events with their codes, "
-		    "'info --list predefined-events' uProf's names",
-		    NULL),
 	OPT_REFUSED(0, "bpf", NULL,
 		    "uprof uses no eBPF: --trace os reads kernel tracepoints through perf_event "
 		    "('info --system' says whether they are readable)",

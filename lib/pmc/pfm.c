@@ -98,3 +98,37 @@ int pmc_pfm_list(pmc_pfm_list_fn fn, void *arg)
 	}
 	return found;
 }
+
+int pmc_pfm_umasks(const char *pmu, const char *event, pmc_pfm_umask_fn fn, void *arg)
+{
+	char name[256];
+	pfm_event_info_t ei;
+	int idx, n = 0;
+
+	if (!pfm_ready())
+		return -EINVAL;
+	if ((size_t)snprintf(name, sizeof(name), "%s::%s", pmu, event) >= sizeof(name))
+		return -ENOENT;
+	idx = pfm_find_event(name);
+	if (idx < 0)
+		return errno_of(idx);
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+		return -EINVAL;
+	for (int i = 0; i < ei.nattrs; i++) {
+		pfm_event_attr_info_t ai;
+		int ret;
+
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue; /* modifiers (u, k, cmask...) are -e's keys, not unit masks */
+		n++;
+		ret = fn(arg, ai.name, ai.code, ai.desc ? ai.desc : "", ai.is_dfl);
+		if (ret)
+			return ret;
+	}
+	return n;
+}

@@ -392,6 +392,13 @@ const struct pmc_predef *pmc_predef_at(size_t i);
 typedef int (*pmc_pfm_list_fn)(void *arg, const char *pmu, const char *event, uint64_t code,
 			       const char *desc);
 int pmc_pfm_list(pmc_pfm_list_fn fn, void *arg);
+/* The unit masks of libpfm4's event @pmu::@event: @fn gets each one's name, its code
+ * (the umask bits libpfm4 encodes, before any shift), description and whether libpfm4
+ * takes it when none is given; a non-zero return stops the walk. Returns the number of
+ * unit masks, @fn's value, -ENOENT for no such event, or -EINVAL if libpfm4 failed. */
+typedef int (*pmc_pfm_umask_fn)(void *arg, const char *umask, uint64_t code, const char *desc,
+				bool dfl);
+int pmc_pfm_umasks(const char *pmu, const char *event, pmc_pfm_umask_fn fn, void *arg);
 /* By uProf name, case-insensitive, '-' same as '_' (cycles-not-in-halt). NULL if none. */
 const struct pmc_predef *pmc_predef_find(const char *name, size_t len);
 

@@ -58,6 +58,21 @@ if [ ! -e /sys/bus/event_source/devices/cpu ]; then
 	check "no core PMU in the kernel: a note says the events cannot be counted here" \
 		grep -q "kernel exposes no core PMU here" "$SCRATCH/pe.err"
 fi
+# info --pmu-event: by code, the events --list pmu-events gives that code; all, every one
+Z3=(env LIBPFM_FORCE_PMU=amd64_fam19h_zen3)
+"${Z3[@]}" "$UPROF" info --list pmu-events 2>/dev/null | awk '{ print $1, $2 }' | sort >"$SCRATCH/pe.list"
+"${Z3[@]}" "$UPROF" info --pmu-event all 2>/dev/null |
+	sed -nE 's/^([a-z0-9_]+::[A-Za-z0-9_]+) \(PMCx([0-9A-F]+)\)$/\1 \2/p' |
+	awk '{ print $1, "0x" tolower($2) }' | sort >"$SCRATCH/pe.all"
+check "info --pmu-event all: every event of --list pmu-events with its code ($(wc -l <"$SCRATCH/pe.list") listed, $(wc -l <"$SCRATCH/pe.all") shown)" \
+	bash -c "[ -s '$SCRATCH/pe.list' ] && cmp -s '$SCRATCH/pe.list' '$SCRATCH/pe.all'"
+out=$("${Z3[@]}" "$UPROF" info --pmu-event pmcx43)
+check "info --pmu-event pmcx43: the events of code 0x043, their uProf names and unit masks" \
+	bash -c "[ \"\$(grep -c '(PMCx043)\$' <<<'$out')\" = \"\$(awk '\$2 == \"0x043\"' '$SCRATCH/pe.list' | wc -l)\" ] &&
+		grep -q '^  uProf name: L1_DEMAND_DC_REFILLS_LOCAL_L2 (umask 0x01)' <<<'$out' &&
+		grep -qE '^    LCL_L2 +0x01 ' <<<'$out'"
+expect_fail 2 "info --pmu-event of a code no event has" "no such event on amd64_fam19h_zen3" \
+	"${Z3[@]}" "$UPROF" info --pmu-event pmcx999
 check "info --system mentions perf_event_paranoid" bash -c "'$UPROF' info --system | grep -q perf_event_paranoid"
 
 # exit status passthrough
@@ -182,7 +197,7 @@ check "collect --config tbp twice is taken" bash -c "'$UPROF' collect -o '$SCRAT
 RS=$(session_in "$SCRATCH/rs")
 for o in "-s event=timer" "--sort-by event=timer" "--view ipc_assess" "--show-percentage" \
 	"--show-sample-count" "--show-event-count" "--agg-interval 100" "--ignore-system-module" \
-	"--inline" "--category openmp"; do
+	"--inline" "--category gputrace"; do
 	name=$(sed 's/^-s/--sort-by/; s/ .*//' <<<"$o")
 	expect_fail 2 "report $o is refused with its reason" "^uprof report: ${name}( [^:]+)?: [a-z]" \
 		"$UPROF" report -i "$RS" $o

@@ -479,6 +479,74 @@ static void test_libpfm_modifiers(void **state)
 	assert_int_equal(in_child(*state, modifiers_for), 0);
 }
 
+/* pmc_pfm_umasks (info --pmu-event) against libpfm4's encoder: every unit mask it lists
+ * for every event of the PMU encodes, as PMU::EVENT:UMASK, to the code it gave in the
+ * umask bits of the config, and to the event's own code in the event bits. */
+struct umask_walk {
+	const char *pmu, *event;
+	uint64_t code;
+	int seen, bad;
+};
+
+static int check_umask(void *arg, const char *umask, uint64_t code, const char *desc, bool dfl)
+{
+	struct umask_walk *w = arg;
+	char spec[256], err[256];
+	struct pmc_event ev;
+
+	(void)desc, (void)dfl;
+	w->seen++;
+	snprintf(spec, sizeof(spec), "%s::%s:%s", w->pmu, w->event, umask);
+	if (pmc_event_parse(spec, strlen(spec), NULL, &ev, err, sizeof(err))) {
+		print_error("'%s': %s\n", spec, err);
+		w->bad++;
+	} else if (((ev.attr.config >> 8) & 0xff) != code ||
+		   (ev.attr.config & 0xff) != (w->code & 0xff)) {
+		print_error("'%s': config %#llx, listed umask %#llx of event %#llx\n", spec,
+			    (unsigned long long)ev.attr.config, (unsigned long long)code,
+			    (unsigned long long)w->code);
+		w->bad++;
+	}
+	return 0;
+}
+
+static int umasks_of_event(void *arg, const char *pmu, const char *event, uint64_t code,
+			   const char *desc)
+{
+	struct umask_walk *w = arg;
+	int n;
+
+	(void)desc;
+	w->pmu = pmu, w->event = event, w->code = code;
+	n = pmc_pfm_umasks(pmu, event, check_umask, w);
+	if (n < 0) {
+		print_error("%s::%s: pmc_pfm_umasks %d\n", pmu, event, n);
+		w->bad++;
+	}
+	return 0;
+}
+
+static int umasks_for(const char *pmu)
+{
+	struct umask_walk w = { 0 };
+	int ret = pmc_pfm_list(umasks_of_event, &w);
+
+	if (ret <= 0 || w.seen < 100) {
+		print_error("[%s]: pmc_pfm_list %d, %d unit masks seen\n", pmu, ret, w.seen);
+		w.bad++;
+	}
+	if (pmc_pfm_umasks(pmu, "NO_SUCH_EVENT", check_umask, &w) != -ENOENT) {
+		print_error("[%s]: an unknown event is not -ENOENT\n", pmu);
+		w.bad++;
+	}
+	return w.bad;
+}
+
+static void test_umasks(void **state)
+{
+	assert_int_equal(in_child(*state, umasks_for), 0);
+}
+
 static void test_configs(void **state)
 {
 	assert_int_equal(in_child(*state, configs_for), 0);
@@ -496,6 +564,9 @@ int main(void)
 		cmocka_unit_test_prestate(test_configs, (void *)ZEN4),
 		cmocka_unit_test_prestate(test_libpfm_modifiers, (void *)ZEN3),
 		cmocka_unit_test_prestate(test_libpfm_modifiers, (void *)"icl"),
+		cmocka_unit_test_prestate(test_umasks, (void *)ZEN2),
+		cmocka_unit_test_prestate(test_umasks, (void *)ZEN3),
+		cmocka_unit_test_prestate(test_umasks, (void *)ZEN4),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
