@@ -197,17 +197,14 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 
 		memcpy(&v, rec->value + i * sizeof(v), sizeof(v));
 		if (!v.func) {
-			w->call_of_slot[w->seen++] = 0;
+			if (w->call_of_slot) /* none when streaming */
+				w->call_of_slot[w->seen] = 0;
+			w->seen++;
 			e->unfilled++;
 			continue;
 		}
 		if (v.flags & SES_MPIEV_COMPLETION) /* of a request posted before it */
 			done = v.done && v.done <= w->seen;
-		if (w->sink && !v.func) {
-			w->seen++;
-			e->unfilled++;
-			continue;
-		}
 		if (v.func > e->nnames || v.end < v.begin || v.dest < -1 || v.dest >= e->size ||
 		    v.source < -1 || v.source >= e->size ||
 		    ((v.flags & SES_MPIEV_COMPLETION) && !done) ||
