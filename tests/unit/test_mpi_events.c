@@ -337,41 +337,71 @@ static void corrupted_events(void **state)
 	ses_mpiev_release(&e);
 }
 
-static void finds_the_file_beneath_the_session(void **state)
+/* A session directory @dir (a mkdtemp template) with mpi/, its fd; with @write, good()'s
+ * file in it as mpi/77.mpiev, at @path. */
+static int session_dir(char *dir, char *path, size_t len, bool write)
 {
-	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
-	struct ses_mpiev e;
 	struct img m;
 	FILE *f;
 	int dfd;
 
-	(void)state;
 	assert_non_null(mkdtemp(dir));
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(dfd >= 0);
-	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 0); /* no mpi/ */
-	snprintf(path, sizeof(path), "%s/mpi", dir);
+	snprintf(path, len, "%s/mpi", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, len, "%s/mpi/77.mpiev", dir);
+	if (write) {
+		good(&m);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
+		fclose(f);
+	}
+	return dfd;
+}
+
+/* mpi/77.mpiev made a FIFO: what a reader of it must refuse. */
+static void make_fifo(const char *path)
+{
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+static void session_rm(const char *dir, const char *path, int dfd)
+{
+	char sub[96];
+
+	unlink(path);
+	snprintf(sub, sizeof(sub), "%s/mpi", dir);
+	rmdir(sub);
+	close(dfd);
+	rmdir(dir);
+}
+
+static void finds_the_file_beneath_the_session(void **state)
+{
+	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
+	struct ses_mpiev e;
+	int dfd, nodir;
+
+	(void)state;
+	nodir = open("/", O_RDONLY | O_DIRECTORY); /* no mpi/ there */
+	assert_int_equal(ses_mpiev_find_at(nodir, &e, err, sizeof(err)), 0);
+	close(nodir);
+	dfd = session_dir(dir, path, sizeof(path), false);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 0); /* no file */
-	good(&m);
-	snprintf(path, sizeof(path), "%s/mpi/77.mpiev", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
-	fclose(f);
+	session_rm(dir, path, dfd);
+	strcpy(dir, "/tmp/uprof-test-mpiev.XXXXXX");
+	dfd = session_dir(dir, path, sizeof(path), true);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 1);
 	assert_int_equal(e.ncalls, 4);
 	ses_mpiev_release(&e);
 	/* a FIFO where the file is: refused, named */
-	unlink(path);
-	assert_int_equal(mkfifo(path, 0600), 0);
+	make_fifo(path);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), -SES_ENOTREG);
 	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/mpi", dir);
-	rmdir(path);
-	close(dfd);
-	rmdir(dir);
+	session_rm(dir, path, dfd);
 }
 
 /* ---- streaming (ses_mpiev_stream, ses_mpiev_stream_at) ---- */
@@ -474,37 +504,19 @@ static void streams_the_file_beneath_the_session(void **state)
 	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
 	struct ses_mpiev e;
 	struct got g = { 0 };
-	struct img m;
-	FILE *f;
 	int dfd;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	assert_true(dfd >= 0);
-	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)), 0);
-	snprintf(path, sizeof(path), "%s/mpi", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	good(&m);
-	snprintf(path, sizeof(path), "%s/mpi/77.mpiev", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
-	fclose(f);
+	dfd = session_dir(dir, path, sizeof(path), true);
 	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)), 1);
 	assert_int_equal(g.n, 6);
 	assert_true(e.complete);
 	ses_mpiev_release(&e);
-	unlink(path);
-	assert_int_equal(mkfifo(path, 0600), 0);
+	make_fifo(path);
 	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)),
 			 -SES_ENOTREG);
 	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/mpi", dir);
-	rmdir(path);
-	close(dfd);
-	rmdir(dir);
+	session_rm(dir, path, dfd);
 }
 
 int main(void)
