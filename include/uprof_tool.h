@@ -460,8 +460,8 @@ struct uprof_tool_desc {
 
 	/* 1.4 (the next two reserved slots before): each rank's MPI call sites (mpi_site),
 	 * then each recorded call of a --trace mpi=full rank (mpi_event), after mpi_call; see
-	 * struct uprof_tool_mpi_rank. Over a job none of whose ranks has MPI data (or a
-	 * session collected without --trace mpi) a tool that sets one fails, said. */
+	 * struct uprof_tool_mpi_rank. Over a job none of whose ranks has MPI data a tool
+	 * that sets one fails, said; over a session without any they are not called. */
 	int (*mpi_site)(void *ctx, const struct uprof_tool_mpi_site *s);
 	int (*mpi_event)(void *ctx, const struct uprof_tool_mpi_event *e);
 
