@@ -160,9 +160,12 @@ static int event_rows(struct tool_host *h, const struct rpt_job *j, const struct
 		ses_mpiev_release(&e);
 		if (ret == -ECANCELED)
 			return ret; /* the tool's failure, said */
-		if (ret < 0) {
-			snprintf(h->error, sizeof(h->error), "rank %d's MPI events: %s", rs[i].rank,
-				 err);
+		if (ret < 0) { /* the mapping counts in the tool's address space (sandbox.c) */
+			snprintf(h->error, sizeof(h->error), "rank %d's MPI events: %s%s",
+				 rs[i].rank, err,
+				 ret == -ENOMEM ? " (the file is mapped whole: give --tool-memory "
+						  "more MiB than its size)"
+						: "");
 			return -ECANCELED;
 		}
 		ret = 0;
