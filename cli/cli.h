@@ -70,7 +70,7 @@ struct rpt_options;
 int cli_tools_for_job(struct cli_tools *t, struct rpt_options *opts, const char *jobdir,
 		      const char *cmd);
 /* The same over the MPI job @job of directory fd @job_dfd (borrowed; the tools' files go
- * in its tools/), named @job_dir: API 1.3's mpi_rank and mpi_call. */
+ * in its tools/), named @job_dir: the MPI callbacks (mpi_rank, mpi_call, mpi_site, mpi_event). */
 int cli_tools_report_job(struct cli_tools *t, const struct rpt_job *job, int job_dfd,
 			 const char *job_dir, const char *csv_path, const char *cmd);
 /* uprof info --tool: name, version, API version, knobs (types, defaults, help), what it

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target for the reader of mpi/<pid>.mpiev, the MPI interposer's events under
  * --trace mpi=full (lib/session/mpi_events.c): any bytes parse or fail cleanly, and what
- * parses is consistent (names, ranks and completions within what the file holds). */
+ * parses is consistent (names, ranks and completions within what the file holds), whole
+ * and streamed (ses_mpiev_stream: the same events, each checked as it is handed out). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,16 @@
 #include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int one(void *ctx, const struct ses_mpiev *e, uint64_t index, const struct ses_mpiev_call *c)
+{
+	if (c->func >= e->nnames || c->end_ns < c->begin_ns || c->dest < -1 ||
+	    c->dest >= e->size || c->source < -1 || c->source >= e->size ||
+	    ((c->flags & SES_MPIEV_COMPLETION) && (!c->done || c->done > index)))
+		abort();
+	++*(size_t *)ctx;
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,5 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	ses_mpiev_release(&e);
+	/* streamed: the same checks on each event as it goes out, and the same counts */
+	{
+		struct ses_mpiev st;
+		size_t n = 0;
+
+		if (ses_mpiev_stream(data, size, &st, one, &n, err, sizeof(err)) ||
+		    st.calls || n != st.ncalls + st.completions)
+			abort();
+		ses_mpiev_release(&st);
+	}
 	return 0;
 }

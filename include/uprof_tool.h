@@ -54,6 +54,12 @@
  *        the descriptor's os_thread and os_syscall (its next two reserved slots): the
  *        threads' states and system calls of a --trace os session; the core table's
  *        resolve: an address of a process named (function, module, offset, line)
+ *   1.4  the descriptor's mpi_site and mpi_event (its next two reserved slots): each
+ *        rank's MPI call sites (struct uprof_tool_mpi_site, the job's MPI CALL SITES
+ *        PER RANK rows) and, for a --trace mpi=full session, each recorded MPI call
+ *        (struct uprof_tool_mpi_event), streamed from the rank's file; mpi_rank,
+ *        mpi_call, mpi_site and mpi_event are also called over one rank's session
+ *        (report -i JOB/rank-N --tool), as over a job of that rank alone
  *
  * Callbacks return 0, or a negative errno to fail: the tool's output is then dropped and
  * uprof reports the failure. Strings handed to callbacks live until the callback returns
@@ -72,7 +78,7 @@ extern "C" {
 #endif
 
 #define UPROF_TOOL_API_MAJOR 1
-#define UPROF_TOOL_API_MINOR 3
+#define UPROF_TOOL_API_MINOR 4
 #define UPROF_TOOL_API_VERSION_OF(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define UPROF_TOOL_API_VERSION UPROF_TOOL_API_VERSION_OF(UPROF_TOOL_API_MAJOR, UPROF_TOOL_API_MINOR)
 
@@ -288,11 +294,14 @@ struct uprof_tool_omp_slice {
 
 /*
  * 1.3: a rank of an MPI job (mpi_rank), as the job's report.csv has it: the RANK SUMMARY
- * TABLE's row (--trace mpi) and the rank's session. Only over a job directory
+ * TABLE's row (--trace mpi) and the rank's session. Over a job directory
  * (`report -i JOBDIR --tool`), in rank order, once per selected rank that has MPI data;
- * then every rank's mpi_call rows. The session callbacks get the job (session->dir is
- * the job directory); the sample, process, thread, module, task, pause and openmp_region
- * callbacks are a session's and are not called over a job.
+ * then every rank's mpi_call rows, then (1.4) mpi_site rows, then mpi_event calls. The
+ * session callbacks get the job (session->dir is the job directory); the sample, process,
+ * thread, module, task, pause and openmp_region callbacks are a session's and are not
+ * called over a job. From 1.4 the same four are called over one rank's session (`report
+ * -i JOB/rank-N --tool`, collected with --trace mpi), after the session's own callbacks
+ * and before session_end, with the numbers the job's report.csv has for that rank.
  */
 struct uprof_tool_mpi_rank {
 	uint32_t size;
@@ -319,6 +328,57 @@ struct uprof_tool_mpi_call {
 	uint64_t calls;
 	double time_s; /* in it, all calls */
 	uint64_t bytes_sent, bytes_recv;
+};
+
+/* 1.4: one MPI call site of one rank (mpi_site): its row of the job's MPI CALL SITES PER
+ * RANK (report --mpi-top 0 lists them all), with the site's place from MPI CALL SITES.
+ * Per rank (in rank order), by site number. A site is mpiP's: an MPI function called
+ * from one source line (from one module offset where no line is known) by one caller
+ * chain; its number is the job's (over one rank's session: that rank's own numbering). */
+struct uprof_tool_mpi_site {
+	uint32_t size;
+	int rank;
+	int site;	      /* the Site column */
+	int line;	      /* its source line, 0 when not known */
+	const char *function; /* the MPI function: "MPI_Send" */
+	const char *place;    /* the File:Line column: "ring.c:42", "a.out+0x1234", "unknown" */
+	const char *caller;   /* the Caller column: the function the call is in */
+	const char *module;   /* the Module column: its module's name, "unknown" */
+	const char *callers;  /* Callers Above (collect -g): "f (file:line) < g", "" without */
+	uint64_t calls;
+	double time_s;	   /* in it, all the rank's calls there */
+	uint64_t messages; /* calls that moved bytes */
+	uint64_t bytes, min_bytes, max_bytes;
+};
+
+/* 1.4: what an MPI call did (uprof_tool_mpi_event.flags). */
+enum uprof_tool_mpi_flag {
+	UPROF_TOOL_MPI_SEND = 1,	/* sent a message: dest, send_tag, sent */
+	UPROF_TOOL_MPI_RECV = 2,	/* received one: source, recv_tag, recvd */
+	UPROF_TOOL_MPI_NONBLOCKING = 4, /* posted a request: a COMPLETION event names it */
+	UPROF_TOOL_MPI_STATUS = 8,	/* source, recv_tag, recvd are what arrived */
+	UPROF_TOOL_MPI_COLL = 16,	/* a collective over comm */
+	UPROF_TOOL_MPI_COMPLETION = 32	/* no call: request @posted completed, in the call
+					 * recorded before it on its thread */
+};
+
+/* 1.4: one MPI call of a --trace mpi=full rank (mpi_event), in the order the rank recorded
+ * them (per thread, in time order), rank after rank. Streamed from the rank's file as it
+ * is read: nothing is kept for the tool, copy what you keep. */
+struct uprof_tool_mpi_event {
+	uint32_t size;
+	int rank;
+	uint64_t index;		  /* its place among the rank's recorded events, from 0 */
+	const char *function;	  /* "MPI_Isend"; a COMPLETION: the completing call's */
+	int64_t begin_ns, end_ns; /* CLOCK_MONOTONIC of the rank's host, the samples' clock */
+	int tid;
+	uint32_t flags; /* enum uprof_tool_mpi_flag */
+	int dest, send_tag;	  /* world rank sent to (-1 none); collectives: root or -1 */
+	int source, recv_tag;	  /* world rank received from (-1 none or unknown) */
+	uint64_t sent, recvd;	  /* bytes */
+	uint32_t comm;		  /* 0 MPI_COMM_WORLD, 1 MPI_COMM_SELF, else its group's hash */
+	uint32_t reserved0;
+	uint64_t posted; /* COMPLETION: the index of the event that posted the request */
 };
 
 /* 1.3: a thread of a --trace os session (os_thread): its row of report.csv's THREAD STATES.
@@ -398,7 +458,14 @@ struct uprof_tool_desc {
 	int (*os_thread)(void *ctx, const struct uprof_tool_os_thread *t);
 	int (*os_syscall)(void *ctx, const struct uprof_tool_os_syscall *c);
 
-	void *reserved[9]; /* zero: later minor versions take them in order */
+	/* 1.4 (the next two reserved slots before): each rank's MPI call sites (mpi_site),
+	 * then each recorded call of a --trace mpi=full rank (mpi_event), after mpi_call; see
+	 * struct uprof_tool_mpi_rank. Over a job none of whose ranks has MPI data a tool
+	 * that sets one fails, said; over a session without any they are not called. */
+	int (*mpi_site)(void *ctx, const struct uprof_tool_mpi_site *s);
+	int (*mpi_event)(void *ctx, const struct uprof_tool_mpi_event *e);
+
+	void *reserved[7]; /* zero: later minor versions take them in order */
 };
 
 #define UPROF_TOOL_DESC_INIT \

@@ -62,7 +62,14 @@ struct rpt_job {
 	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
 	bool timeline_set;
 	int nrate_low; /* ranks sampled under 90 % of the asked rate (job_rates.c) */
+	/* a one-rank job of a session (rpt_job_rank_open): its directory, borrowed; no dfd,
+	 * no job.ini */
+	bool of_session;
+	int session_dfd;
 };
+
+/* job_trace.c: rank @rank's line of job.ini, NULL when it has none */
+const struct ses_job_rank *rpt_job_ses_rank(const struct ses_job *job, int rank);
 
 /* job_mpi.c: rank @i's MPI data from its session directory @session_dir. -ENOMEM only. */
 int rpt_job_mpi_load(struct rpt_job *j, int i, int session_dfd);

@@ -161,8 +161,31 @@ size_t rpt_job_mpi_funcs_at(const struct rpt_job *j, int i, const struct ses_mpi
 /* Ranks selected that have MPI data. */
 int rpt_job_mpi_ranks_with_data(const struct rpt_job *j);
 
-/* report.db of the job (job_sqlite.c): uprof_mpi_ranks, uprof_mpi_calls, uprof_mpi_matrix
- * (empty without MPI data). 0 or -errno. */
+/* A rank's part of an MPI call site (job_sites.c), for the tool API's mpi_site and
+ * report.db's uprof_mpi_sites: its row of MPI CALL SITES PER RANK, the site's place from
+ * MPI CALL SITES. Strings borrowed from the job. */
+struct rpt_job_mpi_site_view {
+	int rank, site, line;
+	const char *function, *caller, *module, *callers;
+	char place[300]; /* File:Line: "file:line", "module+0xoffset", "unknown" */
+	uint64_t calls, time_ns, messages, bytes, min_bytes, max_bytes;
+};
+/* The job's call sites (numbered, in order of place, from the first call on). */
+size_t rpt_job_mpi_sites(const struct rpt_job *j);
+/* Site @k's (0 .. rpt_job_mpi_sites - 1) part of rank @i's (of rpt_job_ranks) into @v: 0,
+ * or -ENODATA when the rank never called there. */
+int rpt_job_mpi_site_at(const struct rpt_job *j, size_t k, int i, struct rpt_job_mpi_site_view *v);
+/* Rank @i's session directory, opened beneath the job's (the caller closes it): an fd, or
+ * -errno (-ENOENT: the rank has no session). */
+int rpt_job_rank_dir(const struct rpt_job *j, int i);
+/* One rank's session (@session_dfd, borrowed while the job lives; @r its report, open)
+ * as a job of that rank alone, for the tool API: its MPI data (job_mpi.c) and its call
+ * sites named with @r, the numbers its report.csv's MPI TRACING REPORT has. 0 with *@out
+ * (rpt_job_free), or -ENOMEM; a session without MPI data gives a job with none. */
+int rpt_job_rank_open(struct rpt_job **out, int session_dfd, struct rpt *r);
+
+/* report.db of the job (job_sqlite.c): uprof_mpi_ranks, uprof_mpi_calls, uprof_mpi_matrix,
+ * uprof_mpi_sites (empty without MPI data). 0 or -errno. */
 int rpt_job_export_sqlite(const struct rpt_job *j, FILE *f);
 
 struct rpt_mpi_trace_facts; /* export/export.h */

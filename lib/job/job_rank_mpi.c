@@ -52,3 +52,37 @@ int rpt_job_session_mpi(int session_dfd, FILE *f, struct rpt_job_mpi_summary *s,
 	rpt_job_mpi_release(&j);
 	return ret;
 }
+
+int rpt_job_rank_open(struct rpt_job **out, int session_dfd, struct rpt *r)
+{
+	struct rpt_job *j = calloc(1, sizeof(*j));
+	struct rpt_summary sum;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!j)
+		return -ENOMEM;
+	j->of_session = true;
+	j->session_dfd = session_dfd;
+	j->dfd = -1;
+	j->nranks = 1;
+	j->ranks = calloc(1, sizeof(*j->ranks));
+	j->mpi = calloc(1, sizeof(*j->mpi));
+	if (!j->ranks || !j->mpi)
+		goto out;
+	j->ranks[0].rank = -1;
+	rpt_summary(r, &sum);
+	snprintf(j->ranks[0].host, sizeof(j->ranks[0].host), "%s", sum.info->host);
+	ret = load(j, session_dfd);
+	if (!ret && j->mpi[0].has) {
+		j->ranks[0].pid = j->mpi[0].m.pid;
+		/* while @r is open: its mappings name the call sites, as the job's do */
+		ret = rpt_job_sites_add(j, 0, r);
+	}
+out:
+	if (ret)
+		rpt_job_free(j);
+	else
+		*out = j;
+	return ret;
+}

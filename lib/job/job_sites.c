@@ -37,6 +37,7 @@ struct rpt_job_sites {
 	struct util_strmap places;
 	uint64_t lost_calls; /* calls the ranks' tables had no room for */
 	int lost_ranks, counted_ranks;
+	bool numbered; /* v sorted by place, ids given (number()): nothing is added after */
 };
 
 static int sites_new(struct rpt_job *j)
@@ -305,16 +306,22 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The File:Line column: "file:line", "module+0xoffset" or "unknown". */
+static void place_text(const struct job_site *o, char *at, size_t len)
+{
+	if (o->where.line > 0)
+		snprintf(at, len, "%s:%d", o->where.file, o->where.line);
+	else if (o->where.mapped)
+		snprintf(at, len, "%s+0x%" PRIx64, o->where.module, o->where.offset);
+	else
+		snprintf(at, len, "unknown");
+}
+
 static void put_place(FILE *f, const struct job_site *o)
 {
 	char at[300];
 
-	if (o->where.line > 0)
-		snprintf(at, sizeof(at), "%s:%d", o->where.file, o->where.line);
-	else if (o->where.mapped)
-		snprintf(at, sizeof(at), "%s+0x%" PRIx64, o->where.module, o->where.offset);
-	else
-		snprintf(at, sizeof(at), "unknown");
+	place_text(o, at, sizeof(at));
 	put_str(f, at);
 }
 
@@ -467,6 +474,55 @@ static void write_ranks(const struct rpt_job *j, FILE *f, const struct job_site 
 	}
 }
 
+/* The sites in order of place, numbered from 1: the same numbers every time. Once every
+ * rank is added (the index's positions are stale after it). */
+static void number(struct rpt_job_sites *s)
+{
+	if (s->numbered)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), by_place);
+	for (size_t k = 0; k < s->n; k++)
+		s->v[k].id = (int)k + 1;
+	s->numbered = true;
+}
+
+size_t rpt_job_mpi_sites(const struct rpt_job *j)
+{
+	if (!j->sites)
+		return 0;
+	number(j->sites);
+	return j->sites->n;
+}
+
+int rpt_job_mpi_site_at(const struct rpt_job *j, size_t k, int i, struct rpt_job_mpi_site_view *v)
+{
+	const struct job_site *o;
+	const struct site_rank *x;
+
+	memset(v, 0, sizeof(*v));
+	if (k >= rpt_job_mpi_sites(j) || i < 0 || i >= j->nranks)
+		return -ENODATA;
+	o = &j->sites->v[k];
+	x = &o->ranks[i];
+	if (!x->calls) /* MPI CALL SITES PER RANK has no row for it */
+		return -ENODATA;
+	v->rank = j->ranks[i].rank;
+	v->site = o->id;
+	v->line = o->where.line > 0 ? o->where.line : 0;
+	v->function = o->fn;
+	place_text(o, v->place, sizeof(v->place));
+	v->caller = o->where.func;
+	v->module = o->where.mapped ? o->where.module : "unknown";
+	v->callers = o->chain;
+	v->calls = x->calls;
+	v->time_ns = x->time_ns;
+	v->messages = x->messages;
+	v->bytes = x->bytes;
+	v->min_bytes = x->min_bytes;
+	v->max_bytes = x->max_bytes;
+	return 0;
+}
+
 int rpt_job_sites_write(const struct rpt_job *j, FILE *f)
 {
 	struct rpt_job_sites *s = j->sites;
@@ -475,10 +531,7 @@ int rpt_job_sites_write(const struct rpt_job *j, FILE *f)
 
 	if (!s)
 		return 0;
-	qsort(s->v, s->n, sizeof(*s->v), by_place);
-	for (size_t k = 0; k < s->n; k++)
-		s->v[k].id = (int)k + 1;
-	/* the index's positions are stale now: nothing is added after the ranks are read */
+	number(s);
 	by_time = sort_by(s, false);
 	by_bytes = sort_by(s, true);
 	if (!by_time || !by_bytes) {

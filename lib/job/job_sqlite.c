@@ -3,8 +3,9 @@
  * report.db of an MPI job (report -i JOBDIR --export sqlite): the job's MPI data as
  * tables, the numbers of its report.csv's MPI TRACING REPORT (job_mpi.c's sums, through
  * job_tool.c's views), keyed by rank: uprof_mpi_ranks (RANK SUMMARY TABLE), uprof_mpi_calls
- * (each rank's functions, report --detail's MPI FUNCTION SUMMARY TABLE (Rank N)) and
- * uprof_mpi_matrix (COMMUNICATION MATRIX). Times in ns, as in a session's report.db. Built
+ * (each rank's functions, report --detail's MPI FUNCTION SUMMARY TABLE (Rank N)),
+ * uprof_mpi_matrix (COMMUNICATION MATRIX) and uprof_mpi_sites (MPI CALL SITES PER RANK,
+ * every site: report --mpi-top 0, with the site's place from MPI CALL SITES). Times in ns, as in a session's report.db. Built
  * in memory in one transaction and written whole to @f, as lib/export's report.db is.
  */
 #include "job/internal.h"
@@ -24,7 +25,11 @@ static const char schema[] =
 	" function varchar(64), calls bigint, time bigint, bytes_sent bigint,"
 	" bytes_recv bigint);"
 	"CREATE TABLE uprof_mpi_matrix (id integer NOT NULL PRIMARY KEY, from_rank integer,"
-	" to_rank integer, time bigint, bytes bigint, transfers bigint);";
+	" to_rank integer, time bigint, bytes bigint, transfers bigint);"
+	"CREATE TABLE uprof_mpi_sites (id integer NOT NULL PRIMARY KEY, rank integer,"
+	" site integer, function varchar(64), place varchar(300), file_line integer,"
+	" caller varchar(256), module varchar(256), callers varchar(600), calls bigint,"
+	" time bigint, messages bigint, bytes bigint, min_bytes bigint, max_bytes bigint);";
 /* clang-format on */
 
 static int64_t ns(double s)
@@ -46,6 +51,37 @@ static int put(sqlite3_stmt *st, const int64_t *v, int n, unsigned text_mask,
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -ENOMEM : -EIO;
+}
+
+/* uprof_mpi_sites: rank by rank, site by site, as the tool API's mpi_site. */
+static int fill_sites(sqlite3 *db, const struct rpt_job *j)
+{
+	size_t ns = rpt_job_mpi_sites(j);
+	sqlite3_stmt *st = NULL;
+	int64_t id = 0;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO uprof_mpi_sites VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		ret = -EIO;
+	for (int i = 0; !ret && i < j->nranks; i++)
+		for (size_t k = 0; !ret && k < ns; k++) {
+			struct rpt_job_mpi_site_view v;
+
+			if (rpt_job_mpi_site_at(j, k, i, &v))
+				continue;
+			ret = put(st,
+				  (int64_t[]){ ++id, v.rank, v.site, 0, 0, v.line, 0, 0, 0,
+					       (int64_t)v.calls, (int64_t)v.time_ns,
+					       (int64_t)v.messages, (int64_t)v.bytes,
+					       (int64_t)v.min_bytes, (int64_t)v.max_bytes },
+				  15, 1u << 3 | 1u << 4 | 1u << 6 | 1u << 7 | 1u << 8,
+				  (const char *const[]){ v.function, v.place, v.caller, v.module,
+							 v.callers });
+		}
+	sqlite3_finalize(st);
+	return ret;
 }
 
 static int fill(sqlite3 *db, const struct rpt_job *j)
@@ -99,6 +135,8 @@ static int fill(sqlite3 *db, const struct rpt_job *j)
 	sqlite3_finalize(rs);
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ms);
+	if (!ret)
+		ret = fill_sites(db, j);
 	if (!ret && sqlite3_exec(db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
 		ret = -EIO;
 	return ret;

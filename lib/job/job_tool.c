@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 static double sec(uint64_t ns)
 {
@@ -54,4 +55,21 @@ int rpt_job_mpi_ranks_with_data(const struct rpt_job *j)
 	for (int i = 0; j->mpi && i < j->nranks; i++)
 		n += j->mpi[i].has;
 	return n;
+}
+
+int rpt_job_rank_dir(const struct rpt_job *j, int i)
+{
+	const struct ses_job_rank *jr;
+	int fd;
+
+	if (i < 0 || i >= j->nranks)
+		return -ENOENT;
+	if (j->of_session) {
+		fd = dup(j->session_dfd);
+		return fd < 0 ? -errno : fd;
+	}
+	jr = rpt_job_ses_rank(&j->job, j->ranks[i].rank);
+	if (!jr || j->ranks[i].state >= RPT_RANK_MISSING)
+		return -ENOENT;
+	return util_at_dir(j->dfd, jr->session);
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const struct ses_job_rank *job_rank(const struct ses_job *job, int rank)
+const struct ses_job_rank *rpt_job_ses_rank(const struct ses_job *job, int rank)
 {
 	for (size_t i = 0; i < job->nranks; i++)
 		if (job->ranks[i].rank == rank)
@@ -36,7 +36,7 @@ static int64_t host_offset(const struct ses_job *job, const char *host, int64_t 
 static int load(const struct rpt_job *j, int i, struct ses_mpiev *ev, struct rpt_mpi_rank *out,
 		char *why, size_t whylen)
 {
-	const struct ses_job_rank *jr = job_rank(&j->job, j->ranks[i].rank);
+	const struct ses_job_rank *jr = rpt_job_ses_rank(&j->job, j->ranks[i].rank);
 	char err[320];
 	int sfd, ret;
 

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* The file's largest honest size: the header, every name, the cap's events in chunks. */
@@ -128,6 +129,14 @@ static int name(struct ses_mpiev *e, const struct ses_ct_record *rec)
 #define MAX_TIDS 1024
 struct walk {
 	const struct clock_map *c;
+	/* streaming (ses_mpiev_stream_at): each event handed to @sink as it is read, none
+	 * kept, no completion linked; else e->calls gets them */
+	ses_mpiev_sink sink;
+	void *sink_ctx;
+	struct ses_mpiev_call one; /* the event being handed out */
+	int sink_ret;		   /* the sink's failure: the walk stops */
+	const void *map;	   /* streaming: the file's mapping, handed back as read */
+	size_t map_len, handed;
 	uint64_t recorded, seen;
 	uint32_t *call_of_slot;
 	struct {
@@ -182,13 +191,15 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct ses_mpiev_event v;
-		struct ses_mpiev_call *o = &e->calls[e->ncalls];
+		struct ses_mpiev_call *o = w->sink ? &w->one : &e->calls[e->ncalls];
 		bool done = false;
 		uint32_t *last;
 
 		memcpy(&v, rec->value + i * sizeof(v), sizeof(v));
 		if (!v.func) {
-			w->call_of_slot[w->seen++] = 0;
+			if (w->call_of_slot) /* none when streaming */
+				w->call_of_slot[w->seen] = 0;
+			w->seen++;
 			e->unfilled++;
 			continue;
 		}
@@ -203,7 +214,9 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 			       "an event with an impossible function, time, rank or request");
 			return 1;
 		}
-		if (done) {
+		if (done && w->sink)
+			e->completions++;
+		else if (done) {
 			complete(e, w, &v);
 			w->call_of_slot[w->seen++] = 0;
 			continue;
@@ -219,6 +232,14 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 		o->send_tag = v.send_tag;
 		o->source = v.source;
 		o->recv_tag = v.recv_tag;
+		if (w->sink) { /* a completion keeps its posting event's index, 1 + it */
+			o->done = done ? v.done : 0;
+			e->ncalls += !done;
+			w->sink_ret = w->sink(w->sink_ctx, e, w->seen++, o);
+			if (w->sink_ret)
+				return w->sink_ret;
+			continue;
+		}
 		w->call_of_slot[w->seen++] = (uint32_t)++e->ncalls;
 		last = last_of(w, v.tid);
 		if (last)
@@ -242,6 +263,9 @@ static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, struct walk *w)
 			break;
 		case SES_MPIEV_REC_EVENTS:
 			ret = events(e, &rec, w);
+			if (w->map) /* what was read stays on disk, not in memory */
+				w->handed = ses_file_hand_back(w->map, w->map_len, w->handed,
+							       rec.offset);
 			break;
 		case SES_MPIEV_REC_END:
 			if (rec.len != sizeof(end)) {
@@ -263,7 +287,9 @@ static int walk(struct ses_ct_reader *r, struct ses_mpiev *e, struct walk *w)
 	return ret < 0 ? ret : 0;
 }
 
-int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err, size_t errlen)
+/* ses_mpiev_parse, or with @sink (@map: the file's mapping) ses_mpiev_stream_at's walk. */
+static int parse(const void *buf, size_t len, struct ses_mpiev *e, ses_mpiev_sink sink,
+		 void *ctx, bool map, char *err, size_t errlen)
 {
 	struct ses_ct_reader r;
 	struct clock_map c;
@@ -285,11 +311,17 @@ int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err,
 	/* the header's count, bounded by what the file's size can hold */
 	if (recorded > len / sizeof(struct ses_mpiev_event))
 		recorded = len / sizeof(struct ses_mpiev_event);
-	e->calls = malloc(sizeof(*e->calls) * (recorded ? recorded : 1));
 	w = calloc(1, sizeof(*w));
-	if (w)
+	if (w && sink) { /* nothing a call: the events go out as they are read */
+		w->sink = sink;
+		w->sink_ctx = ctx;
+		w->map = map ? buf : NULL;
+		w->map_len = len;
+	} else if (w) {
+		e->calls = malloc(sizeof(*e->calls) * (recorded ? recorded : 1));
 		w->call_of_slot = calloc(recorded ? recorded : 1, sizeof(*w->call_of_slot));
-	if (!e->calls || !w || !w->call_of_slot) {
+	}
+	if (!w || (!sink && (!e->calls || !w->call_of_slot))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -314,6 +346,34 @@ out:
 	return ret;
 }
 
+int ses_mpiev_parse(const void *buf, size_t len, struct ses_mpiev *e, char *err, size_t errlen)
+{
+	return parse(buf, len, e, NULL, NULL, false, err, errlen);
+}
+
+int ses_mpiev_stream(const void *buf, size_t len, struct ses_mpiev *e, ses_mpiev_sink sink,
+		     void *ctx, char *err, size_t errlen)
+{
+	return parse(buf, len, e, sink, ctx, false, err, errlen);
+}
+
+int ses_mpiev_stream_at(int dfd, const char *name, struct ses_mpiev *e, ses_mpiev_sink sink,
+			void *ctx, char *err, size_t errlen)
+{
+	const void *map;
+	size_t len;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	ret = ses_file_map_at(dfd, name, &map, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = parse(map ? map : "", len, e, sink, ctx, map != NULL, err, errlen);
+	if (map)
+		munmap((void *)map, len);
+	return ret;
+}
+
 int ses_mpiev_read_at(int dfd, const char *name, struct ses_mpiev *e, char *err, size_t errlen)
 {
 	char *buf;
@@ -329,22 +389,22 @@ int ses_mpiev_read_at(int dfd, const char *name, struct ses_mpiev *e, char *err,
 	return ret;
 }
 
-int ses_mpiev_find_at(int sdfd, struct ses_mpiev *e, char *err, size_t errlen)
+/* The first mpi/<pid>.mpiev beneath @sdfd, its path into @rel: true when there is one. */
+static bool first_file(int sdfd, char *rel, size_t len)
 {
-	char first[300] = "", rel[320];
+	char first[300] = "";
 	size_t sl = strlen(SES_MPIEV_SUFFIX);
 	struct dirent *d;
-	int fd, ret;
+	int fd;
 	DIR *dir;
 
-	memset(e, 0, sizeof(*e));
 	fd = util_at_dir(sdfd, SES_MPI_DIR);
 	if (fd < 0)
-		return 0;
+		return false;
 	dir = fdopendir(fd);
 	if (!dir) {
 		close(fd);
-		return 0;
+		return false;
 	}
 	while ((d = readdir(dir))) {
 		size_t n = strlen(d->d_name);
@@ -355,18 +415,46 @@ int ses_mpiev_find_at(int sdfd, struct ses_mpiev *e, char *err, size_t errlen)
 			snprintf(first, sizeof(first), "%s", d->d_name);
 	}
 	closedir(dir);
-	if (!first[0])
-		return 0;
-	snprintf(rel, sizeof(rel), SES_MPI_DIR "/%s", first);
-	ret = ses_mpiev_read_at(sdfd, rel, e, err, errlen);
-	if (ret) {
-		char why[256];
+	snprintf(rel, len, SES_MPI_DIR "/%s", first);
+	return first[0] != 0;
+}
 
-		snprintf(why, sizeof(why), "%s", err);
-		ses_errf(err, errlen, "%s: %s", rel, why);
-		return ret;
-	}
-	return 1;
+/* ses_mpiev_find_at's message for a file that could not be read: which file. */
+static void name_file(const char *rel, char *err, size_t errlen)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s", err);
+	ses_errf(err, errlen, "%s: %s", rel, why);
+}
+
+int ses_mpiev_stream_find_at(int sdfd, struct ses_mpiev *e, ses_mpiev_sink sink, void *ctx,
+			     char *err, size_t errlen)
+{
+	char rel[320];
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	if (!first_file(sdfd, rel, sizeof(rel)))
+		return 0;
+	ret = ses_mpiev_stream_at(sdfd, rel, e, sink, ctx, err, errlen);
+	if (ret)
+		name_file(rel, err, errlen);
+	return ret ? ret : 1;
+}
+
+int ses_mpiev_find_at(int sdfd, struct ses_mpiev *e, char *err, size_t errlen)
+{
+	char rel[320];
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	if (!first_file(sdfd, rel, sizeof(rel)))
+		return 0;
+	ret = ses_mpiev_read_at(sdfd, rel, e, err, errlen);
+	if (ret)
+		name_file(rel, err, errlen);
+	return ret ? ret : 1;
 }
 
 void ses_mpiev_release(struct ses_mpiev *e)

@@ -145,4 +145,24 @@ int ses_mpiev_read_at(int dfd, const char *name, struct ses_mpiev *e, char *err,
 int ses_mpiev_find_at(int sdfd, struct ses_mpiev *e, char *err, size_t errlen);
 void ses_mpiev_release(struct ses_mpiev *e); /* NULL is fine; safe twice */
 
+/* Streaming: each event handed to @sink as it is read, @index its place among the file's
+ * events (from 0), nothing kept (e->calls stays NULL; e->ncalls counts the calls handed).
+ * A completion is handed too, as itself: its flags have SES_MPIEV_COMPLETION, its func is
+ * the completing call's, its done 1 + the index of the event that posted the request
+ * (not linked: that would keep every call). The sink returns 0, or a negative errno that
+ * stops the walk and is returned. */
+typedef int (*ses_mpiev_sink)(void *ctx, const struct ses_mpiev *e, uint64_t index,
+			      const struct ses_mpiev_call *c);
+/* ses_mpiev_parse's checks and results (names, counts, damage), the events to @sink. */
+int ses_mpiev_stream(const void *buf, size_t len, struct ses_mpiev *e, ses_mpiev_sink sink,
+		     void *ctx, char *err, size_t errlen);
+/* The same over @name beneath @dfd, mapped, its pages handed back as they are read: the
+ * memory is the names and a few pages, whatever the file's size. */
+int ses_mpiev_stream_at(int dfd, const char *name, struct ses_mpiev *e, ses_mpiev_sink sink,
+			void *ctx, char *err, size_t errlen);
+/* ses_mpiev_find_at's file, streamed: 1, 0 none there, or the error. ses_mpiev_release
+ * @e after either. */
+int ses_mpiev_stream_find_at(int sdfd, struct ses_mpiev *e, ses_mpiev_sink sink, void *ctx,
+			     char *err, size_t errlen);
+
 #endif

@@ -111,6 +111,11 @@ int tool_desc_check(const struct uprof_tool_desc *d, struct uprof_tool_desc *out
 			      "sets %s, a slot its tool API %u.%u reserves (its argument is API "
 			      "1.3's: rebuild against this uprof_tool.h)",
 			      out->mpi_call ? "mpi_call" : "mpi_rank", major, minor);
+	if ((out->mpi_site || out->mpi_event) && minor < 4)
+		return refuse(err, errlen,
+			      "sets %s, a slot its tool API %u.%u reserves (its argument is API "
+			      "1.4's: rebuild against this uprof_tool.h)",
+			      out->mpi_site ? "mpi_site" : "mpi_event", major, minor);
 	if (!out->name || !good_name(out->name))
 		return refuse(err, errlen,
 			      "its descriptor has %s name (1-63 letters, digits, "

@@ -8,6 +8,7 @@
  */
 #include "tool/internal.h"
 #include "util/util.h"
+#include "job/job.h"
 #include "report/report.h"
 #include "session/session.h"
 
@@ -195,11 +196,36 @@ struct drive {
 	const char *what;	       /* the callback running, for a failure's message */
 };
 
-static int failed(struct drive *d, const char *what, int ret)
+int tool_driver_failed(struct tool_host *h, const char *what, int ret)
 {
-	snprintf(d->h->error, sizeof(d->h->error), "its %s callback failed (%d: %s)", what, ret,
+	snprintf(h->error, sizeof(h->error), "its %s callback failed (%d: %s)", what, ret,
 		 strerror(ret < 0 ? -ret : ret));
 	return -ECANCELED;
+}
+
+static int failed(struct drive *d, const char *what, int ret)
+{
+	return tool_driver_failed(d->h, what, ret);
+}
+
+int tool_driver_session(struct tool_host *h, const struct uprof_tool_session *s,
+			int (*body)(struct tool_host *h, void *arg), void *arg)
+{
+	const struct uprof_tool_desc *t = &h->desc;
+	int ret;
+
+	if (t->session_begin && (ret = t->session_begin(t->ctx, s)))
+		return tool_driver_failed(h, "session_begin", ret);
+	ret = body(h, arg);
+	if (ret == -ENOMEM)
+		snprintf(h->error, sizeof(h->error), "out of memory");
+	if (ret)
+		return -ECANCELED;
+	if (t->session_end && (ret = t->session_end(t->ctx, s)))
+		return tool_driver_failed(h, "session_end", ret);
+	if (h->row_open) /* a last row left open ends with its line */
+		fputc('\n', h->out);
+	return 0;
 }
 
 static int on_process(void *ctx, const struct rpt_walk_process *p)
@@ -428,6 +454,44 @@ int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n)
 	return ret ? -ECANCELED : 0;
 }
 
+/* A rank's session (--trace mpi): the MPI callbacks as over a job of that rank alone.
+ * Nothing for a session without MPI data, as for the OS callbacks (a job without any is
+ * refused: there the MPI data is all a tool gets). */
+static int session_mpi(struct tool_host *h)
+{
+	struct rpt_job *j;
+	int ret, sfd = rpt_dir_fd(h->report);
+
+	if (sfd < 0)
+		return 0;
+	ret = rpt_job_rank_open(&j, sfd, h->report);
+	if (ret)
+		return ret;
+	ret = rpt_job_mpi_ranks_with_data(j) ? tool_driver_mpi(h, j) : 0;
+	rpt_job_free(j);
+	return ret;
+}
+
+struct session_run {
+	struct drive *d;
+	struct rpt_walker *w;
+};
+
+static int session_body(struct tool_host *h, void *arg)
+{
+	struct session_run *run = arg;
+	const struct uprof_tool_desc *t = &h->desc;
+	int ret = rpt_walk(h->report, run->w);
+
+	if (!ret && t->openmp_region)
+		ret = omp_slices(run->d);
+	if (!ret && (t->os_thread || t->os_syscall))
+		ret = tool_driver_os(h); /* driver_os.c */
+	if (!ret && tool_driver_wants_mpi(h))
+		ret = session_mpi(h);
+	return ret;
+}
+
 int tool_driver_run(struct tool_host *h, const char *session_dir)
 {
 	const struct uprof_tool_desc *t = &h->desc;
@@ -444,23 +508,7 @@ int tool_driver_run(struct tool_host *h, const char *session_dir)
 		.task = t->task ? on_task : NULL,
 		.pause = t->pause ? on_pause : NULL,
 	};
-	int ret = 0;
 
 	session_facts(&d, session_dir, &s, names, periods);
-	if (t->session_begin && (ret = t->session_begin(t->ctx, &s)))
-		return failed(&d, "session_begin", ret);
-	ret = rpt_walk(h->report, &w);
-	if (!ret && t->openmp_region)
-		ret = omp_slices(&d);
-	if (!ret && (t->os_thread || t->os_syscall))
-		ret = tool_driver_os(h); /* driver_os.c */
-	if (ret == -ENOMEM)
-		snprintf(h->error, sizeof(h->error), "out of memory");
-	if (ret)
-		return ret == -ECANCELED ? ret : -ECANCELED;
-	if (t->session_end && (ret = t->session_end(t->ctx, &s)))
-		return failed(&d, "session_end", ret);
-	if (h->row_open) /* a last row left open ends with its line */
-		fputc('\n', h->out);
-	return 0;
+	return tool_driver_session(h, &s, session_body, &(struct session_run){ &d, &w });
 }

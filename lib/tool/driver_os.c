@@ -17,13 +17,6 @@ static double sec(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-static int failed(struct tool_host *h, const char *what, int ret)
-{
-	snprintf(h->error, sizeof(h->error), "its %s callback failed (%d: %s)", what, ret,
-		 strerror(ret < 0 ? -ret : ret));
-	return -ECANCELED;
-}
-
 int tool_driver_os(struct tool_host *h)
 {
 	const struct uprof_tool_desc *t = &h->desc;
@@ -52,7 +45,7 @@ int tool_driver_os(struct tool_host *h)
 						   .preemptions = th[i].preemptions,
 						   .wakeups = th[i].wakeups });
 		if (ret)
-			return failed(h, "os_thread", ret);
+			return tool_driver_failed(h, "os_thread", ret);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		ret = t->os_syscall(
@@ -70,7 +63,7 @@ int tool_driver_os(struct tool_host *h)
 					.min_s = c[i].min_ns == UINT64_MAX ? 0 : sec(c[i].min_ns),
 					.max_s = sec(c[i].max_ns) });
 		if (ret)
-			return failed(h, "os_syscall", ret);
+			return tool_driver_failed(h, "os_syscall", ret);
 	}
 	return 0;
 }

@@ -96,9 +96,25 @@ struct tool_host {
  * dropped (@n bits). 0 or -ECANCELED with h->error. */
 int tool_driver_filter(struct tool_host *h, uint8_t *drop, size_t n);
 
-/* Run @h's callbacks over the job @h->job (driver_job.c): session_begin, mpi_rank, mpi_call,
- * session_end. 0, or -ECANCELED with h->error. */
+/* Run @h's callbacks over the job @h->job (driver_job.c): session_begin, the MPI
+ * callbacks, session_end. 0, or -ECANCELED with h->error. */
 int tool_driver_run_job(struct tool_host *h, const char *job_dir);
+
+/* The one frame of a run (driver.c): session_begin(@s), @body, session_end(@s), the last
+ * row ended. 0, or -ECANCELED with h->error. */
+int tool_driver_session(struct tool_host *h, const struct uprof_tool_session *s,
+			int (*body)(struct tool_host *h, void *arg), void *arg);
+/* A callback's failure @ret said into h->error ("its @what callback failed"): -ECANCELED. */
+int tool_driver_failed(struct tool_host *h, const char *what, int ret);
+
+/* The MPI callbacks over @j, a job or one rank's session (driver_mpi.c): mpi_rank,
+ * mpi_call, mpi_site, mpi_event. 0, or -ECANCELED with h->error. */
+int tool_driver_mpi(struct tool_host *h, const struct rpt_job *j);
+/* Does the tool set any MPI callback? */
+bool tool_driver_wants_mpi(const struct tool_host *h);
+/* "@where MPI data for its mpi_x callback (collect with --trace mpi ...)" into h->error:
+ * -ECANCELED. */
+int tool_driver_no_mpi(struct tool_host *h, const char *where);
 
 /* Hand @h->report's OS trace to os_thread and os_syscall (driver_os.c). 0, or -ECANCELED
  * with h->error. */

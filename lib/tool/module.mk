@@ -1,6 +1,6 @@
 # lib/tool: the plug-in host of include/uprof_tool.h (docs/DESIGN.md §11)
 TOOL_SRCS := lib/tool/knobs.c lib/tool/desc.c lib/tool/host.c lib/tool/child.c lib/tool/driver.c \
-	lib/tool/driver_job.c lib/tool/driver_os.c lib/tool/resolve.c \
+	lib/tool/driver_job.c lib/tool/driver_mpi.c lib/tool/driver_os.c lib/tool/resolve.c \
 	lib/tool/sandbox.c lib/tool/supervise.c
 TOOL_LIB := $(BUILD)/lib/libuprof_tool.a
 TOOL_LDLIBS := -ldl

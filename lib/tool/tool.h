@@ -109,7 +109,7 @@ int tool_run_after(const char *spec, struct rpt *r, const char *session_dir, FIL
 struct rpt_job;
 /* The same over the MPI job @job (opened by the caller; borrowed) of the directory fd
  * @job_dfd (borrowed; its tools/ made beneath it), named @job_dir: the session callbacks
- * with the job's facts, then API 1.3's mpi_rank and mpi_call (driver_job.c). */
+ * with the job's facts, then the MPI callbacks (driver_job.c, driver_mpi.c). */
 int tool_run_job(const char *spec, const struct rpt_job *job, int job_dfd, const char *job_dir,
 		 FILE *sections, const struct tool_limits *lim, const char *const *earlier,
 		 int nearlier, struct tool_info *info, char *err, size_t errlen);

@@ -361,6 +361,7 @@ TOOL_KINDS := segv hang fail major reserved noreg exit noentry fork
 TEST_TOOLS := $(TGT)/tools/wants.so $(TGT)/tools/old10.so $(TGT)/tools/noop.so \
 	$(TGT)/tools/ompslices.so $(TGT)/tools/ompslices11.so $(TGT)/tools/dropfn.so \
 	$(TGT)/tools/dropfn11.so $(TGT)/tools/mpiranks.so $(TGT)/tools/mpiranks12.so \
+	$(TGT)/tools/mpiranks13.so \
 	$(TGT)/tools/osstates.so $(TGT)/tools/osstates12.so $(TGT)/tools/resolver.so \
 	$(patsubst %,$(TGT)/tools/broken-%.so,$(TOOL_KINDS))
 $(TGT)/tools/wants.so: tests/tool/wants.c include/uprof_tool.h
@@ -380,13 +381,18 @@ $(TGT)/tools/dropfn.so: tests/tool/dropfn.c include/uprof_tool.h
 $(TGT)/tools/dropfn11.so: tests/tool/dropfn.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
-# API 1.3's MPI ranks and calls over a job (tests/e2e/tool_mpi.sh), and as if declared 1.2
+# API 1.3's MPI ranks and calls and 1.4's sites and events over a job (tests/e2e/tool_mpi.sh),
+# and as if declared 1.2
 $(TGT)/tools/mpiranks.so: tests/tool/mpiranks.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
 $(TGT)/tools/mpiranks12.so: tests/tool/mpiranks.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_2 -o $@ $<
+# API 1.4's call sites and events as if declared 1.3, where their slots were reserved
+$(TGT)/tools/mpiranks13.so: tests/tool/mpiranks.c include/uprof_tool.h
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_3 -o $@ $<
 # API 1.3's OS-trace threads and system calls (tests/e2e/tool_os.sh), and as if declared 1.2
 $(TGT)/tools/osstates.so: tests/tool/osstates.c include/uprof_tool.h
 	@mkdir -p $(dir $@)

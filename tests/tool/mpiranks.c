@@ -3,9 +3,13 @@
  * A tool of API 1.3 (tests/e2e/tool_mpi.sh): the ranks and MPI functions of a job it is
  * called back with, written back as two sections, "MPI RANKS" and "MPI CALLS", with the
  * numbers in report.csv's own %g style so that the test holds them against the job's RANK
- * SUMMARY TABLE and MPI FUNCTION SUMMARY TABLE (Rank N) cell for cell. Rows are kept until
- * session_end: the calls come after every rank. Built with -DDECLARE_1_2 it says it is a
- * tool of API 1.2, where both slots were reserved: it must be refused.
+ * SUMMARY TABLE and MPI FUNCTION SUMMARY TABLE (Rank N) cell for cell. API 1.4's call
+ * sites come back as "MPI SITES" in MPI CALL SITES PER RANK's own row style, and a
+ * --trace mpi=full rank's events (streamed: only sums are kept) as "MPI EVENTS", per rank
+ * and function: calls, bytes sent and received, and time. Rows are kept until session_end:
+ * the calls come after every rank. Built with -DDECLARE_1_2 it says it is a tool of API
+ * 1.2, where mpi_rank and mpi_call were reserved; with -DDECLARE_1_3, of API 1.3, where
+ * mpi_site and mpi_event were: either must be refused.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,8 +21,20 @@
 #define MAX_ROWS 4096
 
 static const struct uprof_tool_core *core;
-static char ranks[256][512], calls[MAX_ROWS][512];
-static int nranks, ncalls, order_bad;
+static char ranks[256][512], calls[MAX_ROWS][512], sites[MAX_ROWS][1024];
+static int nranks, ncalls, nsites, order_bad;
+
+/* the events summed per (rank, function): what a tool keeps of a stream */
+static struct ev_sum {
+	int rank;
+	char function[64];
+	uint64_t calls, sent, recvd;
+	int64_t time_ns;
+} evs[MAX_ROWS];
+static int nevs;
+static uint64_t nevents, completions;
+static int last_rank = -1;
+static uint64_t next_index;
 
 static int rank(void *ctx, const struct uprof_tool_mpi_rank *r)
 {
@@ -45,12 +61,89 @@ static int call(void *ctx, const struct uprof_tool_mpi_call *c)
 	return 0;
 }
 
-static int table(const char *title, char rows[][512], int n)
+static int site(void *ctx, const struct uprof_tool_mpi_site *x)
+{
+	(void)ctx;
+	if (x->size < sizeof(*x) || nsites == MAX_ROWS || !x->function || !x->place ||
+	    !x->caller || !x->module || !x->callers)
+		return -EINVAL;
+	if (ncalls == 0 && nranks == 0)
+		order_bad = 1;
+	/* Rank,Site,MPI Function,File:Line,Calls,Time,Messages,Total,Min,Avg,Max; then the
+	 * site's Caller and Module (MPI CALL SITES) */
+	snprintf(sites[nsites++], sizeof(sites[0]),
+		 "%d, %d, %s, \"%s\", %" PRIu64 ", %g, %" PRIu64 ", %" PRIu64 ", %" PRIu64
+		 ", %g, %" PRIu64 "|%s|%s",
+		 x->rank, x->site, x->function, x->place, x->calls, x->time_s, x->messages,
+		 x->bytes, x->min_bytes, x->messages ? (double)x->bytes / (double)x->messages : 0.0,
+		 x->max_bytes, x->caller, x->module);
+	return 0;
+}
+
+static int event(void *ctx, const struct uprof_tool_mpi_event *e)
+{
+	int i;
+
+	(void)ctx;
+	if (e->size < sizeof(*e) || !e->function || e->end_ns < e->begin_ns)
+		return -EINVAL;
+	/* rank after rank, each rank's events in the order of their index */
+	if (e->rank != last_rank)
+		last_rank = e->rank, next_index = 0;
+	if (e->index < next_index)
+		order_bad = 1;
+	next_index = e->index + 1;
+	nevents++;
+	if (e->flags & UPROF_TOOL_MPI_COMPLETION) { /* of a request an earlier event posted */
+		if (e->posted >= e->index)
+			order_bad = 1;
+		completions++;
+		return 0;
+	}
+	for (i = 0; i < nevs; i++)
+		if (evs[i].rank == e->rank && !strcmp(evs[i].function, e->function))
+			break;
+	if (i == nevs) {
+		if (nevs == MAX_ROWS)
+			return -E2BIG;
+		evs[nevs].rank = e->rank;
+		snprintf(evs[nevs++].function, sizeof(evs[0].function), "%s", e->function);
+	}
+	evs[i].calls++;
+	evs[i].sent += e->sent;
+	evs[i].recvd += e->recvd;
+	evs[i].time_ns += e->end_ns - e->begin_ns;
+	return 0;
+}
+
+static int table(const char *title, char *rows, size_t width, int n)
 {
 	int ret = core->section(core, title, "Row");
 
 	for (int i = 0; i < n && !ret; i++) {
-		ret = core->cell_text(core, rows[i]);
+		ret = core->cell_text(core, rows + (size_t)i * width);
+		ret = ret ? ret : core->row_end(core);
+	}
+	return ret;
+}
+
+static int event_table(void)
+{
+	int ret = core->section(core, "MPI EVENTS", "Rank,Function,Calls,Sent,Received,Time");
+
+	for (int i = 0; i < nevs && !ret; i++) {
+		ret = core->cell_int(core, evs[i].rank);
+		ret = ret ? ret : core->cell_text(core, evs[i].function);
+		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].calls);
+		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].sent);
+		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].recvd);
+		ret = ret ? ret : core->cell_int(core, evs[i].time_ns);
+		ret = ret ? ret : core->row_end(core);
+	}
+	if (!ret) {
+		ret = core->section(core, "MPI EVENT COUNTS", "Events,Completions");
+		ret = ret ? ret : core->cell_int(core, (int64_t)nevents);
+		ret = ret ? ret : core->cell_int(core, (int64_t)completions);
 		ret = ret ? ret : core->row_end(core);
 	}
 	return ret;
@@ -63,8 +156,10 @@ static int end(void *ctx, const struct uprof_tool_session *s)
 	(void)ctx;
 	if (order_bad)
 		return -EPROTO;
-	ret = table("MPI RANKS", ranks, nranks);
-	ret = ret ? ret : table("MPI CALLS", calls, ncalls);
+	ret = table("MPI RANKS", ranks[0], sizeof(ranks[0]), nranks);
+	ret = ret ? ret : table("MPI CALLS", calls[0], sizeof(calls[0]), ncalls);
+	ret = ret ? ret : table("MPI SITES", sites[0], sizeof(sites[0]), nsites);
+	ret = ret ? ret : event_table();
 	if (!ret) { /* the session callbacks get the job: its directory and its totals */
 		ret = core->section(core, "MPI JOB", "Dir,Processes");
 		ret = ret ? ret : core->cell_text(core, s->dir);
@@ -85,8 +180,13 @@ int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)
 #ifdef DECLARE_1_2 /* built as if against API 1.2, where mpi_rank and mpi_call were reserved */
 	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
 #endif
+#ifdef DECLARE_1_3 /* ... against API 1.3, where mpi_site and mpi_event were */
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 3);
+#endif
 	d.mpi_rank = rank;
 	d.mpi_call = call;
+	d.mpi_site = site;
+	d.mpi_event = event;
 	d.session_end = end;
 	return c->register_tool(c, &d);
 }

@@ -337,41 +337,186 @@ static void corrupted_events(void **state)
 	ses_mpiev_release(&e);
 }
 
-static void finds_the_file_beneath_the_session(void **state)
+/* A session directory @dir (a mkdtemp template) with mpi/, its fd; with @write, good()'s
+ * file in it as mpi/77.mpiev, at @path. */
+static int session_dir(char *dir, char *path, size_t len, bool write)
 {
-	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
-	struct ses_mpiev e;
 	struct img m;
 	FILE *f;
 	int dfd;
 
-	(void)state;
 	assert_non_null(mkdtemp(dir));
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(dfd >= 0);
-	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 0); /* no mpi/ */
-	snprintf(path, sizeof(path), "%s/mpi", dir);
+	snprintf(path, len, "%s/mpi", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, len, "%s/mpi/77.mpiev", dir);
+	if (write) {
+		good(&m);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
+		fclose(f);
+	}
+	return dfd;
+}
+
+/* mpi/77.mpiev made a FIFO: what a reader of it must refuse. */
+static void make_fifo(const char *path)
+{
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+static void session_rm(const char *dir, const char *path, int dfd)
+{
+	char sub[96];
+
+	unlink(path);
+	snprintf(sub, sizeof(sub), "%s/mpi", dir);
+	rmdir(sub);
+	close(dfd);
+	rmdir(dir);
+}
+
+static void finds_the_file_beneath_the_session(void **state)
+{
+	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
+	struct ses_mpiev e;
+	int dfd, nodir;
+
+	(void)state;
+	nodir = open("/", O_RDONLY | O_DIRECTORY); /* no mpi/ there */
+	assert_int_equal(ses_mpiev_find_at(nodir, &e, err, sizeof(err)), 0);
+	close(nodir);
+	dfd = session_dir(dir, path, sizeof(path), false);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 0); /* no file */
-	good(&m);
-	snprintf(path, sizeof(path), "%s/mpi/77.mpiev", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m.b, 1, m.n, f), m.n);
-	fclose(f);
+	session_rm(dir, path, dfd);
+	strcpy(dir, "/tmp/uprof-test-mpiev.XXXXXX");
+	dfd = session_dir(dir, path, sizeof(path), true);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 1);
 	assert_int_equal(e.ncalls, 4);
 	ses_mpiev_release(&e);
 	/* a FIFO where the file is: refused, named */
-	unlink(path);
-	assert_int_equal(mkfifo(path, 0600), 0);
+	make_fifo(path);
 	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), -SES_ENOTREG);
 	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/mpi", dir);
-	rmdir(path);
-	close(dfd);
-	rmdir(dir);
+	session_rm(dir, path, dfd);
+}
+
+/* ---- streaming (ses_mpiev_stream, ses_mpiev_stream_at) ---- */
+
+struct got {
+	uint64_t index[8];
+	struct ses_mpiev_call c[8];
+	int n, fail_at; /* the sink fails at its fail_at-th event (0: never) */
+};
+
+static int sink(void *ctx, const struct ses_mpiev *e, uint64_t index,
+		const struct ses_mpiev_call *c)
+{
+	struct got *g = ctx;
+
+	assert_true(c->func < e->nnames);
+	if (g->n == 8)
+		return -E2BIG;
+	g->index[g->n] = index;
+	g->c[g->n++] = *c;
+	return g->fail_at && g->n == g->fail_at ? -EPIPE : 0;
+}
+
+/* Every event in file order, the unfilled slot left out but counted in the indexes; the
+ * completions as themselves (the completing call's function, done naming the posting
+ * event); nothing kept in e. */
+static void streams_a_whole_file(void **state)
+{
+	struct img m;
+	struct ses_mpiev e;
+	struct got g = { 0 };
+	char err[128];
+
+	(void)state;
+	good(&m);
+	assert_int_equal(ses_mpiev_stream(m.b, m.n, &e, sink, &g, err, sizeof(err)), 0);
+	assert_true(e.complete);
+	assert_null(e.calls);
+	assert_int_equal(e.ncalls, 4);
+	assert_int_equal(e.completions, 2);
+	assert_int_equal(e.unfilled, 1);
+	assert_int_equal(g.n, 6);
+	assert_int_equal(g.index[0], 0);
+	assert_int_equal(g.index[1], 2); /* slot 1 was never filled */
+	assert_int_equal(g.index[5], 6);
+	assert_int_equal(g.c[0].begin_ns, 6000);
+	assert_int_equal(g.c[0].sent, 400);
+	assert_int_equal(g.c[0].done, 0);
+	assert_string_equal(e.names[g.c[1].func], "MPI_Recv");
+	assert_int_equal(g.c[1].tid, 78);
+	/* the Waitall's two completions: of event 0 (the Isend) and event 3 (the Irecv) */
+	assert_true(g.c[4].flags & SES_MPIEV_COMPLETION);
+	assert_string_equal(e.names[g.c[4].func], "MPI_Waitall");
+	assert_int_equal(g.c[4].done, 1);
+	assert_int_equal(g.c[5].done, 4);
+	assert_int_equal(g.c[5].source, 3);
+	assert_int_equal(g.c[5].recvd, 24);
+	ses_mpiev_release(&e);
+	/* a sink that fails stops the walk there, its error returned */
+	memset(&g, 0, sizeof(g));
+	g.fail_at = 2;
+	assert_int_equal(ses_mpiev_stream(m.b, m.n, &e, sink, &g, err, sizeof(err)), -EPIPE);
+	assert_int_equal(g.n, 2);
+	ses_mpiev_release(&e);
+}
+
+/* Every prefix, streamed: what the whole-file parse keeps, the same events handed out. */
+static void streams_truncated_files(void **state)
+{
+	struct img m;
+
+	(void)state;
+	good(&m);
+	for (size_t n = 0; n < m.n; n++) {
+		uint8_t *cut = malloc(n ? n : 1);
+		struct ses_mpiev e, whole;
+		struct got g = { 0 };
+		char err[128] = "", err2[128] = "";
+		int ret;
+
+		memcpy(cut, m.b, n);
+		ret = ses_mpiev_stream(cut, n, &e, sink, &g, err, sizeof(err));
+		assert_int_equal(ret, ses_mpiev_parse(cut, n, &whole, err2, sizeof(err2)));
+		if (!ret) {
+			assert_false(e.complete);
+			assert_true(e.damage[0]);
+			assert_int_equal(e.damaged_at, whole.damaged_at);
+			assert_int_equal(e.ncalls, whole.ncalls);
+			assert_int_equal((size_t)g.n, whole.ncalls + whole.completions);
+		}
+		ses_mpiev_release(&e);
+		ses_mpiev_release(&whole);
+		free(cut);
+	}
+}
+
+/* Beneath a session's fd: mapped, streamed, the file named when it cannot be read. */
+static void streams_the_file_beneath_the_session(void **state)
+{
+	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
+	struct ses_mpiev e;
+	struct got g = { 0 };
+	int dfd;
+
+	(void)state;
+	dfd = session_dir(dir, path, sizeof(path), true);
+	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)), 1);
+	assert_int_equal(g.n, 6);
+	assert_true(e.complete);
+	ses_mpiev_release(&e);
+	make_fifo(path);
+	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)),
+			 -SES_ENOTREG);
+	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
+	session_rm(dir, path, dfd);
 }
 
 int main(void)
@@ -383,6 +528,9 @@ int main(void)
 		cmocka_unit_test(corrupted_headers),
 		cmocka_unit_test(corrupted_events),
 		cmocka_unit_test(finds_the_file_beneath_the_session),
+		cmocka_unit_test(streams_a_whole_file),
+		cmocka_unit_test(streams_truncated_files),
+		cmocka_unit_test(streams_the_file_beneath_the_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

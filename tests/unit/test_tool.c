@@ -303,7 +303,7 @@ static void sizes_are_checked(void **state)
 	assert_int_equal(out.size, sizeof(out)); /* ours, not the tool's */
 	big[sizeof(d) + 8] = 1;
 	check_refused((void *)big, "built for tool API 1.9 and uses what it added; this uprof has "
-				   "API 1.3 (upgrade uprof)");
+				   "API 1.4 (upgrade uprof)");
 }
 
 static void reserved_slots_stay_zero(void **state)
@@ -372,6 +372,27 @@ static void reserved_slots_stay_zero(void **state)
 
 		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
 		assert_non_null(out.os_syscall);
+	}
+	/* mpi_site and mpi_event have their meaning from 1.4 on: a tool declaring 1.3 that
+	 * sets one is refused (never called), one declaring 1.4 is taken */
+	d = good();
+	d.mpi_site = (int (*)(void *, const struct uprof_tool_mpi_site *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 3);
+	check_refused(&d, "sets mpi_site, a slot its tool API 1.3 reserves (its argument is API "
+			  "1.4's: rebuild against this uprof_tool.h)");
+	d = good();
+	d.mpi_event = (int (*)(void *, const struct uprof_tool_mpi_event *))noop;
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 2);
+	check_refused(&d, "sets mpi_event, a slot its tool API 1.2 reserves (its argument is API "
+			  "1.4's: rebuild against this uprof_tool.h)");
+	d.api_version = UPROF_TOOL_API_VERSION_OF(1, 4);
+	{
+		struct uprof_tool_desc out;
+		char err[256] = "";
+
+		assert_int_equal(tool_desc_check(&d, &out, err, sizeof(err)), 0);
+		assert_non_null(out.mpi_event);
+		assert_null(out.mpi_site);
 	}
 }
 
