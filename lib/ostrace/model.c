@@ -242,6 +242,8 @@ int ost_model_switch(struct ost_model *m, uint64_t time, int pid, int tid, bool 
 		t->cur = out ? S_RUNNING : S_RUNNABLE;
 	if ((out && t->cur != S_RUNNING) || (!out && t->cur == S_RUNNING))
 		m->counts.out_of_order++; /* a record lost between: the span is kept as is */
+	if (!out && t->cur == S_BLOCKED && !t->woken)
+		m->counts.unseen_wakeups[t->wait]++; /* its waker is not in the trace */
 	ret = close_state(m, t, time);
 	if (!out) {
 		t->cur = S_RUNNING;

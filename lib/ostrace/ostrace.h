@@ -165,6 +165,9 @@ struct ost_counts {
 	uint64_t out_of_order;	   /* switch records that contradict the thread's state */
 	uint64_t threads_left_out; /* threads past max_threads, not modelled */
 	uint64_t left_out_records; /* and their records */
+	/* blocked spans ended by a switch-in with no wakeup recorded (an interrupt, a timer
+	 * or a task outside the trace woke it), by the kind of wait: blocked to the switch-in */
+	uint64_t unseen_wakeups[OST_NWAITS];
 };
 
 struct ost_model;

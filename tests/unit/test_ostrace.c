@@ -417,6 +417,12 @@ static void model_states(void **state)
 		assert_int_equal(s[0].stack, 7);
 	}
 	assert_int_equal(ost_model_counts(m)->unparsable, 1);
+	/* main's sleep ended with no wakeup recorded (its timer woke it); the worker's lock
+	 * wait had its waker: only the sleep is an unseen wakeup */
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_SLEEP], 1);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_LOCK], 0);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_IO], 0);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_OTHER], 0);
 	ost_model_free(m);
 	free(fm);
 }
