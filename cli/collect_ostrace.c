@@ -38,8 +38,9 @@ static const struct {
 	{ "pthread", OST_EV_PTHREAD },
 	{ "sched", OST_EV_SCHED },
 	{ "pagefault", OST_EV_PAGEFAULT },
+	{ "funccount", OST_EV_FUNCCOUNT }, /* the functions --func names (uprobes) */
 };
-#define EVENT_LIST "syscall, pthread, sched, pagefault"
+#define EVENT_LIST "syscall, pthread, sched, pagefault, funccount"
 
 /* The tracepoints each event needs: system, name, the event bits that want it, and
  * whether a kernel without it is an error. */
@@ -81,10 +82,6 @@ static int parse_one(struct collect_state *st, const char *s, size_t len)
 
 	if (name_len > len)
 		name_len = len;
-	if (!strncmp(s, "funccount", name_len) && name_len == 9)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--trace os=funccount: function counting (uprobes) is not "
-				 "built; events: " EVENT_LIST);
 	for (size_t i = 0; i < sizeof(EVENTS) / sizeof(EVENTS[0]); i++) {
 		if (strlen(EVENTS[i].name) != name_len || strncmp(EVENTS[i].name, s, name_len))
 			continue;

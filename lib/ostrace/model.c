@@ -62,6 +62,10 @@ void ost_model_free(struct ost_model *m)
 	util_hash_release(&m->call_index);
 	util_hash_release(&m->off_index);
 	util_hash_release(&m->wake_index);
+	free(m->fcounts);
+	free(m->fslices);
+	util_hash_release(&m->fcount_index);
+	util_hash_release(&m->fslice_index);
 	free(m);
 }
 
@@ -314,6 +318,10 @@ int ost_model_sample(struct ost_model *m, const struct ost_sample *s)
 	}
 	if (f->kind == OST_TP_WAKEUP)
 		return wakeup(m, f, s);
+	if (f->kind == OST_TP_FUNC) { /* lib/report names the function: ost_model_func_call */
+		m->counts.other++;
+		return 0;
+	}
 	if (f->kind == OST_TP_OTHER || f->kind == OST_TP_PAGEFAULT) {
 		m->counts.other++;
 		return 0;

@@ -478,6 +478,8 @@ int rpt_os_write_csv(const struct rpt *r, FILE *f)
 		ret = write_stacks(r, f);
 	if (!ret)
 		write_wakers(r, f);
+	if (!ret)
+		ret = rpt_os_write_funcs_csv(r, f);
 	return ret;
 }
 
