@@ -134,6 +134,14 @@ static void write_notes(const struct rpt *r, FILE *f)
 			"Note: %llu records lost (ring buffer full): the states around them are "
 			"unaccounted, calls across them unmatched; raise -m\n",
 			(unsigned long long)r->lost);
+	if (r->lost && r->os->fm && r->os->fm->nfuncs)
+		fprintf(f, "Note: the calls of --func's functions among the lost records are not "
+			   "in FUNCTION COUNTS\n");
+	if (c->func_unmatched)
+		fprintf(f,
+			"Note: %llu --func probe records at an address of no probed function (its "
+			"mapping not recorded) are not counted\n",
+			(unsigned long long)c->func_unmatched);
 	if (c->unparsable)
 		fprintf(f,
 			"Note: %llu tracepoint records could not be read (fields outside "

@@ -2,8 +2,8 @@
 /*
  * report.csv's sections of collect --func (docs/DESIGN.md §12): FUNCTION COUNTS (each
  * probed function's calls, a function never called too), FUNCTION COUNTS BY THREAD and,
- * with --funccount-interval, FUNCTION COUNTS BY INTERVAL; with the calls that could not
- * be counted said (lost records, addresses of no probed function).
+ * with --funccount-interval, FUNCTION COUNTS BY INTERVAL. The calls that could not be
+ * counted (lost records, addresses of no probed function) are CPU TRACING REPORT's Notes.
  */
 #include "report/ostrace.h"
 
@@ -30,7 +30,6 @@ static int cmp_slice(const void *a, const void *b)
 int rpt_os_write_funcs_csv(const struct rpt *r, FILE *f)
 {
 	const struct ost_formats *fm = r->os ? r->os->fm : NULL;
-	const struct ost_counts *c;
 	const struct ost_func_count *fc;
 	const struct ost_func_slice *sl;
 	struct ost_func_slice *sorted;
@@ -39,7 +38,6 @@ int rpt_os_write_funcs_csv(const struct rpt *r, FILE *f)
 
 	if (!fm || !r->os->m || !fm->nfuncs)
 		return 0;
-	c = ost_model_counts(r->os->m);
 	calls = calloc((size_t)fm->nfuncs, sizeof(*calls));
 	if (!calls)
 		return -ENOMEM;
@@ -47,16 +45,6 @@ int rpt_os_write_funcs_csv(const struct rpt *r, FILE *f)
 	for (size_t i = 0; i < n; i++)
 		calls[fc[i].func] += fc[i].calls;
 	fprintf(f, "\nFUNCTION COUNTS\n");
-	if (r->lost)
-		fprintf(f,
-			"Note: %llu records lost (ring buffer full): the calls among them are "
-			"not counted; raise -m\n",
-			(unsigned long long)r->lost);
-	if (c->func_unmatched)
-		fprintf(f,
-			"Note: %llu probe records at an address of no probed function (its "
-			"mapping not recorded) are not counted\n",
-			(unsigned long long)c->func_unmatched);
 	fprintf(f, "Function,Module,Calls\n");
 	for (int i = 0; i < fm->nfuncs; i++) {
 		func_cells(f, &fm->funcs[i]);
