@@ -159,10 +159,20 @@ static bool excluded(const struct picked *p, const char *name)
 	return false;
 }
 
-static int pick(void *arg, const char *name, uint64_t offset)
+static int pick(void *arg, const char *raw, uint64_t offset)
 {
 	struct picked *p = arg;
 	bool wanted = false;
+	char name[sizeof(p->funcs[0].name)];
+	size_t len = strcspn(raw, "@");
+
+	/* a shared library's symbol version ("pthread_join@@GLIBC_2.34") is not its name */
+	if (len >= sizeof(name)) {
+		p->over++;
+		return 0;
+	}
+	memcpy(name, raw, len);
+	name[len] = 0;
 
 	for (int i = 0; i < p->nitems; i++) {
 		struct item *it = &p->items[i];
@@ -177,8 +187,7 @@ static int pick(void *arg, const char *name, uint64_t offset)
 	for (int i = 0; i < p->n; i++) /* two patterns naming one function: one probe */
 		if (p->funcs[i].offset == offset && !strcmp(p->funcs[i].module, p->module))
 			return 0;
-	if (p->n >= OST_MAX_FUNCS || strlen(name) >= sizeof(p->funcs[0].name) ||
-	    strlen(p->module) >= sizeof(p->funcs[0].module)) {
+	if (p->n >= OST_MAX_FUNCS || strlen(p->module) >= sizeof(p->funcs[0].module)) {
 		p->over++;
 		return 0;
 	}

@@ -6,7 +6,8 @@
 # counts exactly, per thread too; an excluded function has no row; the slices of
 # --funccount-interval add up to the count; a module or pattern that names nothing is one
 # line and exit 2; no probe of the target is left in uprobe_events after a run, nor after
-# the next run when collect was killed (SIGKILL) while its probes were in place.
+# the next run when collect was killed (SIGKILL) while its probes were in place. A C
+# library function (pthread_join, called once) is counted once.
 . "$(dirname "$0")/lib/common.sh"
 
 T=$TGT/ostrace_funcs
@@ -66,8 +67,9 @@ wait $cpid 2>/dev/null
 [ -n "$tpid" ] && kill -KILL "$tpid" 2>/dev/null
 check "after SIGKILL of collect its probe is still there ($(probes_of_target))" [ "$(probes_of_target)" -ge 1 ]
 
-# run B: a ? glob, the other thread's function, in slices; it sweeps the leftover
-"$UPROF" collect --trace os=funccount --func 'ostrace_funcs:count_?eta' \
+# run B: a ? glob, the other thread's function, in slices, and a C library's function
+# (called once: main's pthread_join); it sweeps the leftover
+"$UPROF" collect --trace os=funccount --func 'ostrace_funcs:count_?eta,libc:pthread_join' \
 	-o "$SCRATCH/b" "$T" "$SCRATCH/b.facts" >/dev/null 2>"$SCRATCH/b.err"
 check "collect --func exits 0 ($(tail -c 300 "$SCRATCH/b.err" | tr "\n" " "))" [ $? -eq 0 ]
 check "it said it removed the killed uprof's probes ($(grep -c 'removed' "$SCRATCH/b.err"))" \
@@ -82,7 +84,11 @@ got=$(csvq "$S/report.csv" "FUNCTION COUNTS" | calls /dev/stdin count_beta)
 check "count_beta: $got calls counted, the program's own count $want" [ "$got" = "$want" ]
 check_sh "by thread: all of them the second thread's (tid $beta_tid)" \
 	'[ "$(csvq "$S/report.csv" "FUNCTION COUNTS BY THREAD" | awk -F"\t" -v t="$beta_tid" "\$4 == t { print \$5 }")" = "$want" ]'
-csvq "$S/report.csv" "FUNCTION COUNTS BY INTERVAL" >"$SCRATCH/b.slices"
+got=$(csvq "$S/report.csv" "FUNCTION COUNTS" | calls /dev/stdin pthread_join)
+check "pthread_join of the C library: $got call counted, the program's one" [ "$got" = 1 ]
+check_sh "its module is the C library's file" \
+	'csvq "$S/report.csv" "FUNCTION COUNTS" | awk -F"\t" "\$1 == \"pthread_join\"" | cut -f2 | grep -q "/libc\.so"'
+csvq "$S/report.csv" "FUNCTION COUNTS BY INTERVAL" | awk -F'\t' '$3 == "count_beta"' >"$SCRATCH/b.slices"
 echo "# slices: $(tr '\t\n' '| ' <"$SCRATCH/b.slices")"
 check_sh "the slices of 0.02 s add up to the count ($want)" \
 	'[ "$(awk -F"\t" "{ s += \$5 } END { print s + 0 }" "$SCRATCH/b.slices")" = "$want" ]'
