@@ -277,6 +277,10 @@ int collect_ostrace_sampling_end(const struct collect_state *st);
  * collect_ostrace_funcs_remove, after every event is closed: the probes removed. */
 int collect_ostrace_func_parse(struct collect_state *st, bool exclude, const char *arg);
 int collect_ostrace_funcs_prepare(struct collect_state *st);
+/* Tracepoint @system:@name (id @id) into the session: its format file into the formats
+ * text, its attr after the others (@opt names the option in messages). -1 or an exit code. */
+int collect_ostrace_add_tracepoint(struct collect_state *st, const char *system, const char *name,
+				   uint64_t id, const char *opt);
 void collect_ostrace_funcs_remove(struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */

@@ -327,8 +327,7 @@ static const char *probe_error(int err)
  * attr added. -1 or an exit code. */
 static int make_probes(struct collect_state *st, const struct picked *p)
 {
-	char line[640], fmt[16384];
-	size_t got = 0;
+	char line[640];
 	uint64_t id;
 	int ret;
 
@@ -344,16 +343,16 @@ static int make_probes(struct collect_state *st, const struct picked *p)
 		}
 	}
 	ret = pmc_tracepoint_id(st->os.tracefs, st->os.probe_group, FUNCS_EVENT, &id);
-	if (!ret)
-		ret = pmc_tracepoint_format(st->os.tracefs, st->os.probe_group, FUNCS_EVENT, fmt,
-					    sizeof(fmt), &got);
 	if (ret)
 		return cli_error(1, CMD, "--func: the probes' event %s/%s: %s", st->os.probe_group,
 				 FUNCS_EVENT, strerror(-ret));
-	snprintf(line, sizeof(line), "system: %s\n", st->os.probe_group);
-	ret = formats_add(st, line);
-	if (!ret)
-		ret = formats_add(st, fmt);
+	/* its format (system uprof_<pid>) and attr as any tracepoint's */
+	ret = collect_ostrace_add_tracepoint(st, st->os.probe_group, FUNCS_EVENT, id, "--func");
+	if (ret >= 0)
+		return ret;
+	/* a count needs no stack: sampled bare, as sys_exit is */
+	st->os.is_exit[st->nattrs - 1] = true;
+	ret = 0;
 	for (int i = 0; !ret && i < p->n; i++) {
 		snprintf(line, sizeof(line), "func: 0x%llx\t%s\t%s\n",
 			 (unsigned long long)p->funcs[i].offset, p->funcs[i].module,
@@ -362,16 +361,6 @@ static int make_probes(struct collect_state *st, const struct picked *p)
 	}
 	if (ret)
 		return cli_error(1, CMD, "--func: %d functions are too many to record", p->n);
-	if (st->nattrs >= COLLECT_MAX_ATTRS)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--func: too many events with -e (at most %d in all)",
-				 COLLECT_MAX_ATTRS - 1);
-	pmc_tracepoint_attr(&st->attrs[st->nattrs], id);
-	snprintf(st->event_names[st->nattrs], sizeof(st->event_names[0]), "%s:%s",
-		 st->os.probe_group, FUNCS_EVENT);
-	/* a count needs no stack: sampled bare, as sys_exit is */
-	st->os.is_exit[st->nattrs] = true;
-	st->nattrs++;
 	return -1;
 }
 
