@@ -329,6 +329,8 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (ret < 0)
 		ret = st.attach ? collect_attach_prepare(&st) : collect_resolve_program(&st);
+	if (ret < 0) /* the program known: --func's modules are found */
+		ret = collect_ostrace_funcs_prepare(&st);
 	if (ret < 0)
 		ret = collect_mpi_prepare(&st);
 	if (ret < 0)
@@ -353,6 +355,8 @@ int cmd_collect(int argc, char **argv)
 			last_session_fd = -1;
 	}
 	smp_close(st.smp);
+	/* every event of the probes closed: they can go */
+	collect_ostrace_funcs_remove(&st);
 	if (st.never_started)
 		remove_session_dir(&st);
 	for (int i = 0; i < st.nattach; i++)

@@ -17,6 +17,7 @@
  * which (COLLECT_TIMER) sorts the report. */
 enum { COLLECT_TRACKING, COLLECT_TIMER };
 #define COLLECT_MAX_ATTRS (1 + SES_MAX_EVENTS)
+#define COLLECT_MAX_FUNC_SPECS 32 /* --func and --exclude-func options */
 #define COLLECT_MAX_ENV 64
 
 /* collect_mpi.c: --mpi, this collect as one rank of a launcher's job */
@@ -82,8 +83,14 @@ struct collect_state {
 		bool is_exit[COLLECT_MAX_ATTRS];  /* raw_syscalls:sys_exit: no stack */
 		bool is_enter[COLLECT_MAX_ATTRS]; /* raw_syscalls:sys_enter: a short one */
 		char tracefs[PATH_MAX];
-		char formats[64 * 1024]; /* what OST_FORMATS_FILE gets */
+		char formats[192 * 1024]; /* what OST_FORMATS_FILE gets */
 		size_t formats_len;
+		/* --func / --exclude-func (collect_ostrace_funcs.c): the specs as given
+		 * (borrowed from argv), the uprobe event made (group "" when none) */
+		const char *func_specs[COLLECT_MAX_FUNC_SPECS];
+		bool func_exclude[COLLECT_MAX_FUNC_SPECS];
+		int nfunc_specs;
+		char probe_group[32];
 	} os;
 	int nenv; /* --env-var NAME=VALUE (owned) */
 	char *env[COLLECT_MAX_ENV];
@@ -263,6 +270,18 @@ int collect_ostrace_prepare(struct collect_state *st);
 void collect_ostrace_attrs(struct collect_state *st);
 int collect_ostrace_save(struct collect_state *st);
 int collect_ostrace_sampling_end(const struct collect_state *st);
+/* collect_ostrace_funcs.c: --func / --exclude-func MOD:PAT[,..] (-1 or an exit code);
+ * collect_ostrace_funcs_prepare, after the program is found: the functions resolved,
+ * leftover probes of dead uprofs removed, the probes made and their tracepoint attr added
+ * (-1 or an exit code: EXIT_USAGE for a module or pattern that names nothing);
+ * collect_ostrace_funcs_remove, after every event is closed: the probes removed. */
+int collect_ostrace_func_parse(struct collect_state *st, bool exclude, const char *arg);
+int collect_ostrace_funcs_prepare(struct collect_state *st);
+/* Tracepoint @system:@name (id @id) into the session: its format file into the formats
+ * text, its attr after the others (@opt names the option in messages). -1 or an exit code. */
+int collect_ostrace_add_tracepoint(struct collect_state *st, const char *system, const char *name,
+				   uint64_t id, const char *opt);
+void collect_ostrace_funcs_remove(struct collect_state *st);
 
 /* collect_run.c: sampling from the open gate to the end; returns uprof's exit code. */
 int collect_run(struct collect_state *st);

@@ -86,6 +86,8 @@ enum {
 	O_OSRT_THRESHOLD,
 	O_MAX_THREADS,
 	O_BUFFER_SIZE,
+	O_FUNC,
+	O_EXCLUDE_FUNC,
 	O_OMP,
 	O_OMP_IMPL,
 	O_OMP_SCOPE,
@@ -221,6 +223,9 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 		return collect_ostrace_max_threads(st, arg);
 	case O_BUFFER_SIZE:
 		return collect_ostrace_buffer_size(st, arg);
+	case O_FUNC:
+	case O_EXCLUDE_FUNC:
+		return collect_ostrace_func_parse(st, o->data == O_EXCLUDE_FUNC, arg);
 	case O_OMP_IMPL:
 	case O_OMP_SCOPE:
 		return collect_omp_parse_option(st, o->data == O_OMP_IMPL, arg);
@@ -309,6 +314,14 @@ static const struct cli_option collect_options[] = {
 	      "--trace os: data pages per CPU ring, a power of two\n"
 	      "(default 1024; the same as -m)",
 	      O_BUFFER_SIZE),
+	VALUE(0, "func", "<mod:pat,..>",
+	      "--trace os: count the calls of the functions of module\n"
+	      "<mod> (the program's name, a library's, or a path)\n"
+	      "named by glob <pat> (uprobes; report's FUNCTION COUNTS)",
+	      O_FUNC),
+	VALUE(0, "exclude-func", "<mod:pat,..>",
+	      "--func: leave out these functions",
+	      O_EXCLUDE_FUNC),
 	FLAG(0, "omp", "the same as --trace openmp", O_OMP),
 	VALUE(0, "openmp-impl", "<i>",
 	      "ompt (default: the runtime's OMPT, LLVM libomp) or\n"

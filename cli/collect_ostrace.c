@@ -38,8 +38,9 @@ static const struct {
 	{ "pthread", OST_EV_PTHREAD },
 	{ "sched", OST_EV_SCHED },
 	{ "pagefault", OST_EV_PAGEFAULT },
+	{ "funccount", OST_EV_FUNCCOUNT }, /* the functions --func names (uprobes) */
 };
-#define EVENT_LIST "syscall, pthread, sched, pagefault"
+#define EVENT_LIST "syscall, pthread, sched, pagefault, funccount"
 
 /* The tracepoints each event needs: system, name, the event bits that want it, and
  * whether a kernel without it is an error. */
@@ -81,10 +82,6 @@ static int parse_one(struct collect_state *st, const char *s, size_t len)
 
 	if (name_len > len)
 		name_len = len;
-	if (!strncmp(s, "funccount", name_len) && name_len == 9)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--trace os=funccount: function counting (uprobes) is not "
-				 "built; events: " EVENT_LIST);
 	for (size_t i = 0; i < sizeof(EVENTS) / sizeof(EVENTS[0]); i++) {
 		if (strlen(EVENTS[i].name) != name_len || strncmp(EVENTS[i].name, s, name_len))
 			continue;
@@ -209,21 +206,37 @@ static int tracefs_error(int err, const char *root)
 				 : "/sys/kernel/tracing or /sys/kernel/debug/tracing");
 }
 
-/* Append "system: S\n" and the format file of @tp to the session's formats text. */
-static int add_format(struct collect_state *st, const struct tp_need *tp)
+/* Append "system: S\n" and the format file of @system:@name to the session's formats text. */
+static int add_format(struct collect_state *st, const char *system, const char *name)
 {
 	size_t room = sizeof(st->os.formats) - st->os.formats_len, got = 0;
 	char *at = st->os.formats + st->os.formats_len;
-	int n = snprintf(at, room, "system: %s\n", tp->system);
+	int n = snprintf(at, room, "system: %s\n", system);
 	int ret;
 
 	if (n < 0 || (size_t)n >= room)
 		return -EFBIG;
-	ret = pmc_tracepoint_format(st->os.tracefs, tp->system, tp->name, at + n, room - (size_t)n,
-				    &got);
+	ret = pmc_tracepoint_format(st->os.tracefs, system, name, at + n, room - (size_t)n, &got);
 	if (!ret)
 		st->os.formats_len += (size_t)n + got;
 	return ret;
+}
+
+int collect_ostrace_add_tracepoint(struct collect_state *st, const char *system, const char *name,
+				   uint64_t id, const char *opt)
+{
+	int ret = add_format(st, system, name);
+
+	if (ret)
+		return cli_error(1, CMD, "%s: tracepoint %s:%s under %s: %s", opt, system, name,
+				 st->os.tracefs, strerror(-ret));
+	if (st->nattrs >= COLLECT_MAX_ATTRS)
+		return cli_error(EXIT_USAGE, CMD, "%s: too many events with -e (at most %d in all)",
+				 opt, COLLECT_MAX_ATTRS - 1);
+	pmc_tracepoint_attr(&st->attrs[st->nattrs], id);
+	snprintf(st->event_names[st->nattrs], sizeof(st->event_names[0]), "%s:%s", system, name);
+	st->nattrs++;
+	return -1;
 }
 
 int collect_ostrace_prepare(struct collect_state *st)
@@ -284,21 +297,14 @@ int collect_ostrace_prepare(struct collect_state *st)
 		}
 		if (ret == -EACCES || ret == -EPERM)
 			return tracefs_error(-EACCES, st->os.tracefs);
-		if (!ret)
-			ret = add_format(st, tp);
 		if (ret)
 			return cli_error(1, CMD, "--trace os: tracepoint %s:%s under %s: %s",
 					 tp->system, tp->name, st->os.tracefs, strerror(-ret));
-		if (st->nattrs >= COLLECT_MAX_ATTRS)
-			return cli_error(EXIT_USAGE, CMD,
-					 "--trace os: too many events with -e (at most %d in all)",
-					 COLLECT_MAX_ATTRS - 1);
-		pmc_tracepoint_attr(&st->attrs[st->nattrs], id);
-		snprintf(st->event_names[st->nattrs], sizeof(st->event_names[0]), "%s:%s",
-			 tp->system, tp->name);
-		st->os.is_exit[st->nattrs] = !strcmp(tp->name, "sys_exit");
-		st->os.is_enter[st->nattrs] = !strcmp(tp->name, "sys_enter");
-		st->nattrs++;
+		ret = collect_ostrace_add_tracepoint(st, tp->system, tp->name, id, "--trace os");
+		if (ret >= 0)
+			return ret;
+		st->os.is_exit[st->nattrs - 1] = !strcmp(tp->name, "sys_exit");
+		st->os.is_enter[st->nattrs - 1] = !strcmp(tp->name, "sys_enter");
 	}
 	/* the user call stack where a thread blocks: libc's system call wrappers keep no
 	 * frame pointer, so a frame-pointer chain skips the function that called them;

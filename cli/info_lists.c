@@ -20,6 +20,7 @@ static const char *const OSTRACE_EVENTS[][2] = {
 	{ "pthread", "pthread waits: the futex system calls (raw_syscalls tracepoints)" },
 	{ "sched", "context switches and wake-ups: off-CPU time (sched tracepoints)" },
 	{ "pagefault", "user page faults (exceptions:page_fault_user, x86)" },
+	{ "funccount", "calls of the user functions --func names (uprobes)" },
 };
 
 /* --trace's targets (cli/collect_trace.c) */

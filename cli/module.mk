@@ -3,7 +3,7 @@ CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.
 	cli/collect_explain.c cli/collect_run.c cli/info.c \
 	cli/report.c cli/collect_pages.c cli/collect_attach.c cli/collect_events.c \
 	cli/collect_launch.c cli/exec_error.c cli/tool.c cli/collect_tool.c \
-	cli/collect_mpi.c cli/report_job.c cli/report_summary.c cli/collect_trace.c cli/collect_openmp.c cli/collect_ostrace.c cli/collect_ostrace_tdata.c \
+	cli/collect_mpi.c cli/report_job.c cli/report_summary.c cli/collect_trace.c cli/collect_openmp.c cli/collect_ostrace.c cli/collect_ostrace_funcs.c cli/collect_ostrace_tdata.c \
 	cli/annotate.c cli/compare.c cli/compare_html.c cli/profile.c cli/report_compat.c cli/translate.c cli/translate_export.c cli/options.c cli/report_args.c cli/report_opts.c
 CLI_SRCS += cli/collect_stop.c
 CLI_SRCS += cli/timechart.c

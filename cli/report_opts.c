@@ -139,6 +139,26 @@ static int tool(const struct cli_option *o, const char *arg, void *state, const 
 	return ret;
 }
 
+/* --funccount-interval S: collect --func's calls per slice of S seconds too */
+static int funccount_interval(const struct cli_option *o, const char *arg, void *state,
+			      const char *cmd)
+{
+	struct report_state *st = state;
+	char *end;
+	double v;
+
+	(void)o;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0.001) || v > 86400)
+		return cli_error(EXIT_USAGE, cmd,
+				 "--funccount-interval '%s' is not a number of seconds from "
+				 "0.001 to 86400",
+				 arg);
+	st->a.opts.funccount_interval_ns = (uint64_t)(v * 1e9 + 0.5);
+	return -1;
+}
+
 /* --export folded,flamegraph,perfetto,html|all. Returns -1 to go on, or an exit code. */
 static int parse_exports(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
@@ -198,6 +218,10 @@ const struct cli_option cli_report_options_table[] = {
 		"a call site count (0 = all)",
 		"MPI call sites per table, and per rank, of a\n"
 		"job (--trace mpi; default 20; 0 = all)"),
+	OPT_CALLBACK(0, "funccount-interval", "<s>",
+		     "collect --func's calls per slice of <s> seconds\n"
+		     "too (FUNCTION COUNTS BY INTERVAL)",
+		     funccount_interval, 0),
 	OPT_CALLBACK(0, "report-output", "<path>",
 		     "write the CSV here: a path ending in .csv is the\n"
 		     "file, any other path a directory for report.csv",

@@ -74,8 +74,6 @@ const struct cli_option cli_refused_report_only_options[] = {
 		    NULL),
 	OPT_REFUSED(0, "show-all-cachelines", NULL, NO_CACHELINES, NULL),
 	OPT_REFUSED(0, "limit-cacheinfo", "<n>", NO_CACHELINES, NULL),
-	OPT_REFUSED(0, "funccount-interval", "<s>",
-		    "function counting (--trace os=funccount, uprobes) is not built", NULL),
 	OPT_END(),
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for --trace os's inputs (lib/ostrace): the session's tracepoints.format
- * (ost_formats_parse, ost_format_parse) and the raw tracepoint records read by those
- * formats (ost_model_*). The input is the formats file, a NUL, then records: one byte
+ * (ost_formats_parse, ost_format_parse, its "func:" lines too) and the raw tracepoint
+ * records read by those formats (ost_model_*, --func's calls by any index). The input is the formats file, a NUL, then records: one byte
  * (which format, or a switch / begin / exit), one byte of length, that many raw bytes.
  * Aborts when a thread's states come out longer than its lifetime.
  */
@@ -24,6 +24,7 @@ static void feed(const struct ost_formats *fm, const uint8_t *p, size_t n)
 
 	if (!m)
 		return;
+	ost_model_func_slices(m, 5000, 1 + (n & 0xffff)); /* --funccount-interval */
 	while (n >= 2) {
 		uint8_t what = p[0], len = p[1];
 		int tid = 100 + (what >> 5);
@@ -37,6 +38,9 @@ static void feed(const struct ost_formats *fm, const uint8_t *p, size_t n)
 
 			ost_model_sample(m, &(struct ost_sample){ time, 100, tid, f->id, p, len,
 								  len ? p[0] : OST_NO_STACK });
+			/* --func's record: a function index from the input, any value */
+			if (f->kind == OST_TP_FUNC && len)
+				ost_model_func_call(m, time, 100, tid, (int)(int8_t)p[0]);
 		} else if ((what & 31) < 24) {
 			ost_model_switch(m, time, 100, tid, what & 1, what & 2);
 		} else if ((what & 31) < 28) {

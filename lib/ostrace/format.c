@@ -169,6 +169,12 @@ static void classify(struct ost_format *f)
 	};
 
 	f->kind = OST_TP_OTHER;
+	f->f_probe_ip = field_index(f, "__probe_ip");
+	/* collect --func's uprobe event: a group of uprof's own, named by its pid */
+	if (!strncmp(f->system, "uprof_", 6) && f->f_probe_ip >= 0) {
+		f->kind = OST_TP_FUNC;
+		return;
+	}
 	for (size_t i = 0; i < sizeof(KNOWN) / sizeof(KNOWN[0]); i++)
 		if (!strcmp(f->name, KNOWN[i].name) &&
 		    (!f->system[0] || !strcmp(f->system, KNOWN[i].system)))
@@ -285,6 +291,44 @@ int ost_field_int(const struct ost_field *fl, const void *raw, size_t len, int64
 	}
 }
 
+/* "0xOFFSET<tab>MODULE<tab>NAME" (@n bytes) into the next of fm->funcs: 0, -E2BIG (too
+ * many), -EINVAL. */
+static int parse_func(struct ost_formats *fm, const char *s, size_t n)
+{
+	const char *tab1 = memchr(s, '\t', n), *tab2;
+	struct ost_func *fn;
+	size_t mlen, nlen;
+
+	if (fm->nfuncs >= OST_MAX_FUNCS)
+		return -E2BIG;
+	if (!tab1)
+		return -EINVAL;
+	tab2 = memchr(tab1 + 1, '\t', n - (size_t)(tab1 + 1 - s));
+	if (!tab2 || tab1 - s < 3 || s[0] != '0' || s[1] != 'x')
+		return -EINVAL;
+	fn = &fm->funcs[fm->nfuncs];
+	mlen = (size_t)(tab2 - tab1 - 1);
+	nlen = n - (size_t)(tab2 + 1 - s);
+	if (!mlen || !nlen || mlen >= sizeof(fn->module) || nlen >= sizeof(fn->name))
+		return -EINVAL;
+	fn->offset = 0;
+	for (const char *p = s + 2; p < tab1; p++) {
+		int d = *p >= '0' && *p <= '9'	 ? *p - '0'
+			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+						 : -1;
+
+		if (d < 0 || fn->offset >> 60)
+			return -EINVAL;
+		fn->offset = fn->offset << 4 | (uint64_t)d;
+	}
+	memcpy(fn->module, tab1 + 1, mlen);
+	fn->module[mlen] = 0;
+	memcpy(fn->name, tab2 + 1, nlen);
+	fn->name[nlen] = 0;
+	fm->nfuncs++;
+	return 0;
+}
+
 int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char *err, size_t errlen)
 {
 	struct cursor c = { buf, buf + len, 0 };
@@ -312,6 +356,14 @@ int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char 
 			if (parse_u64(s + 8, n - 8, &v, NULL) || v > 0xffff)
 				return fail(err, errlen, c.line, "events is not a small number");
 			fm->events = (unsigned)v;
+		} else if (starts(s, n, "func: ")) {
+			ret = parse_func(fm, s + 6, n - 6);
+			if (ret)
+				return fail(err, errlen, c.line,
+					    ret == -E2BIG ? "more than %d functions"
+							  : "not a func: 0xOFFSET<tab>MODULE<tab>NAME "
+							    "line (or a name too long)",
+					    OST_MAX_FUNCS);
 		} else if (starts(s, n, "system: ")) {
 			struct ost_format *f;
 
@@ -343,4 +395,16 @@ const struct ost_format *ost_formats_find(const struct ost_formats *fm, uint64_t
 		if (fm->f[i].id == id)
 			return &fm->f[i];
 	return NULL;
+}
+
+int ost_formats_func(const struct ost_formats *fm, const char *base, uint64_t offset)
+{
+	for (int i = 0; i < fm->nfuncs; i++) {
+		const char *slash = strrchr(fm->funcs[i].module, '/');
+
+		if (fm->funcs[i].offset == offset &&
+		    !strcmp(slash ? slash + 1 : fm->funcs[i].module, base))
+			return i;
+	}
+	return -1;
 }

@@ -61,6 +61,13 @@ struct ost_model {
 	struct ost_span *spans;		    /* timeline.c */
 	size_t nspans, capspans, spans_max; /* spans_max 0: none kept (ost_model_keep_spans) */
 	uint64_t spans_left_out;
+	struct ost_func_count *fcounts; /* funcs.c */
+	size_t nfcounts, capfcounts;
+	struct util_hash fcount_index; /* (func, tid) -> fcounts + 1 */
+	struct ost_func_slice *fslices;
+	size_t nfslices, capfslices;
+	struct util_hash fslice_index; /* (func, slice, 1) -> fslices + 1 */
+	uint64_t slice_origin, slice_ns;
 };
 
 /* Grow *@p (@cap elements of @elem bytes) to hold @need. 0 or -ENOMEM. */

@@ -62,6 +62,10 @@ void ost_model_free(struct ost_model *m)
 	util_hash_release(&m->call_index);
 	util_hash_release(&m->off_index);
 	util_hash_release(&m->wake_index);
+	free(m->fcounts);
+	free(m->fslices);
+	util_hash_release(&m->fcount_index);
+	util_hash_release(&m->fslice_index);
 	free(m);
 }
 
@@ -242,6 +246,8 @@ int ost_model_switch(struct ost_model *m, uint64_t time, int pid, int tid, bool 
 		t->cur = out ? S_RUNNING : S_RUNNABLE;
 	if ((out && t->cur != S_RUNNING) || (!out && t->cur == S_RUNNING))
 		m->counts.out_of_order++; /* a record lost between: the span is kept as is */
+	if (!out && t->cur == S_BLOCKED && !t->woken)
+		m->counts.unseen_wakeups[t->wait]++; /* its waker is not in the trace */
 	ret = close_state(m, t, time);
 	if (!out) {
 		t->cur = S_RUNNING;
@@ -312,6 +318,10 @@ int ost_model_sample(struct ost_model *m, const struct ost_sample *s)
 	}
 	if (f->kind == OST_TP_WAKEUP)
 		return wakeup(m, f, s);
+	if (f->kind == OST_TP_FUNC) { /* lib/report names the function: ost_model_func_call */
+		m->counts.other++;
+		return 0;
+	}
 	if (f->kind == OST_TP_OTHER || f->kind == OST_TP_PAGEFAULT) {
 		m->counts.other++;
 		return 0;

@@ -1,7 +1,7 @@
 # lib/ostrace: the OS-tracing model of a --trace os session (ostrace/ostrace.h): tracepoint
 # formats, thread states, off-CPU time by stack, the system-call table. Needs lib/util.
 OSTRACE_SRCS := lib/ostrace/format.c lib/ostrace/syscalls.c lib/ostrace/model.c \
-	lib/ostrace/calls.c lib/ostrace/timeline.c
+	lib/ostrace/calls.c lib/ostrace/timeline.c lib/ostrace/funcs.c
 OSTRACE_LIB := $(BUILD)/lib/libuprof_ostrace.a
 $(OSTRACE_LIB): $(call objs,$(OSTRACE_SRCS))
 	@mkdir -p $(dir $@)

@@ -11,6 +11,7 @@
  *              lifetime; off-CPU time by the call stack that blocked; who woke whom
  *   calls.c    the system-call table per thread and the slowest calls with their stacks
  *   timeline.c the states and calls of each thread over time (a trace's slices)
+ *   funcs.c    collect --func's function calls (uprobes), per thread and time slice
  *
  * Call stacks are the caller's numbers (lib/report's stacks), carried, never read here.
  * Nothing here prints; what could not be read is counted (ost_model_counts).
@@ -30,7 +31,13 @@
 #define OST_NO_STACK UINT32_MAX
 
 /* What --trace os= asked for (session file's "events:"). */
-enum { OST_EV_SYSCALL = 1, OST_EV_PTHREAD = 2, OST_EV_SCHED = 4, OST_EV_PAGEFAULT = 8 };
+enum {
+	OST_EV_SYSCALL = 1,
+	OST_EV_PTHREAD = 2,
+	OST_EV_SCHED = 4,
+	OST_EV_PAGEFAULT = 8,
+	OST_EV_FUNCCOUNT = 16, /* --func: calls of user functions by uprobes */
+};
 
 /* ---- format.c ---- */
 
@@ -51,6 +58,7 @@ enum ost_tp_kind {
 	OST_TP_SYS_ENTER, /* raw_syscalls:sys_enter */
 	OST_TP_SYS_EXIT,  /* raw_syscalls:sys_exit */
 	OST_TP_PAGEFAULT, /* exceptions:page_fault_user */
+	OST_TP_FUNC,	  /* collect --func's uprobe event (system uprof_<pid>) */
 };
 
 struct ost_format {
@@ -60,7 +68,7 @@ struct ost_format {
 	struct ost_field fields[OST_MAX_FIELDS];
 	enum ost_tp_kind kind;
 	/* the fields of @kind the model reads, as indexes in fields[] (-1: absent) */
-	int f_prev_state, f_next_pid, f_pid, f_id, f_ret;
+	int f_prev_state, f_next_pid, f_pid, f_id, f_ret, f_probe_ip;
 };
 
 /*
@@ -76,21 +84,34 @@ const struct ost_field *ost_format_field(const struct ost_format *f, const char 
  * (@len bytes): 0, or -EINVAL when it lies outside the record or has another size. */
 int ost_field_int(const struct ost_field *fl, const void *raw, size_t len, int64_t *v);
 
+/* A function collect --func probed: its entry's offset in its module's file. */
+#define OST_MAX_FUNCS 256
+struct ost_func {
+	uint64_t offset;
+	char module[256]; /* the file's path */
+	char name[256];	  /* its ELF symbol */
+};
+
 struct ost_formats {
 	uint64_t threshold_ns;
 	uint64_t max_threads; /* --max-threads: threads past it are left out (0: no limit) */
 	unsigned events;      /* OST_EV_* */
 	int n;
 	struct ost_format f[OST_MAX_FORMATS];
+	int nfuncs; /* "func: 0xOFFSET<tab>MODULE<tab>NAME" lines */
+	struct ost_func funcs[OST_MAX_FUNCS];
 };
 
 /* The session's OST_FORMATS_FILE (@len bytes): its magic line, "threshold_ns:",
- * "events:" and (when set) "max_threads:", then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
+ * "events:" and (when set) "max_threads:" and "func:" lines, then blocks of "system: S" and a format file. 0 or -EINVAL (@err: "line N:
  * what"). */
 int ost_formats_parse(const char *buf, size_t len, struct ost_formats *fm, char *err,
 		      size_t errlen);
 /* The format of tracepoint id @id, or NULL. */
 const struct ost_format *ost_formats_find(const struct ost_formats *fm, uint64_t id);
+/* The index in fm->funcs of the function at file offset @offset of a module whose file's
+ * last path component is @base, or -1. */
+int ost_formats_func(const struct ost_formats *fm, const char *base, uint64_t offset);
 
 /* ---- syscalls.c ---- */
 
@@ -165,6 +186,11 @@ struct ost_counts {
 	uint64_t out_of_order;	   /* switch records that contradict the thread's state */
 	uint64_t threads_left_out; /* threads past max_threads, not modelled */
 	uint64_t left_out_records; /* and their records */
+	/* blocked spans ended by a switch-in with no wakeup recorded (an interrupt, a timer
+	 * or a task outside the trace woke it), by the kind of wait: blocked to the switch-in */
+	uint64_t unseen_wakeups[OST_NWAITS];
+	uint64_t func_calls;	 /* --func: probe records counted as calls */
+	uint64_t func_unmatched; /* and those whose address is no probed function's */
 };
 
 struct ost_model;
@@ -199,6 +225,27 @@ size_t ost_model_slow(const struct ost_model *m,
 size_t ost_model_offcpu(const struct ost_model *m, const struct ost_offcpu **out);
 size_t ost_model_wakes(const struct ost_model *m, const struct ost_wake **out);
 const struct ost_counts *ost_model_counts(const struct ost_model *m);
+
+/* ---- funcs.c: collect --func's calls, per thread and per time slice ---- */
+
+struct ost_func_count { /* calls of fm.funcs[func] by one thread */
+	int func, pid, tid;
+	uint64_t calls;
+};
+struct ost_func_slice { /* calls of fm.funcs[func] in [origin + slice * width, +width) */
+	int func;
+	uint64_t slice, calls;
+};
+/* Count per time slice of @width_ns from @origin too (report --funccount-interval):
+ * asked before the first record. 0 (the default): none. */
+void ost_model_func_slices(struct ost_model *m, uint64_t origin, uint64_t width_ns);
+/* A call of fm.funcs[@func] by thread @tid at @time; @func -1: the probe's address
+ * matched no function of the session (counted: ost_counts.func_unmatched). 0 or -ENOMEM. */
+int ost_model_func_call(struct ost_model *m, uint64_t time, int pid, int tid, int func);
+/* Results after ost_model_finish, in the order first seen; borrowed. */
+size_t ost_model_func_counts(const struct ost_model *m, const struct ost_func_count **out);
+size_t ost_model_func_slice_counts(const struct ost_model *m, const struct ost_func_slice **out);
+uint64_t ost_model_func_slice_ns(const struct ost_model *m); /* 0: none asked */
 
 /* ---- timeline.c: each thread's states and system calls over time, for a trace ---- */
 

@@ -2,7 +2,7 @@ PMC_SRCS := lib/pmc/timer.c lib/pmc/cpus.c lib/pmc/topo.c lib/pmc/pmu.c lib/pmc/
 	lib/pmc/spec.c lib/pmc/encode.c lib/pmc/attr.c lib/pmc/pfm.c lib/pmc/count.c \
 	lib/pmc/evlist.c lib/pmc/explain.c lib/pmc/sys.c lib/pmc/callchain.c \
 	lib/pmc/interval.c
-PMC_SRCS += lib/pmc/tracepoint.c
+PMC_SRCS += lib/pmc/tracepoint.c lib/pmc/uprobe.c
 # pcm's metric groups evaluate lib/metric's formulas: kept out of PMC_SRCS, which the
 # event-spec fuzz target links whole without lib/metric
 PMC_GROUPS_SRCS := lib/pmc/groups.c lib/pmc/pcm_family.c

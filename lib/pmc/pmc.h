@@ -726,4 +726,23 @@ int pmc_tracepoint_format(const char *root, const char *system, const char *name
  * (PMC_SAMPLE_TYPE | PERF_SAMPLE_RAW), CLOCK_MONOTONIC, inherited, disabled. */
 void pmc_tracepoint_attr(struct perf_event_attr *attr, uint64_t id);
 
+/* ==== uprobes (uprobe.c; collect --func, docs/DESIGN.md §12) ==== */
+
+/* Every group of uprof's probes is this and the pid of the uprof that made it. */
+#define PMC_UPROBE_GROUP_PREFIX "uprof_"
+/* @group gets "uprof_<pid>" (@len bytes: 32 is enough). */
+void pmc_uprobe_group(char *group, size_t len, pid_t pid);
+/* A probe at @offset of ELF file @file (an absolute path without spaces or colons:
+ * -EINVAL) as event @group/@event under tracefs @root; a second probe of the same event
+ * is appended to it (Linux 5.7 on; an older kernel says -EEXIST). 0 or -errno (-ENOENT:
+ * no uprobe_events, this kernel has no uprobes). */
+int pmc_uprobe_add(const char *root, const char *group, const char *event, const char *file,
+		   uint64_t offset);
+/* Event @group/@event and all its probes removed: 0 or -errno (-EBUSY: a perf event of
+ * it is still open; -ENOENT: none such). */
+int pmc_uprobe_remove(const char *root, const char *group, const char *event);
+/* Every uprof group whose process is gone (a uprof killed before its end) removed;
+ * *@removed: how many events. 0 or the first -errno (others are still tried). */
+int pmc_uprobe_sweep(const char *root, int *removed);
+
 #endif

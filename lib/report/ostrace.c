@@ -46,7 +46,15 @@ int rpt_os_load(struct rpt *r)
 		goto out;
 	}
 	r->os->m = ost_model_new(fm);
+	r->os->fm = r->os->m ? fm : NULL;
+	if (r->os->m) /* kept: --func's records are named by its functions */
+		fm = NULL;
 	ret = r->os->m ? 0 : -ENOMEM;
+	if (r->os->m && r->opts.funccount_interval_ns)
+		ost_model_func_slices(r->os->m,
+				      r->info.start_mono_ns > 0 ? (uint64_t)r->info.start_mono_ns
+								: 0,
+				      r->opts.funccount_interval_ns);
 	/* an export draws the states over time (report.html's timeline) */
 	if (r->os->m && r->opts.exports)
 		ost_model_keep_spans(r->os->m, RPT_OS_SPANS_MAX);
@@ -61,6 +69,7 @@ void rpt_os_free(struct rpt *r)
 	if (!r->os)
 		return;
 	ost_model_free(r->os->m);
+	free(r->os->fm);
 	free(r->os);
 	r->os = NULL;
 }
@@ -81,14 +90,38 @@ static void saw(struct rpt *r, uint64_t time)
 		r->os->last_time = time;
 }
 
+/* A --func probe's record: the function its address is, by the file offset in the
+ * mapping of its process that holds it (-1: none of the session's functions). */
+static int func_call(struct rpt *r, const struct ost_format *f, const struct ses_sample *s)
+{
+	const struct rpt_map *map;
+	int64_t ip;
+	int func = -1;
+
+	if (ost_field_int(&f->fields[f->f_probe_ip], s->raw, s->raw_size, &ip) == 0 &&
+	    (map = rpt_world_find_map(&r->world, (int)s->pid, (uint64_t)ip))) {
+		const char *path = r->world.modules[map->module].path;
+		const char *slash = path ? strrchr(path, '/') : NULL;
+
+		if (path)
+			func = ost_formats_func(r->os->fm, slash ? slash + 1 : path,
+						(uint64_t)ip - map->start + map->pgoff);
+	}
+	return ost_model_func_call(r->os->m, s->time, (int)s->pid, (int)s->tid, func);
+}
+
 int rpt_os_sample(struct rpt *r, const struct ses_reader *rd, const struct ses_sample *s)
 {
 	uint32_t stack = OST_NO_STACK;
+	const struct ost_format *f;
 	int ret;
 
 	if (!r->os->m)
 		return 0;
 	saw(r, s->time);
+	f = ost_formats_find(r->os->fm, ses_reader_attr(rd, (size_t)s->attr_index)->config);
+	if (f && f->kind == OST_TP_FUNC)
+		return func_call(r, f, s);
 	/* the idle task (pid 0) and interrupts have no user stack worth a frame */
 	if ((s->ips || s->regs) && s->pid != 0 && s->pid != (uint32_t)-1) {
 		struct rpt_thread *t = rpt_world_thread(&r->world, (int)s->pid, (int)s->tid);

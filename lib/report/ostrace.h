@@ -12,6 +12,7 @@
 
 struct rpt_os {
 	struct ost_model *m;
+	struct ost_formats *fm; /* the session's (owned), while there is a model */
 	uint64_t last_time; /* the latest record fed: the end of an interrupted session */
 	char note[320];	    /* "" or why the OS trace could not be read */
 };
@@ -31,5 +32,7 @@ void rpt_os_finish(struct rpt *r);
 
 /* ostrace_csv.c: the OS trace's sections (nothing for a session without one). */
 int rpt_os_write_csv(const struct rpt *r, FILE *f);
+/* ostrace_funcs_csv.c: collect --func's sections (nothing without it). 0 or -ENOMEM. */
+int rpt_os_write_funcs_csv(const struct rpt *r, FILE *f);
 
 #endif

@@ -110,16 +110,38 @@ static void stack_cell(const struct rpt *r, FILE *f, uint32_t stack)
 static void write_notes(const struct rpt *r, FILE *f)
 {
 	const struct ost_counts *c = ost_model_counts(r->os->m);
+	uint64_t unseen;
 
 	fprintf(f, "CPU TRACING REPORT\n");
 	fprintf(f, "Note: Time represents the total runtime & wait time of all the threads\n");
-	fprintf(f, "Note: a wait ended by an interrupt or by a task outside the traced "
-		   "processes is blocked time up to the switch-in (its wakeup is not traced)\n");
+	unseen = 0;
+	for (int k = 0; k < OST_NWAITS; k++)
+		unseen += c->unseen_wakeups[k];
+	if (unseen) {
+		/* a wakeup is seen only from a traced waker's events */
+		fprintf(f,
+			"Note: %llu waits ended with no wakeup recorded (woken by an interrupt, "
+			"a timer or a task outside the traced processes; blocked up to the "
+			"switch-in):",
+			(unsigned long long)unseen);
+		for (int k = 0; k < OST_NWAITS; k++)
+			fprintf(f, "%s %s %llu", k ? "," : "", ost_wait_name((enum ost_wait)k),
+				(unsigned long long)c->unseen_wakeups[k]);
+		fputc('\n', f);
+	}
 	if (r->lost)
 		fprintf(f,
 			"Note: %llu records lost (ring buffer full): the states around them are "
 			"unaccounted, calls across them unmatched; raise -m\n",
 			(unsigned long long)r->lost);
+	if (r->lost && r->os->fm && r->os->fm->nfuncs)
+		fprintf(f, "Note: the calls of --func's functions among the lost records are not "
+			   "in FUNCTION COUNTS\n");
+	if (c->func_unmatched)
+		fprintf(f,
+			"Note: %llu --func probe records at an address of no probed function (its "
+			"mapping not recorded) are not counted\n",
+			(unsigned long long)c->func_unmatched);
 	if (c->unparsable)
 		fprintf(f,
 			"Note: %llu tracepoint records could not be read (fields outside "
@@ -464,6 +486,8 @@ int rpt_os_write_csv(const struct rpt *r, FILE *f)
 		ret = write_stacks(r, f);
 	if (!ret)
 		write_wakers(r, f);
+	if (!ret)
+		ret = rpt_os_write_funcs_csv(r, f);
 	return ret;
 }
 

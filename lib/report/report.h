@@ -35,6 +35,8 @@ struct rpt_progress {
 
 struct rpt_options {
 	int cutoff; /* rows per hottest-X section; 0 = all */
+	/* --funccount-interval: --func's calls per slice of this many ns too (0: none) */
+	uint64_t funccount_interval_ns;
 	/* functions per OpenMP region and state, and per late thread; 0 = all */
 	int openmp_top;
 	int mpi_top; /* MPI call sites per table and per rank of a job (--mpi-top); 0 = all */

@@ -5,7 +5,7 @@
 SYMBOLS_SRCS := lib/symbols/symtab.c lib/symbols/plt.c lib/symbols/fdes.c lib/symbols/kallsyms.c \
 	lib/symbols/fileid.c lib/symbols/dwfl.c lib/symbols/perfmap.c lib/symbols/jitdump.c \
 	lib/symbols/locate.c lib/symbols/buildid.c lib/symbols/inline.c \
-	lib/symbols/symshare.c
+	lib/symbols/symshare.c lib/symbols/funcs.c
 SYMBOLS_LIB := $(BUILD)/lib/libuprof_symbols.a
 SYMBOLS_LDLIBS := -ldw -lelf -lstdc++
 $(SYMBOLS_LIB): $(call objs,$(SYMBOLS_SRCS))

@@ -112,6 +112,14 @@ bool rpt_inode_differs(const struct stat *sb, const struct rpt_file_id *id);
  * the file there is not the one @id (may be NULL) recorded: 0, -ENOENT or -errno. */
 int rpt_file_build_id_hex(const char *path, const struct rpt_file_id *id, char *hex, size_t len);
 
+/*
+ * funcs.c: each function symbol of the ELF file @path (a PLT stub is none), as a lookup
+ * names them (the raw ELF name, one per address, in address order), with the file offset
+ * of its entry: @fn(@arg, name, offset) until it returns non-zero. 0, @fn's value, -errno
+ * of the file (-ENOENT), -ENOEXEC (not an ELF file, or unreadable) or -ENOMEM.
+ */
+int rpt_symtab_each_function(struct rpt_symtab *st, const char *path,
+			     int (*fn)(void *arg, const char *name, uint64_t offset), void *arg);
 /* Resolve a kernel address against kallsyms; module "[kernel.kallsyms]". */
 void rpt_symtab_lookup_kernel(struct rpt_symtab *st, uint64_t addr, struct rpt_sym *out);
 

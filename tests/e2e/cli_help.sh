@@ -48,7 +48,7 @@ done
 for ev in $("$UPROF" info --list ostrace-events | awk '{ print $1 }'); do
 	check "ostrace-events lists $ev: collect --trace os=$ev takes it" bash -c "'$UPROF' collect --trace os=$ev --help >/dev/null 2>&1"
 done
-check "ostrace-events: the four events --trace os takes" [ "$("$UPROF" info --list ostrace-events | awk '{ print $1 }' | tr '\n' ' ')" = "syscall pthread sched pagefault " ]
+check "ostrace-events: the five events --trace os takes" [ "$("$UPROF" info --list ostrace-events | awk '{ print $1 }' | tr '\n' ' ')" = "syscall pthread sched pagefault funccount " ]
 for t in $("$UPROF" info --list trace-events | awk '{ print $1 }'); do
 	check "trace-events lists $t: collect --trace $t takes it" bash -c "'$UPROF' collect --trace $t --help >/dev/null 2>&1"
 done

@@ -6,24 +6,15 @@
 # STATES row of report.csv (to the microsecond report.csv prints), its call slices are
 # its SYSTEM CALLS BY THREAD counts, and main's getppid slices are the program's 1000.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ostrace.sh"
 
 T=$TGT/ostrace_waits
-"$UPROF" collect --trace os -o "$SCRATCH/os" "$T" "$SCRATCH/os.facts" \
-	>"$SCRATCH/os.out" 2>"$SCRATCH/os.err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/os.err"; then
-	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/os.err")"
-	exit 0
-fi
-check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err" | tr "\n" " "))" [ $rc -eq 0 ]
-S=$(session_in "$SCRATCH/os")
-"$UPROF" report -i "$S" --export perfetto >/dev/null 2>"$SCRATCH/report.err"
-rc=$?
-check "report --export perfetto exits 0 ($(tail -c 300 "$SCRATCH/report.err" | tr "\n" " "))" [ $rc -eq 0 ]
+os_collect "$T"
+os_report --export perfetto
 csvq "$S/report.csv" "THREAD STATES" >"$SCRATCH/states.tsv"
 csvq "$S/report.csv" "SYSTEM CALLS BY THREAD" >"$SCRATCH/calls.tsv"
-main=$(sed -n 's/^main_tid \([0-9]*\)$/\1/p' "$SCRATCH/os.facts")
-getppid=$(sed -n 's/^getppid_calls \([0-9]*\)$/\1/p' "$SCRATCH/os.facts")
+main=$(os_fact main_tid)
+getppid=$(os_fact getppid_calls)
 
 # one "ok"/"not ok" line per fact, from the trace and report.csv's rows
 "$PYTHON" - "$S/trace.json" "$SCRATCH/states.tsv" "$SCRATCH/calls.tsv" "$main" "$getppid" \

@@ -6,32 +6,22 @@
 # the waiting thread and function, the waker thread and function, its stack through that
 # function, and an off-CPU time within 20 % of what the program measured of its wait.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ostrace.sh"
 
 T=$TGT/ostrace_wakers
 "$T" "$SCRATCH/bare.facts" >"$SCRATCH/bare.out" 2>/dev/null
 check "the target runs bare" [ $? -eq 0 ]
-"$UPROF" collect --trace os -o "$SCRATCH/os" "$T" "$SCRATCH/os.facts" \
-	>"$SCRATCH/os.out" 2>"$SCRATCH/os.err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/os.err"; then
-	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/os.err")"
-	exit 0
-fi
-check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err" | tr "\n" " "))" [ $rc -eq 0 ]
+os_collect "$T"
 check "the program's stdout is byte-identical to a bare run's" cmp -s "$SCRATCH/bare.out" "$SCRATCH/os.out"
-S=$(session_in "$SCRATCH/os")
-"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/report.err"
-rc=$?
-check "report exits 0 ($(tail -c 300 "$SCRATCH/report.err" | tr "\n" " "))" [ $rc -eq 0 ]
-fact() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$SCRATCH/os.facts"; }
+os_report
 csvq "$S/report.csv" "LOCK WAKERS" >"$SCRATCH/wakers.tsv"
 
 # wait WAITER_TID_KEY BLOCKED_IN WAKER_TID_KEY WAKER_FN OWN_NS_KEY
 wait_row() {
 	local tid wtid own row fn=$4 stack
-	tid=$(fact "$1")
-	wtid=$(fact "$3")
-	own=$(fact "$5")
+	tid=$(os_fact "$1")
+	wtid=$(os_fact "$3")
+	own=$(os_fact "$5")
 	row=$(awk -F'\t' -v t="$tid" -v b="$2" '$3 == t && $4 == b' "$SCRATCH/wakers.tsv")
 	echo "# $2 (thread $tid): $(echo "$row" | tr '\t' '|'); program measured $own ns"
 	check "$2's wait has one LOCK WAKERS row ($(echo "$row" | grep -c .))" [ "$(echo "$row" | grep -c .)" = 1 ]

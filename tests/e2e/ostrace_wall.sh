@@ -8,27 +8,17 @@
 # report.csv prints, and within 20 % of what the program measured itself; the flame graph
 # draws the folded file's numbers.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ostrace.sh"
 
 T=$TGT/ostrace_waits
-"$UPROF" collect --trace os -o "$SCRATCH/os" "$T" "$SCRATCH/os.facts" \
-	>"$SCRATCH/os.out" 2>"$SCRATCH/os.err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/os.err"; then
-	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/os.err")"
-	exit 0
-fi
-check "collect --trace os exits 0 ($(tail -c 300 "$SCRATCH/os.err" | tr "\n" " "))" [ $rc -eq 0 ]
-S=$(session_in "$SCRATCH/os")
-"$UPROF" report -i "$S" --export wallfolded,wallflame >/dev/null 2>"$SCRATCH/report.err"
-rc=$?
-check "report --export wallfolded,wallflame exits 0 ($(tail -c 300 "$SCRATCH/report.err" | tr "\n" " "))" [ $rc -eq 0 ]
+os_collect "$T"
+os_report --export wallfolded,wallflame
 W=$S/stacks-wall.folded
 G=$S/flamegraph-wall.svg
 check "the terminal names both files" \
 	grep -q "wall-clock folded stacks file: $W" "$SCRATCH/report.err"
 check "and the flame graph" grep -q "wall-clock flame graph file: $G" "$SCRATCH/report.err"
 
-fact() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$SCRATCH/os.facts"; }
 rows() { csvq "$S/report.csv" "$1"; }
 # wall FUNCTION on|KIND: seconds of the folded lines with FUNCTION as a frame (once a line),
 # on the CPU (no off-CPU frame) or off it waiting for KIND
@@ -64,7 +54,7 @@ for w in "sleep_in_nanosleep sleep sleep_ns" "wait_for_mutex lock mutex_ns" \
 	read -r fn kind key <<<"$w"
 	got=$(wall "$fn" "$kind")
 	want=$(rows "OFF-CPU FUNCTIONS" | awk -F'\t' -v f="$fn" -v k="$kind" '$1 == f && $2 == k { print $4 }')
-	own=$(fact "$key")
+	own=$(os_fact "$key")
 	echo "# $fn ($kind): folded $got s, report.csv $want s, program measured $own ns"
 	check "$fn's $kind time in the folded file = OFF-CPU FUNCTIONS' ($got vs $want s)" \
 		near "$got" "${want:-x}" 1e-6

@@ -4,19 +4,10 @@
 # in ns there, seconds with 6 decimals in the CSV: equal to the CSV's rounding), keyed by
 # threads.id as the other uprof_* tables; a session not traced has both tables, empty.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ostrace.sh"
 
-"$UPROF" collect --trace os -o "$SCRATCH/os" "$TGT/ostrace_waits" "$SCRATCH/facts" \
-	>/dev/null 2>"$SCRATCH/collect.err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/collect.err"; then
-	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/collect.err")"
-	echo "1..$_n"
-	exit 0
-fi
-S=$(session_in "$SCRATCH/os")
-"$UPROF" report -i "$S" --export sqlite >/dev/null 2>"$SCRATCH/err"
-rc=$?
-check "report --export sqlite of a --trace os session exits 0" [ $rc -eq 0 ]
+os_collect "$TGT/ostrace_waits"
+os_report --export sqlite
 sqlite3 -csv "$S/report.db" "select s.tid, lifetime, running, runnable, blocked, sleep, io,
 	lock, other, unaccounted, switches, preemptions, wakeups, t.tid = s.tid and t.pid = s.pid
 	from uprof_thread_states s left join threads t on t.id = s.thread_id" >"$SCRATCH/states.db"

@@ -5,21 +5,11 @@
 # CALLS BY THREAD's, and every row of those one of the tool's. A session not traced calls
 # neither; a tool declaring API 1.2 that sets the slots (reserved there) is refused.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ostrace.sh"
 
 T=$TGT/tools/osstates.so
-"$UPROF" collect --trace os -o "$SCRATCH/os" "$TGT/ostrace_waits" "$SCRATCH/facts" \
-	>/dev/null 2>"$SCRATCH/collect.err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'tracefs\|not readable\|permission' "$SCRATCH/collect.err"; then
-	ok "# SKIP OS tracing not possible here: $(head -c 300 "$SCRATCH/collect.err")"
-	echo "1..$_n"
-	exit 0
-fi
-check "collect --trace os exits 0" [ $rc -eq 0 ]
-S=$(session_in "$SCRATCH/os")
-"$UPROF" report -i "$S" --tool "$T" >/dev/null 2>"$SCRATCH/err"
-rc=$?
-check "report --tool osstates.so exits 0 ($(grep 'uprof report' "$SCRATCH/err"))" [ $rc -eq 0 ]
+os_collect "$TGT/ostrace_waits"
+os_report --tool "$T"
 "$PYTHON" - "$S/report.csv" >"$SCRATCH/cmp" 2>&1 <<'PY'
 import csv, sys
 ls = open(sys.argv[1], newline="").read().split("\n")

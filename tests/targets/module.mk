@@ -460,6 +460,12 @@ $(TGT)/ostrace_wakers: tests/targets/ostrace_wakers.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
 TEST_TARGETS += $(TGT)/ostrace_wakers
+# collect --func's known counts: three functions called a known number of times
+# (tests/e2e/ostrace_funcs.sh)
+$(TGT)/ostrace_funcs: tests/targets/ostrace_funcs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread
+TEST_TARGETS += $(TGT)/ostrace_funcs
 $(TGT)/ostrace_server: tests/targets/ostrace_server.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $< -lpthread

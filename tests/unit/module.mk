@@ -226,3 +226,8 @@ $(BUILD)/tests/test_mpi_match: tests/unit/test_mpi_match.c $(EXPORT_LIB) $(REPOR
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_mpi_match
+# lib/pmc/uprobe.c (collect --func) against a fake tracefs
+$(BUILD)/tests/test_uprobe: tests/unit/test_uprobe.c $(PMC_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_uprobe

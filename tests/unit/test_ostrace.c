@@ -208,6 +208,98 @@ static void formats_file(void **state)
 	free(fm);
 }
 
+/* A session of collect --func: its uprobe event (Linux 6.18's format) and two functions. */
+static const char FUNCS[] = OST_FORMATS_MAGIC "\n"
+			    "threshold_ns: 1000\n"
+			    "events: 20\n"
+			    "system: uprof_4242\n"
+			    "name: funcs\n"
+			    "ID: 2326\n"
+			    "format:\n"
+			    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+			    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+			    "\n"
+			    "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+			    "\n"
+			    "print fmt: \"(%lx)\", REC->__probe_ip\n"
+			    "func: 0x1310\t/opt/app/bin/app\tcount_alpha\n"
+			    "func: 0x8ab80\t/usr/lib/x86_64-linux-gnu/libc.so.6\tpthread_join\n";
+
+static void funcs_file(void **state)
+{
+	struct ost_formats *fm = malloc(sizeof(*fm));
+	size_t len = strlen(FUNCS);
+	char err[128], *many;
+	const struct ost_format *f;
+
+	(void)state;
+	assert_int_equal(ost_formats_parse(FUNCS, len, fm, err, sizeof(err)), 0);
+	assert_int_equal(fm->events, OST_EV_FUNCCOUNT | OST_EV_SCHED);
+	f = ost_formats_find(fm, 2326);
+	assert_non_null(f);
+	assert_int_equal(f->kind, OST_TP_FUNC);
+	assert_string_equal(f->fields[f->f_probe_ip].name, "__probe_ip");
+	assert_int_equal(fm->nfuncs, 2);
+	assert_int_equal(fm->funcs[1].offset, 0x8ab80);
+	assert_string_equal(fm->funcs[1].module, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(fm->funcs[1].name, "pthread_join");
+	/* found by the module's file name and the offset, both */
+	assert_int_equal(ost_formats_func(fm, "app", 0x1310), 0);
+	assert_int_equal(ost_formats_func(fm, "libc.so.6", 0x8ab80), 1);
+	assert_int_equal(ost_formats_func(fm, "libc.so.6", 0x1310), -1);
+	assert_int_equal(ost_formats_func(fm, "other", 0x1310), -1);
+	/* every cut: refused with its line, or what came before it */
+	for (size_t n = 0; n < len; n++) {
+		int ret = ost_formats_parse(FUNCS, n, fm, err, sizeof(err));
+
+		if (ret)
+			assert_non_null(strstr(err, "line "));
+		else
+			assert_true(fm->nfuncs <= 2);
+	}
+	/* corrupted func lines: each refused with its line */
+	{
+		static const char *const BAD[] = {
+			"func: 0x1310 /a/b count\n",	       /* no tabs */
+			"func: 0x1310\t/a/b\n",		       /* no name */
+			"func: 1310\t/a/b\tf\n",	       /* no 0x */
+			"func: 0x13g0\t/a/b\tf\n",	       /* not hex */
+			"func: 0x\t/a/b\tf\n",		       /* no digits */
+			"func: 0x11112222333344445\t/a/b\tf\n", /* past 64 bits */
+			"func: 0x10\t\tf\n",		       /* no module */
+			"func: 0x10\t/a/b\t\n",		       /* empty name */
+		};
+		char buf[256];
+
+		for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++) {
+			int n = snprintf(buf, sizeof(buf), "%s\n%s", OST_FORMATS_MAGIC, BAD[i]);
+
+			assert_int_equal(ost_formats_parse(buf, (size_t)n, fm, err, sizeof(err)),
+					 -EINVAL);
+			assert_non_null(strstr(err, "line 2: "));
+		}
+	}
+	/* a name as long as its field, and more functions than OST_MAX_FUNCS */
+	many = malloc(64 + (OST_MAX_FUNCS + 1) * 32 + 400);
+	{
+		size_t at = (size_t)sprintf(many, "%s\nfunc: 0x1\t/m\t", OST_FORMATS_MAGIC);
+
+		memset(many + at, 'x', sizeof(fm->funcs[0].name));
+		at += sizeof(fm->funcs[0].name);
+		many[at++] = '\n';
+		assert_int_equal(ost_formats_parse(many, at, fm, err, sizeof(err)), -EINVAL);
+		at = (size_t)sprintf(many, "%s\n", OST_FORMATS_MAGIC);
+		for (int i = 0; i <= OST_MAX_FUNCS; i++)
+			at += (size_t)sprintf(many + at, "func: 0x%x\t/m\tf%d\n", i, i);
+		assert_int_equal(ost_formats_parse(many, at, fm, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "more than 256 functions"));
+	}
+	free(many);
+	free(fm);
+}
+
 /* ---- the model on made-up records ---- */
 
 #define MS 1000000ULL
@@ -417,6 +509,12 @@ static void model_states(void **state)
 		assert_int_equal(s[0].stack, 7);
 	}
 	assert_int_equal(ost_model_counts(m)->unparsable, 1);
+	/* main's sleep ended with no wakeup recorded (its timer woke it); the worker's lock
+	 * wait had its waker: only the sleep is an unseen wakeup */
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_SLEEP], 1);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_LOCK], 0);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_IO], 0);
+	assert_int_equal(ost_model_counts(m)->unseen_wakeups[OST_WAIT_OTHER], 0);
 	ost_model_free(m);
 	free(fm);
 }
@@ -601,6 +699,61 @@ static void raw_samples(void **state)
 	}
 }
 
+/* Function calls counted per thread and per slice, exactly; a record of no function's
+ * address counted apart. */
+static void model_funcs(void **state)
+{
+	struct ost_formats *fm = malloc(sizeof(*fm));
+	const struct ost_func_count *c;
+	const struct ost_func_slice *sl;
+	struct ost_model *m;
+	char err[128];
+	uint64_t per_slice[2][3] = { { 0 } };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ost_formats_parse(FUNCS, strlen(FUNCS), fm, err, sizeof(err)), 0);
+	m = ost_model_new(fm);
+	ost_model_func_slices(m, 1000, 10 * 1000000ULL); /* 10 ms slices from t=1000 ns */
+	/* main calls function 0 seven times in the first 30 ms, the worker function 1 three
+	 * times at 5, 15 and 25 ms after the origin, and 2 records name no function */
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(ost_model_func_call(m, 1000 + (uint64_t)i * 4000000, PID, MAIN, 0), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(
+			ost_model_func_call(m, 1000 + 5000000 + (uint64_t)i * 10000000, PID, WORKER, 1),
+			0);
+	assert_int_equal(ost_model_func_call(m, 2000, PID, MAIN, -1), 0);
+	assert_int_equal(ost_model_func_call(m, 2000, PID, MAIN, 2), 0); /* past nfuncs */
+	/* a record before the origin is in the first slice */
+	assert_int_equal(ost_model_func_call(m, 10, PID, MAIN, 0), 0);
+	ost_model_finish(m, 40 * 1000000ULL);
+	assert_int_equal(ost_model_counts(m)->func_calls, 11);
+	assert_int_equal(ost_model_counts(m)->func_unmatched, 2);
+	n = ost_model_func_counts(m, &c);
+	assert_int_equal(n, 2);
+	assert_int_equal(c[0].func, 0);
+	assert_int_equal(c[0].tid, MAIN);
+	assert_int_equal(c[0].calls, 8);
+	assert_int_equal(c[1].func, 1);
+	assert_int_equal(c[1].tid, WORKER);
+	assert_int_equal(c[1].calls, 3);
+	assert_int_equal(ost_model_func_slice_ns(m), 10 * 1000000ULL);
+	n = ost_model_func_slice_counts(m, &sl);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(sl[i].slice < 3);
+		per_slice[sl[i].func][sl[i].slice] += sl[i].calls;
+	}
+	/* main at 0, 4, 8 | 12, 16 | 20, 24 ms (+ the early one); the worker at 5, 15, 25 */
+	assert_int_equal(per_slice[0][0], 4);
+	assert_int_equal(per_slice[0][1], 2);
+	assert_int_equal(per_slice[0][2], 2);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(per_slice[1][k], 1);
+	ost_model_free(m);
+	free(fm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +762,7 @@ int main(void)
 		cmocka_unit_test(formats_file),	  cmocka_unit_test(model_states),
 		cmocka_unit_test(syscall_kinds),  cmocka_unit_test(raw_samples),
 		cmocka_unit_test(model_spans),	  cmocka_unit_test(model_max_threads),
+		cmocka_unit_test(funcs_file),	  cmocka_unit_test(model_funcs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
