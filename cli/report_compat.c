@@ -26,24 +26,8 @@ const struct cli_option cli_refused_report_translate_options[] = {
 
 /* report's own */
 const struct cli_option cli_refused_report_options[] = {
-	OPT_REFUSED('s', "sort-by", "<event>",
-		    "not supported: the tables are sorted by the session's first event (its "
-		    "sort event)",
-		    NULL),
 	OPT_REFUSED(0, "view", "<name>",
 		    "views are not supported: report.csv has every event's column", NULL),
-	OPT_REFUSED(0, "show-percentage", NULL,
-		    "not supported: report.csv's values are CPU_TIME seconds or event counts; the "
-		    "terminal table shows percentages",
-		    NULL),
-	OPT_REFUSED(0, "show-sample-count", NULL,
-		    "not supported: report.csv's values are CPU_TIME seconds or event counts "
-		    "(samples x interval)",
-		    NULL),
-	OPT_REFUSED(0, "show-event-count", NULL,
-		    "not supported in report: report.csv's values are event counts already "
-		    "(annotate takes --show-event-count)",
-		    NULL),
 	/* uProf 5.3's: raw IBS records as text; uprof sessions hold no IBS data on machines
 	 * without IBS, and its op records go to report's tables where there are */
 	OPT_REFUSED(0, "ascii", "<dump>",

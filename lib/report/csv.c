@@ -142,6 +142,16 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 	if (o->nonly_pids || o->time_filter)
 		util_csv_kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
 			     s->filtered_samples);
+	if (o->sort_by)
+		util_csv_kvf(f, "Sort Event", "%s (--sort-by %s)", sort_event(&r->info),
+			     o->sort_by->spec);
+	if (o->show == RPT_SHOW_PERCENTAGE)
+		util_csv_kv(f, "Values Shown", "percent of each event's total in this report");
+	else if (o->show == RPT_SHOW_SAMPLE_COUNT)
+		util_csv_kv(f, "Values Shown",
+			    "samples (events counted by their own period: events)");
+	else if (o->show == RPT_SHOW_EVENT_COUNT)
+		util_csv_kv(f, "Values Shown", "event counts (samples x interval; CPU_TIME in ns)");
 }
 
 /* A row per sampled module whose file is gone or is another file now: its samples are

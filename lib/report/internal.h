@@ -299,6 +299,10 @@ int rpt_aggregate(struct rpt *r);
 /* The function and process of a sampled (thread, module, address). 0 or -errno. */
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc);
 
+/* sort_event.c: move opts.sort_by's event to events[0] (the sort event), the others
+ * keeping their order; before anything counts. 0, or -ENOKEY with @err. */
+int rpt_sort_event_apply(struct rpt *r, char *err, size_t errlen);
+
 /* ---- events.c: sessions with several sampling events ----
  * Event 0 (the sort event) goes through every tally above; the others are counted per
  * (kind, owner, item) here, for the extra columns of the CSV. */

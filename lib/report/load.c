@@ -243,6 +243,8 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	r->counts_final = r->info.status != SES_STATUS_RUNNING || r->info.foreign;
 	settle_status(&r->info);
 	ret = check_arch(r, err, errlen);
+	if (!ret)
+		ret = rpt_sort_event_apply(r, err, errlen);
 	if (!ret && !r->info.foreign)
 		rpt_events_weigh(r);
 	if (!ret)

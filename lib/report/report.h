@@ -23,6 +23,14 @@
 
 enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE, RPT_GROUP_PROGRAM };
 
+/* How report.csv shows the hottest tables' values (rpt_options.show). */
+enum rpt_show {
+	RPT_SHOW_VALUE,	       /* CPU_TIME seconds, event counts (samples x interval) */
+	RPT_SHOW_PERCENTAGE,   /* percent of the event's total in the report */
+	RPT_SHOW_SAMPLE_COUNT, /* samples */
+	RPT_SHOW_EVENT_COUNT,  /* event counts, the timer's too (samples x period, in ns) */
+};
+
 /* How far rpt_open() is (rpt_options.progress). */
 #define RPT_PROGRESS_EVERY 1024
 struct rpt_progress {
@@ -100,9 +108,37 @@ struct rpt_options {
 	/* module symbols and kallsyms shared with other reports (a job's ranks: lib/job), by
 	 * the session's host (borrowed, outlives the report; NULL: read for this one only) */
 	struct rpt_symshare *symshare;
+	/* -s/--sort-by: the session event that sorts every table and drives every tally (the
+	 * report's sort event: events[0] of the info rpt_summary gives, the others after it
+	 * in the session's order); NULL: the session's first event (borrowed) */
+	const struct rpt_sort_key *sort_by;
+	/* --show-percentage / --show-sample-count / --show-event-count: what report.csv's
+	 * value cells of the hottest tables hold (RPT_SHOW_VALUE: CPU_TIME seconds, or
+	 * event counts, as uProf's default) */
+	enum rpt_show show;
 };
 
 struct rpt;
+
+/* Where rpt_find_sort_event() looks. */
+struct rpt_sort_key {
+	enum rpt_sort_kind {
+		RPT_SORT_TIMER,	    /* event=timer: the CPU_TIME event */
+		RPT_SORT_IBS_OP,    /* event=ibs-op */
+		RPT_SORT_IBS_FETCH, /* event=ibs-fetch */
+		RPT_SORT_EVENT,	    /* any other: the perf type and config it encodes to */
+	} kind;
+	uint32_t type;
+	uint64_t config;
+	/* user= or os= was given: the event's modes must match too (else any event of that
+	 * type and config, the first of them) */
+	bool modes;
+	bool exclude_user, exclude_kernel;
+	char spec[96]; /* as the user gave it, for the message */
+};
+
+/* The index in @in->events of the event @k names, or -ENOKEY when @in has none. */
+int rpt_find_sort_event(const struct ses_info *in, const struct rpt_sort_key *k);
 
 /*
  * Load @dir (borrowed). -ENOENT if it is not a session directory, -EINVAL/-EPROTO for a
@@ -111,7 +147,8 @@ struct rpt;
  * @dir may also be a perf pipe file (perf record -o -, perf inject -o -): a foreign
  * session, its facts synthesized from the file (foreign.c; -EPROTO for a perf.data in
  * file mode, -EOPNOTSUPP for one of zstd-compressed records (perf record -z), -EINVAL
- * for any other file, -SES_ENOTREG for a FIFO or device).
+ * for any other file, -SES_ENOTREG for a FIFO or device). -ENOKEY: @opts->sort_by names
+ * an event the session does not have (@err names the session's events).
  */
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# report -s/--sort-by and --show-percentage/--show-sample-count/--show-event-count on a
+# real session of two events (cpu-clock and page-faults): the chosen event sorts every
+# hottest table and comes first, the numbers are the default report's own (only their
+# order and unit change); an event the session lacks, a second -s, two --show-* are
+# one-line usage errors.
+. "$(dirname "$0")/lib/common.sh"
+
+"$UPROF" collect -e timer -e page-faults -o "$SCRATCH/s" "$TGT/callgraph_fp" >/dev/null 2>&1
+S=$(session_in "$SCRATCH/s")
+check "a session of CPU_TIME and page-faults" grep -q "^name = page-faults" "$S/session.ini"
+
+rep() { # OUT ARGS...: report.csv of every row to OUT
+	local out=$1; shift
+	"$UPROF" report -i "$S" --cutoff 0 --report-output "$SCRATCH/$out.csv" "$@" >/dev/null 2>&1
+}
+rep plain
+rep pf -s page-faults
+rep timer --sort-by event=timer
+rep samples --show-sample-count
+rep events --show-event-count
+rep pct --show-percentage
+rep pfpct -s page-faults --show-percentage
+
+# facts.py CHECK: compares the reports above (exit 0 when the fact holds)
+cat >"$SCRATCH/facts.py" <<'PY'
+import csv, sys
+d = sys.argv[1]
+def rows(name, title):
+    ls = open(f"{d}/{name}.csv", newline="").read().split("\n")
+    i = next(i for i, l in enumerate(ls) if title in l)
+    hdr = next(csv.reader([ls[i + 1]]))
+    out, j = [], i + 2
+    while j < len(ls) and ls[j].strip():
+        out.append(next(csv.reader([ls[j]]))); j += 1
+    return ls[i], hdr, out
+def fn(name):  # FUNCTIONS: (name, module) -> [col1, col2], and the header
+    t, h, rs = rows(name, "ALL FUNCTIONS")
+    return t, h, {(r[0], r[3]): (r[1], r[2]) for r in rs}, [r[1] for r in rs]
+def sorted_desc(vals):
+    v = [float(x) for x in vals]
+    return all(a >= b for a, b in zip(v, v[1:]))
+check = sys.argv[2]
+_, ph, plain, porder = fn("plain")
+if check == "plain":  # the default: CPU_TIME first, sorting
+    sys.exit(not (ph[1:3] == ["CPU_TIME", "page-faults"] and sorted_desc(porder)))
+if check == "pf":  # page-faults first and sorting every table; a table's rows are the sort
+    # event's (a row without page-faults is not in it), each with the default's numbers
+    t, h, pf, order = fn("pf")
+    same = all(plain[k] == (v[1], v[0]) for k, v in pf.items() if k in plain)
+    every = all(k in pf for k, v in plain.items() if float(v[1]) > 0)
+    total = next(l for l in open(f"{d}/pf.csv") if l.startswith("Total page-faults,"))
+    ok = all(sorted_desc([r[c] for r in rows("pf", f"ALL {s}")[2]])
+             for s, c in (("FUNCTIONS", 1), ("PROCESSES", 1), ("MODULES", 1), ("THREADS", 2)))
+    sys.exit(not (h[1:3] == ["page-faults", "CPU_TIME"] and "Sort Event - page-faults" in t
+                  and same and every and ok and sorted_desc(order) and float(order[0]) > 0
+                  and total == f'Total page-faults,"{sum(float(x) for x in order):.0f} events"\n'))
+if check == "timer":  # event=timer is the default's sort event: the same table
+    t, h, tm, order = fn("timer")
+    sys.exit(not (tm == plain and order == porder))
+if check == "samples":  # CPU_TIME samples x 1 ms = the seconds; page-faults in events
+    t, h, s, _ = fn("samples")
+    ok = all(f"{int(s[k][0]) * 0.001:.4f}" == v[0] and int(s[k][1]) == float(v[1])
+             for k, v in plain.items())
+    sys.exit(not (ok and h[1:3] == ["CPU_TIME (samples)", "page-faults (events)"] and s.keys() == plain.keys()))
+if check == "events":  # CPU_TIME in ns (samples x 1,000,000); page-faults as counted
+    t, h, e, _ = fn("events")
+    ok = all(int(e[k][0]) == round(float(v[0]) * 1000) * 1000000 and int(e[k][1]) == float(v[1])
+             for k, v in plain.items())
+    sys.exit(not (ok and h[1:3] == ["CPU_TIME (ns)", "page-faults (events)"] and e.keys() == plain.keys()))
+if check in ("pct", "pfpct"):  # each value over its event's total, in percent (the sort
+    # event's total: its column's sum; the other's: its column's sum where it sorts)
+    t, h, p, order = fn(check)
+    _, _, pf, _ = fn("pf")
+    tot = (sum(float(v[0]) for v in plain.values()), sum(float(v[0]) for v in pf.values()))
+    if check == "pct":
+        want = {k: (100 * float(v[0]) / tot[0], 100 * float(v[1]) / tot[1]) for k, v in plain.items()}
+    else:
+        want = {k: (100 * float(v[0]) / tot[1], 100 * float(v[1]) / tot[0]) for k, v in pf.items()}
+    ok = p.keys() == want.keys() and all(abs(float(p[k][c]) - want[k][c]) <= 0.00006
+                                         for k in want for c in (0, 1))
+    s0 = sum(float(v[0]) for v in p.values())
+    sys.exit(not (ok and abs(s0 - 100) <= 0.00005 * len(p) and sorted_desc(order)
+                  and h[1].endswith(" (%)") and h[2].endswith(" (%)")))
+sys.exit(2)
+PY
+fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$1"; }
+check "default: CPU_TIME is the first column and sorts FUNCTIONS" fact plain
+check "-s page-faults: page-faults first, sorting FUNCTIONS, PROCESSES, MODULES, THREADS; every row's numbers the default's" fact pf
+check "--sort-by event=timer: the default's FUNCTIONS table" fact timer
+check "-s page-faults: the header says the sort event and the spec" \
+	grep -qx 'Sort Event:,"page-faults (--sort-by page-faults)"' "$SCRATCH/pf.csv"
+check "--show-sample-count: CPU_TIME samples x 1 ms is the default's seconds, row by row" fact samples
+check "--show-event-count: CPU_TIME samples x 1,000,000 ns, page-faults the default's counts" fact events
+check "--show-percentage: each cell is its value over its event's total (4 decimals); the sort column sums to 100" fact pct
+check "-s page-faults --show-percentage: the same, page-faults first" fact pfpct
+check "--show-percentage: the header says what the values are" \
+	grep -q '^Values Shown:,"percent of' "$SCRATCH/pct.csv"
+
+expect_fail 2 "-s an event the session lacks names its events" \
+	"^uprof report: --sort-by 'event=pmcxc0,user=1,os=0': .* has no such event; its events: CPU_TIME, page-faults" \
+	"$UPROF" report -i "$S" -s event=pmcxc0,user=1,os=0
+expect_fail 2 "-s given twice" "may be given once" "$UPROF" report -i "$S" -s timer -s page-faults
+expect_fail 2 "-s a spec that does not parse" "^uprof report: --sort-by 'event=nosuch'" \
+	"$UPROF" report -i "$S" -s event=nosuch
+expect_fail 2 "two --show-* options" "give one of --show-percentage" \
+	"$UPROF" report -i "$S" --show-percentage --show-event-count
+check "no report.csv was written by a refused -s" [ ! -e "$S/report.csv" ]
+echo "# report_sort.sh done"
