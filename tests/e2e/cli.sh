@@ -196,6 +196,8 @@ check "completion: 'uprof com' offers compare" [ "$(comp "$UPROF" com)" = compar
 check "completion: 'uprof tr' offers translate" [ "$(comp "$UPROF" tr)" = translate ]
 check "completion: 'uprof translate --retr' offers --retranslate" [ "$(comp "$UPROF" translate --retr)" = --retranslate ]
 check "completion: 'uprof compare --cut' offers --cutoff" [ "$(comp "$UPROF" compare --cut)" = --cutoff ]
+check "completion: 'uprof report -s event=t' offers event=timer" [ "$(comp "$UPROF" report -s event=t)" = event=timer ]
+check "completion: 'uprof report --show-p' offers --show-percentage" [ "$(comp "$UPROF" report --show-p)" = --show-percentage ]
 check "completion: 'uprof profile --timer-i' offers collect's --timer-interval" [ "$(comp "$UPROF" profile --timer-i)" = --timer-interval ]
 check "completion: 'uprof profile --report-o' offers report's --report-output" [ "$(comp "$UPROF" profile --report-o)" = --report-output ]
 
