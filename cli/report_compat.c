@@ -8,9 +8,6 @@
 
 /* report's and translate's */
 const struct cli_option cli_refused_report_translate_options[] = {
-	OPT_REFUSED(0, "agg-interval", "<ms>",
-		    "timelines are not supported: use --time-filter T1:T2 for a window of the run",
-		    NULL),
 	OPT_REFUSED(0, "inline", NULL,
 		    "not supported: samples count for the function they were compiled into; "
 		    "--disasm shows inlined functions' own lines, marked [inlined from]",
@@ -21,6 +18,15 @@ const struct cli_option cli_refused_report_translate_options[] = {
 		    "only 'cpu' is a category here: OpenMP and MPI sections are written "
 		    "whenever the session has their data",
 		    "cpu"),
+	OPT_END(),
+};
+
+/* translate's: it writes translated.bin, no timeline (report --agg-interval does) */
+const struct cli_option cli_refused_translate_options[] = {
+	OPT_REFUSED(0, "agg-interval", "<ms>",
+		    "translate writes no timeline: 'uprof report --agg-interval <ms>' writes "
+		    "the samples per interval",
+		    NULL),
 	OPT_END(),
 };
 

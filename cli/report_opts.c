@@ -83,6 +83,27 @@ static int show(const struct cli_option *o, const char *arg, void *state, const 
 	return -1;
 }
 
+/* --agg-interval <ms>: SAMPLES PER INTERVAL's bucket (uProf's default 1 s; <= 0: the
+ * whole run) */
+static int agg_interval(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	char *end;
+	long long ms;
+
+	(void)o;
+	errno = 0;
+	ms = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || ms > 86400000LL)
+		return cli_error(EXIT_USAGE, cmd,
+				 "--agg-interval '%s': give milliseconds, a whole number up to "
+				 "86400000 (0 or less: the whole run)",
+				 arg);
+	st->a.opts.agg_interval = true;
+	st->a.opts.agg_interval_ns = ms > 0 ? ms * 1000000LL : 0;
+	return -1;
+}
+
 static int report_output(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	(void)o;
@@ -228,6 +249,11 @@ const struct cli_option cli_report_options_table[] = {
 		     "user=1,os=0 (keys event, umask, user, os, cmask,\n"
 		     "inv), event=ibs-op, or a name (page-faults)",
 		     sort_by, 0),
+	OPT_CALLBACK(0, "agg-interval", "<ms>",
+		     "add SAMPLES PER INTERVAL to the CSV: each\n"
+		     "event's samples per <ms> of the run (uProf's\n"
+		     "default 1000; 0 or less: the whole run)",
+		     agg_interval, 0),
 	OPT_CALLBACK_NOARG(0, "show-percentage",
 			   "report.csv's table values as percent of each\n"
 			   "event's total (default: CPU_TIME seconds, event\n"

@@ -78,6 +78,7 @@ static const struct cli_option translate_options[] = {
 	  .fn = vmlinux,
 	  .flags = CLI_OPT_HIDDEN },
 	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
+	OPT_INCLUDE(cli_refused_translate_options, STATE, a),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_HELP(),
 	OPT_END(),

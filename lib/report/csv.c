@@ -734,6 +734,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 	write_details(r, f);
 	write_snapshot(r, f);
 	ret = write_top(r, f);
+	if (!ret && r->opts.agg_interval)
+		rpt_intervals_write(r, f);
 	if (!ret)
 		ret = rpt_callgraph_write_top(r, f);
 	if (!ret)

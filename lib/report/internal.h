@@ -136,6 +136,13 @@ struct rpt {
 	struct util_hash extra;	     /* (kind << 56 | owner, item, event) -> samples */
 	uint64_t event_samples[SES_MAX_EVENTS];
 
+	/* intervals.c (--agg-interval): units per (bucket, event), @nintervals buckets
+	 * allocated, @nused_intervals up to the last sampled one; units of samples past
+	 * RPT_INTERVALS_MAX buckets */
+	uint64_t *intervals;
+	size_t nintervals, nused_intervals;
+	uint64_t intervals_past;
+
 	/* pauses.c: paused intervals, merged and sorted */
 	struct rpt_span *pauses;
 	size_t npauses, pause_rows;
@@ -298,6 +305,12 @@ void rpt_tasks_release(struct rpt *r);
 int rpt_aggregate(struct rpt *r);
 /* The function and process of a sampled (thread, module, address). 0 or -errno. */
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc);
+
+/* intervals.c: --agg-interval's SAMPLES PER INTERVAL. Add a kept sample's @units of
+ * event @ev at @time (CLOCK_MONOTONIC ns) to its bucket: 0 or -ENOMEM. Write the section. */
+#define RPT_INTERVALS_MAX 100000
+int rpt_intervals_note(struct rpt *r, int ev, uint64_t time, uint64_t units);
+void rpt_intervals_write(const struct rpt *r, FILE *f);
 
 /* sort_event.c: move opts.sort_by's event to events[0] (the sort event), the others
  * keeping their order; before anything counts. 0, or -ENOKEY with @err. */

@@ -327,6 +327,7 @@ void rpt_free(struct rpt *r)
 	rpt_stacks_free(r->stacks);
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
+	free(r->intervals);
 	util_hash_release(&r->addr_counts);
 	util_hash_release(&r->func_index);
 	util_hash_release(&r->proc_func);

@@ -116,6 +116,10 @@ struct rpt_options {
 	 * value cells of the hottest tables hold (RPT_SHOW_VALUE: CPU_TIME seconds, or
 	 * event counts, as uProf's default) */
 	enum rpt_show show;
+	/* --agg-interval: report.csv gets SAMPLES PER INTERVAL, each event's samples per
+	 * @agg_interval_ns of the run from the profile start (<= 0: the whole run, one row) */
+	bool agg_interval;
+	int64_t agg_interval_ns;
 };
 
 struct rpt;

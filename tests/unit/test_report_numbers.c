@@ -519,6 +519,49 @@ static void show_options_pick_the_unit(void **state)
 	rm_session(dir);
 }
 
+/* --agg-interval: the samples of each event per bucket since the profile start (0 here),
+ * every bucket up to the last sampled one; 0 or less: one row of the whole run. */
+static void samples_per_interval(void **state)
+{
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt_options o = { .cutoff = 0, .agg_interval = true, .agg_interval_ns = 3 };
+	struct rpt *r;
+	char *text;
+	const char *at;
+
+	(void)state;
+	two_events(dir);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	at = strstr(text, "\"SAMPLES PER INTERVAL (Interval - 0.000 ms)\"\n"
+			  "INTERVAL START (seconds),INTERVAL END (seconds),"
+			  "\"CPU_TIME (samples)\",\"page-faults (events)\"\n");
+	assert_non_null(at);
+	at = strchr(strchr(at, '\n') + 1, '\n') + 1;
+	/* timer at t 20 (bucket 6), 21, 22, 23 (7); faults at 24, 25, 26 (8): 1 + 4 + 6 */
+	for (int b = 0; b < 6; b++) {
+		assert_int_equal(strncmp(at, "0.000,0.000,0,0\n", 16), 0);
+		at += 16;
+	}
+	if (strncmp(at, "0.000,0.000,1,0\n0.000,0.000,3,0\n0.000,0.000,0,11\n\n", 49))
+		fail_msg("rows 6-8: %.60s", at);
+	free(text);
+	rpt_free(r);
+	o.agg_interval_ns = 0;
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	at = strstr(text, "\"SAMPLES PER INTERVAL (Interval - the whole run)\"\n"
+			  "INTERVAL START (seconds),INTERVAL END (seconds),"
+			  "\"CPU_TIME (samples)\",\"page-faults (events)\"\n");
+	assert_non_null(at);
+	at = strchr(strchr(at, '\n') + 1, '\n') + 1;
+	if (strncmp(at, "0.000,0.000,4,11\n\n", 18))
+		fail_msg("the whole run: %.40s", at);
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +572,7 @@ int main(void)
 		cmocka_unit_test(sort_by_picks_the_sort_event),
 		cmocka_unit_test(sort_key_modes),
 		cmocka_unit_test(show_options_pick_the_unit),
+		cmocka_unit_test(samples_per_interval),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
