@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# report -s/--sort-by and --show-percentage/--show-sample-count/--show-event-count on a
-# real session of two events (cpu-clock and page-faults): the chosen event sorts every
-# hottest table and comes first, the numbers are the default report's own (only their
-# order and unit change); an event the session lacks, a second -s, two --show-* are
-# one-line usage errors.
+# report -s/--sort-by, --show-percentage/--show-sample-count/--show-event-count and
+# --agg-interval on a real session of two events (cpu-clock and page-faults): the chosen
+# event sorts every hottest table and comes first, the numbers are the default report's
+# own (only their order and unit change), SAMPLES PER INTERVAL sums to the totals; an
+# event the session lacks, a second -s, two --show-* are one-line usage errors.
 . "$(dirname "$0")/lib/common.sh"
 
 "$UPROF" collect -e timer -e page-faults -o "$SCRATCH/s" "$TGT/callgraph_fp" >/dev/null 2>&1
@@ -21,6 +21,9 @@ rep samples --show-sample-count
 rep events --show-event-count
 rep pct --show-percentage
 rep pfpct -s page-faults --show-percentage
+rep agg --agg-interval 100
+rep agg0 --agg-interval 0
+rep aggtf --agg-interval 100 --time-filter 0.5:1.5 --show-sample-count
 
 # facts.py CHECK: compares the reports above (exit 0 when the fact holds)
 cat >"$SCRATCH/facts.py" <<'PY'
@@ -82,6 +85,28 @@ if check in ("pct", "pfpct"):  # each value over its event's total, in percent (
     s0 = sum(float(v[0]) for v in p.values())
     sys.exit(not (ok and abs(s0 - 100) <= 0.00005 * len(p) and sorted_desc(order)
                   and h[1].endswith(" (%)") and h[2].endswith(" (%)")))
+def intervals(name):
+    t, h, rs = rows(name, "SAMPLES PER INTERVAL")
+    return t, h, [[float(r[0]), float(r[1]), int(r[2]), int(r[3])] for r in rs]
+if check == "agg":  # 100 ms buckets from 0, back to back; columns sum to the totals
+    t, h, rs = intervals("agg")
+    _, _, s, _ = fn("samples")
+    _, _, pf, _ = fn("pf")
+    cpu, faults = sum(int(v[0]) for v in s.values()), sum(round(float(v[0])) for v in pf.values())
+    steps = all(abs(r[0] - 0.1 * i) < 1e-9 and abs(r[1] - 0.1 * (i + 1)) < 1e-9 for i, r in enumerate(rs))
+    sys.exit(not (steps and sum(r[2] for r in rs) == cpu and sum(r[3] for r in rs) == faults
+                  and h[2:4] == ["CPU_TIME (samples)", "page-faults (events)"] and len(rs) > 1
+                  and "Interval - 100.000 ms" in t))
+if check == "agg0":  # one row: the whole run
+    _, _, rs = intervals("agg0")
+    _, _, a = intervals("agg")
+    sys.exit(not (len(rs) == 1 and rs[0][2:] == [sum(r[2] for r in a), sum(r[3] for r in a)]))
+if check == "aggtf":  # --time-filter 0.5:1.5: nothing outside, the window's total inside
+    _, _, rs = intervals("aggtf")
+    _, _, s, _ = fn("aggtf")
+    outside = sum(r[2] + r[3] for r in rs if r[0] < 0.5 - 1e-9 or r[0] >= 1.5 - 1e-9)
+    sys.exit(not (outside == 0 and sum(r[2] for r in rs) == sum(int(v[0]) for v in s.values())
+                  and sum(r[2] for r in rs) > 0))
 sys.exit(2)
 PY
 fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$1"; }
@@ -97,6 +122,13 @@ check "-s page-faults --show-percentage: the same, page-faults first" fact pfpct
 check "--show-percentage: the header says what the values are" \
 	grep -q '^Values Shown:,"percent of' "$SCRATCH/pct.csv"
 
+check "--agg-interval 100: 100 ms rows from the start; each column sums to the event's total" fact agg
+check "--agg-interval 0: one row of the whole run, the same totals" fact agg0
+check "--agg-interval 100 --time-filter 0.5:1.5: no sample outside the window; the rows sum to the filtered total" fact aggtf
+expect_fail 2 "--agg-interval that is not a number" "^uprof report: --agg-interval '1s': give milliseconds" \
+	"$UPROF" report -i "$S" --agg-interval 1s
+expect_fail 2 "translate --agg-interval is refused with its reason" "^uprof translate: --agg-interval 10: translate writes no timeline" \
+	"$UPROF" translate -i "$S" --agg-interval 10
 expect_fail 2 "-s an event the session lacks names its events" \
 	"^uprof report: --sort-by 'event=pmcxc0,user=1,os=0': .* has no such event; its events: CPU_TIME, page-faults" \
 	"$UPROF" report -i "$S" -s event=pmcxc0,user=1,os=0
