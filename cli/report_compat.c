@@ -51,9 +51,5 @@ const struct cli_option cli_refused_report_options[] = {
 		    "not supported: the session directory is self-contained (copy it, or tar "
 		    "it); --export html writes one self-contained file of the report",
 		    NULL),
-	OPT_REFUSED(0, "ignore-system-module", NULL,
-		    "not supported: -p and --time-filter narrow a report; the modules table "
-		    "shows system modules apart",
-		    NULL),
 	OPT_END(),
 };

@@ -249,6 +249,10 @@ const struct cli_option cli_report_options_table[] = {
 		     "user=1,os=0 (keys event, umask, user, os, cmask,\n"
 		     "inv), event=ibs-op, or a name (page-faults)",
 		     sort_by, 0),
+	OPT_BOOL(0, "ignore-system-module", STATE, a.opts.ignore_system_module,
+		 "leave out samples in the kernel, [vdso] and system\n"
+		 "libraries (/lib, /usr/lib, ...): counted in the\n"
+		 "header"),
 	OPT_CALLBACK(0, "agg-interval", "<ms>",
 		     "add SAMPLES PER INTERVAL to the CSV: each\n"
 		     "event's samples per <ms> of the run (uProf's\n"

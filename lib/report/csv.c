@@ -142,6 +142,11 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 	if (o->nonly_pids || o->time_filter)
 		util_csv_kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
 			     s->filtered_samples);
+	if (o->ignore_system_module)
+		util_csv_kvf(f, "System Modules Ignored",
+			     "%" PRIu64 " samples in the kernel and system libraries (/lib, /usr/lib) "
+			     "not reported",
+			     r->system_samples);
 	if (o->sort_by)
 		util_csv_kvf(f, "Sort Event", "%s (--sort-by %s)", sort_event(&r->info),
 			     o->sort_by->spec);

@@ -158,6 +158,7 @@ struct rpt {
 
 	/* filter.c: -p and --time-filter */
 	uint64_t filtered_samples;
+	uint64_t system_samples; /* --ignore-system-module: sample records left out */
 	/* replay.c: opts.drop, the samples tools dropped: every sample a walk would give is
 	 * numbered (@sample_seq), those whose bit is set are not counted */
 	uint64_t sample_seq, tool_dropped;
@@ -273,6 +274,12 @@ bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to);
 /* ---- filter.c ---- */
 /* Is a sample of @pid at @time (the samples' clock) inside -p and --time-filter? */
 bool rpt_filter_keeps(const struct rpt *r, int pid, uint64_t time);
+/* A system library's file: under /lib, /lib32, /lib64, /libx32 or their /usr twins (libc,
+ * libpthread, ld.so). */
+bool rpt_system_path(const char *path);
+/* --ignore-system-module's system modules: the kernel, [vdso] and the like, and files
+ * rpt_system_path() names. */
+bool rpt_module_is_system(const struct rpt *r, int module);
 /* Clip [*from, *to] of @pid to the filters; false when nothing of it is left. */
 bool rpt_filter_clip(const struct rpt *r, int pid, uint64_t *from, uint64_t *to);
 

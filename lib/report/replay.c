@@ -216,6 +216,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		module = m ? m->module : RPT_MODULE_UNKNOWN;
 		addr = m ? e->ip - m->start + m->pgoff : e->ip;
 	}
+	if (r->opts.ignore_system_module && rpt_module_is_system(r, module)) {
+		r->system_samples++; /* left out, said in the header */
+		return 0;
+	}
 	t = rpt_world_thread(&r->world, (int)e->pid, (int)e->tid);
 	if (!t)
 		return -ENOMEM;

@@ -120,6 +120,9 @@ struct rpt_options {
 	 * @agg_interval_ns of the run from the profile start (<= 0: the whole run, one row) */
 	bool agg_interval;
 	int64_t agg_interval_ns;
+	/* --ignore-system-module: samples in the kernel, [vdso] and system libraries (/lib,
+	 * /usr/lib, ...) are left out of every section, counted in the header */
+	bool ignore_system_module;
 };
 
 struct rpt;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report -s/--sort-by, --show-percentage/--show-sample-count/--show-event-count and
-# --agg-interval on a real session of two events (cpu-clock and page-faults): the chosen
+# --agg-interval, --ignore-system-module on a real session of two events (cpu-clock and page-faults): the chosen
 # event sorts every hottest table and comes first, the numbers are the default report's
 # own (only their order and unit change), SAMPLES PER INTERVAL sums to the totals; an
 # event the session lacks, a second -s, two --show-* are one-line usage errors.
@@ -107,6 +107,17 @@ if check == "aggtf":  # --time-filter 0.5:1.5: nothing outside, the window's tot
     outside = sum(r[2] + r[3] for r in rs if r[0] < 0.5 - 1e-9 or r[0] >= 1.5 - 1e-9)
     sys.exit(not (outside == 0 and sum(r[2] for r in rs) == sum(int(v[0]) for v in s.values())
                   and sum(r[2] for r in rs) > 0))
+def system(path):
+    return (path.startswith("[") and path != "[unknown]") or any(
+        path.startswith(d) for d in ("/lib/", "/lib32/", "/lib64/", "/libx32/", "/usr/lib/",
+                                     "/usr/lib32/", "/usr/lib64/", "/usr/libx32/"))
+if check == "nosys":  # the system modules' samples left out and counted; the rest as before
+    _, _, every = rows("t_samples", "ALL MODULES")
+    _, _, kept = rows("t_nosys", "ALL MODULES")
+    said = next(l for l in open(f"{d}/t_nosys.csv") if l.startswith("System Modules Ignored:"))
+    left_out = sum(int(r[1]) for r in every if system(r[0]))
+    sys.exit(not (kept == [r for r in every if not system(r[0])] and left_out > 0
+                  and said.startswith(f'System Modules Ignored:,"{left_out} samples in')))
 sys.exit(2)
 PY
 fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$1"; }
@@ -129,6 +140,19 @@ expect_fail 2 "--agg-interval that is not a number" "^uprof report: --agg-interv
 	"$UPROF" report -i "$S" --agg-interval 1s
 expect_fail 2 "translate --agg-interval is refused with its reason" "^uprof translate: --agg-interval 10: translate writes no timeline" \
 	"$UPROF" translate -i "$S" --agg-interval 10
+# --ignore-system-module on a timer session (one sample record a sample): the kernel's and
+# the system libraries' samples are what the header says it left out
+"$UPROF" collect -o "$SCRATCH/t" "$TGT/callgraph_fp" >/dev/null 2>&1
+S0=$S S=$(session_in "$SCRATCH/t")
+rep t_samples --show-sample-count
+rep t_nosys --show-sample-count --ignore-system-module
+rep t_plain
+rep t_nosys_plain --ignore-system-module
+S=$S0
+check "--ignore-system-module: MODULES is the default's without its system modules, whose samples the header counts" fact nosys
+rate=$(csvq "$SCRATCH/t_plain.csv" --key "Achieved Sampling Rate")
+check "--ignore-system-module: the achieved sampling rate ($rate) still counts every sample" \
+	[ -n "$rate" ] && [ "$rate" = "$(csvq "$SCRATCH/t_nosys_plain.csv" --key "Achieved Sampling Rate")" ]
 expect_fail 2 "-s an event the session lacks names its events" \
 	"^uprof report: --sort-by 'event=pmcxc0,user=1,os=0': .* has no such event; its events: CPU_TIME, page-faults" \
 	"$UPROF" report -i "$S" -s event=pmcxc0,user=1,os=0

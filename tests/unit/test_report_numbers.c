@@ -562,6 +562,20 @@ static void samples_per_interval(void **state)
 	rm_session(dir);
 }
 
+/* --ignore-system-module's system libraries: by directory, not by name */
+static void system_paths(void **state)
+{
+	(void)state;
+	assert_true(rpt_system_path("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	assert_true(rpt_system_path("/lib64/ld-linux-x86-64.so.2"));
+	assert_true(rpt_system_path("/lib/x86_64-linux-gnu/libm.so.6"));
+	assert_true(rpt_system_path("/usr/lib32/libc.so.6"));
+	assert_false(rpt_system_path("/usr/local/lib/libfoo.so"));
+	assert_false(rpt_system_path("/home/u/lib/libc.so.6"));
+	assert_false(rpt_system_path("/usr/libexec-not/x")); /* a prefix, not the directory */
+	assert_false(rpt_system_path("/usr/lib"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +587,7 @@ int main(void)
 		cmocka_unit_test(sort_key_modes),
 		cmocka_unit_test(show_options_pick_the_unit),
 		cmocka_unit_test(samples_per_interval),
+		cmocka_unit_test(system_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
