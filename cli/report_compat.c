@@ -8,10 +8,6 @@
 
 /* report's and translate's */
 const struct cli_option cli_refused_report_translate_options[] = {
-	OPT_REFUSED(0, "inline", NULL,
-		    "not supported: samples count for the function they were compiled into; "
-		    "--disasm shows inlined functions' own lines, marked [inlined from]",
-		    NULL),
 	/* the hottest tables are CPU data; OpenMP and MPI sections are written whenever the
 	 * session has their data, so only cpu is a category to take */
 	OPT_REFUSED(0, "category", "<name>",
@@ -21,11 +17,16 @@ const struct cli_option cli_refused_report_translate_options[] = {
 	OPT_END(),
 };
 
-/* translate's: it writes translated.bin, no timeline (report --agg-interval does) */
+/* translate's: it writes translated.bin (addresses), no timeline nor function rows
+ * (report --agg-interval and --inline do) */
 const struct cli_option cli_refused_translate_options[] = {
 	OPT_REFUSED(0, "agg-interval", "<ms>",
 		    "translate writes no timeline: 'uprof report --agg-interval <ms>' writes "
 		    "the samples per interval",
+		    NULL),
+	OPT_REFUSED(0, "inline", NULL,
+		    "translate keeps every sample's address: 'uprof report --inline' counts "
+		    "samples for the inlined functions",
 		    NULL),
 	OPT_END(),
 };

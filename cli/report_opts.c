@@ -249,6 +249,10 @@ const struct cli_option cli_report_options_table[] = {
 		     "user=1,os=0 (keys event, umask, user, os, cmask,\n"
 		     "inv), event=ibs-op, or a name (page-faults)",
 		     sort_by, 0),
+	OPT_BOOL(0, "inline", STATE, a.opts.inline_funcs,
+		 "a sample in inlined code counts for the inlined\n"
+		 "function (from the module's DWARF), not the one\n"
+		 "it was compiled into"),
 	OPT_BOOL(0, "ignore-system-module", STATE, a.opts.ignore_system_module,
 		 "leave out samples in the kernel, [vdso] and system\n"
 		 "libraries (/lib, /usr/lib, ...): counted in the\n"

@@ -173,6 +173,7 @@ struct rpt {
 	size_t ntstats, captstats;
 	struct util_hash item_index, proc_task, thread_task;
 	struct rpt_strpool names;
+	struct rpt_inlines *inline_funcs; /* --inline: aggregate.c's DWARF look-ups */
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	uint64_t task_names_dropped, task_unnamed;
 	char task_comma_name[64];

@@ -328,6 +328,7 @@ void rpt_free(struct rpt *r)
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
 	free(r->intervals);
+	rpt_inlines_free(r->inline_funcs);
 	util_hash_release(&r->addr_counts);
 	util_hash_release(&r->func_index);
 	util_hash_release(&r->proc_func);

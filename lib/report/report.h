@@ -123,6 +123,9 @@ struct rpt_options {
 	/* --ignore-system-module: samples in the kernel, [vdso] and system libraries (/lib,
 	 * /usr/lib, ...) are left out of every section, counted in the header */
 	bool ignore_system_module;
+	/* --inline: a sample in code inlined into a function counts for the inlined function
+	 * (the innermost, from the module's DWARF), as a row of its own */
+	bool inline_funcs;
 };
 
 struct rpt;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report -s/--sort-by, --show-percentage/--show-sample-count/--show-event-count and
-# --agg-interval, --ignore-system-module on a real session of two events (cpu-clock and page-faults): the chosen
+# --agg-interval, --ignore-system-module, --inline on a real session of two events (cpu-clock and page-faults): the chosen
 # event sorts every hottest table and comes first, the numbers are the default report's
 # own (only their order and unit change), SAMPLES PER INTERVAL sums to the totals; an
 # event the session lacks, a second -s, two --show-* are one-line usage errors.
@@ -151,8 +151,36 @@ rep t_nosys_plain --ignore-system-module
 S=$S0
 check "--ignore-system-module: MODULES is the default's without its system modules, whose samples the header counts" fact nosys
 rate=$(csvq "$SCRATCH/t_plain.csv" --key "Achieved Sampling Rate")
-check "--ignore-system-module: the achieved sampling rate ($rate) still counts every sample" \
-	[ -n "$rate" ] && [ "$rate" = "$(csvq "$SCRATCH/t_nosys_plain.csv" --key "Achieved Sampling Rate")" ]
+same_rate() { [ -n "$rate" ] && [ "$rate" = "$(csvq "$SCRATCH/t_nosys_plain.csv" --key "Achieved Sampling Rate")" ]; }
+check "--ignore-system-module: the achieved sampling rate ($rate) still counts every sample" same_rate
+# --inline on callgraph's chain-inline run: outer_with_inline's samples in code DWARF says
+# inlined_helper was inlined at go to inlined_helper, as many as addr2line -f -i names
+# innermost at the samples' addresses (perf script's symbol offsets); other rows unchanged
+"$UPROF" collect -o "$SCRATCH/i" "$TGT/callgraph_fp" 300 chain-inline >/dev/null 2>&1
+SI=$(session_in "$SCRATCH/i")
+"$UPROF" report -i "$SI" --cutoff 0 --show-sample-count --report-output "$SCRATCH/i_plain.csv" >/dev/null 2>&1
+"$UPROF" report -i "$SI" --cutoff 0 --show-sample-count --inline --report-output "$SCRATCH/i_inline.csv" >/dev/null 2>&1
+fsamples() { csvq "$1" "ALL FUNCTIONS" | awk -F'\t' -v f="$2" '$1==f {print $2; exit}'; }
+base=$(nm "$TGT/callgraph_fp" | awk '$3=="outer_with_inline" {print $1}')
+a2l=$(perf script -i "$SI/samples.data" -F ip,sym,symoff 2>/dev/null |
+	awk '$2 ~ /^outer_with_inline\+0x/ {sub(/^outer_with_inline\+/, "", $2); print $2}' |
+	while read -r off; do printf '0x%x\n' $((0x$base + off)); done |
+	addr2line -f -i -e "$TGT/callgraph_fp" | awk 'NR % 2 == 1' | sort | uniq -c)
+helper_a2l=$(awk '$2=="inlined_helper" {print $1}' <<<"$a2l")
+outer_plain=$(fsamples "$SCRATCH/i_plain.csv" outer_with_inline)
+helper=$(fsamples "$SCRATCH/i_inline.csv" inlined_helper)
+outer=$(fsamples "$SCRATCH/i_inline.csv" outer_with_inline)
+helper_ok() { [ -n "$helper" ] && [ "$helper" -gt 0 ] && [ "$helper" = "${helper_a2l:-x}" ]; }
+check "--inline: inlined_helper has ${helper:-no} samples, addr2line -f -i names it innermost at ${helper_a2l:-no} of outer_with_inline's sample addresses" helper_ok
+split_ok() { [ -n "$outer_plain" ] && [ -n "$helper" ] && [ "$outer_plain" = $((helper + ${outer:-0})) ]; }
+check "--inline: outer_with_inline's ${outer_plain:-?} samples are inlined_helper's ${helper:-?} and its own ${outer:-0}" split_ok
+csvq "$SCRATCH/i_plain.csv" "ALL FUNCTIONS" | grep -v -e '^outer_with_inline' | sort >"$SCRATCH/i_plain.rows"
+csvq "$SCRATCH/i_inline.csv" "ALL FUNCTIONS" | grep -v -e '^outer_with_inline' -e '^inlined_helper' |
+	sort >"$SCRATCH/i_inline.rows"
+rows_same() { [ -s "$SCRATCH/i_plain.rows" ] && cmp -s "$SCRATCH/i_plain.rows" "$SCRATCH/i_inline.rows"; }
+check "--inline: every other function's row ($(wc -l <"$SCRATCH/i_plain.rows") of them) is unchanged" rows_same
+expect_fail 2 "translate --inline is refused with its reason" "^uprof translate: --inline: translate keeps every sample's address" \
+	"$UPROF" translate -i "$SI" --inline
 expect_fail 2 "-s an event the session lacks names its events" \
 	"^uprof report: --sort-by 'event=pmcxc0,user=1,os=0': .* has no such event; its events: CPU_TIME, page-faults" \
 	"$UPROF" report -i "$S" -s event=pmcxc0,user=1,os=0
