@@ -541,7 +541,7 @@ static int run(struct report_state *st, int argc, char **argv)
 		ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
 		if (ret) {
 			cli_progress_clear(&st->prog);
-			return cli_error(1, CMD, "%s", err);
+			return cli_error(ret == -ENOKEY ? EXIT_USAGE : 1, CMD, "%s", err);
 		}
 		ret = cli_tools_filter(&st->tools, r, CMD);
 		rpt_free(r);
@@ -555,8 +555,8 @@ static int run(struct report_state *st, int argc, char **argv)
 	}
 	ret = rpt_open_at(&r, st->dfd, st->a.input, &st->a.opts, err, sizeof(err));
 	cli_progress_clear(&st->prog);
-	if (ret)
-		return cli_error(1, CMD, "%s", err);
+	if (ret) /* a --sort-by event the session lacks is a usage error */
+		return cli_error(ret == -ENOKEY ? EXIT_USAGE : 1, CMD, "%s", err);
 	cli_translated_say(r, st->a.opts.retranslate, CMD);
 	warn_unmatched(r);
 	ret = check_pids(st, r);

@@ -39,9 +39,8 @@ extern const struct cli_option cli_host_options[];
 extern const struct cli_option cli_function_detail_options[];
 /* uProf's options refused with a reason: by report and translate (--agg-interval,
  * --inline, --category other than cpu), and by report only (-s/--sort-by, --view, ...) */
-extern const struct cli_option cli_refused_report_translate_options[];
 extern const struct cli_option cli_refused_report_options[];
-extern const struct cli_option cli_refused_translate_options[];
+extern const struct cli_option cli_refused_translate_options[]; /* --category, --agg-interval, --inline */
 
 /* --function @arg (annotate's operands too): -1 to go on, or the exit code said. */
 int cli_report_args_function(struct cli_report_args *a, const char *arg, const char *cmd);

@@ -6,48 +6,28 @@
  */
 #include "cli/report_args.h"
 
-/* report's and translate's */
-const struct cli_option cli_refused_report_translate_options[] = {
-	OPT_REFUSED(0, "agg-interval", "<ms>",
-		    "timelines are not supported: use --time-filter T1:T2 for a window of the run",
-		    NULL),
-	OPT_REFUSED(0, "inline", NULL,
-		    "not supported: samples count for the function they were compiled into; "
-		    "--disasm shows inlined functions' own lines, marked [inlined from]",
-		    NULL),
-	OPT_END(),
-};
-
-/* translate's own: it translates the samples (the cpu domain); report's --category
- * (cli/report_opts.c) picks the domains of report.csv */
+/* translate's: it writes translated.bin (addresses) from the samples (the cpu domain),
+ * no timeline nor function rows (report's --agg-interval, --inline and --category do) */
 const struct cli_option cli_refused_translate_options[] = {
 	OPT_REFUSED(0, "category", "<name>",
 		    "only 'cpu' is a category to translate: OpenMP, MPI and OS data are read by "
 		    "report from the session as they are ('uprof report --category' picks them)",
 		    "cpu"),
+	OPT_REFUSED(0, "agg-interval", "<ms>",
+		    "translate writes no timeline: 'uprof report --agg-interval <ms>' writes "
+		    "the samples per interval",
+		    NULL),
+	OPT_REFUSED(0, "inline", NULL,
+		    "translate keeps every sample's address: 'uprof report --inline' counts "
+		    "samples for the inlined functions",
+		    NULL),
 	OPT_END(),
 };
 
 /* report's own */
 const struct cli_option cli_refused_report_options[] = {
-	OPT_REFUSED('s', "sort-by", "<event>",
-		    "not supported: the tables are sorted by the session's first event (its "
-		    "sort event)",
-		    NULL),
 	OPT_REFUSED(0, "view", "<name>",
 		    "views are not supported: report.csv has every event's column", NULL),
-	OPT_REFUSED(0, "show-percentage", NULL,
-		    "not supported: report.csv's values are CPU_TIME seconds or event counts; the "
-		    "terminal table shows percentages",
-		    NULL),
-	OPT_REFUSED(0, "show-sample-count", NULL,
-		    "not supported: report.csv's values are CPU_TIME seconds or event counts "
-		    "(samples x interval)",
-		    NULL),
-	OPT_REFUSED(0, "show-event-count", NULL,
-		    "not supported in report: report.csv's values are event counts already "
-		    "(annotate takes --show-event-count)",
-		    NULL),
 	/* uProf 5.3's: raw IBS records as text; uprof sessions hold no IBS data on machines
 	 * without IBS, and its op records go to report's tables where there are */
 	OPT_REFUSED(0, "ascii", "<dump>",
@@ -64,10 +44,6 @@ const struct cli_option cli_refused_report_options[] = {
 	OPT_REFUSED(0, "export-session", NULL,
 		    "not supported: the session directory is self-contained (copy it, or tar "
 		    "it); --export html writes one self-contained file of the report",
-		    NULL),
-	OPT_REFUSED(0, "ignore-system-module", NULL,
-		    "not supported: -p and --time-filter narrow a report; the modules table "
-		    "shows system modules apart",
 		    NULL),
 	OPT_END(),
 };

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/report_state.h"
+#include "pmc/pmc.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int group_by(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
@@ -66,6 +68,76 @@ static int category(const struct cli_option *o, const char *arg, void *state, co
 		st->a.opts.categories |= cats[i].bit;
 		p += n + (p[n] == ',');
 	} while (*p);
+	return -1;
+}
+
+/* -s/--sort-by <spec>: uProf's event=pmcxc0,user=1,os=0 / event=timer / event=ibs-op
+ * (keys event, umask, user, os, cmask, inv), through collect's one event parser, so a
+ * spec names the event collect would have opened for it; rpt_open matches it against
+ * the session's events. Given once. */
+static int sort_by(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	struct rpt_sort_key *k = &st->sort;
+	struct pmc_event ev;
+	char err[256];
+	int ret;
+
+	(void)o;
+	if (st->a.opts.sort_by)
+		return cli_usage_error(cmd, "-s/--sort-by may be given once (one sort event)");
+	ret = pmc_event_parse(arg, strlen(arg), NULL, &ev, err, sizeof(err));
+	if (ret && ret != -ENODEV)
+		return cli_error(EXIT_USAGE, cmd,
+				 "--sort-by '%s': %s (e.g. -s event=timer, -s event=pmcxc0,user=1,"
+				 "os=0, -s page-faults)",
+				 arg, err);
+	*k = (struct rpt_sort_key){ .kind = RPT_SORT_EVENT,
+				    .type = ev.attr.type,
+				    .config = ev.attr.config,
+				    .exclude_user = ev.attr.exclude_user,
+				    .exclude_kernel = ev.attr.exclude_kernel };
+	if (ev.kind == PMC_EV_TIMER)
+		k->kind = RPT_SORT_TIMER;
+	else if (ev.kind == PMC_EV_IBS)
+		k->kind = !strcmp(ev.name, "IBS_OP") ? RPT_SORT_IBS_OP : RPT_SORT_IBS_FETCH;
+	k->modes = strcasestr(arg, "user=") || strcasestr(arg, "os=");
+	snprintf(k->spec, sizeof(k->spec), "%s", arg);
+	st->a.opts.sort_by = k;
+	return -1;
+}
+
+/* --show-percentage, --show-sample-count, --show-event-count: one of them */
+static int show(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+
+	(void)arg;
+	if (st->a.opts.show != RPT_SHOW_VALUE && st->a.opts.show != (enum rpt_show)o->data)
+		return cli_usage_error(cmd, "give one of --show-percentage, --show-sample-count "
+					    "and --show-event-count");
+	st->a.opts.show = (enum rpt_show)o->data;
+	return -1;
+}
+
+/* --agg-interval <ms>: SAMPLES PER INTERVAL's bucket (uProf's default 1 s; <= 0: the
+ * whole run) */
+static int agg_interval(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	char *end;
+	long long ms;
+
+	(void)o;
+	errno = 0;
+	ms = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || ms > 86400000LL)
+		return cli_error(EXIT_USAGE, cmd,
+				 "--agg-interval '%s': give milliseconds, a whole number up to "
+				 "86400000 (0 or less: the whole run)",
+				 arg);
+	st->a.opts.agg_interval = true;
+	st->a.opts.agg_interval_ns = ms > 0 ? ms * 1000000LL : 0;
 	return -1;
 }
 
@@ -232,6 +304,36 @@ const struct cli_option cli_report_options_table[] = {
 	OPT_BOOL('q', "quiet", STATE, quiet,
 		 "no progress line (shown on a terminal after a second)"),
 	OPT_CALLBACK('p', "pid", "<PID,..>", "only these processes (implies --detail)", pids, 0),
+	OPT_CALLBACK('s', "sort-by", "<spec>",
+		     "sort every table by this event of the session\n"
+		     "(default its first): event=timer, event=pmcxc0,\n"
+		     "user=1,os=0 (keys event, umask, user, os, cmask,\n"
+		     "inv), event=ibs-op, or a name (page-faults)",
+		     sort_by, 0),
+	OPT_BOOL(0, "inline", STATE, a.opts.inline_funcs,
+		 "a sample in inlined code counts for the inlined\n"
+		 "function (from the module's DWARF), not the one\n"
+		 "it was compiled into"),
+	OPT_BOOL(0, "ignore-system-module", STATE, a.opts.ignore_system_module,
+		 "leave out samples in the kernel, [vdso] and system\n"
+		 "libraries (/lib, /usr/lib, ...): counted in the\n"
+		 "header"),
+	OPT_CALLBACK(0, "agg-interval", "<ms>",
+		     "add SAMPLES PER INTERVAL to the CSV: each\n"
+		     "event's samples per <ms> of the run (uProf's\n"
+		     "default 1000; 0 or less: the whole run)",
+		     agg_interval, 0),
+	OPT_CALLBACK_NOARG(0, "show-percentage",
+			   "report.csv's table values as percent of each\n"
+			   "event's total (default: CPU_TIME seconds, event\n"
+			   "counts)",
+			   show, RPT_SHOW_PERCENTAGE),
+	OPT_CALLBACK_NOARG(0, "show-sample-count", "report.csv's table values as samples",
+			   show, RPT_SHOW_SAMPLE_COUNT),
+	OPT_CALLBACK_NOARG(0, "show-event-count",
+			   "report.csv's table values as event counts\n"
+			   "(samples x interval; CPU_TIME in ns)",
+			   show, RPT_SHOW_EVENT_COUNT),
 	OPT_INCLUDE(cli_time_filter_options, STATE, a),
 	OPT_INCLUDE(cli_binary_path_options, STATE, a),
 	OPT_BOOL(0, "retranslate", STATE, a.opts.retranslate,
@@ -275,7 +377,6 @@ const struct cli_option cli_report_options_table[] = {
 		     category, 0),
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
-	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_options, STATE, a),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_INCLUDE_SAME(cli_refused_report_only_options),

@@ -35,6 +35,7 @@ struct report_state {
 	struct cli_tools tools;		   /* --tool */
 	const char *ranks;		   /* --rank: a job's ranks */
 	char buildid_dir[PATH_MAX];	   /* the build-id cache: ~/.debug */
+	struct rpt_sort_key sort;	   /* -s/--sort-by (a.opts.sort_by points here) */
 };
 
 /* report_opts.c: report's option table */

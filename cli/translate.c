@@ -77,7 +77,6 @@ static const struct cli_option translate_options[] = {
 	  .long_name = "vmlinux-path",
 	  .fn = vmlinux,
 	  .flags = CLI_OPT_HIDDEN },
-	OPT_INCLUDE(cli_refused_report_translate_options, STATE, a),
 	OPT_INCLUDE(cli_refused_translate_options, STATE, a),
 	OPT_INCLUDE_SAME(cli_refused_log_options),
 	OPT_HELP(),

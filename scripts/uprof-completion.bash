@@ -24,6 +24,11 @@ _uprof_values() {
 		for ev in $(_uprof_first_column "$bin" info --list ostrace-events); do
 			echo "os=$ev"
 		done ;;
+	report:-s | report:--sort-by)
+		# the usual ones; any event collect's -e takes is a sort key
+		printf '%s\n' event=timer event=ibs-op event=ibs-fetch page-faults
+		"$bin" info --list predefined-events 2>/dev/null |
+			awk '$2 ~ /^PMCx/ { print $1 }' ;;
 	report:--export | profile:--export)
 		_uprof_first_column "$bin" info --list export-formats
 		echo all ;;

@@ -36,18 +36,48 @@ static int func_for(struct rpt *r, int module, const char *name)
 	return r->nfuncs - 1;
 }
 
+/*
+ * --inline: the function inlined at @addr (a file offset of @module), innermost, from its
+ * DWARF (lib/symbols' inline chains, what the call graph's and annotate's inlined frames
+ * come from), else @name. Every name is interned in r->names then, so a function's rows
+ * are one (func_for keys by the name's pointer) whichever table named it. NULL: -ENOMEM.
+ */
+static const char *inlined_name(struct rpt *r, int module, uint64_t addr, const char *name)
+{
+	const char *in[1];
+
+	if (!r->inline_funcs) {
+		r->inline_funcs = rpt_inlines_new(r->locator);
+		if (!r->inline_funcs)
+			return NULL;
+	}
+	if (module != RPT_MODULE_KERNEL && module != RPT_MODULE_UNKNOWN &&
+	    rpt_inlines_at(r->inline_funcs, r->world.modules[module].path, addr, in, 1) == 1 &&
+	    in[0])
+		name = in[0];
+	return rpt_strpool_intern(&r->names, name);
+}
+
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc)
 {
 	struct rpt_world *w = &r->world;
 	struct rpt_sym sym;
 	uint64_t *slot;
 
+	const char *name;
+
 	if (module == RPT_MODULE_KERNEL)
 		rpt_symtab_lookup_kernel(r->symtab, addr, &sym);
 	else
 		rpt_symtab_lookup(r->symtab, w->modules[module].path, &w->modules[module].id, addr,
 				  &sym);
-	*func = func_for(r, module, sym.name);
+	name = sym.name;
+	if (r->opts.inline_funcs) {
+		name = inlined_name(r, module, addr, name);
+		if (!name)
+			return -ENOMEM;
+	}
+	*func = func_for(r, module, name);
 	if (*func < 0)
 		return *func;
 	slot = util_hash_find(&w->pid_index, (uint32_t)w->threads[thread].pid, 0, 0);

@@ -142,6 +142,21 @@ static void write_filters(const struct rpt *r, FILE *f, const struct rpt_summary
 	if (o->nonly_pids || o->time_filter)
 		util_csv_kvf(f, "Samples Outside The Filter", "%" PRIu64 " not reported",
 			     s->filtered_samples);
+	if (o->ignore_system_module)
+		util_csv_kvf(f, "System Modules Ignored",
+			     "%" PRIu64 " samples in the kernel and system libraries (/lib, /usr/lib) "
+			     "not reported",
+			     r->system_samples);
+	if (o->sort_by)
+		util_csv_kvf(f, "Sort Event", "%s (--sort-by %s)", sort_event(&r->info),
+			     o->sort_by->spec);
+	if (o->show == RPT_SHOW_PERCENTAGE)
+		util_csv_kv(f, "Values Shown", "percent of each event's total in this report");
+	else if (o->show == RPT_SHOW_SAMPLE_COUNT)
+		util_csv_kv(f, "Values Shown",
+			    "samples (events counted by their own period: events)");
+	else if (o->show == RPT_SHOW_EVENT_COUNT)
+		util_csv_kv(f, "Values Shown", "event counts (samples x interval; CPU_TIME in ns)");
 }
 
 /* A row per sampled module whose file is gone or is another file now: its samples are
@@ -725,6 +740,8 @@ int rpt_write_csv(const struct rpt *r, FILE *f)
 	write_details(r, f);
 	write_snapshot(r, f);
 	ret = cpu ? write_top(r, f) : 0;
+	if (!ret && cpu && r->opts.agg_interval)
+		rpt_intervals_write(r, f);
 	if (!ret && cpu)
 		ret = rpt_callgraph_write_top(r, f);
 	if (!ret && rpt_category(&r->opts, RPT_CAT_OPENMP))

@@ -10,6 +10,7 @@
 #include "metric/metric.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -191,17 +192,56 @@ static double scale(const struct rpt *r, int i)
 	return is_timer(e) ? (double)ses_event_unit(e) / 1e9 : (double)ses_event_unit(e);
 }
 
+/* The unit an event's column is shown in under --show-* (rpt_options.show). */
+static const char *shown_unit(const struct rpt *r, int i)
+{
+	const struct ses_event *e = r->info.nevents ? &r->info.events[i] : NULL;
+
+	switch (r->opts.show) {
+	case RPT_SHOW_PERCENTAGE:
+		return "%";
+	case RPT_SHOW_SAMPLE_COUNT: /* an event counted by its own period has no per-row
+				     * sample count: its column stays in events */
+		return e && e->weighted ? "events" : "samples";
+	case RPT_SHOW_EVENT_COUNT:
+		return !e || is_timer(e) ? "ns" : "events";
+	case RPT_SHOW_VALUE:
+		break;
+	}
+	return !e || is_timer(e) ? "seconds" : "events";
+}
+
 void rpt_events_header(const struct rpt *r, FILE *f)
 {
 	if (r->info.nevents <= 1) {
 		fprintf(f, "\"%s\" (%s)", r->info.nevents ? r->info.events[0].name : "CPU_TIME",
-			!r->info.nevents || is_timer(&r->info.events[0]) ? "seconds" : "events");
+			shown_unit(r, 0));
 		return;
 	}
-	for (int i = 0; i < r->info.nevents; i++)
-		fprintf(f, "%s\"%s\"", i ? "," : "", r->info.events[i].name);
+	for (int i = 0; i < r->info.nevents; i++) {
+		fprintf(f, "%s\"%s", i ? "," : "", r->info.events[i].name);
+		if (r->opts.show != RPT_SHOW_VALUE)
+			fprintf(f, " (%s)", shown_unit(r, i));
+		fputc('"', f);
+	}
 	for (int m = 0; m < mtr_set_count(r->metrics); m++)
 		fprintf(f, ",\"%s\"", r->info.metrics[m].name);
+}
+
+/* Event @i's cell under --show-* other than the value: @units of its tally (samples, or
+ * events where each sample counts its own period) as a share of the event's total in
+ * the report, as they are, or as event counts (the timer's in ns, what cpu-clock counts) */
+static void shown_cell(const struct rpt *r, FILE *f, int i, uint64_t units)
+{
+	uint64_t total = i ? r->event_samples[i] : r->samples;
+	uint64_t unit = r->info.nevents ? ses_event_unit(&r->info.events[i]) : 1000000;
+
+	if (r->opts.show == RPT_SHOW_PERCENTAGE)
+		fprintf(f, ",%.4f", total ? (double)units * 100.0 / (double)total : 0.0);
+	else if (r->opts.show == RPT_SHOW_SAMPLE_COUNT)
+		fprintf(f, ",%" PRIu64, units);
+	else
+		fprintf(f, ",%" PRIu64, units * unit);
 }
 
 void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
@@ -210,14 +250,22 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 	double v[SES_MAX_EVENTS], m[SES_MAX_METRICS];
 	int n = r->info.nevents > 0 ? r->info.nevents : 1;
 
+	uint64_t units[SES_MAX_EVENTS];
+
+	units[0] = ev0_samples;
 	v[0] = (double)ev0_samples * (r->info.nevents ? scale(r, 0) : 1e-3);
 	for (int i = 1; i < n; i++) {
 		uint64_t *c = util_hash_find(&r->extra, KIND_KEY(kind, owner), item, (uint64_t)i);
 
-		v[i] = c ? (double)*c * scale(r, i) : 0.0;
+		units[i] = c ? *c : 0;
+		v[i] = (double)units[i] * scale(r, i);
 	}
 	for (int i = 0; i < n; i++) /* the sort event's digits: rows sum to the total */
-		fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
+		if (r->opts.show == RPT_SHOW_VALUE)
+			fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
+		else
+			shown_cell(r, f, i, units[i]);
+	/* metrics are over the values, whatever the columns show */
 	if (n <= 1 || !r->metrics)
 		return;
 	mtr_set_eval(r->metrics, v, m);

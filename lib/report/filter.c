@@ -5,6 +5,8 @@
  */
 #include "report/internal.h"
 
+#include <string.h>
+
 static bool pid_kept(const struct rpt *r, int pid)
 {
 	if (!r->opts.nonly_pids)
@@ -71,4 +73,27 @@ int rpt_process_ids(const struct rpt *r, int *pids, int max)
 		n++;
 	}
 	return n;
+}
+
+bool rpt_system_path(const char *path)
+{
+	static const char *const dirs[] = { "/lib/",	 "/lib32/",	"/lib64/",     "/libx32/",
+					    "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libx32/" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+bool rpt_module_is_system(const struct rpt *r, int module)
+{
+	const char *path = r->world.modules[module].path;
+
+	if (module == RPT_MODULE_KERNEL)
+		return true;
+	if (module == RPT_MODULE_UNKNOWN || !path)
+		return false;
+	/* the kernel's modules and the vDSO ([vdso], [kernel.kallsyms]...), system libraries */
+	return (path[0] == '[' && strcmp(path, "[unknown]")) || rpt_system_path(path);
 }

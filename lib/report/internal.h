@@ -136,6 +136,13 @@ struct rpt {
 	struct util_hash extra;	     /* (kind << 56 | owner, item, event) -> samples */
 	uint64_t event_samples[SES_MAX_EVENTS];
 
+	/* intervals.c (--agg-interval): units per (bucket, event), @nintervals buckets
+	 * allocated, @nused_intervals up to the last sampled one; units of samples past
+	 * RPT_INTERVALS_MAX buckets */
+	uint64_t *intervals;
+	size_t nintervals, nused_intervals;
+	uint64_t intervals_past;
+
 	/* pauses.c: paused intervals, merged and sorted */
 	struct rpt_span *pauses;
 	size_t npauses, pause_rows;
@@ -151,6 +158,7 @@ struct rpt {
 
 	/* filter.c: -p and --time-filter */
 	uint64_t filtered_samples;
+	uint64_t system_samples; /* --ignore-system-module: sample records left out */
 	/* replay.c: opts.drop, the samples tools dropped: every sample a walk would give is
 	 * numbered (@sample_seq), those whose bit is set are not counted */
 	uint64_t sample_seq, tool_dropped;
@@ -165,6 +173,7 @@ struct rpt {
 	size_t ntstats, captstats;
 	struct util_hash item_index, proc_task, thread_task;
 	struct rpt_strpool names;
+	struct rpt_inlines *inline_funcs; /* --inline: aggregate.c's DWARF look-ups */
 	uint64_t task_records, task_instances, task_lost, task_malformed, task_comma;
 	uint64_t task_names_dropped, task_unnamed;
 	char task_comma_name[64];
@@ -266,6 +275,12 @@ bool rpt_paused_within(const struct rpt *r, uint64_t from, uint64_t to);
 /* ---- filter.c ---- */
 /* Is a sample of @pid at @time (the samples' clock) inside -p and --time-filter? */
 bool rpt_filter_keeps(const struct rpt *r, int pid, uint64_t time);
+/* A system library's file: under /lib, /lib32, /lib64, /libx32 or their /usr twins (libc,
+ * libpthread, ld.so). */
+bool rpt_system_path(const char *path);
+/* --ignore-system-module's system modules: the kernel, [vdso] and the like, and files
+ * rpt_system_path() names. */
+bool rpt_module_is_system(const struct rpt *r, int module);
 /* Clip [*from, *to] of @pid to the filters; false when nothing of it is left. */
 bool rpt_filter_clip(const struct rpt *r, int pid, uint64_t *from, uint64_t *to);
 
@@ -298,6 +313,16 @@ void rpt_tasks_release(struct rpt *r);
 int rpt_aggregate(struct rpt *r);
 /* The function and process of a sampled (thread, module, address). 0 or -errno. */
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc);
+
+/* intervals.c: --agg-interval's SAMPLES PER INTERVAL. Add a kept sample's @units of
+ * event @ev at @time (CLOCK_MONOTONIC ns) to its bucket: 0 or -ENOMEM. Write the section. */
+#define RPT_INTERVALS_MAX 100000
+int rpt_intervals_note(struct rpt *r, int ev, uint64_t time, uint64_t units);
+void rpt_intervals_write(const struct rpt *r, FILE *f);
+
+/* sort_event.c: move opts.sort_by's event to events[0] (the sort event), the others
+ * keeping their order; before anything counts. 0, or -ENOKEY with @err. */
+int rpt_sort_event_apply(struct rpt *r, char *err, size_t errlen);
 
 /* ---- events.c: sessions with several sampling events ----
  * Event 0 (the sort event) goes through every tally above; the others are counted per

@@ -243,6 +243,8 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	r->counts_final = r->info.status != SES_STATUS_RUNNING || r->info.foreign;
 	settle_status(&r->info);
 	ret = check_arch(r, err, errlen);
+	if (!ret)
+		ret = rpt_sort_event_apply(r, err, errlen);
 	if (!ret && !r->info.foreign)
 		rpt_events_weigh(r);
 	if (!ret)
@@ -325,6 +327,8 @@ void rpt_free(struct rpt *r)
 	rpt_stacks_free(r->stacks);
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
+	free(r->intervals);
+	rpt_inlines_free(r->inline_funcs);
 	util_hash_release(&r->addr_counts);
 	util_hash_release(&r->func_index);
 	util_hash_release(&r->proc_func);

@@ -61,13 +61,6 @@ static const uint32_t *stack_fids(const struct rpt *r, uint32_t stack, uint32_t 
 	return rpt_callgraph_fids(r, sym);
 }
 
-/* A system library's file (libc, libpthread, ld.so): a call site is the frame below. */
-static bool system_module(const char *path)
-{
-	return !strncmp(path, "/lib/", 5) || !strncmp(path, "/lib64/", 7) ||
-	       !strncmp(path, "/usr/lib/", 9) || !strncmp(path, "/usr/lib64/", 11);
-}
-
 /* The function of @stack that made the call: the innermost one outside the system
  * libraries, else its leaf; UINT32_MAX for none. */
 static uint32_t call_site(const struct rpt *r, uint32_t stack)
@@ -78,7 +71,7 @@ static uint32_t call_site(const struct rpt *r, uint32_t stack)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rpt_cfunc *fn = &r->stacks->funcs[fids[i]];
 
-		if (fn->kind != RPT_CF_MARK && !system_module(rpt_callgraph_module(r, fn)))
+		if (fn->kind != RPT_CF_MARK && !rpt_system_path(rpt_callgraph_module(r, fn)))
 			return fids[i];
 	}
 	return n ? fids[0] : UINT32_MAX;

@@ -73,7 +73,8 @@ double rpt_rate_cpu_s(const struct rpt *r, const char **mode)
 void rpt_rates_settle(struct rpt *r)
 {
 	/* the collection's, as the rate's */
-	uint64_t n = r->samples + r->filtered_samples + r->tool_dropped;
+	uint64_t n = r->samples + r->filtered_samples + r->tool_dropped +
+		     r->system_samples;
 	double period = timer_period_s(r), cpu;
 	const char *mode;
 
@@ -177,7 +178,8 @@ const char *rpt_rate_cause(const struct rpt *r, char *buf, size_t len)
 {
 	const struct ses_info *in = &r->info;
 	double period = timer_period_s(r), run_s = 0, cpu_s;
-	uint64_t n = r->sample_records + r->filtered_samples + r->tool_dropped;
+	uint64_t n = r->sample_records + r->filtered_samples + r->tool_dropped +
+		     r->system_samples;
 	const char *mode;
 
 	cpu_s = rpt_rate_cpu_s(r, &mode);

@@ -216,6 +216,10 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		module = m ? m->module : RPT_MODULE_UNKNOWN;
 		addr = m ? e->ip - m->start + m->pgoff : e->ip;
 	}
+	if (r->opts.ignore_system_module && rpt_module_is_system(r, module)) {
+		r->system_samples++; /* left out, said in the header */
+		return 0;
+	}
 	t = rpt_world_thread(&r->world, (int)e->pid, (int)e->tid);
 	if (!t)
 		return -ENOMEM;
@@ -231,6 +235,8 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	}
 	r->sample_seq++;
 	r->kept_samples++;
+	if (r->opts.agg_interval && rpt_intervals_note(r, ev, time, units))
+		return -ENOMEM;
 	if (r->opts.walk &&
 	    rpt_walk_note(r, &(struct rpt_wsample){ time, e->ip, addr,
 						    (uint32_t)(t - r->world.threads), UINT32_MAX,

@@ -23,6 +23,14 @@
 
 enum rpt_group { RPT_GROUP_PROCESS, RPT_GROUP_THREAD, RPT_GROUP_MODULE, RPT_GROUP_PROGRAM };
 
+/* How report.csv shows the hottest tables' values (rpt_options.show). */
+enum rpt_show {
+	RPT_SHOW_VALUE,	       /* CPU_TIME seconds, event counts (samples x interval) */
+	RPT_SHOW_PERCENTAGE,   /* percent of the event's total in the report */
+	RPT_SHOW_SAMPLE_COUNT, /* samples */
+	RPT_SHOW_EVENT_COUNT,  /* event counts, the timer's too (samples x period, in ns) */
+};
+
 /* How far rpt_open() is (rpt_options.progress). */
 #define RPT_PROGRESS_EVERY 1024
 struct rpt_progress {
@@ -105,6 +113,24 @@ struct rpt_options {
 	/* --category: the RPT_CAT_* bits of the domains whose sections report.csv holds; 0
 	 * for all (the header, details and snapshot are always written) */
 	unsigned categories;
+	/* -s/--sort-by: the session event that sorts every table and drives every tally (the
+	 * report's sort event: events[0] of the info rpt_summary gives, the others after it
+	 * in the session's order); NULL: the session's first event (borrowed) */
+	const struct rpt_sort_key *sort_by;
+	/* --show-percentage / --show-sample-count / --show-event-count: what report.csv's
+	 * value cells of the hottest tables hold (RPT_SHOW_VALUE: CPU_TIME seconds, or
+	 * event counts, as uProf's default) */
+	enum rpt_show show;
+	/* --agg-interval: report.csv gets SAMPLES PER INTERVAL, each event's samples per
+	 * @agg_interval_ns of the run from the profile start (<= 0: the whole run, one row) */
+	bool agg_interval;
+	int64_t agg_interval_ns;
+	/* --ignore-system-module: samples in the kernel, [vdso] and system libraries (/lib,
+	 * /usr/lib, ...) are left out of every section, counted in the header */
+	bool ignore_system_module;
+	/* --inline: a sample in code inlined into a function counts for the inlined function
+	 * (the innermost, from the module's DWARF), as a row of its own */
+	bool inline_funcs;
 };
 
 /* report.csv's domains (--category) */
@@ -123,6 +149,26 @@ static inline bool rpt_category(const struct rpt_options *o, unsigned cat)
 
 struct rpt;
 
+/* Where rpt_find_sort_event() looks. */
+struct rpt_sort_key {
+	enum rpt_sort_kind {
+		RPT_SORT_TIMER,	    /* event=timer: the CPU_TIME event */
+		RPT_SORT_IBS_OP,    /* event=ibs-op */
+		RPT_SORT_IBS_FETCH, /* event=ibs-fetch */
+		RPT_SORT_EVENT,	    /* any other: the perf type and config it encodes to */
+	} kind;
+	uint32_t type;
+	uint64_t config;
+	/* user= or os= was given: the event's modes must match too (else any event of that
+	 * type and config, the first of them) */
+	bool modes;
+	bool exclude_user, exclude_kernel;
+	char spec[96]; /* as the user gave it, for the message */
+};
+
+/* The index in @in->events of the event @k names, or -ENOKEY when @in has none. */
+int rpt_find_sort_event(const struct ses_info *in, const struct rpt_sort_key *k);
+
 /*
  * Load @dir (borrowed). -ENOENT if it is not a session directory, -EINVAL/-EPROTO for a
  * broken session.ini or samples.data header; @err names the file and what is wrong.
@@ -130,7 +176,8 @@ struct rpt;
  * @dir may also be a perf pipe file (perf record -o -, perf inject -o -): a foreign
  * session, its facts synthesized from the file (foreign.c; -EPROTO for a perf.data in
  * file mode, -EOPNOTSUPP for one of zstd-compressed records (perf record -z), -EINVAL
- * for any other file, -SES_ENOTREG for a FIFO or device).
+ * for any other file, -SES_ENOTREG for a FIFO or device). -ENOKEY: @opts->sort_by names
+ * an event the session does not have (@err names the session's events).
  */
 int rpt_open(struct rpt **out, const char *dir, const struct rpt_options *opts, char *err,
 	     size_t errlen);

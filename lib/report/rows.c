@@ -16,7 +16,9 @@ static double achieved_hz(const struct rpt *r, const char **mode)
 {
 	double cpu = rpt_rate_cpu_s(r, mode);
 
-	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples + r->tool_dropped) / cpu
+	return cpu > 0 ? (double)(r->sample_records + r->filtered_samples + r->tool_dropped +
+				  r->system_samples) /
+				 cpu
 		       : 0;
 }
 
@@ -94,7 +96,8 @@ void rpt_summary(const struct rpt *r, struct rpt_summary *s)
 	/* the rate is the collection's: samples outside -p / --time-filter count too, over
 	 * the CPU time of the modes sampled and the unpaused share of the run */
 	s->achieved_hz = achieved_hz(r, &s->rate_mode);
-	s->rate_samples = r->sample_records + r->filtered_samples + r->tool_dropped;
+	s->rate_samples =
+		r->sample_records + r->filtered_samples + r->tool_dropped + r->system_samples;
 	s->rate_max_samples = rpt_rate_max_samples(r);
 	s->rate_damage = s->rate_max_samples && s->rate_samples > s->rate_max_samples;
 	s->throttles = r->throttles;

@@ -128,7 +128,7 @@ expect_fail 2 "translate --category mpi is refused with its reason" "^uprof tran
 	"$UPROF" translate -i "$D" --category mpi
 expect_fail 2 "translate --vmlinux-path is refused with its reason" "^uprof translate: --vmlinux-path x: not used" \
 	"$UPROF" translate -i "$D" --vmlinux-path x
-expect_fail 2 "translate --inline is refused with its reason" "^uprof translate: --inline: not supported" \
+expect_fail 2 "translate --inline is refused with its reason" "^uprof translate: --inline: translate keeps every sample's address" \
 	"$UPROF" translate -i "$D" --inline
 expect_fail 2 "translate --host of a single session is refused" "^uprof translate: --host selects ranks of an MPI job" \
 	"$UPROF" translate -i "$D" --host all

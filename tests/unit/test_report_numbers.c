@@ -2,8 +2,8 @@
 /*
  * The numbers of lib/report on hand-built sessions, checked exactly: each sample of an
  * event but the timer weighted by the period the kernel recorded in it (a sample of a
- * session written without PERF_SAMPLE_PERIOD stands for the interval), and report.csv's
- * rows summing to its total.
+ * session written without PERF_SAMPLE_PERIOD stands for the interval), report.csv's
+ * rows summing to its total, -s/--sort-by's sort event and the --show-* units.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,6 +334,248 @@ static void samples_the_cpus_cannot_give_are_damage(void **state)
 	rm_session(dir);
 }
 
+/* CPU_TIME (1 ms) and page-faults (each sample its own period): light_work 3 timer samples
+ * and 1 fault, heavy_work 1 timer sample and 4 + 6 faults. */
+static void two_events(char *dir)
+{
+	static const char *const names[] = { "CPU_TIME", "page-faults" };
+	static const uint64_t configs[] = { 0, PERF_COUNT_SW_PAGE_FAULTS };
+	static const uint64_t periods[] = { 1000000, 250000 };
+	struct ses_writer *w = begin(dir, 2, names, configs, periods, true);
+
+	for (uint64_t i = 0; i < 3; i++)
+		sample(w, 1, 100, BASE + light_vaddr + 4, 20 + i, 1000000);
+	sample(w, 1, 100, BASE + heavy_vaddr + 4, 23, 1000000);
+	sample(w, 2, 100, BASE + light_vaddr + 4, 24, 1);
+	sample(w, 2, 100, BASE + heavy_vaddr + 4, 25, 4);
+	sample(w, 2, 100, BASE + heavy_vaddr + 8, 26, 6);
+	assert_int_equal(ses_writer_close(w), 0);
+}
+
+static int open_with(const char *dir, const struct rpt_sort_key *k, enum rpt_show show,
+		     struct rpt **r, char *err, size_t len)
+{
+	struct rpt_options o = { .cutoff = 0, .sort_by = k, .show = show };
+
+	*r = NULL;
+	return rpt_open(r, dir, &o, err, len);
+}
+
+/* -s page-faults: it sorts the tables and is their first column, tallies in its units;
+ * -s event=timer is the session's own order; an event the session lacks is -ENOKEY with
+ * the session's events named. */
+static void sort_by_picks_the_sort_event(void **state)
+{
+	const struct rpt_sort_key pf = { .kind = RPT_SORT_EVENT,
+					 .type = PERF_TYPE_SOFTWARE,
+					 .config = PERF_COUNT_SW_PAGE_FAULTS,
+					 .spec = "page-faults" };
+	const struct rpt_sort_key timer = { .kind = RPT_SORT_TIMER, .spec = "event=timer" };
+	const struct rpt_sort_key cs = { .kind = RPT_SORT_EVENT,
+					 .type = PERF_TYPE_SOFTWARE,
+					 .config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+					 .spec = "context-switches" };
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt_summary s;
+	struct rpt_row rows[8];
+	struct rpt *r;
+	char *text;
+	int n;
+
+	(void)state;
+	two_events(dir);
+	assert_int_equal(open_with(dir, NULL, RPT_SHOW_VALUE, &r, err, sizeof(err)), 0);
+	n = rpt_rows(r, RPT_FUNCTIONS, rows, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].name, "light_work");
+	assert_int_equal(rows[0].samples, 3);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "FUNCTION,\"CPU_TIME\",\"page-faults\",Module\n"
+				     "\"light_work\",0.0030,1.0000,"));
+	assert_null(strstr(text, "Sort Event:,"));
+	free(text);
+	rpt_free(r);
+
+	assert_int_equal(open_with(dir, &pf, RPT_SHOW_VALUE, &r, err, sizeof(err)), 0);
+	rpt_summary(r, &s);
+	assert_string_equal(s.info->events[0].name, "page-faults");
+	assert_string_equal(s.info->events[1].name, "CPU_TIME");
+	assert_int_equal(s.samples, 11);
+	assert_int_equal(s.sample_records, 3);
+	n = rpt_rows(r, RPT_FUNCTIONS, rows, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].name, "heavy_work");
+	assert_int_equal(rows[0].samples, 10);
+	assert_string_equal(rows[1].name, "light_work");
+	assert_int_equal(rows[1].samples, 1);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Sort Event:,\"page-faults (--sort-by page-faults)\"\n"));
+	assert_non_null(strstr(text, "Total page-faults,\"11 events\"\n"));
+	assert_non_null(strstr(text, "\"ALL FUNCTIONS (Sort Event - page-faults)\"\n"
+				     "FUNCTION,\"page-faults\",\"CPU_TIME\",Module\n"
+				     "\"heavy_work\",10.0000,0.0010,"));
+	assert_non_null(strstr(text, "\"light_work\",1.0000,0.0030,"));
+	free(text);
+	rpt_free(r);
+
+	assert_int_equal(open_with(dir, &timer, RPT_SHOW_VALUE, &r, err, sizeof(err)), 0);
+	rpt_summary(r, &s);
+	assert_string_equal(s.info->events[0].name, "CPU_TIME");
+	assert_int_equal(s.samples, 4);
+	rpt_free(r);
+
+	assert_int_equal(open_with(dir, &cs, RPT_SHOW_VALUE, &r, err, sizeof(err)), -ENOKEY);
+	assert_null(r);
+	assert_non_null(strstr(err, "--sort-by 'context-switches': "));
+	assert_non_null(strstr(err, "has no such event; its events: CPU_TIME, page-faults"));
+	rm_session(dir);
+}
+
+/* user=/os= given: the modes must match; not given: the first event of that code. */
+static void sort_key_modes(void **state)
+{
+	struct ses_info in = { .nevents = 3 };
+	struct rpt_sort_key k = { .kind = RPT_SORT_EVENT, .type = PERF_TYPE_RAW, .config = 0xc0 };
+
+	(void)state;
+	strcpy(in.events[0].name, "CPU_TIME");
+	in.events[0].type = PERF_TYPE_SOFTWARE;
+	in.events[0].config = PERF_COUNT_SW_CPU_CLOCK;
+	for (int i = 1; i < 3; i++) {
+		strcpy(in.events[i].name, "RETIRED_INST (PMCx0C0)");
+		in.events[i].type = PERF_TYPE_RAW;
+		in.events[i].config = 0xc0;
+	}
+	in.events[2].exclude_kernel = true; /* user=1,os=0 */
+	assert_int_equal(rpt_find_sort_event(&in, &k), 1);
+	k.modes = true;
+	k.exclude_kernel = true;
+	assert_int_equal(rpt_find_sort_event(&in, &k), 2);
+	k.exclude_kernel = false;
+	k.exclude_user = true; /* user=0,os=1: none */
+	assert_int_equal(rpt_find_sort_event(&in, &k), -ENOKEY);
+	k = (struct rpt_sort_key){ .kind = RPT_SORT_EVENT, .type = PERF_TYPE_RAW, .config = 0xc1 };
+	assert_int_equal(rpt_find_sort_event(&in, &k), -ENOKEY);
+	k = (struct rpt_sort_key){ .kind = RPT_SORT_TIMER };
+	assert_int_equal(rpt_find_sort_event(&in, &k), 0);
+	k = (struct rpt_sort_key){ .kind = RPT_SORT_IBS_OP };
+	assert_int_equal(rpt_find_sort_event(&in, &k), -ENOKEY);
+	strcpy(in.events[1].name, "IBS_OP");
+	assert_int_equal(rpt_find_sort_event(&in, &k), 1);
+}
+
+/* --show-*: the same tallies as samples, event counts (the timer's in ns) and percent of
+ * each event's total (CPU_TIME 4 samples, page-faults 11 events). */
+static void show_options_pick_the_unit(void **state)
+{
+	const struct rpt_sort_key pf = { .kind = RPT_SORT_EVENT,
+					 .type = PERF_TYPE_SOFTWARE,
+					 .config = PERF_COUNT_SW_PAGE_FAULTS,
+					 .spec = "page-faults" };
+	static const struct {
+		enum rpt_show show;
+		bool by_pf;
+		const char *want[4];
+	} cases[] = {
+		{ RPT_SHOW_SAMPLE_COUNT,
+		  false,
+		  { "Values Shown:,\"samples (events counted by their own period: events)\"\n",
+		    "FUNCTION,\"CPU_TIME (samples)\",\"page-faults (events)\",Module\n",
+		    "\"light_work\",3,1,", "\"heavy_work\",1,10," } },
+		{ RPT_SHOW_EVENT_COUNT,
+		  false,
+		  { "Values Shown:,\"event counts (samples x interval; CPU_TIME in ns)\"\n",
+		    "FUNCTION,\"CPU_TIME (ns)\",\"page-faults (events)\",Module\n",
+		    "\"light_work\",3000000,1,", "\"heavy_work\",1000000,10," } },
+		{ RPT_SHOW_PERCENTAGE,
+		  false,
+		  { "Values Shown:,\"percent of each event's total in this report\"\n",
+		    "FUNCTION,\"CPU_TIME (%)\",\"page-faults (%)\",Module\n",
+		    "\"light_work\",75.0000,9.0909,", "\"heavy_work\",25.0000,90.9091," } },
+		{ RPT_SHOW_PERCENTAGE,
+		  true,
+		  { "Sort Event:,\"page-faults (--sort-by page-faults)\"\n",
+		    "FUNCTION,\"page-faults (%)\",\"CPU_TIME (%)\",Module\n"
+		    "\"heavy_work\",90.9091,25.0000,",
+		    "\"light_work\",9.0909,75.0000,", "THREAD,THREAD ID,\"page-faults (%)\"" } },
+	};
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt *r;
+	char *text;
+
+	(void)state;
+	two_events(dir);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		assert_int_equal(open_with(dir, cases[c].by_pf ? &pf : NULL, cases[c].show, &r,
+					   err, sizeof(err)),
+				 0);
+		text = csv_of(r);
+		for (int i = 0; i < 4; i++)
+			if (!strstr(text, cases[c].want[i]))
+				fail_msg("case %zu: no '%s' in\n%s", c, cases[c].want[i], text);
+		free(text);
+		rpt_free(r);
+	}
+	rm_session(dir);
+}
+
+/* --agg-interval: the samples of each event per bucket since the profile start (0 here),
+ * every bucket up to the last sampled one; 0 or less: one row of the whole run. */
+static void samples_per_interval(void **state)
+{
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt_options o = { .cutoff = 0, .agg_interval = true, .agg_interval_ns = 3 };
+	struct rpt *r;
+	char *text;
+	const char *at;
+
+	(void)state;
+	two_events(dir);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	at = strstr(text, "\"SAMPLES PER INTERVAL (Interval - 0.000 ms)\"\n"
+			  "INTERVAL START (seconds),INTERVAL END (seconds),"
+			  "\"CPU_TIME (samples)\",\"page-faults (events)\"\n");
+	assert_non_null(at);
+	at = strchr(strchr(at, '\n') + 1, '\n') + 1;
+	/* timer at t 20 (bucket 6), 21, 22, 23 (7); faults at 24, 25, 26 (8): 1 + 4 + 6 */
+	for (int b = 0; b < 6; b++) {
+		assert_int_equal(strncmp(at, "0.000,0.000,0,0\n", 16), 0);
+		at += 16;
+	}
+	if (strncmp(at, "0.000,0.000,1,0\n0.000,0.000,3,0\n0.000,0.000,0,11\n\n", 49))
+		fail_msg("rows 6-8: %.60s", at);
+	free(text);
+	rpt_free(r);
+	o.agg_interval_ns = 0;
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	at = strstr(text, "\"SAMPLES PER INTERVAL (Interval - the whole run)\"\n"
+			  "INTERVAL START (seconds),INTERVAL END (seconds),"
+			  "\"CPU_TIME (samples)\",\"page-faults (events)\"\n");
+	assert_non_null(at);
+	at = strchr(strchr(at, '\n') + 1, '\n') + 1;
+	if (strncmp(at, "0.000,0.000,4,11\n", 17) || (at[17] && at[17] != '\n'))
+		fail_msg("the whole run: %.40s", at);
+	free(text);
+	rpt_free(r);
+	rm_session(dir);
+}
+
+/* --ignore-system-module's system libraries: by directory, not by name */
+static void system_paths(void **state)
+{
+	(void)state;
+	assert_true(rpt_system_path("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	assert_true(rpt_system_path("/lib64/ld-linux-x86-64.so.2"));
+	assert_true(rpt_system_path("/lib/x86_64-linux-gnu/libm.so.6"));
+	assert_true(rpt_system_path("/usr/lib32/libc.so.6"));
+	assert_false(rpt_system_path("/usr/local/lib/libfoo.so"));
+	assert_false(rpt_system_path("/home/u/lib/libc.so.6"));
+	assert_false(rpt_system_path("/usr/libexec-not/x")); /* a prefix, not the directory */
+	assert_false(rpt_system_path("/usr/lib"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +583,11 @@ int main(void)
 		cmocka_unit_test(without_a_period_a_sample_is_the_interval),
 		cmocka_unit_test(csv_rows_sum_to_the_total),
 		cmocka_unit_test(samples_the_cpus_cannot_give_are_damage),
+		cmocka_unit_test(sort_by_picks_the_sort_event),
+		cmocka_unit_test(sort_key_modes),
+		cmocka_unit_test(show_options_pick_the_unit),
+		cmocka_unit_test(samples_per_interval),
+		cmocka_unit_test(system_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
