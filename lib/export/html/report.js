@@ -657,10 +657,12 @@
 	});
 
 	// ---- MPI: a job's ranks, the communication matrix as a heat map, its tables ----
-	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|CALL SITES/.test(s.title) &&
+	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^(RMA )?COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|CALL SITES/.test(s.title) &&
 		!/^MPI (TRACING REPORT|RANKS|Ranks Per Node)$/.test(s.title));
-	// the rank summary and the matrix first: what a look at a job is for
-	const mpiOrder = t => /^RANK SUMMARY/.test(t) ? 0 : /^COMMUNICATION MATRIX/.test(t) ? 1 : 2;
+	// the rank summary and the matrices first (two-sided, then one-sided): what a look at
+	// a job is for
+	const mpiOrder = t => /^RANK SUMMARY/.test(t) ? 0 : /^COMMUNICATION MATRIX/.test(t) ? 1 :
+		/^RMA COMMUNICATION MATRIX/.test(t) ? 2 : 3;
 	mpi.sort((a, b) => mpiOrder(a.title) - mpiOrder(b.title));
 	function heat(sec) {
 		const head = sec.rows[0], rows = sec.rows.slice(1);
@@ -675,13 +677,15 @@
 		const metrics = head.map((h, i) => i).filter(i => i > 0 && !/%/.test(head[i]));
 		let metric = head.findIndex(h => /^Volume\(Bytes\)$/.test(h));
 		if (metric < 0) metric = metrics[0];
+		// RMA COMMUNICATION MATRIX (.mpi 1.3): an origin's puts and gets at each target
+		const rma = /^RMA /.test(sec.title), kind = rma ? 'RMA COMMUNICATION MATRIX' : 'COMMUNICATION MATRIX';
 		const box = el('div', { cls: 'section' });
 		const sel = el('div', { cls: 'subtabs', role: 'group', 'aria-label': 'Heat map value' });
 		const grid = el('div', { cls: 'tbl' });
 		function drawHeat() {
 			const vals = rows.map(r => parseFloat(r[metric]) || 0), mx = Math.max(1e-30, ...vals);
-			const t = el('table', { cls: 'heat', 'data-section': 'COMMUNICATION MATRIX heat map' });
-			t.append(el('tr', {}, [el('th', { text: 'from \\ to' }), ...rk.map(r => el('th', { cls: 'num', text: 'rank ' + r }))]));
+			const t = el('table', { cls: 'heat', 'data-section': kind + ' heat map' });
+			t.append(el('tr', {}, [el('th', { text: rma ? 'origin \\ target' : 'from \\ to' }), ...rk.map(r => el('th', { cls: 'num', text: 'rank ' + r }))]));
 			for (const a of rk) t.append(el('tr', {}, [el('th', { text: 'rank ' + a }), ...rk.map(b => {
 				const r = cells.get(a + '>' + b);
 				const v = r ? parseFloat(r[metric]) || 0 : 0;
@@ -696,13 +700,14 @@
 			[...sel.children].forEach(b => b.setAttribute('aria-pressed', String(+b.dataset.i === metric)));
 		}
 		for (const i of metrics) sel.append(el('button', { 'data-i': String(i), text: head[i], onclick: () => { metric = i; drawHeat(); } }));
-		box.append(el('h2', { text: 'Communication matrix (sender rows, receiver columns)' }), sel, grid);
+		box.append(el('h2', { text: rma ? 'One-sided (RMA) matrix (origin rows, target columns)' :
+			'Communication matrix (sender rows, receiver columns)' }), sel, grid);
 		drawHeat();
 		return box;
 	}
 	if (mpi.length || D.kind === 'job') page('mpi', 'MPI', p => {
 		for (const sec of mpi) {
-			if (/^COMMUNICATION MATRIX/.test(sec.title)) p.append(heat(sec));
+			if (/^(RMA )?COMMUNICATION MATRIX/.test(sec.title)) p.append(heat(sec));
 			const head = sec.rows[0] || [];
 			const bars = head.map((h, i) => /Time\(%\)|Volume\(%\)|^Imbalance|^Messages$|^Total Time/.test(h) ? i : -1).filter(i => i >= 0);
 			p.append(any(sec, { bars: bars }));
