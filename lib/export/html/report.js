@@ -501,12 +501,14 @@
 			TL.pauses.length ? el('span', {}, [el('i', { style: 'background:rgba(120,120,120,0.35)' }), 'paused']) : null,
 			...(tracks.some(t => t.s) ? STATES.map((c, i) => el('span', {}, [el('i', { style: 'background:' + c }), ['running', 'runnable', 'blocked'][i]])) : [])]);
 		const info = el('div', { id: 'tl-details', 'aria-live': 'polite' }, [' ']);
+		// the time window shown, in words and (data-from-us, data-to-us) exact
+		const view = el('div', { id: 'tl-view', cls: 'muted', 'aria-live': 'polite' });
 		const wrap = el('div', { cls: 'canvaswrap' });
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Timeline: a track per thread' });
 		wrap.append(cv);
 		p.append(el('p', { cls: 'muted', text: tracks.length + ' threads over ' + fmt(TL.span / 1000, 3) + ' ms' +
 			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
-			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, wrap, info);
+			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
 		let focus = -1, W = 0, scale = 1, v0 = 0, v1 = Math.max(TL.span, 1); // the view, in us
 		const X = t => LABEL + (t - v0) * scale;
@@ -516,6 +518,8 @@
 			cv.width = W * dpr; cv.height = h * dpr; cv.style.width = W + 'px'; cv.style.height = h + 'px';
 			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 			ctx.clearRect(0, 0, W, h);
+			view.textContent = 'Showing ' + fmt(v0 / 1000, 3) + ' to ' + fmt(v1 / 1000, 3) + ' ms of ' + fmt(TL.span / 1000, 3) + ' ms';
+			view.dataset.fromUs = String(v0); view.dataset.toUs = String(v1);
 			const plot = W - LABEL - 10;
 			scale = plot / (v1 - v0);
 			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
