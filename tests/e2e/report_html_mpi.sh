@@ -6,8 +6,9 @@
 # embedded calls per rank and function are the program's own (its comment's counts), the
 # page's MPI TIMELINE CALLS table (read back from the DOM after the script ran) is
 # report.csv's MPI FUNCTION SUMMARY TABLE (Rank N) calls, the tracks are the job's ranks,
-# the page loads with no console message, and a 1400x900 screenshot of it is kept in
-# $BUILD/test-artifacts/report_html/.
+# the page loads with no console message, its zoom controls move its window as
+# specified (lib/zoomprobe.py, as report_html_zoom.sh checks the Timeline's), and a
+# 1400x900 screenshot of it is kept in $BUILD/test-artifacts/report_html/.
 . "$(dirname "$0")/lib/common.sh"
 
 hq() { "$PYTHON" "$HERE/htmlq.py" "$@"; }
@@ -83,6 +84,13 @@ family() { # NAME TARGET LAUNCHER...
 	read -r w h ncol ink _ <<<"$("$PYTHON" "$HERE/pngstats.py" "$SHOTS/mpi-$fam-mpitimeline.png" 2>/dev/null)"
 	check "$fam: screenshot of the MPI timeline page, ${w:-?}x${h:-?}, ${ncol:-0} colours, ${ink:-0} non-white pixels" \
 		bash -c "[ '${w:-0}' = 1400 ] && [ '${ncol:-0}' -ge 16 ] && [ '${ink:-0}' -ge 20000 ]"
+	# its zoom controls, as report_html_zoom.sh drives the Timeline's (lib/zoomprobe.py)
+	"$PYTHON" "$HERE/zoomprobe.py" probe "$J/report.html" "$SCRATCH/$fam.probe.html" mpitimeline mpi-view mpi_timeline
+	chrome --window-size=1400,900 --dump-dom "file://$SCRATCH/$fam.probe.html#mpitimeline" 2>/dev/null |
+		sed -n 's/.*data-probe="\([^"]*\)".*/\1/p' | tr ';' '\n' >"$SCRATCH/$fam.steps"
+	"$PYTHON" "$HERE/zoomprobe.py" judge "$SCRATCH/$fam.steps" >"$SCRATCH/$fam.verdicts" 2>&1
+	check "$fam: the MPI timeline's zoom controls (+ - arrows wheel drag 0) move its window as specified ($(grep -c '^ok' "$SCRATCH/$fam.verdicts") of 11 steps; $(grep -m1 -v '^ok' "$SCRATCH/$fam.verdicts"))" \
+		bash -c "[ \$(grep -c '^ok' '$SCRATCH/$fam.verdicts') = 11 ] && [ \$(wc -l <'$SCRATCH/$fam.verdicts') = 11 ]"
 }
 
 if command -v mpirun >/dev/null && [ -x "$TGT/mpi_trace.openmpi" ]; then

@@ -465,10 +465,66 @@
 		p.onshow = draw;
 	});
 
+	// ---- a time axis on a canvas (the Timeline's, a job's MPI timeline): the window
+	// [v0, v1] of [0, span] (us) drawn from x = label on; the wheel or + and - zoom by 0.8
+	// or 1.25 about the pointer or the middle, a drag or the arrow keys (a fifth of the
+	// window) move it, 0 shows it all; @view says it (data-from-us, data-to-us exact).
+	// @draw redraws, calling ruler() once the canvas is sized. ----
+	function timeAxis(cv, view, label, span, draw) {
+		const z = { v0: 0, v1: span, scale: 1 };
+		z.X = t => label + (t - z.v0) * z.scale;
+		z.at = x => z.v0 + (x - label) / z.scale;
+		z.ruler = (ctx, W, top) => {
+			z.scale = (W - label - 10) / (z.v1 - z.v0);
+			view.textContent = 'Showing ' + fmt(z.v0 / 1000, 3) + ' to ' + fmt(z.v1 / 1000, 3) + ' ms of ' + fmt(span / 1000, 3) + ' ms';
+			view.dataset.fromUs = String(z.v0); view.dataset.toUs = String(z.v1);
+			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
+			// about 8 ticks at round milliseconds over the view
+			const ms0 = z.v0 / 1000, ms = (z.v1 - z.v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
+			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
+			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
+				const x = z.X(t * 1000);
+				ctx.fillRect(x, top - 6, 1, 6);
+				ctx.fillText(fmt(t, 4) + ' ms', x + 2, top - 14);
+			}
+		};
+		const set = (v0, w) => { z.v0 = Math.max(0, Math.min(v0, span - w)); z.v1 = z.v0 + w; draw(); };
+		const zoomBy = (f, at) => { // within the profile
+			const w = Math.min(span, Math.max((z.v1 - z.v0) * f, 1));
+			set(at - (at - z.v0) * w / (z.v1 - z.v0), w);
+		};
+		const pan = dus => set(z.v0 + dus, z.v1 - z.v0);
+		cv.addEventListener('wheel', e => {
+			const x = e.clientX - cv.getBoundingClientRect().left;
+			if (x < label) return;
+			e.preventDefault();
+			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, z.at(x));
+		}, { passive: false });
+		let dragX = null;
+		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
+		window.addEventListener('mouseup', () => { dragX = null; });
+		cv.addEventListener('mousemove', e => {
+			if (dragX === null || !(e.buttons & 1)) return;
+			pan(-(e.clientX - dragX) / z.scale);
+			dragX = e.clientX;
+		});
+		cv.addEventListener('keydown', e => {
+			const mid = (z.v0 + z.v1) / 2, w = z.v1 - z.v0;
+			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
+			else if (e.key === '-') zoomBy(1.25, mid);
+			else if (e.key === '0') set(0, span);
+			else if (e.key === 'ArrowLeft') pan(-w / 5);
+			else if (e.key === 'ArrowRight') pan(w / 5);
+			else return;
+			e.preventDefault();
+		});
+		return z;
+	}
+
 	// ---- views kept in files of their own (report_calls.js): each registers its pages
 	// here, after the flame graph, with these helpers ----
 	const hooks = {};
-	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page,
+	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page, timeAxis: timeAxis,
 		show: id => show(id), flameSearch: q => flameSearch(q), hooks: hooks };
 	if (typeof UPROF_VIEWS !== 'undefined') for (const v of UPROF_VIEWS) v(api);
 
@@ -510,27 +566,16 @@
 			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
 			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
-		let focus = -1, W = 0, scale = 1, v0 = 0, v1 = Math.max(TL.span, 1); // the view, in us
-		const X = t => LABEL + (t - v0) * scale;
+		let focus = -1, W = 0;
+		const z = timeAxis(cv, view, LABEL, Math.max(TL.span, 1), () => draw()), X = z.X;
 		function draw() {
 			W = Math.max(700, wrap.clientWidth - 2);
 			const dpr = window.devicePixelRatio || 1, h = TOP + tracks.length * ROW + 4;
 			cv.width = W * dpr; cv.height = h * dpr; cv.style.width = W + 'px'; cv.style.height = h + 'px';
 			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 			ctx.clearRect(0, 0, W, h);
-			view.textContent = 'Showing ' + fmt(v0 / 1000, 3) + ' to ' + fmt(v1 / 1000, 3) + ' ms of ' + fmt(TL.span / 1000, 3) + ' ms';
-			view.dataset.fromUs = String(v0); view.dataset.toUs = String(v1);
-			const plot = W - LABEL - 10;
-			scale = plot / (v1 - v0);
-			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
-			// ruler: about 8 ticks at round milliseconds over the view
-			const ms0 = v0 / 1000, ms = (v1 - v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
-			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
-			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
-				const x = X(t * 1000);
-				ctx.fillRect(x, TOP - 6, 1, 6);
-				ctx.fillText(fmt(t, 4) + ' ms', x + 2, TOP - 14);
-			}
+			z.ruler(ctx, W, TOP);
+			const scale = z.scale;
 			tracks.forEach((t, k) => {
 				const y = TOP + k * ROW;
 				ctx.fillStyle = k === focus ? '#fff3c4' : k % 2 ? '#f6f7fa' : '#fff';
@@ -576,46 +621,9 @@
 			for (const q of TL.pauses) ctx.fillRect(X(q[0]), TOP, Math.max((q[1] - q[0]) * scale, 1), tracks.length * ROW);
 			ctx.restore();
 		}
-		// zoom about @at (us) by @f (< 1: in), within the profile
-		function zoomBy(f, at) {
-			const w = Math.min(TL.span || 1, Math.max((v1 - v0) * f, 1));
-			v0 = Math.max(0, Math.min(at - (at - v0) * w / (v1 - v0), (TL.span || 1) - w));
-			v1 = v0 + w;
-			draw();
-		}
-		function pan(dus) {
-			const w = v1 - v0;
-			v0 = Math.max(0, Math.min(v0 + dus, (TL.span || 1) - w));
-			v1 = v0 + w;
-			draw();
-		}
-		cv.addEventListener('wheel', e => {
-			const x = e.clientX - cv.getBoundingClientRect().left;
-			if (x < LABEL) return;
-			e.preventDefault();
-			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, v0 + (x - LABEL) / scale);
-		}, { passive: false });
-		let dragX = null;
-		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
-		window.addEventListener('mouseup', () => { dragX = null; });
-		cv.addEventListener('mousemove', e => {
-			if (dragX === null || !(e.buttons & 1)) return;
-			pan(-(e.clientX - dragX) / scale);
-			dragX = e.clientX;
-		});
-		cv.addEventListener('keydown', e => {
-			const mid = (v0 + v1) / 2;
-			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
-			else if (e.key === '-') zoomBy(1.25, mid);
-			else if (e.key === '0') { v0 = 0; v1 = Math.max(TL.span, 1); draw(); }
-			else if (e.key === 'ArrowLeft') pan(-(v1 - v0) / 5);
-			else if (e.key === 'ArrowRight') pan((v1 - v0) / 5);
-			else return;
-			e.preventDefault();
-		});
 		cv.addEventListener('mousemove', e => {
 			const r = cv.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
-			const k = Math.floor((y - TOP) / ROW), us = v0 + (x - LABEL) / scale;
+			const k = Math.floor((y - TOP) / ROW), us = z.at(x), scale = z.scale;
 			if (k < 0 || k >= tracks.length || x < LABEL) { info.textContent = ' '; return; }
 			const t = tracks[k], yy = y - TOP - k * ROW;
 			let what = '';

@@ -3,8 +3,8 @@
 // UPROF_VIEWS): a track per rank with its --trace mpi=full calls as slices, from
 // "mpi_timeline" (lib/export/html_mpi.c: the job's trace.json's calls, on its time line),
 // and the calls it shows per rank and function as a table (report.csv's MPI FUNCTION
-// SUMMARY TABLE (Rank N) counts the same calls). Zoom as on the Timeline page: the wheel
-// or + and -, drag or the arrow keys to move, 0 to see it all.
+// SUMMARY TABLE (Rank N) counts the same calls). Zoom as on the Timeline page (report.js's
+// timeAxis): the wheel or + and -, drag or the arrow keys to move, 0 to see it all.
 UPROF_VIEWS.push(function mpiTimelineView(U) {
 	'use strict';
 	const M = U.D.mpi_timeline, el = U.el, fmt = U.fmt;
@@ -46,25 +46,16 @@ UPROF_VIEWS.push(function mpiTimelineView(U) {
 		if (notes.length) p.append(el('ul', { cls: 'notes' }, notes.map(t => el('li', { cls: 'warn', text: t }))));
 		p.append(legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
-		let W = 0, scale = 1, v0 = 0, v1 = span;
-		const X = t => LABEL + (t - v0) * scale;
+		let W = 0;
+		const z = U.timeAxis(cv, view, LABEL, span, () => draw()), X = z.X;
 		function draw() {
 			W = Math.max(700, wrap.clientWidth - 2);
 			const dpr = window.devicePixelRatio || 1, h = TOP + M.ranks.length * ROW + 4;
 			cv.width = W * dpr; cv.height = h * dpr; cv.style.width = W + 'px'; cv.style.height = h + 'px';
 			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 			ctx.clearRect(0, 0, W, h);
-			view.textContent = 'Showing ' + fmt(v0 / 1000, 3) + ' to ' + fmt(v1 / 1000, 3) + ' ms of ' + fmt(span / 1000, 3) + ' ms';
-			view.dataset.fromUs = String(v0); view.dataset.toUs = String(v1);
-			scale = (W - LABEL - 10) / (v1 - v0);
-			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
-			const ms0 = v0 / 1000, ms = (v1 - v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
-			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
-			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
-				const x = X(t * 1000);
-				ctx.fillRect(x, TOP - 6, 1, 6);
-				ctx.fillText(fmt(t, 4) + ' ms', x + 2, TOP - 14);
-			}
+			z.ruler(ctx, W, TOP);
+			const scale = z.scale, v0 = z.v0, v1 = z.v1;
 			M.ranks.forEach((r, k) => {
 				const y = TOP + k * ROW;
 				ctx.fillStyle = k % 2 ? '#f6f7fa' : '#fff';
@@ -82,45 +73,13 @@ UPROF_VIEWS.push(function mpiTimelineView(U) {
 				ctx.restore();
 			});
 		}
-		function zoomBy(f, at) {
-			const w = Math.min(span, Math.max((v1 - v0) * f, 1));
-			v0 = Math.max(0, Math.min(at - (at - v0) * w / (v1 - v0), span - w));
-			v1 = v0 + w;
-			draw();
-		}
-		function pan(dus) {
-			const w = v1 - v0;
-			v0 = Math.max(0, Math.min(v0 + dus, span - w));
-			v1 = v0 + w;
-			draw();
-		}
-		cv.addEventListener('wheel', e => {
-			const x = e.clientX - cv.getBoundingClientRect().left;
-			if (x < LABEL) return;
-			e.preventDefault();
-			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, v0 + (x - LABEL) / scale);
-		}, { passive: false });
-		let dragX = null;
-		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
-		window.addEventListener('mouseup', () => { dragX = null; });
 		cv.addEventListener('mousemove', e => {
-			if (dragX !== null && (e.buttons & 1)) { pan(-(e.clientX - dragX) / scale); dragX = e.clientX; }
 			const b = cv.getBoundingClientRect(), x = e.clientX - b.left, k = Math.floor((e.clientY - b.top - TOP) / ROW);
-			const us = v0 + (x - LABEL) / scale;
+			const us = z.at(x), scale = z.scale;
 			const c = k >= 0 && k < M.ranks.length && x >= LABEL ?
 				byRank[k].find(s => us >= s[2] && us <= Math.max(s[3], s[2] + 2 / scale)) : null;
 			info.textContent = c ? 'rank ' + M.ranks[k].rank + ': ' + M.names[c[1]] + ' at ' + fmt(c[2] / 1000, 3) + ' ms, ' +
 				fmt((c[3] - c[2]) / 1000, 3) + ' ms' : ' ';
-		});
-		cv.addEventListener('keydown', e => {
-			const mid = (v0 + v1) / 2;
-			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
-			else if (e.key === '-') zoomBy(1.25, mid);
-			else if (e.key === '0') { v0 = 0; v1 = span; draw(); }
-			else if (e.key === 'ArrowLeft') pan(-(v1 - v0) / 5);
-			else if (e.key === 'ArrowRight') pan((v1 - v0) / 5);
-			else return;
-			e.preventDefault();
 		});
 		window.addEventListener('resize', () => { if (!p.hidden) draw(); });
 		p.onshow = draw;
