@@ -2,8 +2,10 @@
 /*
  * uprof pcm --html: report.html beside the CSV. One self-contained page (inline CSS and
  * SVG, no script, nothing fetched): the run's header facts (the CSV's metadata lines), one
- * time-series chart per metric and component (aggregation unit), a point per interval with
- * its value as the point's <title> (shown on hover), and the cumulative table. Every number
+ * time-series chart per metric and aggregation level with a series per unit (all cores of a
+ * metric on one chart), a point per interval with its value as the point's <title> (shown
+ * on hover), a heat map of a level's units by interval where it has several, and the
+ * cumulative table. Every number
  * is one the CSV writer computed and wrote (pcm_out.c hands its values over as it writes
  * them), formatted by the same pmc_value_format(), so the page cannot disagree with the CSV.
  */
