@@ -8,7 +8,8 @@
 UPROF_VIEWS.push(function mpiTimelineView(U) {
 	'use strict';
 	const M = U.D.mpi_timeline, el = U.el, fmt = U.fmt;
-	if (!M || !M.ranks || !M.ranks.length) return;
+	// a job collected without mpi=full has no calls: no page (its ranks' files say why)
+	if (!M || !M.calls || !M.calls.length) return;
 	U.page('mpitimeline', 'MPI timeline', p => {
 		const LABEL = 230, ROW = 26, TOP = 26, span = Math.max(M.span, 1);
 		const byRank = M.ranks.map(() => []);
