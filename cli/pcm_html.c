@@ -135,7 +135,7 @@ void pcm_html_head(FILE *f, const char *title, const char *css)
 	      "circle.pt:hover{fill:#d2381f}\n"
 	      ".legend span{margin-right:12px;font-size:12px;white-space:nowrap}\n"
 	      ".legend i{display:inline-block;width:10px;height:10px;margin-right:4px}\n"
-	      "table.heat td{width:6px;height:14px;padding:0;border:0}\n"
+	      "table.heat td{height:14px;padding:0;border:0}\n"
 	      "table.heat th{font-weight:normal;font-size:12px;padding:0 6px 0 0;border:0}\n"
 	      "line.axis{stroke:#666}\nline.grid{stroke:#e2e2e2}\n"
 	      "text{font-size:11px;fill:#444}\n",
@@ -340,7 +340,10 @@ static void heat(const struct pcm_state *st, FILE *f, const char *name, int deci
 	const struct pcm_series *s = st->series;
 	double hi = 0;
 	char b1[64];
+	/* about a chart's width whatever the intervals, each cell 3 to 40 px */
+	int cw = s->rows ? (CHART_W - PAD_L) / s->rows : 40;
 
+	cw = cw < 3 ? 3 : cw > 40 ? 40 : cw;
 	for (size_t c = 0; c < ncols; c++)
 		for (int r = 0; r < s->rows; r++)
 			if (isfinite(value(s, r, cols[c])) && value(s, r, cols[c]) > hi)
@@ -361,8 +364,8 @@ static void heat(const struct pcm_state *st, FILE *f, const char *name, int deci
 			fmt(v, decimals, b1, sizeof(b1));
 			fprintf(f,
 				"<td data-row=\"%d\" data-value=\"%s\" "
-				"style=\"background:rgba(31,95,168,%.3f)\" title=\"",
-				r, b1, isfinite(v) ? 0.05 + 0.95 * a : 0.0);
+				"style=\"width:%dpx;background:rgba(31,95,168,%.3f)\" title=\"",
+				r, b1, cw, isfinite(v) ? 0.05 + 0.95 * a : 0.0);
 			pcm_html_esc(f, units[c]);
 			fprintf(f, " %s: %s\"></td>", s->stamps[r], b1[0] ? b1 : "not computable");
 		}
