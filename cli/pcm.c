@@ -156,8 +156,8 @@ static const struct cli_option pcm_options[] = {
 	      "write <dir>/report.csv (the directory is made if needed)"),
 	FLAG(0, "html",
 	     "also write report.html beside the CSV: a chart per metric\n"
-	     "and unit, the run's facts, the cumulative table (needs -o\n"
-	     "or -O)",
+	     "(a line per unit), the run's facts, the cumulative table\n"
+	     "(needs -o or -O)",
 	     'H'),
 	FLAG(0, "dry-run", "print every counter's perf_event_attr and CPU; open nothing", 'D'),
 	VALUE('p', "pid", "<pid>",

@@ -68,8 +68,9 @@ void report_mpi_lines(const struct rpt_job_mpi_summary *s)
 		fprintf(stderr, "no function flagged imbalanced\n");
 }
 
-/* report.html of the job (--export html): its report.csv's tables made a page, whole or
- * not at all beneath the export directory's fd. */
+/* report.html of the job (--export html): its report.csv's tables and its ranks' MPI
+ * calls (lib/job's job_trace.c) made a page, whole or not at all beneath the export
+ * directory's fd. */
 static int write_html(const struct rpt_job *j, const struct report_job_args *a)
 {
 	char tmp[NAME_MAX + 1], *csv = NULL;
@@ -96,7 +97,7 @@ static int write_html(const struct rpt_job *j, const struct report_job_args *a)
 	}
 	ret = util_at_replace_fcommit(
 		a->html_dfd, tmp, a->html_name, f,
-		rpt_export_html_csv(f, "job", s.dir ? s.dir : a->input, csv, len));
+		rpt_job_export_html(j, f, s.dir ? s.dir : a->input, csv, len));
 	free(csv);
 	if (ret)
 		return cli_error(1, CMD, "writing '%s' failed: %s", a->html_path, strerror(-ret));

@@ -93,5 +93,10 @@ int rpt_export(struct rpt *r, enum rpt_export e, FILE *f);
  * job's (lib/job's CSV), its tables and MPI views, no flame graph or timeline. @kind
  * names it in the page's data ("job"), @title heads the page. 0 or -errno. */
 int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char *csv, size_t len);
+/* A job's page (kind "job"): its report.csv's text, and the MPI timeline of @nranks
+ * ranks' calls (borrowed; a rank without events says why), a track per rank on one time
+ * line as the job's trace.json has them. 0 or -errno. */
+int rpt_export_html_job(FILE *f, const char *title, const char *csv, size_t len,
+			const struct rpt_mpi_rank *ranks, size_t nranks);
 
 #endif

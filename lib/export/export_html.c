@@ -205,7 +205,9 @@ out:
 	return ret;
 }
 
-int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char *csv, size_t len)
+/* A page of report.csv's text alone, and a job's ranks' MPI calls when @ranks. */
+static int html_csv(FILE *f, const char *kind, const char *title, const char *csv, size_t len,
+		    const struct rpt_mpi_rank *ranks, size_t nranks)
 {
 	const struct rpt_html_limits lim = { RPT_HTML_ROWS, RPT_HTML_ALL_ROWS };
 	int ret;
@@ -215,9 +217,24 @@ int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char
 	put_fields(f, (const struct jfield[]){ JS("kind", kind), JS("dir", title) }, 2, false);
 	fputs(",\n\"csv\":", f);
 	ret = rpt_html_csv_sections(f, csv, len, &lim);
+	if (!ret && ranks) {
+		fputs(",\n\"mpi_timeline\":", f);
+		ret = rpt_html_mpi_timeline(f, ranks, nranks);
+	}
 	fputs("}", f);
 	rpt_html_tail(f);
 	if (!ret && (fflush(f) || ferror(f)))
 		ret = -EIO;
 	return ret;
+}
+
+int rpt_export_html_csv(FILE *f, const char *kind, const char *title, const char *csv, size_t len)
+{
+	return html_csv(f, kind, title, csv, len, NULL, 0);
+}
+
+int rpt_export_html_job(FILE *f, const char *title, const char *csv, size_t len,
+			const struct rpt_mpi_rank *ranks, size_t nranks)
+{
+	return html_csv(f, "job", title, csv, len, ranks, nranks);
 }

@@ -9,8 +9,10 @@
  *   html_flame.c        the tree of stacks for the flame graph
  *   html_timeline.c     a track per thread: sample density, tasks, pauses, OpenMP slices
  *   html_source.c       the hottest functions' source and assembly, as annotate's
+ *   html_mpi.c          a job's MPI timeline: a track per rank with its calls
  * and in the script: html/report_calls.js the Callers/callees page, from "flame"'s tree,
- * html/report_source.js the Source/assembly page, from "source"
+ * html/report_source.js the Source/assembly page, from "source",
+ * html/report_mpi_timeline.js a job's MPI timeline page, from "mpi_timeline"
  */
 #ifndef UPROF_EXPORT_HTML_H
 #define UPROF_EXPORT_HTML_H
@@ -39,6 +41,13 @@ int rpt_html_flame(FILE *f, const struct rpt *r);
 
 /* "timeline": a track per thread. 0 or -ENOMEM. */
 int rpt_html_timeline(FILE *f, const struct rpt *r);
+
+/* "mpi_timeline" of a job's page: @n ranks' MPI calls (html_mpi.c), at most
+ * RPT_HTML_MPI_CALLS (the earliest, as trace.json cuts them; the rest counted). 0 or
+ * -ENOMEM. */
+int rpt_html_mpi_timeline(FILE *f, const struct rpt_mpi_rank *ranks, size_t n);
+/* 100,000 calls are about 3 MB of the page */
+#define RPT_HTML_MPI_CALLS 100000u
 
 /* "source": the hottest functions' source lines and instructions with their samples
  * (rpt_annots(); none unless opened with opts.annotate_export). 0 or -ENOMEM. */

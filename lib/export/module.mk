@@ -8,11 +8,12 @@ EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_
 	lib/export/export_perfetto_os.c
 EXPORT_SRCS += lib/export/export_sqlite_os.c # report.db's OS-trace tables (issue 32)
 EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_flame.c \
-	lib/export/html_timeline.c lib/export/html_source.c
+	lib/export/html_timeline.c lib/export/html_source.c lib/export/html_mpi.c
 # report.html's style and script, kept as their own files, become C strings at build time
 # (lib/export/html/embed.sh: each line a string literal, no tool beyond sed)
 EXPORT_HTML_ASSETS := lib/export/html/report.css lib/export/html/report_calls.js \
-	lib/export/html/report_source.js lib/export/html/report.js
+	lib/export/html/report_source.js lib/export/html/report_mpi_timeline.js \
+	lib/export/html/report.js
 $(BUILD)/gen/export/html_assets.c: lib/export/html/embed.sh $(EXPORT_HTML_ASSETS)
 	@mkdir -p $(dir $@)
 	lib/export/html/embed.sh $(EXPORT_HTML_ASSETS) >$@

@@ -193,5 +193,10 @@ struct rpt_mpi_trace_facts; /* export/export.h */
  * messages on one time line (lib/export's rpt_export_mpi_job). 0 or -errno; @facts (may
  * be NULL) says what it shows. */
 int rpt_job_export_perfetto(const struct rpt_job *j, FILE *f, struct rpt_mpi_trace_facts *facts);
+/* report.html of the job: its report.csv's text (@csv, @len bytes) as the page's tables,
+ * and each selected rank's --trace mpi=full calls as a track per rank on its MPI timeline
+ * (lib/export's rpt_export_html_job); @title heads the page. 0 or -errno. */
+int rpt_job_export_html(const struct rpt_job *j, FILE *f, const char *title, const char *csv,
+			size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * trace.json of an MPI job (report -i JOBDIR --export perfetto): each selected rank's
+ * trace.json of an MPI job (report -i JOBDIR --export perfetto), and the MPI timeline of
+ * its report.html (--export html): each selected rank's
  * `--trace mpi=full` events (mpi/<pid>.mpiev, read beneath its session's fd) handed to
  * lib/export's MPI trace. Ranks merge on one time line by wall clock: every rank of a
  * host takes the clock offset of that host's first rank in job.ini (they share one
@@ -73,25 +74,62 @@ static int load(const struct rpt_job *j, int i, struct ses_mpiev *ev, struct rpt
 	return 0;
 }
 
+/* Every selected rank's events, loaded (load()): what a job's trace and page draw. */
+struct job_events {
+	struct rpt_mpi_rank *ranks;
+	struct ses_mpiev *ev;
+	char (*why)[384];
+	int n;
+};
+
+static void release(struct job_events *e)
+{
+	for (int i = 0; e->ev && i < e->n; i++)
+		ses_mpiev_release(&e->ev[i]);
+	free(e->ranks);
+	free(e->ev);
+	free(e->why);
+}
+
+/* 0 or -ENOMEM (nothing to release then). */
+static int load_all(const struct rpt_job *j, struct job_events *e)
+{
+	int ret = 0;
+
+	e->n = j->nranks;
+	e->ranks = calloc((size_t)j->nranks + 1, sizeof(*e->ranks));
+	e->ev = calloc((size_t)j->nranks + 1, sizeof(*e->ev));
+	e->why = calloc((size_t)j->nranks + 1, sizeof(*e->why));
+	if (!e->ranks || !e->ev || !e->why)
+		ret = -ENOMEM;
+	for (int i = 0; i < j->nranks && !ret; i++)
+		ret = load(j, i, &e->ev[i], &e->ranks[i], e->why[i], sizeof(e->why[i]));
+	if (ret)
+		release(e);
+	return ret;
+}
+
 int rpt_job_export_perfetto(const struct rpt_job *j, FILE *f, struct rpt_mpi_trace_facts *facts)
 {
-	struct rpt_mpi_rank *ranks = calloc((size_t)j->nranks + 1, sizeof(*ranks));
-	struct ses_mpiev *ev = calloc((size_t)j->nranks + 1, sizeof(*ev));
-	char(*why)[384] = calloc((size_t)j->nranks + 1, sizeof(*why));
-	int ret = -ENOMEM;
+	struct job_events e;
+	int ret = load_all(j, &e);
 
-	if (!ranks || !ev || !why)
-		goto out;
-	ret = 0;
-	for (int i = 0; i < j->nranks && !ret; i++)
-		ret = load(j, i, &ev[i], &ranks[i], why[i], sizeof(why[i]));
-	if (!ret)
-		ret = rpt_export_mpi_job(f, ranks, (size_t)j->nranks, j->dir, facts);
-out:
-	for (int i = 0; ev && i < j->nranks; i++)
-		ses_mpiev_release(&ev[i]);
-	free(ranks);
-	free(ev);
-	free(why);
+	if (ret)
+		return ret;
+	ret = rpt_export_mpi_job(f, e.ranks, (size_t)e.n, j->dir, facts);
+	release(&e);
+	return ret;
+}
+
+int rpt_job_export_html(const struct rpt_job *j, FILE *f, const char *title, const char *csv,
+			size_t len)
+{
+	struct job_events e;
+	int ret = load_all(j, &e);
+
+	if (ret)
+		return ret;
+	ret = rpt_export_html_job(f, title, csv, len, e.ranks, (size_t)e.n);
+	release(&e);
 	return ret;
 }

@@ -96,6 +96,7 @@ sites_checks() { # FAMILY JOBDIR IOFILE
 	got=$(mpi_table "$R" "RMA COMMUNICATION MATRIX" | awk -F'\t' '{print $1, $2, $3, $4}' | LC_ALL=C sort | tr '\n' ';')
 	want=$(for r in 0 1 2 3; do echo "$r ---> $(((r + 1) % 4)) 1 64 0"; echo "$r ---> $(((r + 3) % 4)) 1 0 32"; done | LC_ALL=C sort | tr '\n' ';')
 	check "$fam: RMA COMMUNICATION MATRIX: each origin's put and get to its targets ($got)" [ "$got" = "$want" ]
+	rma_page_checks "$fam" "$J"
 	check "$fam: MPI-IO wrote the file the program asked for: 1920 bytes ($(stat -c %s "$io" 2>/dev/null))" \
 		[ "$(stat -c %s "$io" 2>/dev/null)" = 1920 ]
 	# per rank: rank r sends 100 (r + 1) bytes at send_sized; its histogram says so
@@ -136,6 +137,33 @@ sites_checks() { # FAMILY JOBDIR IOFILE
 	"$UPROF" report -i "$J" --mpi-top 3 --report-output "$SCRATCH/$fam.top3.csv" >/dev/null 2>&1
 	got="$(mpi_block "$SCRATCH/$fam.top3.csv" "MPI CALL SITE TIME (top 3)" | grep -c .)/$(mpi_block "$SCRATCH/$fam.top3.csv" "MPI CALL SITES PER RANK (top 3 per rank)" | grep -c .)/$(mpi_table "$SCRATCH/$fam.top3.csv" "MPI CALL SITES" | grep -c .)"
 	check "$fam: --mpi-top 3: 3 sites by time, 3 per rank of 4, all 22 placed ($got)" [ "$got" = 3/12/22 ]
+}
+
+# The job's report.html lists the RMA matrix on its MPI page (a heat map of origin rows
+# and target columns, and the table), its numbers report.csv's and the program's pattern.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+rma_page_checks() { # FAMILY JOBDIR
+	local fam=$1 J=$2 hq=("$PYTHON" "$HERE/htmlq.py")
+	if [ -z "$CHROME" ]; then
+		ok "$fam: the job page's RMA matrix # SKIP chromium is not installed (scripts/install-deps.sh)"
+		return
+	fi
+	timeout 300 "$UPROF" report -i "$J" --export html --report-output "$SCRATCH/$fam.html.csv" >/dev/null 2>&1
+	HOME=$SCRATCH XDG_CONFIG_HOME=$SCRATCH/.config XDG_CACHE_HOME=$SCRATCH/.cache timeout 120 \
+		"$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$SCRATCH/chrome" \
+		--virtual-time-budget=5000 --dump-dom "file://$J/report.html?all#mpi" >"$SCRATCH/$fam.dom" 2>/dev/null
+	# the MPI page alone (All tables lists every section whatever the MPI page does)
+	"$PYTHON" -c 'import sys; s = open(sys.argv[1]).read(); i = s.find("id=\"page-mpi\""); print(s[i:s.find("</section>", i)] if i >= 0 else "")' \
+		"$SCRATCH/$fam.dom" >"$SCRATCH/$fam.mpidom"
+	"${hq[@]}" "$SCRATCH/$fam.mpidom" dom '^RMA COMMUNICATION MATRIX$' 100 | tr -d ' ' | LC_ALL=C sort >"$SCRATCH/$fam.rma.dom"
+	mpi_table "$SCRATCH/$fam.html.csv" "RMA COMMUNICATION MATRIX" | tr -d ' ' | LC_ALL=C sort >"$SCRATCH/$fam.rma.csv"
+	check "$fam: the job page's MPI page lists the RMA matrix, its rows report.csv's ($(tr '\n\t' ';,' <"$SCRATCH/$fam.rma.dom"))" \
+		bash -c "[ -s '$SCRATCH/$fam.rma.csv' ] && cmp -s '$SCRATCH/$fam.rma.dom' '$SCRATCH/$fam.rma.csv'"
+	# rank r puts 64 bytes at r + 1 and gets 32 from r - 1 (origin rows, target columns)
+	"${hq[@]}" "$SCRATCH/$fam.mpidom" dom '^RMA COMMUNICATION MATRIX heat map$' 4 >"$SCRATCH/$fam.rma.heat"
+	printf '%s\n' "	64		32" "32		64	" "	32		64" "64		32	" >"$SCRATCH/$fam.rma.want"
+	check "$fam: the RMA heat map's volumes are the program's puts and gets ($(tr '\n\t' ';,' <"$SCRATCH/$fam.rma.heat"))" \
+		cmp -s "$SCRATCH/$fam.rma.heat" "$SCRATCH/$fam.rma.want"
 }
 
 run_family() { # FAMILY LAUNCHER...

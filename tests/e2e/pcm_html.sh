@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # uprof pcm --html: report.html beside the CSV (-O DIR and -o FILE), checked against the CSV
-# it sits beside: one chart per metric and unit, a point per CSV row whose value is the
-# CSV's cell, the metadata lines and the cumulative table; self-contained (no script, no
-# external reference). Then looked at in headless Chromium: a screenshot that is not blank,
-# and no console errors while the page loads.
+# it sits beside: a chart per metric and level (system, package, core) with a series per
+# unit (all cores of one metric together), a point per CSV row whose value is the CSV's
+# cell, a heat map of a level's units by interval whose cells are the CSV's, the metadata
+# lines and the cumulative table; self-contained (no script, no external reference). Then
+# looked at in headless Chromium: screenshots that are not blank (the cores' page kept in
+# $BUILD/test-artifacts/report_html/pcm-cores.png), and no console errors while it loads.
 . "$(dirname "$0")/lib/common.sh"
 
 # a program that runs about a second and a half, busy (CPU time, context switches vary)
@@ -49,6 +51,7 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         s.charts, s.cur, s.in_title, s.tables, s.table, s.row, s.cell = [], None, False, {}, None, None, None
         s.scripts, s.external = 0, []
+        s.svgs, s.heats, s.heat, s.heat_th = 0, [], None, False
     def handle_starttag(s, tag, a):
         a = dict(a)
         if tag == "script":
@@ -59,8 +62,18 @@ class Page(HTMLParser):
         if tag == "link":
             s.external.append(a.get("href", "link"))
         if tag == "svg":
+            s.svgs += 1
+        elif tag == "g" and "series" in a.get("class", "").split():
             s.cur = {"metric": a.get("data-metric"), "unit": a.get("data-unit"), "pts": []}
             s.charts.append(s.cur)
+        elif tag == "table" and a.get("class") == "heat":
+            s.heat = {"metric": a.get("data-metric"), "rows": []}
+            s.heats.append(s.heat)
+        elif tag == "th" and s.heat is not None:
+            s.heat["rows"].append([])
+            s.heat_th = True
+        elif tag == "td" and s.heat is not None:
+            s.heat["rows"][-1].append((a.get("data-row"), a.get("data-value")))
         elif tag == "circle" and s.cur is not None and "pt" in a.get("class", "").split():
             s.cur["pts"].append([a.get("data-row"), a.get("data-value"), ""])
         elif tag == "title" and s.cur is not None and s.cur["pts"]:
@@ -74,8 +87,14 @@ class Page(HTMLParser):
         elif tag in ("td", "th") and s.row is not None:
             s.cell = ""
     def handle_endtag(s, tag):
-        if tag == "svg":
+        if tag == "g":
             s.cur = None
+        elif tag == "table" and s.heat is not None:
+            s.heat = None
+            return
+        elif tag == "th" and s.heat_th:
+            s.heat_th = False
+            return
         elif tag == "title":
             s.in_title = False
         elif tag in ("td", "th") and s.cell is not None:
@@ -84,6 +103,9 @@ class Page(HTMLParser):
         elif tag == "table":
             s.table = None
     def handle_data(s, d):
+        if s.heat_th:
+            s.heat["rows"][-1].append(d)
+            return
         if s.in_title:
             s.cur["pts"][-1][2] += d
         if s.cell is not None:
@@ -96,8 +118,27 @@ def say(good, what):
     print(("ok " if good else "bad ") + what)
 say(len(rows) >= 2, f"the CSV has {len(rows)} rows")
 say(len(p.charts) == len(cols),
-    f"one chart per metric and unit: {len(p.charts)} charts, {len(cols)} CSV columns")
-say([(c["metric"], c["unit"]) for c in p.charts] == cols, "charts in the CSV's column order, named as its header")
+    f"one series per metric and unit: {len(p.charts)} series, {len(cols)} CSV columns")
+# a chart per metric and level, its series the units' (all cores of one metric together)
+say(sorted((c["metric"], c["unit"]) for c in p.charts) == sorted(cols), "the series named as the CSV's header")
+metrics = []
+for m, u in cols:
+    metrics += [] if m in metrics else [m]
+levels = {}
+for m, u in cols:
+    levels.setdefault(m, set()).add(u.rsplit("-", 1)[0] if u[-1:].isdigit() else u)
+want_charts = sum(len(v) for v in levels.values())
+say(p.svgs == want_charts, f"a chart per metric and level: {p.svgs} charts, {want_charts} (metric, level) pairs")
+# the series back in the CSV's column order, for the checks below
+p.charts.sort(key=lambda c: cols.index((c["metric"], c["unit"])) if (c["metric"], c["unit"]) in cols else -1)
+# a heat map per metric of a level with several units: a row per unit, a cell per CSV row
+hm = {}
+for h in p.heats:
+    for r in h["rows"]:
+        hm[(h["metric"], r[0])] = r[1:]
+multi = [(m, u) for m, u in cols if u[-1:].isdigit() and sum(1 for m2, u2 in cols if m2 == m and u2.rsplit("-", 1)[0] == u.rsplit("-", 1)[0]) > 1]
+badh = [(m, u) for m, u in multi if [v for _, v in hm.get((m, u), [])] != [r[cols.index((m, u)) + 1] for r in rows]]
+say(not badh and len(hm) == len(multi), f"the heat maps: a row per unit of {len(multi)} with every cell the CSV's value {badh[:3]}")
 say(all(len(c["pts"]) == len(rows) for c in p.charts),
     f"each chart has as many points as the CSV has rows ({[len(c['pts']) for c in p.charts]} vs {len(rows)})")
 bad = [(c["metric"], r, pt, rows[r][i + 1]) for i, c in enumerate(p.charts)
@@ -122,17 +163,30 @@ if [ $rc = 0 ]; then
 	done < <(grep -E '^(ok|bad) ' "$SCRATCH/cmp")
 fi
 
-# -A system,package -a: a chart per metric and unit; -o FILE puts report.html beside FILE
+# -A system,package -a: a chart per metric and level, a series per unit; -o FILE puts
+# report.html beside FILE
 mkdir -p "$SCRATCH/o"
 "$UPROF" pcm -m swi -A system,package -a -I 100 -d 0.5 --html -o "$SCRATCH/o/x.csv" \
 	>"$SCRATCH/sum2" 2>"$SCRATCH/err2"
 check "-A system,package -o FILE --html: exit 0, report.html beside FILE" \
 	bash -c "[ -s '$SCRATCH/o/report.html' ]"
 compare "$SCRATCH/o/x.csv" "$SCRATCH/sum2" >"$SCRATCH/cmp2" 2>&1
-check "-A system,package: 11 charts (5 metrics x System, Package-0, and the multiplex scale) ($(grep 'one chart' "$SCRATCH/cmp2"))" \
-	grep -q '^ok one chart per metric and unit: 11 charts' "$SCRATCH/cmp2"
+check "-A system,package: 11 series and charts (5 metrics x System, Package-0, and the multiplex scale) ($(grep -E 'one series|a chart per' "$SCRATCH/cmp2" | tr '\n' ' '))" \
+	bash -c "grep -q '^ok one series per metric and unit: 11 series' '$SCRATCH/cmp2' && grep -q '^ok a chart per metric and level: 11 charts' '$SCRATCH/cmp2'"
 check "-A system,package: every point equals the CSV ($(grep -v '^ok' "$SCRATCH/cmp2" | head -3))" \
-	bash -c "! grep -q '^bad' '$SCRATCH/cmp2' && [ \$(grep -c '^ok' '$SCRATCH/cmp2') = 9 ]"
+	bash -c "! grep -q '^bad' '$SCRATCH/cmp2' && [ \$(grep -c '^ok' '$SCRATCH/cmp2') = 11 ]"
+
+# -A system,core -a: all cores of a metric on one chart, a series each, and a heat map of
+# the cores by interval; every point and cell the CSV's
+mkdir -p "$SCRATCH/c"
+"$UPROF" pcm -m swi -A system,core -a -I 100 -d 0.6 --html -o "$SCRATCH/c/x.csv" \
+	>"$SCRATCH/sum4" 2>"$SCRATCH/err4"
+compare "$SCRATCH/c/x.csv" "$SCRATCH/sum4" >"$SCRATCH/cmp4" 2>&1
+ncores=$(awk -F, '$1=="Timestamp"{print gsub(/CPU Utilization/, "")-1; exit}' "$SCRATCH/c/x.csv")
+check "-A system,core: $ncores cores, a series each on one chart per metric, every point, and every heat-map cell, the CSV's ($(grep -E 'a chart per|heat maps' "$SCRATCH/cmp4" | tr '\n' ' '))" \
+	bash -c "! grep -q '^bad' '$SCRATCH/cmp4' && [ \$(grep -c '^ok' '$SCRATCH/cmp4') = 11 ] &&
+		grep -q '^ok a chart per metric and level: 11 charts' '$SCRATCH/cmp4' &&
+		{ [ '$ncores' -lt 2 ] || grep -q '^ok the heat maps: a row per unit of $((ncores * 5))' '$SCRATCH/cmp4'; }"
 
 # usage
 "$UPROF" pcm -m swi -d 1 --html >/dev/null 2>&1
@@ -211,5 +265,17 @@ EOF
 		2>"$SCRATCH/console"
 	check "page loads: the DOM has the charts, no console message ($(grep -m2 -i 'CONSOLE' "$SCRATCH/console"))" \
 		bash -c "[ \$(grep -c '<svg' '$SCRATCH/dom') = \$(grep -c '<svg' '$D/report.html') ] && ! grep -qiE 'CONSOLE|Uncaught' '$SCRATCH/console'"
+	# the cores' page, kept: its charts of several series and its heat maps, as Chromium
+	# draws them at 1400 wide (the whole page)
+	SHOTS=$PWD/$BUILD/test-artifacts/report_html
+	mkdir -p "$SHOTS"
+	chrome --window-size=1400,3000 --screenshot="$SHOTS/pcm-cores.png" "file://$SCRATCH/c/report.html" >/dev/null 2>&1
+	read -r w h ncol ink _ <<<"$("$PYTHON" "$HERE/pngstats.py" "$SHOTS/pcm-cores.png" 2>/dev/null)"
+	check "-A system,core: screenshot ${w:-?}x${h:-?}, ${ncol:-0} colours, ${ink:-0} non-white pixels (in $SHOTS)" \
+		bash -c "[ '${w:-0}' = 1400 ] && [ '${ncol:-0}' -ge 16 ] && [ '${ink:-0}' -ge 20000 ]"
+	chrome --enable-logging=stderr --v=0 --dump-dom "file://$SCRATCH/c/report.html" >"$SCRATCH/cdom" \
+		2>"$SCRATCH/cconsole"
+	check "-A system,core: the page loads, no console message" \
+		bash -c "[ -s '$SCRATCH/cdom' ] && ! grep -qiE 'CONSOLE|Uncaught' '$SCRATCH/cconsole'"
 fi
 echo "1..$_n"

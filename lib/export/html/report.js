@@ -465,10 +465,66 @@
 		p.onshow = draw;
 	});
 
+	// ---- a time axis on a canvas (the Timeline's, a job's MPI timeline): the window
+	// [v0, v1] of [0, span] (us) drawn from x = label on; the wheel or + and - zoom by 0.8
+	// or 1.25 about the pointer or the middle, a drag or the arrow keys (a fifth of the
+	// window) move it, 0 shows it all; @view says it (data-from-us, data-to-us exact).
+	// @draw redraws, calling ruler() once the canvas is sized. ----
+	function timeAxis(cv, view, label, span, draw) {
+		const z = { v0: 0, v1: span, scale: 1 };
+		z.X = t => label + (t - z.v0) * z.scale;
+		z.at = x => z.v0 + (x - label) / z.scale;
+		z.ruler = (ctx, W, top) => {
+			z.scale = (W - label - 10) / (z.v1 - z.v0);
+			view.textContent = 'Showing ' + fmt(z.v0 / 1000, 3) + ' to ' + fmt(z.v1 / 1000, 3) + ' ms of ' + fmt(span / 1000, 3) + ' ms';
+			view.dataset.fromUs = String(z.v0); view.dataset.toUs = String(z.v1);
+			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
+			// about 8 ticks at round milliseconds over the view
+			const ms0 = z.v0 / 1000, ms = (z.v1 - z.v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
+			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
+			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
+				const x = z.X(t * 1000);
+				ctx.fillRect(x, top - 6, 1, 6);
+				ctx.fillText(fmt(t, 4) + ' ms', x + 2, top - 14);
+			}
+		};
+		const set = (v0, w) => { z.v0 = Math.max(0, Math.min(v0, span - w)); z.v1 = z.v0 + w; draw(); };
+		const zoomBy = (f, at) => { // within the profile
+			const w = Math.min(span, Math.max((z.v1 - z.v0) * f, 1));
+			set(at - (at - z.v0) * w / (z.v1 - z.v0), w);
+		};
+		const pan = dus => set(z.v0 + dus, z.v1 - z.v0);
+		cv.addEventListener('wheel', e => {
+			const x = e.clientX - cv.getBoundingClientRect().left;
+			if (x < label) return;
+			e.preventDefault();
+			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, z.at(x));
+		}, { passive: false });
+		let dragX = null;
+		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
+		window.addEventListener('mouseup', () => { dragX = null; });
+		cv.addEventListener('mousemove', e => {
+			if (dragX === null || !(e.buttons & 1)) return;
+			pan(-(e.clientX - dragX) / z.scale);
+			dragX = e.clientX;
+		});
+		cv.addEventListener('keydown', e => {
+			const mid = (z.v0 + z.v1) / 2, w = z.v1 - z.v0;
+			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
+			else if (e.key === '-') zoomBy(1.25, mid);
+			else if (e.key === '0') set(0, span);
+			else if (e.key === 'ArrowLeft') pan(-w / 5);
+			else if (e.key === 'ArrowRight') pan(w / 5);
+			else return;
+			e.preventDefault();
+		});
+		return z;
+	}
+
 	// ---- views kept in files of their own (report_calls.js): each registers its pages
 	// here, after the flame graph, with these helpers ----
 	const hooks = {};
-	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page,
+	const api = { D: D, el: el, table: table, titled: titled, fmt: fmt, escRe: escRe, page: page, timeAxis: timeAxis,
 		show: id => show(id), flameSearch: q => flameSearch(q), hooks: hooks };
 	if (typeof UPROF_VIEWS !== 'undefined') for (const v of UPROF_VIEWS) v(api);
 
@@ -501,32 +557,25 @@
 			TL.pauses.length ? el('span', {}, [el('i', { style: 'background:rgba(120,120,120,0.35)' }), 'paused']) : null,
 			...(tracks.some(t => t.s) ? STATES.map((c, i) => el('span', {}, [el('i', { style: 'background:' + c }), ['running', 'runnable', 'blocked'][i]])) : [])]);
 		const info = el('div', { id: 'tl-details', 'aria-live': 'polite' }, [' ']);
+		// the time window shown, in words and (data-from-us, data-to-us) exact
+		const view = el('div', { id: 'tl-view', cls: 'muted', 'aria-live': 'polite' });
 		const wrap = el('div', { cls: 'canvaswrap' });
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Timeline: a track per thread' });
 		wrap.append(cv);
 		p.append(el('p', { cls: 'muted', text: tracks.length + ' threads over ' + fmt(TL.span / 1000, 3) + ' ms' +
 			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
-			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, wrap, info);
+			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
-		let focus = -1, W = 0, scale = 1, v0 = 0, v1 = Math.max(TL.span, 1); // the view, in us
-		const X = t => LABEL + (t - v0) * scale;
+		let focus = -1, W = 0;
+		const z = timeAxis(cv, view, LABEL, Math.max(TL.span, 1), () => draw()), X = z.X;
 		function draw() {
 			W = Math.max(700, wrap.clientWidth - 2);
 			const dpr = window.devicePixelRatio || 1, h = TOP + tracks.length * ROW + 4;
 			cv.width = W * dpr; cv.height = h * dpr; cv.style.width = W + 'px'; cv.style.height = h + 'px';
 			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 			ctx.clearRect(0, 0, W, h);
-			const plot = W - LABEL - 10;
-			scale = plot / (v1 - v0);
-			ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.fillStyle = '#5b6475';
-			// ruler: about 8 ticks at round milliseconds over the view
-			const ms0 = v0 / 1000, ms = (v1 - v0) / 1000, step = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-6) / 8)));
-			const tick = [1, 2, 5, 10].map(k => k * step).find(k => ms / k <= 10) || step * 10;
-			for (let t = Math.ceil(ms0 / tick) * tick; t <= ms0 + ms + 1e-9; t += tick) {
-				const x = X(t * 1000);
-				ctx.fillRect(x, TOP - 6, 1, 6);
-				ctx.fillText(fmt(t, 4) + ' ms', x + 2, TOP - 14);
-			}
+			z.ruler(ctx, W, TOP);
+			const scale = z.scale;
 			tracks.forEach((t, k) => {
 				const y = TOP + k * ROW;
 				ctx.fillStyle = k === focus ? '#fff3c4' : k % 2 ? '#f6f7fa' : '#fff';
@@ -572,46 +621,9 @@
 			for (const q of TL.pauses) ctx.fillRect(X(q[0]), TOP, Math.max((q[1] - q[0]) * scale, 1), tracks.length * ROW);
 			ctx.restore();
 		}
-		// zoom about @at (us) by @f (< 1: in), within the profile
-		function zoomBy(f, at) {
-			const w = Math.min(TL.span || 1, Math.max((v1 - v0) * f, 1));
-			v0 = Math.max(0, Math.min(at - (at - v0) * w / (v1 - v0), (TL.span || 1) - w));
-			v1 = v0 + w;
-			draw();
-		}
-		function pan(dus) {
-			const w = v1 - v0;
-			v0 = Math.max(0, Math.min(v0 + dus, (TL.span || 1) - w));
-			v1 = v0 + w;
-			draw();
-		}
-		cv.addEventListener('wheel', e => {
-			const x = e.clientX - cv.getBoundingClientRect().left;
-			if (x < LABEL) return;
-			e.preventDefault();
-			zoomBy(e.deltaY < 0 ? 0.8 : 1.25, v0 + (x - LABEL) / scale);
-		}, { passive: false });
-		let dragX = null;
-		cv.addEventListener('mousedown', e => { dragX = e.clientX; });
-		window.addEventListener('mouseup', () => { dragX = null; });
-		cv.addEventListener('mousemove', e => {
-			if (dragX === null || !(e.buttons & 1)) return;
-			pan(-(e.clientX - dragX) / scale);
-			dragX = e.clientX;
-		});
-		cv.addEventListener('keydown', e => {
-			const mid = (v0 + v1) / 2;
-			if (e.key === '+' || e.key === '=') zoomBy(0.8, mid);
-			else if (e.key === '-') zoomBy(1.25, mid);
-			else if (e.key === '0') { v0 = 0; v1 = Math.max(TL.span, 1); draw(); }
-			else if (e.key === 'ArrowLeft') pan(-(v1 - v0) / 5);
-			else if (e.key === 'ArrowRight') pan((v1 - v0) / 5);
-			else return;
-			e.preventDefault();
-		});
 		cv.addEventListener('mousemove', e => {
 			const r = cv.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
-			const k = Math.floor((y - TOP) / ROW), us = v0 + (x - LABEL) / scale;
+			const k = Math.floor((y - TOP) / ROW), us = z.at(x), scale = z.scale;
 			if (k < 0 || k >= tracks.length || x < LABEL) { info.textContent = ' '; return; }
 			const t = tracks[k], yy = y - TOP - k * ROW;
 			let what = '';
@@ -657,10 +669,12 @@
 	});
 
 	// ---- MPI: a job's ranks, the communication matrix as a heat map, its tables ----
-	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|CALL SITES/.test(s.title) &&
+	const mpi = SECTIONS.filter(s => /^MPI |^RANK SUMMARY|^(RMA )?COMMUNICATION MATRIX|^COLLECTIVE|^ENVIRONMENT$|CALL SITES/.test(s.title) &&
 		!/^MPI (TRACING REPORT|RANKS|Ranks Per Node)$/.test(s.title));
-	// the rank summary and the matrix first: what a look at a job is for
-	const mpiOrder = t => /^RANK SUMMARY/.test(t) ? 0 : /^COMMUNICATION MATRIX/.test(t) ? 1 : 2;
+	// the rank summary and the matrices first (two-sided, then one-sided): what a look at
+	// a job is for
+	const mpiOrder = t => /^RANK SUMMARY/.test(t) ? 0 : /^COMMUNICATION MATRIX/.test(t) ? 1 :
+		/^RMA COMMUNICATION MATRIX/.test(t) ? 2 : 3;
 	mpi.sort((a, b) => mpiOrder(a.title) - mpiOrder(b.title));
 	function heat(sec) {
 		const head = sec.rows[0], rows = sec.rows.slice(1);
@@ -675,13 +689,15 @@
 		const metrics = head.map((h, i) => i).filter(i => i > 0 && !/%/.test(head[i]));
 		let metric = head.findIndex(h => /^Volume\(Bytes\)$/.test(h));
 		if (metric < 0) metric = metrics[0];
+		// RMA COMMUNICATION MATRIX (.mpi 1.3): an origin's puts and gets at each target
+		const rma = /^RMA /.test(sec.title), kind = rma ? 'RMA COMMUNICATION MATRIX' : 'COMMUNICATION MATRIX';
 		const box = el('div', { cls: 'section' });
 		const sel = el('div', { cls: 'subtabs', role: 'group', 'aria-label': 'Heat map value' });
 		const grid = el('div', { cls: 'tbl' });
 		function drawHeat() {
 			const vals = rows.map(r => parseFloat(r[metric]) || 0), mx = Math.max(1e-30, ...vals);
-			const t = el('table', { cls: 'heat', 'data-section': 'COMMUNICATION MATRIX heat map' });
-			t.append(el('tr', {}, [el('th', { text: 'from \\ to' }), ...rk.map(r => el('th', { cls: 'num', text: 'rank ' + r }))]));
+			const t = el('table', { cls: 'heat', 'data-section': kind + ' heat map' });
+			t.append(el('tr', {}, [el('th', { text: rma ? 'origin \\ target' : 'from \\ to' }), ...rk.map(r => el('th', { cls: 'num', text: 'rank ' + r }))]));
 			for (const a of rk) t.append(el('tr', {}, [el('th', { text: 'rank ' + a }), ...rk.map(b => {
 				const r = cells.get(a + '>' + b);
 				const v = r ? parseFloat(r[metric]) || 0 : 0;
@@ -696,13 +712,14 @@
 			[...sel.children].forEach(b => b.setAttribute('aria-pressed', String(+b.dataset.i === metric)));
 		}
 		for (const i of metrics) sel.append(el('button', { 'data-i': String(i), text: head[i], onclick: () => { metric = i; drawHeat(); } }));
-		box.append(el('h2', { text: 'Communication matrix (sender rows, receiver columns)' }), sel, grid);
+		box.append(el('h2', { text: rma ? 'One-sided (RMA) matrix (origin rows, target columns)' :
+			'Communication matrix (sender rows, receiver columns)' }), sel, grid);
 		drawHeat();
 		return box;
 	}
 	if (mpi.length || D.kind === 'job') page('mpi', 'MPI', p => {
 		for (const sec of mpi) {
-			if (/^COMMUNICATION MATRIX/.test(sec.title)) p.append(heat(sec));
+			if (/^(RMA )?COMMUNICATION MATRIX/.test(sec.title)) p.append(heat(sec));
 			const head = sec.rows[0] || [];
 			const bars = head.map((h, i) => /Time\(%\)|Volume\(%\)|^Imbalance|^Messages$|^Total Time/.test(h) ? i : -1).filter(i => i >= 0);
 			p.append(any(sec, { bars: bars }));
