@@ -26,12 +26,9 @@ static uint64_t cbytes(MPI_Count count, MPI_Datatype dt)
 /* @call of @f timed into @ns, counted (calls, time) and made an event; ret its result */
 #define LC_TIMED(f, call) \
 	do { \
-		int64_t t0_ = umpi_ticks(); \
-		umpi_site_here(f); \
-		umpi_enter(f, t0_); \
+		int64_t t0_ = umpi_call_begin(f); \
 		ret = (call); \
-		umpi_leave(); \
-		ns = umpi_ticks() - t0_; \
+		ns = umpi_call_end() - t0_; \
 		umpi_count(f, ns, 0, 0); \
 		umpi_ev_call(f, t0_, t0_ + ns); \
 	} while (0)

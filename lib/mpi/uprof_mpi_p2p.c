@@ -13,12 +13,9 @@
 
 #define TIMED(f, call, sent, recv) \
 	do { \
-		int64_t t0_ = umpi_ticks(); \
-		umpi_site_here(f); \
-		umpi_enter(f, t0_); \
+		int64_t t0_ = umpi_call_begin(f); \
 		ret = (call); \
-		umpi_leave(); \
-		ns = umpi_ticks() - t0_; \
+		ns = umpi_call_end() - t0_; \
 		umpi_count(f, ns, sent, recv); \
 		umpi_ev_call(f, t0_, t0_ + ns); \
 	} while (0)
