@@ -59,6 +59,7 @@ struct rpt_job {
 	/* MPI call sites over the ranks (job_sites.c); NULL: none */
 	struct rpt_job_sites *sites;
 	struct rpt_symshare *symshare; /* the ranks' symbols (owned): rpt_options.symshare */
+	struct rpt_unwind_share *unwindshare; /* their leaf CFI rows (owned): .unwindshare */
 	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
 	bool timeline_set;
 	int nrate_low; /* ranks sampled under 90 % of the asked rate (job_rates.c) */

@@ -9,6 +9,7 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "job/internal.h"
+#include "unwind/unwind.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -392,6 +393,14 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 		goto fail;
 	}
 	j->opts.symshare = j->symshare;
+	/* and the leaf steps' CFI rows of those files (unwind_share.c) */
+	j->unwindshare = rpt_unwind_share_new();
+	if (!j->unwindshare) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory reading job %s", jobdir);
+		goto fail;
+	}
+	j->opts.unwindshare = j->unwindshare;
 	ret = ses_job_read_at(dfd, &j->job, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
@@ -436,6 +445,7 @@ void rpt_job_free(struct rpt_job *j)
 		return;
 	rpt_free(j->head);
 	rpt_symshare_free(j->symshare); /* after the last report that used it */
+	rpt_unwind_share_free(j->unwindshare);
 	for (int t = 0; t < RPT_JOB_NTABLES; t++) {
 		free(j->t[t].v);
 		util_strmap_release(&j->t[t].index);

@@ -100,9 +100,12 @@ struct rpt_options {
 	/* module symbols and kallsyms shared with other reports (a job's ranks: lib/job), by
 	 * the session's host (borrowed, outlives the report; NULL: read for this one only) */
 	struct rpt_symshare *symshare;
+	/* the leaf steps' CFI rows, shared the same way (lib/unwind/unwind_share.c) */
+	struct rpt_unwind_share *unwindshare;
 };
 
 struct rpt;
+struct rpt_unwind_share;
 
 /*
  * Load @dir (borrowed). -ENOENT if it is not a session directory, -EINVAL/-EPROTO for a
