@@ -50,6 +50,9 @@ struct rpt_job {
 	char event[64]; /* the sort event's name */
 	int64_t start_epoch_ns, end_epoch_ns;
 	int nthreads, nprocesses;
+	/* -g ranks' frameless leaves, summed: recovered, had frames, unknown (a rank's own
+	 * report's "Frameless Leaf Callers Recovered") */
+	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
 	struct rpt_job_mpi *mpi; /* [nranks], parallel to ranks */
 	int ntraced;		 /* ranks with an mpi/ directory */
 	/* [nranks]: each rank's OpenMP TRACING REPORT (--trace openmp), written when the

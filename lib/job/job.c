@@ -328,6 +328,14 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	if (info->end_epoch_ns > j->end_epoch_ns)
 		j->end_epoch_ns = info->end_epoch_ns;
 	j->nprocesses += s.nprocesses;
+	{
+		struct rpt_stack_summary ss;
+
+		rpt_stack_summary(r, &ss);
+		j->leaf_fixed += ss.leaf_fixed;
+		j->leaf_fp += ss.leaf_fp;
+		j->leaf_unknown += ss.leaf_unknown;
+	}
 	j->nthreads += s.nthreads;
 	rpt_job_clock_note(j, o, info);
 	rpt_job_rate_note(j, o, r);

@@ -405,6 +405,8 @@ struct rpt_stack_summary {
 	uint64_t truncated;	  /* samples whose stack ends in [truncated] */
 	uint64_t unwind_failed;	  /* ... in [unwind failed] */
 	uint64_t leaf_fixed;	  /* fp samples whose frameless leaf got its caller back */
+	uint64_t leaf_fp;	  /* ... whose leaf had its frame (the walk was right) */
+	uint64_t leaf_unknown;	  /* ... whose leaf's CFI could not tell */
 	const char *leaf_note;	  /* NULL, or why leafstack.data was not (fully) used */
 	bool early;		  /* RPT_EARLY_PCT % or more fp stacks end early: */
 	double early_pct;	  /* their share, */
