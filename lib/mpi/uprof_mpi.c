@@ -474,8 +474,12 @@ void umpi_start(int provided, int64_t t0)
 	thread_level = provided;
 	umpi.mt = provided == MPI_THREAD_MULTIPLE;
 	umpi.tsc = steady_tsc();
-	init_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
-	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
+	/* with init_tsc: the TSC's rate, for the flush and for snapshot_recheck, whose early
+	 * guesses a preempted pair would make too fast (a snapshot late): read tightly */
+	init_tsc = 0;
+	init_ns = umpi_now();
+	if (umpi.tsc)
+		uprof_ctl_clock_pair(umpi_now, &init_tsc, &init_ns);
 	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
 	owner = getpid();
 	{
