@@ -24,7 +24,8 @@
 	X(Init, OTHER) \
 	X(Init_thread, OTHER) \
 	X(Finalize, OTHER) \
-	X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X( \
+	X(Send, P2P) \
+	X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X( \
 		Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P) \
 		X(Irecv, P2P) X(Send_init, P2P) X(Ssend_init, P2P) X(Recv_init, P2P) X( \
 			Start, P2P) X(Startall, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Wait, WAIT) \
@@ -48,7 +49,7 @@ enum umpi_func {
 struct umpi_fstat {
 	uint64_t calls, ticks, sent, recv; /* ticks: umpi_ticks() units */
 	uint64_t direct_ns;		   /* MPI_Init's time, taken before the clock was chosen */
-} __attribute__((aligned(64))); /* a call's adds touch one line */
+} __attribute__((aligned(64)));		   /* a call's adds touch one line */
 
 struct umpi_peer {
 	uint64_t send_calls, send_bytes, send_ticks, recv_calls, recv_bytes;
@@ -217,7 +218,7 @@ umpi_count_as(int mt, enum umpi_func f, int64_t ticks, uint64_t sent, uint64_t r
 
 /* One call of @f: @ticks in it, @sent and @recv bytes. */
 static inline __attribute__((always_inline)) void umpi_count(enum umpi_func f, int64_t ticks,
-							      uint64_t sent, uint64_t recv)
+							     uint64_t sent, uint64_t recv)
 {
 	if (umpi.mt)
 		umpi_count_as(1, f, ticks, sent, recv);

@@ -55,8 +55,7 @@ static inline uint64_t umpi_site_home(uint64_t key)
 /* umpi_site_find's common case inline: no callers kept (without collect -g) and the site
  * in its home slot, a multiply, a load and a compare; else (a first sight, a collision,
  * callers to walk) the function. */
-static inline struct umpi_site *umpi_site_lookup(enum umpi_func f, const void *ret,
-						 const void *fp)
+static inline struct umpi_site *umpi_site_lookup(enum umpi_func f, const void *ret, const void *fp)
 {
 	uint64_t addr = (uint64_t)(uintptr_t)ret, key = addr << 8 | ((uint64_t)f + 1);
 	struct umpi_site *s = &umpi_sites[umpi_site_home(key) & (UMPI_SITES - 1)];

@@ -480,7 +480,7 @@ void umpi_start(int provided, int64_t t0)
 	init_ns = umpi_now();
 	if (umpi.tsc)
 		uprof_ctl_clock_pair(umpi_now, &init_tsc, &init_ns);
-	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
+	start_ns = t0; /* the rank's MPI life starts with its MPI_Init */
 	owner = getpid();
 	{
 		struct timespec now;
@@ -488,7 +488,8 @@ void umpi_start(int provided, int64_t t0)
 		clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 		umpi.snap_due = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + SNAPSHOT_EVERY_NS;
 		/* the TSC's rate is not known yet: umpi_snapshot's first look learns it */
-		umpi.snap_check = umpi.tsc ? (int64_t)init_tsc + (1 << 18) : init_ns + SNAPSHOT_EVERY_NS;
+		umpi.snap_check = umpi.tsc ? (int64_t)init_tsc + (1 << 18)
+					   : init_ns + SNAPSHOT_EVERY_NS;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

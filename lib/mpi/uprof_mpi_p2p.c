@@ -35,8 +35,8 @@ static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype 
 static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Datatype dt,
 		      int source, int tag, MPI_Comm comm)
 {
-	umpi_p2p_received(f, st, st ? got_bytes(st, count, dt) : umpi_bytes(count, dt), source,
-			  tag, comm);
+	umpi_p2p_received(f, st, st ? got_bytes(st, count, dt) : umpi_bytes(count, dt), source, tag,
+			  comm);
 }
 
 UMPI_SEND_WRAPPER(Send, , int, umpi_bytes)

@@ -36,8 +36,8 @@ static inline void umpi_p2p_sent(enum umpi_func f, uint64_t b, int dest, int tag
 
 /* A receive of @b bytes (what arrived, with status @st; else what was posted) from rank
  * @source of @comm (@st's, when there is one). */
-static inline void umpi_p2p_received(enum umpi_func f, const MPI_Status *st, uint64_t b,
-				     int source, int tag, MPI_Comm comm)
+static inline void umpi_p2p_received(enum umpi_func f, const MPI_Status *st, uint64_t b, int source,
+				     int tag, MPI_Comm comm)
 {
 	if (st) {
 		source = st->MPI_SOURCE;

@@ -54,7 +54,6 @@
 #define DW_SP (arch_this.dw_sp)
 #define DW_BP (arch_this.dw_bp)
 
-
 struct uproc {
 	int pid;
 	uint64_t sig; /* of the mappings it was built from */
@@ -64,8 +63,8 @@ struct uproc {
 };
 
 struct rpt_unwinder {
-	char *vdso;		       /* the session's copy of the vDSO, or NULL */
-	const struct rpt_locator *loc; /* borrowed, may be NULL */
+	char *vdso;			/* the session's copy of the vDSO, or NULL */
+	const struct rpt_locator *loc;	/* borrowed, may be NULL */
 	struct rpt_unwind_share *share; /* leaf rows read once for a job (borrowed), or NULL */
 	char *host;			/* the session's, the share's key */
 	struct rpt_unwind_modinfo *mods;
@@ -142,7 +141,8 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* Unwind with @file's CFI only when it is still the file profiled (@id): a rebuilt
  * file's tables describe other code, and its stacks would be garbage. */
-void rpt_unwind_read_modinfo(struct rpt_unwind_modinfo *mi, const char *file, const struct rpt_file_id *id)
+void rpt_unwind_read_modinfo(struct rpt_unwind_modinfo *mi, const char *file,
+			     const struct rpt_file_id *id)
 {
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
@@ -179,7 +179,7 @@ out:
 }
 
 static struct rpt_unwind_modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file,
-				 const struct rpt_file_id *id)
+					  const struct rpt_file_id *id)
 {
 	if (module >= u->nmods) {
 		int n = module + 64;
@@ -422,7 +422,8 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rpt_unwind_rule *ru)
 	free(frame);
 }
 
-static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, uint64_t pc)
+static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp,
+					      uint64_t pc)
 {
 	uint64_t *slot = util_hash_slot(&u->rule_index, stamp, pc, 0);
 
@@ -620,7 +621,8 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	u->beyond = false;
 	/* the job's row for the pc's file and address, else the rank's Dwfl's (no Dwfl is
 	 * built for a rank whose every leaf the share has) */
-	if (u->share && rpt_unwind_share_rule(u->share, u->host, u->vdso, u->loc, p, *pc, &shared)) {
+	if (u->share &&
+	    rpt_unwind_share_rule(u->share, u->host, u->vdso, u->loc, p, *pc, &shared)) {
 		ru = &shared;
 	} else {
 		dwfl = dwfl_for(u, p, &stamp);
