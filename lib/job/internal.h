@@ -50,6 +50,9 @@ struct rpt_job {
 	char event[64]; /* the sort event's name */
 	int64_t start_epoch_ns, end_epoch_ns;
 	int nthreads, nprocesses;
+	/* -g ranks' frameless leaves, summed: recovered, had frames, unknown (a rank's own
+	 * report's "Frameless Leaf Callers Recovered") */
+	uint64_t leaf_fixed, leaf_fp, leaf_unknown;
 	struct rpt_job_mpi *mpi; /* [nranks], parallel to ranks */
 	int ntraced;		 /* ranks with an mpi/ directory */
 	/* [nranks]: each rank's OpenMP TRACING REPORT (--trace openmp), written when the
@@ -59,6 +62,7 @@ struct rpt_job {
 	/* MPI call sites over the ranks (job_sites.c); NULL: none */
 	struct rpt_job_sites *sites;
 	struct rpt_symshare *symshare; /* the ranks' symbols (owned): rpt_options.symshare */
+	struct rpt_unwind_share *unwindshare; /* their leaf CFI rows (owned): .unwindshare */
 	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
 	bool timeline_set;
 	int nrate_low; /* ranks sampled under 90 % of the asked rate (job_rates.c) */

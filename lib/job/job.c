@@ -9,6 +9,7 @@
  * missing, a session whose collect did not finish as interrupted: never dropped unsaid.
  */
 #include "job/internal.h"
+#include "unwind/unwind.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -327,6 +328,14 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	if (info->end_epoch_ns > j->end_epoch_ns)
 		j->end_epoch_ns = info->end_epoch_ns;
 	j->nprocesses += s.nprocesses;
+	{
+		struct rpt_stack_summary ss;
+
+		rpt_stack_summary(r, &ss);
+		j->leaf_fixed += ss.leaf_fixed;
+		j->leaf_fp += ss.leaf_fp;
+		j->leaf_unknown += ss.leaf_unknown;
+	}
 	j->nthreads += s.nthreads;
 	rpt_job_clock_note(j, o, info);
 	rpt_job_rate_note(j, o, r);
@@ -392,6 +401,14 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 		goto fail;
 	}
 	j->opts.symshare = j->symshare;
+	/* and the leaf steps' CFI rows of those files (unwind_share.c) */
+	j->unwindshare = rpt_unwind_share_new();
+	if (!j->unwindshare) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory reading job %s", jobdir);
+		goto fail;
+	}
+	j->opts.unwindshare = j->unwindshare;
 	ret = ses_job_read_at(dfd, &j->job, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "%s/" SES_JOB_FILE ": %s", jobdir,
@@ -436,6 +453,7 @@ void rpt_job_free(struct rpt_job *j)
 		return;
 	rpt_free(j->head);
 	rpt_symshare_free(j->symshare); /* after the last report that used it */
+	rpt_unwind_share_free(j->unwindshare);
 	for (int t = 0; t < RPT_JOB_NTABLES; t++) {
 		free(j->t[t].v);
 		util_strmap_release(&j->t[t].index);

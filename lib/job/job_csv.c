@@ -100,6 +100,11 @@ static void write_details(const struct rpt_job *j, FILE *f, const struct rpt_job
 			     "Yes (%d ranks: OpenMP TRACING REPORT (RANK-<r>))", j->nomp);
 	util_csv_kvf(f, "Samples", "%" PRIu64, s->samples);
 	util_csv_kvf(f, "Lost Samples", "%" PRIu64, s->lost);
+	if (j->leaf_fixed || j->leaf_fp || j->leaf_unknown) /* -g ranks, over them all */
+		util_csv_kvf(f, "Frameless Leaf Callers Recovered",
+			     "%" PRIu64 " (CFI at the leaf; %" PRIu64 " leaves had frames, %" PRIu64
+			     " unknown)",
+			     j->leaf_fixed, j->leaf_fp, j->leaf_unknown);
 }
 
 /* Hosts in the order their first rank comes, with their reported ranks. */

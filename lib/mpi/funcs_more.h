@@ -43,14 +43,11 @@
  * it: umpi_count(f, ticks, sent, recv). */
 #define UMPI_WHOLE(f, call) \
 	do { \
-		ticks = umpi_ticks(); \
-		umpi_site_here(f); \
-		umpi_enter(f, ticks); \
+		ticks = umpi_call_begin(f); \
 		umpi_in_fortran++; \
 		ret = (call); \
 		umpi_in_fortran--; \
-		umpi_leave(); \
-		ticks = umpi_ticks() - ticks; \
+		ticks = umpi_call_end() - ticks; \
 	} while (0)
 
 /*

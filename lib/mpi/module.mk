@@ -16,7 +16,7 @@ MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c
 	lib/mpi/uprof_mpi_noinit.c lib/mpi/uprof_mpi_events.c \
 	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c lib/mpi/uprof_mpi_large.c \
 	lib/session/container.c
-MPI_HDRS := lib/mpi/internal.h lib/mpi/fbind_table.h lib/mpi/sites.h lib/mpi/funcs_more.h lib/mpi/events.h lib/session/mpi.h lib/session/mpi_sites.h lib/session/mpi_events.h lib/session/container.h lib/mpi/uprof_mpi.map
+MPI_HDRS := lib/mpi/internal.h lib/mpi/wrap.h lib/mpi/fbind_table.h lib/mpi/sites.h lib/mpi/funcs_more.h lib/mpi/events.h lib/session/mpi.h lib/session/mpi_sites.h lib/session/mpi_events.h lib/session/container.h lib/mpi/uprof_mpi.map
 MPI_CFLAGS := -O2 -g -fPIC -std=gnu11 -Wall -Wextra -Wno-sign-compare -Ilib -D_GNU_SOURCE
 MPI_LIB_openmpi := $(BUILD)/lib/libuprof_mpi_openmpi.so
 MPI_LIB_mpich := $(BUILD)/lib/libuprof_mpi_mpich.so

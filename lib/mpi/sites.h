@@ -25,11 +25,12 @@ struct umpi_site {
 	/* return address << 8 | function + 1; with callers, their hash with the function in
 	 * the low byte; 0: free */
 	uint64_t key;
-	uint64_t addr, chain[SES_MPI_CHAIN_MAX]; /* with callers: written by the claimer */
+	/* what every call adds to: in the key's cache line */
 	uint64_t calls, ticks, messages, bytes;
 	uint64_t min_plus1, max_bytes; /* min_plus1: the smallest message + 1, 0: none yet */
+	uint64_t addr, chain[SES_MPI_CHAIN_MAX]; /* with callers: written by the claimer */
 	uint64_t hist[SES_MPI_HIST_BUCKETS];
-};
+} __attribute__((aligned(64)));
 
 _Static_assert(UMPI_NFUNCS < 255, "a site key holds the function in 8 bits");
 
@@ -45,9 +46,28 @@ struct umpi_site *umpi_site_find(enum umpi_func f, const void *ret, const void *
 /* At MPI_Init: how many callers a site keeps (collect's SES_MPI_ENV_CHAIN). */
 void umpi_sites_start(void);
 
+/* The slot a site's @key is looked for first (its probes follow it). */
+static inline uint64_t umpi_site_home(uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ULL) >> 32;
+}
+
+/* umpi_site_find's common case inline: no callers kept (without collect -g) and the site
+ * in its home slot, a multiply, a load and a compare; else (a first sight, a collision,
+ * callers to walk) the function. */
+static inline struct umpi_site *umpi_site_lookup(enum umpi_func f, const void *ret, const void *fp)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)ret, key = addr << 8 | ((uint64_t)f + 1);
+	struct umpi_site *s = &umpi_sites[umpi_site_home(key) & (UMPI_SITES - 1)];
+
+	if (!fp && !(addr >> 56) && __atomic_load_n(&s->key, __ATOMIC_ACQUIRE) == key)
+		return s;
+	return umpi_site_find(f, ret, fp);
+}
+
 #define umpi_site_here(f) \
-	(umpi_site_cur = umpi_site_find((f), __builtin_return_address(0), \
-					umpi_chain_depth ? __builtin_frame_address(0) : NULL))
+	(umpi_site_cur = umpi_site_lookup((f), __builtin_return_address(0), \
+					  umpi_chain_depth ? __builtin_frame_address(0) : NULL))
 
 static inline struct umpi_site *umpi_site_of(enum umpi_func f)
 {
@@ -57,24 +77,26 @@ static inline struct umpi_site *umpi_site_of(enum umpi_func f)
 	return s && (s->key & 0xff) == (uint64_t)f + 1 ? s : NULL;
 }
 
-/* One call of @f at the current site, @ticks long. */
-static inline void umpi_site_call(enum umpi_func f, int64_t ticks)
+/* One call of @f at the current site, @ticks long (umpi_count). */
+static inline __attribute__((always_inline)) void umpi_site_call_as(int mt, enum umpi_func f,
+								    uint64_t ticks)
 {
 	struct umpi_site *s = umpi_site_of(f);
 
 	if (!s)
 		return;
-	umpi_add(&s->calls, 1);
-	umpi_add(&s->ticks, (uint64_t)(ticks > 0 ? ticks : 0));
+	umpi_add_as(mt, &s->calls, 1);
+	umpi_add_as(mt, &s->ticks, ticks);
 }
 
-/* The smaller of *@p and @v kept in *@p (@max: the larger), racing threads too. */
-static inline void umpi_site_keep(uint64_t *p, uint64_t v, int max)
+/* The smaller of *@p and @v kept in *@p (@max: the larger), racing threads too (@mt). */
+static inline __attribute__((always_inline)) void umpi_site_keep(int mt, uint64_t *p, uint64_t v,
+								 int max)
 {
 	uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
 
 	while (max ? v > cur : (cur == 0 || v < cur)) {
-		if (!umpi.mt) {
+		if (!mt) {
 			__atomic_store_n(p, v, __ATOMIC_RELAXED);
 			return;
 		}
@@ -84,19 +106,19 @@ static inline void umpi_site_keep(uint64_t *p, uint64_t v, int max)
 	}
 }
 
-/* A message of @bytes through @f at the current site. */
-static inline void umpi_site_msg(enum umpi_func f, uint64_t bytes)
+/* A message of @bytes (histogram bucket @b) through @f at the current site (umpi_hist). */
+static inline __attribute__((always_inline)) void umpi_site_msg_as(int mt, enum umpi_func f,
+								   uint64_t bytes, int b)
 {
 	struct umpi_site *s = umpi_site_of(f);
-	int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
 
 	if (!s)
 		return;
-	umpi_add(&s->messages, 1);
-	umpi_add(&s->bytes, bytes);
-	umpi_add(&s->hist[b < SES_MPI_HIST_BUCKETS ? b : SES_MPI_HIST_BUCKETS - 1], 1);
-	umpi_site_keep(&s->min_plus1, bytes + 1, 0);
-	umpi_site_keep(&s->max_bytes, bytes, 1);
+	umpi_add_as(mt, &s->messages, 1);
+	umpi_add_as(mt, &s->bytes, bytes);
+	umpi_add_as(mt, &s->hist[b], 1);
+	umpi_site_keep(mt, &s->min_plus1, bytes + 1, 0);
+	umpi_site_keep(mt, &s->max_bytes, bytes, 1);
 }
 
 /* The flush's part: the buffer bytes its records may take, and the records into @buf

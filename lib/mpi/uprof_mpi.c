@@ -63,7 +63,7 @@ static struct sigaction old_act[2];
 static const int sigs[2] = { SIGTERM, SIGINT };
 static void (*pause_fn)(void), (*resume_fn)(void); /* AMDProfileController's, if linked */
 
-uint64_t umpi_bytes(int count, MPI_Datatype dt)
+uint64_t umpi_type_bytes(int count, MPI_Datatype dt)
 {
 	int size = 0;
 
@@ -72,16 +72,16 @@ uint64_t umpi_bytes(int count, MPI_Datatype dt)
 	return (uint64_t)count * (uint64_t)size;
 }
 
-int umpi_world_rank(MPI_Comm comm, int r)
+/* Another communicator's rank @r (>= 0) in the world (a slow path by design). */
+int umpi_comm_world_rank(MPI_Comm comm, int r)
 {
 	MPI_Group g, world;
 	int out = -1;
 
 	if (r < 0)
-		return -1; /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT are negative */
+		return -1;
 	if (comm == MPI_COMM_WORLD)
 		return r < umpi.size ? r : -1;
-	/* another communicator: its group's rank r in the world (a slow path by design) */
 	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
 		return -1;
 	if (PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
@@ -92,26 +92,6 @@ int umpi_world_rank(MPI_Comm comm, int r)
 	}
 	PMPI_Group_free(&g);
 	return out >= 0 && out < umpi.size ? out : -1;
-}
-
-void umpi_peer_send(int world, uint64_t bytes, int64_t ticks)
-{
-	struct umpi_peer *p;
-
-	if (world < 0 || !umpi.peers)
-		return;
-	p = &umpi.peers[world];
-	umpi_add(&p->send_calls, 1);
-	umpi_add(&p->send_bytes, bytes);
-	umpi_add(&p->send_ticks, (uint64_t)(ticks > 0 ? ticks : 0));
-}
-
-void umpi_peer_recv(int world, uint64_t bytes)
-{
-	if (world < 0 || !umpi.peers)
-		return;
-	umpi_add(&umpi.peers[world].recv_calls, 1);
-	umpi_add(&umpi.peers[world].recv_bytes, bytes);
 }
 
 void umpi_rma_peer(int world, uint64_t put, uint64_t got)
@@ -308,19 +288,51 @@ static void flush(uint32_t how, int sig)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* umpi_snapshot_check (internal.h) found one due: the whole file, as the flush writes
+/* The tick from which umpi_snapshot looks at the time again, @wait_ns from @now_ticks: by
+ * the TSC's rate since MPI_Init (umpi_now() read here, off the hot path), 7/8 of the way
+ * while the wait is long, so that an early rate's error makes a look early, not a
+ * snapshot late; a millisecond's ticks at least. Ticks are ns without the TSC. */
+static void snapshot_recheck(int64_t now_ticks, int64_t wait_ns)
+{
+	int64_t ns = umpi_now(), ahead;
+	double per_ns = 1.0;
+
+	if (wait_ns < 1000000)
+		wait_ns = 1000000;
+	else
+		wait_ns -= wait_ns / 8;
+	if (umpi.tsc) {
+		/* a rate from less than 100 us of a life is a guess: look again in 2^18 ticks
+		 * (under 0.3 ms at any TSC rate above 1 GHz) */
+		if (ns - init_ns < 100000 || now_ticks <= (int64_t)init_tsc) {
+			__atomic_store_n(&umpi.snap_check, now_ticks + (1 << 18), __ATOMIC_RELAXED);
+			return;
+		}
+		per_ns = (double)(now_ticks - (int64_t)init_tsc) / (double)(ns - init_ns);
+	}
+	ahead = (int64_t)((double)wait_ns * per_ns);
+	__atomic_store_n(&umpi.snap_check, now_ticks + (ahead > 0 ? ahead : 1), __ATOMIC_RELAXED);
+}
+
+/* umpi_leave_at (internal.h) reached snap_check at @now_ticks: when the snapshot is due
+ * (CLOCK_MONOTONIC_COARSE, a second after the last), the whole file, as the flush writes
  * it, marked a snapshot, unless a flush or another thread's snapshot is under way. The
  * next is due a second later whatever happens to this one: a rank never pays for more. */
-void umpi_snapshot(void)
+void umpi_snapshot(int64_t now_ticks)
 {
 	struct timespec now;
 	sigset_t set, old;
+	int64_t ns, due = __atomic_load_n(&umpi.snap_due, __ATOMIC_RELAXED);
 	int state = 0;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	__atomic_store_n(&umpi.snap_due,
-			 (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + SNAPSHOT_EVERY_NS,
-			 __ATOMIC_RELAXED);
+	ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	if (ns < due) { /* not yet: the rate's guess was early */
+		snapshot_recheck(now_ticks, due - ns);
+		return;
+	}
+	__atomic_store_n(&umpi.snap_due, ns + SNAPSHOT_EVERY_NS, __ATOMIC_RELAXED);
+	snapshot_recheck(now_ticks, SNAPSHOT_EVERY_NS);
 	if (!buf || !umpi.on || getpid() != owner)
 		return;
 	sigemptyset(&set);
@@ -462,15 +474,22 @@ void umpi_start(int provided, int64_t t0)
 	thread_level = provided;
 	umpi.mt = provided == MPI_THREAD_MULTIPLE;
 	umpi.tsc = steady_tsc();
-	init_tsc = umpi.tsc ? uprof_ctl_tsc() : 0;
-	init_ns = umpi_now(); /* with init_tsc: the TSC's rate */
-	start_ns = t0;	      /* the rank's MPI life starts with its MPI_Init */
+	/* with init_tsc: the TSC's rate, for the flush and for snapshot_recheck, whose early
+	 * guesses a preempted pair would make too fast (a snapshot late): read tightly */
+	init_tsc = 0;
+	init_ns = umpi_now();
+	if (umpi.tsc)
+		uprof_ctl_clock_pair(umpi_now, &init_tsc, &init_ns);
+	start_ns = t0; /* the rank's MPI life starts with its MPI_Init */
 	owner = getpid();
 	{
 		struct timespec now;
 
 		clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 		umpi.snap_due = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + SNAPSHOT_EVERY_NS;
+		/* the TSC's rate is not known yet: umpi_snapshot's first look learns it */
+		umpi.snap_check = umpi.tsc ? (int64_t)init_tsc + (1 << 18)
+					   : init_ns + SNAPSHOT_EVERY_NS;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

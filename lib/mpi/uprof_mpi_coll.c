@@ -38,12 +38,9 @@ static uint64_t vsum(const int counts[], MPI_Datatype dt, int n)
 /* Every collective wrapper names its communicator comm: its event's. */
 #define COLL(f, call, sent, recv) \
 	do { \
-		int64_t t0_ = umpi_ticks(), t1_; \
-		umpi_site_here(f); \
-		umpi_enter(f, t0_); \
+		int64_t t0_ = umpi_call_begin(f), t1_; \
 		ret = (call); \
-		umpi_leave(); \
-		t1_ = umpi_ticks(); \
+		t1_ = umpi_call_end(); \
 		umpi_count(f, t1_ - t0_, sent, recv); \
 		if (umpi_ev_on()) { \
 			umpi_ev_record(f, t0_, t1_); \

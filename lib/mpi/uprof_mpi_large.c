@@ -10,6 +10,7 @@
  */
 #include "mpi/events.h"
 #include "mpi/internal.h"
+#include "mpi/wrap.h" /* the int-count wrappers' bodies */
 
 #if MPI_VERSION >= 4
 
@@ -23,117 +24,28 @@ static uint64_t cbytes(MPI_Count count, MPI_Datatype dt)
 	return (uint64_t)count * (uint64_t)size;
 }
 
-/* @call of @f timed into @ns, counted (calls, time) and made an event; ret its result */
-#define LC_TIMED(f, call) \
-	do { \
-		int64_t t0_ = umpi_ticks(); \
-		umpi_site_here(f); \
-		umpi_enter(f, t0_); \
-		ret = (call); \
-		umpi_leave(); \
-		ns = umpi_ticks() - t0_; \
-		umpi_count(f, ns, 0, 0); \
-		umpi_ev_call(f, t0_, t0_ + ns); \
-	} while (0)
-
-static void lc_send(enum umpi_func f, uint64_t b, int dest, int tag, MPI_Comm comm, int64_t ns)
+/* What a completed receive brought: its status's count */
+static uint64_t got_cbytes(const MPI_Status *st, MPI_Count count, MPI_Datatype dt)
 {
-	int world = umpi_world_rank(comm, dest);
-
-	umpi_add(&umpi.f[f].sent, b);
-	umpi_hist(f, b);
-	umpi_peer_send(world, b, ns);
-	umpi_ev_send(world, tag, comm, b);
-}
-
-/* What a receive brought (its status's count, when it completed) and from whom */
-static void lc_recv(enum umpi_func f, const MPI_Status *st, MPI_Count count, MPI_Datatype dt,
-		    int source, int tag, MPI_Comm comm)
-{
-	uint64_t b = cbytes(count, dt);
 	MPI_Count got;
 
-	if (st) {
-		if (PMPI_Get_count_c(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
-			b = cbytes(got, dt);
-		source = st->MPI_SOURCE;
-		tag = st->MPI_TAG;
-	}
-	umpi_add(&umpi.f[f].recv, b);
-	umpi_hist(f, b);
-	source = umpi_world_rank(comm, source);
-	umpi_peer_recv(source, b);
-	umpi_ev_recv(source, tag, comm, b, st != NULL);
+	if (PMPI_Get_count_c(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
+		return cbytes(got, dt);
+	return cbytes(count, dt);
 }
 
-#define LC_SEND(name) \
-	int MPI_##name##_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, \
-			   MPI_Comm comm) \
-	{ \
-		int64_t ns; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name##_c(buf, count, dt, dest, tag, comm); \
-		LC_TIMED(UMPI_##name, PMPI_##name##_c(buf, count, dt, dest, tag, comm)); \
-		lc_send(UMPI_##name, cbytes(count, dt), dest, tag, comm, ns); \
-		return ret; \
-	}
-LC_SEND(Send)
-LC_SEND(Ssend)
-LC_SEND(Bsend)
-LC_SEND(Rsend)
+#define LC_TIMED(f, call) UMPI_TIMED(f, call)
 
-#define LC_ISEND(name) \
-	int MPI_##name##_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, \
-			   MPI_Comm comm, MPI_Request *req) \
-	{ \
-		int64_t ns; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name##_c(buf, count, dt, dest, tag, comm, req); \
-		LC_TIMED(UMPI_##name, PMPI_##name##_c(buf, count, dt, dest, tag, comm, req)); \
-		lc_send(UMPI_##name, cbytes(count, dt), dest, tag, comm, ns); \
-		if (ret == MPI_SUCCESS && umpi_ev_on()) \
-			umpi_ev_request(*req, comm); \
-		return ret; \
-	}
-LC_ISEND(Isend)
-LC_ISEND(Issend)
-LC_ISEND(Ibsend)
-LC_ISEND(Irsend)
-
-int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-	       MPI_Status *status)
-{
-	MPI_Status local;
-	int64_t ns;
-	int ret;
-
-	if (!umpi_active())
-		return PMPI_Recv_c(buf, count, dt, source, tag, comm, status);
-	if (status == MPI_STATUS_IGNORE)
-		status = &local;
-	LC_TIMED(UMPI_Recv, PMPI_Recv_c(buf, count, dt, source, tag, comm, status));
-	if (ret == MPI_SUCCESS)
-		lc_recv(UMPI_Recv, status, count, dt, source, tag, comm);
-	return ret;
-}
-
-int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-		MPI_Request *req)
-{
-	int64_t ns;
-	int ret;
-
-	if (!umpi_active())
-		return PMPI_Irecv_c(buf, count, dt, source, tag, comm, req);
-	LC_TIMED(UMPI_Irecv, PMPI_Irecv_c(buf, count, dt, source, tag, comm, req));
-	if (ret == MPI_SUCCESS)
-		lc_recv(UMPI_Irecv, NULL, count, dt, source, tag, comm);
-	if (ret == MPI_SUCCESS && umpi_ev_on())
-		umpi_ev_request(*req, comm);
-	return ret;
-}
+UMPI_SEND_WRAPPER(Send, _c, MPI_Count, cbytes)
+UMPI_SEND_WRAPPER(Ssend, _c, MPI_Count, cbytes)
+UMPI_SEND_WRAPPER(Bsend, _c, MPI_Count, cbytes)
+UMPI_SEND_WRAPPER(Rsend, _c, MPI_Count, cbytes)
+UMPI_ISEND_WRAPPER(Isend, _c, MPI_Count, cbytes)
+UMPI_ISEND_WRAPPER(Issend, _c, MPI_Count, cbytes)
+UMPI_ISEND_WRAPPER(Ibsend, _c, MPI_Count, cbytes)
+UMPI_ISEND_WRAPPER(Irsend, _c, MPI_Count, cbytes)
+UMPI_RECV_WRAPPER(_c, MPI_Count, got_cbytes)
+UMPI_IRECV_WRAPPER(_c, MPI_Count, cbytes)
 
 /* A collective's bytes (uprof_mpi_coll.c's rules), counted with its event */
 static void lc_coll(enum umpi_func f, MPI_Comm comm, uint64_t sent, uint64_t recv)

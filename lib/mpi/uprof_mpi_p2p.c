@@ -8,122 +8,47 @@
  */
 #include "mpi/events.h" /* --trace mpi=full: an event per call */
 #include "mpi/internal.h"
+#include "mpi/wrap.h" /* the bodies the large-count wrappers share */
 
 #include <string.h>
 
-#define TIMED(f, call, sent, recv) \
-	do { \
-		int64_t t0_ = umpi_ticks(); \
-		umpi_site_here(f); \
-		umpi_enter(f, t0_); \
-		ret = (call); \
-		umpi_leave(); \
-		ns = umpi_ticks() - t0_; \
-		umpi_count(f, ns, sent, recv); \
-		umpi_ev_call(f, t0_, t0_ + ns); \
-	} while (0)
+#define TIMED(f, call, sent, recv) UMPI_TIMED(f, call)
+
+/* What a completed receive of @count elements of @dt brought: its status's count. */
+static uint64_t got_bytes(const MPI_Status *st, int count, MPI_Datatype dt)
+{
+	int got;
+
+	if (PMPI_Get_count(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
+		return umpi_bytes(got, dt);
+	return umpi_bytes(count, dt);
+}
 
 static void p2p_send(enum umpi_func f, const void *buf, int count, MPI_Datatype dt, int dest,
 		     int tag, MPI_Comm comm, int64_t ns)
 {
-	uint64_t b = umpi_bytes(count, dt);
-	int world = umpi_world_rank(comm, dest);
-
 	(void)buf;
-	umpi_add(&umpi.f[f].sent, b);
-	umpi_hist(f, b);
-	umpi_peer_send(world, b, ns);
-	umpi_ev_send(world, tag, comm, b);
+	umpi_p2p_sent(f, umpi_bytes(count, dt), dest, tag, comm, ns);
 }
 
-#define SEND_WRAPPER(name) \
-	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
-		       MPI_Comm comm) \
-	{ \
-		int64_t ns; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name(buf, count, dt, dest, tag, comm); \
-		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm), 0, 0); \
-		p2p_send(UMPI_##name, buf, count, dt, dest, tag, comm, ns); \
-		return ret; \
-	}
-SEND_WRAPPER(Send)
-SEND_WRAPPER(Ssend)
-SEND_WRAPPER(Bsend)
-SEND_WRAPPER(Rsend)
-
-#define ISEND_WRAPPER(name) \
-	int MPI_##name(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
-		       MPI_Comm comm, MPI_Request *req) \
-	{ \
-		int64_t ns; \
-		int ret; \
-		if (!umpi_active()) \
-			return PMPI_##name(buf, count, dt, dest, tag, comm, req); \
-		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
-		p2p_send(UMPI_##name, buf, count, dt, dest, tag, comm, ns); \
-		if (ret == MPI_SUCCESS && umpi_ev_on()) \
-			umpi_ev_request(*req, comm); \
-		return ret; \
-	}
-ISEND_WRAPPER(Isend)
-ISEND_WRAPPER(Issend)
-ISEND_WRAPPER(Ibsend)
-ISEND_WRAPPER(Irsend)
-
-/* What a completed receive brought, and from whom. */
+/* What a completed receive brought (@st NULL: posted only), and from whom. */
 static void recv_done(enum umpi_func f, const MPI_Status *st, int count, MPI_Datatype dt,
 		      int source, int tag, MPI_Comm comm)
 {
-	uint64_t b = umpi_bytes(count, dt);
-	int got;
-
-	if (st) {
-		if (PMPI_Get_count(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
-			b = umpi_bytes(got, dt);
-		source = st->MPI_SOURCE;
-		tag = st->MPI_TAG;
-	}
-	umpi_add(&umpi.f[f].recv, b);
-	umpi_hist(f, b);
-	source = umpi_world_rank(comm, source);
-	umpi_peer_recv(source, b);
-	umpi_ev_recv(source, tag, comm, b, st != NULL);
+	umpi_p2p_received(f, st, st ? got_bytes(st, count, dt) : umpi_bytes(count, dt), source, tag,
+			  comm);
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-	     MPI_Status *status)
-{
-	MPI_Status local;
-	int64_t ns;
-	int ret;
-
-	if (!umpi_active())
-		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
-	if (status == MPI_STATUS_IGNORE)
-		status = &local;
-	TIMED(UMPI_Recv, PMPI_Recv(buf, count, dt, source, tag, comm, status), 0, 0);
-	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Recv, status, count, dt, source, tag, comm);
-	return ret;
-}
-
-int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-	      MPI_Request *req)
-{
-	int64_t ns;
-	int ret;
-
-	if (!umpi_active())
-		return PMPI_Irecv(buf, count, dt, source, tag, comm, req);
-	TIMED(UMPI_Irecv, PMPI_Irecv(buf, count, dt, source, tag, comm, req), 0, 0);
-	if (ret == MPI_SUCCESS)
-		recv_done(UMPI_Irecv, NULL, count, dt, source, tag, comm);
-	if (ret == MPI_SUCCESS && umpi_ev_on())
-		umpi_ev_request(*req, comm);
-	return ret;
-}
+UMPI_SEND_WRAPPER(Send, , int, umpi_bytes)
+UMPI_SEND_WRAPPER(Ssend, , int, umpi_bytes)
+UMPI_SEND_WRAPPER(Bsend, , int, umpi_bytes)
+UMPI_SEND_WRAPPER(Rsend, , int, umpi_bytes)
+UMPI_ISEND_WRAPPER(Isend, , int, umpi_bytes)
+UMPI_ISEND_WRAPPER(Issend, , int, umpi_bytes)
+UMPI_ISEND_WRAPPER(Ibsend, , int, umpi_bytes)
+UMPI_ISEND_WRAPPER(Irsend, , int, umpi_bytes)
+UMPI_RECV_WRAPPER(, int, got_bytes)
+UMPI_IRECV_WRAPPER(, int, umpi_bytes)
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
 		 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,

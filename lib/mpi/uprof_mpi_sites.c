@@ -88,7 +88,7 @@ struct umpi_site *umpi_site_find(enum umpi_func f, const void *ret, const void *
 	 * arm64: 48, or 57 with 5-level paging, which only a program's mmap hint reaches) */
 	if (addr >> 56)
 		goto lost;
-	h = (key * 0x9e3779b97f4a7c15ULL) >> 32;
+	h = umpi_site_home(key);
 	for (int i = 0; i < UMPI_SITE_PROBES; i++) {
 		struct umpi_site *s = &umpi_sites[(h + (uint64_t)i) & (UMPI_SITES - 1)];
 		uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), zero = 0;

@@ -110,6 +110,8 @@ struct rpt_options {
 	/* module symbols and kallsyms shared with other reports (a job's ranks: lib/job), by
 	 * the session's host (borrowed, outlives the report; NULL: read for this one only) */
 	struct rpt_symshare *symshare;
+	/* the leaf steps' CFI rows, shared the same way (lib/unwind/unwind_share.c) */
+	struct rpt_unwind_share *unwindshare;
 	/* --category: the RPT_CAT_* bits of the domains whose sections report.csv holds; 0
 	 * for all (the header, details and snapshot are always written) */
 	unsigned categories;
@@ -148,6 +150,7 @@ static inline bool rpt_category(const struct rpt_options *o, unsigned cat)
 }
 
 struct rpt;
+struct rpt_unwind_share;
 
 /* Where rpt_find_sort_event() looks. */
 struct rpt_sort_key {
@@ -468,6 +471,8 @@ struct rpt_stack_summary {
 	uint64_t truncated;	  /* samples whose stack ends in [truncated] */
 	uint64_t unwind_failed;	  /* ... in [unwind failed] */
 	uint64_t leaf_fixed;	  /* fp samples whose frameless leaf got its caller back */
+	uint64_t leaf_fp;	  /* ... whose leaf had its frame (the walk was right) */
+	uint64_t leaf_unknown;	  /* ... whose leaf's CFI could not tell */
 	const char *leaf_note;	  /* NULL, or why leafstack.data was not (fully) used */
 	bool early;		  /* RPT_EARLY_PCT % or more fp stacks end early: */
 	double early_pct;	  /* their share, */

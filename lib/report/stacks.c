@@ -219,9 +219,16 @@ static void leaf_step(struct builder *b, const struct ses_sample *s)
 	struct rpt_unwind_proc proc;
 	int ret;
 
-	if (!st->unwinder)
+	if (!st->unwinder) {
 		st->unwinder = rpt_unwinder_new(b->r->vdso_file[0] ? b->r->vdso_file : NULL,
 						b->r->locator);
+		/* a job's ranks: the rows of the files they share, read once */
+		if (st->unwinder && b->r->opts.unwindshare &&
+		    rpt_unwinder_share(st->unwinder, b->r->opts.unwindshare, b->r->info.host)) {
+			rpt_unwinder_free(st->unwinder);
+			st->unwinder = NULL;
+		}
+	}
 	if (!st->unwinder || !b->proc || !unwind_proc(b, &proc)) {
 		st->leaf_unknown++;
 		return;

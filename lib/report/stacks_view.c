@@ -117,6 +117,8 @@ void rpt_stack_summary(const struct rpt *r, struct rpt_stack_summary *s)
 	s->truncated = st->truncated;
 	s->unwind_failed = st->unwind_failed;
 	s->leaf_fixed = st->leaf_fixed;
+	s->leaf_fp = st->leaf_fp;
+	s->leaf_unknown = st->leaf_unknown;
 	s->leaf_note = st->leaf_note[0] ? st->leaf_note : NULL;
 	s->early = rpt_fpstack_hint(r, &s->early_pct, &s->early_module);
 }

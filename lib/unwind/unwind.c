@@ -28,7 +28,7 @@
 #include "arch/arch.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
-#include "unwind/unwind.h"
+#include "unwind/internal.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -42,7 +42,6 @@
 #include <unistd.h>
 
 #define MAX_DWFLS 32
-#define MAX_SEGS 16
 #define BEYOND_LIMIT (64ULL << 20) /* a read this far above the copy: the stack went on */
 
 /* The registers of this architecture (lib/arch): DWARF register n is perf register
@@ -55,29 +54,6 @@
 #define DW_SP (arch_this.dw_sp)
 #define DW_BP (arch_this.dw_bp)
 
-/* One CFI row in the simple form the fast path handles. */
-struct rule {
-	bool usable;	/* else: libdwfl for the whole sample */
-	bool outermost; /* the return address is undefined: the stack ends here */
-	bool nocfi;	/* no CFI at all for the pc (not usable either) */
-	int8_t cfa_reg; /* DW_SP or DW_BP */
-	int8_t bp_rule; /* 0 same value, 1 saved at CFA + bp_off, 2 undefined */
-	int64_t cfa_off, ra_off, bp_off;
-};
-
-/* What the program headers of one module file say (read once per module). */
-struct modinfo {
-	int state; /* 0 not read, 1 usable, -1 not an ELF file we can use */
-	bool exec; /* ET_EXEC: lives at its link addresses */
-	int nsegs;
-	struct {
-		uint64_t off, vaddr, filesz;
-	} segs[MAX_SEGS];
-	/* the Dwfl build that reported it last, and at which bias: a file loaded twice
-	 * (dlopen, dlclose, dlopen elsewhere) is reported at each of its biases */
-	uint64_t stamp, bias;
-};
-
 struct uproc {
 	int pid;
 	uint64_t sig; /* of the mappings it was built from */
@@ -87,9 +63,11 @@ struct uproc {
 };
 
 struct rpt_unwinder {
-	char *vdso;		       /* the session's copy of the vDSO, or NULL */
-	const struct rpt_locator *loc; /* borrowed, may be NULL */
-	struct modinfo *mods;
+	char *vdso;			/* the session's copy of the vDSO, or NULL */
+	const struct rpt_locator *loc;	/* borrowed, may be NULL */
+	struct rpt_unwind_share *share; /* leaf rows read once for a job (borrowed), or NULL */
+	char *host;			/* the session's, the share's key */
+	struct rpt_unwind_modinfo *mods;
 	int nmods;
 	struct uproc procs[MAX_DWFLS];
 	int nprocs;
@@ -105,7 +83,7 @@ struct rpt_unwinder {
 	int n, max;
 	/* fast path: rules by (build, pc) */
 	struct util_hash rule_index;
-	struct rule *rules;
+	struct rpt_unwind_rule *rules;
 	size_t nrules, caprules;
 	uint64_t fast, slow;
 };
@@ -163,7 +141,8 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* Unwind with @file's CFI only when it is still the file profiled (@id): a rebuilt
  * file's tables describe other code, and its stacks would be garbage. */
-static int read_modinfo(struct modinfo *mi, const char *file, const struct rpt_file_id *id)
+void rpt_unwind_read_modinfo(struct rpt_unwind_modinfo *mi, const char *file,
+			     const struct rpt_file_id *id)
 {
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
@@ -174,17 +153,17 @@ static int read_modinfo(struct modinfo *mi, const char *file, const struct rpt_f
 
 	mi->state = -1;
 	if (stat(file, &sb) || !S_ISREG(sb.st_mode))
-		return 0;
+		return;
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
 	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || elf_getphdrnum(elf, &phnum) ||
 	    rpt_file_id_differs(elf, &sb, id))
 		goto out;
 	mi->exec = eh.e_type == ET_EXEC;
-	for (size_t i = 0; i < phnum && mi->nsegs < MAX_SEGS; i++) {
+	for (size_t i = 0; i < phnum && mi->nsegs < RPT_UNWIND_MAX_SEGS; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		mi->segs[mi->nsegs].off = ph.p_offset;
@@ -197,15 +176,14 @@ out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	return 0;
 }
 
-static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file,
-			       const struct rpt_file_id *id)
+static struct rpt_unwind_modinfo *modinfo(struct rpt_unwinder *u, int module, const char *file,
+					  const struct rpt_file_id *id)
 {
 	if (module >= u->nmods) {
 		int n = module + 64;
-		struct modinfo *g = realloc(u->mods, sizeof(*g) * n);
+		struct rpt_unwind_modinfo *g = realloc(u->mods, sizeof(*g) * n);
 
 		if (!g)
 			return NULL;
@@ -214,12 +192,12 @@ static struct modinfo *modinfo(struct rpt_unwinder *u, int module, const char *f
 		u->nmods = n;
 	}
 	if (!u->mods[module].state)
-		read_modinfo(&u->mods[module], file, id);
+		rpt_unwind_read_modinfo(&u->mods[module], file, id);
 	return u->mods[module].state > 0 ? &u->mods[module] : NULL;
 }
 
-/* Load bias of a mapping at @start of file offset @pgoff, or false if no segment has it. */
-static bool load_bias(const struct modinfo *mi, uint64_t start, uint64_t pgoff, uint64_t *bias)
+bool rpt_unwind_load_bias(const struct rpt_unwind_modinfo *mi, uint64_t start, uint64_t pgoff,
+			  uint64_t *bias)
 {
 	if (mi->exec) {
 		*bias = 0;
@@ -261,7 +239,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 		const struct rpt_unwind_map *m = &p->maps[i];
 		const char *path = m->path, *file = path;
 		const struct rpt_file_id *id;
-		struct modinfo *mi;
+		struct rpt_unwind_modinfo *mi;
 		uint64_t bias;
 
 		if (!strcmp(path, "[vdso]"))
@@ -280,7 +258,7 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 		}
 		if (!file || !(mi = modinfo(u, m->module, file, id)))
 			continue;
-		if (!load_bias(mi, m->start, m->pgoff, &bias) ||
+		if (!rpt_unwind_load_bias(mi, m->start, m->pgoff, &bias) ||
 		    (mi->stamp == stamp && mi->bias == bias))
 			continue;
 		mi->stamp = stamp;
@@ -392,16 +370,42 @@ static Dwarf_CFI *debug_frame_cfi(Dwfl_Module *mod, Dwarf_Addr *bias)
 	return dwfl_module_dwarf_cfi(mod, bias);
 }
 
-static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
+void rpt_unwind_rule_of(Dwarf_Frame *frame, struct rpt_unwind_rule *ru)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Op mem[3], *ops;
-	Dwarf_Frame *frame = NULL;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr bias;
 	size_t nops;
 	bool signal = false;
 	int ra;
+
+	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
+	if (ra < 0 || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
+	    ops[0].atom != DW_OP_bregx || (ops[0].number != DW_SP && ops[0].number != DW_BP))
+		return;
+	ru->cfa_reg = (int8_t)ops[0].number;
+	ru->cfa_off = (int64_t)ops[0].number2;
+	if (dwarf_frame_register(frame, ra, mem, &ops, &nops))
+		return;
+	if (!nops && ops == mem)
+		ru->outermost = true;
+	else if (!cfa_offset(ops, nops, &ru->ra_off))
+		return;
+	if (dwarf_frame_register(frame, DW_BP, mem, &ops, &nops))
+		return;
+	if (!nops)
+		ru->bp_rule = ops ? 2 : 0;
+	else if (cfa_offset(ops, nops, &ru->bp_off))
+		ru->bp_rule = 1;
+	else
+		return;
+	ru->usable = true;
+}
+
+static void read_rule(Dwfl *dwfl, uint64_t pc, struct rpt_unwind_rule *ru)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
 
 	memset(ru, 0, sizeof(*ru));
 	if (!mod)
@@ -414,32 +418,12 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rule *ru)
 			return;
 		}
 	}
-	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
-	if (ra < 0 || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
-	    ops[0].atom != DW_OP_bregx || (ops[0].number != DW_SP && ops[0].number != DW_BP))
-		goto out;
-	ru->cfa_reg = (int8_t)ops[0].number;
-	ru->cfa_off = (int64_t)ops[0].number2;
-	if (dwarf_frame_register(frame, ra, mem, &ops, &nops))
-		goto out;
-	if (!nops && ops == mem)
-		ru->outermost = true;
-	else if (!cfa_offset(ops, nops, &ru->ra_off))
-		goto out;
-	if (dwarf_frame_register(frame, DW_BP, mem, &ops, &nops))
-		goto out;
-	if (!nops)
-		ru->bp_rule = ops ? 2 : 0;
-	else if (cfa_offset(ops, nops, &ru->bp_off))
-		ru->bp_rule = 1;
-	else
-		goto out;
-	ru->usable = true;
-out:
+	rpt_unwind_rule_of(frame, ru);
 	free(frame);
 }
 
-static const struct rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, uint64_t pc)
+static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp,
+					      uint64_t pc)
 {
 	uint64_t *slot = util_hash_slot(&u->rule_index, stamp, pc, 0);
 
@@ -448,7 +432,7 @@ static const struct rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t 
 	if (!*slot) {
 		if (u->nrules == u->caprules) {
 			size_t cap = u->caprules ? u->caprules * 2 : 256;
-			struct rule *g = realloc(u->rules, cap * sizeof(*g));
+			struct rpt_unwind_rule *g = realloc(u->rules, cap * sizeof(*g));
 
 			if (!g)
 				return NULL;
@@ -479,7 +463,7 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 	sp = u->regs[DW_SP];
 	bp = u->regs[DW_BP];
 	for (u->n = 0;;) {
-		const struct rule *ru;
+		const struct rpt_unwind_rule *ru;
 
 		if (u->n >= u->max) {
 			*end = RPT_UNWIND_TRUNCATED;
@@ -621,7 +605,8 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const st
 int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra)
 {
-	const struct rule *ru;
+	struct rpt_unwind_rule shared;
+	const struct rpt_unwind_rule *ru;
 	uint64_t stamp, cfa;
 	Dwfl *dwfl;
 
@@ -629,15 +614,22 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs ||
 	    !(s->regs_mask & (1ULL << PERF_PC)) || !(s->regs_mask & (1ULL << PERF_SP)))
 		return -EINVAL;
-	dwfl = dwfl_for(u, p, &stamp);
-	if (!dwfl)
-		return -ENOENT;
 	*pc = perf_reg(s, PERF_PC);
 	u->sp = perf_reg(s, PERF_SP);
 	u->stack = s->stack;
 	u->stack_len = s->stack ? s->stack_dyn_size : 0;
 	u->beyond = false;
-	ru = rule_for(u, dwfl, stamp, *pc); /* the interrupted pc: its own row, exact */
+	/* the job's row for the pc's file and address, else the rank's Dwfl's (no Dwfl is
+	 * built for a rank whose every leaf the share has) */
+	if (u->share &&
+	    rpt_unwind_share_rule(u->share, u->host, u->vdso, u->loc, p, *pc, &shared)) {
+		ru = &shared;
+	} else {
+		dwfl = dwfl_for(u, p, &stamp);
+		if (!dwfl)
+			return -ENOENT;
+		ru = rule_for(u, dwfl, stamp, *pc); /* the interrupted pc: its own row, exact */
+	}
 	if (!ru || !ru->usable)
 		return -ENOENT;
 	if (ru->outermost || ru->cfa_reg == DW_BP)
@@ -646,6 +638,18 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	if (cfa <= u->sp || !stack_word(u, cfa + (uint64_t)ru->ra_off, ra))
 		return -ENOENT;
 	return *ra ? 1 : 0;
+}
+
+int rpt_unwinder_share(struct rpt_unwinder *u, struct rpt_unwind_share *sh, const char *host)
+{
+	char *copy = strdup(host ? host : "");
+
+	if (!copy)
+		return -ENOMEM;
+	free(u->host);
+	u->host = copy;
+	u->share = sh;
+	return 0;
 }
 
 struct rpt_unwinder *rpt_unwinder_new(const char *vdso_file, const struct rpt_locator *loc)
@@ -691,6 +695,7 @@ void rpt_unwinder_free(struct rpt_unwinder *u)
 			dwfl_end(u->procs[i].dwfl);
 	free(u->mods);
 	free(u->vdso);
+	free(u->host);
 	free(u->rules);
 	util_hash_release(&u->rule_index);
 	free(u);

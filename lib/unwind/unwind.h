@@ -95,6 +95,21 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const st
 int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 		    const struct ses_sample *s, uint64_t *pc, uint64_t *ra);
 
+/* ---- unwind_share.c: the leaf steps' CFI rows read once for a job's ranks ---- */
+
+struct rpt_unwind_share;
+struct rpt_unwind_share *rpt_unwind_share_new(void);
+void rpt_unwind_share_free(struct rpt_unwind_share *sh);
+/* @u's leaf steps (rpt_unwind_leaf) take their CFI rows from @sh (borrowed, outlives @u),
+ * its module files keyed by @host (the session's). 0 or -ENOMEM. */
+int rpt_unwinder_share(struct rpt_unwinder *u, struct rpt_unwind_share *sh, const char *host);
+/* What the share saved: module files opened, rows read from them and found again, and
+ * steps it left to a rank's own Dwfl (no file, no .eh_frame row). */
+struct rpt_unwind_share_counts {
+	uint64_t files_read, rows_read, rows_shared, rows_theirs;
+};
+void rpt_unwind_share_counts(const struct rpt_unwind_share *sh, struct rpt_unwind_share_counts *c);
+
 /* ---- translated.c: SESSION/translated.bin ---- */
 
 #define RPT_TR_FILE "translated.bin"

@@ -202,6 +202,17 @@ if command -v mpirun >/dev/null && [ -x "$TGT/mpi_sites.openmpi" ]; then
 	check "-g: each site's first caller is main at the line calling its function ($got)" [ "$got" = "$want" ]
 	got=$(mpi_table "$GJ/report.csv" "MPI CALL SITES" | grep -c .)
 	check "-g: still 22 sites, one caller chain each ($got)" [ "$got" = 22 ]
+	# the job reads its ranks' leaf CFI rows once for all (lib/unwind/unwind_share.c): each
+	# rank's frameless-leaf outcomes as its own report, unshared, gives them, summed
+	leafs() { grep '^Frameless Leaf Callers Recovered' "$1" | grep -o '[0-9][0-9]*' | head -3 | tr '\n' ' '; }
+	job_leaf=$(leafs "$GJ/report.csv")
+	sum_leaf=$(for r in 0 1 2 3; do
+		"$UPROF" report -i "$GJ/rank-$r" >/dev/null 2>&1
+		leafs "$GJ/rank-$r/report.csv"
+		echo
+	done | awk '{ f += $1; p += $2; u += $3 } END { printf "%d %d %d ", f, p, u }')
+	check_sh "-g: the job's leaf steps (shared CFI rows) are its ranks' own, summed (job $job_leaf, ranks $sum_leaf)" \
+		'[ -n "$job_leaf" ] && [ "$job_leaf" = "$sum_leaf" ] && [ "${job_leaf// /}" != 000 ]'
 else
 	ok "-g call sites # SKIP no mpirun or $TGT/mpi_sites.openmpi"
 fi

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/unwind's own: what unwind.c (one report's unwinder) and unwind_share.c (the CFI rows
+ * of a job's module files, read once for all its ranks) both use.
+ */
+#ifndef UPROF_UNWIND_INTERNAL_H
+#define UPROF_UNWIND_INTERNAL_H
+
+#include "unwind/unwind.h"
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RPT_UNWIND_MAX_SEGS 16
+
+/* One CFI row in the simple form the fast path handles. */
+struct rpt_unwind_rule {
+	bool usable;	/* else: libdwfl for the whole sample */
+	bool outermost; /* the return address is undefined: the stack ends here */
+	bool nocfi;	/* no CFI at all for the pc (not usable either) */
+	int8_t cfa_reg; /* DW_SP or DW_BP */
+	int8_t bp_rule; /* 0 same value, 1 saved at CFA + bp_off, 2 undefined */
+	int64_t cfa_off, ra_off, bp_off;
+};
+
+/* What the program headers of one module file say (read once per module). */
+struct rpt_unwind_modinfo {
+	int state; /* 0 not read, 1 usable, -1 not an ELF file we can use */
+	bool exec; /* ET_EXEC: lives at its link addresses */
+	int nsegs;
+	struct {
+		uint64_t off, vaddr, filesz;
+	} segs[RPT_UNWIND_MAX_SEGS];
+	/* the Dwfl build that reported it last, and at which bias: a file loaded twice
+	 * (dlopen, dlclose, dlopen elsewhere) is reported at each of its biases */
+	uint64_t stamp, bias;
+};
+
+/* @mi from @file's program headers, when it is still the file profiled (@id, NULL: no
+ * check). */
+void rpt_unwind_read_modinfo(struct rpt_unwind_modinfo *mi, const char *file,
+			     const struct rpt_file_id *id);
+/* Load bias of a mapping at @start of file offset @pgoff, or false if no segment has it. */
+bool rpt_unwind_load_bias(const struct rpt_unwind_modinfo *mi, uint64_t start, uint64_t pgoff,
+			  uint64_t *bias);
+/* @ru from CFI row @frame (the fast path's form, or not usable). */
+void rpt_unwind_rule_of(Dwarf_Frame *frame, struct rpt_unwind_rule *ru);
+
+/*
+ * unwind_share.c: the leaf rule at @pc of process @p from @sh, keyed by @host, the module
+ * file and the pc's address in it: read from the file's .eh_frame on first sight, without
+ * a per-process Dwfl. @vdso, @loc: as the unwinder's. 1 with *@ru; 0 when the share
+ * cannot say (no file, no .eh_frame row: the unwinder's own path decides, as alone).
+ */
+int rpt_unwind_share_rule(struct rpt_unwind_share *sh, const char *host, const char *vdso,
+			  const struct rpt_locator *loc, const struct rpt_unwind_proc *p,
+			  uint64_t pc, struct rpt_unwind_rule *ru);
+
+#endif
