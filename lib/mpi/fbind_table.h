@@ -26,9 +26,16 @@
 	  .peer2 = 8, .tag2 = 9, .comm = 10) \
 	X(sendrecv_replace, Sendrecv_replace, FB_SENDRECV, .c = 1, .t = 2, .peer = 3, .tag = 4, \
 	  .c2 = 1, .t2 = 2, .peer2 = 5, .tag2 = 6, .comm = 7) \
-	X(send_init, Send_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
-	X(ssend_init, Ssend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
-	X(recv_init, Recv_init, FB_RECV_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
+	X(send_init, Send_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(ssend_init, Ssend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(bsend_init, Bsend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(rsend_init, Rsend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(recv_init, Recv_init, FB_RECV_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
 	X(start, Start, FB_START, .req = 0) \
 	X(startall, Startall, FB_STARTALL, .c = 0, .req = 1) \
 	X(probe, Probe, FB_NONE) X(iprobe, Iprobe, FB_NONE) \

@@ -32,7 +32,7 @@ MPI_LIBS := $(foreach f,$(MPI_FAMILIES),$(MPI_LIB_$(f)))
 LIBS += $(MPI_LIBS)
 
 # test programs, one build per family: $(TGT)/<name>.<family>
-MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace mpi_trace_mt
+MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace mpi_trace_mt mpi_persist
 # ranks that die: one SIGKILLed, one exit(3) (tests/e2e/mpi_die.sh)
 MPI_TARGET_NAMES += mpi_die
 MPI_TARGET_NAMES += mpi_sites mpi_many_sites mpi_sites_mt # call sites, MPI-IO, RMA: tests/e2e/mpi_sites.sh

@@ -277,7 +277,7 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 	case FB_RECV_INIT:
 		umpi_preq_add(PMPI_Request_f2c(fint(a, b->req)), b->shape == FB_SEND_INIT,
 			      umpi_world_rank(fcomm(a, b), fint(a, b->peer)),
-			      fbytes(a, b->c, b->t));
+			      fbytes(a, b->c, b->t), fint(a, b->tag), fcomm(a, b));
 		break;
 	case FB_COLL ... FB_ALLTOALLV:
 		if (umpi_ev_on())
@@ -304,7 +304,8 @@ static void fb_started(const struct fbind *b, void *const *a, int64_t ticks)
 	int n = b->shape == FB_START ? 1 : fint(a, b->c);
 
 	for (int i = 0; i < n; i++)
-		umpi_preq_started(b->f, PMPI_Request_f2c(reqs[i]), i ? 0 : ticks);
+		umpi_preq_started(b->f, PMPI_Request_f2c(reqs[i]), i ? 0 : ticks,
+				  b->shape == FB_STARTALL);
 }
 
 /* The library's entry @e for @b, with the program's arguments @a; @ret, @fp: the entry's
@@ -363,6 +364,7 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 {
 	fb_fn call = fb_next(e);
 	int64_t t0 = umpi_now();
+	uint64_t tsc0 = uprof_ctl_tsc();
 	F err = MPI_SUCCESS;
 
 	umpi_in_fortran++;
@@ -374,6 +376,9 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 	if (err == MPI_SUCCESS)
 		umpi_start(required ? *provided : MPI_THREAD_SINGLE, t0);
 	umpi_lifecycle(required ? UMPI_Init_thread : UMPI_Init, t0);
+	if (umpi.on)
+		umpi_ev_lifecycle(required ? UMPI_Init_thread : UMPI_Init,
+				  umpi_init_ticks(t0, tsc0));
 	if (ierr)
 		*ierr = err;
 }
@@ -381,15 +386,17 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 static void fb_finalize(struct fb_entry *e, F *ierr)
 {
 	fb_fn call = fb_next(e);
-	int64_t t0 = umpi_now();
+	int64_t t0 = umpi_now(), ticks0 = umpi.on ? umpi_ticks() : 0;
 
 	if (umpi.on)
-		umpi_enter(UMPI_Finalize, umpi_ticks());
+		umpi_enter(UMPI_Finalize, ticks0);
 	umpi_in_fortran++;
 	call(ierr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	umpi_in_fortran--;
 	umpi_leave();
 	umpi_lifecycle(UMPI_Finalize, t0);
+	if (umpi.on)
+		umpi_ev_lifecycle(UMPI_Finalize, ticks0);
 	umpi_finalize();
 }
 
