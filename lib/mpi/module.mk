@@ -12,7 +12,7 @@ endif
 
 # the PMPI interposer: one source set, one library per family, against its own mpi.h
 # (and the side-file container's encoder, which needs libc alone: one writer for every side file)
-MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_fbind.c \
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_fbind.c lib/mpi/uprof_mpi_fwait.c \
 	lib/mpi/uprof_mpi_noinit.c lib/mpi/uprof_mpi_events.c \
 	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c lib/mpi/uprof_mpi_large.c \
 	lib/session/container.c
