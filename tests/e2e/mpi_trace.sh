@@ -156,15 +156,15 @@ persist_family() { # NAME TARGET LAUNCHER...
 		[ "$(q other "$T" mpi unmatched_sends) $(q other "$T" mpi unmatched_receives) $(q other "$T" mpi completions_unlinked)" = "0 0 0" ]
 	# MPI_Init and MPI_Finalize: each rank's first and last slice, the Init slice as long
 	# as the job report's MPI_Init time of that rank (the same interval, two clock reads
-	# microseconds apart)
+	# microseconds apart; the per-rank tables are --detail's)
+	"$UPROF" report -i "$J" --detail >/dev/null 2>&1
 	"$PYTHON" - "$T" "$J/report.csv" <<-'PY' >"$SCRATCH/p-$fam.life"
 		import json, sys
 		ev = json.load(open(sys.argv[1]))["traceEvents"]
 		def table(title):
 		    rows, on, hdr = [], False, False
 		    for l in open(sys.argv[2]):
-		        l = l.rstrip("
-")
+		        l = l.rstrip(chr(10))
 		        if l == title: on = hdr = True; continue
 		        if on and hdr: hdr = False; continue
 		        if on and not l: break
