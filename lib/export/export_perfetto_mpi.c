@@ -97,8 +97,8 @@ static void put_flow_end(struct rpt_pf *w, const struct rpt_pf_mpi *m, uint32_t 
 		start ? "s" : "f", start ? "" : "\"bp\":\"e\",", id, ev->pid, c->tid);
 	rpt_pf_ts(w, (uint64_t)at(m, i, c->begin_ns + (c->end_ns - c->begin_ns) / 2));
 	if (start)
-		fprintf(w->f, ",\"args\":{\"dest\":%d,\"tag\":%d,\"bytes\":%" PRIu64 "}",
-			msg->dest, msg->send_tag, msg->sent);
+		fprintf(w->f, ",\"args\":{\"dest\":%d,\"tag\":%d,\"bytes\":%" PRIu64 "}", msg->dest,
+			msg->send_tag, msg->sent);
 	fputc('}', w->f);
 }
 

@@ -88,8 +88,8 @@ int fb_is_in_place(const void *p, int ts);
 struct fb_wait {
 	struct umpi_ev_wait w;
 	int n, one;
-	F *fst;	 /* the Fortran statuses the library writes, or NULL */
-	F *own;	 /* ours, malloc'ed (NULL: local, or none) */
+	F *fst; /* the Fortran statuses the library writes, or NULL */
+	F *own; /* ours, malloc'ed (NULL: local, or none) */
 	MPI_Request creq_local[UMPI_EV_WAIT_LOCAL];
 	F fst_local[UMPI_EV_WAIT_LOCAL * FB_STATUS_INTS];
 };

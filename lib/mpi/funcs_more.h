@@ -38,8 +38,8 @@
 /* clang-format on */
 
 #define UPROF_MPI_FUNCS_MORE(X) \
-	UPROF_MPI_FUNCS_IO(X) UPROF_MPI_FUNCS_COMM(X) UPROF_MPI_FUNCS_RMA(X) \
-	UPROF_MPI_FUNCS_PERSIST(X)
+	UPROF_MPI_FUNCS_IO(X) \
+	UPROF_MPI_FUNCS_COMM(X) UPROF_MPI_FUNCS_RMA(X) UPROF_MPI_FUNCS_PERSIST(X)
 
 /* In a wrapper of these (after umpi_active()): @call of @f timed whole into @ticks, its
  * result into @ret. The MPI_* calls a library makes inside one (ROMIO's collectives of a

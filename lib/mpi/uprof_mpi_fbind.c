@@ -143,8 +143,7 @@ static void fb_p2p(const struct fbind *b, void *const *a, int send, int second, 
 
 /* What a collective of @b moved, this rank's part (uprof_mpi_coll.c's rules, MPI_IN_PLACE
  * too); @ts: its buffers are CFI descriptors (MPICH's _f08ts_ entries). */
-static void fb_coll_bytes(const struct fbind *b, void *const *a, int ts, uint64_t *s,
-			  uint64_t *r)
+static void fb_coll_bytes(const struct fbind *b, void *const *a, int ts, uint64_t *s, uint64_t *r)
 {
 	MPI_Comm comm = fcomm(a, b);
 	int me = comm_rank(comm), root = b->root < 0 ? me : fint(a, b->root);
@@ -257,8 +256,8 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 	case FB_SEND_INIT:
 	case FB_RECV_INIT:
 		umpi_preq_add(PMPI_Request_f2c(fint(a, b->req)), b->shape == FB_SEND_INIT,
-			      umpi_world_rank(fcomm(a, b), fint(a, b->peer)),
-			      fbytes(a, b->c, b->t), fint(a, b->tag), fcomm(a, b));
+			      umpi_world_rank(fcomm(a, b), fint(a, b->peer)), fbytes(a, b->c, b->t),
+			      fint(a, b->tag), fcomm(a, b));
 		break;
 	case FB_COLL ... FB_ALLTOALLV:
 		if (umpi_ev_on())
@@ -321,7 +320,7 @@ static void fb_run_recv(const struct fbind *b, fb_fn call, void **a, const void 
 }
 
 /* A Wait or Test family call under --trace mpi=full: followed to where its requests
- * complete (its state, 4.6 KB, on this frame only). */
+ * complete (its state, about 4 KB, on this frame only). */
 static __attribute__((noinline)) void fb_run_wait(const struct fbind *b, fb_fn call, void **a,
 						  const void *ret, const void *fp)
 {

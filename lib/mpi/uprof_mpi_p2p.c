@@ -268,8 +268,8 @@ static const struct preq *preq_find(MPI_Request r)
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
 		(void)ns; \
 		if (ret == MPI_SUCCESS) \
-			umpi_preq_add(*req, 1, umpi_world_rank(comm, dest), \
-				      umpi_bytes(count, dt), tag, comm); \
+			umpi_preq_add(*req, 1, umpi_world_rank(comm, dest), umpi_bytes(count, dt), \
+				      tag, comm); \
 		return ret; \
 	}
 SEND_INIT_WRAPPER(Send_init)

@@ -115,7 +115,8 @@ struct ses_mpiev_call {
 	uint32_t done; /* NONBLOCKING: 1 + index into calls of the call that completed it
 			* (a Wait or Test), 0 none recorded; what arrived is then in source,
 			* recv_tag, recvd (STATUS) */
-	uint32_t part_of; /* PART: 1 + index into calls of the call it is a message of */
+	/* PART: 1 + index into calls of the call it is a message of */
+	uint32_t part_of;
 	int dest, send_tag, source, recv_tag;
 };
 
@@ -130,8 +131,8 @@ struct ses_mpiev {
 	uint32_t cap;		  /* the header's */
 	uint64_t unfilled;	  /* slots never filled (func 0): not in calls */
 	uint64_t completions;	  /* COMPLETION events read (not calls) */
-	uint64_t unlinked; /* ... whose posting or completing call the file lacks (or PARTs
-			    * whose call it lacks) */
+	uint64_t unlinked;	  /* ... whose posting or completing call the file lacks;
+				   * PARTs whose call it lacks */
 	bool complete;		  /* an END that counts every record and event before it */
 	uint64_t unknown_records; /* of a newer minor's types: skipped */
 	uint64_t damaged_at;	  /* offset of the first record that could not be read */

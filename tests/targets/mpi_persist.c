@@ -80,8 +80,9 @@ int main(int argc, char **argv)
 		MPI_Wait(&d[1], MPI_STATUS_IGNORE);
 		MPI_Wait(&d[0], MPI_STATUS_IGNORE);
 		if (a_in[0] != i || b_in[0] != i || c_in[0] != i || d_in[0] != i) {
-			fprintf(stderr, "mpi_persist: rank %d round %d: a message of another round\n",
-				rank, i);
+			fprintf(stderr,
+				"mpi_persist: rank %d round %d: a message of another round\n", rank,
+				i);
 			MPI_Abort(MPI_COMM_WORLD, 4);
 		}
 	}
