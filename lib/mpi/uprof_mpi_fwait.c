@@ -18,6 +18,7 @@
 #include "mpi/fbind.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,6 @@
 #define FB_SENTINELS 8
 
 struct sentinels {
-	int ready;
 	int n;
 	const void *at[FB_SENTINELS];
 };
@@ -53,17 +53,14 @@ static int in(const struct sentinels *s, const void *p)
 	return 0;
 }
 
-/* Looked up once, after MPI_Init (a Fortran call comes after it); two threads racing
- * fill the same table with the same addresses. */
+/* Looked up once, by the first Fortran call that needs them (after MPI_Init). */
 static struct sentinels in_place, ignore;
 /* MPICH's pointer to mpif.h's MPI_IN_PLACE, set by its Fortran MPI_Init */
 static const void *const *mpich_f_in_place;
+static pthread_once_t looked_up = PTHREAD_ONCE_INIT;
 
-static void look_up(void)
+static void look_up_once(void)
 {
-	if (__atomic_load_n(&in_place.ready, __ATOMIC_ACQUIRE))
-		return;
-	in_place.n = ignore.n = 0;
 	add_sym(&in_place, "mpi_fortran_in_place_"); /* Open MPI */
 	add_sym(&in_place, "mpi_fortran_in_place");
 	add_sym(&in_place, "mpi_fortran_in_place__");
@@ -79,8 +76,11 @@ static void look_up(void)
 	add_sym(&ignore, "mpi_fortran_statuses_ignore_");
 	add_sym(&ignore, "MPIR_F08_MPI_STATUS_IGNORE_OBJ");
 	add_sym(&ignore, "MPIR_F08_MPI_STATUSES_IGNORE_OBJ");
-	__atomic_store_n(&ignore.ready, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&in_place.ready, 1, __ATOMIC_RELEASE);
+}
+
+static void look_up(void)
+{
+	pthread_once(&looked_up, look_up_once);
 }
 
 int fb_status_ignored(const void *p)
