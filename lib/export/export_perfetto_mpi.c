@@ -7,8 +7,9 @@
  *     received from (world ranks), tags, bytes, communicator;
  *   - each message a flow ("s" on the sending call, "f" bound to the enclosing slice on
  *     the call where it arrived: a blocking receive, or the Wait/Test that completed a
- *     nonblocking one), category "mpi_message", at each slice's middle so that the slice
- *     encloses it;
+ *     nonblocking or persistent one), category "mpi_message", at each slice's middle so
+ *     that the slice encloses it, the "s" with the message's dest, tag and bytes (one
+ *     MPI_Startall starts several: each is a PART event of it, no slice of its own);
  *   - a job's trace (rpt_export_mpi_job): a process per rank named "rank N (host, pid)",
  *     in rank order, every rank's times moved to its host's wall clock;
  *   - otherData's "mpi": the counts, the calls left out past RPT_MPI_SLICES_MAX (the
@@ -68,12 +69,26 @@ static void put_call(struct rpt_pf *w, const struct rpt_pf_mpi *m, size_t i, siz
 	fputs("}}", f);
 }
 
-/* One end of flow @id: "s" or "f" at the middle of call @k of rank @i. */
+/* A PART (one message of MPI_Startall's) is no slice: its call's is. */
+static bool is_part(const struct ses_mpiev_call *c)
+{
+	return (c->flags & SES_MPIEV_PART) != 0;
+}
+
+static const struct ses_mpiev_call *slice_of(const struct ses_mpiev *ev, uint32_t k)
+{
+	const struct ses_mpiev_call *c = &ev->calls[k];
+
+	return is_part(c) && c->part_of ? &ev->calls[c->part_of - 1] : c;
+}
+
+/* One end of flow @id: "s" or "f" at the middle of the slice of call @k of rank @i; the
+ * start says the message (a call of several, MPI_Startall, has no peer of its own). */
 static void put_flow_end(struct rpt_pf *w, const struct rpt_pf_mpi *m, uint32_t i, uint32_t k,
 			 size_t id, bool start)
 {
 	const struct ses_mpiev *ev = m->ranks[i].ev;
-	const struct ses_mpiev_call *c = &ev->calls[k];
+	const struct ses_mpiev_call *msg = &ev->calls[k], *c = slice_of(ev, k);
 
 	rpt_pf_sep(w);
 	fprintf(w->f,
@@ -81,6 +96,9 @@ static void put_flow_end(struct rpt_pf *w, const struct rpt_pf_mpi *m, uint32_t 
 		"\"pid\":%d,\"tid\":%d,\"ts\":",
 		start ? "s" : "f", start ? "" : "\"bp\":\"e\",", id, ev->pid, c->tid);
 	rpt_pf_ts(w, (uint64_t)at(m, i, c->begin_ns + (c->end_ns - c->begin_ns) / 2));
+	if (start)
+		fprintf(w->f, ",\"args\":{\"dest\":%d,\"tag\":%d,\"bytes\":%" PRIu64 "}", msg->dest,
+			msg->send_tag, msg->sent);
 	fputc('}', w->f);
 }
 
@@ -133,7 +151,7 @@ void rpt_pf_mpi_put(struct rpt_pf *w, const struct rpt_pf_mpi *m, bool name_trac
 		put_names(w, m);
 	for (size_t i = 0; i < m->nranks; i++)
 		for (size_t k = 0; m->ranks[i].ev && k < m->ranks[i].ev->ncalls; k++)
-			if (rpt_pf_mpi_kept(m, i, k))
+			if (rpt_pf_mpi_kept(m, i, k) && !is_part(&m->ranks[i].ev->calls[k]))
 				put_call(w, m, i, k);
 	for (size_t n = 0; n < m->nflows; n++) {
 		const struct rpt_pf_mpi_flow *fl = &m->flows[n];
@@ -143,14 +161,21 @@ void rpt_pf_mpi_put(struct rpt_pf *w, const struct rpt_pf_mpi *m, bool name_trac
 	}
 }
 
-static size_t kept(const struct rpt_pf_mpi *m)
+/* The slices kept (@only_kept) or all of them: the calls but PARTs */
+static size_t slices(const struct rpt_pf_mpi *m, bool only_kept)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < m->nranks; i++)
 		for (size_t k = 0; m->ranks[i].ev && k < m->ranks[i].ev->ncalls; k++)
-			n += rpt_pf_mpi_kept(m, i, k);
+			n += (!only_kept || rpt_pf_mpi_kept(m, i, k)) &&
+			     !is_part(&m->ranks[i].ev->calls[k]);
 	return n;
+}
+
+static size_t kept(const struct rpt_pf_mpi *m)
+{
+	return slices(m, true);
 }
 
 void rpt_pf_mpi_other(struct rpt_pf *w, const struct rpt_pf_mpi *m)
@@ -173,7 +198,7 @@ void rpt_pf_mpi_other(struct rpt_pf *w, const struct rpt_pf_mpi *m)
 		n, shown, m->nflows, m->unmatched_sends, m->unmatched_recvs, m->unlinked,
 		m->dropped, m->unfilled);
 	if (m->cut) {
-		fprintf(f, ",\"left_out\":{\"slices\":%zu,\"from_ts\":", m->ncalls - shown);
+		fprintf(f, ",\"left_out\":{\"slices\":%zu,\"from_ts\":", slices(m, false) - shown);
 		rpt_pf_ts(w, (uint64_t)m->cut_ns);
 		fprintf(f, ",\"kept_at_most\":%u}", RPT_MPI_SLICES_MAX);
 	}
@@ -281,7 +306,7 @@ int rpt_export_mpi_job(FILE *f, const struct rpt_mpi_rank *ranks, size_t n, cons
 		facts->ranks = n;
 		facts->slices = kept(m);
 		facts->messages = m->nflows;
-		facts->left_out = m->ncalls - facts->slices;
+		facts->left_out = slices(m, false) - facts->slices;
 		facts->dropped = m->dropped;
 	}
 	rpt_pf_mpi_free(m);

@@ -129,6 +129,16 @@ void umpi_ev_coll(MPI_Comm comm, int root, uint64_t sent, uint64_t recvd);
  * handle (and a receive's status read in @comm). */
 void umpi_ev_request(MPI_Request req, MPI_Comm comm);
 
+/* A message of the thread's last call, for a call that moves several (MPI_Startall: one
+ * a persistent request started): an event of its own (SES_MPIEV_PART, the call's function
+ * and times) made the thread's last, so that umpi_ev_send/_recv/_request describe it. */
+void umpi_ev_part(void);
+/* MPI_Init, MPI_Init_thread or MPI_Finalize (@f) as a slice from @begin (the hot path's
+ * ticks: for an init, the TSC or CLOCK_MONOTONIC read at its entry, as umpi_start chose)
+ * to now: the runtime's start and end on the rank's time line (the aggregates keep them
+ * apart from MPI time). */
+void umpi_ev_lifecycle(enum umpi_func f, int64_t begin);
+
 /* The Wait and Test families: the handles before the call (the library sets the ones it
  * completes to MPI_REQUEST_NULL) and statuses to read the sources from, also when the
  * program ignores them. */

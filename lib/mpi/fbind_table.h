@@ -20,21 +20,33 @@
 	X(issend, Issend, FB_ISEND, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, .req = 6) \
 	X(ibsend, Ibsend, FB_ISEND, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, .req = 6) \
 	X(irsend, Irsend, FB_ISEND, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, .req = 6) \
-	X(recv, Recv, FB_RECV, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5) \
+	X(recv, Recv, FB_RECV, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, .st = 6) \
 	X(irecv, Irecv, FB_IRECV, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, .req = 6) \
 	X(sendrecv, Sendrecv, FB_SENDRECV, .c = 1, .t = 2, .peer = 3, .tag = 4, .c2 = 6, .t2 = 7, \
-	  .peer2 = 8, .tag2 = 9, .comm = 10) \
+	  .peer2 = 8, .tag2 = 9, .comm = 10, .st = 11) \
 	X(sendrecv_replace, Sendrecv_replace, FB_SENDRECV, .c = 1, .t = 2, .peer = 3, .tag = 4, \
-	  .c2 = 1, .t2 = 2, .peer2 = 5, .tag2 = 6, .comm = 7) \
-	X(send_init, Send_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
-	X(ssend_init, Ssend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
-	X(recv_init, Recv_init, FB_RECV_INIT, .c = 1, .t = 2, .peer = 3, .comm = 5, .req = 6) \
+	  .c2 = 1, .t2 = 2, .peer2 = 5, .tag2 = 6, .comm = 7, .st = 8) \
+	X(send_init, Send_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(ssend_init, Ssend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(bsend_init, Bsend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(rsend_init, Rsend_init, FB_SEND_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
+	X(recv_init, Recv_init, FB_RECV_INIT, .c = 1, .t = 2, .peer = 3, .tag = 4, .comm = 5, \
+	  .req = 6) \
 	X(start, Start, FB_START, .req = 0) \
 	X(startall, Startall, FB_STARTALL, .c = 0, .req = 1) \
 	X(probe, Probe, FB_NONE) X(iprobe, Iprobe, FB_NONE) \
-	X(wait, Wait, FB_NONE) X(waitall, Waitall, FB_NONE) X(waitany, Waitany, FB_NONE) \
-	X(waitsome, Waitsome, FB_NONE) X(test, Test, FB_NONE) X(testall, Testall, FB_NONE) \
-	X(testany, Testany, FB_NONE) X(testsome, Testsome, FB_NONE)
+	X(wait, Wait, FB_WAIT, .req = 0, .st = 1) \
+	X(waitall, Waitall, FB_WAITALL, .c = 0, .req = 1, .st = 2) \
+	X(waitany, Waitany, FB_WAITANY, .c = 0, .req = 1, .idx = 2, .st = 3) \
+	X(waitsome, Waitsome, FB_WAITSOME, .c = 0, .req = 1, .out = 2, .idx = 3, .st = 4) \
+	X(test, Test, FB_TEST, .req = 0, .flag = 1, .st = 2) \
+	X(testall, Testall, FB_TESTALL, .c = 0, .req = 1, .flag = 2, .st = 3) \
+	X(testany, Testany, FB_TESTANY, .c = 0, .req = 1, .idx = 2, .flag = 3, .st = 4) \
+	X(testsome, Testsome, FB_TESTSOME, .c = 0, .req = 1, .out = 2, .idx = 3, .st = 4)
 
 #define UMPI_FBINDS_COLL(X) \
 	X(barrier, Barrier, FB_COLL, .comm = 0) \
@@ -47,15 +59,22 @@
 	X(scan, Scan, FB_ALLREDUCE, .c = 2, .t = 3, .comm = 5) \
 	X(exscan, Exscan, FB_ALLREDUCE, .c = 2, .t = 3, .comm = 5) \
 	X(reduce_scatter, Reduce_scatter, FB_REDUCE_SCATTER, .c2 = 2, .t2 = 3, .comm = 5) \
-	X(gather, Gather, FB_GATHER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = 6, .comm = 7) \
-	X(allgather, Allgather, FB_GATHER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = -1, .comm = 6) \
-	X(gatherv, Gatherv, FB_GATHERV, .c = 1, .t = 2, .c2 = 4, .t2 = 6, .root = 7, .comm = 8) \
+	X(gather, Gather, FB_GATHER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = 6, .comm = 7, \
+	  .in_place = 1) \
+	X(allgather, Allgather, FB_GATHER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = -1, .comm = 6, \
+	  .in_place = 1) \
+	X(gatherv, Gatherv, FB_GATHERV, .c = 1, .t = 2, .c2 = 4, .t2 = 6, .root = 7, .comm = 8, \
+	  .in_place = 1) \
 	X(allgatherv, Allgatherv, FB_GATHERV, .c = 1, .t = 2, .c2 = 4, .t2 = 6, .root = -1, \
-	  .comm = 7) \
-	X(scatter, Scatter, FB_SCATTER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = 6, .comm = 7) \
-	X(scatterv, Scatterv, FB_SCATTERV, .c = 1, .t = 3, .c2 = 5, .t2 = 6, .root = 7, .comm = 8) \
-	X(alltoall, Alltoall, FB_ALLTOALL, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .comm = 6) \
-	X(alltoallv, Alltoallv, FB_ALLTOALLV, .c = 1, .t = 3, .c2 = 5, .t2 = 7, .comm = 8)
+	  .comm = 7, .in_place = 1) \
+	X(scatter, Scatter, FB_SCATTER, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .root = 6, .comm = 7, \
+	  .in_place = 4) \
+	X(scatterv, Scatterv, FB_SCATTERV, .c = 1, .t = 3, .c2 = 5, .t2 = 6, .root = 7, .comm = 8, \
+	  .in_place = 5) \
+	X(alltoall, Alltoall, FB_ALLTOALL, .c = 1, .t = 2, .c2 = 4, .t2 = 5, .comm = 6, \
+	  .in_place = 1) \
+	X(alltoallv, Alltoallv, FB_ALLTOALLV, .c = 1, .t = 3, .c2 = 5, .t2 = 7, .comm = 8, \
+	  .in_place = 1)
 
 #define UMPI_FBINDS_IO(X) \
 	X(file_open, File_open, FB_NONE) X(file_close, File_close, FB_NONE) \

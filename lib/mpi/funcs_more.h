@@ -3,7 +3,8 @@
  * lib/mpi: the MPI functions traced beyond point-to-point, waits and collectives (the
  * X-list internal.h's UPROF_MPI_FUNCS goes on with): MPI-IO (uprof_mpi_io.c),
  * communicator and group management (uprof_mpi_comm.c) and one-sided communication
- * (uprof_mpi_rma.c). Their kinds are the .mpi file's SES_MPI_K_IO, _COMM and _RMA.
+ * (uprof_mpi_rma.c), and the persistent sends MPI_Bsend_init and MPI_Rsend_init
+ * (uprof_mpi_p2p.c). Their kinds are the .mpi file's SES_MPI_K_IO, _COMM and _RMA.
  */
 #ifndef UPROF_MPI_FUNCS_MORE_H
 #define UPROF_MPI_FUNCS_MORE_H
@@ -32,9 +33,13 @@
 	X(Win_fence, RMA) X(Win_lock, RMA) X(Win_unlock, RMA) X(Win_lock_all, RMA) \
 	X(Win_unlock_all, RMA) X(Win_flush, RMA) X(Win_flush_all, RMA) \
 	X(Win_flush_local, RMA) X(Win_sync, RMA)
+/* the persistent sends beside internal.h's MPI_Send_init and MPI_Ssend_init */
+#define UPROF_MPI_FUNCS_PERSIST(X) X(Bsend_init, P2P) X(Rsend_init, P2P)
 /* clang-format on */
 
-#define UPROF_MPI_FUNCS_MORE(X) UPROF_MPI_FUNCS_IO(X) UPROF_MPI_FUNCS_COMM(X) UPROF_MPI_FUNCS_RMA(X)
+#define UPROF_MPI_FUNCS_MORE(X) \
+	UPROF_MPI_FUNCS_IO(X) \
+	UPROF_MPI_FUNCS_COMM(X) UPROF_MPI_FUNCS_RMA(X) UPROF_MPI_FUNCS_PERSIST(X)
 
 /* In a wrapper of these (after umpi_active()): @call of @f timed whole into @ticks, its
  * result into @ret. The MPI_* calls a library makes inside one (ROMIO's collectives of a

@@ -234,6 +234,9 @@ void umpi_finalize(void);
  * which the report keeps apart from MPI time) that began at @t0 (umpi_now()) and has
  * returned; counted only once recording is on, whatever a Fortran binding set. */
 void umpi_lifecycle(enum umpi_func f, int64_t t0);
+/* An init call's begin in the hot path's ticks, once umpi_start chose them: the TSC
+ * (@tsc0, uprof_ctl_tsc()) or CLOCK_MONOTONIC (@t0, umpi_now()) read at its entry. */
+int64_t umpi_init_ticks(int64_t t0, uint64_t tsc0);
 /* Bytes of @count elements of @dt (0 for a bad type); none without a call. */
 uint64_t umpi_type_bytes(int count, MPI_Datatype dt);
 static inline uint64_t umpi_bytes(int count, MPI_Datatype dt)
@@ -279,10 +282,13 @@ void umpi_rma_peer(int world, uint64_t put, uint64_t got);
 /* The world rank of rank @r of window @win's group, or -1 (uprof_mpi_rma.c). */
 int umpi_win_world(MPI_Win win, int r);
 /* A persistent request @r made (MPI_Send_init: @send, MPI_Recv_init) to or from world
- * rank @world, of @bytes: kept for its starts. Fortran's bindings too (uprof_mpi_fbind.c). */
-void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes);
-/* Persistent request @r started by a call of @f (@ticks long): its message counts now. */
-void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ticks);
+ * rank @world, of @bytes, with @tag over @comm: kept for its starts. Fortran's bindings
+ * too (uprof_mpi_fbind.c). */
+void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes, int tag, MPI_Comm comm);
+/* Persistent request @r started by a call of @f (@ticks long): its message counts now,
+ * and under --trace mpi=full it is the call's event's message (MPI_Start), or a PART event
+ * of it (@part: MPI_Startall's), followed to the Wait or Test that completes it. */
+void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ticks, int part);
 /* @ticks as ns, as the flush converts them (uprof_mpi.c): for the sites' flush */
 uint64_t umpi_ticks_ns(uint64_t ticks, int64_t now_ns, uint64_t now_tsc);
 

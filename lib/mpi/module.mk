@@ -12,7 +12,7 @@ endif
 
 # the PMPI interposer: one source set, one library per family, against its own mpi.h
 # (and the side-file container's encoder, which needs libc alone: one writer for every side file)
-MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_fbind.c \
+MPI_SRCS := lib/mpi/uprof_mpi.c lib/mpi/uprof_mpi_p2p.c lib/mpi/uprof_mpi_coll.c lib/mpi/uprof_mpi_fbind.c lib/mpi/uprof_mpi_fwait.c \
 	lib/mpi/uprof_mpi_noinit.c lib/mpi/uprof_mpi_events.c \
 	lib/mpi/uprof_mpi_sites.c lib/mpi/uprof_mpi_io.c lib/mpi/uprof_mpi_comm.c lib/mpi/uprof_mpi_rma.c lib/mpi/uprof_mpi_large.c \
 	lib/session/container.c
@@ -32,7 +32,7 @@ MPI_LIBS := $(foreach f,$(MPI_FAMILIES),$(MPI_LIB_$(f)))
 LIBS += $(MPI_LIBS)
 
 # test programs, one build per family: $(TGT)/<name>.<family>
-MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace mpi_trace_mt
+MPI_TARGET_NAMES := mpi_spin mpi_p2p mpi_trace mpi_trace_mt mpi_persist
 # ranks that die: one SIGKILLed, one exit(3) (tests/e2e/mpi_die.sh)
 MPI_TARGET_NAMES += mpi_die
 MPI_TARGET_NAMES += mpi_sites mpi_many_sites mpi_sites_mt # call sites, MPI-IO, RMA: tests/e2e/mpi_sites.sh

@@ -510,29 +510,40 @@ void umpi_start(int provided, int64_t t0)
 	umpi.on = 1;
 }
 
+int64_t umpi_init_ticks(int64_t t0, uint64_t tsc0)
+{
+	return umpi.tsc ? (int64_t)tsc0 : t0;
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
 	int64_t t0 = umpi_now();
+	uint64_t tsc0 = uprof_ctl_tsc();
 	int ret = PMPI_Init(argc, argv);
 
 	if (ret == MPI_SUCCESS)
 		umpi_start(MPI_THREAD_SINGLE, t0);
-	if (umpi.on && !umpi_in_fortran) /* MPICH's Fortran MPI_INIT comes through here */
+	if (umpi.on && !umpi_in_fortran) { /* MPICH's Fortran MPI_INIT comes through here */
 		umpi_add(&umpi.f[UMPI_Init].calls, 1),
 			umpi_add(&umpi.f[UMPI_Init].direct_ns, (uint64_t)(umpi_now() - t0));
+		umpi_ev_lifecycle(UMPI_Init, umpi_init_ticks(t0, tsc0));
+	}
 	return ret;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int64_t t0 = umpi_now();
+	uint64_t tsc0 = uprof_ctl_tsc();
 	int ret = PMPI_Init_thread(argc, argv, required, provided);
 
 	if (ret == MPI_SUCCESS)
 		umpi_start(*provided, t0);
-	if (umpi.on && !umpi_in_fortran)
+	if (umpi.on && !umpi_in_fortran) {
 		umpi_add(&umpi.f[UMPI_Init_thread].calls, 1),
 			umpi_add(&umpi.f[UMPI_Init_thread].direct_ns, (uint64_t)(umpi_now() - t0));
+		umpi_ev_lifecycle(UMPI_Init_thread, umpi_init_ticks(t0, tsc0));
+	}
 	return ret;
 }
 
@@ -555,16 +566,18 @@ void umpi_lifecycle(enum umpi_func f, int64_t t0)
  * and flushes. */
 int MPI_Finalize(void)
 {
-	int64_t t0 = umpi_now();
+	int64_t t0 = umpi_now(), ticks0 = umpi.on ? umpi_ticks() : 0;
 	int mine = !umpi_in_fortran, ret;
 
 	if (mine && umpi.on)
-		umpi_enter(UMPI_Finalize, umpi_ticks());
+		umpi_enter(UMPI_Finalize, ticks0);
 	ret = PMPI_Finalize();
 	if (!mine)
 		return ret;
 	umpi_leave();
 	umpi_lifecycle(UMPI_Finalize, t0);
+	if (umpi.on)
+		umpi_ev_lifecycle(UMPI_Finalize, ticks0);
 	umpi_finalize();
 	return ret;
 }

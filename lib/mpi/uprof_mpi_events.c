@@ -261,6 +261,30 @@ void umpi_ev_record(enum umpi_func f, int64_t t0, int64_t t1)
 	umpi_ev_last_index = i;
 }
 
+void umpi_ev_part(void)
+{
+	const struct ses_mpiev_event *call = umpi_ev_last;
+	uint16_t func;
+	int64_t t0, t1;
+	uint64_t i = 0;
+
+	if (!call || !umpi_ev_on())
+		return; /* the call was past the cap: so are its messages */
+	/* copied first: taking a slot may write the chunk out and reuse its buffer */
+	func = call->func;
+	t0 = call->begin;
+	t1 = call->end;
+	umpi_ev_last = take((enum umpi_func)(func - 1), t0, t1, SES_MPIEV_PART, &i);
+	umpi_ev_last_index = i;
+}
+
+void umpi_ev_lifecycle(enum umpi_func f, int64_t begin)
+{
+	int64_t end = umpi_ticks();
+
+	umpi_ev_call(f, begin < end ? begin : end, end);
+}
+
 /* ---- communicator ids: the same on every rank ---- */
 
 #define COMM_CACHE 64
@@ -447,7 +471,7 @@ void umpi_ev_wait_link(struct umpi_ev_wait *w, int i, int one)
 	}
 	s = req_take(w->reqs[i]);
 	if (!s)
-		return; /* a persistent request's, or one posted past the cap */
+		return; /* one posted past the cap, or a persistent one not started */
 	if (!w->func) { /* past the cap, as its call: counted there */
 		if (umpi.mt)
 			__atomic_fetch_add(&umpi_ev.next, 1, __ATOMIC_RELAXED);

@@ -20,62 +20,24 @@
  * ones past what the program passed are what its registers and its own frame held,
  * which the library's entry, taking fewer, never reads (x86-64 and AArch64 calling
  * conventions: the caller owns and cleans its stack). Bytes are what the C wrappers
- * count (uprof-mpi(7)), but for these differences: a receive and a read count what was
- * posted (a Fortran status is the library's own layout), and MPI_IN_PLACE is not told
- * apart (it is an address in the Fortran library). Under --trace mpi=full each call is
- * an event, with its peer, tag and bytes; a Fortran request is not linked to the Wait
- * that completes it.
+ * count (uprof-mpi(7)), but for one difference: a read counts what was posted. A
+ * blocking receive counts what arrived, from its status (PMPI_Status_f2c: the Fortran
+ * status has the C one's size in both families, `use mpi_f08`'s type(MPI_Status) too);
+ * a program's MPI_STATUS_IGNORE is replaced by a status of ours. MPI_IN_PLACE is the
+ * address of the family's Fortran sentinel (fb_is_in_place), told apart as the C
+ * wrappers tell MPI_IN_PLACE. Under --trace mpi=full each call is an event, with its
+ * peer, tag and bytes, and a Fortran request (an integer handle, the C request behind it
+ * found with PMPI_Request_f2c before the Wait or Test frees it) is linked to the call
+ * that completes it as a C one is (uprof_mpi_fwait.c).
  */
 #include "mpi/events.h"
+#include "mpi/fbind.h"
 #include "mpi/fbind_table.h"
-#include "mpi/internal.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef MPI_Fint F;
-
-#define FB_MAXARGS 16
-
-/* What a call moves, read from its arguments (struct fbind's positions). */
-enum fb_shape {
-	FB_NONE,	   /* calls and time */
-	FB_SEND,	   /* c t to peer, tag, comm */
-	FB_ISEND,	   /* ... and its request req */
-	FB_RECV,	   /* c t from peer */
-	FB_IRECV,	   /* ... and its request req */
-	FB_SENDRECV,	   /* c t to peer, c2 t2 from peer2 */
-	FB_SEND_INIT,	   /* a persistent send of c t to peer: counted at its start */
-	FB_RECV_INIT,	   /* a persistent receive */
-	FB_START,	   /* request req started */
-	FB_STARTALL,	   /* c requests req[] started */
-	FB_COLL,	   /* a collective of no bytes over comm */
-	FB_BCAST,	   /* c t from root */
-	FB_REDUCE,	   /* c t sent, received by root */
-	FB_ALLREDUCE,	   /* c t both ways */
-	FB_REDUCE_SCATTER, /* counts c2[] of t2: all sent, own received */
-	FB_GATHER,	   /* c t sent; c2 t2 from each rank received by root (-1: all) */
-	FB_GATHERV,	   /* c t sent; c2[] of t2 received by root (-1: all) */
-	FB_SCATTER,	   /* c t to each rank sent by root; c2 t2 received */
-	FB_SCATTERV,	   /* c[] of t sent by root; c2 t2 received */
-	FB_ALLTOALL,	   /* c t to each, c2 t2 from each */
-	FB_ALLTOALLV,	   /* c[] of t, c2[] of t2 */
-	FB_READ,	   /* c t read (received) */
-	FB_WRITE,	   /* c t written (sent) */
-	FB_PUT,		   /* c t to peer of window win */
-	FB_GET,		   /* c t from peer of win */
-	FB_GET_ACC,	   /* c t to, c2 t2 from peer of win */
-	FB_FETCH,	   /* one t to and from peer of win */
-};
-
-/* One function: what it is, and where its arguments are. */
-struct fbind {
-	enum umpi_func f;
-	enum fb_shape shape;
-	int c, t, peer, tag, comm, c2, t2, peer2, tag2, root, req, win;
-};
 
 /* One entry point of the library: its name, and its definition once looked up. */
 struct fb_entry {
@@ -107,11 +69,6 @@ static fb_fn fb_next(struct fb_entry *e)
 		__atomic_store_n(&e->fn, p, __ATOMIC_RELAXED);
 	}
 	return (fb_fn)p;
-}
-
-static F fint(void *const *a, int i)
-{
-	return *(const F *)a[i];
 }
 
 static uint64_t fbytes(void *const *a, int c, int t)
@@ -152,29 +109,45 @@ static uint64_t fvsum(void *const *a, int c, int t, MPI_Comm comm)
 	return b;
 }
 
-/* A point-to-point message of call @b: sent (@send) or received, to or from its peer. */
-static void fb_p2p(const struct fbind *b, void *const *a, int send, int second, int64_t ticks)
+/* What a receive of @c elements of Fortran type @t brought, by its status @st (NULL:
+ * none, what was posted), as the C wrappers count it. */
+static uint64_t fb_got(void *const *a, int c, int t, const MPI_Status *st)
+{
+	MPI_Datatype dt = PMPI_Type_f2c(fint(a, t));
+	int got;
+
+	if (st && PMPI_Get_count(st, dt, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
+		return umpi_bytes(got, dt);
+	return umpi_bytes(fint(a, c), dt);
+}
+
+/* A point-to-point message of call @b: sent (@send) or received, to or from its peer
+ * (a receive's: the source, tag and bytes of its status @st, when it has one). */
+static void fb_p2p(const struct fbind *b, void *const *a, int send, int second, int64_t ticks,
+		   const MPI_Status *st)
 {
 	int c = second ? b->c2 : b->c, t = second ? b->t2 : b->t;
 	int peer = second ? b->peer2 : b->peer, tag = second ? b->tag2 : b->tag;
 	MPI_Comm comm = fcomm(a, b);
-	uint64_t bytes = fbytes(a, c, t);
-	int world = umpi_world_rank(comm, fint(a, peer));
+	uint64_t bytes = send ? fbytes(a, c, t) : fb_got(a, c, t, st);
+	int world = umpi_world_rank(comm, st && !send ? st->MPI_SOURCE : fint(a, peer));
 
 	if (send) {
 		umpi_peer_send(world, bytes, ticks);
 		umpi_ev_send(world, fint(a, tag), comm, bytes);
 	} else {
 		umpi_peer_recv(world, bytes);
-		umpi_ev_recv(world, fint(a, tag), comm, bytes, 0);
+		umpi_ev_recv(world, st ? st->MPI_TAG : fint(a, tag), comm, bytes, st != NULL);
 	}
 }
 
-/* What a collective of @b moved, this rank's part (uprof_mpi_coll.c's rules). */
-static void fb_coll_bytes(const struct fbind *b, void *const *a, uint64_t *s, uint64_t *r)
+/* What a collective of @b moved, this rank's part (uprof_mpi_coll.c's rules, MPI_IN_PLACE
+ * too); @ts: its buffers are CFI descriptors (MPICH's _f08ts_ entries). */
+static void fb_coll_bytes(const struct fbind *b, void *const *a, int ts, uint64_t *s, uint64_t *r)
 {
 	MPI_Comm comm = fcomm(a, b);
 	int me = comm_rank(comm), root = b->root < 0 ? me : fint(a, b->root);
+	int ip = b->in_place && fb_is_in_place(a[b->in_place - 1], ts);
 	uint64_t n = comm_size(comm);
 
 	switch (b->shape) {
@@ -195,28 +168,28 @@ static void fb_coll_bytes(const struct fbind *b, void *const *a, uint64_t *s, ui
 			     ? umpi_bytes(((const F *)a[b->c2])[me], PMPI_Type_f2c(fint(a, b->t2)))
 			     : 0;
 		break;
-	case FB_GATHER:
-		*s = fbytes(a, b->c, b->t);
+	case FB_GATHER: /* in place: the root's own part, from the receive buffer */
+		*s = ip ? fbytes(a, b->c2, b->t2) : fbytes(a, b->c, b->t);
 		*r = me == root ? fbytes(a, b->c2, b->t2) * n : 0;
 		break;
 	case FB_GATHERV:
-		*s = fbytes(a, b->c, b->t);
+		*s = ip ? 0 : fbytes(a, b->c, b->t);
 		*r = me == root ? fvsum(a, b->c2, b->t2, comm) : 0;
 		break;
-	case FB_SCATTER:
+	case FB_SCATTER: /* in place: the root's part stays where it is */
 		*s = me == root ? fbytes(a, b->c, b->t) * n : 0;
-		*r = fbytes(a, b->c2, b->t2);
+		*r = ip ? 0 : fbytes(a, b->c2, b->t2);
 		break;
 	case FB_SCATTERV:
 		*s = me == root ? fvsum(a, b->c, b->t, comm) : 0;
-		*r = fbytes(a, b->c2, b->t2);
+		*r = ip ? 0 : fbytes(a, b->c2, b->t2);
 		break;
 	case FB_ALLTOALL:
-		*s = fbytes(a, b->c, b->t) * n;
+		*s = (ip ? fbytes(a, b->c2, b->t2) : fbytes(a, b->c, b->t)) * n;
 		*r = fbytes(a, b->c2, b->t2) * n;
 		break;
 	case FB_ALLTOALLV:
-		*s = fvsum(a, b->c, b->t, comm);
+		*s = ip ? fvsum(a, b->c2, b->t2, comm) : fvsum(a, b->c, b->t, comm);
 		*r = fvsum(a, b->c2, b->t2, comm);
 		break;
 	default:
@@ -224,8 +197,10 @@ static void fb_coll_bytes(const struct fbind *b, void *const *a, uint64_t *s, ui
 	}
 }
 
-/* One recorded call of @b from @t0 to @t1: its counts, peers and event. */
-static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t t1)
+/* One recorded call of @b from @t0 to @t1: its counts, peers and event; @st: a blocking
+ * receive's status (NULL none), @ts: buffers are CFI descriptors. */
+static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t t1,
+		      const MPI_Status *st, int ts)
 {
 	uint64_t s = 0, r = 0;
 
@@ -235,12 +210,17 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 		s = fbytes(a, b->c, b->t);
 		break;
 	case FB_RECV:
+		r = fb_got(a, b->c, b->t, st);
+		break;
 	case FB_IRECV:
 	case FB_READ:
 	case FB_GET:
 		r = fbytes(a, b->c, b->t);
 		break;
 	case FB_SENDRECV:
+		s = fbytes(a, b->c, b->t);
+		r = fb_got(a, b->c2, b->t2, st);
+		break;
 	case FB_GET_ACC:
 		s = fbytes(a, b->c, b->t);
 		r = fbytes(a, b->c2, b->t2);
@@ -253,7 +233,7 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 		s = r = umpi_bytes(1, PMPI_Type_f2c(fint(a, b->t)));
 		break;
 	case FB_COLL ... FB_ALLTOALLV:
-		fb_coll_bytes(b, a, &s, &r);
+		fb_coll_bytes(b, a, ts, &s, &r);
 		break;
 	default:
 		break;
@@ -263,21 +243,21 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 	switch (b->shape) {
 	case FB_SEND:
 	case FB_ISEND:
-		fb_p2p(b, a, 1, 0, t1 - t0);
+		fb_p2p(b, a, 1, 0, t1 - t0, NULL);
 		break;
 	case FB_RECV:
 	case FB_IRECV:
-		fb_p2p(b, a, 0, 0, t1 - t0);
+		fb_p2p(b, a, 0, 0, t1 - t0, st);
 		break;
 	case FB_SENDRECV:
-		fb_p2p(b, a, 1, 0, t1 - t0);
-		fb_p2p(b, a, 0, 1, t1 - t0);
+		fb_p2p(b, a, 1, 0, t1 - t0, NULL);
+		fb_p2p(b, a, 0, 1, t1 - t0, st);
 		break;
 	case FB_SEND_INIT:
 	case FB_RECV_INIT:
 		umpi_preq_add(PMPI_Request_f2c(fint(a, b->req)), b->shape == FB_SEND_INIT,
-			      umpi_world_rank(fcomm(a, b), fint(a, b->peer)),
-			      fbytes(a, b->c, b->t));
+			      umpi_world_rank(fcomm(a, b), fint(a, b->peer)), fbytes(a, b->c, b->t),
+			      fint(a, b->tag), fcomm(a, b));
 		break;
 	case FB_COLL ... FB_ALLTOALLV:
 		if (umpi_ev_on())
@@ -304,33 +284,78 @@ static void fb_started(const struct fbind *b, void *const *a, int64_t ticks)
 	int n = b->shape == FB_START ? 1 : fint(a, b->c);
 
 	for (int i = 0; i < n; i++)
-		umpi_preq_started(b->f, PMPI_Request_f2c(reqs[i]), i ? 0 : ticks);
+		umpi_preq_started(b->f, PMPI_Request_f2c(reqs[i]), i ? 0 : ticks,
+				  b->shape == FB_STARTALL);
 }
 
-/* The library's entry @e for @b, with the program's arguments @a; @ret, @fp: the entry's
- * return address and frame, the call's site. */
-static void fb_run(const struct fbind *b, struct fb_entry *e, void *const *a, const void *ret,
-		   const void *fp)
+/* The library's entry @call with the arguments @a, timed (@t0, @t1) as a call of @b at
+ * site @ret, @fp. */
+static void fb_timed(const struct fbind *b, fb_fn call, void *const *a, const void *ret,
+		     const void *fp, int64_t *t0, int64_t *t1)
 {
-	fb_fn call = fb_next(e);
-	int rec = umpi_active();
-	int64_t t0, t1;
-
-	if (!rec) {
-		call(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-		     a[12], a[13], a[14], a[15]);
-		return;
-	}
-	t0 = umpi_ticks();
+	*t0 = umpi_ticks();
 	umpi_site_cur = umpi_site_find(b->f, ret, fp);
-	umpi_enter(b->f, t0);
+	umpi_enter(b->f, *t0);
 	umpi_in_fortran++;
 	call(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
 	     a[14], a[15]);
 	umpi_in_fortran--;
 	umpi_leave();
-	t1 = umpi_ticks();
-	fb_record(b, a, t0, t1);
+	*t1 = umpi_ticks();
+}
+
+/* A blocking receive: what arrived is its status's (the program's, or ours in place of
+ * its MPI_STATUS_IGNORE). */
+static void fb_run_recv(const struct fbind *b, fb_fn call, void **a, const void *ret,
+			const void *fp, int ts)
+{
+	F own[FB_STATUS_INTS];
+	MPI_Status st;
+	int64_t t0, t1;
+
+	if (fb_status_ignored(a[b->st]))
+		a[b->st] = own;
+	fb_timed(b, call, a, ret, fp, &t0, &t1);
+	fb_record(b, a, t0, t1, PMPI_Status_f2c(a[b->st], &st) == MPI_SUCCESS ? &st : NULL, ts);
+}
+
+/* A Wait or Test family call under --trace mpi=full: followed to where its requests
+ * complete (its state, about 4 KB, on this frame only). */
+static __attribute__((noinline)) void fb_run_wait(const struct fbind *b, fb_fn call, void **a,
+						  const void *ret, const void *fp)
+{
+	struct fb_wait fw;
+	int64_t t0, t1;
+
+	fb_wait_before(&fw, b, a);
+	fb_timed(b, call, a, ret, fp, &t0, &t1);
+	fb_record(b, a, t0, t1, NULL, 0);
+	fb_wait_after(&fw, b, a);
+}
+
+/* The library's entry @e for @b, with the program's arguments @a; @ret, @fp: the entry's
+ * return address and frame, the call's site; @ts: an _f08ts_ entry. */
+static void fb_run(const struct fbind *b, struct fb_entry *e, void **a, const void *ret,
+		   const void *fp, int ts)
+{
+	fb_fn call = fb_next(e);
+	int64_t t0, t1;
+
+	if (!umpi_active()) {
+		call(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
+		     a[12], a[13], a[14], a[15]);
+		return;
+	}
+	if (b->shape == FB_RECV || b->shape == FB_SENDRECV) {
+		fb_run_recv(b, call, a, ret, fp, ts);
+		return;
+	}
+	if (b->shape >= FB_WAIT && umpi_ev_on()) {
+		fb_run_wait(b, call, a, ret, fp);
+		return;
+	}
+	fb_timed(b, call, a, ret, fp, &t0, &t1);
+	fb_record(b, a, t0, t1, NULL, ts);
 	if (b->shape == FB_START || b->shape == FB_STARTALL)
 		fb_started(b, a, t1 - t0);
 }
@@ -340,20 +365,20 @@ static void fb_run(const struct fbind *b, struct fb_entry *e, void *const *a, co
 		void *a9, void *a10, void *a11, void *a12, void *a13, void *a14, void *a15
 #define FB_ARGS a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15
 
-#define FB_ENTRY(sym, spec) \
+#define FB_ENTRY(sym, spec, ts) \
 	void sym(FB_PARAMS); \
 	void sym(FB_PARAMS) \
 	{ \
 		static struct fb_entry e_ = { #sym, NULL }; \
 		void *a_[FB_MAXARGS] = { FB_ARGS }; \
 		fb_run(&spec, &e_, a_, __builtin_return_address(0), \
-		       umpi_chain_depth ? __builtin_frame_address(0) : NULL); \
+		       umpi_chain_depth ? __builtin_frame_address(0) : NULL, ts); \
 	}
 
 #define X(lo, Name, shape_, ...) \
 	static const struct fbind fb_##lo = { .f = UMPI_##Name, .shape = shape_, __VA_ARGS__ }; \
-	FB_ENTRY(mpi_##lo##_, fb_##lo) \
-	FB_ENTRY(mpi_##lo##_f08_, fb_##lo) FB_ENTRY(mpi_##lo##_f08ts_, fb_##lo)
+	FB_ENTRY(mpi_##lo##_, fb_##lo, 0) \
+	FB_ENTRY(mpi_##lo##_f08_, fb_##lo, 0) FB_ENTRY(mpi_##lo##_f08ts_, fb_##lo, 1)
 UMPI_FBINDS(X)
 #undef X
 
@@ -363,6 +388,7 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 {
 	fb_fn call = fb_next(e);
 	int64_t t0 = umpi_now();
+	uint64_t tsc0 = uprof_ctl_tsc();
 	F err = MPI_SUCCESS;
 
 	umpi_in_fortran++;
@@ -374,6 +400,9 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 	if (err == MPI_SUCCESS)
 		umpi_start(required ? *provided : MPI_THREAD_SINGLE, t0);
 	umpi_lifecycle(required ? UMPI_Init_thread : UMPI_Init, t0);
+	if (umpi.on)
+		umpi_ev_lifecycle(required ? UMPI_Init_thread : UMPI_Init,
+				  umpi_init_ticks(t0, tsc0));
 	if (ierr)
 		*ierr = err;
 }
@@ -381,15 +410,17 @@ static void fb_init(struct fb_entry *e, F *required, F *provided, F *ierr)
 static void fb_finalize(struct fb_entry *e, F *ierr)
 {
 	fb_fn call = fb_next(e);
-	int64_t t0 = umpi_now();
+	int64_t t0 = umpi_now(), ticks0 = umpi.on ? umpi_ticks() : 0;
 
 	if (umpi.on)
-		umpi_enter(UMPI_Finalize, umpi_ticks());
+		umpi_enter(UMPI_Finalize, ticks0);
 	umpi_in_fortran++;
 	call(ierr, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	umpi_in_fortran--;
 	umpi_leave();
 	umpi_lifecycle(UMPI_Finalize, t0);
+	if (umpi.on)
+		umpi_ev_lifecycle(UMPI_Finalize, ticks0);
 	umpi_finalize();
 }
 

@@ -124,6 +124,8 @@ struct preq {
 	int used;  /* 0 free, 1 being written, 2 ready */
 	int send;  /* 1 send, 0 receive */
 	int world; /* the peer, or -1 */
+	int tag;   /* for --trace mpi=full's events */
+	MPI_Comm comm;
 	uint64_t bytes;
 };
 
@@ -137,7 +139,7 @@ static uint64_t req_hash(MPI_Request r)
 	return (k * 0x9e3779b97f4a7c15ULL) >> 52; /* 12 bits: PREQ_SLOTS */
 }
 
-void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes)
+void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes, int tag, MPI_Comm comm)
 {
 	uint64_t h = req_hash(r);
 
@@ -157,6 +159,8 @@ void umpi_preq_add(MPI_Request r, int send, int world, uint64_t bytes)
 		p->send = send;
 		p->world = world;
 		p->bytes = bytes;
+		p->tag = tag;
+		p->comm = comm;
 		__atomic_store_n(&p->used, 2, __ATOMIC_RELEASE);
 		return;
 	}
@@ -189,12 +193,14 @@ static const struct preq *preq_find(MPI_Request r)
 		TIMED(UMPI_##name, PMPI_##name(buf, count, dt, dest, tag, comm, req), 0, 0); \
 		(void)ns; \
 		if (ret == MPI_SUCCESS) \
-			umpi_preq_add(*req, 1, umpi_world_rank(comm, dest), \
-				      umpi_bytes(count, dt)); \
+			umpi_preq_add(*req, 1, umpi_world_rank(comm, dest), umpi_bytes(count, dt), \
+				      tag, comm); \
 		return ret; \
 	}
 SEND_INIT_WRAPPER(Send_init)
 SEND_INIT_WRAPPER(Ssend_init)
+SEND_INIT_WRAPPER(Bsend_init)
+SEND_INIT_WRAPPER(Rsend_init)
 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
 		  MPI_Request *req)
@@ -207,12 +213,14 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MP
 	TIMED(UMPI_Recv_init, PMPI_Recv_init(buf, count, dt, source, tag, comm, req), 0, 0);
 	(void)ns;
 	if (ret == MPI_SUCCESS)
-		umpi_preq_add(*req, 0, umpi_world_rank(comm, source), umpi_bytes(count, dt));
+		umpi_preq_add(*req, 0, umpi_world_rank(comm, source), umpi_bytes(count, dt), tag,
+			      comm);
 	return ret;
 }
 
-/* A persistent request started: its message counts now, as an Isend's or Irecv's. */
-void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ns)
+/* A persistent request started: its message counts now, as an Isend's or Irecv's, and
+ * is followed like theirs (a receive's status says what came, at its completion). */
+void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ns, int part)
 {
 	const struct preq *p = preq_find(r);
 
@@ -226,6 +234,15 @@ void umpi_preq_started(enum umpi_func f, MPI_Request r, int64_t ns)
 		umpi_add(&umpi.f[f].recv, p->bytes);
 		umpi_peer_recv(p->world, p->bytes);
 	}
+	if (!umpi_ev_on())
+		return;
+	if (part)
+		umpi_ev_part();
+	if (p->send)
+		umpi_ev_send(p->world, p->tag, p->comm, p->bytes);
+	else
+		umpi_ev_recv(p->world, p->tag, p->comm, p->bytes, 0);
+	umpi_ev_request(r, p->comm);
 }
 
 int MPI_Start(MPI_Request *req)
@@ -238,7 +255,7 @@ int MPI_Start(MPI_Request *req)
 		return PMPI_Start(req);
 	TIMED(UMPI_Start, PMPI_Start(req), 0, 0);
 	if (ret == MPI_SUCCESS)
-		umpi_preq_started(UMPI_Start, r, ns);
+		umpi_preq_started(UMPI_Start, r, ns, 0);
 	return ret;
 }
 
@@ -251,7 +268,7 @@ int MPI_Startall(int count, MPI_Request reqs[])
 		return PMPI_Startall(count, reqs);
 	TIMED(UMPI_Startall, PMPI_Startall(count, reqs), 0, 0);
 	for (int i = 0; ret == MPI_SUCCESS && i < count; i++)
-		umpi_preq_started(UMPI_Startall, reqs[i], i ? 0 : ns);
+		umpi_preq_started(UMPI_Startall, reqs[i], i ? 0 : ns, 1);
 	return ret;
 }
 

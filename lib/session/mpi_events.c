@@ -221,6 +221,17 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 			w->call_of_slot[w->seen++] = 0;
 			continue;
 		}
+		if (v.flags & SES_MPIEV_PART) { /* a message of its thread's last call */
+			last = last_of(w, v.tid);
+			if (!last || !*last) {
+				e->unlinked++;
+				w->call_of_slot[w->seen++] = 0;
+				continue;
+			}
+			o->part_of = *last;
+		} else {
+			o->part_of = 0;
+		}
 		o->sent = v.sent;
 		o->recvd = v.recvd;
 		o->func = v.func - 1u;
@@ -241,6 +252,8 @@ static int events(struct ses_mpiev *e, const struct ses_ct_record *rec, struct w
 			continue;
 		}
 		w->call_of_slot[w->seen++] = (uint32_t)++e->ncalls;
+		if (v.flags & SES_MPIEV_PART)
+			continue; /* the call it belongs to stays its thread's last */
 		last = last_of(w, v.tid);
 		if (last)
 			*last = (uint32_t)e->ncalls;

@@ -19,6 +19,9 @@
  * An event is a call, or the completion of a nonblocking request (SES_MPIEV_COMPLETION):
  * which event posted it (done), what arrived (source, recv_tag, recvd, from the status),
  * and the call that completed it, which is the call recorded before it on its thread.
+ * A PART event (1.1) is one message of the call recorded before it on its thread, for a
+ * call that moves several (MPI_Startall: each persistent request it starts, with its
+ * peer, tag and bytes, and a COMPLETION of its own); it is no call of its own.
  * Its "func" is 1 + a NAME's id; 0 marks a slot a thread had taken but not yet filled
  * when the file was flushed (a signal in the middle of a call): read and counted.
  */
@@ -33,7 +36,7 @@
 #define SES_MPIEV_ENV_CAP "UPROF_MPI_EVENTS" /* collect: record events, at most this many */
 #define SES_MPIEV_MAGIC "UPMPIEV1"
 #define SES_MPIEV_MAJOR 1
-#define SES_MPIEV_MINOR 0
+#define SES_MPIEV_MINOR 1 /* 1.1: PART events (MPI_Startall's messages) */
 /* A rank's events: 1M is 64 MiB of buffer, allocated at MPI_Init and touched as used */
 #define SES_MPIEV_CAP_DEFAULT 1000000
 #define SES_MPIEV_CAP_MAX (16u << 20) /* 1 GiB of events: the reader's bound too */
@@ -54,7 +57,8 @@ enum ses_mpiev_flag {
 	SES_MPIEV_NONBLOCKING = 4, /* posted only: a COMPLETION event says where it completed */
 	SES_MPIEV_STATUS = 8,	   /* source, recv_tag and recvd are the status's (what came) */
 	SES_MPIEV_COLL = 16,	   /* a collective over comm */
-	SES_MPIEV_COMPLETION = 32  /* not a call: request done - 1 completed (see above) */
+	SES_MPIEV_COMPLETION = 32, /* not a call: request done - 1 completed (see above) */
+	SES_MPIEV_PART = 64	   /* not a call: a message of the call before it (see above) */
 };
 
 struct ses_mpiev_file_header {
@@ -111,6 +115,8 @@ struct ses_mpiev_call {
 	uint32_t done; /* NONBLOCKING: 1 + index into calls of the call that completed it
 			* (a Wait or Test), 0 none recorded; what arrived is then in source,
 			* recv_tag, recvd (STATUS) */
+	/* PART: 1 + index into calls of the call it is a message of */
+	uint32_t part_of;
 	int dest, send_tag, source, recv_tag;
 };
 
@@ -125,7 +131,8 @@ struct ses_mpiev {
 	uint32_t cap;		  /* the header's */
 	uint64_t unfilled;	  /* slots never filled (func 0): not in calls */
 	uint64_t completions;	  /* COMPLETION events read (not calls) */
-	uint64_t unlinked;	  /* ... whose posting or completing call the file lacks */
+	uint64_t unlinked;	  /* ... whose posting or completing call the file lacks;
+				   * PARTs whose call it lacks */
 	bool complete;		  /* an END that counts every record and event before it */
 	uint64_t unknown_records; /* of a newer minor's types: skipped */
 	uint64_t damaged_at;	  /* offset of the first record that could not be read */

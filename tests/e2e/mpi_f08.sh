@@ -3,7 +3,10 @@
 # `use mpi_f08` and with `use mpi`, traced under Open MPI and MPICH. The program counts
 # its own calls, bytes and transfers as it makes them and prints them; uprof's per-rank
 # function table and communication matrix must say exactly the same, every call counted
-# once. A family or binding missing here is skipped, counted, with the reason.
+# once: a blocking receive what arrived (its status's count, also under MPI_STATUS_IGNORE),
+# an MPI_IN_PLACE allgather its own part. Under --trace mpi=full every message is a flow
+# to where it arrived: a Fortran request's to the Wait or Waitall that completed it, as
+# for C. A family or binding missing here is skipped, counted, with the reason.
 . "$(dirname "$0")/lib/common.sh"
 
 OMPIRUN=(mpirun --allow-run-as-root --oversubscribe)
@@ -47,8 +50,8 @@ bind_checks() {
 		mpi_table "$R" "MPI FUNCTION SUMMARY TABLE (Rank $r)" |
 			awk -F'\t' -v r=$r -v fns=" $fns" 'index(fns, " " $1 " ") {print r, $1, $2, $4, $5}'
 	done | LC_ALL=C sort >"$out.got"
-	check "$what: the program printed 25 functions x 4 ranks ($(grep -c . "$out.want") lines)" \
-		[ "$(grep -c . "$out.want")" -eq 100 ]
+	check "$what: the program printed 26 functions x 4 ranks ($(grep -c . "$out.want") lines)" \
+		[ "$(grep -c . "$out.want")" -eq 104 ]
 	check "$what: calls, bytes sent and received per function and rank exactly the program's ($(diff "$out.want" "$out.got" | grep -c '^[<>]') lines differ)" \
 		cmp -s "$out.want" "$out.got"
 	# "pair <from> <to> <bytes> <transfers>"
@@ -141,8 +144,10 @@ sys.exit(0 if m and abs(float(m.group(1)) - float(sys.argv[2])) <= 0.00011 else 
 }
 
 # trace_checks WHAT FAMILY BINARY: the same program under --trace mpi=full: each Fortran
-# call is a slice in the job's trace.json (MPI_Init and MPI_Finalize are none), and each
-# blocking MPI_Send a flow to the MPI_Recv that received it
+# call is a slice in the job's trace.json (MPI_Init and MPI_Finalize too, once a rank),
+# and each message a flow to where it arrived: a blocking MPI_Send's to the MPI_Recv that
+# received it, a nonblocking or persistent send's to the MPI_Wait or MPI_Waitall that
+# completed its receive
 trace_checks() {
 	local what=$1 fam=$2 bin=$3 out=$SCRATCH/trace-$2-$(basename "$3") T r i
 	export UPROF_FBIND_FILE=$out.dat
@@ -158,15 +163,25 @@ trace_checks() {
 	check "$what --trace mpi=full: report --export perfetto exits 0 ($?)" [ $? -eq 0 ]
 	T=$J/trace.json
 	sed -n 's/^count \([0-9]*\) \(MPI_[A-Za-z_]*\) \([0-9]*\) .*/\1 \2 \3/p' "$out.log" | LC_ALL=C sort >"$out.cwant"
-	"$PYTHON" "$HERE/mpitraceq.py" counts "$T" | LC_ALL=C sort >"$out.cgot"
-	check_sh "$what --trace mpi=full: slices per function per rank are the program's calls, 25 functions ($(diff "$out.cwant" "$out.cgot" | grep -c '^[<>]') lines differ)" \
-		'[ "$(grep -c . "$out.cwant")" -eq 100 ] && cmp -s "$out.cwant" "$out.cgot"'
+	"$PYTHON" "$HERE/mpitraceq.py" counts "$T" | LC_ALL=C sort >"$out.call"
+	grep -v ' MPI_\(Init\|Finalize\) ' "$out.call" >"$out.cgot"
+	check_sh "$what --trace mpi=full: slices per function per rank are the program's calls, 26 functions ($(diff "$out.cwant" "$out.cgot" | grep -c '^[<>]') lines differ)" \
+		'[ "$(grep -c . "$out.cwant")" -eq 104 ] && cmp -s "$out.cwant" "$out.cgot"'
+	check "$what --trace mpi=full: one MPI_Init and one MPI_Finalize slice a rank" \
+		[ "$(grep -c ' MPI_\(Init\|Finalize\) 1$' "$out.call")" -eq 8 ]
 	for r in 0 1 2 3; do
-		for i in 1 2 3 4 5; do echo "$r $(((r + 1) % 4)) $i MPI_Send#$((i - 1)) MPI_Recv#$((i - 1)) $r 1"; done
+		n=$(((r + 1) % 4)) p=$(((r + 3) % 4))
+		for i in 1 2 3 4 5; do echo "$r $n $i MPI_Send#$((i - 1)) MPI_Recv#$((i - 1)) $r 1"; done
+		for i in 1 2; do echo "$r $p 1$i MPI_Isend#$((i - 1)) MPI_Wait#$((2 * i - 2)) - 1"; done
+		echo "$r $n 20 MPI_Isend#2 MPI_Waitall#0 - 1"
+		echo "$r $n 30 MPI_Startall#0 MPI_Waitall#1 - 1"
+		echo "$r $n 30 MPI_Start#1 MPI_Wait#4 - 1"
 	done | LC_ALL=C sort >"$out.fwant"
-	"$PYTHON" "$HERE/mpitraceq.py" flows "$T" | awk '$4 ~ /^MPI_Send#/' | LC_ALL=C sort >"$out.fgot"
-	check "$what --trace mpi=full: each MPI_Send a flow to the MPI_Recv that got it, 20 flows ($(grep -c . "$out.fgot") flows)" \
+	"$PYTHON" "$HERE/mpitraceq.py" flows "$T" | LC_ALL=C sort >"$out.fgot"
+	check "$what --trace mpi=full: each message a flow from its send to where it arrived, 40 flows ($(diff "$out.fwant" "$out.fgot" | grep -c '^[<>]') lines differ)" \
 		cmp -s "$out.fwant" "$out.fgot"
+	check "$what --trace mpi=full: otherData: none unmatched, none unlinked" \
+		[ "$("$PYTHON" "$HERE/mpitraceq.py" other "$T" mpi unmatched_sends) $("$PYTHON" "$HERE/mpitraceq.py" other "$T" mpi unmatched_receives) $("$PYTHON" "$HERE/mpitraceq.py" other "$T" mpi completions_unlinked)" = "0 0 0" ]
 }
 
 have_ompi() { command -v mpirun >/dev/null && [ -x "$TGT/mpi_f08.openmpi" ]; }
@@ -176,12 +191,14 @@ if have_ompi; then
 	bind_checks "Open MPI use mpi_f08" openmpi "$TGT/mpi_f08.openmpi" mpi_send_f08_
 	bind_checks "Open MPI use mpi" openmpi "$TGT/mpi_usempi.openmpi" mpi_send_
 	trace_checks "Open MPI use mpi_f08" openmpi "$TGT/mpi_f08.openmpi"
+	trace_checks "Open MPI use mpi" openmpi "$TGT/mpi_usempi.openmpi"
 else
 	ok "Open MPI Fortran modules # SKIP no mpirun or $TGT/mpi_f08.openmpi (mpif90)"
 fi
 if have_mpich; then
 	bind_checks "MPICH use mpi_f08" mpich "$TGT/mpi_f08.mpich" mpi_send_f08ts_
 	bind_checks "MPICH use mpi" mpich "$TGT/mpi_usempi.mpich" mpi_send_
+	trace_checks "MPICH use mpi_f08" mpich "$TGT/mpi_f08.mpich"
 	trace_checks "MPICH use mpi" mpich "$TGT/mpi_usempi.mpich"
 else
 	ok "MPICH Fortran modules # SKIP no mpirun.mpich or $TGT/mpi_f08.mpich (mpif90.mpich)"

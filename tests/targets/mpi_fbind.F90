@@ -4,14 +4,21 @@
 ! peer as it makes them and prints them (lines "count <rank> <function> <calls> <sent>
 ! <received>" and "pair <from> <to> <bytes> <transfers>"), for the test to compare with
 ! what uprof recorded. Bytes as uprof counts them (uprof-mpi(7)): a send's to its peer, a
-! receive's posted count, a broadcast's sent by the root and received by the others, an
-! allreduce's both ways. On N ranks (N >= 2), with nxt = rank + 1 and prv = rank - 1:
-!   5 x MPI_Send of (rank+1)*4 integers to nxt, MPI_Recv of (prv+1)*4 from prv
-!   2 x MPI_Isend of rank+2 doubles to prv, MPI_Irecv of nxt+2 from nxt, 2 MPI_Wait
+! blocking receive's what arrived (its status's count), a nonblocking one's posted count, a
+! broadcast's sent by the root and received by the others, an allreduce's both ways, an
+! MPI_IN_PLACE allgather's own part sent. On N ranks (N >= 2), with nxt = rank + 1 and
+! prv = rank - 1:
+!   5 x MPI_Send of (rank+1)*4 integers to nxt, MPI_Recv posted for 64 from prv (which
+!     sends (prv+1)*4), its status the program's (checked with MPI_Get_count) in rounds
+!     1, 3, 5 and MPI_STATUS_IGNORE in rounds 2, 4
+!   2 x MPI_Isend of rank+2 doubles to prv, MPI_Irecv of nxt+2 from nxt, 2 MPI_Wait (the
+!     second with MPI_STATUS_IGNORE)
 !   1 x MPI_Isend of rank+1 doubles to nxt, MPI_Irecv of prv+1 from prv, MPI_Waitall
 !   2 x MPI_Bcast of 16 integers from rank 0, 1 x MPI_Allreduce of 3 doubles, 2 x MPI_Barrier
+!   1 x MPI_Allgather of 2 integers a rank, MPI_IN_PLACE (send count 0)
 !   persistent: MPI_Recv_init of 4 integers from prv, MPI_Send_init of 4 to nxt, started
-!     once by MPI_Startall (+ MPI_Waitall) and once by 2 MPI_Start (+ 2 MPI_Wait): a
+!     once by MPI_Startall (+ MPI_Waitall, MPI_STATUSES_IGNORE) and once by 2 MPI_Start
+!     (+ 2 MPI_Wait): a
 !     start counts the request's bytes, the inits none
 !   communicators: MPI_Comm_split by rank parity, MPI_Comm_dup of it, 2 x MPI_Comm_free
 !   MPI-IO on the file named by $UPROF_FBIND_FILE: MPI_File_open, MPI_File_write_at of 64
@@ -26,19 +33,20 @@ program mpi_fbind
   use mpi
 #endif
   implicit none
-  integer, parameter :: NF = 25, SEND = 1, RECV = 2, ISEND = 3, IRECV = 4, WAIT = 5, &
+  integer, parameter :: NF = 26, SEND = 1, RECV = 2, ISEND = 3, IRECV = 4, WAIT = 5, &
     WAITALL = 6, BCAST = 7, ALLRED = 8, BARR = 9, SINIT = 10, RINIT = 11, START = 12, &
     STARTALL = 13, SPLIT = 14, CDUP = 15, CFREE = 16, FOPEN = 17, FWRITE = 18, FREAD = 19, &
-    FCLOSE = 20, WCREATE = 21, FENCE = 22, PUT = 23, GET = 24, WFREE = 25
+    FCLOSE = 20, WCREATE = 21, FENCE = 22, PUT = 23, GET = 24, WFREE = 25, ALLGATH = 26
   character(len=20), parameter :: names(NF) = [character(len=20) :: 'MPI_Send', 'MPI_Recv', &
     'MPI_Isend', 'MPI_Irecv', 'MPI_Wait', 'MPI_Waitall', 'MPI_Bcast', 'MPI_Allreduce', &
     'MPI_Barrier', 'MPI_Send_init', 'MPI_Recv_init', 'MPI_Start', 'MPI_Startall', &
     'MPI_Comm_split', 'MPI_Comm_dup', 'MPI_Comm_free', 'MPI_File_open', 'MPI_File_write_at', &
     'MPI_File_read_at', 'MPI_File_close', 'MPI_Win_create', 'MPI_Win_fence', 'MPI_Put', &
-    'MPI_Get', 'MPI_Win_free']
+    'MPI_Get', 'MPI_Win_free', 'MPI_Allgather']
   integer(8) :: calls(NF), sent(NF), recvd(NF)
   integer(8), allocatable :: pbytes(:), pn(:)
-  integer :: ierr, rank, nranks, nxt, prv, i, isz, dsz
+  integer :: ierr, rank, nranks, nxt, prv, i, isz, dsz, n
+  integer, allocatable :: ag(:)
   integer :: ibuf(64), iback(64), bc(16)
   double precision :: d(8), dr(8), d2(8), dr2(8), s3(3), r3(3)
   integer :: pin(4), pout(4), wbuf(16), gbuf(16)
@@ -76,13 +84,13 @@ program mpi_fbind
   do i = 1, 5
     if (mod(rank, 2) == 0) then
       call MPI_Send(ibuf, (rank + 1) * 4, MPI_INTEGER, nxt, i, MPI_COMM_WORLD, ierr)
-      call MPI_Recv(iback, (prv + 1) * 4, MPI_INTEGER, prv, i, MPI_COMM_WORLD, st, ierr)
+      call ring_recv(i)
     else
-      call MPI_Recv(iback, (prv + 1) * 4, MPI_INTEGER, prv, i, MPI_COMM_WORLD, st, ierr)
+      call ring_recv(i)
       call MPI_Send(ibuf, (rank + 1) * 4, MPI_INTEGER, nxt, i, MPI_COMM_WORLD, ierr)
     end if
     call sent_to(SEND, nxt, (rank + 1) * 4 * isz)
-    call got(RECV, (prv + 1) * 4 * isz)
+    call got(RECV, (prv + 1) * 4 * isz) ! what arrived, not the 64 posted
   end do
 
   do i = 1, 2
@@ -91,7 +99,7 @@ program mpi_fbind
     call MPI_Isend(d, rank + 2, MPI_DOUBLE_PRECISION, prv, 10 + i, MPI_COMM_WORLD, rq(2), ierr)
     call sent_to(ISEND, prv, (rank + 2) * dsz)
     call MPI_Wait(rq(1), st, ierr)
-    call MPI_Wait(rq(2), st, ierr)
+    call MPI_Wait(rq(2), MPI_STATUS_IGNORE, ierr)
     calls(WAIT) = calls(WAIT) + 2
   end do
 
@@ -123,6 +131,17 @@ program mpi_fbind
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   calls(BARR) = calls(BARR) + 2
 
+  ! MPI_IN_PLACE: the rank's part is already in the receive buffer; the send count and
+  ! type are ignored (0 and MPI_DATATYPE_NULL here): its part counts as sent
+  allocate(ag(2 * nranks))
+  ag = -1
+  ag(2 * rank + 1:2 * rank + 2) = rank
+  call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ag, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  if (ag(2 * nranks) /= nranks - 1) stop 5
+  calls(ALLGATH) = calls(ALLGATH) + 1
+  sent(ALLGATH) = sent(ALLGATH) + 2 * isz
+  recvd(ALLGATH) = recvd(ALLGATH) + 2 * nranks * isz
+
   ! persistent requests: the inits move nothing, each start what its request moves
   pout = rank
   call MPI_Recv_init(pin, 4, MPI_INTEGER, prv, 30, MPI_COMM_WORLD, pq(1), ierr)
@@ -132,7 +151,7 @@ program mpi_fbind
   call MPI_Startall(2, pq, ierr)
   recvd(STARTALL) = recvd(STARTALL) + 4 * isz ! its call counted by sent_to
   call sent_to(STARTALL, nxt, 4 * isz)
-  call MPI_Waitall(2, pq, sts, ierr)
+  call MPI_Waitall(2, pq, MPI_STATUSES_IGNORE, ierr)
   calls(WAITALL) = calls(WAITALL) + 1
   call MPI_Start(pq(1), ierr)
   call got(START, 4 * isz)
@@ -206,6 +225,18 @@ program mpi_fbind
   if (nint(r3(1)) /= nranks .or. bc(16) /= 7) stop 1
 
 contains
+
+  ! the ring's receive of round @r: 64 integers posted, (prv+1)*4 sent
+  subroutine ring_recv(r)
+    integer, intent(in) :: r
+    if (mod(r, 2) == 1) then
+      call MPI_Recv(iback, 64, MPI_INTEGER, prv, r, MPI_COMM_WORLD, st, ierr)
+      call MPI_Get_count(st, MPI_INTEGER, n, ierr)
+      if (n /= (prv + 1) * 4) stop 4
+    else
+      call MPI_Recv(iback, 64, MPI_INTEGER, prv, r, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    end if
+  end subroutine ring_recv
 
   subroutine sent_to(f, peer, bytes)
     integer, intent(in) :: f, peer, bytes

@@ -159,6 +159,79 @@ static void parses_a_whole_file(void **state)
 	ses_mpiev_release(&e);
 }
 
+/*
+ * PART events (1.1): MPI_Startall's messages. Rank 0 of 2, ns clock; names MPI_Startall,
+ * MPI_Waitall; events: a PART with no call before it on its thread (unlinked, dropped),
+ * the Startall (thread 77), its two PARTs (a send to 1, tag 3, 8 bytes; a receive from 1
+ * posted for 32), one PART of thread 78 (no call of its thread: unlinked), the Waitall,
+ * and its completion of the receive PART (8 bytes came, the status's).
+ */
+static void part_events_are_messages_of_their_call(void **state)
+{
+	struct ses_mpiev_file_header h = { .major = SES_MPIEV_MAJOR,
+					   .minor = SES_MPIEV_MINOR,
+					   .header_size = sizeof(h),
+					   .rank = 0,
+					   .size = 2,
+					   .pid = 77,
+					   .clock = SES_MPIEV_CLOCK_NS,
+					   .recorded = 7,
+					   .cap = 100,
+					   .end_how = SES_MPI_END_FINALIZE };
+	struct ses_mpiev_event ev[7] = {
+		{ .begin = 50, .end = 60, .func = 1, .flags = SES_MPIEV_PART | SES_MPIEV_SEND,
+		  .tid = 77, .dest = 1, .source = -1 },
+		{ .begin = 100, .end = 200, .func = 1, .tid = 77, .dest = -1, .source = -1 },
+		{ .begin = 100, .end = 200, .sent = 8, .func = 1,
+		  .flags = SES_MPIEV_PART | SES_MPIEV_SEND | SES_MPIEV_NONBLOCKING, .tid = 77,
+		  .dest = 1, .send_tag = 3, .source = -1 },
+		{ .begin = 100, .end = 200, .recvd = 32, .func = 1,
+		  .flags = SES_MPIEV_PART | SES_MPIEV_RECV | SES_MPIEV_NONBLOCKING, .tid = 77,
+		  .dest = -1, .source = 1, .recv_tag = 3 },
+		{ .begin = 150, .end = 160, .func = 1, .flags = SES_MPIEV_PART | SES_MPIEV_SEND,
+		  .tid = 78, .dest = 1, .source = -1 },
+		{ .begin = 300, .end = 400, .func = 2, .tid = 77, .dest = -1, .source = -1 },
+		{ .begin = 400, .end = 400, .recvd = 8, .func = 2,
+		  .flags = SES_MPIEV_COMPLETION | SES_MPIEV_STATUS, .tid = 77, .done = 4,
+		  .dest = -1, .source = 1, .recv_tag = 3 },
+	};
+	struct ses_mpiev_rec_end end = { 0, 7 };
+	struct img m;
+	struct ses_mpiev e;
+	char err[128];
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memcpy(h.magic, SES_MPIEV_MAGIC, 8);
+	memcpy(m.b, &h, sizeof(h));
+	m.n = sizeof(h);
+	name(&m, 0, "MPI_Startall");
+	name(&m, 1, "MPI_Waitall");
+	rec(&m, SES_MPIEV_REC_EVENTS, ev, sizeof(ev), NULL, 0);
+	end.nrecords = m.nrec;
+	rec(&m, SES_MPIEV_REC_END, &end, sizeof(end), NULL, 0);
+	assert_int_equal(ses_mpiev_parse(m.b, m.n, &e, err, sizeof(err)), 0);
+	assert_true(e.complete);
+	assert_string_equal(e.damage, "");
+	assert_int_equal(e.unlinked, 2); /* the PARTs of no call */
+	assert_int_equal(e.ncalls, 4);	 /* Startall, its 2 PARTs, Waitall */
+	assert_int_equal(e.calls[0].flags, 0);
+	assert_int_equal(e.calls[0].part_of, 0);
+	assert_int_equal(e.calls[1].part_of, 1);
+	assert_int_equal(e.calls[1].dest, 1);
+	assert_int_equal(e.calls[1].send_tag, 3);
+	assert_int_equal(e.calls[2].part_of, 1);
+	assert_true(e.calls[2].flags & SES_MPIEV_PART);
+	/* the PARTs left the Startall its thread's last call: the Waitall is it now, and
+	 * the receive PART completed in it with what came */
+	assert_int_equal(e.calls[3].part_of, 0);
+	assert_int_equal(e.calls[2].done, 4);
+	assert_int_equal(e.calls[2].recvd, 8);
+	assert_true(e.calls[2].flags & SES_MPIEV_STATUS);
+	assert_int_equal(e.calls[1].done, 0);
+	ses_mpiev_release(&e);
+}
+
 /* The ns clock: ticks are the times. */
 static void reads_the_ns_clock(void **state)
 {
@@ -524,6 +597,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_a_whole_file),
 		cmocka_unit_test(reads_the_ns_clock),
+		cmocka_unit_test(part_events_are_messages_of_their_call),
 		cmocka_unit_test(truncated_files),
 		cmocka_unit_test(corrupted_headers),
 		cmocka_unit_test(corrupted_events),

@@ -127,6 +127,40 @@ static void requests_wildcards_and_communicators(void **state)
 	rpt_pf_mpi_free(m);
 }
 
+/* MPI_Startall's messages are PARTs of its call: each matched on its own, rank 0's two
+ * sends (tags 1 and 2) to rank 1's receive PARTs, which arrive in the Waitall that
+ * completed them; a PART never completed arrives in the Startall's own PART. */
+static void startall_parts_are_messages(void **state)
+{
+	struct rank r[2];
+	struct rpt_mpi_rank in[2];
+	struct rpt_pf_mpi *m;
+	struct ses_mpiev_call *c;
+
+	(void)state;
+	ranks_init(r, in, 2);
+	call(&r[0], 10, 0); /* 0.0: the Startall */
+	for (int tag = 1; tag <= 2; tag++) {
+		c = send(&r[0], 10, 1, tag, 0); /* 0.1, 0.2 */
+		c->flags |= SES_MPIEV_PART | SES_MPIEV_NONBLOCKING;
+		c->part_of = 1;
+	}
+	call(&r[1], 5, 0); /* 1.0: the Startall */
+	for (int tag = 1; tag <= 2; tag++) {
+		c = recv(&r[1], 5, 0, tag, 0); /* 1.1, 1.2 */
+		c->flags |= SES_MPIEV_PART | SES_MPIEV_NONBLOCKING;
+		c->part_of = 1;
+	}
+	call(&r[1], 50, 0); /* 1.3: the Waitall */
+	r[1].calls[1].done = 4;
+	assert_int_equal(rpt_pf_mpi_new(&m, in, 2, 100), 0);
+	assert_int_equal(m->nflows, 2);
+	flow_is(m, 0, 0, 1, 1, 3);
+	flow_is(m, 1, 0, 2, 1, 2);
+	assert_int_equal(m->unmatched_sends + m->unmatched_recvs, 0);
+	rpt_pf_mpi_free(m);
+}
+
 /* A Sendrecv is both ends: each rank's call sends to and receives from the other. */
 static void sendrecv_is_both_ends(void **state)
 {
@@ -183,6 +217,7 @@ int main(void)
 		cmocka_unit_test(messages_of_one_tag_arrive_in_order),
 		cmocka_unit_test(requests_wildcards_and_communicators),
 		cmocka_unit_test(sendrecv_is_both_ends),
+		cmocka_unit_test(startall_parts_are_messages),
 		cmocka_unit_test(the_cap_keeps_the_earliest),
 	};
 

@@ -84,7 +84,10 @@ def main():
                 print("unbound", i)
                 continue
             causal = 1 if a["ts"] <= b["ts"] + b["dur"] else 0
-            print(a["args"]["rank"], b["args"]["rank"], a["args"].get("send_tag"),
+            # the message's tag: the flow start's (a call of several messages,
+            # MPI_Startall, has none of its own), else the sending slice's
+            tag = s.get("args", {}).get("tag", a["args"].get("send_tag"))
+            print(a["args"]["rank"], b["args"]["rank"], tag,
                   "%s#%d" % (a["name"], nth[id(a)]), "%s#%d" % (b["name"], nth[id(b)]),
                   b["args"].get("source", "-"), causal)
     elif what == "dur":
