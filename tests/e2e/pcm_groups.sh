@@ -57,6 +57,20 @@ check "zen5 umc: CAS writes on UMC 2 (event 0x0a, rdwrmask 2) = config 0x20a on 
 check "zen5 memory: channel 11 writes (event 0x2df, umask 0xfff) = config 0x20f00ffdf" \
 	[ "$(attr_of 'event=memory:WR_DRAM11 ' <<<"$D")" = "type=12,size=128,config=0x20f00ffdf,read_format=0x3" ]
 
+# l3: Zen 3's miss-latency pair (0x90 / 0x9a); Zen 4 and 5 the sampled latency (0xac /
+# 0xad) on every core and slice: threadmask 3 at config:56, sliceid 3 at 48, enallcores 47,
+# enallslices 46 (the kernel's amd_l3 format, in every fixture)
+D=$(on zen3 pcm -m l3 -c core=0 --dry-run 2>&1)
+check "zen3 l3: miss latency event 0x90 = config 0x90 on amd_l3 (type 11)" \
+	[ "$(attr_of 'event=l3:L3_MISS_LAT ' <<<"$D")" = "type=11,size=128,config=0x90,read_format=0x3" ]
+for gen in zen4 zen5; do
+	D=$(on $gen pcm -m l3 -c core=0 --dry-run 2>&1)
+	check "$gen l3: sampled latency 0xac, every core and slice = config 0x303c00000003fac" \
+		[ "$(attr_of 'event=l3:L3_MISS_LAT ' <<<"$D")" = "type=11,size=128,config=0x303c00000003fac,read_format=0x3" ]
+	check "$gen l3: its requests 0xad = config 0x303c00000003fad" \
+		[ "$(attr_of 'event=l3:L3_MISS_REQ ' <<<"$D")" = "type=11,size=128,config=0x303c00000003fad,read_format=0x3" ]
+done
+
 # --family: the named generation's events on any fixture, said so
 D=$(on zen3 pcm -m avx_imix --family zen4 -c core=0 --dry-run 2>&1)
 check_sh "--family zen4 on the Zen 3 machine: avx_imix's 7 counters, 'named by --family'" \
