@@ -211,7 +211,7 @@ struct mtr_config_metric {
 };
 
 #define MTR_CONFIG_MAX_EVENTS 32
-#define MTR_CONFIG_MAX_METRICS 32
+#define MTR_CONFIG_MAX_METRICS 48 /* Zen 5 ccm_bw: 2 totals + 16 CFIs x read, write */
 
 /* A collect configuration (configs/<name>.ini), or a pcm metric group
  * (configs/pcm/<group>.ini, which also sets title). */

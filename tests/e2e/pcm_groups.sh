@@ -20,7 +20,7 @@ GROUPS19="ipc fp l1 l2 l3 memory dc swpfdc hwpfdc pipeline_util avx_imix cache_m
 declare -A WANT=(
 	[zen3]="9 3 6 8 4 8 7 7 7 - - 6 5 4 - - - - -"
 	[zen4]="9 3 6 8 4 24 7 7 7 12 7 6 5 4 8 8 8 16 -"
-	[zen5]="9 3 6 8 4 24 7 7 7 12 7 6 5 - 16 16 8 - -"
+	[zen5]="9 3 6 8 4 24 7 7 7 12 7 6 5 6 16 16 8 32 -"
 )
 declare -A NAME=([zen3]="Zen 3" [zen4]="Zen 4" [zen5]="Zen 5")
 
@@ -70,6 +70,15 @@ for gen in zen4 zen5; do
 	check "$gen l3: its requests 0xad = config 0x303c00000003fad" \
 		[ "$(attr_of 'event=l3:L3_MISS_REQ ' <<<"$D")" = "type=11,size=128,config=0x303c00000003fad,read_format=0x3" ]
 done
+
+# Zen 5's Data Fabric link and core-to-fabric events (perf's amdzen5 data-fabric.json):
+# xGMI link 5 out 0xe9f umask 0xf3e; CFI 8 in 0x41f umask 0x7fe (event 0x1f at 0, 0x4 at
+# 32; umask 0xfe at 8, 0x7 at 24)
+D=$(on zen5 pcm -m xgmi,ccm_bw -c core=0 --dry-run 2>&1)
+check "zen5 xgmi: link 5 outbound (event 0xe9f, umask 0xf3e) = config 0xe0f003e9f" \
+	[ "$(attr_of 'event=xgmi:XGMI_OUT_5 ' <<<"$D")" = "type=12,size=128,config=0xe0f003e9f,read_format=0x3" ]
+check "zen5 ccm_bw: CFI 8 inbound (event 0x41f, umask 0x7fe) = config 0x40700fe1f" \
+	[ "$(attr_of 'event=ccm_bw:CFI8_RD ' <<<"$D")" = "type=12,size=128,config=0x40700fe1f,read_format=0x3" ]
 
 # --family: the named generation's events on any fixture, said so
 D=$(on zen3 pcm -m avx_imix --family zen4 -c core=0 --dry-run 2>&1)

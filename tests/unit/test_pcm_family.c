@@ -71,11 +71,11 @@ static const struct {
 	{ "cache_miss", { "", "", "" } },
 	{ "pipeline_util", { "-", "zen4/", "zen5/" } },
 	{ "avx_imix", { "-", "", "" } },
-	{ "xgmi", { "zen3/", "zen4/", "-" } },
+	{ "xgmi", { "zen3/", "zen4/", "zen5/" } },
 	{ "pcie", { "-", "zen4/", "zen5/" } },
 	{ "dma", { "-", "zen4/", "zen5/" } },
 	{ "umc", { "-", "", "" } },
-	{ "ccm_bw", { "-", "zen4/", "-" } },
+	{ "ccm_bw", { "-", "zen4/", "zen5/" } },
 	{ "cxl", { "-", "-", "-" } },
 };
 
@@ -362,6 +362,18 @@ static void fabric_and_umc_bandwidth(void **state)
 	EQ("Total CCM Read Bw (GB/s)", 64);
 	EQ("CCM7 Write Bw (GB/s)", 64);
 	EQ("Total CCM Write Bw (GB/s)", 64);
+	load(PMC_ZEN5, "xgmi"); /* six links, 64-byte beats */
+	set("XGMI_OUT_5", 500000000);
+	set("XGMI_OUT_0", 250000000);
+	EQ("xGMI Outbound Data Bytes (GB/s)", 48);
+	EQ("xGMI5 Outbound (GB/s)", 32);
+	load(PMC_ZEN5, "ccm_bw"); /* sixteen CFIs: reads 32-byte beats, writes 64-byte */
+	set("CFI15_RD", 1000000000);
+	set("CFI8_WR", 500000000);
+	EQ("Total CCM Read Bw (GB/s)", 32);
+	EQ("CCM15 Read Bw (GB/s)", 32);
+	EQ("Total CCM Write Bw (GB/s)", 32);
+	EQ("CCM8 Write Bw (GB/s)", 32);
 }
 
 /* L3 per generation: Zen 3's miss latency counts 16 cycles a count (0x90 over 0x9a);
