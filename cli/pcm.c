@@ -59,6 +59,9 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'm':
 		snprintf(st->groups_arg, sizeof(st->groups_arg), "%s", arg);
 		return 0;
+	case 'i':
+		st->user_cfg = arg;
+		return 0;
 	case 'a':
 		st->all_cpus = true;
 		return 0;
@@ -143,6 +146,9 @@ static const struct cli_option pcm_options[] = {
 	      "memory, xgmi, pcie, dma, ccm_bw, cxl (Data Fabric), umc\n"
 	      "(memory controllers), swi (OS: CPU utilization, context\n"
 	      "switches, migrations, page faults)"),
+	VALUE('i', "config-file", "<file.ini>",
+	      "count the events and metrics of this user-defined group\n"
+	      "file (the format: 'man uprof-pcm'); not with -m"),
 	FLAG('a', "system-wide", "count on every CPU", 'a'),
 	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
 	VALUE('A', "aggregate", "<l,...>",
@@ -193,7 +199,7 @@ static const struct cli_option pcm_options[] = {
 static const struct cli_command pcm_cmd = {
 	.name = "pcm",
 	.usage =
-		"usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		"usage: uprof pcm (-m <group,...> | -i <file.ini>) [options] [-- <program> [<args>]]\n"
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
 	.intro =
@@ -248,8 +254,12 @@ static int output_paths(struct pcm_state *st)
 
 static int check_args(struct pcm_state *st)
 {
-	if (!st->groups_arg[0])
-		return cli_usage_error(CMD, "say what to count with -m (e.g. -m ipc,l3 or -m swi)");
+	if (st->user_cfg && st->groups_arg[0])
+		return cli_usage_error(CMD, "-i and -m cannot be used together (the file names "
+					    "its own events and metrics)");
+	if (!st->groups_arg[0] && !st->user_cfg)
+		return cli_usage_error(CMD, "say what to count with -m (e.g. -m ipc,l3 or -m swi) "
+					    "or -i <file.ini>");
 	if (st->all_cpus && st->cpu_arg[0])
 		return cli_usage_error(CMD, "-a and -c cannot be used together");
 	if (st->cumulative && st->interval_ms)
@@ -388,7 +398,8 @@ static int plan(struct pcm_state *st)
 	int ret = pmc_evlist_plan(st->mg.evl, st->pmus, st->topo, &st->target, err, sizeof(err));
 
 	if (ret)
-		return cli_error(1, CMD, "-m %s: %s", st->groups_arg, err);
+		return cli_error(1, CMD, "%s %s: %s", st->user_cfg ? "-i" : "-m",
+				 st->user_cfg ? st->user_cfg : st->groups_arg, err);
 	st->ncounters = pmc_evlist_ncounters(st->mg.evl);
 	st->cinfo = calloc(st->ncounters ? st->ncounters : 1, sizeof(*st->cinfo));
 	if (!st->cinfo)

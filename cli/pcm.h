@@ -53,6 +53,7 @@ struct pcm_series {
 struct pcm_state {
 	/* options */
 	char groups_arg[256];
+	const char *user_cfg; /* -i: a user-defined group file, instead of -m */
 	bool all_cpus, cumulative, dry_run, levels_given;
 	int zen;	 /* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
 	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
@@ -108,6 +109,7 @@ struct pcm_state {
 };
 
 /* pcm_groups.c */
+/* -m's groups, or -i's file (its group named by the file's name without .ini) */
 int pcm_groups_load(struct pcm_state *st);
 int pcm_comps_build(struct pcm_state *st);
 void pcm_groups_free(struct pcm_state *st);
