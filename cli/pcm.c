@@ -201,6 +201,7 @@ static const struct cli_command pcm_cmd = {
 	.usage =
 		"usage: uprof pcm (-m <group,...> | -i <file.ini>) [options] [-- <program> [<args>]]\n"
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
+		"       uprof pcm profile (-m <group,...> | -i <file.ini>) -O <dir> [options] [-- <program> [<args>]]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
@@ -209,6 +210,8 @@ static const struct cli_command pcm_cmd = {
 		"counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
 		"'uprof pcm top' shows a live table: the system and every core, every -I ms (default\n"
 		"group: ipc, or swi where there is no core PMU).\n"
+		"'uprof pcm profile' writes the timeseries, the cumulative table, report.json and\n"
+		"report.html of one run into -O's directory.\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -236,7 +239,8 @@ static int output_paths(struct pcm_state *st)
 	int n = 0;
 
 	if (st->out_dir) {
-		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/report.csv", st->out_dir);
+		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/%s", st->out_dir,
+			     st->profile ? PCM_PROFILE_TIMESERIES : "report.csv");
 		if (n < 0 || (size_t)n >= sizeof(st->csv_path))
 			return -ENAMETOOLONG;
 		st->out_path = st->csv_path;
@@ -434,10 +438,16 @@ int cmd_pcm(int argc, char **argv)
 		st->top = true;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "profile")) {
+		st->profile = true;
+		argc--;
+		argv++;
 	}
 	ret = parse_args(st, argc, argv);
 	if (ret < 0 && st->top)
 		ret = pcm_top_prepare(st);
+	if (ret < 0 && st->profile)
+		ret = pcm_profile_prepare(st);
 	if (ret < 0)
 		ret = check_args(st);
 	if (ret < 0)
