@@ -202,7 +202,8 @@ static const struct cli_command pcm_cmd = {
 		"usage: uprof pcm (-m <group,...> | -i <file.ini>) [options] [-- <program> [<args>]]\n"
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm profile (-m <group,...> | -i <file.ini>) -O <dir> [options] [-- <program> [<args>]]\n"
-		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
+		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
+		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
@@ -212,6 +213,7 @@ static const struct cli_command pcm_cmd = {
 		"group: ipc, or swi where there is no core PMU).\n"
 		"'uprof pcm profile' writes the timeseries, the cumulative table, report.json and\n"
 		"report.html of one run into -O's directory.\n"
+		"'uprof pcm compare' puts two runs' cumulative tables side by side.\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -430,6 +432,10 @@ int cmd_pcm(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "roofline")) {
 		free(st);
 		return cmd_pcm_roofline(argc - 1, argv + 1);
+	}
+	if (argc > 1 && !strcmp(argv[1], "compare")) {
+		free(st);
+		return cmd_pcm_compare(argc - 1, argv + 1);
 	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");

@@ -155,6 +155,9 @@ int pcm_ncols(const struct pcm_state *st);
 void pcm_html_head(FILE *f, const char *title, const char *css);
 void pcm_html_esc(FILE *f, const char *s);
 
+/* pcm_compare.c: uprof pcm compare (argv[0] is "compare") */
+int cmd_pcm_compare(int argc, char **argv);
+
 /* roofline.c: uprof pcm roofline (argv[0] is "roofline") */
 int cmd_pcm_roofline(int argc, char **argv);
 /* A pcm command word where a program would be, without -- before it (cli/pcm_words.c):

@@ -226,3 +226,8 @@ $(BUILD)/tests/test_mpi_match: tests/unit/test_mpi_match.c $(EXPORT_LIB) $(REPOR
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm $(REPORT_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_mpi_match
+# lib/metric's pcm cumulative table reader (uprof pcm compare): exact values, damaged files
+$(BUILD)/tests/test_pcm_table: tests/unit/test_pcm_table.c $(METRIC_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_pcm_table
