@@ -42,9 +42,10 @@ static const struct cli_command command = {
 	.usage = "usage: uprof pcm compare <baseline>,<other> [-o <file.csv>]\n"
 		 "       uprof pcm compare <baseline> <other> [-o <file.csv>]\n",
 	.intro = "Compare two pcm runs' cumulative tables, metric by metric and unit by unit.\n",
-	.outro = "Each side is a CSV file with a cumulative table ('uprof pcm -C -o FILE') or a\n"
-		 "directory with one ('uprof pcm profile -O DIR': report-cumulative.csv; 'uprof pcm\n"
-		 "-C -O DIR': report.csv). See 'man uprof-pcm'.\n",
+	.outro =
+		"Each side is a CSV file with a cumulative table ('uprof pcm -C -o FILE') or a\n"
+		"directory with one ('uprof pcm profile -O DIR': report-cumulative.csv; 'uprof pcm\n"
+		"-C -O DIR': report.csv). See 'man uprof-pcm'.\n",
 	.options = options,
 	.column = 27,
 };

@@ -63,18 +63,19 @@ static int load_user_group(struct pcm_state *st)
 	fclose(f);
 	head[n] = 0;
 	if (head[strspn(head, " \t\r\n")] == '<')
-		return cli_error(EXIT_USAGE, CMD,
-				 "-i %s: an XML file (uProf's own profile format, which uprof does "
-				 "not read): write a group file as in 'man uprof-pcm' (METRIC GROUP FILES)",
-				 path);
+		return cli_error(
+			EXIT_USAGE, CMD,
+			"-i %s: an XML file (uProf's own profile format, which uprof does "
+			"not read): write a group file as in 'man uprof-pcm' (METRIC GROUP FILES)",
+			path);
 	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return cli_error(1, CMD, "out of memory");
 	if (ret == -ENODEV)
 		return cli_error(1, CMD, "-i %s", err);
 	if (ret)
-		return cli_error(EXIT_USAGE, CMD, "-i %s (the format: 'man uprof-pcm', METRIC GROUP FILES)",
-				 err);
+		return cli_error(EXIT_USAGE, CMD,
+				 "-i %s (the format: 'man uprof-pcm', METRIC GROUP FILES)", err);
 	if (!st->mg.groups[0].nmetrics)
 		return cli_error(EXIT_USAGE, CMD,
 				 "-i %s: no [metric.N] section: nothing to show (the format: 'man "

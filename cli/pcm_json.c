@@ -51,7 +51,8 @@ static void timeseries(const struct pcm_state *st, FILE *f)
 
 		for (int m = 0; m < g->nmetrics && col < s->ncols; m++, col++) {
 			fputs(col ? "," : "", f);
-			column(f, st->comps[c].label, g->name, st->mg.metrics[g->first_metric + m].name);
+			column(f, st->comps[c].label, g->name,
+			       st->mg.metrics[g->first_metric + m].name);
 			decimals[col] = pcm_metric_decimals(st, g->first_metric + m);
 		}
 	}

@@ -17,9 +17,10 @@ static const char *const CMD = "pcm profile";
 int pcm_profile_prepare(struct pcm_state *st)
 {
 	if (st->out_path)
-		return cli_usage_error(CMD, "profile writes four files (report-timeseries.csv, "
-					    "report-cumulative.csv, report.json, report.html): give "
-					    "-O <dir>, not -o");
+		return cli_usage_error(CMD,
+				       "profile writes four files (report-timeseries.csv, "
+				       "report-cumulative.csv, report.json, report.html): give "
+				       "-O <dir>, not -o");
 	if (!st->out_dir && !st->dry_run)
 		return cli_usage_error(CMD, "give the directory to write the reports in with "
 					    "-O <dir>");

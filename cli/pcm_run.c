@@ -375,8 +375,9 @@ int pcm_run(struct pcm_state *st)
 		else
 			ret = pcm_profile_close_cumulative(st, cum, ret);
 	} else {
-		ret = finish(st, st->top ? NULL
-					 : st->out_path && !st->cumulative ? stdout : st->out);
+		ret = finish(st, st->top			   ? NULL
+				 : st->out_path && !st->cumulative ? stdout
+								   : st->out);
 	}
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the

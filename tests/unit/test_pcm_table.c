@@ -85,8 +85,7 @@ static void damaged(void **state)
 	expect_error("System:,x\nTimestamp,IPC\n10:00:00:000,1\n", "no cumulative table");
 	expect_error("Metric,A\n\nM,1\n", "the cumulative table has no metric row");
 	expect_error("", "no cumulative table");
-	assert_int_equal(mtr_pcm_table_parse(nul, sizeof(nul) - 1, &t, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(mtr_pcm_table_parse(nul, sizeof(nul) - 1, &t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "a NUL byte"));
 	/* 65 components: one over the limit */
 	strcpy(big, "Metric");

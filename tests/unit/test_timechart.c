@@ -267,7 +267,7 @@ static void test_damaged_files(void **state)
 	assert_int_equal(tc_row_alloc(&m, &row), 0);
 	assert_int_equal(tc_sample(&m, 1.0, &row), 0);
 	put("class/powercap/intel-rapl:0/energy_uj", "12ab\n"); /* corrupted */
-	put("class/powercap/intel-rapl:1/energy_uj", "");      /* truncated to nothing */
+	put("class/powercap/intel-rapl:1/energy_uj", "");	/* truncated to nothing */
 	put("class/hwmon/hwmon1/temp1_input", "-");
 	put("devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "28");
 	assert_int_equal(tc_sample(&m, 2.0, &row), 1);
@@ -322,7 +322,7 @@ static void test_core_power(void **state)
 	assert_int_equal(tc_sample(&m, 3.0, &row), 1);
 	assert_true(isnan(row.core_power_w[1])); /* no reading before it: the gap */
 	put("class/hwmon/hwmon3/energy2_input", "8100000\n");
-	put("class/hwmon/hwmon3/energy1_input", "");		 /* truncated to nothing */
+	put("class/hwmon/hwmon3/energy1_input", ""); /* truncated to nothing */
 	assert_int_equal(tc_sample(&m, 4.0, &row), 1);
 	assert_true(fabs(row.core_power_w[1] - 0.1) < 1e-12); /* 0.1 J in 1 s */
 	assert_true(isnan(row.core_power_w[0]));
@@ -353,9 +353,9 @@ static void test_csv_layout(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(
-		tc_machine_open(&m, &r, TC_FREQUENCY | TC_POWER | TC_TEMPERATURE, "1", err, sizeof(err)),
-		0);
+	assert_int_equal(tc_machine_open(&m, &r, TC_FREQUENCY | TC_POWER | TC_TEMPERATURE, "1", err,
+					 sizeof(err)),
+			 0);
 	assert_int_equal(tc_row_alloc(&m, &row), 0);
 	assert_int_equal(tc_sample(&m, 1.0, &row), 0);
 	put("class/powercap/intel-rapl:1/energy_uj", "988654321\n");
