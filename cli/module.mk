@@ -1,4 +1,4 @@
-CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.c cli/pcm_attach.c cli/pcm_gate.c cli/pcm_affinity.c cli/pcm_msr.c cli/pcm_top.c cli/roofline.c cli/roofline_html.c cli/main.c cli/util.c cli/progress.c cli/collect.c cli/collect_opts.c \
+CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.c cli/pcm_attach.c cli/pcm_gate.c cli/pcm_affinity.c cli/pcm_msr.c cli/pcm_top.c cli/pcm_profile.c cli/pcm_json.c cli/pcm_compare.c cli/roofline.c cli/roofline_html.c cli/main.c cli/util.c cli/progress.c cli/collect.c cli/collect_opts.c \
 	cli/collect_prog.c cli/collect_words.c cli/collect_setid.c cli/collect_info.c cli/collect_open.c \
 	cli/collect_explain.c cli/collect_run.c cli/info.c \
 	cli/report.c cli/collect_pages.c cli/collect_attach.c cli/collect_events.c \

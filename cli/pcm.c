@@ -59,6 +59,9 @@ static int parse_opt(struct pcm_state *st, int c, const char *arg)
 	case 'm':
 		snprintf(st->groups_arg, sizeof(st->groups_arg), "%s", arg);
 		return 0;
+	case 'i':
+		st->user_cfg = arg;
+		return 0;
 	case 'a':
 		st->all_cpus = true;
 		return 0;
@@ -143,6 +146,9 @@ static const struct cli_option pcm_options[] = {
 	      "memory, xgmi, pcie, dma, ccm_bw, cxl (Data Fabric), umc\n"
 	      "(memory controllers), swi (OS: CPU utilization, context\n"
 	      "switches, migrations, page faults)"),
+	VALUE('i', "config-file", "<file.ini>",
+	      "count the events and metrics of this user-defined group\n"
+	      "file (the format: 'man uprof-pcm'); not with -m"),
 	FLAG('a', "system-wide", "count on every CPU", 'a'),
 	VALUE('c', "cpu", "<spec>", "count on core=N[-M] (CPUs), ccx=N, package=N or numa=N"),
 	VALUE('A', "aggregate", "<l,...>",
@@ -193,9 +199,11 @@ static const struct cli_option pcm_options[] = {
 static const struct cli_command pcm_cmd = {
 	.name = "pcm",
 	.usage =
-		"usage: uprof pcm -m <group,...> [options] [-- <program> [<args>]]\n"
+		"usage: uprof pcm (-m <group,...> | -i <file.ini>) [options] [-- <program> [<args>]]\n"
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
-		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n",
+		"       uprof pcm profile (-m <group,...> | -i <file.ini>) -O <dir> [options] [-- <program> [<args>]]\n"
+		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
+		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
@@ -203,6 +211,9 @@ static const struct cli_command pcm_cmd = {
 		"counted; uncore metrics (l3, memory) are then counted system-wide while it runs.\n"
 		"'uprof pcm top' shows a live table: the system and every core, every -I ms (default\n"
 		"group: ipc, or swi where there is no core PMU).\n"
+		"'uprof pcm profile' writes the timeseries, the cumulative table, report.json and\n"
+		"report.html of one run into -O's directory.\n"
+		"'uprof pcm compare' puts two runs' cumulative tables side by side.\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -230,7 +241,8 @@ static int output_paths(struct pcm_state *st)
 	int n = 0;
 
 	if (st->out_dir) {
-		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/report.csv", st->out_dir);
+		n = snprintf(st->csv_path, sizeof(st->csv_path), "%s/%s", st->out_dir,
+			     st->profile ? PCM_PROFILE_TIMESERIES : "report.csv");
 		if (n < 0 || (size_t)n >= sizeof(st->csv_path))
 			return -ENAMETOOLONG;
 		st->out_path = st->csv_path;
@@ -248,8 +260,12 @@ static int output_paths(struct pcm_state *st)
 
 static int check_args(struct pcm_state *st)
 {
-	if (!st->groups_arg[0])
-		return cli_usage_error(CMD, "say what to count with -m (e.g. -m ipc,l3 or -m swi)");
+	if (st->user_cfg && st->groups_arg[0])
+		return cli_usage_error(CMD, "-i and -m cannot be used together (the file names "
+					    "its own events and metrics)");
+	if (!st->groups_arg[0] && !st->user_cfg)
+		return cli_usage_error(CMD, "say what to count with -m (e.g. -m ipc,l3 or -m swi) "
+					    "or -i <file.ini>");
 	if (st->all_cpus && st->cpu_arg[0])
 		return cli_usage_error(CMD, "-a and -c cannot be used together");
 	if (st->cumulative && st->interval_ms)
@@ -388,7 +404,8 @@ static int plan(struct pcm_state *st)
 	int ret = pmc_evlist_plan(st->mg.evl, st->pmus, st->topo, &st->target, err, sizeof(err));
 
 	if (ret)
-		return cli_error(1, CMD, "-m %s: %s", st->groups_arg, err);
+		return cli_error(1, CMD, "%s %s: %s", st->user_cfg ? "-i" : "-m",
+				 st->user_cfg ? st->user_cfg : st->groups_arg, err);
 	st->ncounters = pmc_evlist_ncounters(st->mg.evl);
 	st->cinfo = calloc(st->ncounters ? st->ncounters : 1, sizeof(*st->cinfo));
 	if (!st->cinfo)
@@ -416,6 +433,10 @@ int cmd_pcm(int argc, char **argv)
 		free(st);
 		return cmd_pcm_roofline(argc - 1, argv + 1);
 	}
+	if (argc > 1 && !strcmp(argv[1], "compare")) {
+		free(st);
+		return cmd_pcm_compare(argc - 1, argv + 1);
+	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
 	st->out_dfd = -1;
@@ -423,10 +444,16 @@ int cmd_pcm(int argc, char **argv)
 		st->top = true;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "profile")) {
+		st->profile = true;
+		argc--;
+		argv++;
 	}
 	ret = parse_args(st, argc, argv);
 	if (ret < 0 && st->top)
 		ret = pcm_top_prepare(st);
+	if (ret < 0 && st->profile)
+		ret = pcm_profile_prepare(st);
 	if (ret < 0)
 		ret = check_args(st);
 	if (ret < 0)

@@ -53,6 +53,7 @@ struct pcm_series {
 struct pcm_state {
 	/* options */
 	char groups_arg[256];
+	const char *user_cfg; /* -i: a user-defined group file, instead of -m */
 	bool all_cpus, cumulative, dry_run, levels_given;
 	int zen;	 /* the Zen generation the groups are for (PMC_ZEN_NONE: not a Zen) */
 	bool zen_named;	 /* --family named it (dry runs only); else the CPU's */
@@ -63,6 +64,7 @@ struct pcm_state {
 	struct pmc_cpus affinity; /* -x: the launched program's CPUs */
 	bool affinity_given;
 	bool top; /* uprof pcm top: the live table */
+	bool profile; /* uprof pcm profile: timeseries, cumulative, JSON and HTML in -O */
 	char cpu_arg[64];
 	unsigned levels; /* bit (1 << PMC_LEVEL_*) */
 	unsigned interval_ms, mux_ms;
@@ -108,6 +110,7 @@ struct pcm_state {
 };
 
 /* pcm_groups.c */
+/* -m's groups, or -i's file (its group named by the file's name without .ini) */
 int pcm_groups_load(struct pcm_state *st);
 int pcm_comps_build(struct pcm_state *st);
 void pcm_groups_free(struct pcm_state *st);
@@ -152,6 +155,9 @@ int pcm_ncols(const struct pcm_state *st);
 void pcm_html_head(FILE *f, const char *title, const char *css);
 void pcm_html_esc(FILE *f, const char *s);
 
+/* pcm_compare.c: uprof pcm compare (argv[0] is "compare") */
+int cmd_pcm_compare(int argc, char **argv);
+
 /* roofline.c: uprof pcm roofline (argv[0] is "roofline") */
 int cmd_pcm_roofline(int argc, char **argv);
 /* A pcm command word where a program would be, without -- before it (cli/pcm_words.c):
@@ -182,6 +188,23 @@ int pcm_top_prepare(struct pcm_state *st);
 /* One interval's table. */
 void pcm_top_frame(struct pcm_state *st, FILE *f, const struct pmc_count *delta,
 		   const uint64_t *idle, int64_t elapsed_ns);
+
+/* pcm_profile.c: uprof pcm profile (into -O: these files, report.html beside them) */
+#define PCM_PROFILE_TIMESERIES "report-timeseries.csv"
+#define PCM_PROFILE_CUMULATIVE "report-cumulative.csv"
+#define PCM_PROFILE_JSON "report.json"
+/* Its checks (-O, not -o or -C) and --html on. -1 to go on, else the exit code. */
+int pcm_profile_prepare(struct pcm_state *st);
+/* report-cumulative.csv beneath the output directory, started with the run's facts; NULL
+ * (said) when it cannot be made. */
+FILE *pcm_profile_open_cumulative(struct pcm_state *st);
+/* Close it: @ret, or the exit code of a write that failed (said). */
+int pcm_profile_close_cumulative(struct pcm_state *st, FILE *f, int ret);
+/* report.json: @ret, or the exit code of a write that failed (said). */
+int pcm_profile_write_json(struct pcm_state *st, int ret);
+
+/* pcm_json.c: report.json (@name beneath st->out_dfd) from st->series; 0 or -errno */
+int pcm_json_write(const struct pcm_state *st, const char *name);
 
 /* pcm_attach.c: --pid / --tid */
 /* Take @arg as the task to count: 0, or the exit code of a bad value. */

@@ -38,6 +38,52 @@ static int load_group(struct pcm_state *st, const char *name)
 	return ret ? cli_error(1, CMD, "%s", err) : 0;
 }
 
+/* -i FILE: a group file of the user's, in the configs' own format (lib/metric's
+ * mtr_config: [config] title, [event.N] name/spec, [metric.N] name/formula), its group
+ * named after the file. uProf 4.0's own .conf/.xml syntax is not published, so a file in
+ * it is told apart (XML, or no [event.N] section) and refused in one line. */
+static int load_user_group(struct pcm_state *st)
+{
+	const char *path = st->user_cfg, *base = strrchr(path, '/');
+	char name[sizeof(st->mg.groups[0].name)], err[1024], head[64] = "";
+	size_t n;
+	FILE *f;
+	int ret;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (!n)
+		n = strlen(base);
+	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) - 1 ? n : sizeof(name) - 1),
+		 base);
+	f = fopen(path, "re");
+	if (!f)
+		return cli_error(EXIT_USAGE, CMD, "-i %s: %s", path, strerror(errno));
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	if (head[strspn(head, " \t\r\n")] == '<')
+		return cli_error(
+			EXIT_USAGE, CMD,
+			"-i %s: an XML file (uProf's own profile format, which uprof does "
+			"not read): write a group file as in 'man uprof-pcm' (METRIC GROUP FILES)",
+			path);
+	ret = pmc_groups_add(&st->mg, path, name, st->pmus, err, sizeof(err));
+	if (ret == -ENOMEM)
+		return cli_error(1, CMD, "out of memory");
+	if (ret == -ENODEV)
+		return cli_error(1, CMD, "-i %s", err);
+	if (ret)
+		return cli_error(EXIT_USAGE, CMD,
+				 "-i %s (the format: 'man uprof-pcm', METRIC GROUP FILES)", err);
+	if (!st->mg.groups[0].nmetrics)
+		return cli_error(EXIT_USAGE, CMD,
+				 "-i %s: no [metric.N] section: nothing to show (the format: 'man "
+				 "uprof-pcm', METRIC GROUP FILES)",
+				 path);
+	return 0;
+}
+
 int pcm_groups_load(struct pcm_state *st)
 {
 	char buf[sizeof(st->groups_arg)], *save = NULL, *tok;
@@ -46,6 +92,8 @@ int pcm_groups_load(struct pcm_state *st)
 	st->mg.evl = pmc_evlist_new();
 	if (!st->mg.evl)
 		return cli_error(1, CMD, "out of memory");
+	if (st->user_cfg)
+		return load_user_group(st);
 	snprintf(buf, sizeof(buf), "%s", st->groups_arg);
 	for (tok = strtok_r(buf, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		bool dup = false;

@@ -272,7 +272,8 @@ static int open_output(struct pcm_state *st)
 	 * pcm often runs as root, -O in a shared /tmp */
 	if (st->out_dir) {
 		st->out_dfd = cli_output_dir(st->out_dir);
-		snprintf(st->out_name, sizeof(st->out_name), "report.csv");
+		snprintf(st->out_name, sizeof(st->out_name), "%s",
+			 st->profile ? PCM_PROFILE_TIMESERIES : "report.csv");
 		if (st->out_dfd < 0)
 			return cli_error(1, CMD, "cannot make or open '%s': %s", st->out_dir,
 					 strerror(-st->out_dfd));
@@ -365,7 +366,19 @@ int pcm_run(struct pcm_state *st)
 	if (!st->cumulative && !st->top)
 		pcm_out_header(st, st->out);
 	loop(st);
-	ret = finish(st, st->top ? NULL : st->out_path && !st->cumulative ? stdout : st->out);
+	if (st->profile) {
+		FILE *cum = pcm_profile_open_cumulative(st);
+
+		ret = finish(st, cum);
+		if (!cum)
+			ret = 1;
+		else
+			ret = pcm_profile_close_cumulative(st, cum, ret);
+	} else {
+		ret = finish(st, st->top			   ? NULL
+				 : st->out_path && !st->cumulative ? stdout
+								   : st->out);
+	}
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the
 		 * result, so losing it is an error whatever the program's own status */
@@ -383,6 +396,8 @@ int pcm_run(struct pcm_state *st)
 			fprintf(stderr, "Generated data file path: %s\n", st->out_path);
 		if (!bad && st->series)
 			ret = write_html(st, ret);
+		if (!bad && st->profile && st->series)
+			ret = pcm_profile_write_json(st, ret);
 	}
 out:
 	restore_mux(st);

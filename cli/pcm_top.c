@@ -27,7 +27,7 @@ int pcm_top_prepare(struct pcm_state *st)
 	if (st->prog_argv || st->attach_id)
 		return cli_usage_error(CMD, "top watches the whole machine: no program, --pid or "
 					    "--tid");
-	if (!st->groups_arg[0]) {
+	if (!st->groups_arg[0] && !st->user_cfg) {
 		snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu", pmc_sysfs_root());
 		bool core = !access(path, F_OK);
 

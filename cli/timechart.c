@@ -215,9 +215,10 @@ static int list_events(void)
 	printf("%-12s %s\n", "EVENT", "SOURCE HERE");
 	printf("%-12s %s\n", "frequency", tc_freq_source_name(m.freq_source));
 	printf("%-12s %s\n", "p-state", tc_pstate_source_name(m.pstate_source));
-	printf("%-12s %s (%d package zone%s)\n", "power",
+	printf("%-12s %s (%d package zone%s), %s (%d core%s)\n", "power",
 	       m.npackages ? "RAPL powercap energy_uj" : "none", m.npackages,
-	       m.npackages == 1 ? "" : "s");
+	       m.npackages == 1 ? "" : "s", m.ncores ? "amd_energy energyN_input" : "none",
+	       m.ncores, m.ncores == 1 ? "" : "s");
 	printf("%-12s %s (%d sensor%s)\n", "temperature", m.nthermal ? "hwmon temp1_input" : "none",
 	       m.nthermal, m.nthermal == 1 ? "" : "s");
 	printf("%-12s per-core columns only for these CPUs\n", "core=<cpus>");

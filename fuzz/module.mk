@@ -89,6 +89,9 @@ $(eval $(call fuzz_target,fuzz_translated,lib/unwind/translated.c,))
 # the roofline file (uprof pcm roofline -o, read back by -i), with write-back round trips
 $(eval $(call fuzz_target,fuzz_roofline,lib/metric/roofline.c lib/util/escape.c,-lm))
 
+# pcm's cumulative table (uprof pcm compare's two inputs)
+$(eval $(call fuzz_target,fuzz_pcm_table,lib/metric/pcm_table.c lib/util/escape.c,-lm))
+
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
 $(eval $(call fuzz_target,fuzz_leafstack,$(FUZZ_SESSION_SRCS),))
 fuzz: $(FUZZ_BINS)

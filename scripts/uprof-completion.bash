@@ -67,9 +67,9 @@ _uprof() {
 			awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }')" -- "$cur"))
 		return
 	fi
-	# pcm's own command: roofline (its options from its --help)
+	# pcm's own commands: top, profile, compare, roofline (roofline's options from its --help)
 	if [ "$cmd" = pcm ] && [ "$COMP_CWORD" -eq 2 ] && [ "${cur:0:1}" != - ]; then
-		COMPREPLY=($(compgen -W roofline -- "$cur") $(compgen -f -- "$cur"))
+		COMPREPLY=($(compgen -W "top profile compare roofline" -- "$cur") $(compgen -f -- "$cur"))
 		return
 	fi
 	[ "$cmd" = pcm ] && [ "${COMP_WORDS[2]}" = roofline ] && cmd="pcm roofline"

@@ -211,7 +211,7 @@ struct mtr_config_metric {
 };
 
 #define MTR_CONFIG_MAX_EVENTS 32
-#define MTR_CONFIG_MAX_METRICS 32
+#define MTR_CONFIG_MAX_METRICS 48 /* Zen 5 ccm_bw: 2 totals + 16 CFIs x read, write */
 
 /* A collect configuration (configs/<name>.ini), or a pcm metric group
  * (configs/pcm/<group>.ini, which also sets title). */
@@ -243,5 +243,27 @@ int mtr_config_parse(const char *buf, size_t len, struct mtr_config *cfg, char *
 /* Names of all configs in @dir (its *.ini files, without .ini), sorted; returns the count
  * (up to @max; 0 when @dir cannot be read). */
 int mtr_config_list(const char *dir, char names[][64], int max);
+
+/*
+ * pcm's cumulative table read back (pcm_table.c; uprof pcm compare): the
+ * "Metric,<component>,..." header and a row per metric, after any other lines, to the
+ * first blank line. Fixed sizes: a parsed table owns no memory (it is large: allocate it).
+ */
+#define MTR_PCM_MAX_COMPS 64
+#define MTR_PCM_MAX_METRICS 512
+struct mtr_pcm_table {
+	int ncomps, nmetrics;
+	char comp[MTR_PCM_MAX_COMPS][64];
+	char metric[MTR_PCM_MAX_METRICS][96];
+	double val[MTR_PCM_MAX_METRICS][MTR_PCM_MAX_COMPS]; /* NAN: an empty cell */
+};
+/* 0, or -EINVAL with @err saying what ("line N: ..."): a NUL byte, no table, no metric
+ * row, a row whose cells do not match the header, a value that is no number, an empty or
+ * overlong name, a line over 4096 bytes, more components or metrics than the limits. */
+int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, char *err,
+			size_t errlen);
+/* The value of @metric for @comp: 0, or -ENOENT when the table has not both. */
+int mtr_pcm_table_find(const struct mtr_pcm_table *t, const char *metric, const char *comp,
+		       double *out);
 
 #endif

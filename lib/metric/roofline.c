@@ -209,46 +209,6 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *ps, const c
 	return -EINVAL;
 }
 
-/* Split [p, p+len) into NUL-terminated cells in @store; the count, or -1 (too many,
- * an unclosed quote). */
-static int split(const char *p, size_t len, char *store, char **cells)
-{
-	int n = 0;
-	size_t i = 0, o = 0;
-
-	for (;;) {
-		bool quoted = false;
-
-		if (n == MAX_CELLS)
-			return -1;
-		cells[n++] = store + o;
-		if (i < len && p[i] == '"') {
-			quoted = true;
-			i++;
-		}
-		for (; i < len; i++) {
-			if (quoted && p[i] == '"') {
-				if (i + 1 < len && p[i + 1] == '"') {
-					store[o++] = '"';
-					i++;
-					continue;
-				}
-				quoted = false;
-				continue;
-			}
-			if (!quoted && p[i] == ',')
-				break;
-			store[o++] = p[i];
-		}
-		store[o++] = '\0';
-		if (quoted)
-			return -1;
-		if (i >= len)
-			return n;
-		i++; /* the comma */
-	}
-}
-
 static int copy(struct parser *ps, char *dst, size_t size, const char *src, const char *what)
 {
 	if (strlen(src) >= size)
@@ -395,7 +355,7 @@ static int one_line(struct parser *ps, const char *p, size_t len)
 	 * the file would not read again): one inside a line is damage, not text */
 	if (memchr(p, '\r', len))
 		return fail(ps, "a carriage return inside the line");
-	n = split(p, len, store, c);
+	n = util_csv_split(p, len, store, c, MAX_CELLS);
 	if (n < 0)
 		return fail(ps, "more than %d cells or an unclosed quote", MAX_CELLS);
 	if (n >= 1 && strlen(c[0]) > 1 && c[0][strlen(c[0]) - 1] == ':' && ps->sec != SEC_COUNTERS)

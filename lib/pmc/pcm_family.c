@@ -32,16 +32,14 @@ static const struct pmc_pcm_group pcm_groups[] = {
 	  "the dispatch-slot events top-down needs (PMCx1A0) are Zen 4 and later" },
 	{ "avx_imix", Z4 | Z5,
 	  "retired FP ops by width (PMCx008, which counts AVX-512) is Zen 4 and later" },
-	{ "xgmi", Z3 | Z4,
-	  "uprof has no Zen 5 xGMI link event encoding yet (the Zen 5 PPR's DF link events "
-	  "are not in its tables)" },
+	{ "xgmi", Z3 | Z4 | Z5, NULL },
 	{ "pcie", Z4 | Z5,
 	  "the Zen 3 Data Fabric exposes no public per-IO-root-complex upstream events" },
 	{ "dma", Z4 | Z5, "the Zen 3 Data Fabric exposes no public upstream DMA events" },
 	{ "umc", Z4 | Z5, "the memory-controller PMU (amd_umc) is Zen 4 and later" },
-	{ "ccm_bw", Z4,
-	  "CCM data-beat events are encoded for Zen 4 only (Zen 3 has none; uprof has no Zen "
-	  "5 encoding yet)" },
+	{ "ccm_bw", Z4 | Z5,
+	  "the Zen 3 Data Fabric exposes no public CCM data-beat events (Zen 4's CCMs and Zen "
+	  "5's core-to-fabric interfaces have them)" },
 	{ "cxl", 0,
 	  "no public Data Fabric event encoding for CXL ports exists in the PPRs or perf's "
 	  "tables uprof uses" },

@@ -2,7 +2,7 @@
 /*
  * uProf's timechart.csv layout (docs: AMDuProf-SWP-Timechart_<date>/timechart.csv):
  *   RecordId,Timestamp,thread0-core-effective-frequency,...,thread0-p-state,...,
- *   socket0-package-power,...,socket0-temperature
+ *   socket0-package-power,...,core0-power,...,socket0-temperature
  * with values after ", " (uProf pads them with a space). Only the columns this machine
  * has a source for are written; a value that failed to read is an empty cell. -f txt
  * writes the same columns fixed-width.
@@ -36,6 +36,11 @@ static const char *column(const struct tc_machine *m, int i, char *buf, size_t l
 			return buf;
 		}
 		i -= m->npackages;
+		if (i < m->ncores) {
+			snprintf(buf, len, "core%d-power", m->core_id[i]);
+			return buf;
+		}
+		i -= m->ncores;
 	}
 	if (m->want & TC_TEMPERATURE) {
 		if (i < m->nthermal) {
@@ -74,6 +79,11 @@ static const char *value(const struct tc_machine *m, const struct tc_row *row, i
 			goto number;
 		}
 		i -= m->npackages;
+		if (i < m->ncores) {
+			v = row->core_power_w[i];
+			goto number;
+		}
+		i -= m->ncores;
 	}
 	if ((m->want & TC_TEMPERATURE) && i < m->nthermal)
 		v = row->temp_c[i];

@@ -21,4 +21,10 @@ int tc_read_msr(const char *dev, int cpu, uint32_t msr, uint64_t *out);
  * (others untouched). The number of values read, or -errno. */
 int tc_cpuinfo_mhz(const char *procfs, double *mhz, int max);
 
+/* energy.c: amd_energy's per-core counters (m->ncores, core_*), and their power over the
+ * @dt seconds since the last reading into row->core_power_w (NAN: not read, or no last
+ * reading). */
+void tc_find_core_energy(struct tc_machine *m);
+void tc_read_core_power(struct tc_machine *m, double dt, struct tc_row *row);
+
 #endif

@@ -1,8 +1,8 @@
 # lib/timechart: power, frequency and temperature at an interval (uprof timechart), from
-# APERF/MPERF, cpufreq, /proc/cpuinfo, RAPL powercap and hwmon. Needs $(PMC_LIB) after it
+# APERF/MPERF, cpufreq, /proc/cpuinfo, RAPL powercap and hwmon (amd_energy for cores). Needs $(PMC_LIB) after it
 # (its CPU lists).
 TIMECHART_SRCS := lib/timechart/read.c lib/timechart/probe.c lib/timechart/sample.c \
-	lib/timechart/csv.c
+	lib/timechart/csv.c lib/timechart/energy.c
 TIMECHART_LIB := $(BUILD)/lib/libuprof_timechart.a
 $(TIMECHART_LIB): $(call objs,$(TIMECHART_SRCS))
 	@mkdir -p $(dir $@)

@@ -213,8 +213,10 @@ int tc_machine_open(struct tc_machine *m, const struct tc_roots *roots, unsigned
 		return ret;
 	if (want & (TC_FREQUENCY | TC_PSTATE))
 		find_frequency(m);
-	if (want & TC_POWER)
+	if (want & TC_POWER) {
 		find_rapl(m);
+		tc_find_core_energy(m);
+	}
 	if (want & TC_TEMPERATURE)
 		find_hwmon(m);
 	m->aperf = calloc(m->ncpus, sizeof(*m->aperf));
@@ -254,6 +256,9 @@ const char *tc_machine_missing(const struct tc_machine *m, char *buf, size_t len
 		    m->roots.dev, m->cpu[0]);
 	if ((m->want & TC_POWER) && !m->npackages)
 		SAY("package power (no RAPL package zone under %s/class/powercap)", m->roots.sysfs);
+	if ((m->want & TC_POWER) && !m->ncores)
+		SAY("core power (no amd_energy hwmon with Ecore counters under %s/class/hwmon)",
+		    m->roots.sysfs);
 	if ((m->want & TC_TEMPERATURE) && !m->nthermal)
 		SAY("temperature (no k10temp, zenpower or coretemp under %s/class/hwmon)",
 		    m->roots.sysfs);

@@ -13,7 +13,8 @@ int tc_row_alloc(const struct tc_machine *m, struct tc_row *row)
 	memset(row, 0, sizeof(*row));
 	row->freq_mhz = calloc(m->ncpus ? m->ncpus : 1, sizeof(*row->freq_mhz));
 	row->pstate = calloc(m->ncpus ? m->ncpus : 1, sizeof(*row->pstate));
-	if (!row->freq_mhz || !row->pstate) {
+	row->core_power_w = calloc(m->ncores ? m->ncores : 1, sizeof(*row->core_power_w));
+	if (!row->freq_mhz || !row->pstate || !row->core_power_w) {
 		tc_row_free(row);
 		return -ENOMEM;
 	}
@@ -24,8 +25,10 @@ void tc_row_free(struct tc_row *row)
 {
 	free(row->freq_mhz);
 	free(row->pstate);
+	free(row->core_power_w);
 	row->freq_mhz = NULL;
 	row->pstate = NULL;
+	row->core_power_w = NULL;
 }
 
 /* A counter's increase; @range: where it wraps to 0 (0: a 64-bit counter). */
@@ -149,8 +152,10 @@ int tc_sample(struct tc_machine *m, double t, struct tc_row *row)
 		read_frequency(m, m->primed ? dt : 0, row);
 	if (m->want & TC_PSTATE)
 		read_pstate(m, row);
-	if (m->want & TC_POWER)
+	if (m->want & TC_POWER) {
 		read_power(m, dt, row);
+		tc_read_core_power(m, m->primed ? dt : 0, row);
+	}
 	if (m->want & TC_TEMPERATURE)
 		read_temperature(m, row);
 	ret = m->primed ? 1 : 0;

@@ -14,6 +14,12 @@
  *   package power        RAPL through powercap: class/powercap/intel-rapl:N (AMD's too),
  *                        energy_uj deltas over the interval, wrapped at
  *                        max_energy_range_uj
+ *   core power           AMD's per-core RAPL counters through the amd_energy hwmon
+ *                        driver: class/hwmon/hwmonN named amd_energy, each energyK_input
+ *                        (microjoules) labelled EcoreNNN in energyK_label (its Esocket
+ *                        ones are the package's, which powercap gives), deltas over the
+ *                        interval; the driver accumulates the 32-bit MSR into 64 bits, so
+ *                        the delta wraps at 2^64
  *   temperature          hwmon: class/hwmon/hwmonN named k10temp, coretemp or zenpower,
  *                        temp1_input (millidegrees Celsius), one per socket in order
  * The roots (sysfs, procfs, dev) are given, so tests point them at a fake tree.
@@ -29,6 +35,8 @@
 #define TC_MAX_CPUS 1024
 #define TC_MAX_SOCKETS 16
 #define TC_MAX_PSTATES 32
+#define TC_MAX_CORES 1024 /* amd_energy's Ecore counters read */
+#define TC_MAX_ENERGY_INPUTS 4096 /* energyK_ files looked at in one amd_energy hwmon */
 
 /* What to sample (uProf's -e words: frequency, p-state, power, temperature). */
 enum tc_what {
@@ -60,6 +68,12 @@ struct tc_machine {
 	int npackages;				/* RAPL package zones found */
 	int rapl_zone[TC_MAX_SOCKETS];		/* N of intel-rapl:N, per socket in order */
 	uint64_t rapl_range_uj[TC_MAX_SOCKETS]; /* max_energy_range_uj (0: unknown) */
+	int ncores;			   /* amd_energy per-core counters found */
+	int core_id[TC_MAX_CORES];	   /* NNN of its EcoreNNN label, ascending */
+	int core_hwmon[TC_MAX_CORES];	   /* N of hwmonN */
+	int core_input[TC_MAX_CORES];	   /* K of energyK_input */
+	uint64_t core_energy_uj[TC_MAX_CORES]; /* the last reading */
+	bool core_primed[TC_MAX_CORES];	   /* it has a last reading */
 	int nthermal;				/* hwmon temperature sensors found */
 	int hwmon[TC_MAX_SOCKETS];		/* N of hwmonN, per socket in order */
 	/* the last reading, for deltas */
@@ -75,6 +89,7 @@ struct tc_row {
 	double *freq_mhz; /* ncpus */
 	int *pstate;	  /* ncpus */
 	double power_w[TC_MAX_SOCKETS];
+	double *core_power_w; /* ncores */
 	double temp_c[TC_MAX_SOCKETS];
 };
 
@@ -102,7 +117,8 @@ void tc_row_free(struct tc_row *row);
 int tc_sample(struct tc_machine *m, double t, struct tc_row *row);
 
 /* uProf's timechart.csv: the header line (RecordId,Timestamp,thread0-core-effective-
- * frequency,...,thread0-p-state,...,socket0-package-power,...,socket0-temperature) with
+ * frequency,...,thread0-p-state,...,socket0-package-power,...,core0-power,...,
+ * socket0-temperature) with
  * the columns this machine fills, then one line per row. @stamp is the row's time as
  * uProf writes it (h:m:s:ms). -errno of the write. */
 int tc_csv_header(const struct tc_machine *m, FILE *f);

@@ -183,3 +183,41 @@ void util_csv_kvf(FILE *f, const char *key, const char *fmt, ...)
 	va_end(ap);
 	util_csv_kv(f, key, buf);
 }
+
+int util_csv_split(const char *p, size_t len, char *store, char **cells, int max)
+{
+	int n = 0;
+	size_t i = 0, o = 0;
+
+	for (;;) {
+		bool quoted = false;
+
+		if (n == max)
+			return -1;
+		cells[n++] = store + o;
+		if (i < len && p[i] == '"') {
+			quoted = true;
+			i++;
+		}
+		for (; i < len; i++) {
+			if (quoted && p[i] == '"') {
+				if (i + 1 < len && p[i + 1] == '"') {
+					store[o++] = '"';
+					i++;
+					continue;
+				}
+				quoted = false;
+				continue;
+			}
+			if (!quoted && p[i] == ',')
+				break;
+			store[o++] = p[i];
+		}
+		store[o++] = '\0';
+		if (quoted)
+			return -1;
+		if (i >= len)
+			return n;
+		i++; /* the comma */
+	}
+}

@@ -113,6 +113,11 @@ void util_put_escaped(FILE *f, const char *s, enum util_escape how);
 /* The same for at most @n bytes of @s (it stops early at a NUL). */
 void util_put_escaped_n(FILE *f, const char *s, size_t n, enum util_escape how);
 
+/* Split the CSV line [@p, @p+@len) into NUL-terminated cells in @store (at least @len + @max
+ * bytes), unquoting "..." cells ("" inside is a quote); @cells gets their starts. The
+ * count, or -1 (more than @max cells, or a quote left open). */
+int util_csv_split(const char *p, size_t len, char *store, char **cells, int max);
+
 /* How a CSV cell is quoted. */
 enum util_csv_quoting {
 	/* Always quoted, UTIL_ESC_CSV inside: report.csv and everything that reads like it

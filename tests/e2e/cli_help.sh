@@ -82,6 +82,7 @@ for c in collect report profile translate annotate compare info pcm; do
 	check "every option completion offers for $c is one uprof $c takes (unknown:${bad:- none})" [ -z "$bad" ]
 done
 check_sh "completion of 'pcm roofline -' offers its --html" 'comp "$UPROF" pcm roofline - | grep -qx -- --html'
+check "completion of 'pcm pro' offers the profile command" [ "$(comp "$UPROF" pcm pro | grep -x profile)" = profile ]
 check "completion: 'collect --config h' offers hotspots" [ "$(comp "$UPROF" collect --config h)" = hotspots ]
 check "completion: 'info --list pre' offers predefined-events" [ "$(comp "$UPROF" info --list pre)" = predefined-events ]
 check "completion: 'info --collect-config as' offers assess and assess_ext" [ "$(comp "$UPROF" info --collect-config as | tr '\n' ' ')" = "assess assess_ext " ]

@@ -20,7 +20,7 @@ GROUPS19="ipc fp l1 l2 l3 memory dc swpfdc hwpfdc pipeline_util avx_imix cache_m
 declare -A WANT=(
 	[zen3]="9 3 6 8 4 8 7 7 7 - - 6 5 4 - - - - -"
 	[zen4]="9 3 6 8 4 24 7 7 7 12 7 6 5 4 8 8 8 16 -"
-	[zen5]="9 3 6 8 4 24 7 7 7 12 7 6 5 - 16 16 8 - -"
+	[zen5]="9 3 6 8 4 24 7 7 7 12 7 6 5 6 16 16 8 32 -"
 )
 declare -A NAME=([zen3]="Zen 3" [zen4]="Zen 4" [zen5]="Zen 5")
 
@@ -56,6 +56,29 @@ check "zen5 umc: CAS writes on UMC 2 (event 0x0a, rdwrmask 2) = config 0x20a on 
 	[ "$(attr_of 'event=umc:UMC2_WR ' <<<"$D")" = "type=16,size=128,config=0x20a,read_format=0x3" ]
 check "zen5 memory: channel 11 writes (event 0x2df, umask 0xfff) = config 0x20f00ffdf" \
 	[ "$(attr_of 'event=memory:WR_DRAM11 ' <<<"$D")" = "type=12,size=128,config=0x20f00ffdf,read_format=0x3" ]
+
+# l3: Zen 3's miss-latency pair (0x90 / 0x9a); Zen 4 and 5 the sampled latency (0xac /
+# 0xad) on every core and slice: threadmask 3 at config:56, sliceid 3 at 48, enallcores 47,
+# enallslices 46 (the kernel's amd_l3 format, in every fixture)
+D=$(on zen3 pcm -m l3 -c core=0 --dry-run 2>&1)
+check "zen3 l3: miss latency event 0x90 = config 0x90 on amd_l3 (type 11)" \
+	[ "$(attr_of 'event=l3:L3_MISS_LAT ' <<<"$D")" = "type=11,size=128,config=0x90,read_format=0x3" ]
+for gen in zen4 zen5; do
+	D=$(on $gen pcm -m l3 -c core=0 --dry-run 2>&1)
+	check "$gen l3: sampled latency 0xac, every core and slice = config 0x303c00000003fac" \
+		[ "$(attr_of 'event=l3:L3_MISS_LAT ' <<<"$D")" = "type=11,size=128,config=0x303c00000003fac,read_format=0x3" ]
+	check "$gen l3: its requests 0xad = config 0x303c00000003fad" \
+		[ "$(attr_of 'event=l3:L3_MISS_REQ ' <<<"$D")" = "type=11,size=128,config=0x303c00000003fad,read_format=0x3" ]
+done
+
+# Zen 5's Data Fabric link and core-to-fabric events (perf's amdzen5 data-fabric.json):
+# xGMI link 5 out 0xe9f umask 0xf3e; CFI 8 in 0x41f umask 0x7fe (event 0x1f at 0, 0x4 at
+# 32; umask 0xfe at 8, 0x7 at 24)
+D=$(on zen5 pcm -m xgmi,ccm_bw -c core=0 --dry-run 2>&1)
+check "zen5 xgmi: link 5 outbound (event 0xe9f, umask 0xf3e) = config 0xe0f003e9f" \
+	[ "$(attr_of 'event=xgmi:XGMI_OUT_5 ' <<<"$D")" = "type=12,size=128,config=0xe0f003e9f,read_format=0x3" ]
+check "zen5 ccm_bw: CFI 8 inbound (event 0x41f, umask 0x7fe) = config 0x40700fe1f" \
+	[ "$(attr_of 'event=ccm_bw:CFI8_RD ' <<<"$D")" = "type=12,size=128,config=0x40700fe1f,read_format=0x3" ]
 
 # --family: the named generation's events on any fixture, said so
 D=$(on zen3 pcm -m avx_imix --family zen4 -c core=0 --dry-run 2>&1)

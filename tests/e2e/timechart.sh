@@ -13,14 +13,15 @@ cells() { tail -n +2 "$1" | cut -d, -f"$2" | tr -d ' ' | sort -u | paste -sd, -;
 fake -t 50 -d 0.3 -o "$SCRATCH/fake" 2>"$SCRATCH/err"; rc=$?
 C=$SCRATCH/fake/timechart.csv
 check "fake machine: exit 0" [ $rc = 0 ]
-check "header: uProf's columns for 4 threads, 2 sockets" [ "$(head -1 "$C")" = "RecordId,Timestamp,thread0-core-effective-frequency,thread1-core-effective-frequency,thread2-core-effective-frequency,thread3-core-effective-frequency,thread0-p-state,thread1-p-state,thread2-p-state,thread3-p-state,socket0-package-power,socket1-package-power,socket0-temperature,socket1-temperature" ]
+check "header: uProf's columns for 4 threads, 2 sockets" [ "$(head -1 "$C")" = "RecordId,Timestamp,thread0-core-effective-frequency,thread1-core-effective-frequency,thread2-core-effective-frequency,thread3-core-effective-frequency,thread0-p-state,thread1-p-state,thread2-p-state,thread3-p-state,socket0-package-power,socket1-package-power,core0-power,core1-power,socket0-temperature,socket1-temperature" ]
 rows=$(($(wc -l <"$C") - 1))
 check "rows: as many as stderr says ($rows), numbered 1..N" bash -c "grep -q '^uprof timechart: $rows records every 50 ms in ' '$SCRATCH/err' && [ \"\$(cut -d, -f1 '$C' | tail -n +2 | paste -sd, -)\" = \"\$(seq -s, 1 $rows)\" ] && [ $rows -ge 1 ]"
 check "timestamps are h:m:s:ms" bash -c "! tail -n +2 '$C' | cut -d, -f2 | grep -qvE '^[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,3}$'"
 check "frequency from scaling_cur_freq: 3700, 2800, 2200, 1498 MHz" [ "$(cells "$C" 3)/$(cells "$C" 4)/$(cells "$C" 5)/$(cells "$C" 6)" = 3700.00/2800.00/2200.00/1498.00 ]
 check "P-states from scaling_available_frequencies: 0, 1, 2, 3 (1498 nearest 1500)" [ "$(cells "$C" 7)/$(cells "$C" 8)/$(cells "$C" 9)/$(cells "$C" 10)" = 0/1/2/3 ]
 check "package power of unchanged energy_uj: 0.00 W" [ "$(cells "$C" 11)/$(cells "$C" 12)" = 0.00/0.00 ]
-check "temperature of the two k10temp sensors (acpitz is not one): 45.25, 51.50" [ "$(cells "$C" 13)/$(cells "$C" 14)" = 45.25/51.50 ]
+check "core power (amd_energy Ecore000, Ecore001) of unchanged counters: 0.00 W" [ "$(cells "$C" 13)/$(cells "$C" 14)" = 0.00/0.00 ]
+check "temperature of the two k10temp sensors (acpitz is not one): 45.25, 51.50" [ "$(cells "$C" 15)/$(cells "$C" 16)" = 45.25/51.50 ]
 check "values after ', ' as uProf writes them" grep -q '^1,[0-9:]*, 3700.00, 2800.00,' "$C"
 check "stderr says the sources, and no 'cannot fill'" bash -c "grep -qx 'uprof timechart: effective frequency from cpufreq scaling_cur_freq' '$SCRATCH/err' && grep -qx 'uprof timechart: P-state from cpufreq scaling_available_frequencies' '$SCRATCH/err' && ! grep -q 'cannot fill' '$SCRATCH/err'"
 
@@ -34,7 +35,7 @@ W=$!
 UPROF_SYSFS_ROOT=$SCRATCH/tree UPROF_DEV_ROOT=$SCRATCH/nodev "$UPROF" timechart -e power -t 200 -d 1 -o "$SCRATCH/moving" 2>/dev/null
 kill $W 2>/dev/null; wait $W 2>/dev/null
 M=$SCRATCH/moving/timechart.csv
-check "-e power: only the package columns" [ "$(head -1 "$M")" = "RecordId,Timestamp,socket0-package-power,socket1-package-power" ]
+check "-e power: only the package and core columns" [ "$(head -1 "$M")" = "RecordId,Timestamp,socket0-package-power,socket1-package-power,core0-power,core1-power" ]
 # a starved writer may add nothing in an interval, a short last interval may see a step:
 # one row above 0, none below, none near the 65 kJ of a misread wrap
 check_sh "moving energy: socket0 power above 0 in some row, never below or absurd; socket1 0.00" '[ "$(cells "$M" 4)" = 0.00 ] && tail -n +2 "$M" | cut -d, -f3 | awk "{ if (\$1 < 0 || \$1 > 10000) bad = 1; if (\$1 > 0) up = 1 } END { exit bad || !up }"'
@@ -43,7 +44,7 @@ fake -e core=1-2,frequency,p-state -f txt -t 50 -d 0.2 -o "$SCRATCH/txt" 2>/dev/
 T=$SCRATCH/txt/timechart.txt
 check "-f txt -e core=1-2: fixed-width, threads 1 and 2 only" bash -c "head -1 '$T' | grep -qE '^RecordId +Timestamp +thread1-core-effective-frequency thread2-core-effective-frequency thread1-p-state thread2-p-state$' && sed -n 2p '$T' | grep -qE ' +2800.00 +2200.00 +1 +2$'"
 L=$(fake --list)
-check "--list: each event with its source here" bash -c "grep -qE '^power +RAPL powercap energy_uj \(2 package zones\)$' <<<'$L' && grep -qE '^temperature +hwmon temp1_input \(2 sensors\)$' <<<'$L' && grep -qE '^frequency +cpufreq scaling_cur_freq$' <<<'$L'"
+check "--list: each event with its source here" bash -c "grep -qE '^power +RAPL powercap energy_uj \(2 package zones\), amd_energy energyN_input \(2 cores\)$' <<<'$L' && grep -qE '^temperature +hwmon temp1_input \(2 sensors\)$' <<<'$L' && grep -qE '^frequency +cpufreq scaling_cur_freq$' <<<'$L'"
 
 # ---- this machine ----
 "$UPROF" timechart -t 50 -d 0.2 -o "$SCRATCH/here" 2>"$SCRATCH/err"; rc=$?
@@ -56,6 +57,11 @@ if [ ! -d /sys/class/powercap ] || ! ls /sys/class/powercap | grep -q '^intel-ra
 	check "no RAPL here: one line says power (and what else) cannot be filled" bash -c "[ \$(grep -c 'cannot fill here:' '$SCRATCH/err') = 1 ] && grep -q 'cannot fill here:.*package power (no RAPL package zone under /sys/class/powercap)' '$SCRATCH/err' && ! head -1 '$H' | grep -q package-power"
 else
 	check "RAPL here: package power columns" bash -c "head -1 '$H' | grep -q socket0-package-power"
+fi
+if ! grep -qx amd_energy /sys/class/hwmon/hwmon*/name 2>/dev/null; then
+	check "no amd_energy here: the same line says core power cannot be filled, no core column" bash -c "grep -q 'cannot fill here:.*core power (no amd_energy hwmon with Ecore counters under /sys/class/hwmon)' '$SCRATCH/err' && ! head -1 '$H' | grep -q 'core[0-9]*-power'"
+else
+	check "amd_energy here: core power columns" bash -c "head -1 '$H' | grep -q core0-power"
 fi
 
 # ---- a program under it ----

@@ -231,3 +231,9 @@ $(BUILD)/tests/test_uprobe: tests/unit/test_uprobe.c $(PMC_LIB) $(ARCH_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(PMC_LDLIBS)
 UNIT_TESTS += $(BUILD)/tests/test_uprobe
+
+# lib/metric's pcm cumulative table reader (uprof pcm compare): exact values, damaged files
+$(BUILD)/tests/test_pcm_table: tests/unit/test_pcm_table.c $(METRIC_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_pcm_table

@@ -62,7 +62,7 @@ static const struct {
 	{ "fp", { "", "", "" } },
 	{ "l1", { "", "", "" } },
 	{ "l2", { "", "", "" } },
-	{ "l3", { "", "", "" } },
+	{ "l3", { "", "zen4/", "zen5/" } },
 	{ "memory", { "", "zen4/", "zen5/" } },
 	{ "dc", { "", "", "" } },
 	{ "swpfdc", { "", "", "" } },
@@ -71,11 +71,11 @@ static const struct {
 	{ "cache_miss", { "", "", "" } },
 	{ "pipeline_util", { "-", "zen4/", "zen5/" } },
 	{ "avx_imix", { "-", "", "" } },
-	{ "xgmi", { "zen3/", "zen4/", "-" } },
+	{ "xgmi", { "zen3/", "zen4/", "zen5/" } },
 	{ "pcie", { "-", "zen4/", "zen5/" } },
 	{ "dma", { "-", "zen4/", "zen5/" } },
 	{ "umc", { "-", "", "" } },
-	{ "ccm_bw", { "-", "zen4/", "-" } },
+	{ "ccm_bw", { "-", "zen4/", "zen5/" } },
 	{ "cxl", { "-", "-", "-" } },
 };
 
@@ -362,6 +362,61 @@ static void fabric_and_umc_bandwidth(void **state)
 	EQ("Total CCM Read Bw (GB/s)", 64);
 	EQ("CCM7 Write Bw (GB/s)", 64);
 	EQ("Total CCM Write Bw (GB/s)", 64);
+	load(PMC_ZEN5, "xgmi"); /* six links, 64-byte beats */
+	set("XGMI_OUT_5", 500000000);
+	set("XGMI_OUT_0", 250000000);
+	EQ("xGMI Outbound Data Bytes (GB/s)", 48);
+	EQ("xGMI5 Outbound (GB/s)", 32);
+	load(PMC_ZEN5, "ccm_bw"); /* sixteen CFIs: reads 32-byte beats, writes 64-byte */
+	set("CFI15_RD", 1000000000);
+	set("CFI8_WR", 500000000);
+	EQ("Total CCM Read Bw (GB/s)", 32);
+	EQ("CCM15 Read Bw (GB/s)", 32);
+	EQ("Total CCM Write Bw (GB/s)", 32);
+	EQ("CCM8 Write Bw (GB/s)", 32);
+}
+
+/* L3 per generation: Zen 3's miss latency counts 16 cycles a count (0x90 over 0x9a);
+ * Zen 4 and 5 sample it (0xac over 0xad, one count per 10 cycles: perf's
+ * l3_read_miss_latency), their sampled events on every core and slice of the complex. */
+static void l3_latency_per_generation(void **state)
+{
+	static const struct {
+		int zen;
+		uint64_t lat_config, req_config, factor;
+	} want[] = {
+		{ PMC_ZEN3, 0x90, 0x3f9a, 16 },
+		/* threadmask 3 (config:56-57), sliceid 3 (48-50), enallcores (47),
+		 * enallslices (46): the kernel's amd_l3 format for family 19h and later */
+		{ PMC_ZEN4, 0x0303c00000003facull, 0x0303c00000003fadull, 10 },
+		{ PMC_ZEN5, 0x0303c00000003facull, 0x0303c00000003fadull, 10 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pmc_event *lat = NULL, *req = NULL;
+
+		load(want[i].zen, "l3");
+		for (int n = 0; n < gs.nnames; n++) {
+			if (!strcmp(gs.names[n].name, "L3_MISS_LAT"))
+				lat = pmc_evlist_event(gs.evl, gs.names[n].event);
+			if (!strcmp(gs.names[n].name, "L3_MISS_REQ"))
+				req = pmc_evlist_event(gs.evl, gs.names[n].event);
+		}
+		assert_non_null(lat);
+		assert_non_null(req);
+		assert_int_equal(lat->attr.config, want[i].lat_config);
+		assert_int_equal(req->attr.config, want[i].req_config);
+		assert_int_equal(lat->attr.config2, 0);
+		set("L3_ACCESS", 4000);
+		set("L3_MISS", 1000);
+		set("L3_MISS_LAT", 30000);
+		set("L3_MISS_REQ", 600);
+		EQ("L3 Miss %", 25);
+		EQ("L3 Hit %", 75);
+		/* 30000 x factor / 600 cycles at 2000 MHz: 0.5 ns a cycle */
+		EQ("Ave L3 Miss Latency (ns)", 30000.0 * want[i].factor / 600 / 2);
+	}
 }
 
 /* A group's counter that never ran (multiplexed out) leaves its metrics empty, not 0. */
@@ -544,6 +599,7 @@ int main(void)
 		cmocka_unit_test(pipeline_util_slots),
 		cmocka_unit_test(avx_imix_shares),
 		cmocka_unit_test(fabric_and_umc_bandwidth),
+		cmocka_unit_test(l3_latency_per_generation),
 		cmocka_unit_test(never_ran_is_empty),
 		cmocka_unit_test(core_codes_are_libpfms),
 	};

@@ -312,8 +312,11 @@ static void test_uncore_encodings(void **state)
 	(void)state;
 	expect_enc("amd_l3/event=0x04,umask=0xff/", 0, 11, 0xff04, 0);
 	expect_enc("amd_l3/l3_accesses/", 0, 11, 0xff04, 0);
-	expect_enc("amd_l3/event=0x9a,umask=0x3f,threadmask=0x3,enallcores/", 0, 11, 0x3f9a,
-		   0x0300800000000000ULL);
+	/* family 19h's amd_l3 format (the kernel's): threadmask config:56-57, enallcores
+	 * config:47, all in config */
+	expect_enc("amd_l3/event=0x9a,umask=0x3f,threadmask=0x3,enallcores/", 0, 11,
+		   0x0300800000003f9aULL, 0);
+	expect_enc("amd_l3/event=0x9a,threadmask=0x4/", -EINVAL, 0, 0, 0); /* 2 bits */
 	expect_enc("amd_df/event=0x1c7,umask=0x38/", 0, 12, 0x1000038c7ULL, 0);
 	expect_enc("event=0x107,umask=0x38,pmu=amd_df", 0, 12, 0x100003807ULL, 0);
 	expect_enc("pmu=amd_df,event=pmcx47,umask=56", 0, 12, 0x3847, 0);

@@ -2,7 +2,8 @@
 /*
  * lib/timechart on a copy of tests/fixtures/timechart-sysfs (changed between readings):
  * the sources found, exact package power from energy_uj deltas over given times (and
- * across the counter's wrap), temperatures, P-states, effective frequency from fake
+ * across the counter's wrap), exact per-core power from amd_energy's counters (and their
+ * 64-bit wrap, a damaged reading and the gap after it), temperatures, P-states, effective frequency from fake
  * APERF/MPERF files, the /proc/cpuinfo fallback, the CSV layout, and damaged files.
  */
 #include <stdarg.h>
@@ -89,6 +90,10 @@ static void test_sources_found(void **state)
 	assert_int_equal(m.nthermal, 2); /* acpitz is not a CPU sensor */
 	assert_int_equal(m.hwmon[0], 1);
 	assert_int_equal(m.hwmon[1], 2);
+	assert_int_equal(m.ncores, 2); /* Esocket0 is the package's, not a core */
+	assert_int_equal(m.core_id[1], 1);
+	assert_int_equal(m.core_hwmon[1], 3);
+	assert_int_equal(m.core_input[1], 2);
 	assert_string_equal(tc_machine_missing(&m, missing, sizeof(missing)), "");
 	tc_machine_close(&m);
 	tc_machine_close(&m); /* twice is safe */
@@ -262,7 +267,7 @@ static void test_damaged_files(void **state)
 	assert_int_equal(tc_row_alloc(&m, &row), 0);
 	assert_int_equal(tc_sample(&m, 1.0, &row), 0);
 	put("class/powercap/intel-rapl:0/energy_uj", "12ab\n"); /* corrupted */
-	put("class/powercap/intel-rapl:1/energy_uj", "");      /* truncated to nothing */
+	put("class/powercap/intel-rapl:1/energy_uj", "");	/* truncated to nothing */
 	put("class/hwmon/hwmon1/temp1_input", "-");
 	put("devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "28");
 	assert_int_equal(tc_sample(&m, 2.0, &row), 1);
@@ -284,6 +289,60 @@ static void test_damaged_files(void **state)
 	put("devices/system/cpu/online", "0-3\n");
 }
 
+/* Per-core power: amd_energy's microjoule counters over the interval; the counter is the
+ * driver's 64-bit accumulation, so it wraps at 2^64; a reading that fails leaves that core
+ * empty for it and for the next one (whose delta would span the gap). */
+static void test_core_power(void **state)
+{
+	struct tc_roots r = roots_of("/nonexistent");
+	struct tc_machine m;
+	struct tc_row row;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(tc_machine_open(&m, &r, TC_POWER, NULL, err, sizeof(err)), 0);
+	assert_int_equal(tc_row_alloc(&m, &row), 0);
+	assert_int_equal(tc_sample(&m, 1.0, &row), 0); /* 5 J and 7 J: primes */
+	assert_true(isnan(row.core_power_w[0]));
+	put("class/hwmon/hwmon3/energy1_input", "6000000\n");
+	put("class/hwmon/hwmon3/energy2_input", "7250000\n");
+	put("class/hwmon/hwmon3/energy3_input", "1\n"); /* Esocket0: not read */
+	assert_int_equal(tc_sample(&m, 1.5, &row), 1);
+	assert_true(row.core_power_w[0] == 2.0); /* 1 J in 0.5 s */
+	assert_true(row.core_power_w[1] == 0.5);
+	/* 0.5 J before 2^64, 1.5 J after it, in 0.5 s */
+	put("class/hwmon/hwmon3/energy1_input", "18446744073709051616\n");
+	assert_int_equal(tc_sample(&m, 2.0, &row), 1);
+	put("class/hwmon/hwmon3/energy1_input", "1500000\n");
+	put("class/hwmon/hwmon3/energy2_input", "72ab\n"); /* corrupted */
+	assert_int_equal(tc_sample(&m, 2.5, &row), 1);
+	assert_true(row.core_power_w[0] == 4.0);
+	assert_true(isnan(row.core_power_w[1]));
+	put("class/hwmon/hwmon3/energy2_input", "8000000\n");
+	assert_int_equal(tc_sample(&m, 3.0, &row), 1);
+	assert_true(isnan(row.core_power_w[1])); /* no reading before it: the gap */
+	put("class/hwmon/hwmon3/energy2_input", "8100000\n");
+	put("class/hwmon/hwmon3/energy1_input", ""); /* truncated to nothing */
+	assert_int_equal(tc_sample(&m, 4.0, &row), 1);
+	assert_true(fabs(row.core_power_w[1] - 0.1) < 1e-12); /* 0.1 J in 1 s */
+	assert_true(isnan(row.core_power_w[0]));
+	tc_row_free(&row);
+	tc_machine_close(&m);
+	put("class/hwmon/hwmon3/energy1_input", "5000000\n");
+	put("class/hwmon/hwmon3/energy2_input", "7000000\n");
+	put("class/hwmon/hwmon3/energy3_input", "99000000\n");
+	/* a label that is no EcoreNNN is not a core; none at all: said missing */
+	put("class/hwmon/hwmon3/energy1_label", "Ecore0x1\n");
+	put("class/hwmon/hwmon3/energy2_label", "Ecore\n");
+	assert_int_equal(tc_machine_open(&m, &r, TC_POWER, NULL, err, sizeof(err)), 0);
+	assert_int_equal(m.ncores, 0);
+	assert_non_null(strstr(tc_machine_missing(&m, err, sizeof(err)),
+			       "core power (no amd_energy hwmon with Ecore counters under "));
+	tc_machine_close(&m);
+	put("class/hwmon/hwmon3/energy1_label", "Ecore000\n");
+	put("class/hwmon/hwmon3/energy2_label", "Ecore001\n");
+}
+
 static void test_csv_layout(void **state)
 {
 	struct tc_roots r = roots_of("/nonexistent");
@@ -294,9 +353,9 @@ static void test_csv_layout(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(
-		tc_machine_open(&m, &r, TC_FREQUENCY | TC_POWER | TC_TEMPERATURE, "1", err, sizeof(err)),
-		0);
+	assert_int_equal(tc_machine_open(&m, &r, TC_FREQUENCY | TC_POWER | TC_TEMPERATURE, "1", err,
+					 sizeof(err)),
+			 0);
 	assert_int_equal(tc_row_alloc(&m, &row), 0);
 	assert_int_equal(tc_sample(&m, 1.0, &row), 0);
 	put("class/powercap/intel-rapl:1/energy_uj", "988654321\n");
@@ -307,9 +366,9 @@ static void test_csv_layout(void **state)
 	fclose(f);
 	assert_string_equal(text,
 			    "RecordId,Timestamp,thread1-core-effective-frequency,"
-			    "socket0-package-power,socket1-package-power,socket0-temperature,"
-			    "socket1-temperature\n"
-			    "1,1:2:17:511, 2800.00, 0.00, 0.50, 45.25, 51.50\n");
+			    "socket0-package-power,socket1-package-power,core0-power,core1-power,"
+			    "socket0-temperature,socket1-temperature\n"
+			    "1,1:2:17:511, 2800.00, 0.00, 0.50, 0.00, 0.00, 45.25, 51.50\n");
 	free(text);
 	tc_row_free(&row);
 	tc_machine_close(&m);
@@ -324,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_aperf_mperf),
 		cmocka_unit_test(test_cpuinfo_fallback_and_missing),
 		cmocka_unit_test(test_damaged_files),
+		cmocka_unit_test(test_core_power),
 		cmocka_unit_test(test_csv_layout),
 	};
 
