@@ -148,14 +148,9 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 		h->lane_count = nlanes;
 		h->lane_records = UPROF_CTL_LANE_RECORDS;
 	}
-	for (uint32_t r = 0; r < 2; r++) {
-		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
-		struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h +
-									     ring->offset);
-
-		for (uint64_t i = 0; i < ring->records; i++)
-			slots[i].seq = i;
-	}
+	/* the rings' slots are left as the page came, zeroed: a slot of the first lap reads
+	 * as free to a producer (emit) and as unpublished to the profiler, as seq = i would,
+	 * and the 2 MiB are touched only as records fill them (ctlpage.h) */
 	/* publish last: a profiler that maps early sees no magic and retries */
 	__atomic_store_n(&h->magic, UPROF_CTL_MAGIC, __ATOMIC_RELEASE);
 }
@@ -440,7 +435,7 @@ static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
      uint16_t kind, uint16_t how, uint32_t domain, uint32_t name, uint32_t who, uint64_t *at)
 {
-	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED), seq;
 	struct uprof_ctl_record *slot;
 
 	for (int spins = 0;; spins++) {
@@ -449,7 +444,9 @@ emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask,
 		if (spins > MAX_SPINS)
 			goto dropped;
 		slot = &slots[pos & mask];
-		dif = (int64_t)(__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) - pos);
+		seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+		/* 0 in the first lap: a slot nobody used yet (ctlpage.h: zeroed, not seq = i) */
+		dif = seq == 0 && pos <= mask ? 0 : (int64_t)(seq - pos);
 		if (dif == 0) {
 			if (__atomic_compare_exchange_n(&ring->head, &pos, pos + 1, true,
 							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
