@@ -31,6 +31,9 @@ void (*ins_exit_hook)(void);
 static uint32_t page_gen; /* bumped for every page this process creates */
 static size_t page_bytes; /* the page's size: UPROF_CTL_SIZE and its lanes */
 static uint32_t nlanes;	  /* lanes of the page (our own copy: never read back) */
+/* the page's launch_mode, our own copy: every record asks, and the header's first line
+ * is one the profiler's doorbell and the string table write (a line per record less) */
+static bool page_launch;
 /* This thread's lane (ctlpage.h, 2.6), for the page of generation @gen (0: not chosen
  * yet); @idx -1: none (the shared ring). @pos: the next position, @tail: the profiler's
  * position last read, so the lane's tail is read only when the lane looks full. */
@@ -123,6 +126,7 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	h->header_size = UPROF_CTL_HEADER_BYTES;
 	h->pid = getpid();
 	h->launch_mode = launch;
+	page_launch = launch;
 	h->str_offset = STR_OFFSET;
 	h->str_bytes = UPROF_CTL_STR_BYTES;
 	h->ring.offset = RING_OFFSET;
@@ -468,7 +472,7 @@ dropped:
 static inline bool nobody_to_read(const struct uprof_ctl_header *h)
 {
 	/* attach mode with nobody attached: a record outside any session is noise */
-	return !h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
+	return !page_launch && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
 }
 
 /* The doorbell (ctlpage.h, 2.4): wake the profiler's drain thread. Cold, as tid_first. */
