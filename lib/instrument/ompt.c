@@ -61,7 +61,7 @@ static struct othread *threads[MAX_THREADS];
 static uint32_t nthreads;
 static int live_threads;
 TLS struct othread *ompt_me;
-int ompt_full_scope, ompt_flushed;
+int ompt_full_scope, ompt_flushed, ompt_chained; /* together: every callback reads them */
 static uint64_t lost_threads, lost_sites, lost_records;
 static uint64_t t0_stamp, t0_ns;
 bool ompt_stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
