@@ -20,6 +20,17 @@
 # instruction; libomp's vary by up to ~10 % (valgrind runs one thread at a time, and when
 # it switches decides how often a thread finds a barrier released before it sleeps): the
 # runtime's columns are for scale.
+# Cache (a second table): callgrind runs with --cache-sim=yes, so each profile also counts
+# data references and simulated first-level (D1) and last-level (LL) data misses, the
+# tool's calls' inclusive ones per callback and the whole process's per region (bare
+# against traced: the misses tracing adds, the runtime's too). The simulated caches are
+# the host's sizes but ONE cache for all threads (valgrind runs one thread at a time), so
+# a miss here is a line the tool touches for the first time or had evicted, never a line
+# another CPU took (coherence is not simulated): a count of the tool's footprint, which
+# the machine's load cannot move either. D1=SIZE,ASSOC,LINE (callgrind's --D1) simulates
+# a smaller first-level cache: with one of a few lines (D1=2048,2,64), which the runtime's
+# own work between two callbacks evicts, a callback's D1 misses approach the lines it
+# touches, as after a futex sleep on a busy CPU.
 # What it does not show: time. An instruction that waits for a cache line another CPU
 # wrote (the ring's head, a slot, an instance the primary thread wrote), a clock read
 # (valgrind runs clock_gettime as a system call: its user-space part, a few instructions,
@@ -52,7 +63,8 @@ TOOL=$(cd "$(dirname "$UPROF")/../lib" && pwd)/libAMDProfileController.so
 # profile VARIANT KIND THREADS N: the callgrind profile's path
 profile() {
 	local v=$1 k=$2 t=$3 n=$4 out=$TMP/$1.$2.$3.$4
-	local vg=(valgrind -q --tool=callgrind "--callgrind-out-file=$out.cg" "$PROG" "$k" "$t" "$n")
+	local vg=(valgrind -q --tool=callgrind --cache-sim=yes ${D1:+"--D1=$D1"}
+		"--callgrind-out-file=$out.cg" "$PROG" "$k" "$t" "$n")
 	local -a env=(OMP_WAIT_POLICY=passive KMP_BLOCKTIME=0)
 	case $v in
 	bare) env "${env[@]}" "${vg[@]}" ;;
@@ -77,7 +89,27 @@ field() {
 	# the tool's clock reads: its calls to clock_gettime (none where the page's stamps are
 	# the TSC, read inline: not on a kvm-clock guest)
 	clock) awk '$1 == "out" && $2 ~ /^clock_gettime/ { s += $3 } END { print s + 0 }' "$1" ;;
+	# cache (--cache-sim=yes): the process's data misses (D1, LL), and the same, with the
+	# data references, of the calls into the tool
+	d1 | ll) events "$1" '$1 == "total"' "$2" ;;
+	cbdref | cbd1 | cbll) events "$1" '$1 == "entry" && $2 ~ /^(on|c)_/' "${2#cb}" ;;
 	esac
+}
+
+# events FILE AWK-CONDITION WHAT: the sum of the EVENT=count pairs of WHAT (dref: Dr Dw;
+# d1: D1mr D1mw; ll: DLmr DLmw) over the lines of cg_calls.py's output that match
+events() {
+	local want
+	case $3 in
+	dref) want="Dr Dw" ;;
+	d1) want="D1mr D1mw" ;;
+	ll) want="DLmr DLmw" ;;
+	esac
+	awk -v want="$want" "$2"' {
+		for (i = 3; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[2] != "" && index(" " want " ", " " kv[1] " ")) s += kv[2]
+		} } END { print s + 0 }' "$1"
 }
 
 # per_region V K T WHAT: (N2 run - N1 run) / (N2 - N1)
@@ -91,7 +123,7 @@ div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b ? a / b : 0 }'; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 
 declare -A P=()
-echo "omp_tool_instr: $(date -u '+%Y-%m-%d %H:%M UTC'), $UPROF (tree $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')), N1=$N1 N2=$N2, $(valgrind --version), $(clang --version | head -n1)"
+echo "omp_tool_instr: $(date -u '+%Y-%m-%d %H:%M UTC'), ${D1:+D1=$D1, }$UPROF (tree $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')), N1=$N1 N2=$N2, $(valgrind --version), $(clang --version | head -n1)"
 echo
 echo "| program | threads | bare: Ir/region | of which libomp | count: runtime's OMPT Ir/region | callbacks/region | basic: tool Ir/callback | basic: tool Ir/region | full: tool Ir/callback | full: tool Ir/region | clock reads/region |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -117,6 +149,17 @@ for kind in empty loop; do
 		clk=$(per_region basic "$kind" "$t" clock)
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
 			"$kind" "$t" "$bare" "$omp" "$rt" "$cb" "$ib" "$ab" "$if_" "$af" "$clk"
+		# the cache table's row, printed after this table
+		d1b=$(per_region bare "$kind" "$t" d1)
+		llb=$(per_region bare "$kind" "$t" ll)
+		row="| $kind | $t | $d1b | $llb"
+		for v in basic full; do
+			row+=" | $(div "$(per_region "$v" "$kind" "$t" cbdref)" "$cb")"
+			row+=" | $(div "$(per_region "$v" "$kind" "$t" cbd1)" "$cb")"
+			row+=" | $(div "$(per_region "$v" "$kind" "$t" cbll)" "$cb")"
+			row+=" | $(sub "$(per_region "$v" "$kind" "$t" d1)" "$d1b")"
+		done
+		echo "$row |" >>"$TMP/cache"
 		# per callback, for the notes (basic, then full): Ir per call of each
 		for v in basic full; do
 			join <(awk '$1 == "entry" && $2 ~ /^on_/ { print $2, $3, $4 }' "${P[$v.$kind.$t.$N1]}" | sort) \
@@ -127,5 +170,11 @@ for kind in empty loop; do
 		done
 	done
 done
+echo
+echo "Data cache (callgrind --cache-sim=yes: one simulated cache for all threads; per callback: the tool's calls, inclusive; per region: the whole process):"
+echo
+echo "| program | threads | bare: D1 misses/region | bare: LL misses/region | basic: tool data refs/callback | basic: tool D1 misses/callback | basic: tool LL misses/callback | basic: D1 misses/region added | full: tool data refs/callback | full: tool D1 misses/callback | full: tool LL misses/callback | full: D1 misses/region added |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+cat "$TMP/cache"
 echo
 cat "$TMP/notes"

@@ -16,7 +16,11 @@
  * CAS on head when slot.seq == pos, fills it, then publishes with a release store of
  * seq = pos + 1; the consumer reads slot.seq with acquire, copies the record when
  * seq == pos + 1, and frees the slot with a release store of seq = pos + capacity. A full
- * ring drops the record and counts it: the target never blocks.
+ * ring drops the record and counts it: the target never blocks. Slots start zeroed, not
+ * at seq = i (later in 2.6): a producer takes seq 0 at a position of the first lap
+ * (pos < capacity) as free, and to the consumer 0 is unpublished as i was (its side is
+ * unchanged, so a profiler of any 2.x reads such a page), so making a page no longer
+ * writes the task ring's 2 MiB (they are faulted in as records fill them).
  *
  * Futex words (shared, cross-process): req_seq is bumped by the target on a strict
  * pause/resume (and at exit), and the profiler waits on it; ack_seq is set by the profiler

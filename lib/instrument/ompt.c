@@ -61,7 +61,7 @@ static struct othread *threads[MAX_THREADS];
 static uint32_t nthreads;
 static int live_threads;
 TLS struct othread *ompt_me;
-int ompt_full_scope, ompt_flushed;
+int ompt_full_scope, ompt_flushed, ompt_chained; /* together: every callback reads them */
 static uint64_t lost_threads, lost_sites, lost_records;
 static uint64_t t0_stamp, t0_ns;
 bool ompt_stamp_tsc;		 /* the page's stamps are TSC ticks (ins_stamp_is_tsc) */
@@ -280,7 +280,7 @@ static void close_frame(struct othread *t, struct frame *f, int depth, uint64_t 
 	}
 	a[UPROF_OMP_F_ITASKS]++;
 	a[UPROF_OMP_F_SPAN] += end - f->begin;
-	a[UPROF_OMP_F_TEAM_INDEX] = f->index;
+	a[OMPT_AGG_TEAM_INDEX] = f->index; /* sent as UPROF_OMP_F_TEAM_INDEX (ompt_waits.h) */
 	if (in && ie)
 		a[UPROF_OMP_F_JOINED] += ie - in->begin;
 	else if (in && f->index)
@@ -331,7 +331,10 @@ static void on_implicit_task(int endpoint, ompt_data_t *pdata, ompt_data_t *task
 		/* stored only when it changes: members reading the instance keep their copy */
 		if (in && index == 0 && in->team != actual)
 			in->team = actual;
-		if (ompt_me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)ompt_me->depth)
+		/* level 1 is sent for any site with ITASKS (ompt_waits_value): the row's line
+		 * of NEST_LEVEL is touched only by nested teams */
+		if (ompt_me->depth > 1 &&
+		    ompt_me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] < (uint64_t)ompt_me->depth)
 			ompt_me->agg[f->site][UPROF_OMP_F_NEST_LEVEL] = (uint64_t)ompt_me->depth;
 		f->begin = stamp();
 		ins_emit_lane(UPROF_REC_OMP_BEGIN, (uint16_t)(ompt_me->depth - 1), ompt_me->tid,

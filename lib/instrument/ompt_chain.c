@@ -28,6 +28,8 @@ static int chained_set_callback(int ev, ompt_callback_t cb)
 {
 	if (ev > 0 && ev < ompt_callback_max && our_code[ev]) {
 		ompt_next_cb[ev] = cb;
+		if (cb)
+			__atomic_store_n(&ompt_chained, 1, __ATOMIC_RELEASE);
 		return our_code[ev];
 	}
 	return real_set(ev, cb);

@@ -13,6 +13,7 @@
 #include "instrument/ompt_tool.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_THREADS 256
@@ -45,19 +46,27 @@ struct inst {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct inst) == 64, "an instance is one cache line");
 
+/* One cache line each: an implicit task's callbacks touch its frame only (40 bytes, the
+ * frames lay across lines: every other one on two). */
 struct frame {
 	uint64_t begin, inst, wait_begin;
 	uint32_t site, index, wait_kind;
-};
+} __attribute__((aligned(64)));
 
+/* Mapped page-aligned (on_thread_begin). The first line holds what every callback reads
+ * or writes of the thread itself (the depths, the thread's time in regions, the instance
+ * count and site cache), so that a callback touches this line, its frame's, its site's
+ * aggregates and its lane slot (bench/omp_tool_instr.sh counts them with D1=). */
 struct othread {
-	uint32_t tid, type, slot;
+	uint32_t tid, slot;
+	int depth, pdepth, tdepth;
+	uint32_t type;
 	uint64_t ninst;	    /* instances this thread encountered */
 	uint64_t last_code; /* site_of's cache: the last code address and its site */
 	uint32_t last_site, last_kind;
+	uint64_t in_regions;
 	struct inst insts[INSTS]; /* the regions it encountered, the last INSTS of them */
-	uint64_t born, died, in_regions;
-	int depth, pdepth, tdepth;
+	uint64_t born, died;
 	struct frame fr[MAX_DEPTH];
 	uint64_t pinst[MAX_DEPTH];
 	uint64_t task_begin[MAX_TASK_DEPTH];
@@ -68,6 +77,7 @@ struct othread {
 	struct ompt_nest_thread nt;
 	uint64_t agg[MAX_SITES][NF];
 };
+_Static_assert(offsetof(struct othread, insts) == 64, "the thread's hot fields are one line");
 
 /* the thread's table (NULL: a thread the tool has no table for) */
 extern TLS struct othread *ompt_me;

@@ -48,11 +48,19 @@ void ompt_target_init(void);
  * (at finalize or exit) */
 void ompt_target_flush(void);
 
+/* Set once a tool behind us registers a callback (ompt_chain.c): until then OMPT_NEXT
+ * reads this word, defined beside ompt_flushed (ompt.c) which every callback reads, and
+ * not ompt_next_cb, whose lines a callback would otherwise touch each time for nothing
+ * (bench/README.md, cache lines per callback). */
+extern int ompt_chained;
+
 #define OMPT_NEXT(ev, type, ...) \
 	do { \
-		ompt_callback_t n_ = ompt_next_cb[ev]; \
-		if (__builtin_expect(n_ != NULL, 0)) \
-			((type)n_)(__VA_ARGS__); \
+		if (__builtin_expect(__atomic_load_n(&ompt_chained, __ATOMIC_RELAXED), 0)) { \
+			ompt_callback_t n_ = ompt_next_cb[ev]; \
+			if (n_) \
+				((type)n_)(__VA_ARGS__); \
+		} \
 	} while (0)
 
 #endif

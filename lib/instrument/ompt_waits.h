@@ -46,11 +46,20 @@ static inline uint32_t ompt_wait_kind(int kind)
 	}
 }
 
-/* The field a wait of @kind (enum uprof_ctl_omp_wait, not MUTEX) adds to. */
+/* Where a row of the tool's aggregates keeps two fields the passive-wait path writes in
+ * every region, on each thread: in its first cache line with ITASKS, SPAN and JOINED, in
+ * slots no field uses there (there is no field 0; BARRIER is only sent, rebuilt from the
+ * types), not in lines of their own (fields 11 and 34: two more lines a region, after a
+ * futex sleep two more misses). ompt_waits_value sends them as their fields. */
+#define OMPT_AGG_TEAM_INDEX 0
+#define OMPT_AGG_WAIT_IMPLICIT UPROF_OMP_F_BARRIER
+
+/* The slot of the row a wait of @kind (enum uprof_ctl_omp_wait, not MUTEX) adds to: its
+ * field's, the implicit barrier's OMPT_AGG_WAIT_IMPLICIT. */
 static inline int ompt_wait_field(uint32_t kind)
 {
 	static const unsigned char field[] = {
-		[UPROF_OMP_WAIT_BARRIER_IMPLICIT] = UPROF_OMP_F_WAIT_IMPLICIT,
+		[UPROF_OMP_WAIT_BARRIER_IMPLICIT] = OMPT_AGG_WAIT_IMPLICIT,
 		[UPROF_OMP_WAIT_BARRIER_EXPLICIT] = UPROF_OMP_F_WAIT_EXPLICIT,
 		[UPROF_OMP_WAIT_TASKWAIT] = UPROF_OMP_F_TASKWAIT,
 		[UPROF_OMP_WAIT_TASKGROUP] = UPROF_OMP_F_TASKGROUP,
@@ -82,15 +91,23 @@ static inline int ompt_mutex_field(int kind)
 	}
 }
 
-/* Field @f of aggregates @a as sent: the lumped fields with their parts added back. */
+/* Field @f of aggregates @a as sent: the lumped fields with their parts added back, the
+ * fields kept elsewhere (OMPT_AGG_*) from there, and NEST_LEVEL, stored only when above 1,
+ * as 1 for a site the thread ran an implicit task of. */
 static inline uint64_t ompt_waits_value(const uint64_t *a, int f)
 {
-	uint64_t barrier = a[UPROF_OMP_F_WAIT_IMPLICIT] + a[UPROF_OMP_F_WAIT_WORKSHARE] +
+	uint64_t barrier = a[OMPT_AGG_WAIT_IMPLICIT] + a[UPROF_OMP_F_WAIT_WORKSHARE] +
 			   a[UPROF_OMP_F_WAIT_EXPLICIT] + a[UPROF_OMP_F_WAIT_IMPLEMENTATION];
 
 	switch (f) {
 	case UPROF_OMP_F_BARRIER:
-		return a[f] + barrier;
+		return barrier;
+	case UPROF_OMP_F_WAIT_IMPLICIT:
+		return a[OMPT_AGG_WAIT_IMPLICIT];
+	case UPROF_OMP_F_TEAM_INDEX:
+		return a[OMPT_AGG_TEAM_INDEX];
+	case UPROF_OMP_F_NEST_LEVEL:
+		return a[f] ? a[f] : a[UPROF_OMP_F_ITASKS] ? 1 : 0;
 	case UPROF_OMP_F_SYNC:
 		return a[f] + barrier + a[UPROF_OMP_F_TASKWAIT] + a[UPROF_OMP_F_TASKGROUP] +
 		       a[UPROF_OMP_F_WAIT_REDUCTION];

@@ -31,6 +31,9 @@ void (*ins_exit_hook)(void);
 static uint32_t page_gen; /* bumped for every page this process creates */
 static size_t page_bytes; /* the page's size: UPROF_CTL_SIZE and its lanes */
 static uint32_t nlanes;	  /* lanes of the page (our own copy: never read back) */
+/* the page's launch_mode, our own copy: every record asks, and the header's first line
+ * is one the profiler's doorbell and the string table write (a line per record less) */
+static bool page_launch;
 /* This thread's lane (ctlpage.h, 2.6), for the page of generation @gen (0: not chosen
  * yet); @idx -1: none (the shared ring). @pos: the next position, @tail: the profiler's
  * position last read, so the lane's tail is read only when the lane looks full. */
@@ -123,6 +126,7 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 	h->header_size = UPROF_CTL_HEADER_BYTES;
 	h->pid = getpid();
 	h->launch_mode = launch;
+	page_launch = launch;
 	h->str_offset = STR_OFFSET;
 	h->str_bytes = UPROF_CTL_STR_BYTES;
 	h->ring.offset = RING_OFFSET;
@@ -148,14 +152,9 @@ static void lay_out(struct uprof_ctl_header *h, const char *session, bool launch
 		h->lane_count = nlanes;
 		h->lane_records = UPROF_CTL_LANE_RECORDS;
 	}
-	for (uint32_t r = 0; r < 2; r++) {
-		struct uprof_ctl_ring *ring = r ? &h->pauses : &h->ring;
-		struct uprof_ctl_record *slots = (struct uprof_ctl_record *)((char *)h +
-									     ring->offset);
-
-		for (uint64_t i = 0; i < ring->records; i++)
-			slots[i].seq = i;
-	}
+	/* the rings' slots are left as the page came, zeroed: a slot of the first lap reads
+	 * as free to a producer (emit) and as unpublished to the profiler, as seq = i would,
+	 * and the 2 MiB are touched only as records fill them (ctlpage.h) */
 	/* publish last: a profiler that maps early sees no magic and retries */
 	__atomic_store_n(&h->magic, UPROF_CTL_MAGIC, __ATOMIC_RELEASE);
 }
@@ -440,7 +439,7 @@ static inline __attribute__((always_inline)) bool
 emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask, uint64_t now,
      uint16_t kind, uint16_t how, uint32_t domain, uint32_t name, uint32_t who, uint64_t *at)
 {
-	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+	uint64_t pos = __atomic_load_n(&ring->head, __ATOMIC_RELAXED), seq;
 	struct uprof_ctl_record *slot;
 
 	for (int spins = 0;; spins++) {
@@ -449,7 +448,9 @@ emit(struct uprof_ctl_ring *ring, struct uprof_ctl_record *slots, uint64_t mask,
 		if (spins > MAX_SPINS)
 			goto dropped;
 		slot = &slots[pos & mask];
-		dif = (int64_t)(__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) - pos);
+		seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+		/* 0 in the first lap: a slot nobody used yet (ctlpage.h: zeroed, not seq = i) */
+		dif = seq == 0 && pos <= mask ? 0 : (int64_t)(seq - pos);
 		if (dif == 0) {
 			if (__atomic_compare_exchange_n(&ring->head, &pos, pos + 1, true,
 							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
@@ -471,7 +472,7 @@ dropped:
 static inline bool nobody_to_read(const struct uprof_ctl_header *h)
 {
 	/* attach mode with nobody attached: a record outside any session is noise */
-	return !h->launch_mode && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
+	return !page_launch && !__atomic_load_n(&h->attached, __ATOMIC_RELAXED);
 }
 
 /* The doorbell (ctlpage.h, 2.4): wake the profiler's drain thread. Cold, as tid_first. */

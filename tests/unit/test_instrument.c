@@ -141,6 +141,21 @@ static int on_str(void *arg, uint32_t id, const char *s, size_t len)
 	return 0;
 }
 
+/* Pages of [@off, @off + @len) of the page that are in memory (mincore: a page of the
+ * shared memory nobody wrote or read has none). */
+static int resident_pages(size_t off, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n = (len + pg - 1) / pg;
+	unsigned char vec[1024];
+	int k = 0;
+
+	if (n > sizeof(vec) || off % pg || mincore((char *)ins_page + off, len, vec))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		k += vec[i] & 1;
+	return k;
+}
+
 static void records_round_trip(void)
 {
 	amdDomainHandle d = kept(amdDomainCreate("Dom"));
@@ -157,6 +172,17 @@ static void records_round_trip(void)
 	amdTaskEnd(d);
 	amdProfilePause();
 	t2 = now_ns();
+	/* making the page wrote none of the rings' slots (zeroed slots are free in the first
+	 * lap, ctlpage.h): only the page holding the first records is in memory */
+	CHECK(resident_pages(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES,
+			     UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record)) == 1,
+	      "task ring: %d pages in memory, want 1",
+	      resident_pages(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES,
+			     UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record)));
+	CHECK(resident_pages(UPROF_CTL_HEADER_BYTES + UPROF_CTL_STR_BYTES +
+				     UPROF_CTL_RING_RECORDS * sizeof(struct uprof_ctl_record),
+			     UPROF_CTL_PAUSE_RECORDS * sizeof(struct uprof_ctl_record)) == 1,
+	      "pause ring: pages in memory, want 1");
 	CHECK(amdProfileControllerGate == 1, "session set: gate stays open");
 	CHECK(smp_page_open(&page, getpid(), "test-session", 7) == 0, "page not found");
 	/* the library writes the ABI version it was built for, and names its release (2.1) */

@@ -18,6 +18,7 @@
 
 #include "instrument/ctlpage.h"
 #include "instrument/ompt_nest.h"
+#include "instrument/ompt_waits.h"
 #include "openmp/openmp.h"
 
 /* ompt.c's instance table, here: id -> its nest part */
@@ -207,10 +208,36 @@ static void model_parents_levels_teams(void **state)
 		free(sites[i].threads);
 }
 
+/* The fields a team member adds to in every region are kept in the row's first line
+ * (OMPT_AGG_*) and sent as their own fields; NEST_LEVEL 1 is sent from ITASKS. */
+static void hot_fields_sent_as_their_own(void **state)
+{
+	uint64_t a[UPROF_OMP_F_MAX] = { 0 };
+
+	(void)state;
+	a[UPROF_OMP_F_ITASKS] = 2;
+	a[OMPT_AGG_TEAM_INDEX] = 3;
+	a[ompt_wait_field(UPROF_OMP_WAIT_BARRIER_IMPLICIT)] = 5;
+	a[ompt_wait_field(UPROF_OMP_WAIT_BARRIER_EXPLICIT)] = 7;
+	a[ompt_wait_field(UPROF_OMP_WAIT_TASKWAIT)] = 11;
+	assert_true(ompt_wait_field(UPROF_OMP_WAIT_BARRIER_IMPLICIT) < 8); /* the first line */
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_TEAM_INDEX), 3);
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_WAIT_IMPLICIT), 5);
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_WAIT_EXPLICIT), 7);
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_BARRIER), 12);
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_SYNC), 23);
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_NEST_LEVEL), 1);
+	a[UPROF_OMP_F_NEST_LEVEL] = 2; /* a nested team stores its level */
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_NEST_LEVEL), 2);
+	memset(a, 0, sizeof(a)); /* a site the thread ran no implicit task of */
+	assert_int_equal(ompt_waits_value(a, UPROF_OMP_F_NEST_LEVEL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(new_id_skips_open_places),
+		cmocka_unit_test(hot_fields_sent_as_their_own),
 		cmocka_unit_test(idle_less_nested_teams),
 		cmocka_unit_test(teams_hidden_parallel),
 		cmocka_unit_test(model_parents_levels_teams),
