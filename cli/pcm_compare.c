@@ -50,48 +50,45 @@ static const struct cli_command command = {
 	.column = 27,
 };
 
+/* @path opened for reading (O_NONBLOCK: a FIFO named there does not hang us), or -errno */
+static int open_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* Side @k's table from @arg (a file, or a directory holding one). */
 static int load(const char *arg, struct mtr_pcm_table *t, char *path, size_t plen)
 {
 	static const char *const names[] = { PCM_PROFILE_CUMULATIVE, "report.csv" };
-	char err[512], *buf;
+	char err[512], *buf = NULL;
 	struct stat sb;
-	ssize_t got = 0;
-	int fd = -1;
+	size_t len = 0;
+	int ret = -ENOENT;
 
 	snprintf(path, plen, "%s", arg);
 	if (!stat(arg, &sb) && S_ISDIR(sb.st_mode)) {
-		for (size_t i = 0; i < 2 && fd < 0; i++) {
+		for (size_t i = 0; i < 2 && ret == -ENOENT; i++) {
 			snprintf(path, plen, "%s/%s", arg, names[i]);
-			fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			ret = util_fd_read_all(open_path(path), MAX_FILE, &buf, &len);
 		}
-		if (fd < 0)
+		if (ret == -ENOENT)
 			return cli_error(EXIT_USAGE, CMD,
 					 "'%s' holds neither %s nor report.csv: give a pcm output "
 					 "directory or CSV file",
 					 arg, PCM_PROFILE_CUMULATIVE);
 	} else {
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		ret = util_fd_read_all(open_path(path), MAX_FILE, &buf, &len);
 	}
-	if (fd < 0)
-		return cli_error(EXIT_USAGE, CMD, "cannot read '%s': %s", path, strerror(errno));
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size > MAX_FILE) {
-		close(fd);
-		return cli_error(EXIT_USAGE, CMD, "'%s' is not a pcm CSV file (%s)", path,
-				 S_ISREG(sb.st_mode) ? "over 16 MiB" : "not a regular file");
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	while (buf && got < sb.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)(sb.st_size - got));
-
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	if (!buf)
+	if (ret == -ENOMEM)
 		return cli_error(1, CMD, "out of memory");
-	if (mtr_pcm_table_parse(buf, (size_t)got, t, err, sizeof(err))) {
+	if (ret == -EFBIG || ret == -EINVAL)
+		return cli_error(EXIT_USAGE, CMD, "'%s' is not a pcm CSV file (%s)", path,
+				 ret == -EFBIG ? "over 16 MiB" : "not a regular file");
+	if (ret)
+		return cli_error(EXIT_USAGE, CMD, "cannot read '%s': %s", path, strerror(-ret));
+	if (mtr_pcm_table_parse(buf, len, t, err, sizeof(err))) {
 		free(buf);
 		return cli_error(EXIT_USAGE, CMD, "%s: %s", path, err);
 	}

@@ -10,6 +10,7 @@
 #include "cli/pcm.h"
 #include "cli/roofline.h"
 #include "cli/options.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -125,36 +126,25 @@ static int load_saved(struct rl_state *st)
 	char path[PATH_MAX], err[256];
 	struct stat sb;
 	char *buf = NULL;
-	ssize_t got = 0;
-	int fd, ret = 0;
+	size_t len = 0;
+	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s", st->in_path);
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		snprintf(path, sizeof(path), "%s/report.csv", st->in_path);
+	/* O_NONBLOCK: a FIFO named there does not hang us; util_fd_read_all refuses it */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return cli_error(1, CMD, "-i: cannot read '%s': %s", path, strerror(errno));
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
+	ret = util_fd_read_all(fd < 0 ? -errno : fd, MTR_RL_MAX_FILE, &buf, &len);
+	if (ret == -EINVAL)
 		return cli_error(1, CMD, "-i: '%s' is not a regular file", path);
-	}
-	if (sb.st_size > MTR_RL_MAX_FILE) {
-		close(fd);
+	if (ret == -EFBIG)
 		return cli_error(1, CMD, "-i: '%s' is over %u bytes: not a roofline file", path,
 				 MTR_RL_MAX_FILE);
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	while (buf && got < sb.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)(sb.st_size - got));
-
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	if (!buf)
+	if (ret == -ENOMEM)
 		return cli_error(1, CMD, "out of memory");
-	ret = mtr_rl_parse(buf, (size_t)got, st->r, err, sizeof(err));
+	if (ret)
+		return cli_error(1, CMD, "-i: cannot read '%s': %s", path, strerror(-ret));
+	ret = mtr_rl_parse(buf, len, st->r, err, sizeof(err));
 	free(buf);
 	if (ret)
 		return cli_error(1, CMD, "-i: %s: %s", path, err);

@@ -323,12 +323,11 @@ int util_at_replace_commit(int dfd, const char *tmp, const char *rel, int fd, bo
 	return ret;
 }
 
-int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *outlen)
+int util_fd_read_all(int fd, size_t max, char **out, size_t *outlen)
 {
 	struct stat sb;
 	char *buf;
 	size_t len = 0;
-	int fd = util_at_open(dfd, rel, O_RDONLY | O_NONBLOCK, 0);
 
 	*out = NULL;
 	*outlen = 0;
@@ -362,6 +361,12 @@ int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *o
 	*out = buf;
 	*outlen = len;
 	return 0;
+}
+
+int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *outlen)
+{
+	return util_fd_read_all(util_at_open(dfd, rel, O_RDONLY | O_NONBLOCK, 0), max, out,
+				outlen);
 }
 
 bool util_dir_others_can_write(int dfd)

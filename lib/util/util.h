@@ -196,6 +196,9 @@ int util_at_replace_fcommit(int dfd, const char *tmp, const char *rel, FILE *f, 
 /* The whole regular file @rel (at most @max bytes, else -EFBIG; not regular: -EINVAL),
  * NUL-terminated in a malloc'd *@out of *@outlen bytes. */
 int util_at_read_all(int dfd, const char *rel, size_t max, char **out, size_t *outlen);
+/* The same for the open file @fd (taken over: closed here; a negative @fd, -errno of a
+ * failed open, is returned as it is): what reads a file a user named by path uses. */
+int util_fd_read_all(int fd, size_t max, char **out, size_t *outlen);
 /* Can a user other than us make or rename names in the directory @dfd? (group or world
  * writable, or owned by another user who is not root): collect warns about -o there. */
 bool util_dir_others_can_write(int dfd);
