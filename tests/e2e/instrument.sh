@@ -30,10 +30,13 @@ for mode in strict async; do
 	check "$mode: no sample from outside() or outside_again()" bash -c "! grep -q '^outside' <<<'$f'"
 	inside=$(csvq "$S/report.csv" FUNCTIONS | awk -F'\t' '$1=="inside"{print $2}')
 	n=$(key "$S" "Samples")
+	# user-mode seconds: the kernel's share (interrupts, preemption on the program's
+	# behalf) grows with the machine's load, so it is left out of the comparison
+	user=$(csvq "$S/report.csv" FUNCTIONS | awk -F'\t' '$NF !~ /^\[kernel/ { s += $2 } END { printf "%.4f", s }')
 	# inside() spins for 0.3 s of wall time; the CPU it gets depends on what else runs,
-	# but it is all the program does while resumed
-	check "$mode: inside() has most of the samples (${inside:-0} s of $n samples)" \
-		ge "${inside:-0}" "$("$PYTHON" -c "print(0.8 * $n / 1000)")"
+	# but it is all the program does in user mode while resumed
+	check "$mode: inside() has most of the user-mode samples (${inside:-0} s of $user s; $n samples in all)" \
+		ge "${inside:-0}" "$("$PYTHON" -c "print(0.8 * $user)")"
 	# paused: the start, outside() and outside_again(), 0.3 s of wall time each; resumed:
 	# inside()'s 0.3 s (async requests take effect a poll later: 0.1 s of slack)
 	pd=$(key "$S" "Pause Duration" | awk '{print $1}')
