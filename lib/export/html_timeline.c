@@ -5,16 +5,20 @@
  * regions and waits, and the paused intervals, written as
  *   "timeline":{"t0":NS,"span":US,"bins":B,"stride":S,"threads":[{"tid":..,"pid":..,
  *     "name":"..","samples":N,"d":[...]},...],"tasks":[[track,begin,end,"domain","name"]],
- *     "omp":[[track,begin,end,kind,depth,"what","site"]],"pauses":[[begin,end]],
- *     "left_out":{"threads":..,"tasks":..,"omp":..,"pauses":..,"os_spans":..}}
+ *     "omp":[[track,begin,end,kind,depth,"what","site"]],"mpi":[[track,begin,end,"function"]],
+ *     "pauses":[[begin,end]],"left_out":{"threads":..,"tasks":..,"omp":..,"mpi":..,
+ *     "pauses":..,"os_spans":..}}
  * and for a --trace os session each thread's states: "os":[running,runnable,blocked] its
  * nanoseconds in each (THREAD STATES' numbers) and "s":[...] per bin the permille of the
- * bin it spent running, runnable and blocked (3 numbers a bin).
+ * bin it spent running, runnable and blocked (3 numbers a bin). "mpi" is an MPI rank's
+ * calls (a --trace mpi=full rank's own session: mpi/<pid>.mpiev, read as its trace.json
+ * reads it, rpt_pf_mpi_session), on their threads' tracks.
  * times in microseconds from t0 (the earliest of them all, samples' clock). Bounded: the
  * TRACKS threads with the most samples, and per track the earliest SLICES task
  * instances and OpenMP slices; what is left out is counted.
  */
 #include "export/html.h"
+#include "export/internal.h"
 #include "ostrace/ostrace.h"
 
 #include <errno.h>
@@ -30,7 +34,7 @@
 struct track {
 	uint32_t tid;
 	uint64_t samples; /* kept samples, times the stride */
-	uint64_t tasks, omp;
+	uint64_t tasks, omp, mpi;
 	int index; /* its place on the page, -1: left out */
 };
 
@@ -61,7 +65,7 @@ static struct track *track_of(struct tl *t, uint32_t tid)
 		t->v = g;
 		t->cap = cap;
 	}
-	t->v[t->n] = (struct track){ tid, 0, 0, 0, -1 };
+	t->v[t->n] = (struct track){ tid, 0, 0, 0, 0, -1 };
 	*slot = ++t->n;
 	return &t->v[t->n - 1];
 }
@@ -83,11 +87,39 @@ static int cmp_track(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* Every thread with samples, tasks or OpenMP slices, and the time they cover. */
+/* The @k-th call of the rank's MPI events, if a slice the timeline shows: the calls kept
+ * (the earliest RPT_MPI_SLICES_MAX), not the messages of an MPI_Startall (PARTs). */
+static const struct ses_mpiev_call *mpi_call(const struct rpt_pf_mpi *m, size_t k)
+{
+	const struct ses_mpiev_call *c = &m->ranks[0].ev->calls[k];
+
+	return rpt_pf_mpi_kept(m, 0, k) && !(c->flags & SES_MPIEV_PART) && c->begin_ns > 0 &&
+			       c->end_ns >= c->begin_ns
+		       ? c
+		       : NULL;
+}
+
+static size_t mpi_ncalls(const struct rpt_pf_mpi *m)
+{
+	return m && m->nranks && m->ranks[0].ev ? m->ranks[0].ev->ncalls : 0;
+}
+
+/* Every thread with samples, tasks, OpenMP slices or MPI calls, and the time they cover. */
 static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_facts *facts,
-		  const struct rpt_omp_trace_facts *omp)
+		  const struct rpt_omp_trace_facts *omp, const struct rpt_pf_mpi *mpi)
 {
 	struct track *k;
+
+	for (size_t i = 0; i < mpi_ncalls(mpi); i++) {
+		const struct ses_mpiev_call *c = mpi_call(mpi, i);
+
+		if (!c)
+			continue;
+		if (!(k = track_of(t, (uint32_t)c->tid)))
+			return -ENOMEM;
+		k->mpi++;
+		span(t, (uint64_t)c->begin_ns, (uint64_t)c->end_ns);
+	}
 
 	for (size_t i = 0; i < facts->nsamples; i++) {
 		struct rpt_stack_sample s;
@@ -281,20 +313,50 @@ static uint64_t put_omp(FILE *f, const struct rpt *r, struct tl *t,
 	return left;
 }
 
+/* The MPI calls of kept tracks, the first SLICES of each; returns those left out. */
+static uint64_t put_mpi(FILE *f, struct tl *t, const struct rpt_pf_mpi *m, size_t *shown)
+{
+	uint64_t left = 0;
+	size_t n = 0;
+
+	fputs(",\"mpi\":[", f);
+	for (size_t i = 0; i < mpi_ncalls(m); i++) {
+		const struct ses_mpiev_call *c = mpi_call(m, i);
+		struct track *k;
+
+		if (!c)
+			continue;
+		k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)c->tid, 0, 0) - 1];
+		if (k->index < 0 || shown[k->index]++ >= SLICES) {
+			left++;
+			continue;
+		}
+		fprintf(f, "%s[%d,%.1f,%.1f,\"", n++ ? "," : "", k->index,
+			us(t, (uint64_t)c->begin_ns), us(t, (uint64_t)c->end_ns));
+		util_put_escaped(f, m->ranks[0].ev->names[c->func], UTIL_ESC_JSON_HTML);
+		fputs("\"]", f);
+	}
+	fputs("]", f);
+	return left;
+}
+
 int rpt_html_timeline(FILE *f, const struct rpt *r)
 {
 	struct rpt_stacks_facts facts;
 	struct rpt_omp_trace_facts omp;
+	struct rpt_pf_mpi *mpi = NULL;
 	struct tl t = { 0 };
 	size_t ntracks, *shown = NULL;
-	uint64_t left_tasks, left_omp, left_pauses = 0;
+	uint64_t left_tasks, left_omp, left_mpi, left_pauses = 0;
 	int ret;
 
 	rpt_stacks_facts(r, &facts);
 	rpt_omp_trace_facts(r, &omp);
 	if (!facts.timeline)
 		facts.nsamples = 0; /* opened without one: only tasks, slices and pauses */
-	ret = gather(r, &t, &facts, &omp);
+	ret = rpt_pf_mpi_session(r, &mpi);
+	if (!ret)
+		ret = gather(r, &t, &facts, &omp, mpi);
 	if (ret)
 		goto out;
 	if (t.t1 < t.t0)
@@ -326,6 +388,8 @@ int rpt_html_timeline(FILE *f, const struct rpt *r)
 	left_tasks = put_tasks(f, r, &t, &facts, shown);
 	memset(shown, 0, ntracks * sizeof(*shown));
 	left_omp = put_omp(f, r, &t, &omp, shown);
+	memset(shown, 0, ntracks * sizeof(*shown));
+	left_mpi = put_mpi(f, &t, mpi, shown);
 	fputs(",\"pauses\":[", f);
 	for (size_t i = 0; i < facts.npauses; i++) {
 		int64_t from, to;
@@ -340,11 +404,12 @@ int rpt_html_timeline(FILE *f, const struct rpt *r)
 	}
 	fprintf(f,
 		"],\"left_out\":{\"threads\":%zu,\"samples\":%" PRIu64 ",\"tasks\":%" PRIu64
-		",\"omp\":%" PRIu64 ",\"omp_report\":%" PRIu64 ",\"pauses\":%" PRIu64
-		",\"os_spans\":%" PRIu64 "}}",
-		t.n - ntracks, facts.left_out, left_tasks, left_omp, omp.left_out, left_pauses,
-		t.os_lost);
+		",\"omp\":%" PRIu64 ",\"omp_report\":%" PRIu64 ",\"mpi\":%" PRIu64
+		",\"pauses\":%" PRIu64 ",\"os_spans\":%" PRIu64 "}}",
+		t.n - ntracks, facts.left_out, left_tasks, left_omp, omp.left_out, left_mpi,
+		left_pauses, t.os_lost);
 out:
+	rpt_pf_mpi_session_free(mpi);
 	free(shown);
 	free(t.v);
 	util_hash_release(&t.by_tid);

@@ -46,6 +46,26 @@ embedded() {
 	PY
 }
 
+# A rank's own report.html: "1 function calls" per function of its Timeline's MPI slices,
+# sorted, then "facts PIDS INSIDE LEFT SAMPLED": the pids of the slices' tracks, whether
+# every slice lies in the timeline's span, the calls left out, and whether a slice's track
+# has samples (the calls sit on the same tracks, on the same clock, as the samples)
+rank_timeline() {
+	"$PYTHON" - "$1" "$2" <<-'PY'
+	import json, re, sys
+	from collections import Counter
+	t = open(sys.argv[1], encoding="utf-8").read()
+	tl = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', t, re.S).group(1))["timeline"]
+	mpi = tl.get("mpi", [])
+	for f, k in sorted(Counter(c[3] for c in mpi).items()):
+	    print(sys.argv[2], f, k)
+	th = tl["threads"]
+	print("facts", ",".join(sorted({str(th[c[0]]["pid"]) for c in mpi})),
+	      int(all(0 <= c[1] <= c[2] <= tl["span"] for c in mpi)), tl["left_out"].get("mpi"),
+	      int(any(th[c[0]]["samples"] > 0 for c in mpi)))
+	PY
+}
+
 family() { # NAME TARGET LAUNCHER...
 	local fam=$1 tgt=$2 J; shift 2
 	timeout 300 "$@" -np 4 "$UPROF" collect --trace mpi=full -o "$SCRATCH/$fam" "$tgt" 50 \
@@ -64,6 +84,15 @@ family() { # NAME TARGET LAUNCHER...
 		cmp -s "$SCRATCH/$fam.counts" "$SCRATCH/$fam.want"
 	check "$fam: a track per rank, in rank order, nothing left out ($(grep '^ranks ' "$SCRATCH/$fam.emb"))" \
 		grep -qx 'ranks 0 1 2 3 left_out 0' "$SCRATCH/$fam.emb"
+	# rank 1's own session: its calls on its Timeline, with its samples
+	timeout 300 "$UPROF" report -i "$J/rank-1" --export html >/dev/null 2>&1
+	rank_timeline "$J/rank-1/report.html" 1 >"$SCRATCH/$fam.r1"
+	want_counts | awk '$1 == 1' | LC_ALL=C sort >"$SCRATCH/$fam.r1want"
+	check "$fam: rank 1's own report.html has its MPI calls on its Timeline, the program's ($(grep -v '^facts' "$SCRATCH/$fam.r1" | tr '\n' ';'))" \
+		bash -c "grep -v '^facts' '$SCRATCH/$fam.r1' | LC_ALL=C sort | cmp -s - '$SCRATCH/$fam.r1want'"
+	pid1=$(ls "$J/rank-1/mpi" 2>/dev/null | sed -n 's/^\([0-9]*\)\.mpiev$/\1/p' | head -1)
+	check "$fam: ... on rank 1's own threads (pid $pid1), inside the span, none left out, beside its samples ($(grep '^facts' "$SCRATCH/$fam.r1"))" \
+		grep -qx "facts $pid1 1 0 1" "$SCRATCH/$fam.r1"
 	if [ -z "$CHROME" ]; then
 		ok "$fam: the MPI timeline page in Chromium # SKIP chromium is not installed (scripts/install-deps.sh)"
 		return

@@ -244,7 +244,7 @@
 		const lo = D.timeline && D.timeline.left_out;
 		if (lo && lo.samples) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
 		if (lo && lo.threads) note(lo.threads + ' threads with the fewest samples are not on the timeline.');
-		if (lo && (lo.tasks || lo.omp || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices and ' + lo.pauses + ' pauses past its bound per thread.');
+		if (lo && (lo.tasks || lo.omp || lo.mpi || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices, ' + (lo.mpi || 0) + ' MPI calls and ' + lo.pauses + ' pauses past its bound per thread.');
 		if (lo && lo.os_spans) note(lo.os_spans + ' thread-state spans were past the page\'s bound: the timeline\'s state bands miss them (THREAD STATES counts all).', 'warn');
 		if (lo && lo.omp_report) note(lo.omp_report + ' OpenMP slices were past the report\'s bound and are on no page.', 'warn');
 		const cut = SECTIONS.filter(x => x.more);
@@ -536,7 +536,7 @@
 		const STATES = ['#46a35a', '#e0a030', '#9aa3b5']; // --trace os: running, runnable, blocked
 		const tracks = TL.threads;
 		const dens = tracks.map(t => Math.max(1, ...t.d));
-		const byTrack = tracks.map(() => ({ tasks: [], omp: [] }));
+		const byTrack = tracks.map(() => ({ tasks: [], omp: [], mpi: [] }));
 		for (const t of TL.tasks) byTrack[t[0]].tasks.push(t);
 		// nesting depth of each task on its track (Inner inside Outer): drawn inset
 		for (const b of byTrack) {
@@ -549,11 +549,13 @@
 			}
 		}
 		for (const o of TL.omp) byTrack[o[0]].omp.push(o);
+		for (const c of TL.mpi || []) byTrack[c[0]].mpi.push(c);
 		const legend = el('div', { cls: 'legend' }, [
 			el('span', {}, [el('i', { style: 'background:#3b73c8' }), 'samples per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms']),
 			TL.tasks.length ? el('span', {}, [el('i', { style: 'background:#e0a030' }), 'tasks and events']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#46a35a' }), 'OpenMP regions']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#c0392b' }), 'OpenMP waits']) : null,
+			(TL.mpi || []).length ? el('span', {}, [el('i', { style: 'background:#6b4fbb' }), 'MPI calls']) : null,
 			TL.pauses.length ? el('span', {}, [el('i', { style: 'background:rgba(120,120,120,0.35)' }), 'paused']) : null,
 			...(tracks.some(t => t.s) ? STATES.map((c, i) => el('span', {}, [el('i', { style: 'background:' + c }), ['running', 'runnable', 'blocked'][i]])) : [])]);
 		const info = el('div', { id: 'tl-details', 'aria-live': 'polite' }, [' ']);
@@ -609,6 +611,8 @@
 					ctx.fillStyle = ['#e0a030', '#c07f10', '#9a6200', '#6e4600'][d];
 					ctx.fillRect(X(s[1]), y + 21 + d, Math.max((s[2] - s[1]) * scale, 1), 7 - 2 * d);
 				}
+				ctx.fillStyle = '#6b4fbb'; // MPI calls, in OpenMP's band (an MPI+OpenMP rank's regions drawn over them)
+				for (const c of byTrack[k].mpi) ctx.fillRect(X(c[1]), y + 30, Math.max((c[2] - c[1]) * scale, 1), 7);
 				for (const o of byTrack[k].omp) {
 					ctx.fillStyle = o[3] ? '#c0392b' : '#46a35a';
 					ctx.fillRect(X(o[1]), y + 30, Math.max((o[2] - o[1]) * scale, 1), o[3] ? 4 : 7);
@@ -632,6 +636,7 @@
 				.sort((a, b) => (b.depth || 0) - (a.depth || 0))[0];
 			if (yy >= 21 && yy < 29) { const s = hit(byTrack[k].tasks); if (s) what = 'task ' + s[3] + '::' + s[4] + ', ' + fmt((s[2] - s[1]) / 1000, 3) + ' ms'; }
 			if (yy >= 29) { const o = hit(byTrack[k].omp); if (o) what = 'OpenMP ' + (o[3] ? 'wait: ' + o[5] : 'region' + (o[6] ? ' ' + o[6] : '')) + ', ' + fmt((o[2] - o[1]) / 1000, 3) + ' ms'; }
+			if (yy >= 29 && !what) { const c = hit(byTrack[k].mpi); if (c) what = c[3] + ', ' + fmt((c[2] - c[1]) / 1000, 3) + ' ms'; }
 			const b = Math.min(TL.bins - 1, Math.max(0, Math.floor(us / TL.span * TL.bins)));
 			if (!what && t.s && yy >= 33)
 				what = ['running', 'runnable', 'blocked'].map((n, j) => n + ' ' + (t.s[3 * b + j] / 10).toFixed(1) + '%').join(', ') +
