@@ -377,7 +377,14 @@ int rl_html_write(const struct mtr_roofline *r, int dfd)
 		      "line.memory{stroke:#1f5fa8}\nline.compute{stroke:#b8441f}\n"
 		      "line.nominal{stroke:#777;stroke-dasharray:6 4}\n"
 		      "circle.point{fill:#d2381f;stroke:#000}\ntext.roof{font-size:10px}\n"
-		      "p.missing{color:#a00}\n");
+		      "p.missing{color:#a00}\n"
+		      /* the Note is the longest cell (how a nominal peak was worked out): a
+		       * column wide enough to read it in a few lines, not a word a line, in a
+		       * table as wide as the page, the Clock's long clock name (the one word
+		       * that would widen it past 1400 px) broken where it must */
+		      "table.ceilings{width:100%;font-size:13px}\n"
+		      "table.ceilings td:nth-last-child(2){overflow-wrap:anywhere;min-width:10em}\n"
+		      "table.ceilings td:last-child{min-width:13em}\n");
 	chart(f, r, &p);
 	point_text(f, r, &p);
 	tables(f, r);
