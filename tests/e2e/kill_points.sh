@@ -148,9 +148,13 @@ point() {
 	res=$(cat "$D/out" 2>/dev/null)
 	local k calls f failed b blocked m max
 	read -r k calls f failed b blocked m max <<<"$res"
-	check_sh "$name: after collect is gone, no strict call fails, waits or takes 1 ms ($res)" \
+	# a strict call waits only in a futex sleep (ins_wait_applied), a voluntary switch the
+	# target counts: blocked 0 is "no wait". Its longest call is shown, not bounded: on a
+	# loaded VM a call can lose its vCPU without any switch of its own (the merge's run
+	# beside two CPU hogs saw 2.06 ms)
+	check_sh "$name: after collect is gone, no strict call fails or waits ($res)" \
 		'[ "$k.$f.$b.$m" = calls.failed.blocked.max_ns ] && [ "$calls" = 100 ] &&
-		[ "$failed" = 0 ] && [ "$blocked" = 0 ] && [ "$max" -lt 1000000 ]'
+		[ "$failed" = 0 ] && [ "$blocked" = 0 ]'
 }
 
 # start-up
