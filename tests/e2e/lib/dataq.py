@@ -9,7 +9,14 @@ dataq.py folded FOLDED              stacks.folded as "root;...;leaf<TAB>count" w
 dataq.py tasks DB                   "domain,name<TAB>count<TAB>elapsed s<TAB>samples"
 dataq.py csvtasks REPORT PERIOD_S   the same from report.csv's HOTTEST TASKS
 dataq.py pprof-flat TOP             "function<TAB>flat" from `go tool pprof -top` text
-dataq.py csvfuncs REPORT PERIOD_S   "function<TAB>samples" of report.csv's HOTTEST FUNCTIONS
+dataq.py pprof-self RAW             "function<TAB>module<TAB>samples" of each sample's leaf
+                                    (its location's physical function, the last of its
+                                    lines, and its mapping's file) from `go tool pprof -raw`;
+                                    -top merges functions of one name in several modules
+                                    (ld.so's _start and the program's), so it cannot say
+                                    which module's samples it shows
+dataq.py csvfuncs REPORT PERIOD_S   "function<TAB>module<TAB>samples" of report.csv's
+                                    HOTTEST FUNCTIONS
 dataq.py samples PERF_DB OUR_DB     each sample's symbol in both, joined on (time, tid):
                                     "N same, M aliases, P paused, K differ" (aliases: two
                                     names of one address in the module's symbol table;
@@ -94,8 +101,35 @@ def pprof_flat(top):
     out(rows)
 
 
+def pprof_self(raw):
+    """Parse -raw's Samples (count, then location ids leaf first), Locations ("N: ADDR
+    M=MAPPING FUNC FILE:LINE s=0", then one indented line per outer function of an
+    inlined chain) and Mappings ("N: START/LIMIT/OFFSET FILE [BUILDID] [FLAGS]")."""
+    part, leaves, func, mod, files = None, collections.Counter(), {}, {}, {}
+    for line in open(raw):
+        head = line.split(":")[0].strip()
+        if head in ("Samples", "Locations", "Mappings"):
+            part = head
+            continue
+        w = line.split()
+        if part == "Samples" and len(w) >= 3 and w[0].isdigit() and w[1].endswith(":"):
+            leaves[int(w[2])] += int(w[0])
+        elif part == "Locations" and w and re.match(r"^[0-9]+:$", w[0]):
+            loc = int(w[0][:-1])
+            mod[loc] = int(w[2][2:]) if w[2].startswith("M=") else 0
+            func[loc] = w[3]
+        elif part == "Locations" and w and not w[0].endswith(":"):
+            func[loc] = w[0]  # an outer function of the chain: the physical one is last
+        elif part == "Mappings" and w and re.match(r"^[0-9]+:$", w[0]):
+            files[int(w[0][:-1])] = w[2]
+    rows = collections.Counter()
+    for loc, n in leaves.items():
+        rows["%s\t%s" % (func[loc], files.get(mod[loc], ""))] += n
+    out(rows)
+
+
 def csvfuncs(report, period):
-    out({r[0]: round(float(r[1]) / float(period))
+    out({"%s\t%s" % (r[0], r[2]): round(float(r[1]) / float(period))
          for r in csv_section(report, "HOTTEST FUNCTIONS (")})
 
 
@@ -173,4 +207,4 @@ def samples(perf_db, our_db):
 
 
 {"symbols": symbols, "samples": samples, "paths": paths, "folded": folded, "tasks": tasks,
- "csvtasks": csvtasks, "pprof-flat": pprof_flat, "csvfuncs": csvfuncs}[sys.argv[1]](*sys.argv[2:])
+ "csvtasks": csvtasks, "pprof-flat": pprof_flat, "pprof-self": pprof_self, "csvfuncs": csvfuncs}[sys.argv[1]](*sys.argv[2:])
