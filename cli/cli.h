@@ -206,8 +206,9 @@ int info_list(const char *what, const char *cmd);
 int info_list_configs(void);
 int info_list_predefined(void);
 int info_list_pmu_events(void);
+int info_list_pmu_events_for(const char *cmd);
 /* info --pmu-event pmcxNN|all|NAME (info_pmu.c): 0, or the exit code of a failure said */
-int info_show_pmu_event(const char *arg);
+int info_show_pmu_event(const char *cmd, const char *opt, const char *arg);
 
 /* uProf's options no part of uprof builds, refused with the reason (cli/uprof_refused.c),
  * declared in cli/options.h; and the configs refused by name (NULL: not one) */
