@@ -45,6 +45,7 @@ struct collect_state {
 	int ncore;	       /* core PMC events among attrs (multiplexed beyond the counters) */
 	uint64_t pmc_interval; /* --interval: every PMC event's period (0: their own) */
 	double duration_s;     /* 0 = until the program exits */
+	uint64_t limit_data_bytes; /* --limit-data: end the collection at this size, 0 none */
 	bool no_inherit;
 	bool no_buildid_cache; /* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;

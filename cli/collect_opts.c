@@ -57,6 +57,31 @@ static int parse_pages(const char *s, size_t *out)
 	return 0;
 }
 
+/* --limit-data: uProf's MB (taken as MiB), or a size with a unit B, K, M or G; at least
+ * one page, at most 1 TiB. */
+static int parse_limit(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 20;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end != s && end[0] && !end[1]) {
+		shift = strchr("bB", *end)   ? 0
+			: strchr("kK", *end) ? 10
+			: strchr("mM", *end) ? 20
+			: strchr("gG", *end) ? 30
+					     : -1;
+		end++;
+	}
+	if (errno || *end || end == s || s[0] == '-' || shift < 0 || !v ||
+	    v > (1ULL << 40) >> shift || (v << shift) < 4096)
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 /* What each option of the table does: data of its entry. */
 enum {
 	O_EVENT,
@@ -168,10 +193,13 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 			CMD);
 		return -1;
 	case O_LIMIT_DATA:
-		return cli_error(EXIT_USAGE, CMD,
-				 "--limit-data is not supported: a session's "
-				 "size is bounded by -d/--duration; samples.data is not cut at "
-				 "a size (a cut file loses the end of the run unsaid)");
+		if (parse_limit(arg, &st->limit_data_bytes))
+			return cli_error(EXIT_USAGE, CMD,
+					 "--limit-data '%s': give a size in MB (MiB), a whole "
+					 "number, or with a unit: 4096B, 512K, 100M, 2G (at least "
+					 "4 KiB, at most 1 TiB)",
+					 arg);
+		return -1;
 	case O_DURATION:
 		if (parse_duration(arg, &st->duration_s))
 			return cli_error(EXIT_USAGE, CMD,
@@ -354,17 +382,11 @@ static const struct cli_option collect_options[] = {
 	FLAG(0, "use-linux-perf", "accepted (uProf's): uprof always uses perf_event",
 	     O_USE_LINUX_PERF),
 	VALUE(0, "data-buffer-count", "<n>", "uProf 5.3's name for -m", O_MMAP_PAGES),
-	/* uProf's, refused in words (issue 16) */
-	{ .kind = CLI_OPTK_CALLBACK,
-	  .long_name = "limit-data",
-	  .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option,
-	  .data = O_LIMIT_DATA },
-	{ .kind = CLI_OPTK_CALLBACK,
-	  .long_name = "limit-size",
-	  .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option,
-	  .data = O_LIMIT_DATA },
+	VALUE(0, "limit-data", "<MB>",
+	      "end the collection once samples.data holds this many MiB\n"
+	      "(or 512K, 2G ...), as -d's end does; report says so",
+	      O_LIMIT_DATA),
+	VALUE(0, "limit-size", "<MB>", "uProf 4's name for --limit-data", O_LIMIT_DATA),
 	FLAG('g', NULL, "collect call stacks (same as --call-graph fp)", O_G),
 	VALUE(0, "call-graph", "<spec>",
 	      "call stacks with every sample: fp[:<bytes>] (frame\n"

@@ -291,6 +291,13 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		}
 		if (st->child_exited || st->attached_gone || st->stop_signal || st->write_failed)
 			break;
+		/* --limit-data ends the collection as -d's deadline does; what the rings still
+		 * hold is drained by finish(), so the file ends a ring's worth past it */
+		if (st->limit_data_bytes && !hold &&
+		    ses_writer_bytes(st->writer) >= st->limit_data_bytes) {
+			st->info.limit_data_reached = true;
+			break;
+		}
 	}
 	cli_progress_clear(&prog);
 }
@@ -441,6 +448,7 @@ static int finish(struct collect_state *st)
 	in->status = st->write_failed || cut_by_signal(st) ? SES_STATUS_INTERRUPTED
 							   : SES_STATUS_COMPLETE;
 	in->stop_signal = st->stop_signal;
+	in->limit_data_bytes = st->limit_data_bytes;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
 		code = in->exit_code;
@@ -475,6 +483,11 @@ static int finish(struct collect_state *st)
 			 (unsigned long long)stats.lost);
 	if (st->stop_signal)
 		fprintf(stderr, "Collection stopped by %s\n", sig_name(st->stop_signal));
+	else if (in->limit_data_reached)
+		fprintf(stderr,
+			"Collection stopped: samples.data reached --limit-data %.4g MiB; the rest "
+			"of the run is not profiled\n",
+			(double)in->limit_data_bytes / (1 << 20));
 	if (st->system_wide)
 		; /* nothing was attached to, nothing to say about it */
 	else if (st->attach)
