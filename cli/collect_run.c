@@ -356,7 +356,10 @@ static void split_cpu(const struct collect_state *st, struct ses_info *in)
 {
 	int64_t user = 0, sys = 0, u, s;
 
-	if (!st->attach && st->child_exited) {
+	if (!st->attach && st->cpu_at_end_taken) {
+		user = st->user_at_end_ns - st->user_start[0];
+		sys = st->sys_at_end_ns - st->sys_start[0];
+	} else if (!st->attach && st->child_exited) {
 		user = st->child_user_ns - st->user_start[0];
 		sys = st->child_sys_ns - st->sys_start[0];
 	} else if (!st->attach) {
@@ -435,7 +438,8 @@ static int finish(struct collect_state *st)
 	smp_get_stats(st->smp, &stats);
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
-	in->target_cpu_ns = st->attach ? collect_attach_cpu_ns(st)
+	in->target_cpu_ns = st->attach		  ? collect_attach_cpu_ns(st)
+			    : st->cpu_at_end_taken ? st->cpu_at_end_ns - st->cpu_before_start_ns
 			    : st->child_exited
 				    ? st->child_cpu_ns - st->cpu_before_start_ns
 				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
@@ -643,6 +647,12 @@ run:
 	smp_disable(st->smp);
 	st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
 	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	if (!st->attach && !st->child_exited) {
+		st->cpu_at_end_ns = collect_cpu_ns(st->child.pid);
+		st->cpu_at_end_taken =
+			st->cpu_at_end_ns > 0 &&
+			!collect_cpu_split_ns(st->child.pid, &st->user_at_end_ns, &st->sys_at_end_ns);
+	}
 	if (!st->attach && (st->stop_signal || (!st->child_exited && st->terminate)))
 		settle_child(st);
 	if (!st->attach)
