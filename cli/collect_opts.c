@@ -98,6 +98,7 @@ enum {
 	O_CALL_GRAPH,
 	O_CG_DEPTH,
 	O_CG_MODE,
+	O_CG_TYPE,
 	O_INTERVAL,
 	O_START_DELAY,
 	O_AFFINITY,
@@ -137,6 +138,21 @@ static int parse_callgraph(struct collect_state *st, int opt, const char *arg)
 	case O_CG_MODE:
 		ret = pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err));
 		break;
+	case O_CG_TYPE:
+		/* uProf 5's interval:depth:scope:mode has a separate option for each field
+		 * and this one is the scope's (user, kernel, all); a mode is taken too, as
+		 * uprof took it before */
+		if (!pmc_callgraph_set_scope(&st->cg, arg, NULL, 0)) {
+			if (st->cg.mode == PMC_CG_NONE)
+				st->cg.mode = PMC_CG_FP; /* uProf's default mode */
+			return -1;
+		}
+		if (pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err)))
+			return cli_error(EXIT_USAGE, CMD,
+					 "--call-graph-type '%s': the stacks' scope, user, kernel "
+					 "or all (or a mode: fp, fpo, dwarf)",
+					 arg);
+		return -1;
 	}
 	if (ret)
 		return cli_error(EXIT_USAGE, CMD, "--call-graph: %s", err);
@@ -219,6 +235,7 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 	case O_CALL_GRAPH:
 	case O_CG_DEPTH:
 	case O_CG_MODE:
+	case O_CG_TYPE:
 		return parse_callgraph(st, (int)o->data, arg);
 	case O_INTERVAL:
 		return parse_interval(st, arg);
@@ -402,7 +419,10 @@ static const struct cli_option collect_options[] = {
 	VALUE(0, "call-graph-depth", "<n>", "most frames kept per stack (2 to 1024, default 128)",
 	      O_CG_DEPTH),
 	VALUE(0, "call-graph-mode", "<m>", "fp, fpo or dwarf (implies call stacks)", O_CG_MODE),
-	VALUE(0, "call-graph-type", "<m>", "uProf 5.x's name for --call-graph-mode", O_CG_MODE),
+	VALUE(0, "call-graph-type", "<s>",
+	      "uProf 5.x's scope field: user, kernel or all (implies call\n"
+	      "stacks, fp unless a mode is given)",
+	      O_CG_TYPE),
 	{ .kind = CLI_OPTK_CALLBACK,
 	  .long_name = "tool",
 	  .argh = "<t.so>[,k=v..]",
