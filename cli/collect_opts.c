@@ -448,7 +448,7 @@ static const struct cli_option collect_options[] = {
 	      "the other family is refused)",
 	      O_MPI_IMPL),
 	OPT_INCLUDE_SAME(cli_collect_signal_options),
-	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_log_options),
 	OPT_INCLUDE_SAME(cli_uprof_refused_collect_options),
 	OPT_HELP(),
 	OPT_END(),
@@ -509,7 +509,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 	int first, ret;
 
 	ret = cli_options_parse(&collect_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = cli_log_start(CMD, argc, argv)) >= 0)
 		return ret;
 	ret = check_combinations(st, argc, first);
 	if (ret >= 0 || st->attach)

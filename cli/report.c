@@ -49,7 +49,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->a.opts.openmp_top = 5;
 	st->a.opts.mpi_top = 20; /* mpiP's top twenty */
 	ret = cli_options_parse(&report_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = cli_log_start(CMD, argc, argv)) >= 0)
 		return ret;
 	/* "uprof report DIR": the session without -i, as uProf takes it */
 	if (!st->a.input && first == argc - 1)

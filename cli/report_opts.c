@@ -378,7 +378,7 @@ const struct cli_option cli_report_options_table[] = {
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_options, STATE, a),
-	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_log_options),
 	OPT_INCLUDE_SAME(cli_refused_report_only_options),
 	OPT_HELP(),
 	OPT_END(),

@@ -198,8 +198,6 @@ for m in 12K 512M 1T 0K 6144B; do
 	expect_fail 2 "collect -m $m is refused" "-m/--mmap-pages '$m' must be a power of two" \
 		"$UPROF" collect -o "$SCRATCH/mx" -m $m /bin/true
 done
-expect_fail 2 "collect --limit-data is refused with its reason" "--limit-data is not supported: a session's size is bounded by -d" \
-	"$UPROF" collect -o "$SCRATCH/ld" --limit-data 10 /bin/true
 expect_fail 2 "collect --config given twice with different names is refused" "--config given twice \('tbp' and 'hotspots'\): a session has one config" \
 	"$UPROF" collect -o "$SCRATCH/cc" --config tbp --config hotspots /bin/true
 check "collect --config tbp twice is taken" bash -c "'$UPROF' collect -o '$SCRATCH/cc2' --config tbp --config tbp /bin/true >/dev/null 2>&1"
