@@ -551,7 +551,7 @@
 		for (const o of TL.omp) byTrack[o[0]].omp.push(o);
 		for (const c of TL.mpi || []) byTrack[c[0]].mpi.push(c);
 		const legend = el('div', { cls: 'legend' }, [
-			el('span', {}, [el('i', { style: 'background:#3b73c8' }), 'samples per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms']),
+			el('span', {}, [el('i', { style: 'background:#3b73c8' }), (TL.agg ? TL.agg.unit : 'samples') + ' per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms' + (TL.agg ? ' (--agg-interval)' : '')]),
 			TL.tasks.length ? el('span', {}, [el('i', { style: 'background:#e0a030' }), 'tasks and events']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#46a35a' }), 'OpenMP regions']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#c0392b' }), 'OpenMP waits']) : null,
@@ -642,7 +642,7 @@
 				what = ['running', 'runnable', 'blocked'].map((n, j) => n + ' ' + (t.s[3 * b + j] / 10).toFixed(1) + '%').join(', ') +
 					' of ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			if (!what) {
-				what = t.d[b] + ' samples in ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
+				what = t.d[b] + ' ' + (TL.agg ? TL.agg.unit : 'samples') + ' in ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			}
 			info.textContent = (t.name || '?') + ' (TID ' + t.tid + ', PID ' + t.pid + ') at ' + fmt(us / 1000, 3) + ' ms: ' + what;
 		});
