@@ -87,14 +87,13 @@ static void put_series(struct rpt_pf *w, const struct series *s, uint32_t pid, c
 	put_counter(w, s, pid, name, end_ns(s->a, s->hi), NULL);
 }
 
-static void thread_name(const struct rpt *r, const char *what, uint32_t tid, char *buf,
-			size_t len)
+static void thread_name(const struct rpt *r, const char *what, uint32_t tid, char *buf, size_t len)
 {
 	struct rpt_thread_view t;
 	bool known = rpt_thread_of(r, tid, &t);
 
-	snprintf(buf, len, "%s, thread %s (%u)", what,
-		 known ? (t.name ? t.name : t.comm) : "?", tid);
+	snprintf(buf, len, "%s, thread %s (%u)", what, known ? (t.name ? t.name : t.comm) : "?",
+		 tid);
 }
 
 /* Cells [@i, @j) (one thread or one process) summed into @units (zeroed from @lo to

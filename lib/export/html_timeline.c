@@ -30,9 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BINS 300     /* a bin is 4 px of the page's 1200 px plot: a few samples each */
-#define AGG_BINS 2400 /* --agg-interval's buckets drawn at most (2 a px); more: a bin is
-		       * the fewest whole buckets that fit */
+#define BINS 300 /* a bin is 4 px of the page's 1200 px plot: a few samples each */
+/* --agg-interval's buckets drawn at most (2 a px); more: a bin is the fewest whole
+ * buckets that fit */
+#define AGG_BINS 2400
 #define TRACKS 64    /* more threads than fit on a screen twice over */
 #define SLICES 1000  /* per track and kind: what one can tell apart on a 1200 px row */
 #define PAUSES 10000 /* pause rectangles of the ruler */
@@ -191,7 +192,8 @@ static void os_states(const struct tl *t, uint64_t *sum, double *bins)
 		const struct track
 			*k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s->tid, 0, 0) - 1];
 		/* signed: --agg-interval's t0 is the profile start, a span may begin before */
-		double b = (double)(int64_t)(s->begin - t->t0), e = (double)(int64_t)(s->end - t->t0);
+		double b = (double)(int64_t)(s->begin - t->t0),
+		       e = (double)(int64_t)(s->end - t->t0);
 
 		if (k->index < 0 || s->kind >= OST_NSTATES) /* a call's span: not a state */
 			continue;

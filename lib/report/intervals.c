@@ -90,8 +90,7 @@ int rpt_intervals_finish(struct rpt *r)
 			continue;
 		t = &r->world.threads[e->a];
 		r->agg_cells[n++] = (struct rpt_agg_cell){ (uint32_t)t->pid, (uint32_t)t->tid,
-							   (uint32_t)e->b, (uint32_t)e->c,
-							   e->val };
+							   (uint32_t)e->b, (uint32_t)e->c, e->val };
 	}
 	r->nagg_cells = n;
 	util_qsort(r->agg_cells, n, sizeof(*r->agg_cells), cmp_cell);

@@ -472,14 +472,14 @@ void rpt_pause_at(const struct rpt *r, size_t i, int64_t *from, int64_t *to);
  * of report.csv (the tables' totals), exactly; samples past RPT_INTERVALS_MAX buckets
  * are in no cell (counted in @past). Event 0 is the sort event (ses_info order). */
 struct rpt_agg_facts {
-	bool on;	   /* opened with opts.agg_interval */
-	int64_t step_ns;   /* 0: the whole run */
-	int64_t start_ns;  /* the profile start (CLOCK_MONOTONIC) */
-	int64_t end_ns;	   /* the profile end, 0 when unknown */
-	size_t nbuckets;   /* up to the last sampled one */
-	size_t ncells;	   /* rpt_agg_cell_at */
-	int nevents;	   /* the session's events (1 for a session without) */
-	uint64_t past;	   /* units past the last bucket */
+	bool on;	  /* opened with opts.agg_interval */
+	int64_t step_ns;  /* 0: the whole run */
+	int64_t start_ns; /* the profile start (CLOCK_MONOTONIC) */
+	int64_t end_ns;	  /* the profile end, 0 when unknown */
+	size_t nbuckets;  /* up to the last sampled one */
+	size_t ncells;	  /* rpt_agg_cell_at */
+	int nevents;	  /* the session's events (1 for a session without) */
+	uint64_t past;	  /* units past the last bucket */
 };
 void rpt_agg_facts(const struct rpt *r, struct rpt_agg_facts *out);
 /* One (thread, bucket, event) with units, in (pid, tid, bucket, event) order. */
