@@ -157,6 +157,24 @@ check "-s page-faults --agg-interval 100: page-faults is the counters' first arg
 check "without --agg-interval: no counter track, the Timeline's 300 even bins" fact none none
 check_sh "--agg-interval -5: report.csv says the whole run" \
 	'grep -q "SAMPLES PER INTERVAL (Interval - the whole run)" "$SCRATCH/aneg.csv"'
+# the page itself: its script runs clean and the Timeline's legend names the bucket and unit
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+export HOME=$SCRATCH XDG_CONFIG_HOME=$SCRATCH/.config XDG_CACHE_HOME=$SCRATCH/.cache
+legend() { # NAME WANT: the page's DOM after its script ran has the legend WANT, no console line
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$SCRATCH/chrome" --virtual-time-budget=5000 --enable-logging=stderr \
+		--v=0 --dump-dom "file://$SCRATCH/$1.html?all" >"$SCRATCH/$1.dom" 2>"$SCRATCH/$1.console"
+	grep -q 'data-ready="1"' "$SCRATCH/$1.dom" && ! grep -qiE 'CONSOLE|Uncaught' "$SCRATCH/$1.console" &&
+		grep -qF "$2" "$SCRATCH/$1.dom"
+}
+if [ -z "$CHROME" ]; then
+	ok "the Timeline's legend in Chromium # SKIP chromium is not installed (scripts/install-deps.sh installs it)"
+else
+	check "report.html, --agg-interval 100: the Timeline's legend says 'samples per 100 ms (--agg-interval)', no console message" \
+		legend a100 "samples per 100 ms (--agg-interval)"
+	check "report.html, -s page-faults --agg-interval 100: 'events per 100 ms (--agg-interval)'" \
+		legend pf "events per 100 ms (--agg-interval)"
+fi
 expect_fail 2 "--agg-interval 1.5: not a whole number" "^uprof report: --agg-interval '1.5': give milliseconds" \
 	"$UPROF" report -i "$S" --agg-interval 1.5 --export perfetto
 echo "# report_agg_timeline.sh done"
