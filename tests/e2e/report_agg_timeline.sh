@@ -175,6 +175,23 @@ else
 	check "report.html, -s page-faults --agg-interval 100: 'events per 100 ms (--agg-interval)'" \
 		legend pf "events per 100 ms (--agg-interval)"
 fi
+# an MPI job's report is its ranks' merged rows and calls: no buckets; a rank's has them
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_p2p.openmpi" ]; then
+	timeout 300 mpirun --allow-run-as-root --oversubscribe -np 4 "$UPROF" collect --trace mpi \
+		-o "$SCRATCH/m" "$TGT/mpi_p2p.openmpi" >"$SCRATCH/m.log" 2>&1
+	J=$(session_in "$SCRATCH/m")
+	expect_fail 2 "--agg-interval over an MPI job is refused, naming a rank's session" \
+		"^uprof report: --agg-interval takes one session: give a rank's, -i .*/rank-<r>$" \
+		"$UPROF" report -i "$J" --agg-interval 100
+	check "no report.csv was written by the refused job report" [ ! -e "$J/report.csv" ]
+	S0=$S S=$J/rank-1
+	check "a rank's session takes it: report -i JOB/rank-1 --agg-interval 100" \
+		rep rank --agg-interval 100
+	check "trace.json of the rank: its counters sum to its SAMPLES PER INTERVAL" fact rank trace
+	S=$S0
+else
+	ok "--agg-interval over an MPI job # SKIP Open MPI's mpirun or mpi_p2p.openmpi is missing"
+fi
 expect_fail 2 "--agg-interval 1.5: not a whole number" "^uprof report: --agg-interval '1.5': give milliseconds" \
 	"$UPROF" report -i "$S" --agg-interval 1.5 --export perfetto
 echo "# report_agg_timeline.sh done"
