@@ -30,12 +30,13 @@ static uint64_t bucket_ns(const struct rpt_agg_facts *a, size_t b)
 }
 
 /* The end of the last bucket: the next one's start, or the run's end for the whole run
- * (the profile end when known, else the bucket's start: a 0 at once). */
+ * (rpt_agg_facts: the profile end, or just past the last sample; a nanosecond past the
+ * start when neither is known, so the closing 0 still comes after the value). */
 static uint64_t end_ns(const struct rpt_agg_facts *a, size_t hi)
 {
 	if (a->step_ns)
 		return bucket_ns(a, hi + 1);
-	return a->end_ns > a->start_ns ? (uint64_t)a->end_ns : (uint64_t)a->start_ns;
+	return a->end_ns > a->start_ns ? (uint64_t)a->end_ns : (uint64_t)a->start_ns + 1;
 }
 
 static void put_args(struct rpt_pf *w, const struct series *s, const uint64_t *v)

@@ -107,11 +107,16 @@ void rpt_intervals_release(struct rpt *r)
 
 void rpt_agg_facts(const struct rpt *r, struct rpt_agg_facts *out)
 {
+	int64_t start = r->info.start_mono_ns, end = r->info.end_mono_ns;
+
+	/* a session without its end (killed collect): just past the last sample */
+	if (end <= start)
+		end = (int64_t)r->last_sample_ns >= start ? (int64_t)r->last_sample_ns + 1 : 0;
 	*out = (struct rpt_agg_facts){
 		.on = r->opts.agg_interval,
 		.step_ns = r->opts.agg_interval_ns > 0 ? r->opts.agg_interval_ns : 0,
 		.start_ns = r->info.start_mono_ns,
-		.end_ns = r->info.end_mono_ns > r->info.start_mono_ns ? r->info.end_mono_ns : 0,
+		.end_ns = end,
 		.nbuckets = r->nused_intervals,
 		.ncells = r->nagg_cells,
 		.nevents = nevents_of(r),

@@ -475,7 +475,7 @@ struct rpt_agg_facts {
 	bool on;	  /* opened with opts.agg_interval */
 	int64_t step_ns;  /* 0: the whole run */
 	int64_t start_ns; /* the profile start (CLOCK_MONOTONIC) */
-	int64_t end_ns;	  /* the profile end, 0 when unknown */
+	int64_t end_ns;	  /* the profile end, else past the last sample; 0: unknown */
 	size_t nbuckets;  /* up to the last sampled one */
 	size_t ncells;	  /* rpt_agg_cell_at */
 	int nevents;	  /* the session's events (1 for a session without) */

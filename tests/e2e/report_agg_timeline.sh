@@ -66,6 +66,8 @@ def buckets(tr, step_us, cols, want_thread):
         if (", thread " in n) != want_thread:
             continue
         by = {}
+        if any(x[0] >= y[0] for x, y in zip(evs, evs[1:])):
+            fail(n, "times do not go forward")
         for k, (ts, args) in enumerate(evs):
             if list(args) != cols:
                 fail(n, "arguments", list(args), "not the CSV's columns", cols)
@@ -147,6 +149,9 @@ fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$@" >"$SCRATCH/fact.out" 2>&1
 check "trace.json, --agg-interval 100: process counters on 100 ms steps from the profile start sum to SAMPLES PER INTERVAL's rows, each event" fact a100 trace
 check "trace.json, --agg-interval 100: a process's thread counters sum to its own counter" fact a100 threads
 check "report.html, --agg-interval 100: a Timeline bin is one 100 ms bucket; the bars sum to CPU_TIME's column" fact a100 page
+nsamp=$("$PYTHON" -c 'import json,sys; print(sum(e["ph"] == "i" and e.get("cat") == "sample" for e in json.load(open(sys.argv[1]))["traceEvents"]))' "$SCRATCH/a100.json")
+check "trace.json, --agg-interval 100: valid, every track in time order, counters included ($nsamp samples)" \
+	"$PYTHON" "$HERE/stacks.py" trace "$SCRATCH/a100.json" "$nsamp"
 check "trace.json, --agg-interval 0: one value a process at the profile start, summing to the whole run's row" fact a0 trace
 check "report.html, --agg-interval 0: one bin of the whole run" fact a0 page
 check "trace.json, --agg-interval -5: the whole run, as 0" fact aneg trace

@@ -564,7 +564,8 @@ static void samples_per_interval(void **state)
 
 /* --agg-interval's per-thread cells (the exports' timelines): a sample exactly on a
  * bucket's start is in that bucket, each thread's units apart, in (pid, tid, bucket,
- * event) order; a step of 0 is one bucket a thread; they sum to SAMPLES PER INTERVAL. */
+ * event) order; a step of 0 is one bucket a thread, ending past the last sample when
+ * session.ini has no end. */
 static void agg_cells_per_thread(void **state)
 {
 	static const char *const names[] = { "CPU_TIME" };
@@ -610,6 +611,7 @@ static void agg_cells_per_thread(void **state)
 	assert_int_equal(a.step_ns, 0);
 	assert_int_equal(a.nbuckets, 1);
 	assert_int_equal(a.ncells, 2);
+	assert_int_equal(a.end_ns, 30); /* no end in session.ini: just past the last sample */
 	rpt_agg_cell_at(r, 0, &c);
 	assert_true(c.tid == 100 && c.bucket == 0 && c.units == 4);
 	rpt_agg_cell_at(r, 1, &c);
