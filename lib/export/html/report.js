@@ -242,7 +242,7 @@
 		if (D.flame && D.flame.pruned) note(D.flame.pruned + ' samples are in frames of under ' + D.flame.min +
 			' samples, left out of the flame graph (their callers keep them).');
 		const lo = D.timeline && D.timeline.left_out;
-		if (lo && lo.samples) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
+		if (lo && lo.samples && !D.timeline.agg) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
 		if (lo && lo.threads) note(lo.threads + ' threads with the fewest samples are not on the timeline.');
 		if (lo && (lo.tasks || lo.omp || lo.mpi || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices, ' + (lo.mpi || 0) + ' MPI calls and ' + lo.pauses + ' pauses past its bound per thread.');
 		if (lo && lo.os_spans) note(lo.os_spans + ' thread-state spans were past the page\'s bound: the timeline\'s state bands miss them (THREAD STATES counts all).', 'warn');
@@ -565,7 +565,7 @@
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Timeline: a track per thread' });
 		wrap.append(cv);
 		p.append(el('p', { cls: 'muted', text: tracks.length + ' threads over ' + fmt(TL.span / 1000, 3) + ' ms' +
-			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
+			(TL.stride > 1 && !TL.agg ? '; one sample in ' + TL.stride + ' kept' : '') +
 			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
 		let focus = -1, W = 0;
