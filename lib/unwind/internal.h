@@ -32,10 +32,22 @@ struct rpt_unwind_modinfo {
 	struct {
 		uint64_t off, vaddr, filesz;
 	} segs[RPT_UNWIND_MAX_SEGS];
-	/* the Dwfl build that reported it last, and at which bias: a file loaded twice
-	 * (dlopen, dlclose, dlopen elsewhere) is reported at each of its biases */
+	/* the Dwfl build that reported it last, at which bias, and the module it made: a
+	 * file loaded twice (dlopen, dlclose, dlopen elsewhere) is reported at each of its
+	 * biases */
 	uint64_t stamp, bias;
+	struct Dwfl_Module *reported;
 };
+
+/*
+ * The index of @p's mapping that holds @pc, -1: none. The one lookup of a pc's module, for
+ * the job's shared rows and a process's own Dwfl alike: the mappings never overlap (a
+ * later mmap cuts away what it covers), where the ranges of the modules a Dwfl reports
+ * do: a dlclosed library's mapping that no munmap record removed spans, with its whole
+ * ELF image, the library mapped into its place, and libdwfl's dwfl_addrmodule answers by
+ * address, not by which mapping is live (Open MPI's dlopened components).
+ */
+int rpt_unwind_map_index(const struct rpt_unwind_proc *p, uint64_t pc);
 
 /* @mi from @file's program headers, when it is still the file profiled (@id, NULL: no
  * check). */

@@ -186,14 +186,12 @@ int rpt_unwind_share_rule(struct rpt_unwind_share *sh, const char *host, const c
 			  const struct rpt_locator *loc, const struct rpt_unwind_proc *p,
 			  uint64_t pc, struct rpt_unwind_rule *ru)
 {
-	const struct rpt_unwind_map *m = NULL;
+	int at = rpt_unwind_map_index(p, pc);
+	const struct rpt_unwind_map *m = at >= 0 ? &p->maps[at] : NULL;
 	Dwarf_Frame *frame = NULL;
 	struct sfile *f;
 	uint64_t bias, *slot;
 
-	for (int i = 0; i < p->nmaps && !m; i++)
-		if (pc >= p->maps[i].start && pc < p->maps[i].end)
-			m = &p->maps[i];
 	if (!m || !(f = sfile_for(sh, host, vdso, loc, m)) || f->mi.state <= 0 || !f->eh ||
 	    !rpt_unwind_load_bias(&f->mi, m->start, m->pgoff, &bias))
 		goto theirs;
