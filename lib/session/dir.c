@@ -106,6 +106,14 @@ void *ses_side_writer_adopt(void *w, struct ses_ct_writer **slot, struct ses_ct_
 	return NULL;
 }
 
+int ses_side_writer_release(void *w, struct ses_ct_writer *ct)
+{
+	int ret = ses_ct_writer_close(ct);
+
+	free(w);
+	return ret;
+}
+
 size_t ses_app_name_len(const char *name)
 {
 	size_t len = strnlen(name, SES_APP_MAX + 1);

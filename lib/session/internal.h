@@ -32,6 +32,8 @@ struct ses_ct_writer *ses_side_writer_create(int dfd, const char *dir, const cha
  * into @slot, the writer @w's own pointer, and @w is returned; when @ct is NULL, @w is freed
  * and NULL returned with the creator's errno kept. (dir.c; one home for that unwind.) */
 void *ses_side_writer_adopt(void *w, struct ses_ct_writer **slot, struct ses_ct_writer *ct);
+/* Their close: @ct closed (its last bytes written: 0 or its sticky -errno), @w freed. */
+int ses_side_writer_release(void *w, struct ses_ct_writer *ct);
 
 /* Unaligned native-endian loads from a file's bytes (one home for every lib/session
  * decoder; memcpy, so a record at any offset of a mapping is read safely). */

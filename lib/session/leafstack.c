@@ -150,13 +150,7 @@ int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l)
 
 int ses_leaf_writer_close(struct ses_leaf_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- the reader ---- */

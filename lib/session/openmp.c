@@ -88,13 +88,7 @@ int ses_ompt_write_dropped(struct ses_ompt_writer *w, uint64_t records)
 
 int ses_ompt_writer_close(struct ses_ompt_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- reading ---- */

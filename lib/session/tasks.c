@@ -90,13 +90,7 @@ int ses_tasks_writer_flush(struct ses_tasks_writer *w)
 
 int ses_tasks_writer_close(struct ses_tasks_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- reading ---- */
