@@ -7,6 +7,7 @@
 #define UPROF_UNWIND_INTERNAL_H
 
 #include "unwind/unwind.h"
+#include "util/util.h"
 
 #include <elfutils/libdw.h>
 #include <stdbool.h>
@@ -23,6 +24,19 @@ struct rpt_unwind_rule {
 	int8_t bp_rule; /* 0 same value, 1 saved at CFA + bp_off, 2 undefined */
 	int64_t cfa_off, ra_off, bp_off;
 };
+
+/* CFI rows by a two-word key, each read once (rule_table.c): the fast path's by (Dwfl
+ * build, pc), the job share's by (module file, address in it). */
+struct rpt_unwind_rules {
+	struct util_hash index; /* key -> v's index + 1 */
+	struct rpt_unwind_rule *v;
+	size_t n, cap;
+};
+/* The row of (@k1, @k2): the one read before, or a new zeroed one with *@fresh set, for the
+ * caller to read now. NULL when out of memory. Valid until the next new row. */
+struct rpt_unwind_rule *rpt_unwind_rules_get(struct rpt_unwind_rules *t, uint64_t k1,
+					     uint64_t k2, bool *fresh);
+void rpt_unwind_rules_release(struct rpt_unwind_rules *t);
 
 /* What the program headers of one module file say (read once per module). */
 struct rpt_unwind_modinfo {

@@ -2,7 +2,8 @@
 # (--call-graph dwarf) and translated.bin's format (unwind/unwind.h). Needs lib/symbols
 # (module files, where they are now), lib/session and lib/arch; lib/report gives it each
 # process's mappings: link it after libuprof_report.a.
-UNWIND_SRCS := lib/unwind/unwind.c lib/unwind/unwind_share.c lib/unwind/translated.c
+UNWIND_SRCS := lib/unwind/unwind.c lib/unwind/unwind_share.c lib/unwind/rule_table.c \
+	lib/unwind/translated.c
 UNWIND_LIB := $(BUILD)/lib/libuprof_unwind.a
 $(UNWIND_LIB): $(call objs,$(UNWIND_SRCS))
 	@mkdir -p $(dir $@)

@@ -86,10 +86,7 @@ struct rpt_unwinder {
 	uint64_t *pcs;
 	bool *act;
 	int n, max;
-	/* fast path: rules by (build, pc) */
-	struct util_hash rule_index;
-	struct rpt_unwind_rule *rules;
-	size_t nrules, caprules;
+	struct rpt_unwind_rules rules; /* the fast path's, by (build, pc) */
 	uint64_t fast, slow;
 };
 
@@ -462,24 +459,12 @@ static void read_rule(Dwfl_Module *mod, uint64_t pc, struct rpt_unwind_rule *ru)
 static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, const struct uproc *up,
 					      const struct rpt_unwind_proc *p, uint64_t pc)
 {
-	uint64_t *slot = util_hash_slot(&u->rule_index, up->build, pc, 0);
+	bool fresh;
+	struct rpt_unwind_rule *ru = rpt_unwind_rules_get(&u->rules, up->build, pc, &fresh);
 
-	if (!slot)
-		return NULL;
-	if (!*slot) {
-		if (u->nrules == u->caprules) {
-			size_t cap = u->caprules ? u->caprules * 2 : 256;
-			struct rpt_unwind_rule *g = realloc(u->rules, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			u->rules = g;
-			u->caprules = cap;
-		}
-		read_rule(module_at(up, p, pc), pc, &u->rules[u->nrules]);
-		*slot = ++u->nrules;
-	}
-	return &u->rules[*slot - 1];
+	if (ru && fresh)
+		read_rule(module_at(up, p, pc), pc, ru);
+	return ru;
 }
 
 static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
@@ -733,7 +718,6 @@ void rpt_unwinder_free(struct rpt_unwinder *u)
 	free(u->mods);
 	free(u->vdso);
 	free(u->host);
-	free(u->rules);
-	util_hash_release(&u->rule_index);
+	rpt_unwind_rules_release(&u->rules);
 	free(u);
 }
