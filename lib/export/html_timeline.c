@@ -23,7 +23,6 @@
  */
 #include "export/html.h"
 #include "export/internal.h"
-#include "ostrace/ostrace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -46,8 +45,7 @@ struct track {
 };
 
 struct tl {
-	const struct ost_span *os; /* --trace os: thread states over time */
-	size_t nos;
+	size_t nos; /* --trace os: thread states over time (rpt_os_span_at()) */
 	uint64_t os_lost;
 	struct track *v;
 	size_t n, cap;
@@ -166,43 +164,43 @@ static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_fac
 		if (from > 0 && to > from)
 			span(t, (uint64_t)from, (uint64_t)to);
 	}
-	t->nos = rpt_os_spans(r, &t->os, &t->os_lost);
+	t->nos = rpt_os_span_count(r, &t->os_lost);
 	for (size_t i = 0; i < t->nos; i++) {
-		if (!track_of(t, (uint32_t)t->os[i].tid))
+		struct rpt_os_span_view s;
+
+		rpt_os_span_at(r, i, &s);
+		if (!track_of(t, (uint32_t)s.tid))
 			return -ENOMEM;
-		span(t, t->os[i].begin, t->os[i].end);
+		span(t, s.begin, s.end);
 	}
 	return 0;
 }
 
-_Static_assert((int)OST_SPAN_RUNNING == (int)OST_RUNNING &&
-		       (int)OST_SPAN_RUNNABLE == (int)OST_RUNNABLE &&
-		       (int)OST_SPAN_BLOCKED == (int)OST_BLOCKED,
-	       "a state span's kind is its state");
-
-/* Each kept track's time in each state, in all (@sum, 3 a track) and per bin (@bins,
- * 3 * BINS a track, nanoseconds): a span's time goes to the bins it overlaps. */
-static void os_states(const struct tl *t, uint64_t *sum, double *bins)
+/* Each kept track's time in each state, in all (@sum, 3 a track: running, runnable,
+ * blocked, rpt_os_span_kind's order) and per bin (@bins, 3 * nbins a track, nanoseconds):
+ * a span's time goes to the bins it overlaps. */
+static void os_states(const struct rpt *r, const struct tl *t, uint64_t *sum, double *bins)
 {
 	double width = t->width;
 	size_t nbins = t->nbins;
 
 	for (size_t i = 0; i < t->nos; i++) {
-		const struct ost_span *s = &t->os[i];
-		const struct track
-			*k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s->tid, 0, 0) - 1];
-		/* signed: --agg-interval's t0 is the profile start, a span may begin before */
-		double b = (double)(int64_t)(s->begin - t->t0),
-		       e = (double)(int64_t)(s->end - t->t0);
+		struct rpt_os_span_view s;
+		const struct track *k;
+		double b, e;
 
-		if (k->index < 0 || s->kind >= OST_NSTATES) /* a call's span: not a state */
+		rpt_os_span_at(r, i, &s);
+		k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s.tid, 0, 0) - 1];
+		/* signed: --agg-interval's t0 is the profile start, a span may begin before */
+		b = (double)(int64_t)(s.begin - t->t0), e = (double)(int64_t)(s.end - t->t0);
+		if (k->index < 0 || s.kind == RPT_OS_CALL) /* a call's span: not a state */
 			continue;
-		sum[(size_t)k->index * 3 + s->kind] += s->end - s->begin;
+		sum[(size_t)k->index * 3 + s.kind] += s.end - s.begin;
 		for (size_t x = b > 0 ? (size_t)(b / width) : 0; x < nbins && x * width < e; x++) {
 			double lo = x * width > b ? x * width : b;
 			double hi = (x + 1) * width < e ? (x + 1) * width : e;
 
-			bins[((size_t)k->index * nbins + x) * 3 + s->kind] += hi - lo;
+			bins[((size_t)k->index * nbins + x) * 3 + s.kind] += hi - lo;
 		}
 	}
 }
@@ -249,7 +247,7 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		free(os_bins);
 		return -ENOMEM;
 	}
-	os_states(t, os_sum, os_bins);
+	os_states(r, t, os_sum, os_bins);
 	if (t->per_bin)
 		agg_density(r, t, bins);
 	for (size_t i = 0; !t->per_bin && i < facts->nsamples; i++) {

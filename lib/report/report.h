@@ -622,12 +622,11 @@ struct rpt_os_summary {
 	uint64_t top_ns;
 };
 void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
-/* Its threads' states over time (lib/ostrace's struct ost_span), kept when opened with
- * opts.exports, at most RPT_OS_SPANS_MAX (32 bytes each): how many, *@out (owned by @r),
- * and in *@lost the spans past that bound (their time is in THREAD STATES still). */
+/* Its threads' states over time are kept when opened with opts.exports, at most
+ * RPT_OS_SPANS_MAX (32 bytes each): read by rpt_os_span_count()/rpt_os_span_at() below
+ * (the one reader, for trace.json and report.html); the spans past that bound are
+ * counted there (their time is in THREAD STATES still). */
 #define RPT_OS_SPANS_MAX (1u << 20)
-struct ost_span;
-size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost);
 
 /* ---- --trace os (ostrace_view.c): off-CPU time by stack, for the wall-clock exports ---- */
 struct rpt_offcpu_view {
