@@ -437,6 +437,10 @@ int cmd_pcm(int argc, char **argv)
 		free(st);
 		return cmd_pcm_compare(argc - 1, argv + 1);
 	}
+	if (argc > 1 && !strcmp(argv[1], "hreport")) {
+		free(st);
+		return cmd_pcm_hreport(argc - 1, argv + 1);
+	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");
 	st->out_dfd = -1;
