@@ -29,7 +29,7 @@ expect_fail 2 "pcm -m far from every group: no suggestion" "^uprof pcm: -m zzzzq
 # ---- pcm: its command words are never run as programs ----
 expect_fail 2 "pcm -m swi top: a pcm command in a program's place, not top(1)" \
 	"^uprof pcm: 'top' is a pcm command, not a program: put it first .*runs after --" "$UPROF" pcm -m swi top
-expect_fail 2 "pcm hreport: refused with the reason" "^uprof pcm: hreport: uprof keeps no raw pcm data" "$UPROF" pcm hreport x
+expect_fail 2 "pcm hreport x: a directory that is not there, said" "^uprof pcm hreport: cannot open 'x': No such file" "$UPROF" pcm hreport x
 mkdir -p "$SCRATCH/bin"
 printf '#!/bin/sh\necho ran > "%s/ran"\n' "$SCRATCH" >"$SCRATCH/bin/top" && chmod +x "$SCRATCH/bin/top"
 PATH=$SCRATCH/bin:$PATH "$UPROF" pcm -m swi -d 0.1 -- top >/dev/null 2>"$SCRATCH/top.err"
