@@ -203,7 +203,8 @@ static const struct cli_command pcm_cmd = {
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm profile (-m <group,...> | -i <file.ini>) -O <dir> [options] [-- <program> [<args>]]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
-		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n",
+		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n"
+		"       uprof pcm hreport <dir> [-o <file.html>]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
@@ -214,6 +215,7 @@ static const struct cli_command pcm_cmd = {
 		"'uprof pcm profile' writes the timeseries, the cumulative table, report.json and\n"
 		"report.html of one run into -O's directory.\n"
 		"'uprof pcm compare' puts two runs' cumulative tables side by side.\n"
+		"'uprof pcm hreport <dir>' writes report.html again from what a -O run saved.\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",

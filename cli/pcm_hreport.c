@@ -47,7 +47,7 @@ static const struct cli_command command = {
 		 "report.csv or report-timeseries.csv, report-cumulative.csv and report-run.tsv.\n"
 		 "See 'man uprof-pcm'.\n",
 	.options = options,
-	.column = 27,
+	.column = 28,
 };
 
 /* What was read from the directory; each NULL/false when it is not there. */

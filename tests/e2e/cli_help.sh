@@ -83,6 +83,10 @@ for c in collect report profile translate annotate compare info pcm; do
 done
 check_sh "completion of 'pcm roofline -' offers its --html" 'comp "$UPROF" pcm roofline - | grep -qx -- --html'
 check "completion of 'pcm pro' offers the profile command" [ "$(comp "$UPROF" pcm pro | grep -x profile)" = profile ]
+check "completion of 'pcm hr' offers the hreport command" [ "$(comp "$UPROF" pcm hr | grep -x hreport)" = hreport ]
+check_sh "completion of 'pcm hreport -' offers its -o and --output" 'comp "$UPROF" pcm hreport - | grep -qx -- --output && comp "$UPROF" pcm hreport - | grep -qx -- -o'
+mkdir -p "$SCRATCH/hrdir" && : >"$SCRATCH/hrfile"
+check "completion of 'pcm hreport <dir>' offers directories only" [ "$(comp "$UPROF" pcm hreport "$SCRATCH/hr")" = "$SCRATCH/hrdir" ]
 check "completion: 'collect --config h' offers hotspots" [ "$(comp "$UPROF" collect --config h)" = hotspots ]
 check "completion: 'info --list pre' offers predefined-events" [ "$(comp "$UPROF" info --list pre)" = predefined-events ]
 check "completion: 'info --collect-config as' offers assess and assess_ext" [ "$(comp "$UPROF" info --collect-config as | tr '\n' ' ')" = "assess assess_ext " ]
