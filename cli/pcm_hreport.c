@@ -41,8 +41,9 @@ static const struct cli_option options[] = {
 static const struct cli_command command = {
 	.name = "pcm hreport",
 	.usage = "usage: uprof pcm hreport <dir> [-o <file.html>]\n",
-	.intro = "Write the HTML report of a saved pcm run: the page 'uprof pcm --html' and 'uprof\n"
-		 "pcm profile' write, drawn again from the files the run left in its -O directory.\n",
+	.intro =
+		"Write the HTML report of a saved pcm run: the page 'uprof pcm --html' and 'uprof\n"
+		"pcm profile' write, drawn again from the files the run left in its -O directory.\n",
 	.outro = "<dir> is what 'uprof pcm -O <dir>' or 'uprof pcm profile -O <dir>' wrote:\n"
 		 "report.csv or report-timeseries.csv, report-cumulative.csv and report-run.tsv.\n"
 		 "See 'man uprof-pcm'.\n",
@@ -82,8 +83,7 @@ static int read_file(struct saved *sv, const char *name, char **buf, size_t *len
 	if (ret == -EFBIG || ret == -EINVAL)
 		return cli_error(EXIT_USAGE, CMD, "'%s/%s' is not a pcm file (%s)", sv->dir, name,
 				 ret == -EFBIG ? "over 256 MiB" : "not a regular file");
-	return cli_error(EXIT_USAGE, CMD, "cannot read '%s/%s': %s", sv->dir, name,
-			 strerror(-ret));
+	return cli_error(EXIT_USAGE, CMD, "cannot read '%s/%s': %s", sv->dir, name, strerror(-ret));
 }
 
 /* The cumulative table in @buf (@name): parsed into sv->cum, or the exit code (said). */
@@ -161,7 +161,7 @@ static int load(struct saved *sv)
 				"since uprof pcm hreport): the page has no cumulative table\n",
 				CMD, sv->dir, PCM_PROFILE_CUMULATIVE);
 		else if ((ret = parse_cumulative(sv, PCM_PROFILE_CUMULATIVE, sv->cum_buf,
-						  sv->cum_len)))
+						 sv->cum_len)))
 			return ret;
 	}
 	ret = read_file(sv, PCM_RUN_FILE, &sv->run_buf, &sv->run_len);
@@ -204,8 +204,7 @@ static enum pmc_level level_of(const char *label)
 
 /* Metric @m's name (@name) is a count: the run file's word, else its cells' (@seen: a
  * count has no decimals; a metric with no value anywhere is taken as derived). */
-static int metric_kind(const struct saved *sv, int m, const char *name, unsigned seen,
-		       bool *count)
+static int metric_kind(const struct saved *sv, int m, const char *name, unsigned seen, bool *count)
 {
 	if (sv->have_run) {
 		if (m >= sv->run.nmetrics || strcmp(sv->run.metric[m].name, name))
@@ -222,8 +221,7 @@ static int metric_kind(const struct saved *sv, int m, const char *name, unsigned
 	return 0;
 }
 
-static int add_metric(struct pcm_state *st, const struct saved *sv, const char *name,
-		      unsigned seen)
+static int add_metric(struct pcm_state *st, const struct saved *sv, const char *name, unsigned seen)
 {
 	struct pmc_group_metric *gm;
 	bool count = false;
@@ -316,10 +314,11 @@ static int cumulative(struct pcm_state *st, const struct saved *sv, const char *
 
 	if (t->nmetrics != st->mg.nmetrics + 1 ||
 	    strcmp(t->metric[t->nmetrics - 1], PCM_MUX_SCALE_NAME))
-		return cli_error(EXIT_USAGE, CMD,
-				 "%s/%s: %d rows where the run has %d metrics and the '"
-				 PCM_MUX_SCALE_NAME "' row",
-				 sv->dir, name, t->nmetrics, st->mg.nmetrics);
+		return cli_error(
+			EXIT_USAGE, CMD,
+			"%s/%s: %d rows where the run has %d metrics and the '" PCM_MUX_SCALE_NAME
+			"' row",
+			sv->dir, name, t->nmetrics, st->mg.nmetrics);
 	for (int m = 0; m < st->mg.nmetrics; m++)
 		if (strcmp(t->metric[m], st->mg.metrics[m].name))
 			return cli_error(EXIT_USAGE, CMD,
@@ -369,8 +368,8 @@ static int build(struct pcm_state *st, struct saved *sv)
 	if (sv->have_series) {
 		/* the rows, taken over */
 		if (st->series->ncols != sv->ser.ncols + 1)
-			return cli_error(1, CMD, "internal: %d columns, %d read",
-					 st->series->ncols, sv->ser.ncols + 1);
+			return cli_error(1, CMD, "internal: %d columns, %d read", st->series->ncols,
+					 sv->ser.ncols + 1);
 		st->series->vals = sv->ser.vals;
 		st->series->stamps = sv->ser.stamps;
 		st->series->rows = st->series->cap = sv->ser.rows;

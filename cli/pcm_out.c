@@ -189,8 +189,8 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, c
 			value_cell(f, v, pcm_metric_decimals(st, g->first_metric + m));
 			fputc(',', f);
 			if (st->series)
-				st->rowbuf[col] =
-					as_written(v, pcm_metric_decimals(st, g->first_metric + m));
+				st->rowbuf[col] = as_written(
+					v, pcm_metric_decimals(st, g->first_metric + m));
 		}
 	}
 	scale = row_mux_scale(st, delta, elapsed_ns);

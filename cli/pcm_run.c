@@ -401,10 +401,9 @@ int pcm_run(struct pcm_state *st)
 		else
 			ret = pcm_profile_close_cumulative(st, cum, ret);
 	} else {
-		ret = finish(st, st->top			   ? NULL
-				 : st->out_path && !st->cumulative ? stdout
-								   : st->out,
-			     NULL);
+		FILE *summary = st->top ? NULL : st->out_path && !st->cumulative ? stdout : st->out;
+
+		ret = finish(st, summary, NULL);
 	}
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the

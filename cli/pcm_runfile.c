@@ -15,11 +15,20 @@ static void field(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\\': fputs("\\\\", f); break;
-		default: fputc(*s, f);
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 	}
 }

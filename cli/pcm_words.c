@@ -13,11 +13,8 @@
 #include <string.h>
 
 static const char *const PCM_COMMANDS[][2] = {
-	{ "top", NULL },
-	{ "profile", NULL },
-	{ "roofline", NULL },
-	{ "compare", NULL },
-	{ "hreport", NULL },
+	{ "top", NULL },     { "profile", NULL }, { "roofline", NULL },
+	{ "compare", NULL }, { "hreport", NULL },
 };
 
 int pcm_operand_check(int argc, char **argv, int first)

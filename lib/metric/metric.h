@@ -258,7 +258,7 @@ struct mtr_pcm_table {
 	char comp[MTR_PCM_MAX_COMPS][64];
 	char metric[MTR_PCM_MAX_METRICS][96];
 	double val[MTR_PCM_MAX_METRICS][MTR_PCM_MAX_COMPS]; /* NAN: an empty cell */
-	unsigned char seen[MTR_PCM_MAX_METRICS]; /* each row's MTR_PCM_SEEN_* bits */
+	unsigned char seen[MTR_PCM_MAX_METRICS];	    /* each row's MTR_PCM_SEEN_* bits */
 };
 /* 0, or -EINVAL with @err saying what ("line N: ..."): a NUL byte, no table, no metric
  * row, a row whose cells do not match the header, a value that is no number, an empty or

@@ -122,8 +122,8 @@ static int header(struct reader *r, char **g, char **c, char **m, int n, struct 
 		if (g[i][0] && !c[i][0])
 			return fail(r, "column %d starts group '%.40s' but no component", i + 1,
 				    g[i]);
-		if (g[i][0] && copy(r, s->titles[s->ngroups++], sizeof(s->titles[0]), g[i],
-				    "group title"))
+		if (g[i][0] &&
+		    copy(r, s->titles[s->ngroups++], sizeof(s->titles[0]), g[i], "group title"))
 			return -EINVAL;
 		if (c[i][0]) {
 			cur = &s->comps[s->ncomps++];
@@ -145,13 +145,15 @@ static int header(struct reader *r, char **g, char **c, char **m, int n, struct 
 			first = k;
 		a = &s->comps[first];
 		if (a->ncols != b->ncols)
-			return fail(r, "component '%.40s' has %d metrics where its group's first "
-				       "has %d",
+			return fail(r,
+				    "component '%.40s' has %d metrics where its group's first "
+				    "has %d",
 				    b->label, b->ncols, a->ncols);
 		for (int i = 0; i < b->ncols; i++)
 			if (strcmp(s->metric[a->first_col + i], s->metric[b->first_col + i]))
-				return fail(r, "component '%.40s' names metric '%.40s' where its "
-					       "group's first names '%.40s'",
+				return fail(r,
+					    "component '%.40s' names metric '%.40s' where its "
+					    "group's first names '%.40s'",
 					    b->label, s->metric[b->first_col + i],
 					    s->metric[a->first_col + i]);
 	}
@@ -246,9 +248,9 @@ int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct 
 	}
 	for (int k = 0; k < 3; k++) {
 		c3[k] = cells + (size_t)k * (MTR_PCM_SERIES_MAX_COLS + 4);
-		ncells[k] = util_csv_split(lp[k], ln[k],
-					   store + (size_t)k * (MAX_LINE + MTR_PCM_SERIES_MAX_COLS + 4),
-					   c3[k], MTR_PCM_SERIES_MAX_COLS + 4);
+		ncells[k] = util_csv_split(
+			lp[k], ln[k], store + (size_t)k * (MAX_LINE + MTR_PCM_SERIES_MAX_COLS + 4),
+			c3[k], MTR_PCM_SERIES_MAX_COLS + 4);
 		if (ncells[k] < 0) {
 			ret = fail(&r, "header row %d: more than %d columns or an unclosed quote",
 				   k + 1, MTR_PCM_SERIES_MAX_COLS);
@@ -326,11 +328,20 @@ static bool unescape(char *s)
 			continue;
 		}
 		switch (*++s) {
-		case 't': *o++ = '\t'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case '\\': *o++ = '\\'; break;
-		default: return false;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case '\\':
+			*o++ = '\\';
+			break;
+		default:
+			return false;
 		}
 	}
 	*o = 0;

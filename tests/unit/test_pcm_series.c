@@ -20,12 +20,14 @@
 
 #include "metric/metric.h"
 
-#define META "System:,AMD EPYC\nSample interval (ms):,100\nCPU Topology:\nSocket,CCX,Core(s)\n0,0,0-1\n"
+#define META \
+	"System:,AMD EPYC\nSample interval (ms):,100\nCPU Topology:\nSocket,CCX,Core(s)\n0,0,0-1\n"
 /* two groups: swi at system level (2 metrics), l3 at two CCXs (1 metric each) */
-#define HEADER                                                                               \
-	",SOFTWARE,,L3,,,\n"                                                                 \
-	",System (Aggregated),,CCX (Aggregated)-0,CCX (Aggregated)-1,All Counters,\n"       \
-	"Timestamp,CPU Time (ms),Context Switches,\"Miss, %\",\"Miss, %\"," MTR_PCM_MUX_SCALE_NAME ",\n"
+#define HEADER \
+	",SOFTWARE,,L3,,,\n" \
+	",System (Aggregated),,CCX (Aggregated)-0,CCX (Aggregated)-1,All Counters,\n" \
+	"Timestamp,CPU Time (ms),Context Switches,\"Miss, %\",\"Miss, %\"," MTR_PCM_MUX_SCALE_NAME \
+	",\n"
 
 static struct mtr_pcm_series s;
 
@@ -84,8 +86,9 @@ static void exact(void **state)
 	assert_int_equal(s.rows_total, 3);
 	mtr_pcm_series_free(&s);
 	/* no header: not a timeseries (a -C file) */
-	assert_int_equal(parse(META "Metric,System (Aggregated)\nIPC,1.00\n", 1000, err, sizeof(err)),
-			 -ENODATA);
+	assert_int_equal(
+		parse(META "Metric,System (Aggregated)\nIPC,1.00\n", 1000, err, sizeof(err)),
+		-ENODATA);
 }
 
 static void damaged(void **state)
@@ -93,13 +96,13 @@ static void damaged(void **state)
 	char big[200];
 
 	(void)state;
-	expect_error(META HEADER "10:00:00:100,12.50,7,1.00,", "line 9: 5 cells where the header has 7");
+	expect_error(META HEADER "10:00:00:100,12.50,7,1.00,",
+		     "line 9: 5 cells where the header has 7");
 	expect_error(META HEADER "10:00:00:100,12.50,x7,1.00,,1.00,\n",
 		     "line 9: the value 'x7' is not a number");
 	expect_error(META HEADER "10:00:00:100,12.50,1e3,1.00,,1.00,\n",
 		     "line 9: the value '1e3' is not a number");
-	expect_error(META HEADER "10:00:00:100,12.50,7,1.00,,1.00,9\n",
-		     "line 9: a cell after the");
+	expect_error(META HEADER "10:00:00:100,12.50,7,1.00,,1.00,9\n", "line 9: a cell after the");
 	expect_error(META HEADER ",12.50,7,1.00,,1.00,\n", "line 9: the Timestamp '' is empty");
 	expect_error(META HEADER "10:00:00:100,\"12.50,7,1.00,,1.00,\n", "line 9: more cells");
 	expect_error(META ",SOFTWARE,,\n,System (Aggregated),,\nTimestamp,A,B,\n",
@@ -115,20 +118,20 @@ static void damaged(void **state)
 	expect_error(META ",G,,,,\n,C-0,,C-1,All Counters,\nTimestamp,A,B,A," MTR_PCM_MUX_SCALE_NAME
 			  ",\n",
 		     "component 'C-1' has 1 metrics where its group's first has 2");
-	expect_error(META ",G,,,,,\n,C-0,,C-1,,All Counters,\nTimestamp,A,B,A,C," MTR_PCM_MUX_SCALE_NAME
-			  ",\n",
+	expect_error(META
+		     ",G,,,,,\n,C-0,,C-1,,All Counters,\nTimestamp,A,B,A,C," MTR_PCM_MUX_SCALE_NAME
+		     ",\n",
 		     "names metric 'C' where its group's first names 'B'");
 	{
 		char err[256];
 
-		assert_int_equal(mtr_pcm_series_parse("x\n,\n,\nTime\0", 14, 10, &s, err,
-						      sizeof(err)),
-				 -EINVAL);
+		assert_int_equal(
+			mtr_pcm_series_parse("x\n,\n,\nTime\0", 14, 10, &s, err, sizeof(err)),
+			-EINVAL);
 		assert_non_null(strstr(err, "a NUL byte"));
 	}
-	snprintf(big, sizeof(big), ",%040d,,\n,C,All Counters,\nTimestamp,A," MTR_PCM_MUX_SCALE_NAME
-				   ",\n",
-		 0);
+	snprintf(big, sizeof(big),
+		 ",%040d,,\n,C,All Counters,\nTimestamp,A," MTR_PCM_MUX_SCALE_NAME ",\n", 0);
 	expect_error(big, "line 3: a group title longer than 31 bytes");
 }
 
@@ -146,8 +149,9 @@ static void expect_run_error(const char *text, const char *want)
 static void run_file(void **state)
 {
 	char err[256];
-	const char *text = "uprof-pcm-run\t1\nprogram\tsh\t-c\techo a\\tb\\\\c\\n\n"
-			   "metric\tswi\tderived\tCPU Time (ms)\nmetric\tswi\tcount\tPage\\tFaults\n";
+	const char
+		*text = "uprof-pcm-run\t1\nprogram\tsh\t-c\techo a\\tb\\\\c\\n\n"
+			"metric\tswi\tderived\tCPU Time (ms)\nmetric\tswi\tcount\tPage\\tFaults\n";
 
 	(void)state;
 	assert_int_equal(mtr_pcm_run_parse(text, strlen(text), &run, err, sizeof(err)), 0);
@@ -165,20 +169,23 @@ static void run_file(void **state)
 	mtr_pcm_run_free(&run);
 	expect_run_error("uprof-pcm-run\t2\n", "line 1: not 'uprof-pcm-run<TAB>1'");
 	expect_run_error("", "an empty run file");
-	expect_run_error("uprof-pcm-run\t1\nprogram\n", "line 2: a 'program' line names no program");
+	expect_run_error("uprof-pcm-run\t1\nprogram\n",
+			 "line 2: a 'program' line names no program");
 	expect_run_error("uprof-pcm-run\t1\nprogram\t\n", "line 2: an empty program name");
 	expect_run_error("uprof-pcm-run\t1\nprogram\ta\\q\n", "line 2: a bad \\ escape");
-	expect_run_error("uprof-pcm-run\t1\nprogram\ta\nprogram\tb\n", "line 3: a second 'program'");
+	expect_run_error("uprof-pcm-run\t1\nprogram\ta\nprogram\tb\n",
+			 "line 3: a second 'program'");
 	expect_run_error("uprof-pcm-run\t1\nmetric\tswi\tcounted\tX\n",
 			 "line 2: 'counted' is neither count nor derived");
 	expect_run_error("uprof-pcm-run\t1\nmetric\tswi\tcount\n", "line 2: a 'metric' line is");
-	expect_run_error("uprof-pcm-run\t1\nmetric\tswi\tcount\tX\tY\n", "line 2: a 'metric' line is");
+	expect_run_error("uprof-pcm-run\t1\nmetric\tswi\tcount\tX\tY\n",
+			 "line 2: a 'metric' line is");
 	expect_run_error("uprof-pcm-run\t1\nmetric\t\tcount\tX\n", "line 2: an empty group name");
 	expect_run_error("uprof-pcm-run\t1\nmetrics\tswi\tcount\tX\n",
 			 "line 2: 'metrics' is no line of a run file");
 	/* the last line without its newline is whole */
-	assert_int_equal(mtr_pcm_run_parse("uprof-pcm-run\t1\nmetric\tswi\tcount\tX", 34, &run,
-					   err, sizeof(err)),
+	assert_int_equal(mtr_pcm_run_parse("uprof-pcm-run\t1\nmetric\tswi\tcount\tX", 34, &run, err,
+					   sizeof(err)),
 			 0);
 	assert_int_equal(run.nmetrics, 1);
 	assert_string_equal(run.metric[0].name, "X");
