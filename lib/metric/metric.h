@@ -249,9 +249,9 @@ int mtr_config_list(const char *dir, char names[][64], int max);
  * "Metric,<component>,..." header and a row per metric, after any other lines, to the
  * first blank line. Fixed sizes: a parsed table owns no memory (it is large: allocate it).
  */
-#define MTR_PCM_SEEN_INT 1 /* a cell without decimals (pcm writes a count so) */
-#define MTR_PCM_SEEN_DEC 2 /* a cell with decimals (a derived metric) */
-#define MTR_PCM_MAX_COMPS 64
+#define MTR_PCM_SEEN_INT 1     /* a cell without decimals (pcm writes a count so) */
+#define MTR_PCM_SEEN_DEC 2     /* a cell with decimals (a derived metric) */
+#define MTR_PCM_MAX_COMPS 1024 /* a 1000-core machine's -A core table (pcm hreport) */
 #define MTR_PCM_MAX_METRICS 512
 struct mtr_pcm_table {
 	int ncomps, nmetrics;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINE 4096
+#define MAX_LINE 65536 /* MTR_PCM_MAX_COMPS cells of a few dozen bytes */
 
 struct reader {
 	char *err;
