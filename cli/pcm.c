@@ -223,7 +223,8 @@ static const struct cli_command pcm_cmd = {
 		"       uprof pcm top [-m <group,...>] [-I <ms>] [-d <s>] [-c <spec>]\n"
 		"       uprof pcm profile (-m <group,...> | -i <file.ini>) -O <dir> [options] [-- <program> [<args>]]\n"
 		"       uprof pcm roofline (-o <file.csv> | -O <dir>) [--html] [-- <program> [<args>]]\n"
-		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n",
+		"       uprof pcm compare <baseline>,<other> [-o <file.csv>]\n"
+		"       uprof pcm hreport <dir> [-o <file.html>]\n",
 	.intro =
 		"Count core, L3, Data Fabric and software events and print metrics per interval.\n",
 	.outro =
@@ -234,6 +235,7 @@ static const struct cli_command pcm_cmd = {
 		"'uprof pcm profile' writes the timeseries, the cumulative table, report.json and\n"
 		"report.html of one run into -O's directory.\n"
 		"'uprof pcm compare' puts two runs' cumulative tables side by side.\n"
+		"'uprof pcm hreport <dir>' writes report.html again from what a -O run saved.\n"
 		"'uprof pcm roofline' measures the machine's ceilings and places the program on a\n"
 		"roofline chart ('uprof pcm roofline --help').\n"
 		"See 'man uprof-pcm'.\n",
@@ -456,6 +458,10 @@ int cmd_pcm(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "compare")) {
 		free(st);
 		return cmd_pcm_compare(argc - 1, argv + 1);
+	}
+	if (argc > 1 && !strcmp(argv[1], "hreport")) {
+		free(st);
+		return cmd_pcm_hreport(argc - 1, argv + 1);
 	}
 	if (!st)
 		return cli_error(1, CMD, "out of memory");

@@ -7,6 +7,8 @@
  *   pcm_run.c     the launched program, signals, -t, rows from lib/pmc's interval loop
  *   pcm_out.c     the CSV (metadata, three header rows, rows, cumulative) and --dry-run
  *   pcm_html.c    --html: report.html drawn from the values pcm_out.c wrote
+ *   pcm_runfile.c report-run.tsv beside -O's CSV: what the CSV does not say
+ *   pcm_hreport.c uprof pcm hreport: report.html again from a saved -O directory
  */
 #ifndef UPROF_CLI_PCM_H
 #define UPROF_CLI_PCM_H
@@ -45,7 +47,7 @@ struct pcm_series {
 
 /* The column, last in each row, and the cumulative row of how much the counters were
  * multiplexed: the largest time enabled / time running (1.00: not at all). */
-#define PCM_MUX_SCALE_NAME "Multiplex Scale (enabled/running)"
+#define PCM_MUX_SCALE_NAME MTR_PCM_MUX_SCALE_NAME /* lib/metric reads it back */
 #define PCM_MUX_SCALE_UNIT "All Counters" /* its component cell: every unit's counters */
 
 #define PCM_MAX_MUX 32 /* PMUs whose multiplexing interval -t changes (a few in practice) */
@@ -146,9 +148,9 @@ int pcm_label_index(const struct pcm_state *st, int c);
 void pcm_html_keep_row(struct pcm_series *s, const char *stamp, const double *vals);
 int pcm_html_new(struct pcm_state *st);
 void pcm_html_free(struct pcm_state *st);
-/* Write report.html (st->html_path names it) beneath st->out_dfd from st->series; 0 or
- * -errno. */
-int pcm_html_write(const struct pcm_state *st);
+/* Write the page as @name beneath st->out_dfd from st->series (a run's, or one read back
+ * by pcm hreport); 0 or -errno. */
+int pcm_html_write(const struct pcm_state *st, const char *name);
 int pcm_ncols(const struct pcm_state *st);
 /* The page's start (doctype, @title, the shared style plus @css, an <h1>), and text
  * escaped for HTML text and attributes: the roofline page uses them too. */
@@ -202,6 +204,14 @@ FILE *pcm_profile_open_cumulative(struct pcm_state *st);
 int pcm_profile_close_cumulative(struct pcm_state *st, FILE *f, int ret);
 /* report.json: @ret, or the exit code of a write that failed (said). */
 int pcm_profile_write_json(struct pcm_state *st, int ret);
+
+/* pcm_runfile.c: PCM_RUN_FILE beneath st->out_dfd (lib/metric's mtr_pcm_run format):
+ * the program's command line, each metric's group and kind; 0 or -errno */
+#define PCM_RUN_FILE "report-run.tsv"
+int pcm_runfile_write(const struct pcm_state *st);
+
+/* pcm_hreport.c: uprof pcm hreport <dir> (argv[0] is "hreport") */
+int cmd_pcm_hreport(int argc, char **argv);
 
 /* pcm_json.c: report.json (@name beneath st->out_dfd) from st->series; 0 or -errno */
 int pcm_json_write(const struct pcm_state *st, const char *name);

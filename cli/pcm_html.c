@@ -493,9 +493,9 @@ static void cumulative(const struct pcm_state *st, FILE *f)
 	fputs("</tr>\n</table>\n", f);
 }
 
-int pcm_html_write(const struct pcm_state *st)
+int pcm_html_write(const struct pcm_state *st, const char *name)
 {
-	FILE *f = cli_output_fopen_at(st->out_dfd, "report.html");
+	FILE *f = cli_output_fopen_at(st->out_dfd, name);
 	int ret = 0;
 
 	if (!f)

@@ -13,6 +13,7 @@
 #include "util/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -29,6 +30,17 @@ static void value_cell(FILE *f, double v, int decimals)
 
 	pmc_value_format(v, decimals, buf, sizeof(buf));
 	fputs(buf, f);
+}
+
+/* @v as the CSV has it (formatted to @decimals, read back): what the page and report.json
+ * keep, so they show the CSV's numbers, and a page drawn again from the CSV alone (pcm
+ * hreport) is the same page, point for point. */
+static double as_written(double v, int decimals)
+{
+	char buf[64];
+
+	pmc_value_format(v, decimals, buf, sizeof(buf));
+	return buf[0] ? strtod(buf, NULL) : NAN;
 }
 
 int pcm_metric_decimals(const struct pcm_state *st, int m)
@@ -177,14 +189,15 @@ void pcm_out_row(struct pcm_state *st, FILE *f, const struct pmc_count *delta, c
 			value_cell(f, v, pcm_metric_decimals(st, g->first_metric + m));
 			fputc(',', f);
 			if (st->series)
-				st->rowbuf[col] = v;
+				st->rowbuf[col] = as_written(
+					v, pcm_metric_decimals(st, g->first_metric + m));
 		}
 	}
 	scale = row_mux_scale(st, delta, elapsed_ns);
 	value_cell(f, scale, 2);
 	fputs(",\n", f);
 	if (st->series)
-		st->rowbuf[col] = scale;
+		st->rowbuf[col] = as_written(scale, 2);
 	fflush(f);
 	if (st->series)
 		pcm_html_keep_row(st->series, stamp, st->rowbuf);
@@ -240,7 +253,8 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 					value_cell(f, v, pcm_metric_decimals(st, m));
 					if (st->series)
 						st->series->cum[(size_t)m * (size_t)st->ncomps +
-								(size_t)c] = v;
+								(size_t)c] =
+							as_written(v, pcm_metric_decimals(st, m));
 				}
 			}
 			fputc('\n', f);
@@ -263,7 +277,7 @@ void pcm_out_cumulative(struct pcm_state *st, FILE *f, const struct pmc_count *d
 		fputc(',', f);
 		value_cell(f, scale, 2);
 		if (st->series)
-			st->series->cum_scale[c] = scale;
+			st->series->cum_scale[c] = as_written(scale, 2);
 	}
 	fputc('\n', f);
 	fflush(f);

@@ -36,8 +36,8 @@ FILE *pcm_profile_open_cumulative(struct pcm_state *st)
 	FILE *f = cli_output_fopen_at(st->out_dfd, PCM_PROFILE_CUMULATIVE);
 
 	if (!f)
-		cli_error(1, CMD, "cannot write '%s/%s': %s", st->out_dir, PCM_PROFILE_CUMULATIVE,
-			  strerror(errno));
+		cli_error(1, st->profile ? CMD : "pcm", "cannot write '%s/%s': %s", st->out_dir,
+			  PCM_PROFILE_CUMULATIVE, strerror(errno));
 	else if (st->series && st->series->meta) /* the run's facts first, as the timeseries */
 		fwrite(st->series->meta, 1, st->series->meta_len, f);
 	return f;
@@ -49,8 +49,9 @@ int pcm_profile_close_cumulative(struct pcm_state *st, FILE *f, int ret)
 
 	bad = fclose(f) != 0 || bad;
 	if (bad)
-		return cli_error(1, CMD, "cannot write '%s/%s': %s", st->out_dir,
-				 PCM_PROFILE_CUMULATIVE, strerror(errno ? errno : EIO));
+		return cli_error(1, st->profile ? CMD : "pcm", "cannot write '%s/%s': %s",
+				 st->out_dir, PCM_PROFILE_CUMULATIVE,
+				 strerror(errno ? errno : EIO));
 	fprintf(stderr, "Generated data file path: %s/%s\n", st->out_dir, PCM_PROFILE_CUMULATIVE);
 	return ret;
 }

@@ -230,7 +230,9 @@ static int start(struct pcm_state *st)
 	return 0;
 }
 
-static int finish(struct pcm_state *st, FILE *summary)
+/* The cumulative table to @summary, and to @copy too when not NULL (-O's
+ * report-cumulative.csv beside the timeseries). */
+static int finish(struct pcm_state *st, FILE *summary, FILE *copy)
 {
 	struct pmc_interval total;
 
@@ -242,6 +244,8 @@ static int finish(struct pcm_state *st, FILE *summary)
 			fputc('\n', summary);
 		pcm_out_cumulative(st, summary, total.delta, total.idle, total.elapsed_ns);
 	}
+	if (copy)
+		pcm_out_cumulative(st, copy, total.delta, total.idle, total.elapsed_ns);
 	/* the counts are as counted: how much they miss is said, not folded in */
 	if (isnan(st->mux_scale_max))
 		fprintf(stderr, "uprof pcm: note: a counter was multiplexed out for a whole "
@@ -309,18 +313,30 @@ static void metadata(struct pcm_state *st)
 			s->meta_len = 0;
 		}
 	}
-	if (st->cumulative)
-		return;
+	if (st->cumulative && !st->out_dir)
+		return; /* -C's table alone on stdout or -o's file; -O's report.csv starts with
+			 * the run's facts, as every file of -O's directory (pcm hreport) */
 	if (s && s->meta)
 		fwrite(s->meta, 1, s->meta_len, st->out);
 	else
 		pcm_out_metadata(st, st->out);
 }
 
+/* report-run.tsv beside -O's CSV; a file that cannot be written fails the run like it. */
+static int write_runfile(struct pcm_state *st, int ret)
+{
+	int err = pcm_runfile_write(st);
+
+	if (err)
+		return cli_error(1, CMD, "cannot write '%s/%s': %s", st->out_dir, PCM_RUN_FILE,
+				 strerror(-err));
+	return ret;
+}
+
 /* report.html, after the CSV; a page that cannot be written fails the run like the CSV. */
 static int write_html(struct pcm_state *st, int ret)
 {
-	int err = pcm_html_write(st);
+	int err = pcm_html_write(st, "report.html");
 
 	if (err)
 		return cli_error(1, CMD, "cannot write '%s': %s", st->html_path, strerror(-err));
@@ -369,15 +385,25 @@ int pcm_run(struct pcm_state *st)
 	if (st->profile) {
 		FILE *cum = pcm_profile_open_cumulative(st);
 
-		ret = finish(st, cum);
+		ret = finish(st, cum, NULL);
+		if (!cum)
+			ret = 1;
+		else
+			ret = pcm_profile_close_cumulative(st, cum, ret);
+	} else if (st->out_dir && !st->cumulative) {
+		/* -O keeps the table it shows on stdout beside the timeseries, for pcm hreport
+		 * and pcm compare */
+		FILE *cum = pcm_profile_open_cumulative(st);
+
+		ret = finish(st, stdout, cum);
 		if (!cum)
 			ret = 1;
 		else
 			ret = pcm_profile_close_cumulative(st, cum, ret);
 	} else {
-		ret = finish(st, st->top			   ? NULL
-				 : st->out_path && !st->cumulative ? stdout
-								   : st->out);
+		FILE *summary = st->top ? NULL : st->out_path && !st->cumulative ? stdout : st->out;
+
+		ret = finish(st, summary, NULL);
 	}
 	if (st->out_path) {
 		/* a full disk shows only when the buffered rows reach it: the file is the
@@ -398,6 +424,8 @@ int pcm_run(struct pcm_state *st)
 			ret = write_html(st, ret);
 		if (!bad && st->profile && st->series)
 			ret = pcm_profile_write_json(st, ret);
+		if (!bad && st->out_dir)
+			ret = write_runfile(st, ret);
 	}
 out:
 	restore_mux(st);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * pcm's command words (top, profile, roofline, compare, hreport) are never taken for a
- * program to run (cli/pcm.c takes the built ones when they come first; here they are
- * only met in the wrong place, or hreport, which is not built): uProf's AMDuProfPcm wants `--` before a program, so `uprof pcm -m ipc
+ * program to run (cli/pcm.c takes them when they come first; here they are only met in
+ * the wrong place): uProf's AMDuProfPcm wants `--` before a program, so `uprof pcm -m ipc
  * top` is a command in the wrong place, not a request to measure top(1). A program of
  * such a name runs after `--`.
  */
@@ -13,12 +13,8 @@
 #include <string.h>
 
 static const char *const PCM_COMMANDS[][2] = {
-	{ "top", NULL },
-	{ "profile", NULL },
-	{ "roofline", NULL },
-	{ "compare", NULL },
-	{ "hreport", "uprof keeps no raw pcm data to report on later: 'uprof pcm -O <dir> "
-		     "--html' writes report.html as it measures" },
+	{ "top", NULL },     { "profile", NULL }, { "roofline", NULL },
+	{ "compare", NULL }, { "hreport", NULL },
 };
 
 int pcm_operand_check(int argc, char **argv, int first)

@@ -67,12 +67,20 @@ _uprof() {
 			awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }')" -- "$cur"))
 		return
 	fi
-	# pcm's own commands: top, profile, compare, roofline (roofline's options from its --help)
+	# pcm's own commands: top, profile, compare, roofline, hreport (roofline's and hreport's
+	# options from their --help; hreport reads a directory)
 	if [ "$cmd" = pcm ] && [ "$COMP_CWORD" -eq 2 ] && [ "${cur:0:1}" != - ]; then
-		COMPREPLY=($(compgen -W "top profile compare roofline" -- "$cur") $(compgen -f -- "$cur"))
+		COMPREPLY=($(compgen -W "top profile compare roofline hreport" -- "$cur") $(compgen -f -- "$cur"))
 		return
 	fi
 	[ "$cmd" = pcm ] && [ "${COMP_WORDS[2]}" = roofline ] && cmd="pcm roofline"
+	if [ "$cmd" = pcm ] && [ "${COMP_WORDS[2]}" = hreport ]; then
+		cmd="pcm hreport"
+		if [ "${cur:0:1}" != - ] && [ "$prev" != -o ] && [ "$prev" != --output ]; then
+			COMPREPLY=($(compgen -d -- "$cur"))
+			return
+		fi
+	fi
 	# an option's value: --export a,b,<cur> completes the last of a comma list
 	if [ "$COMP_CWORD" -gt 2 ] && values=$(_uprof_values "$bin" "$cmd" "$prev"); then
 		head=

@@ -249,13 +249,16 @@ int mtr_config_list(const char *dir, char names[][64], int max);
  * "Metric,<component>,..." header and a row per metric, after any other lines, to the
  * first blank line. Fixed sizes: a parsed table owns no memory (it is large: allocate it).
  */
-#define MTR_PCM_MAX_COMPS 64
+#define MTR_PCM_SEEN_INT 1     /* a cell without decimals (pcm writes a count so) */
+#define MTR_PCM_SEEN_DEC 2     /* a cell with decimals (a derived metric) */
+#define MTR_PCM_MAX_COMPS 1024 /* a 1000-core machine's -A core table (pcm hreport) */
 #define MTR_PCM_MAX_METRICS 512
 struct mtr_pcm_table {
 	int ncomps, nmetrics;
 	char comp[MTR_PCM_MAX_COMPS][64];
 	char metric[MTR_PCM_MAX_METRICS][96];
 	double val[MTR_PCM_MAX_METRICS][MTR_PCM_MAX_COMPS]; /* NAN: an empty cell */
+	unsigned char seen[MTR_PCM_MAX_METRICS];	    /* each row's MTR_PCM_SEEN_* bits */
 };
 /* 0, or -EINVAL with @err saying what ("line N: ..."): a NUL byte, no table, no metric
  * row, a row whose cells do not match the header, a value that is no number, an empty or
@@ -265,5 +268,67 @@ int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, ch
 /* The value of @metric for @comp: 0, or -ENOENT when the table has not both. */
 int mtr_pcm_table_find(const struct mtr_pcm_table *t, const char *metric, const char *comp,
 		       double *out);
+
+/*
+ * pcm's timeseries read back (pcm_series.c; uprof pcm hreport): the metadata lines (the
+ * file's first meta_len bytes), the three header rows and a row per interval, to the first
+ * blank line. Rows past @max_values values are checked and counted, not kept. The column
+ * of how much the counters were multiplexed is the last of every row (vals has ncols + 1
+ * values a row).
+ */
+#define MTR_PCM_MUX_SCALE_NAME "Multiplex Scale (enabled/running)"
+#define MTR_PCM_SERIES_MAX_COLS 16384
+#define MTR_PCM_SERIES_MAX_ROWS 100000000
+struct mtr_pcm_series_comp {
+	char label[48]; /* as pcm_comps_build names them */
+	int group;	/* index into titles */
+	int first_col, ncols;
+};
+struct mtr_pcm_series {
+	size_t meta_len;
+	int ngroups, ncomps, ncols;
+	char (*titles)[32];
+	struct mtr_pcm_series_comp *comps;
+	char (*metric)[64];  /* each column's metric name */
+	unsigned char *seen; /* each column's MTR_PCM_SEEN_* bits (ncols + 1) */
+	int rows, cap, rows_total;
+	char (*stamps)[16];
+	double *vals; /* rows x (ncols + 1); NAN: an empty cell */
+};
+/* 0; -ENODATA (no "Timestamp," header: not a timeseries); -EINVAL with @err saying what
+ * ("line N: ..."); -ENOMEM. On failure nothing is left to free. */
+int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct mtr_pcm_series *s,
+			 char *err, size_t errlen);
+void mtr_pcm_series_free(struct mtr_pcm_series *s);
+/* The unsigned number of metadata line "@key,<n>" in [@meta, @meta+@len): 0, -ENOENT when
+ * there is no such line, -EINVAL when its value is not one. */
+int mtr_pcm_meta_uint(const char *meta, size_t len, const char *key, unsigned *out);
+
+/*
+ * The run file pcm writes beside its CSV in -O's directory (report-run.tsv): what the CSV
+ * does not say. Lines of tab-separated fields, \t \n \r \\ escaped:
+ *   uprof-pcm-run<TAB>1
+ *   program<TAB><argv[0]><TAB><argv[1]>...        (absent: no program was launched)
+ *   metric<TAB><group name><TAB>count|derived<TAB><metric name>   (each, in CSV order)
+ */
+#define MTR_PCM_RUN_MAGIC "uprof-pcm-run"
+#define MTR_PCM_RUN_MAX_BYTES (1u << 20)
+#define MTR_PCM_RUN_MAX_ARGS 4096
+#define MTR_PCM_RUN_MAX_METRICS 4096
+struct mtr_pcm_run_metric {
+	char group[32];
+	char name[64];
+	bool count; /* one event's count (no decimals), else a derived metric */
+};
+struct mtr_pcm_run {
+	char **argv; /* NULL-terminated, nargs; NULL without a program line */
+	int nargs, nmetrics;
+	struct mtr_pcm_run_metric *metric;
+	char *store;
+};
+/* 0; -EINVAL with @err saying what ("line N: ..."); -ENOMEM. */
+int mtr_pcm_run_parse(const char *buf, size_t len, struct mtr_pcm_run *run, char *err,
+		      size_t errlen);
+void mtr_pcm_run_free(struct mtr_pcm_run *run);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINE 4096
+#define MAX_LINE 65536 /* MTR_PCM_MAX_COMPS cells of a few dozen bytes */
 
 struct reader {
 	char *err;
@@ -83,9 +83,13 @@ static int row(struct reader *r, char **c, int n, struct mtr_pcm_table *t)
 		return fail(r, "more than %d metrics", MTR_PCM_MAX_METRICS);
 	if (copy(r, t->metric[t->nmetrics], sizeof(t->metric[0]), c[0], "metric name"))
 		return -EINVAL;
-	for (int i = 1; i < n; i++)
+	for (int i = 1; i < n; i++) {
 		if (value(r, c[i], &t->val[t->nmetrics][i - 1]))
 			return -EINVAL;
+		if (c[i][0])
+			t->seen[t->nmetrics] |= strchr(c[i], '.') ? MTR_PCM_SEEN_DEC
+								  : MTR_PCM_SEEN_INT;
+	}
 	t->nmetrics++;
 	return 0;
 }

@@ -29,7 +29,7 @@ expect_fail 2 "pcm -m far from every group: no suggestion" "^uprof pcm: -m zzzzq
 # ---- pcm: its command words are never run as programs ----
 expect_fail 2 "pcm -m swi top: a pcm command in a program's place, not top(1)" \
 	"^uprof pcm: 'top' is a pcm command, not a program: put it first .*runs after --" "$UPROF" pcm -m swi top
-expect_fail 2 "pcm hreport: refused with the reason" "^uprof pcm: hreport: uprof keeps no raw pcm data" "$UPROF" pcm hreport x
+expect_fail 2 "pcm hreport x: a directory that is not there, said" "^uprof pcm hreport: cannot open 'x': No such file" "$UPROF" pcm hreport x
 mkdir -p "$SCRATCH/bin"
 printf '#!/bin/sh\necho ran > "%s/ran"\n' "$SCRATCH" >"$SCRATCH/bin/top" && chmod +x "$SCRATCH/bin/top"
 PATH=$SCRATCH/bin:$PATH "$UPROF" pcm -m swi -d 0.1 -- top >/dev/null 2>"$SCRATCH/top.err"
@@ -83,6 +83,10 @@ for c in collect report profile translate annotate compare info pcm; do
 done
 check_sh "completion of 'pcm roofline -' offers its --html" 'comp "$UPROF" pcm roofline - | grep -qx -- --html'
 check "completion of 'pcm pro' offers the profile command" [ "$(comp "$UPROF" pcm pro | grep -x profile)" = profile ]
+check "completion of 'pcm hr' offers the hreport command" [ "$(comp "$UPROF" pcm hr | grep -x hreport)" = hreport ]
+check_sh "completion of 'pcm hreport -' offers its -o and --output" 'comp "$UPROF" pcm hreport - | grep -qx -- --output && comp "$UPROF" pcm hreport - | grep -qx -- -o'
+mkdir -p "$SCRATCH/hrdir" && : >"$SCRATCH/hrfile"
+check "completion of 'pcm hreport <dir>' offers directories only" [ "$(comp "$UPROF" pcm hreport "$SCRATCH/hr")" = "$SCRATCH/hrdir" ]
 check "completion: 'collect --config h' offers hotspots" [ "$(comp "$UPROF" collect --config h)" = hotspots ]
 check "completion: 'info --list pre' offers predefined-events" [ "$(comp "$UPROF" info --list pre)" = predefined-events ]
 check "completion: 'info --collect-config as' offers assess and assess_ext" [ "$(comp "$UPROF" info --collect-config as | tr '\n' ' ')" = "assess assess_ext " ]

@@ -9,7 +9,7 @@
 O=$SCRATCH/prof
 "$UPROF" pcm profile -m swi -I 50 -O "$O" -- "$PYTHON" -c 'import mmap, time; m = mmap.mmap(-1, 4096 * 2048); m.madvise(mmap.MADV_NOHUGEPAGE); m[::4096] = b"x" * 2048; time.sleep(0.2)' >"$SCRATCH/out" 2>"$SCRATCH/err"
 rc=$?
-check "exit 0, the four files in -O" bash -c "[ $rc = 0 ] && [ \"\$(ls '$O' | paste -sd' ')\" = 'report-cumulative.csv report-timeseries.csv report.html report.json' ]"
+check "exit 0, the four files in -O and report-run.tsv (for pcm hreport)" bash -c "[ $rc = 0 ] && [ \"\$(ls '$O' | paste -sd' ')\" = 'report-cumulative.csv report-run.tsv report-timeseries.csv report.html report.json' ]"
 check "stderr names each file it generated" [ "$(grep -c "^Generated .* path: $O/report" "$SCRATCH/err")" = 4 ]
 check "nothing of uprof's on the program's stdout" [ ! -s "$SCRATCH/out" ]
 check "report-cumulative.csv: the metadata, then the cumulative table" bash -c "grep -q '^Sample interval (ms):,50' '$O/report-cumulative.csv' && grep -q '^Metric,System (Aggregated)$' '$O/report-cumulative.csv' && grep -q '^Page Faults,[0-9]*$' '$O/report-cumulative.csv'"

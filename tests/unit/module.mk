@@ -237,3 +237,9 @@ $(BUILD)/tests/test_pcm_table: tests/unit/test_pcm_table.c $(METRIC_LIB) $(UTIL_
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
 UNIT_TESTS += $(BUILD)/tests/test_pcm_table
+
+# lib/metric's pcm timeseries and run file readers (uprof pcm hreport): exact values, damaged files
+$(BUILD)/tests/test_pcm_series: tests/unit/test_pcm_series.c $(METRIC_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -lm
+UNIT_TESTS += $(BUILD)/tests/test_pcm_series

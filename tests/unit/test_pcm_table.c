@@ -70,7 +70,9 @@ static void exact_values(void **state)
 static void damaged(void **state)
 {
 	static const char nul[] = "Metric,A\nM,1\0\n";
-	char big[8192], err[256];
+	static char big[70000];
+	char err[256];
+	double v;
 
 	(void)state;
 	/* truncated in a row: fewer cells than the header */
@@ -80,27 +82,39 @@ static void damaged(void **state)
 	expect_error("Metric,A\nM1,1e999\n", "the value '1e999' is not a number");
 	expect_error("Metric,A\n,1\n", "line 2: an empty metric name");
 	expect_error("Metric,A,\nM,1,2\n", "line 1: an empty component name");
-	expect_error("Metric,\"A\nM,1\n", "line 1: more than 66 cells or an unclosed quote");
+	expect_error("Metric,\"A\nM,1\n", "line 1: more than 1026 cells or an unclosed quote");
 	expect_error("Metric\nM,1\n", "");
 	expect_error("System:,x\nTimestamp,IPC\n10:00:00:000,1\n", "no cumulative table");
 	expect_error("Metric,A\n\nM,1\n", "the cumulative table has no metric row");
 	expect_error("", "no cumulative table");
 	assert_int_equal(mtr_pcm_table_parse(nul, sizeof(nul) - 1, &t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "a NUL byte"));
-	/* 65 components: one over the limit */
+	/* 1024 components (a large machine's -A core table): the limit, each value found */
 	strcpy(big, "Metric");
-	for (int i = 0; i < 65; i++)
+	for (int i = 0; i < 1024; i++)
+		snprintf(big + strlen(big), sizeof(big) - strlen(big), ",Core-%d", i);
+	strcat(big, "\nM");
+	for (int i = 0; i < 1024; i++)
+		snprintf(big + strlen(big), sizeof(big) - strlen(big), ",%d", i);
+	strcat(big, "\n");
+	assert_int_equal(mtr_pcm_table_parse(big, strlen(big), &t, err, sizeof(err)), 0);
+	assert_int_equal(t.ncomps, 1024);
+	assert_int_equal(mtr_pcm_table_find(&t, "M", "Core-1023", &v), 0);
+	assert_true(v == 1023);
+	/* 1025 components: one over the limit */
+	strcpy(big, "Metric");
+	for (int i = 0; i < 1025; i++)
 		snprintf(big + strlen(big), sizeof(big) - strlen(big), ",C%d", i);
 	strcat(big, "\n");
-	expect_error(big, "line 1: more than 64 components");
+	expect_error(big, "line 1: more than 1024 components");
 	/* a metric name of 96 bytes (95 fit) */
 	snprintf(big, sizeof(big), "Metric,A\n%096d,1\n", 0);
 	expect_error(big, "line 2: a metric name longer than 95 bytes");
-	/* a line over 4096 bytes */
+	/* a line over 65536 bytes */
 	memset(big, 'x', sizeof(big));
 	memcpy(big, "Metric,A\nM,", 11);
 	big[sizeof(big) - 1] = 0;
-	expect_error(big, "line 2: a line over 4096 bytes");
+	expect_error(big, "line 2: a line over 65536 bytes");
 }
 
 int main(void)
