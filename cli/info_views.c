@@ -46,8 +46,7 @@ int info_list_views(void)
 }
 
 /* How collect samples event @name of config @cfg: its PMCx code, or the config's spec */
-static void describe_event(const char *name, const struct mtr_config *cfg, char *buf,
-			   size_t len)
+static void describe_event(const char *name, const struct mtr_config *cfg, char *buf, size_t len)
 {
 	const struct pmc_predef *p = pmc_predef_find(name, strlen(name));
 

@@ -291,7 +291,7 @@ struct mtr_view {
 #define MTR_VIEW_NAME 64
 
 int mtr_view_count(void);
-const struct mtr_view *mtr_view_at(int i);	      /* NULL past the end */
+const struct mtr_view *mtr_view_at(int i);		/* NULL past the end */
 const struct mtr_view *mtr_view_find(const char *name); /* exact name, or NULL */
 /* A column's formula: its own, or the event's name for an event column. */
 const char *mtr_view_formula(const struct mtr_view_column *c);

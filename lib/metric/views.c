@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+/* column macros: one a line (clang-format would spread each over four) */
+/* clang-format off */
 #define CYC { "CYCLES_NOT_IN_HALT", NULL }
 #define INST { "RETIRED_INST", NULL }
 #define IPC { "IPC", "RETIRED_INST / CYCLES_NOT_IN_HALT" }
@@ -36,13 +38,24 @@
 #define RET_PTI PTI("RETIRED_NEAR_RET", "ExRetNearRet")
 #define RET_MISP_PCT { "%RETIRED_NEAR_RET_MISP", "ExRetNearRetMispred * 100 / ExRetNearRet" }
 
+/* clang-format on */
+
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
 
 /* uProf's documented default columns of triage_assess (the assess config's view) */
 static const struct mtr_view_column triage_assess[] = {
-	CYC,	     INST,	 IPC,	      CPI,
-	BR_MISP_PTI, BR_MISP_PCT, DC_ACC_PTI, DC_MISS_PTI,
-	DC_MISS_PCT, REFILLS_PTI("LOCAL"), REFILLS_PTI("REMOTE"), MISALIGN_PTI,
+	CYC,
+	INST,
+	IPC,
+	CPI,
+	BR_MISP_PTI,
+	BR_MISP_PCT,
+	DC_ACC_PTI,
+	DC_MISS_PTI,
+	DC_MISS_PCT,
+	REFILLS_PTI("LOCAL"),
+	REFILLS_PTI("REMOTE"),
+	MISALIGN_PTI,
 };
 static const struct mtr_view_column triage_assess_ext[] = {
 	CYC,
@@ -68,16 +81,19 @@ static const struct mtr_view_column br_assess[] = {
 	CYC, INST, IPC, PTI("RETIRED_BR_INST", "RETIRED_BR_INST"), BR_MISP_PTI, BR_MISP_PCT,
 };
 static const struct mtr_view_column dc_assess[] = {
-	CYC,	     INST,	  IPC, DC_ACC_PTI, DC_MISS_PTI,
-	DC_MISS_PCT, REFILLS_PTI("LOCAL"), REFILLS_PTI("REMOTE"),
-};
-static const struct mtr_view_column misalign_assess[] = {
 	CYC,
 	INST,
 	IPC,
-	{ "MISALIGNED_LOADS", NULL },
-	MISALIGN_PTI,
-	{ "%MISALIGNED_LOADS", "MISALIGNED_LOADS * 100 / L1_DC_ACCESSES_ALL" },
+	DC_ACC_PTI,
+	DC_MISS_PTI,
+	DC_MISS_PCT,
+	REFILLS_PTI("LOCAL"),
+	REFILLS_PTI("REMOTE"),
+};
+static const struct mtr_view_column misalign_assess[] = {
+	CYC,	      INST,
+	IPC,	      { "MISALIGNED_LOADS", NULL },
+	MISALIGN_PTI, { "%MISALIGNED_LOADS", "MISALIGNED_LOADS * 100 / L1_DC_ACCESSES_ALL" },
 };
 static const struct mtr_view_column branch[] = {
 	CYC,
@@ -131,7 +147,8 @@ static const struct mtr_view_column itlb_focus[] = {
 	CYC,
 	INST,
 	IPC,
-	{ "L1_ITLB_MISSES (PTI)", "(L1_ITLB_MISSES_L2_HITS + L2_ITLB_MISSES) * 1000 / RETIRED_INST" },
+	{ "L1_ITLB_MISSES (PTI)",
+	  "(L1_ITLB_MISSES_L2_HITS + L2_ITLB_MISSES) * 1000 / RETIRED_INST" },
 	PTI("L1_ITLB_MISSES_L2_HITS", "L1_ITLB_MISSES_L2_HITS"),
 	PTI("L2_ITLB_MISSES", "L2_ITLB_MISSES"),
 };
@@ -179,23 +196,26 @@ static const struct mtr_view_column ibs_op_ls_dc[] = {
 	{ "AVE_DC_MISS_LAT", "IBS_DC_MISS_LAT / IBS_DC_MISS" },
 };
 static const struct mtr_view_column ibs_op_ls[] = {
-	{ "IBS_ALL_OPS", NULL },
-	{ "IBS_LOAD_STORE", NULL },
-	{ "IBS_FORWARDED", NULL },
-	{ "IBS_BANK_CONF_LOAD", NULL },
-	{ "IBS_STLF_CANCELLED", NULL },
+	{ "IBS_ALL_OPS", NULL },	{ "IBS_LOAD_STORE", NULL },	{ "IBS_FORWARDED", NULL },
+	{ "IBS_BANK_CONF_LOAD", NULL }, { "IBS_STLF_CANCELLED", NULL },
 };
 static const struct mtr_view_column ibs_op[] = { { "IBS_ALL_OPS", NULL } };
 
-#define NO_IBS_OP                                                                             \
+#define NO_IBS_OP \
 	"IBS op samples, which uprof cannot collect here (no IBS PMU: 'uprof info --system' " \
 	"says what this machine has)"
-#define NO_IBS_FETCH                                                                          \
-	"IBS fetch samples, which uprof cannot collect here (no IBS PMU: 'uprof info "        \
+#define NO_IBS_FETCH \
+	"IBS fetch samples, which uprof cannot collect here (no IBS PMU: 'uprof info " \
 	"--system' says what this machine has)"
 
-#define VIEW(n, t, cfg, cols) { n, t, cfg, NULL, N(cols), cols }
-#define IBS_VIEW(n, t, why, cols) { n, t, NULL, why, N(cols), cols }
+#define VIEW(n, t, cfg, cols) \
+	{ \
+		n, t, cfg, NULL, N(cols), cols \
+	}
+#define IBS_VIEW(n, t, why, cols) \
+	{ \
+		n, t, NULL, why, N(cols), cols \
+	}
 
 static const struct mtr_view views[] = {
 	VIEW("triage_assess", "Assess Performance", "assess", triage_assess),
@@ -277,7 +297,8 @@ int mtr_view_inputs(const struct mtr_view *v, char names[][MTR_VIEW_NAME], int m
 
 		if (ret) {
 			if (errlen)
-				snprintf(err, errlen, "%s: %s: %s", v->name, v->columns[c].name, why);
+				snprintf(err, errlen, "%s: %s: %s", v->name, v->columns[c].name,
+					 why);
 			return ret;
 		}
 		for (size_t k = 0; k < mtr_expr_nnames(e) && n >= 0; k++)

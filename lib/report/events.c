@@ -258,8 +258,7 @@ static void shown_cell(const struct rpt *r, FILE *f, int i, uint64_t units)
 }
 
 /* Event @i's cell of a row whose values are @v (@units tallied) */
-static void event_cell(const struct rpt *r, FILE *f, int i, const double *v,
-		       const uint64_t *units)
+static void event_cell(const struct rpt *r, FILE *f, int i, const double *v, const uint64_t *units)
 {
 	if (r->opts.show == RPT_SHOW_VALUE) /* the sort event's digits: rows sum to the total */
 		fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
@@ -279,7 +278,8 @@ static void metric_cell(FILE *f, double m)
 void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
 		      uint64_t ev0_samples)
 {
-	double v[SES_MAX_EVENTS], m[SES_MAX_METRICS > RPT_VIEW_MAX ? SES_MAX_METRICS : RPT_VIEW_MAX];
+	double v[SES_MAX_EVENTS],
+		m[SES_MAX_METRICS > RPT_VIEW_MAX ? SES_MAX_METRICS : RPT_VIEW_MAX];
 	int n = r->info.nevents > 0 ? r->info.nevents : 1;
 
 	uint64_t units[SES_MAX_EVENTS];

@@ -62,7 +62,7 @@ struct rpt_func {
 	uint64_t samples;
 };
 
-#define RPT_VIEW_MAX 32 /* columns of a --view (lib/metric views.c) */
+#define RPT_VIEW_MAX 32	     /* columns of a --view (lib/metric views.c) */
 #define RPT_MODULE_KERNEL 0  /* module 0 is always [kernel.kallsyms] */
 #define RPT_MODULE_UNKNOWN 1 /* module 1: addresses outside every known mapping */
 

@@ -97,8 +97,9 @@ int rpt_view_apply(struct rpt *r, char *err, size_t errlen)
 	for (int c = 0; c < v->ncolumns; c++) {
 		cols[c] = v->columns[c].name;
 		formulas[c] = mtr_view_formula(&v->columns[c]);
-		r->view_event[c] = v->columns[c].formula ? -1
-							 : event_named(&r->info, v->columns[c].name);
+		r->view_event[c] = v->columns[c].formula
+					   ? -1
+					   : event_named(&r->info, v->columns[c].name);
 	}
 	ret = mtr_set_new(&r->view_set, in, r->info.nevents, cols, formulas, v->ncolumns, why,
 			  sizeof(why));

@@ -23,13 +23,34 @@
 
 /* uProf's list (docs/reference/uprof-cli.md §3), in its order */
 static const char *const UPROF_VIEWS[] = {
-	"triage_assess",     "triage_assess_ext", "ipc_assess",	      "br_assess",
-	"dc_assess",	     "misalign_assess",	  "branch",	      "memory",
-	"dc_focus",	     "dtlb_focus",	  "ic_focus",	      "itlb_focus",
-	"return_focus",	     "taken_focus",	  "ibs_fetch_overall", "ibs_fetch_ic",
-	"ibs_fetch_itlb",    "ibs_fetch_page",	  "ibs_op_overall",   "ibs_op_branch",
-	"ibs_op_return",     "ibs_op_ls",	  "ibs_op_ls_dc",     "ibs_op_ls_dtlb",
-	"ibs_op_ls_memacc",  "ibs_op_ls_page",	  "ibs_op_nb_access", "ibs_op_nb_cache",
+	"triage_assess",
+	"triage_assess_ext",
+	"ipc_assess",
+	"br_assess",
+	"dc_assess",
+	"misalign_assess",
+	"branch",
+	"memory",
+	"dc_focus",
+	"dtlb_focus",
+	"ic_focus",
+	"itlb_focus",
+	"return_focus",
+	"taken_focus",
+	"ibs_fetch_overall",
+	"ibs_fetch_ic",
+	"ibs_fetch_itlb",
+	"ibs_fetch_page",
+	"ibs_op_overall",
+	"ibs_op_branch",
+	"ibs_op_return",
+	"ibs_op_ls",
+	"ibs_op_ls_dc",
+	"ibs_op_ls_dtlb",
+	"ibs_op_ls_memacc",
+	"ibs_op_ls_page",
+	"ibs_op_nb_access",
+	"ibs_op_nb_cache",
 	"ibs_op_nb_service",
 };
 #define NVIEWS (int)(sizeof(UPROF_VIEWS) / sizeof(UPROF_VIEWS[0]))
@@ -89,7 +110,8 @@ static void every_view_parses_and_needs_what_its_config_samples(void **state)
 		for (int a = 0; a < v->ncolumns; a++)
 			for (int b = a + 1; b < v->ncolumns; b++)
 				if (!strcmp(v->columns[a].name, v->columns[b].name))
-					fail_msg("%s: column %s twice", v->name, v->columns[a].name);
+					fail_msg("%s: column %s twice", v->name,
+						 v->columns[a].name);
 		if (v->needs) { /* IBS views: no config uprof can run here */
 			assert_null(v->config);
 			assert_non_null(strstr(v->needs, "IBS"));
@@ -168,8 +190,7 @@ static void columns_evaluate_exactly(void **state)
 		names[c] = v->columns[c].name;
 		formulas[c] = mtr_view_formula(&v->columns[c]);
 	}
-	assert_int_equal(mtr_set_new(&s, inputs, n, names, formulas, v->ncolumns, err,
-				     sizeof(err)),
+	assert_int_equal(mtr_set_new(&s, inputs, n, names, formulas, v->ncolumns, err, sizeof(err)),
 			 0);
 	mtr_set_eval(s, val, out);
 	/* in[2] RETIRED_BR_INST_MISP 10, in[3] RETIRED_BR_INST 20, in[4] L1_DC_ACCESSES_ALL
@@ -178,11 +199,11 @@ static void columns_evaluate_exactly(void **state)
 	assert_string_equal(in[5], "L2_CACHE_ACCESS_FROM_L1_DC_MISS");
 	assert_string_equal(in[8], "MISALIGNED_LOADS");
 	assert_true(out[0] == 4000 && out[1] == 2000);
-	assert_true(out[2] == 0.5 && out[3] == 2.0);	 /* IPC, CPI */
-	assert_true(out[4] == 5.0 && out[5] == 50.0);	 /* misp PTI, % of branches */
-	assert_true(out[6] == 15.0 && out[7] == 20.0);	 /* DC accesses, misses PTI */
+	assert_true(out[2] == 0.5 && out[3] == 2.0);	/* IPC, CPI */
+	assert_true(out[4] == 5.0 && out[5] == 50.0);	/* misp PTI, % of branches */
+	assert_true(out[6] == 15.0 && out[7] == 20.0);	/* DC accesses, misses PTI */
 	assert_true(fabs(out[8] - 400.0 / 3.0) < 1e-9); /* 40 * 100 / 30 */
-	assert_true(out[11] == 35.0);			 /* misaligned PTI */
+	assert_true(out[11] == 35.0);			/* misaligned PTI */
 	mtr_set_free(s);
 }
 
