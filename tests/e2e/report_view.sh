@@ -81,4 +81,17 @@ check "each function's counts are the default report's ($n rows)" bash -c "[ $n 
 expect_fail 2 "triage_assess on it names only the 7 events it lacks" \
 	"has no RETIRED_BR_INST_MISP, RETIRED_BR_INST, L1_DC_ACCESSES_ALL, L2_CACHE_ACCESS_FROM_L1_DC_MISS, L1_DEMAND_DC_REFILLS_LOCAL, L1_DEMAND_DC_REFILLS_REMOTE, MISALIGNED_LOADS \(7 of the view's 9 events\)" \
 	"$UPROF" report -i "$S" --view triage_assess
+
+# ---- an MPI job: its tables are the job's own; --view is a rank session's ----
+if command -v mpirun >/dev/null && [ -x "$TGT/mpi_spin.openmpi" ]; then
+	timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$UPROF" collect --mpi \
+		-o "$SCRATCH/job" "$TGT/mpi_spin.openmpi" 20 >/dev/null 2>&1
+	J=$(ls -d "$SCRATCH"/job/*/ 2>/dev/null | head -1)
+	check "a 2-rank job was collected" [ -f "$J/job.ini" ]
+	expect_fail 2 "--view on a job directory is refused, pointing at a rank's session" \
+		"^uprof report: --view ipc_assess: '.*' is an MPI job: its tables are the job's; report a rank's own session with --view" \
+		"$UPROF" report -i "$J" --view ipc_assess
+else
+	ok "--view on a job directory # SKIP no mpirun or $TGT/mpi_spin.openmpi (scripts/install-deps.sh)"
+fi
 exit 0
