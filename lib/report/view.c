@@ -73,8 +73,11 @@ int rpt_view_apply(struct rpt *r, char *err, size_t errlen)
 		rpt_errf(err, errlen, "--view %s: it needs %s", v->name, v->needs);
 		return -ENOKEY;
 	}
-	if (v->ncolumns > RPT_VIEW_MAX)
+	if (v->ncolumns > RPT_VIEW_MAX) { /* views.c and RPT_VIEW_MAX disagree */
+		rpt_errf(err, errlen, "--view %s: %d columns, more than report's %d", v->name,
+			 v->ncolumns, RPT_VIEW_MAX);
 		return -E2BIG;
+	}
 	n = mtr_view_inputs(v, names, SES_MAX_EVENTS, why, sizeof(why));
 	if (n < 0) {
 		rpt_errf(err, errlen, "--view %s: %s", v->name, why);
@@ -85,8 +88,11 @@ int rpt_view_apply(struct rpt *r, char *err, size_t errlen)
 		return ret;
 	/* the view's first column sorts: it becomes the sort event */
 	i = event_named(&r->info, v->columns[0].name);
-	if (i < 0)
-		return -EINVAL; /* views.c's rule: the first column is an event */
+	if (i < 0) { /* views.c's rule: the first column is an event */
+		rpt_errf(err, errlen, "--view %s: its first column %s is not an event", v->name,
+			 v->columns[0].name);
+		return -EINVAL;
+	}
 	first = r->info.events[i];
 	memmove(&r->info.events[1], &r->info.events[0], (size_t)i * sizeof(first));
 	r->info.events[0] = first;
