@@ -130,6 +130,13 @@ struct cli_annot {
 int cli_add_dir(const char **list, int *n, int max, const char *opt, const char *arg,
 		const char *cmd);
 
+/* --enable-log, --log-path, --enable-logts (cli/log.c): called by the commands that take
+ * them once their options are parsed; uprof's stderr is then copied to the log. -1 (go on, also when none
+ * was asked), or the exit code of a log that cannot be opened (said). */
+int cli_log_start(const char *cmd, int argc, char **argv);
+/* The terminal's stderr, for what the log should not keep (the progress line). */
+FILE *cli_log_terminal(void);
+
 /* "uprof <cmd>: <message>" on stderr; returns @code so callers can `return err(...)`. */
 int cli_error(int code, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -206,8 +213,9 @@ int info_list(const char *what, const char *cmd);
 int info_list_configs(void);
 int info_list_predefined(void);
 int info_list_pmu_events(void);
+int info_list_pmu_events_for(const char *cmd);
 /* info --pmu-event pmcxNN|all|NAME (info_pmu.c): 0, or the exit code of a failure said */
-int info_show_pmu_event(const char *arg);
+int info_show_pmu_event(const char *cmd, const char *opt, const char *arg);
 /* uProf's views (info_views.c): --list view-configs, and --view-config NAME (0, or the
  * exit code of a failure said) */
 int info_list_views(void);

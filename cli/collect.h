@@ -45,6 +45,7 @@ struct collect_state {
 	int ncore;	       /* core PMC events among attrs (multiplexed beyond the counters) */
 	uint64_t pmc_interval; /* --interval: every PMC event's period (0: their own) */
 	double duration_s;     /* 0 = until the program exits */
+	uint64_t limit_data_bytes; /* --limit-data: end the collection at this size, 0 none */
 	bool no_inherit;
 	bool no_buildid_cache; /* --no-buildid-cache: leave ~/.debug alone (perf's -N) */
 	bool start_paused;
@@ -143,6 +144,10 @@ struct collect_state {
 	int child_status;
 	int64_t child_cpu_ns;
 	int64_t child_user_ns, child_sys_ns; /* its rusage, for the user/system split */
+	/* a launched target still running when the collection ended (-d, --limit-data): its
+	 * CPU time then, so that what it runs while it is wound down (-b) is not counted */
+	bool cpu_at_end_taken;
+	int64_t cpu_at_end_ns, user_at_end_ns, sys_at_end_ns;
 	uint64_t child_vcsw, child_ivcsw;    /* its rusage's context switches */
 	int stop_signal;		     /* SIGINT/SIGTERM that stopped us, or 0 */
 	bool write_failed;

@@ -57,6 +57,31 @@ static int parse_pages(const char *s, size_t *out)
 	return 0;
 }
 
+/* --limit-data: uProf's MB (taken as MiB), or a size with a unit B, K, M or G; at least
+ * one page, at most 1 TiB. */
+static int parse_limit(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 20;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end != s && end[0] && !end[1]) {
+		shift = strchr("bB", *end)   ? 0
+			: strchr("kK", *end) ? 10
+			: strchr("mM", *end) ? 20
+			: strchr("gG", *end) ? 30
+					     : -1;
+		end++;
+	}
+	if (errno || *end || end == s || s[0] == '-' || shift < 0 || !v ||
+	    v > (1ULL << 40) >> shift || (v << shift) < 4096)
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 /* What each option of the table does: data of its entry. */
 enum {
 	O_EVENT,
@@ -73,6 +98,7 @@ enum {
 	O_CALL_GRAPH,
 	O_CG_DEPTH,
 	O_CG_MODE,
+	O_CG_TYPE,
 	O_INTERVAL,
 	O_START_DELAY,
 	O_AFFINITY,
@@ -112,6 +138,21 @@ static int parse_callgraph(struct collect_state *st, int opt, const char *arg)
 	case O_CG_MODE:
 		ret = pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err));
 		break;
+	case O_CG_TYPE:
+		/* uProf 5's interval:depth:scope:mode has a separate option for each field
+		 * and this one is the scope's (user, kernel, all); a mode is taken too, as
+		 * uprof took it before */
+		if (!pmc_callgraph_set_scope(&st->cg, arg, NULL, 0)) {
+			if (st->cg.mode == PMC_CG_NONE)
+				st->cg.mode = PMC_CG_FP; /* uProf's default mode */
+			return -1;
+		}
+		if (pmc_callgraph_set_mode(&st->cg, arg, err, sizeof(err)))
+			return cli_error(EXIT_USAGE, CMD,
+					 "--call-graph-type '%s': the stacks' scope, user, kernel "
+					 "or all (or a mode: fp, fpo, dwarf)",
+					 arg);
+		return -1;
 	}
 	if (ret)
 		return cli_error(EXIT_USAGE, CMD, "--call-graph: %s", err);
@@ -168,10 +209,13 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 			CMD);
 		return -1;
 	case O_LIMIT_DATA:
-		return cli_error(EXIT_USAGE, CMD,
-				 "--limit-data is not supported: a session's "
-				 "size is bounded by -d/--duration; samples.data is not cut at "
-				 "a size (a cut file loses the end of the run unsaid)");
+		if (parse_limit(arg, &st->limit_data_bytes))
+			return cli_error(EXIT_USAGE, CMD,
+					 "--limit-data '%s': give a size in MB (MiB), a whole "
+					 "number, or with a unit: 4096B, 512K, 100M, 2G (at least "
+					 "4 KiB, at most 1 TiB)",
+					 arg);
+		return -1;
 	case O_DURATION:
 		if (parse_duration(arg, &st->duration_s))
 			return cli_error(EXIT_USAGE, CMD,
@@ -191,6 +235,7 @@ static int collect_option(const struct cli_option *o, const char *arg, void *sta
 	case O_CALL_GRAPH:
 	case O_CG_DEPTH:
 	case O_CG_MODE:
+	case O_CG_TYPE:
 		return parse_callgraph(st, (int)o->data, arg);
 	case O_INTERVAL:
 		return parse_interval(st, arg);
@@ -354,17 +399,11 @@ static const struct cli_option collect_options[] = {
 	FLAG(0, "use-linux-perf", "accepted (uProf's): uprof always uses perf_event",
 	     O_USE_LINUX_PERF),
 	VALUE(0, "data-buffer-count", "<n>", "uProf 5.3's name for -m", O_MMAP_PAGES),
-	/* uProf's, refused in words (issue 16) */
-	{ .kind = CLI_OPTK_CALLBACK,
-	  .long_name = "limit-data",
-	  .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option,
-	  .data = O_LIMIT_DATA },
-	{ .kind = CLI_OPTK_CALLBACK,
-	  .long_name = "limit-size",
-	  .flags = CLI_OPT_HIDDEN,
-	  .fn = collect_option,
-	  .data = O_LIMIT_DATA },
+	VALUE(0, "limit-data", "<MB>",
+	      "end the collection once samples.data holds this many MiB\n"
+	      "(or 512K, 2G ...), as -d's end does; report says so",
+	      O_LIMIT_DATA),
+	VALUE(0, "limit-size", "<MB>", "uProf 4's name for --limit-data", O_LIMIT_DATA),
 	FLAG('g', NULL, "collect call stacks (same as --call-graph fp)", O_G),
 	VALUE(0, "call-graph", "<spec>",
 	      "call stacks with every sample: fp[:<bytes>] (frame\n"
@@ -380,7 +419,10 @@ static const struct cli_option collect_options[] = {
 	VALUE(0, "call-graph-depth", "<n>", "most frames kept per stack (2 to 1024, default 128)",
 	      O_CG_DEPTH),
 	VALUE(0, "call-graph-mode", "<m>", "fp, fpo or dwarf (implies call stacks)", O_CG_MODE),
-	VALUE(0, "call-graph-type", "<m>", "uProf 5.x's name for --call-graph-mode", O_CG_MODE),
+	VALUE(0, "call-graph-type", "<s>",
+	      "uProf 5.x's scope field: user, kernel or all (implies call\n"
+	      "stacks, fp unless a mode is given)",
+	      O_CG_TYPE),
 	{ .kind = CLI_OPTK_CALLBACK,
 	  .long_name = "tool",
 	  .argh = "<t.so>[,k=v..]",
@@ -406,7 +448,7 @@ static const struct cli_option collect_options[] = {
 	      "the other family is refused)",
 	      O_MPI_IMPL),
 	OPT_INCLUDE_SAME(cli_collect_signal_options),
-	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_log_options),
 	OPT_INCLUDE_SAME(cli_uprof_refused_collect_options),
 	OPT_HELP(),
 	OPT_END(),
@@ -467,7 +509,7 @@ int collect_parse_options(struct collect_state *st, int argc, char **argv)
 	int first, ret;
 
 	ret = cli_options_parse(&collect_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = cli_log_start(CMD, argc, argv)) >= 0)
 		return ret;
 	ret = check_combinations(st, argc, first);
 	if (ret >= 0 || st->attach)

@@ -291,6 +291,13 @@ static void loop(struct collect_state *st, int64_t start_mono)
 		}
 		if (st->child_exited || st->attached_gone || st->stop_signal || st->write_failed)
 			break;
+		/* --limit-data ends the collection as -d's deadline does; what the rings still
+		 * hold is drained by finish(), so the file ends a ring's worth past it */
+		if (st->limit_data_bytes && !hold &&
+		    ses_writer_bytes(st->writer) >= st->limit_data_bytes) {
+			st->info.limit_data_reached = true;
+			break;
+		}
 	}
 	cli_progress_clear(&prog);
 }
@@ -349,7 +356,10 @@ static void split_cpu(const struct collect_state *st, struct ses_info *in)
 {
 	int64_t user = 0, sys = 0, u, s;
 
-	if (!st->attach && st->child_exited) {
+	if (!st->attach && st->cpu_at_end_taken) {
+		user = st->user_at_end_ns - st->user_start[0];
+		sys = st->sys_at_end_ns - st->sys_start[0];
+	} else if (!st->attach && st->child_exited) {
 		user = st->child_user_ns - st->user_start[0];
 		sys = st->child_sys_ns - st->sys_start[0];
 	} else if (!st->attach) {
@@ -428,7 +438,8 @@ static int finish(struct collect_state *st)
 	smp_get_stats(st->smp, &stats);
 	in->samples = stats.samples;
 	in->lost_samples = stats.lost;
-	in->target_cpu_ns = st->attach ? collect_attach_cpu_ns(st)
+	in->target_cpu_ns = st->attach		  ? collect_attach_cpu_ns(st)
+			    : st->cpu_at_end_taken ? st->cpu_at_end_ns - st->cpu_before_start_ns
 			    : st->child_exited
 				    ? st->child_cpu_ns - st->cpu_before_start_ns
 				    : collect_cpu_ns(st->child.pid) - st->cpu_before_start_ns;
@@ -441,6 +452,7 @@ static int finish(struct collect_state *st)
 	in->status = st->write_failed || cut_by_signal(st) ? SES_STATUS_INTERRUPTED
 							   : SES_STATUS_COMPLETE;
 	in->stop_signal = st->stop_signal;
+	in->limit_data_bytes = st->limit_data_bytes;
 	if (st->child_exited && WIFEXITED(st->child_status)) {
 		in->exit_code = WEXITSTATUS(st->child_status);
 		code = in->exit_code;
@@ -475,6 +487,11 @@ static int finish(struct collect_state *st)
 			 (unsigned long long)stats.lost);
 	if (st->stop_signal)
 		fprintf(stderr, "Collection stopped by %s\n", sig_name(st->stop_signal));
+	else if (in->limit_data_reached)
+		fprintf(stderr,
+			"Collection stopped: samples.data reached --limit-data %.4g MiB; the rest "
+			"of the run is not profiled\n",
+			(double)in->limit_data_bytes / (1 << 20));
 	if (st->system_wide)
 		; /* nothing was attached to, nothing to say about it */
 	else if (st->attach)
@@ -630,6 +647,12 @@ run:
 	smp_disable(st->smp);
 	st->info.end_mono_ns = cli_now_ns(CLOCK_MONOTONIC);
 	st->info.end_epoch_ns = cli_now_ns(CLOCK_REALTIME);
+	if (!st->attach && !st->child_exited) {
+		st->cpu_at_end_ns = collect_cpu_ns(st->child.pid);
+		st->cpu_at_end_taken =
+			st->cpu_at_end_ns > 0 &&
+			!collect_cpu_split_ns(st->child.pid, &st->user_at_end_ns, &st->sys_at_end_ns);
+	}
 	if (!st->attach && (st->stop_signal || (!st->child_exited && st->terminate)))
 		settle_child(st);
 	if (!st->attach)

@@ -41,16 +41,17 @@ static int print_pfm_event(void *arg, const char *pmu, const char *event, uint64
 	return 0;
 }
 
-/* libpfm4's names for this machine's hardware PMUs: what -e accepts as PMU::EVENT */
-int info_list_pmu_events(void)
+/* libpfm4's names for this machine's hardware PMUs: what -e accepts as PMU::EVENT (also
+ * pcm -l, whose messages name @cmd) */
+int info_list_pmu_events_for(const char *cmd)
 {
 	struct pmc_pmus *pmus = NULL;
 	int n = pmc_pfm_list(print_pfm_event, NULL);
 
 	if (n < 0)
-		return cli_error(1, CMD, "libpfm4 could not be initialized");
+		return cli_error(1, cmd, "libpfm4 could not be initialized");
 	if (!n)
-		return cli_error(1, CMD,
+		return cli_error(1, cmd,
 				 "no hardware PMU here that libpfm4 knows (in a VM, the "
 				 "host must expose a virtual PMU; see 'uprof info --system'); "
 				 "LIBPFM_FORCE_PMU=amd64_fam19h_zen3 lists Zen3's events");
@@ -62,6 +63,11 @@ int info_list_pmu_events(void)
 				"machine; see 'uprof info --system'\n");
 	pmc_pmus_free(pmus);
 	return 0;
+}
+
+int info_list_pmu_events(void)
+{
+	return info_list_pmu_events_for(CMD);
 }
 
 int info_list_configs(void)
@@ -250,7 +256,7 @@ static int info_option(const struct cli_option *o, const char *arg, void *state,
 		ret = cli_tool_show(arg, cmd);
 		break;
 	case PMU_EVENT:
-		ret = info_show_pmu_event(arg);
+		ret = info_show_pmu_event(cmd, "--pmu-event", arg);
 		break;
 	}
 	if (ret)

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const CMD = "info";
 
 struct pmu_query {
 	bool all;
@@ -93,28 +92,28 @@ static int show_event(void *arg, const char *pmu, const char *event, uint64_t co
 	return 0;
 }
 
-int info_show_pmu_event(const char *arg)
+int info_show_pmu_event(const char *cmd, const char *opt, const char *arg)
 {
 	struct pmu_query q = { .all = !strcmp(arg, "all"), .name = arg };
 	int n;
 
 	if (!*arg)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--pmu-event needs an event: pmcxNN (its code), a name, or all");
+		return cli_error(EXIT_USAGE, cmd, "%s needs an event: pmcxNN (its code), a name, or all",
+				 opt);
 	q.by_code = !q.all && parse_code(arg, &q.code);
 	n = pmc_pfm_list(show_event, &q);
 	if (n < 0)
-		return cli_error(1, CMD, "libpfm4 could not be initialized");
+		return cli_error(1, cmd, "libpfm4 could not be initialized");
 	if (!n)
-		return cli_error(1, CMD,
-				 "--pmu-event %s: no hardware PMU here that libpfm4 knows (in a VM, "
+		return cli_error(1, cmd,
+				 "%s %s: no hardware PMU here that libpfm4 knows (in a VM, "
 				 "the host must expose a virtual PMU; see 'uprof info --system'); "
 				 "LIBPFM_FORCE_PMU=amd64_fam19h_zen3 shows Zen3's events",
-				 arg);
+				 opt, arg);
 	if (!q.shown)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--pmu-event %s: no such event on %s ('uprof info --list "
+		return cli_error(EXIT_USAGE, cmd,
+				 "%s %s: no such event on %s ('uprof info --list "
 				 "pmu-events' lists them with their codes)",
-				 arg, q.pmus);
+				 opt, arg, q.pmus);
 	return 0;
 }

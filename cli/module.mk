@@ -7,7 +7,7 @@ CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.
 	cli/annotate.c cli/compare.c cli/compare_html.c cli/profile.c cli/report_compat.c cli/translate.c cli/translate_export.c cli/options.c cli/report_args.c cli/report_opts.c
 CLI_SRCS += cli/collect_stop.c
 CLI_SRCS += cli/timechart.c
-CLI_SRCS += cli/log_compat.c cli/collect_compat.c
+CLI_SRCS += cli/log.c cli/collect_compat.c
 CLI_SRCS += cli/suggest.c cli/info_lists.c cli/info_views.c cli/info_pmu.c cli/uprof_refused.c cli/pcm_words.c cli/pcm_refused.c
 UPROF := $(BUILD)/bin/uprof
 $(UPROF): $(call objs,$(CLI_SRCS)) $(TIMECHART_LIB) $(TOOL_LIB) $(JOB_LIB) $(EXPORT_LIB) $(REPORT_LIB) $(UNWIND_LIB) $(OPENMP_LIB) $(ANNOTATE_LIB) $(SYMBOLS_LIB) $(SAMPLER_LIB) $(PMC_LIB) $(SESSION_LIB) $(LAUNCHER_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)

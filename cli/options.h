@@ -160,9 +160,9 @@ int cli_option_takes_value(const struct cli_option *o);
 const char *cli_options_suggest(const struct cli_option *t, const char *word);
 const char *cli_suggest_word(const char *const *names, size_t n, const char *word);
 
-/* uProf's log options refused with a reason (collect, report, translate; cli/log_compat.c),
- * and collect's --wait-for-signal (cli/collect_compat.c). */
-extern const struct cli_option cli_refused_log_options[];
+/* uProf's log options (collect, report, translate; cli/log.c), and collect's
+ * --wait-for-signal (cli/collect_compat.c). */
+extern const struct cli_option cli_log_options[];
 extern const struct cli_option cli_collect_signal_options[];
 /* uProf's options no part of uprof builds, refused with the reason (cli/uprof_refused.c):
  * spliced into the commands' tables with OPT_INCLUDE_SAME */

@@ -136,6 +136,20 @@ static int pcm_option(const struct cli_option *o, const char *arg, void *state, 
 	return ret ? ret : -1;
 }
 
+/* -l and -z: AMDuProfPcm's event lists, answered by info's (the same libpfm4 tables);
+ * the list or the event is the whole output, so the run ends here */
+static int list_events(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o, (void)arg, (void)state;
+	return info_list_pmu_events_for(cmd);
+}
+
+static int show_event(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	(void)o, (void)state;
+	return info_show_pmu_event(cmd, "-z", arg);
+}
+
 #define VALUE(s, l, a, h) OPT_CALLBACK(s, l, a, h, pcm_option, s)
 #define FLAG(s, l, h, d) OPT_CALLBACK_NOARG(s, l, h, pcm_option, d)
 
@@ -191,6 +205,12 @@ static const struct cli_option pcm_options[] = {
 		     "zen3, zen4 or zen5: the generation whose events --dry-run\n"
 		     "shows (default: this CPU's)",
 		     pcm_option, 'F'),
+	OPT_CALLBACK_NOARG('l', "list-events", "list this CPU's core events (as 'uprof info --list\n"
+			   "pmu-events')", list_events, 0),
+	OPT_CALLBACK('z', "describe-event", "<pmcxNN|name>",
+		     "describe one core event and its unit masks (as 'uprof\n"
+		     "info --pmu-event')",
+		     show_event, 0),
 	OPT_INCLUDE_SAME(cli_refused_pcm_options),
 	OPT_HELP(),
 	OPT_END(),

@@ -35,10 +35,6 @@ static int version(const struct cli_option *o, const char *arg, void *state, con
 	}
 
 const struct cli_option cli_refused_pcm_options[] = {
-	REFUSE('l', NULL, 1, "'uprof info --list pmu-events' lists this CPU's core events"),
-	REFUSE('z', NULL, 0,
-	       "'uprof info --list pmu-events' lists each event with its code, "
-	       "'uprof info --list predefined-events' uProf's names"),
 	REFUSE('D', NULL, 0,
 	       "raw counts are not dumped: the CSV has the metrics per interval, -C over the "
 	       "whole run"),

@@ -54,8 +54,8 @@ void cli_progress_show(struct cli_progress *p, int64_t now, const char *fmt, ...
 	if (n >= (int)sizeof(line))
 		n = (int)sizeof(line) - 1;
 	/* pad over the longer line before it: no stale characters at the end */
-	fprintf(stderr, "\r%s%*s", line, p->width > n ? p->width - n : 0, "");
-	fflush(stderr);
+	fprintf(cli_log_terminal(), "\r%s%*s", line, p->width > n ? p->width - n : 0, "");
+	fflush(cli_log_terminal());
 	if (n > p->width)
 		p->width = n;
 	p->shown = true;
@@ -66,8 +66,8 @@ void cli_progress_clear(struct cli_progress *p)
 {
 	if (!p->shown)
 		return;
-	fprintf(stderr, "\r%*s\r", p->width, "");
-	fflush(stderr);
+	fprintf(cli_log_terminal(), "\r%*s\r", p->width, "");
+	fflush(cli_log_terminal());
 	p->shown = false;
 	p->width = 0;
 }

@@ -50,7 +50,7 @@ static int parse_options(struct report_state *st, int argc, char **argv)
 	st->a.opts.openmp_top = 5;
 	st->a.opts.mpi_top = 20; /* mpiP's top twenty */
 	ret = cli_options_parse(&report_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = cli_log_start(CMD, argc, argv)) >= 0)
 		return ret;
 	/* "uprof report DIR": the session without -i, as uProf takes it */
 	if (!st->a.input && first == argc - 1)
@@ -394,6 +394,13 @@ static int run_job(struct report_state *st)
 		return cli_error(EXIT_USAGE, CMD,
 				 "--disasm and --function take one session: give "
 				 "a rank's, -i %s/rank-<r>",
+				 st->a.input);
+	/* a job's report.csv and trace.json are its ranks' merged rows and MPI calls: no
+	 * time buckets (each rank's report has them) */
+	if (st->a.opts.agg_interval)
+		return cli_error(EXIT_USAGE, CMD,
+				 "--agg-interval takes one session: give a rank's, "
+				 "-i %s/rank-<r>",
 				 st->a.input);
 	if (st->a.opts.nonly_pids)
 		return cli_error(EXIT_USAGE, CMD,

@@ -149,8 +149,8 @@ static int show(const struct cli_option *o, const char *arg, void *state, const 
 	return -1;
 }
 
-/* --agg-interval <ms>: SAMPLES PER INTERVAL's bucket (uProf's default 1 s; <= 0: the
- * whole run) */
+/* --agg-interval <ms>: SAMPLES PER INTERVAL's bucket, and the exports' timelines' (uProf's
+ * default 1 s, applied only when given; <= 0: the whole run) */
 static int agg_interval(const struct cli_option *o, const char *arg, void *state, const char *cmd)
 {
 	struct report_state *st = state;
@@ -356,7 +356,9 @@ const struct cli_option cli_report_options_table[] = {
 	OPT_CALLBACK(0, "agg-interval", "<ms>",
 		     "add SAMPLES PER INTERVAL to the CSV: each\n"
 		     "event's samples per <ms> of the run (uProf's\n"
-		     "default 1000; 0 or less: the whole run)",
+		     "default 1000; 0 or less: the whole run); the\n"
+		     "same buckets as trace.json's counter tracks and\n"
+		     "report.html's Timeline bars",
 		     agg_interval, 0),
 	OPT_CALLBACK_NOARG(0, "show-percentage",
 			   "report.csv's table values as percent of each\n"
@@ -413,7 +415,7 @@ const struct cli_option cli_report_options_table[] = {
 	OPT_STRING(0, "rank", STATE, ranks, "<list>", "an MPI job: only these ranks (e.g. 0-3,8)"),
 	OPT_INCLUDE(cli_host_options, STATE, a),
 	OPT_INCLUDE(cli_refused_report_options, STATE, a),
-	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_log_options),
 	OPT_INCLUDE_SAME(cli_refused_report_only_options),
 	OPT_HELP(),
 	OPT_END(),

@@ -78,7 +78,7 @@ static const struct cli_option translate_options[] = {
 	  .fn = vmlinux,
 	  .flags = CLI_OPT_HIDDEN },
 	OPT_INCLUDE(cli_refused_translate_options, STATE, a),
-	OPT_INCLUDE_SAME(cli_refused_log_options),
+	OPT_INCLUDE_SAME(cli_log_options),
 	OPT_HELP(),
 	OPT_END(),
 };
@@ -108,7 +108,7 @@ static int parse_options(struct translate_state *st, int argc, char **argv)
 	int first, ret;
 
 	ret = cli_options_parse(&translate_cmd, st, argc, argv, &first);
-	if (ret >= 0)
+	if (ret >= 0 || (ret = cli_log_start(CMD, argc, argv)) >= 0)
 		return ret;
 	if (!st->a.input && first == argc - 1)
 		st->a.input = argv[first++];

@@ -9,6 +9,7 @@
  *   export_flamegraph.c  a self-contained flame graph SVG
  *   export_perfetto.c    a Chrome/Perfetto trace (Trace Event Format JSON)
  *   export_perfetto_omp.c  its OpenMP tracks (report.h's rpt_omp_* slices)
+ *   export_perfetto_agg.c  its --agg-interval counter tracks (report.h's rpt_agg_*)
  *   export_html.c        report.html: the report as one self-contained page (html.h)
  *   export_sqlite.c      a SQLite database in perf's export-to-sqlite.py schema, plus
  *                        uprof's tables (export_sqlite_schema.c); walks every sample

@@ -15,7 +15,9 @@
  *   - a --trace mpi=full rank's MPI calls on its threads' tracks and its messages to
  *     itself as flows (export_perfetto_mpi.c);
  *   - a --trace os session's thread states and system calls, two tracks a thread
- *     (export_perfetto_os.c).
+ *     (export_perfetto_os.c);
+ *   - with report --agg-interval, counter tracks of each process's (and thread's)
+ *     samples per time bucket (export_perfetto_agg.c).
  * Timestamps are microseconds since the start of the collection, in order on each track.
  */
 #include "export/internal.h"
@@ -480,6 +482,8 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 		ret = rpt_pf_omp_devices(&o.w, r, &vtid);
 	if (!ret)
 		ret = rpt_pf_os(&o.w, r, &vtid);
+	if (!ret)
+		ret = rpt_pf_agg(&o.w, r, facts->info);
 	if (ret)
 		goto out;
 	rpt_pf_mpi_put(&o.w, mpi, false);
@@ -501,6 +505,7 @@ int rpt_export_perfetto(const struct rpt *r, FILE *f)
 	rpt_pf_omp_other(&o.w, r);
 	rpt_pf_mpi_other(&o.w, mpi);
 	rpt_pf_os_other(&o.w, r);
+	rpt_pf_agg_other(&o.w, r);
 	fputs("}}\n", f);
 out:
 	rpt_pf_mpi_session_free(mpi);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The HTML report's timeline: a track per thread with its sample density (samples per
- * bin, RPT_HTML_BINS bins over the profile), its task and event instances and its OpenMP
+ * bin, BINS bins over the profile), its task and event instances and its OpenMP
  * regions and waits, and the paused intervals, written as
  *   "timeline":{"t0":NS,"span":US,"bins":B,"stride":S,"threads":[{"tid":..,"pid":..,
  *     "name":"..","samples":N,"d":[...]},...],"tasks":[[track,begin,end,"domain","name"]],
@@ -13,20 +13,26 @@
  * bin it spent running, runnable and blocked (3 numbers a bin). "mpi" is an MPI rank's
  * calls (a --trace mpi=full rank's own session: mpi/<pid>.mpiev, read as its trace.json
  * reads it, rpt_pf_mpi_session), on their threads' tracks.
+ * With report --agg-interval the density is report's own buckets (rpt_agg_cell_at: the
+ * sort event's units, every sample, not a stride of them): t0 is the profile start, a
+ * bin one bucket (or the fewest whole buckets that keep them within AGG_BINS, the whole
+ * run one bin), and "agg":{"ms":..,"per_bin":..,"unit":"samples"|"events"} says so.
  * times in microseconds from t0 (the earliest of them all, samples' clock). Bounded: the
  * TRACKS threads with the most samples, and per track the earliest SLICES task
  * instances and OpenMP slices; what is left out is counted.
  */
 #include "export/html.h"
 #include "export/internal.h"
-#include "ostrace/ostrace.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BINS 300     /* a bin is 4 px of the page's 1200 px plot: a few samples each */
+#define BINS 300 /* a bin is 4 px of the page's 1200 px plot: a few samples each */
+/* --agg-interval's buckets drawn at most (2 a px); more: a bin is the fewest whole
+ * buckets that fit */
+#define AGG_BINS 2400
 #define TRACKS 64    /* more threads than fit on a screen twice over */
 #define SLICES 1000  /* per track and kind: what one can tell apart on a 1200 px row */
 #define PAUSES 10000 /* pause rectangles of the ruler */
@@ -39,13 +45,15 @@ struct track {
 };
 
 struct tl {
-	const struct ost_span *os; /* --trace os: thread states over time */
-	size_t nos;
+	size_t nos; /* --trace os: thread states over time (rpt_os_span_at()) */
 	uint64_t os_lost;
 	struct track *v;
 	size_t n, cap;
 	struct util_hash by_tid; /* tid -> track + 1 */
 	uint64_t t0, t1;
+	size_t nbins;	/* the density's bins over [t0, t0 + nbins * width) */
+	double width;	/* ns */
+	size_t per_bin; /* --agg-interval: buckets a bin (0: even bins, no buckets) */
 };
 
 static struct track *track_of(struct tl *t, uint32_t tid)
@@ -156,40 +164,43 @@ static int gather(const struct rpt *r, struct tl *t, const struct rpt_stacks_fac
 		if (from > 0 && to > from)
 			span(t, (uint64_t)from, (uint64_t)to);
 	}
-	t->nos = rpt_os_spans(r, &t->os, &t->os_lost);
+	t->nos = rpt_os_span_count(r, &t->os_lost);
 	for (size_t i = 0; i < t->nos; i++) {
-		if (!track_of(t, (uint32_t)t->os[i].tid))
+		struct rpt_os_span_view s;
+
+		rpt_os_span_at(r, i, &s);
+		if (!track_of(t, (uint32_t)s.tid))
 			return -ENOMEM;
-		span(t, t->os[i].begin, t->os[i].end);
+		span(t, s.begin, s.end);
 	}
 	return 0;
 }
 
-_Static_assert((int)OST_SPAN_RUNNING == (int)OST_RUNNING &&
-		       (int)OST_SPAN_RUNNABLE == (int)OST_RUNNABLE &&
-		       (int)OST_SPAN_BLOCKED == (int)OST_BLOCKED,
-	       "a state span's kind is its state");
-
-/* Each kept track's time in each state, in all (@sum, 3 a track) and per bin (@bins,
- * 3 * BINS a track, nanoseconds): a span's time goes to the bins it overlaps. */
-static void os_states(const struct tl *t, uint64_t *sum, double *bins)
+/* Each kept track's time in each state, in all (@sum, 3 a track: running, runnable,
+ * blocked, rpt_os_span_kind's order) and per bin (@bins, 3 * nbins a track, nanoseconds):
+ * a span's time goes to the bins it overlaps. */
+static void os_states(const struct rpt *r, const struct tl *t, uint64_t *sum, double *bins)
 {
-	double width = (double)(t->t1 - t->t0 + 1) / BINS;
+	double width = t->width;
+	size_t nbins = t->nbins;
 
 	for (size_t i = 0; i < t->nos; i++) {
-		const struct ost_span *s = &t->os[i];
-		const struct track
-			*k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s->tid, 0, 0) - 1];
-		double b = (double)(s->begin - t->t0), e = (double)(s->end - t->t0);
+		struct rpt_os_span_view s;
+		const struct track *k;
+		double b, e;
 
-		if (k->index < 0 || s->kind >= OST_NSTATES) /* a call's span: not a state */
+		rpt_os_span_at(r, i, &s);
+		k = &t->v[*util_hash_find(&t->by_tid, (uint32_t)s.tid, 0, 0) - 1];
+		/* signed: --agg-interval's t0 is the profile start, a span may begin before */
+		b = (double)(int64_t)(s.begin - t->t0), e = (double)(int64_t)(s.end - t->t0);
+		if (k->index < 0 || s.kind == RPT_OS_CALL) /* a call's span: not a state */
 			continue;
-		sum[(size_t)k->index * 3 + s->kind] += s->end - s->begin;
-		for (size_t x = (size_t)(b / width); x < BINS && x * width < e; x++) {
+		sum[(size_t)k->index * 3 + s.kind] += s.end - s.begin;
+		for (size_t x = b > 0 ? (size_t)(b / width) : 0; x < nbins && x * width < e; x++) {
 			double lo = x * width > b ? x * width : b;
 			double hi = (x + 1) * width < e ? (x + 1) * width : e;
 
-			bins[((size_t)k->index * BINS + x) * 3 + s->kind] += hi - lo;
+			bins[((size_t)k->index * nbins + x) * 3 + s.kind] += hi - lo;
 		}
 	}
 }
@@ -199,14 +210,36 @@ static double us(const struct tl *t, uint64_t ns)
 	return ns > t->t0 ? (double)(ns - t->t0) / 1e3 : 0;
 }
 
-/* Each kept track's entry, its sample density counted from the (tid, time) order. */
+/* --agg-interval: the sort event's units of each kept track per bin, report's own
+ * buckets (rpt_agg_cell_at, @per_bin a bin): SAMPLES PER INTERVAL's numbers, exact. */
+static void agg_density(const struct rpt *r, const struct tl *t, uint64_t *bins)
+{
+	struct rpt_agg_facts a;
+
+	rpt_agg_facts(r, &a);
+	for (size_t i = 0; i < a.ncells; i++) {
+		struct rpt_agg_cell c;
+		const uint64_t *slot;
+		const struct track *k;
+
+		rpt_agg_cell_at(r, i, &c);
+		slot = util_hash_find(&t->by_tid, c.tid, 0, 0);
+		if (c.ev || !slot || (k = &t->v[*slot - 1])->index < 0)
+			continue;
+		bins[(size_t)k->index * t->nbins + c.bucket / t->per_bin] += c.units;
+	}
+}
+
+/* Each kept track's entry, its sample density counted from the (tid, time) order, or
+ * with --agg-interval report's buckets. */
 static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		       const struct rpt_stacks_facts *facts, size_t ntracks)
 {
-	uint64_t *bins = calloc(ntracks * BINS, sizeof(*bins));
+	size_t nbins = t->nbins;
+	uint64_t *bins = calloc(ntracks * nbins, sizeof(*bins));
 	uint64_t *os_sum = calloc(ntracks * 3 + 1, sizeof(*os_sum));
-	double *os_bins = calloc(ntracks * BINS * 3 + 1, sizeof(*os_bins));
-	double width = (double)(t->t1 - t->t0 + 1) / BINS;
+	double *os_bins = calloc(ntracks * nbins * 3 + 1, sizeof(*os_bins));
+	double width = t->width;
 
 	if (!bins || !os_sum || !os_bins) {
 		free(bins);
@@ -214,8 +247,10 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		free(os_bins);
 		return -ENOMEM;
 	}
-	os_states(t, os_sum, os_bins);
-	for (size_t i = 0; i < facts->nsamples; i++) {
+	os_states(r, t, os_sum, os_bins);
+	if (t->per_bin)
+		agg_density(r, t, bins);
+	for (size_t i = 0; !t->per_bin && i < facts->nsamples; i++) {
 		struct rpt_stack_sample s;
 		struct track *k;
 		size_t b;
@@ -225,7 +260,7 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 		if (k->index < 0)
 			continue;
 		b = (size_t)((double)(s.time - t->t0) / width);
-		bins[(size_t)k->index * BINS + (b < BINS ? b : BINS - 1)] += facts->stride;
+		bins[(size_t)k->index * nbins + (b < nbins ? b : nbins - 1)] += facts->stride;
 	}
 	fputs("\"threads\":[", f);
 	for (size_t i = 0; i < ntracks; i++) {
@@ -236,15 +271,15 @@ static int put_threads(FILE *f, const struct rpt *r, struct tl *t,
 			t->v[i].tid, known ? v.pid : 0);
 		util_put_escaped(f, known ? (v.name ? v.name : v.comm) : "", UTIL_ESC_JSON_HTML);
 		fprintf(f, "\",\"samples\":%" PRIu64 ",\"d\":[", t->v[i].samples);
-		for (size_t b = 0; b < BINS; b++)
-			fprintf(f, b ? ",%" PRIu64 : "%" PRIu64, bins[i * BINS + b]);
+		for (size_t b = 0; b < nbins; b++)
+			fprintf(f, b ? ",%" PRIu64 : "%" PRIu64, bins[i * nbins + b]);
 		fputc(']', f);
 		if (t->nos) {
 			fprintf(f, ",\"os\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "],\"s\":[",
 				os_sum[i * 3], os_sum[i * 3 + 1], os_sum[i * 3 + 2]);
-			for (size_t b = 0; b < BINS * 3; b++)
+			for (size_t b = 0; b < nbins * 3; b++)
 				fprintf(f, b ? ",%.0f" : "%.0f",
-					1000 * os_bins[i * BINS * 3 + b] / width);
+					1000 * os_bins[i * nbins * 3 + b] / width);
 			fputc(']', f);
 		}
 		fputc('}', f);
@@ -340,6 +375,49 @@ static uint64_t put_mpi(FILE *f, struct tl *t, const struct rpt_pf_mpi *m, size_
 	return left;
 }
 
+/* The density's bins: BINS even ones over the timeline; or with --agg-interval report's
+ * buckets from the profile start (t0 then), each bin the fewest whole buckets that keep
+ * them within AGG_BINS, to past everything shown; the whole run: one bin to its end. */
+static void bins_of(const struct rpt *r, struct tl *t)
+{
+	struct rpt_agg_facts a;
+	uint64_t end = t->t1;
+	size_t n;
+
+	rpt_agg_facts(r, &a);
+	t->nbins = BINS;
+	t->width = (double)(t->t1 - t->t0 + 1) / BINS;
+	t->per_bin = 0;
+	if (!a.on || a.start_ns <= 0)
+		return;
+	t->t0 = (uint64_t)a.start_ns;
+	if (end < t->t0)
+		end = t->t0;
+	if (!a.step_ns) {
+		if (a.end_ns > 0 && (uint64_t)a.end_ns > end)
+			end = (uint64_t)a.end_ns;
+		t->nbins = t->per_bin = 1;
+		t->width = (double)(end - t->t0 + 1);
+		t->t1 = end + 1;
+		return;
+	}
+	n = (size_t)((end - t->t0) / (uint64_t)a.step_ns) + 1; /* up to t1's bucket */
+	if (n < a.nbuckets)
+		n = a.nbuckets;
+	t->per_bin = (n + AGG_BINS - 1) / AGG_BINS;
+	t->nbins = (n + t->per_bin - 1) / t->per_bin;
+	t->width = (double)a.step_ns * (double)t->per_bin;
+	t->t1 = t->t0 + (uint64_t)a.step_ns * t->per_bin * t->nbins;
+}
+
+/* The unit of the sort event's numbers ("samples", "events" of a weighted event). */
+static const char *unit_of(const struct rpt_stacks_facts *facts)
+{
+	const struct ses_info *info = facts->info;
+
+	return info && info->nevents && info->events[0].weighted ? "events" : "samples";
+}
+
 int rpt_html_timeline(FILE *f, const struct rpt *r)
 {
 	struct rpt_stacks_facts facts;
@@ -361,6 +439,7 @@ int rpt_html_timeline(FILE *f, const struct rpt *r)
 		goto out;
 	if (t.t1 < t.t0)
 		t.t1 = t.t0;
+	bins_of(r, &t);
 	/* the busiest first; the hash keeps pointing at each thread through its index */
 	qsort(t.v, t.n, sizeof(*t.v), cmp_track);
 	util_hash_release(&t.by_tid);
@@ -380,8 +459,11 @@ int rpt_html_timeline(FILE *f, const struct rpt *r)
 		ret = -ENOMEM;
 		goto out;
 	}
-	fprintf(f, "{\"t0\":%" PRIu64 ",\"span\":%.1f,\"bins\":%d,\"stride\":%" PRIu64 ",", t.t0,
-		us(&t, t.t1), BINS, facts.stride ? facts.stride : 1);
+	fprintf(f, "{\"t0\":%" PRIu64 ",\"span\":%.1f,\"bins\":%zu,\"stride\":%" PRIu64 ",", t.t0,
+		us(&t, t.t1), t.nbins, facts.stride ? facts.stride : 1);
+	if (t.per_bin) /* the density is report's buckets: the sort event's units, every one */
+		fprintf(f, "\"agg\":{\"ms\":%.3f,\"per_bin\":%zu,\"unit\":\"%s\"},",
+			t.nbins > 1 ? t.width / t.per_bin / 1e6 : 0.0, t.per_bin, unit_of(&facts));
 	ret = put_threads(f, r, &t, &facts, ntracks);
 	if (ret)
 		goto out;

@@ -73,6 +73,12 @@ uint64_t rpt_pf_os_base(const struct rpt *r, uint64_t base);
 /* otherData's "os_trace" member (with its leading comma), nothing when not traced. */
 void rpt_pf_os_other(struct rpt_pf *w, const struct rpt *r);
 
+/* export_perfetto_agg.c: report --agg-interval's counter tracks, per process (and per
+ * thread of a process of several), from report.h's rpt_agg_cell_at. 0 or -ENOMEM. */
+int rpt_pf_agg(struct rpt_pf *w, const struct rpt *r, const struct ses_info *info);
+/* otherData's "agg_interval" member (with its leading comma), nothing without one. */
+void rpt_pf_agg_other(struct rpt_pf *w, const struct rpt *r);
+
 /* ---- the MPI calls and messages (mpi_match.c, export_perfetto_mpi.c) ---- */
 
 /* A message: from call @send_call of rank @send_rank (indices into the ranks) to the

@@ -7,6 +7,7 @@ EXPORT_SRCS := lib/export/export.c lib/export/export_folded.c lib/export/export_
 	lib/export/export_perfetto_mpi.c lib/export/mpi_match.c lib/export/export_wall.c \
 	lib/export/export_perfetto_os.c
 EXPORT_SRCS += lib/export/export_sqlite_os.c # report.db's OS-trace tables (issue 32)
+EXPORT_SRCS += lib/export/export_perfetto_agg.c # --agg-interval's counter tracks (issue 33)
 EXPORT_SRCS += lib/export/export_html.c lib/export/html_csv.c lib/export/html_flame.c \
 	lib/export/html_timeline.c lib/export/html_source.c lib/export/html_mpi.c
 # report.html's style and script, kept as their own files, become C strings at build time

@@ -301,6 +301,11 @@ static void write_details(const struct rpt *r, FILE *f)
 			     in->status == SES_STATUS_INTERRUPTED
 				     ? ": collect got it before the end; the profile is cut short"
 				     : ": the end of an attached or system-wide collection");
+	else if (in->limit_data_reached)
+		util_csv_kvf(f, "Stopped By",
+			     "--limit-data %.4g MiB: samples.data reached it; the run went on "
+			     "unprofiled",
+			     (double)in->limit_data_bytes / (1 << 20));
 	fprintf(f, "\nMONITORED EVENTS\n");
 	if (in->foreign)
 		rpt_foreign_csv_events(r, f);

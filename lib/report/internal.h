@@ -147,6 +147,12 @@ struct rpt {
 	uint64_t *intervals;
 	size_t nintervals, nused_intervals;
 	uint64_t intervals_past;
+	/* ... and per thread, for the exports' timelines: (thread index, bucket, event) ->
+	 * units while replaying; then rpt_intervals_finish's cells, in (pid, tid, bucket,
+	 * event) order (rpt_agg_cell_at) */
+	struct util_hash interval_cells;
+	struct rpt_agg_cell *agg_cells;
+	size_t nagg_cells;
 
 	/* pauses.c: paused intervals, merged and sorted */
 	struct rpt_span *pauses;
@@ -320,10 +326,14 @@ int rpt_aggregate(struct rpt *r);
 int rpt_resolve(struct rpt *r, int thread, int module, uint64_t addr, int *func, int *proc);
 
 /* intervals.c: --agg-interval's SAMPLES PER INTERVAL. Add a kept sample's @units of
- * event @ev at @time (CLOCK_MONOTONIC ns) to its bucket: 0 or -ENOMEM. Write the section. */
+ * event @ev at @time (CLOCK_MONOTONIC ns) of thread @thread (r->world.threads index)
+ * to its bucket, in all and the thread's: 0 or -ENOMEM. After the replay, finish sorts
+ * the threads' cells for rpt_agg_cell_at (0 or -ENOMEM). Write the section. */
 #define RPT_INTERVALS_MAX 100000
-int rpt_intervals_note(struct rpt *r, int ev, uint64_t time, uint64_t units);
+int rpt_intervals_note(struct rpt *r, int ev, uint32_t thread, uint64_t time, uint64_t units);
+int rpt_intervals_finish(struct rpt *r);
 void rpt_intervals_write(const struct rpt *r, FILE *f);
+void rpt_intervals_release(struct rpt *r);
 
 /* sort_event.c: move opts.sort_by's event to events[0] (the sort event), the others
  * keeping their order; before anything counts. 0, or -ENOKEY with @err. */

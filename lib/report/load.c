@@ -294,7 +294,9 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	if (opts->translate_only)
 		goto done;
 	rpt_rates_settle(r);
-	ret = rpt_aggregate(r);
+	ret = rpt_intervals_finish(r);
+	if (!ret)
+		ret = rpt_aggregate(r);
 	if (ret)
 		goto fail;
 	ret = rpt_tasks_load(r);
@@ -330,7 +332,7 @@ void rpt_free(struct rpt *r)
 	rpt_stacks_free(r->stacks);
 	rpt_locator_free(r->locator); /* after its users, the symtab and the unwinder */
 	free(r->funcs);
-	free(r->intervals);
+	rpt_intervals_release(r);
 	rpt_inlines_free(r->inline_funcs);
 	util_hash_release(&r->addr_counts);
 	util_hash_release(&r->func_index);

@@ -175,10 +175,3 @@ void rpt_os_finish(struct rpt *r)
 		end = r->os->last_time;
 	ost_model_finish(r->os->m, end);
 }
-
-size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost)
-{
-	*out = NULL;
-	*lost = 0;
-	return r->os && r->os->m ? ost_model_spans(r->os->m, out, lost) : 0;
-}

@@ -37,6 +37,14 @@ void rpt_os_offcpu_at(const struct rpt *r, size_t i, struct rpt_offcpu_view *out
 }
 
 _Static_assert(RPT_OS_SPANS_MAX == OST_SPANS_MAX, "report.h says what lib/ostrace keeps");
+_Static_assert((int)RPT_OS_RUNNING == (int)OST_SPAN_RUNNING &&
+		       (int)RPT_OS_RUNNABLE == (int)OST_SPAN_RUNNABLE &&
+		       (int)RPT_OS_BLOCKED == (int)OST_SPAN_BLOCKED &&
+		       (int)RPT_OS_CALL == (int)OST_SPAN_CALL &&
+		       (int)OST_SPAN_RUNNING == (int)OST_RUNNING &&
+		       (int)OST_SPAN_RUNNABLE == (int)OST_RUNNABLE &&
+		       (int)OST_SPAN_BLOCKED == (int)OST_BLOCKED,
+	       "a span's kind is its state (or a call), in report.h's order");
 
 size_t rpt_os_span_count(const struct rpt *r, uint64_t *left_out)
 {

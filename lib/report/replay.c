@@ -235,7 +235,8 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 	}
 	r->sample_seq++;
 	r->kept_samples++;
-	if (r->opts.agg_interval && rpt_intervals_note(r, ev, time, units))
+	if (r->opts.agg_interval &&
+	    rpt_intervals_note(r, ev, (uint32_t)(t - r->world.threads), time, units))
 		return -ENOMEM;
 	if (r->opts.walk &&
 	    rpt_walk_note(r, &(struct rpt_wsample){ time, e->ip, addr,

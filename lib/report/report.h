@@ -470,6 +470,33 @@ bool rpt_thread_of(const struct rpt *r, uint32_t tid, struct rpt_thread_view *ou
 /* Paused interval @i, in the samples' clock (ns). */
 void rpt_pause_at(const struct rpt *r, size_t i, int64_t *from, int64_t *to);
 
+/* --agg-interval's time buckets (lib/report/intervals.c), for the exports' timelines:
+ * bucket b is [start + b * step, start + (b + 1) * step) of the profile start (a sample
+ * at or before the start in bucket 0; a step of 0: the whole run, one bucket). Each kept
+ * sample's units (samples, or events of a weighted event) of each session event go to
+ * its thread's bucket, so the cells of an event sum to its SAMPLES PER INTERVAL column
+ * of report.csv (the tables' totals), exactly; samples past RPT_INTERVALS_MAX buckets
+ * are in no cell (counted in @past). Event 0 is the sort event (ses_info order). */
+struct rpt_agg_facts {
+	bool on;	  /* opened with opts.agg_interval */
+	int64_t step_ns;  /* 0: the whole run */
+	int64_t start_ns; /* the profile start (CLOCK_MONOTONIC) */
+	int64_t end_ns;	  /* the profile end, else past the last sample; 0: unknown */
+	size_t nbuckets;  /* up to the last sampled one */
+	size_t ncells;	  /* rpt_agg_cell_at */
+	int nevents;	  /* the session's events (1 for a session without) */
+	uint64_t past;	  /* units past the last bucket */
+};
+void rpt_agg_facts(const struct rpt *r, struct rpt_agg_facts *out);
+/* One (thread, bucket, event) with units, in (pid, tid, bucket, event) order. */
+struct rpt_agg_cell {
+	uint32_t pid, tid;
+	uint32_t bucket;
+	uint32_t ev;
+	uint64_t units;
+};
+void rpt_agg_cell_at(const struct rpt *r, size_t i, struct rpt_agg_cell *out);
+
 /* Call-stack facts for the terminal summary. */
 struct rpt_stack_summary {
 	bool collected;		  /* the session has call stacks */
@@ -601,12 +628,11 @@ struct rpt_os_summary {
 	uint64_t top_ns;
 };
 void rpt_os_summary(const struct rpt *r, struct rpt_os_summary *out);
-/* Its threads' states over time (lib/ostrace's struct ost_span), kept when opened with
- * opts.exports, at most RPT_OS_SPANS_MAX (32 bytes each): how many, *@out (owned by @r),
- * and in *@lost the spans past that bound (their time is in THREAD STATES still). */
+/* Its threads' states over time are kept when opened with opts.exports, at most
+ * RPT_OS_SPANS_MAX (32 bytes each): read by rpt_os_span_count()/rpt_os_span_at() below
+ * (the one reader, for trace.json and report.html); the spans past that bound are
+ * counted there (their time is in THREAD STATES still). */
 #define RPT_OS_SPANS_MAX (1u << 20)
-struct ost_span;
-size_t rpt_os_spans(const struct rpt *r, const struct ost_span **out, uint64_t *lost);
 
 /* ---- --trace os (ostrace_view.c): off-CPU time by stack, for the wall-clock exports ---- */
 struct rpt_offcpu_view {

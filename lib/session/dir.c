@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -89,6 +90,28 @@ struct ses_ct_writer *ses_side_writer_create(int dfd, const char *dir, const cha
 		return NULL;
 	}
 	return ses_ct_writer_new(fd, bufsize, magic, major, minor, fields, nfields);
+}
+
+void *ses_side_writer_adopt(void *w, struct ses_ct_writer **slot, struct ses_ct_writer *ct)
+{
+	int e;
+
+	if (ct) {
+		*slot = ct;
+		return w;
+	}
+	e = errno; /* free() may change it; the caller reports why the open failed */
+	free(w);
+	errno = e;
+	return NULL;
+}
+
+int ses_side_writer_release(void *w, struct ses_ct_writer *ct)
+{
+	int ret = ses_ct_writer_close(ct);
+
+	free(w);
+	return ret;
 }
 
 size_t ses_app_name_len(const char *name)

@@ -46,6 +46,8 @@ static const struct field info_fields[] = {
 	FLD("session", "status", F_STATUS, status),
 	FLD("session", "collector_pid", F_INT, collector_pid),
 	FLD("session", "stop_signal", F_INT, stop_signal),
+	FLD("session", "limit_data_bytes", F_U64, limit_data_bytes),
+	FLD("session", "limit_data_reached", F_BOOL, limit_data_reached),
 	FLD("target", "path", F_STR, target_path),
 	FLD("target", "args", F_STR, target_args),
 	FLD("target", "working_dir", F_STR, working_dir),

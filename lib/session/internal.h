@@ -28,6 +28,12 @@ struct ses_ct_writer *ses_side_writer_create(int dfd, const char *dir, const cha
 					     int oflags, size_t bufsize, const char *magic,
 					     uint16_t major, uint16_t minor, const void *fields,
 					     size_t nfields);
+/* The tail of every side-file writer's open: @ct (ses_side_writer_create()'s result) goes
+ * into @slot, the writer @w's own pointer, and @w is returned; when @ct is NULL, @w is freed
+ * and NULL returned with the creator's errno kept. (dir.c; one home for that unwind.) */
+void *ses_side_writer_adopt(void *w, struct ses_ct_writer **slot, struct ses_ct_writer *ct);
+/* Their close: @ct closed (its last bytes written: 0 or its sticky -errno), @w freed. */
+int ses_side_writer_release(void *w, struct ses_ct_writer *ct);
 
 /* Unaligned native-endian loads from a file's bytes (one home for every lib/session
  * decoder; memcpy, so a record at any offset of a mapping is read safely). */

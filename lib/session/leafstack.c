@@ -121,21 +121,16 @@ struct ses_leaf_writer *ses_leaf_writer_open(int dfd, uint64_t regs_mask, uint32
 {
 	struct ses_leaf_writer *w = calloc(1, sizeof(*w));
 	unsigned char fields[SES_LEAF_HDR_SIZE - SES_CT_PREFIX];
-	int e;
 
 	if (!w)
 		return NULL;
 	put64(fields, regs_mask);
 	put32(fields + 8, stack_bytes);
 	put32(fields + 12, 0);
-	w->ct = ses_side_writer_create(dfd, NULL, SES_LEAF_FILE, O_EXCL, LEAF_BUF, SES_LEAF_MAGIC,
-				       SES_LEAF_VERSION, LEAF_MINOR, fields, sizeof(fields));
-	if (w->ct)
-		return w;
-	e = errno;
-	free(w);
-	errno = e;
-	return NULL;
+	return ses_side_writer_adopt(w, &w->ct,
+				     ses_side_writer_create(dfd, NULL, SES_LEAF_FILE, O_EXCL, LEAF_BUF,
+							    SES_LEAF_MAGIC, SES_LEAF_VERSION,
+							    LEAF_MINOR, fields, sizeof(fields)));
 }
 
 int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l)
@@ -155,13 +150,7 @@ int ses_leaf_writer_add(struct ses_leaf_writer *w, const struct ses_leaf *l)
 
 int ses_leaf_writer_close(struct ses_leaf_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- the reader ---- */

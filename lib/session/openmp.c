@@ -46,7 +46,6 @@ struct ses_ompt_writer *ses_ompt_writer_open(int dfd, int pid, uint16_t impl, ui
 	struct ses_ompt_writer *w = calloc(1, sizeof(*w));
 	unsigned char fields[8];
 	int32_t p = pid;
-	int e;
 
 	if (!w)
 		return NULL;
@@ -54,14 +53,10 @@ struct ses_ompt_writer *ses_ompt_writer_open(int dfd, int pid, uint16_t impl, ui
 	memcpy(fields, &p, 4);
 	memcpy(fields + 4, &impl, 2);
 	memcpy(fields + 6, &scope, 2);
-	w->ct = ses_side_writer_create(dfd, SES_OMPT_DIR, name, O_TRUNC, WRITE_BUF, SES_OMPT_MAGIC,
-				       OMPT_MAJOR, OMPT_MINOR, fields, sizeof(fields));
-	if (w->ct)
-		return w;
-	e = errno;
-	free(w);
-	errno = e;
-	return NULL;
+	return ses_side_writer_adopt(w, &w->ct,
+				     ses_side_writer_create(dfd, SES_OMPT_DIR, name, O_TRUNC,
+							    WRITE_BUF, SES_OMPT_MAGIC, OMPT_MAJOR,
+							    OMPT_MINOR, fields, sizeof(fields)));
 }
 
 int ses_ompt_write_string(struct ses_ompt_writer *w, uint32_t id, const char *s, size_t len)
@@ -93,13 +88,7 @@ int ses_ompt_write_dropped(struct ses_ompt_writer *w, uint64_t records)
 
 int ses_ompt_writer_close(struct ses_ompt_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- reading ---- */

@@ -134,6 +134,10 @@ struct ses_info {
 	enum ses_status status;
 	int stop_signal; /* the signal (SIGINT, SIGTERM, SIGHUP) that ended collect, 0 none;
 			  * with status interrupted it cut the profile short */
+	/* --limit-data: the size samples.data was allowed (0: no limit), and whether it got
+	 * there, which ended the collection as -d's end does (the status stays complete) */
+	uint64_t limit_data_bytes;
+	bool limit_data_reached;
 	/* [callgraph]: call stacks collected with the samples ("" or "none": no stacks) */
 	char callgraph_mode[16];	/* "fp" (kernel frame-pointer walk) or "dwarf" */
 	uint32_t callgraph_stack_bytes; /* dwarf: user stack bytes copied per sample */

@@ -43,21 +43,15 @@ struct ses_tasks_writer *ses_tasks_writer_open(int dfd, int pid)
 	char name[32];
 	struct ses_tasks_writer *w = calloc(1, sizeof(*w));
 	int32_t fields[2] = { pid, 0 };
-	int e;
 
 	if (!w)
 		return NULL;
 	snprintf(name, sizeof(name), "%d.tasks", pid);
 	/* O_TRUNC: a pid the kernel gave again during the run starts its file again */
-	w->ct = ses_side_writer_create(dfd, SES_TASKS_DIR, name, O_TRUNC, WRITE_BUF,
-				       SES_TASKS_MAGIC, TASKS_MAJOR, TASKS_MINOR, fields,
-				       sizeof(fields));
-	if (w->ct)
-		return w;
-	e = errno;
-	free(w);
-	errno = e;
-	return NULL;
+	return ses_side_writer_adopt(w, &w->ct,
+				     ses_side_writer_create(dfd, SES_TASKS_DIR, name, O_TRUNC,
+							    WRITE_BUF, SES_TASKS_MAGIC, TASKS_MAJOR,
+							    TASKS_MINOR, fields, sizeof(fields)));
 }
 
 int ses_tasks_write_string(struct ses_tasks_writer *w, uint32_t id, const char *s, size_t len)
@@ -96,13 +90,7 @@ int ses_tasks_writer_flush(struct ses_tasks_writer *w)
 
 int ses_tasks_writer_close(struct ses_tasks_writer *w)
 {
-	int ret;
-
-	if (!w)
-		return 0;
-	ret = ses_ct_writer_close(w->ct);
-	free(w);
-	return ret;
+	return w ? ses_side_writer_release(w, w->ct) : 0;
 }
 
 /* ---- reading ---- */

@@ -7,6 +7,7 @@
 #define UPROF_UNWIND_INTERNAL_H
 
 #include "unwind/unwind.h"
+#include "util/util.h"
 
 #include <elfutils/libdw.h>
 #include <stdbool.h>
@@ -24,6 +25,19 @@ struct rpt_unwind_rule {
 	int64_t cfa_off, ra_off, bp_off;
 };
 
+/* CFI rows by a two-word key, each read once (rule_table.c): the fast path's by (Dwfl
+ * build, pc), the job share's by (module file, address in it). */
+struct rpt_unwind_rules {
+	struct util_hash index; /* key -> v's index + 1 */
+	struct rpt_unwind_rule *v;
+	size_t n, cap;
+};
+/* The row of (@k1, @k2): the one read before, or a new zeroed one with *@fresh set, for the
+ * caller to read now. NULL when out of memory. Valid until the next new row. */
+struct rpt_unwind_rule *rpt_unwind_rules_get(struct rpt_unwind_rules *t, uint64_t k1,
+					     uint64_t k2, bool *fresh);
+void rpt_unwind_rules_release(struct rpt_unwind_rules *t);
+
 /* What the program headers of one module file say (read once per module). */
 struct rpt_unwind_modinfo {
 	int state; /* 0 not read, 1 usable, -1 not an ELF file we can use */
@@ -32,10 +46,22 @@ struct rpt_unwind_modinfo {
 	struct {
 		uint64_t off, vaddr, filesz;
 	} segs[RPT_UNWIND_MAX_SEGS];
-	/* the Dwfl build that reported it last, and at which bias: a file loaded twice
-	 * (dlopen, dlclose, dlopen elsewhere) is reported at each of its biases */
+	/* the Dwfl build that reported it last, at which bias, and the module it made: a
+	 * file loaded twice (dlopen, dlclose, dlopen elsewhere) is reported at each of its
+	 * biases */
 	uint64_t stamp, bias;
+	struct Dwfl_Module *reported;
 };
+
+/*
+ * The index of @p's mapping that holds @pc, -1: none. The one lookup of a pc's module, for
+ * the job's shared rows and a process's own Dwfl alike: the mappings never overlap (a
+ * later mmap cuts away what it covers), where the ranges of the modules a Dwfl reports
+ * do: a dlclosed library's mapping that no munmap record removed spans, with its whole
+ * ELF image, the library mapped into its place, and libdwfl's dwfl_addrmodule answers by
+ * address, not by which mapping is live (Open MPI's dlopened components).
+ */
+int rpt_unwind_map_index(const struct rpt_unwind_proc *p, uint64_t pc);
 
 /* @mi from @file's program headers, when it is still the file profiled (@id, NULL: no
  * check). */

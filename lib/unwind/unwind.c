@@ -60,6 +60,11 @@ struct uproc {
 	Dwfl *dwfl;   /* NULL: nothing usable in that address space */
 	uint64_t used;
 	uint64_t build; /* which build of the unwinder's made dwfl: keys the rule cache */
+	/* per mapping of the process it was built from: the module reported for it (NULL:
+	 * none), what a pc's rows are read from (rpt_unwind_map_index, never libdwfl's
+	 * dwfl_addrmodule: see internal.h) */
+	Dwfl_Module **mods;
+	int nmods;
 };
 
 struct rpt_unwinder {
@@ -81,10 +86,7 @@ struct rpt_unwinder {
 	uint64_t *pcs;
 	bool *act;
 	int n, max;
-	/* fast path: rules by (build, pc) */
-	struct util_hash rule_index;
-	struct rpt_unwind_rule *rules;
-	size_t nrules, caprules;
+	struct rpt_unwind_rules rules; /* the fast path's, by (build, pc) */
 	uint64_t fast, slow;
 };
 
@@ -225,15 +227,41 @@ static uint64_t maps_sig(const struct rpt_unwind_proc *p)
 	return h;
 }
 
-/* A Dwfl for the address space of @p now; NULL when nothing in it can be unwound. */
-static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
+int rpt_unwind_map_index(const struct rpt_unwind_proc *p, uint64_t pc)
+{
+	for (int i = 0; i < p->nmaps; i++)
+		if (pc >= p->maps[i].start && pc < p->maps[i].end)
+			return i;
+	return -1;
+}
+
+static void uproc_end(struct uproc *up)
+{
+	if (up->dwfl)
+		dwfl_end(up->dwfl);
+	free(up->mods);
+	up->dwfl = NULL;
+	up->mods = NULL;
+	up->nmods = 0;
+}
+
+/* @up's Dwfl for the address space of @p now, and the module of each of its mappings;
+ * up->dwfl NULL when nothing in it can be unwound. */
+static void build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, struct uproc *up)
 {
 	uint64_t stamp = ++u->builds;
 	Dwfl *dwfl = dwfl_begin(&rpt_dwfl_file_callbacks);
 	int reported = 0;
 
-	if (!dwfl)
-		return NULL;
+	up->build = stamp;
+	up->mods = p->nmaps ? calloc((size_t)p->nmaps, sizeof(*up->mods)) : NULL;
+	up->nmods = up->mods ? p->nmaps : 0;
+	if (!dwfl || (p->nmaps && !up->mods)) {
+		if (dwfl)
+			dwfl_end(dwfl);
+		uproc_end(up);
+		return;
+	}
 	dwfl_report_begin(dwfl);
 	for (int i = 0; i < p->nmaps; i++) {
 		const struct rpt_unwind_map *m = &p->maps[i];
@@ -256,25 +284,35 @@ static Dwfl *build(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 			file = at.file;
 			id = NULL;
 		}
-		if (!file || !(mi = modinfo(u, m->module, file, id)))
+		if (!file || !(mi = modinfo(u, m->module, file, id)) ||
+		    !rpt_unwind_load_bias(mi, m->start, m->pgoff, &bias))
 			continue;
-		if (!rpt_unwind_load_bias(mi, m->start, m->pgoff, &bias) ||
-		    (mi->stamp == stamp && mi->bias == bias))
-			continue;
-		mi->stamp = stamp;
-		mi->bias = bias;
-		if (rpt_dwfl_report_elf(dwfl, u->loc, path, file, bias))
-			reported++;
+		if (mi->stamp != stamp || mi->bias != bias) {
+			mi->stamp = stamp;
+			mi->bias = bias;
+			mi->reported = rpt_dwfl_report_elf(dwfl, u->loc, path, file, bias);
+			reported += mi->reported != NULL;
+		}
+		up->mods[i] = mi->reported;
 	}
+	up->dwfl = dwfl;
 	if (dwfl_report_end(dwfl, NULL, NULL) || !reported ||
-	    !dwfl_attach_state(dwfl, NULL, p->pid, &thread_callbacks, u)) {
-		dwfl_end(dwfl);
-		return NULL;
-	}
-	return dwfl;
+	    !dwfl_attach_state(dwfl, NULL, p->pid, &thread_callbacks, u))
+		uproc_end(up);
 }
 
-static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, uint64_t *stamp)
+/* The module @up's Dwfl reported for the mapping of @p that holds @pc, NULL: none. */
+static Dwfl_Module *module_at(const struct uproc *up, const struct rpt_unwind_proc *p,
+			      uint64_t pc)
+{
+	int i = rpt_unwind_map_index(p, pc);
+
+	return i >= 0 && i < up->nmods ? up->mods[i] : NULL;
+}
+
+/* The process's Dwfl of its mappings now (built when they changed); NULL when nothing in
+ * that address space can be unwound. */
+static const struct uproc *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p)
 {
 	uint64_t sig = maps_sig(p);
 	struct uproc *slot = NULL;
@@ -285,29 +323,26 @@ static Dwfl *dwfl_for(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, u
 		slot = &u->procs[i];
 		if (slot->sig == sig) {
 			slot->used = ++u->clock;
-			*stamp = slot->build;
-			return slot->dwfl;
+			return slot->dwfl ? slot : NULL;
 		}
-		if (slot->dwfl)
-			dwfl_end(slot->dwfl);
+		uproc_end(slot);
 		break;
 	}
 	if (!slot && u->nprocs < MAX_DWFLS) {
 		slot = &u->procs[u->nprocs++];
+		*slot = (struct uproc){ 0 };
 	} else if (!slot) { /* the least recently used goes */
 		slot = &u->procs[0];
 		for (int i = 1; i < u->nprocs; i++)
 			if (u->procs[i].used < slot->used)
 				slot = &u->procs[i];
-		if (slot->dwfl)
-			dwfl_end(slot->dwfl);
+		uproc_end(slot);
 	}
 	slot->pid = p->pid;
 	slot->sig = sig;
 	slot->used = ++u->clock;
-	slot->dwfl = build(u, p);
-	slot->build = *stamp = u->builds;
-	return slot->dwfl;
+	build(u, p, slot);
+	return slot->dwfl ? slot : NULL;
 }
 
 /* ---- unwinding ---- */
@@ -400,9 +435,8 @@ void rpt_unwind_rule_of(Dwarf_Frame *frame, struct rpt_unwind_rule *ru)
 	ru->usable = true;
 }
 
-static void read_rule(Dwfl *dwfl, uint64_t pc, struct rpt_unwind_rule *ru)
+static void read_rule(Dwfl_Module *mod, uint64_t pc, struct rpt_unwind_rule *ru)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Frame *frame = NULL;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias;
@@ -422,27 +456,15 @@ static void read_rule(Dwfl *dwfl, uint64_t pc, struct rpt_unwind_rule *ru)
 	free(frame);
 }
 
-static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp,
-					      uint64_t pc)
+static const struct rpt_unwind_rule *rule_for(struct rpt_unwinder *u, const struct uproc *up,
+					      const struct rpt_unwind_proc *p, uint64_t pc)
 {
-	uint64_t *slot = util_hash_slot(&u->rule_index, stamp, pc, 0);
+	bool fresh;
+	struct rpt_unwind_rule *ru = rpt_unwind_rules_get(&u->rules, up->build, pc, &fresh);
 
-	if (!slot)
-		return NULL;
-	if (!*slot) {
-		if (u->nrules == u->caprules) {
-			size_t cap = u->caprules ? u->caprules * 2 : 256;
-			struct rpt_unwind_rule *g = realloc(u->rules, cap * sizeof(*g));
-
-			if (!g)
-				return NULL;
-			u->rules = g;
-			u->caprules = cap;
-		}
-		read_rule(dwfl, pc, &u->rules[u->nrules]);
-		*slot = ++u->nrules;
-	}
-	return &u->rules[*slot - 1];
+	if (ru && fresh)
+		read_rule(module_at(up, p, pc), pc, ru);
+	return ru;
 }
 
 static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
@@ -450,10 +472,12 @@ static bool stack_word(struct rpt_unwinder *u, uint64_t addr, uint64_t *v)
 	return memory_read(NULL, addr, v, u);
 }
 
-static bool at_entry(Dwfl *dwfl, uint64_t pc, bool exact);
+static bool at_entry(const struct uproc *up, const struct rpt_unwind_proc *p, uint64_t pc,
+		     bool exact);
 
 /* 1: unwound (*end set), 0: needs libdwfl. */
-static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum rpt_unwind_end *end)
+static int fast_unwind(struct rpt_unwinder *u, const struct uproc *up,
+		       const struct rpt_unwind_proc *p, enum rpt_unwind_end *end)
 {
 	uint64_t pc = u->pc, sp, bp, cfa, ra;
 	bool bp_known = true;
@@ -471,9 +495,9 @@ static int fast_unwind(struct rpt_unwinder *u, Dwfl *dwfl, uint64_t stamp, enum 
 		}
 		u->pcs[u->n] = pc;
 		u->act[u->n] = !u->n;
-		ru = rule_for(u, dwfl, stamp, u->n ? pc - 1 : pc);
+		ru = rule_for(u, up, p, u->n ? pc - 1 : pc);
 		u->n++;
-		if (ru && ru->nocfi && at_entry(dwfl, pc, u->n == 1)) {
+		if (ru && ru->nocfi && at_entry(up, p, pc, u->n == 1)) {
 			/* libdwfl would guess on from the frame pointer, which an entry point
 			 * has none of (nor a caller), and would redo the frames above
 			 * without what the fast path knows of registers popped already */
@@ -536,10 +560,11 @@ static bool has_cfi(Dwfl_Module *mod, Dwarf_Addr addr)
  * from e_entry on, at most ENTRY_SPAN of them.
  */
 #define ENTRY_SPAN 64
-static bool at_entry(Dwfl *dwfl, uint64_t pc, bool exact)
+static bool at_entry(const struct uproc *up, const struct rpt_unwind_proc *p, uint64_t pc,
+		     bool exact)
 {
 	Dwarf_Addr look = exact ? pc : pc - 1, bias = 0, entry;
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, look);
+	Dwfl_Module *mod = module_at(up, p, look);
 	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	GElf_Ehdr eh;
 
@@ -562,16 +587,15 @@ static uint64_t perf_reg(const struct ses_sample *s, int r)
 int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const struct ses_sample *s,
 	       uint64_t *pcs, bool *activation, int max, enum rpt_unwind_end *end)
 {
-	Dwfl *dwfl;
-	uint64_t stamp;
+	const struct uproc *up;
 	int ret;
 
 	*end = RPT_UNWIND_FAILED;
 	if (!u || !s->regs || (int64_t)s->regs_abi != REGS_ABI || max <= 0 ||
 	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs)
 		return 0;
-	dwfl = dwfl_for(u, p, &stamp);
-	if (!dwfl)
+	up = dwfl_for(u, p);
+	if (!up)
 		return 0;
 	for (int i = 0; i < NDWARF; i++)
 		u->regs[i] = perf_reg(s, arch_this.dwarf_to_perf[i]);
@@ -584,20 +608,20 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const st
 	u->act = activation;
 	u->n = 0;
 	u->max = max;
-	if (fast_unwind(u, dwfl, stamp, end)) {
+	if (fast_unwind(u, up, p, end)) {
 		u->fast++;
 	} else {
 		u->slow++;
 		u->n = 0;
 		u->beyond = false;
-		ret = dwfl_getthread_frames(dwfl, (pid_t)s->tid, frame_cb, u);
+		ret = dwfl_getthread_frames(up->dwfl, (pid_t)s->tid, frame_cb, u);
 		if (ret == 0)
 			*end = RPT_UNWIND_DONE;
 		else if (ret == DWARF_CB_ABORT || u->beyond)
 			*end = RPT_UNWIND_TRUNCATED;
 	}
 	if (*end == RPT_UNWIND_FAILED && u->n &&
-	    at_entry(dwfl, pcs[u->n - 1], activation[u->n - 1]))
+	    at_entry(up, p, pcs[u->n - 1], activation[u->n - 1]))
 		*end = RPT_UNWIND_DONE;
 	return u->n;
 }
@@ -607,8 +631,8 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 {
 	struct rpt_unwind_rule shared;
 	const struct rpt_unwind_rule *ru;
-	uint64_t stamp, cfa;
-	Dwfl *dwfl;
+	const struct uproc *up;
+	uint64_t cfa;
 
 	if (!u || !FAST_PATH || !s->regs || (int64_t)s->regs_abi != REGS_ABI ||
 	    (uint64_t)__builtin_popcountll(s->regs_mask) != s->nregs ||
@@ -625,10 +649,10 @@ int rpt_unwind_leaf(struct rpt_unwinder *u, const struct rpt_unwind_proc *p,
 	    rpt_unwind_share_rule(u->share, u->host, u->vdso, u->loc, p, *pc, &shared)) {
 		ru = &shared;
 	} else {
-		dwfl = dwfl_for(u, p, &stamp);
-		if (!dwfl)
+		up = dwfl_for(u, p);
+		if (!up)
 			return -ENOENT;
-		ru = rule_for(u, dwfl, stamp, *pc); /* the interrupted pc: its own row, exact */
+		ru = rule_for(u, up, p, *pc); /* the interrupted pc: its own row, exact */
 	}
 	if (!ru || !ru->usable)
 		return -ENOENT;
@@ -678,8 +702,7 @@ void rpt_unwinder_forget(struct rpt_unwinder *u, int pid)
 	for (int i = 0; i < u->nprocs; i++) {
 		if (u->procs[i].pid != pid)
 			continue;
-		if (u->procs[i].dwfl)
-			dwfl_end(u->procs[i].dwfl);
+		uproc_end(&u->procs[i]);
 		/* the last slot takes its place: slots are searched, never indexed */
 		u->procs[i] = u->procs[--u->nprocs];
 		return;
@@ -691,12 +714,10 @@ void rpt_unwinder_free(struct rpt_unwinder *u)
 	if (!u)
 		return;
 	for (int i = 0; i < u->nprocs; i++)
-		if (u->procs[i].dwfl)
-			dwfl_end(u->procs[i].dwfl);
+		uproc_end(&u->procs[i]);
 	free(u->mods);
 	free(u->vdso);
 	free(u->host);
-	free(u->rules);
-	util_hash_release(&u->rule_index);
+	rpt_unwind_rules_release(&u->rules);
 	free(u);
 }

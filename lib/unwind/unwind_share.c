@@ -44,9 +44,7 @@ struct sfile {
 struct rpt_unwind_share {
 	struct util_strmap files; /* key -> struct sfile (owned) */
 	uint64_t nfiles;
-	struct util_hash row_index; /* (file index, address in the file) -> rows index + 1 */
-	struct rpt_unwind_rule *rows;
-	size_t nrows, caprows;
+	struct rpt_unwind_rules rows; /* by (file index, address in the file) */
 	struct rpt_unwind_share_counts counts;
 };
 
@@ -72,8 +70,7 @@ void rpt_unwind_share_free(struct rpt_unwind_share *sh)
 		return;
 	util_strmap_for_each(&sh->files, e) sfile_free(e->val);
 	util_strmap_release(&sh->files);
-	util_hash_release(&sh->row_index);
-	free(sh->rows);
+	rpt_unwind_rules_release(&sh->rows);
 	free(sh);
 }
 
@@ -186,47 +183,32 @@ int rpt_unwind_share_rule(struct rpt_unwind_share *sh, const char *host, const c
 			  const struct rpt_locator *loc, const struct rpt_unwind_proc *p,
 			  uint64_t pc, struct rpt_unwind_rule *ru)
 {
-	const struct rpt_unwind_map *m = NULL;
+	int at = rpt_unwind_map_index(p, pc);
+	const struct rpt_unwind_map *m = at >= 0 ? &p->maps[at] : NULL;
+	struct rpt_unwind_rule *row;
 	Dwarf_Frame *frame = NULL;
 	struct sfile *f;
-	uint64_t bias, *slot;
+	uint64_t bias;
+	bool fresh;
 
-	for (int i = 0; i < p->nmaps && !m; i++)
-		if (pc >= p->maps[i].start && pc < p->maps[i].end)
-			m = &p->maps[i];
 	if (!m || !(f = sfile_for(sh, host, vdso, loc, m)) || f->mi.state <= 0 || !f->eh ||
-	    !rpt_unwind_load_bias(&f->mi, m->start, m->pgoff, &bias))
+	    !rpt_unwind_load_bias(&f->mi, m->start, m->pgoff, &bias) ||
+	    !(row = rpt_unwind_rules_get(&sh->rows, f->index, pc - bias, &fresh)))
 		goto theirs;
-	slot = util_hash_slot(&sh->row_index, f->index, pc - bias, 0);
-	if (!slot)
-		goto theirs;
-	if (*slot) {
-		*ru = sh->rows[*slot - 1];
-		if (ru->nocfi)
-			goto theirs;
-		sh->counts.rows_shared++;
-		return 1;
+	if (fresh) {
+		if (dwarf_cfi_addrframe(f->eh, pc - bias, &frame))
+			row->nocfi = true; /* perhaps .debug_frame's: the rank's Dwfl looks */
+		else
+			rpt_unwind_rule_of(frame, row);
+		free(frame);
 	}
-	if (sh->nrows == sh->caprows) {
-		size_t cap = sh->caprows ? sh->caprows * 2 : 256;
-		struct rpt_unwind_rule *g = realloc(sh->rows, cap * sizeof(*g));
-
-		if (!g)
-			goto theirs;
-		sh->rows = g;
-		sh->caprows = cap;
-	}
-	memset(ru, 0, sizeof(*ru));
-	if (dwarf_cfi_addrframe(f->eh, pc - bias, &frame))
-		ru->nocfi = true; /* perhaps .debug_frame's: the rank's Dwfl looks */
-	else
-		rpt_unwind_rule_of(frame, ru);
-	free(frame);
-	sh->rows[sh->nrows] = *ru;
-	*slot = ++sh->nrows;
+	*ru = *row;
 	if (ru->nocfi)
 		goto theirs;
-	sh->counts.rows_read++;
+	if (fresh)
+		sh->counts.rows_read++;
+	else
+		sh->counts.rows_shared++;
 	return 1;
 theirs:
 	sh->counts.rows_theirs++;

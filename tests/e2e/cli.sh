@@ -73,6 +73,16 @@ check "info --pmu-event pmcx43: the events of code 0x043, their uProf names and 
 		grep -qE '^    LCL_L2 +0x01 ' <<<'$out'"
 expect_fail 2 "info --pmu-event of a code no event has" "no such event on amd64_fam19h_zen3" \
 	"${Z3[@]}" "$UPROF" info --pmu-event pmcx999
+# pcm -l and -z (AMDuProfPcm's) are info's lists, word for word, under pcm's name
+check "pcm -l lists --list pmu-events' events and codes" \
+	bash -c "[ -s '$SCRATCH/pe.list' ] && cmp -s '$SCRATCH/pe.list' <(${Z3[*]} '$UPROF' pcm -l 2>/dev/null | awk '{ print \$1, \$2 }' | sort)"
+check "pcm -z pmcx43 shows info --pmu-event pmcx43" \
+	bash -c "[ -n '$out' ] && [ \"\$(${Z3[*]} '$UPROF' pcm -z pmcx43)\" = '$out' ]"
+expect_fail 2 "pcm -z of a code no event has" "uprof pcm: -z pmcx999: no such event on amd64_fam19h_zen3" \
+	"${Z3[@]}" "$UPROF" pcm -z pmcx999
+if ! env -u LIBPFM_FORCE_PMU "$UPROF" info --list pmu-events >/dev/null 2>&1; then
+	expect_fail 1 "pcm -l without a PMU libpfm4 knows" "uprof pcm: no hardware PMU here" env -u LIBPFM_FORCE_PMU "$UPROF" pcm -l
+fi
 check "info --system mentions perf_event_paranoid" bash -c "'$UPROF' info --system | grep -q perf_event_paranoid"
 
 # exit status passthrough
@@ -188,8 +198,6 @@ for m in 12K 512M 1T 0K 6144B; do
 	expect_fail 2 "collect -m $m is refused" "-m/--mmap-pages '$m' must be a power of two" \
 		"$UPROF" collect -o "$SCRATCH/mx" -m $m /bin/true
 done
-expect_fail 2 "collect --limit-data is refused with its reason" "--limit-data is not supported: a session's size is bounded by -d" \
-	"$UPROF" collect -o "$SCRATCH/ld" --limit-data 10 /bin/true
 expect_fail 2 "collect --config given twice with different names is refused" "--config given twice \('tbp' and 'hotspots'\): a session has one config" \
 	"$UPROF" collect -o "$SCRATCH/cc" --config tbp --config hotspots /bin/true
 check "collect --config tbp twice is taken" bash -c "'$UPROF' collect -o '$SCRATCH/cc2' --config tbp --config tbp /bin/true >/dev/null 2>&1"

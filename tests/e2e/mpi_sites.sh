@@ -211,16 +211,15 @@ if command -v mpirun >/dev/null && [ -x "$TGT/mpi_sites.openmpi" ]; then
 		leafs "$GJ/rank-$r/report.csv"
 		echo
 	done | awk '{ f += $1; p += $2; u += $3 } END { printf "%d %d %d ", f, p, u }')
-	# The share may recover a leaf a rank's own Dwfl cannot (likely: libdwfl refuses a module whose
-	# ELF range overlaps one reported before it, and Open MPI's dlopen'ed components are
-	# packed that closely). Seen: a pc in mca_osc_rdma.so, mapped over a dlclosed libpsm2,
-	# recovered by the share and unknown to the rank's Dwfl. So: the same leaves, the
-	# same "had frames", and the job recovers every leaf the ranks did, or more.
+	# The same leaves, the same "had frames" and the same recovered, to the leaf: a rank's
+	# own Dwfl reads a leaf's row from the module of the mapping that holds the pc, as the
+	# share does (rpt_unwind_map_index). Before, it asked libdwfl, which answers overlapping
+	# module ranges by address: a pc in mca_osc_rdma.so, mapped over a dlclosed libpsm2,
+	# was read in libpsm2's image and the leaf missed (1 run in 4;
+	# tests/unit/test_unwind_overlap.c is that case on real files, every time).
 	read -r jf jp ju <<<"$job_leaf"
-	read -r sf sp su <<<"$sum_leaf"
-	check_sh "-g: the job's leaf steps (shared CFI rows) are its ranks' own, summed, or recover more (job $job_leaf, ranks $sum_leaf)" \
-		'[ -n "$jf" ] && [ -n "$sf" ] && [ "$((jf + jp + ju))" -gt 0 ] &&
-		 [ "$((jf + ju))" = "$((sf + su))" ] && [ "$jp" = "$sp" ] && [ "$jf" -ge "$sf" ]'
+	check_sh "-g: the job's leaf steps (shared CFI rows) are its ranks' own, summed (job $job_leaf, ranks $sum_leaf)" \
+		'[ -n "$jf" ] && [ "$((jf + jp + ju))" -gt 0 ] && [ "$job_leaf" = "$sum_leaf" ]'
 else
 	ok "-g call sites # SKIP no mpirun or $TGT/mpi_sites.openmpi"
 fi

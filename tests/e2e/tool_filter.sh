@@ -27,8 +27,10 @@ check "chain_leaf has no samples of its own in report.csv" \
 	bash -c "! '$PYTHON' '$HERE/csvq.py' '$S/report.csv' 'HOTTEST FUNCTIONS (' | grep -q '^chain_leaf'"
 "$PYTHON" "$HERE/csvq.py" "$SCRATCH/base.csv" "HOTTEST FUNCTIONS (" | sort >"$SCRATCH/a"
 "$PYTHON" "$HERE/csvq.py" "$S/report.csv" "HOTTEST FUNCTIONS (" | sort >"$SCRATCH/b"
-check "every function left keeps its samples ($(wc -l <"$SCRATCH/b") rows, each as in the base report)" \
-	bash -c "[ -s '$SCRATCH/b' ] && [ -z \"\$(comm -13 '$SCRATCH/a' '$SCRATCH/b')\" ]"
+# (a top-N table: with chain_leaf gone, a function the base report cut off may come in,
+# with no row there to hold it against: each function both show, the same row)
+check_sh "every function left keeps its samples ($(wc -l <"$SCRATCH/b") rows, each as in the base report)" \
+	'[ -s "$SCRATCH/b" ] && awk -F"\t" "NR == FNR { a[\$1] = \$0; next } (\$1 in a) && a[\$1] != \$0 { bad = 1 } END { exit bad }" "$SCRATCH/a" "$SCRATCH/b"'
 check "the achieved rate is the collection's, dropped samples counted" \
 	[ "$(csvq "$S/report.csv" --key "Achieved Rate" 2>/dev/null || echo a)" = "$(csvq "$SCRATCH/base.csv" --key "Achieved Rate" 2>/dev/null || echo a)" ]
 check "the tool's sample callback saw the kept samples only ($((n - leaf)), none of chain_leaf)" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # uProf's collect, report and translate options beyond issue 16's: the aliases that work
-# (--data-buffer-count = -m, --call-graph-type = --call-graph-mode, --wait-for-signal)
+# (--data-buffer-count = -m, --call-graph-type = the scope of --call-graph's 5.x form, or a
+# mode as --call-graph-mode, --wait-for-signal)
 # shown by their effect,
 # and the ones refused: one line naming the option and the reason, exit 2, nothing run.
 . "$(dirname "$0")/lib/common.sh"
@@ -15,8 +16,20 @@ check "--data-buffer-count 8: a session (exit $rc)" bash -c "[ $rc = 0 ] && [ -n
 check "--call-graph-type fpo: dwarf stacks, as --call-graph-mode fpo" grep -q '^Profiling started: .*with call stacks (dwarf: 8192 bytes of stack per sample' "$SCRATCH/err"
 "$UPROF" collect --call-graph-type fp -o "$SCRATCH/c2" "$TGT/demo" 20 >/dev/null 2>"$SCRATCH/err"
 check "--call-graph-type fp: frame pointers" grep -q '^Profiling started: .*with call stacks (frame pointers' "$SCRATCH/err"
-expect_fail 2 "--call-graph-type xyz refused" "^uprof collect: --call-graph: " \
+expect_fail 2 "--call-graph-type xyz refused" "^uprof collect: --call-graph-type 'xyz': the stacks' scope, user, kernel or all" \
 	"$UPROF" collect --call-graph-type xyz -o "$SCRATCH/d" /bin/true
+# --call-graph-type SCOPE: the scope field of 1:128:SCOPE:fp, stacks on in fp mode (or the mode given)
+for sc in user kernel all; do
+	"$UPROF" collect --call-graph-type $sc -o "$SCRATCH/t$sc" "$TGT/demo" 20 >/dev/null 2>&1
+	"$UPROF" collect --call-graph 1:128:$sc:fp -o "$SCRATCH/u$sc" "$TGT/demo" 20 >/dev/null 2>&1
+	a=$(grep -E '^(mode|scope|depth) =' "$(session_in "$SCRATCH/t$sc")/session.ini")
+	b=$(grep -E '^(mode|scope|depth) =' "$(session_in "$SCRATCH/u$sc")/session.ini")
+	check "--call-graph-type $sc: session.ini's call graph is --call-graph 1:128:$sc:fp's ($(echo $a))" \
+		bash -c "[ -n '$a' ] && [ '$a' = '$b' ] && grep -q 'scope = $sc' <<<'$a' && grep -q 'mode = fp' <<<'$a'"
+done
+"$UPROF" collect --call-graph dwarf --call-graph-type user -o "$SCRATCH/td" "$TGT/demo" 20 >/dev/null 2>&1
+check "--call-graph dwarf --call-graph-type user: dwarf stacks of user scope" \
+	bash -c "grep -q 'mode = dwarf' '$(session_in "$SCRATCH/td")/session.ini' && grep -q 'scope = user' '$(session_in "$SCRATCH/td")/session.ini'"
 
 # --wait-for-signal: nothing sampled until uprof gets SIGUSR1, then sampling as usual
 "$UPROF" collect --wait-for-signal -o "$SCRATCH/w0" "$TGT/demo" 200 >/dev/null 2>"$SCRATCH/w0.err" &

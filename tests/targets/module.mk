@@ -368,36 +368,36 @@ $(TGT)/tools/wants.so: tests/tool/wants.c include/uprof_tool.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Iinclude -o $@ $<
 # API 1.2's OpenMP slices summed per site (tests/e2e/tool_omp.sh)
-$(TGT)/tools/ompslices.so: tests/tool/ompslices.c include/uprof_tool.h
+$(TGT)/tools/ompslices.so: tests/tool/ompslices.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
-$(TGT)/tools/ompslices11.so: tests/tool/ompslices.c include/uprof_tool.h
+$(TGT)/tools/ompslices11.so: tests/tool/ompslices.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
 # API 1.2's sample filter (tests/e2e/tool_filter.sh), and as if declared 1.1
-$(TGT)/tools/dropfn.so: tests/tool/dropfn.c include/uprof_tool.h
+$(TGT)/tools/dropfn.so: tests/tool/dropfn.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
-$(TGT)/tools/dropfn11.so: tests/tool/dropfn.c include/uprof_tool.h
+$(TGT)/tools/dropfn11.so: tests/tool/dropfn.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_1 -o $@ $<
 # API 1.3's MPI ranks and calls and 1.4's sites and events over a job (tests/e2e/tool_mpi.sh),
 # and as if declared 1.2
-$(TGT)/tools/mpiranks.so: tests/tool/mpiranks.c include/uprof_tool.h
+$(TGT)/tools/mpiranks.so: tests/tool/mpiranks.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
-$(TGT)/tools/mpiranks12.so: tests/tool/mpiranks.c include/uprof_tool.h
+$(TGT)/tools/mpiranks12.so: tests/tool/mpiranks.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_2 -o $@ $<
 # API 1.4's call sites and events as if declared 1.3, where their slots were reserved
-$(TGT)/tools/mpiranks13.so: tests/tool/mpiranks.c include/uprof_tool.h
+$(TGT)/tools/mpiranks13.so: tests/tool/mpiranks.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_3 -o $@ $<
 # API 1.3's OS-trace threads and system calls (tests/e2e/tool_os.sh), and as if declared 1.2
-$(TGT)/tools/osstates.so: tests/tool/osstates.c include/uprof_tool.h
+$(TGT)/tools/osstates.so: tests/tool/osstates.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -o $@ $<
-$(TGT)/tools/osstates12.so: tests/tool/osstates.c include/uprof_tool.h
+$(TGT)/tools/osstates12.so: tests/tool/osstates.c include/uprof_tool.h tests/tool/tool_row.h
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wall -Wextra -Werror -Iinclude -DDECLARE_1_2 -o $@ $<
 # API 1.3's core->resolve on sampled addresses (tests/e2e/tool_resolve.sh)

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <uprof_tool.h>
 
+#include "tool_row.h"
+
 static const struct uprof_tool_core *core;
 static const char *function;
 static long long seen, dropped_seen;
@@ -33,9 +35,7 @@ static int end(void *ctx, const struct uprof_tool_session *s)
 	(void)ctx;
 	(void)s;
 	ret = core->section(core, "KEPT SAMPLES", "Samples,Of The Dropped Function");
-	ret = ret ? ret : core->cell_int(core, seen);
-	ret = ret ? ret : core->cell_int(core, dropped_seen);
-	return ret ? ret : core->row_end(core);
+	return ret ? ret : tool_row(core, "ii", (int64_t)seen, (int64_t)dropped_seen);
 }
 
 int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)

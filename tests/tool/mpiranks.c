@@ -18,6 +18,8 @@
 #include <string.h>
 #include <uprof_tool.h>
 
+#include "tool_row.h"
+
 #define MAX_ROWS 4096
 
 static const struct uprof_tool_core *core;
@@ -120,10 +122,8 @@ static int table(const char *title, char *rows, size_t width, int n)
 {
 	int ret = core->section(core, title, "Row");
 
-	for (int i = 0; i < n && !ret; i++) {
-		ret = core->cell_text(core, rows + (size_t)i * width);
-		ret = ret ? ret : core->row_end(core);
-	}
+	for (int i = 0; i < n && !ret; i++)
+		ret = tool_row(core, "t", rows + (size_t)i * width);
 	return ret;
 }
 
@@ -131,22 +131,12 @@ static int event_table(void)
 {
 	int ret = core->section(core, "MPI EVENTS", "Rank,Function,Calls,Sent,Received,Time");
 
-	for (int i = 0; i < nevs && !ret; i++) {
-		ret = core->cell_int(core, evs[i].rank);
-		ret = ret ? ret : core->cell_text(core, evs[i].function);
-		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].calls);
-		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].sent);
-		ret = ret ? ret : core->cell_int(core, (int64_t)evs[i].recvd);
-		ret = ret ? ret : core->cell_int(core, evs[i].time_ns);
-		ret = ret ? ret : core->row_end(core);
-	}
-	if (!ret) {
-		ret = core->section(core, "MPI EVENT COUNTS", "Events,Completions");
-		ret = ret ? ret : core->cell_int(core, (int64_t)nevents);
-		ret = ret ? ret : core->cell_int(core, (int64_t)completions);
-		ret = ret ? ret : core->row_end(core);
-	}
-	return ret;
+	for (int i = 0; i < nevs && !ret; i++)
+		ret = tool_row(core, "itiiii", (int64_t)evs[i].rank, evs[i].function,
+			       (int64_t)evs[i].calls, (int64_t)evs[i].sent, (int64_t)evs[i].recvd,
+			       (int64_t)evs[i].time_ns);
+	ret = ret ? ret : core->section(core, "MPI EVENT COUNTS", "Events,Completions");
+	return ret ? ret : tool_row(core, "ii", (int64_t)nevents, (int64_t)completions);
 }
 
 static int end(void *ctx, const struct uprof_tool_session *s)
@@ -160,13 +150,9 @@ static int end(void *ctx, const struct uprof_tool_session *s)
 	ret = ret ? ret : table("MPI CALLS", calls[0], sizeof(calls[0]), ncalls);
 	ret = ret ? ret : table("MPI SITES", sites[0], sizeof(sites[0]), nsites);
 	ret = ret ? ret : event_table();
-	if (!ret) { /* the session callbacks get the job: its directory and its totals */
-		ret = core->section(core, "MPI JOB", "Dir,Processes");
-		ret = ret ? ret : core->cell_text(core, s->dir);
-		ret = ret ? ret : core->cell_int(core, s->nprocesses);
-		ret = ret ? ret : core->row_end(core);
-	}
-	return ret;
+	/* the session callbacks get the job: its directory and its totals */
+	ret = ret ? ret : core->section(core, "MPI JOB", "Dir,Processes");
+	return ret ? ret : tool_row(core, "ti", s->dir, (int64_t)s->nprocesses);
 }
 
 int uprof_tool_entry(const struct uprof_tool_core *c, int argc, char **argv)

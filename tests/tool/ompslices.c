@@ -10,6 +10,8 @@
 #include <string.h>
 #include <uprof_tool.h>
 
+#include "tool_row.h"
+
 #define MAX_ROWS 512
 
 static const struct uprof_tool_core *core;
@@ -53,15 +55,10 @@ static int end(void *ctx, const struct uprof_tool_session *s)
 	(void)ctx;
 	(void)s;
 	ret = core->section(core, "OPENMP SLICES", "Site,What,Kind,Slices,Instances,Seconds");
-	for (int i = 0; i < nrows && !ret; i++) {
-		ret = core->cell_text(core, rows[i].site);
-		ret = ret ? ret : core->cell_text(core, rows[i].what);
-		ret = ret ? ret : core->cell_int(core, rows[i].kind);
-		ret = ret ? ret : core->cell_int(core, rows[i].slices);
-		ret = ret ? ret : core->cell_int(core, rows[i].instances);
-		ret = ret ? ret : core->cell_double(core, rows[i].seconds);
-		ret = ret ? ret : core->row_end(core);
-	}
+	for (int i = 0; i < nrows && !ret; i++)
+		ret = tool_row(core, "ttiiig", rows[i].site, rows[i].what, (int64_t)rows[i].kind,
+			       (int64_t)rows[i].slices, (int64_t)rows[i].instances,
+			       rows[i].seconds);
 	return ret;
 }
 

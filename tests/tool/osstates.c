@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <uprof_tool.h>
 
+#include "tool_row.h"
+
 static const struct uprof_tool_core *core;
 static int nthreads, ncalls;
 
 static int row(const char *text)
 {
-	int ret = core->cell_text(core, text);
-
-	return ret ? ret : core->row_end(core);
+	return tool_row(core, "t", text);
 }
 
 static int thread(void *ctx, const struct uprof_tool_os_thread *t)

@@ -250,40 +250,6 @@ static void reads_the_ns_clock(void **state)
 	ses_mpiev_release(&e);
 }
 
-/* Every prefix: a header cut short is refused, any later cut keeps what came before and
- * says it is damaged (never complete), and no completion points past what was kept. */
-static void truncated_files(void **state)
-{
-	struct img m;
-
-	(void)state;
-	good(&m);
-	for (size_t n = 0; n < m.n; n++) {
-		uint8_t *cut = malloc(n ? n : 1);
-		struct ses_mpiev e;
-		char err[128] = "";
-		int ret;
-
-		memcpy(cut, m.b, n);
-		ret = ses_mpiev_parse(cut, n, &e, err, sizeof(err));
-		if (n < sizeof(struct ses_mpiev_file_header)) {
-			assert_int_equal(ret, -EINVAL);
-			assert_true(err[0]);
-			assert_null(e.calls);
-		} else {
-			assert_int_equal(ret, 0);
-			assert_false(e.complete);
-			assert_true(e.damage[0]);
-			assert_true(e.damaged_at <= n);
-			assert_true(e.ncalls <= 4 && e.nnames <= 4);
-			for (size_t i = 0; i < e.ncalls; i++)
-				assert_true(e.calls[i].done <= e.ncalls);
-			ses_mpiev_release(&e);
-		}
-		free(cut);
-	}
-}
-
 static void corrupted_headers(void **state)
 {
 	struct img m;
@@ -452,31 +418,6 @@ static void session_rm(const char *dir, const char *path, int dfd)
 	rmdir(dir);
 }
 
-static void finds_the_file_beneath_the_session(void **state)
-{
-	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
-	struct ses_mpiev e;
-	int dfd, nodir;
-
-	(void)state;
-	nodir = open("/", O_RDONLY | O_DIRECTORY); /* no mpi/ there */
-	assert_int_equal(ses_mpiev_find_at(nodir, &e, err, sizeof(err)), 0);
-	close(nodir);
-	dfd = session_dir(dir, path, sizeof(path), false);
-	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 0); /* no file */
-	session_rm(dir, path, dfd);
-	strcpy(dir, "/tmp/uprof-test-mpiev.XXXXXX");
-	dfd = session_dir(dir, path, sizeof(path), true);
-	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), 1);
-	assert_int_equal(e.ncalls, 4);
-	ses_mpiev_release(&e);
-	/* a FIFO where the file is: refused, named */
-	make_fifo(path);
-	assert_int_equal(ses_mpiev_find_at(dfd, &e, err, sizeof(err)), -SES_ENOTREG);
-	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
-	session_rm(dir, path, dfd);
-}
-
 /* ---- streaming (ses_mpiev_stream, ses_mpiev_stream_at) ---- */
 
 struct got {
@@ -541,8 +482,56 @@ static void streams_a_whole_file(void **state)
 	ses_mpiev_release(&e);
 }
 
-/* Every prefix, streamed: what the whole-file parse keeps, the same events handed out. */
-static void streams_truncated_files(void **state)
+/* ---- the cases every reader passes: whole (ses_mpiev_parse, ses_mpiev_find_at) and
+ * streamed (ses_mpiev_stream, ses_mpiev_stream_find_at, its events to sink()) ---- */
+
+struct way {
+	const char *name;
+	int (*read)(const void *buf, size_t len, struct ses_mpiev *e, struct got *g, char *err,
+		    size_t errlen);
+	int (*find_at)(int sdfd, struct ses_mpiev *e, struct got *g, char *err, size_t errlen);
+};
+
+static int parse_whole(const void *buf, size_t len, struct ses_mpiev *e, struct got *g,
+		       char *err, size_t errlen)
+{
+	(void)g;
+	return ses_mpiev_parse(buf, len, e, err, errlen);
+}
+
+static int parse_streamed(const void *buf, size_t len, struct ses_mpiev *e, struct got *g,
+			  char *err, size_t errlen)
+{
+	return ses_mpiev_stream(buf, len, e, sink, g, err, errlen);
+}
+
+static int find_whole(int sdfd, struct ses_mpiev *e, struct got *g, char *err, size_t errlen)
+{
+	(void)g;
+	return ses_mpiev_find_at(sdfd, e, err, errlen);
+}
+
+static int find_streamed(int sdfd, struct ses_mpiev *e, struct got *g, char *err, size_t errlen)
+{
+	return ses_mpiev_stream_find_at(sdfd, e, sink, g, err, errlen);
+}
+
+static const struct way ways[] = {
+	{ "whole", parse_whole, find_whole },
+	{ "streamed", parse_streamed, find_streamed },
+};
+
+/* The events a read kept or handed out: the whole parse's calls and completions, or
+ * what the sink was given. */
+static size_t events_of(const struct way *w, const struct ses_mpiev *e, const struct got *g)
+{
+	return w->read == parse_whole ? e->ncalls + e->completions : (size_t)g->n;
+}
+
+/* Every prefix: a header cut short is refused, any later cut keeps what came before and
+ * says it is damaged (never complete), no completion points past what was kept, and both
+ * ways keep the same (the stream hands out what the whole parse keeps). */
+static void truncated_files(void **state)
 {
 	struct img m;
 
@@ -550,46 +539,74 @@ static void streams_truncated_files(void **state)
 	good(&m);
 	for (size_t n = 0; n < m.n; n++) {
 		uint8_t *cut = malloc(n ? n : 1);
-		struct ses_mpiev e, whole;
-		struct got g = { 0 };
-		char err[128] = "", err2[128] = "";
-		int ret;
+		struct ses_mpiev e[2];
+		struct got g[2];
+		int ret[2];
 
 		memcpy(cut, m.b, n);
-		ret = ses_mpiev_stream(cut, n, &e, sink, &g, err, sizeof(err));
-		assert_int_equal(ret, ses_mpiev_parse(cut, n, &whole, err2, sizeof(err2)));
-		if (!ret) {
-			assert_false(e.complete);
-			assert_true(e.damage[0]);
-			assert_int_equal(e.damaged_at, whole.damaged_at);
-			assert_int_equal(e.ncalls, whole.ncalls);
-			assert_int_equal((size_t)g.n, whole.ncalls + whole.completions);
+		memset(g, 0, sizeof(g));
+		for (int w = 0; w < 2; w++) {
+			char err[128] = "";
+
+			ret[w] = ways[w].read(cut, n, &e[w], &g[w], err, sizeof(err));
+			if (n < sizeof(struct ses_mpiev_file_header)) {
+				assert_int_equal(ret[w], -EINVAL);
+				assert_true(err[0]);
+				assert_null(e[w].calls);
+				continue;
+			}
+			assert_int_equal(ret[w], 0);
+			assert_false(e[w].complete);
+			assert_true(e[w].damage[0]);
+			assert_true(e[w].damaged_at <= n);
+			assert_true(e[w].ncalls <= 4 && e[w].nnames <= 4);
+			for (size_t i = 0; e[w].calls && i < e[w].ncalls; i++)
+				assert_true(e[w].calls[i].done <= e[w].ncalls);
 		}
-		ses_mpiev_release(&e);
-		ses_mpiev_release(&whole);
+		if (!ret[0]) {
+			assert_int_equal(e[1].damaged_at, e[0].damaged_at);
+			assert_int_equal(e[1].ncalls, e[0].ncalls);
+			assert_int_equal(events_of(&ways[1], &e[1], &g[1]),
+					 events_of(&ways[0], &e[0], &g[0]));
+		}
+		ses_mpiev_release(&e[0]);
+		ses_mpiev_release(&e[1]);
 		free(cut);
 	}
 }
 
-/* Beneath a session's fd: mapped, streamed, the file named when it cannot be read. */
-static void streams_the_file_beneath_the_session(void **state)
+/* Beneath a session's fd, each way: none without mpi/ or without the file, good()'s file
+ * read whole (4 calls, 6 events), and the file named when it is no regular file. */
+static void finds_the_file_beneath_the_session(void **state)
 {
-	char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
-	struct ses_mpiev e;
-	struct got g = { 0 };
-	int dfd;
-
 	(void)state;
-	dfd = session_dir(dir, path, sizeof(path), true);
-	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)), 1);
-	assert_int_equal(g.n, 6);
-	assert_true(e.complete);
-	ses_mpiev_release(&e);
-	make_fifo(path);
-	assert_int_equal(ses_mpiev_stream_find_at(dfd, &e, sink, &g, err, sizeof(err)),
-			 -SES_ENOTREG);
-	assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
-	session_rm(dir, path, dfd);
+	for (int w = 0; w < 2; w++) {
+		char dir[] = "/tmp/uprof-test-mpiev.XXXXXX", path[96], err[256];
+		struct ses_mpiev e;
+		struct got g = { 0 };
+		int dfd, nodir;
+
+		nodir = open("/", O_RDONLY | O_DIRECTORY); /* no mpi/ there */
+		assert_int_equal(ways[w].find_at(nodir, &e, &g, err, sizeof(err)), 0);
+		ses_mpiev_release(&e);
+		close(nodir);
+		dfd = session_dir(dir, path, sizeof(path), false);
+		assert_int_equal(ways[w].find_at(dfd, &e, &g, err, sizeof(err)), 0); /* no file */
+		ses_mpiev_release(&e);
+		session_rm(dir, path, dfd);
+		strcpy(dir, "/tmp/uprof-test-mpiev.XXXXXX");
+		dfd = session_dir(dir, path, sizeof(path), true);
+		assert_int_equal(ways[w].find_at(dfd, &e, &g, err, sizeof(err)), 1);
+		assert_true(e.complete);
+		assert_int_equal(e.ncalls, 4);
+		assert_int_equal(events_of(&ways[w], &e, &g), 6);
+		ses_mpiev_release(&e);
+		/* a FIFO where the file is: refused, named */
+		make_fifo(path);
+		assert_int_equal(ways[w].find_at(dfd, &e, &g, err, sizeof(err)), -SES_ENOTREG);
+		assert_string_equal(err, "mpi/77.mpiev: is a FIFO, not a regular file");
+		session_rm(dir, path, dfd);
+	}
 }
 
 int main(void)
@@ -603,8 +620,6 @@ int main(void)
 		cmocka_unit_test(corrupted_events),
 		cmocka_unit_test(finds_the_file_beneath_the_session),
 		cmocka_unit_test(streams_a_whole_file),
-		cmocka_unit_test(streams_truncated_files),
-		cmocka_unit_test(streams_the_file_beneath_the_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -631,6 +631,70 @@ static void view_columns_from_known_counts(void **state)
 	rm_session(dir);
 }
 
+/* --agg-interval's per-thread cells (the exports' timelines): a sample exactly on a
+ * bucket's start is in that bucket, each thread's units apart, in (pid, tid, bucket,
+ * event) order; a step of 0 is one bucket a thread, ending past the last sample when
+ * session.ini has no end. */
+static void agg_cells_per_thread(void **state)
+{
+	static const char *const names[] = { "CPU_TIME" };
+	static const uint64_t configs[] = { 0 }, periods[] = { 1000000 };
+	static const struct {
+		uint32_t tid;
+		uint64_t t;
+	} at[] = { { 100, 20 }, { 101, 21 }, { 101, 23 }, { 100, 24 }, { 100, 26 }, { 100, 29 } };
+	/* step 3: 20 -> 6, 21 and 23 -> 7 (21 its start), 24 and 26 -> 8, 29 -> 9 */
+	static const struct rpt_agg_cell want[] = {
+		{ 100, 100, 6, 0, 1 }, { 100, 100, 8, 0, 2 }, { 100, 100, 9, 0, 1 },
+		{ 100, 101, 7, 0, 2 } };
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt_options o = { .cutoff = 0, .agg_interval = true, .agg_interval_ns = 3 };
+	struct ses_writer *w;
+	struct rpt_agg_facts a;
+	struct rpt_agg_cell c;
+	struct rpt *r;
+
+	(void)state;
+	w = begin(dir, 1, names, configs, periods, true);
+	rec_comm(w, 100, 101, "app-2", false, 12);
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		sample(w, 1, at[i].tid, BASE + light_vaddr + 4, at[i].t, 1000000);
+	assert_int_equal(ses_writer_close(w), 0);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	rpt_agg_facts(r, &a);
+	assert_true(a.on);
+	assert_int_equal(a.step_ns, 3);
+	assert_int_equal(a.nbuckets, 10);
+	assert_int_equal(a.nevents, 1);
+	assert_int_equal(a.ncells, 4);
+	for (size_t i = 0; i < a.ncells; i++) {
+		rpt_agg_cell_at(r, i, &c);
+		if (memcmp(&c, &want[i], sizeof(c)))
+			fail_msg("cell %zu: pid %u tid %u bucket %u ev %u units %llu", i, c.pid,
+				 c.tid, c.bucket, c.ev, (unsigned long long)c.units);
+	}
+	rpt_free(r);
+	o.agg_interval_ns = 0; /* the whole run: a bucket a thread */
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	rpt_agg_facts(r, &a);
+	assert_int_equal(a.step_ns, 0);
+	assert_int_equal(a.nbuckets, 1);
+	assert_int_equal(a.ncells, 2);
+	assert_int_equal(a.end_ns, 30); /* no end in session.ini: just past the last sample */
+	rpt_agg_cell_at(r, 0, &c);
+	assert_true(c.tid == 100 && c.bucket == 0 && c.units == 4);
+	rpt_agg_cell_at(r, 1, &c);
+	assert_true(c.tid == 101 && c.bucket == 0 && c.units == 2);
+	rpt_free(r);
+	o.agg_interval = false; /* without the option: no cell */
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	rpt_agg_facts(r, &a);
+	assert_false(a.on);
+	assert_int_equal(a.ncells, 0);
+	rpt_free(r);
+	rm_session(dir);
+}
+
 /* --ignore-system-module's system libraries: by directory, not by name */
 static void system_paths(void **state)
 {
@@ -656,6 +720,7 @@ int main(void)
 		cmocka_unit_test(sort_key_modes),
 		cmocka_unit_test(show_options_pick_the_unit),
 		cmocka_unit_test(samples_per_interval),
+		cmocka_unit_test(agg_cells_per_thread),
 		cmocka_unit_test(system_paths),
 		cmocka_unit_test(view_columns_from_known_counts),
 	};

@@ -242,7 +242,7 @@
 		if (D.flame && D.flame.pruned) note(D.flame.pruned + ' samples are in frames of under ' + D.flame.min +
 			' samples, left out of the flame graph (their callers keep them).');
 		const lo = D.timeline && D.timeline.left_out;
-		if (lo && lo.samples) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
+		if (lo && lo.samples && !D.timeline.agg) note('The timeline shows one sample in ' + D.timeline.stride + ' (' + lo.samples + ' left out: report keeps a bounded number of sample times).');
 		if (lo && lo.threads) note(lo.threads + ' threads with the fewest samples are not on the timeline.');
 		if (lo && (lo.tasks || lo.omp || lo.mpi || lo.pauses)) note('The timeline leaves out ' + lo.tasks + ' task instances, ' + lo.omp + ' OpenMP slices, ' + (lo.mpi || 0) + ' MPI calls and ' + lo.pauses + ' pauses past its bound per thread.');
 		if (lo && lo.os_spans) note(lo.os_spans + ' thread-state spans were past the page\'s bound: the timeline\'s state bands miss them (THREAD STATES counts all).', 'warn');
@@ -551,7 +551,7 @@
 		for (const o of TL.omp) byTrack[o[0]].omp.push(o);
 		for (const c of TL.mpi || []) byTrack[c[0]].mpi.push(c);
 		const legend = el('div', { cls: 'legend' }, [
-			el('span', {}, [el('i', { style: 'background:#3b73c8' }), 'samples per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms']),
+			el('span', {}, [el('i', { style: 'background:#3b73c8' }), (TL.agg ? TL.agg.unit : 'samples') + ' per ' + fmt(TL.span / TL.bins / 1000, 2) + ' ms' + (TL.agg ? ' (--agg-interval)' : '')]),
 			TL.tasks.length ? el('span', {}, [el('i', { style: 'background:#e0a030' }), 'tasks and events']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#46a35a' }), 'OpenMP regions']) : null,
 			TL.omp.length ? el('span', {}, [el('i', { style: 'background:#c0392b' }), 'OpenMP waits']) : null,
@@ -565,7 +565,7 @@
 		const cv = el('canvas', { tabindex: '0', 'aria-label': 'Timeline: a track per thread' });
 		wrap.append(cv);
 		p.append(el('p', { cls: 'muted', text: tracks.length + ' threads over ' + fmt(TL.span / 1000, 3) + ' ms' +
-			(TL.stride > 1 ? '; one sample in ' + TL.stride + ' kept' : '') +
+			(TL.stride > 1 && !TL.agg ? '; one sample in ' + TL.stride + ' kept' : '') +
 			'. Zoom: the wheel or + and -, drag or the arrow keys to move, 0 to see it all.' }), legend, view, wrap, info);
 		const ctx = cv.getContext('2d');
 		let focus = -1, W = 0;
@@ -642,7 +642,7 @@
 				what = ['running', 'runnable', 'blocked'].map((n, j) => n + ' ' + (t.s[3 * b + j] / 10).toFixed(1) + '%').join(', ') +
 					' of ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			if (!what) {
-				what = t.d[b] + ' samples in ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
+				what = t.d[b] + ' ' + (TL.agg ? TL.agg.unit : 'samples') + ' in ' + fmt(b * TL.span / TL.bins / 1000, 3) + '-' + fmt((b + 1) * TL.span / TL.bins / 1000, 3) + ' ms';
 			}
 			info.textContent = (t.name || '?') + ' (TID ' + t.tid + ', PID ' + t.pid + ') at ' + fmt(us / 1000, 3) + ' ms: ' + what;
 		});

@@ -227,7 +227,8 @@ def cmd_trace(a):
             continue
         if not isinstance(e.get("ts"), (int, float)):
             sys.exit("event without a numeric ts: %r" % e)
-        key = (e["pid"], e["tid"])
+        # a counter ("C", report --agg-interval) is a track of its process and name
+        key = (e["pid"], "C", e["name"]) if e["ph"] == "C" else (e["pid"], e["tid"])
         if e["ts"] < last.get(key, float("-inf")):
             sys.exit("ts goes back on track %r: %r" % (key, e))
         last[key] = e["ts"]
@@ -243,6 +244,9 @@ def cmd_trace(a):
             if st and end > st[-1] + 1e-3:
                 sys.exit("slice %r does not nest on track %r" % (e["name"], key))
             st.append(end)
+        elif e["ph"] == "C":
+            if not e.get("args") or not all(isinstance(v, int) for v in e["args"].values()):
+                sys.exit("a counter without whole-number args: %r" % e)
         else:
             sys.exit("unexpected ph %r" % e["ph"])
     for sf in j.get("stackFrames", {}).values():
