@@ -216,6 +216,15 @@ int info_list_pmu_events(void);
 int info_list_pmu_events_for(const char *cmd);
 /* info --pmu-event pmcxNN|all|NAME (info_pmu.c): 0, or the exit code of a failure said */
 int info_show_pmu_event(const char *cmd, const char *opt, const char *arg);
+/* uProf's views (info_views.c): --list view-configs, and --view-config NAME (0, or the
+ * exit code of a failure said) */
+int info_list_views(void);
+int info_show_view(const char *name, const char *cmd);
+/* The view named @name into *@out: -1; else its refusal, said as "@what 'NAME': no such
+ * view (did you mean ...)", and exit code 2 */
+struct mtr_view;
+int cli_view_lookup(const char *name, const char *what, const char *cmd,
+		    const struct mtr_view **out);
 
 /* uProf's options no part of uprof builds, refused with the reason (cli/uprof_refused.c),
  * declared in cli/options.h; and the configs refused by name (NULL: not one) */

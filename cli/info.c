@@ -227,7 +227,7 @@ static int show_system(void)
 	return 0;
 }
 
-enum { LIST, SYSTEM, COLLECT_CONFIG, TOOL, PMU_EVENT };
+enum { LIST, SYSTEM, COLLECT_CONFIG, VIEW_CONFIG, TOOL, PMU_EVENT };
 
 struct info_state {
 	int ret; /* of what was shown last; -1 while nothing was */
@@ -248,6 +248,9 @@ static int info_option(const struct cli_option *o, const char *arg, void *state,
 		return -1;
 	case COLLECT_CONFIG:
 		ret = show_config(arg);
+		break;
+	case VIEW_CONFIG:
+		ret = info_show_view(arg, cmd);
 		break;
 	case TOOL:
 		ret = cli_tool_show(arg, cmd);
@@ -271,13 +274,19 @@ static const struct cli_option info_options[] = {
 		     "PMUs, as -e takes them (PMU::EVENT); metric-groups:\n"
 		     "pcm -m's groups; export-formats: report --export's;\n"
 		     "trace-events, ostrace-events: what --trace takes;\n"
-		     "view-configs, cacheline-events, gpu-events: uProf's,\n"
+		     "view-configs: report --view's views (available, or\n"
+		     "needing IBS); cacheline-events, gpu-events: uProf's,\n"
 		     "refused with the reason",
 		     info_option, LIST),
 	OPT_CALLBACK(0, "collect-config", "<name>",
 		     "what a configuration samples: its events with their\n"
 		     "intervals, and the metrics report derives",
 		     info_option, COLLECT_CONFIG),
+	OPT_CALLBACK(0, "view-config", "<name>",
+		     "a view of report --view: its columns in order with\n"
+		     "their formulas, the events they need (PMCx codes)\n"
+		     "and the collect config that samples them",
+		     info_option, VIEW_CONFIG),
 	OPT_CALLBACK(0, "pmu-event", "<pmcxNN|all|name>",
 		     "an event of this machine's PMUs by its code (or\n"
 		     "name, or all): description, uProf names, and its\n"
@@ -301,7 +310,8 @@ static const struct cli_option info_options[] = {
 static const struct cli_command info_cmd = {
 	.name = "info",
 	.usage = "usage: uprof info [--list <what>] [--system]\n"
-		 "                  [--collect-config <name>] [--pmu-event <pmcxNN|all>]\n"
+		 "                  [--collect-config <name>] [--view-config <name>]\n"
+		 "                  [--pmu-event <pmcxNN|all>]\n"
 		 "                  [--tool <tool.so>]\n",
 	.options = info_options,
 	.column = 29,
@@ -319,7 +329,8 @@ int cmd_info(int argc, char **argv)
 		return cli_usage_error(
 			CMD,
 			"nothing to show: use --list collect-configs|predefined-events|pmu-events, "
-			"--collect-config <name>, --pmu-event <pmcxNN|all>, --tool <tool.so> or "
+			"--collect-config <name>, --view-config <name>, --pmu-event <pmcxNN|all>, "
+			"--tool <tool.so> or "
 			"--system");
 	return st.ret;
 }

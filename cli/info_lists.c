@@ -92,9 +92,7 @@ static const struct info_list LISTS[] = {
 	{ "ostrace-events", list_ostrace, NULL },
 	{ "trace-events", list_trace, NULL },
 	{ "lists", list_lists, NULL },
-	{ "view-configs", NULL,
-	  "uprof has no view configurations: report.csv has a column for every event the "
-	  "session sampled, and its metrics; 'info --collect-config <name>' shows them" },
+	{ "view-configs", info_list_views, NULL },
 	{ "cacheline-events", NULL,
 	  "uprof has no cache-line (false sharing) analysis: it needs IBS op load/store "
 	  "samples of the memory config, not built here" },

@@ -8,7 +8,7 @@ CLI_SRCS := cli/pcm.c cli/pcm_groups.c cli/pcm_run.c cli/pcm_out.c cli/pcm_html.
 CLI_SRCS += cli/collect_stop.c
 CLI_SRCS += cli/timechart.c
 CLI_SRCS += cli/log.c cli/collect_compat.c
-CLI_SRCS += cli/suggest.c cli/info_lists.c cli/info_pmu.c cli/uprof_refused.c cli/pcm_words.c cli/pcm_refused.c
+CLI_SRCS += cli/suggest.c cli/info_lists.c cli/info_views.c cli/info_pmu.c cli/uprof_refused.c cli/pcm_words.c cli/pcm_refused.c
 # uprof pcm hreport and the run file it reads beside -O's CSV
 CLI_SRCS += cli/pcm_runfile.c cli/pcm_hreport.c
 UPROF := $(BUILD)/bin/uprof

@@ -5,6 +5,7 @@
 #include "cli/report_job.h"
 #include "cli/report_state.h"
 #include "job/job.h"
+#include "metric/metric.h"
 #include "export/export.h"
 #include "report/report.h"
 #include "symbols/symbols.h"
@@ -532,6 +533,13 @@ static int run(struct report_state *st, int argc, char **argv)
 		st->a.opts.buildid_dir = st->buildid_dir;
 	/* only the trace reads each sample's time: folded stacks and flame graphs alone keep none */
 	st->a.opts.no_timeline = !st->exports[RPT_EXPORT_PERFETTO] && !st->exports[RPT_EXPORT_HTML];
+	/* a job's own tables (lib/job) have their own columns; each rank's session takes
+	 * --view, and a rank without the view's events must not read as a damaged rank */
+	if (!st->foreign && rpt_is_job_dir_at(st->dfd) && st->a.opts.view)
+		return cli_error(EXIT_USAGE, CMD,
+				 "--view %s: '%s' is an MPI job: its tables are the job's; report "
+				 "a rank's own session with --view (-i <job>/<its session>)",
+				 st->a.opts.view->name, st->a.input);
 	if (!st->foreign && rpt_is_job_dir_at(st->dfd))
 		return run_job(st);
 	if (st->ranks || st->a.hosts)

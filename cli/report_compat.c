@@ -26,8 +26,6 @@ const struct cli_option cli_refused_translate_options[] = {
 
 /* report's own */
 const struct cli_option cli_refused_report_options[] = {
-	OPT_REFUSED(0, "view", "<name>",
-		    "views are not supported: report.csv has every event's column", NULL),
 	/* uProf 5.3's: raw IBS records as text; uprof sessions hold no IBS data on machines
 	 * without IBS, and its op records go to report's tables where there are */
 	OPT_REFUSED(0, "ascii", "<dump>",

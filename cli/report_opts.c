@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/report_state.h"
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 #include "report/report.h"
 #include "util/util.h"
@@ -71,6 +72,10 @@ static int category(const struct cli_option *o, const char *arg, void *state, co
 	return -1;
 }
 
+#define VIEW_SORTS                                                                     \
+	"--view sorts by the view's first column: give --view or -s/--sort-by, not both " \
+	"('uprof info --view-config <name>' shows a view's columns)"
+
 /* -s/--sort-by <spec>: uProf's event=pmcxc0,user=1,os=0 / event=timer / event=ibs-op
  * (keys event, umask, user, os, cmask, inv), through collect's one event parser, so a
  * spec names the event collect would have opened for it; rpt_open matches it against
@@ -86,6 +91,8 @@ static int sort_by(const struct cli_option *o, const char *arg, void *state, con
 	(void)o;
 	if (st->a.opts.sort_by)
 		return cli_usage_error(cmd, "-s/--sort-by may be given once (one sort event)");
+	if (st->a.opts.view)
+		return cli_usage_error(cmd, VIEW_SORTS);
 	ret = pmc_event_parse(arg, strlen(arg), NULL, &ev, err, sizeof(err));
 	if (ret && ret != -ENODEV)
 		return cli_error(EXIT_USAGE, cmd,
@@ -104,6 +111,28 @@ static int sort_by(const struct cli_option *o, const char *arg, void *state, con
 	k->modes = strcasestr(arg, "user=") || strcasestr(arg, "os=");
 	snprintf(k->spec, sizeof(k->spec), "%s", arg);
 	st->a.opts.sort_by = k;
+	return -1;
+}
+
+/* --view <name>: one of lib/metric's views (info --list view-configs); rpt_open refuses it
+ * when the session lacks its events. It sorts by its first column, so not with -s. */
+static int view(const struct cli_option *o, const char *arg, void *state, const char *cmd)
+{
+	struct report_state *st = state;
+	const struct mtr_view *v;
+	int ret;
+
+	(void)o;
+	if (st->a.opts.sort_by)
+		return cli_usage_error(cmd, VIEW_SORTS);
+	if (st->a.opts.view && strcmp(st->a.opts.view->name, arg))
+		return cli_usage_error(cmd, "--view may be given once (one view)");
+	ret = cli_view_lookup(arg, "--view", cmd, &v);
+	if (ret >= 0)
+		return ret;
+	if (v->needs)
+		return cli_error(EXIT_USAGE, cmd, "--view %s: it needs %s", v->name, v->needs);
+	st->a.opts.view = v;
 	return -1;
 }
 
@@ -310,6 +339,12 @@ const struct cli_option cli_report_options_table[] = {
 		     "user=1,os=0 (keys event, umask, user, os, cmask,\n"
 		     "inv), event=ibs-op, or a name (page-faults)",
 		     sort_by, 0),
+	OPT_CALLBACK(0, "view", "<name>",
+		     "show a view's columns only, in its order, sorted by\n"
+		     "its first (info --list view-configs; the session\n"
+		     "needs the view's events, e.g. collect --config\n"
+		     "assess for triage_assess)",
+		     view, 0),
 	OPT_BOOL(0, "inline", STATE, a.opts.inline_funcs,
 		 "a sample in inlined code counts for the inlined\n"
 		 "function (from the module's DWARF), not the one\n"

@@ -78,10 +78,6 @@ const struct cli_option cli_refused_report_only_options[] = {
 };
 
 const struct cli_option cli_refused_info_options[] = {
-	OPT_REFUSED(0, "view-config", "<name>",
-		    "uprof has no view configurations: report.csv has a column for every event "
-		    "the session sampled; 'info --collect-config <name>' shows a config's",
-		    NULL),
 	OPT_REFUSED(0, "bpf", NULL,
 		    "uprof uses no eBPF: --trace os reads kernel tracepoints through perf_event "
 		    "('info --system' says whether they are readable)",

@@ -32,6 +32,9 @@ _uprof_values() {
 	report:--export | profile:--export)
 		_uprof_first_column "$bin" info --list export-formats
 		echo all ;;
+	report:--view | info:--view-config)
+		# the views uprof can show here; the IBS ones are listed but need IBS
+		"$bin" info --list view-configs 2>/dev/null | awk '$2 == "available" { print $1 }' ;;
 	info:--list)
 		_uprof_first_column "$bin" info --list lists ;;
 	pcm:-m | pcm:--metrics)

@@ -49,6 +49,40 @@ def collect_session(uprof, where, env):
     return os.path.join(where, names[0])
 
 
+# software events a session can sample anywhere, one for each event of configs/assess.ini
+SOFTWARE_EVENTS = ["timer", "page-faults", "context-switches", "cpu-migrations", "minor-faults",
+                   "major-faults", "alignment-faults", "emulation-faults", "task-clock"]
+
+
+def pmc_session(uprof, where, env):
+    """A real session of /bin/true whose nine software events are renamed in session.ini to
+    the assess config's nine core events (what a machine with a PMU records; none here), for
+    the probes of report --view: its views need those events by name."""
+    cmd = [uprof, "collect", "-o", where]
+    for ev in SOFTWARE_EVENTS:
+        cmd += ["-e", ev]
+    subprocess.run(cmd + ["/bin/true"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=60, check=True)
+    session = [os.path.join(where, d) for d in os.listdir(where) if d.startswith("uprof-")][0]
+    config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs",
+                          "assess.ini")
+    with open(config, encoding="utf-8") as f:
+        names = re.findall(r"^spec = event=([A-Z0-9_]+)", f.read(), re.M)
+    ini = os.path.join(session, "session.ini")
+    with open(ini, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    k = 0
+    for i, line in enumerate(lines):
+        if line.startswith("name = ") and i and lines[i - 1].startswith("[event.") and k < len(names):
+            lines[i] = f"name = {names[k]}"
+            k += 1
+    if k != len(names):
+        sys.exit(f"{ini}: renamed {k} events of {len(names)}")
+    with open(ini, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return session
+
+
 def first_line(text):
     for line in text.splitlines():
         if line.strip():
@@ -97,6 +131,7 @@ def main():
                   "FIX": os.path.abspath(os.path.join(os.path.dirname(args.probes), ".."))}
         places["SESSION"] = collect_session(uprof, os.path.join(scratch, "s1"), env)
         places["SESSION2"] = collect_session(uprof, os.path.join(scratch, "s2"), env)
+        places["PMC_SESSION"] = pmc_session(uprof, os.path.join(scratch, "p"), env)
         results = [(sec, opt, *classify(uprof, probe, places, env, args.timeout))
                    for sec, opt, probe in probes]
 

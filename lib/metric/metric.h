@@ -331,4 +331,39 @@ int mtr_pcm_run_parse(const char *buf, size_t len, struct mtr_pcm_run *run, char
 		      size_t errlen);
 void mtr_pcm_run_free(struct mtr_pcm_run *run);
 
+/* ---- view configurations (views.c; report --view, info --view-config) ---- */
+
+/* A column of a view: an event of the session (@formula NULL: its value, the column the
+ * default report has) or a metric, @formula over the events' names (uProf's names, or
+ * the names a config's [event.N] gives them: ExRetBrnTkn). */
+struct mtr_view_column {
+	const char *name;
+	const char *formula;
+};
+
+/* One of uProf's views: @columns[0] is an event and sorts the report. @config: the
+ * collect config whose events the view needs; NULL with @needs, why uprof cannot
+ * collect them here (IBS views). Static data. */
+struct mtr_view {
+	const char *name;  /* triage_assess, ... */
+	const char *title; /* report.csv's "Selected View" */
+	const char *config;
+	const char *needs;
+	int ncolumns;
+	const struct mtr_view_column *columns;
+};
+
+#define MTR_VIEW_NAME 64
+
+int mtr_view_count(void);
+const struct mtr_view *mtr_view_at(int i);		/* NULL past the end */
+const struct mtr_view *mtr_view_find(const char *name); /* exact name, or NULL */
+/* A column's formula: its own, or the event's name for an event column. */
+const char *mtr_view_formula(const struct mtr_view_column *c);
+/* The events @v needs, each once, in order of first use over its columns' formulas, into
+ * @names (at most @max). The count; -EINVAL (@err "<view>: <column>: column N: ...") for
+ * a formula that does not parse, -ENOSPC past @max, -ENOMEM. */
+int mtr_view_inputs(const struct mtr_view *v, char names[][MTR_VIEW_NAME], int max, char *err,
+		    size_t errlen);
+
 #endif

@@ -9,6 +9,7 @@
 #include "report/stacks.h"
 #include "openmp/openmp.h"
 #include "report/ostrace.h"
+#include "metric/metric.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -287,6 +288,9 @@ static void write_details(const struct rpt *r, FILE *f)
 	else
 		util_csv_kvf(f, "Sampling Interval", "%" PRIu64 " events", ev->period);
 	rpt_callgraph_write_details(r, f); /* "Call Stack Sampling" and how */
+	if (r->opts.view) /* uProf writes its title; the name says which --view gave it */
+		util_csv_kvf(f, "Selected View", "%s (%s)", r->opts.view->title,
+			     r->opts.view->name);
 	rpt_omp_write_details(r, f);
 	util_csv_kv(f, "Session Status", ses_status_name(in->status));
 	if (r->collect_killed)

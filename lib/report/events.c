@@ -211,19 +211,32 @@ static const char *shown_unit(const struct rpt *r, int i)
 	return !e || is_timer(e) ? "seconds" : "events";
 }
 
+/* Event @i's column header: its name, with the unit under --show-* */
+static void event_header(const struct rpt *r, FILE *f, int i, bool first)
+{
+	fprintf(f, "%s\"%s", first ? "" : ",", r->info.events[i].name);
+	if (r->opts.show != RPT_SHOW_VALUE)
+		fprintf(f, " (%s)", shown_unit(r, i));
+	fputc('"', f);
+}
+
 void rpt_events_header(const struct rpt *r, FILE *f)
 {
+	if (r->view_set) { /* --view: its columns, in its order */
+		for (int c = 0; c < mtr_set_count(r->view_set); c++)
+			if (r->view_event[c] >= 0)
+				event_header(r, f, r->view_event[c], !c);
+			else
+				fprintf(f, "%s\"%s\"", c ? "," : "", r->opts.view->columns[c].name);
+		return;
+	}
 	if (r->info.nevents <= 1) {
 		fprintf(f, "\"%s\" (%s)", r->info.nevents ? r->info.events[0].name : "CPU_TIME",
 			shown_unit(r, 0));
 		return;
 	}
-	for (int i = 0; i < r->info.nevents; i++) {
-		fprintf(f, "%s\"%s", i ? "," : "", r->info.events[i].name);
-		if (r->opts.show != RPT_SHOW_VALUE)
-			fprintf(f, " (%s)", shown_unit(r, i));
-		fputc('"', f);
-	}
+	for (int i = 0; i < r->info.nevents; i++)
+		event_header(r, f, i, !i);
 	for (int m = 0; m < mtr_set_count(r->metrics); m++)
 		fprintf(f, ",\"%s\"", r->info.metrics[m].name);
 }
@@ -244,10 +257,29 @@ static void shown_cell(const struct rpt *r, FILE *f, int i, uint64_t units)
 		fprintf(f, ",%" PRIu64, units * unit);
 }
 
+/* Event @i's cell of a row whose values are @v (@units tallied) */
+static void event_cell(const struct rpt *r, FILE *f, int i, const double *v, const uint64_t *units)
+{
+	if (r->opts.show == RPT_SHOW_VALUE) /* the sort event's digits: rows sum to the total */
+		fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
+	else
+		shown_cell(r, f, i, units[i]);
+}
+
+/* A metric's cell: empty where it is undefined (x/0) */
+static void metric_cell(FILE *f, double m)
+{
+	if (isfinite(m))
+		fprintf(f, ",%.4f", m);
+	else
+		fputc(',', f);
+}
+
 void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
 		      uint64_t ev0_samples)
 {
-	double v[SES_MAX_EVENTS], m[SES_MAX_METRICS];
+	double v[SES_MAX_EVENTS],
+		m[SES_MAX_METRICS > RPT_VIEW_MAX ? SES_MAX_METRICS : RPT_VIEW_MAX];
 	int n = r->info.nevents > 0 ? r->info.nevents : 1;
 
 	uint64_t units[SES_MAX_EVENTS];
@@ -260,19 +292,21 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 		units[i] = c ? *c : 0;
 		v[i] = (double)units[i] * scale(r, i);
 	}
-	for (int i = 0; i < n; i++) /* the sort event's digits: rows sum to the total */
-		if (r->opts.show == RPT_SHOW_VALUE)
-			fprintf(f, ",%.*f", i ? 4 : rpt_value_digits(r), v[i]);
-		else
-			shown_cell(r, f, i, units[i]);
+	if (r->view_set) { /* --view: its columns; an event's as it would be shown */
+		mtr_set_eval(r->view_set, v, m);
+		for (int c = 0; c < mtr_set_count(r->view_set); c++)
+			if (r->view_event[c] >= 0)
+				event_cell(r, f, r->view_event[c], v, units);
+			else
+				metric_cell(f, m[c]);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		event_cell(r, f, i, v, units);
 	/* metrics are over the values, whatever the columns show */
 	if (n <= 1 || !r->metrics)
 		return;
 	mtr_set_eval(r->metrics, v, m);
-	for (int i = 0; i < mtr_set_count(r->metrics); i++) {
-		if (isfinite(m[i]))
-			fprintf(f, ",%.4f", m[i]);
-		else
-			fputc(',', f);
-	}
+	for (int i = 0; i < mtr_set_count(r->metrics); i++)
+		metric_cell(f, m[i]);
 }

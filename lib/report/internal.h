@@ -62,6 +62,7 @@ struct rpt_func {
 	uint64_t samples;
 };
 
+#define RPT_VIEW_MAX 32	     /* columns of a --view (lib/metric views.c) */
 #define RPT_MODULE_KERNEL 0  /* module 0 is always [kernel.kallsyms] */
 #define RPT_MODULE_UNKNOWN 1 /* module 1: addresses outside every known mapping */
 
@@ -107,6 +108,10 @@ struct rpt {
 	/* the session's [metric.N] formulas over its events (sessions of several events;
 	 * NULL otherwise), compiled by rpt_events_init */
 	struct mtr_set *metrics;
+	/* report --view (view.c): the view's columns as one set over the events (NULL:
+	 * none), and per column the event it shows (-1: a metric) */
+	struct mtr_set *view_set;
+	int view_event[RPT_VIEW_MAX];
 	struct rpt_world world;
 	struct rpt_symtab *symtab;
 	struct rpt_locator *locator; /* where module files are now (locate.h) */
@@ -359,6 +364,11 @@ void rpt_events_weigh(struct rpt *r);
  * for one that does not parse. Undo with rpt_events_release. */
 int rpt_events_init(struct rpt *r, char *err, size_t errlen);
 void rpt_events_release(struct rpt *r);
+/* report --view (view.c): refuse a view whose events the session lacks (-ENOKEY, @err
+ * names them and the config that samples them), else make its first column the sort
+ * event and compile its columns. After rpt_sort_event_apply; undo with rpt_view_release. */
+int rpt_view_apply(struct rpt *r, char *err, size_t errlen);
+void rpt_view_release(struct rpt *r);
 /* The session event a reader attr index samples, or -1 (the tracking event). */
 int rpt_events_of_attr(struct rpt *r, const struct ses_reader *rd, int attr);
 /* Add @units (ses_sample_units: 1, or the sample's period for a weighted event) for event

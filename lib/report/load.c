@@ -245,6 +245,8 @@ int rpt_open_at(struct rpt **out, int dfd, const char *dir, const struct rpt_opt
 	ret = check_arch(r, err, errlen);
 	if (!ret)
 		ret = rpt_sort_event_apply(r, err, errlen);
+	if (!ret)
+		ret = rpt_view_apply(r, err, errlen);
 	if (!ret && !r->info.foreign)
 		rpt_events_weigh(r);
 	if (!ret)
@@ -324,6 +326,7 @@ void rpt_free(struct rpt *r)
 	if (!r)
 		return;
 	rpt_events_release(r);
+	rpt_view_release(r);
 	rpt_world_release(&r->world);
 	rpt_symtab_free(r->symtab);
 	rpt_stacks_free(r->stacks);

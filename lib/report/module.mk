@@ -15,6 +15,7 @@ REPORT_SRCS += lib/report/killed.c
 REPORT_SRCS += lib/report/code_place.c # addresses a side file recorded, named
 REPORT_SRCS += lib/report/csv_cutoff.c
 REPORT_SRCS += lib/report/sort_event.c # -s/--sort-by
+REPORT_SRCS += lib/report/view.c # --view
 REPORT_SRCS += lib/report/intervals.c # --agg-interval
 REPORT_SRCS += lib/report/ostrace.c lib/report/ostrace_csv.c lib/report/ostrace_funcs_csv.c lib/report/ostrace_view.c
 REPORT_SRCS += lib/report/ostrace_tool.c # its rows for the tool API (issue 32)

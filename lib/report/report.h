@@ -41,6 +41,8 @@ struct rpt_progress {
 	uint64_t of_bytes;
 };
 
+struct mtr_view; /* lib/metric's view configurations */
+
 struct rpt_options {
 	int cutoff; /* rows per hottest-X section; 0 = all */
 	/* --funccount-interval: --func's calls per slice of this many ns too (0: none) */
@@ -119,6 +121,10 @@ struct rpt_options {
 	 * report's sort event: events[0] of the info rpt_summary gives, the others after it
 	 * in the session's order); NULL: the session's first event (borrowed) */
 	const struct rpt_sort_key *sort_by;
+	/* --view: report.csv's hottest tables show this view's columns (lib/metric views.c),
+	 * in its order, sorted by its first (an event the session must have; not with
+	 * @sort_by); NULL: every event's column, then the session's metrics (borrowed) */
+	const struct mtr_view *view;
 	/* --show-percentage / --show-sample-count / --show-event-count: what report.csv's
 	 * value cells of the hottest tables hold (RPT_SHOW_VALUE: CPU_TIME seconds, or
 	 * event counts, as uProf's default) */

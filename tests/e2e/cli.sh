@@ -203,7 +203,7 @@ expect_fail 2 "collect --config given twice with different names is refused" "--
 check "collect --config tbp twice is taken" bash -c "'$UPROF' collect -o '$SCRATCH/cc2' --config tbp --config tbp /bin/true >/dev/null 2>&1"
 "$UPROF" collect -o "$SCRATCH/rs" /bin/true >/dev/null 2>&1
 RS=$(session_in "$SCRATCH/rs")
-for o in "--view ipc_assess" "--category gputrace"; do
+for o in "--category gputrace"; do
 	name=$(sed 's/ .*//' <<<"$o")
 	expect_fail 2 "report $o is refused with its reason" "^uprof report: ${name}( [^:]+)?: [a-z]" \
 		"$UPROF" report -i "$RS" $o

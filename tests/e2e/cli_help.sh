@@ -42,7 +42,8 @@ check "... and without -- it does not" [ ! -e "$SCRATCH/ran" ]
 lists=$("$UPROF" info --list lists)
 check "info --list lists: uProf's eight lists and uprof's three" \
 	[ "$(sort <<<"$lists" | tr '\n' ' ')" = "cacheline-events collect-configs export-formats gpu-events lists metric-groups ostrace-events pmu-events predefined-events trace-events view-configs " ]
-for l in view-configs cacheline-events gpu-events; do
+check "info --list view-configs lists report --view's views" bash -c "'$UPROF' info --list view-configs | grep -q '^triage_assess  *available  *assess '"
+for l in cacheline-events gpu-events; do
 	expect_fail 2 "info --list $l: refused with the reason" "^uprof info: --list $l: uprof (has no|profiles CPUs)" "$UPROF" info --list $l
 done
 for ev in $("$UPROF" info --list ostrace-events | awk '{ print $1 }'); do
@@ -94,6 +95,8 @@ check "completion: 'report --export folded,fl' offers folded,flamegraph" [ "$(co
 check "completion: 'pcm -m ipc,l' offers ipc,l1 ipc,l2 ipc,l3" [ "$(comp "$UPROF" pcm -m ipc,l | tr '\n' ' ')" = "ipc,l1 ipc,l2 ipc,l3 " ]
 check "completion: 'collect --trace os=s' offers os=syscall os=sched" [ "$(comp "$UPROF" collect --trace os=s | tr '\n' ' ')" = "os=syscall os=sched " ]
 check "completion: 'collect -e RETIRED_BR' offers the two branch events" [ "$(comp "$UPROF" collect -e RETIRED_BR | tr '\n' ' ')" = "RETIRED_BR_INST RETIRED_BR_INST_MISP " ]
+check "completion: 'report --view ipc' offers ipc_assess; IBS views are not offered" \
+	bash -c "[ \"\$(. scripts/uprof-completion.bash; COMP_WORDS=('$UPROF' report --view ipc); COMP_CWORD=3; _uprof; echo \${COMPREPLY[*]})\" = ipc_assess ] && [ -z \"\$(. scripts/uprof-completion.bash; COMP_WORDS=('$UPROF' report --view ibs_); COMP_CWORD=3; _uprof; echo \${COMPREPLY[*]})\" ]"
 check "completion: 'profile --export h' offers html (report's value, under profile)" [ "$(comp "$UPROF" profile --export h)" = html ]
 # every value completion offers is one uprof takes
 bad=
@@ -102,6 +105,8 @@ for v in $(comp "$UPROF" info --list ''); do "$UPROF" info --list "$v" 2>&1 >/de
 for v in $(comp "$UPROF" report --export ''); do "$UPROF" report --export "$v" --help >/dev/null 2>&1 || bad="$bad export:$v"; done
 for v in $(comp "$UPROF" collect --trace ''); do "$UPROF" collect --trace "$v" --help >/dev/null 2>&1 || bad="$bad trace:$v"; done
 for v in $(comp "$UPROF" collect -e ''); do "$UPROF" info --list predefined-events | grep -q "^$v " || bad="$bad event:$v"; done
+for v in $(comp "$UPROF" report --view ''); do "$UPROF" report --view "$v" --help >/dev/null 2>&1 || bad="$bad view:$v"; done
+for v in $(comp "$UPROF" info --view-config ''); do "$UPROF" info --view-config "$v" >/dev/null 2>&1 || bad="$bad view-config:$v"; done
 for v in $(comp "$UPROF" pcm -m ''); do fake pcm --dry-run -m "$v" 2>&1 | grep -q "no such metric group" && bad="$bad group:$v"; done
 check "every value completion offers is one uprof takes (refused:${bad:- none})" [ -z "$bad" ]
 check "completion offers some of each value kind (configs, lists, exports, traces, events, groups)" \

@@ -179,6 +179,11 @@ $(BUILD)/tests/test_metric_config: tests/unit/test_metric_config.c $(METRIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih -lm
 UNIT_TESTS += $(BUILD)/tests/test_metric_config
+# lib/metric: uProf's view configurations against the shipped configs and lib/pmc's events
+$(BUILD)/tests/test_metric_views: tests/unit/test_metric_views.c $(PMC_LIB) $(METRIC_LIB) $(UTIL_LIB) $(ARCH_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka -linih -lm $(PMC_LDLIBS)
+UNIT_TESTS += $(BUILD)/tests/test_metric_views
 # lib/metric's roofline_bench.o pulls roofline.o, which writes CSV cells with lib/util
 $(BUILD)/tests/test_roofline_bench $(BUILD)/tests/test_roofline_bench_generic: $(UTIL_LIB)
 # lib/pmc: pcm's metric groups (events, classes, formula values) on the fake machine

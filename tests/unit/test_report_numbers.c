@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metric/metric.h"
 #include "pmc/pmc.h"
 #include "report/internal.h"
 #include "report_fixture.h"
@@ -562,6 +563,74 @@ static void samples_per_interval(void **state)
 	rm_session(dir);
 }
 
+/* --view ipc_assess on a session of RETIRED_INST then CYCLES_NOT_IN_HALT (two software
+ * events renamed, each sample counting its period): the view's columns in its order,
+ * sorted by CYCLES_NOT_IN_HALT, IPC and CPI from the counts; a view needing events the
+ * session lacks is refused naming them and the config that samples them. */
+static void view_columns_from_known_counts(void **state)
+{
+	static const char *const names[] = { "RETIRED_INST (PMCx0C0)",
+					      "CYCLES_NOT_IN_HALT (PMCx076)" };
+	static const uint64_t configs[] = { PERF_COUNT_SW_PAGE_FAULTS,
+					    PERF_COUNT_SW_CONTEXT_SWITCHES };
+	static const uint64_t periods[] = { 1000, 1000 };
+	char dir[] = "/tmp/uprof-num.XXXXXX", err[512];
+	struct rpt_options o = { .cutoff = 0 };
+	struct ses_writer *w;
+	struct rpt *r = NULL;
+	char *text;
+
+	(void)state;
+	w = begin(dir, 2, names, configs, periods, true);
+	/* light_work: 6000 instructions in 3000 cycles; heavy_work: 1000 in 5000 */
+	sample(w, 1, 100, BASE + light_vaddr + 4, 20, 2000);
+	sample(w, 1, 100, BASE + light_vaddr + 8, 21, 4000);
+	sample(w, 2, 100, BASE + light_vaddr + 4, 22, 3000);
+	sample(w, 1, 100, BASE + heavy_vaddr + 4, 23, 1000);
+	sample(w, 2, 100, BASE + heavy_vaddr + 4, 24, 2000);
+	sample(w, 2, 100, BASE + heavy_vaddr + 8, 25, 3000);
+	assert_int_equal(ses_writer_close(w), 0);
+
+	o.view = mtr_view_find("ipc_assess");
+	assert_non_null(o.view);
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	assert_non_null(strstr(text, "Selected View:,\"IPC (ipc_assess)\"\n"));
+	assert_non_null(strstr(text, "(Sort Event - CYCLES_NOT_IN_HALT (PMCx076))"));
+	if (!strstr(text, "FUNCTION,\"CYCLES_NOT_IN_HALT (PMCx076)\",\"RETIRED_INST (PMCx0C0)\","
+			  "\"IPC\",\"CPI\",Module\n"
+			  "\"heavy_work\",5000.0000,1000.0000,0.2000,5.0000,")
+	    || !strstr(text, "\n\"light_work\",3000.0000,6000.0000,2.0000,0.5000,"))
+		fail_msg("functions: %s", strstr(text, "FUNCTION,"));
+	assert_non_null(strstr(text, "PROCESS,\"CYCLES_NOT_IN_HALT (PMCx076)\",\"RETIRED_INST "
+				     "(PMCx0C0)\",\"IPC\",\"CPI\"\n\"app (PID:100)\",8000.0000,7000.0000,"
+				     "0.8750,1.1429\n"));
+	free(text);
+	rpt_free(r);
+
+	/* the default report is what it was: the session's order, no view line */
+	o.view = NULL;
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), 0);
+	text = csv_of(r);
+	assert_null(strstr(text, "Selected View"));
+	assert_non_null(strstr(text, "FUNCTION,\"RETIRED_INST (PMCx0C0)\",\"CYCLES_NOT_IN_HALT "
+				     "(PMCx076)\",Module\n\"light_work\",6000.0000,3000.0000,"));
+	free(text);
+	rpt_free(r);
+
+	r = NULL;
+	o.view = mtr_view_find("triage_assess");
+	assert_int_equal(rpt_open(&r, dir, &o, err, sizeof(err)), -ENOKEY);
+	assert_null(r);
+	assert_non_null(strstr(err, "--view triage_assess: "));
+	assert_non_null(strstr(err, " has no RETIRED_BR_INST_MISP, RETIRED_BR_INST, "
+				    "L1_DC_ACCESSES_ALL, L2_CACHE_ACCESS_FROM_L1_DC_MISS, "
+				    "L1_DEMAND_DC_REFILLS_LOCAL, L1_DEMAND_DC_REFILLS_REMOTE, "
+				    "MISALIGNED_LOADS (7 of the view's 9 events); 'uprof collect "
+				    "--config assess' samples them"));
+	rm_session(dir);
+}
+
 /* --agg-interval's per-thread cells (the exports' timelines): a sample exactly on a
  * bucket's start is in that bucket, each thread's units apart, in (pid, tid, bucket,
  * event) order; a step of 0 is one bucket a thread, ending past the last sample when
@@ -653,6 +722,7 @@ int main(void)
 		cmocka_unit_test(samples_per_interval),
 		cmocka_unit_test(agg_cells_per_thread),
 		cmocka_unit_test(system_paths),
+		cmocka_unit_test(view_columns_from_known_counts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
