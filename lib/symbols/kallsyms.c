@@ -299,6 +299,13 @@ int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path)
 	return loader_end(ks, &ld, ret);
 }
 
+/* Is @pad the padding symbol the compiler put right before @fn: __pfx_<fn> (the NOPs of
+ * CONFIG_FUNCTION_PADDING) or __cfi_<fn> (kCFI's type hash)? */
+static bool padding_of(const char *pad, const char *fn)
+{
+	return (!strncmp(pad, "__pfx_", 6) || !strncmp(pad, "__cfi_", 6)) && !strcmp(pad + 6, fn);
+}
+
 const struct rpt_ksym *rpt_ksyms_find(const struct rpt_ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->nsyms, mid;
@@ -315,6 +322,12 @@ const struct rpt_ksym *rpt_ksyms_find(const struct rpt_ksyms *ks, uint64_t addr)
 		return NULL;
 	if (lo == ks->nsyms && addr - ks->syms[lo - 1].addr >= KSYM_TAIL)
 		return NULL;
+	/* nothing runs in a function's padding: an address there is a return address looked
+	 * up at - 1 whose "call" pushed the function's entry (a retpoline thunk's target), so
+	 * the frame is the function's (perf names it so; beside two hogs a make -j2 had one
+	 * such frame as __pfx_blk_stat_timer_fn under __x86_indirect_thunk_rbp) */
+	if (lo < ks->nsyms && padding_of(ks->syms[lo - 1].name, ks->syms[lo].name))
+		return &ks->syms[lo];
 	return &ks->syms[lo - 1];
 }
 

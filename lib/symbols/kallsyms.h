@@ -32,7 +32,8 @@ int rpt_ksyms_parse(struct rpt_ksyms *ks, const char *buf, size_t len);
 /* Read and parse the file @path (borrowed). 0, -errno from open/read, or -ENOMEM. */
 int rpt_ksyms_load(struct rpt_ksyms *ks, const char *path);
 
-/* The symbol containing @addr (the nearest one at or below it), or NULL. */
+/* The symbol containing @addr (the nearest one at or below it), or NULL; an address in a
+ * function's padding symbol (__pfx_<fn>, __cfi_<fn>) is that function's, which follows. */
 const struct rpt_ksym *rpt_ksyms_find(const struct rpt_ksyms *ks, uint64_t addr);
 
 /* Free the contents; safe on a zeroed or already released table. */

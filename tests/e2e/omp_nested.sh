@@ -7,6 +7,11 @@
 # idle within 10 % of the program's own wall-time figures (both sides stretch alike under
 # load), its Thread Count the team size the program saw, its instances, parent and level
 # exact; the OVERVIEW's Work Time the program's work counted once (no region's work twice).
+# The program's region elapsed times are between the events uprof's are: its own OMPT tool
+# (tests/targets/omp_nested_stamps.c), chained behind uprof's through OMP_TOOL_LIBRARIES,
+# stamps parallel_begin and parallel_end and counts the live threads; its clock around the
+# pragma also held the runtime's work outside them and time the thread lost its CPU there,
+# which beside two CPU hogs made the 2x2 outer idle 1.795 s against uprof's 1.494 s.
 # A host teams construct is a teams row on its own pragma, its parallel a row below it, and
 # no "unknown" row. Waiting threads sleep (KMP_BLOCKTIME=0), so work is what runs.
 . "$(dirname "$0")/lib/common.sh"
@@ -21,8 +26,17 @@ line_of() { grep -n "$1" "$SRC" | head -1 | cut -d: -f1; }
 within() { "$PYTHON" -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2])/1e3; sys.exit(0 if abs(a-b) <= 0.10*b + 0.002 else 1)" "$@"; }
 # the program's value of KEY on its "nest" line
 val() { sed -n "s/^nest.* $1=\([0-9.]*\).*/\1/p" "$2"; }
+# all_stamped OUT: the stamps tool timed each of the program's region instances
+all_stamped() {
+	local on in st
+	on=$(val outer_n "$1") in=$(val inner_n "$1") st=$(val stamped "$1")
+	[ -n "$on" ] && [ -n "$in" ] && [ "$st" = "$((on + in))" ]
+}
 team_str() { if [ "$1" = "$2" ]; then echo "$2"; else echo "$2 ($1-$2)"; fi; }
 HAVE_LIBOMP=$(ls /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null | head -1)
+STAMPS=$TGT/libomp_nested_stamps.so
+# the program's own OMPT tool behind uprof's, and where the program finds it
+export OMP_TOOL_LIBRARIES=$STAMPS OMP_NESTED_STAMPS=$STAMPS
 LO=$(line_of '^#pragma omp parallel num_threads(outer)')
 LI=$(line_of '^#pragma omp parallel num_threads(inner)')
 OUTER="nest\$omp\$parallel:1@omp_nested.c:$LO"
@@ -45,6 +59,8 @@ nest() {
 	fi
 	check "$tag: collect exits 0 and the program reported ($(head -c 400 "$out"))" \
 		grep -q '^nest outer_n=' "$out"
+	check "$tag: every region instance timed by the stamps tool ($(val stamped "$out") of $(val outer_n "$out") + $(val inner_n "$out"))" \
+		all_stamped "$out"
 	S=$(session_in "$SCRATCH/$key")
 	"$UPROF" report -i "$S" >/dev/null 2>&1
 	R=$S/report.csv
@@ -106,10 +122,11 @@ nest() {
 }
 
 builds=()
-[ -x "$TGT/omp_nested" ] && builds+=(clang)
-[ -x "$TGT/omp_nested_gcc" ] && [ -n "$HAVE_LIBOMP" ] && builds+=(gcc)
-[ -x "$TGT/omp_nested" ] || skip "clang or LLVM libomp missing: omp_nested not built"
-{ [ -x "$TGT/omp_nested_gcc" ] && [ -n "$HAVE_LIBOMP" ]; } ||
+[ -x "$TGT/omp_nested" ] && [ -f "$STAMPS" ] && builds+=(clang)
+[ -x "$TGT/omp_nested_gcc" ] && [ -n "$HAVE_LIBOMP" ] && [ -f "$STAMPS" ] && builds+=(gcc)
+{ [ -x "$TGT/omp_nested" ] && [ -f "$STAMPS" ]; } ||
+	skip "clang or LLVM libomp missing: omp_nested or its stamps tool not built"
+{ [ -x "$TGT/omp_nested_gcc" ] && [ -n "$HAVE_LIBOMP" ] && [ -f "$STAMPS" ]; } ||
 	skip "gcc or LLVM libomp missing (the gcc build runs through --openmp-impl omplib)"
 for b in "${builds[@]}"; do
 	if [ "$b" = clang ]; then bin=$TGT/omp_nested opt=(); else bin=$TGT/omp_nested_gcc opt=(--openmp-impl omplib); fi
@@ -131,10 +148,12 @@ done
 # region's figures only: inner regions of 0.3 ms of work are mostly fork and join, whose
 # split is not this test's (libomp keeps the inner teams' threads; natively, libgomp
 # makes new ones each time: clang only)
-if [ -x "$TGT/omp_nested" ]; then
+if [ -x "$TGT/omp_nested" ] && [ -f "$STAMPS" ]; then
 	OMP_MAX_ACTIVE_LEVELS=2 KMP_BLOCKTIME=0 "$UPROF" collect --trace openmp -o "$SCRATCH/many" \
 		"$TGT/omp_nested" nest 2 2 2 70 >"$SCRATCH/many.out" 2>/dev/null
 	out=$SCRATCH/many.out
+	check "70 inner each: every region instance timed by the stamps tool ($(val stamped "$out") of $(val outer_n "$out") + $(val inner_n "$out"))" \
+		all_stamped "$out"
 	S=$(session_in "$SCRATCH/many")
 	"$UPROF" report -i "$S" >/dev/null 2>&1
 	R=$S/report.csv

@@ -108,10 +108,11 @@ run_build() {
 	"$UPROF" report -i "$S" >/dev/null 2>"$SCRATCH/rerr"
 	pid=$(awk '$1 == "window" { print $2; exit }' "$log")
 	check "$name paused: the program ran 16 regions" [ "$(lines "$log" window)" = 16 ]
-	check "$name paused: the window between resume and pause holds 7 instances" \
-		[ "$(cell "$pid" "$R" 'PARALLEL-REGION METRIC' 'region_a$omp$parallel' Instances)" = 7 ]
-	check "$name paused: 7 implicit tasks on each thread" \
-		[ "$(grep -A4 'THREAD METRIC (region_a' "$R" | awk -F, '$1 == 0 || $1 == 1 { print $9 }' | sort -u)" = 7 ]
+	local inst tasks
+	inst=$(cell "$pid" "$R" 'PARALLEL-REGION METRIC' 'region_a$omp$parallel' Instances)
+	tasks=$(grep -A4 'THREAD METRIC (region_a' "$R" | awk -F, '$1 == 0 || $1 == 1 { print $9 }' | sort -u | tr '\n' ' ')
+	check "$name paused: the window between resume and pause holds 7 instances ($inst)" [ "$inst" = 7 ]
+	check "$name paused: 7 implicit tasks on each thread ($tasks)" [ "$tasks" = "7 " ]
 	check "$name paused: nothing cut" \
 		[ "$(cell "$pid" "$R" OVERVIEW "Window Cut")" = "0 region instances cut at the window's start, 0 region instances cut at the window's end (not counted)" ]
 	check "$name paused: the report says the figures come from the windows" \

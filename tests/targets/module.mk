@@ -141,6 +141,12 @@ $(TGT)/omp_nested_gcc: tests/targets/omp_nested.c
 	@mkdir -p $(dir $@)
 	gcc -O1 -g -fopenmp -o $@ $<
 TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/omp_nested) $(TGT)/omp_nested_gcc
+# its OMPT tool of its own, chained behind uprof's: the program's region times between the
+# callbacks uprof's tool stamps (clang has omp-tools.h in its own include directory)
+$(TGT)/libomp_nested_stamps.so: tests/targets/omp_nested_stamps.c
+	@mkdir -p $(dir $@)
+	clang -O1 -fPIC -shared -Wall -Wextra -o $@ $<
+TEST_TARGETS += $(if $(HAVE_OMP),$(TGT)/libomp_nested_stamps.so)
 $(TGT)/omp_sites_gcc: tests/targets/omp_sites.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -fopenmp -o $@ $<

@@ -20,17 +20,24 @@
  * nest prints one line: "nest" and key=value pairs, times in ms:
  *   outer_n, inner_n    region instances (inner: all teams' instances)
  *   outer_tmin/tmax, inner_tmin/tmax   team sizes seen inside the regions
- *   outer_el, inner_el  elapsed summed over instances, from before the pragma to after it
- *                       on the thread that encountered it
+ *   outer_el, inner_el  elapsed summed over instances, on the thread that encountered
+ *                       each: from parallel_begin to parallel_end, as the stamps tool
+ *                       (omp_nested_stamps.c, OMP_NESTED_STAMPS its path, loaded through
+ *                       OMP_TOOL_LIBRARIES) saw them; without it, from before the pragma
+ *                       to after it
+ *   stamped             the instances timed by the stamps tool (outer_n + inner_n when
+ *                       it ran)
  *   outer_work          the outer members' own work (their 20 ms each, not the inner)
  *   outer_nested        the outer members' time in the inner regions (= inner_el)
  *   inner_work          the inner members' work
  *   threads             distinct threads that were in a team
  *   outer_idle          what the idle of the outer region is by its definition (the
- *                       process's threads in no team of it at any level): threads x
- *                       outer_el - sum over outer instances of its team x its elapsed -
- *                       sum over inner instances of (its team - 1) x its elapsed
- *   inner_idle          sum over inner instances of (threads - its team) x its elapsed
+ *                       process's threads in no team of it at any level): sum over outer
+ *                       instances of (live - its team) x its elapsed - sum over inner
+ *                       instances of (its team - 1) x its elapsed, live the process's
+ *                       OpenMP threads at the instance's end (the stamps tool's count;
+ *                       without it, threads)
+ *   inner_idle          sum over inner instances of (live - its team) x its elapsed
  *   cpu                 the CPU time all threads spent in their work
  *   outer_cpu, inner_cpu    of that, in the outer members' own work and in the inner
  */
@@ -42,8 +49,39 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <dlfcn.h>
 
 #define MAX_SEEN 256
+
+static double (*stamps_last)(int *live);
+static int nstamped;
+
+/* The elapsed ms of the region this thread has just ended, from parallel_begin to
+ * parallel_end by the stamps tool, and in *@live the process's threads then; @own (the
+ * program's clock around the pragma) and 0 where the tool is not loaded. The tool
+ * is looked up at the first region's end: the runtime has loaded it by then. */
+static double region_ms(double own, int *live)
+{
+	double v = -1;
+
+	if (!__atomic_load_n(&stamps_last, __ATOMIC_ACQUIRE)) {
+		const char *path = getenv("OMP_NESTED_STAMPS");
+		void *h = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+
+		if (h)
+			__atomic_store_n(&stamps_last,
+					 (double (*)(int *))dlsym(h, "omp_nested_stamps_last"),
+					 __ATOMIC_RELEASE);
+	}
+	if (stamps_last)
+		v = stamps_last(live);
+	if (v < 0) {
+		*live = 0;
+		return own;
+	}
+	__atomic_add_fetch(&nstamped, 1, __ATOMIC_RELAXED);
+	return v;
+}
 
 static double cpu_ms(void)
 {
@@ -112,21 +150,27 @@ static void team_seen(struct team_stat *s, int size, double el)
 static double nest(int outer, int inner, int rounds, int k)
 {
 	struct team_stat o = { 0 }, in = { 0 };
-	double sum = 0, cpu[2] = { 0, 0 }, nested = 0, otsum = 0;
+	double sum = 0, cpu[2] = { 0, 0 }, nested = 0;
 	size_t max_inner = (size_t)rounds * (size_t)outer * (size_t)(k > 0 ? k : 1);
+	/* per instance: elapsed, team, live threads at its end (0: not known, all seen) */
 	double *inner_el = calloc(max_inner, sizeof(double));
+	double *outer_el = calloc((size_t)rounds, sizeof(double));
 	int *inner_team = calloc(max_inner, sizeof(int)), ni = 0;
+	int *inner_live = calloc(max_inner, sizeof(int));
+	int *outer_team = calloc((size_t)rounds, sizeof(int));
+	int *outer_live = calloc((size_t)rounds, sizeof(int));
 
-	if (!inner_el || !inner_team || k < 1)
+	if (!inner_el || !outer_el || !inner_team || !inner_live || !outer_team || !outer_live ||
+	    k < 1)
 		return 0;
 	for (int r = 0; r < rounds; r++) {
 		double t0 = now_ms(), el;
-		int size = 0;
+		int size = 0, live;
 
 #pragma omp parallel num_threads(outer) reduction(+ : sum)
 		{
 			double b = now_ms(), w, t1, e;
-			int isize = 0;
+			int isize = 0, ilive;
 
 			saw();
 			if (omp_get_thread_num() == 0)
@@ -149,7 +193,7 @@ static double nest(int outer, int inner, int rounds, int k)
 #pragma omp atomic
 					in.work += iw;
 				}
-				e = now_ms() - t1;
+				e = region_ms(now_ms() - t1, &ilive);
 #pragma omp atomic
 				nested += e;
 				team_seen(&in, isize, e);
@@ -157,31 +201,40 @@ static double nest(int outer, int inner, int rounds, int k)
 				{
 					if ((size_t)ni < max_inner) {
 						inner_el[ni] = e;
+						inner_live[ni] = ilive;
 						inner_team[ni++] = isize;
 					}
 				}
 			}
 		}
-		el = now_ms() - t0;
+		el = region_ms(now_ms() - t0, &live);
 		team_seen(&o, size, el);
-		otsum += size * el;
+		outer_el[r] = el;
+		outer_team[r] = size;
+		outer_live[r] = live;
 	}
 	{
-		double oidle = nseen * o.el - otsum, iidle = 0;
+		double oidle = 0, iidle = 0;
 
+		for (int r = 0; r < rounds; r++)
+			oidle += ((outer_live[r] ? outer_live[r] : nseen) - outer_team[r]) * outer_el[r];
 		for (int k = 0; k < ni; k++) {
 			oidle -= (inner_team[k] - 1) * inner_el[k];
-			iidle += (nseen - inner_team[k]) * inner_el[k];
+			iidle += ((inner_live[k] ? inner_live[k] : nseen) - inner_team[k]) * inner_el[k];
 		}
 		printf("nest outer_n=%d outer_tmin=%d outer_tmax=%d outer_el=%.3f outer_work=%.3f "
 		       "outer_nested=%.3f inner_n=%d inner_tmin=%d inner_tmax=%d inner_el=%.3f "
 		       "inner_work=%.3f threads=%d outer_idle=%.3f inner_idle=%.3f cpu=%.3f "
-		       "outer_cpu=%.3f inner_cpu=%.3f\n",
+		       "outer_cpu=%.3f inner_cpu=%.3f stamped=%d\n",
 		       o.n, o.tmin, o.tmax, o.el, o.work, nested, in.n, in.tmin, in.tmax, in.el,
-		       in.work, nseen, oidle, iidle, cpu[0] + cpu[1], cpu[0], cpu[1]);
+		       in.work, nseen, oidle, iidle, cpu[0] + cpu[1], cpu[0], cpu[1], nstamped);
 	}
 	free(inner_el);
+	free(outer_el);
 	free(inner_team);
+	free(inner_live);
+	free(outer_team);
+	free(outer_live);
 	return sum;
 }
 

@@ -194,6 +194,43 @@ static int teardown(void **state)
 	return 0;
 }
 
+/*
+ * A function's padding symbol (__pfx_X: CONFIG_FUNCTION_PADDING's NOPs, __cfi_X: kCFI's
+ * hash) names no frame: a return address equal to X's entry (a retpoline thunk pushed it),
+ * looked up at - 1, is X's frame. A padding symbol of another name than the next
+ * function's is left as it is.
+ */
+static void test_ksyms_padding(void **state)
+{
+	static const char text[] = "ffffffff81000000 T before\n"
+				   "ffffffff81000030 T __pfx_blk_stat_timer_fn\n"
+				   "ffffffff81000040 t blk_stat_timer_fn\n"
+				   "ffffffff81000080 T __cfi_hashed\n"
+				   "ffffffff81000090 T hashed\n"
+				   "ffffffff810000a0 T __pfx_lonely\n"
+				   "ffffffff810000b0 T other\n";
+	struct rpt_ksyms ks = { 0 };
+	const struct rpt_ksym *k;
+
+	(void)state;
+	assert_int_equal(rpt_ksyms_parse(&ks, text, sizeof(text) - 1), 0);
+	k = rpt_ksyms_find(&ks, 0xffffffff8100003f);
+	assert_non_null(k);
+	assert_string_equal(k->name, "blk_stat_timer_fn");
+	assert_true(k->addr == 0xffffffff81000040ULL);
+	k = rpt_ksyms_find(&ks, 0xffffffff81000030);
+	assert_string_equal(k->name, "blk_stat_timer_fn");
+	k = rpt_ksyms_find(&ks, 0xffffffff81000041);
+	assert_string_equal(k->name, "blk_stat_timer_fn");
+	k = rpt_ksyms_find(&ks, 0xffffffff8100002f);
+	assert_string_equal(k->name, "before");
+	k = rpt_ksyms_find(&ks, 0xffffffff8100008f);
+	assert_string_equal(k->name, "hashed");
+	k = rpt_ksyms_find(&ks, 0xffffffff810000af);
+	assert_string_equal(k->name, "__pfx_lonely");
+	rpt_ksyms_release(&ks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_ksyms_parse_bounds),
 		cmocka_unit_test(test_ksyms_load_chunks),
+		cmocka_unit_test(test_ksyms_padding),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
