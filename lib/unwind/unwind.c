@@ -575,6 +575,42 @@ static bool at_entry(const struct uproc *up, const struct rpt_unwind_proc *p, ui
 	       !has_cfi(mod, look);
 }
 
+/*
+ * libdwfl ends a stack without an error also where it could not get the caller's return
+ * address (a register or a stack word it lacked: it takes the pc as undefined, "maybe the
+ * end of the call stack"): _dl_fixup under _dl_runtime_resolve_xsavec, whose CFA is %rbx,
+ * ended so with 8 frames to go. The stack has ended only where the outermost frame's CFI
+ * says its return address is undefined (_start, a thread's start); the entry code without
+ * CFI is at_entry()'s, which rpt_unwind asks after this.
+ */
+static bool ends_here(const struct uproc *up, const struct rpt_unwind_proc *p, uint64_t pc,
+		      bool exact)
+{
+	Dwarf_Addr look = exact ? pc : pc - 1, bias = 0;
+	Dwfl_Module *mod = module_at(up, p, look);
+	Dwarf_CFI *cfi[2] = { mod ? dwfl_module_eh_cfi(mod, &bias) : NULL, NULL };
+	Dwarf_Addr biases[2] = { bias, 0 };
+	bool ended = false;
+
+	if (mod)
+		cfi[1] = debug_frame_cfi(mod, &biases[1]);
+	for (int i = 0; i < 2 && !ended; i++) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op mem[3], *ops;
+		size_t nops;
+		int ra;
+
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], look - biases[i], &frame))
+			continue;
+		ra = dwarf_frame_info(frame, NULL, NULL, NULL);
+		ended = ra >= 0 && !dwarf_frame_register(frame, ra, mem, &ops, &nops) && !nops &&
+			ops == mem;
+		free(frame);
+		break; /* the first table with a row for the pc is the one unwinding uses */
+	}
+	return ended;
+}
+
 /* perf register @r of the sample, or 0 when it was not recorded. */
 static uint64_t perf_reg(const struct ses_sample *s, int r)
 {
@@ -615,7 +651,7 @@ int rpt_unwind(struct rpt_unwinder *u, const struct rpt_unwind_proc *p, const st
 		u->n = 0;
 		u->beyond = false;
 		ret = dwfl_getthread_frames(up->dwfl, (pid_t)s->tid, frame_cb, u);
-		if (ret == 0)
+		if (ret == 0 && u->n && ends_here(up, p, pcs[u->n - 1], activation[u->n - 1]))
 			*end = RPT_UNWIND_DONE;
 		else if (ret == DWARF_CB_ABORT || u->beyond)
 			*end = RPT_UNWIND_TRUNCATED;

@@ -326,6 +326,13 @@ $(TGT)/jit: tests/targets/jit.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TARGET_CFLAGS) -o $@ $<
 TEST_TARGETS += $(TGT)/forker $(TGT)/spin_ms $(TGT)/jit
+# x86-64 assembly with hand-written CFI (tests/e2e/dwarf_ends.sh)
+ifeq ($(shell uname -m),x86_64)
+$(TGT)/cfa_rbx: tests/targets/cfa_rbx.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TARGET_CFLAGS) -o $@ $<
+TEST_TARGETS += $(TGT)/cfa_rbx
+endif
 # tests/e2e/annotate.sh: a linked shared library with DWARF, a stripped one it dlopens
 $(TGT)/libannot_lib.so: tests/targets/annot_lib.c
 	@mkdir -p $(dir $@)
