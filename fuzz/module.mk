@@ -90,9 +90,9 @@ $(eval $(call fuzz_target,fuzz_translated,lib/unwind/translated.c,))
 $(eval $(call fuzz_target,fuzz_roofline,lib/metric/roofline.c lib/util/escape.c,-lm))
 
 # pcm's cumulative table (uprof pcm compare's two inputs)
-$(eval $(call fuzz_target,fuzz_pcm_table,lib/metric/pcm_table.c lib/util/escape.c,-lm))
+$(eval $(call fuzz_target,fuzz_pcm_table,lib/metric/pcm_table.c lib/metric/reader.c lib/util/escape.c,-lm))
 # pcm's timeseries and run file (uprof pcm hreport's inputs beside the cumulative table)
-$(eval $(call fuzz_target,fuzz_pcm_series,lib/metric/pcm_series.c lib/util/escape.c,-lm))
+$(eval $(call fuzz_target,fuzz_pcm_series,lib/metric/pcm_series.c lib/metric/reader.c lib/util/escape.c,-lm))
 
 # leafstack.data: fp samples' leaf copies (lib/session/leafstack.c), decode and join
 $(eval $(call fuzz_target,fuzz_leafstack,$(FUZZ_SESSION_SRCS),))

@@ -10,6 +10,7 @@
  * what is wrong is said with its line.
  */
 #include "metric/metric.h"
+#include "metric/internal.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -20,24 +21,6 @@
 #include <string.h>
 
 #define MAX_LINE (1u << 20) /* a row of MTR_PCM_SERIES_MAX_COLS cells of 60 bytes */
-
-struct reader {
-	char *err;
-	size_t errlen;
-	int line;
-};
-
-__attribute__((format(printf, 2, 3))) static int fail(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	int n = r->line ? snprintf(r->err, r->errlen, "line %d: ", r->line) : 0;
-
-	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < r->errlen)
-		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* The line at *@pos of [@buf, @buf+@len): its start and length (a CR before the newline
  * dropped); *@pos moves past it. false at the end. */
@@ -56,21 +39,9 @@ static bool next_line(const char *buf, size_t len, size_t *pos, const char **p, 
 	return true;
 }
 
-static int copy(struct reader *r, char *dst, size_t size, const char *src, const char *what)
-{
-	size_t n = strlen(src);
-
-	if (!n)
-		return fail(r, "an empty %s", what);
-	if (n >= size)
-		return fail(r, "a %s longer than %zu bytes", what, size - 1);
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
 /* A cell's value: NAN when empty, else a finite number taking the whole cell; *@seen gets
  * MTR_PCM_SEEN_INT or MTR_PCM_SEEN_DEC (pcm writes a count without decimals). */
-static int value(struct reader *r, const char *s, double *out, unsigned char *seen)
+static int value(struct mtr_line_reader *r, const char *s, double *out, unsigned char *seen)
 {
 	char *end;
 
@@ -80,7 +51,7 @@ static int value(struct reader *r, const char *s, double *out, unsigned char *se
 	}
 	*out = strtod(s, &end);
 	if (*end || end == s || !isfinite(*out) || strpbrk(s, "eEnNxXpP"))
-		return fail(r, "the value '%.40s' is not a number", s);
+		return mtr_reader_fail(r, "the value '%.40s' is not a number", s);
 	*seen |= strchr(s, '.') ? MTR_PCM_SEEN_DEC : MTR_PCM_SEEN_INT;
 	return 0;
 }
@@ -97,18 +68,19 @@ void mtr_pcm_series_free(struct mtr_pcm_series *s)
 }
 
 /* The three header rows' cells (@n each): groups, components and metric columns. */
-static int header(struct reader *r, char **g, char **c, char **m, int n, struct mtr_pcm_series *s)
+static int header(struct mtr_line_reader *r, char **g, char **c, char **m, int n,
+		  struct mtr_pcm_series *s)
 {
 	int ncols = n - 3;
 
 	if (n < 4 || strcmp(m[0], "Timestamp") || g[0][0] || c[0][0])
-		return fail(r, "the header names no metric column");
+		return mtr_reader_fail(r, "the header names no metric column");
 	if (strcmp(m[n - 2], MTR_PCM_MUX_SCALE_NAME) || m[n - 1][0] || g[n - 1][0] || c[n - 1][0] ||
 	    g[n - 2][0])
-		return fail(r, "the header does not end in the '" MTR_PCM_MUX_SCALE_NAME
-			       "' column: not a uprof pcm timeseries");
+		return mtr_reader_fail(r, "the header does not end in the '" MTR_PCM_MUX_SCALE_NAME
+					  "' column: not a uprof pcm timeseries");
 	if (!g[1][0] || !c[1][0])
-		return fail(r, "the first metric column names no group or component");
+		return mtr_reader_fail(r, "the first metric column names no group or component");
 	s->titles = calloc((size_t)ncols, sizeof(*s->titles));
 	s->comps = calloc((size_t)ncols, sizeof(*s->comps));
 	s->metric = calloc((size_t)ncols, sizeof(*s->metric));
@@ -120,21 +92,22 @@ static int header(struct reader *r, char **g, char **c, char **m, int n, struct 
 		struct mtr_pcm_series_comp *cur;
 
 		if (g[i][0] && !c[i][0])
-			return fail(r, "column %d starts group '%.40s' but no component", i + 1,
-				    g[i]);
-		if (g[i][0] &&
-		    copy(r, s->titles[s->ngroups++], sizeof(s->titles[0]), g[i], "group title"))
+			return mtr_reader_fail(r, "column %d starts group '%.40s' but no component",
+					       i + 1, g[i]);
+		if (g[i][0] && mtr_reader_copy(r, s->titles[s->ngroups++], sizeof(s->titles[0]),
+					       g[i], "group title"))
 			return -EINVAL;
 		if (c[i][0]) {
 			cur = &s->comps[s->ncomps++];
-			if (copy(r, cur->label, sizeof(cur->label), c[i], "component label"))
+			if (mtr_reader_copy(r, cur->label, sizeof(cur->label), c[i],
+					    "component label"))
 				return -EINVAL;
 			cur->group = s->ngroups - 1;
 			cur->first_col = i - 1;
 		}
 		cur = &s->comps[s->ncomps - 1];
 		cur->ncols++;
-		if (copy(r, s->metric[i - 1], sizeof(s->metric[0]), m[i], "metric name"))
+		if (mtr_reader_copy(r, s->metric[i - 1], sizeof(s->metric[0]), m[i], "metric name"))
 			return -EINVAL;
 	}
 	/* every component of a group has the group's metrics, in its order */
@@ -145,35 +118,39 @@ static int header(struct reader *r, char **g, char **c, char **m, int n, struct 
 			first = k;
 		a = &s->comps[first];
 		if (a->ncols != b->ncols)
-			return fail(r,
-				    "component '%.40s' has %d metrics where its group's first "
-				    "has %d",
-				    b->label, b->ncols, a->ncols);
+			return mtr_reader_fail(
+				r,
+				"component '%.40s' has %d metrics where its group's first "
+				"has %d",
+				b->label, b->ncols, a->ncols);
 		for (int i = 0; i < b->ncols; i++)
 			if (strcmp(s->metric[a->first_col + i], s->metric[b->first_col + i]))
-				return fail(r,
-					    "component '%.40s' names metric '%.40s' where its "
-					    "group's first names '%.40s'",
-					    b->label, s->metric[b->first_col + i],
-					    s->metric[a->first_col + i]);
+				return mtr_reader_fail(
+					r,
+					"component '%.40s' names metric '%.40s' where its "
+					"group's first names '%.40s'",
+					b->label, s->metric[b->first_col + i],
+					s->metric[a->first_col + i]);
 	}
 	return 0;
 }
 
 /* One interval's row: @n cells as the header's, kept when there is room. */
-static int row(struct reader *r, char **c, int n, struct mtr_pcm_series *s, size_t max_rows)
+static int row(struct mtr_line_reader *r, char **c, int n, struct mtr_pcm_series *s,
+	       size_t max_rows)
 {
 	size_t w = (size_t)s->ncols + 1;
 	double scratch;
 
 	if (n != s->ncols + 3)
-		return fail(r, "%d cells where the header has %d (a truncated or damaged row)", n,
-			    s->ncols + 3);
+		return mtr_reader_fail(
+			r, "%d cells where the header has %d (a truncated or damaged row)", n,
+			s->ncols + 3);
 	if (c[n - 1][0])
-		return fail(r, "a cell after the '" MTR_PCM_MUX_SCALE_NAME "' column");
+		return mtr_reader_fail(r, "a cell after the '" MTR_PCM_MUX_SCALE_NAME "' column");
 	if (!c[0][0] || strlen(c[0]) >= sizeof(s->stamps[0]))
-		return fail(r, "the Timestamp '%.40s' is empty or longer than %zu bytes", c[0],
-			    sizeof(s->stamps[0]) - 1);
+		return mtr_reader_fail(r, "the Timestamp '%.40s' is empty or longer than %zu bytes",
+				       c[0], sizeof(s->stamps[0]) - 1);
 	if ((size_t)s->rows < max_rows && s->rows == s->cap) {
 		size_t cap = s->cap ? (size_t)s->cap * 2 : 64;
 		double *v;
@@ -200,7 +177,7 @@ static int row(struct reader *r, char **c, int n, struct mtr_pcm_series *s, size
 	if (s->rows < s->cap)
 		memcpy(s->stamps[s->rows++], c[0], strlen(c[0]) + 1);
 	if (s->rows_total == MTR_PCM_SERIES_MAX_ROWS)
-		return fail(r, "more than %d rows", MTR_PCM_SERIES_MAX_ROWS);
+		return mtr_reader_fail(r, "more than %d rows", MTR_PCM_SERIES_MAX_ROWS);
 	s->rows_total++;
 	return 0;
 }
@@ -208,7 +185,7 @@ static int row(struct reader *r, char **c, int n, struct mtr_pcm_series *s, size
 int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct mtr_pcm_series *s,
 			 char *err, size_t errlen)
 {
-	struct reader r = { err, errlen, 0 };
+	struct mtr_line_reader r = { err, errlen, 0 };
 	const char *lp[3] = { NULL, NULL, NULL }, *p;
 	size_t ln[3] = { 0, 0, 0 }, lpos[3] = { 0, 0, 0 }, pos = 0, n, max_rows;
 	char *store = NULL, **cells = NULL, **c3[3];
@@ -217,7 +194,7 @@ int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct 
 	memset(s, 0, sizeof(*s));
 	err[0] = 0;
 	if (memchr(buf, 0, len))
-		return fail(&r, "a NUL byte: not a pcm CSV file");
+		return mtr_reader_fail(&r, "a NUL byte: not a pcm CSV file");
 	/* the header: the line starting "Timestamp," and the two before it, which start with
 	 * a comma; everything before them is the metadata */
 	for (;;) {
@@ -235,11 +212,12 @@ int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct 
 			break;
 	}
 	if (!lp[0] || !ln[0] || lp[0][0] != ',' || !ln[1] || lp[1][0] != ',')
-		return fail(&r, "the 'Timestamp,' row is not the third of a three-row header");
+		return mtr_reader_fail(
+			&r, "the 'Timestamp,' row is not the third of a three-row header");
 	s->meta_len = lpos[0];
 	for (int k = 0; k < 3; k++)
 		if (ln[k] > MAX_LINE)
-			return fail(&r, "a header line over %u bytes", MAX_LINE);
+			return mtr_reader_fail(&r, "a header line over %u bytes", MAX_LINE);
 	store = malloc(3 * (MAX_LINE + MTR_PCM_SERIES_MAX_COLS + 4));
 	cells = malloc(3 * (MTR_PCM_SERIES_MAX_COLS + 4) * sizeof(*cells));
 	if (!store || !cells) {
@@ -252,18 +230,19 @@ int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct 
 			lp[k], ln[k], store + (size_t)k * (MAX_LINE + MTR_PCM_SERIES_MAX_COLS + 4),
 			c3[k], MTR_PCM_SERIES_MAX_COLS + 4);
 		if (ncells[k] < 0) {
-			ret = fail(&r, "header row %d: more than %d columns or an unclosed quote",
-				   k + 1, MTR_PCM_SERIES_MAX_COLS);
+			ret = mtr_reader_fail(
+				&r, "header row %d: more than %d columns or an unclosed quote",
+				k + 1, MTR_PCM_SERIES_MAX_COLS);
 			goto out;
 		}
 	}
 	if (ncells[0] != ncells[2] || ncells[1] != ncells[2]) {
-		ret = fail(&r, "the three header rows have %d, %d and %d cells", ncells[0],
-			   ncells[1], ncells[2]);
+		ret = mtr_reader_fail(&r, "the three header rows have %d, %d and %d cells",
+				      ncells[0], ncells[1], ncells[2]);
 		goto out;
 	}
 	if (ncells[2] > MTR_PCM_SERIES_MAX_COLS + 3) {
-		ret = fail(&r, "more than %d metric columns", MTR_PCM_SERIES_MAX_COLS);
+		ret = mtr_reader_fail(&r, "more than %d metric columns", MTR_PCM_SERIES_MAX_COLS);
 		goto out;
 	}
 	ret = header(&r, c3[0], c3[1], c3[2], ncells[2], s);
@@ -275,11 +254,12 @@ int mtr_pcm_series_parse(const char *buf, size_t len, size_t max_values, struct 
 		if (!n)
 			break; /* the rows end at a blank line (a cumulative table may follow) */
 		if (n > MAX_LINE) {
-			ret = fail(&r, "a line over %u bytes", MAX_LINE);
+			ret = mtr_reader_fail(&r, "a line over %u bytes", MAX_LINE);
 			break;
 		}
 		k = util_csv_split(p, n, store, cells, MTR_PCM_SERIES_MAX_COLS + 4);
-		ret = k < 0 ? fail(&r, "more cells than the header has, or an unclosed quote")
+		ret = k < 0 ? mtr_reader_fail(
+				      &r, "more cells than the header has, or an unclosed quote")
 			    : row(&r, cells, k, s, max_rows);
 	}
 out:
@@ -357,12 +337,12 @@ void mtr_pcm_run_free(struct mtr_pcm_run *run)
 }
 
 /* "program" and its fields: the command line. */
-static int run_program(struct reader *r, char *f, struct mtr_pcm_run *run)
+static int run_program(struct mtr_line_reader *r, char *f, struct mtr_pcm_run *run)
 {
 	if (run->argv)
-		return fail(r, "a second 'program' line");
+		return mtr_reader_fail(r, "a second 'program' line");
 	if (!f)
-		return fail(r, "a 'program' line names no program");
+		return mtr_reader_fail(r, "a 'program' line names no program");
 	run->argv = calloc(MTR_PCM_RUN_MAX_ARGS + 1, sizeof(*run->argv));
 	if (!run->argv)
 		return -ENOMEM;
@@ -372,40 +352,42 @@ static int run_program(struct reader *r, char *f, struct mtr_pcm_run *run)
 		if (tab)
 			*tab = 0;
 		if (run->nargs == MTR_PCM_RUN_MAX_ARGS)
-			return fail(r, "more than %d program arguments", MTR_PCM_RUN_MAX_ARGS);
+			return mtr_reader_fail(r, "more than %d program arguments",
+					       MTR_PCM_RUN_MAX_ARGS);
 		if (!unescape(f))
-			return fail(r, "a bad \\ escape in a program argument");
+			return mtr_reader_fail(r, "a bad \\ escape in a program argument");
 		run->argv[run->nargs++] = f;
 		f = tab ? tab + 1 : NULL;
 	}
 	if (!run->argv[0][0])
-		return fail(r, "an empty program name");
+		return mtr_reader_fail(r, "an empty program name");
 	return 0;
 }
 
 /* "metric", <group>, count|derived, <name> */
-static int run_metric(struct reader *r, char *f, struct mtr_pcm_run *run)
+static int run_metric(struct mtr_line_reader *r, char *f, struct mtr_pcm_run *run)
 {
 	char *kind = f ? strchr(f, '\t') : NULL, *name = kind ? strchr(kind + 1, '\t') : NULL;
 	struct mtr_pcm_run_metric *m;
 
 	if (!name || strchr(name + 1, '\t'))
-		return fail(r, "a 'metric' line is 'metric<TAB>group<TAB>count|derived<TAB>name'");
+		return mtr_reader_fail(
+			r, "a 'metric' line is 'metric<TAB>group<TAB>count|derived<TAB>name'");
 	*kind++ = 0;
 	*name++ = 0;
 	if (run->nmetrics == MTR_PCM_RUN_MAX_METRICS)
-		return fail(r, "more than %d metrics", MTR_PCM_RUN_MAX_METRICS);
+		return mtr_reader_fail(r, "more than %d metrics", MTR_PCM_RUN_MAX_METRICS);
 	if (!run->metric && !(run->metric = calloc(MTR_PCM_RUN_MAX_METRICS, sizeof(*run->metric))))
 		return -ENOMEM;
 	m = &run->metric[run->nmetrics];
 	if (!unescape(f) || !unescape(name))
-		return fail(r, "a bad \\ escape in a metric line");
+		return mtr_reader_fail(r, "a bad \\ escape in a metric line");
 	if (!strcmp(kind, "count"))
 		m->count = true;
 	else if (strcmp(kind, "derived"))
-		return fail(r, "'%.20s' is neither count nor derived", kind);
-	if (copy(r, m->group, sizeof(m->group), f, "group name") ||
-	    copy(r, m->name, sizeof(m->name), name, "metric name"))
+		return mtr_reader_fail(r, "'%.20s' is neither count nor derived", kind);
+	if (mtr_reader_copy(r, m->group, sizeof(m->group), f, "group name") ||
+	    mtr_reader_copy(r, m->name, sizeof(m->name), name, "metric name"))
 		return -EINVAL;
 	run->nmetrics++;
 	return 0;
@@ -414,7 +396,7 @@ static int run_metric(struct reader *r, char *f, struct mtr_pcm_run *run)
 int mtr_pcm_run_parse(const char *buf, size_t len, struct mtr_pcm_run *run, char *err,
 		      size_t errlen)
 {
-	struct reader r = { err, errlen, 0 };
+	struct mtr_line_reader r = { err, errlen, 0 };
 	size_t pos = 0, n;
 	const char *p;
 	char *s;
@@ -423,9 +405,9 @@ int mtr_pcm_run_parse(const char *buf, size_t len, struct mtr_pcm_run *run, char
 	memset(run, 0, sizeof(*run));
 	err[0] = 0;
 	if (memchr(buf, 0, len))
-		return fail(&r, "a NUL byte: not a uprof pcm run file");
+		return mtr_reader_fail(&r, "a NUL byte: not a uprof pcm run file");
 	if (len > MTR_PCM_RUN_MAX_BYTES)
-		return fail(&r, "over %u bytes", MTR_PCM_RUN_MAX_BYTES);
+		return mtr_reader_fail(&r, "over %u bytes", MTR_PCM_RUN_MAX_BYTES);
 	run->store = s = malloc(len + 1);
 	if (!s)
 		return -ENOMEM;
@@ -440,19 +422,20 @@ int mtr_pcm_run_parse(const char *buf, size_t len, struct mtr_pcm_run *run, char
 			*f++ = 0;
 		if (r.line == 1) {
 			if (strcmp(s, MTR_PCM_RUN_MAGIC) || !f || strcmp(f, "1"))
-				ret = fail(&r, "not '" MTR_PCM_RUN_MAGIC "<TAB>1': not a uprof pcm "
-					       "run file of this version");
+				ret = mtr_reader_fail(&r, "not '" MTR_PCM_RUN_MAGIC
+							  "<TAB>1': not a uprof pcm "
+							  "run file of this version");
 		} else if (!strcmp(s, "program")) {
 			ret = run_program(&r, f, run);
 		} else if (!strcmp(s, "metric")) {
 			ret = run_metric(&r, f, run);
 		} else if (n) {
-			ret = fail(&r, "'%.20s' is no line of a run file", s);
+			ret = mtr_reader_fail(&r, "'%.20s' is no line of a run file", s);
 		}
 		s += n + 1;
 	}
 	if (!ret && !r.line)
-		ret = fail(&r, "an empty run file");
+		ret = mtr_reader_fail(&r, "an empty run file");
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (ret)

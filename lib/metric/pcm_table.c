@@ -6,6 +6,7 @@
  * cell and count is bounded, and what is wrong is said with its line.
  */
 #include "metric/metric.h"
+#include "metric/internal.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -17,26 +18,8 @@
 
 #define MAX_LINE 65536 /* MTR_PCM_MAX_COMPS cells of a few dozen bytes */
 
-struct reader {
-	char *err;
-	size_t errlen;
-	int line;
-};
-
-__attribute__((format(printf, 2, 3))) static int fail(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	int n = r->line ? snprintf(r->err, r->errlen, "line %d: ", r->line) : 0;
-
-	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < r->errlen)
-		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* An empty cell: NAN; else a finite number taking the whole cell. */
-static int value(struct reader *r, const char *s, double *out)
+static int value(struct mtr_line_reader *r, const char *s, double *out)
 {
 	char *end;
 
@@ -46,42 +29,30 @@ static int value(struct reader *r, const char *s, double *out)
 	}
 	*out = strtod(s, &end);
 	if (*end || end == s || !isfinite(*out))
-		return fail(r, "the value '%.40s' is not a number", s);
+		return mtr_reader_fail(r, "the value '%.40s' is not a number", s);
 	return 0;
 }
 
-static int copy(struct reader *r, char *dst, size_t size, const char *src, const char *what)
-{
-	size_t n = strlen(src);
-
-	if (!n)
-		return fail(r, "an empty %s", what);
-	if (n >= size)
-		return fail(r, "a %s longer than %zu bytes", what, size - 1);
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
-static int header(struct reader *r, char **c, int n, struct mtr_pcm_table *t)
+static int header(struct mtr_line_reader *r, char **c, int n, struct mtr_pcm_table *t)
 {
 	if (n < 2)
-		return fail(r, "the 'Metric,' header names no component");
+		return mtr_reader_fail(r, "the 'Metric,' header names no component");
 	if (n - 1 > MTR_PCM_MAX_COMPS)
-		return fail(r, "more than %d components", MTR_PCM_MAX_COMPS);
+		return mtr_reader_fail(r, "more than %d components", MTR_PCM_MAX_COMPS);
 	t->ncomps = n - 1;
 	for (int i = 1; i < n; i++)
-		if (copy(r, t->comp[i - 1], sizeof(t->comp[0]), c[i], "component name"))
+		if (mtr_reader_copy(r, t->comp[i - 1], sizeof(t->comp[0]), c[i], "component name"))
 			return -EINVAL;
 	return 0;
 }
 
-static int row(struct reader *r, char **c, int n, struct mtr_pcm_table *t)
+static int row(struct mtr_line_reader *r, char **c, int n, struct mtr_pcm_table *t)
 {
 	if (n != t->ncomps + 1)
-		return fail(r, "%d cells where the header has %d", n, t->ncomps + 1);
+		return mtr_reader_fail(r, "%d cells where the header has %d", n, t->ncomps + 1);
 	if (t->nmetrics == MTR_PCM_MAX_METRICS)
-		return fail(r, "more than %d metrics", MTR_PCM_MAX_METRICS);
-	if (copy(r, t->metric[t->nmetrics], sizeof(t->metric[0]), c[0], "metric name"))
+		return mtr_reader_fail(r, "more than %d metrics", MTR_PCM_MAX_METRICS);
+	if (mtr_reader_copy(r, t->metric[t->nmetrics], sizeof(t->metric[0]), c[0], "metric name"))
 		return -EINVAL;
 	for (int i = 1; i < n; i++) {
 		if (value(r, c[i], &t->val[t->nmetrics][i - 1]))
@@ -97,7 +68,7 @@ static int row(struct reader *r, char **c, int n, struct mtr_pcm_table *t)
 int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, char *err,
 			size_t errlen)
 {
-	struct reader r = { err, errlen, 0 };
+	struct mtr_line_reader r = { err, errlen, 0 };
 	char store[MAX_LINE + MTR_PCM_MAX_COMPS + 2], *c[MTR_PCM_MAX_COMPS + 2];
 	bool in_table = false;
 	size_t pos = 0;
@@ -105,7 +76,7 @@ int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, ch
 	memset(t, 0, sizeof(*t));
 	err[0] = 0;
 	if (memchr(buf, 0, len))
-		return fail(&r, "a NUL byte: not a pcm CSV file");
+		return mtr_reader_fail(&r, "a NUL byte: not a pcm CSV file");
 	while (pos < len) {
 		const char *p = buf + pos, *nl = memchr(p, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - p) : len - pos;
@@ -120,13 +91,13 @@ int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, ch
 		if (in_table && !n)
 			break; /* the table ends at a blank line */
 		if (n > MAX_LINE)
-			return fail(&r, "a line over %d bytes", MAX_LINE);
+			return mtr_reader_fail(&r, "a line over %d bytes", MAX_LINE);
 		/* one cell more than a table can have, so the header says "more than N
 		 * components" */
 		cells = util_csv_split(p, n, store, c, MTR_PCM_MAX_COMPS + 2);
 		if (cells < 0)
-			return fail(&r, "more than %d cells or an unclosed quote",
-				    MTR_PCM_MAX_COMPS + 2);
+			return mtr_reader_fail(&r, "more than %d cells or an unclosed quote",
+					       MTR_PCM_MAX_COMPS + 2);
 		if (!in_table) {
 			if (header(&r, c, cells, t))
 				return -EINVAL;
@@ -137,10 +108,11 @@ int mtr_pcm_table_parse(const char *buf, size_t len, struct mtr_pcm_table *t, ch
 	}
 	r.line = 0;
 	if (!in_table)
-		return fail(&r, "no cumulative table (a 'Metric,<component>,...' line): write one "
-				"with 'uprof pcm -C' or 'uprof pcm profile'");
+		return mtr_reader_fail(
+			&r, "no cumulative table (a 'Metric,<component>,...' line): write one "
+			    "with 'uprof pcm -C' or 'uprof pcm profile'");
 	if (!t->nmetrics)
-		return fail(&r, "the cumulative table has no metric row");
+		return mtr_reader_fail(&r, "the cumulative table has no metric row");
 	return 0;
 }
 
