@@ -24,6 +24,10 @@ wait_row() {
 	own=$(os_fact "$5")
 	row=$(awk -F'\t' -v t="$tid" -v b="$2" '$3 == t && $4 == b' "$SCRATCH/wakers.tsv")
 	echo "# $2 (thread $tid): $(echo "$row" | tr '\t' '|'); program measured $own ns"
+	# a missing row: the whole table and the thread's waits, to say where it went (once
+	# in a suite run the condition variable's wait had no row, not reproduced since)
+	[ -n "$row" ] || { sed 's/^/# LOCK WAKERS: /' "$SCRATCH/wakers.tsv" | tr '\t' '|';
+		grep -a -i "$tid" "$S/report.csv" | head -20 | sed 's/^/# report.csv: /'; }
 	check "$2's wait has one LOCK WAKERS row ($(echo "$row" | grep -c .))" [ "$(echo "$row" | grep -c .)" = 1 ]
 	check "woken by thread $wtid, the $3 ($(echo "$row" | cut -f6))" [ "$(echo "$row" | cut -f6)" = "$wtid" ]
 	check "in $4 ($(echo "$row" | cut -f7))" [ "$(echo "$row" | cut -f7)" = "$4" ]
