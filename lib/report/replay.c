@@ -197,12 +197,18 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		return full ? rpt_os_sample(r, rd, full) : 0;
 	if (e->pid == (uint32_t)-1 || e->tid == (uint32_t)-1)
 		return 0; /* idle / no task: not the target's time */
+	ev = rpt_events_of_attr(r, rd, e->attr);
+	if (ev < 0)
+		return 0; /* not a sampling event of the session */
+	/* The counts of samples left out (paused, filtered, system, dropped) are the sort
+	 * event's, as the summary's "samples" are: the achieved rate divides them by the
+	 * CPU time, and a page-faults record counted there read 1,118 Hz of 1,000. */
 	if (rpt_paused_at(r, time)) {
-		r->paused_samples++;
+		r->paused_samples += ev == 0;
 		return 0;
 	}
 	if (!rpt_filter_keeps(r, (int)e->pid, time)) {
-		r->filtered_samples++;
+		r->filtered_samples += ev == 0;
 		return 0;
 	}
 	if (rpt_pause_unknown_at(r, time))
@@ -217,20 +223,17 @@ static int count_sample(struct rpt *r, const struct ses_reader *rd, const struct
 		addr = m ? e->ip - m->start + m->pgoff : e->ip;
 	}
 	if (r->opts.ignore_system_module && rpt_module_is_system(r, module)) {
-		r->system_samples++; /* left out, said in the header */
+		r->system_samples += ev == 0; /* left out, said in the header */
 		return 0;
 	}
 	t = rpt_world_thread(&r->world, (int)e->pid, (int)e->tid);
 	if (!t)
 		return -ENOMEM;
-	ev = rpt_events_of_attr(r, rd, e->attr);
-	if (ev < 0)
-		return 0; /* not a sampling event of the session */
 	units = units_of(r, ev, period);
 	if (r->opts.drop && r->sample_seq < r->opts.ndrop &&
 	    (r->opts.drop[r->sample_seq / 8] >> (r->sample_seq % 8) & 1)) {
 		r->sample_seq++;
-		r->tool_dropped++; /* counted for the achieved rate, shown nowhere */
+		r->tool_dropped += ev == 0; /* counted for the achieved rate, shown nowhere */
 		return 0;
 	}
 	r->sample_seq++;

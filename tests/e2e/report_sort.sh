@@ -6,7 +6,7 @@
 # event the session lacks, a second -s, two --show-* are one-line usage errors.
 . "$(dirname "$0")/lib/common.sh"
 
-"$UPROF" collect -e timer -e page-faults -o "$SCRATCH/s" "$TGT/callgraph_fp" >/dev/null 2>&1
+"$UPROF" collect -e timer -e page-faults -o "$SCRATCH/s" "$TGT/callgraph_fp" 2000 >/dev/null 2>&1
 S=$(session_in "$SCRATCH/s")
 check "a session of CPU_TIME and page-faults" grep -q "^name = page-faults" "$S/session.ini"
 
@@ -23,7 +23,18 @@ rep pct --show-percentage
 rep pfpct -s page-faults --show-percentage
 rep agg --agg-interval 100
 rep agg0 --agg-interval 0
-rep aggtf --agg-interval 100 --time-filter 0.5:1.5 --show-sample-count
+# the window is the run's middle half, on 100 ms edges (the run's length is the machine's):
+# the last interval's end is the run's
+WIN=$("$PYTHON" - "$SCRATCH/agg.csv" <<'PY'
+import math, sys
+ls = open(sys.argv[1]).read().split("\n")
+i = next(i for i, l in enumerate(ls) if "SAMPLES PER INTERVAL" in l) + 2
+t = max(float(l.split(",")[1]) for l in ls[i:] if l[:1].isdigit())
+lo = max(1, math.floor(t / 4 / 0.1 + 1e-9)); hi = max(lo + 1, math.floor(3 * t / 4 / 0.1 + 1e-9))
+print(f"{lo / 10:.1f}:{hi / 10:.1f}")
+PY
+)
+rep aggtf --agg-interval 100 --time-filter "$WIN" --show-sample-count
 
 # facts.py CHECK: compares the reports above (exit 0 when the fact holds)
 cat >"$SCRATCH/facts.py" <<'PY'
@@ -101,10 +112,11 @@ if check == "agg0":  # one row: the whole run
     _, _, rs = intervals("agg0")
     _, _, a = intervals("agg")
     sys.exit(not (len(rs) == 1 and rs[0][2:] == [sum(r[2] for r in a), sum(r[3] for r in a)]))
-if check == "aggtf":  # --time-filter 0.5:1.5: nothing outside, the window's total inside
+if check == "aggtf":  # --time-filter LO:HI: nothing outside, the window's total inside
+    lo, hi = (float(x) for x in sys.argv[3].split(":"))
     _, _, rs = intervals("aggtf")
     _, _, s, _ = fn("aggtf")
-    outside = sum(r[2] + r[3] for r in rs if r[0] < 0.5 - 1e-9 or r[0] >= 1.5 - 1e-9)
+    outside = sum(r[2] + r[3] for r in rs if r[0] < lo - 1e-9 or r[0] >= hi - 1e-9)
     sys.exit(not (outside == 0 and sum(r[2] for r in rs) == sum(int(v[0]) for v in s.values())
                   and sum(r[2] for r in rs) > 0))
 def system(path):
@@ -120,7 +132,7 @@ if check == "nosys":  # the system modules' samples left out and counted; the re
                   and said.startswith(f'System Modules Ignored:,"{left_out} samples in')))
 sys.exit(2)
 PY
-fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$1"; }
+fact() { "$PYTHON" "$SCRATCH/facts.py" "$SCRATCH" "$@"; }
 check "default: CPU_TIME is the first column and sorts FUNCTIONS" fact plain
 check "-s page-faults: page-faults first, sorting FUNCTIONS, PROCESSES, MODULES, THREADS; every row's numbers the default's" fact pf
 check "--sort-by event=timer: the default's FUNCTIONS table" fact timer
@@ -135,7 +147,12 @@ check "--show-percentage: the header says what the values are" \
 
 check "--agg-interval 100: 100 ms rows from the start; each column sums to the event's total" fact agg
 check "--agg-interval 0: one row of the whole run, the same totals" fact agg0
-check "--agg-interval 100 --time-filter 0.5:1.5: no sample outside the window; the rows sum to the filtered total" fact aggtf
+# the rate is the collection's, of the sort event's samples: the filter leaves it (a
+# page-faults record counted among the filtered ones made 1,118 Hz of 1,000)
+tf_rate() { local a; a=$(csvq "$SCRATCH/plain.csv" --key "Achieved Sampling Rate")
+	[ -n "$a" ] && [ "$a" = "$(csvq "$SCRATCH/aggtf.csv" --key "Achieved Sampling Rate")" ]; }
+check "--time-filter on a session of two events: the achieved rate is the unfiltered report's" tf_rate
+check "--agg-interval 100 --time-filter $WIN (the run's middle half): no sample outside the window; the rows sum to the filtered total" fact aggtf "$WIN"
 expect_fail 2 "--agg-interval that is not a number" "^uprof report: --agg-interval '1s': give milliseconds" \
 	"$UPROF" report -i "$S" --agg-interval 1s
 expect_fail 2 "translate --agg-interval is refused with its reason" "^uprof translate: --agg-interval 10: translate writes no timeline" \
