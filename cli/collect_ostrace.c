@@ -3,7 +3,7 @@
  * uprof collect --trace os[=EV[:THRESHOLD_US],...], --osrt-threshold and --config
  * threading (docs/DESIGN.md §12): kernel tracepoints sampled on the launched or attached
  * processes beside the timer. sched:sched_switch at every switch-out of a traced thread
- * (its state and user call stack), sched:sched_wakeup (the waker and its stack),
+ * (its state and user call stack), sched:sched_waking (the waker and its stack),
  * raw_syscalls:sys_enter/sys_exit (number, result; the call stack at entry) and
  * PERF_RECORD_SWITCH from the tracking event (the switch-ins). The tracepoints' format
  * files go into the session (OST_FORMATS_FILE) so that report reads their fields at the
@@ -50,7 +50,12 @@ static const struct tp_need {
 	bool optional;
 } TRACEPOINTS[] = {
 	{ "sched", "sched_switch", ~0u, false },
-	{ "sched", "sched_wakeup", ~0u, false },
+	/* sched_waking, not sched_wakeup: waking fires in the waker, in try_to_wake_up;
+	 * wakeup fires where the wakee is put on a run queue, which for a wakee on another
+	 * CPU is often that CPU's IPI, in whatever task runs there (sched_wakeup from an
+	 * idle CPU or an untraced task: a lock wait with no waker; from a traced thread that
+	 * happened to run there: the wrong waker) */
+	{ "sched", "sched_waking", ~0u, false },
 	{ "raw_syscalls", "sys_enter", OST_EV_SYSCALL | OST_EV_PTHREAD, false },
 	{ "raw_syscalls", "sys_exit", OST_EV_SYSCALL | OST_EV_PTHREAD, false },
 	/* x86's user page faults; other architectures have none of this name */

@@ -162,7 +162,8 @@ static void classify(struct ost_format *f)
 		enum ost_tp_kind kind;
 	} KNOWN[] = {
 		{ "sched", "sched_switch", OST_TP_SWITCH },
-		{ "sched", "sched_wakeup", OST_TP_WAKEUP },
+		{ "sched", "sched_waking", OST_TP_WAKEUP },
+		{ "sched", "sched_wakeup", OST_TP_WAKEUP }, /* sessions before sched_waking */
 		{ "raw_syscalls", "sys_enter", OST_TP_SYS_ENTER },
 		{ "raw_syscalls", "sys_exit", OST_TP_SYS_EXIT },
 		{ "exceptions", "page_fault_user", OST_TP_PAGEFAULT },

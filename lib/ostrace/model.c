@@ -7,7 +7,7 @@
  *     and whether a switch-out was a preemption (it stays runnable) or a block;
  *   - sched:sched_switch just before each switch-out: prev_state and the user stack;
  *   - raw_syscalls:sys_enter/sys_exit: the system call it blocked in gives the wait kind;
- *   - sched:sched_wakeup in the waker's context: when a traced thread woke it, the blocked
+ *   - sched:sched_waking in the waker's context: when a traced thread woke it, the blocked
  *     span ends there and runnable time begins (a wakeup by an interrupt or a task outside
  *     the trace is not seen: that wait stays blocked until the switch-in, as a thread
  *     woken by its timer is runnable only while the CPU is busy).

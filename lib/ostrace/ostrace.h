@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lib/ostrace: the OS-tracing model of a --trace os session (docs/DESIGN.md §12), built
- * from the kernel tracepoints collect sampled (sched_switch, sched_wakeup, raw_syscalls)
+ * from the kernel tracepoints collect sampled (sched_switch, sched_waking, raw_syscalls)
  * and the tracking event's switch records, fed in time order by lib/report:
  *
  *   format.c   a tracepoint's tracefs format file, and the session's file of them
@@ -54,7 +54,7 @@ struct ost_field {
 enum ost_tp_kind {
 	OST_TP_OTHER,
 	OST_TP_SWITCH,	  /* sched:sched_switch */
-	OST_TP_WAKEUP,	  /* sched:sched_wakeup */
+	OST_TP_WAKEUP,	  /* sched:sched_waking (sched_wakeup in older sessions) */
 	OST_TP_SYS_ENTER, /* raw_syscalls:sys_enter */
 	OST_TP_SYS_EXIT,  /* raw_syscalls:sys_exit */
 	OST_TP_PAGEFAULT, /* exceptions:page_fault_user */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # LOCK WAKERS of a --trace os session: who ended each lock wait, with the waker's function
-# and stack from its sched_wakeup sample. On tests/targets/ostrace_wakers.c, where
+# and stack from its sched_waking sample. On tests/targets/ostrace_wakers.c, where
 # hand_over_mutex() unlocks a mutex wait_on_mutex() waits for (~0.15 s) and send_signal()
 # signals a condition variable wait_for_signal() waits on (~0.1 s), each wait's row names
 # the waiting thread and function, the waker thread and function, its stack through that
@@ -27,7 +27,11 @@ wait_row() {
 	# a missing row: the whole table and the thread's waits, to say where it went (once
 	# in a suite run the condition variable's wait had no row, not reproduced since)
 	[ -n "$row" ] || { sed 's/^/# LOCK WAKERS: /' "$SCRATCH/wakers.tsv" | tr '\t' '|';
-		grep -a -i "$tid" "$S/report.csv" | head -20 | sed 's/^/# report.csv: /'; }
+		grep -a -i "$tid" "$S/report.csv" | head -20 | sed 's/^/# report.csv: /'
+		grep -a -i "wakeup\|lost\|order" "$S/report.csv" | sed 's/^/# report.csv note: /'
+		perf script -i "$S/samples.data" -F tid,cpu,time,event,trace 2>/dev/null |
+			grep -E "sched_|NR 202 " | grep -E "(pid|prev_pid|next_pid)=$tid |^ *$tid " |
+			head -30 | sed 's/^/# perf script: /'; }
 	check "$2's wait has one LOCK WAKERS row ($(echo "$row" | grep -c .))" [ "$(echo "$row" | grep -c .)" = 1 ]
 	check "woken by thread $wtid, the $3 ($(echo "$row" | cut -f6))" [ "$(echo "$row" | cut -f6)" = "$wtid" ]
 	check "in $4 ($(echo "$row" | cut -f7))" [ "$(echo "$row" | cut -f7)" = "$4" ]

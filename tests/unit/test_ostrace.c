@@ -180,6 +180,18 @@ static void formats_file(void **state)
 	assert_string_equal(fm->f[2].system, "raw_syscalls");
 	assert_int_equal(ost_formats_find(fm, 23)->kind, OST_TP_SYS_EXIT);
 	assert_null(ost_formats_find(fm, 999));
+	/* an older session's sched_wakeup and today's sched_waking are both the waker */
+	assert_int_equal(ost_formats_find(fm, 375)->kind, OST_TP_WAKEUP);
+	{
+		char *waking = strdup(FORMATS), *at = strstr(waking, "name: sched_wakeup\n");
+
+		memcpy(at, "name: sched_waking\n", strlen("name: sched_waking\n"));
+		assert_int_equal(ost_formats_parse(waking, strlen(waking), fm, err, sizeof(err)),
+				 0);
+		assert_int_equal(ost_formats_find(fm, 375)->kind, OST_TP_WAKEUP);
+		assert_int_equal(ost_formats_find(fm, 372)->kind, OST_TP_SWITCH);
+		free(waking);
+	}
 	/* every cut: refused with a line, or the blocks before the cut */
 	for (size_t n = 0; n < len; n++) {
 		int ret = ost_formats_parse(FORMATS, n, fm, err, sizeof(err));
