@@ -40,6 +40,24 @@ session_in() { ls -d "$1"/uprof-* 2>/dev/null | head -1; }
 # csvq FILE SECTION [COLUMN]: rows of the section whose title contains SECTION
 csvq() { "$PYTHON" "$HERE/csvq.py" "$@"; }
 # Is |a-b| <= tol (floats)?
+# timer_missed REPORT_CSV: the share of its periods the session's timer missed, from the
+# report's own rates (1 - achieved/requested; 0 when it kept up). A host that takes the
+# VM's CPU away, unseen as steal, holds the timer's interrupt past whole periods and the
+# kernel skips them (hrtimer_forward_now): the samples then hold that much less than the
+# threads' own CPU clocks say, unevenly between threads (a suite run: 6 % of a region's
+# CPU time, 9 % of one thread's and 0 of the other's). A check of sampled CPU time against
+# the program's own widens its margin by this, measured in the same run.
+timer_missed() {
+	"$PYTHON" - "$1" <<'PY'
+import csv, sys
+k = {}
+for row in csv.reader(open(sys.argv[1], errors="replace")):
+    if len(row) >= 2 and row[0] in ("Requested Sampling Rate:", "Achieved Sampling Rate:"):
+        k.setdefault(row[0], float(row[1].split()[0]))
+want, got = k.get("Requested Sampling Rate:", 0), k.get("Achieved Sampling Rate:", 0)
+print(f"{max(0.0, 1 - got / want) if want > 0 and got > 0 else 0:.4f}")
+PY
+}
 near() { "$PYTHON" -c "import sys; a,b,t=map(float,sys.argv[1:4]); sys.exit(0 if abs(a-b)<=t else 1)" "$@"; }
 # expect_fail CODE "description" PATTERN cmd...: exit CODE (or any non-zero for "any"),
 # exactly one line on stderr, matching PATTERN, no sanitizer report
