@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "session/session.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,71 @@ static void print_programs(const struct rpt *r, const struct rpt_summary *s, FIL
 			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
 			s->samples ? 100.0 * rows[i].samples / s->samples : 0.0, width, NAME_COLS,
 			rows[i].name, (unsigned long long)rows[i].count, rows[i].module);
+}
+
+/* A function's name as the terminal shows it: cut in the middle past NAME_COLS, where a
+ * C++ template's arguments are, so that both ends stay readable (@cut holds it). */
+static const char *shown_name(const char *name, char cut[NAME_COLS + 1])
+{
+	size_t len = strlen(name), head = (NAME_COLS - 3) / 2, tail = NAME_COLS - 3 - head;
+
+	if (len <= NAME_COLS)
+		return name;
+	snprintf(cut, NAME_COLS + 1, "%.*s...%s", (int)head, name, name + len - tail);
+	return cut;
+}
+
+static const char *module_base(const struct rpt_row *row)
+{
+	const char *mod = strrchr(row->module, '/');
+
+	return mod ? mod + 1 : row->module;
+}
+
+/* --view: the hottest functions in the view's columns (report.csv's ALL FUNCTIONS, as the
+ * terminal has room for: its first column sorts, then the sort event's share), in place
+ * of the CPU_TIME table. false without a view. */
+static bool print_view(const struct rpt *r, const struct rpt_summary *s,
+		       const struct rpt_row *rows, int n, int width, FILE *table)
+{
+	enum { MAXC = 32 };
+	const char *names[MAXC], *title;
+	bool is_event[MAXC];
+	int nc = rpt_view_columns(r, &title, names, is_event, MAXC), w[MAXC];
+	double v[MAXC];
+
+	if (!nc)
+		return false;
+	fprintf(table, "View: %s\n", title);
+	for (int c = 0; c < nc; c++) {
+		w[c] = (int)strlen(names[c]) > 10 ? (int)strlen(names[c]) : 10;
+		fprintf(table, "%*s ", w[c], names[c]);
+		if (!c)
+			fprintf(table, "%7s ", "%");
+	}
+	fprintf(table, " %-*s %s\n", width, "FUNCTION", "MODULE");
+	for (int i = 0; i < n; i++) {
+		char cut[NAME_COLS + 1];
+
+		rpt_view_function_values(r, &rows[i], v);
+		for (int c = 0; c < nc; c++) {
+			if (!isfinite(v[c])) /* a formula undefined here (x/0): as report.csv's */
+				fprintf(table, "%*s ", w[c], "-");
+			else
+				fprintf(table, is_event[c] && !c && s->info->nevents &&
+							       ses_event_is_timer(&s->info->events[0])
+						       ? "%*.4f "
+					       : is_event[c] ? "%*.0f "
+							     : "%*.4f ",
+					w[c], v[c]);
+			if (!c)
+				fprintf(table, "%6.2f%% ",
+					s->samples ? 100.0 * rows[i].samples / s->samples : 0.0);
+		}
+		fprintf(table, " %-*s %s\n", width, shown_name(rows[i].name, cut),
+			module_base(&rows[i]));
+	}
+	return true;
 }
 
 /* A perf pipe file's status line: its events, and what their values are. */
@@ -296,24 +362,18 @@ void report_summary(const struct rpt *r, const char *written, FILE *table)
 		width = (int)strlen(rows[i].name) > width ? (int)strlen(rows[i].name) : width;
 	width = width > NAME_COLS ? NAME_COLS : width;
 	fprintf(stderr, "\n"); /* sets the table off from the status lines, and goes with them */
+	if (print_view(r, &s, rows, n, width, table))
+		return;
 	fprintf(table, "%12s %7s  %-*s %s\n", timer ? "CPU_TIME(s)" : "EVENTS", "%", width,
 		"FUNCTION", "MODULE");
 	for (int i = 0; i < n; i++) {
-		const char *mod = strrchr(rows[i].module, '/'), *name = rows[i].name;
-		size_t len = strlen(name);
 		char cut[NAME_COLS + 1];
 
-		if (len > NAME_COLS) {
-			size_t head = (NAME_COLS - 3) / 2, tail = NAME_COLS - 3 - head;
-
-			snprintf(cut, sizeof(cut), "%.*s...%s", (int)head, name, name + len - tail);
-			name = cut;
-		}
 		fprintf(table, timer ? "%12.4f %6.2f%%  %-*s %s\n" : "%12.0f %6.2f%%  %-*s %s\n",
 			timer ? rows[i].seconds
 			      : (double)rows[i].samples * (double)ses_event_unit(ev0),
-			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width, name,
-			mod ? mod + 1 : rows[i].module);
+			s.samples ? 100.0 * rows[i].samples / s.samples : 0.0, width,
+			shown_name(rows[i].name, cut), module_base(&rows[i]));
 	}
 	print_programs(r, &s, table, timer);
 }

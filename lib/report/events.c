@@ -275,14 +275,11 @@ static void metric_cell(FILE *f, double m)
 		fputc(',', f);
 }
 
-void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
-		      uint64_t ev0_samples)
+/* Each event's @units tallied for (kind, owner, item), and its value @v; the count. */
+static int values_of(const struct rpt *r, int kind, uint32_t owner, uint32_t item,
+		     uint64_t ev0_samples, double *v, uint64_t *units)
 {
-	double v[SES_MAX_EVENTS],
-		m[SES_MAX_METRICS > RPT_VIEW_MAX ? SES_MAX_METRICS : RPT_VIEW_MAX];
 	int n = r->info.nevents > 0 ? r->info.nevents : 1;
-
-	uint64_t units[SES_MAX_EVENTS];
 
 	units[0] = ev0_samples;
 	v[0] = (double)ev0_samples * (r->info.nevents ? scale(r, 0) : 1e-3);
@@ -292,6 +289,45 @@ void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, ui
 		units[i] = c ? *c : 0;
 		v[i] = (double)units[i] * scale(r, i);
 	}
+	return n;
+}
+
+int rpt_view_columns(const struct rpt *r, const char **title, const char **names,
+		     bool *is_event, int max)
+{
+	const struct mtr_view *v = r->opts.view;
+	int n = r->view_set && v ? v->ncolumns : 0;
+
+	*title = n ? v->title : NULL;
+
+	for (int c = 0; c < n && c < max; c++) {
+		names[c] = v->columns[c].name;
+		is_event[c] = r->view_event[c] >= 0;
+	}
+	return n < max ? n : max;
+}
+
+void rpt_view_function_values(const struct rpt *r, const struct rpt_row *row, double *out)
+{
+	double v[SES_MAX_EVENTS], m[RPT_VIEW_MAX];
+	uint64_t units[SES_MAX_EVENTS];
+
+	if (!r->view_set)
+		return;
+	values_of(r, RPT_K_FUNC, 0, (uint32_t)row->item, row->samples, v, units);
+	mtr_set_eval(r->view_set, v, m);
+	for (int c = 0; c < mtr_set_count(r->view_set); c++)
+		out[c] = r->view_event[c] >= 0 ? v[r->view_event[c]] : m[c];
+}
+
+void rpt_events_cells(const struct rpt *r, FILE *f, int kind, uint32_t owner, uint32_t item,
+		      uint64_t ev0_samples)
+{
+	double v[SES_MAX_EVENTS],
+		m[SES_MAX_METRICS > RPT_VIEW_MAX ? SES_MAX_METRICS : RPT_VIEW_MAX];
+	uint64_t units[SES_MAX_EVENTS];
+	int n = values_of(r, kind, owner, item, ev0_samples, v, units);
+
 	if (r->view_set) { /* --view: its columns; an event's as it would be shown */
 		mtr_set_eval(r->view_set, v, m);
 		for (int c = 0; c < mtr_set_count(r->view_set); c++)

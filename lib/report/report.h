@@ -351,6 +351,14 @@ struct rpt_row {
 /* The hottest @max rows of @sec, largest first. Returns how many; names borrowed from
  * the report (or the row's own buf). */
 int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max);
+/* --view on the terminal: the view's title (report.csv's Selected View) and columns (their
+ * names, and whether each is an event rather than a formula), at most @max; 0 without a
+ * view. A row of rpt_rows(RPT_FUNCTIONS)
+ * in them, into @out (one value a column): an event's value as report.csv's (CPU_TIME
+ * seconds, event counts), a formula's (NaN where undefined: x/0). */
+int rpt_view_columns(const struct rpt *r, const char **title, const char **names,
+		     bool *is_event, int max);
+void rpt_view_function_values(const struct rpt *r, const struct rpt_row *row, double *out);
 
 /* Write report.csv to @f. 0 or -errno. */
 int rpt_write_csv(const struct rpt *r, FILE *f);

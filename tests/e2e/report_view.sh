@@ -78,6 +78,24 @@ check "processes (which have both counts): IPC and CPI from them ($pbad wrong)" 
 awk -F'\t' '{ print $1 "|" $6 "\t" $2 "\t" $3 }' "$SCRATCH/view" | sort >"$SCRATCH/viewed"
 n=$(wc -l <"$SCRATCH/viewed")
 check "each function's counts are the default report's ($n rows)" bash -c "[ $n -gt 0 ] && join -t\$'\t' '$SCRATCH/viewed' '$SCRATCH/default' | awk -F'\t' '\$2 != \$4 || \$3 != \$5 { bad = 1 } END { exit bad }' && [ \$(join -t\$'\t' '$SCRATCH/viewed' '$SCRATCH/default' | wc -l) -eq $n ]"
+# the terminal: the view's title and columns, and report.csv's hottest rows in them
+"$UPROF" report -i "$S" --view ipc_assess --cutoff 0 >"$SCRATCH/term" 2>/dev/null
+check "the terminal names the view ($title)" grep -qx "View: $title" "$SCRATCH/term"
+check "the terminal's columns are the view's, the sort event's share after the first" \
+	grep -qE '^ *CYCLES_NOT_IN_HALT +% +RETIRED_INST +IPC +CPI +FUNCTION +MODULE$' "$SCRATCH/term"
+tbad=$("$PYTHON" - "$SCRATCH/term" "$SCRATCH/view" <<'PY'
+import sys
+term = [l.split() for l in open(sys.argv[1]).read().split("\n")[2:] if l.strip()]
+csv = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()][:10]
+def same(t, c):  # a terminal cell against report.csv's: "-" for an empty (undefined) one
+    return (t == "-" and c == "") or (t != "-" and c != "" and abs(float(t) - float(c)) < 5e-5)
+bad = len(term) != len(csv) or not term
+for t, c in zip(term, csv):
+    bad |= not (t[5] == c[0] and all(same(t[i], c[j]) for i, j in ((0, 1), (2, 2), (3, 3), (4, 4))))
+print(int(bad))
+PY
+)
+check "the terminal's rows are report.csv's hottest functions, value for value" [ "$tbad" = 0 ]
 expect_fail 2 "triage_assess on it names only the 7 events it lacks" \
 	"has no RETIRED_BR_INST_MISP, RETIRED_BR_INST, L1_DC_ACCESSES_ALL, L2_CACHE_ACCESS_FROM_L1_DC_MISS, L1_DEMAND_DC_REFILLS_LOCAL, L1_DEMAND_DC_REFILLS_REMOTE, MISALIGNED_LOADS \(7 of the view's 9 events\)" \
 	"$UPROF" report -i "$S" --view triage_assess
