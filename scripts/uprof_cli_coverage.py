@@ -49,6 +49,15 @@ def collect_session(uprof, where, env):
     return os.path.join(where, names[0])
 
 
+def session_pid(session):
+    """The pid of the program a session profiled (session.ini's pids)."""
+    with open(os.path.join(session, "session.ini"), encoding="utf-8") as f:
+        pids = re.search(r"^pids = (\d+)", f.read(), re.M)
+    if not pids:
+        sys.exit(f"{session}/session.ini: no pids line")
+    return pids.group(1)
+
+
 # software events a session can sample anywhere, one for each event of configs/assess.ini
 SOFTWARE_EVENTS = ["timer", "page-faults", "context-switches", "cpu-migrations", "minor-faults",
                    "major-faults", "alignment-faults", "emulation-faults", "task-clock"]
@@ -131,6 +140,7 @@ def main():
                   "FIX": os.path.abspath(os.path.join(os.path.dirname(args.probes), ".."))}
         places["SESSION"] = collect_session(uprof, os.path.join(scratch, "s1"), env)
         places["SESSION2"] = collect_session(uprof, os.path.join(scratch, "s2"), env)
+        places["SESSION_PID"] = session_pid(places["SESSION"])
         places["PMC_SESSION"] = pmc_session(uprof, os.path.join(scratch, "p"), env)
         results = [(sec, opt, *classify(uprof, probe, places, env, args.timeout))
                    for sec, opt, probe in probes]
