@@ -395,13 +395,6 @@ static int run_job(struct report_state *st)
 				 "--disasm and --function take one session: give "
 				 "a rank's, -i %s/rank-<r>",
 				 st->a.input);
-	/* a job's report.csv and trace.json are its ranks' merged rows and MPI calls: no
-	 * time buckets (each rank's report has them) */
-	if (st->a.opts.agg_interval)
-		return cli_error(EXIT_USAGE, CMD,
-				 "--agg-interval takes one session: give a rank's, "
-				 "-i %s/rank-<r>",
-				 st->a.input);
 	if (st->a.opts.nonly_pids)
 		return cli_error(EXIT_USAGE, CMD,
 				 "-p takes one session: give a rank's, "

@@ -65,6 +65,7 @@ struct rpt_job {
 	struct rpt_unwind_share *unwindshare; /* their leaf CFI rows (owned): .unwindshare */
 	int64_t timeline_origin_ns;    /* the first rank's start, wall clock (job_timeline.c) */
 	bool timeline_set;
+	struct rpt_job_agg *agg; /* --agg-interval on the time line (job_intervals.c); NULL */
 	int nrate_low; /* ranks sampled under 90 % of the asked rate (job_rates.c) */
 	/* a one-rank job of a session (rpt_job_rank_open): its directory, borrowed; no dfd,
 	 * no job.ini */
@@ -99,7 +100,21 @@ void rpt_job_sizes_per_rank(const struct rpt_job *j, FILE *f);
 /* job_timeline.c: rank @o's clock from job.ini and its session's @info, as it is loaded;
  * MPI RANK TIMELINE (nothing when no rank has a clock). */
 void rpt_job_clock_note(struct rpt_job *j, struct rpt_job_rank *o, const struct ses_info *info);
+/* Rank @rank's clock offset (CLOCK_REALTIME - CLOCK_MONOTONIC of its host) into @offset:
+ * job.ini's, else its session @info's own; false when neither was recorded. */
+bool rpt_job_rank_offset(const struct rpt_job *j, int rank, const struct ses_info *info,
+			 int64_t *offset);
 void rpt_job_timeline_write(const struct rpt_job *j, FILE *f);
+/* job_intervals.c: --agg-interval over the job. Before the ranks are loaded: the time
+ * line's origin from each selected rank's session.ini, and each rank's bucket origin on
+ * its own clock (0 or -ENOMEM); @opts for rank @i's report (agg_origin_ns, or no
+ * --agg-interval for a rank with no clock); rank @i's sort-event units per bucket from
+ * its report @r (0 or -ENOMEM); SAMPLES PER INTERVAL (nothing without --agg-interval). */
+int rpt_job_intervals_begin(struct rpt_job *j);
+void rpt_job_intervals_opts(const struct rpt_job *j, int i, struct rpt_options *opts);
+int rpt_job_intervals_add(struct rpt_job *j, int i, const struct rpt *r);
+void rpt_job_intervals_write(const struct rpt_job *j, FILE *f);
+void rpt_job_intervals_free(struct rpt_job *j);
 /* job_rates.c: rank @o's achieved sampling rate from its report @r, and why it is low;
  * MPI RANK SAMPLING RATE (nothing when the sort event is no timer). */
 void rpt_job_rate_note(struct rpt_job *j, struct rpt_job_rank *o, const struct rpt *r);

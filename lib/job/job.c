@@ -254,6 +254,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	char path[PATH_MAX + 80], err[512];
 	struct rpt_summary s;
 	const struct ses_info *info;
+	struct rpt_options ro = j->opts;
 	struct rpt *r = NULL;
 	int sfd, ret;
 
@@ -266,7 +267,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 			 sfd == -ELOOP ? "a symbolic link" : "outside the job directory");
 	else if (sfd < 0 && sfd != -ENOENT)
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(-sfd));
-	ret = sfd < 0 ? sfd : rpt_open_at(&r, sfd, path, &j->opts, err, sizeof(err));
+	rpt_job_intervals_opts(j, (int)(o - j->ranks), &ro); /* its buckets on the job's line */
+	ret = sfd < 0 ? sfd : rpt_open_at(&r, sfd, path, &ro, err, sizeof(err));
 	if (ret == -ENOMEM) {
 		if (sfd >= 0)
 			close(sfd);
@@ -344,6 +346,8 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 		ret = rpt_job_mpi_load(j, (int)(o - j->ranks), sfd);
 	if (!ret) /* while the rank's report is open: its mappings name its call sites */
 		ret = rpt_job_sites_add(j, (int)(o - j->ranks), r);
+	if (!ret)
+		ret = rpt_job_intervals_add(j, (int)(o - j->ranks), r);
 	close(sfd);
 	if (!ret)
 		ret = keep_omp(j, (int)(o - j->ranks), r);
@@ -416,6 +420,8 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 		goto fail;
 	}
 	ret = select_ranks(j, sel);
+	if (!ret)
+		ret = rpt_job_intervals_begin(j);
 	for (int i = 0; i < j->nranks && !ret; i++) {
 		const char *session = session_of(&j->job, j->ranks[i].rank);
 
@@ -461,6 +467,7 @@ void rpt_job_free(struct rpt_job *j)
 	util_strmap_release(&j->pool);
 	rpt_job_mpi_release(j);
 	rpt_job_sites_free(j);
+	rpt_job_intervals_free(j);
 	for (int i = 0; j->omp && i < j->nranks; i++)
 		free(j->omp[i]);
 	free(j->omp);

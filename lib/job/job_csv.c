@@ -235,6 +235,8 @@ int rpt_job_write_csv(const struct rpt_job *j, FILE *f)
 	if (!ret && cpu)
 		ret = write_table(j, f, RPT_JOB_THREADS, "THREADS", "THREAD,THREAD ID,RANK,HOST,",
 				  "");
+	if (!ret && cpu)
+		rpt_job_intervals_write(j, f);
 	if (!ret && rpt_category(&j->opts, RPT_CAT_MPI))
 		ret = rpt_job_mpi_write(j, f);
 	for (int i = 0; !ret && i < j->nranks && rpt_category(&j->opts, RPT_CAT_OPENMP); i++)

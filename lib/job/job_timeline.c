@@ -23,21 +23,30 @@ static const struct ses_job_rank *ini_rank(const struct ses_job *job, int rank)
 	return NULL;
 }
 
+bool rpt_job_rank_offset(const struct rpt_job *j, int rank, const struct ses_info *info,
+			 int64_t *offset)
+{
+	const struct ses_job_rank *ini = ini_rank(&j->job, rank);
+
+	/* job.ini's, which every rank writes; a job.ini without one (0): the session's own
+	 * two clocks at its start, the same quantity a few ms apart */
+	if (ini && ini->clock_offset_ns)
+		*offset = ini->clock_offset_ns;
+	else if (info->start_epoch_ns && info->start_mono_ns)
+		*offset = info->start_epoch_ns - info->start_mono_ns;
+	else
+		return false; /* no clock to put it on the line with */
+	return true;
+}
+
 void rpt_job_clock_note(struct rpt_job *j, struct rpt_job_rank *o, const struct ses_info *info)
 {
-	const struct ses_job_rank *ini = ini_rank(&j->job, o->rank);
 	int64_t start;
 
 	o->start_mono_ns = info->start_mono_ns;
 	o->end_mono_ns = info->end_mono_ns;
-	/* job.ini's, which every rank writes; a job.ini without one (0): the session's own
-	 * two clocks at its start, the same quantity a few ms apart */
-	if (ini && ini->clock_offset_ns)
-		o->clock_offset_ns = ini->clock_offset_ns;
-	else if (info->start_epoch_ns && info->start_mono_ns)
-		o->clock_offset_ns = info->start_epoch_ns - info->start_mono_ns;
-	else
-		return; /* no clock to put it on the line with: not on it */
+	if (!rpt_job_rank_offset(j, o->rank, info, &o->clock_offset_ns))
+		return; /* not on the line */
 	o->on_timeline = true;
 	start = o->start_mono_ns + o->clock_offset_ns;
 	if (!j->timeline_set || start < j->timeline_origin_ns) {

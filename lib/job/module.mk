@@ -6,6 +6,8 @@ JOB_SRCS += lib/job/job_end.c
 JOB_SRCS += lib/job/job_sites.c lib/job/job_sizes.c # MPI call sites, sizes per rank
 # the job's one time line, hosts' clocks merged (issue 29)
 JOB_SRCS += lib/job/job_timeline.c
+# --agg-interval on that line: SAMPLES PER INTERVAL per rank (issue 33)
+JOB_SRCS += lib/job/job_intervals.c
 # each rank's sampling rate, and why a low one is low (issue 29)
 JOB_SRCS += lib/job/job_rates.c
 # one-sided traffic, origin ---> target (issue 29)

@@ -20,10 +20,16 @@ static int nevents_of(const struct rpt *r)
 	return r->info.nevents > 0 ? r->info.nevents : 1;
 }
 
+/* bucket 0's start: the profile start, or the caller's (a job's time line) */
+static int64_t agg_origin(const struct rpt *r)
+{
+	return r->opts.agg_origin_ns ? r->opts.agg_origin_ns : r->info.start_mono_ns;
+}
+
 int rpt_intervals_note(struct rpt *r, int ev, uint32_t thread, uint64_t time, uint64_t units)
 {
 	uint64_t *cell;
-	int64_t since = (int64_t)time - r->info.start_mono_ns;
+	int64_t since = (int64_t)time - agg_origin(r);
 	int64_t step = r->opts.agg_interval_ns;
 	size_t b, n = (size_t)nevents_of(r);
 
@@ -115,7 +121,7 @@ void rpt_agg_facts(const struct rpt *r, struct rpt_agg_facts *out)
 	*out = (struct rpt_agg_facts){
 		.on = r->opts.agg_interval,
 		.step_ns = r->opts.agg_interval_ns > 0 ? r->opts.agg_interval_ns : 0,
-		.start_ns = r->info.start_mono_ns,
+		.start_ns = agg_origin(r),
 		.end_ns = end,
 		.nbuckets = r->nused_intervals,
 		.ncells = r->nagg_cells,

@@ -133,6 +133,9 @@ struct rpt_options {
 	 * @agg_interval_ns of the run from the profile start (<= 0: the whole run, one row) */
 	bool agg_interval;
 	int64_t agg_interval_ns;
+	/* where bucket 0 begins, CLOCK_MONOTONIC ns; 0: the profile start. A job's ranks get
+	 * the job's time line origin on their own clock, so that their buckets line up */
+	int64_t agg_origin_ns;
 	/* --ignore-system-module: samples in the kernel, [vdso] and system libraries (/lib,
 	 * /usr/lib, ...) are left out of every section, counted in the header */
 	bool ignore_system_module;
@@ -488,7 +491,7 @@ void rpt_pause_at(const struct rpt *r, size_t i, int64_t *from, int64_t *to);
 struct rpt_agg_facts {
 	bool on;	  /* opened with opts.agg_interval */
 	int64_t step_ns;  /* 0: the whole run */
-	int64_t start_ns; /* the profile start (CLOCK_MONOTONIC) */
+	int64_t start_ns; /* bucket 0's start: the profile start, or opts.agg_origin_ns */
 	int64_t end_ns;	  /* the profile end, else past the last sample; 0: unknown */
 	size_t nbuckets;  /* up to the last sampled one */
 	size_t ncells;	  /* rpt_agg_cell_at */
