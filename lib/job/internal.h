@@ -73,6 +73,8 @@ struct rpt_job {
 	int session_dfd;
 };
 
+/* job.c: rank @rank's session directory as job.ini names it, NULL when it has none */
+const char *rpt_job_session_of(const struct ses_job *job, int rank);
 /* job_trace.c: rank @rank's line of job.ini, NULL when it has none */
 const struct ses_job_rank *rpt_job_ses_rank(const struct ses_job *job, int rank);
 

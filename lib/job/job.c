@@ -358,7 +358,7 @@ static int load_rank(struct rpt_job *j, struct rpt_job_rank *o, const char *sess
 	return ret;
 }
 
-static const char *session_of(const struct ses_job *job, int rank)
+const char *rpt_job_session_of(const struct ses_job *job, int rank)
 {
 	for (size_t i = 0; i < job->nranks; i++)
 		if (job->ranks[i].rank == rank)
@@ -423,7 +423,7 @@ int rpt_job_open_at(struct rpt_job **out, int dfd, const char *jobdir,
 	if (!ret)
 		ret = rpt_job_intervals_begin(j);
 	for (int i = 0; i < j->nranks && !ret; i++) {
-		const char *session = session_of(&j->job, j->ranks[i].rank);
+		const char *session = rpt_job_session_of(&j->job, j->ranks[i].rank);
 
 		if (session)
 			ret = load_rank(j, &j->ranks[i], session);

@@ -31,14 +31,6 @@ struct rpt_job_agg {
 	bool weighted;		 /* the sort event counts events, not samples */
 };
 
-static const char *session_of(const struct ses_job *job, int rank)
-{
-	for (size_t i = 0; i < job->nranks; i++)
-		if (job->ranks[i].rank == rank)
-			return job->ranks[i].session;
-	return NULL;
-}
-
 int rpt_job_intervals_begin(struct rpt_job *j)
 {
 	struct rpt_job_agg *a;
@@ -61,7 +53,7 @@ int rpt_job_intervals_begin(struct rpt_job *j)
 	}
 	j->agg = a;
 	for (int i = 0; i < j->nranks; i++) {
-		const char *session = session_of(&j->job, j->ranks[i].rank);
+		const char *session = rpt_job_session_of(&j->job, j->ranks[i].rank);
 		int sfd = session ? util_at_dir(j->dfd, session) : -ENOENT;
 		int64_t offset;
 
