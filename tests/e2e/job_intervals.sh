@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# report --agg-interval over an MPI job (issue 33): SAMPLES PER INTERVAL on the job's one
-# time line, a column per rank. Checked against an oracle that shares no code with uprof:
+# report --agg-interval over an MPI job (issue 33), Open MPI's and MPICH's: SAMPLES PER
+# INTERVAL on the job's one time line, a column per rank. Checked against an oracle that shares no code with uprof:
 # every CPU_TIME sample's time from perf script (--ns, each rank's samples.data), each
 # rank's clock offset from job.ini and its profile start from its session.ini; the origin
 # is the earliest selected rank's start in wall-clock time, and a sample's bucket is
@@ -8,14 +8,6 @@
 # oracle's exactly, the total column the ranks' sum, the rows back to back from 0.
 . "$(dirname "$0")/lib/common.sh"
 
-if ! command -v mpirun >/dev/null || [ ! -x "$TGT/mpi_spin.openmpi" ]; then
-	ok "--agg-interval over an MPI job # SKIP Open MPI's mpirun or mpi_spin.openmpi is missing (scripts/install-deps.sh)"
-	exit 0
-fi
-timeout 300 mpirun --allow-run-as-root --oversubscribe -np 3 "$UPROF" collect --mpi \
-	-o "$SCRATCH/j" "$TGT/mpi_spin.openmpi" 100 >"$SCRATCH/j.log" 2>&1
-J=$(session_in "$SCRATCH/j")
-check "a 3-rank job was collected" [ -f "$J/job.ini" ]
 
 # oracle.py JOB STEP_MS [RANK...]: exit 0 when report.csv's SAMPLES PER INTERVAL is the
 # oracle's for those ranks (all of job.ini's when none are named); prints what differs
@@ -73,22 +65,8 @@ print(f"# {os.path.basename(job.rstrip('/'))} step {sys.argv[2]} ms: columns {co
 sys.exit(1 if bad or diff or sorted(cols) != sorted(ranks) or not n or (step == 0 and b != 1) else 0)
 PY
 oracle() { "$PYTHON" "$SCRATCH/oracle.py" "$@"; }
-
-"$UPROF" report -i "$J" --agg-interval 100 >/dev/null 2>"$SCRATCH/err"
-check "report -i JOB --agg-interval 100 exits 0" [ $? -eq 0 ]
-check "SAMPLES PER INTERVAL: the total, then a column per rank" \
-	grep -qx 'INTERVAL START (seconds),INTERVAL END (seconds),"CPU_TIME (samples)",RANK 0,RANK 1,RANK 2' "$J/report.csv"
-check "--agg-interval 100: every (100 ms, rank) cell is the oracle's; the total the ranks' sum" oracle "$J" 100
-"$UPROF" report -i "$J" --agg-interval 7 >/dev/null 2>&1
-check "--agg-interval 7 (no multiple of the timer's 1 ms phase): every cell the oracle's" oracle "$J" 7
-"$UPROF" report -i "$J" --agg-interval 0 >/dev/null 2>&1
-check "--agg-interval 0: one row, each rank's every sample" oracle "$J" 0
-# a selection: its own origin (the earliest selected rank's start), its columns only
-"$UPROF" report -i "$J" --rank 1,2 --agg-interval 50 >/dev/null 2>&1
-check "--rank 1,2 --agg-interval 50: ranks 1 and 2 only, from the earlier of their starts" oracle "$J" 50 1 2
-# each rank's column sums to its SAMPLES in the job's MPI RANKS table
-"$UPROF" report -i "$J" --agg-interval 100 >/dev/null 2>&1
-sums=$("$PYTHON" - "$J/report.csv" <<'PY'
+# colsums.py REPORT_CSV: "RANK:SUM ..." of SAMPLES PER INTERVAL's rank columns
+cat >"$SCRATCH/colsums.py" <<'PY'
 import csv, sys
 ls = open(sys.argv[1], newline="").read().split("\n")
 i = next(i for i, l in enumerate(ls) if l.startswith('"SAMPLES PER INTERVAL'))
@@ -99,7 +77,41 @@ for l in ls[i + 2:]:
     rows.append([int(x) for x in next(csv.reader([l]))[3:]])
 print(" ".join(f"{h.split()[1]}:{sum(r[c] for r in rows)}" for c, h in enumerate(hdr[3:])))
 PY
-)
-ranks=$(csvq "$J/report.csv" "MPI RANKS" | awk -F'\t' '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $6 }')
-check "each rank's column sums to its SAMPLES in MPI RANKS ($sums; $ranks)" [ -n "$sums" -a "$sums" = "$ranks" ]
+
+# job_checks FAMILY LAUNCHER...: a 3-rank job of mpi_spin.FAMILY, and its buckets
+job_checks() {
+	local fam=$1 J sums ranks; shift
+	timeout 300 "$@" -np 3 "$UPROF" collect --mpi -o "$SCRATCH/$fam" "$TGT/mpi_spin.$fam" 100 \
+		>"$SCRATCH/$fam.log" 2>&1
+	J=$(session_in "$SCRATCH/$fam")
+	check "$fam: a 3-rank job was collected" [ -f "$J/job.ini" ]
+	"$UPROF" report -i "$J" --agg-interval 100 >/dev/null 2>"$SCRATCH/err"
+	check "$fam: report -i JOB --agg-interval 100 exits 0" [ $? -eq 0 ]
+	check "$fam: SAMPLES PER INTERVAL: the total, then a column per rank" \
+		grep -qx 'INTERVAL START (seconds),INTERVAL END (seconds),"CPU_TIME (samples)",RANK 0,RANK 1,RANK 2' "$J/report.csv"
+	check "$fam: --agg-interval 100: every (100 ms, rank) cell is the oracle's; the total the ranks' sum" oracle "$J" 100
+	"$UPROF" report -i "$J" --agg-interval 7 >/dev/null 2>&1
+	check "$fam: --agg-interval 7 (no multiple of the timer's 1 ms phase): every cell the oracle's" oracle "$J" 7
+	"$UPROF" report -i "$J" --agg-interval 0 >/dev/null 2>&1
+	check "$fam: --agg-interval 0: one row, each rank's every sample" oracle "$J" 0
+	# a selection: its own origin (the earliest selected rank's start), its columns only
+	"$UPROF" report -i "$J" --rank 1,2 --agg-interval 50 >/dev/null 2>&1
+	check "$fam: --rank 1,2 --agg-interval 50: ranks 1 and 2 only, from the earlier of their starts" oracle "$J" 50 1 2
+	# each rank's column sums to its SAMPLES in the job's MPI RANKS table
+	"$UPROF" report -i "$J" --agg-interval 100 >/dev/null 2>&1
+	sums=$("$PYTHON" "$SCRATCH/colsums.py" "$J/report.csv")
+	ranks=$(csvq "$J/report.csv" "MPI RANKS" | awk -F'\t' '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $6 }')
+	check "$fam: each rank's column sums to its SAMPLES in MPI RANKS ($sums; $ranks)" [ -n "$sums" -a "$sums" = "$ranks" ]
+}
+
+if command -v mpirun.openmpi >/dev/null && [ -x "$TGT/mpi_spin.openmpi" ]; then
+	job_checks openmpi mpirun.openmpi --allow-run-as-root --oversubscribe
+else
+	ok "Open MPI job # SKIP mpirun.openmpi or mpi_spin.openmpi is missing (scripts/install-deps.sh)"
+fi
+if command -v mpirun.mpich >/dev/null && [ -x "$TGT/mpi_spin.mpich" ]; then
+	job_checks mpich mpirun.mpich
+else
+	ok "MPICH job # SKIP mpirun.mpich or mpi_spin.mpich is missing (scripts/install-deps.sh)"
+fi
 exit 0
