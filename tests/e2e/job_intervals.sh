@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report --agg-interval over an MPI job (issue 33), Open MPI's and MPICH's: SAMPLES PER
-# INTERVAL on the job's one time line, a column per rank. Checked against an oracle that shares no code with uprof:
-# every CPU_TIME sample's time from perf script (--ns, each rank's samples.data), each
+# INTERVAL on the job's one time line, a column per rank. Checked against an oracle that
+# shares no code with uprof: every CPU_TIME sample's time from perf script (--ns, each rank's samples.data), each
 # rank's clock offset from job.ini and its profile start from its session.ini; the origin
 # is the earliest selected rank's start in wall-clock time, and a sample's bucket is
 # (its time + its rank's offset - origin) / step. Every (bucket, rank) cell must be the
