@@ -47,8 +47,8 @@ enum fb_shape {
 	FB_SCATTERV,	   /* c[] of t sent by root; c2 t2 received */
 	FB_ALLTOALL,	   /* c t to each, c2 t2 from each */
 	FB_ALLTOALLV,	   /* c[] of t, c2[] of t2 */
-	FB_READ,	   /* c t read (received) */
-	FB_WRITE,	   /* c t written (sent) */
+	FB_READ,	   /* c t read (received): a blocking one's from its status st */
+	FB_WRITE,	   /* c t written (sent): a blocking one's from its status st */
 	FB_PUT,		   /* c t to peer of window win */
 	FB_GET,		   /* c t from peer of win */
 	FB_GET_ACC,	   /* c t to, c2 t2 from peer of win */

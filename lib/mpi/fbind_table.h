@@ -81,21 +81,21 @@
 	X(file_delete, File_delete, FB_NONE) X(file_set_view, File_set_view, FB_NONE) \
 	X(file_seek, File_seek, FB_NONE) X(file_sync, File_sync, FB_NONE) \
 	X(file_set_size, File_set_size, FB_NONE) \
-	X(file_read, File_read, FB_READ, .c = 2, .t = 3) \
-	X(file_read_all, File_read_all, FB_READ, .c = 2, .t = 3) \
-	X(file_read_shared, File_read_shared, FB_READ, .c = 2, .t = 3) \
-	X(file_read_ordered, File_read_ordered, FB_READ, .c = 2, .t = 3) \
+	X(file_read, File_read, FB_READ, .c = 2, .t = 3, .st = 4) \
+	X(file_read_all, File_read_all, FB_READ, .c = 2, .t = 3, .st = 4) \
+	X(file_read_shared, File_read_shared, FB_READ, .c = 2, .t = 3, .st = 4) \
+	X(file_read_ordered, File_read_ordered, FB_READ, .c = 2, .t = 3, .st = 4) \
 	X(file_iread, File_iread, FB_READ, .c = 2, .t = 3) \
-	X(file_write, File_write, FB_WRITE, .c = 2, .t = 3) \
-	X(file_write_all, File_write_all, FB_WRITE, .c = 2, .t = 3) \
-	X(file_write_shared, File_write_shared, FB_WRITE, .c = 2, .t = 3) \
-	X(file_write_ordered, File_write_ordered, FB_WRITE, .c = 2, .t = 3) \
+	X(file_write, File_write, FB_WRITE, .c = 2, .t = 3, .st = 4) \
+	X(file_write_all, File_write_all, FB_WRITE, .c = 2, .t = 3, .st = 4) \
+	X(file_write_shared, File_write_shared, FB_WRITE, .c = 2, .t = 3, .st = 4) \
+	X(file_write_ordered, File_write_ordered, FB_WRITE, .c = 2, .t = 3, .st = 4) \
 	X(file_iwrite, File_iwrite, FB_WRITE, .c = 2, .t = 3) \
-	X(file_read_at, File_read_at, FB_READ, .c = 3, .t = 4) \
-	X(file_read_at_all, File_read_at_all, FB_READ, .c = 3, .t = 4) \
+	X(file_read_at, File_read_at, FB_READ, .c = 3, .t = 4, .st = 5) \
+	X(file_read_at_all, File_read_at_all, FB_READ, .c = 3, .t = 4, .st = 5) \
 	X(file_iread_at, File_iread_at, FB_READ, .c = 3, .t = 4) \
-	X(file_write_at, File_write_at, FB_WRITE, .c = 3, .t = 4) \
-	X(file_write_at_all, File_write_at_all, FB_WRITE, .c = 3, .t = 4) \
+	X(file_write_at, File_write_at, FB_WRITE, .c = 3, .t = 4, .st = 5) \
+	X(file_write_at_all, File_write_at_all, FB_WRITE, .c = 3, .t = 4, .st = 5) \
 	X(file_iwrite_at, File_iwrite_at, FB_WRITE, .c = 3, .t = 4)
 
 #define UMPI_FBINDS_COMM(X) \

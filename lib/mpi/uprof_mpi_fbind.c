@@ -20,8 +20,8 @@
  * ones past what the program passed are what its registers and its own frame held,
  * which the library's entry, taking fewer, never reads (x86-64 and AArch64 calling
  * conventions: the caller owns and cleans its stack). Bytes are what the C wrappers
- * count (uprof-mpi(7)), but for one difference: a read counts what was posted. A
- * blocking receive counts what arrived, from its status (PMPI_Status_f2c: the Fortran
+ * count (uprof-mpi(7)): a blocking receive counts what arrived, and a blocking file read
+ * or write what it moved, from its status (PMPI_Status_f2c: the Fortran
  * status has the C one's size in both families, `use mpi_f08`'s type(MPI_Status) too);
  * a program's MPI_STATUS_IGNORE is replaced by a status of ours. MPI_IN_PLACE is the
  * address of the family's Fortran sentinel (fb_is_in_place), told apart as the C
@@ -109,8 +109,8 @@ static uint64_t fvsum(void *const *a, int c, int t, MPI_Comm comm)
 	return b;
 }
 
-/* What a receive of @c elements of Fortran type @t brought, by its status @st (NULL:
- * none, what was posted), as the C wrappers count it. */
+/* What a receive (or a file read or write) of @c elements of Fortran type @t moved, by
+ * its status @st (NULL: none, what was posted), as the C wrappers count it. */
 static uint64_t fb_got(void *const *a, int c, int t, const MPI_Status *st)
 {
 	MPI_Datatype dt = PMPI_Type_f2c(fint(a, t));
@@ -212,8 +212,10 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 	case FB_RECV:
 		r = fb_got(a, b->c, b->t, st);
 		break;
+	case FB_READ: /* a blocking one: what it read (its status); a nonblocking: posted */
+		r = fb_got(a, b->c, b->t, st);
+		break;
 	case FB_IRECV:
-	case FB_READ:
 	case FB_GET:
 		r = fbytes(a, b->c, b->t);
 		break;
@@ -226,6 +228,8 @@ static void fb_record(const struct fbind *b, void *const *a, int64_t t0, int64_t
 		r = fbytes(a, b->c2, b->t2);
 		break;
 	case FB_WRITE:
+		s = fb_got(a, b->c, b->t, st);
+		break;
 	case FB_PUT:
 		s = fbytes(a, b->c, b->t);
 		break;
@@ -304,8 +308,8 @@ static void fb_timed(const struct fbind *b, fb_fn call, void *const *a, const vo
 	*t1 = umpi_ticks();
 }
 
-/* A blocking receive: what arrived is its status's (the program's, or ours in place of
- * its MPI_STATUS_IGNORE). */
+/* A blocking receive, file read or write: what moved is its status's (the program's, or
+ * ours in place of its MPI_STATUS_IGNORE). */
 static void fb_run_recv(const struct fbind *b, fb_fn call, void **a, const void *ret,
 			const void *fp, int ts)
 {
@@ -346,7 +350,10 @@ static void fb_run(const struct fbind *b, struct fb_entry *e, void **a, const vo
 		     a[12], a[13], a[14], a[15]);
 		return;
 	}
-	if (b->shape == FB_RECV || b->shape == FB_SENDRECV) {
+	/* a blocking receive, file read or write: what moved is its status's (the table
+	 * gives the blocking file calls their status argument, st > 0) */
+	if (b->shape == FB_RECV || b->shape == FB_SENDRECV ||
+	    ((b->shape == FB_READ || b->shape == FB_WRITE) && b->st > 0)) {
 		fb_run_recv(b, call, a, ret, fp, ts);
 		return;
 	}

@@ -22,7 +22,8 @@
 !     start counts the request's bytes, the inits none
 !   communicators: MPI_Comm_split by rank parity, MPI_Comm_dup of it, 2 x MPI_Comm_free
 !   MPI-IO on the file named by $UPROF_FBIND_FILE: MPI_File_open, MPI_File_write_at of 64
-!     integers at the rank's own offset, MPI_File_read_at of them back, MPI_File_close
+!     integers at the rank's own offset, MPI_File_read_at of them back, MPI_File_read_at of
+!     64 past every rank's block (it reads what its status says: nothing), MPI_File_close
 !   RMA on a window of 16 integers: 3 x MPI_Win_fence around MPI_Put of (rank+1)*2
 !     integers to nxt and MPI_Get of rank+3 integers from prv, MPI_Win_create, _free
 !     (lines "rma <origin> <target> <operations> <put bytes> <get bytes>")
@@ -183,13 +184,21 @@ program mpi_fbind
   call MPI_File_write_at(fh, off, ibuf, 64, MPI_INTEGER, st, ierr)
   iback = -1
   call MPI_File_read_at(fh, off, iback, 64, MPI_INTEGER, st, ierr)
-  call MPI_File_close(fh, ierr)
   if (iback(64) /= rank + 100) stop 3
   calls(FOPEN) = calls(FOPEN) + 1
   calls(FWRITE) = calls(FWRITE) + 1
   sent(FWRITE) = sent(FWRITE) + 64 * isz
   calls(FREAD) = calls(FREAD) + 1
   recvd(FREAD) = recvd(FREAD) + 64 * isz
+  ! a read past every rank's block: at the end of the file it reads less than it asks
+  ! (nothing), which its status says
+  off = int(nranks, MPI_OFFSET_KIND) * 64 * isz
+  call MPI_File_read_at(fh, off, iback, 64, MPI_INTEGER, st, ierr)
+  call MPI_Get_count(st, MPI_INTEGER, n, ierr)
+  if (n < 0 .or. n > 64) stop 4
+  calls(FREAD) = calls(FREAD) + 1
+  recvd(FREAD) = recvd(FREAD) + int(n, 8) * isz
+  call MPI_File_close(fh, ierr)
   calls(FCLOSE) = calls(FCLOSE) + 1
 
   ! RMA: a put's bytes are sent, a get's received, between fences
