@@ -15,10 +15,11 @@ cat >"$SCRATCH/oracle.py" <<'PY'
 import configparser, csv, os, subprocess, sys
 job, step = sys.argv[1], int(sys.argv[2]) * 1000000
 ini = configparser.ConfigParser(); ini.read(os.path.join(job, "job.ini"))
-ranks = {int(s[5:]): (ini[s]["session"], int(ini[s]["clock_offset_ns"]))
+ranks = {int(s[5:]): (ini[s]["session"], ini[s].get("clock_offset_ns"))
          for s in ini.sections() if s.startswith("rank.")}
 if sys.argv[3:]:
     ranks = {r: v for r, v in ranks.items() if str(r) in sys.argv[3:]}
+ranks = {r: (sess, int(off)) for r, (sess, off) in ranks.items()}
 start, times = {}, {}
 for r, (sess, off) in ranks.items():
     d = os.path.join(job, sess)
@@ -102,6 +103,27 @@ job_checks() {
 	sums=$("$PYTHON" "$SCRATCH/colsums.py" "$J/report.csv")
 	ranks=$(csvq "$J/report.csv" "MPI RANKS" | awk -F'\t' '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $6 }')
 	check "$fam: each rank's column sums to its SAMPLES in MPI RANKS ($sums; $ranks)" [ -n "$sums" -a "$sums" = "$ranks" ]
+	# a rank whose clock was not recorded (no offset in job.ini, no start_epoch_ns in its
+	# session.ini): no column, its samples counted off the line, the others as before
+	[ "$fam" = openmpi ] || return 0
+	local C=$SCRATCH/noclock n2
+	cp -r "$J" "$C"
+	"$PYTHON" - "$C" <<'PY'
+import re, sys
+d = sys.argv[1]
+t = open(f"{d}/job.ini").read()
+t = re.sub(r"(\[rank\.2\][^\[]*?)clock_offset_ns = -?\d+\n", r"\1", t, flags=re.S)
+open(f"{d}/job.ini", "w").write(t)
+s = open(f"{d}/rank-2/session.ini").read()
+open(f"{d}/rank-2/session.ini", "w").write(re.sub(r"^start_epoch_ns = .*\n", "", s, flags=re.M))
+PY
+	"$UPROF" report -i "$C" --agg-interval 100 >/dev/null 2>&1
+	n2=$(csvq "$C/report.csv" "MPI RANKS" | awk -F'\t' '$1 == 2 { print $6 }')
+	check "$fam: a rank without a clock has no column" \
+		grep -qx 'INTERVAL START (seconds),INTERVAL END (seconds),"CPU_TIME (samples)",RANK 0,RANK 1' "$C/report.csv"
+	check "$fam: its $n2 samples are said off the time line" \
+		grep -qx "Samples Off The Time Line:,\"$n2 of ranks whose clock was not recorded: in no row\"" "$C/report.csv"
+	check "$fam: the other ranks' cells are the oracle's" oracle "$C" 100 0 1
 }
 
 if command -v mpirun.openmpi >/dev/null && [ -x "$TGT/mpi_spin.openmpi" ]; then
