@@ -123,7 +123,7 @@ int rpt_job_intervals_add(struct rpt_job *j, int i, const struct rpt *r)
 		return 0;
 	}
 	rpt_agg_facts(r, &f);
-	a->past += f.past ? f.past : 0;
+	a->past += f.past;
 	if (grow(a, f.nbuckets, j->nranks))
 		return -ENOMEM;
 	if (f.nbuckets > a->nbuckets)

@@ -299,7 +299,6 @@ int rpt_view_columns(const struct rpt *r, const char **title, const char **names
 	int n = r->view_set && v ? v->ncolumns : 0;
 
 	*title = n ? v->title : NULL;
-
 	for (int c = 0; c < n && c < max; c++) {
 		names[c] = v->columns[c].name;
 		is_event[c] = r->view_event[c] >= 0;

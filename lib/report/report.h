@@ -356,9 +356,9 @@ struct rpt_row {
 int rpt_rows(const struct rpt *r, enum rpt_section sec, struct rpt_row *rows, int max);
 /* --view on the terminal: the view's title (report.csv's Selected View) and columns (their
  * names, and whether each is an event rather than a formula), at most @max; 0 without a
- * view. A row of rpt_rows(RPT_FUNCTIONS)
- * in them, into @out (one value a column): an event's value as report.csv's (CPU_TIME
- * seconds, event counts), a formula's (NaN where undefined: x/0). */
+ * view. A row of rpt_rows(RPT_FUNCTIONS) in them, into @out (one value a column; room for
+ * 32, a view's most): an event's value as report.csv's (CPU_TIME seconds, event counts), a
+ * formula's (NaN where undefined: x/0). */
 int rpt_view_columns(const struct rpt *r, const char **title, const char **names,
 		     bool *is_event, int max);
 void rpt_view_function_values(const struct rpt *r, const struct rpt_row *row, double *out);
